@@ -1,0 +1,386 @@
+// Command corral operates supervised runs from a terminal. This file is the CLI only:
+// it parses flags, builds the supervisor and maps results to exit codes.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"corral/config"
+	"corral/demo"
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// Exit codes of corral run (also in its --help and the README).
+const (
+	exitFailure    = 1   // Corral itself failed (state dir unusable, …)
+	exitUsage      = 2   // bad flags or arguments
+	exitEscape     = 122 // the run ended with ownership-escape
+	exitTimeout    = 124 // overall or no-output timeout
+	exitCannotExec = 126 // the program exists but could not be started
+	exitNotFound   = 127 // the program was not found
+	exitSignalBase = 128 // + N: the run was killed by signal N it did not get from Corral
+	exitGotSIGHUP  = 129
+	exitGotSIGINT  = 130
+	exitGotSIGTERM = 143
+)
+
+const usage = `usage: corral <command> [flags]
+
+commands:
+  run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
+  version                        print the version
+
+Run 'corral run --help' for the run flags and exit codes.
+`
+
+func main() {
+	demo.MaybeChild() // the binary doubles as the demo's and tests' child programs
+	os.Exit(dispatch(os.Args[1:]))
+}
+
+func dispatch(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:])
+	case "version", "--version":
+		fmt.Println("corral", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "corral: unknown command %q\n%s", args[0], usage)
+	return exitUsage
+}
+
+const runUsage = `usage: corral run [flags] -- CMD [ARGS...]
+       corral run --shell [flags] -- 'COMMAND LINE'
+
+Runs one command in its own session, streams its output, and ends it for exactly one
+reason. When it ends, one line goes to stderr:
+  corral: NAME ended: REASON (exit CODE|signal SIG) after DURATION; cleanup: STEPS, killed N, verified empty
+
+flags:
+%s
+exit codes:
+  the child's code   the run exited on its own
+  128+N              the run was killed by signal N that Corral did not send
+  124                overall or no-output timeout
+  130 / 143 / 129    Corral got SIGINT / SIGTERM / SIGHUP and ended the run
+  127                the program was not found
+  126                the program could not be started for another reason
+  122                a process escaped the run's session (ownership-escape)
+  2                  usage error
+  1                  Corral itself failed (e.g. the state dir is unusable)
+`
+
+// runFlags are corral run's flags.
+type runFlags struct {
+	pty, shell, json bool
+	name, stateDir   string
+	timeout, grace   time.Duration
+	noOutput         optDuration
+	env              listFlag
+}
+
+// optDuration remembers whether it was set, so --no-output-timeout 0 (off) differs
+// from not given (derived from --timeout).
+type optDuration struct {
+	d   time.Duration
+	set bool
+}
+
+func (o *optDuration) String() string { return o.d.String() }
+func (o *optDuration) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	o.d, o.set = d, true
+	return nil
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func parseRunFlags(args []string) (runFlags, []string, error) {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
+	fs.BoolVar(&f.shell, "shell", false, "take one command line, run with $SHELL -c (default: argv, exec'd directly)")
+	fs.StringVar(&f.name, "name", "", "run name (default: the program's name)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "overall timeout, e.g. 30m (default: none)")
+	fs.Var(&f.noOutput, "no-output-timeout", "end the run after this long without output; 0 turns it off (default: derived from --timeout)")
+	fs.DurationVar(&f.grace, "grace", 0, "time between the stop signal and SIGKILL (default 5s)")
+	fs.BoolVar(&f.json, "json", false, "write a JSON report to stdout instead of streaming output")
+	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $CORRAL_STATE_DIR, $XDG_STATE_HOME/corral, ~/.local/state/corral)")
+	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
+	fs.Usage = func() {
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fmt.Fprintf(os.Stderr, runUsage, b.String())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+		}
+		return f, nil, err
+	}
+	return f, fs.Args(), nil
+}
+
+func (f runFlags) spec(rest []string) (runs.Spec, error) {
+	s := runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env}
+	switch {
+	case len(rest) == 0:
+		return s, errors.New("no command given")
+	case f.shell && len(rest) != 1:
+		return s, errors.New("--shell takes exactly one command line (quote it)")
+	case f.shell:
+		s.Shell = rest[0]
+	default:
+		s.Argv = rest
+	}
+	for _, kv := range f.env {
+		if !strings.Contains(kv, "=") {
+			return s, fmt.Errorf("--env %q: want KEY=VALUE", kv)
+		}
+	}
+	if f.noOutput.set {
+		s.NoOutputTimeout = f.noOutput.d
+		if f.noOutput.d == 0 {
+			s.NoOutputTimeout = -1 // explicitly off
+		}
+	}
+	return s, nil
+}
+
+func cmdRun(args []string) int {
+	f, rest, err := parseRunFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral run: %v (see corral run --help)\n", err)
+		return exitUsage
+	}
+	spec, err := f.spec(rest)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral run: %v (see corral run --help)\n", err)
+		return exitUsage
+	}
+	dir, err := config.StateDir(f.stateDir)
+	if err == nil {
+		err = config.EnsureStateDir(dir)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
+		return exitFailure
+	}
+	sup, err := runs.New(runs.WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
+		return exitFailure
+	}
+	return runForeground(sup, spec, f.json)
+}
+
+// runForeground spawns the run, wires the terminal to it, waits, and reports.
+func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
+	// A signal is caught before the spawn so none is lost between the two.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// Writing to a closed stdout must be an error, not a SIGPIPE death that would
+	// leave the run behind.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+
+	tty := newTerminal(spec.PTY && !asJSON)
+	defer tty.restore()
+	if !asJSON {
+		spec.Stdout, spec.Stderr = os.Stdout, os.Stderr
+	}
+	if spec.PTY {
+		spec.Cols, spec.Rows = tty.size()
+	}
+	id, spawnErr := sup.Spawn(spec)
+	if id == "" {
+		fmt.Fprintf(os.Stderr, "corral run: %v\n", spawnErr)
+		return exitUsage
+	}
+	go forwardStdin(sup, id, spec.PTY)
+	stopResize := tty.followSize(sup, id)
+	defer stopResize()
+
+	got := waitOrStop(sup, id, sigs)
+	info, _ := sup.Wait(context.Background(), id)
+	tty.restore()
+	tail, _ := sup.Tail(id)
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(runs.NewReport(info, tail))
+	}
+	fmt.Fprintf(os.Stderr, "corral: %s\n", runs.Summary(info))
+	return exitCode(info, spawnErr, got)
+}
+
+// waitOrStop waits for the run to end, turning the first signal Corral receives into
+// a stop: SIGINT is the operator cancelling, SIGTERM/SIGHUP are Corral being told to
+// stop. Later signals are ignored: the escalation already under way will finish.
+func waitOrStop(sup *runs.Supervisor, id string, sigs <-chan os.Signal) os.Signal {
+	done := make(chan struct{})
+	go func() {
+		sup.Wait(context.Background(), id)
+		close(done)
+	}()
+	var got os.Signal
+	for {
+		select {
+		case <-done:
+			return got
+		case s := <-sigs:
+			if got != nil {
+				continue
+			}
+			got = s
+			reason := runs.SupervisorShutdown
+			if s == syscall.SIGINT {
+				reason = runs.ManualCancel
+			}
+			sup.Stop(id, reason)
+		}
+	}
+}
+
+// forwardStdin copies Corral's stdin to the run. At EOF a pipe run's stdin is closed;
+// a PTY has no separate stdin to close, so nothing is sent.
+func forwardStdin(sup *runs.Supervisor, id string, pty bool) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if n > 0 && sup.Write(id, buf[:n]) != nil {
+			return
+		}
+		if err != nil {
+			if !pty {
+				sup.CloseStdin(id)
+			}
+			return
+		}
+	}
+}
+
+// exitCode maps the run's end to corral run's exit code.
+func exitCode(info runs.Info, spawnErr error, got os.Signal) int {
+	switch got {
+	case syscall.SIGINT:
+		return exitGotSIGINT
+	case syscall.SIGTERM:
+		return exitGotSIGTERM
+	case syscall.SIGHUP:
+		return exitGotSIGHUP
+	}
+	switch info.Reason {
+	case runs.Exit:
+		if info.ExitCode != nil {
+			return *info.ExitCode
+		}
+	case runs.Signal:
+		return exitSignalBase + info.Signal
+	case runs.OverallTimeout, runs.NoOutputTimeout:
+		return exitTimeout
+	case runs.OwnershipEscape:
+		return exitEscape
+	case runs.SpawnError:
+		if errors.Is(spawnErr, exec.ErrNotFound) || errors.Is(spawnErr, fs.ErrNotExist) {
+			return exitNotFound
+		}
+		return exitCannotExec
+	}
+	return exitFailure
+}
+
+// terminal is Corral's own terminal while a PTY run is in the foreground: raw mode so
+// every key reaches the run, and size changes forwarded.
+type terminal struct {
+	raw   bool
+	state *term.State
+}
+
+func newTerminal(wantRaw bool) *terminal {
+	t := &terminal{}
+	fd := int(os.Stdin.Fd())
+	if !wantRaw || !term.IsTerminal(fd) {
+		return t
+	}
+	if st, err := term.MakeRaw(fd); err == nil {
+		t.raw, t.state = true, st
+	}
+	return t
+}
+
+func (t *terminal) restore() {
+	if t.state != nil {
+		term.Restore(int(os.Stdin.Fd()), t.state)
+		t.state = nil
+	}
+}
+
+// size is the terminal's size, or zero (the default) when stdin is not a terminal.
+func (t *terminal) size() (uint16, uint16) {
+	w, h, err := term.GetSize(int(os.Stdin.Fd()))
+	if err != nil || w <= 0 || h <= 0 {
+		return 0, 0
+	}
+	return uint16(w), uint16(h)
+}
+
+// followSize forwards Corral's terminal size to a PTY run on every SIGWINCH.
+func (t *terminal) followSize(sup *runs.Supervisor, id string) (stop func()) {
+	if !t.raw {
+		return func() {}
+	}
+	ch := make(chan os.Signal, 1)
+	ptyhost.NotifyWinch(ch)
+	quit := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				if c, r := t.size(); c > 0 {
+					sup.Resize(id, c, r)
+				}
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(ch); close(quit) }
+}

@@ -1,0 +1,52 @@
+// Package ptyhost runs a command and carries its bytes: execution hosts with one
+// contract, and the encoding of keys and pastes into those bytes.
+//
+// # Hosts
+//
+// Start runs an *exec.Cmd either on a PTY (Options.PTY) or with plain pipes, and
+// returns a *Proc with the same surface for both, so the supervisor has one
+// lifecycle for both run kinds:
+//
+//   - The child always leads a new session, so pid == pgid == sid. A PTY child
+//     gets the slave as stdin, stdout, stderr and controlling terminal
+//     (Setsid+Setctty), sized before it starts. A pipe child gets Setsid (never
+//     Setpgid: a child left in Corral's session could open Corral's terminal
+//     through /dev/tty and be stopped by SIGTTIN) and three pipes, with stdout
+//     and stderr kept apart. The host alone sets the child's stdio, so the
+//     child never gets Corral's own terminal.
+//   - Output is drained continuously by one reader goroutine per stream, whether
+//     or not anyone looks, because a full PTY or pipe buffer blocks the child.
+//     Each reader reuses one 32 KiB buffer and hands every chunk to
+//     Options.OnOutput. A PTY has one stream, Stdout.
+//   - Input is queued (bounded by Options.WriteQueue) and written in order by
+//     one writer goroutine, so a child that never reads blocks neither the
+//     caller nor the reader (a PTY whose input and output both fill up
+//     deadlocks a single-threaded host).
+//   - Output ends with EOF on a pipe and with EIO on a Linux PTY master, which
+//     is how the kernel says the last holder of the slave is gone. A grandchild
+//     that keeps the slave or a pipe open delays that indefinitely, so after
+//     the root exits the supervisor calls FinishOutput with a bound.
+//   - Ending the readers must work while a Read is blocked. creack/pty leaves
+//     the master in blocking mode (it calls Fd() for its ioctls), and a
+//     blocking Read cannot be interrupted by Close or a deadline. The host
+//     therefore duplicates the master, makes the duplicate non-blocking and
+//     hands it to Go's poller; pipes from os.Pipe are pollable already.
+//   - The host never signals anything. Closing the PTY master is not a way to
+//     kill a run (some programs ignore the hang-up, and other process groups of
+//     the session never get it); termination belongs to package reaper.
+//
+// Resize (PTY only) sets the window size with TIOCSWINSZ; the kernel sends
+// SIGWINCH to the foreground process group. CloseStdin (pipe only) closes
+// stdin after the queued input, so the child reads EOF; on a PTY the caller
+// writes ^D instead. Windows has no host yet: Start returns ErrNotSupported.
+//
+// # Keys and pastes
+//
+// EncodeKey turns a key press into the bytes an xterm sends, given the modes
+// the hosted app has switched on (application cursor keys, bracketed paste);
+// ParseSendKeys and EncodeItems do the same for a tmux-style send-keys line;
+// EncodePaste wraps pasted text in bracketed-paste markers when the app asked
+// for them and removes any marker inside the text, so a paste can never turn
+// into typed keys. A combination a legacy terminal cannot express is an error,
+// never a guess.
+package ptyhost

@@ -1,0 +1,422 @@
+package ptyhost
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Stream names one output stream of a run.
+type Stream uint8
+
+const (
+	Stdout Stream = iota // PTY output is always Stdout
+	Stderr
+)
+
+func (s Stream) String() string {
+	switch s {
+	case Stdout:
+		return "stdout"
+	case Stderr:
+		return "stderr"
+	}
+	return fmt.Sprintf("Stream(%d)", uint8(s))
+}
+
+// Fallbacks for zero Options fields. The configured values come from config/;
+// these only keep a zero Options usable (a 0×0 terminal breaks every TUI).
+const (
+	DefaultCols       = 80
+	DefaultRows       = 24
+	DefaultWriteQueue = 1 << 20
+)
+
+// readBufSize is the one buffer each reader reuses for every read.
+const readBufSize = 32 << 10
+
+// past is a deadline that has always expired: setting it ends a blocked Read or
+// Write on a pollable file at once, and every later one too.
+var past = time.Unix(1, 0)
+
+// Options says how to host a command.
+type Options struct {
+	PTY bool
+	// Cols and Rows size the PTY before the child starts, so its first look at
+	// the terminal is already right. Zero means DefaultCols/DefaultRows.
+	Cols, Rows uint16
+	// OnOutput gets every chunk of output, called from the stream's reader
+	// goroutine (one per stream, so two may call it at once on a pipe run).
+	// p is valid only during the call. It must be fast: a slow callback stalls
+	// the reader and a stalled reader blocks the child once the kernel buffer
+	// fills. Nil discards output (it is still drained).
+	OnOutput func(s Stream, p []byte)
+	// WriteQueue caps the bytes of input queued and not yet written; Write
+	// returns ErrInputFull beyond it. Zero means DefaultWriteQueue.
+	WriteQueue int
+}
+
+// Proc is one hosted child: its input queue and writer, its readers and its
+// file descriptors. It never signals the child; see package reaper.
+type Proc struct {
+	pid      int
+	term     *os.File   // the PTY master; nil for a pipe run
+	outs     []*os.File // read ends, indexed by Stream
+	files    []*os.File // every parent-side fd, closed by Close
+	in       *writer
+	onOutput func(Stream, []byte)
+
+	sizeMu     sync.Mutex
+	cols, rows uint16
+
+	reading    atomic.Int32 // readers not yet ended
+	outputDone chan struct{}
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start starts cmd in its own session and hosts its I/O; see the package doc.
+// The caller sets cmd.Path, Args, Dir and Env, and must leave Stdin, Stdout,
+// Stderr and SysProcAttr nil (ErrBadCmd otherwise): the host alone decides what
+// the child's stdio is, so it never gets Corral's own terminal. If the start
+// fails, no goroutine is left and every fd is closed; the cause is wrapped, so
+// errors.Is(err, exec.ErrNotFound), fs.ErrNotExist or fs.ErrPermission work.
+func Start(cmd *exec.Cmd, o Options) (*Proc, error) {
+	if err := checkCmd(cmd); err != nil {
+		return nil, err
+	}
+	if o.WriteQueue <= 0 {
+		o.WriteQueue = DefaultWriteQueue
+	}
+	if !o.PTY {
+		return startPipe(cmd, o)
+	}
+	if o.Cols == 0 {
+		o.Cols = DefaultCols
+	}
+	if o.Rows == 0 {
+		o.Rows = DefaultRows
+	}
+	return startPTY(cmd, o)
+}
+
+func checkCmd(cmd *exec.Cmd) error {
+	switch {
+	case cmd == nil:
+		return fmt.Errorf("%w: nil command", ErrBadCmd)
+	case cmd.Process != nil:
+		return fmt.Errorf("%w: already started", ErrBadCmd)
+	case cmd.Stdin != nil, cmd.Stdout != nil, cmd.Stderr != nil, cmd.SysProcAttr != nil:
+		return ErrBadCmd
+	}
+	return nil
+}
+
+// newPTYProc hosts a started PTY child: one pollable master for input and
+// output.
+func newPTYProc(pid int, master *os.File, o Options) *Proc {
+	p := &Proc{pid: pid, term: master, files: []*os.File{master}, cols: o.Cols, rows: o.Rows}
+	p.in = newWriter(master, false, o.WriteQueue)
+	p.startReaders(o.OnOutput, master)
+	return p
+}
+
+// newPipeProc hosts a started pipe child through the parent's pipe ends.
+func newPipeProc(pid int, stdin, stdout, stderr *os.File, o Options) *Proc {
+	p := &Proc{pid: pid, files: []*os.File{stdin, stdout, stderr}}
+	p.in = newWriter(stdin, true, o.WriteQueue)
+	p.startReaders(o.OnOutput, stdout, stderr)
+	return p
+}
+
+func (p *Proc) startReaders(onOutput func(Stream, []byte), outs ...*os.File) {
+	p.onOutput = onOutput
+	p.outs = outs
+	p.outputDone = make(chan struct{})
+	p.reading.Store(int32(len(outs)))
+	for i, f := range outs {
+		go p.drain(Stream(i), f)
+	}
+}
+
+// drain reads s until it ends, handing every chunk to OnOutput. It never
+// stops early for lack of a consumer: a PTY or pipe that nobody empties blocks
+// the child's next write.
+func (p *Proc) drain(s Stream, f *os.File) {
+	defer p.readerDone()
+	buf := make([]byte, readBufSize)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 && p.onOutput != nil {
+			p.onOutput(s, buf[:n])
+		}
+		// io.EOF on a pipe; EIO on a Linux PTY master once the last holder of
+		// the slave is gone (that is its EOF); a deadline or close when forced.
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *Proc) readerDone() {
+	if p.reading.Add(-1) == 0 {
+		close(p.outputDone)
+	}
+}
+
+// PID is the child's pid, which is also its process group and session id.
+func (p *Proc) PID() int { return p.pid }
+
+// PTY reports whether the child runs on a PTY.
+func (p *Proc) PTY() bool { return p.term != nil }
+
+// Write queues a copy of b for the child's stdin (the PTY input on a PTY run)
+// and returns at once; one writer goroutine writes the queue in order, so a
+// child that never reads cannot block the caller. It returns ErrInputFull when
+// b does not fit in the queue (nothing is queued; a b longer than WriteQueue
+// never fits), and ErrClosed after
+// CloseStdin, Close or a failed write (the failure is wrapped with it).
+func (p *Proc) Write(b []byte) error { return p.in.write(b) }
+
+// CloseStdin closes a pipe run's stdin once the queued input is written, so
+// the child reads EOF. A PTY has no separate stdin: ErrNotPipe (write ^D at
+// the start of a line instead).
+func (p *Proc) CloseStdin() error {
+	if p.PTY() {
+		return ErrNotPipe
+	}
+	return p.in.closeInput()
+}
+
+// Resize sets the PTY window size on the master; the kernel sends SIGWINCH to
+// the foreground process group. ErrNotPTY on a pipe run.
+func (p *Proc) Resize(cols, rows uint16) error {
+	if !p.PTY() {
+		return ErrNotPTY
+	}
+	if p.closed.Load() {
+		return ErrClosed
+	}
+	p.sizeMu.Lock()
+	defer p.sizeMu.Unlock()
+	if err := setWinsize(p.term, cols, rows); err != nil {
+		return fmt.Errorf("resize pty: %w", err)
+	}
+	p.cols, p.rows = cols, rows
+	return nil
+}
+
+// Size is the PTY window size last set; 0, 0 on a pipe run.
+func (p *Proc) Size() (cols, rows uint16) {
+	p.sizeMu.Lock()
+	defer p.sizeMu.Unlock()
+	return p.cols, p.rows
+}
+
+// OutputDone is closed once every reader has ended: EOF, EIO on the PTY
+// master, or forced by FinishOutput or Close.
+func (p *Proc) OutputDone() <-chan struct{} { return p.outputDone }
+
+// FinishOutput waits up to d for the readers to end on their own, then ends
+// them, and reports whether it had to. It bounds the drain after the root
+// exits: a grandchild (or an escapee) that keeps the slave or a pipe open
+// would otherwise hold the run forever. Output still unread when it forces is
+// dropped; the fds stay open until Close.
+func (p *Proc) FinishOutput(d time.Duration) (forced bool) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.outputDone:
+		return false
+	case <-t.C:
+	}
+	select {
+	case <-p.outputDone:
+		return false
+	default:
+	}
+	p.endReaders()
+	<-p.outputDone
+	return true
+}
+
+// endReaders makes every blocked and later Read fail at once. The deadline
+// works because every read end is pollable (the PTY master is re-opened
+// non-blocking at start); closing is the fallback should it not be.
+func (p *Proc) endReaders() {
+	for _, f := range p.outs {
+		if f.SetReadDeadline(past) != nil {
+			f.Close()
+		}
+	}
+}
+
+// Close stops the writer (dropping queued input), ends the readers if still
+// running, waits for all of them and closes every fd. It never signals the
+// child itself, but closing the last PTY master hangs up the slave, and the
+// kernel then sends SIGHUP to a session leader still alive: close after the
+// run has been terminated. Idempotent; later calls return the first result.
+func (p *Proc) Close() error {
+	p.closeOnce.Do(func() {
+		p.closed.Store(true)
+		p.in.stop()
+		p.endReaders()
+		<-p.outputDone
+		for _, f := range p.files {
+			err := f.Close()
+			if err != nil && !errors.Is(err, os.ErrClosed) && p.closeErr == nil {
+				p.closeErr = fmt.Errorf("close %s: %w", f.Name(), err)
+			}
+		}
+	})
+	return p.closeErr
+}
+
+// writer owns a run's input: a bounded queue of copies, written in order by
+// one goroutine so that a child that never reads blocks only that goroutine
+// (openclaw.md §7.3 #23: never write on the caller's or the reader's path).
+type writer struct {
+	f      *os.File
+	closeF bool // pipe stdin: close f when input ends, so the child sees EOF
+	max    int
+	wake   chan struct{} // capacity 1: "state changed, look again"
+	done   chan struct{}
+
+	mu       sync.Mutex
+	queue    [][]byte // queue[0] is being written; it counts until written
+	queued   int
+	err      error // non-nil once input is refused
+	draining bool  // CloseStdin: write what is queued, then close
+	stopped  bool  // Close: drop the queue and end now
+}
+
+func newWriter(f *os.File, closeF bool, max int) *writer {
+	w := &writer{f: f, closeF: closeF, max: max, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+func (w *writer) write(b []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.err != nil:
+		return w.err
+	case len(b) == 0:
+		return nil
+	case len(b) > w.max-w.queued:
+		return ErrInputFull
+	}
+	w.queue = append(w.queue, append([]byte(nil), b...))
+	w.queued += len(b)
+	w.poke()
+	return nil
+}
+
+func (w *writer) poke() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// closeInput refuses further input and lets the writer close f once the
+// queue is written. A second call is a no-op; after stop it is ErrClosed.
+func (w *writer) closeInput() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return ErrClosed
+	}
+	if w.err == nil {
+		w.err = ErrClosed
+	}
+	w.draining = true
+	w.poke()
+	return nil
+}
+
+// stop drops the queue and ends the writer, even if it is blocked writing to
+// a child that does not read: the write deadline fails that Write at once.
+func (w *writer) stop() {
+	w.mu.Lock()
+	w.stopped = true
+	if w.err == nil {
+		w.err = ErrClosed
+	}
+	w.queue, w.queued = nil, 0
+	w.mu.Unlock()
+	w.poke()
+	if err := w.f.SetWriteDeadline(past); err != nil && !errors.Is(err, os.ErrClosed) {
+		w.f.Close()
+	}
+	<-w.done
+}
+
+func (w *writer) run() {
+	defer close(w.done)
+	for {
+		b, ok := w.next()
+		if !ok {
+			return
+		}
+		_, err := w.f.Write(b)
+		if !w.written(len(b), err) {
+			return
+		}
+	}
+}
+
+// next waits for the chunk to write next; ok is false when the writer ends.
+func (w *writer) next() (b []byte, ok bool) {
+	for {
+		w.mu.Lock()
+		stopped, draining := w.stopped, w.draining
+		if len(w.queue) > 0 {
+			b = w.queue[0]
+		}
+		w.mu.Unlock()
+		switch {
+		case stopped:
+			return nil, false
+		case b != nil:
+			return b, true
+		case draining:
+			w.endInput()
+			return nil, false
+		}
+		<-w.wake
+	}
+}
+
+// written retires the chunk just written. A failed write (EPIPE: the child
+// closed stdin or exited; EIO: the PTY slave is gone) ends input for good.
+func (w *writer) written(n int, err error) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return false
+	}
+	w.queue[0] = nil
+	w.queue = w.queue[1:]
+	w.queued -= n
+	if err == nil {
+		return true
+	}
+	w.err = fmt.Errorf("%w: %w", ErrClosed, err)
+	w.queue, w.queued = nil, 0
+	w.endInput()
+	return false
+}
+
+func (w *writer) endInput() {
+	if w.closeF {
+		w.f.Close()
+	}
+}

@@ -1,0 +1,15 @@
+//go:build windows
+
+package ptyhost
+
+import (
+	"os"
+	"os/exec"
+)
+
+// Windows needs ConPTY for PTY runs and a Job Object per run for ownership
+// (DESIGN.md §3); until then both hosts refuse clearly.
+
+func startPTY(*exec.Cmd, Options) (*Proc, error)  { return nil, ErrNotSupported }
+func startPipe(*exec.Cmd, Options) (*Proc, error) { return nil, ErrNotSupported }
+func setWinsize(*os.File, uint16, uint16) error   { return ErrNotSupported }

@@ -1,0 +1,25 @@
+// Package reaper holds the OS mechanics of ownership (DESIGN §3): who a process is,
+// which processes belong to a run, and how a run is ended and verified empty.
+//
+// The ownership unit is the session. Every run is started with setsid, so its root has
+// pid == pgid == sid, and everything it starts stays in that session unless it escapes
+// with setsid or a daemonizing double fork. Job-control shells put jobs in their own
+// process groups inside the session, so signals go to every group of the session, never
+// only to the root's group.
+//
+// Identity is a Fingerprint: boot id + pid + start time (field 22 of /proc/<pid>/stat)
+// + the pidfs inode of a pidfd when the kernel has pidfs (Linux ≥ 6.9). A process that
+// is not our direct child is signalled only through a pidfd opened first and verified
+// against the fingerprint afterwards, so a recycled pid is never hit.
+//
+// Terminate is the one escalation for PTY and pipe runs: optional hang-up, the stop
+// signal to every group (plus SIGCONT when paused), a grace period polled cheaply,
+// SIGKILL for what remains, and a bounded sweep until the session is verified empty.
+// The run root is expected to be an unreaped zombie while it runs (see WaitExited):
+// the zombie keeps its pid, pgid and sid numbers allocated, so kill(-pgid) cannot reach
+// a stranger that reused the number.
+//
+// Nothing here matches command lines or process names; decisions use only session ids,
+// group ids, pids and fingerprints. Linux is implemented; macOS and Windows compile and
+// return ErrNotSupported.
+package reaper

@@ -1,0 +1,21 @@
+package reaper
+
+import (
+	"errors"
+	"runtime"
+)
+
+var (
+	// ErrNotSupported is returned on platforms whose mechanics are not written yet.
+	ErrNotSupported = errors.New("reaper: not supported on " + runtime.GOOS + " yet")
+	// ErrGone means the process (or every member of the session) no longer exists, or
+	// its pid now belongs to another process. Nothing was signalled.
+	ErrGone = errors.New("reaper: process gone")
+	// ErrOwnSession refuses to signal Corral's own session or process group.
+	ErrOwnSession = errors.New("reaper: refusing to signal corral's own session or process group")
+	// ErrProtected refuses to signal pid or group numbers <= 1 (kill(0) is the caller's
+	// group, kill(-1) is every process, pid 1 is init).
+	ErrProtected = errors.New("reaper: refusing to signal pid or group <= 1")
+	// errBadStat reports a /proc/<pid>/stat line this package cannot parse.
+	errBadStat = errors.New("reaper: malformed stat line")
+)

@@ -1,0 +1,247 @@
+package reaper
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// member is what the escalation remembers of a live session member.
+type member struct {
+	start uint64
+	pgid  int
+	fd    int // pidfd to wait on (a wake-up hint only, never signalled blindly); -1 if none
+}
+
+// escapee is a live Extra: its fingerprint and a pidfd pinned and verified against it.
+type escapee struct {
+	fp      Fingerprint
+	fd      int
+	refused bool // in Corral's own session or group: tracked, never signalled
+}
+
+// escalation is the state of one Terminate call.
+type escalation struct {
+	ctx   context.Context
+	t     Target
+	me    self
+	boot  string
+	start time.Time
+	s     *scanner
+	w     waiter
+
+	live    map[int]member  // session members alive at the last look, by pid
+	next    map[int]member  // scratch for rescan
+	extra   map[int]escapee // Extra alive at the last look, by pid
+	seen    map[int]uint64  // every process seen alive (members and Extra): pid → start time
+	hard    map[int]uint64  // those alive when SIGKILL was sent
+	stopped map[int]bool    // groups that got the stop signal
+	steps   []Step
+	empty   bool  // verified: no live member, no Extra
+	err     error // why not verified (refusal, /proc failure, signal failure)
+}
+
+func newEscalation(ctx context.Context, t Target) *escalation {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if t.Sweep <= 0 {
+		t.Sweep = defaultSweep
+	}
+	if t.Poll <= 0 {
+		t.Poll = defaultPoll
+	}
+	boot, _ := BootID() // on error "" matches no fingerprint: Extra is then not touched
+	return &escalation{
+		ctx: ctx, t: t, me: ownIDs(), boot: boot, start: time.Now(), s: getScanner(), w: newWaiter(),
+		live: map[int]member{}, next: map[int]member{}, extra: map[int]escapee{},
+		seen: map[int]uint64{}, hard: map[int]uint64{}, stopped: map[int]bool{},
+	}
+}
+
+// release closes every pidfd the escalation still holds.
+func (e *escalation) release() {
+	for _, m := range e.live {
+		closeFd(m.fd)
+	}
+	for _, x := range e.extra {
+		closeFd(x.fd)
+	}
+	e.w.close()
+	putScanner(e.s)
+}
+
+func (e *escalation) count() int { return len(e.live) + len(e.extra) }
+
+// pinExtra pins every Extra that still matches its fingerprint. A stale one (pid
+// reused, other boot) is dropped here and never signalled.
+func (e *escalation) pinExtra() {
+	for _, f := range e.t.Extra {
+		fd, err := f.pin(e.s)
+		if err != nil {
+			continue
+		}
+		var p Proc
+		_, err = e.s.read(f.PID, &p)
+		refused := err == nil && (p.PID == e.me.pid || p.SID == e.me.sid || p.PGID == e.me.pgid)
+		if old, dup := e.extra[f.PID]; dup {
+			closeFd(old.fd)
+		}
+		e.extra[f.PID] = escapee{fp: f, fd: fd, refused: refused}
+		e.seen[f.PID] = f.StartTime
+	}
+}
+
+// rescan replaces the live set with a full /proc scan of the session and drops Extra
+// that exited. Members keep their pidfd across scans; new ones get one.
+func (e *escalation) rescan() error {
+	clear(e.next)
+	err := e.s.each(func(p *Proc, _ []byte) {
+		if p.SID != e.t.SID || dead(p.State) {
+			return
+		}
+		m, ok := e.live[p.PID]
+		if !ok || m.start != p.StartTime {
+			m = member{start: p.StartTime, fd: openWatch(p.PID)}
+		}
+		m.pgid = p.PGID
+		e.next[p.PID] = m
+		e.seen[p.PID] = p.StartTime
+	})
+	for pid, m := range e.live {
+		if n, ok := e.next[pid]; !ok || n.fd != m.fd {
+			closeFd(m.fd)
+		}
+	}
+	e.live, e.next = e.next, e.live
+	for pid, x := range e.extra {
+		if pidfdExited(x.fd) {
+			e.dropExtra(pid)
+		}
+	}
+	return err
+}
+
+// openWatch opens a pidfd to learn of pid's exit without polling /proc. It is opened
+// after the stat was read, so it may pin a newcomer that took a recycled pid; that
+// only delays a wake-up until the next full scan, which corrects the live set.
+func openWatch(pid int) int {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+func closeFd(fd int) {
+	if fd >= 0 {
+		unix.Close(fd)
+	}
+}
+
+func (e *escalation) dropMember(pid int) {
+	closeFd(e.live[pid].fd)
+	delete(e.live, pid)
+}
+
+func (e *escalation) dropExtra(pid int) {
+	closeFd(e.extra[pid].fd)
+	delete(e.extra, pid)
+}
+
+// groups lists the distinct process groups of the live members.
+func (e *escalation) groups() []int {
+	var gs []int
+	for _, m := range e.live {
+		if !containsInt(gs, m.pgid) {
+			gs = append(gs, m.pgid)
+		}
+	}
+	return gs
+}
+
+// signalGroup signals one group of the session, never Corral's own.
+func (e *escalation) signalGroup(pgid int, sig syscall.Signal) {
+	if pgid == e.me.pgid {
+		e.note(ErrOwnSession)
+		return
+	}
+	e.note(signalGroup(e.s, pgid, e.t.SID, sig))
+}
+
+// killMember SIGKILLs one member through its pidfd after re-reading its start time:
+// if /proc/<pid> still shows the start time the scan saw, the pid has held that same
+// process all along, so the pidfd opened in between pins it too.
+func (e *escalation) killMember(pid int, m member) {
+	if m.fd < 0 || pid == e.me.pid || m.pgid == e.me.pgid {
+		return
+	}
+	var p Proc
+	if _, err := e.s.read(pid, &p); err != nil || p.StartTime != m.start || dead(p.State) {
+		return
+	}
+	e.note(sendPidfd(m.fd, syscall.SIGKILL, 0))
+}
+
+// signalExtra signals every live Extra through its pinned, verified pidfd.
+func (e *escalation) signalExtra(sig syscall.Signal) {
+	for _, x := range e.extra {
+		if x.refused {
+			e.note(ErrOwnSession)
+			continue
+		}
+		e.note(sendPidfd(x.fd, sig, 0))
+	}
+}
+
+// note keeps the first real signalling error; ErrGone is the expected outcome of
+// racing a process that exits on its own.
+func (e *escalation) note(err error) {
+	if err != nil && !errors.Is(err, ErrGone) && e.err == nil {
+		e.err = err
+	}
+}
+
+// report builds the Report. Processes still alive (by pid and start time) are not
+// counted as killed.
+func (e *escalation) report() Report {
+	rep := Report{Steps: e.steps, VerifiedEmpty: e.empty, Elapsed: time.Since(e.start)}
+	left := map[int]uint64{}
+	if !e.empty {
+		rep.Err = e.err
+		for pid, m := range e.live {
+			left[pid] = m.start
+		}
+		for pid, x := range e.extra {
+			left[pid] = x.fp.StartTime
+		}
+		rep.Remaining = readAll(left)
+	}
+	rep.Killed = countGone(e.seen, left)
+	rep.Hard = countGone(e.hard, left)
+	return rep
+}
+
+func countGone(set, left map[int]uint64) int {
+	n := 0
+	for pid, start := range set {
+		if st, ok := left[pid]; !ok || st != start {
+			n++
+		}
+	}
+	return n
+}
+
+// readAll reads the processes still alive, for Report.Remaining.
+func readAll(pids map[int]uint64) []Proc {
+	var out []Proc
+	for pid, start := range pids {
+		if p, err := ReadProc(pid); err == nil && p.StartTime == start {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package reaper
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// ReadProc reads one process from /proc/<pid>/stat. ErrGone when the pid is not there.
+func ReadProc(pid int) (Proc, error) {
+	s := getScanner()
+	defer putScanner(s)
+	var p Proc
+	comm, err := s.read(pid, &p)
+	if err != nil {
+		return Proc{}, fmt.Errorf("read /proc/%d/stat: %w", pid, err)
+	}
+	p.Comm = string(comm)
+	return p, nil
+}
+
+// ListAll returns every process whose /proc/<pid>/stat could be read. Processes that
+// vanish mid-scan are skipped silently: they are gone, which is what every caller
+// scanning for live processes wants to know anyway.
+func ListAll() ([]Proc, error) {
+	s := getScanner()
+	defer putScanner(s)
+	all := make([]Proc, 0, 256)
+	err := s.each(func(p *Proc, comm []byte) {
+		p.Comm = string(comm)
+		all = append(all, *p)
+	})
+	return all, err
+}
+
+// Session returns the live members (not zombies, not dead) of session sid.
+func Session(sid int) ([]Proc, error) {
+	s := getScanner()
+	defer putScanner(s)
+	var members []Proc
+	err := s.each(func(p *Proc, comm []byte) {
+		if p.SID == sid && !dead(p.State) {
+			p.Comm = string(comm)
+			members = append(members, *p)
+		}
+	})
+	return members, err
+}
+
+// ClockTicks is sysconf(_SC_CLK_TCK), the unit of StartTime, UTime and STime. glibc
+// reads it from the AT_CLKTCK auxv entry, and so do we; 100 (USER_HZ on every Linux
+// architecture Go supports) if the auxv is unavailable.
+func ClockTicks() int64 { return clockTicks() }
+
+var clockTicks = sync.OnceValue(func() int64 {
+	const atClkTck = 17 // AT_CLKTCK in <linux/auxvec.h>
+	auxv, err := unix.Auxv()
+	if err == nil {
+		for _, kv := range auxv {
+			if kv[0] == atClkTck && kv[1] > 0 {
+				return int64(kv[1])
+			}
+		}
+	}
+	return 100
+})
+
+// each calls fn for every process in /proc whose stat it can read and parse. p and comm
+// are reused after fn returns. A process that vanishes between getdents and the read is
+// skipped. Both the directory listing and every stat read go through the scanner's
+// buffers, so a full scan allocates nothing.
+func (s *scanner) each(fn func(p *Proc, comm []byte)) error {
+	fd, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("open /proc: %w", err)
+	}
+	defer unix.Close(fd)
+	var p Proc
+	for {
+		n, err := unix.Getdents(fd, s.dir[:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read /proc: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+		s.eachPID(s.dir[:n], func(pid int) {
+			if comm, err := s.read(pid, &p); err == nil {
+				fn(&p, comm)
+			}
+		})
+	}
+}
+
+// eachPID walks linux_dirent64 records (d_ino u64, d_off s64, d_reclen u16, d_type u8,
+// d_name NUL-terminated) and calls fn for every all-digit name: a process directory.
+func (s *scanner) eachPID(b []byte, fn func(pid int)) {
+	for len(b) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+		if reclen < 19 || reclen > len(b) {
+			return
+		}
+		if pid, ok := direntPID(b[19:reclen]); ok {
+			fn(pid)
+		}
+		b = b[reclen:]
+	}
+}
+
+// direntPID parses a NUL-terminated directory name as a pid.
+func direntPID(name []byte) (int, bool) {
+	v := 0
+	for i, c := range name {
+		switch {
+		case c == 0:
+			return v, i > 0
+		case c < '0' || c > '9' || i > 9:
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, len(name) > 0
+}

@@ -1,0 +1,125 @@
+package reaper
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestSessionTree(t *testing.T) {
+	c := start(t, "tree", "2")
+	c.learnTree()
+	members, err := Session(c.pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []int
+	for _, p := range members {
+		got = append(got, p.PID)
+		if p.SID != c.pid() || p.PGID != c.pid() || p.Comm == "" {
+			t.Errorf("member %+v: want sid = pgid = %d", p, c.pid())
+		}
+	}
+	for _, fp := range c.known {
+		want = append(want, fp.PID)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) || len(want) != 3 {
+		t.Fatalf("Session = %v, want %v", got, want)
+	}
+
+	all, err := ListAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc := Descendants(all, c.pid())
+	if len(desc) != 2 || desc[0].PID != c.known[1].PID || desc[1].PID != c.known[2].PID {
+		t.Errorf("Descendants = %+v, want %v", desc, want[1:])
+	}
+	if !slices.ContainsFunc(all, func(p Proc) bool { return p.PID == os.Getpid() }) {
+		t.Error("ListAll misses this process")
+	}
+	Terminate(t.Context(), Target{SID: c.pid()})
+	c.wait()
+	c.requireGone()
+}
+
+func TestDescendantsPure(t *testing.T) {
+	all := []Proc{{PID: 1}, {PID: 10, PPID: 1}, {PID: 11, PPID: 10}, {PID: 12, PPID: 11},
+		{PID: 13, PPID: 10}, {PID: 20, PPID: 1}, {PID: 30, PPID: 31}, {PID: 31, PPID: 30}}
+	var got []int
+	for _, p := range Descendants(all, 10) {
+		got = append(got, p.PID)
+	}
+	if !slices.Equal(got, []int{11, 13, 12}) {
+		t.Errorf("Descendants(10) = %v", got)
+	}
+	if d := Descendants(all, 30); len(d) != 1 || d[0].PID != 31 {
+		t.Errorf("a ppid cycle must end: %+v", d)
+	}
+}
+
+func TestSignalSessionRefusesOwn(t *testing.T) {
+	sid, _ := unix.Getsid(0)
+	// Signal 0 only probes, so a broken refusal still sends nothing.
+	if err := SignalSession(sid, 0); !errors.Is(err, ErrOwnSession) {
+		t.Errorf("own session: %v, want ErrOwnSession", err)
+	}
+	for _, bad := range []int{-5, 0, 1} {
+		if err := SignalSession(bad, 0); !errors.Is(err, ErrProtected) {
+			t.Errorf("session %d: %v, want ErrProtected", bad, err)
+		}
+	}
+}
+
+// TestSignalSession stops and continues every member through SignalSession.
+func TestSignalSession(t *testing.T) {
+	c := start(t, "tree", "2")
+	c.learnTree()
+	if err := SignalSession(c.pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	c.waitState('T')
+	if err := SignalSession(c.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	c.waitState('S')
+	if err := SignalSession(c.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	c.wait()
+	c.reapOrphans()
+	if err := SignalSession(c.pid(), 0); !errors.Is(err, ErrGone) {
+		t.Errorf("empty session: %v, want ErrGone", err)
+	}
+	c.requireGone()
+}
+
+// TestWaitExited: the root is observed exited but stays an unreaped zombie, and
+// exec.Cmd still gets its exit code afterwards.
+func TestWaitExited(t *testing.T) {
+	c := start(t, "exit", "3")
+	if err := WaitExited(c.pid()); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := ReadProc(c.pid()); err != nil || p.State != 'Z' || p.SID != c.pid() {
+		t.Fatalf("after WaitExited: %+v, %v; want a zombie still holding its sid", p, err)
+	}
+	if err := WaitExited(c.pid()); err != nil {
+		t.Errorf("second WaitExited: %v", err)
+	}
+	var ee *exec.ExitError
+	if err := c.wait(); !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("cmd.Wait = %v, want exit status 3", err)
+	}
+	if err := WaitExited(c.pid()); err == nil {
+		t.Error("WaitExited on a reaped pid succeeded")
+	}
+	c.requireGone()
+}

@@ -1,0 +1,44 @@
+package reaper
+
+import (
+	"context"
+	"syscall"
+)
+
+// Windows will put each run in a Job Object (CTRL_BREAK, then TerminateJobObject;
+// research/ownership.md §7); until then every call returns ErrNotSupported.
+
+// BootID is not supported here yet.
+func BootID() (string, error) { return "", ErrNotSupported }
+
+// Identify is not supported here yet.
+func Identify(pid int) (Fingerprint, error) { return Fingerprint{}, ErrNotSupported }
+
+// Alive is not supported here yet.
+func (f Fingerprint) Alive() (bool, error) { return false, ErrNotSupported }
+
+// Signal is not supported here yet.
+func (f Fingerprint) Signal(sig syscall.Signal) error { return ErrNotSupported }
+
+// ReadProc is not supported here yet.
+func ReadProc(pid int) (Proc, error) { return Proc{}, ErrNotSupported }
+
+// ListAll is not supported here yet.
+func ListAll() ([]Proc, error) { return nil, ErrNotSupported }
+
+// Session is not supported here yet.
+func Session(sid int) ([]Proc, error) { return nil, ErrNotSupported }
+
+// ClockTicks returns 100, the usual tick rate; no value here is measured in ticks yet.
+func ClockTicks() int64 { return 100 }
+
+// SignalSession is not supported here yet.
+func SignalSession(sid int, sig syscall.Signal) error { return ErrNotSupported }
+
+// WaitExited is not supported here yet.
+func WaitExited(pid int) error { return ErrNotSupported }
+
+// Terminate is not supported here yet: it signals nothing and verifies nothing.
+func Terminate(ctx context.Context, t Target) Report {
+	return Report{Err: ErrNotSupported}
+}

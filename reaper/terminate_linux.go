@@ -1,0 +1,159 @@
+package reaper
+
+import (
+	"context"
+	"syscall"
+	"time"
+)
+
+const (
+	defaultSweep = 2 * time.Second
+	defaultPoll  = 10 * time.Millisecond
+	// firstPoll is the first poll interval; it doubles up to Target.Poll. Processes
+	// that obey SIGTERM are usually gone within a few milliseconds, and a fixed 10 ms
+	// tick would add most of that again to every cancel.
+	firstPoll = time.Millisecond
+	// fullScanEvery bounds how long polling only the known members may go on before a
+	// full /proc scan looks for members forked meanwhile.
+	fullScanEvery = 50 * time.Millisecond
+)
+
+// Terminate ends a run's session and the escapees attributed to it, with the one
+// escalation of DESIGN §3 for PTY and pipe runs alike:
+//
+//  1. snapshot the session (and Extra); nothing alive → VerifiedEmpty, no steps;
+//  2. PTY: SIGHUP+SIGCONT to every group, as a terminal hang-up would (interactive
+//     shells forward SIGHUP to their jobs; they ignore SIGTERM);
+//  3. the stop signal to every group, SIGCONT after it when paused (a stopped process
+//     cannot act on SIGTERM), and to Extra through verified pidfds;
+//  4. poll until empty or Grace elapses; groups that appear meanwhile get the stop
+//     signal too; ctx cancellation cuts the grace short;
+//  5. SIGKILL every remaining group, every remaining member (after a fingerprint
+//     re-check) and Extra;
+//  6. sweep: re-scan and SIGKILL newcomers until verified empty or Sweep elapses.
+//
+// Zombies count as gone: the run root stays an unreaped zombie on purpose while this
+// runs (WaitExited), pinning the session and group numbers. Corral's own session and
+// group are never signalled; a Target naming them is refused in Report.Err.
+func Terminate(ctx context.Context, t Target) Report {
+	e := newEscalation(ctx, t)
+	defer e.release()
+	e.run()
+	return e.report()
+}
+
+// run performs the steps; e.empty says whether it verified the target empty.
+func (e *escalation) run() {
+	if e.err = e.me.checkSession(e.t.SID); e.err != nil {
+		return
+	}
+	e.pinExtra()
+	if e.err = e.rescan(); e.err != nil {
+		return
+	}
+	if e.count() == 0 {
+		e.empty = true
+		return
+	}
+	if e.t.PTY {
+		e.hangUp()
+	}
+	e.steps = append(e.steps, StepTerm)
+	e.stopGroups()
+	e.signalExtra(e.stopSignal())
+	if e.t.Paused {
+		e.signalExtra(syscall.SIGCONT)
+	}
+	if e.empty = e.await(time.Now().Add(e.t.Grace), true, e.stopGroups); e.empty {
+		return
+	}
+	e.steps = append(e.steps, StepKill)
+	e.kill()
+	e.empty = e.await(time.Now().Add(e.t.Sweep), false, e.kill)
+}
+
+// hangUp sends what a terminal hang-up sends to every group of the session.
+func (e *escalation) hangUp() {
+	e.steps = append(e.steps, StepHup)
+	for _, g := range e.groups() {
+		e.signalGroup(g, syscall.SIGHUP)
+		e.signalGroup(g, syscall.SIGCONT)
+	}
+}
+
+// stopGroups sends the stop signal (and SIGCONT when paused) to every group with a
+// live member that has not had it yet: the first time all of them, later only groups
+// created during the grace period.
+func (e *escalation) stopGroups() {
+	for _, g := range e.groups() {
+		if e.stopped[g] {
+			continue
+		}
+		e.stopped[g] = true
+		e.signalGroup(g, e.stopSignal())
+		if e.t.Paused {
+			e.signalGroup(g, syscall.SIGCONT)
+		}
+	}
+}
+
+// kill SIGKILLs every live group, then every live member by pidfd after re-checking
+// its start time (a member may have moved to a group of its own), then Extra. Each
+// process alive now counts as needing SIGKILL.
+func (e *escalation) kill() {
+	for pid, m := range e.live {
+		e.hard[pid] = m.start
+	}
+	for pid, x := range e.extra {
+		e.hard[pid] = x.fp.StartTime
+	}
+	for _, g := range e.groups() {
+		e.signalGroup(g, syscall.SIGKILL)
+	}
+	for pid, m := range e.live {
+		e.killMember(pid, m)
+	}
+	e.signalExtra(syscall.SIGKILL)
+}
+
+// await waits until the session has no live member and every Extra is gone (true), or
+// until the deadline passes or, when cancellable, ctx is done (false; ctx is checked at
+// least every Target.Poll). Exits are learned from pidfds between full scans; a full
+// /proc scan runs when every tracked process has exited (to confirm and to find
+// members forked meanwhile), at least every fullScanEvery, and once more at the end.
+// After each full scan that still finds processes, onMore runs to signal newcomers.
+func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) bool {
+	lastFull := time.Now()
+	for {
+		cancelled := cancellable && e.ctx.Err() != nil
+		d := min(time.Until(deadline), fullScanEvery-time.Since(lastFull))
+		if cancellable {
+			d = min(d, e.t.Poll)
+		}
+		if !cancelled && time.Now().Before(deadline) {
+			if d > 0 {
+				e.wait(d)
+			}
+			if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
+				continue
+			}
+		}
+		err := e.rescan()
+		lastFull = time.Now()
+		if err == nil && e.count() == 0 {
+			return true
+		}
+		e.note(err)
+		if cancelled || !time.Now().Before(deadline) {
+			return false
+		}
+		onMore()
+	}
+}
+
+func (e *escalation) stopSignal() syscall.Signal {
+	if e.t.Stop == 0 {
+		return syscall.SIGTERM
+	}
+	return e.t.Stop
+}

@@ -1,0 +1,196 @@
+package reaper
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// target is a Target with test timings: a long grace unless the test sets one.
+func target(sid int) Target {
+	return Target{SID: sid, Grace: 10 * time.Second, Sweep: 2 * time.Second, Poll: 5 * time.Millisecond}
+}
+
+// check compares the outcome of a Terminate with what the test expects.
+func check(t *testing.T, rep Report, steps []Step, killed, hard int) {
+	t.Helper()
+	if !rep.VerifiedEmpty || rep.Err != nil || len(rep.Remaining) != 0 {
+		t.Errorf("not verified empty: %+v", rep)
+	}
+	if !slices.Equal(rep.Steps, steps) || rep.Killed != killed || rep.Hard != hard {
+		t.Errorf("steps %v killed %d hard %d; want %v %d %d", rep.Steps, rep.Killed, rep.Hard, steps, killed, hard)
+	}
+}
+
+// wantSignal checks that the root ended by sig (reaping it).
+func wantSignal(t *testing.T, c *child, sig syscall.Signal) {
+	t.Helper()
+	err := c.wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != sig {
+		t.Errorf("root ended with %v, want %v", err, sig)
+	}
+}
+
+func TestTerminateTree(t *testing.T) {
+	c := start(t, "tree", "2")
+	c.learnTree()
+	go WaitExited(c.pid()) // as the supervisor does: the root stays an unreaped zombie
+	rep := Terminate(t.Context(), target(c.pid()))
+	check(t, rep, []Step{StepTerm}, 3, 0)
+	if rep.Elapsed >= time.Second {
+		t.Errorf("elapsed %v for processes that obey SIGTERM", rep.Elapsed)
+	}
+	c.requireGone()
+	wantSignal(t, c, syscall.SIGTERM)
+}
+
+func TestTerminateIgnoreTerm(t *testing.T) {
+	c := start(t, "tree", "2", "ignore-term")
+	c.learnTree()
+	tg := target(c.pid())
+	tg.Grace = 200 * time.Millisecond
+	rep := Terminate(t.Context(), tg)
+	check(t, rep, []Step{StepTerm, StepKill}, 3, 3)
+	if rep.Elapsed < tg.Grace {
+		t.Errorf("elapsed %v < grace %v", rep.Elapsed, tg.Grace)
+	}
+	c.requireGone()
+	wantSignal(t, c, syscall.SIGKILL)
+}
+
+// TestTerminateCancelSkipsGrace: a cancelled context goes straight to SIGKILL but
+// still verifies.
+func TestTerminateCancelSkipsGrace(t *testing.T) {
+	c := start(t, "tree", "1", "ignore-term")
+	c.learnTree()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	rep := Terminate(ctx, target(c.pid()))
+	check(t, rep, []Step{StepTerm, StepKill}, 2, 2)
+	if rep.Elapsed > 2*time.Second {
+		t.Errorf("elapsed %v: the 10 s grace was not skipped", rep.Elapsed)
+	}
+	c.requireGone()
+	wantSignal(t, c, syscall.SIGKILL)
+}
+
+// TestTerminatePTY: the hang-up ends a child that ignores SIGTERM, so no SIGKILL is
+// needed. Once in a real PTY, once with only the flag on a pipe run.
+func TestTerminatePTY(t *testing.T) {
+	for name, startFn := range map[string]func(testing.TB, string, ...string) *child{
+		"pty": startPTY, "pipe": start,
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := startFn(t, "ignore-term")
+			c.line("ready ignore-term")
+			tg := target(c.pid())
+			tg.PTY = true
+			rep := Terminate(t.Context(), tg)
+			check(t, rep, []Step{StepHup, StepTerm}, 1, 0)
+			if rep.Elapsed >= tg.Grace {
+				t.Errorf("elapsed %v: waited for the grace", rep.Elapsed)
+			}
+			c.requireGone()
+			wantSignal(t, c, syscall.SIGHUP)
+		})
+	}
+}
+
+// TestTerminatePaused: stopped processes cannot act on SIGTERM; with Paused set the
+// SIGCONT after it lets them, so no SIGKILL is needed.
+func TestTerminatePaused(t *testing.T) {
+	c := start(t, "tree", "2")
+	c.learnTree()
+	if err := SignalSession(c.pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	c.waitState('T')
+	tg := target(c.pid())
+	tg.Paused = true
+	rep := Terminate(t.Context(), tg)
+	check(t, rep, []Step{StepTerm}, 3, 0)
+	c.requireGone()
+	wantSignal(t, c, syscall.SIGTERM)
+}
+
+// TestTerminateExtra: an escapee (setsid + double fork) attributed to the run ends with
+// it; a stale Extra fingerprint naming another live process is ignored.
+func TestTerminateExtra(t *testing.T) {
+	c := start(t, "escape")
+	esc := c.learnLine("escapee")
+	if p, err := ReadProc(esc); err != nil || p.SID == c.pid() {
+		t.Fatalf("escapee %+v, %v: not in a session of its own", p, err)
+	}
+	bystander := start(t, "sleep")
+	bystander.line("ready sleep")
+	stale := bystander.known[0]
+	stale.StartTime++
+
+	tg := target(c.pid())
+	tg.Extra = []Fingerprint{c.known[1], stale}
+	rep := Terminate(t.Context(), tg)
+	check(t, rep, []Step{StepTerm}, 2, 0)
+	c.requireGone()
+	wantSignal(t, c, syscall.SIGTERM)
+	if alive, _ := bystander.known[0].Alive(); !alive {
+		t.Fatal("the process behind a stale fingerprint was signalled")
+	}
+	bystander.known[0].Signal(syscall.SIGKILL)
+	bystander.wait()
+}
+
+// TestTerminateEmpty: a session whose only member is the exited, unreaped root.
+func TestTerminateEmpty(t *testing.T) {
+	c := start(t, "exit", "0")
+	if err := WaitExited(c.pid()); err != nil {
+		t.Fatal(err)
+	}
+	rep := Terminate(t.Context(), target(c.pid()))
+	if !rep.VerifiedEmpty || len(rep.Steps) != 0 || rep.Killed != 0 || rep.Err != nil {
+		t.Errorf("empty session: %+v", rep)
+	}
+	if err := c.wait(); err != nil {
+		t.Errorf("root: %v", err)
+	}
+}
+
+// TestTerminateRefusesOwnSession runs the refusal inside a child started in a session
+// of its own, so that even a broken refusal could only hit that child.
+func TestTerminateRefusesOwnSession(t *testing.T) {
+	if os.Getenv("REAPER_OWN_SESSION") == "1" {
+		refuseOwnSession(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTerminateRefusesOwnSession$", "-test.count=1")
+	cmd.Env = append(childEnv(), "REAPER_OWN_SESSION=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func refuseOwnSession(t *testing.T) {
+	sid, _ := unix.Getsid(0)
+	if sid != os.Getpid() {
+		t.Fatalf("not isolated: sid %d, pid %d", sid, os.Getpid())
+	}
+	rep := Terminate(t.Context(), Target{SID: sid, Grace: time.Millisecond})
+	if !errors.Is(rep.Err, ErrOwnSession) || len(rep.Steps) != 0 || rep.VerifiedEmpty {
+		t.Errorf("own session: %+v", rep)
+	}
+	if err := SignalSession(sid, syscall.SIGTERM); !errors.Is(err, ErrOwnSession) {
+		t.Errorf("SignalSession(own): %v", err)
+	}
+	rep = Terminate(t.Context(), Target{SID: 1})
+	if !errors.Is(rep.Err, ErrProtected) || len(rep.Steps) != 0 {
+		t.Errorf("session 1: %+v", rep)
+	}
+}

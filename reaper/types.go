@@ -1,0 +1,86 @@
+package reaper
+
+import (
+	"syscall"
+	"time"
+)
+
+// Fingerprint identifies one process across time: the boot it ran in, its pid, its
+// start time and, where the kernel has pidfs, the inode of a pidfd for it. The pid alone
+// is not an identity: pids are recycled (pid_max is 32768 on many systems).
+type Fingerprint struct {
+	BootID    string `json:"boot_id"`
+	PID       int    `json:"pid"`
+	StartTime uint64 `json:"start_time"`          // clock ticks since boot
+	PidfsIno  uint64 `json:"pidfs_ino,omitempty"` // fstat(pidfd).st_ino; 0 without pidfs
+}
+
+// Proc is one process as /proc/<pid>/stat shows it.
+type Proc struct {
+	PID, PPID, PGID, SID int
+	State                byte   // R S D Z T t X ...
+	Comm                 string // command name (between the first '(' and the last ')')
+	StartTime            uint64 // ticks since boot
+	UTime, STime         uint64 // ticks
+	RSS                  int64  // bytes (pages × page size)
+	Threads              int
+}
+
+// Target is what Terminate ends: one run's session plus escapees attributed to it.
+type Target struct {
+	SID    int            // the run's session id (the root's pid)
+	PTY    bool           // send SIGHUP (+SIGCONT) to every group first, as a terminal hang-up would
+	Stop   syscall.Signal // 0 means SIGTERM
+	Paused bool           // follow the stop signal with SIGCONT (a stopped process cannot act on SIGTERM)
+	Grace  time.Duration  // how long to wait after the stop signal before SIGKILL
+	Sweep  time.Duration  // bound on the post-SIGKILL sweep; 0 means 2 s
+	Poll   time.Duration  // longest poll interval while waiting; 0 means 10 ms
+	Extra  []Fingerprint  // escapees attributed to the run (other sessions)
+}
+
+// Step is one escalation step Terminate performed.
+type Step string
+
+// The escalation steps, in the order they can happen.
+const (
+	StepHup  Step = "hup"
+	StepTerm Step = "term"
+	StepKill Step = "kill"
+)
+
+// Report says what Terminate did and what it verified.
+type Report struct {
+	Steps         []Step // steps actually performed, in order; empty when nothing was alive
+	Killed        int    // distinct processes seen alive during the escalation that are gone at the end
+	Hard          int    // of them, how many needed SIGKILL
+	VerifiedEmpty bool   // the session has no live (non-zombie) member and every Extra is gone
+	Remaining     []Proc // when not verified empty
+	Elapsed       time.Duration
+	// Err says why the escalation was refused (ErrOwnSession, ErrProtected,
+	// ErrNotSupported) or could not verify (a /proc read failure). Nil otherwise.
+	Err error
+}
+
+// Descendants returns the descendants of pid in a process list, linked by parent pid,
+// breadth first. It is pure: the list is one snapshot (ListAll), so a walk is O(N)
+// instead of re-reading /proc per node.
+func Descendants(all []Proc, pid int) []Proc {
+	kids := make(map[int][]int, len(all)) // ppid → indexes into all
+	for i, p := range all {
+		kids[p.PPID] = append(kids[p.PPID], i)
+	}
+	visited := map[int]bool{pid: true} // a snapshot racing pid reuse may hold a cycle
+	var out []Proc
+	queue := append([]int(nil), kids[pid]...)
+	for len(queue) > 0 {
+		p := all[queue[0]]
+		queue = queue[1:]
+		if visited[p.PID] {
+			continue
+		}
+		visited[p.PID] = true
+		out = append(out, p)
+		queue = append(queue, kids[p.PID]...)
+	}
+	return out
+}

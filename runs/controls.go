@@ -1,0 +1,167 @@
+package runs
+
+import (
+	"fmt"
+	"syscall"
+
+	"corral/ptyhost"
+	"corral/reaper"
+)
+
+// live returns the run's process if it is running, under no lock the caller holds.
+func (s *Supervisor) live(id string) (*run, *ptyhost.Proc, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.info.State != Running {
+		return nil, nil, fmt.Errorf("%s is %s: %w", id, r.info.State, ErrNotRunning)
+	}
+	return r, r.proc, nil
+}
+
+// Write sends bytes to the run's stdin or PTY. It never blocks on the child.
+func (s *Supervisor) Write(id string, b []byte) error {
+	r, p, err := s.live(id)
+	if err != nil {
+		return err
+	}
+	r.wd.Input()
+	return p.Write(b)
+}
+
+// SendKeys sends parsed send-keys items (ptyhost.ParseSendKeys), encoded for the modes
+// the run's app has enabled.
+func (s *Supervisor) SendKeys(id string, items []ptyhost.Item) error {
+	r, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	b, err := ptyhost.EncodeItems(items, r.modesOf())
+	if err != nil {
+		return err
+	}
+	return s.Write(id, b)
+}
+
+// Paste sends text as a paste: bracketed when the app enabled mode 2004.
+func (s *Supervisor) Paste(id, text string) error {
+	r, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	return s.Write(id, ptyhost.EncodePaste(text, r.modesOf().BracketedPaste))
+}
+
+// Submit pastes text and presses Enter.
+func (s *Supervisor) Submit(id, text string) error {
+	r, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	return s.Write(id, ptyhost.EncodeSubmit(text, r.modesOf().BracketedPaste))
+}
+
+// Interrupt is ctrl+c: the byte 0x03 into a PTY (the line discipline turns it into
+// SIGINT for the foreground group, as a terminal would), SIGINT to every group of a pipe
+// run's session.
+func (s *Supervisor) Interrupt(id string) error {
+	r, p, err := s.live(id)
+	if err != nil {
+		return err
+	}
+	if r.spec.PTY {
+		return p.Write([]byte{0x03})
+	}
+	return reaper.SignalSession(p.PID(), syscall.SIGINT)
+}
+
+// CloseStdin closes a pipe run's stdin once queued input is written.
+func (s *Supervisor) CloseStdin(id string) error {
+	_, p, err := s.live(id)
+	if err != nil {
+		return err
+	}
+	return p.CloseStdin()
+}
+
+// Resize sets a PTY run's window size; the kernel sends the child SIGWINCH.
+func (s *Supervisor) Resize(id string, cols, rows uint16) error {
+	r, p, err := s.live(id)
+	if err != nil {
+		return err
+	}
+	if err := p.Resize(cols, rows); err != nil {
+		return err
+	}
+	r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
+	return nil
+}
+
+// Pause stops every process of the run's session with SIGSTOP (not SIGTSTP, which
+// orphaned process groups ignore) and freezes the no-output deadline.
+func (s *Supervisor) Pause(id string) error { return s.setPaused(id, true) }
+
+// Resume continues a paused run with SIGCONT and re-arms the no-output deadline with
+// the time it had left.
+func (s *Supervisor) Resume(id string) error { return s.setPaused(id, false) }
+
+func (s *Supervisor) setPaused(id string, pause bool) error {
+	r, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.info.State != Running:
+		return fmt.Errorf("%s is %s: %w", id, r.info.State, ErrNotRunning)
+	case pause && r.info.Paused:
+		return ErrPaused
+	case !pause && !r.info.Paused:
+		return ErrNotPaused
+	}
+	sig := syscall.SIGCONT
+	if pause {
+		sig = syscall.SIGSTOP
+	}
+	if err := reaper.SignalSession(r.info.PID, sig); err != nil {
+		return fmt.Errorf("pause %s: %w", id, err)
+	}
+	if pause {
+		r.wd.Pause()
+	} else {
+		r.wd.Resume()
+	}
+	r.changeLocked(EventPause, sig.String(), func(i *Info) { i.Paused = pause })
+	return nil
+}
+
+// Log returns the run's capped in-memory output.
+func (s *Supervisor) Log(id string) (Output, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return Output{}, err
+	}
+	return r.out.all(), nil
+}
+
+// Poll returns the output that arrived since the previous Poll of this run.
+func (s *Supervisor) Poll(id string) (Output, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return Output{}, err
+	}
+	return r.out.poll(), nil
+}
+
+// Tail returns the last bytes of the run's output (config TailBytes).
+func (s *Supervisor) Tail(id string) ([]byte, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return r.out.tail(s.cfg.TailBytes), nil
+}

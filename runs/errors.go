@@ -1,0 +1,31 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrUnknownRun: no run with that id.
+	ErrUnknownRun = errors.New("no such run")
+	// ErrBadSpec: the spec cannot be run (no command, both argv and shell, …).
+	ErrBadSpec = errors.New("invalid run spec")
+	// ErrNotRunning: the operation needs a live run.
+	ErrNotRunning = errors.New("run is not running")
+	// ErrNotEnded: the operation needs an ended run.
+	ErrNotEnded = errors.New("run has not ended")
+	// ErrShutdown: the supervisor is shutting down and accepts no new runs.
+	ErrShutdown = errors.New("supervisor is shutting down")
+	// ErrPaused / ErrNotPaused: pause and resume are not idempotent toggles.
+	ErrPaused    = errors.New("run is already paused")
+	ErrNotPaused = errors.New("run is not paused")
+)
+
+// TransitionError is returned for an illegal move of the state machine.
+type TransitionError struct {
+	From, To State
+}
+
+func (e *TransitionError) Error() string {
+	return fmt.Sprintf("illegal run state transition %s → %s", e.From, e.To)
+}

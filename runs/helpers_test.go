@@ -1,0 +1,190 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/config"
+	"corral/demo"
+	"corral/reaper"
+)
+
+func TestMain(m *testing.M) {
+	demo.MaybeChild()
+	code := m.Run()
+	if left := leftoverChildren(); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "processes left behind by the tests: %v\n", left)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// leftoverChildren lists live processes whose parent is this test binary.
+func leftoverChildren() []reaper.Proc {
+	all, err := reaper.ListAll()
+	if err != nil {
+		return nil
+	}
+	var left []reaper.Proc
+	for _, p := range all {
+		if p.PPID == os.Getpid() && p.State != 'Z' {
+			left = append(left, p)
+		}
+	}
+	return left
+}
+
+// testDefaults are the defaults with a short grace so escalation tests are quick.
+func testDefaults() config.Defaults {
+	d := config.Default()
+	d.Grace = 300 * time.Millisecond
+	return d
+}
+
+// newSup returns a supervisor that is shut down when the test ends.
+func newSup(t *testing.T, opts ...Option) *Supervisor {
+	t.Helper()
+	opts = append([]Option{WithDefaults(testDefaults()), WithLogDir(t.TempDir())}, opts...)
+	s, err := New(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	return s
+}
+
+// childSpec runs a demo child behaviour of this test binary.
+func childSpec(pty bool, mode string, args ...string) Spec {
+	argv, env := demo.Child(mode, args...)
+	return Spec{Argv: argv, Env: env, PTY: pty}
+}
+
+func spawn(t *testing.T, s *Supervisor, spec Spec) string {
+	t.Helper()
+	id, err := s.Spawn(spec)
+	if err != nil {
+		t.Fatalf("spawn: %v", err)
+	}
+	return id
+}
+
+// waitEnd waits (bounded) for the run to exit and checks nothing of it is left.
+func waitEnd(t *testing.T, s *Supervisor, id string) Info {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	info, err := s.Wait(ctx, id)
+	if err != nil {
+		t.Fatalf("wait %s: %v (state %s)", id, err, info.State)
+	}
+	assertGone(t, info)
+	return info
+}
+
+// assertGone checks that the run's session is empty and its cleanup verified.
+func assertGone(t *testing.T, info Info) {
+	t.Helper()
+	if !info.Cleanup.VerifiedEmpty {
+		t.Errorf("cleanup not verified empty: %+v", info.Cleanup)
+	}
+	if info.PID == 0 {
+		return
+	}
+	if m, _ := reaper.Session(info.PID); len(m) > 0 {
+		t.Errorf("session %d still has members: %+v", info.PID, m)
+	}
+}
+
+// assertPIDsGone checks that every listed pid is dead (or a zombie awaiting its reaper).
+func assertPIDsGone(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {
+			t.Errorf("pid %d (%s) is still alive", pid, p.Comm)
+		}
+	}
+}
+
+// waitOutput waits until the run's log contains want, driven by output events.
+func waitOutput(t *testing.T, s *Supervisor, id, want string) []byte {
+	t.Helper()
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		out, err := s.Log(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := out.Bytes(); bytes.Contains(b, []byte(want)) {
+			return b
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			b, _ := s.Log(id)
+			t.Fatalf("timed out waiting for %q in output %q", want, b.Bytes())
+		}
+	}
+}
+
+// waitState waits until the run reaches state st, driven by events.
+func waitState(t *testing.T, s *Supervisor, id string, st State) Info {
+	t.Helper()
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		info, err := s.Info(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.State >= st {
+			return info
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s; run is %s", st, info.State)
+		}
+	}
+}
+
+// pidsAfter returns the pids printed as "<word> <pid>" lines in output.
+func pidsAfter(output []byte, word string) []int {
+	var pids []int
+	sc := bufio.NewScanner(bytes.NewReader(output))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 2 && f[0] == word {
+			if pid, err := strconv.Atoi(f[1]); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// kinds runs a subtest for a PTY and a pipe run.
+func kinds(t *testing.T, f func(t *testing.T, pty bool)) {
+	for _, pty := range []bool{true, false} {
+		name := "pipe"
+		if pty {
+			name = "pty"
+		}
+		t.Run(name, func(t *testing.T) { f(t, pty) })
+	}
+}

@@ -1,0 +1,65 @@
+package runs
+
+import (
+	"time"
+
+	"corral/reaper"
+	"corral/watchdog"
+)
+
+// Info is a run's observable state: what Snapshot, Wait and events carry. It is a copy;
+// changing it changes nothing.
+type Info struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Kind  string `json:"kind"` // "pty" or "pipe"
+	Spec  Spec   `json:"spec"`
+	State State  `json:"state"`
+	Seq   uint64 `json:"seq"` // increases with every change; lets a consumer drop stale copies
+
+	Reason   Reason `json:"reason,omitempty"`
+	ExitCode *int   `json:"exit_code"`        // set when the root exited with a code
+	Signal   int    `json:"signal,omitempty"` // set when the root died of a signal
+	SpawnErr string `json:"spawn_error,omitempty"`
+
+	PID         int                `json:"pid,omitempty"` // == pgid == sid: every run is its own session
+	Fingerprint reaper.Fingerprint `json:"fingerprint"`
+	Paused      bool               `json:"paused,omitempty"`
+	Cols        uint16             `json:"cols,omitempty"`
+	Rows        uint16             `json:"rows,omitempty"`
+
+	CreatedAt    time.Time `json:"created_at"`
+	StartedAt    time.Time `json:"started_at"`
+	EndedAt      time.Time `json:"ended_at"`
+	LastOutputAt time.Time `json:"last_output_at"`
+
+	Watchdog watchdog.State `json:"-"` // live, filled by Snapshot
+	Cleanup  Cleanup        `json:"cleanup"`
+
+	Transcript       string `json:"transcript,omitempty"`        // PTY output, or a pipe run's stdout
+	StderrTranscript string `json:"stderr_transcript,omitempty"` // a pipe run's stderr
+}
+
+// Cleanup is what ending the run took.
+type Cleanup struct {
+	Steps         []reaper.Step `json:"steps"`
+	Killed        int           `json:"killed"`
+	Hard          int           `json:"hard"` // of Killed, how many needed SIGKILL
+	VerifiedEmpty bool          `json:"verified_empty"`
+	Remaining     int           `json:"remaining,omitempty"`
+	OutputForced  bool          `json:"output_forced,omitempty"` // the drain hit its bound
+}
+
+// Ended reports whether the run is over.
+func (i Info) Ended() bool { return i.State == Exited }
+
+// Duration is how long the run ran (zero until it started).
+func (i Info) Duration() time.Duration {
+	if i.StartedAt.IsZero() {
+		return 0
+	}
+	if i.EndedAt.IsZero() {
+		return time.Since(i.StartedAt)
+	}
+	return i.EndedAt.Sub(i.StartedAt)
+}

@@ -1,0 +1,184 @@
+package runs
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"unicode/utf8"
+
+	"corral/ptyhost"
+)
+
+// Chunk is a piece of output from one stream.
+type Chunk struct {
+	Stream ptyhost.Stream `json:"stream"`
+	Data   []byte         `json:"data"`
+}
+
+// Output is a view of a run's captured output: the chunks in order, and how many bytes
+// before them were dropped by the cap (Dropped > 0 means the view is truncated).
+type Output struct {
+	Chunks  []Chunk
+	Dropped int64 // bytes dropped from the front by the cap
+	Total   int64 // bytes ever captured
+}
+
+// Bytes joins the chunks, preceded by a truncation marker when bytes were dropped.
+func (o Output) Bytes() []byte {
+	var b []byte
+	if o.Dropped > 0 {
+		b = fmt.Appendf(b, "[corral: %d earlier bytes truncated]\n", o.Dropped)
+	}
+	for _, c := range o.Chunks {
+		b = append(b, c.Data...)
+	}
+	return b
+}
+
+// mark records where the stream changes; offsets are absolute (bytes ever captured).
+type mark struct {
+	at     int64
+	stream ptyhost.Stream
+}
+
+// outputLog is a run's capped in-memory log. It stores raw bytes, never decoded, so a
+// UTF-8 or escape sequence split across reads is kept byte for byte. It lets data grow
+// to twice the cap before compacting, so dropping the oldest bytes costs O(1) amortized
+// per byte rather than a copy of the whole log per read.
+type outputLog struct {
+	mu     sync.Mutex
+	limit  int
+	data   []byte // data[0] is absolute offset start
+	start  int64
+	marks  []mark // stream switches; marks[0].at <= start once anything was written
+	unread int64  // absolute offset of the first byte not yet polled
+}
+
+func newOutputLog(limit int) *outputLog { return &outputLog{limit: limit} }
+
+func (l *outputLog) write(s ptyhost.Stream, p []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	end := l.start + int64(len(l.data))
+	if n := len(l.marks); n == 0 || l.marks[n-1].stream != s {
+		l.marks = append(l.marks, mark{at: end, stream: s})
+	}
+	l.data = append(l.data, p...)
+	if len(l.data) > 2*l.limit {
+		l.compact()
+	}
+}
+
+// compact keeps the newest limit bytes, starting at a UTF-8 boundary.
+func (l *outputLog) compact() {
+	cut := len(l.data) - l.limit
+	for cut < len(l.data) && !utf8.RuneStart(l.data[cut]) {
+		cut++
+	}
+	l.data = append(l.data[:0:0], l.data[cut:]...)
+	l.start += int64(cut)
+	// Keep the last mark at or before start; drop older ones.
+	i := 0
+	for i+1 < len(l.marks) && l.marks[i+1].at <= l.start {
+		i++
+	}
+	l.marks = append(l.marks[:0:0], l.marks[i:]...)
+}
+
+// view returns the output from absolute offset from (clamped to the capped window: the
+// newest limit bytes) to the end.
+func (l *outputLog) view(from int64) Output {
+	end := l.start + int64(len(l.data))
+	lo := max(from, l.start, end-int64(l.limit))
+	for lo < end && !utf8.RuneStart(l.data[lo-l.start]) {
+		lo++
+	}
+	out := Output{Total: end}
+	if from < lo {
+		out.Dropped = lo - from
+	}
+	for i, m := range l.marks {
+		next := end
+		if i+1 < len(l.marks) {
+			next = l.marks[i+1].at
+		}
+		a, b := max(m.at, lo), next
+		if a >= b {
+			continue
+		}
+		c := make([]byte, b-a)
+		copy(c, l.data[a-l.start:b-l.start])
+		out.Chunks = append(out.Chunks, Chunk{Stream: m.stream, Data: c})
+	}
+	return out
+}
+
+// all is the whole capped log.
+func (l *outputLog) all() Output {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.view(0)
+}
+
+// poll returns what arrived since the last poll and moves the cursor.
+func (l *outputLog) poll() Output {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.view(l.unread)
+	l.unread = out.Total
+	return out
+}
+
+// tail returns the last n bytes (fewer at a UTF-8 boundary), without a marker.
+func (l *outputLog) tail(n int) []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	end := l.start + int64(len(l.data))
+	out := l.view(end - int64(n))
+	out.Dropped = 0
+	return out.Bytes()
+}
+
+// transcript is a capped file of everything a stream printed. When the cap is reached
+// it writes one closing line and stops, so a runaway run cannot fill the disk.
+type transcript struct {
+	f       *os.File
+	left    int64
+	capped  bool
+	limit   int64
+	failure error
+}
+
+func openTranscript(path string, limit int64) (*transcript, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	return &transcript{f: f, left: limit, limit: limit}, nil
+}
+
+// write is called only from one reader goroutine per stream, so it needs no lock.
+func (t *transcript) write(p []byte) {
+	if t == nil || t.capped || t.failure != nil {
+		return
+	}
+	if int64(len(p)) > t.left {
+		p = p[:t.left]
+		t.capped = true
+	}
+	if _, err := t.f.Write(p); err != nil {
+		t.failure = err
+		return
+	}
+	t.left -= int64(len(p))
+	if t.capped {
+		fmt.Fprintf(t.f, "\n[corral: transcript capped at %d bytes]\n", t.limit)
+	}
+}
+
+func (t *transcript) close() error {
+	if t == nil {
+		return nil
+	}
+	return t.f.Close()
+}

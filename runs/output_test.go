@@ -1,0 +1,203 @@
+package runs
+
+import (
+	"bytes"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"corral/demo"
+	"corral/ptyhost"
+)
+
+// 50 MB through a run: the child is never blocked (it finishes), the in-memory log
+// stays at its cap with a truncation marker, and the transcript stops at its cap.
+func TestFloodCapsHold(t *testing.T) {
+	kinds(t, func(t *testing.T, pty bool) {
+		d := testDefaults()
+		d.TranscriptCap = 1 << 20
+		s := newSup(t, WithDefaults(d))
+		const total = 50 << 20
+		id := spawn(t, s, childSpec(pty, "flood", "52428800"))
+		info := waitEnd(t, s, id)
+		if info.Reason != Exit || *info.ExitCode != 0 {
+			t.Fatalf("reason %s, want exit 0", info.Reason)
+		}
+		out, _ := s.Log(id)
+		if out.Total < total { // a PTY turns \n into \r\n: more, never less
+			t.Errorf("captured %d bytes, want at least %d", out.Total, total)
+		}
+		var n int
+		for _, c := range out.Chunks {
+			n += len(c.Data)
+		}
+		if n > d.OutputCap || out.Dropped == 0 {
+			t.Errorf("log holds %d bytes (cap %d), dropped %d", n, d.OutputCap, out.Dropped)
+		}
+		if !bytes.HasPrefix(out.Bytes(), []byte("[corral: ")) {
+			t.Error("truncated log has no marker")
+		}
+		st, err := os.Stat(info.Transcript)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() < d.TranscriptCap || st.Size() > d.TranscriptCap+100 {
+			t.Errorf("transcript %d bytes, want the cap %d plus a closing line", st.Size(), d.TranscriptCap)
+		}
+	})
+}
+
+// UTF-8 and escape sequences written in pieces arrive byte for byte in the log.
+func TestSplitSequencesPreserved(t *testing.T) {
+	kinds(t, func(t *testing.T, pty bool) {
+		s := newSup(t)
+		id := spawn(t, s, childSpec(pty, "split"))
+		waitEnd(t, s, id)
+		out, _ := s.Log(id)
+		got := out.Bytes()
+		if pty {
+			got = bytes.ReplaceAll(got, []byte("\r\n"), []byte("\n")) // the line discipline's ONLCR
+		}
+		want := strings.Join(demo.SplitPieces, "")
+		if string(got) != want {
+			t.Fatalf("log %q, want %q", got, want)
+		}
+	})
+}
+
+func TestPipeStreamsApart(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(false, "streams"))
+	info := waitEnd(t, s, id)
+	out, _ := s.Log(id)
+	var stdout, stderr string
+	for _, c := range out.Chunks {
+		if c.Stream == ptyhost.Stderr {
+			stderr += string(c.Data)
+		} else {
+			stdout += string(c.Data)
+		}
+	}
+	if stdout != "out 0\nout 1\nout 2\n" || stderr != "err 0\nerr 1\nerr 2\n" {
+		t.Fatalf("stdout %q stderr %q", stdout, stderr)
+	}
+	errFile, _ := os.ReadFile(info.StderrTranscript)
+	if string(errFile) != stderr {
+		t.Errorf("stderr transcript %q, want %q", errFile, stderr)
+	}
+}
+
+func TestPollReturnsOnlyUnread(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(false, "readline"))
+	waitOutput(t, s, id, "ready")
+	if first, _ := s.Poll(id); string(first.Bytes()) != "ready\n" {
+		t.Fatalf("first poll %q", first.Bytes())
+	}
+	s.Write(id, []byte("x\n"))
+	waitEnd(t, s, id)
+	if second, _ := s.Poll(id); string(second.Bytes()) != "got: x\n" {
+		t.Fatalf("second poll %q, want only the new line", second.Bytes())
+	}
+}
+
+func TestOutputLogCompactsAtRuneBoundary(t *testing.T) {
+	l := newOutputLog(10)
+	for i := 0; i < 20; i++ {
+		l.write(ptyhost.Stdout, []byte("é€"))
+	}
+	out := l.all()
+	var n int
+	for _, c := range out.Chunks {
+		n += len(c.Data)
+		if !utf8.Valid(c.Data) {
+			t.Fatalf("chunk %q cut inside a rune", c.Data)
+		}
+	}
+	if n > 10 || out.Dropped+int64(n) != out.Total {
+		t.Fatalf("kept %d, dropped %d of %d", n, out.Dropped, out.Total)
+	}
+	if tail := l.tail(4); !utf8.Valid(tail) || len(tail) > 4 {
+		t.Fatalf("tail %q", tail)
+	}
+}
+
+// keyBytes collects the bytes the keys child reports ("got <hex>" lines).
+func keyBytes(t *testing.T, s *Supervisor, id string) []byte {
+	out, _ := s.Log(id)
+	var b []byte
+	for _, line := range strings.Split(string(out.Bytes()), "\n") {
+		if h, ok := strings.CutPrefix(strings.TrimSpace(line), "got "); ok {
+			x, err := hex.DecodeString(h)
+			if err != nil {
+				t.Fatalf("bad line %q", line)
+			}
+			b = append(b, x...)
+		}
+	}
+	return b
+}
+
+// waitKeyBytes waits until the child has reported n bytes.
+func waitKeyBytes(t *testing.T, s *Supervisor, id string, want []byte) {
+	t.Helper()
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		got := keyBytes(t, s, id)
+		if len(got) >= len(want) {
+			if !bytes.Equal(got, want) {
+				t.Fatalf("child received %q, want %q", got, want)
+			}
+			return
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			t.Fatalf("child received only %q, want %q", got, want)
+		}
+	}
+}
+
+func TestSendKeysPasteSubmitReachChild(t *testing.T) {
+	cases := []struct {
+		name      string
+		bracketed bool
+		send      func(s *Supervisor, id string) error
+		want      string
+	}{
+		{"send-keys", false, func(s *Supervisor, id string) error {
+			items, err := ptyhost.ParseSendKeys(`"hi there" C-c Up M-x Enter`)
+			if err != nil {
+				return err
+			}
+			return s.SendKeys(id, items)
+		}, "hi there\x03\x1b[A\x1bx\r"},
+		{"paste plain", false, func(s *Supervisor, id string) error { return s.Paste(id, "a\nb") }, "a\rb"},
+		{"paste bracketed", true, func(s *Supervisor, id string) error { return s.Paste(id, "a\nb") },
+			"\x1b[200~a\nb\x1b[201~"},
+		{"submit bracketed", true, func(s *Supervisor, id string) error { return s.Submit(id, "go") },
+			"\x1b[200~go\x1b[201~\r"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSup(t)
+			args := []string{}
+			if c.bracketed {
+				args = append(args, "bracketed")
+			}
+			id := spawn(t, s, childSpec(true, "keys", args...))
+			waitOutput(t, s, id, "ready")
+			if err := c.send(s, id); err != nil {
+				t.Fatal(err)
+			}
+			waitKeyBytes(t, s, id, []byte(c.want))
+			s.Cancel(id)
+			waitEnd(t, s, id)
+		})
+	}
+}

@@ -1,0 +1,93 @@
+package runs
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"corral/reaper"
+)
+
+// Report is the machine-readable account of one ended run (corral run --json).
+type Report struct {
+	ID         string               `json:"id"`
+	Name       string               `json:"name"`
+	Kind       string               `json:"kind"`
+	Reason     Reason               `json:"reason"`
+	ExitCode   *int                 `json:"exit_code"`
+	Signal     *string              `json:"signal"`
+	PID        int                  `json:"pid"`
+	PGID       int                  `json:"pgid"`
+	SID        int                  `json:"sid"`
+	StartedAt  time.Time            `json:"started_at"`
+	EndedAt    time.Time            `json:"ended_at"`
+	DurationMS int64                `json:"duration_ms"`
+	Cleanup    ReportCleanup        `json:"cleanup"`
+	Escapees   []reaper.Fingerprint `json:"escapees"`
+	OutputTail string               `json:"output_tail"`
+	SpawnError string               `json:"spawn_error,omitempty"`
+}
+
+// ReportCleanup is the cleanup part of a Report.
+type ReportCleanup struct {
+	Steps         []reaper.Step `json:"steps"`
+	Killed        int           `json:"killed"`
+	VerifiedEmpty bool          `json:"verified_empty"`
+}
+
+// NewReport builds the report of an ended run from its info and output tail.
+func NewReport(i Info, tail []byte) Report {
+	rep := Report{
+		ID: i.ID, Name: i.Name, Kind: i.Kind, Reason: i.Reason, ExitCode: i.ExitCode,
+		PID: i.PID, PGID: i.PID, SID: i.PID, // every run is its own session
+		StartedAt: i.StartedAt, EndedAt: i.EndedAt, DurationMS: i.Duration().Milliseconds(),
+		Cleanup: ReportCleanup{Steps: i.Cleanup.Steps, Killed: i.Cleanup.Killed,
+			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
+		Escapees:   []reaper.Fingerprint{},
+		OutputTail: string(tail),
+		SpawnError: i.SpawnErr,
+	}
+	if rep.Cleanup.Steps == nil {
+		rep.Cleanup.Steps = []reaper.Step{}
+	}
+	if i.Signal != 0 {
+		name := SignalName(i.Signal)
+		rep.Signal = &name
+	}
+	return rep
+}
+
+// Summary is the one line corral run prints when a run ends:
+//
+//	<name> ended: <reason> (exit <code>|signal <SIG>) after <duration>; cleanup: <steps>, killed <n>, verified empty
+func Summary(i Info) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s ended: %s", i.Name, i.Reason)
+	switch {
+	case i.ExitCode != nil:
+		fmt.Fprintf(&b, " (exit %d)", *i.ExitCode)
+	case i.Signal != 0:
+		fmt.Fprintf(&b, " (signal %s)", SignalName(i.Signal))
+	case i.SpawnErr != "":
+		fmt.Fprintf(&b, " (%s)", i.SpawnErr)
+	}
+	fmt.Fprintf(&b, " after %s; cleanup: %s, killed %d, ", i.Duration().Round(time.Millisecond),
+		stepsText(i.Cleanup.Steps), i.Cleanup.Killed)
+	if i.Cleanup.VerifiedEmpty {
+		b.WriteString("verified empty")
+	} else {
+		fmt.Fprintf(&b, "NOT verified empty (%d left)", i.Cleanup.Remaining)
+	}
+	return b.String()
+}
+
+func stepsText(steps []reaper.Step) string {
+	if len(steps) == 0 {
+		return "none"
+	}
+	s := make([]string, len(steps))
+	for i, st := range steps {
+		s[i] = string(st)
+	}
+	return strings.Join(s, "+")
+}

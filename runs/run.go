@@ -1,0 +1,319 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"corral/ptyhost"
+	"corral/reaper"
+	"corral/watchdog"
+)
+
+// run is one supervised run. Its lifecycle fields are guarded by mu; output capture
+// (out, tx, modes) has its own synchronisation because the reader goroutines must never
+// wait on the lifecycle.
+type run struct {
+	id     string
+	spec   Spec
+	sup    *Supervisor
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	out    *outputLog
+	modes  ptyhost.ModeTracker
+	wd     *watchdog.Watchdog
+	done   chan struct{} // closed when the run is Exited
+	once   sync.Once     // the finalizer runs exactly once
+	tx     [2]*transcript
+
+	mu       sync.Mutex
+	info     Info
+	proc     *ptyhost.Proc
+	cmd      *exec.Cmd
+	exitSeen bool
+
+	latest atomic.Pointer[Info] // info as last published, read without mu
+}
+
+// changeLocked applies f to the run's info, stamps a new sequence number and publishes
+// the event. Publishing under mu keeps each run's events in order; the hub never blocks.
+func (r *run) changeLocked(typ EventType, detail string, f func(*Info)) {
+	if f != nil {
+		f(&r.info)
+	}
+	r.info.Seq++
+	cp := r.info
+	r.latest.Store(&cp)
+	r.sup.hub.publish(Event{Type: typ, Time: r.sup.clock.Now(), Run: cp, Detail: detail})
+}
+
+func (r *run) change(typ EventType, detail string, f func(*Info)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.changeLocked(typ, detail, f)
+}
+
+// moveLocked changes state; an illegal move is a bug and is returned, never applied.
+func (r *run) moveLocked(next State, f func(*Info)) error {
+	s, err := r.info.State.to(next)
+	if err != nil {
+		return err
+	}
+	r.changeLocked(EventState, next.String(), func(i *Info) {
+		i.State = s
+		if f != nil {
+			f(i)
+		}
+	})
+	return nil
+}
+
+// stop is the one way a run is asked to end, whatever the cause. The first cause that
+// finds the run starting or running becomes its reason; later ones change nothing.
+func (r *run) stop(reason Reason) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch r.info.State {
+	case Starting:
+		if r.info.Reason != ReasonNone {
+			return false
+		}
+		r.info.Reason = reason
+	case Running:
+		if err := r.moveLocked(Exiting, func(i *Info) { i.Reason = reason }); err != nil {
+			return false
+		}
+	default:
+		return false
+	}
+	r.cancel(cause{reason})
+	r.changeLocked(EventCancel, reason.String(), nil)
+	return true
+}
+
+// observeExit records that the root exited on its own. If no cause was committed
+// first, the reason is exit (refined to signal once the wait status is known).
+func (r *run) observeExit() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.exitSeen = true
+	if r.info.State == Running {
+		r.moveLocked(Exiting, func(i *Info) { i.Reason = Exit })
+	}
+}
+
+// start launches the process. A cancel that arrives before the process exists ends the
+// run without starting it; one that arrives during the start is acted on at once.
+func (r *run) start() error {
+	if h := r.sup.startHook; h != nil {
+		h(r.id)
+	}
+	if err := r.openTranscripts(); err != nil {
+		return r.failStart(err)
+	}
+	cmd := r.spec.command(r.sup.cfg)
+	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,
+		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue}
+
+	r.sup.spawnMu.Lock()
+	if r.ctx.Err() != nil {
+		r.sup.spawnMu.Unlock()
+		return r.endUnstarted(nil)
+	}
+	proc, err := ptyhost.Start(cmd, opts)
+	r.sup.spawnMu.Unlock()
+	if err != nil {
+		return r.failStart(err)
+	}
+	r.started(cmd, proc)
+	go r.monitor()
+	return nil
+}
+
+// started records the process and moves the run to running, or straight to exiting
+// when a cancel came in while it was starting.
+func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
+	fp, _ := reaper.Identify(proc.PID()) // best effort: a root that already exited has none
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cmd, r.proc = cmd, proc
+	at := r.sup.clock.Now()
+	record := func(i *Info) { i.PID, i.Fingerprint, i.StartedAt = proc.PID(), fp, at }
+	if r.ctx.Err() != nil {
+		r.moveLocked(Exiting, record)
+		return
+	}
+	r.moveLocked(Running, record)
+	r.wd.Start()
+}
+
+func (r *run) failStart(err error) error {
+	r.endUnstarted(err)
+	return err
+}
+
+// endUnstarted ends a run whose process never started: a spawn error, or a cancel
+// that came first.
+func (r *run) endUnstarted(spawnErr error) error {
+	r.once.Do(func() {
+		r.wd.Stop()
+		r.closeTranscripts()
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.moveLocked(Exited, func(i *Info) {
+			if spawnErr != nil {
+				i.Reason, i.SpawnErr = SpawnError, spawnErr.Error()
+			}
+			i.EndedAt = r.sup.clock.Now()
+			i.Cleanup.VerifiedEmpty = true
+		})
+		r.changeLocked(EventExit, r.info.Reason.String(), nil)
+		close(r.done)
+	})
+	return nil
+}
+
+// monitor waits for the root to exit or the run to be cancelled, then finalizes.
+func (r *run) monitor() {
+	pid := r.proc.PID()
+	exited := make(chan struct{})
+	go func() {
+		// An error here means the child is not waitable (already reaped), which is
+		// exited all the same.
+		_ = reaper.WaitExited(pid)
+		close(exited)
+	}()
+	select {
+	case <-exited:
+		r.observeExit()
+	case <-r.ctx.Done():
+	}
+	r.finalize(exited)
+}
+
+// finalize runs once per started run: terminate what is left of the session (all of
+// it on a cancel; stragglers when the root exited on its own), reap the root, drain
+// the output within its bound, and record the result.
+func (r *run) finalize(exited <-chan struct{}) {
+	r.once.Do(func() {
+		if h := r.sup.finalizeHook; h != nil {
+			h(r.id) // before the watchdog stops, so tests can race a deadline here
+		}
+		r.wd.Stop()
+		rep := reaper.Terminate(context.Background(), r.target())
+		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
+		<-exited
+		werr := r.cmd.Wait() // the one place this run's root is reaped
+		forced := r.proc.FinishOutput(r.sup.cfg.Drain)
+		r.proc.Close()
+		r.closeTranscripts()
+		r.finish(werr, forced)
+	})
+}
+
+func (r *run) target() reaper.Target {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cfg := r.sup.cfg
+	return reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
+		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll}
+}
+
+// finish records the exit status and moves the run to exited.
+func (r *run) finish(werr error, forced bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	code, sig := exitStatus(r.cmd, werr)
+	r.moveLocked(Exited, func(i *Info) {
+		i.ExitCode, i.Signal = code, sig
+		if i.Reason == Exit && sig != 0 {
+			i.Reason = Signal // killed by a signal Corral did not send
+		}
+		i.EndedAt = r.sup.clock.Now()
+		i.Cleanup.OutputForced = forced
+		i.Paused = false
+	})
+	r.changeLocked(EventExit, r.info.Reason.String(), nil)
+	close(r.done)
+}
+
+// exitStatus reads the root's exit code or fatal signal.
+func exitStatus(cmd *exec.Cmd, werr error) (*int, int) {
+	ps := cmd.ProcessState
+	if ps == nil {
+		return nil, 0
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return nil, int(ws.Signal())
+	}
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) {
+		return nil, 0
+	}
+	code := ps.ExitCode()
+	return &code, 0
+}
+
+func cleanupOf(rep reaper.Report) Cleanup {
+	return Cleanup{Steps: rep.Steps, Killed: rep.Killed, Hard: rep.Hard,
+		VerifiedEmpty: rep.VerifiedEmpty, Remaining: len(rep.Remaining)}
+}
+
+func cleanupDetail(rep reaper.Report) string {
+	if rep.VerifiedEmpty {
+		return "verified empty"
+	}
+	return "not verified empty"
+}
+
+// onOutput is called by the host's reader goroutine for every read. It must stay
+// cheap: it never takes the run's lifecycle lock.
+func (r *run) onOutput(s ptyhost.Stream, p []byte) {
+	r.out.write(s, p)
+	r.tx[s].write(p)
+	if r.spec.PTY {
+		r.modes.Feed(p)
+	}
+	if w := r.mirror(s); w != nil {
+		w.Write(p)
+	}
+	r.wd.Output()
+	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
+}
+
+func (r *run) mirror(s ptyhost.Stream) io.Writer {
+	if s == ptyhost.Stderr && r.spec.Stderr != nil {
+		return r.spec.Stderr
+	}
+	if s == ptyhost.Stdout && r.spec.Stdout != nil {
+		return r.spec.Stdout
+	}
+	return nil
+}
+
+// openTranscripts creates the run's transcript files at the paths newRun chose: one
+// for a PTY run, stdout and stderr apart for a pipe run.
+func (r *run) openTranscripts() error {
+	paths := [2]string{r.info.Transcript, r.info.StderrTranscript}
+	for s, path := range paths {
+		if path == "" {
+			continue
+		}
+		t, err := openTranscript(path, r.sup.cfg.TranscriptCap)
+		if err != nil {
+			return err
+		}
+		r.tx[s] = t
+	}
+	return nil
+}
+
+func (r *run) closeTranscripts() {
+	for _, t := range r.tx {
+		t.close()
+	}
+}

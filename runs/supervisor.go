@@ -1,0 +1,266 @@
+package runs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"corral/config"
+	"corral/ptyhost"
+	"corral/watchdog"
+)
+
+// Supervisor owns runs: it starts them, stops them for one recorded reason each, and
+// reports on them. It is safe for concurrent use.
+type Supervisor struct {
+	cfg    config.Defaults
+	clock  watchdog.Clock
+	logDir string
+	hub    hub
+
+	// spawnMu covers starting a process and registering it, so a reaper of reparented
+	// descendants never sees a child it cannot attribute.
+	spawnMu sync.Mutex
+
+	mu     sync.Mutex
+	runs   map[string]*run
+	order  []string
+	closed bool
+
+	// Test hooks: called on the run's goroutine at the named point.
+	startHook    func(id string)
+	finalizeHook func(id string)
+}
+
+// Option configures a Supervisor.
+type Option func(*Supervisor)
+
+// WithDefaults sets the defaults (grace, caps, sizes) runs take.
+func WithDefaults(d config.Defaults) Option { return func(s *Supervisor) { s.cfg = d } }
+
+// WithClock drives every deadline and timestamp from c (tests use a fake clock).
+func WithClock(c watchdog.Clock) Option { return func(s *Supervisor) { s.clock = c } }
+
+// WithLogDir writes each run's transcript into dir (created if needed, mode 0700).
+func WithLogDir(dir string) Option { return func(s *Supervisor) { s.logDir = dir } }
+
+// New returns a Supervisor.
+func New(opts ...Option) (*Supervisor, error) {
+	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{}}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.logDir != "" {
+		if err := config.EnsureStateDir(s.logDir); err != nil {
+			return nil, fmt.Errorf("log dir: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Spawn starts a run and returns its id. A spec that cannot be run is rejected with
+// ErrBadSpec and no run. A process that cannot be started still makes a run, ended
+// with reason spawn-error, and the start error is returned (wrapped) with its id.
+func (s *Supervisor) Spawn(spec Spec) (string, error) {
+	if err := spec.validate(); err != nil {
+		return "", err
+	}
+	r, err := s.newRun(spec.withDefaults(s.cfg))
+	if err != nil {
+		return "", err
+	}
+	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
+	r.change(EventSpawn, spec.Kind(), nil)
+	if err := r.start(); err != nil {
+		return r.id, fmt.Errorf("spawn %s: %w", r.id, err)
+	}
+	return r.id, nil
+}
+
+func (s *Supervisor) newRun(spec Spec) (*run, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrShutdown
+	}
+	id := newID()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := &run{id: id, spec: spec, sup: s, ctx: ctx, cancel: cancel,
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{})}
+	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
+		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
+	if s.logDir != "" {
+		r.info.Transcript = filepath.Join(s.logDir, id+".log")
+		if !spec.PTY {
+			r.info.StderrTranscript = filepath.Join(s.logDir, id+".stderr.log")
+		}
+	}
+	r.wd = s.newWatchdog(spec, r)
+	s.runs[id] = r
+	s.order = append(s.order, id)
+	return r, nil
+}
+
+func (s *Supervisor) newWatchdog(spec Spec, r *run) *watchdog.Watchdog {
+	rule := watchdog.DeriveRule{Factor: s.cfg.NoOutputFactor, Min: s.cfg.NoOutputMin,
+		Max: s.cfg.NoOutputMax, Margin: s.cfg.NoOutputMargin}
+	cfg := watchdog.Config{
+		Overall:    spec.Timeout,
+		NoOutput:   watchdog.Derive(spec.Timeout, spec.NoOutputTimeout, rule),
+		Warn:       s.cfg.WarnFraction,
+		EchoWindow: s.cfg.EchoWindow,
+	}
+	return watchdog.New(cfg, s.clock, func(c watchdog.Cause) {
+		if c == watchdog.Overall {
+			r.stop(OverallTimeout)
+		} else {
+			r.stop(NoOutputTimeout)
+		}
+	})
+}
+
+// newID returns a short random run id. Ids must not collide across Corral instances
+// sharing a state dir, so they are random rather than sequential.
+func newID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "r" + hex.EncodeToString(b[:])
+}
+
+func (s *Supervisor) get(id string) (*run, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.runs[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownRun, id)
+	}
+	return r, nil
+}
+
+// Cancel ends a run with reason manual-cancel. Cancelling an ended run, or cancelling
+// twice, changes nothing and is not an error.
+func (s *Supervisor) Cancel(id string) error { return s.Stop(id, ManualCancel) }
+
+// Stop ends a run for the given reason through the same path as every other cause.
+func (s *Supervisor) Stop(id string, reason Reason) error {
+	r, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	r.stop(reason)
+	return nil
+}
+
+// Wait blocks until the run has exited (verified empty) or ctx ends, and returns its
+// final Info.
+func (s *Supervisor) Wait(ctx context.Context, id string) (Info, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return Info{}, err
+	}
+	select {
+	case <-r.done:
+		return r.snapshot(), nil
+	case <-ctx.Done():
+		return r.snapshot(), ctx.Err()
+	}
+}
+
+// Info returns one run's current state.
+func (s *Supervisor) Info(id string) (Info, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return Info{}, err
+	}
+	return r.snapshot(), nil
+}
+
+// Snapshot returns every run's current state, oldest first.
+func (s *Supervisor) Snapshot() []Info {
+	s.mu.Lock()
+	rs := make([]*run, 0, len(s.order))
+	for _, id := range s.order {
+		rs = append(rs, s.runs[id])
+	}
+	s.mu.Unlock()
+	out := make([]Info, len(rs))
+	for i, r := range rs {
+		out[i] = r.snapshot()
+	}
+	return out
+}
+
+// Subscribe returns the current runs and a subscription to every later event, with no
+// gap between them: an event published while the snapshot is taken is delivered too
+// (Info.Seq tells a duplicate).
+func (s *Supervisor) Subscribe() ([]Info, *Subscription) {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	s.mu.Lock()
+	snap := make([]Info, 0, len(s.order))
+	for _, id := range s.order {
+		if p := s.runs[id].latest.Load(); p != nil {
+			snap = append(snap, *p)
+		}
+	}
+	s.mu.Unlock()
+	return snap, s.hub.addLocked()
+}
+
+// Remove forgets an ended run.
+func (s *Supervisor) Remove(id string) error {
+	r, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-r.done:
+	default:
+		return fmt.Errorf("remove %s: %w", id, ErrNotEnded)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.runs, id)
+	s.order = slices.DeleteFunc(s.order, func(x string) bool { return x == id })
+	return nil
+}
+
+// Shutdown refuses new runs, stops every live run with reason supervisor-shutdown and
+// waits until all have exited or ctx ends.
+func (s *Supervisor) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	rs := make([]*run, 0, len(s.runs))
+	for _, r := range s.runs {
+		rs = append(rs, r)
+	}
+	s.mu.Unlock()
+	for _, r := range rs {
+		r.stop(SupervisorShutdown)
+	}
+	for _, r := range rs {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return fmt.Errorf("shutdown: %w", ctx.Err())
+		}
+	}
+	return nil
+}
+
+// snapshot is the run's info with the live watchdog state.
+func (r *run) snapshot() Info {
+	r.mu.Lock()
+	i := r.info
+	r.mu.Unlock()
+	i.Watchdog = r.wd.State()
+	i.LastOutputAt = i.Watchdog.LastOutput
+	return i
+}
+
+// modesOf returns the input-encoding modes the run's app asked for.
+func (r *run) modesOf() ptyhost.Modes { return r.modes.Modes() }
