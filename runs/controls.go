@@ -123,9 +123,9 @@ func (s *Supervisor) setPaused(id string, pause bool) error {
 	case !pause && !r.info.Paused:
 		return ErrNotPaused
 	}
-	sig := syscall.SIGCONT
+	sig := sigCont
 	if pause {
-		sig = syscall.SIGSTOP
+		sig = sigStop
 	}
 	if err := reaper.SignalSession(r.info.PID, sig); err != nil {
 		return fmt.Errorf("pause %s: %w", id, err)

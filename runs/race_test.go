@@ -136,7 +136,7 @@ func TestPauseResume(t *testing.T) {
 		}
 		info, _ := s.Info(id)
 		waitProcState(t, info.PID, 'T') // SIGSTOP takes effect asynchronously
-		clk.Advance(30 * time.Second) // three no-output spans: frozen, nothing fires
+		clk.Advance(30 * time.Second)   // three no-output spans: frozen, nothing fires
 		if info, _ := s.Info(id); info.State != Running || !info.Watchdog.Frozen {
 			t.Fatalf("after pause: %s frozen=%v", info.State, info.Watchdog.Frozen)
 		}

@@ -16,3 +16,7 @@ func SignalName(n int) string {
 	}
 	return fmt.Sprintf("SIG%d", n)
 }
+
+// Pause and resume signals: SIGSTOP cannot be caught or ignored, unlike SIGTSTP, which
+// orphaned process groups ignore.
+const sigStop, sigCont = syscall.SIGSTOP, syscall.SIGCONT

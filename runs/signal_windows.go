@@ -1,0 +1,13 @@
+package runs
+
+import (
+	"fmt"
+	"syscall"
+)
+
+// SignalName is the signal's number on Windows, which has no POSIX signal names.
+func SignalName(n int) string { return fmt.Sprintf("SIG%d", n) }
+
+// Windows has no SIGSTOP/SIGCONT; the reaper refuses to signal there, so these values
+// only keep the package compiling (pausing reports reaper.ErrNotSupported).
+const sigStop, sigCont = syscall.Signal(19), syscall.Signal(18)
