@@ -101,6 +101,7 @@ exit codes:
 type runFlags struct {
 	pty, shell, json bool
 	name, stateDir   string
+	stopSignal       string
 	timeout, grace   time.Duration
 	noOutput         optDuration
 	env              listFlag
@@ -138,6 +139,7 @@ func parseRunFlags(args []string) (runFlags, []string, error) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "overall timeout, e.g. 30m (default: none)")
 	fs.Var(&f.noOutput, "no-output-timeout", "end the run after this long without output; 0 turns it off (default: derived from --timeout)")
 	fs.DurationVar(&f.grace, "grace", 0, "time between the stop signal and SIGKILL (default 5s)")
+	fs.StringVar(&f.stopSignal, "stop-signal", "", "signal that asks the run to stop, by name or number (default SIGTERM)")
 	fs.BoolVar(&f.json, "json", false, "write a JSON report to stdout instead of streaming output")
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $CORRAL_STATE_DIR, $XDG_STATE_HOME/corral, ~/.local/state/corral)")
 	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
@@ -172,6 +174,13 @@ func (f runFlags) spec(rest []string) (runs.Spec, error) {
 		if !strings.Contains(kv, "=") {
 			return s, fmt.Errorf("--env %q: want KEY=VALUE", kv)
 		}
+	}
+	if f.stopSignal != "" {
+		sig, err := runs.ParseSignal(f.stopSignal)
+		if err != nil {
+			return s, fmt.Errorf("--stop-signal: %w", err)
+		}
+		s.StopSignal = sig
 	}
 	if f.noOutput.set {
 		s.NoOutputTimeout = f.noOutput.d

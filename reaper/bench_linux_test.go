@@ -93,27 +93,3 @@ func BenchmarkSession(b *testing.B) {
 	c.wait()
 	c.requireGone()
 }
-
-// BenchmarkPollKnown times one cheap poll of 100 known members, the step Terminate
-// repeats between full scans.
-func BenchmarkPollKnown(b *testing.B) {
-	c := start(b, "fanout", "100")
-	c.line("fanout ready")
-	c.learnSession()
-	e := newEscalation(b.Context(), target(c.pid()))
-	defer e.release()
-	if err := e.rescan(); err != nil || len(e.live) != 100 {
-		b.Fatalf("%d live, %v", len(e.live), err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if e.pollKnown() != 100 {
-			b.Fatal("member lost")
-		}
-	}
-	b.StopTimer()
-	Terminate(b.Context(), target(c.pid()))
-	c.wait()
-	c.requireGone()
-}

@@ -39,6 +39,7 @@ type escalation struct {
 	seen    map[int]uint64  // every process seen alive (members and Extra): pid → start time
 	hard    map[int]uint64  // those alive when SIGKILL was sent
 	stopped map[int]bool    // groups that got the stop signal
+	zombies map[int]uint64  // session members confirmed exited: pid → start time
 	steps   []Step
 	empty   bool  // verified: no live member, no Extra
 	err     error // why not verified (refusal, /proc failure, signal failure)
@@ -58,7 +59,7 @@ func newEscalation(ctx context.Context, t Target) *escalation {
 	return &escalation{
 		ctx: ctx, t: t, me: ownIDs(), boot: boot, start: time.Now(), s: getScanner(), w: newWaiter(),
 		live: map[int]member{}, next: map[int]member{}, extra: map[int]escapee{},
-		seen: map[int]uint64{}, hard: map[int]uint64{}, stopped: map[int]bool{},
+		seen: map[int]uint64{}, hard: map[int]uint64{}, stopped: map[int]bool{}, zombies: map[int]uint64{},
 	}
 }
 
@@ -100,7 +101,7 @@ func (e *escalation) pinExtra() {
 func (e *escalation) rescan() error {
 	clear(e.next)
 	err := e.s.each(func(p *Proc, _ []byte) {
-		if p.SID != e.t.SID || dead(p.State) {
+		if p.SID != e.t.SID || (dead(p.State) && e.exited(p.PID, p.StartTime)) {
 			return
 		}
 		m, ok := e.live[p.PID]
@@ -123,6 +124,26 @@ func (e *escalation) rescan() error {
 		}
 	}
 	return err
+}
+
+// exited confirms that a process whose stat says Z has really exited. The stat shows
+// the thread-group leader's state, and a leader that called pthread_exit is a zombie
+// while its other threads run on; its pidfd becomes readable only when the whole
+// group has exited. Confirmed zombies are remembered, so each is checked once.
+func (e *escalation) exited(pid int, start uint64) bool {
+	if st, ok := e.zombies[pid]; ok && st == start {
+		return true
+	}
+	fd := openWatch(pid)
+	if fd < 0 {
+		return true // reaped in the meantime
+	}
+	defer unix.Close(fd)
+	if !pidfdExited(fd) {
+		return false
+	}
+	e.zombies[pid] = start
+	return true
 }
 
 // openWatch opens a pidfd to learn of pid's exit without polling /proc. It is opened

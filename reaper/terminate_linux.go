@@ -69,7 +69,15 @@ func (e *escalation) run() {
 	}
 	e.steps = append(e.steps, StepKill)
 	e.kill()
-	e.empty = e.await(time.Now().Add(e.t.Sweep), false, e.kill)
+	e.empty = e.await(time.Now().Add(e.t.Sweep), false, e.kill) || e.verify()
+}
+
+// verify is the last full scan when the sweep ran out: it also refreshes what
+// Report.Remaining lists.
+func (e *escalation) verify() bool {
+	err := e.rescan()
+	e.note(err)
+	return err == nil && e.count() == 0
 }
 
 // hangUp sends what a terminal hang-up sends to every group of the session.
@@ -97,9 +105,9 @@ func (e *escalation) stopGroups() {
 	}
 }
 
-// kill SIGKILLs every live group, then every live member by pidfd after re-checking
-// its start time (a member may have moved to a group of its own), then Extra. Each
-// process alive now counts as needing SIGKILL.
+// kill SIGKILLs every live group, then every member still running after that, by
+// pidfd after re-checking its start time (a member may have moved to a group of its
+// own since the scan), then Extra. Each process alive now counts as needing SIGKILL.
 func (e *escalation) kill() {
 	for pid, m := range e.live {
 		e.hard[pid] = m.start
@@ -110,6 +118,9 @@ func (e *escalation) kill() {
 	for _, g := range e.groups() {
 		e.signalGroup(g, syscall.SIGKILL)
 	}
+	// kill(-pgid) returns after the group's members have started dying; skip those
+	// instead of re-reading the stat file of each.
+	e.wait(0)
 	for pid, m := range e.live {
 		e.killMember(pid, m)
 	}
@@ -118,25 +129,26 @@ func (e *escalation) kill() {
 
 // await waits until the session has no live member and every Extra is gone (true), or
 // until the deadline passes or, when cancellable, ctx is done (false; ctx is checked at
-// least every Target.Poll). Exits are learned from pidfds between full scans; a full
-// /proc scan runs when every tracked process has exited (to confirm and to find
-// members forked meanwhile), at least every fullScanEvery, and once more at the end.
-// After each full scan that still finds processes, onMore runs to signal newcomers.
+// least every Target.Poll). Exits are learned from pidfds; a full /proc scan runs when
+// every tracked process has exited (to confirm, and to find members forked meanwhile)
+// and at least every fullScanEvery. After each full scan that still finds processes,
+// onMore runs to signal the newcomers. At the deadline it returns without a scan: the
+// tracked processes are known to be alive, and the next step re-scans anyway.
 func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) bool {
 	lastFull := time.Now()
 	for {
-		cancelled := cancellable && e.ctx.Err() != nil
+		if !time.Now().Before(deadline) || (cancellable && e.ctx.Err() != nil) {
+			return false
+		}
 		d := min(time.Until(deadline), fullScanEvery-time.Since(lastFull))
 		if cancellable {
 			d = min(d, e.t.Poll)
 		}
-		if !cancelled && time.Now().Before(deadline) {
-			if d > 0 {
-				e.wait(d)
-			}
-			if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
-				continue
-			}
+		if d > 0 {
+			e.wait(d)
+		}
+		if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
+			continue
 		}
 		err := e.rescan()
 		lastFull = time.Now()
@@ -144,9 +156,6 @@ func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) 
 			return true
 		}
 		e.note(err)
-		if cancelled || !time.Now().Before(deadline) {
-			return false
-		}
 		onMore()
 	}
 }

@@ -4,6 +4,8 @@ package runs
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -20,3 +22,18 @@ func SignalName(n int) string {
 // Pause and resume signals: SIGSTOP cannot be caught or ignored, unlike SIGTSTP, which
 // orphaned process groups ignore.
 const sigStop, sigCont = syscall.SIGSTOP, syscall.SIGCONT
+
+// ParseSignal reads a signal by name ("SIGINT", "INT", case-insensitive) or number.
+func ParseSignal(s string) (syscall.Signal, error) {
+	if n, err := strconv.Atoi(s); err == nil && n > 0 && n < 65 {
+		return syscall.Signal(n), nil
+	}
+	name := strings.ToUpper(s)
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if sig := unix.SignalNum(name); sig != 0 {
+		return sig, nil
+	}
+	return 0, fmt.Errorf("unknown signal %q", s)
+}

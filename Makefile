@@ -1,0 +1,41 @@
+# Corral's build, test and benchmark entry points. `make test` is what CI runs.
+GO      ?= go
+BIN     ?= bin/corral
+PKGS    := ./...
+TESTFLAGS ?= -race -count=1 -timeout 20m
+
+.PHONY: all build test fmt-check vet unit cross bench demo clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) .
+
+# The one test command: formatting, vet, race-enabled tests, cross-compiles.
+test: fmt-check vet unit cross
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+unit:
+	$(GO) test $(TESTFLAGS) $(PKGS)
+
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null .
+	GOOS=darwin GOARCH=amd64 $(GO) build -o /dev/null .
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
+
+# Benchmarks: figures, not pass/fail. BENCHTIME trades precision for time.
+BENCHTIME ?= 30x
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(PKGS)
+
+demo: build
+	./demo/headless.sh $(BIN)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,128 @@
+package runs
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"corral/config"
+)
+
+func benchSup(b *testing.B, d config.Defaults) *Supervisor {
+	s, err := New(WithDefaults(d))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Shutdown(context.Background()) })
+	return s
+}
+
+// BenchmarkSpawnToRunning measures Spawn returning with the run in running: process
+// start, fingerprint, state commit. (The registry commit joins this path with the
+// registry.) Each run is cancelled outside the timer.
+func BenchmarkSpawnToRunning(b *testing.B) {
+	for _, pty := range []bool{true, false} {
+		name := map[bool]string{true: "pty", false: "pipe"}[pty]
+		b.Run(name, func(b *testing.B) {
+			s := benchSup(b, config.Default())
+			spec := childSpec(pty, "sleep")
+			var lat []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				id, err := s.Spawn(spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+				b.StopTimer()
+				s.Cancel(id)
+				s.Wait(context.Background(), id)
+				b.StartTimer()
+			}
+			reportPercentiles(b, lat)
+		})
+	}
+}
+
+// BenchmarkCancelTree100 measures Cancel to verified empty (Wait returning) for a run
+// of 100 processes that obey SIGTERM, and for one that ignores it (reported as the
+// overhead beyond the grace).
+func BenchmarkCancelTree100(b *testing.B) {
+	for _, ignore := range []bool{false, true} {
+		name := map[bool]string{false: "obeys-term", true: "ignores-term"}[ignore]
+		b.Run(name, func(b *testing.B) {
+			d := config.Default()
+			d.Grace = 200 * time.Millisecond
+			s := benchSup(b, d)
+			args := []string{"100"}
+			if ignore {
+				args = append(args, "ignore-term")
+			}
+			var lat []time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				id, err := s.Spawn(childSpec(false, "fanout", args...))
+				if err != nil {
+					b.Fatal(err)
+				}
+				waitFanout(b, s, id)
+				b.StartTimer()
+				t0 := time.Now()
+				s.Cancel(id)
+				info, _ := s.Wait(context.Background(), id)
+				el := time.Since(t0)
+				if ignore {
+					el -= d.Grace
+				}
+				lat = append(lat, el)
+				if info.Cleanup.Killed != 100 || !info.Cleanup.VerifiedEmpty {
+					b.Fatalf("cleanup %+v", info.Cleanup)
+				}
+			}
+			reportPercentiles(b, lat)
+		})
+	}
+}
+
+func waitFanout(b *testing.B, s *Supervisor, id string) {
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	deadline := time.After(60 * time.Second)
+	for {
+		if out, _ := s.Log(id); slices.Contains(splitLines(out.Bytes()), "fanout ready") {
+			return
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			b.Fatal("fanout never ready")
+		}
+	}
+}
+
+func splitLines(b []byte) []string {
+	var out []string
+	start := 0
+	for i, c := range b {
+		if c == '\n' {
+			out = append(out, string(b[start:i]))
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// reportPercentiles adds p50/p95/p99 in milliseconds to the benchmark's output.
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 {
+		return float64(lat[int(p*float64(len(lat)-1))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.95), "p95-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
