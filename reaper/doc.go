@@ -15,6 +15,8 @@
 // Terminate is the one escalation for PTY and pipe runs: optional hang-up, the stop
 // signal to every group (plus SIGCONT when paused), a grace period polled cheaply,
 // SIGKILL for what remains, and a bounded sweep until the session is verified empty.
+// It learns of exits from pidfds (readable once the process has exited) and confirms
+// with full /proc scans, so waiting costs no CPU the dying processes need.
 // The run root is expected to be an unreaped zombie while it runs (see WaitExited):
 // the zombie keeps its pid, pgid and sid numbers allocated, so kill(-pgid) cannot reach
 // a stranger that reused the number.

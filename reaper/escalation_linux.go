@@ -28,7 +28,6 @@ type escalation struct {
 	ctx   context.Context
 	t     Target
 	me    self
-	boot  string
 	start time.Time
 	s     *scanner
 	w     waiter
@@ -41,6 +40,7 @@ type escalation struct {
 	stopped map[int]bool    // groups that got the stop signal
 	zombies map[int]uint64  // session members confirmed exited: pid → start time
 	steps   []Step
+	unknown bool  // an Extra could not be checked (I/O error): never verified empty
 	empty   bool  // verified: no live member, no Extra
 	err     error // why not verified (refusal, /proc failure, signal failure)
 }
@@ -55,9 +55,8 @@ func newEscalation(ctx context.Context, t Target) *escalation {
 	if t.Poll <= 0 {
 		t.Poll = defaultPoll
 	}
-	boot, _ := BootID() // on error "" matches no fingerprint: Extra is then not touched
 	return &escalation{
-		ctx: ctx, t: t, me: ownIDs(), boot: boot, start: time.Now(), s: getScanner(), w: newWaiter(),
+		ctx: ctx, t: t, me: ownIDs(), start: time.Now(), s: getScanner(), w: newWaiter(),
 		live: map[int]member{}, next: map[int]member{}, extra: map[int]escapee{},
 		seen: map[int]uint64{}, hard: map[int]uint64{}, stopped: map[int]bool{}, zombies: map[int]uint64{},
 	}
@@ -71,7 +70,6 @@ func (e *escalation) release() {
 	for _, x := range e.extra {
 		closeFd(x.fd)
 	}
-	e.w.close()
 	putScanner(e.s)
 }
 
@@ -83,6 +81,8 @@ func (e *escalation) pinExtra() {
 	for _, f := range e.t.Extra {
 		fd, err := f.pin(e.s)
 		if err != nil {
+			e.unknown = e.unknown || !errors.Is(err, ErrGone)
+			e.note(err)
 			continue
 		}
 		var p Proc
@@ -229,9 +229,10 @@ func (e *escalation) note(err error) {
 // report builds the Report. Processes still alive (by pid and start time) are not
 // counted as killed.
 func (e *escalation) report() Report {
-	rep := Report{Steps: e.steps, VerifiedEmpty: e.empty, Elapsed: time.Since(e.start)}
+	verified := e.empty && !e.unknown
+	rep := Report{Steps: e.steps, VerifiedEmpty: verified, Elapsed: time.Since(e.start)}
 	left := map[int]uint64{}
-	if !e.empty {
+	if !verified {
 		rep.Err = e.err
 		for pid, m := range e.live {
 			left[pid] = m.start

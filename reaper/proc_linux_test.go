@@ -114,6 +114,13 @@ func TestWaitExited(t *testing.T) {
 	if err := WaitExited(c.pid()); err != nil {
 		t.Errorf("second WaitExited: %v", err)
 	}
+	// A zombie can still be identified (it is the same process), but it is not alive.
+	if fp, err := Identify(c.pid()); err != nil || fp != c.known[0] {
+		t.Errorf("Identify(zombie) = %+v, %v; want %+v", fp, err, c.known[0])
+	}
+	if alive, err := c.known[0].Alive(); alive || err != nil {
+		t.Errorf("zombie Alive = %v, %v", alive, err)
+	}
 	var ee *exec.ExitError
 	if err := c.wait(); !errors.As(err, &ee) || ee.ExitCode() != 3 {
 		t.Fatalf("cmd.Wait = %v, want exit status 3", err)

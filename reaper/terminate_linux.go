@@ -9,12 +9,11 @@ import (
 const (
 	defaultSweep = 2 * time.Second
 	defaultPoll  = 10 * time.Millisecond
-	// firstPoll is the first poll interval; it doubles up to Target.Poll. Processes
-	// that obey SIGTERM are usually gone within a few milliseconds, and a fixed 10 ms
-	// tick would add most of that again to every cancel.
+	// firstPoll is the first interval for re-reading the stat of members that have no
+	// pidfd to wait on; it doubles up to Target.Poll.
 	firstPoll = time.Millisecond
-	// fullScanEvery bounds how long polling only the known members may go on before a
-	// full /proc scan looks for members forked meanwhile.
+	// fullScanEvery bounds how long the escalation waits on the known members' pidfds
+	// before a full /proc scan looks for members forked meanwhile.
 	fullScanEvery = 50 * time.Millisecond
 )
 
@@ -132,23 +131,20 @@ func (e *escalation) kill() {
 // least every Target.Poll). Exits are learned from pidfds; a full /proc scan runs when
 // every tracked process has exited (to confirm, and to find members forked meanwhile)
 // and at least every fullScanEvery. After each full scan that still finds processes,
-// onMore runs to signal the newcomers. At the deadline it returns without a scan: the
-// tracked processes are known to be alive, and the next step re-scans anyway.
+// onMore runs to signal the newcomers. When time is up while tracked processes are
+// still alive it returns without a scan: the next step scans anyway.
 func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) bool {
 	lastFull := time.Now()
 	for {
-		if !time.Now().Before(deadline) || (cancellable && e.ctx.Err() != nil) {
-			return false
-		}
-		d := min(time.Until(deadline), fullScanEvery-time.Since(lastFull))
-		if cancellable {
-			d = min(d, e.t.Poll)
-		}
-		if d > 0 {
-			e.wait(d)
-		}
-		if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
-			continue
+		ended := !time.Now().Before(deadline) || (cancellable && e.ctx.Err() != nil)
+		if e.count() > 0 {
+			if ended {
+				return false
+			}
+			e.pause(deadline, lastFull, cancellable)
+			if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
+				continue
+			}
 		}
 		err := e.rescan()
 		lastFull = time.Now()
@@ -156,7 +152,25 @@ func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) 
 			return true
 		}
 		e.note(err)
+		if ended {
+			return false
+		}
+		if err != nil {
+			e.pause(deadline, time.Now(), cancellable) // do not spin on a failing /proc
+		}
 		onMore()
+	}
+}
+
+// pause waits on the tracked pidfds until the next full scan is due, the deadline
+// passes or, when cancellable, ctx is to be checked again.
+func (e *escalation) pause(deadline, lastFull time.Time, cancellable bool) {
+	d := min(time.Until(deadline), fullScanEvery-time.Since(lastFull))
+	if cancellable {
+		d = min(d, e.t.Poll)
+	}
+	if d > 0 {
+		e.wait(d)
 	}
 }
 

@@ -145,6 +145,7 @@ func TestTerminateExtra(t *testing.T) {
 	}
 	bystander.known[0].Signal(syscall.SIGKILL)
 	bystander.wait()
+	bystander.requireGone()
 }
 
 // TestTerminateEmpty: a session whose only member is the exited, unreaped root.
@@ -160,6 +161,7 @@ func TestTerminateEmpty(t *testing.T) {
 	if err := c.wait(); err != nil {
 		t.Errorf("root: %v", err)
 	}
+	c.requireGone()
 }
 
 // TestTerminateRefusesOwnSession runs the refusal inside a child started in a session

@@ -34,7 +34,7 @@ type Target struct {
 	Paused bool           // follow the stop signal with SIGCONT (a stopped process cannot act on SIGTERM)
 	Grace  time.Duration  // how long to wait after the stop signal before SIGKILL
 	Sweep  time.Duration  // bound on the post-SIGKILL sweep; 0 means 2 s
-	Poll   time.Duration  // longest poll interval while waiting; 0 means 10 ms
+	Poll   time.Duration  // how often ctx (and /proc, for members without a pidfd) is checked while waiting; 0 means 10 ms
 	Extra  []Fingerprint  // escapees attributed to the run (other sessions)
 }
 

@@ -25,8 +25,6 @@ type waitRef struct {
 
 func newWaiter() waiter { return waiter{interval: firstPoll} }
 
-func (w *waiter) close() { w.fds, w.refs = nil, nil }
-
 // wait blocks up to d for tracked processes to exit and drops those that did. Members
 // without a pidfd (pidfd_open failed: kernel < 5.3 or no free fd) are re-read from
 // /proc after a wait that backs off from firstPoll to Target.Poll.
