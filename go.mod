@@ -7,3 +7,5 @@ require (
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 )
+
+require github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02 // indirect

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"golang.org/x/term"
@@ -47,6 +48,8 @@ const usage = `usage: corral <command> [flags]
 
 commands:
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
+  ls [--json] [--all]            list the runs in the registry
+  reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
   version                        print the version
 
 Run 'corral run --help' for the run flags and exit codes.
@@ -65,6 +68,10 @@ func dispatch(args []string) int {
 	switch args[0] {
 	case "run":
 		return cmdRun(args[1:])
+	case "ls":
+		return cmdLs(args[1:])
+	case "reconcile":
+		return cmdReconcile(args[1:])
 	case "version", "--version":
 		fmt.Println("corral", version)
 		return 0
@@ -205,20 +212,51 @@ func cmdRun(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral run: %v (see corral run --help)\n", err)
 		return exitUsage
 	}
-	dir, err := config.StateDir(f.stateDir)
-	if err == nil {
-		err = config.EnsureStateDir(dir)
-	}
+	sup, reg, err := openSupervisor(f.stateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
 		return exitFailure
 	}
-	sup, err := runs.New(runs.WithLogDir(filepath.Join(dir, "logs")))
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
-		return exitFailure
-	}
+	defer reg.Close()
+	reportReconcile(sup)
 	return runForeground(sup, spec, f.json)
+}
+
+// openSupervisor opens the registry in the state dir and a supervisor that persists
+// to it, detects escapes, and renews its leases.
+func openSupervisor(stateDir string) (*runs.Supervisor, *runs.Registry, error) {
+	dir, err := config.StateDir(stateDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := runs.OpenRegistry(dir, config.Default())
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range reg.Warnings() {
+		fmt.Fprintf(os.Stderr, "corral: %s\n", w)
+	}
+	sup, err := runs.New(runs.WithRegistry(reg), runs.WithEscapeDetection(),
+		runs.WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		reg.Close()
+		return nil, nil, err
+	}
+	return sup, reg, nil
+}
+
+// reportReconcile reconciles at start, as every Corral process does, and says what it
+// did to runs other than those it left alone.
+func reportReconcile(sup *runs.Supervisor) {
+	ds, err := sup.Reconcile(context.Background())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: reconcile: %v\n", err)
+	}
+	for _, d := range ds {
+		if d.Decision != "left-alone" && d.Decision != "kept" {
+			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\n", d.ID, d.Name, d.Decision, d.Detail)
+		}
+	}
 }
 
 // runForeground spawns the run, wires the terminal to it, waits, and reports.
@@ -249,6 +287,7 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 
 	got := waitOrStop(sup, id, sigs)
 	info, _ := sup.Wait(context.Background(), id)
+	sup.Shutdown(context.Background()) // persists the final counters
 	tty.restore()
 	tail, _ := sup.Tail(id)
 	if asJSON {
@@ -392,4 +431,123 @@ func (t *terminal) followSize(sup *runs.Supervisor, id string) (stop func()) {
 		}
 	}()
 	return func() { signal.Stop(ch); close(quit) }
+}
+
+// listFlags parses the flags shared by ls and reconcile.
+func listFlags(name string, args []string, all *bool) (asJSON bool, stateDir string, ok bool) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	fs.StringVar(&stateDir, "state-dir", "", "state directory")
+	if all != nil {
+		fs.BoolVar(all, "all", false, "include runs that ended longer ago than the finished-run TTL")
+	}
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "corral %s: unexpected argument %q\n", name, fs.Arg(0))
+		}
+		return false, "", false
+	}
+	return asJSON, stateDir, true
+}
+
+// lsRun is a record as `corral ls --json` prints it.
+type lsRun struct {
+	runs.Record
+	OwnerAlive bool `json:"owner_alive"`
+}
+
+func cmdLs(args []string) int {
+	var all bool
+	asJSON, stateDir, ok := listFlags("ls", args, &all)
+	if !ok {
+		return exitUsage
+	}
+	dir, err := config.StateDir(stateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+		return exitFailure
+	}
+	reg, err := runs.OpenRegistry(dir, config.Default())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	for _, w := range reg.Warnings() {
+		fmt.Fprintf(os.Stderr, "corral: %s\n", w)
+	}
+	recs, err := reg.List()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+		return exitFailure
+	}
+	ttl := config.Default().FinishedTTL
+	out := []lsRun{}
+	for _, r := range recs {
+		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
+			continue
+		}
+		out = append(out, lsRun{Record: r, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)})
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(struct {
+			Runs    []lsRun      `json:"runs"`
+			Metrics runs.Metrics `json:"metrics"`
+		}{out, reg.Totals()})
+		return 0
+	}
+	printTable(out)
+	return 0
+}
+
+func printTable(rs []lsRun) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tKIND\tSTATE\tREASON\tPID\tOWNER\tLEASE\tAGE")
+	for _, r := range rs {
+		owner, lease := "-", "-"
+		if r.State != runs.Exited {
+			owner = r.OwnerInstanceID + map[bool]string{true: " (alive)", false: " (dead)"}[r.OwnerAlive]
+			lease = time.Until(r.LeaseExpiresAt).Round(time.Second).String()
+		}
+		reason := r.Reason.String()
+		if reason == "" {
+			reason = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.RunID, r.Name, r.Backend, r.State,
+			reason, r.PID, owner, lease, time.Since(r.CreatedAt).Round(time.Second))
+	}
+	tw.Flush()
+}
+
+func cmdReconcile(args []string) int {
+	asJSON, stateDir, ok := listFlags("reconcile", args, nil)
+	if !ok {
+		return exitUsage
+	}
+	sup, reg, err := openSupervisor(stateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	defer sup.Shutdown(context.Background())
+	ds, err := sup.Reconcile(context.Background())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
+		return exitFailure
+	}
+	enc := json.NewEncoder(os.Stdout)
+	for _, d := range ds {
+		if asJSON {
+			enc.Encode(d)
+			continue
+		}
+		fmt.Printf("%s\t%s\t%s\tpid %d\t%s\n", d.ID, d.Name, d.Decision, d.PID, d.Detail)
+	}
+	if !asJSON && len(ds) == 0 {
+		fmt.Println("nothing to reconcile")
+	}
+	return 0
 }

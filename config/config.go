@@ -43,6 +43,7 @@ type Defaults struct {
 	FinishedTTL    time.Duration // finished runs stay listed this long
 	LeaseHeartbeat time.Duration // how often an instance renews its runs' leases
 	LeaseExpiry    time.Duration // a lease not renewed for this long has expired
+	EscapeScan     time.Duration // how often runs are checked for escaped processes
 }
 
 // Default returns the defaults. It returns a fresh value so callers may adjust a copy.
@@ -73,6 +74,7 @@ func Default() Defaults {
 		FinishedTTL:    30 * time.Minute,
 		LeaseHeartbeat: 2 * time.Second,
 		LeaseExpiry:    10 * time.Second,
+		EscapeScan:     500 * time.Millisecond,
 	}
 }
 

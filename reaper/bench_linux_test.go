@@ -2,6 +2,8 @@ package reaper
 
 import (
 	"slices"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -92,4 +94,50 @@ func BenchmarkSession(b *testing.B) {
 	Terminate(b.Context(), target(c.pid()))
 	c.wait()
 	c.requireGone()
+}
+
+// BenchmarkTree50x10 times what the details pane costs per refresh with 50 live runs:
+// one ListAll shared by all of them, then Tree for each run's 10-process session.
+// Budget: under 20 ms per op.
+func BenchmarkTree50x10(b *testing.B) {
+	const runs, size = 50, 10
+	cs := make([]*child, runs)
+	for i := range cs {
+		cs[i] = start(b, "fanout", strconv.Itoa(size))
+	}
+	for _, c := range cs {
+		c.line("fanout ready")
+		c.learnSession()
+		if len(c.known) != size {
+			b.Fatalf("%d processes in session %d, want %d", len(c.known), c.pid(), size)
+		}
+	}
+	procs := 0
+	for b.Loop() {
+		all, err := ListAll()
+		if err != nil {
+			b.Fatal(err)
+		}
+		procs = len(all)
+		for _, c := range cs {
+			if tr := Tree(all, c.pid(), nil); len(tr) != size || tr[0].PID != c.pid() {
+				b.Fatalf("tree of %d: %d processes", c.pid(), len(tr))
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(time.Millisecond), "ms/op")
+	b.ReportMetric(float64(procs), "procs")
+	var wg sync.WaitGroup
+	for _, c := range cs {
+		wg.Go(func() {
+			if rep := Terminate(b.Context(), target(c.pid())); !rep.VerifiedEmpty {
+				b.Errorf("session %d: %+v", c.pid(), rep)
+			}
+		})
+	}
+	wg.Wait()
+	for _, c := range cs {
+		c.wait()
+		c.requireGone()
+	}
 }

@@ -14,7 +14,8 @@ var (
 	// ErrOwnSession refuses to signal Corral's own session or process group.
 	ErrOwnSession = errors.New("reaper: refusing to signal corral's own session or process group")
 	// ErrProtected refuses to signal pid or group numbers <= 1 (kill(0) is the caller's
-	// group, kill(-1) is every process, pid 1 is init).
+	// group, kill(-1) is every process, pid 1 is init), and ReapIfZombie refuses pids
+	// <= 0 (wait4 would take any child of a group, or of all).
 	ErrProtected = errors.New("reaper: refusing to signal pid or group <= 1")
 	// errBadStat reports a /proc/<pid>/stat line this package cannot parse.
 	errBadStat = errors.New("reaper: malformed stat line")

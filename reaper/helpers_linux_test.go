@@ -16,7 +16,6 @@ import (
 	"corral/demo"
 
 	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 )
 
 // waitFor bounds every wait on a child's output or state.
@@ -27,7 +26,7 @@ func TestMain(m *testing.M) {
 	// Orphans of our children (a tree's lower levels once their parent is reaped, the
 	// escapee of a double fork) reparent to the nearest subreaper: us, not PID 1, which
 	// reaps slowly here. The tests then reap them by exact pid and leave nothing behind.
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+	if err := SetSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "reaper test: set subreaper:", err)
 		os.Exit(2)
 	}
@@ -49,7 +48,12 @@ type child struct {
 // start runs a demo behaviour with Setsid and a pipe for stdout.
 func start(tb testing.TB, mode string, args ...string) *child {
 	tb.Helper()
-	cmd := demoCmd(mode, args...)
+	return startCmd(tb, demoCmd(mode, args...))
+}
+
+// startCmd runs cmd with Setsid and a pipe for stdout.
+func startCmd(tb testing.TB, cmd *exec.Cmd) *child {
+	tb.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -60,7 +64,7 @@ func start(tb testing.TB, mode string, args ...string) *child {
 	w.Close()
 	if err != nil {
 		r.Close()
-		tb.Fatalf("start %s: %v", mode, err)
+		tb.Fatalf("start %v: %v", cmd.Args, err)
 	}
 	return newChild(tb, cmd, r)
 }
@@ -248,9 +252,8 @@ func reapOne(fp Fingerprint) bool {
 	case p.PPID != os.Getpid():
 		return p.PPID == 1 // init's zombie; our ancestor chain is still being reaped otherwise
 	}
-	var ws unix.WaitStatus
-	wpid, err := unix.Wait4(fp.PID, &ws, unix.WNOHANG, nil)
-	return wpid == fp.PID || err == unix.ECHILD
+	reaped, err := ReapIfZombie(fp.PID)
+	return reaped || err != nil
 }
 
 // waitState polls until every learned process is in state want.

@@ -43,3 +43,18 @@ func WaitExited(pid int) error { return ErrNotSupported }
 func Terminate(ctx context.Context, t Target) Report {
 	return Report{Err: ErrNotSupported}
 }
+
+// SetSubreaper is not supported here yet.
+func SetSubreaper() error { return ErrNotSupported }
+
+// Children is not supported here yet.
+func Children() ([]int, error) { return nil, ErrNotSupported }
+
+// ReapIfZombie is not supported here yet: it reaps nothing.
+func ReapIfZombie(pid int) (bool, error) { return false, ErrNotSupported }
+
+// EnvVar is not supported here yet.
+func EnvVar(pid int, key string) (string, error) { return "", ErrNotSupported }
+
+// WaitGone is not supported here yet: it returns at once without knowing.
+func WaitGone(ctx context.Context, f Fingerprint) error { return ErrNotSupported }

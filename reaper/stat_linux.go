@@ -12,10 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dead reports a state that counts as gone: a zombie has exited and only waits to be
-// reaped; X is the brief state of a task being released.
-func dead(state byte) bool { return state == 'Z' || state == 'X' }
-
 // statFields is how many fields after the comm parseStat needs: state (field 3)
 // through rss (field 24).
 const statFields = 22

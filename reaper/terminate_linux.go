@@ -57,17 +57,19 @@ func (e *escalation) run() {
 	if e.t.PTY {
 		e.hangUp()
 	}
-	e.steps = append(e.steps, StepTerm)
+	n := e.targets(true)
 	e.stopGroups()
 	e.signalExtra(e.stopSignal())
 	if e.t.Paused {
 		e.signalExtra(syscall.SIGCONT)
 	}
+	e.done(StepTerm, n)
 	if e.empty = e.await(time.Now().Add(e.t.Grace), true, e.stopGroups); e.empty {
 		return
 	}
-	e.steps = append(e.steps, StepKill)
+	n = e.targets(true)
 	e.kill()
+	e.done(StepKill, n)
 	e.empty = e.await(time.Now().Add(e.t.Sweep), false, e.kill) || e.verify()
 }
 
@@ -81,11 +83,35 @@ func (e *escalation) verify() bool {
 
 // hangUp sends what a terminal hang-up sends to every group of the session.
 func (e *escalation) hangUp() {
-	e.steps = append(e.steps, StepHup)
+	n := e.targets(false)
 	for _, g := range e.groups() {
 		e.signalGroup(g, syscall.SIGHUP)
 		e.signalGroup(g, syscall.SIGCONT)
 	}
+	e.done(StepHup, n)
+}
+
+// done records a performed step and tells Target.OnStep how many processes it
+// targeted. No lock is held here: the escalation's state belongs to this goroutine.
+func (e *escalation) done(step Step, targeted int) {
+	e.steps = append(e.steps, step)
+	if e.t.OnStep != nil {
+		e.t.OnStep(step, targeted)
+	}
+}
+
+// targets counts the processes a step signals: the live members and, withExtra, the
+// live Extra that may be signalled (not those in Corral's own session or group).
+func (e *escalation) targets(withExtra bool) int {
+	n := len(e.live)
+	if withExtra {
+		for _, x := range e.extra {
+			if !x.refused {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stopGroups sends the stop signal (and SIGCONT when paused) to every group with a

@@ -196,3 +196,53 @@ func refuseOwnSession(t *testing.T) {
 		t.Errorf("session 1: %+v", rep)
 	}
 }
+
+// stepCall is one Target.OnStep call.
+type stepCall struct {
+	step Step
+	n    int
+}
+
+// TestTerminateOnStep: OnStep reports each step as it is performed, with the number of
+// processes it targeted.
+func TestTerminateOnStep(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args []string
+		want []stepCall
+	}{
+		"obeys":   {[]string{"2"}, []stepCall{{StepTerm, 3}}},
+		"ignores": {[]string{"2", "ignore-term"}, []stepCall{{StepTerm, 3}, {StepKill, 3}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := start(t, "tree", tc.args...)
+			c.learnTree()
+			var calls []stepCall
+			var at []time.Duration
+			tg := target(c.pid())
+			tg.Grace = 200 * time.Millisecond
+			begin := time.Now()
+			tg.OnStep = func(s Step, n int) {
+				calls = append(calls, stepCall{s, n})
+				at = append(at, time.Since(begin))
+			}
+			rep := Terminate(t.Context(), tg)
+			if !slices.Equal(calls, tc.want) || !slices.Equal(rep.Steps, stepsOf(calls)) {
+				t.Errorf("OnStep calls %v, report steps %v; want %v", calls, rep.Steps, tc.want)
+			}
+			// As it happens: the stop signal before the grace ran out, SIGKILL after.
+			if len(at) > 0 && at[0] >= tg.Grace || len(at) > 1 && at[1] < tg.Grace {
+				t.Errorf("steps called at %v (grace %v)", at, tg.Grace)
+			}
+			c.wait()
+			c.requireGone()
+		})
+	}
+}
+
+func stepsOf(calls []stepCall) []Step {
+	var s []Step
+	for _, c := range calls {
+		s = append(s, c.step)
+	}
+	return s
+}

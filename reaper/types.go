@@ -26,6 +26,10 @@ type Proc struct {
 	Threads              int
 }
 
+// dead reports a state that counts as gone: a zombie has exited and only waits to be
+// reaped; X is the brief state of a task being released.
+func dead(state byte) bool { return state == 'Z' || state == 'X' }
+
 // Target is what Terminate ends: one run's session plus escapees attributed to it.
 type Target struct {
 	SID    int            // the run's session id (the root's pid)
@@ -36,6 +40,11 @@ type Target struct {
 	Sweep  time.Duration  // bound on the post-SIGKILL sweep; 0 means 2 s
 	Poll   time.Duration  // how often ctx (and /proc, for members without a pidfd) is checked while waiting; 0 means 10 ms
 	Extra  []Fingerprint  // escapees attributed to the run (other sessions)
+	// OnStep, when set, is called right after each escalation step is performed, with
+	// the number of processes the step targeted, so the caller can log each step as it
+	// happens rather than only from the Report. It runs synchronously on Terminate's
+	// goroutine, which holds no lock; a slow OnStep delays the escalation.
+	OnStep func(step Step, signalled int)
 }
 
 // Step is one escalation step Terminate performed.

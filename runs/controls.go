@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"errors"
 	"fmt"
 	"syscall"
 
@@ -18,6 +19,9 @@ func (s *Supervisor) live(id string) (*run, *ptyhost.Proc, error) {
 	defer r.mu.Unlock()
 	if r.info.State != Running {
 		return nil, nil, fmt.Errorf("%s is %s: %w", id, r.info.State, ErrNotRunning)
+	}
+	if r.proc == nil {
+		return r, nil, fmt.Errorf("%s: %w", id, ErrAdopted)
 	}
 	return r, r.proc, nil
 }
@@ -69,6 +73,9 @@ func (s *Supervisor) Submit(id, text string) error {
 // run's session.
 func (s *Supervisor) Interrupt(id string) error {
 	r, p, err := s.live(id)
+	if errors.Is(err, ErrAdopted) {
+		return reaper.SignalSession(r.info.PID, syscall.SIGINT) // no terminal: signal it
+	}
 	if err != nil {
 		return err
 	}

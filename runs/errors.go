@@ -16,6 +16,12 @@ var (
 	ErrNotEnded = errors.New("run has not ended")
 	// ErrShutdown: the supervisor is shutting down and accepts no new runs.
 	ErrShutdown = errors.New("supervisor is shutting down")
+	// ErrCorruptRecord: a registry record that does not parse; it is set aside.
+	ErrCorruptRecord = errors.New("corrupt run record")
+	// ErrLeaseLost: another instance holds the run's lease now.
+	ErrLeaseLost = errors.New("lease lost")
+	// ErrAdopted: an adopted run has no terminal; only signals reach it.
+	ErrAdopted = errors.New("run is adopted: no terminal I/O")
 	// ErrPaused / ErrNotPaused: pause and resume are not idempotent toggles.
 	ErrPaused    = errors.New("run is already paused")
 	ErrNotPaused = errors.New("run is not paused")

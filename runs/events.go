@@ -17,6 +17,7 @@ const (
 	EventExit     EventType = "exit"     // exited; Info holds the result
 	EventOutput   EventType = "output"   // new output; coalesced per run, may be skipped
 	EventWatchdog EventType = "watchdog" // a deadline entered its warning window
+	EventEscape   EventType = "escape"   // a process left the run's session (Info.Escapees)
 )
 
 // Event is one thing that happened to a run, with the run's state just after it.

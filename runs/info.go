@@ -25,6 +25,8 @@ type Info struct {
 	PID         int                `json:"pid,omitempty"` // == pgid == sid: every run is its own session
 	Fingerprint reaper.Fingerprint `json:"fingerprint"`
 	Paused      bool               `json:"paused,omitempty"`
+	Adopted     bool               `json:"adopted,omitempty"` // taken over from a dead instance: signals only
+	Escapees    int                `json:"escapees,omitempty"`
 	Cols        uint16             `json:"cols,omitempty"`
 	Rows        uint16             `json:"rows,omitempty"`
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -32,9 +33,11 @@ type run struct {
 
 	mu       sync.Mutex
 	info     Info
-	proc     *ptyhost.Proc
-	cmd      *exec.Cmd
+	proc     *ptyhost.Proc // nil for an adopted run: no terminal I/O
+	cmd      *exec.Cmd     // nil for an adopted run: not our child, never reaped here
 	exitSeen bool
+	epoch    uint64               // lease epoch of the stored record; 0 until stored
+	escapees []reaper.Fingerprint // processes that left the session, attributed to this run
 
 	latest atomic.Pointer[Info] // info as last published, read without mu
 }
@@ -48,7 +51,9 @@ func (r *run) changeLocked(typ EventType, detail string, f func(*Info)) {
 	r.info.Seq++
 	cp := r.info
 	r.latest.Store(&cp)
-	r.sup.hub.publish(Event{Type: typ, Time: r.sup.clock.Now(), Run: cp, Detail: detail})
+	e := Event{Type: typ, Time: r.sup.clock.Now(), Run: cp, Detail: detail}
+	r.sup.hub.publish(e)
+	r.sup.logEvent(e)
 }
 
 func (r *run) change(typ EventType, detail string, f func(*Info)) {
@@ -69,7 +74,7 @@ func (r *run) moveLocked(next State, f func(*Info)) error {
 			f(i)
 		}
 	})
-	return nil
+	return r.persistLocked()
 }
 
 // stop is the one way a run is asked to end, whatever the cause. The first cause that
@@ -115,7 +120,7 @@ func (r *run) start() error {
 	if err := r.openTranscripts(); err != nil {
 		return r.failStart(err)
 	}
-	cmd := r.spec.command(r.sup.cfg)
+	cmd := r.spec.command(r.sup.cfg, r.id)
 	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,
 		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue}
 
@@ -141,13 +146,20 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cmd, r.proc = cmd, proc
-	at := r.sup.clock.Now()
-	record := func(i *Info) { i.PID, i.Fingerprint, i.StartedAt = proc.PID(), fp, at }
+	r.info.PID, r.info.Fingerprint, r.info.StartedAt = proc.PID(), fp, r.sup.clock.Now()
 	if r.ctx.Err() != nil {
-		r.moveLocked(Exiting, record)
+		r.moveLocked(Exiting, nil)
 		return
 	}
-	r.moveLocked(Running, record)
+	// running only once the record is committed: a Corral that crashes after this
+	// point leaves a record the next one can reconcile.
+	if err := r.moveLocked(Running, nil); err != nil {
+		// Not committed: a run no later Corral could reconcile must not go on.
+		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, err.Error() })
+		r.cancel(cause{SpawnError})
+		return
+	}
+	r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
 	r.wd.Start()
 }
 
@@ -172,6 +184,7 @@ func (r *run) endUnstarted(spawnErr error) error {
 			i.Cleanup.VerifiedEmpty = true
 		})
 		r.changeLocked(EventExit, r.info.Reason.String(), nil)
+		r.sup.countExit(r.info.Reason)
 		close(r.done)
 	})
 	return nil
@@ -204,12 +217,18 @@ func (r *run) finalize(exited <-chan struct{}) {
 			h(r.id) // before the watchdog stops, so tests can race a deadline here
 		}
 		r.wd.Stop()
+		r.sup.scanEscapes() // a last look for escapees before the session is ended
 		rep := reaper.Terminate(context.Background(), r.target())
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
+		r.sup.countCleanup(rep)
 		<-exited
-		werr := r.cmd.Wait() // the one place this run's root is reaped
-		forced := r.proc.FinishOutput(r.sup.cfg.Drain)
-		r.proc.Close()
+		var werr error
+		var forced bool
+		if r.cmd != nil {
+			werr = r.cmd.Wait() // the one place this run's root is reaped
+			forced = r.proc.FinishOutput(r.sup.cfg.Drain)
+			r.proc.Close()
+		}
 		r.closeTranscripts()
 		r.finish(werr, forced)
 	})
@@ -220,7 +239,8 @@ func (r *run) target() reaper.Target {
 	defer r.mu.Unlock()
 	cfg := r.sup.cfg
 	return reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
-		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll}
+		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
+		Extra: slices.Clone(r.escapees), OnStep: r.sup.stepLogger(r.id)}
 }
 
 // finish records the exit status and moves the run to exited.
@@ -238,11 +258,15 @@ func (r *run) finish(werr error, forced bool) {
 		i.Paused = false
 	})
 	r.changeLocked(EventExit, r.info.Reason.String(), nil)
+	r.sup.countExit(r.info.Reason)
 	close(r.done)
 }
 
 // exitStatus reads the root's exit code or fatal signal.
 func exitStatus(cmd *exec.Cmd, werr error) (*int, int) {
+	if cmd == nil {
+		return nil, 0 // adopted: not our child, its status is not ours to know
+	}
 	ps := cmd.ProcessState
 	if ps == nil {
 		return nil, 0

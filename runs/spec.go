@@ -27,6 +27,11 @@ type Spec struct {
 	Cols uint16 `json:"cols,omitempty"` // PTY size; 0 takes the default
 	Rows uint16 `json:"rows,omitempty"`
 
+	// Escape is what happens when a process leaves the run's session: fail (default)
+	// ends the run with ownership-escape; warn records it and ends the escapee with
+	// the run.
+	Escape EscapePolicy `json:"escape_policy,omitempty"`
+
 	Timeout         time.Duration  `json:"timeout,omitempty"`           // overall; 0 is off
 	NoOutputTimeout time.Duration  `json:"no_output_timeout,omitempty"` // 0 is derived from Timeout; < 0 is off
 	Grace           time.Duration  `json:"grace,omitempty"`             // 0 takes the default
@@ -39,6 +44,20 @@ type Spec struct {
 	Stdout io.Writer `json:"-"`
 	Stderr io.Writer `json:"-"`
 }
+
+// EscapePolicy is fail or warn.
+type EscapePolicy string
+
+const (
+	EscapeFail EscapePolicy = "fail"
+	EscapeWarn EscapePolicy = "warn"
+)
+
+// RunIDEnv is set in every run's environment to its run id. It is inherited by the
+// run's descendants, which lets Corral attribute a process reparented to it (a
+// double-forked daemon) to the run it came from. Only Corral's own reparented
+// children are ever attributed this way, so it can never select a stranger.
+const RunIDEnv = "CORRAL_RUN_ID"
 
 // Kind is "pty" or "pipe".
 func (s Spec) Kind() string {
@@ -60,6 +79,8 @@ func (s Spec) validate() error {
 		return fmt.Errorf("%w: negative timeout", ErrBadSpec)
 	case s.Grace < 0:
 		return fmt.Errorf("%w: negative grace", ErrBadSpec)
+	case s.Escape != "" && s.Escape != EscapeFail && s.Escape != EscapeWarn:
+		return fmt.Errorf("%w: escape policy %q (want fail or warn)", ErrBadSpec, s.Escape)
 	}
 	return nil
 }
@@ -78,6 +99,9 @@ func (s Spec) withDefaults(d config.Defaults) Spec {
 	if s.StopSignal == 0 {
 		s.StopSignal = d.StopSignal
 	}
+	if s.Escape == "" {
+		s.Escape = EscapeFail
+	}
 	return s
 }
 
@@ -91,8 +115,8 @@ func defaultName(s Spec) string {
 	return "run"
 }
 
-// command builds the exec.Cmd. Stdio and SysProcAttr are left to the host.
-func (s Spec) command(d config.Defaults) *exec.Cmd {
+// command builds the exec.Cmd for run id. Stdio and SysProcAttr are left to the host.
+func (s Spec) command(d config.Defaults, id string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if s.Shell != "" {
 		cmd = exec.Command(shell(), "-c", s.Shell)
@@ -104,7 +128,7 @@ func (s Spec) command(d config.Defaults) *exec.Cmd {
 	if s.PTY {
 		env = append(env, "TERM="+d.Term)
 	}
-	cmd.Env = append(env, s.Env...)
+	cmd.Env = append(append(env, s.Env...), RunIDEnv+"="+id)
 	return cmd
 }
 

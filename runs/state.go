@@ -27,6 +27,17 @@ func (s State) String() string {
 // MarshalText writes the state's name, so JSON carries "running", not 1.
 func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a state's name.
+func (s *State) UnmarshalText(b []byte) error {
+	for i, n := range stateNames {
+		if n == string(b) {
+			*s = State(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown state %q", b)
+}
+
 // legal lists the moves of the state machine. Starting may skip to Exited when the
 // process never started (spawn error, cancelled before start); it goes through Exiting
 // when a process exists that must be cleaned.

@@ -11,6 +11,7 @@ import (
 
 	"corral/config"
 	"corral/ptyhost"
+	"corral/reaper"
 	"corral/watchdog"
 )
 
@@ -31,6 +32,16 @@ type Supervisor struct {
 	order  []string
 	closed bool
 
+	reg      *Registry // nil: nothing is persisted
+	policy   Policy    // what reconciliation does with a live orphan
+	escapes  bool      // subreaper + periodic escape scan
+	counters counters
+	stopBG   func()        // stops the background goroutine
+	bgDone   chan struct{} // closed when it has stopped
+	scanMu   sync.Mutex    // one escape scan at a time
+	seen     map[procKey]string
+	reported map[procKey]bool // unattributable processes already reported
+
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
 	finalizeHook func(id string)
@@ -48,9 +59,23 @@ func WithClock(c watchdog.Clock) Option { return func(s *Supervisor) { s.clock =
 // WithLogDir writes each run's transcript into dir (created if needed, mode 0700).
 func WithLogDir(dir string) Option { return func(s *Supervisor) { s.logDir = dir } }
 
-// New returns a Supervisor.
+// WithRegistry persists every run in reg and renews their leases.
+func WithRegistry(reg *Registry) Option { return func(s *Supervisor) { s.reg = reg } }
+
+// WithPolicy sets what reconciliation does with a live orphan (default terminate).
+func WithPolicy(p Policy) Option { return func(s *Supervisor) { s.policy = p } }
+
+// WithEscapeDetection makes Corral a child subreaper and scans runs for processes
+// that leave their session (DESIGN §3). Off by default because it changes the whole
+// process: every orphaned descendant is reparented to it and reaped by it.
+func WithEscapeDetection() Option { return func(s *Supervisor) { s.escapes = true } }
+
+// New returns a Supervisor. With a registry or escape detection it starts one
+// background goroutine (lease heartbeat, escape scan), stopped by Shutdown.
 func New(opts ...Option) (*Supervisor, error) {
-	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{}}
+	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{},
+		policy: PolicyTerminate, seen: map[procKey]string{}, reported: map[procKey]bool{}}
+	s.counters.m = newMetrics()
 	for _, o := range opts {
 		o(s)
 	}
@@ -59,6 +84,19 @@ func New(opts ...Option) (*Supervisor, error) {
 			return nil, fmt.Errorf("log dir: %w", err)
 		}
 	}
+	if s.escapes {
+		if err := reaper.SetSubreaper(); err != nil {
+			return nil, fmt.Errorf("escape detection: %w", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopBG, s.bgDone = cancel, make(chan struct{})
+	go func() {
+		defer close(s.bgDone)
+		if s.reg != nil || s.escapes {
+			s.background(ctx)
+		}
+	}()
 	return s, nil
 }
 
@@ -249,6 +287,9 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 			return fmt.Errorf("shutdown: %w", ctx.Err())
 		}
 	}
+	s.stopBG()
+	<-s.bgDone
+	s.heartbeat() // persist the final counters
 	return nil
 }
 

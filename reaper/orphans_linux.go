@@ -1,0 +1,142 @@
+package reaper
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// SetSubreaper makes this process a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so
+// descendants that double-fork reparent to it instead of init, where Corral can still
+// see, attribute and kill them. Idempotent. Reparenting sends the subreaper no SIGCHLD
+// (research/ownership.md §4), so orphans are found by scanning Children.
+func SetSubreaper() error {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("set child subreaper: %w", err)
+	}
+	return nil
+}
+
+// Children lists the pids whose parent is this process, zombies included, in pid
+// order. A child hangs off the thread that forked it, and an orphan reparented to a
+// subreaper may be attached to any of its threads, so every thread's
+// /proc/self/task/<tid>/children is read. That file needs CONFIG_PROC_CHILDREN; without
+// it (the main thread's file is missing) a full /proc scan filtered by ppid is used.
+func Children() ([]int, error) {
+	self := os.Getpid()
+	tids, err := taskIDs()
+	if err != nil {
+		return nil, err
+	}
+	var pids []int
+	for _, tid := range tids {
+		b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/children")
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && tid == self:
+			return childrenByScan(self)
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH):
+			continue // the thread exited; its children moved to another thread
+		case err != nil:
+			return nil, fmt.Errorf("children: %w", err)
+		}
+		for _, f := range bytes.Fields(b) {
+			if pid, ok := atoi(f); ok && pid > 0 {
+				pids = append(pids, int(pid))
+			}
+		}
+	}
+	slices.Sort(pids)
+	return slices.Compact(pids), nil
+}
+
+// taskIDs lists this process's threads, the main thread first.
+func taskIDs() ([]int, error) {
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, fmt.Errorf("children: %w", err)
+	}
+	self := os.Getpid()
+	tids := []int{self}
+	for _, e := range ents {
+		if tid, err := strconv.Atoi(e.Name()); err == nil && tid != self {
+			tids = append(tids, tid)
+		}
+	}
+	return tids, nil
+}
+
+// childrenByScan is the fallback of Children: every process whose ppid is self.
+func childrenByScan(self int) ([]int, error) {
+	s := getScanner()
+	defer putScanner(s)
+	var pids []int
+	err := s.each(func(p *Proc, _ []byte) {
+		if p.PPID == self {
+			pids = append(pids, p.PID)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("children: %w", err)
+	}
+	slices.Sort(pids)
+	return pids, nil
+}
+
+// ReapIfZombie reaps exactly pid if it is a zombie child of this process:
+// wait4(pid, WNOHANG). It never waits for "any child" (wait4(-1) or a group): that
+// would steal exec.Cmd's exit status (research/ownership.md §4). It returns (true, nil)
+// when it reaped, (false, nil) when pid is still running or not our child.
+//
+// The caller guarantees pid is not a process some exec.Cmd still owns, by holding the
+// lock that covers cmd.Start and run registration. __WALL also reaps a child whose exit
+// signal is not SIGCHLD (clone with another signal), which wait4 would otherwise skip.
+func ReapIfZombie(pid int) (bool, error) {
+	if pid <= 0 {
+		return false, fmt.Errorf("reap %d: %w", pid, ErrProtected) // 0 and -n mean "any in a group"
+	}
+	var ws unix.WaitStatus
+	for {
+		got, err := unix.Wait4(pid, &ws, unix.WNOHANG|unix.WALL, nil)
+		switch err {
+		case nil:
+			return got == pid, nil
+		case unix.EINTR:
+			continue
+		case unix.ECHILD:
+			return false, nil
+		}
+		return false, fmt.Errorf("reap %d: %w", pid, err)
+	}
+}
+
+// EnvVar reads one variable from /proc/<pid>/environ (NUL-separated KEY=VALUE, the
+// environment the process was started with). It returns "" with ErrGone when the
+// process went away, and "" with nil when the variable is unset (also for a zombie,
+// whose memory, environment included, is already released). Corral uses it to
+// attribute a reparented orphan to the run whose marker it inherited; a heuristic only,
+// since `env -i` drops the marker.
+func EnvVar(pid int, key string) (string, error) {
+	if pid <= 0 {
+		return "", ErrGone
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH) {
+			return "", fmt.Errorf("environ %d: %w", pid, ErrGone)
+		}
+		return "", fmt.Errorf("environ %d: %w", pid, err)
+	}
+	prefix := key + "="
+	for kv := range bytes.SplitSeq(b, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte(prefix)); ok {
+			return string(v), nil
+		}
+	}
+	return "", nil
+}

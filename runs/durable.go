@@ -1,0 +1,172 @@
+package runs
+
+import (
+	"context"
+	"time"
+
+	"corral/reaper"
+)
+
+// persistLocked writes the run's record after a state move. The first write creates
+// it (lease epoch 1); later ones are fenced by the epoch. Without a registry it does
+// nothing. Called with r.mu held, so records are written in state order.
+func (r *run) persistLocked() error {
+	reg := r.sup.reg
+	if reg == nil {
+		return nil
+	}
+	rec := r.recordLocked()
+	var err error
+	if r.epoch == 0 {
+		if err = reg.create(rec); err == nil {
+			r.epoch = 1
+		}
+	} else {
+		err = reg.update(r.id, r.epoch, func(stored *Record) {
+			rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt =
+				stored.OwnerInstanceID, stored.LeaseEpoch, stored.LeaseExpiresAt
+			*stored = rec
+		})
+	}
+	if err != nil {
+		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+	}
+	return err
+}
+
+// recordLocked is the run's durable record as of now.
+func (r *run) recordLocked() Record {
+	i := r.info
+	rec := Record{
+		RunID: i.ID, Name: i.Name, Backend: i.Kind, Spec: r.spec,
+		PID: i.PID, PGID: i.PID, SID: i.PID, Fingerprint: i.Fingerprint,
+		State: i.State, Reason: i.Reason, ExitCode: i.ExitCode, Signal: i.Signal,
+		CreatedAt: i.CreatedAt, LastOutputAt: r.wd.State().LastOutput,
+		CleanupMode: "session", Cleanup: i.Cleanup, Adopted: i.Adopted,
+		Escapees: r.escapees, Detail: i.SpawnErr,
+	}
+	for _, l := range []string{i.Transcript, i.StderrTranscript} {
+		if l != "" {
+			rec.Logs = append(rec.Logs, l)
+		}
+	}
+	return rec
+}
+
+// logEvent writes a lifecycle event to events.jsonl (no-op without a registry).
+func (s *Supervisor) logEvent(e Event) {
+	if s.reg == nil || e.Type == EventOutput || e.Type == EventWatchdog {
+		return
+	}
+	attrs := []any{"run", e.Run.ID, "name", e.Run.Name, "state", e.Run.State.String()}
+	if e.Detail != "" {
+		attrs = append(attrs, "detail", e.Detail)
+	}
+	if e.Run.PID != 0 {
+		attrs = append(attrs, "pid", e.Run.PID)
+	}
+	if e.Type == EventExit {
+		attrs = append(attrs, "reason", e.Run.Reason.String(), "killed", e.Run.Cleanup.Killed)
+		if e.Run.ExitCode != nil {
+			attrs = append(attrs, "exit_code", *e.Run.ExitCode)
+		}
+	}
+	s.reg.events.emit(string(e.Type), attrs...)
+}
+
+// stepLogger records each escalation step as it is performed.
+func (s *Supervisor) stepLogger(id string) func(reaper.Step, int) {
+	return func(st reaper.Step, n int) {
+		if s.reg != nil {
+			s.reg.events.emit("escalation", "run", id, "step", string(st), "processes", n)
+		}
+	}
+}
+
+func (s *Supervisor) countCleanup(rep reaper.Report) {
+	s.counters.do(func(m *Metrics) {
+		m.CleanupKillTotal["term"] += int64(rep.Killed - rep.Hard)
+		m.CleanupKillTotal["kill"] += int64(rep.Hard)
+	})
+}
+
+func (s *Supervisor) countExit(reason Reason) {
+	s.counters.do(func(m *Metrics) {
+		m.ExitTotal[reason.String()]++
+		switch reason {
+		case OverallTimeout:
+			m.TimeoutTotal["overall"]++
+		case NoOutputTimeout:
+			m.TimeoutTotal["no-output"]++
+		case OwnershipEscape:
+			m.OwnershipEscapeTotal++
+		}
+	})
+}
+
+// Metrics returns this supervisor's counters.
+func (s *Supervisor) Metrics() Metrics { return s.counters.snapshot() }
+
+// Registry is the supervisor's registry, or nil.
+func (s *Supervisor) Registry() *Registry { return s.reg }
+
+// background runs the lease heartbeat (and, when enabled, the escape scan) until
+// Close. One goroutine: both are short and neither may overlap itself.
+func (s *Supervisor) background(ctx context.Context) {
+	beat := time.NewTicker(s.cfg.LeaseHeartbeat)
+	defer beat.Stop()
+	var scan <-chan time.Time
+	if s.escapes {
+		t := time.NewTicker(s.cfg.EscapeScan)
+		defer t.Stop()
+		scan = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-beat.C:
+			s.heartbeat()
+		case <-scan:
+			s.scanEscapes()
+		}
+	}
+}
+
+// heartbeat renews this instance's leases and persists its counters.
+func (s *Supervisor) heartbeat() {
+	if s.reg == nil {
+		return
+	}
+	live := map[string]heartbeatRun{}
+	for _, r := range s.liveRuns() {
+		r.mu.Lock()
+		if r.epoch > 0 {
+			live[r.id] = heartbeatRun{epoch: r.epoch, lastOutput: r.wd.State().LastOutput}
+		}
+		r.mu.Unlock()
+	}
+	lost, err := s.reg.heartbeat(live)
+	if err != nil {
+		s.reg.events.emit("registry-error", "err", err.Error())
+	}
+	for _, id := range lost {
+		s.reg.events.emit("lease-lost", "run", id)
+	}
+	s.reg.saveMetrics(s.counters.snapshot())
+}
+
+// liveRuns returns the runs not yet exited.
+func (s *Supervisor) liveRuns() []*run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*run
+	for _, r := range s.runs {
+		select {
+		case <-r.done:
+		default:
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// eventLog appends structured events (slog JSON, one line each) to events.jsonl in the
+// state dir. Several Corral processes append to the same file: O_APPEND and slog's one
+// Write per record keep lines whole. A nil *eventLog drops everything.
+type eventLog struct {
+	f   *os.File
+	log *slog.Logger
+}
+
+func openEventLog(path, instance string) (*eventLog, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})
+	return &eventLog{f: f, log: slog.New(h).With("instance", instance)}, nil
+}
+
+// emit writes one event: msg is the event type, attrs alternate key and value.
+func (e *eventLog) emit(msg string, attrs ...any) {
+	if e == nil {
+		return
+	}
+	e.log.Info(msg, attrs...)
+}
+
+func (e *eventLog) close() {
+	if e != nil {
+		e.f.Close()
+	}
+}
+
+// Metrics are the counters of DESIGN §11.
+type Metrics struct {
+	SpawnTotal            int64            `json:"run_spawn_total"`
+	ExitTotal             map[string]int64 `json:"run_exit_total"`         // by reason
+	TimeoutTotal          map[string]int64 `json:"run_timeout_total"`      // by type: overall, no-output
+	CleanupKillTotal      map[string]int64 `json:"run_cleanup_kill_total"` // by mode: term, kill
+	ReconcileOrphansTotal int64            `json:"run_reconcile_orphans_total"`
+	LeaseStealTotal       int64            `json:"run_lease_steal_total"`
+	OwnershipEscapeTotal  int64            `json:"run_ownership_escape_total"`
+}
+
+func newMetrics() Metrics {
+	return Metrics{ExitTotal: map[string]int64{}, TimeoutTotal: map[string]int64{},
+		CleanupKillTotal: map[string]int64{}}
+}
+
+// Add sums o into m.
+func (m *Metrics) Add(o Metrics) {
+	m.SpawnTotal += o.SpawnTotal
+	m.ReconcileOrphansTotal += o.ReconcileOrphansTotal
+	m.LeaseStealTotal += o.LeaseStealTotal
+	m.OwnershipEscapeTotal += o.OwnershipEscapeTotal
+	for _, p := range []struct{ dst, src map[string]int64 }{
+		{m.ExitTotal, o.ExitTotal}, {m.TimeoutTotal, o.TimeoutTotal}, {m.CleanupKillTotal, o.CleanupKillTotal},
+	} {
+		for k, v := range p.src {
+			p.dst[k] += v
+		}
+	}
+}
+
+func (m Metrics) clone() Metrics {
+	c := m
+	c.ExitTotal, c.TimeoutTotal = maps.Clone(m.ExitTotal), maps.Clone(m.TimeoutTotal)
+	c.CleanupKillTotal = maps.Clone(m.CleanupKillTotal)
+	return c
+}
+
+// counters is the supervisor's live Metrics.
+type counters struct {
+	mu sync.Mutex
+	m  Metrics
+}
+
+func (c *counters) do(f func(*Metrics)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(&c.m)
+}
+
+func (c *counters) snapshot() Metrics {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m.clone()
+}
+
+// saveMetrics persists this instance's counters to metrics/<instance>.json.
+func (r *Registry) saveMetrics(m Metrics) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(r.dir, "metrics", r.instance+".json")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Totals sums the counters every instance has persisted.
+func (r *Registry) Totals() Metrics {
+	total := newMetrics()
+	paths, _ := filepath.Glob(filepath.Join(r.dir, "metrics", "*.json"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		m := newMetrics()
+		if json.Unmarshal(b, &m) == nil {
+			total.Add(m)
+		}
+	}
+	return total
+}

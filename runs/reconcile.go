@@ -1,0 +1,240 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"corral/reaper"
+	"corral/watchdog"
+)
+
+// Policy is what reconciliation does with a live run whose owner died.
+type Policy string
+
+const (
+	PolicyTerminate Policy = "terminate" // end it: reason orphan-reaped
+	PolicyAdopt     Policy = "adopt"     // take it over: observe and allow cancel, no terminal I/O
+)
+
+// Decision is one reconciliation outcome, one per non-exited record.
+type Decision struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Decision string `json:"decision"` // lost | orphan-reaped | adopted | kept | left-alone
+	PID      int    `json:"pid"`
+	Reason   string `json:"reason"` // the reason the record was closed with, if it was
+	Detail   string `json:"detail"`
+}
+
+const (
+	decLost     = "lost"
+	decReaped   = "orphan-reaped"
+	decAdopted  = "adopted"
+	decKept     = "kept"
+	decLeftAone = "left-alone"
+)
+
+// ErrNoRegistry: reconciliation needs a registry.
+var ErrNoRegistry = errors.New("no registry")
+
+// Reconcile judges every record that is not exited (DESIGN §5): a process that is gone
+// or is no longer the recorded one is closed as lost and nothing is signalled; our own
+// runs are kept; a live run whose owner is dead and whose lease expired is stolen — the
+// steal is written before any signal — then terminated (orphan-reaped) or adopted; a
+// run of a live owner, or whose lease has not expired yet, is left alone. Exited
+// records past the finished-run TTL are removed.
+func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
+	if s.reg == nil {
+		return nil, ErrNoRegistry
+	}
+	var decisions []Decision
+	var stolen []Record
+	err := s.reg.withLock(func() error {
+		recs, err := s.reg.list()
+		if err != nil {
+			return err
+		}
+		for _, rec := range recs {
+			if rec.State == Exited {
+				s.expire(rec)
+				continue
+			}
+			d, steal := s.decide(&rec)
+			if steal {
+				stolen = append(stolen, rec)
+				continue
+			}
+			decisions = append(decisions, d)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reconcile: %w", err)
+	}
+	for _, rec := range stolen {
+		decisions = append(decisions, s.takeOver(ctx, rec))
+	}
+	for _, d := range decisions {
+		s.reg.events.emit("reconcile", "run", d.ID, "name", d.Name, "decision", d.Decision,
+			"pid", d.PID, "reason", d.Reason, "detail", d.Detail)
+	}
+	return decisions, nil
+}
+
+// expire removes an exited record whose TTL has passed.
+func (s *Supervisor) expire(rec Record) {
+	if s.reg.now().Sub(rec.UpdatedAt) > s.cfg.FinishedTTL {
+		os.Remove(s.reg.recordPath(rec.RunID))
+	}
+}
+
+// decide judges one record under the registry lock; it may close or steal it (the
+// write happens here, under the lock, so two racing instances cannot both steal).
+func (s *Supervisor) decide(rec *Record) (Decision, bool) {
+	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
+	reg := s.reg
+	if rec.OwnerInstanceID == reg.instance {
+		d.Decision, d.Detail = decKept, "owned by this instance"
+		return d, false
+	}
+	ownerAlive := reg.InstanceAlive(rec.OwnerInstanceID)
+	now := reg.now()
+	alive, why := liveness(*rec)
+	switch {
+	case ownerAlive:
+		d.Decision = decLeftAone
+		d.Detail = fmt.Sprintf("owned by live instance %s (lease until %s)", rec.OwnerInstanceID,
+			rec.LeaseExpiresAt.Format(time.TimeOnly))
+		return d, false
+	case !alive:
+		d.Decision, d.Reason, d.Detail = decLost, Lost.String(), why
+		s.close(rec, Lost, why)
+		return d, false
+	case now.Before(rec.LeaseExpiresAt):
+		d.Decision = decLeftAone
+		d.Detail = fmt.Sprintf("owner %s is dead; its lease expires in %s", rec.OwnerInstanceID,
+			rec.LeaseExpiresAt.Sub(now).Round(time.Millisecond))
+		return d, false
+	}
+	prev := rec.OwnerInstanceID
+	rec.OwnerInstanceID, rec.LeaseEpoch = reg.instance, rec.LeaseEpoch+1
+	rec.LeaseExpiresAt = now.Add(s.cfg.LeaseExpiry)
+	rec.Adopted = s.policy == PolicyAdopt
+	if err := reg.write(*rec); err != nil {
+		d.Decision, d.Detail = decLeftAone, "steal failed: "+err.Error()
+		return d, false
+	}
+	reg.events.emit("lease-steal", "run", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
+	s.counters.do(func(m *Metrics) { m.LeaseStealTotal++ })
+	return d, true
+}
+
+// liveness reports whether the recorded run still exists, and if not, why. The root
+// must be the fingerprinted process; without it, the session may still hold members
+// (the root exited, its children did not) — those are still the run's as long as no
+// other process has become leader of a session with that number.
+func liveness(rec Record) (bool, string) {
+	if rec.PID == 0 {
+		return false, "no process was recorded (the owner died while starting it)"
+	}
+	boot, err := reaper.BootID()
+	if err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID {
+		return false, "recorded during another boot"
+	}
+	if ok, _ := rec.Fingerprint.Alive(); ok {
+		return true, ""
+	}
+	if p, err := reaper.ReadProc(rec.PID); err == nil && p.State != 'Z' {
+		return false, fmt.Sprintf("pid %d now belongs to another process (start time %d, recorded %d)",
+			rec.PID, p.StartTime, rec.Fingerprint.StartTime)
+	}
+	if members, _ := reaper.Session(rec.SID); len(members) > 0 {
+		return true, ""
+	}
+	return false, "the process is gone"
+}
+
+// close finalizes a record under the registry lock, exactly once.
+func (s *Supervisor) close(rec *Record, reason Reason, detail string) {
+	rec.State, rec.Reason, rec.Detail = Exited, reason, detail
+	if err := s.reg.write(*rec); err != nil {
+		s.reg.events.emit("registry-error", "run", rec.RunID, "err", err.Error())
+	}
+}
+
+// takeOver acts on a stolen record: adopt it, or terminate it and close the record.
+func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
+	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
+	if rec.Adopted {
+		s.adopt(rec)
+		d.Decision, d.Detail = decAdopted, "owner dead, lease expired: now observed by this instance"
+		return d
+	}
+	rep := reaper.Terminate(ctx, s.orphanTarget(rec))
+	s.countCleanup(rep)
+	s.counters.do(func(m *Metrics) { m.ReconcileOrphansTotal++; m.ExitTotal[OrphanReaped.String()]++ })
+	d.Decision, d.Reason = decReaped, OrphanReaped.String()
+	d.Detail = fmt.Sprintf("owner dead, lease expired; cleanup %s, killed %d", stepsText(rep.Steps), rep.Killed)
+	if !rep.VerifiedEmpty {
+		d.Detail += fmt.Sprintf(", NOT verified empty (%d left)", len(rep.Remaining))
+	}
+	err := s.reg.update(rec.RunID, rec.LeaseEpoch, func(stored *Record) {
+		stored.State, stored.Reason, stored.Detail = Exited, OrphanReaped, d.Detail
+		stored.Cleanup = cleanupOf(rep)
+	})
+	if err != nil {
+		d.Detail += "; record not closed: " + err.Error()
+	}
+	return d
+}
+
+// orphanTarget is the escalation for a run of a dead instance, from its record.
+func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
+	// Paused: the dead owner may have left the run stopped; SIGCONT after the stop
+	// signal costs nothing if it was not.
+	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == "pty", Stop: rec.Spec.StopSignal,
+		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
+		Extra: rec.Escapees, OnStep: s.stepLogger(rec.RunID)}
+	if t.Grace == 0 {
+		t.Grace = s.cfg.Grace
+	}
+	return t
+}
+
+// adopt makes a stolen record a run of this supervisor: observed until it exits,
+// cancellable, with no terminal I/O (its PTY or pipes died with the old owner).
+func (s *Supervisor) adopt(rec Record) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := &run{id: rec.RunID, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}),
+		epoch: rec.LeaseEpoch, escapees: rec.Escapees}
+	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
+		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt,
+		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees)}
+	r.wd = watchdog.New(watchdog.Config{}, s.clock, nil) // its deadlines were the old owner's
+	s.mu.Lock()
+	s.runs[r.id] = r
+	s.order = append(s.order, r.id)
+	s.mu.Unlock()
+	r.change(EventSpawn, "adopted", nil)
+	go r.monitorAdopted()
+}
+
+// monitorAdopted is monitor for a process that is not our child: its exit is seen
+// through a pidfd, and its status is unknown.
+func (r *run) monitorAdopted() {
+	exited := make(chan struct{})
+	go func() {
+		reaper.WaitGone(context.Background(), r.info.Fingerprint)
+		close(exited)
+	}()
+	select {
+	case <-exited:
+		r.observeExit()
+	case <-r.ctx.Done():
+	}
+	r.finalize(exited)
+}

@@ -1,0 +1,325 @@
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"corral/config"
+	"corral/reaper"
+)
+
+// Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
+// what lets a later Corral explain, reap or adopt a run whose owner died.
+type Record struct {
+	RunID           string               `json:"runId"`
+	Name            string               `json:"name"`
+	Backend         string               `json:"backend"` // pty | pipe
+	Spec            Spec                 `json:"spec"`
+	PID             int                  `json:"pid"`
+	PGID            int                  `json:"pgid"`
+	SID             int                  `json:"sid"`
+	Fingerprint     reaper.Fingerprint   `json:"fingerprint"`
+	State           State                `json:"state"`
+	Reason          Reason               `json:"reason,omitempty"`
+	ExitCode        *int                 `json:"exitCode"`
+	Signal          int                  `json:"signal,omitempty"`
+	CreatedAt       time.Time            `json:"createdAt"`
+	UpdatedAt       time.Time            `json:"updatedAt"`
+	LastOutputAt    time.Time            `json:"lastOutputAt"`
+	OwnerInstanceID string               `json:"ownerInstanceId"`
+	LeaseEpoch      uint64               `json:"leaseEpoch"`
+	LeaseExpiresAt  time.Time            `json:"leaseExpiresAt"`
+	CleanupMode     string               `json:"cleanupMode"` // how ownership is bounded: "session"
+	Cleanup         Cleanup              `json:"cleanup"`
+	Logs            []string             `json:"logs,omitempty"`
+	Adopted         bool                 `json:"adopted,omitempty"`
+	Escapees        []reaper.Fingerprint `json:"escapees,omitempty"`
+	Detail          string               `json:"detail,omitempty"` // why it ended, when a reconcile closed it
+}
+
+// Registry is the state directory shared by every Corral process of a user: one JSON
+// record per run, written atomically; registry.lock serialises every read-modify-write
+// across processes; each instance holds instances/<id>.lock for its whole life, so a
+// free instance lock means its owner is dead.
+type Registry struct {
+	dir      string
+	instance string
+	lock     *fileLock // instances/<instance>.lock, held until Close
+	cfg      config.Defaults
+	now      func() time.Time
+	events   *eventLog
+	warnings []string
+}
+
+// OpenRegistry opens (creating) the registry in dir and registers a new instance.
+// Leftover temp files are removed and corrupt records moved aside; neither is fatal:
+// both are reported by Warnings.
+func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
+	for _, sub := range []string{"", "runs", "instances", "metrics", "logs"} {
+		if err := config.EnsureStateDir(filepath.Join(dir, sub)); err != nil {
+			return nil, err
+		}
+	}
+	r := &Registry{dir: dir, cfg: cfg, now: time.Now, instance: "i" + newID()[1:]}
+	lock, err := lockFile(r.instancePath(r.instance), false)
+	if err != nil {
+		return nil, fmt.Errorf("registry: instance lock: %w", err)
+	}
+	r.lock = lock
+	if r.events, err = openEventLog(filepath.Join(dir, "events.jsonl"), r.instance); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := r.withLock(r.sweep); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Instance is this process's instance id.
+func (r *Registry) Instance() string { return r.instance }
+
+// Dir is the state directory.
+func (r *Registry) Dir() string { return r.dir }
+
+// Warnings lists what opening had to repair (corrupt records moved aside, …).
+func (r *Registry) Warnings() []string { return r.warnings }
+
+// Close releases the instance lock. Records stay; a later reconcile judges them.
+func (r *Registry) Close() error {
+	r.events.close()
+	if r.lock == nil {
+		return nil
+	}
+	os.Remove(r.instancePath(r.instance))
+	return r.lock.release()
+}
+
+func (r *Registry) instancePath(id string) string {
+	return filepath.Join(r.dir, "instances", id+".lock")
+}
+
+func (r *Registry) recordPath(id string) string {
+	return filepath.Join(r.dir, "runs", id+".json")
+}
+
+// withLock runs fn holding registry.lock exclusively.
+func (r *Registry) withLock(fn func() error) error {
+	l, err := lockFile(filepath.Join(r.dir, "registry.lock"), true)
+	if err != nil {
+		return fmt.Errorf("registry lock: %w", err)
+	}
+	defer l.release()
+	return fn()
+}
+
+// sweep removes temp files a crashed writer left and moves corrupt records aside.
+// Called under the registry lock, so no live writer has a temp file open.
+func (r *Registry) sweep() error {
+	entries, err := os.ReadDir(filepath.Join(r.dir, "runs"))
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(r.dir, "runs", e.Name())
+		switch {
+		case strings.HasSuffix(e.Name(), ".tmp"):
+			os.Remove(path)
+		case strings.HasSuffix(e.Name(), ".json"):
+			if _, err := readRecord(path); err != nil {
+				r.setAside(path, err)
+			}
+		}
+	}
+	return nil
+}
+
+// setAside moves a corrupt record to runs/corrupt/ and remembers a warning.
+func (r *Registry) setAside(path string, cause error) {
+	dir := filepath.Join(r.dir, "runs", "corrupt")
+	os.MkdirAll(dir, 0o700)
+	dst := filepath.Join(dir, fmt.Sprintf("%s.%d", filepath.Base(path), r.now().UnixNano()))
+	if err := os.Rename(path, dst); err != nil {
+		r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s (%v) could not be moved aside: %v", path, cause, err))
+		return
+	}
+	r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s moved to %s: %v", filepath.Base(path), dst, cause))
+}
+
+func readRecord(path string) (Record, error) {
+	var rec Record
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return rec, err
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
+	}
+	if rec.RunID == "" || rec.RunID+".json" != filepath.Base(path) {
+		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
+	}
+	return rec, nil
+}
+
+// list reads every record, oldest first. Corrupt ones found now are set aside.
+func (r *Registry) list() ([]Record, error) {
+	paths, err := filepath.Glob(filepath.Join(r.dir, "runs", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]Record, 0, len(paths))
+	for _, p := range paths {
+		rec, err := readRecord(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // removed meanwhile
+		}
+		if err != nil {
+			r.setAside(p, err)
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	slices.SortFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return recs, nil
+}
+
+// List returns every record, oldest first, read under the registry lock.
+func (r *Registry) List() ([]Record, error) {
+	var recs []Record
+	err := r.withLock(func() (err error) {
+		recs, err = r.list()
+		return err
+	})
+	return recs, err
+}
+
+// write stores rec atomically: temp file in the same directory, fsync, rename, fsync
+// of the directory — a crash leaves the old record or the new one, never half of one.
+func (r *Registry) write(rec Record) error {
+	rec.UpdatedAt = r.now()
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := r.recordPath(rec.RunID)
+	tmp, err := os.CreateTemp(filepath.Dir(path), rec.RunID+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if _, err := tmp.Write(b); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// update reads, changes and writes one record under the registry lock. fn sees the
+// stored record; it is fenced: a record owned by another instance, or by this one
+// under a different epoch, is not ours to change (ErrLeaseLost).
+func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
+	return r.withLock(func() error {
+		rec, err := readRecord(r.recordPath(id))
+		if err != nil {
+			return err
+		}
+		if rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != epoch {
+			return fmt.Errorf("%w: %s is held by %s epoch %d", ErrLeaseLost, id, rec.OwnerInstanceID, rec.LeaseEpoch)
+		}
+		if rec.State == Exited {
+			return nil // finalized exactly once
+		}
+		fn(&rec)
+		return r.write(rec)
+	})
+}
+
+// create stores a new record owned by this instance with a fresh lease.
+func (r *Registry) create(rec Record) error {
+	rec.OwnerInstanceID, rec.LeaseEpoch = r.instance, 1
+	rec.LeaseExpiresAt = r.now().Add(r.cfg.LeaseExpiry)
+	return r.withLock(func() error { return r.write(rec) })
+}
+
+// heartbeat renews the leases of this instance's live runs (id → epoch) and records
+// their last output time. It returns the ids whose lease this instance no longer holds.
+func (r *Registry) heartbeat(live map[string]heartbeatRun) (lost []string, err error) {
+	err = r.withLock(func() error {
+		for id, hb := range live {
+			rec, err := readRecord(r.recordPath(id))
+			if err != nil || rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != hb.epoch {
+				lost = append(lost, id)
+				continue
+			}
+			if rec.State == Exited {
+				continue
+			}
+			rec.LeaseExpiresAt = r.now().Add(r.cfg.LeaseExpiry)
+			if hb.lastOutput.After(rec.LastOutputAt) {
+				rec.LastOutputAt = hb.lastOutput
+			}
+			if err := r.write(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return lost, err
+}
+
+type heartbeatRun struct {
+	epoch      uint64
+	lastOutput time.Time
+}
+
+// InstanceAlive reports whether instance id still holds its lock. A free lock, or no
+// lock file, means the process that held it is gone (the kernel drops flocks on exit).
+func (r *Registry) InstanceAlive(id string) bool {
+	if id == r.instance {
+		return true
+	}
+	l, err := tryLockFile(r.instancePath(id))
+	if errors.Is(err, errLocked) {
+		return true
+	}
+	if err == nil {
+		os.Remove(r.instancePath(id)) // its owner is dead: tidy up while holding it
+		l.release()
+	}
+	return false
+}
+
+// remove deletes a finished record (TTL passed or removed by the operator).
+func (r *Registry) remove(id string) error {
+	return r.withLock(func() error {
+		err := os.Remove(r.recordPath(id))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return err
+	})
+}
