@@ -291,9 +291,10 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 	tty.restore()
 	tail, _ := sup.Tail(id)
 	if asJSON {
+		escapees, _ := sup.Escapees(id)
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(runs.NewReport(info, tail))
+		enc.Encode(runs.NewReport(info, escapees, tail))
 	}
 	fmt.Fprintf(os.Stderr, "corral: %s\n", runs.Summary(info))
 	return exitCode(info, spawnErr, got)

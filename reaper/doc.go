@@ -21,6 +21,13 @@
 // the zombie keeps its pid, pgid and sid numbers allocated, so kill(-pgid) cannot reach
 // a stranger that reused the number.
 //
+// Corral is a child subreaper (SetSubreaper), so a descendant that double-forks out of
+// its session reparents to Corral rather than init. Reparenting sends no SIGCHLD: the
+// caller scans Children, reaps zombies by exact pid (ReapIfZombie; never wait4(-1),
+// which would steal exec.Cmd's exit status), attributes escapees from earlier tree
+// walks (Escapees) or an inherited environment marker (EnvVar), and shows each run as
+// a Tree built from one shared ListAll.
+//
 // Nothing here matches command lines or process names; decisions use only session ids,
 // group ids, pids and fingerprints. Linux is implemented; macOS and Windows compile and
 // return ErrNotSupported.

@@ -28,6 +28,9 @@ func SetSubreaper() error {
 // subreaper may be attached to any of its threads, so every thread's
 // /proc/self/task/<tid>/children is read. That file needs CONFIG_PROC_CHILDREN; without
 // it (the main thread's file is missing) a full /proc scan filtered by ppid is used.
+// The kernel walks each list by position without freezing it (proc(5): reliable only
+// while the children are stopped), so a child forked or reaped during the read may be
+// missed; callers scan periodically and tolerate that.
 func Children() ([]int, error) {
 	self := os.Getpid()
 	tids, err := taskIDs()

@@ -18,6 +18,7 @@ import (
 
 func TestMain(m *testing.M) {
 	demo.MaybeChild()
+	maybeRole()
 	code := m.Run()
 	if left := leftoverChildren(); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "processes left behind by the tests: %v\n", left)

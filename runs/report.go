@@ -35,15 +35,16 @@ type ReportCleanup struct {
 	VerifiedEmpty bool          `json:"verified_empty"`
 }
 
-// NewReport builds the report of an ended run from its info and output tail.
-func NewReport(i Info, tail []byte) Report {
+// NewReport builds the report of an ended run from its info, its escapees and its
+// output tail.
+func NewReport(i Info, escapees []reaper.Fingerprint, tail []byte) Report {
 	rep := Report{
 		ID: i.ID, Name: i.Name, Kind: i.Kind, Reason: i.Reason, ExitCode: i.ExitCode,
 		PID: i.PID, PGID: i.PID, SID: i.PID, // every run is its own session
 		StartedAt: i.StartedAt, EndedAt: i.EndedAt, DurationMS: i.Duration().Milliseconds(),
 		Cleanup: ReportCleanup{Steps: i.Cleanup.Steps, Killed: i.Cleanup.Killed,
 			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
-		Escapees:   []reaper.Fingerprint{},
+		Escapees:   append([]reaper.Fingerprint{}, escapees...),
 		OutputTail: string(tail),
 		SpawnError: i.SpawnErr,
 	}

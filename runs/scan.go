@@ -194,3 +194,14 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 	}
 	return out, nil
 }
+
+// Escapees returns the processes attributed to a run as escapees.
+func (s *Supervisor) Escapees(id string) ([]reaper.Fingerprint, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.escapees), nil
+}

@@ -1,0 +1,68 @@
+package runs
+
+import (
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"corral/reaper"
+)
+
+// escapeePID reads the "escapee <pid>" line the escape behaviour prints.
+func escapeePID(t *testing.T, line string) int {
+	t.Helper()
+	pid, err := strconv.Atoi(strings.TrimPrefix(line, "escapee "))
+	if err != nil {
+		t.Fatalf("no escapee pid in %q", line)
+	}
+	return pid
+}
+
+// A run that does setsid + double fork ends with ownership-escape and the escapee is
+// ended with it; an unrelated process started outside Corral with the same command
+// line is untouched.
+func TestEscapeFails(t *testing.T) {
+	kinds(t, func(t *testing.T, pty bool) {
+		_, line := startOutside(t, "escape")
+		stranger := escapeePID(t, line)
+		t.Cleanup(func() { syscall.Kill(stranger, syscall.SIGKILL) })
+
+		s := newSup(t, WithEscapeDetection())
+		id := spawn(t, s, childSpec(pty, "escape"))
+		out := waitOutput(t, s, id, "escapee ")
+		info := waitEnd(t, s, id)
+		if info.Reason != OwnershipEscape || info.Escapees < 1 {
+			t.Fatalf("reason %s escapees %d, want ownership-escape", info.Reason, info.Escapees)
+		}
+		assertPIDsGone(t, pidsAfter(out, "escapee"))
+		if p, err := reaper.ReadProc(stranger); err != nil || p.State == 'Z' {
+			t.Fatal("the unrelated process with the same command line was killed")
+		}
+	})
+}
+
+// Policy warn: the escape is recorded, the run goes on, and the escapee is ended with
+// the run.
+func TestEscapeWarn(t *testing.T) {
+	s := newSup(t, WithEscapeDetection())
+	spec := childSpec(false, "escape")
+	spec.Escape = EscapeWarn
+	id := spawn(t, s, spec)
+	out := waitOutput(t, s, id, "escapee ")
+	_, sub := s.Subscribe()
+	for ev := range sub.C {
+		if ev.Run.ID == id && ev.Type == EventEscape {
+			break
+		}
+	}
+	sub.Close()
+	if info, _ := s.Info(id); info.State != Running || info.Escapees < 1 {
+		t.Fatalf("warn policy: %s with %d escapees, want running with one", info.State, info.Escapees)
+	}
+	s.Cancel(id)
+	if info := waitEnd(t, s, id); info.Reason != ManualCancel {
+		t.Fatalf("reason %s", info.Reason)
+	}
+	assertPIDsGone(t, pidsAfter(out, "escapee"))
+}

@@ -1,0 +1,370 @@
+package runs
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/demo"
+	"corral/reaper"
+)
+
+func openReg(t *testing.T, dir string) *Registry {
+	t.Helper()
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reg.Close() })
+	return reg
+}
+
+func regSup(t *testing.T, reg *Registry, opts ...Option) *Supervisor {
+	return newSup(t, append([]Option{WithRegistry(reg), WithDefaults(shortLeases())}, opts...)...)
+}
+
+func TestRecordLifecycleIsDurable(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	s := regSup(t, reg)
+	id := spawn(t, s, childSpec(false, "exit", "2"))
+	waitEnd(t, s, id)
+	rec, err := readRecord(reg.recordPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.State != Exited || rec.Reason != Exit || *rec.ExitCode != 2 || rec.OwnerInstanceID != reg.Instance() ||
+		rec.LeaseEpoch != 1 || rec.Fingerprint.StartTime == 0 || rec.PGID != rec.PID || len(rec.Logs) != 2 {
+		t.Fatalf("record %+v", rec)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("state dir mode %v", st.Mode().Perm())
+	}
+}
+
+func TestCorruptRecordAndTempFileAtOpen(t *testing.T) {
+	dir := t.TempDir()
+	openReg(t, dir).Close()
+	os.WriteFile(filepath.Join(dir, "runs", "rbad.json"), []byte("{not json"), 0o600)
+	os.WriteFile(filepath.Join(dir, "runs", "rgood.123.tmp"), []byte("{"), 0o600)
+	reg := openReg(t, dir)
+	if w := reg.Warnings(); len(w) != 1 || !strings.Contains(w[0], "rbad.json") {
+		t.Fatalf("warnings %q, want one naming rbad.json", w)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs", "rgood.123.tmp")); !os.IsNotExist(err) {
+		t.Error("temp file left")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "runs", "corrupt", "rbad.json.*")); len(m) != 1 {
+		t.Error("corrupt record not set aside")
+	}
+	if recs, err := reg.List(); err != nil || len(recs) != 0 {
+		t.Fatalf("list %v %v", recs, err)
+	}
+}
+
+// A writer SIGKILLed at arbitrary points mid-write never leaves a corrupt record.
+func TestKilledWriterNeverCorrupts(t *testing.T) {
+	dir := t.TempDir()
+	openReg(t, dir).Close()
+	for i := 0; i < 25; i++ {
+		cmd, _ := startRole(t, "writer", dir)
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		for n := 0; n <= i%5 && sc.Scan(); n++ { // vary where in the loop the kill lands
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	reg := openReg(t, dir)
+	if w := reg.Warnings(); len(w) != 0 {
+		t.Fatalf("corruption after killed writers: %q", w)
+	}
+	if _, err := readRecord(reg.recordPath("rwriter")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInstanceLiveness(t *testing.T) {
+	dir := t.TempDir()
+	a, b := openReg(t, dir), openReg(t, dir)
+	if !b.InstanceAlive(a.Instance()) {
+		t.Fatal("a live instance reads as dead")
+	}
+	a.Close()
+	if b.InstanceAlive(a.Instance()) {
+		t.Fatal("a closed instance reads as alive")
+	}
+}
+
+// A healthy instance's runs are left alone by another instance, and a run of ours
+// is kept.
+func TestLiveInstanceLeftAlone(t *testing.T) {
+	dir := t.TempDir()
+	owner := regSup(t, openReg(t, dir))
+	id := spawn(t, owner, childSpec(false, "sleep"))
+	waitOutput(t, owner, id, "ready")
+	other := regSup(t, openReg(t, dir))
+	ds, err := other.Reconcile(context.Background())
+	if err != nil || len(ds) != 1 || ds[0].Decision != decLeftAone {
+		t.Fatalf("decisions %+v %v", ds, err)
+	}
+	if info, _ := owner.Info(id); info.State != Running {
+		t.Fatalf("the owner's run is %s", info.State)
+	}
+	if ds, _ := owner.Reconcile(context.Background()); len(ds) != 1 || ds[0].Decision != decKept {
+		t.Fatalf("owner's own decision %+v", ds)
+	}
+	owner.Cancel(id)
+	waitEnd(t, owner, id)
+}
+
+// deadRecord writes a record owned by a dead instance with an expired lease.
+func deadRecord(t *testing.T, reg *Registry, id string, fp reaper.Fingerprint) {
+	t.Helper()
+	rec := Record{RunID: id, Name: id, Backend: "pipe", PID: fp.PID, PGID: fp.PID, SID: fp.PID,
+		Fingerprint: fp, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead",
+		LeaseEpoch: 3, LeaseExpiresAt: time.Now().Add(-time.Minute)}
+	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startOutside starts a demo child in its own session, outside any supervisor.
+func startOutside(t *testing.T, mode string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	argv, env := demo.Child(mode, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := bufio.NewReader(out).ReadString('\n') // its first line: it is running
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	return cmd, strings.TrimSpace(first)
+}
+
+// A record whose pid now belongs to another process (start time differs), and one
+// from another boot, are closed as lost; the live process is not signalled.
+func TestStaleRecordsClosedAsLost(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	s := regSup(t, reg)
+	stranger, _ := startOutside(t, "sleep")
+	fp, err := reaper.Identify(stranger.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := fp
+	reused.StartTime--
+	reused.PidfsIno = 0
+	otherBoot := fp
+	otherBoot.BootID = "00000000-0000-0000-0000-000000000000"
+	deadRecord(t, reg, "rreused", reused)
+	deadRecord(t, reg, "rotherboot", otherBoot)
+	ds, err := s.Reconcile(context.Background())
+	if err != nil || len(ds) != 2 {
+		t.Fatalf("decisions %+v %v", ds, err)
+	}
+	for _, d := range ds {
+		if d.Decision != decLost {
+			t.Errorf("%s: %s (%s), want lost", d.ID, d.Decision, d.Detail)
+		}
+		if rec, _ := readRecord(reg.recordPath(d.ID)); rec.State != Exited || rec.Reason != Lost {
+			t.Errorf("%s record %s/%s", d.ID, rec.State, rec.Reason)
+		}
+	}
+	if ok, _ := fp.Alive(); !ok {
+		t.Fatal("the stranger holding the pid was signalled")
+	}
+}
+
+// restart-reconcile: a real Corral process with a PTY run and a pipe run (each with a
+// grandchild) is SIGKILLed; a second one reconciles: each orphan is reaped exactly
+// once, the records say orphan-reaped, nothing is left.
+func TestRestartReconcile(t *testing.T) {
+	dir := t.TempDir()
+	runs, members := killedSupervisor(t, dir)
+	reg := openReg(t, dir)
+	s := regSup(t, reg)
+	ds := reconcileUntilSettled(t, s)
+	for _, id := range runs {
+		d := ds[id]
+		if d.Decision != decReaped {
+			t.Errorf("%s: %s (%s), want orphan-reaped", id, d.Decision, d.Detail)
+		}
+		if rec, _ := readRecord(reg.recordPath(id)); rec.State != Exited || rec.Reason != OrphanReaped ||
+			!rec.Cleanup.VerifiedEmpty || rec.Cleanup.Killed != 3 {
+			t.Errorf("record %s: %s/%s %+v", id, rec.State, rec.Reason, rec.Cleanup)
+		}
+	}
+	assertPIDsGone(t, members)
+	counts := eventCounts(t, dir)
+	for _, id := range runs {
+		if counts[id]["lease-steal"] != 1 || counts[id]["reconcile:orphan-reaped"] != 1 {
+			t.Errorf("%s: events %v, want one steal and one reap", id, counts[id])
+		}
+	}
+}
+
+// killedSupervisor runs the supervise role, learns its runs and their pids, and
+// SIGKILLs it.
+func killedSupervisor(t *testing.T, dir string) (runs []string, members []int) {
+	t.Helper()
+	cmd, stderr := startRole(t, "supervise", dir)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "ready" {
+		var id string
+		var pids []int
+		f := strings.SplitN(sc.Text(), " ", 3)
+		id = f[1]
+		json.Unmarshal([]byte(strings.ReplaceAll(f[2], " ", ",")), &pids)
+		runs, members = append(runs, id), append(members, pids...)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(runs) != 2 || len(members) != 6 {
+		t.Fatalf("supervisor reported runs %v members %v; stderr %s", runs, members, stderr)
+	}
+	t.Cleanup(func() { // whatever happens, kill what it started, by recorded pid
+		for _, pid := range members {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return runs, members
+}
+
+// reconcileUntilSettled reconciles until no record is left alone (the dead owner's
+// leases expire within LeaseExpiry), with a deadline.
+func reconcileUntilSettled(t *testing.T, s *Supervisor) map[string]Decision {
+	t.Helper()
+	all := map[string]Decision{}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ds, err := s.Reconcile(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		settled := true
+		for _, d := range ds {
+			if d.Decision == decLeftAone {
+				settled = false
+				continue
+			}
+			if d.Decision != decKept {
+				all[d.ID] = d
+			}
+		}
+		if settled {
+			return all
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still left alone after 20s: %+v", ds)
+		}
+		time.Sleep(20 * time.Millisecond) // the lease expires with time; nothing signals it
+	}
+}
+
+// eventCounts counts events.jsonl entries per run: by message, and reconcile entries
+// by decision.
+func eventCounts(t *testing.T, dir string) map[string]map[string]int {
+	f, err := os.Open(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	counts := map[string]map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e struct{ Msg, Run, Decision string }
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("bad event line %q: %v", sc.Text(), err)
+		}
+		if counts[e.Run] == nil {
+			counts[e.Run] = map[string]int{}
+		}
+		counts[e.Run][e.Msg]++
+		if e.Msg == "reconcile" {
+			counts[e.Run]["reconcile:"+e.Decision]++
+		}
+	}
+	return counts
+}
+
+// lease-contention: eight real processes reconcile the same dead instance's runs at
+// once: exactly one steal and one reap per run.
+func TestLeaseContention(t *testing.T) {
+	dir := t.TempDir()
+	runs, members := killedSupervisor(t, dir)
+	var cmds []*exec.Cmd
+	for i := 0; i < 8; i++ {
+		cmd, stderr := startRole(t, "reconcile", dir)
+		cmd.Stdout = &strings.Builder{}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("reconciler %d stderr: %s", i, stderr)
+			}
+		})
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("reconciler: %v", err)
+		}
+	}
+	assertPIDsGone(t, members)
+	counts := eventCounts(t, dir)
+	for _, id := range runs {
+		if counts[id]["lease-steal"] != 1 || counts[id]["reconcile:orphan-reaped"] != 1 || counts[id]["escalation"] < 1 {
+			t.Errorf("%s: events %v, want exactly one steal and one reap", id, counts[id])
+		}
+	}
+}
+
+// Adoption: with policy adopt, the orphans become runs of the new instance, observed
+// and cancellable.
+func TestAdoptedOrphanCanBeCancelled(t *testing.T) {
+	dir := t.TempDir()
+	runs, members := killedSupervisor(t, dir)
+	s := regSup(t, openReg(t, dir), WithPolicy(PolicyAdopt))
+	ds := reconcileUntilSettled(t, s)
+	for _, id := range runs {
+		if ds[id].Decision != decAdopted {
+			t.Fatalf("%s: %+v, want adopted", id, ds[id])
+		}
+		info, err := s.Info(id)
+		if err != nil || !info.Adopted || info.State != Running {
+			t.Fatalf("adopted run %+v %v", info, err)
+		}
+		if err := s.Write(id, []byte("x")); err == nil {
+			t.Error("terminal I/O to an adopted run did not fail")
+		}
+		trees, _ := s.Trees(id)
+		if len(trees[id]) != 3 || trees[id][0].Mark != reaper.MarkAdopted {
+			t.Errorf("adopted tree %+v", trees[id])
+		}
+		s.Cancel(id)
+		if info := waitEnd(t, s, id); info.Reason != ManualCancel {
+			t.Errorf("adopted run ended %s", info.Reason)
+		}
+	}
+	assertPIDsGone(t, members)
+}

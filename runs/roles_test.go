@@ -1,0 +1,155 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/config"
+)
+
+// Roles let the test binary act as a whole Corral process, so the registry tests
+// use real, separate instances: one to SIGKILL mid-run, several to race.
+const roleEnv = "CORRAL_TEST_ROLE"
+
+// maybeRole runs the role named in the environment and exits; called from TestMain.
+func maybeRole() {
+	role := os.Getenv(roleEnv)
+	if role == "" {
+		return
+	}
+	dir := os.Getenv("CORRAL_TEST_STATE")
+	var err error
+	switch role {
+	case "supervise":
+		err = roleSupervise(dir)
+	case "reconcile":
+		err = roleReconcile(dir)
+	case "writer":
+		err = roleWriter(dir)
+	default:
+		err = fmt.Errorf("unknown role %q", role)
+	}
+	fmt.Fprintln(os.Stderr, "role:", err)
+	os.Exit(1)
+}
+
+// shortLeases are timings that make lease expiry quick to reach in tests.
+func shortLeases() config.Defaults {
+	d := testDefaults()
+	d.LeaseHeartbeat = 100 * time.Millisecond
+	d.LeaseExpiry = 700 * time.Millisecond
+	return d
+}
+
+// roleSupervise starts a PTY run and a pipe run, each a tree of three (root, child,
+// grandchild), prints every member's pid, then waits to be killed. The PTY tree ignores
+// SIGHUP: when this process dies, its PTY master closes and the kernel hangs up the
+// session, which would otherwise end that run on its own.
+func roleSupervise(dir string) error {
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		return err
+	}
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()), WithEscapeDetection())
+	if err != nil {
+		return err
+	}
+	for _, spec := range []Spec{childSpec(true, "tree", "2", "ignore-term"), childSpec(false, "tree", "2")} {
+		spec.Name = spec.Kind() + "-tree"
+		id, err := s.Spawn(spec)
+		if err != nil {
+			return err
+		}
+		if err := awaitOutput(s, id, "tree ready"); err != nil {
+			return err
+		}
+		out, _ := s.Log(id)
+		fmt.Printf("run %s %v\n", id, pidsAfter(out.Bytes(), "member"))
+	}
+	fmt.Println("ready")
+	select {}
+}
+
+// roleReconcile reconciles until no record of another instance is left open, then
+// prints its decisions as JSON lines.
+func roleReconcile(dir string) error {
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		return err
+	}
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()))
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		ds, err := s.Reconcile(context.Background())
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if d.Decision != decLeftAone {
+				json.NewEncoder(os.Stdout).Encode(d)
+			}
+		}
+		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == decLeftAone }) {
+			s.Shutdown(context.Background())
+			reg.Close()
+			os.Exit(0)
+		}
+		time.Sleep(50 * time.Millisecond) // a role process polls the registry, as a user would
+	}
+	return fmt.Errorf("records still open after 30s")
+}
+
+// roleWriter rewrites one record forever, announcing each write, to be SIGKILLed.
+func roleWriter(dir string) error {
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		return err
+	}
+	rec := Record{RunID: "rwriter", Name: strings.Repeat("x", 64<<10), State: Running}
+	for i := 0; ; i++ {
+		rec.PID = i
+		if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+			return err
+		}
+		fmt.Println("wrote", i)
+	}
+}
+
+// awaitOutput waits (bounded) until the run's log contains want.
+func awaitOutput(s *Supervisor, id, want string) error {
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), want) {
+			return nil
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			return fmt.Errorf("no %q from %s", want, id)
+		}
+	}
+}
+
+// startRole starts this test binary in a role on state dir dir.
+func startRole(t *testing.T, role, dir string) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), roleEnv+"="+role, "CORRAL_TEST_STATE="+dir, "GORACE=atexit_sleep_ms=0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // like a Corral started from its own shell
+	return cmd, &stderr
+}
