@@ -145,6 +145,7 @@ func (s *Supervisor) heartbeat() {
 			live[r.id] = heartbeatRun{epoch: r.epoch, lastOutput: r.wd.State().LastOutput}
 		}
 		r.mu.Unlock()
+		r.outputHeartbeat()
 	}
 	lost, err := s.reg.heartbeat(live)
 	if err != nil {
@@ -169,4 +170,13 @@ func (s *Supervisor) liveRuns() []*run {
 		}
 	}
 	return out
+}
+
+// outputHeartbeat logs how much a run printed since the last heartbeat: one event per
+// run per lease interval at most, so a chatty run cannot flood events.jsonl.
+func (r *run) outputHeartbeat() {
+	total := r.out.total()
+	if prev := r.outLogged.Swap(total); total > prev {
+		r.sup.reg.events.emit("output", "run", r.id, "bytes", total-prev, "total", total)
+	}
 }

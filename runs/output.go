@@ -113,6 +113,13 @@ func (l *outputLog) view(from int64) Output {
 	return out
 }
 
+// total is how many bytes were ever captured.
+func (l *outputLog) total() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.start + int64(len(l.data))
+}
+
 // all is the whole capped log.
 func (l *outputLog) all() Output {
 	l.mu.Lock()

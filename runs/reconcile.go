@@ -57,12 +57,13 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		if err != nil {
 			return err
 		}
+		view := newProcView()
 		for _, rec := range recs {
 			if rec.State == Exited {
 				s.expire(rec)
 				continue
 			}
-			d, steal := s.decide(&rec)
+			d, steal := s.decide(&rec, view)
 			if steal {
 				stolen = append(stolen, rec)
 				continue
@@ -93,16 +94,16 @@ func (s *Supervisor) expire(rec Record) {
 
 // decide judges one record under the registry lock; it may close or steal it (the
 // write happens here, under the lock, so two racing instances cannot both steal).
-func (s *Supervisor) decide(rec *Record) (Decision, bool) {
+func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	reg := s.reg
 	if rec.OwnerInstanceID == reg.instance {
 		d.Decision, d.Detail = decKept, "owned by this instance"
 		return d, false
 	}
-	ownerAlive := reg.InstanceAlive(rec.OwnerInstanceID)
+	ownerAlive := view.instanceAlive(reg, rec.OwnerInstanceID)
 	now := reg.now()
-	alive, why := liveness(*rec)
+	alive, why := view.liveness(*rec)
 	switch {
 	case ownerAlive:
 		d.Decision = decLeftAone
@@ -132,11 +133,43 @@ func (s *Supervisor) decide(rec *Record) (Decision, bool) {
 	return d, true
 }
 
+// procView is what one reconcile pass knows about processes and instances, read at
+// most once per pass: a /proc scan costs milliseconds, and a thousand records whose
+// processes are gone would otherwise scan it a thousand times.
+type procView struct {
+	sessions map[int]int // sid → live members; nil until first needed
+	owners   map[string]bool
+}
+
+func newProcView() *procView { return &procView{owners: map[string]bool{}} }
+
+func (v *procView) instanceAlive(reg *Registry, id string) bool {
+	alive, ok := v.owners[id]
+	if !ok {
+		alive = reg.InstanceAlive(id)
+		v.owners[id] = alive
+	}
+	return alive
+}
+
+func (v *procView) sessionMembers(sid int) int {
+	if v.sessions == nil {
+		v.sessions = map[int]int{}
+		all, _ := reaper.ListAll()
+		for _, p := range all {
+			if p.State != 'Z' && p.State != 'X' {
+				v.sessions[p.SID]++
+			}
+		}
+	}
+	return v.sessions[sid]
+}
+
 // liveness reports whether the recorded run still exists, and if not, why. The root
 // must be the fingerprinted process; without it, the session may still hold members
 // (the root exited, its children did not) — those are still the run's as long as no
 // other process has become leader of a session with that number.
-func liveness(rec Record) (bool, string) {
+func (v *procView) liveness(rec Record) (bool, string) {
 	if rec.PID == 0 {
 		return false, "no process was recorded (the owner died while starting it)"
 	}
@@ -151,7 +184,7 @@ func liveness(rec Record) (bool, string) {
 		return false, fmt.Sprintf("pid %d now belongs to another process (start time %d, recorded %d)",
 			rec.PID, p.StartTime, rec.Fingerprint.StartTime)
 	}
-	if members, _ := reaper.Session(rec.SID); len(members) > 0 {
+	if v.sessionMembers(rec.SID) > 0 {
 		return true, ""
 	}
 	return false, "the process is gone"

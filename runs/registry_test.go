@@ -368,3 +368,28 @@ func TestAdoptedOrphanCanBeCancelled(t *testing.T) {
 	}
 	assertPIDsGone(t, members)
 }
+
+// events.jsonl records the whole lifecycle of a run, and the counters agree.
+func TestEventsAndMetrics(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	s := regSup(t, reg)
+	id := spawn(t, s, childSpec(false, "tree", "1"))
+	waitOutput(t, s, id, "tree ready")
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	c := eventCounts(t, dir)[id]
+	for _, msg := range []string{"spawn", "state", "cancel", "escalation", "cleanup", "exit"} {
+		if c[msg] == 0 {
+			t.Errorf("no %q event for the run: %v", msg, c)
+		}
+	}
+	m := s.Metrics()
+	if m.SpawnTotal != 1 || m.ExitTotal["manual-cancel"] != 1 || m.CleanupKillTotal["term"] != 2 {
+		t.Errorf("metrics %+v", m)
+	}
+	s.heartbeat()
+	if tot := reg.Totals(); tot.SpawnTotal != 1 {
+		t.Errorf("persisted totals %+v", tot)
+	}
+}

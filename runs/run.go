@@ -39,7 +39,8 @@ type run struct {
 	epoch    uint64               // lease epoch of the stored record; 0 until stored
 	escapees []reaper.Fingerprint // processes that left the session, attributed to this run
 
-	latest atomic.Pointer[Info] // info as last published, read without mu
+	latest    atomic.Pointer[Info] // info as last published, read without mu
+	outLogged atomic.Int64         // output total as of the last output heartbeat
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
