@@ -103,6 +103,9 @@ func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 	if err := p.Resize(cols, rows); err != nil {
 		return err
 	}
+	if r.screen != nil {
+		r.screen.Resize(int(cols), int(rows))
+	}
 	r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
 	return nil
 }

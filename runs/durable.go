@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"corral/reaper"
@@ -20,6 +21,8 @@ func (r *run) persistLocked() error {
 	if r.epoch == 0 {
 		if err = reg.create(rec); err == nil {
 			r.epoch = 1
+			r.info.LeaseOwner, r.info.LeaseEpoch = reg.instance, 1
+			r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
 		}
 	} else {
 		err = reg.update(r.id, r.epoch, func(stored *Record) {
@@ -148,6 +151,14 @@ func (s *Supervisor) heartbeat() {
 		r.outputHeartbeat()
 	}
 	lost, err := s.reg.heartbeat(live)
+	expires := s.reg.now().Add(s.cfg.LeaseExpiry)
+	for _, r := range s.liveRuns() {
+		if _, ok := live[r.id]; ok && !slices.Contains(lost, r.id) {
+			r.mu.Lock()
+			r.info.LeaseExpiresAt = expires // shown live; not an event of its own
+			r.mu.Unlock()
+		}
+	}
 	if err != nil {
 		s.reg.events.emit("registry-error", "err", err.Error())
 	}

@@ -36,7 +36,11 @@ type Info struct {
 	LastOutputAt time.Time `json:"last_output_at"`
 
 	Watchdog watchdog.State `json:"-"` // live, filled by Snapshot
-	Cleanup  Cleanup        `json:"cleanup"`
+
+	LeaseOwner     string    `json:"lease_owner,omitempty"` // instance holding the record's lease
+	LeaseEpoch     uint64    `json:"lease_epoch,omitempty"`
+	LeaseExpiresAt time.Time `json:"lease_expires_at"`
+	Cleanup        Cleanup   `json:"cleanup"`
 
 	Transcript       string `json:"transcript,omitempty"`        // PTY output, or a pipe run's stdout
 	StderrTranscript string `json:"stderr_transcript,omitempty"` // a pipe run's stderr

@@ -201,3 +201,29 @@ func TestSendKeysPasteSubmitReachChild(t *testing.T) {
 		})
 	}
 }
+
+// With screens, a PTY run's output is emulated as it arrives, answers to device
+// attribute queries reach the app, and resizing the run resizes its screen.
+func TestScreenFollowsRun(t *testing.T) {
+	s := newSup(t, WithScreens())
+	id := spawn(t, s, childSpec(true, "keys"))
+	waitOutput(t, s, id, "ready")
+	scr, err := s.Screen(id)
+	if err != nil || scr == nil {
+		t.Fatalf("screen %v %v", scr, err)
+	}
+	if !strings.Contains(scr.Text(), "ready") {
+		t.Fatalf("screen text %q", scr.Text())
+	}
+	if err := s.Resize(id, 90, 20); err != nil {
+		t.Fatal(err)
+	}
+	if c, r := scr.Size(); c != 90 || r != 20 {
+		t.Fatalf("screen %dx%d after resize", c, r)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	if pipe, _ := s.Screen(spawn(t, s, childSpec(false, "exit", "0"))); pipe != nil {
+		t.Error("a pipe run has a screen")
+	}
+}

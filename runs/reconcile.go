@@ -246,7 +246,8 @@ func (s *Supervisor) adopt(rec Record) {
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees}
 	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
 		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt,
-		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees)}
+		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees),
+		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
 	r.wd = watchdog.New(watchdog.Config{}, s.clock, nil) // its deadlines were the old owner's
 	s.mu.Lock()
 	s.runs[r.id] = r

@@ -26,6 +26,7 @@ type run struct {
 	cancel context.CancelCauseFunc
 	out    *outputLog
 	modes  ptyhost.ModeTracker
+	screen *ptyhost.Screen // PTY runs of a supervisor WithScreens; nil otherwise
 	wd     *watchdog.Watchdog
 	done   chan struct{} // closed when the run is Exited
 	once   sync.Once     // the finalizer runs exactly once
@@ -147,6 +148,9 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cmd, r.proc = cmd, proc
+	if r.screen != nil {
+		r.screen.SetReply(replyWriter{proc}) // answers to DA/DSR queries go back to the app
+	}
 	r.info.PID, r.info.Fingerprint, r.info.StartedAt = proc.PID(), fp, r.sup.clock.Now()
 	if r.ctx.Err() != nil {
 		r.moveLocked(Exiting, nil)
@@ -303,6 +307,9 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	if r.spec.PTY {
 		r.modes.Feed(p)
 	}
+	if r.screen != nil {
+		r.screen.Write(p) // emulated as it arrives, so the screen is current whenever it is shown
+	}
 	if w := r.mirror(s); w != nil {
 		w.Write(p)
 	}
@@ -341,4 +348,14 @@ func (r *run) closeTranscripts() {
 	for _, t := range r.tx {
 		t.close()
 	}
+}
+
+// replyWriter sends a screen's answers to terminal queries to the run's input.
+type replyWriter struct{ p *ptyhost.Proc }
+
+func (w replyWriter) Write(b []byte) (int, error) {
+	if err := w.p.Write(b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

@@ -35,6 +35,7 @@ type Supervisor struct {
 	reg      *Registry // nil: nothing is persisted
 	policy   Policy    // what reconciliation does with a live orphan
 	escapes  bool      // subreaper + periodic escape scan
+	screens  bool      // keep an emulated screen for every PTY run
 	counters counters
 	stopBG   func()        // stops the background goroutine
 	bgDone   chan struct{} // closed when it has stopped
@@ -64,6 +65,11 @@ func WithRegistry(reg *Registry) Option { return func(s *Supervisor) { s.reg = r
 
 // WithPolicy sets what reconciliation does with a live orphan (default terminate).
 func WithPolicy(p Policy) Option { return func(s *Supervisor) { s.policy = p } }
+
+// WithScreens keeps an emulated terminal screen (ptyhost.Screen) for every PTY run, fed
+// as output arrives; the UI renders it. Headless front ends leave it off: emulation
+// costs CPU per byte.
+func WithScreens() Option { return func(s *Supervisor) { s.screens = true } }
 
 // WithEscapeDetection makes Corral a child subreaper and scans runs for processes
 // that leave their session (DESIGN §3). Off by default because it changes the whole
@@ -138,6 +144,9 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 		}
 	}
 	r.wd = s.newWatchdog(spec, r)
+	if s.screens && spec.PTY {
+		r.screen = ptyhost.NewScreen(int(spec.Cols), int(spec.Rows))
+	}
 	s.runs[id] = r
 	s.order = append(s.order, id)
 	return r, nil
@@ -305,3 +314,13 @@ func (r *run) snapshot() Info {
 
 // modesOf returns the input-encoding modes the run's app asked for.
 func (r *run) modesOf() ptyhost.Modes { return r.modes.Modes() }
+
+// Screen returns a PTY run's emulated screen (nil for pipe runs, adopted runs and
+// supervisors without WithScreens). It stays valid after the run ends.
+func (s *Supervisor) Screen(id string) (*ptyhost.Screen, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return r.screen, nil
+}
