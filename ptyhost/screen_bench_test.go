@@ -1,0 +1,108 @@
+package ptyhost
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/hinshun/vt10x"
+)
+
+// The inputs of vt.md §4, about 1 MiB each, fed in 32 KiB chunks (the host's
+// read size) into a 120×40 screen.
+const benchCols, benchRows, benchChunk = 120, 40, 32 << 10
+
+// benchPlain is scrolling ASCII: 100-character lines and CRLF.
+func benchPlain() []byte {
+	line := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 3)[:100] + "\r\n"
+	return []byte(strings.Repeat(line, (1<<20)/len(line)))
+}
+
+// benchSGR is ls --color / syntax-highlighter style: an SGR every few characters.
+func benchSGR() []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, "\x1b[01;3%dm", i%8)
+		case 1:
+			fmt.Fprintf(&b, "\x1b[38;5;%dm", i%256)
+		case 2:
+			fmt.Fprintf(&b, "\x1b[38;2;%d;%d;%dm", i%256, (i*7)%256, (i*13)%256)
+		case 3:
+			b.WriteString("\x1b[0m")
+		}
+		b.WriteString("word")
+		if i%20 == 19 {
+			b.WriteString("\r\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// benchRedraw is a full-screen app: synchronized frames of cursor-addressed
+// rows with truecolour and 256-colour runs and EL.
+func benchRedraw() []byte {
+	var b strings.Builder
+	for f := 0; b.Len() < 1<<20; f++ {
+		b.WriteString("\x1b[?2026h")
+		for y := 1; y <= benchRows; y++ {
+			fmt.Fprintf(&b, "\x1b[%d;1H", y)
+			for x := 0; x < benchCols; x += 12 {
+				fmt.Fprintf(&b, "\x1b[38;2;%d;%d;200;48;5;%dm%-12s", (x+f)%256, y*5, (x+y)%256, "cell text")
+			}
+			b.WriteString("\x1b[0m\x1b[K")
+		}
+		b.WriteString("\x1b[?2026l")
+	}
+	return []byte(b.String())
+}
+
+func benchWrite(b *testing.B, in []byte, w io.Writer) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for p := in; len(p) > 0; {
+			n := min(len(p), benchChunk)
+			_, _ = w.Write(p[:n])
+			p = p[n:]
+		}
+	}
+}
+
+func BenchmarkScreenWritePlain(b *testing.B) {
+	benchWrite(b, benchPlain(), NewScreen(benchCols, benchRows))
+}
+
+func BenchmarkScreenWriteSGR(b *testing.B) {
+	benchWrite(b, benchSGR(), NewScreen(benchCols, benchRows))
+}
+
+func BenchmarkScreenWriteRedraw(b *testing.B) {
+	benchWrite(b, benchRedraw(), NewScreen(benchCols, benchRows))
+}
+
+// BenchmarkScreenBareVT10x is vt10x alone on the same inputs: the wrapper's
+// cost is the difference.
+func BenchmarkScreenBareVT10x(b *testing.B) {
+	for _, in := range []struct {
+		name string
+		data []byte
+	}{{"plain", benchPlain()}, {"sgr", benchSGR()}, {"redraw", benchRedraw()}} {
+		b.Run(in.name, func(b *testing.B) {
+			benchWrite(b, in.data, vt10x.New(vt10x.WithSize(benchCols, benchRows)))
+		})
+	}
+}
+
+// BenchmarkScreenRender renders a full 120×40 frame with a colour change every
+// 12 cells.
+func BenchmarkScreenRender(b *testing.B) {
+	s := NewScreen(benchCols, benchRows)
+	s.Write(benchRedraw())
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.Render()
+	}
+}

@@ -1,0 +1,281 @@
+package ptyhost
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Control sequences, rewritten for vt10x. vt10x parses parameters with
+// strings.Split(";") and Atoi and stops at the first it cannot parse, takes only
+// '?' as a prefix and ignores intermediates (vt.md §1.3), so:
+//   - a prefixed CSI other than '?' runs as its final byte: the kitty keyboard
+//     "CSI > 7 u" / "CSI < u" as DECRC (the cursor jumps), "CSI > 4;2 m" as SGR 0;
+//   - an empty parameter ends the list ("CSI ; 10 H" goes home), a colon one too
+//     ("CSI 38:2::255:0:0 m" resets the attributes);
+//   - negative and huge counts reach slice operations and loops ("CSI -1 @"
+//     panics, "CSI 9223372036854775807 I" spins under the lock);
+//   - a zero count where xterm reads 1 erases two cells (ECH) or lines (SU).
+//
+// So every sequence is parsed here, checked against the ECMA-48 grammar (which
+// has no minus sign: "-" is an intermediate byte and such sequences are
+// dropped), and forwarded rebuilt with defaults filled in and numbers clamped,
+// or answered or tracked here, or dropped.
+
+const (
+	vtMaxParams = 32 // parameters of one sequence
+	vtMaxSub    = 8  // colon sub-parameters of one parameter
+	// vtMaxCSILen keeps a rebuilt SGR well under vt10x's 256-byte cut; a longer
+	// one is split into several, which is equivalent.
+	vtMaxCSILen = 200
+)
+
+// vtParam is one parameter with its colon sub-parameters; -1 means empty.
+type vtParam struct {
+	v [vtMaxSub]int32
+	n int
+}
+
+// vtCSI is a parsed control sequence.
+type vtCSI struct {
+	prefix byte // one of < = > ? or 0
+	inter  byte // the intermediate byte or 0
+	p      [vtMaxParams]vtParam
+	np     int
+}
+
+// parse splits seq (everything between "ESC [" and the final byte) and reports
+// whether it follows the grammar: prefix, parameters, at most one intermediate.
+func (c *vtCSI) parse(seq []byte) bool {
+	c.prefix, c.inter, c.np = 0, 0, 0
+	if len(seq) > 0 && seq[0] >= '<' && seq[0] <= '?' {
+		c.prefix, seq = seq[0], seq[1:]
+	}
+	end := 0
+	for end < len(seq) && seq[end] >= '0' && seq[end] <= ';' {
+		end++
+	}
+	switch inter := seq[end:]; {
+	case len(inter) > 1 || (len(inter) == 1 && inter[0] > 0x2f):
+		return false
+	case len(inter) == 1:
+		c.inter = inter[0]
+	}
+	return end == 0 || c.parseParams(seq[:end])
+}
+
+func (c *vtCSI) parseParams(b []byte) bool {
+	cur := c.add()
+	for _, ch := range b {
+		switch {
+		case ch == ';':
+			if c.np == vtMaxParams {
+				return false
+			}
+			cur = c.add()
+		case ch == ':':
+			if cur.n == vtMaxSub {
+				return false
+			}
+			cur.v[cur.n] = -1
+			cur.n++
+		default:
+			d := &cur.v[cur.n-1]
+			*d = min(max(*d, 0)*10+int32(ch-'0'), vtMaxParam)
+		}
+	}
+	return true
+}
+
+func (c *vtCSI) add() *vtParam {
+	p := &c.p[c.np]
+	c.np++
+	p.v[0], p.n = -1, 1
+	return p
+}
+
+// arg returns parameter i, or -1 when it is empty or missing.
+func (c *vtCSI) arg(i int) int {
+	if i >= c.np {
+		return -1
+	}
+	return int(c.p[i].v[0])
+}
+
+func (c *vtCSI) hasSub() bool {
+	for i := range c.np {
+		if c.p[i].n > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *vtCSI) has(vals ...int) bool {
+	for i := range c.np {
+		for _, v := range vals {
+			if c.arg(i) == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// csiDone handles a complete control sequence.
+func (s *Screen) csiDone(final byte) {
+	c := &s.csi
+	if !c.parse(s.scan.seq) || (final != 'm' && c.hasSub()) {
+		return
+	}
+	switch {
+	case c.inter == ' ' && final == 'q' && c.prefix == 0: // DECSCUSR
+		if v := max(c.arg(0), 0); v <= 6 {
+			s.track.shape = v
+		}
+	case c.inter != 0:
+		// DECSTR, DECRQM, DECSCA, DECCARA…: vt10x would run the final byte as
+		// the plain command ("CSI 1;1;2;2;1 $ r" as DECSTBM).
+	case c.prefix == '?':
+		s.csiPrivate(final)
+	case c.prefix == '>':
+		if final == 'c' && c.arg(0) <= 0 {
+			s.answer(vtDA2Reply)
+		}
+		// The rest (kitty keyboard push, modifyOtherKeys, XTVERSION) is dropped.
+	case c.prefix == 0:
+		s.csiPlain(final)
+	} // '<' and '=': kitty keyboard pop and set, which vt10x runs as DECRC
+}
+
+// csiPlain handles an unprefixed sequence.
+func (s *Screen) csiPlain(final byte) {
+	c := &s.csi
+	switch final {
+	case 'm':
+		s.sgr()
+	case 'c':
+		if c.arg(0) <= 0 {
+			s.answer(vtDA1Reply)
+		}
+	case 'b':
+		s.repeat()
+	case 'r':
+		s.scrollRegion()
+	case 'H', 'f':
+		s.emitCSI(final, 2, 1)
+	case '@', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'I', 'L', 'M', 'P', 'S', 'T', 'X', 'Z', 'a', 'd', 'e', '`':
+		s.emitCSI(final, 1, 1)
+	case 'J', 'K', 'g':
+		s.emitCSI(final, 1, 0)
+	case 'n': // DSR 5 and CPR: vt10x answers those itself, into replies
+		if v := c.arg(0); v == 5 || v == 6 {
+			s.emitCSI(final, 1, 0)
+		}
+	case 'h', 'l':
+		s.emitCSI(final, vtMaxParams, 0)
+	case 's', 'u':
+		// Save and restore the cursor only without parameters; with them they
+		// are DECSLRM or kitty keyboard codes, not meant for vt10x.
+		if c.np == 0 {
+			s.emitCSI(final, 0, 0)
+		}
+	} // anything else is not implemented by vt10x: dropped
+}
+
+// csiPrivate handles "CSI ? …". vt10x would run ?s (XTSAVE) as a cursor save
+// and ?m as an attribute reset, and ?u is a kitty keyboard query: only modes,
+// selective erase (close enough to ED/EL) and DSR go on.
+func (s *Screen) csiPrivate(final byte) {
+	switch final {
+	case 'h', 'l':
+		s.privateModes(final)
+	case 'J', 'K', 'n':
+		s.emitCSI(final, 1, 0)
+	}
+}
+
+// privateModes tracks the DEC modes vt10x ignores and forwards the list.
+// "CSI ? 1049 l" on the main screen would switch vt10x *to* the alternate
+// screen (vt.md §1.10 #9), so leaving an alternate screen that is not there is
+// left out.
+func (s *Screen) privateModes(final byte) {
+	set := final == 'h'
+	c := &s.csi
+	skipAlt := !set && c.has(47, 1047, 1049) && !s.inAltScreen()
+	start := len(s.out)
+	s.out = append(s.out, "\x1b[?"...)
+	n := 0
+	for i := range c.np {
+		v := max(c.arg(i), 0)
+		switch v {
+		case 2004:
+			s.track.paste = set
+		case 2026:
+			s.track.sync = set
+		case 47, 1047, 1049:
+			if skipAlt {
+				continue
+			}
+		}
+		s.out = s.appendParam(s.out, n, v)
+		n++
+	}
+	if n == 0 {
+		s.out = s.out[:start]
+		return
+	}
+	s.out = append(s.out, final)
+}
+
+// emitCSI forwards the current sequence with its prefix and at most maxN
+// parameters. Empty parameters become def; with def 1, so do zeros (xterm reads
+// a zero count as one; vt10x erases two cells for "CSI 0 X").
+func (s *Screen) emitCSI(final byte, maxN, def int) {
+	c := &s.csi
+	s.out = append(s.out, vtESC, '[')
+	if c.prefix != 0 {
+		s.out = append(s.out, c.prefix)
+	}
+	for i := range min(c.np, maxN) {
+		v := c.arg(i)
+		if v < 0 || (def == 1 && v == 0) {
+			v = def
+		}
+		s.out = s.appendParam(s.out, i, v)
+	}
+	s.out = append(s.out, final)
+}
+
+func (s *Screen) appendParam(b []byte, i, v int) []byte {
+	if i > 0 {
+		b = append(b, ';')
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+// scrollRegion forwards DECSTBM with an empty or zero top as 1 and an empty or
+// zero bottom left out, which vt10x reads as the last line.
+func (s *Screen) scrollRegion() {
+	c := &s.csi
+	s.out = append(s.out, "\x1b["...)
+	if c.np > 0 {
+		s.out = strconv.AppendInt(s.out, int64(max(c.arg(0), 1)), 10)
+	}
+	if bottom := c.arg(1); bottom > 0 {
+		s.out = s.appendParam(s.out, 1, bottom)
+	}
+	s.out = append(s.out, 'r')
+}
+
+// repeat implements REP ("CSI n b"), which vt10x ignores (vt.md §1.10 #14;
+// ncurses may use it with xterm-256color), by repeating the last graphic
+// character, at most a screenful.
+func (s *Screen) repeat() {
+	r := s.scan.last
+	if r == 0 {
+		return
+	}
+	for range min(max(s.csi.arg(0), 1), s.cols*s.rows) {
+		s.out = utf8.AppendRune(s.out, r)
+	}
+}

@@ -1,0 +1,169 @@
+package ptyhost
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// plainLine is line y of Render without its SGR sequences.
+func plainLine(s *Screen, y int) string {
+	return sgrRE.ReplaceAllString(strings.Split(s.Render(), "\n")[y], "")
+}
+
+// colOf returns the display column of the first probe in line.
+func colOf(line string, probe rune) int {
+	col := 0
+	for _, r := range line {
+		if r == probe {
+			return col
+		}
+		col += runeWidth(r)
+	}
+	return -1
+}
+
+func TestScreenRenderWide(t *testing.T) {
+	cases := []struct {
+		name  string
+		cols  int
+		in    string
+		want  string // line 0 of Render, SGR removed, right-trimmed
+		probe rune   // … found at display column col
+		col   int
+	}{
+		{"CJK", 10, "a你b", "a你b", 'b', 3},
+		{"two CJK", 10, "你好|", "你好|", '|', 4},
+		{"emoji", 10, "😀|", "😀|", '|', 2},
+		{"fullwidth and Hangul", 12, "ＡＢ한|", "ＡＢ한|", '|', 6},
+		{"Claude Code prompt re-synced with CHA", 30, "hello 你好\x1b[11G 😀\x1b[14G world",
+			"hello 你好 😀 world", 'w', 14},
+		{"overflow is cut at cols", 20, strings.Repeat("你", 15) + "END", strings.Repeat("你", 10), 'E', -1},
+		{"wide character that does not fit in the last column", 20, strings.Repeat("x", 19) + "你",
+			strings.Repeat("x", 19), '你', -1},
+		{"combining mark stays on its letter", 10, "e\u0301|", "e\u0301|", '|', 1},
+		{"zero-width joiner dropped", 10, "👩\u200d💻|", "👩💻|", '|', 4},
+		{"reverse blank after a wide character is kept", 10, "你\x1b[7m \x1b[0m|", "你 |", '|', 3},
+		{"C1 control stored as text renders as space", 10, "a\u009bb", "a b", 'b', 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewScreen(c.cols, 3)
+			s.Write([]byte(c.in))
+			checkGeometry(t, s)
+			line := plainLine(s, 0)
+			if got := strings.TrimRight(line, " "); got != c.want {
+				t.Errorf("line = %q, want %q", got, c.want)
+			}
+			if got := colOf(line, c.probe); got != c.col {
+				t.Errorf("%q at column %d, want %d", c.probe, got, c.col)
+			}
+			if text := strings.Split(s.Text(), "\n")[0]; text != c.want {
+				t.Errorf("Text line = %q, want %q", text, c.want)
+			}
+		})
+	}
+}
+
+func TestScreenCursorDisplayColumn(t *testing.T) {
+	s := NewScreen(20, 3)
+	s.Write([]byte("a你好"))
+	if st := s.State(); st.CursorX != 5 || st.CursorY != 0 {
+		t.Errorf("cursor at %d,%d, want 5,0", st.CursorX, st.CursorY)
+	}
+	s.Write([]byte("\r\n\x1b[5C"))
+	if st := s.State(); st.CursorX != 5 || st.CursorY != 1 {
+		t.Errorf("cursor at %d,%d, want 5,1", st.CursorX, st.CursorY)
+	}
+}
+
+func TestScreenRenderSGR(t *testing.T) {
+	cases := []struct {
+		name, in, want string // want: line 0 of a 6-column screen
+	}{
+		{"plain", "abc", "abc   "},
+		{"one SGR per run", "\x1b[31mAB\x1b[0mC", "\x1b[0;31mAB\x1b[0mC   "},
+		{"reverse", "\x1b[7mX", "\x1b[0;7mX\x1b[0m     "},
+		{"reverse un-swapped", "\x1b[31;42;7mX", "\x1b[0;7;31;42mX\x1b[0m     "},
+		{"reverse fg only", "\x1b[33;7mX", "\x1b[0;7;33mX\x1b[0m     "},
+		{"erase with reverse on: background only", "\x1b[7;41m\x1b[K", "\x1b[0;41m      \x1b[0m"},
+		{"bold brightens like vt10x", "\x1b[1;31mX", "\x1b[0;1;91mX\x1b[0m     "},
+		{"italic underline blink", "\x1b[3;4;5mX", "\x1b[0;3;4;5mX\x1b[0m     "},
+		{"bright background", "\x1b[104mX", "\x1b[0;104mX\x1b[0m     "},
+		{"256 colours", "\x1b[38;5;200;48;5;17mX", "\x1b[0;38;5;200;48;5;17mX\x1b[0m     "},
+		{"truecolour", "\x1b[38;2;10;20;30mX", "\x1b[0;38;2;10;20;30mX\x1b[0m     "},
+		{"colour to the end of the line", "\x1b[44mABCDEF", "\x1b[0;44mABCDEF\x1b[0m"},
+		{"dim is not tracked by vt10x", "\x1b[2mX", "X     "},
+		{"line drawing", "\x1b(0qx\x1b(Bq", "─│q   "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewScreen(6, 2)
+			s.Write([]byte(c.in))
+			checkGeometry(t, s)
+			if got := strings.Split(s.Render(), "\n")[0]; got != c.want {
+				t.Errorf("line = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestScreenRenderSize(t *testing.T) {
+	s := NewScreen(0, -5)
+	if c, r := s.Size(); c != 1 || r != 1 {
+		t.Errorf("size %dx%d, want 1x1", c, r)
+	}
+	s.Write([]byte("你好 hello\r\n\x1b[31mworld"))
+	checkGeometry(t, s)
+	for _, sz := range [][2]int{{7, 3}, {40, 10}, {1, 1}, {5000, 2}} {
+		s.Resize(sz[0], sz[1])
+		checkGeometry(t, s)
+	}
+	if c, _ := s.Size(); c != maxScreenDim {
+		t.Errorf("cols %d, want clamped to %d", c, maxScreenDim)
+	}
+}
+
+func TestScreenText(t *testing.T) {
+	s, _ := screenOf(t, "\x1b[31mred\x1b[0m  \r\n\r\n  x")
+	if got, want := s.Text(), "red\n\n  x\n"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
+func FuzzScreenWrite(f *testing.F) {
+	for _, seed := range []string{
+		"hello\x1b[31mworld\x1b[0m\r\n",
+		"\x1b[>7u\x1b[<u\x1b[?u\x1b[=1;1u",
+		"abc\x1b[-1@\x1b[-1P\x1b[99999999I",
+		"\x1b[38:2::255:0:0m\x1b[1;4:3m\x1b[58;2;1;2;3m",
+		"\x1b]0;title\x07\x1b]52;c;eA==\x07\x1bP1$q\x1b\\\x1b]777;notify;a;b\x1b\\",
+		"\x1b[?1049h\x1b[?2004h\x1b[?2026h\x1b[5 q\x1b[c\x1b[>c\x1b[6n\x1bc",
+		"a你b😀\u0301\u200d\x1b[4b\x1b(0qx\x1b)B",
+		"\x1b[;5H\x1b[0X\x1b[0S\x1b[3\x18A\x1b[r\x1b[0;0r",
+	} {
+		f.Add([]byte(seed), uint8(20), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, cols, rows uint8) {
+		s := NewScreen(int(cols%120)+1, int(rows%50)+1)
+		s.SetReply(io.Discard)
+		for i := 0; len(data) > 0; i++ {
+			k := min(len(data), 1+(i*5)%13)
+			if n, err := s.Write(data[:k]); n != k || err != nil {
+				t.Fatalf("Write = %d, %v, want %d", n, err, k)
+			}
+			data = data[k:]
+			if i == 3 {
+				s.Resize(int(rows%50)+1, int(cols%50)+1)
+			}
+		}
+		checkGeometry(t, s)
+		st := s.State()
+		if st.Err != "" {
+			t.Fatalf("emulator panicked: %s", st.Err)
+		}
+		if c, r := s.Size(); st.CursorX < 0 || st.CursorX >= c || st.CursorY < 0 || st.CursorY >= r {
+			t.Fatalf("cursor %d,%d outside %dx%d", st.CursorX, st.CursorY, c, r)
+		}
+	})
+}

@@ -1,0 +1,148 @@
+package ptyhost
+
+import "strconv"
+
+// SGR, rewritten into the semicolon form vt10x parses (vt.md §1.4, §1.5):
+//   - colon sub-parameters (ITU T.416) are translated: "38:2::r:g:b",
+//     "38:2:r:g:b" and "38:5:n" become "38;2;r;g;b" and "38;5;n"; "4:0" becomes
+//     24 and "4:1"…"4:5" (curly and friends) plain underline 4; other
+//     attributes keep their main value and lose the sub-parameters;
+//   - underline colour (58, 59) is dropped together with its arguments, which
+//     vt10x would otherwise read as attributes of their own ("58;2;1;4;5"
+//     would turn on bold, underline and blink);
+//   - a truecolour whose red and green are 0 would be stored as a palette index
+//     (38;2;0;0;255 → colour 255, light grey): its green goes to 1, which no eye
+//     can tell apart and which keeps it a truecolour;
+//   - 21 (double underline in ECMA-48 and xterm; vt10x reads "bold off")
+//     becomes underline;
+//   - an SGR left with nothing is dropped: forwarding "CSI m" would reset.
+//
+// Dim (2), hidden (8), strike (9) and overline (53) are forwarded but vt10x
+// keeps no such attribute, so they are lost and dim text shows at full
+// intensity; no rewrite can fix that.
+
+// sgr rewrites the current "CSI … m".
+func (s *Screen) sgr() {
+	c := &s.csi
+	if c.np == 0 {
+		s.out = append(s.out, "\x1b[m"...)
+		return
+	}
+	w := sgrWriter{out: s.out, open: len(s.out)}
+	w.out = append(w.out, vtESC, '[')
+	for i := 0; i < c.np; i++ {
+		i += w.param(c, i)
+	}
+	s.out = w.close()
+}
+
+// sgrWriter appends parameters to SGR sequences, starting a new one when the
+// current one grows long.
+type sgrWriter struct {
+	out  []byte
+	open int // where the current "ESC [" starts
+	n    int // parameters in the current sequence
+}
+
+func (w *sgrWriter) put(vals ...int32) {
+	if len(w.out)-w.open > vtMaxCSILen {
+		w.out = append(w.out, 'm')
+		w.open, w.n = len(w.out), 0
+		w.out = append(w.out, vtESC, '[')
+	}
+	for _, v := range vals {
+		if w.n > 0 {
+			w.out = append(w.out, ';')
+		}
+		w.out = appendInt32(w.out, v)
+		w.n++
+	}
+}
+
+// close ends the current sequence, or takes its "ESC [" back if it is empty.
+func (w *sgrWriter) close() []byte {
+	if w.n == 0 {
+		return w.out[:w.open]
+	}
+	return append(w.out, 'm')
+}
+
+// param writes parameter i and returns how many following parameters it used.
+func (w *sgrWriter) param(c *vtCSI, i int) int {
+	p := &c.p[i]
+	v := max(p.v[0], 0)
+	switch {
+	case v == 38 || v == 48 || v == 58:
+		return w.color(c, i)
+	case v == 4 && p.n > 1 && p.v[1] == 0:
+		w.put(24)
+	case v == 21:
+		w.put(4)
+	default:
+		w.put(v)
+	}
+	return 0
+}
+
+// color writes an extended colour (38 foreground, 48 background, 58 underline:
+// dropped) in either form and returns how many following parameters it used.
+// A malformed one ends the SGR, as its remaining parameters cannot be told
+// apart from its arguments.
+func (w *sgrWriter) color(c *vtCSI, i int) int {
+	p := &c.p[i]
+	var args [4]int32 // kind and its values
+	used := 0
+	switch {
+	case p.n > 1: // colon form: 38:5:n, 38:2:r:g:b, 38:2:cs:r:g:b
+		args = colonColor(p)
+	case c.arg(i+1) == 5 && i+2 < c.np:
+		args, used = [4]int32{5, c.p[i+2].v[0]}, 2
+	case c.arg(i+1) == 2 && i+4 < c.np:
+		args, used = [4]int32{2, c.p[i+2].v[0], c.p[i+3].v[0], c.p[i+4].v[0]}, 4
+	default:
+		return c.np
+	}
+	if p.v[0] != 58 {
+		w.putColor(p.v[0], args)
+	}
+	return used
+}
+
+func colonColor(p *vtParam) [4]int32 {
+	switch {
+	case p.v[1] == 5 && p.n >= 3:
+		return [4]int32{5, p.v[2]}
+	case p.v[1] == 2 && p.n >= 6:
+		return [4]int32{2, p.v[3], p.v[4], p.v[5]}
+	case p.v[1] == 2 && p.n == 5:
+		return [4]int32{2, p.v[2], p.v[3], p.v[4]}
+	}
+	return [4]int32{} // unknown kind: nothing written
+}
+
+// putColor writes "base;5;n" or "base;2;r;g;b" when every value is in range.
+func (w *sgrWriter) putColor(base int32, args [4]int32) {
+	for i := 1; i < len(args); i++ {
+		if args[i] > 255 {
+			return
+		}
+		args[i] = max(args[i], 0) // empty sub-parameters are 0
+	}
+	switch args[0] {
+	case 5:
+		w.put(base, 5, args[1])
+	case 2:
+		r, g, b := args[1], args[2], args[3]
+		if r == 0 && g == 0 {
+			g = 1
+		}
+		w.put(base, 2, r, g, b)
+	}
+}
+
+func appendInt32(b []byte, v int32) []byte {
+	if v >= 0 && v < 10 {
+		return append(b, byte('0'+v))
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
