@@ -9,8 +9,8 @@ import (
 	"corral/config"
 )
 
-func benchSup(b *testing.B, d config.Defaults) *Supervisor {
-	s, err := New(WithDefaults(d))
+func benchSup(b *testing.B, d config.Defaults, opts ...Option) *Supervisor {
+	s, err := New(append([]Option{WithDefaults(d)}, opts...)...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -19,13 +19,25 @@ func benchSup(b *testing.B, d config.Defaults) *Supervisor {
 }
 
 // BenchmarkSpawnToRunning measures Spawn returning with the run in running: process
-// start, fingerprint, state commit. (The registry commit joins this path with the
-// registry.) Each run is cancelled outside the timer.
+// start, fingerprint, and — in the registry variants — the durable record commit that
+// must precede running. Each run is cancelled outside the timer.
 func BenchmarkSpawnToRunning(b *testing.B) {
-	for _, pty := range []bool{true, false} {
-		name := map[bool]string{true: "pty", false: "pipe"}[pty]
-		b.Run(name, func(b *testing.B) {
-			s := benchSup(b, config.Default())
+	for _, c := range []struct {
+		name     string
+		pty, reg bool
+	}{{"pty", true, false}, {"pipe", false, false}, {"pty+registry", true, true}, {"pipe+registry", false, true}} {
+		pty := c.pty
+		b.Run(c.name, func(b *testing.B) {
+			var opts []Option
+			if c.reg {
+				reg, err := OpenRegistry(b.TempDir(), config.Default())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { reg.Close() })
+				opts = append(opts, WithRegistry(reg))
+			}
+			s := benchSup(b, config.Default(), opts...)
 			spec := childSpec(pty, "sleep")
 			var lat []time.Duration
 			for b.Loop() {
