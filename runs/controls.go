@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
+	"time"
 
 	"corral/ptyhost"
 	"corral/reaper"
@@ -106,6 +107,7 @@ func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 	if r.screen != nil {
 		r.screen.Resize(int(cols), int(rows))
 	}
+	r.cast.resize(cols, rows, time.Now())
 	r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
 	return nil
 }

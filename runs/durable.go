@@ -48,7 +48,7 @@ func (r *run) recordLocked() Record {
 		CleanupMode: "session", Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Detail: i.SpawnErr,
 	}
-	for _, l := range []string{i.Transcript, i.StderrTranscript} {
+	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {
 			rec.Logs = append(rec.Logs, l)
 		}

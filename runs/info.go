@@ -44,6 +44,7 @@ type Info struct {
 
 	Transcript       string `json:"transcript,omitempty"`        // PTY output, or a pipe run's stdout
 	StderrTranscript string `json:"stderr_transcript,omitempty"` // a pipe run's stderr
+	Cast             string `json:"cast,omitempty"`              // a PTY run's asciicast v2 recording
 }
 
 // Cleanup is what ending the run took.

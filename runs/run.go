@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"corral/ptyhost"
 	"corral/reaper"
@@ -31,6 +32,7 @@ type run struct {
 	done   chan struct{} // closed when the run is Exited
 	once   sync.Once     // the finalizer runs exactly once
 	tx     [2]*transcript
+	cast   *castFile // PTY runs with a log dir: the asciicast recording
 
 	mu       sync.Mutex
 	info     Info
@@ -304,6 +306,7 @@ func cleanupDetail(rep reaper.Report) string {
 func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	r.out.write(s, p)
 	r.tx[s].write(p)
+	r.cast.output(p, time.Now())
 	if r.spec.PTY {
 		r.modes.Feed(p)
 	}
@@ -341,6 +344,14 @@ func (r *run) openTranscripts() error {
 		}
 		r.tx[s] = t
 	}
+	if r.info.Cast != "" {
+		c, err := openCast(r.info.Cast, r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
+			r.sup.cfg.TranscriptCap, time.Now())
+		if err != nil {
+			return err
+		}
+		r.cast = c
+	}
 	return nil
 }
 
@@ -348,6 +359,7 @@ func (r *run) closeTranscripts() {
 	for _, t := range r.tx {
 		t.close()
 	}
+	r.cast.close()
 }
 
 // replyWriter sends a screen's answers to terminal queries to the run's input.

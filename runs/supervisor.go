@@ -141,6 +141,8 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 		r.info.Transcript = filepath.Join(s.logDir, id+".log")
 		if !spec.PTY {
 			r.info.StderrTranscript = filepath.Join(s.logDir, id+".stderr.log")
+		} else {
+			r.info.Cast = filepath.Join(s.logDir, id+".cast")
 		}
 	}
 	r.wd = s.newWatchdog(spec, r)

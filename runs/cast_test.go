@@ -1,0 +1,88 @@
+package runs
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"corral/ptyhost"
+)
+
+// replayCast parses an asciicast v2 file strictly and plays it into a fresh Screen.
+func replayCast(t *testing.T, path string) *ptyhost.Screen {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	if !sc.Scan() {
+		t.Fatal("empty cast")
+	}
+	var h castHeader
+	if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Version != 2 || h.Width == 0 {
+		t.Fatalf("header %q: %v", sc.Text(), err)
+	}
+	scr := ptyhost.NewScreen(h.Width, h.Height)
+	last := -1.0
+	for sc.Scan() {
+		var ev [3]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("event %q: %v", sc.Text(), err)
+		}
+		at, kind, data := ev[0].(float64), ev[1].(string), ev[2].(string)
+		if at < last {
+			t.Fatalf("time went back: %v after %v", at, last)
+		}
+		last = at
+		switch kind {
+		case "o":
+			scr.Write([]byte(data))
+		case "r":
+			var c, r int
+			fmt.Sscanf(data, "%dx%d", &c, &r)
+			scr.Resize(c, r)
+		default:
+			t.Fatalf("unknown event kind %q", kind)
+		}
+	}
+	return scr
+}
+
+// A PTY run's recording replays to the same final screen as the live run, through a
+// resize and UTF-8 split across reads.
+func TestCastReplaysToSameScreen(t *testing.T) {
+	s := newSup(t, WithScreens())
+	spec := childSpec(true, "keys")
+	spec.Cols, spec.Rows = 60, 12
+	id := spawn(t, s, spec)
+	waitOutput(t, s, id, "ready")
+	s.Resize(id, 50, 10)
+	s.Write(id, []byte("héllo\x1b[31m"))
+	waitOutput(t, s, id, "got ")
+	s.Cancel(id)
+	info := waitEnd(t, s, id)
+	live, _ := s.Screen(id)
+	replayed := replayCast(t, info.Cast)
+	if c, r := replayed.Size(); c != 50 || r != 10 {
+		t.Errorf("replayed size %dx%d, want the resized 50x10", c, r)
+	}
+	if replayed.Text() != live.Text() {
+		t.Fatalf("replay differs:\n%s\n--- live ---\n%s", replayed.Text(), live.Text())
+	}
+}
+
+func TestCompleteRunes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{{"abc", 3}, {"a\xc3", 1}, {"a\xc3\xa9", 3}, {"\xe2\x82", 0}, {"\xf0\x9f\x98", 0}, {"\xff", 1}} {
+		if got := completeRunes([]byte(c.in)); got != c.want {
+			t.Errorf("completeRunes(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
