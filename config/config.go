@@ -1,6 +1,11 @@
 // Package config is the one home of every default Corral uses (grace, timeouts, caps,
 // sizes, lease timings) and of the state directory's location. No other package
 // hard-codes these numbers: they take them from Default().
+//
+// It also reads corral.toml (Load, Parse; File.Apply overlays its [defaults] on
+// Default()), finds it (Discover), imports Procfiles (ParseProcfile) and prints the
+// effective configuration (File.Effective). Every problem in a file is one *Error
+// naming the file, the line, the run and the key.
 package config
 
 import (
@@ -39,12 +44,32 @@ type Defaults struct {
 	WarnFraction   float64       // the countdown warns in the last part of a deadline
 	EchoWindow     time.Duration // output this soon after our own input is echo, not life
 
+	// Deadlines for runs that set none themselves.
+	Timeout         time.Duration // overall; 0 is none
+	NoOutputTimeout time.Duration // 0 derives it from the overall timeout as above; < 0 is off
+
 	// Registry.
 	FinishedTTL    time.Duration // finished runs stay listed this long
 	LeaseHeartbeat time.Duration // how often an instance renews its runs' leases
 	LeaseExpiry    time.Duration // a lease not renewed for this long has expired
 	EscapeScan     time.Duration // how often runs are checked for escaped processes
+
+	// Policies (DESIGN §3, §5).
+	ReconcilePolicy string // a live orphan whose owner died: ReconcileTerminate or ReconcileAdopt
+	EscapePolicy    string // a process that left its run's session: EscapeFail or EscapeWarn
+
+	// StateDir is the state directory named by the config file; "" leaves it to
+	// ResolveStateDir's environment and XDG rules.
+	StateDir string
 }
+
+// Policy values, spelled as in the config file.
+const (
+	ReconcileTerminate = "terminate" // end the orphan (reason orphan-reaped)
+	ReconcileAdopt     = "adopt"     // observe it and allow cancel, no terminal I/O
+	EscapeFail         = "fail"      // end the run with ownership-escape
+	EscapeWarn         = "warn"      // record the escape; end the escapee with the run
+)
 
 // Default returns the defaults. It returns a fresh value so callers may adjust a copy.
 func Default() Defaults {
@@ -75,6 +100,9 @@ func Default() Defaults {
 		LeaseHeartbeat: 2 * time.Second,
 		LeaseExpiry:    10 * time.Second,
 		EscapeScan:     500 * time.Millisecond,
+
+		ReconcilePolicy: ReconcileTerminate,
+		EscapePolicy:    EscapeFail,
 	}
 }
 
@@ -83,12 +111,20 @@ const StateDirEnv = "CORRAL_STATE_DIR"
 
 // StateDir resolves the state directory: the flag if given, else $CORRAL_STATE_DIR,
 // else $XDG_STATE_HOME/corral, else ~/.local/state/corral. It does not create it.
-func StateDir(flag string) (string, error) {
+func StateDir(flag string) (string, error) { return ResolveStateDir(flag, "") }
+
+// ResolveStateDir is StateDir with the config file's state_dir (Defaults.StateDir)
+// between the environment and the XDG rules: a flag or $CORRAL_STATE_DIR set for one
+// invocation beats the file a team checked in.
+func ResolveStateDir(flag, configured string) (string, error) {
 	if flag != "" {
 		return filepath.Abs(flag)
 	}
 	if d := os.Getenv(StateDirEnv); d != "" {
 		return filepath.Abs(d)
+	}
+	if configured != "" {
+		return filepath.Abs(configured)
 	}
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "corral"), nil

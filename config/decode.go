@@ -1,0 +1,138 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// decoder maps the tables of a corral.toml onto a File, one table at a time in file
+// order, stopping at the first problem with its line.
+type decoder struct {
+	path  string
+	dir   string // relative paths in the file are relative to it
+	f     *File
+	names map[string]int // run name → line of the run that took it
+}
+
+func (d *decoder) table(t table) error {
+	switch {
+	case t.key == nil:
+		return d.topLevel(t)
+	case !t.array && slices.Equal(t.key, []string{"defaults"}):
+		return d.defaults(t)
+	case !t.array && slices.Equal(t.key, []string{"keys"}):
+		return d.keys(t)
+	case t.array && slices.Equal(t.key, []string{"run"}):
+		return d.run(t)
+	case !t.array && slices.Equal(t.key, []string{"run", "env"}):
+		return d.runEnv(t)
+	case slices.Equal(t.key, []string{"run"}):
+		return d.fail(t.line, "", "", errors.New("want [[run]] (one table per run), not [run]"))
+	}
+	msg := "unknown table " + tableName(t.key, t.array)
+	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "run": "[[run]]", "run.env": "[run.env]"}
+	if s := closest(strings.Join(t.key, "."), slices.Sorted(maps.Keys(known))); s != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", known[s])
+	}
+	return d.fail(t.line, "", "", errors.New(msg))
+}
+
+// topLevel: corral.toml keeps every key in a table.
+func (d *decoder) topLevel(t table) error {
+	for _, p := range t.pairs {
+		k := p.key[0]
+		msg := "unknown key at the top level"
+		switch {
+		case k == "defaults" || k == "keys":
+			msg = fmt.Sprintf("write it as a [%s] table", k)
+		case k == "run":
+			msg = "write each run as a [[run]] table"
+		case defaultsKeys[k] != nil:
+			msg += " (it belongs in [defaults])"
+		case runKeys[k] != nil:
+			msg += " (it belongs in a [[run]] table)"
+		}
+		return d.fail(p.line, "", dotted(p.key), errors.New(msg))
+	}
+	return nil
+}
+
+func (d *decoder) defaults(t table) error {
+	fd := &d.f.Defaults
+	fd.Set = map[string]bool{}
+	for _, p := range t.pairs {
+		set := defaultsKeys[p.key[0]]
+		if len(p.key) != 1 || set == nil {
+			return unknownKey(d, p, "[defaults]", defaultsKeys)
+		}
+		if err := set(d, fd, p.val); err != nil {
+			return d.fail(p.line, "[defaults]", p.key[0], err)
+		}
+		fd.Set[p.key[0]] = true
+	}
+	return nil
+}
+
+// keys reads [keys]: action = "key" or ["key", …]. An empty array unbinds the
+// action. Which actions exist is the UI's business.
+func (d *decoder) keys(t table) error {
+	d.f.Keys = map[string][]string{}
+	for _, p := range t.pairs {
+		if len(p.key) != 1 || p.key[0] == "" {
+			return d.fail(p.line, "[keys]", dotted(p.key), errors.New("want an action name, like cancel"))
+		}
+		ks, err := asStrings(p.val, true)
+		if err != nil {
+			return d.fail(p.line, "[keys]", p.key[0], err)
+		}
+		d.f.Keys[p.key[0]] = ks
+	}
+	return nil
+}
+
+func unknownKey[T any](d *decoder, p pair, in string, known map[string]T) error {
+	k := dotted(p.key)
+	return d.fail(p.line, in, k, errors.New("unknown key"+didYouMean(k, known)))
+}
+
+// fail locates err, unless it already is located (a nested value's own line).
+func (d *decoder) fail(line int, in, key string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var at atLine
+	if errors.As(err, &at) {
+		line, err = at.line, at.error
+	}
+	return &Error{Path: d.path, Line: line, In: in, Key: key, Msg: err.Error()}
+}
+
+// resolve makes a path from the file relative to the file's directory, so a config
+// checked into a repository means the same from wherever Corral is started.
+func (d *decoder) resolve(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(d.dir, p)
+}
+
+// dotted renders key parts the way the user would write them.
+func dotted(parts []string) string {
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = tomlKey(p)
+	}
+	return strings.Join(q, ".")
+}
+
+func tableName(key []string, array bool) string {
+	if array {
+		return "[[" + dotted(key) + "]]"
+	}
+	return "[" + dotted(key) + "]"
+}

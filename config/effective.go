@@ -1,0 +1,154 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Effective renders the configuration Corral would use, for `corral check`: d with
+// the file's [defaults] applied (every key, whether the file set it or not), the
+// [keys] overrides, then each run as written. The text is itself a valid
+// corral.toml: parsing it at the same path gives the same values.
+func (f *File) Effective(d Defaults) string {
+	d = f.Apply(d)
+	var w tomlWriter
+	if f != nil && f.Path != "" {
+		w.line("# Effective configuration of " + strconv.Quote(f.Path))
+	} else {
+		w.line("# Effective configuration (built-in defaults, no config file)")
+	}
+	w.defaults(d)
+	if f == nil {
+		return w.String()
+	}
+	if len(f.Keys) > 0 {
+		w.line("\n[keys]")
+		for _, action := range slices.Sorted(maps.Keys(f.Keys)) {
+			w.kv(action, tomlStrings(f.Keys[action]))
+		}
+	}
+	for _, r := range f.Runs {
+		w.run(r)
+	}
+	return w.String()
+}
+
+type tomlWriter struct{ strings.Builder }
+
+func (w *tomlWriter) line(s string) { w.WriteString(s + "\n") }
+
+func (w *tomlWriter) kv(key, val string) { w.line(tomlKey(key) + " = " + val) }
+
+func (w *tomlWriter) defaults(d Defaults) {
+	w.line("\n[defaults]")
+	w.kv(keyGrace, tomlDuration(d.Grace))
+	w.kv(keyTimeout, tomlDuration(max(d.Timeout, 0)))
+	switch {
+	case d.NoOutputTimeout > 0:
+		w.kv(keyNoOutput, tomlDuration(d.NoOutputTimeout))
+	case d.NoOutputTimeout < 0:
+		w.kv(keyNoOutput, `"0s"`)
+	default:
+		w.line("# no_output_timeout: derived from each run's overall timeout")
+	}
+	w.kv(keyOutputCap, strconv.Itoa(d.OutputCap))
+	w.kv(keyTranscriptCap, strconv.FormatInt(d.TranscriptCap, 10))
+	w.kv(keyTTL, tomlDuration(d.FinishedTTL))
+	w.kv(keyReconcile, tomlString(d.ReconcilePolicy))
+	w.kv(keyEscape, tomlString(d.EscapePolicy))
+	if d.StateDir != "" {
+		w.kv(keyStateDir, tomlString(d.StateDir))
+	} else {
+		w.line("# state_dir: $" + StateDirEnv + ", else $XDG_STATE_HOME/corral, else ~/.local/state/corral")
+	}
+}
+
+func (w *tomlWriter) run(r RunEntry) {
+	w.line("\n[[run]]")
+	w.kv("name", tomlString(r.Name))
+	if r.Argv != nil {
+		w.kv("argv", tomlStrings(r.Argv))
+	} else {
+		w.kv("cmd", tomlString(r.Cmd))
+	}
+	w.kv("pty", strconv.FormatBool(r.PTY))
+	w.kv("autostart", strconv.FormatBool(r.Autostart))
+	w.optional("cwd", r.Cwd != "", tomlString(r.Cwd))
+	w.optional(keyTimeout, r.TimeoutSet, tomlDuration(r.Timeout))
+	w.optional(keyNoOutput, r.NoOutputSet, tomlDuration(r.NoOutputTimeout))
+	w.optional(keyGrace, r.Grace > 0, tomlDuration(r.Grace))
+	w.optional("stop_signal", r.StopSignal != "", tomlString(r.StopSignal))
+	w.optional(keyEscape, r.EscapePolicy != "", tomlString(r.EscapePolicy))
+	w.optional("cols", r.Cols > 0, strconv.Itoa(int(r.Cols)))
+	w.optional("rows", r.Rows > 0, strconv.Itoa(int(r.Rows)))
+	if len(r.Env) > 0 {
+		var vars []string
+		for _, k := range slices.Sorted(maps.Keys(r.Env)) {
+			vars = append(vars, tomlKey(k)+" = "+tomlString(r.Env[k]))
+		}
+		w.kv("env", "{ "+strings.Join(vars, ", ")+" }")
+	}
+}
+
+func (w *tomlWriter) optional(key string, set bool, val string) {
+	if set {
+		w.kv(key, val)
+	}
+}
+
+// tomlDuration writes Go duration syntax, trimmed the way people write it: "30m",
+// not "30m0s".
+func tomlDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return `"` + s + `"`
+}
+
+func tomlStrings(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = tomlString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// tomlKey writes a key bare when TOML allows it, quoted otherwise.
+func tomlKey(k string) string {
+	if k == "" || strings.Trim(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+		return tomlString(k)
+	}
+	return k
+}
+
+// tomlString writes a TOML basic string. Go's strconv.Quote will not do: TOML has
+// no \x, \a or \v escapes.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

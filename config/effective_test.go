@@ -1,0 +1,64 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEffectiveRoundTrips: the printed config parses back to the same values.
+func TestEffectiveRoundTrips(t *testing.T) {
+	docs := map[string]string{
+		"full example": fullExample,
+		"empty":        "",
+		"off and derived": "[defaults]\nno_output_timeout = \"0\"\ntimeout = \"0\"\n" +
+			"[[run]]\nname = \"odd \\\"name\\\" ü\"\ncmd = \"printf '\\\\a\\t\\u0001'\"\nenv = { \"a.b\" = \"\\u007f\" }\n",
+	}
+	for name, doc := range docs {
+		t.Run(name, func(t *testing.T) {
+			f, err := Parse("corral.toml", []byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRoundTrip(t, f)
+		})
+	}
+}
+
+func checkRoundTrip(t *testing.T, f *File) {
+	t.Helper()
+	text := f.Effective(Default())
+	g, err := Parse(f.Path, []byte(text))
+	if err != nil {
+		t.Fatalf("effective config does not parse: %v\n%s", err, text)
+	}
+	if a, b := f.Apply(Default()), g.Apply(Default()); a != b {
+		t.Errorf("defaults changed:\n%+v\n%+v\n%s", a, b, text)
+	}
+	if len(f.Keys) > 0 && !reflect.DeepEqual(f.Keys, g.Keys) {
+		t.Errorf("keys changed: %v → %v\n%s", f.Keys, g.Keys, text)
+	}
+	if len(f.Runs) != len(g.Runs) {
+		t.Fatalf("%d runs became %d\n%s", len(f.Runs), len(g.Runs), text)
+	}
+	for i := range f.Runs {
+		a, b := f.Runs[i], g.Runs[i]
+		a.Line, b.Line = 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("run %d changed:\n%+v\n%+v\n%s", i, a, b, text)
+		}
+	}
+}
+
+func TestEffectiveShowsDefaults(t *testing.T) {
+	text := (*File)(nil).Effective(Default())
+	for _, want := range []string{`grace = "5s"`, `finished_ttl = "30m"`, "output_cap = 200000",
+		`reconcile_policy = "terminate"`, `escape_policy = "fail"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %s in\n%s", want, text)
+		}
+	}
+	if _, err := Parse("corral.toml", []byte(text)); err != nil {
+		t.Errorf("built-in defaults do not parse back: %v", err)
+	}
+}

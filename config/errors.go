@@ -1,0 +1,41 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrInvalid is wrapped by every *Error: the file was read but is not a valid
+// corral.toml or Procfile. A missing file wraps os.ErrNotExist instead.
+var ErrInvalid = errors.New("invalid config")
+
+// Error is one problem in a config file or Procfile, located so the user can go
+// straight to it: "corral.toml:12: run "build": key "pty": want true or false".
+type Error struct {
+	Path string // the file as the user named it
+	Line int    // 1-based; 0 when the problem has no single line
+	In   string // "[defaults]", "[keys]", `run "build"`, `run #2`, or "" at the top level
+	Key  string // the key at fault, dotted for nested ones ("env.PATH"); "" for a whole table
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.In != "" {
+		b.WriteString(e.In + ": ")
+	}
+	if e.Key != "" {
+		fmt.Fprintf(&b, "key %q: ", e.Key)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold for every config problem.
+func (e *Error) Unwrap() error { return ErrInvalid }

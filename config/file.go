@@ -1,0 +1,142 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// File is a parsed corral.toml: what a team checks into its repository to describe
+// its runs.
+//
+//	[defaults]            # overrides of Default(), for every run
+//	grace = "10s"
+//	[keys]                # key bindings by action name
+//	cancel = ["x", "ctrl+k"]
+//	[[run]]               # one per run
+//	name = "build"
+//	cmd = "make -j8"
+//	timeout = "30m"
+//	[run.env]             # env additions of the run above
+//	CGO_ENABLED = "0"
+type File struct {
+	Path     string
+	Defaults FileDefaults
+	Runs     []RunEntry
+	Keys     map[string][]string // action name → key names; the UI checks them against its actions
+}
+
+// FileDefaults is the [defaults] table. Set holds the keys the file gave (as spelled
+// in the file, "no_output_timeout"), so Apply overrides only those.
+type FileDefaults struct {
+	Grace           time.Duration
+	Timeout         time.Duration // 0 is none
+	NoOutputTimeout time.Duration // 0 is off
+	OutputCap       int
+	TranscriptCap   int64
+	FinishedTTL     time.Duration
+	ReconcilePolicy string // ReconcileTerminate or ReconcileAdopt
+	EscapePolicy    string // EscapeFail or EscapeWarn
+	StateDir        string // relative paths are resolved against the file's directory
+	Set             map[string]bool
+}
+
+// RunEntry is one [[run]] table (or one Procfile line).
+type RunEntry struct {
+	Line int // of its [[run]] header (or Procfile line), for messages
+
+	Name string
+	Cmd  string   // a shell command line; exactly one of Cmd and Argv is set
+	Argv []string // exec'd directly
+	PTY  bool
+	Cwd  string            // relative paths are resolved against the file's directory
+	Env  map[string]string // additions to the environment
+
+	// Timeout and NoOutputTimeout apply only when their Set flag is true; otherwise
+	// the defaults decide. Set to 0, either turns its deadline off for this run.
+	Timeout         time.Duration
+	TimeoutSet      bool
+	NoOutputTimeout time.Duration
+	NoOutputSet     bool
+	Grace           time.Duration // 0 takes the default
+
+	StopSignal   string // as written: "INT", "SIGTERM" or a number; "" takes the default
+	EscapePolicy string // "", EscapeFail or EscapeWarn
+	Autostart    bool   // start when Corral opens; true unless the file says false
+	Cols, Rows   uint16 // PTY size; 0 takes the default
+}
+
+// Load reads and validates the config file at path. A missing file is an error
+// wrapping os.ErrNotExist; an invalid one is an *Error wrapping ErrInvalid.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse is Load from bytes. Relative paths in the file (cwd, state_dir) are
+// resolved against the directory of path, made absolute.
+func Parse(path string, data []byte) (*File, error) {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := checkTOML(path, data); err != nil {
+		return nil, err
+	}
+	tables, err := readTables(path, data)
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{path: path, dir: dir, f: &File{Path: path}, names: map[string]int{}}
+	for _, t := range tables {
+		if err := d.table(t); err != nil {
+			return nil, err
+		}
+	}
+	return d.f, nil
+}
+
+// Apply overlays the [defaults] table on d: only the keys the file set. A nil File
+// changes nothing.
+func (f *File) Apply(d Defaults) Defaults {
+	if f == nil {
+		return d
+	}
+	fd := f.Defaults
+	set := func(key string) bool { return fd.Set[key] }
+	if set(keyGrace) {
+		d.Grace = fd.Grace
+	}
+	if set(keyTimeout) {
+		d.Timeout = fd.Timeout
+	}
+	if set(keyNoOutput) {
+		d.NoOutputTimeout = fd.NoOutputTimeout
+		if d.NoOutputTimeout == 0 {
+			d.NoOutputTimeout = -1 // the file's 0 is off; Defaults' 0 is derived
+		}
+	}
+	if set(keyOutputCap) {
+		d.OutputCap = fd.OutputCap
+	}
+	if set(keyTranscriptCap) {
+		d.TranscriptCap = fd.TranscriptCap
+	}
+	if set(keyTTL) {
+		d.FinishedTTL = fd.FinishedTTL
+	}
+	if set(keyReconcile) {
+		d.ReconcilePolicy = fd.ReconcilePolicy
+	}
+	if set(keyEscape) {
+		d.EscapePolicy = fd.EscapePolicy
+	}
+	if set(keyStateDir) {
+		d.StateDir = fd.StateDir
+	}
+	return d
+}
