@@ -19,12 +19,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
 	"corral/config"
 	"corral/demo"
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/ui"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -44,9 +46,15 @@ const (
 	exitGotSIGTERM = 143
 )
 
-const usage = `usage: corral <command> [flags]
+const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [-- CMD [ARGS...]]
+       corral <command> [flags]
+
+With no command, corral opens the terminal UI with the runs of ./corral.toml (or --config,
+$CORRAL_CONFIG, the user config dir); with -- CMD, with that one PTY run started.
 
 commands:
+  demo [--autoplay]              open the UI on the built-in demo scenario
+  check [FILE]                   validate a config file and print the effective config
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
   ls [--json] [--all]            list the runs in the registry
   reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
@@ -61,11 +69,14 @@ func main() {
 }
 
 func dispatch(args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(os.Stderr, usage)
-		return exitUsage
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" {
+		return cmdUI(args)
 	}
 	switch args[0] {
+	case "demo":
+		return cmdDemo(args[1:])
+	case "check":
+		return cmdCheck(args[1:])
 	case "run":
 		return cmdRun(args[1:])
 	case "ls":
@@ -224,20 +235,25 @@ func cmdRun(args []string) int {
 
 // openSupervisor opens the registry in the state dir and a supervisor that persists
 // to it, detects escapes, and renews its leases.
-func openSupervisor(stateDir string) (*runs.Supervisor, *runs.Registry, error) {
-	dir, err := config.StateDir(stateDir)
+func openSupervisor(stateDir string, extra ...runs.Option) (*runs.Supervisor, *runs.Registry, error) {
+	return openSupervisorWith(config.Default(), stateDir, extra...)
+}
+
+func openSupervisorWith(d config.Defaults, stateDir string, extra ...runs.Option) (*runs.Supervisor, *runs.Registry, error) {
+	dir, err := config.ResolveStateDir(stateDir, d.StateDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	reg, err := runs.OpenRegistry(dir, config.Default())
+	reg, err := runs.OpenRegistry(dir, d)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, w := range reg.Warnings() {
 		fmt.Fprintf(os.Stderr, "corral: %s\n", w)
 	}
-	sup, err := runs.New(runs.WithRegistry(reg), runs.WithEscapeDetection(),
-		runs.WithLogDir(filepath.Join(dir, "logs")))
+	opts := append([]runs.Option{runs.WithDefaults(d), runs.WithRegistry(reg), runs.WithEscapeDetection(),
+		runs.WithLogDir(filepath.Join(dir, "logs")), runs.WithPolicy(runs.Policy(d.ReconcilePolicy))}, extra...)
+	sup, err := runs.New(opts...)
 	if err != nil {
 		reg.Close()
 		return nil, nil, err
@@ -551,4 +567,226 @@ func cmdReconcile(args []string) int {
 		fmt.Println("nothing to reconcile")
 	}
 	return 0
+}
+
+// uiFlags are the flags of the UI commands.
+type uiFlags struct {
+	config, procfile, stateDir string
+	autoplay                   bool
+}
+
+func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, error) {
+	var f uiFlags
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	fs.StringVar(&f.stateDir, "state-dir", "", "state directory")
+	if demo {
+		fs.BoolVar(&f.autoplay, "autoplay", false, "drive the demo by itself, then quit (for recordings and CI)")
+	} else {
+		fs.StringVar(&f.config, "config", "", "config file (default ./corral.toml, then the user config dir)")
+		fs.StringVar(&f.procfile, "procfile", "", "a Procfile: each line becomes a pipe run")
+	}
+	fs.Usage = func() { fmt.Fprint(os.Stderr, usage) }
+	err := fs.Parse(args)
+	return f, fs.Args(), err
+}
+
+// cmdUI opens the terminal UI: the config file's runs, a Procfile's, or one PTY run
+// given after --.
+func cmdUI(args []string) int {
+	f, rest, err := parseUIFlags("corral", args, false)
+	if err != nil {
+		return exitUsage
+	}
+	d, entries, keys, err := loadRuns(f)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+		return exitUsage
+	}
+	var specs []runs.Spec
+	for _, e := range entries {
+		if !e.Autostart {
+			continue
+		}
+		s, err := runs.SpecFromEntry(e, d)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+			return exitUsage
+		}
+		specs = append(specs, s)
+	}
+	if len(rest) > 0 {
+		specs = append(specs, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout})
+	}
+	return runUI(d, f.stateDir, specs, keys, nil)
+}
+
+// loadRuns reads the config file (or Procfile) the flags and environment point at.
+func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, map[string][]string, error) {
+	d := config.Default()
+	if f.procfile != "" {
+		data, err := os.ReadFile(f.procfile)
+		if err != nil {
+			return d, nil, nil, err
+		}
+		entries, err := config.ParseProcfile(f.procfile, data)
+		return d, entries, nil, err
+	}
+	path, err := config.Discover(f.config)
+	if err != nil || path == "" {
+		return d, nil, nil, err
+	}
+	file, err := config.Load(path)
+	if err != nil {
+		return d, nil, nil, err
+	}
+	return file.Apply(d), file.Runs, file.Keys, nil
+}
+
+// runUI runs the terminal UI over a supervisor with the given runs started. drive, when
+// set, is started with the program and the supervisor (the demo's autoplay).
+func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[string][]string,
+	drive func(*tea.Program, *runs.Supervisor)) int {
+	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+		fmt.Fprintln(os.Stderr, "corral: the UI needs a terminal (use corral run for headless runs)")
+		return exitUsage
+	}
+	sup, reg, err := openSupervisorWith(d, stateDir, runs.WithScreens())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	decisions, _ := sup.Reconcile(context.Background())
+	for _, s := range specs {
+		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+	}
+	snap, sub := sup.Subscribe()
+	m, err := ui.New(ui.Options{Core: sup, Initial: snap, Keys: keys,
+		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
+	if err != nil {
+		sub.Close()
+		sup.Shutdown(context.Background())
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+		return exitUsage
+	}
+	p := tea.NewProgram(m)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go ui.Bridge(ctx, sub, p.Send, 16*time.Millisecond)
+	go p.Send(ui.ReconciledMsg{Decisions: decisions})
+	go stopOnSignal(ctx, p)
+	if drive != nil {
+		go drive(p, sup)
+	}
+	_, runErr := p.Run()
+	// Whatever ended the UI, nothing Corral started may outlive it.
+	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer scancel()
+	sup.Shutdown(sctx)
+	sub.Close()
+	if runErr != nil {
+		fmt.Fprintf(os.Stderr, "corral: %v\n", runErr)
+		return exitFailure
+	}
+	return 0
+}
+
+// stopOnSignal quits the UI on SIGTERM or SIGHUP; runUI then ends every run with
+// supervisor-shutdown before exiting. (SIGINT is a key press in the UI's raw mode.)
+func stopOnSignal(ctx context.Context, p *tea.Program) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(ch)
+	select {
+	case <-ch:
+		p.Quit()
+	case <-ctx.Done():
+	}
+}
+
+// cmdCheck validates a config file and prints the effective configuration.
+func cmdCheck(args []string) int {
+	flag := ""
+	if len(args) > 1 {
+		fmt.Fprintln(os.Stderr, "corral check: one file at most")
+		return exitUsage
+	}
+	if len(args) == 1 {
+		flag = args[0]
+	}
+	path, err := config.Discover(flag)
+	if err == nil && path == "" {
+		err = errors.New("no config file (looked for ./corral.toml and the user config dir)")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
+		return exitUsage
+	}
+	file, err := config.Load(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
+		return exitUsage
+	}
+	d := file.Apply(config.Default())
+	for _, e := range file.Runs {
+		if _, err := runs.SpecFromEntry(e, d); err != nil {
+			fmt.Fprintf(os.Stderr, "corral check: %s: %v\n", path, err)
+			return exitUsage
+		}
+	}
+	if _, err := ui.New(ui.Options{Keys: file.Keys}); err != nil {
+		fmt.Fprintf(os.Stderr, "corral check: %s: [keys]: %v\n", path, err)
+		return exitUsage
+	}
+	fmt.Printf("# %s is valid; effective configuration:\n%s", path, file.Effective(config.Default()))
+	return 0
+}
+
+// cmdDemo opens the UI on the built-in scenario, with a private state dir so the
+// user's registry is never touched.
+func cmdDemo(args []string) int {
+	f, _, err := parseUIFlags("demo", args, true)
+	if err != nil {
+		return exitUsage
+	}
+	dir := f.stateDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "corral-demo-"); err != nil {
+			fmt.Fprintf(os.Stderr, "corral demo: %v\n", err)
+			return exitFailure
+		}
+		defer os.RemoveAll(dir)
+	}
+	var specs []runs.Spec
+	for _, r := range demo.Scenario() {
+		specs = append(specs, runs.Spec{Name: r.Name, Argv: r.Argv, Shell: r.Shell, Env: r.Env, PTY: r.PTY,
+			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace})
+	}
+	if !f.autoplay {
+		return runUI(config.Default(), dir, specs, nil, nil)
+	}
+	expect := map[string]string{}
+	for _, r := range demo.Scenario() {
+		if r.Expect != "" {
+			expect[r.Name] = r.Expect
+		}
+	}
+	played := make(chan error, 1)
+	drive := func(p *tea.Program, sup *runs.Supervisor) { played <- ui.Autoplay(p.Send, sup, expect) }
+	code := runUI(config.Default(), dir, specs, nil, drive)
+	select {
+	case err := <-played:
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral demo: %v\n", err)
+			return exitFailure
+		}
+	case <-time.After(5 * time.Second):
+		fmt.Fprintln(os.Stderr, "corral demo: the UI ended before the autoplay did")
+		return exitFailure
+	}
+	if code == 0 {
+		fmt.Println("corral demo: autoplay finished; every run ended as expected")
+	}
+	return code
 }

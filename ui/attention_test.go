@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+func TestAttentionFromBellUntilSelected(t *testing.T) {
+	core := newFake()
+	a, b := liveRun("r1", "claude", true), liveRun("r2", "codex", true)
+	core.screens["r1"] = screenWith(80, 24, "")
+	core.screens["r2"] = screenWith(80, 24, "\a") // rung before the UI saw it: not news
+	h := newHarness(t, core, 120, 30, a, b)
+	if h.m.list.Attention("r2") {
+		t.Fatal("a bell from before the UI started marks the run")
+	}
+	core.screens["r2"].Write([]byte("waiting for you\a"))
+	h.send(OutputMsg{IDs: []string{"r2"}})
+	if !h.m.list.Attention("r2") {
+		t.Fatal("a bell on an unselected run left no marker")
+	}
+	if v := h.view(); !strings.Contains(v, "● codex") {
+		t.Errorf("no marker in the list:\n%s", v)
+	}
+	core.screens["r1"].Write([]byte("\x1b]9;done\x07"))
+	h.send(OutputMsg{IDs: []string{"r1"}})
+	if h.m.list.Attention("r1") {
+		t.Error("the selected run got a marker: it is being looked at")
+	}
+	h.key("j")
+	if h.m.list.Attention("r2") {
+		t.Error("selecting the run did not clear its marker")
+	}
+	core.screens["r1"].Write([]byte("\x1b]777;notify;title;body\x07"))
+	h.send(OutputMsg{IDs: []string{"r1"}})
+	if !h.m.list.Attention("r1") {
+		t.Error("an OSC 777 notification on an unselected run left no marker")
+	}
+}
+
+func TestAttentionWhenUnselectedRunEnds(t *testing.T) {
+	core := newFake()
+	a, b := liveRun("r1", "claude", true), liveRun("r2", "tests", false)
+	h := newHarness(t, core, 120, 30, a, b)
+	ended := endedRun("r2", "tests")
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: ended, Time: t0}})
+	if !h.m.list.Attention("r2") {
+		t.Error("an unselected run ended without a marker")
+	}
+	a2 := endedRun("r1", "claude")
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: a2, Time: t0}})
+	if h.m.list.Attention("r1") {
+		t.Error("the selected run that ended got a marker")
+	}
+}
+
+// panicScreen is a Screen whose rendering panics, as a broken emulator might.
+type panicScreen struct{ state ptyhost.ScreenState }
+
+func (p panicScreen) Render() string             { panic("emulator exploded") }
+func (p panicScreen) State() ptyhost.ScreenState { return p.state }
+func (p panicScreen) Version() uint64            { return 1 }
+func (p panicScreen) Size() (int, int)           { return 80, 24 }
+
+func TestPanickingRenderShowsErrorInPane(t *testing.T) {
+	core := newFake()
+	h := newHarness(t, core, 120, 30, liveRun("r1", "claude", true), liveRun("r2", "other", true))
+	h.send(ScreenMsg{ID: "r1", Screen: panicScreen{}})
+	v := h.view()
+	if !strings.Contains(v, "failed to render") || !strings.Contains(v, "emulator exploded") {
+		t.Fatalf("no error in the pane:\n%s", v)
+	}
+	if !strings.Contains(v, "Runs 2") || !strings.Contains(v, "Events") {
+		t.Errorf("the rest of the screen is gone:\n%s", v)
+	}
+	h.key("j") // the UI goes on
+	if sel, _ := h.m.list.Selected(); sel.ID != "r2" {
+		t.Error("the UI stopped working after the panic")
+	}
+}
+
+func TestScreenErrorShownInTitle(t *testing.T) {
+	tm := NewTerminal(testCommon(), "")
+	tm.SetSize(60, 6)
+	s := &errScreen{Screen: ptyhost.NewScreen(58, 4)}
+	tm.SetRun(liveRun("r1", "claude", true), s)
+	if v := stripANSI(tm.View()); !strings.Contains(v, "⚠ vt10x: index out of range") {
+		t.Errorf("the recovered emulator error is not shown:\n%s", v)
+	}
+}
+
+type errScreen struct{ *ptyhost.Screen }
+
+func (e *errScreen) State() ptyhost.ScreenState {
+	st := e.Screen.State()
+	st.Err = "vt10x: index out of range"
+	return st
+}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// Autoplay drives a running UI over the demo scenario by itself, the way a person
+// would — select, focus, type into the agent, send-keys, cancel, reconcile — waiting
+// for what each step needs to see before the next, then waits until every scenario
+// run has ended the way it should and quits (confirming the shutdown of what is
+// left). expect maps run names to the reason each must end with. It is the demo's
+// reproducible recording and an end-to-end test of the real binary. Failures are
+// reported by the returned error after the UI was told to quit.
+func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
+	a := autoplayer{send: send, core: core}
+	steps := []func() error{
+		func() error { return a.waitScreen("agent", "›", 30*time.Second) },
+		func() error { a.selectRun("agent"); a.key("enter"); return nil },
+		func() error { a.typeText("fix the flaky test"); a.key("enter"); return nil },
+		func() error { return a.waitScreen("agent", "Done: \"fix the flaky test\"", 30*time.Second) },
+		func() error { a.key("ctrl+]"); return nil },
+		func() error {
+			a.key("s")
+			a.typeText(`"list the files" Enter`)
+			a.key("enter")
+			return a.waitScreen("agent", "Done: \"list the files\"", 30*time.Second)
+		},
+		func() error { a.selectRun("wrapper"); a.key("x"); a.key("y"); return nil },
+		func() error { return a.waitReason("wrapper", "manual-cancel", 30*time.Second) },
+		func() error { a.key("r"); return nil },
+		func() error { return a.waitAll(expect, 90*time.Second) },
+	}
+	var failure error
+	for _, step := range steps {
+		if failure = step(); failure != nil {
+			break
+		}
+	}
+	a.selectRun("agent")
+	a.key("q")
+	a.key("y")
+	return failure
+}
+
+type autoplayer struct {
+	send func(tea.Msg)
+	core Core
+}
+
+// keyMsgs are the key presses autoplay types, as Bubble Tea reports them.
+var keyMsgs = map[string]tea.KeyPressMsg{
+	"enter":  {Code: tea.KeyEnter},
+	"ctrl+]": {Code: ']', Mod: tea.ModCtrl},
+	"esc":    {Code: tea.KeyEscape},
+}
+
+// key presses one key: a name from keyMsgs or a single character.
+func (a autoplayer) key(k string) {
+	msg, ok := keyMsgs[k]
+	if !ok {
+		r := []rune(k)[0]
+		msg = tea.KeyPressMsg{Code: r, Text: k}
+	}
+	a.send(msg)
+	a.pause(120 * time.Millisecond)
+}
+
+// typeText types text a character at a time, at a watchable pace.
+func (a autoplayer) typeText(s string) {
+	for _, r := range s {
+		a.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+		a.pause(40 * time.Millisecond)
+	}
+}
+
+// pause paces the playback so it can be watched and recorded; nothing waits on it.
+func (a autoplayer) pause(d time.Duration) { time.Sleep(d) }
+
+// selectRun moves the selection to the named run (from the top of the list).
+func (a autoplayer) selectRun(name string) {
+	snap := a.core.Snapshot()
+	i := slices.IndexFunc(snap, func(in runs.Info) bool { return in.Name == name })
+	for range len(snap) {
+		a.key("k")
+	}
+	for range i {
+		a.key("j")
+	}
+}
+
+func (a autoplayer) find(name string) (runs.Info, bool) {
+	for _, in := range a.core.Snapshot() {
+		if in.Name == name {
+			return in, true
+		}
+	}
+	return runs.Info{}, false
+}
+
+// poll waits for cond, checking every 100 ms until the deadline.
+func (a autoplayer) poll(what string, limit time.Duration, cond func() bool) error {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("autoplay: timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+func (a autoplayer) waitScreen(name, text string, limit time.Duration) error {
+	return a.poll(fmt.Sprintf("%q on %s's screen", text, name), limit, func() bool {
+		in, ok := a.find(name)
+		if !ok {
+			return false
+		}
+		scr, err := a.core.Screen(in.ID)
+		return err == nil && scr != nil && strings.Contains(scr.Text(), text)
+	})
+}
+
+func (a autoplayer) waitReason(name, reason string, limit time.Duration) error {
+	return a.poll(fmt.Sprintf("%s to end with %s", name, reason), limit, func() bool {
+		in, ok := a.find(name)
+		return ok && in.State == runs.Exited && in.Reason.String() == reason
+	})
+}
+
+// waitAll waits until every expected run has ended, then checks each reason.
+func (a autoplayer) waitAll(expect map[string]string, limit time.Duration) error {
+	err := a.poll("every scenario run to end", limit, func() bool {
+		for name := range expect {
+			if in, ok := a.find(name); !ok || in.State != runs.Exited {
+				return false
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for name, want := range expect {
+		if in, _ := a.find(name); in.Reason.String() != want {
+			return fmt.Errorf("autoplay: %s ended with %s, want %s", name, in.Reason, want)
+		}
+	}
+	return nil
+}

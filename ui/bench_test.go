@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// benchFrames measures one frame (Update of the frame's OutputMsg + View) at 200×50
+// with n PTY runs whose screens all changed since the previous frame and a clock that
+// moved a second, so the list and the details are drawn again too: the worst case.
+// Feeding the screens is the runs' reader goroutines' work and is not timed.
+func benchFrames(b *testing.B, n int, changing bool) {
+	core := newFake()
+	clk := &clock{t: t0}
+	var infos []runs.Info
+	var ids []string
+	screens := map[string]*ptyhost.Screen{}
+	for i := range n {
+		id := fmt.Sprintf("r%02d", i)
+		info := liveRun(id, fmt.Sprintf("agent-%d", i), true)
+		info.Cols, info.Rows = 118, 39
+		infos, ids = append(infos, info), append(ids, id)
+		screens[id] = ptyhost.NewScreen(118, 39)
+	}
+	m, err := newModel(Options{Core: core, Initial: infos}, clk.now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	step := func(msg tea.Msg) {
+		next, _ := m.Update(msg)
+		m = next.(Model)
+	}
+	step(tea.WindowSizeMsg{Width: 200, Height: 50})
+	for id, s := range screens {
+		step(ScreenMsg{ID: id, Screen: s})
+	}
+	line := 0
+	feed := func() {
+		for _, s := range screens {
+			line++
+			s.Write(fmt.Appendf(nil, "\x1b[1;3%dm%6d\x1b[0m \x1b[38;5;%dmagent output line with some words in it\x1b[0m %s\r\n",
+				line%8, line, line%256, "…and a tail of plain text to fill the row"))
+		}
+	}
+	feed()
+	step(OutputMsg{IDs: ids})
+	_ = m.View()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if changing {
+			b.StopTimer()
+			feed()
+			clk.t = clk.t.Add(time.Second)
+			b.StartTimer()
+			step(OutputMsg{IDs: ids})
+		}
+		if v := m.View(); len(v.Content) == 0 {
+			b.Fatal("empty frame")
+		}
+	}
+}
+
+func BenchmarkFrame1(b *testing.B)      { benchFrames(b, 1, true) }
+func BenchmarkFrame4(b *testing.B)      { benchFrames(b, 4, true) }
+func BenchmarkFrame16(b *testing.B)     { benchFrames(b, 16, true) }
+func BenchmarkFrameIdle16(b *testing.B) { benchFrames(b, 16, false) }

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+func startBridge(ctx context.Context, frame time.Duration) (chan runs.Event, chan tea.Msg, chan struct{}) {
+	c := make(chan runs.Event)
+	msgs := make(chan tea.Msg, 100000)
+	done := make(chan struct{})
+	go func() {
+		Bridge(ctx, &runs.Subscription{C: c}, func(m tea.Msg) { msgs <- m }, frame)
+		close(done)
+	}()
+	return c, msgs, done
+}
+
+func ev(typ runs.EventType, id string) runs.Event {
+	return runs.Event{Type: typ, Run: runs.Info{ID: id}}
+}
+
+func TestBridgeCoalescesAFlood(t *testing.T) {
+	const frame = 16 * time.Millisecond
+	c, msgs, done := startBridge(context.Background(), frame)
+	start := time.Now()
+	c <- ev(runs.EventSpawn, "r1")
+	for i := range 20000 {
+		c <- ev(runs.EventOutput, []string{"r1", "r2"}[i%2])
+	}
+	c <- ev(runs.EventExit, "r1")
+	close(c)
+	<-done
+	elapsed := time.Since(start)
+	close(msgs)
+	var life []runs.EventType
+	var outputs int
+	ids := map[string]bool{}
+	var last tea.Msg
+	for m := range msgs {
+		switch m := m.(type) {
+		case EventMsg:
+			life = append(life, m.Event.Type)
+		case OutputMsg:
+			outputs++
+			for _, id := range m.IDs {
+				ids[id] = true
+			}
+		}
+		last = m
+	}
+	if !slices.Equal(life, []runs.EventType{runs.EventSpawn, runs.EventExit}) {
+		t.Errorf("lifecycle events %v", life)
+	}
+	if limit := int(elapsed/frame) + 3; outputs > limit {
+		t.Errorf("%d output messages in %s: more than one per frame (%d)", outputs, elapsed, limit)
+	}
+	if !ids["r1"] || !ids["r2"] {
+		t.Errorf("changed runs %v", ids)
+	}
+	if _, ok := last.(OutputMsg); !ok {
+		t.Errorf("the last output was not followed by an OutputMsg (last %T)", last)
+	}
+}
+
+func TestBridgeLastChangeGetsAFrame(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, msgs, _ := startBridge(ctx, 5*time.Millisecond)
+	for range 3 { // a burst: the first may go at once, the rest within a frame
+		c <- ev(runs.EventOutput, "r1")
+	}
+	c <- ev(runs.EventOutput, "r2")
+	deadline := time.After(10 * time.Second)
+	seen := map[string]bool{}
+	for !seen["r2"] {
+		select {
+		case m := <-msgs:
+			if o, ok := m.(OutputMsg); ok {
+				for _, id := range o.IDs {
+					seen[id] = true
+				}
+			}
+		case <-deadline:
+			t.Fatal("the last change never got an OutputMsg")
+		}
+	}
+}
+
+func TestBridgeStopsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	_, _, done := startBridge(ctx, time.Millisecond)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Bridge did not return when ctx ended")
+	}
+}

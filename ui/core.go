@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"context"
+
+	"corral/ptyhost"
+	"corral/reaper"
+	"corral/runs"
+)
+
+// Core is the supervisor API the UI drives; *runs.Supervisor satisfies it. It is called
+// only from tea.Cmds (cmds.go), never from Update or View.
+type Core interface {
+	Snapshot() []runs.Info
+	Spawn(runs.Spec) (string, error)
+	Cancel(id string) error
+	Stop(id string, reason runs.Reason) error
+	Interrupt(id string) error
+	Pause(id string) error
+	Resume(id string) error
+	Write(id string, b []byte) error
+	SendKeys(id string, items []ptyhost.Item) error
+	Paste(id, text string) error
+	Submit(id, text string) error
+	Resize(id string, cols, rows uint16) error
+	Remove(id string) error
+	Reconcile(ctx context.Context) ([]runs.Decision, error)
+	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
+	Log(id string) (runs.Output, error)
+	Screen(id string) (*ptyhost.Screen, error)
+	Metrics() runs.Metrics
+	Shutdown(ctx context.Context) error
+}
+
+var _ Core = (*runs.Supervisor)(nil)
+
+// Screen is what the terminal pane reads of a run's emulated screen; *ptyhost.Screen
+// is one. Its methods take the screen's own lock and do no I/O, so View may call them.
+type Screen interface {
+	Render() string
+	State() ptyhost.ScreenState
+	Version() uint64
+	Size() (cols, rows int)
+}
+
+// Options configure New.
+type Options struct {
+	Core    Core
+	Initial []runs.Info         // the snapshot from Supervisor.Subscribe
+	Empty   string              // what the empty screen says (how to start a run)
+	Keys    map[string][]string // key overrides by action name (nil: defaults)
+}
+
+// Messages from Bridge.
+type (
+	// EventMsg is one lifecycle event of a run (spawn, state, cancel, pause, cleanup,
+	// exit, escape, watchdog warning).
+	EventMsg struct{ Event runs.Event }
+	// OutputMsg names the runs whose output moved since the previous OutputMsg.
+	OutputMsg struct{ IDs []string }
+)
+
+// Messages that commands return.
+type (
+	// SnapshotMsg is a fresh Core.Snapshot (watchdog state of every run).
+	SnapshotMsg struct{ Runs []runs.Info }
+	// TreesMsg is the process trees of the runs asked for.
+	TreesMsg struct {
+		Trees map[string][]reaper.TreeProc
+		Err   error
+	}
+	// ScreenMsg hands the terminal pane a run's screen (nil: the run has none).
+	ScreenMsg struct {
+		ID     string
+		Screen Screen
+	}
+	// LogMsg is a run's in-memory output, for runs shown as a log.
+	LogMsg struct {
+		ID     string
+		Output runs.Output
+		Err    error
+	}
+	// HistoryMsg is a run's transcript as text lines, for scrolling and search.
+	HistoryMsg struct {
+		ID    string
+		Lines []HistLine
+		Err   error
+	}
+	// DoneMsg reports a finished core command; Err is shown in the events pane.
+	DoneMsg struct {
+		Op  string // what was done ("cancel", "pause", …)
+		ID  string // the run, "" if none
+		Err error
+	}
+	// WrittenMsg reports that queued input reached Core.Write.
+	WrittenMsg struct {
+		ID  string
+		Err error
+	}
+	// SpawnedMsg reports a Spawn.
+	SpawnedMsg struct {
+		ID  string
+		Err error
+	}
+	// RemovedMsg reports a Remove; on success the run leaves the UI.
+	RemovedMsg struct {
+		ID  string
+		Err error
+	}
+	// ReconciledMsg carries the decisions of a Reconcile.
+	ReconciledMsg struct {
+		Decisions []runs.Decision
+		Err       error
+	}
+	// ShutdownMsg reports that Core.Shutdown returned.
+	ShutdownMsg struct{ Err error }
+)
+
+// tickMsg drives countdowns and the once-a-second refresh; gen drops stale chains.
+type tickMsg struct{ gen int }

@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/reaper"
+	"corral/runs"
+	"corral/watchdog"
+)
+
+// Details is the details pane of the selected run: state and reason, watchdog
+// deadlines ticking live, cleanup, fingerprint, lease, escapees and the process tree.
+type Details struct {
+	c       *Common
+	info    runs.Info
+	has     bool
+	tree    []reaper.TreeProc
+	treeErr string
+	w, h    int
+	now     time.Time
+
+	ver   uint64
+	cache *viewCache[detailsKey]
+}
+
+type detailsKey struct {
+	ver  uint64
+	sec  int64
+	w, h int
+}
+
+// NewDetails returns an empty details pane.
+func NewDetails(c *Common) Details { return Details{c: c, cache: &viewCache[detailsKey]{}} }
+
+// SetSize sets the pane's outer size.
+func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
+
+// SetNow sets the clock the countdowns are shown against.
+func (d *Details) SetNow(t time.Time) { d.now = t }
+
+// SetRun shows a run (ok false: none). A different run drops the old run's tree.
+func (d *Details) SetRun(info runs.Info, ok bool) {
+	if !ok || info.ID != d.info.ID {
+		d.tree, d.treeErr = nil, ""
+	}
+	d.info, d.has = info, ok
+	d.ver++
+}
+
+// Update takes the process trees of a TreesMsg.
+func (d Details) Update(msg tea.Msg) (Details, tea.Cmd) {
+	if m, ok := msg.(TreesMsg); ok && d.has {
+		d.treeErr = ""
+		if m.Err != nil {
+			d.treeErr = m.Err.Error()
+		} else {
+			d.tree = m.Trees[d.info.ID] // none: not live any more
+		}
+		d.ver++
+	}
+	return d, nil
+}
+
+// View renders the pane, cached until it changes or the clock's second moves.
+func (d Details) View() string {
+	k := detailsKey{ver: d.ver, sec: d.now.Unix(), w: d.w, h: d.h}
+	return d.cache.get(k, func() string { return joinLines(d.lines()) })
+}
+
+func (d Details) lines() []string {
+	st := d.c.Styles
+	iw, ih := max(d.w-2, 0), max(d.h-2, 0)
+	var body []string
+	if !d.has {
+		body = []string{st.Muted.Render(" no run selected")}
+	} else {
+		body = append(d.facts(), d.treeLines()...)
+	}
+	if len(body) > ih {
+		body = body[:ih]
+	}
+	for i := range body {
+		body[i] = fit(body[i], iw)
+	}
+	title := st.Title.Render("Details")
+	if d.has {
+		title += " " + st.Muted.Render(clean(d.info.Name)+" "+d.info.ID)
+	}
+	return box(st.Border, title, body, d.w, d.h)
+}
+
+// facts are the labelled lines above the tree.
+func (d Details) facts() []string {
+	i, st := d.info, d.c.Styles
+	lines := []string{
+		d.label("state") + d.stateLine(),
+		d.label("reason") + d.reasonLine(),
+		d.label("overall") + d.deadlineLine(i.Watchdog.Overall, false),
+		d.label("no-out") + d.deadlineLine(i.Watchdog.NoOutput, i.Watchdog.Frozen) + d.outputAge(),
+		d.label("cleanup") + d.cleanupLine(),
+		d.label("fp") + fingerprintLine(i.Fingerprint),
+		d.label("lease") + leaseLine(i),
+	}
+	if i.Escapees > 0 {
+		lines = append(lines, d.label("escapes")+st.Warn.Render(fmt.Sprintf("⚠ %d processes left the session", i.Escapees)))
+	}
+	return lines
+}
+
+func (d Details) label(s string) string { return d.c.Styles.Muted.Render(" " + pad(s, 8)) }
+
+func (d Details) stateLine() string {
+	i, st := d.info, d.c.Styles
+	s := stateStyle(st, i).Render(stateText(i)) + " · " + i.Kind
+	if i.PID != 0 {
+		s += " · pid " + strconv.Itoa(i.PID)
+	}
+	if i.Cols > 0 && i.Kind == "pty" {
+		s += fmt.Sprintf(" · %d×%d", i.Cols, i.Rows)
+	}
+	if i.Adopted {
+		s += " · " + st.Warn.Render("adopted")
+	}
+	return s
+}
+
+func (d Details) reasonLine() string {
+	i, st := d.info, d.c.Styles
+	if i.Reason == runs.ReasonNone {
+		return st.Muted.Render("—")
+	}
+	s := badgeStyle(st, i).Render(i.Reason.String()) + exitText(i, " · exit ", " · signal ")
+	if i.SpawnErr != "" {
+		s += " · " + st.Danger.Render(clean(i.SpawnErr))
+	}
+	return s
+}
+
+// deadlineLine is one deadline: time left of its span and its state.
+func (d Details) deadlineLine(dl watchdog.Deadline, frozen bool) string {
+	st, w := d.c.Styles, d.info.Watchdog
+	cd, armed := deadlineAt(dl, frozen, d.now)
+	switch {
+	case armed && frozen:
+		return st.Warn.Render(fmtLeft(cd.left)+" left") + " of " + fmtLeft(dl.Span) + " · frozen"
+	case armed && cd.warn:
+		return st.Warn.Render(fmtLeft(cd.left)+" left") + " of " + fmtLeft(dl.Span) + " · armed"
+	case armed:
+		return fmtLeft(cd.left) + " left of " + fmtLeft(dl.Span) + " · armed"
+	case dl.Span == 0:
+		return st.Muted.Render("off")
+	case w.Fired != watchdog.None:
+		return st.Danger.Render("fired") + " (" + w.Fired.String() + ")"
+	}
+	return st.Muted.Render(fmtLeft(dl.Span) + " · stopped")
+}
+
+func (d Details) outputAge() string {
+	w := d.info.Watchdog
+	if d.info.Ended() || (w.LastOutput.IsZero() && w.LastOutputAge == 0) {
+		return ""
+	}
+	age := w.LastOutputAge
+	if !w.LastOutput.IsZero() {
+		age = d.now.Sub(w.LastOutput)
+	}
+	return d.c.Styles.Muted.Render(" · last output " + fmtAge(age) + " ago")
+}
+
+func (d Details) cleanupLine() string {
+	c, st := d.info.Cleanup, d.c.Styles
+	if len(c.Steps) == 0 && c.Killed == 0 && !c.VerifiedEmpty {
+		return st.Muted.Render("—")
+	}
+	steps := make([]string, len(c.Steps))
+	for i, s := range c.Steps {
+		steps[i] = string(s)
+	}
+	s := strings.Join(steps, " → ")
+	if s == "" {
+		s = "nothing to signal"
+	}
+	s += fmt.Sprintf(" · killed %d", c.Killed)
+	if c.Hard > 0 {
+		s += fmt.Sprintf(" (%d hard)", c.Hard)
+	}
+	switch {
+	case c.VerifiedEmpty:
+		s += " · " + st.OK.Render("verified")
+	case c.Remaining > 0:
+		s += " · " + st.Danger.Render(fmt.Sprintf("NOT verified: %d left", c.Remaining))
+	}
+	if c.OutputForced {
+		s += " · output cut"
+	}
+	return s
+}
+
+func fingerprintLine(f reaper.Fingerprint) string {
+	if f.PID == 0 {
+		return "—"
+	}
+	boot := f.BootID
+	if len(boot) > 8 {
+		boot = boot[:8]
+	}
+	return fmt.Sprintf("pid %d · start %d · boot %s", f.PID, f.StartTime, clean(boot))
+}
+
+func leaseLine(i runs.Info) string {
+	if i.LeaseOwner == "" {
+		return "—"
+	}
+	return fmt.Sprintf("%s · until %s · epoch %d", clean(i.LeaseOwner),
+		i.LeaseExpiresAt.Format(time.TimeOnly), i.LeaseEpoch)
+}

@@ -1,0 +1,29 @@
+// Package ui is Corral's terminal UI (Bubble Tea v2): every run in one screen, its live
+// terminal, watchdog, reason and process tree, and the operator's keys (DESIGN §9).
+//
+// Shape (STYLE.md, "Bubble Tea"):
+//
+//   - The root Model only routes: global messages (window size, quit, help), then by
+//     mode (browsing, focus, dialog, help, scroll/search), then by owner (a run event to
+//     the run list and the events pane, a screen change to the terminal pane).
+//   - One component per pane (RunList, Details, Terminal, Events; Prompt, Form and
+//     Confirm for dialogs), each with New, Update returning its concrete type, View and
+//     SetSize. They share one read-only *Common (styles, keys, clock).
+//   - Core calls happen only inside tea.Cmds built by cmds.go, which capture values,
+//     never the model. Update and View do no I/O; a test proves it with a counting fake.
+//   - Core events arrive through Bridge, one goroutine: lifecycle events one message
+//     each, output coalesced to at most one OutputMsg per frame.
+//   - Each pane caches its bordered string keyed by what it shows (a run's
+//     Screen.Version, sizes, the clock's second), and the root joins pane lines by hand:
+//     lipgloss joins and borders cost more than rendering the emulator (vt.md §5.2).
+//
+// Colours: the ANSI 16-colour palette plus bold, faint and reverse, never fixed 256 or
+// true colours. Terminal themes tune those 16 for their own background, so one palette
+// reads on dark and light terminals without asking the terminal its background.
+//
+// Safety: nothing a hosted program prints reaches the host terminal except through the
+// cell grid ptyhost.Screen renders (or, for pipe runs and transcripts, through text
+// stripped of every escape sequence and control character). Names and titles are
+// stripped of control characters. Rendering a run's pane recovers from panics and shows
+// the error in that pane.
+package ui

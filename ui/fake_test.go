@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/ptyhost"
+	"corral/reaper"
+	"corral/runs"
+	"corral/watchdog"
+)
+
+// fakeCore is a Core that records every call (name and arguments) and answers from
+// canned data. Tests assert on its calls; Update and View must make none.
+type fakeCore struct {
+	mu        sync.Mutex
+	calls     []string
+	snap      []runs.Info
+	screens   map[string]*ptyhost.Screen
+	trees     map[string][]reaper.TreeProc
+	logs      map[string]runs.Output
+	decisions []runs.Decision
+	spawnID   string
+	fail      map[string]error // method name → error it returns
+	written   map[string][]byte
+	specs     []runs.Spec
+	items     [][]ptyhost.Item
+}
+
+func newFake(snap ...runs.Info) *fakeCore {
+	return &fakeCore{snap: snap, screens: map[string]*ptyhost.Screen{}, trees: map[string][]reaper.TreeProc{},
+		logs: map[string]runs.Output{}, fail: map[string]error{}, written: map[string][]byte{}, spawnID: "rnew"}
+}
+
+func (f *fakeCore) note(name string, args ...any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := name
+	for _, a := range args {
+		s += fmt.Sprintf(" %v", a)
+	}
+	f.calls = append(f.calls, s)
+	return f.fail[name]
+}
+
+// Calls returns the calls so far, "Name arg arg".
+func (f *fakeCore) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// called returns the calls whose name is name.
+func (f *fakeCore) called(name string) []string {
+	var out []string
+	for _, c := range f.Calls() {
+		if c == name || strings.HasPrefix(c, name+" ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (f *fakeCore) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }
+func (f *fakeCore) Spawn(s runs.Spec) (string, error) {
+	err := f.note("Spawn", s.Shell)
+	f.mu.Lock()
+	f.specs = append(f.specs, s)
+	f.mu.Unlock()
+	return f.spawnID, err
+}
+func (f *fakeCore) Cancel(id string) error              { return f.note("Cancel", id) }
+func (f *fakeCore) Stop(id string, r runs.Reason) error { return f.note("Stop", id, r) }
+func (f *fakeCore) Interrupt(id string) error           { return f.note("Interrupt", id) }
+func (f *fakeCore) Pause(id string) error               { return f.note("Pause", id) }
+func (f *fakeCore) Resume(id string) error              { return f.note("Resume", id) }
+func (f *fakeCore) Paste(id, text string) error         { return f.note("Paste", id, fmt.Sprintf("%q", text)) }
+func (f *fakeCore) Submit(id, text string) error {
+	return f.note("Submit", id, fmt.Sprintf("%q", text))
+}
+func (f *fakeCore) Resize(id string, c, r uint16) error { return f.note("Resize", id, c, r) }
+func (f *fakeCore) Remove(id string) error              { return f.note("Remove", id) }
+func (f *fakeCore) Shutdown(ctx context.Context) error  { return f.note("Shutdown") }
+func (f *fakeCore) Metrics() runs.Metrics               { f.note("Metrics"); return runs.Metrics{} }
+func (f *fakeCore) Screen(id string) (*ptyhost.Screen, error) {
+	err := f.note("Screen", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.screens[id], err
+}
+func (f *fakeCore) Write(id string, b []byte) error {
+	err := f.note("Write", id, fmt.Sprintf("%q", b))
+	f.mu.Lock()
+	f.written[id] = append(f.written[id], b...)
+	f.mu.Unlock()
+	return err
+}
+func (f *fakeCore) SendKeys(id string, items []ptyhost.Item) error {
+	err := f.note("SendKeys", id, len(items))
+	f.mu.Lock()
+	f.items = append(f.items, items)
+	f.mu.Unlock()
+	return err
+}
+func (f *fakeCore) Reconcile(ctx context.Context) ([]runs.Decision, error) {
+	err := f.note("Reconcile")
+	return f.decisions, err
+}
+func (f *fakeCore) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
+	err := f.note("Trees", strings.Join(ids, ","))
+	return f.trees, err
+}
+func (f *fakeCore) Log(id string) (runs.Output, error) {
+	err := f.note("Log", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.logs[id], err
+}
+
+// t0 is the fixed clock of every test.
+var t0 = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
+
+// clock is a settable test clock.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+// liveRun is a running run with armed deadlines.
+func liveRun(id, name string, pty bool) runs.Info {
+	spec := runs.Spec{Name: name, Shell: name, PTY: pty, Timeout: 10 * time.Minute}
+	i := runs.Info{ID: id, Name: name, Kind: spec.Kind(), Spec: spec, State: runs.Running, Seq: 3,
+		PID: 4242, Cols: 80, Rows: 24, CreatedAt: t0.Add(-2 * time.Minute), StartedAt: t0.Add(-2 * time.Minute),
+		Fingerprint: reaper.Fingerprint{BootID: "0123456789abcdef", PID: 4242, StartTime: 777},
+		LeaseOwner:  "inst-1", LeaseEpoch: 1, LeaseExpiresAt: t0.Add(30 * time.Second),
+		Transcript: ""}
+	i.Watchdog = watchdog.State{
+		Overall:    watchdog.Deadline{Armed: true, At: t0.Add(8 * time.Minute), Span: 10 * time.Minute},
+		NoOutput:   watchdog.Deadline{Armed: true, At: t0.Add(50 * time.Second), Span: 5 * time.Minute},
+		LastOutput: t0.Add(-4 * time.Minute), LastOutputAge: 4 * time.Minute,
+	}
+	return i
+}
+
+// endedRun is a cancelled run.
+func endedRun(id, name string) runs.Info {
+	i := liveRun(id, name, false)
+	i.State, i.Reason, i.Signal, i.Seq = runs.Exited, runs.ManualCancel, 15, 9
+	i.EndedAt = t0.Add(-time.Minute)
+	i.Watchdog = watchdog.State{Overall: watchdog.Deadline{Span: 10 * time.Minute}, Stopped: true}
+	i.Cleanup = runs.Cleanup{Steps: []reaper.Step{reaper.StepTerm}, Killed: 1, VerifiedEmpty: true}
+	return i
+}
+
+// harness is a root model under test with its fake core and clock.
+type harness struct {
+	t    *testing.T
+	m    Model
+	core *fakeCore
+	clk  *clock
+}
+
+// newHarness builds a model over core, sized w×h, with ticks disabled (tests deliver
+// tickMsg themselves) and Init's commands run.
+func newHarness(t *testing.T, core *fakeCore, w, h int, initial ...runs.Info) *harness {
+	t.Helper()
+	clk := &clock{t: t0}
+	m, err := newModel(Options{Core: core, Initial: initial, Empty: "Or run: corral -- CMD"}, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	hs := &harness{t: t, m: m, core: core, clk: clk}
+	hs.run(m.Init())
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	return hs
+}
+
+// send delivers msgs and runs every command they return, feeding the commands'
+// messages back, until nothing is left. It returns the messages the commands produced.
+func (h *harness) send(msgs ...tea.Msg) []tea.Msg {
+	h.t.Helper()
+	var produced []tea.Msg
+	queue := slices.Clone(msgs)
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 1000 {
+			h.t.Fatal("messages never settle")
+		}
+		msg := queue[0]
+		queue = queue[1:]
+		next, cmd := h.m.Update(msg)
+		h.m = next.(Model)
+		out := h.collect(cmd)
+		produced = append(produced, out...)
+		for _, o := range out {
+			if _, quit := o.(tea.QuitMsg); !quit {
+				queue = append(queue, o)
+			}
+		}
+	}
+	return produced
+}
+
+// run runs a command (and its batch) and feeds the results back.
+func (h *harness) run(cmd tea.Cmd) []tea.Msg {
+	out := h.collect(cmd)
+	return append(out, h.send(out...)...)
+}
+
+// collect executes a command tree and returns its messages.
+func (h *harness) collect(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, h.collect(c)...)
+		}
+		return out
+	}
+	if msg == nil {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+// key sends a key by its Bubble Tea name ("enter", "ctrl+]", "x", "S").
+func (h *harness) key(names ...string) []tea.Msg {
+	var out []tea.Msg
+	for _, n := range names {
+		out = append(out, h.send(keyMsg(n))...)
+	}
+	return out
+}
+
+// keyMsg builds the KeyPressMsg whose String() is name.
+func keyMsg(name string) tea.KeyPressMsg {
+	special := map[string]tea.Key{
+		"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
+		"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "space": {Code: tea.KeySpace, Text: " "},
+		"pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown}, "backspace": {Code: tea.KeyBackspace},
+		"ctrl+]": {Code: ']', Mod: tea.ModCtrl}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+	}
+	if k, ok := special[name]; ok {
+		return tea.KeyPressMsg(k)
+	}
+	r := []rune(name)
+	return tea.KeyPressMsg{Code: r[0], Text: name}
+}
+
+// typeText sends each rune as a key press.
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// view renders the frame and returns its text without styles.
+func (h *harness) view() string {
+	return stripANSI(h.m.View().Content)
+}

@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// Form is the new-run form: a command line, PTY or pipe, and optional timeouts.
+type Form struct {
+	c      *Common
+	fields [3]lineInput // command, timeout, no-output timeout
+	pty    bool
+	focus  int // 0 command, 1 kind, 2 timeout, 3 no-output
+	err    string
+	w, h   int
+	done   bool
+	spec   runs.Spec
+}
+
+const formRows = 4
+
+// NewForm returns an empty form for a PTY run.
+func NewForm(c *Common) Form { return Form{c: c, pty: true} }
+
+// SetSize sets the screen size the form is centred in.
+func (f *Form) SetSize(w, h int) { f.w, f.h = w, h }
+
+// Done reports whether the form ended, and with which spec if it was accepted.
+func (f Form) Done() (spec runs.Spec, accepted, done bool) {
+	return f.spec, f.done && f.spec.Shell != "", f.done
+}
+
+// Update edits the focused field, toggles pty/pipe, moves between fields, accepts.
+func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		f.key(m)
+	case tea.PasteMsg:
+		if in := f.input(); in != nil {
+			in.insert(m.Content)
+		}
+	}
+	return f, nil
+}
+
+func (f *Form) key(k tea.KeyPressMsg) {
+	km := f.c.Keys
+	switch {
+	case key.Matches(k, km.Accept):
+		f.accept()
+	case key.Matches(k, km.Dismiss):
+		f.done = true
+	case key.Matches(k, km.Toggle):
+		f.pty = !f.pty
+	case key.Matches(k, km.NextField):
+		f.focus = (f.focus + 1) % formRows
+	case key.Matches(k, km.PrevField):
+		f.focus = (f.focus + formRows - 1) % formRows
+	case f.focus == 1 && k.Text == " ":
+		f.pty = !f.pty
+	default:
+		if in := f.input(); in != nil && in.key(k) {
+			f.err = ""
+		}
+	}
+}
+
+// input is the focused text field (nil on the kind row).
+func (f *Form) input() *lineInput {
+	switch f.focus {
+	case 0:
+		return &f.fields[0]
+	case 2:
+		return &f.fields[1]
+	case 3:
+		return &f.fields[2]
+	}
+	return nil
+}
+
+func (f *Form) accept() {
+	spec, err := f.build()
+	if err != nil {
+		f.err = err.Error()
+		return
+	}
+	f.spec, f.done = spec, true
+}
+
+func (f Form) build() (runs.Spec, error) {
+	line := strings.TrimSpace(f.fields[0].Value())
+	if line == "" {
+		return runs.Spec{}, errors.New("a command line is needed")
+	}
+	timeout, err := parseTimeout(f.fields[1].Value(), false)
+	if err != nil {
+		return runs.Spec{}, fmt.Errorf("timeout: %w", err)
+	}
+	noOut, err := parseTimeout(f.fields[2].Value(), true)
+	if err != nil {
+		return runs.Spec{}, fmt.Errorf("no-output timeout: %w", err)
+	}
+	return runs.Spec{Shell: line, PTY: f.pty, Timeout: timeout, NoOutputTimeout: noOut}, nil
+}
+
+// parseTimeout reads "", "90" (seconds), "5m", "1h30m"; "off" disables a no-output
+// timeout (which is otherwise derived from the overall one).
+func parseTimeout(s string, canOff bool) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return 0, nil
+	case canOff && s == "off":
+		return -1, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration like 90s, 5m or 1h", s)
+	}
+	return d, nil
+}
+
+// box geometry: the form is centred, formWidth columns wide.
+func (f Form) size() (w, h int) { return min(max(f.w-4, 20), 72), formRows + 5 }
+
+func (f Form) origin() (x, y int) {
+	w, h := f.size()
+	return max((f.w-w)/2, 0), max((f.h-h)/2, 0)
+}
+
+// View is the form's box lines (see Lines); as one string.
+func (f Form) View() string { return joinLines(f.Lines()) }
+
+// Lines draws the form.
+func (f Form) Lines() []string {
+	w, h := f.size()
+	st := f.c.Styles
+	iw := w - 2
+	kind := "[pty] pipe "
+	if !f.pty {
+		kind = " pty [pipe]"
+	}
+	rows := []string{
+		f.row(0, "command", f.fieldText(0, iw)),
+		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.Toggle.Help().Key+")")),
+		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
+		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
+		"",
+		st.Danger.Render(" " + f.err),
+		st.Muted.Render(" " + f.c.Keys.Accept.Help().Key + " start · " + f.c.Keys.Dismiss.Help().Key +
+			" cancel · " + f.c.Keys.PrevField.Help().Key + ", " + f.c.Keys.NextField.Help().Key + " field"),
+	}
+	for i := range rows {
+		rows[i] = fit(rows[i], iw)
+	}
+	return box(st.BorderFocus, st.TitleFocus.Render("New run"), rows, w, h)
+}
+
+func (f Form) hint(i int, s string) string {
+	if f.fields[i].Value() != "" {
+		return ""
+	}
+	return s
+}
+
+func (f Form) row(i int, label, value string) string {
+	mark := "  "
+	if f.focus == i {
+		mark = f.c.Styles.Dialog.Render("› ")
+	}
+	return mark + f.c.Styles.Muted.Render(pad(label, 10)) + value
+}
+
+func (f Form) fieldText(i, iw int) string {
+	s, _ := f.fields[i].view(max(iw-14, 4))
+	return s
+}
+
+// Cursor is the real cursor in the focused text field, in screen coordinates.
+func (f Form) Cursor() *tea.Cursor {
+	in := f.input()
+	if in == nil {
+		return nil
+	}
+	w, _ := f.size()
+	_, col := in.view(max(w-2-14, 4))
+	x, y := f.origin()
+	c := tea.NewCursor(x+1+12+col, y+1+f.focus)
+	c.Shape = tea.CursorBar
+	return c
+}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every key of the UI as data. Each binding has a stable action name (see
+// actions) by which Options.Keys overrides it; help is generated from it.
+type KeyMap struct {
+	// Browsing the runs.
+	Up, Down, Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause    key.Binding
+	Reconcile, New, Restart, Remove, Zoom, Search, Scrollback, Help, Quit key.Binding
+	// Focus: every other key goes to the run.
+	Leave key.Binding
+	// Scrolling the transcript.
+	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom, NextMatch, PrevMatch, Live key.Binding
+	// Dialogs: y/n questions, one-line prompts, the new-run form.
+	Yes, No, Accept, Dismiss, Toggle, NextField, PrevField key.Binding
+}
+
+// Key groups: a key may be bound once per group, and every group is one mode.
+const (
+	groupBrowse  = "browsing"
+	groupFocus   = "focus"
+	groupScroll  = "scroll"
+	groupConfirm = "confirm"
+	groupPrompt  = "prompt"
+	groupForm    = "form"
+)
+
+// action names a binding for overrides and conflict checks.
+type action struct {
+	name   string
+	b      *key.Binding
+	groups []string
+}
+
+func (k *KeyMap) actions() []action {
+	b, f, s := []string{groupBrowse}, []string{groupFocus}, []string{groupScroll}
+	return []action{
+		{"up", &k.Up, b}, {"down", &k.Down, b}, {"focus", &k.Focus, b},
+		{"send_keys", &k.SendKeys, b}, {"paste", &k.Paste, b}, {"submit", &k.Submit, b},
+		{"cancel", &k.Cancel, b}, {"interrupt", &k.Interrupt, b}, {"pause", &k.Pause, b},
+		{"reconcile", &k.Reconcile, b}, {"new", &k.New, b}, {"restart", &k.Restart, b},
+		{"remove", &k.Remove, b}, {"zoom", &k.Zoom, []string{groupBrowse, groupScroll}},
+		{"search", &k.Search, []string{groupBrowse, groupScroll}},
+		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
+		{"leave", &k.Leave, f},
+		{"scroll_up", &k.ScrollUp, s}, {"scroll_down", &k.ScrollDown, s},
+		{"page_up", &k.PageUp, s}, {"page_down", &k.PageDown, s}, {"top", &k.Top, s},
+		{"bottom", &k.Bottom, s}, {"next_match", &k.NextMatch, s},
+		{"prev_match", &k.PrevMatch, s}, {"live", &k.Live, s},
+		{"yes", &k.Yes, []string{groupConfirm}}, {"no", &k.No, []string{groupConfirm}},
+		{"accept", &k.Accept, []string{groupPrompt, groupForm}},
+		{"dismiss", &k.Dismiss, []string{groupPrompt, groupForm}},
+		{"toggle", &k.Toggle, []string{groupForm}},
+		{"next_field", &k.NextField, []string{groupForm}},
+		{"prev_field", &k.PrevField, []string{groupForm}},
+	}
+}
+
+func bind(desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
+}
+
+// helpKeys is how a binding's keys read in help: "↑/k".
+func helpKeys(keys []string) string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		switch k {
+		case "up":
+			k = "↑"
+		case "down":
+			k = "↓"
+		}
+		names[i] = k
+	}
+	return strings.Join(names, "/")
+}
+
+// DefaultKeyMap returns the default keys (issue 4, "Keys").
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j"),
+		Focus:    bind("focus (keys go to the run)", "enter"),
+		SendKeys: bind("send keys", "s"), Paste: bind("paste text", "p"),
+		Submit: bind("submit (paste+enter)", "S"), Cancel: bind("cancel", "x"),
+		Interrupt: bind("interrupt (ctrl+c)", "i"), Pause: bind("pause/resume", "space"),
+		Reconcile: bind("reconcile now", "r"), New: bind("new run", "n"),
+		Restart: bind("restart ended run", "R"), Remove: bind("remove ended run", "d"),
+		Zoom: bind("zoom", "z"), Search: bind("search", "/"),
+		Scrollback: bind("scroll back", "pgup"), Help: bind("help", "?"),
+		Quit:     bind("quit", "q", "ctrl+c"),
+		Leave:    bind("leave focus", "ctrl+]"),
+		ScrollUp: bind("scroll up", "up", "k"), ScrollDown: bind("scroll down", "down", "j"),
+		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
+		Top: bind("oldest", "g", "home"), Bottom: bind("newest", "G", "end"),
+		NextMatch: bind("next match (older)", "n"), PrevMatch: bind("previous match (newer)", "N"),
+		Live: bind("back to live", "esc", "q"),
+		Yes:  bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
+		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
+		Toggle: bind("pty/pipe", "tab"), NextField: bind("next field", "down"),
+		PrevField: bind("previous field", "up", "shift+tab"),
+	}
+}
+
+// withOverrides applies user keys by action name and checks that no key is bound to
+// two actions of one mode.
+func (k KeyMap) withOverrides(over map[string][]string) (KeyMap, error) {
+	acts := k.actions()
+	for name, keys := range over {
+		i := slices.IndexFunc(acts, func(a action) bool { return a.name == name })
+		if i < 0 {
+			return k, fmt.Errorf("keys: unknown action %q", name)
+		}
+		if len(keys) == 0 || slices.Contains(keys, "") {
+			return k, fmt.Errorf("keys: action %q: empty key", name)
+		}
+		acts[i].b.SetKeys(keys...)
+		acts[i].b.SetHelp(helpKeys(keys), acts[i].b.Help().Desc)
+	}
+	return k, k.check()
+}
+
+// check finds a key bound to two actions of the same group.
+func (k *KeyMap) check() error {
+	owner := map[[2]string]string{} // group, key → action
+	for _, a := range k.actions() {
+		for _, g := range a.groups {
+			for _, ks := range a.b.Keys() {
+				if prev, ok := owner[[2]string{g, ks}]; ok && prev != a.name {
+					return fmt.Errorf("keys: %q is bound to both %s and %s (%s)", ks, prev, a.name, g)
+				}
+				owner[[2]string{g, ks}] = a.name
+			}
+		}
+	}
+	return nil
+}
+
+// ShortHelp is the status line's help while browsing.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.Quit, k.Focus, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Search}
+}
+
+// FullHelp is the help page's bindings, one group per column (help.KeyMap).
+func (k KeyMap) FullHelp() [][]key.Binding {
+	groups := k.helpGroups()
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = g.keys
+	}
+	return out
+}
+
+// helpGroup is a titled group of the help page.
+type helpGroup struct {
+	title string
+	keys  []key.Binding
+}
+
+func (k KeyMap) helpGroups() []helpGroup {
+	return []helpGroup{
+		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Help, k.Quit}},
+		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause}},
+		{"Focus", []key.Binding{k.Leave}},
+		{"Transcript", []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
+			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live}},
+		{"Dialogs", []key.Binding{k.Accept, k.Dismiss, k.Yes, k.No, k.Toggle, k.NextField, k.PrevField}},
+	}
+}

@@ -1,0 +1,271 @@
+package ui
+
+import (
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// mode is where keys go.
+type mode int
+
+const (
+	modeBrowse   mode = iota // keys are UI commands
+	modeFocus                // keys go to the selected run
+	modeScroll               // keys scroll the transcript
+	modeDialog               // a prompt, question or form is open
+	modeHelp                 // the help page
+	modeQuitting             // shutting the runs down
+)
+
+// dialogKind is which dialog is open in modeDialog.
+type dialogKind int
+
+const (
+	dlgPrompt dialogKind = iota
+	dlgConfirm
+	dlgForm
+)
+
+// confirmOp is what a y/n question decides.
+type confirmOp int
+
+const (
+	confirmCancel confirmOp = iota
+	confirmQuit
+)
+
+// refreshEvery is the period of the countdown tick and of the snapshot and process
+// tree refresh.
+const refreshEvery = time.Second
+
+// Model is the root model. It only routes: global messages first, then by mode, then
+// by owner; the panes do the work.
+type Model struct {
+	c    *Common
+	core Core
+	lay  layout
+	now  time.Time
+	mode mode
+
+	list    RunList
+	details Details
+	term    Terminal
+	events  Events
+
+	dialog    dialogKind
+	ret       mode // the mode a dialog returns to
+	prompt    Prompt
+	confirm   Confirm
+	confirmOp confirmOp
+	confirmID string
+	form      Form
+
+	flash string // a one-line notice in the status line, until the next key
+	zoom  bool
+
+	*state
+}
+
+// state is the model's bookkeeping that is not shown directly. It is shared by the
+// copies Bubble Tea makes of the model (only the newest is ever used).
+type state struct {
+	screens    map[string]Screen
+	attention  map[string]uint64 // last Attention counter seen per run
+	inputs     map[string]*inputQueue
+	sized      map[string][2]uint16 // PTY size last asked for per run
+	logBusy    map[string]bool      // a Log read is on its way
+	logDirty   map[string]bool      // output moved while it was
+	selectNext string               // select this run when it appears (spawned here)
+	tickGen    int
+	snapBusy   bool
+	treesBusy  bool
+	quitErr    error
+	view       *rootCache
+	tick       func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
+}
+
+// ErrNoCore: Options.Core is required.
+var ErrNoCore = errors.New("ui: Options.Core is nil")
+
+// New returns the root model.
+func New(o Options) (Model, error) {
+	return newModel(o, nil)
+}
+
+func newModel(o Options, now func() time.Time) (Model, error) {
+	if o.Core == nil {
+		return Model{}, ErrNoCore
+	}
+	keys, err := DefaultKeyMap().withOverrides(o.Keys)
+	if err != nil {
+		return Model{}, err
+	}
+	c := newCommon(keys, now)
+	m := Model{c: c, core: o.Core, now: c.Now(),
+		list: NewRunList(c, o.Initial), details: NewDetails(c),
+		term: NewTerminal(c, o.Empty), events: NewEvents(c),
+		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
+			inputs: map[string]*inputQueue{}, sized: map[string][2]uint16{},
+			logBusy: map[string]bool{}, logDirty: map[string]bool{}, view: &rootCache{},
+			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
+	}
+	m.list.SetFocused(true)
+	m.syncSelection()
+	return m, nil
+}
+
+// ShutdownErr is what Core.Shutdown returned when the UI quit (nil if it succeeded).
+func (m Model) ShutdownErr() error { return m.quitErr }
+
+// Init starts the tick, reads the first snapshot and process tree, and fetches the
+// screens of the initial PTY runs.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh()}
+	for _, i := range m.list.Runs() {
+		if i.Kind == "pty" {
+			cmds = append(cmds, screenCmd(m.core, i.ID))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes a message: global ones first, then by mode (keys), then by owner.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.setNow(m.c.Now())
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.handleWindow(msg)
+	case tickMsg:
+		return m.handleTick(msg)
+	case EventMsg:
+		return m.handleEvent(msg)
+	case OutputMsg:
+		return m.handleOutput(msg)
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.handlePaste(msg)
+	case tea.MouseMsg:
+		return m.handleMouse(msg)
+	}
+	if next, cmd, ok := m.handleData(msg); ok {
+		return next, cmd
+	}
+	return m.handleResult(msg)
+}
+
+func (m *Model) setNow(t time.Time) {
+	m.now = t
+	m.list.SetNow(t)
+	m.details.SetNow(t)
+}
+
+func (m Model) handleWindow(msg tea.WindowSizeMsg) (tea.Model, tea.Cmd) {
+	m.lay.w, m.lay.h = msg.Width, msg.Height
+	m.relayout()
+	cmd := m.fitRuns()
+	return m, cmd
+}
+
+// relayout sizes every pane from the screen size, the zoom and the number of runs.
+func (m *Model) relayout() {
+	l := computeLayout(m.lay.w, m.lay.h, len(m.list.Runs()), m.zoom)
+	m.lay = l
+	m.list.SetSize(l.leftW, l.listH)
+	m.details.SetSize(l.leftW, l.detailsH)
+	m.term.SetSize(l.termW, l.termH)
+	m.term.SetZoomed(l.zoomed)
+	m.events.SetSize(l.w-l.leftW, l.eventsH)
+	m.prompt.SetSize(l.w, 1)
+	m.confirm.SetSize(l.w, 1)
+	m.form.SetSize(l.w, l.h)
+}
+
+// handleTick refreshes the snapshot and the selected run's tree once a second; a tick
+// of an older chain is dropped.
+func (m Model) handleTick(msg tickMsg) (tea.Model, tea.Cmd) {
+	if msg.gen != m.tickGen {
+		return m, nil
+	}
+	return m, tea.Batch(m.tick(m.tickGen), m.refresh())
+}
+
+// refresh asks for a snapshot and the selected run's tree unless they are on their way.
+func (m Model) refresh() tea.Cmd {
+	var cmds []tea.Cmd
+	if !m.snapBusy {
+		m.snapBusy = true
+		cmds = append(cmds, snapshotCmd(m.core))
+	}
+	if sel, ok := m.list.Selected(); ok && !m.treesBusy && !sel.Ended() {
+		m.treesBusy = true
+		cmds = append(cmds, treesCmd(m.core, sel.ID))
+	}
+	return tea.Batch(cmds...)
+}
+
+// syncSelection shows the selected run in the details and terminal panes.
+func (m *Model) syncSelection() {
+	sel, ok := m.list.Selected()
+	m.details.SetRun(sel, ok)
+	if ok {
+		m.term.SetRun(sel, m.screens[sel.ID])
+	} else {
+		m.term.SetRun(runs.Info{}, nil)
+	}
+}
+
+// selectionMoved updates the panes after the selection changed and fetches what the
+// new selection shows.
+func (m *Model) selectionMoved() tea.Cmd {
+	m.syncSelection()
+	m.tickGen++ // the new run's tree now; restart the chain so it is not also due soon
+	cmds := []tea.Cmd{m.tick(m.tickGen), m.requestLog(m.term.ID())}
+	if sel, ok := m.list.Selected(); ok && !sel.Ended() {
+		m.treesBusy = true
+		cmds = append(cmds, treesCmd(m.core, sel.ID))
+	}
+	return tea.Batch(cmds...)
+}
+
+// requestLog reads a run's log for the terminal pane, one read at a time per run;
+// output that moves during a read is fetched right after it, so the last is shown.
+func (m *Model) requestLog(id string) tea.Cmd {
+	if id == "" || id != m.term.ID() || !m.term.ShowsLog() {
+		return nil
+	}
+	if m.logBusy[id] {
+		m.logDirty[id] = true
+		return nil
+	}
+	m.logBusy[id] = true
+	return logCmd(m.core, id)
+}
+
+// fitRuns resizes every live PTY run whose size is not the terminal pane's.
+func (m *Model) fitRuns() tea.Cmd {
+	if m.lay.w == 0 {
+		return nil
+	}
+	cols, rows := m.term.InnerSize()
+	want := [2]uint16{uint16(cols), uint16(rows)}
+	var rs []resize
+	for _, i := range m.list.Runs() {
+		if i.Kind != "pty" || i.Adopted || i.State != runs.Running {
+			continue
+		}
+		if [2]uint16{i.Cols, i.Rows} == want || m.sized[i.ID] == want {
+			continue
+		}
+		m.sized[i.ID] = want
+		rs = append(rs, resize{id: i.ID, cols: want[0], rows: want[1]})
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	return resizeCmd(m.core, rs)
+}

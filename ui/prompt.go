@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// promptKind is what a prompt's text is for.
+type promptKind int
+
+const (
+	promptSendKeys promptKind = iota
+	promptPaste
+	promptSubmit
+	promptSearch
+)
+
+// Prompt is a one-line prompt in the status line: send-keys, paste, submit, search.
+// Accept and Dismiss end it; the root reads the result with Done.
+type Prompt struct {
+	c      *Common
+	kind   promptKind
+	label  string
+	target string // the run it acts on
+	in     lineInput
+	err    string
+	w      int
+	done   bool
+	ok     bool
+}
+
+// NewPrompt returns an open prompt.
+func NewPrompt(c *Common, kind promptKind, label, target string) Prompt {
+	return Prompt{c: c, kind: kind, label: label, target: target,
+		in: lineInput{multiline: kind == promptPaste || kind == promptSubmit}}
+}
+
+// SetSize sets the width of the status line.
+func (p *Prompt) SetSize(w, _ int) { p.w = w }
+
+// SetError shows an error inline and keeps the prompt open.
+func (p *Prompt) SetError(err error) { p.err, p.done, p.ok = err.Error(), false, false }
+
+// Done reports whether the prompt ended, and if it was accepted, with what text.
+func (p Prompt) Done() (text string, accepted, done bool) { return p.in.Value(), p.ok, p.done }
+
+// Update edits the text, accepts or dismisses.
+func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(m, p.c.Keys.Accept):
+			p.done, p.ok = true, true
+		case key.Matches(m, p.c.Keys.Dismiss):
+			p.done = true
+		case p.in.key(m):
+			p.err = ""
+		}
+	case tea.PasteMsg:
+		p.in.insert(m.Content)
+		p.err = ""
+	}
+	return p, nil
+}
+
+// View is the prompt line, and the column of its cursor.
+func (p Prompt) View() string { s, _ := p.view(); return s }
+
+func (p Prompt) view() (string, int) {
+	st := p.c.Styles
+	head := st.Dialog.Render(" "+p.label) + " › "
+	hw := widthOf(" "+p.label) + 3
+	tail := ""
+	if p.err != "" {
+		tail = "  " + st.Danger.Render(trunc(p.err, max(p.w/2, 10)))
+	}
+	room := max(p.w-hw-widthOf(tail)-1, 4)
+	text, col := p.in.view(room)
+	return fit(head+text+tail, p.w), hw + col
+}
+
+// Cursor is the real cursor in the prompt line (relative to the line).
+func (p Prompt) Cursor() *tea.Cursor {
+	_, col := p.view()
+	c := tea.NewCursor(col, 0)
+	c.Shape, c.Blink = tea.CursorBar, true
+	return c
+}
+
+// Confirm is a y/n question in the status line.
+type Confirm struct {
+	c        *Common
+	question string
+	w        int
+	done     bool
+	yes      bool
+}
+
+// NewConfirm asks a question.
+func NewConfirm(c *Common, question string) Confirm { return Confirm{c: c, question: question} }
+
+// SetSize sets the width of the status line.
+func (f *Confirm) SetSize(w, _ int) { f.w = w }
+
+// Done reports whether it was answered and how.
+func (f Confirm) Done() (yes, done bool) { return f.yes, f.done }
+
+// Update answers on Yes or No; other keys are ignored.
+func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, f.c.Keys.Yes):
+			f.done, f.yes = true, true
+		case key.Matches(k, f.c.Keys.No):
+			f.done = true
+		}
+	}
+	return f, nil
+}
+
+// View is the question line.
+func (f Confirm) View() string {
+	st := f.c.Styles
+	return fit(st.Warn.Render(" "+clean(f.question))+" "+st.Key.Render(f.c.Keys.Yes.Help().Key)+
+		st.Desc.Render(" yes  ")+st.Key.Render(f.c.Keys.No.Help().Key)+st.Desc.Render(" no"), f.w)
+}

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"errors"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/reaper"
+	"corral/runs"
+)
+
+// TestUpdateAndViewNeverCallTheCore feeds every kind of message through Update and
+// renders after each, without running the returned commands: the counting fake must
+// see no call. Only commands may call the core.
+func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
+	core := newFake()
+	a, b, p := liveRun("r1", "claude", true), endedRun("r2", "tests"), liveRun("r3", "build", false)
+	s1, s4 := screenWith(80, 24, "$ "), screenWith(80, 24, "")
+	clk := &clock{t: t0}
+	m, err := newModel(Options{Core: core, Initial: []runs.Info{a, b, p}}, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Init() // built, not run
+	var cmds int
+	step := func(msg tea.Msg) {
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		if cmd != nil {
+			cmds++
+		}
+		_ = m.View()
+	}
+	spawned := liveRun("r4", "vim", true)
+	for _, msg := range []tea.Msg{
+		tea.WindowSizeMsg{Width: 120, Height: 30},
+		ScreenMsg{ID: "r1", Screen: s1}, ScreenMsg{ID: "r4", Screen: s4},
+		tickMsg{gen: 0}, tickMsg{gen: 99},
+		SnapshotMsg{Runs: []runs.Info{a, b, p}},
+		TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": testTree()}},
+		EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: spawned, Detail: "pty", Time: t0}},
+		OutputMsg{IDs: []string{"r1", "r3", "r4"}},
+		LogMsg{ID: "r3", Output: runs.Output{Chunks: []runs.Chunk{{Data: []byte("x\n")}}}},
+		keyMsg("j"), keyMsg("j"), keyMsg("k"), keyMsg("k"),
+		keyMsg("enter"), keyMsg("a"), keyMsg("up"), tea.PasteMsg{Content: "pasted"},
+		tea.MouseClickMsg{X: 60, Y: 5}, keyMsg("ctrl+]"),
+		keyMsg("s"), keyMsg("C"), keyMsg("-"), keyMsg("c"), keyMsg("enter"),
+		keyMsg("p"), tea.PasteMsg{Content: "text"}, keyMsg("enter"),
+		keyMsg("S"), keyMsg("x"), keyMsg("esc"),
+		keyMsg("x"), keyMsg("n"), keyMsg("x"), keyMsg("y"),
+		keyMsg("i"), keyMsg("space"), keyMsg("r"),
+		keyMsg("n"), keyMsg("l"), keyMsg("s"), keyMsg("tab"), keyMsg("down"), keyMsg("enter"),
+		keyMsg("z"), keyMsg("z"), keyMsg("/"), keyMsg("q"), keyMsg("enter"),
+		HistoryMsg{ID: "r1", Lines: []HistLine{{Text: "q here"}}},
+		keyMsg("n"), keyMsg("N"), keyMsg("pgup"), keyMsg("esc"), keyMsg("pgup"), keyMsg("esc"),
+		keyMsg("j"), keyMsg("R"), keyMsg("d"), keyMsg("k"),
+		keyMsg("?"), keyMsg("a"),
+		WrittenMsg{ID: "r1"}, DoneMsg{Op: "pause", ID: "r1", Err: errors.New("boom")},
+		SpawnedMsg{ID: "r9"}, RemovedMsg{ID: "r2"}, ReconciledMsg{Decisions: []runs.Decision{{ID: "z"}}},
+		EventMsg{Event: runs.Event{Type: runs.EventExit, Run: endedRun("r3", "build"), Time: t0}},
+		tea.WindowSizeMsg{Width: 60, Height: 15}, tea.WindowSizeMsg{Width: 10, Height: 3},
+		tea.WindowSizeMsg{Width: 200, Height: 60},
+		keyMsg("q"), keyMsg("y"), ShutdownMsg{},
+	} {
+		s1.Write([]byte("out\a\r\n"))
+		step(msg)
+	}
+	if calls := core.Calls(); len(calls) != 0 {
+		t.Fatalf("Update/View called the core: %q", calls)
+	}
+	if cmds == 0 {
+		t.Fatal("no command was returned at all: the test drives nothing")
+	}
+}

@@ -1,0 +1,323 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+	"corral/watchdog"
+)
+
+// RunList is the run list pane: one row per run with its name, kind, state, pid, age,
+// watchdog countdown, reason badge, escape/adopted markers and attention marker.
+type RunList struct {
+	c         *Common
+	runs      []runs.Info
+	sel       string // the selected run's id
+	attention map[string]bool
+	offset    int // first visible row
+	w, h      int
+	now       time.Time
+	focused   bool
+
+	ver   uint64 // bumped by every change of what is shown
+	cache *viewCache[listKey]
+}
+
+// listKey is what the list's rendering depends on.
+type listKey struct {
+	ver  uint64
+	sec  int64
+	w, h int
+}
+
+// NewRunList returns a list of the given runs, the first one selected.
+func NewRunList(c *Common, initial []runs.Info) RunList {
+	l := RunList{c: c, attention: map[string]bool{}, cache: &viewCache[listKey]{}}
+	for _, i := range initial {
+		l.Upsert(i)
+	}
+	return l
+}
+
+// SetSize sets the pane's outer size.
+func (l *RunList) SetSize(w, h int) { l.w, l.h = w, h; l.follow(); l.ver++ }
+
+// SetNow sets the clock countdowns and ages are shown against.
+func (l *RunList) SetNow(t time.Time) { l.now = t }
+
+// SetFocused marks the pane as the one keys go to.
+func (l *RunList) SetFocused(f bool) {
+	if f != l.focused {
+		l.focused, l.ver = f, l.ver+1
+	}
+}
+
+// Update moves the selection on the up and down keys.
+func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return l, nil
+	}
+	switch {
+	case key.Matches(k, l.c.Keys.Up):
+		l.move(-1)
+	case key.Matches(k, l.c.Keys.Down):
+		l.move(1)
+	}
+	return l, nil
+}
+
+func (l *RunList) move(d int) {
+	i := l.index(l.sel)
+	if len(l.runs) == 0 {
+		return
+	}
+	i = min(max(i+d, 0), len(l.runs)-1)
+	l.Select(l.runs[i].ID)
+}
+
+// Select selects a run by id and clears its attention marker: it is being looked at.
+func (l *RunList) Select(id string) {
+	if l.index(id) < 0 {
+		return
+	}
+	l.sel = id
+	delete(l.attention, id)
+	l.follow()
+	l.ver++
+}
+
+// Selected returns the selected run.
+func (l RunList) Selected() (runs.Info, bool) {
+	if i := l.index(l.sel); i >= 0 {
+		return l.runs[i], true
+	}
+	return runs.Info{}, false
+}
+
+// Run returns one run by id.
+func (l RunList) Run(id string) (runs.Info, bool) {
+	if i := l.index(id); i >= 0 {
+		return l.runs[i], true
+	}
+	return runs.Info{}, false
+}
+
+// Runs returns the runs in list order; the slice must not be changed.
+func (l RunList) Runs() []runs.Info { return l.runs }
+
+func (l RunList) index(id string) int {
+	for i := range l.runs {
+		if l.runs[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Upsert adds a run or updates it. A copy older than the one held (by Seq) is dropped,
+// except for its watchdog state, which only snapshots carry.
+func (l *RunList) Upsert(info runs.Info) {
+	i := l.index(info.ID)
+	switch {
+	case i < 0:
+		l.runs = append(l.runs, info)
+		if l.sel == "" {
+			l.sel = info.ID
+		}
+	case info.Seq < l.runs[i].Seq:
+		if info.Watchdog != (watchdog.State{}) {
+			l.runs[i].Watchdog = info.Watchdog
+		}
+	default:
+		if info.Watchdog == (watchdog.State{}) {
+			info.Watchdog = l.runs[i].Watchdog
+		}
+		l.runs[i] = info
+	}
+	l.ver++
+}
+
+// Remove drops a run; the selection moves to its neighbour.
+func (l *RunList) Remove(id string) {
+	i := l.index(id)
+	if i < 0 {
+		return
+	}
+	l.runs = append(l.runs[:i:i], l.runs[i+1:]...)
+	delete(l.attention, id)
+	if l.sel == id {
+		l.sel = ""
+		if len(l.runs) > 0 {
+			l.sel = l.runs[min(i, len(l.runs)-1)].ID
+		}
+	}
+	l.follow()
+	l.ver++
+}
+
+// SetAttention sets or clears a run's attention marker (never on the selected run).
+func (l *RunList) SetAttention(id string, on bool) {
+	if on && id == l.sel || l.attention[id] == on {
+		return
+	}
+	if on {
+		l.attention[id] = true
+	} else {
+		delete(l.attention, id)
+	}
+	l.ver++
+}
+
+// Attention reports whether a run has the attention marker.
+func (l RunList) Attention(id string) bool { return l.attention[id] }
+
+// follow scrolls so the selection is visible.
+func (l *RunList) follow() {
+	rows := max(l.h-2, 1)
+	i := max(l.index(l.sel), 0)
+	l.offset = min(max(l.offset, i-rows+1), i)
+	l.offset = max(min(l.offset, len(l.runs)-rows), 0)
+}
+
+// View renders the pane; it is cached until something shown changes.
+func (l RunList) View() string {
+	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}
+	return l.cache.get(k, func() string { return joinLines(l.lines()) })
+}
+
+func (l RunList) lines() []string {
+	st := l.c.Styles
+	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs)))
+	if n := len(l.attention); n > 0 {
+		title += " " + st.Attention.Render(fmt.Sprintf("● %d", n))
+	}
+	iw, ih := max(l.w-2, 0), max(l.h-2, 0)
+	body := make([]string, 0, ih)
+	if len(l.runs) == 0 {
+		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
+	}
+	for i := l.offset; i < len(l.runs) && len(body) < ih; i++ {
+		body = append(body, l.row(l.runs[i], iw))
+	}
+	return box(l.border(), title, body, l.w, l.h)
+}
+
+func (l RunList) border() Style {
+	if l.focused {
+		return l.c.Styles.BorderFocus
+	}
+	return l.c.Styles.Border
+}
+
+// row is one run, exactly w columns.
+func (l RunList) row(i runs.Info, w int) string {
+	st := l.c.Styles
+	cols := listColumns(w)
+	status, statusStyle := l.status(i)
+	f := []field{
+		{" ", st.Attention, 1}, {clean(i.Name), st.Title, cols.name}, {i.Kind, st.Muted, 4},
+		{stateText(i), stateStyle(st, i), 8},
+	}
+	if cols.wide {
+		f = append(f, field{pidText(i), st.Muted, -7}, field{fmtAge(l.age(i)), st.Muted, -4})
+	}
+	f = append(f, field{status, statusStyle, 12}, field{markers(i), st.Warn, 4})
+	if l.attention[i.ID] {
+		f[0].text = "●"
+	}
+	if i.ID == l.sel {
+		return st.Selected.Render(fit(plainFields(f), w))
+	}
+	if n := fieldsWidth(f); n <= w { // fields are exact: no need to measure the row
+		return styledFields(f) + strings.Repeat(" ", w-n)
+	}
+	return fit(styledFields(f), w)
+}
+
+// listColumns sizes the name column; narrow panes drop pid and age.
+type listCols struct {
+	name int
+	wide bool
+}
+
+func listColumns(w int) listCols {
+	const fixed, extra = 1 + 4 + 8 + 12 + 4 + 5, 7 + 4 + 2 // widths + separators
+	if w-fixed-extra >= 10 {
+		return listCols{name: w - fixed - extra, wide: true}
+	}
+	return listCols{name: max(w-fixed, 4)}
+}
+
+func (l RunList) age(i runs.Info) time.Duration {
+	switch {
+	case i.StartedAt.IsZero():
+		return l.now.Sub(i.CreatedAt)
+	case !i.EndedAt.IsZero():
+		return i.EndedAt.Sub(i.StartedAt)
+	}
+	return l.now.Sub(i.StartedAt)
+}
+
+// status is the countdown of a live run or the badge of an ended one.
+func (l RunList) status(i runs.Info) (string, Style) {
+	st := l.c.Styles
+	switch {
+	case i.Ended():
+		return badge(i), badgeStyle(st, i)
+	case i.Paused:
+		return "frozen", st.Warn
+	}
+	cd, ok := tighter(i.Watchdog, l.now)
+	if !ok {
+		return "", st.Muted
+	}
+	if cd.warn {
+		return "⏱ " + fmtLeft(cd.left), st.Warn
+	}
+	return "⏱ " + fmtLeft(cd.left), Style{}
+}
+
+func stateText(i runs.Info) string {
+	if i.Paused && i.State == runs.Running {
+		return "paused"
+	}
+	return i.State.String()
+}
+
+func stateStyle(st Styles, i runs.Info) Style {
+	switch {
+	case i.Paused || i.State == runs.Exiting:
+		return st.Warn
+	case i.State == runs.Running:
+		return st.Running
+	case i.Ended():
+		return st.Muted
+	}
+	return Style{}
+}
+
+func pidText(i runs.Info) string {
+	if i.PID == 0 {
+		return "-"
+	}
+	return strconv.Itoa(i.PID)
+}
+
+// markers are the escape count and the adopted mark.
+func markers(i runs.Info) string {
+	s := ""
+	if i.Escapees > 0 {
+		s = "⚠" + strconv.Itoa(i.Escapees)
+	}
+	if i.Adopted {
+		s += "A"
+	}
+	return s
+}

@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"corral/runs"
+)
+
+// scrollState is the terminal pane's scroll mode: the run's history as text lines,
+// the window on it and the search.
+type scrollState struct {
+	lines   []HistLine
+	loading bool
+	err     string
+	top     int // first line shown
+	rows    int // lines shown
+	query   string
+	matches []int // indexes of lines that match
+	cur     int   // index into matches, -1 for none
+}
+
+// Scroll enters scroll mode on the run's history (loading: a HistoryMsg will bring
+// it), searching for query if it is not empty.
+func (t *Terminal) Scroll(query string) {
+	t.scroll = &scrollState{loading: true, query: query, cur: -1}
+	t.scroll.fit(t.InnerSize())
+	t.ver++
+}
+
+// Scrolling reports whether the pane is in scroll mode.
+func (t Terminal) Scrolling() bool { return t.scroll != nil }
+
+// Live leaves scroll mode.
+func (t *Terminal) Live() { t.scroll = nil; t.ver++ }
+
+func (s *scrollState) load(m HistoryMsg) {
+	s.loading, s.lines = false, m.Lines
+	if m.Err != nil {
+		s.err = m.Err.Error()
+	}
+	s.top = len(s.lines) // the bottom: fit clamps
+	s.search()
+}
+
+// search finds the query's lines and goes to the newest match.
+func (s *scrollState) search() {
+	s.matches, s.cur = s.matches[:0], -1
+	if s.query == "" {
+		return
+	}
+	fold := s.query == strings.ToLower(s.query) // smart case
+	for i, l := range s.lines {
+		if matchAt(l.Text, s.query, fold) >= 0 {
+			s.matches = append(s.matches, i)
+		}
+	}
+	if len(s.matches) > 0 {
+		s.goTo(len(s.matches) - 1)
+	}
+}
+
+func matchAt(text, q string, fold bool) int {
+	if fold {
+		text = strings.ToLower(text)
+	}
+	return strings.Index(text, q)
+}
+
+func (s *scrollState) goTo(i int) {
+	s.cur = i
+	s.top = s.matches[i] - s.rows/2
+	s.clamp()
+}
+
+// fit sets the window's height to the pane's.
+func (s *scrollState) fit(_, rows int) {
+	s.rows = max(rows, 1)
+	if s.cur >= 0 {
+		s.goTo(s.cur)
+	}
+	s.clamp()
+}
+
+func (s *scrollState) clamp() { s.top = max(min(s.top, len(s.lines)-s.rows), 0) }
+
+// scrollKey moves the window or between matches. n goes to the next match upward
+// (older), as a search that starts at the newest line continues; N back down.
+func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
+	s, km := t.scroll, t.c.Keys
+	switch {
+	case key.Matches(k, km.ScrollUp):
+		s.top--
+	case key.Matches(k, km.ScrollDown):
+		s.top++
+	case key.Matches(k, km.PageUp):
+		s.top -= max(s.rows-1, 1)
+	case key.Matches(k, km.PageDown):
+		s.top += max(s.rows-1, 1)
+	case key.Matches(k, km.Top):
+		s.top = 0
+	case key.Matches(k, km.Bottom):
+		s.top = len(s.lines)
+	case key.Matches(k, km.NextMatch) && len(s.matches) > 0:
+		s.goTo((s.cur - 1 + len(s.matches)) % len(s.matches))
+	case key.Matches(k, km.PrevMatch) && len(s.matches) > 0:
+		s.goTo((s.cur + 1) % len(s.matches))
+	default:
+		return
+	}
+	s.clamp()
+	t.ver++
+}
+
+func (t Terminal) scrollTitle() string {
+	st, s := t.c.Styles, t.scroll
+	out := st.Focus.Render(" SCROLL — "+t.c.Keys.Live.Help().Key+" for live ") + " " + st.Title.Render(clean(t.info.Name))
+	if len(s.lines) > 0 {
+		out += st.Muted.Render(fmt.Sprintf(" lines %d–%d of %d", s.top+1, min(s.top+s.rows, len(s.lines)), len(s.lines)))
+	}
+	if s.query != "" {
+		n := "no match"
+		if s.cur >= 0 {
+			n = fmt.Sprintf("%d/%d", len(s.matches)-s.cur, len(s.matches))
+		}
+		out += " " + st.Warn.Render("/"+clean(s.query)+" "+n)
+	}
+	return out
+}
+
+func (t Terminal) scrollBody(iw, ih int) []string {
+	s := t.scroll
+	switch {
+	case s.loading:
+		return messageBody("reading the transcript…", iw, ih)
+	case s.err != "":
+		return messageBody("transcript: "+s.err, iw, ih)
+	case len(s.lines) == 0:
+		return messageBody("no output yet", iw, ih)
+	}
+	cur := -1
+	if s.cur >= 0 {
+		cur = s.matches[s.cur]
+	}
+	fold := s.query == strings.ToLower(s.query)
+	out := make([]string, 0, ih)
+	for i := s.top; i < len(s.lines) && len(out) < ih; i++ {
+		text := trunc(s.lines[i].Text, iw-1)
+		out = append(out, t.gutter(s.lines[i].Err, i == cur)+fit(t.highlight(text, s.query, fold), iw-1))
+	}
+	for len(out) < ih {
+		out = append(out, strings.Repeat(" ", iw))
+	}
+	return out
+}
+
+// highlight marks every occurrence of q in a plain text line.
+func (t Terminal) highlight(text, q string, fold bool) string {
+	if q == "" {
+		return text
+	}
+	var b strings.Builder
+	for {
+		i := matchAt(text, q, fold)
+		if i < 0 {
+			break
+		}
+		b.WriteString(text[:i])
+		b.WriteString(t.c.Styles.Match.Render(text[i : i+len(q)]))
+		text = text[i+len(q):]
+	}
+	b.WriteString(text)
+	return b.String()
+}
+
+// messageBody is one line of text, wrapped, at the top of an empty pane.
+func messageBody(msg string, iw, ih int) []string {
+	out := make([]string, 0, ih)
+	for _, l := range strings.Split(ansi.Wrap(clean(msg), max(iw-2, 1), ""), "\n") {
+		if len(out) == ih {
+			break
+		}
+		out = append(out, fit(" "+l, iw))
+	}
+	for len(out) < ih {
+		out = append(out, strings.Repeat(" ", iw))
+	}
+	return out
+}
+
+func errorBody(msg string, iw, ih int) []string {
+	return messageBody(msg+" — this pane failed to render; Corral and the run go on", iw, ih)
+}
+
+// wrapText cuts plain text into lines of at most w columns.
+func wrapText(s string, w int) []string {
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
+}
+
+// logTailBytes is how much of a log to convert to fill a pane: generous for wrapped
+// and overwritten lines, bounded so a 200 KB log costs little per frame.
+func logTailBytes(iw, ih int) int { return min(max(iw*ih*4, 4096), 256<<10) }
+
+// tailOutput keeps the last n bytes of a log's chunks.
+func tailOutput(o runs.Output, n int) runs.Output {
+	out := runs.Output{Total: o.Total}
+	for i := len(o.Chunks) - 1; i >= 0 && n > 0; i-- {
+		c := o.Chunks[i]
+		if len(c.Data) > n {
+			c.Data = c.Data[len(c.Data)-n:]
+		}
+		n -= len(c.Data)
+		out.Chunks = append(out.Chunks, c)
+	}
+	for i, j := 0, len(out.Chunks)-1; i < j; i, j = i+1, j-1 {
+		out.Chunks[i], out.Chunks[j] = out.Chunks[j], out.Chunks[i]
+	}
+	return out
+}

@@ -1,0 +1,297 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// Terminal is the terminal pane of the selected run: its emulated screen (PTY runs),
+// its log with stderr marked (pipe runs and runs without a screen), or, in scroll
+// mode, its transcript with search (scroll.go).
+type Terminal struct {
+	c       *Common
+	id      string
+	info    runs.Info
+	screen  Screen
+	log     runs.Output
+	hasLog  bool
+	empty   string
+	w, h    int
+	focused bool
+	zoomed  bool
+	scroll  *scrollState // nil: live
+
+	ver   uint64 // bumped when anything but the screen's own content changes
+	cache *termCache
+}
+
+// termCache is the pane's last rendering and the screen state read with it.
+type termCache struct {
+	key   termKey
+	ok    bool
+	val   string
+	state ptyhost.ScreenState
+}
+
+type termKey struct {
+	ver, screen uint64
+	w, h        int
+}
+
+// NewTerminal returns an empty pane; empty is what it says when there is no run.
+func NewTerminal(c *Common, empty string) Terminal {
+	return Terminal{c: c, empty: empty, cache: &termCache{}}
+}
+
+// SetSize sets the pane's outer size.
+func (t *Terminal) SetSize(w, h int) {
+	t.w, t.h = w, h
+	if t.scroll != nil {
+		t.scroll.fit(t.InnerSize())
+	}
+	t.ver++
+}
+
+// InnerSize is the size of the screen area: what a PTY run is resized to.
+func (t Terminal) InnerSize() (cols, rows int) { return max(t.w-2, 1), max(t.h-2, 1) }
+
+// SetFocused marks the pane as the one keys go to.
+func (t *Terminal) SetFocused(f bool) { t.focused = f; t.ver++ }
+
+// SetZoomed marks the pane as zoomed (only its title changes).
+func (t *Terminal) SetZoomed(z bool) { t.zoomed = z; t.ver++ }
+
+// SetRun shows a run (its screen may be nil); a different run leaves scroll mode and
+// drops the old run's log.
+func (t *Terminal) SetRun(info runs.Info, screen Screen) {
+	if info.ID != t.id {
+		t.scroll, t.log, t.hasLog = nil, runs.Output{}, false
+	}
+	if shownOf(info) == shownOf(t.info) && screen == t.screen {
+		t.info = info
+		return
+	}
+	t.id, t.info, t.screen = info.ID, info, screen
+	t.ver++
+}
+
+// shown is what the pane shows of a run's Info (its title): a new copy of the Info
+// that differs elsewhere (a countdown) does not draw the pane again.
+type shown struct {
+	id, name, kind string
+	state          runs.State
+	reason         runs.Reason
+	code, signal   int
+	adopted        bool
+}
+
+func shownOf(i runs.Info) shown {
+	s := shown{id: i.ID, name: i.Name, kind: i.Kind, state: i.State, reason: i.Reason,
+		code: -1, signal: i.Signal, adopted: i.Adopted}
+	if i.ExitCode != nil {
+		s.code = *i.ExitCode
+	}
+	return s
+}
+
+// ID is the run shown ("" for none).
+func (t Terminal) ID() string { return t.id }
+
+// ShowsLog reports whether the pane shows the run as a log (it wants LogMsgs).
+func (t Terminal) ShowsLog() bool { return t.id != "" && t.screen == nil && !t.info.Adopted }
+
+// Update takes the shown run's log, its history, and scroll-mode keys.
+func (t Terminal) Update(msg tea.Msg) (Terminal, tea.Cmd) {
+	switch m := msg.(type) {
+	case LogMsg:
+		if m.ID == t.id && m.Err == nil {
+			t.log, t.hasLog = m.Output, true
+			t.ver++
+		}
+	case HistoryMsg:
+		if m.ID == t.id && t.scroll != nil {
+			t.scroll.load(m)
+			t.scroll.fit(t.InnerSize())
+			t.ver++
+		}
+	case tea.KeyPressMsg:
+		if t.scroll != nil {
+			t.scrollKey(m)
+		}
+	}
+	return t, nil
+}
+
+// View renders the pane. A screen is rendered again only when its version moved or
+// the pane changed; a panic while rendering shows in the pane instead.
+func (t Terminal) View() string {
+	k := termKey{ver: t.ver, w: t.w, h: t.h}
+	if t.screen != nil && t.scroll == nil {
+		k.screen = t.screen.Version()
+	}
+	if t.cache.ok && t.cache.key == k {
+		return t.cache.val
+	}
+	t.cache.key, t.cache.ok = k, true
+	t.cache.val = joinLines(t.render())
+	return t.cache.val
+}
+
+// render draws the pane, recovering from a panic in the screen or in this code.
+func (t Terminal) render() (out []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			iw, ih := t.InnerSize()
+			out = t.frame(t.c.Styles.Danger.Render("render error"), errorBody(fmt.Sprint(r), iw, ih))
+		}
+	}()
+	iw, ih := t.InnerSize()
+	switch {
+	case t.scroll != nil:
+		return t.frame(t.scrollTitle(), t.scrollBody(iw, ih))
+	case t.id == "":
+		return t.frame(t.c.Styles.Title.Render("Terminal"), t.emptyBody(iw, ih))
+	case t.screen != nil:
+		st := t.screen.State()
+		body := t.screenBody(iw, ih)
+		t.cache.state = st
+		return t.frame(t.title(st), body)
+	case t.info.Adopted:
+		return t.frame(t.title(ptyhost.ScreenState{}), messageBody(
+			"adopted from a dead Corral instance: observed and cancellable, no terminal", iw, ih))
+	}
+	return t.frame(t.title(ptyhost.ScreenState{}), t.logBody(iw, ih))
+}
+
+func (t Terminal) frame(title string, body []string) []string {
+	border := t.c.Styles.Border
+	if t.focused {
+		border = t.c.Styles.BorderFocus
+	}
+	return box(border, title, body, t.w, t.h)
+}
+
+// title names the run and, when focused, says how to leave.
+func (t Terminal) title(st ptyhost.ScreenState) string {
+	s := t.c.Styles
+	out := s.Title.Render(clean(t.info.Name)) + s.Muted.Render(" "+t.info.Kind)
+	if t.focused {
+		out = s.Focus.Render(" FOCUS — "+t.c.Keys.Leave.Help().Key+" to leave ") + " " + out
+	}
+	if t.zoomed {
+		out += s.Muted.Render(" [zoom]")
+	}
+	if t.info.Ended() {
+		out += " " + badgeStyle(s, t.info).Render(badge(t.info))
+	}
+	if st.Title != "" {
+		out += s.Muted.Render(" — " + clean(st.Title))
+	}
+	if st.Err != "" {
+		out += " " + s.Danger.Render("⚠ "+clean(st.Err))
+	}
+	return out
+}
+
+// screenBody is the screen's rendering fitted to the pane: lines are already exactly
+// the screen's width, so they are only cut or padded when the pane and the screen
+// disagree (a resize on its way).
+func (t Terminal) screenBody(iw, ih int) []string {
+	lines := strings.Split(t.screen.Render(), "\n")
+	cols, _ := t.screen.Size()
+	if len(lines) > ih {
+		lines = lines[:ih]
+	}
+	if cols != iw {
+		for i := range lines {
+			lines[i] = fit(lines[i], iw)
+		}
+	}
+	for len(lines) < ih {
+		lines = append(lines, strings.Repeat(" ", iw))
+	}
+	return lines
+}
+
+// logBody is the tail of the run's log, stderr lines marked, wrapped to the pane.
+func (t Terminal) logBody(iw, ih int) []string {
+	if !t.hasLog {
+		return messageBody("…", iw, ih)
+	}
+	lines := historyOutput(tailOutput(t.log, logTailBytes(iw, ih)))
+	return t.histLines(lines, iw, ih)
+}
+
+// histLines wraps text lines to the pane (one gutter column marks stderr) and keeps
+// the last ih.
+func (t Terminal) histLines(lines []HistLine, iw, ih int) []string {
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < ih; i-- {
+		parts := wrapText(lines[i].Text, max(iw-1, 1))
+		for j := len(parts) - 1; j >= 0 && len(out) < ih; j-- {
+			out = append(out, t.gutter(lines[i].Err, false)+fit(parts[j], iw-1))
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	for len(out) < ih {
+		out = append(out, strings.Repeat(" ", iw))
+	}
+	return out
+}
+
+func (t Terminal) gutter(stderr, current bool) string {
+	switch {
+	case current:
+		return t.c.Styles.Match.Render("▶")
+	case stderr:
+		return t.c.Styles.ErrGutter.Render("│")
+	}
+	return " "
+}
+
+func (t Terminal) emptyBody(iw, ih int) []string {
+	msg := "No runs. Press " + t.c.Keys.New.Help().Key + " to start one."
+	if t.empty != "" {
+		msg += " " + t.empty
+	}
+	return messageBody(msg, iw, ih)
+}
+
+// Cursor is where the app's cursor is, relative to the pane's top left corner, when
+// the pane is focused on a live screen and the app shows its cursor.
+func (t Terminal) Cursor() *tea.Cursor {
+	st := t.cache.state
+	if !t.focused || t.screen == nil || t.scroll != nil || !st.CursorVisible {
+		return nil
+	}
+	iw, ih := t.InnerSize()
+	if st.CursorX >= iw || st.CursorY >= ih {
+		return nil
+	}
+	c := tea.NewCursor(st.CursorX+1, st.CursorY+1)
+	c.Shape, c.Blink = cursorShape(st.CursorShape)
+	return c
+}
+
+// cursorShape maps DECSCUSR Ps to a shape and blinking: 0–2 block, 3–4 underline,
+// 5–6 bar; odd (and 0) blink.
+func cursorShape(ps int) (tea.CursorShape, bool) {
+	blink := ps == 0 || ps%2 == 1
+	switch ps {
+	case 3, 4:
+		return tea.CursorUnderline, blink
+	case 5, 6:
+		return tea.CursorBar, blink
+	}
+	return tea.CursorBlock, blink
+}
+
+// ScreenState is the state read with the last rendering (modes, mouse, cursor).
+func (t Terminal) ScreenState() ptyhost.ScreenState { return t.cache.state }

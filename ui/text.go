@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// clean drops control characters (C0, DEL, C1) from text a run or a user chose (names,
+// titles, commands), so none reaches the host terminal as a control.
+func clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if isControl(r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if !isControl(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError }
+
+// fit makes a styled line exactly w columns: cut, or padded with spaces.
+func fit(line string, w int) string {
+	n := widthOf(line)
+	switch {
+	case n == w:
+		return line
+	case n < w:
+		return line + strings.Repeat(" ", w-n)
+	}
+	line = ansi.Truncate(line, w, "")
+	if n = widthOf(line); n < w { // a wide character did not fit
+		line += strings.Repeat(" ", w-n)
+	}
+	return line + "\x1b[0m"
+}
+
+// trunc cuts plain text to w columns, marking the cut with "…".
+func trunc(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if widthOf(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// pad is plain text cut or padded to exactly w columns.
+func pad(s string, w int) string { return fit(trunc(s, w), w) }
+
+// padLeft right-aligns plain text in w columns.
+func padLeft(s string, w int) string {
+	s = trunc(s, w)
+	return strings.Repeat(" ", max(w-widthOf(s), 0)) + s
+}
+
+// field is one column of a row: text in a style, padded to w columns (right-aligned
+// in -w columns when w < 0).
+type field struct {
+	text  string
+	style Style
+	w     int
+}
+
+func (f field) cell() string {
+	if f.w < 0 {
+		return padLeft(f.text, -f.w)
+	}
+	return pad(f.text, f.w)
+}
+
+// fieldsWidth is the width of joined fields.
+func fieldsWidth(fs []field) int {
+	n := len(fs) - 1
+	for _, f := range fs {
+		n += max(f.w, -f.w)
+	}
+	return n
+}
+
+// plainFields joins fields with one space, unstyled (for a row drawn in one style).
+func plainFields(fs []field) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f.cell())
+	}
+	return b.String()
+}
+
+// styledFields joins fields with one space, each in its style.
+func styledFields(fs []field) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f.style.Render(f.cell()))
+	}
+	return b.String()
+}
+
+// viewCache memoises a rendering by what it depends on. View has a value receiver,
+// so components hold a pointer to it; a stale entry is never returned because the
+// key names everything the rendering reads.
+type viewCache[K comparable] struct {
+	key K
+	ok  bool
+	val string
+}
+
+func (c *viewCache[K]) get(k K, render func() string) string {
+	if !c.ok || c.key != k {
+		c.key, c.ok, c.val = k, true, render()
+	}
+	return c.val
+}
+
+// box draws a frame of w×h columns and lines around body, whose lines must already be
+// exactly w-2 columns (missing lines are blank). The title sits in the top edge. Every
+// line is exactly w columns and leaves no style open, so panes join by concatenation.
+func box(border Style, title string, body []string, w, h int) []string {
+	if w < 2 || h < 2 {
+		return blankLines(max(w, 0), max(h, 0))
+	}
+	out := make([]string, 0, h)
+	tw := widthOf(title)
+	if tw > w-4 {
+		title, tw = ansi.Truncate(title, max(w-4, 0), "…")+"\x1b[0m", min(tw, max(w-4, 0))
+	}
+	if tw > 0 {
+		out = append(out, border.Render("┌─")+title+border.Render(strings.Repeat("─", w-3-tw)+"┐"))
+	} else {
+		out = append(out, border.Render("┌"+strings.Repeat("─", w-2)+"┐"))
+	}
+	bar := border.Render("│")
+	blank := strings.Repeat(" ", w-2)
+	for i := range h - 2 {
+		line := blank
+		if i < len(body) {
+			line = body[i]
+		}
+		out = append(out, bar+line+bar)
+	}
+	return append(out, border.Render("└"+strings.Repeat("─", w-2)+"┘"))
+}
+
+func blankLines(w, h int) []string {
+	out := make([]string, h)
+	blank := strings.Repeat(" ", w)
+	for i := range out {
+		out[i] = blank
+	}
+	return out
+}
+
+// joinLines joins lines with "\n" into one string, sized up front.
+func joinLines(lines []string) string {
+	n := len(lines)
+	for _, l := range lines {
+		n += len(l)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// fmtLeft is a countdown: "4:59", "1h02m".
+func fmtLeft(d time.Duration) string {
+	d = max(d, 0).Truncate(time.Second)
+	if d >= time.Hour {
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// fmtAge is a short age: "12s", "5m", "3h", "2d".
+func fmtAge(d time.Duration) string {
+	switch d = max(d, 0); {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// fmtBytes is a short size: "812K", "4.2M".
+func fmtBytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%dB", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%dK", n>>10)
+	case n < 1<<30:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
+}
+
+// widthOf is the display width of a styled string. Most of what the panes draw is
+// ASCII between SGR sequences, which is counted here directly; anything else goes to
+// ansi.StringWidth (grapheme clusters, East Asian widths: what the renderer uses),
+// which costs ten times more.
+func widthOf(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			i += 2
+			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
+				i++
+			}
+		case c < 0x20 || c >= 0x7f:
+			return ansi.StringWidth(s)
+		default:
+			n++
+		}
+	}
+	return n
+}

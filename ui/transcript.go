@@ -1,0 +1,225 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strconv"
+	"unicode/utf8"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// HistLine is one line of a run's history as plain text; Err marks a pipe run's stderr.
+type HistLine struct {
+	Text string
+	Err  bool
+}
+
+// History bounds: a transcript is read from its last maxHistoryBytes, and at most
+// maxHistoryLines lines (of at most maxLineRunes each) are kept.
+const (
+	maxHistoryBytes = 8 << 20
+	maxHistoryLines = 100_000
+	maxLineRunes    = 2000
+)
+
+// textConv turns raw terminal output into the text lines a terminal would have shown,
+// line by line: escape sequences and controls are dropped, CR and BS overwrite, a
+// cursor jump to another row (as full-screen apps redraw) starts a new line. It is a
+// reading aid for scrollback and search, not an emulator.
+type textConv struct {
+	lines  []HistLine
+	cur    []rune
+	col    int
+	err    bool // the current line came from stderr
+	st     convState
+	params []byte
+}
+
+type convState uint8
+
+const (
+	stGround convState = iota
+	stEsc
+	stEscSkip // one more byte of a charset designation
+	stCSI
+	stString    // OSC, DCS, APC, PM, SOS: until BEL or ST
+	stStringEsc // ESC inside a string
+)
+
+func (c *textConv) write(p []byte, errStream bool) {
+	for len(p) > 0 {
+		r, n := utf8.DecodeRune(p)
+		p = p[n:]
+		if c.st != stGround || r == 0x1b {
+			c.escape(r)
+			continue
+		}
+		c.ground(r, errStream)
+	}
+}
+
+func (c *textConv) ground(r rune, errStream bool) {
+	switch {
+	case r == '\n':
+		c.newline()
+	case r == '\r':
+		c.col = 0
+	case r == '\b':
+		c.col = max(c.col-1, 0)
+	case r == '\t':
+		c.col = (c.col/8 + 1) * 8
+	case r == utf8.RuneError || isControl(r):
+	default:
+		c.put(r, errStream)
+	}
+}
+
+func (c *textConv) put(r rune, errStream bool) {
+	if c.col >= maxLineRunes {
+		return
+	}
+	if len(c.cur) == 0 {
+		c.err = errStream
+	}
+	for len(c.cur) < c.col {
+		c.cur = append(c.cur, ' ')
+	}
+	if c.col < len(c.cur) {
+		c.cur[c.col] = r
+	} else {
+		c.cur = append(c.cur, r)
+	}
+	c.col++
+}
+
+func (c *textConv) newline() {
+	c.lines = append(c.lines, HistLine{Text: string(c.cur), Err: c.err})
+	if len(c.lines) > 2*maxHistoryLines {
+		c.lines = append(c.lines[:0:0], c.lines[len(c.lines)-maxHistoryLines:]...)
+	}
+	c.cur, c.col, c.err = c.cur[:0], 0, false
+}
+
+func (c *textConv) escape(r rune) {
+	switch c.st {
+	case stGround:
+		c.st = stEsc
+	case stEsc:
+		c.st = stGround
+		switch r {
+		case '[':
+			c.st, c.params = stCSI, c.params[:0]
+		case ']', 'P', 'X', '^', '_':
+			c.st = stString
+		case '(', ')', '*', '+', '#', '%':
+			c.st = stEscSkip
+		}
+	case stEscSkip:
+		c.st = stGround
+	case stCSI:
+		if r >= 0x40 && r <= 0x7e {
+			c.st = stGround
+			c.csi(byte(r))
+		} else if r < 0x80 {
+			c.params = append(c.params, byte(r))
+		}
+	case stString:
+		if r == 0x07 {
+			c.st = stGround
+		} else if r == 0x1b {
+			c.st = stStringEsc
+		}
+	case stStringEsc:
+		c.st = stString
+		if r == '\\' {
+			c.st = stGround
+		}
+	}
+}
+
+// csi applies the few sequences that change what a line reads.
+func (c *textConv) csi(final byte) {
+	n := csiParam(c.params)
+	switch final {
+	case 'H', 'f', 'd', 'J': // another row, or the screen cleared
+		if len(c.cur) > 0 {
+			c.newline()
+		}
+	case 'K':
+		switch n {
+		case 0:
+			c.cur = c.cur[:min(c.col, len(c.cur))]
+		case 2:
+			c.cur = c.cur[:0]
+		}
+	case 'C':
+		c.col += max(n, 1)
+	case 'D':
+		c.col = max(c.col-max(n, 1), 0)
+	case 'G':
+		c.col = max(n-1, 0)
+	}
+}
+
+// csiParam is the first numeric parameter (0 if none).
+func csiParam(p []byte) int {
+	if i := bytes.IndexAny(p, ";:"); i >= 0 {
+		p = p[:i]
+	}
+	n, _ := strconv.Atoi(string(bytes.TrimLeft(p, "?<>=")))
+	return min(n, maxLineRunes)
+}
+
+func (c *textConv) finish() []HistLine {
+	if len(c.cur) > 0 {
+		c.newline()
+	}
+	if len(c.lines) > maxHistoryLines {
+		c.lines = c.lines[len(c.lines)-maxHistoryLines:]
+	}
+	return c.lines
+}
+
+// historyText converts raw bytes to lines.
+func historyText(p []byte) []HistLine {
+	var c textConv
+	c.write(p, false)
+	return c.finish()
+}
+
+// historyOutput converts a captured log (stream-marked chunks) to lines.
+func historyOutput(o runs.Output) []HistLine {
+	var c textConv
+	for _, ch := range o.Chunks {
+		c.write(ch.Data, ch.Stream == ptyhost.Stderr)
+	}
+	return c.finish()
+}
+
+// readTail reads the last max bytes of a file, starting after the first newline when
+// it had to cut (the cut line would read wrong).
+func readTail(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off := max(st.Size()-limit, 0)
+	b, err := io.ReadAll(io.NewSectionReader(f, off, st.Size()-off))
+	if err != nil {
+		return nil, err
+	}
+	if off > 0 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	return b, nil
+}

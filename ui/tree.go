@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"corral/reaper"
+)
+
+// treeLines is the process tree: a header and one line per process, the command
+// indented by depth.
+func (d Details) treeLines() []string {
+	st := d.c.Styles
+	switch {
+	case d.treeErr != "":
+		return []string{" " + st.Danger.Render("tree: "+clean(d.treeErr))}
+	case len(d.tree) == 0 && d.info.Ended():
+		return []string{st.Muted.Render(" tree: ended, no processes")}
+	case len(d.tree) == 0:
+		return []string{st.Muted.Render(" tree: …")}
+	}
+	head := st.Muted.Render(fmt.Sprintf(" %7s %7s %7s S %7s %6s %-7s %s", "PID", "PGID", "SID", "CPU", "RSS", "MARK", "COMM"))
+	out := []string{head}
+	for _, p := range d.tree {
+		out = append(out, d.procLine(p))
+	}
+	return out
+}
+
+func (d Details) procLine(p reaper.TreeProc) string {
+	st := d.c.Styles
+	mark := string(p.Mark)
+	switch p.Mark {
+	case reaper.MarkEscaped:
+		mark = st.Warn.Render(pad(mark, 7))
+	case reaper.MarkAdopted:
+		mark = st.Attention.Render(pad(mark, 7))
+	default:
+		mark = pad(mark, 7)
+	}
+	state := string(rune(p.State))
+	if p.State == 0 {
+		state = "?"
+	}
+	return fmt.Sprintf(" %7d %7d %7d %s %7s %6s %s %s%s", p.PID, p.PGID, p.SID, state,
+		fmtCPU(p.CPU), fmtBytes(p.RSS), mark, strings.Repeat("  ", min(p.Depth, 8)), clean(p.Comm))
+}
+
+// fmtCPU is CPU time: "0.12s", "12.3s", "5m02s".
+func fmtCPU(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
+	case d < time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

@@ -1,0 +1,362 @@
+package ui
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// twoRuns is a harness with a live PTY run (selected) and a cancelled pipe run.
+func twoRuns(t *testing.T) *harness {
+	core := newFake()
+	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
+	core.snap = []runs.Info{a, b}
+	core.screens["r1"] = screenWith(80, 24, "$ ")
+	return newHarness(t, core, 120, 30, a, b)
+}
+
+func hasMsg[T tea.Msg](msgs []tea.Msg) bool {
+	return slices.ContainsFunc(msgs, func(m tea.Msg) bool { _, ok := m.(T); return ok })
+}
+
+func TestUpdateCommands(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		do    func(h *harness)
+		calls []string // the core calls the keys made, in order (Snapshot, Trees, Screen, Log ignored)
+	}{
+		{"select", func(h *harness) { h.key("j") }, nil},
+		{"focus keys reach Write", func(h *harness) { h.key("enter", "a", "enter", "up", "ctrl+c") },
+			[]string{`Write r1 "a"`, `Write r1 "\r"`, `Write r1 "\x1b[A"`, `Write r1 "\x03"`}},
+		{"ctrl+] leaves focus", func(h *harness) { h.key("enter", "ctrl+]", "i") }, []string{"Interrupt r1"}},
+		{"paste in focus", func(h *harness) { h.key("enter"); h.send(tea.PasteMsg{Content: "a\nb"}) },
+			[]string{`Write r1 "a\rb"`}},
+		{"send-keys prompt", func(h *harness) { h.key("s"); h.typeText(`"echo hi" Enter C-c`); h.key("enter") },
+			[]string{"SendKeys r1 3"}},
+		{"send-keys bad key", func(h *harness) { h.key("s"); h.typeText("C-Foo"); h.key("enter") }, nil},
+		{"paste prompt", func(h *harness) { h.key("p"); h.typeText("hello"); h.key("enter") },
+			[]string{`Paste r1 "hello"`}},
+		{"submit prompt", func(h *harness) { h.key("S"); h.typeText("go on"); h.key("enter") },
+			[]string{`Submit r1 "go on"`}},
+		{"prompt dismissed", func(h *harness) { h.key("p"); h.typeText("x"); h.key("esc") }, nil},
+		{"cancel yes", func(h *harness) { h.key("x", "y") }, []string{"Cancel r1"}},
+		{"cancel no", func(h *harness) { h.key("x", "n") }, nil},
+		{"cancel ended run", func(h *harness) { h.key("j", "x", "y") }, nil},
+		{"interrupt", func(h *harness) { h.key("i") }, []string{"Interrupt r1"}},
+		{"pause", func(h *harness) { h.key("space") }, []string{"Pause r1"}},
+		{"reconcile", func(h *harness) { h.key("r") }, []string{"Reconcile"}},
+		{"restart ended", func(h *harness) { h.key("j", "R") }, []string{"Spawn tests"}},
+		{"restart live refused", func(h *harness) { h.key("R") }, nil},
+		{"remove ended", func(h *harness) { h.key("j", "d") }, []string{"Remove r2"}},
+		{"remove live refused", func(h *harness) { h.key("d") }, nil},
+		{"zoom resizes", func(h *harness) { h.key("z") }, []string{"Resize r1 118 27"}},
+		{"unzoom resizes back", func(h *harness) { h.key("z", "z") }, []string{"Resize r1 118 27", "Resize r1 70 20"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := twoRuns(t)
+			before := len(h.core.Calls())
+			c.do(h)
+			var got []string
+			for _, call := range h.core.Calls()[before:] {
+				if name := strings.Fields(call)[0]; !slices.Contains([]string{"Snapshot", "Trees", "Screen", "Log"}, name) {
+					got = append(got, call)
+				}
+			}
+			if !slices.Equal(got, c.calls) {
+				t.Errorf("calls %q, want %q", got, c.calls)
+			}
+		})
+	}
+}
+
+func TestSelectMovesPanes(t *testing.T) {
+	h := twoRuns(t)
+	h.key("j")
+	if sel, _ := h.m.list.Selected(); sel.ID != "r2" {
+		t.Fatalf("selected %s, want r2", sel.ID)
+	}
+	if v := h.view(); !strings.Contains(v, "Details tests r2") {
+		t.Errorf("details do not show the new selection:\n%s", v)
+	}
+	h.key("k")
+	if calls := h.core.called("Trees"); len(calls) == 0 || calls[len(calls)-1] != "Trees r1" {
+		t.Errorf("the new selection's tree was not asked for: %q", calls)
+	}
+}
+
+func TestFocusIndicatorAndCursor(t *testing.T) {
+	h := twoRuns(t)
+	h.key("enter")
+	v := h.m.View()
+	if !strings.Contains(stripANSI(v.Content), "FOCUS — ctrl+] to leave") {
+		t.Fatalf("no focus indicator:\n%s", stripANSI(v.Content))
+	}
+	// The screen has "$ " with the cursor at (2,0); the pane's screen starts at
+	// (termX+1, 1).
+	if v.Cursor == nil || v.Cursor.X != h.m.lay.termX+1+2 || v.Cursor.Y != 1 {
+		t.Errorf("cursor %+v, want (%d,1)", v.Cursor, h.m.lay.termX+3)
+	}
+	h.key("ctrl+]")
+	if v := h.m.View(); v.Cursor != nil || strings.Contains(stripANSI(v.Content), "FOCUS") {
+		t.Errorf("focus not left: cursor %+v", v.Cursor)
+	}
+}
+
+func TestInputKeepsOrderWhileAWriteIsInFlight(t *testing.T) {
+	h := twoRuns(t)
+	h.key("enter")
+	next, first := h.m.Update(keyMsg("a"))
+	h.m = next.(Model)
+	next, second := h.m.Update(keyMsg("b"))
+	h.m = next.(Model)
+	next, third := h.m.Update(keyMsg("c"))
+	h.m = next.(Model)
+	if first == nil || second != nil || third != nil {
+		t.Fatal("a second write started while the first was in flight")
+	}
+	h.run(first) // WrittenMsg → the queued "bc" in one write
+	if got := string(h.core.written["r1"]); got != "abc" {
+		t.Errorf("written %q, want abc", got)
+	}
+	if w := h.core.called("Write"); len(w) != 2 {
+		t.Errorf("writes %q, want 2", w)
+	}
+}
+
+func TestSendKeysErrorShownInline(t *testing.T) {
+	h := twoRuns(t)
+	h.key("s")
+	h.typeText("C-Foo")
+	h.key("enter")
+	if h.m.mode != modeDialog {
+		t.Fatal("the prompt closed on a bad key")
+	}
+	if v := h.view(); !strings.Contains(v, "bad key") {
+		t.Errorf("no inline error:\n%s", v)
+	}
+	h.key("backspace", "backspace", "backspace", "backspace", "backspace")
+	h.typeText("C-c")
+	h.key("enter")
+	if len(h.core.items) != 1 || h.core.items[0][0].Key.Rune != 'c' {
+		t.Errorf("items %+v", h.core.items)
+	}
+}
+
+func TestPauseToggles(t *testing.T) {
+	core := newFake()
+	a := liveRun("r1", "claude", true)
+	a.Paused = true
+	h := newHarness(t, core, 120, 30, a)
+	h.key("space")
+	if len(core.called("Resume")) != 1 {
+		t.Errorf("a paused run was not resumed: %q", core.Calls())
+	}
+}
+
+func TestReconcileDecisionsInEventsPane(t *testing.T) {
+	h := twoRuns(t)
+	h.core.decisions = []runs.Decision{{ID: "rz", Name: "orphan", Decision: "orphan-reaped", PID: 77, Detail: "owner dead"}}
+	h.key("r")
+	if v := h.view(); !strings.Contains(v, "reconcile orphan rz: orphan-reaped pid 77") {
+		t.Errorf("decision not in the events pane:\n%s", v)
+	}
+	h.core.fail["Reconcile"] = errors.New("no registry")
+	h.key("r")
+	if v := h.view(); !strings.Contains(v, "error: reconcile: no registry") {
+		t.Errorf("error not in the events pane:\n%s", v)
+	}
+}
+
+func TestNewRunForm(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.typeText("htop -d 5")
+	h.key("down", "down") // kind, timeout
+	h.typeText("90")
+	h.key("down")
+	h.typeText("off")
+	h.key("enter")
+	if len(h.core.specs) != 1 {
+		t.Fatalf("spawned %d specs", len(h.core.specs))
+	}
+	want := runs.Spec{Shell: "htop -d 5", PTY: true, Timeout: 90 * time.Second, NoOutputTimeout: -1, Cols: 70, Rows: 20}
+	if got := h.core.specs[0]; !specEqual(got, want) {
+		t.Errorf("spec %+v, want %+v", got, want)
+	}
+	h.key("n")
+	h.typeText("make")
+	h.key("tab", "down", "down")
+	h.typeText("soon")
+	h.key("enter")
+	if v := h.view(); !strings.Contains(v, "not a duration") || len(h.core.specs) != 1 {
+		t.Errorf("a bad timeout was not refused inline:\n%s", v)
+	}
+	h.key("backspace", "backspace", "backspace", "backspace", "enter")
+	if got := h.core.specs[1]; got.PTY || got.Shell != "make" || got.Cols != 0 {
+		t.Errorf("pipe spec %+v", got)
+	}
+}
+
+func specEqual(a, b runs.Spec) bool {
+	return a.Shell == b.Shell && a.PTY == b.PTY && a.Timeout == b.Timeout &&
+		a.NoOutputTimeout == b.NoOutputTimeout && a.Cols == b.Cols && a.Rows == b.Rows
+}
+
+func TestSpawnedRunIsSelected(t *testing.T) {
+	h := twoRuns(t)
+	h.core.spawnID = "r9"
+	h.key("n")
+	h.typeText("vim")
+	h.key("enter")
+	info := liveRun("r9", "vim", true)
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: info, Detail: "pty", Time: t0}})
+	if sel, _ := h.m.list.Selected(); sel.ID != "r9" {
+		t.Errorf("selected %s, want the new run", sel.ID)
+	}
+	if len(h.core.called("Screen r9")) != 1 {
+		t.Errorf("the new run's screen was not fetched: %q", h.core.Calls())
+	}
+}
+
+func TestRestartKeepsSpec(t *testing.T) {
+	h := twoRuns(t)
+	h.key("j", "R")
+	got := h.core.specs[0]
+	if got.Shell != "tests" || got.Timeout != 10*time.Minute || got.Stdout != nil || got.Stderr != nil {
+		t.Errorf("restart spec %+v", got)
+	}
+}
+
+func TestRemoveDropsRun(t *testing.T) {
+	h := twoRuns(t)
+	h.key("j", "d")
+	if _, ok := h.m.list.Run("r2"); ok {
+		t.Fatal("removed run still listed")
+	}
+	if sel, _ := h.m.list.Selected(); sel.ID != "r1" {
+		t.Errorf("selection %s after remove", sel.ID)
+	}
+}
+
+func TestQuitWithLiveRunsAsksThenShutsDown(t *testing.T) {
+	h := twoRuns(t)
+	msgs := h.key("q")
+	if len(h.core.called("Shutdown")) != 0 || h.m.mode != modeDialog {
+		t.Fatal("quit with a live run did not ask")
+	}
+	if v := h.view(); !strings.Contains(v, "1 live run(s) will be ended") {
+		t.Errorf("no question:\n%s", v)
+	}
+	h.key("n")
+	if h.m.mode != modeBrowse || len(h.core.called("Shutdown")) != 0 {
+		t.Fatal("n did not keep Corral open")
+	}
+	msgs = h.key("q", "y")
+	if len(h.core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("y: shutdown %q, quit %v", h.core.called("Shutdown"), hasMsg[tea.QuitMsg](msgs))
+	}
+}
+
+func TestQuitProgressShownUntilShutdownReturns(t *testing.T) {
+	h := twoRuns(t)
+	h.key("q")
+	next, cmd := h.m.Update(keyMsg("y"))
+	h.m = next.(Model)
+	if v := h.view(); !strings.Contains(v, "quitting: ending 1 run(s): claude (running)") {
+		t.Errorf("no progress:\n%s", v)
+	}
+	exiting := liveRun("r1", "claude", true)
+	exiting.State, exiting.Seq = runs.Exiting, 5
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Run: exiting, Detail: "exiting", Time: t0}})
+	if v := h.view(); !strings.Contains(v, "claude (exiting)") {
+		t.Errorf("progress does not follow events:\n%s", v)
+	}
+	if msgs := h.collect(cmd); !hasMsg[ShutdownMsg](msgs) {
+		t.Fatalf("the command did not shut down: %v", msgs)
+	}
+}
+
+func TestQuitWithoutLiveRuns(t *testing.T) {
+	core := newFake()
+	h := newHarness(t, core, 80, 24, endedRun("r2", "tests"))
+	msgs := h.key("q")
+	if len(core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("q with no live run: calls %q", core.Calls())
+	}
+}
+
+func TestResizeFollowsWindowAndStartingRuns(t *testing.T) {
+	h := twoRuns(t)
+	if got := h.core.called("Resize"); !slices.Equal(got, []string{"Resize r1 70 20"}) {
+		t.Errorf("first size: %q", got)
+	}
+	h.send(tea.WindowSizeMsg{Width: 150, Height: 40})
+	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r1 88 29" {
+		t.Errorf("after the window grew: %q", got)
+	}
+	starting := liveRun("r3", "new", true)
+	starting.State = runs.Starting
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: starting, Time: t0}})
+	starting.State, starting.Seq = runs.Running, 4
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Run: starting, Time: t0}})
+	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r3 88 29" {
+		t.Errorf("a run that started was not sized to the pane: %q", got)
+	}
+}
+
+func TestKeyOverrides(t *testing.T) {
+	core := newFake()
+	if _, err := New(Options{Core: core, Keys: map[string][]string{"zap": {"z"}}}); err == nil {
+		t.Error("unknown action accepted")
+	}
+	if _, err := New(Options{Core: core, Keys: map[string][]string{"cancel": {"i"}}}); err == nil {
+		t.Error("a key bound to cancel and interrupt accepted")
+	}
+	if _, err := New(Options{Core: core, Keys: map[string][]string{"leave": {"ctrl+a"}, "yes": {"j"}}}); err != nil {
+		t.Errorf("valid overrides refused: %v", err)
+	}
+	if _, err := New(Options{}); !errors.Is(err, ErrNoCore) {
+		t.Errorf("nil core: %v", err)
+	}
+	h := twoRuns(t)
+	m, err := newModel(Options{Core: h.core, Initial: []runs.Info{liveRun("r1", "a", true)},
+		Keys: map[string][]string{"cancel": {"K"}}}, h.clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h.m = m
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.key("K", "y")
+	if len(h.core.called("Cancel")) != 1 {
+		t.Errorf("overridden cancel key did nothing: %q", h.core.Calls())
+	}
+}
+
+func TestScrollSearch(t *testing.T) {
+	h := twoRuns(t)
+	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}}
+	h.key("/")
+	h.typeText("needle")
+	h.key("enter")
+	if h.m.mode != modeScroll {
+		t.Fatal("not in scroll mode")
+	}
+	if v := h.view(); !strings.Contains(v, "▶needle B") {
+		t.Errorf("search did not go to the newest match:\n%s", v)
+	}
+	h.key("n")
+	if v := h.view(); !strings.Contains(v, "▶needle A") {
+		t.Errorf("n did not go to the older match:\n%s", v)
+	}
+	h.key("esc")
+	if h.m.mode != modeBrowse || h.m.term.Scrolling() {
+		t.Error("esc did not return to live")
+	}
+}

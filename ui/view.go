@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// rootCache holds the last frame and each pane's lines, so a frame in which nothing
+// moved costs string comparisons (of the same backing memory, so O(1)).
+type rootCache struct {
+	parts   [5]string
+	lines   [4][]string
+	content string
+	ok      bool
+}
+
+// split returns a pane's lines, splitting its string only when it changed.
+func (c *rootCache) split(i int, s string) []string {
+	if c.ok && c.parts[i] == s && c.lines[i] != nil {
+		return c.lines[i]
+	}
+	c.lines[i] = strings.Split(s, "\n")
+	return c.lines[i]
+}
+
+// View draws the screen: panes joined line by line, the status line, an open form on
+// top, and the real cursor where the focused app or the open prompt has it.
+func (m Model) View() tea.View {
+	v := tea.View{AltScreen: true}
+	if m.lay.w <= 0 || m.lay.h <= 0 {
+		return v
+	}
+	if m.mode == modeHelp {
+		v.Content = m.helpPage()
+		return v
+	}
+	v.Content = m.compose()
+	if m.mode == modeDialog && m.dialog == dlgForm {
+		x, y := m.form.origin()
+		v.Content = overlay(v.Content, m.form.Lines(), x, y)
+	}
+	v.Cursor = m.cursor()
+	v.MouseMode = m.mouseMode()
+	return v
+}
+
+// compose joins the panes and the status line.
+func (m Model) compose() string {
+	c := m.view
+	var parts [5]string
+	parts[2] = m.term.View()
+	if !m.zoom {
+		parts[0], parts[1], parts[3] = m.list.View(), m.details.View(), m.events.View()
+	}
+	parts[4] = m.statusLine()
+	if c.ok && parts == c.parts {
+		return c.content
+	}
+	lines := make([]string, 0, m.lay.h)
+	term := c.split(2, parts[2])
+	if m.zoom {
+		lines = append(lines, term...)
+	} else {
+		left, right := [2][]string{c.split(0, parts[0]), c.split(1, parts[1])}, [2][]string{term, c.split(3, parts[3])}
+		for y := range min(len(left[0])+len(left[1]), len(right[0])+len(right[1])) {
+			lines = append(lines, at(left, y)+at(right, y))
+		}
+	}
+	lines = append(lines, parts[4])
+	c.parts, c.ok, c.content = parts, true, joinLines(lines)
+	return c.content
+}
+
+// at is line y of two stacked panes.
+func at(panes [2][]string, y int) string {
+	if y < len(panes[0]) {
+		return panes[0][y]
+	}
+	return panes[1][y-len(panes[0])]
+}
+
+// statusLine is the bottom line: the open prompt or question, the focus indicator,
+// the quit progress, a notice, or short help.
+func (m Model) statusLine() string {
+	st, w := m.c.Styles, m.lay.w
+	switch {
+	case m.mode == modeQuitting:
+		return fit(m.quitLine(), w)
+	case m.mode == modeDialog && m.dialog == dlgPrompt:
+		return m.prompt.View()
+	case m.mode == modeDialog && m.dialog == dlgConfirm:
+		return m.confirm.View()
+	case m.mode == modeFocus:
+		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
+			st.Muted.Render(" every key goes to "+clean(m.term.info.Name)), w)
+	case m.flash != "":
+		return fit(st.Warn.Render(" "+m.flash), w)
+	case m.mode == modeScroll:
+		k := m.c.Keys
+		return fit(shortHelp(st, []key.Binding{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
+			k.NextMatch, k.PrevMatch, k.Search, k.Live}), w)
+	}
+	return fit(shortHelp(st, m.keys().ShortHelp()), w)
+}
+
+// shortHelp is "key desc" pairs of enabled bindings.
+func shortHelp(st Styles, bs []key.Binding) string {
+	var b strings.Builder
+	for _, k := range bs {
+		if !k.Enabled() {
+			continue
+		}
+		b.WriteString(" " + st.Key.Render(k.Help().Key) + " " + st.Desc.Render(k.Help().Desc) + " ")
+	}
+	return b.String()
+}
+
+// keys is the keymap with the bindings that do nothing for the selected run disabled,
+// so help shows what can be done now.
+func (m Model) keys() KeyMap {
+	k := m.c.Keys
+	sel, ok := m.list.Selected()
+	live := ok && !sel.Ended()
+	terminal := live && !sel.Adopted
+	for _, b := range []*key.Binding{&k.Focus, &k.SendKeys, &k.Paste, &k.Submit} {
+		b.SetEnabled(terminal)
+	}
+	for _, b := range []*key.Binding{&k.Cancel, &k.Interrupt, &k.Pause} {
+		b.SetEnabled(live)
+	}
+	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
+		b.SetEnabled(ok && sel.Ended())
+	}
+	for _, b := range []*key.Binding{&k.Search, &k.Scrollback} {
+		b.SetEnabled(ok)
+	}
+	if sel.Paused {
+		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
+	}
+	return k
+}
+
+// cursor is the real cursor: the focused app's, or the open prompt's or form's.
+func (m Model) cursor() *tea.Cursor {
+	switch {
+	case m.mode == modeFocus:
+		c := m.term.Cursor()
+		if c != nil {
+			c.X += m.lay.termX
+			c.Y += m.lay.termY
+		}
+		return c
+	case m.mode == modeDialog && m.dialog == dlgPrompt:
+		c := m.prompt.Cursor()
+		c.Y = m.lay.h - 1
+		return c
+	case m.mode == modeDialog && m.dialog == dlgForm:
+		return m.form.Cursor()
+	}
+	return nil
+}
+
+// mouseMode asks the terminal for mouse events only while a focused app wants them,
+// so otherwise the user's terminal keeps its own selection.
+func (m Model) mouseMode() tea.MouseMode {
+	if m.mode != modeFocus {
+		return tea.MouseModeNone
+	}
+	switch m.term.ScreenState().MouseMode {
+	case 0:
+		return tea.MouseModeNone
+	case 1003:
+		return tea.MouseModeAllMotion
+	}
+	return tea.MouseModeCellMotion
+}
+
+// helpPage is the full help, generated from the keymap: titled groups laid out in as
+// many columns as fit.
+func (m Model) helpPage() string {
+	st := m.c.Styles
+	var col []string
+	for _, g := range m.c.Keys.helpGroups() {
+		col = append(col, st.Title.Render(g.title))
+		for _, b := range g.keys {
+			col = append(col, st.Key.Render(pad(b.Help().Key, 14))+" "+st.Desc.Render(b.Help().Desc))
+		}
+		col = append(col, "")
+	}
+	col = append(col, "In focus every key, paste and mouse event goes",
+		"to the run until "+m.c.Keys.Leave.Help().Key+". Press any key to close.")
+	iw, ih := max(m.lay.w-2, 1), max(m.lay.h-2, 1)
+	cols := (len(col) + ih - 1) / ih
+	colW := max(iw/cols, 30)
+	body := make([]string, ih)
+	for i, l := range col {
+		if c := i / ih; (c+1)*colW > iw && c > 0 {
+			break
+		}
+		body[i%ih] += fit(" "+l, colW)
+	}
+	for i := range body {
+		body[i] = fit(body[i], iw)
+	}
+	return joinLines(box(st.BorderFocus, st.TitleFocus.Render("Help"), body, m.lay.w, m.lay.h))
+}
+
+// overlay draws box lines over content at column x, line y.
+func overlay(content string, box []string, x, y int) string {
+	lines := strings.Split(content, "\n")
+	for i, b := range box {
+		if y+i >= len(lines) {
+			break
+		}
+		l := lines[y+i]
+		w := widthOf(b)
+		lines[y+i] = ansi.Truncate(l, x, "") + "\x1b[0m" + b + ansi.TruncateLeft(l, x+w, "")
+	}
+	return joinLines(lines)
+}
