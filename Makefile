@@ -4,7 +4,7 @@ BIN     ?= bin/corral
 PKGS    := ./...
 TESTFLAGS ?= -race -count=1 -timeout 20m
 
-.PHONY: all build test fmt-check vet unit cross bench demo clean
+.PHONY: all build test fmt-check vet unit cross bench demo tour record clean
 
 all: build
 
@@ -34,7 +34,16 @@ BENCHTIME ?= 30x
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(PKGS)
 
+# The interactive demo: the UI on a built-in scenario (needs only Go and /bin/sh).
 demo: build
+	./$(BIN) demo
+
+# The same scenario playing itself (what CI runs, and what `make record` records).
+autoplay: build
+	./$(BIN) demo --autoplay
+
+# A headless tour of `corral run`: reasons, escalation, the JSON report.
+tour: build
 	./demo/headless.sh $(BIN)
 
 clean:

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -318,4 +319,203 @@ func TestLsAndReconcile(t *testing.T) {
 	if rec.code != 0 || rec.stdout != "" {
 		t.Fatalf("reconcile with nothing open: exit %d %q", rec.code, rec.stdout)
 	}
+}
+
+// tmuxTerm is a private tmux server (its own socket) showing one window that runs a
+// command. The tests drive it with send-keys and read it with capture-pane, as a
+// person at a terminal would; the server is killed by its socket when the test ends.
+type tmuxTerm struct {
+	t    *testing.T
+	sock string
+}
+
+var tmuxCount atomic.Int32
+
+func startTmux(t *testing.T, w, h int, cmdline string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed (.ci/run installs it)")
+		}
+		t.Skip("tmux not installed")
+	}
+	x := &tmuxTerm{t: t, sock: fmt.Sprintf("corral-test-%d-%d", os.Getpid(), tmuxCount.Add(1))}
+	// The pane outlives the command, so its exit code and last screen can be read.
+	shell := cmdline + "; echo CORRAL-EXIT=$?; sleep 600"
+	x.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
+	t.Cleanup(func() { exec.Command("tmux", "-L", x.sock, "kill-server").Run() })
+	return x
+}
+
+func (x *tmuxTerm) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (x *tmuxTerm) screen() string { return x.run("capture-pane", "-p", "-t", "t") }
+
+// keys sends tmux key names (Enter, C-c, …); text sends literal text.
+func (x *tmuxTerm) keys(k ...string) { x.run(append([]string{"send-keys", "-t", "t"}, k...)...) }
+func (x *tmuxTerm) text(s string)    { x.run("send-keys", "-t", "t", "-l", s) }
+
+// waitFor waits until the screen matches re, with a deadline. tmux has no change
+// notification, so it polls the screen.
+func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
+	x.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(limit)
+	for {
+		s := x.screen()
+		if rx.MatchString(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("timed out waiting for %q on screen:\n%s", re, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// regRun is a run as corral ls --json reports it.
+type regRun struct {
+	RunID, Name, Reason, State string
+	PID                        int
+}
+
+// registry reads the runs recorded in a state dir through corral ls --json.
+func registry(t *testing.T, state string) []regRun {
+	t.Helper()
+	out, err := exec.Command(corralBin, "ls", "--json", "--all", "--state-dir", state).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls struct{ Runs []regRun }
+	if err := json.Unmarshal(out, &ls); err != nil {
+		t.Fatal(err)
+	}
+	return ls.Runs
+}
+
+// assertNothingLeft checks that no run recorded in state has a live session member.
+func assertNothingLeft(t *testing.T, state string) {
+	t.Helper()
+	for _, r := range registry(t, state) {
+		if r.State != "exited" {
+			t.Errorf("run %s (%s) is %s", r.Name, r.RunID, r.State)
+		}
+		if m, _ := reaper.Session(r.PID); len(m) > 0 {
+			t.Errorf("run %s left %+v", r.Name, m)
+		}
+	}
+}
+
+// A shell in the UI: focus it and type a command, interrupt it with send-keys C-c,
+// resize the terminal and see the child's stty size follow, cancel it, quit.
+func TestUIShellSession(t *testing.T) {
+	state := t.TempDir()
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s PS1='$ ' %s -- bash --norc --noprofile",
+		state, corralBin))
+	x.waitFor(`bash\s+pty\s+running`, 20*time.Second)
+
+	x.keys("Enter") // focus
+	x.waitFor(`FOCUS`, 10*time.Second)
+	x.text("echo hi-$((6*7))")
+	x.keys("Enter")
+	x.waitFor(`(?m)^.*hi-42`, 10*time.Second)
+
+	x.text("stty size")
+	x.keys("Enter")
+	before := x.waitFor(sttyRE.String(), 10*time.Second)
+	x.run("resize-window", "-t", "t", "-x", "100", "-y", "30")
+	x.text("clear; stty size")
+	x.keys("Enter")
+	after := x.waitFor(sttyRE.String(), 10*time.Second)
+	if sizeOf(before) == sizeOf(after) {
+		t.Errorf("stty size did not follow the resize: %q then %q", sizeOf(before), sizeOf(after))
+	}
+
+	x.text("sleep 1000")
+	x.keys("Enter")
+	x.keys("C-]") // leave focus
+	x.keys("s")
+	x.text("C-c")
+	x.keys("Enter")
+	x.keys("s")
+	x.text(`"echo back-$((2+3))" Enter`)
+	x.keys("Enter")
+	x.waitFor(`back-5`, 10*time.Second) // the sleep was interrupted: the shell answers again
+
+	x.keys("x")
+	x.waitFor(`(?i)cancel.*\?`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`bash\s+pty\s+exited.*cancel`, 20*time.Second)
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	assertNothingLeft(t, state)
+}
+
+// sttyRE finds stty's "rows cols" at the left edge of the terminal pane.
+var sttyRE = regexp.MustCompile(`│(\d+ \d+) +│`)
+
+// sizeOf is the last "rows cols" line on a screen.
+func sizeOf(screen string) string {
+	m := sttyRE.FindAllStringSubmatch(screen, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// Two runs; quitting with them live asks first, then ends both, leaving nothing.
+func TestUIQuitWithLiveRuns(t *testing.T) {
+	state := t.TempDir()
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s -- env CORRAL_CHILD=1 %s sleep",
+		state, corralBin, corralBin))
+	x.waitFor(`running`, 20*time.Second)
+	x.keys("n") // a second run, from the new-run form
+	x.waitFor(`(?i)new run`, 10*time.Second)
+	x.text("sleep 1000")
+	x.keys("Enter")
+	x.waitFor(`(?s)running.*running`, 20*time.Second)
+	x.keys("q")
+	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
+	reps := registry(t, state)
+	if len(reps) != 2 {
+		t.Fatalf("registry %+v, want 2 runs", reps)
+	}
+	for _, r := range reps {
+		if r.Reason != "supervisor-shutdown" {
+			t.Errorf("%s ended %s, want supervisor-shutdown", r.Name, r.Reason)
+		}
+	}
+	assertNothingLeft(t, state)
+}
+
+// corral demo --autoplay runs to the end in tmux; every scenario run reaches its
+// expected reason (read back from the demo's registry), and nothing is left.
+func TestDemoAutoplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo takes about a minute")
+	}
+	state := t.TempDir()
+	x := startTmux(t, 140, 45, fmt.Sprintf("%s demo --autoplay --state-dir %s", corralBin, state))
+	screen := x.waitFor(`CORRAL-EXIT=\d+`, 4*time.Minute)
+	if !strings.Contains(screen, "CORRAL-EXIT=0") {
+		t.Fatalf("autoplay failed:\n%s", screen)
+	}
+	want := map[string]string{"build": "exit", "silent-job": "no-output-timeout", "deadline": "overall-timeout",
+		"wrapper": "manual-cancel", "stubborn": "overall-timeout", "daemonizer": "ownership-escape",
+		"failing": "exit", "agent": "supervisor-shutdown"}
+	for _, r := range registry(t, state) {
+		if want[r.Name] != r.Reason {
+			t.Errorf("%s ended %s, want %s", r.Name, r.Reason, want[r.Name])
+		}
+	}
+	assertNothingLeft(t, state)
 }

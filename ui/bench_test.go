@@ -24,9 +24,9 @@ func benchFrames(b *testing.B, n int, changing bool) {
 	for i := range n {
 		id := fmt.Sprintf("r%02d", i)
 		info := liveRun(id, fmt.Sprintf("agent-%d", i), true)
-		info.Cols, info.Rows = 118, 39
+		info.Cols, info.Rows = 134, 39 // the pane's inner size at 200×50
 		infos, ids = append(infos, info), append(ids, id)
-		screens[id] = ptyhost.NewScreen(118, 39)
+		screens[id] = ptyhost.NewScreen(134, 39)
 	}
 	m, err := newModel(Options{Core: core, Initial: infos}, clk.now)
 	if err != nil {

@@ -107,9 +107,9 @@ func (d Details) facts() []string {
 		d.label("lease") + leaseLine(i),
 	}
 	if i.Escapees > 0 {
-		lines = append(lines, d.label("escapes")+st.Warn.Render(fmt.Sprintf("⚠ %d processes left the session", i.Escapees)))
+		return append(lines, d.label("escapes")+st.Warn.Render(fmt.Sprintf("⚠ %d processes left the session", i.Escapees)))
 	}
-	return lines
+	return append(lines, d.label("escapes")+st.Muted.Render("none"))
 }
 
 func (d Details) label(s string) string { return d.c.Styles.Muted.Render(" " + pad(s, 8)) }

@@ -116,8 +116,11 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 	case runs.EventCleanup:
 		return fmt.Sprintf("%s cleanup: %s", name, ev.Detail), Style{}, true
 	case runs.EventExit:
-		return fmt.Sprintf("%s exited: %s%s", name, i.Reason, exitText(i, " · exit ", " · signal ")),
-			badgeStyle(st, i), true
+		how := i.Reason.String() + exitText(i, " · exit ", " · signal ")
+		if i.Reason == runs.Exit {
+			how = "exit" + exitText(i, " ", " by signal ")
+		}
+		return name + " exited: " + how, badgeStyle(st, i), true
 	case runs.EventEscape:
 		return fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees), st.Warn, true
 	case runs.EventWatchdog:

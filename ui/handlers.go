@@ -71,7 +71,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case SnapshotMsg:
 		m.snapBusy = false
 		for _, i := range msg.Runs {
-			m.list.Upsert(i)
+			if _, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
+				m.list.Upsert(i)
+			}
 		}
 		m.syncSelection()
 		cmd := m.fitRuns()
@@ -79,6 +81,10 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case TreesMsg:
 		m.treesBusy = false
 		m.details, _ = m.details.Update(msg)
+		if m.treesDirty {
+			m.treesDirty = false
+			return m, m.requestTree(), true
+		}
 		return m, nil, true
 	case ScreenMsg:
 		return m.handleScreen(msg), nil, true

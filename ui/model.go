@@ -83,6 +83,7 @@ type state struct {
 	tickGen    int
 	snapBusy   bool
 	treesBusy  bool
+	treesDirty bool // the selection moved while a tree read was on its way
 	quitErr    error
 	view       *rootCache
 	tick       func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
@@ -124,7 +125,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // Init starts the tick, reads the first snapshot and process tree, and fetches the
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh()}
+	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID())}
 	for _, i := range m.list.Runs() {
 		if i.Kind == "pty" {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -201,11 +202,25 @@ func (m Model) refresh() tea.Cmd {
 		m.snapBusy = true
 		cmds = append(cmds, snapshotCmd(m.core))
 	}
-	if sel, ok := m.list.Selected(); ok && !m.treesBusy && !sel.Ended() {
-		m.treesBusy = true
-		cmds = append(cmds, treesCmd(m.core, sel.ID))
+	if !m.treesBusy {
+		cmds = append(cmds, m.requestTree())
 	}
 	return tea.Batch(cmds...)
+}
+
+// requestTree reads the selected run's process tree, one read at a time: if one is on
+// its way, another follows it for the selection of then.
+func (m Model) requestTree() tea.Cmd {
+	sel, ok := m.list.Selected()
+	switch {
+	case !ok || sel.Ended():
+		return nil
+	case m.treesBusy:
+		m.treesDirty = true
+		return nil
+	}
+	m.treesBusy = true
+	return treesCmd(m.core, sel.ID)
 }
 
 // syncSelection shows the selected run in the details and terminal panes.
@@ -224,12 +239,7 @@ func (m *Model) syncSelection() {
 func (m *Model) selectionMoved() tea.Cmd {
 	m.syncSelection()
 	m.tickGen++ // the new run's tree now; restart the chain so it is not also due soon
-	cmds := []tea.Cmd{m.tick(m.tickGen), m.requestLog(m.term.ID())}
-	if sel, ok := m.list.Selected(); ok && !sel.Ended() {
-		m.treesBusy = true
-		cmds = append(cmds, treesCmd(m.core, sel.ID))
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(m.tick(m.tickGen), m.requestLog(m.term.ID()), m.requestTree())
 }
 
 // requestLog reads a run's log for the terminal pane, one read at a time per run;

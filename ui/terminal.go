@@ -50,6 +50,9 @@ func NewTerminal(c *Common, empty string) Terminal {
 
 // SetSize sets the pane's outer size.
 func (t *Terminal) SetSize(w, h int) {
+	if w == t.w && h == t.h {
+		return
+	}
 	t.w, t.h = w, h
 	if t.scroll != nil {
 		t.scroll.fit(t.InnerSize())
@@ -61,10 +64,18 @@ func (t *Terminal) SetSize(w, h int) {
 func (t Terminal) InnerSize() (cols, rows int) { return max(t.w-2, 1), max(t.h-2, 1) }
 
 // SetFocused marks the pane as the one keys go to.
-func (t *Terminal) SetFocused(f bool) { t.focused = f; t.ver++ }
+func (t *Terminal) SetFocused(f bool) {
+	if f != t.focused {
+		t.focused, t.ver = f, t.ver+1
+	}
+}
 
 // SetZoomed marks the pane as zoomed (only its title changes).
-func (t *Terminal) SetZoomed(z bool) { t.zoomed = z; t.ver++ }
+func (t *Terminal) SetZoomed(z bool) {
+	if z != t.zoomed {
+		t.zoomed, t.ver = z, t.ver+1
+	}
+}
 
 // SetRun shows a run (its screen may be nil); a different run leaves scroll mode and
 // drops the old run's log.
