@@ -4,7 +4,7 @@ BIN     ?= bin/corral
 PKGS    := ./...
 TESTFLAGS ?= -race -count=1 -timeout 20m
 
-.PHONY: all build test fmt-check vet unit cross bench demo tour record clean
+.PHONY: all build test fmt-check vet unit cross bench demo autoplay tour record clean
 
 all: build
 
@@ -45,6 +45,12 @@ autoplay: build
 # A headless tour of `corral run`: reasons, escalation, the JSON report.
 tour: build
 	./demo/headless.sh $(BIN)
+
+# Records the self-playing demo with asciinema (installed from Debian's packages when
+# missing) to demo/demo.cast; `corral replay demo/demo.cast` or `asciinema play` plays it.
+record: build
+	@command -v asciinema >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq asciinema; }
+	asciinema rec --overwrite -c "./$(BIN) demo --autoplay" demo/demo.cast
 
 clean:
 	rm -rf bin

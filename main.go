@@ -55,6 +55,7 @@ $CORRAL_CONFIG, the user config dir); with -- CMD, with that one PTY run started
 commands:
   demo [--autoplay]              open the UI on the built-in demo scenario
   check [FILE]                   validate a config file and print the effective config
+  replay [--speed N] FILE.cast   play a recording in a Corral pane (space pause, +/- speed)
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
   ls [--json] [--all]            list the runs in the registry
   reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
@@ -77,6 +78,8 @@ func dispatch(args []string) int {
 		return cmdDemo(args[1:])
 	case "check":
 		return cmdCheck(args[1:])
+	case "replay":
+		return cmdReplay(args[1:])
 	case "run":
 		return cmdRun(args[1:])
 	case "ls":
@@ -789,4 +792,32 @@ func cmdDemo(args []string) int {
 		fmt.Println("corral demo: autoplay finished; every run ended as expected")
 	}
 	return code
+}
+
+// cmdReplay plays an asciicast recording inside a Corral pane: a PTY run of the
+// built-in player, so it is a run like any other (focus it for space, + and -).
+func cmdReplay(args []string) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	speed := fs.Float64("speed", 1, "playback speed")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *speed <= 0 {
+		fmt.Fprintln(os.Stderr, "usage: corral replay [--speed N] FILE.cast")
+		return exitUsage
+	}
+	path, err := filepath.Abs(fs.Arg(0))
+	if err == nil {
+		_, _, err = demo.CastSize(path)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral replay: %v\n", err)
+		return exitUsage
+	}
+	argv, env := demo.Child("cast-play", path, fmt.Sprint(*speed))
+	dir, err := os.MkdirTemp("", "corral-replay-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral replay: %v\n", err)
+		return exitFailure
+	}
+	defer os.RemoveAll(dir)
+	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true}
+	return runUI(config.Default(), dir, []runs.Spec{spec}, nil, nil)
 }

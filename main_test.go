@@ -519,3 +519,26 @@ func TestDemoAutoplay(t *testing.T) {
 	}
 	assertNothingLeft(t, state)
 }
+
+// A PTY run's recording plays back inside a Corral pane.
+func TestReplayRecording(t *testing.T) {
+	state := t.TempDir()
+	rec := corral(t, "run", "--pty", "--state-dir", state, "--shell", "--", "printf 'hello \\033[32mreplay\\033[0m\\n'")
+	if r := run(t, rec); r.code != 0 {
+		t.Fatalf("record: exit %d %s", r.code, r.stderr)
+	}
+	casts, _ := filepath.Glob(filepath.Join(state, "logs", "*.cast"))
+	if len(casts) != 1 {
+		t.Fatalf("recordings %v, want one", casts)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay --speed 4 %s", t.TempDir(), corralBin, casts[0]))
+	x.waitFor(`hello replay`, 20*time.Second)
+	x.waitFor(`end of recording`, 20*time.Second)
+	x.keys("q")
+	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	if r := run(t, corral(t, "replay", filepath.Join(state, "nope.cast"))); r.code != 2 {
+		t.Errorf("a missing recording: exit %d, want 2", r.code)
+	}
+}

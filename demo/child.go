@@ -65,6 +65,7 @@ var behaviours = map[string]func(args []string) int{
 	"buildlog":     buildLog,
 	"countdown":    countdown,
 	"escape-later": escapeLater,
+	"cast-play":    castPlay,
 }
 
 func runChild(mode string, args []string) int {

@@ -89,21 +89,24 @@ type state struct {
 	tick       func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
 }
 
-// ErrNoCore: Options.Core is required.
-var ErrNoCore = errors.New("ui: Options.Core is nil")
+// ErrNoCore is what every command of a model built without a Core reports.
+var ErrNoCore = errors.New("ui: no core (Options.Core is nil)")
 
-// New returns the root model.
+// New returns the root model. Its only errors are bad key overrides (an unknown
+// action, a key bound to two actions of one mode), so New(Options{Keys: k}) also
+// checks a configuration's keys; a model without a Core reports ErrNoCore from every
+// command.
 func New(o Options) (Model, error) {
 	return newModel(o, nil)
 }
 
 func newModel(o Options, now func() time.Time) (Model, error) {
-	if o.Core == nil {
-		return Model{}, ErrNoCore
-	}
 	keys, err := DefaultKeyMap().withOverrides(o.Keys)
 	if err != nil {
 		return Model{}, err
+	}
+	if o.Core == nil {
+		o.Core = noCore{}
 	}
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),

@@ -321,8 +321,12 @@ func TestKeyOverrides(t *testing.T) {
 	if _, err := New(Options{Core: core, Keys: map[string][]string{"leave": {"ctrl+a"}, "yes": {"j"}}}); err != nil {
 		t.Errorf("valid overrides refused: %v", err)
 	}
-	if _, err := New(Options{}); !errors.Is(err, ErrNoCore) {
-		t.Errorf("nil core: %v", err)
+	nm, err := New(Options{})
+	if err != nil {
+		t.Fatalf("a model without a core (a key check) failed: %v", err)
+	}
+	if msg := reconcileCmd(nm.core)().(ReconciledMsg); !errors.Is(msg.Err, ErrNoCore) {
+		t.Errorf("without a core: %v", msg.Err)
 	}
 	h := twoRuns(t)
 	m, err := newModel(Options{Core: h.core, Initial: []runs.Info{liveRun("r1", "a", true)},

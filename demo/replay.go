@@ -1,0 +1,142 @@
+package demo
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+)
+
+// CastSize reads the terminal size from an asciicast v2 header.
+func CastSize(path string) (cols, rows int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return 0, 0, fmt.Errorf("%s: empty recording", path)
+	}
+	var h struct{ Version, Width, Height int }
+	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
+		return 0, 0, fmt.Errorf("%s: not an asciicast v2 recording", path)
+	}
+	return h.Width, h.Height, nil
+}
+
+// castPlay FILE [SPEED] plays an asciicast v2 recording to stdout with its timing.
+// Keys (stdin in raw mode): space pauses and resumes, + and - double or halve the
+// speed, q stops. Resize events cannot resize the terminal it runs in and are skipped.
+func castPlay(args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	speed := 1.0
+	if len(args) > 1 {
+		if s, err := strconv.ParseFloat(args[1], 64); err == nil && s > 0 {
+			speed = s
+		}
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer f.Close()
+	restore := makeRaw(0)
+	defer restore()
+	p := &player{speed: speed, keys: make(chan byte, 16)}
+	go p.readKeys()
+	return p.play(bufio.NewScanner(f))
+}
+
+type player struct {
+	speed  float64
+	paused bool
+	keys   chan byte
+}
+
+func (p *player) readKeys() {
+	buf := make([]byte, 16)
+	for {
+		n, err := os.Stdin.Read(buf)
+		for _, b := range buf[:n] {
+			p.keys <- b
+		}
+		if err != nil {
+			close(p.keys)
+			return
+		}
+	}
+}
+
+func (p *player) play(sc *bufio.Scanner) int {
+	sc.Buffer(nil, 4<<20)
+	sc.Scan() // header
+	last := 0.0
+	for sc.Scan() {
+		var ev [3]any
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		at, _ := ev[0].(float64)
+		kind, _ := ev[1].(string)
+		data, _ := ev[2].(string)
+		if !p.wait(time.Duration((at - last) / p.speed * float64(time.Second))) {
+			return 0
+		}
+		last = at
+		if kind == "o" {
+			os.Stdout.WriteString(data)
+		}
+	}
+	fmt.Print("\r\n\x1b[2m[end of recording]\x1b[0m\r\n")
+	for k := range p.keys { // stay on screen until q
+		if k == 'q' {
+			return 0
+		}
+	}
+	return 0
+}
+
+// wait sleeps d (scaled by the speed when it changes), handling keys; false on q.
+func (p *player) wait(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if !p.paused && left <= 0 {
+			return true
+		}
+		timer := time.NewTimer(max(left, 0))
+		if p.paused {
+			timer.Reset(time.Hour)
+		}
+		select {
+		case <-timer.C:
+		case k, ok := <-p.keys:
+			timer.Stop()
+			if !ok || k == 'q' {
+				return false
+			}
+			deadline = p.key(k, deadline)
+		}
+	}
+}
+
+func (p *player) key(k byte, deadline time.Time) time.Time {
+	left := time.Until(deadline)
+	switch k {
+	case ' ':
+		p.paused = !p.paused
+	case '+':
+		p.speed *= 2
+		left /= 2
+	case '-':
+		p.speed /= 2
+		left *= 2
+	}
+	return time.Now().Add(left)
+}
