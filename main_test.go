@@ -362,19 +362,25 @@ func (x *tmuxTerm) screen() string { return x.run("capture-pane", "-p", "-t", "t
 func (x *tmuxTerm) keys(k ...string) { x.run(append([]string{"send-keys", "-t", "t"}, k...)...) }
 func (x *tmuxTerm) text(s string)    { x.run("send-keys", "-t", "t", "-l", s) }
 
-// waitFor waits until the screen matches re, with a deadline. tmux has no change
-// notification, so it polls the screen.
+// waitFor waits until the screen matches re, with a deadline.
 func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
 	x.t.Helper()
 	rx := regexp.MustCompile(re)
+	return x.waitUntil(fmt.Sprintf("%q", re), limit, rx.MatchString)
+}
+
+// waitUntil waits until ok(screen), with a deadline. tmux has no change notification,
+// so it polls the screen.
+func (x *tmuxTerm) waitUntil(what string, limit time.Duration, ok func(string) bool) string {
+	x.t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
 		s := x.screen()
-		if rx.MatchString(s) {
+		if ok(s) {
 			return s
 		}
 		if time.Now().After(deadline) {
-			x.t.Fatalf("timed out waiting for %q on screen:\n%s", re, s)
+			x.t.Fatalf("timed out waiting for %s on screen:\n%s", what, s)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -433,10 +439,10 @@ func TestUIShellSession(t *testing.T) {
 	x.run("resize-window", "-t", "t", "-x", "100", "-y", "30")
 	x.text("clear; stty size")
 	x.keys("Enter")
-	after := x.waitFor(sttyRE.String(), 10*time.Second)
-	if sizeOf(before) == sizeOf(after) {
-		t.Errorf("stty size did not follow the resize: %q then %q", sizeOf(before), sizeOf(after))
-	}
+	x.waitUntil("stty size to follow the resize from "+sizeOf(before), 10*time.Second, func(s string) bool {
+		after := sizeOf(s)
+		return after != "" && after != sizeOf(before)
+	})
 
 	x.text("sleep 1000")
 	x.keys("Enter")

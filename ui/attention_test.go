@@ -99,3 +99,26 @@ func (e *errScreen) State() ptyhost.ScreenState {
 	st.Err = "vt10x: index out of range"
 	return st
 }
+
+func TestSynchronizedUpdateHoldsTheFrame(t *testing.T) {
+	tm := NewTerminal(testCommon(), "")
+	tm.SetSize(40, 5)
+	tm.SetNow(t0)
+	s := screenWith(38, 3, "old frame")
+	tm.SetRun(liveRun("r1", "app", true), s)
+	_ = tm.View()
+	s.Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jhalf"))
+	if v := stripANSI(tm.View()); !strings.Contains(v, "old frame") {
+		t.Fatalf("a half-drawn synchronized frame was shown:\n%s", v)
+	}
+	s.Write([]byte(" drawn\x1b[?2026l"))
+	if v := stripANSI(tm.View()); !strings.Contains(v, "half drawn") {
+		t.Fatalf("the finished frame was not shown:\n%s", v)
+	}
+	s.Write([]byte("\x1b[?2026h\x1b[Hstuck"))
+	_ = tm.View()
+	tm.SetNow(t0.Add(syncHold))
+	if v := stripANSI(tm.View()); !strings.Contains(v, "stuck") {
+		t.Fatalf("an app stuck mid-update was never drawn:\n%s", v)
+	}
+}

@@ -102,7 +102,7 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 		}
 		return fmt.Sprintf("spawn %s (%s)", name, ev.Detail), Style{}, true
 	case runs.EventState:
-		if ev.Detail == "resize" {
+		if ev.Detail == "resize" || i.State == runs.Exited { // the exit event says more
 			return "", Style{}, false
 		}
 		return fmt.Sprintf("%s → %s%s", name, i.State, pidSuffix(i)), Style{}, true

@@ -171,7 +171,7 @@ type harness struct {
 func newHarness(t *testing.T, core *fakeCore, w, h int, initial ...runs.Info) *harness {
 	t.Helper()
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Core: core, Initial: initial, Empty: "Or run: corral -- CMD"}, clk.now)
+	m, err := newModel(Options{Core: core, Initial: initial, Empty: "No runs. Press n to start one, or run corral -- CMD."}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}

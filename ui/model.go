@@ -166,6 +166,7 @@ func (m *Model) setNow(t time.Time) {
 	m.now = t
 	m.list.SetNow(t)
 	m.details.SetNow(t)
+	m.term.SetNow(t)
 }
 
 func (m Model) handleWindow(msg tea.WindowSizeMsg) (tea.Model, tea.Cmd) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -25,6 +26,7 @@ type Terminal struct {
 	focused bool
 	zoomed  bool
 	scroll  *scrollState // nil: live
+	now     time.Time
 
 	ver   uint64 // bumped when anything but the screen's own content changes
 	cache *termCache
@@ -36,6 +38,7 @@ type termCache struct {
 	ok    bool
 	val   string
 	state ptyhost.ScreenState
+	held  time.Time // when the frame began to be held for a synchronized update
 }
 
 type termKey struct {
@@ -145,13 +148,43 @@ func (t Terminal) View() string {
 	if t.screen != nil && t.scroll == nil {
 		k.screen = t.screen.Version()
 	}
-	if t.cache.ok && t.cache.key == k {
+	if t.cache.ok && t.cache.key == k || t.holdFrame(k) {
 		return t.cache.val
 	}
-	t.cache.key, t.cache.ok = k, true
+	t.cache.key, t.cache.ok, t.cache.held = k, true, time.Time{}
 	t.cache.val = joinLines(t.render())
 	return t.cache.val
 }
+
+// syncHold is how long a frame is held while the app is inside a synchronized
+// update (mode 2026), so a frame split across reads is never shown half drawn.
+const syncHold = 100 * time.Millisecond
+
+// holdFrame reports whether to keep showing the last frame because only the screen
+// moved and the app is mid-update. The end of the update moves the screen again, so
+// its frame is drawn; an app stuck mid-update is drawn after syncHold.
+func (t Terminal) holdFrame(k termKey) bool {
+	old := t.cache.key
+	if !t.cache.ok || t.now.IsZero() || old.ver != k.ver || old.w != k.w || old.h != k.h {
+		return false
+	}
+	if !safeSync(t.screen) {
+		return false
+	}
+	if t.cache.held.IsZero() {
+		t.cache.held = t.now
+	}
+	return t.now.Sub(t.cache.held) < syncHold
+}
+
+// safeSync reads whether a screen is mid synchronized update.
+func safeSync(s Screen) (on bool) {
+	defer func() { _ = recover() }()
+	return s != nil && s.State().SyncOutput
+}
+
+// SetNow sets the clock a held frame is timed with.
+func (t *Terminal) SetNow(now time.Time) { t.now = now }
 
 // render draws the pane, recovering from a panic in the screen or in this code.
 func (t Terminal) render() (out []string) {
@@ -268,9 +301,9 @@ func (t Terminal) gutter(stderr, current bool) string {
 }
 
 func (t Terminal) emptyBody(iw, ih int) []string {
-	msg := "No runs. Press " + t.c.Keys.New.Help().Key + " to start one."
-	if t.empty != "" {
-		msg += " " + t.empty
+	msg := t.empty
+	if msg == "" {
+		msg = "No runs. Press " + t.c.Keys.New.Help().Key + " to start one."
 	}
 	return messageBody(msg, iw, ih)
 }

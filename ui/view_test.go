@@ -125,7 +125,7 @@ func screenWith(cols, rows int, text string) *ptyhost.Screen {
 
 func TestTerminalGolden(t *testing.T) {
 	c := testCommon()
-	tm := NewTerminal(c, "Or run: corral -- CMD")
+	tm := NewTerminal(c, "No runs. Press n to start one, or run corral -- CMD.")
 	tm.SetSize(40, 8)
 	goldenView(t, "terminal_empty", tm.View(), 40)
 
