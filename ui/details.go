@@ -43,9 +43,10 @@ func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
 // SetNow sets the clock the countdowns are shown against.
 func (d *Details) SetNow(t time.Time) { d.now = t }
 
-// SetRun shows a run (ok false: none). A different run drops the old run's tree.
+// SetRun shows a run (ok false: none). A different run, or the run's end (its
+// processes are verified gone), drops the tree shown.
 func (d *Details) SetRun(info runs.Info, ok bool) {
-	if !ok || info.ID != d.info.ID {
+	if !ok || info.ID != d.info.ID || info.Ended() {
 		d.tree, d.treeErr = nil, ""
 	}
 	d.info, d.has = info, ok

@@ -186,6 +186,9 @@ func (m Model) removed(msg RemovedMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) reconciled(msg ReconciledMsg) {
+	if m.flash == "reconciling…" {
+		m.flash = fmt.Sprintf("reconciled: %d decision(s), see events", len(msg.Decisions))
+	}
 	if msg.Err != nil {
 		m.reportErr("reconcile", "", msg.Err)
 		return
