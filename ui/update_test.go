@@ -364,3 +364,29 @@ func TestScrollSearch(t *testing.T) {
 		t.Error("esc did not return to live")
 	}
 }
+
+// An override by action name takes effect: the new key does the action, the old one
+// no longer does.
+func TestKeyOverrideTakesEffect(t *testing.T) {
+	core := newFake()
+	run := liveRun("r1", "claude", true)
+	core.snap = []runs.Info{run}
+	core.screens["r1"] = screenWith(80, 24, "$ ")
+	m, err := newModel(Options{Core: core, Initial: core.snap, Keys: map[string][]string{"cancel": {"K"}}},
+		(&clock{t: t0}).now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h := &harness{t: t, m: m, core: core, clk: &clock{t: t0}}
+	h.run(m.Init())
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.key("x", "y")
+	if got := h.core.called("Cancel"); len(got) != 0 {
+		t.Fatalf("the old key still cancels: %q", got)
+	}
+	h.key("K", "y")
+	if got := h.core.called("Cancel"); !slices.Equal(got, []string{"Cancel r1"}) {
+		t.Fatalf("the new key did not cancel: %q", got)
+	}
+}
