@@ -44,6 +44,7 @@ const (
 	exitGotSIGHUP  = 129
 	exitGotSIGINT  = 130
 	exitGotSIGTERM = 143
+	exitGotSIGQUIT = 131
 )
 
 const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [-- CMD [ARGS...]]
@@ -110,7 +111,8 @@ exit codes:
   the child's code   the run exited on its own
   128+N              the run was killed by signal N that Corral did not send
   124                overall or no-output timeout
-  130 / 143 / 129    Corral got SIGINT / SIGTERM / SIGHUP and ended the run
+  130 / 143 / 129 / 131  Corral got SIGINT / SIGTERM / SIGHUP / SIGQUIT and ended the run
+                     (a second signal cuts the grace short: SIGKILL at once)
   127                the program was not found
   126                the program could not be started for another reason
   122                a process escaped the run's session (ownership-escape)
@@ -282,7 +284,7 @@ func reportReconcile(sup *runs.Supervisor) {
 func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 	// A signal is caught before the spawn so none is lost between the two.
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	// Writing to a closed stdout must be an error, not a SIGPIPE death that would
 	// leave the run behind.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
@@ -320,8 +322,9 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 }
 
 // waitOrStop waits for the run to end, turning the first signal Corral receives into
-// a stop: SIGINT is the operator cancelling, SIGTERM/SIGHUP are Corral being told to
-// stop. Later signals are ignored: the escalation already under way will finish.
+// a stop: SIGINT is the operator cancelling, SIGTERM/SIGHUP/SIGQUIT are Corral being
+// told to stop. A later signal cuts the grace short (SIGKILL now); none kills Corral
+// while the run is being cleaned up.
 func waitOrStop(sup *runs.Supervisor, id string, sigs <-chan os.Signal) os.Signal {
 	done := make(chan struct{})
 	go func() {
@@ -335,6 +338,7 @@ func waitOrStop(sup *runs.Supervisor, id string, sigs <-chan os.Signal) os.Signa
 			return got
 		case s := <-sigs:
 			if got != nil {
+				sup.Hurry()
 				continue
 			}
 			got = s
@@ -365,17 +369,15 @@ func forwardStdin(sup *runs.Supervisor, id string, pty bool) {
 	}
 }
 
-// exitCode maps the run's end to corral run's exit code.
+// exitCode maps the run's end to corral run's exit code. The signal Corral received
+// decides only when it is what ended the run: a run that exited, timed out or escaped
+// just as a signal came keeps its own code, matching the summary line.
 func exitCode(info runs.Info, spawnErr error, got os.Signal) int {
-	switch got {
-	case syscall.SIGINT:
-		return exitGotSIGINT
-	case syscall.SIGTERM:
-		return exitGotSIGTERM
-	case syscall.SIGHUP:
-		return exitGotSIGHUP
-	}
 	switch info.Reason {
+	case runs.ManualCancel, runs.SupervisorShutdown:
+		if code, ok := signalExit[got]; ok {
+			return code
+		}
 	case runs.Exit:
 		if info.ExitCode != nil {
 			return *info.ExitCode
@@ -387,12 +389,21 @@ func exitCode(info runs.Info, spawnErr error, got os.Signal) int {
 	case runs.OwnershipEscape:
 		return exitEscape
 	case runs.SpawnError:
-		if errors.Is(spawnErr, exec.ErrNotFound) || errors.Is(spawnErr, fs.ErrNotExist) {
+		switch {
+		case spawnErr == nil:
+			return exitFailure // the process started; Corral could not record it
+		case errors.Is(spawnErr, exec.ErrNotFound) || errors.Is(spawnErr, fs.ErrNotExist):
 			return exitNotFound
 		}
 		return exitCannotExec
 	}
 	return exitFailure
+}
+
+// signalExit is corral run's exit code for the signal that ended the run.
+var signalExit = map[os.Signal]int{
+	syscall.SIGINT: exitGotSIGINT, syscall.SIGTERM: exitGotSIGTERM,
+	syscall.SIGHUP: exitGotSIGHUP, syscall.SIGQUIT: exitGotSIGQUIT,
 }
 
 // terminal is Corral's own terminal while a PTY run is in the foreground: raw mode so
@@ -654,6 +665,12 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 		fmt.Fprintln(os.Stderr, "corral: the UI needs a terminal (use corral run for headless runs)")
 		return exitUsage
 	}
+	// Signals are Corral's own from before the first run starts until the last one is
+	// verified gone: the first ends the UI (then every run, with supervisor-shutdown),
+	// a later one cuts the grace short. None may kill Corral mid-cleanup.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
 	sup, reg, err := openSupervisorWith(d, stateDir, runs.WithScreens())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
@@ -665,20 +682,20 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	snap, sub := sup.Subscribe()
+	defer sub.Close()
 	m, err := ui.New(ui.Options{Core: sup, Initial: snap, Keys: keys,
 		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
-		sub.Close()
 		sup.Shutdown(context.Background())
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
 	}
-	p := tea.NewProgram(m)
+	p := tea.NewProgram(m, tea.WithoutSignalHandler())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go ui.Bridge(ctx, sub, p.Send, 16*time.Millisecond)
 	go p.Send(ui.ReconciledMsg{Decisions: decisions})
-	go stopOnSignal(ctx, p)
+	go watchSignals(ctx, sigs, p.Quit, sup.Hurry)
 	if drive != nil {
 		go drive(p, sup)
 	}
@@ -686,8 +703,10 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 	// Whatever ended the UI, nothing Corral started may outlive it.
 	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer scancel()
-	sup.Shutdown(sctx)
-	sub.Close()
+	if err := sup.Shutdown(sctx); err != nil {
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+		return exitFailure
+	}
 	if runErr != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", runErr)
 		return exitFailure
@@ -695,16 +714,22 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 	return 0
 }
 
-// stopOnSignal quits the UI on SIGTERM or SIGHUP; runUI then ends every run with
-// supervisor-shutdown before exiting. (SIGINT is a key press in the UI's raw mode.)
-func stopOnSignal(ctx context.Context, p *tea.Program) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(ch)
-	select {
-	case <-ch:
-		p.Quit()
-	case <-ctx.Done():
+// watchSignals turns the first signal into first() and every later one into later(),
+// until ctx ends.
+func watchSignals(ctx context.Context, sigs <-chan os.Signal, first, later func()) {
+	seen := false
+	for {
+		select {
+		case <-sigs:
+			if seen {
+				later()
+				continue
+			}
+			seen = true
+			first()
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 

@@ -215,6 +215,7 @@ func TestRunSignals(t *testing.T) {
 		{syscall.SIGINT, 130, "manual-cancel"},
 		{syscall.SIGTERM, 143, "supervisor-shutdown"},
 		{syscall.SIGHUP, 129, "supervisor-shutdown"},
+		{syscall.SIGQUIT, 131, "supervisor-shutdown"},
 	}
 	for _, c := range cases {
 		t.Run(c.sig.String(), func(t *testing.T) {

@@ -86,7 +86,7 @@ func (c *castFile) event(at time.Time, kind, data string) {
 	b = append(b, `", `...)
 	s, _ := json.Marshal(data)
 	b = append(append(b, s...), ']')
-	if int64(len(b)) > c.left {
+	if int64(len(b))+1 > c.left { // +1: the newline
 		c.capped = true // a cut line would not parse: stop at the last whole event
 		return
 	}

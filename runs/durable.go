@@ -21,8 +21,6 @@ func (r *run) persistLocked() error {
 	if r.epoch == 0 {
 		if err = reg.create(rec); err == nil {
 			r.epoch = 1
-			r.info.LeaseOwner, r.info.LeaseEpoch = reg.instance, 1
-			r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
 		}
 	} else {
 		err = reg.update(r.id, r.epoch, func(stored *Record) {
@@ -35,6 +33,25 @@ func (r *run) persistLocked() error {
 		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
 	}
 	return err
+}
+
+// commitRunningLocked creates the run's record in state running, before the run moves
+// there (DESIGN §2: running only after the registry commit).
+func (r *run) commitRunningLocked() error {
+	reg := r.sup.reg
+	if reg == nil {
+		return nil
+	}
+	rec := r.recordLocked()
+	rec.State = Running
+	if err := reg.create(rec); err != nil {
+		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+		return err
+	}
+	r.epoch, r.committed = 1, Running
+	r.info.LeaseOwner, r.info.LeaseEpoch = reg.instance, 1
+	r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
+	return nil
 }
 
 // recordLocked is the run's durable record as of now.

@@ -71,12 +71,9 @@ func (l *outputLog) write(s ptyhost.Stream, p []byte) {
 
 // compact keeps the newest limit bytes, starting at a UTF-8 boundary.
 func (l *outputLog) compact() {
-	cut := len(l.data) - l.limit
-	for cut < len(l.data) && !utf8.RuneStart(l.data[cut]) {
-		cut++
-	}
+	cut := runeStartAfter(l.data, int64(len(l.data)-l.limit))
 	l.data = append(l.data[:0:0], l.data[cut:]...)
-	l.start += int64(cut)
+	l.start += cut
 	// Keep the last mark at or before start; drop older ones.
 	i := 0
 	for i+1 < len(l.marks) && l.marks[i+1].at <= l.start {
@@ -85,13 +82,24 @@ func (l *outputLog) compact() {
 	l.marks = append(l.marks[:0:0], l.marks[i:]...)
 }
 
+// runeStartAfter moves i forward to the start of a UTF-8 sequence, by at most
+// utf8.UTFMax-1 bytes: binary output has no boundaries to find.
+func runeStartAfter(b []byte, i int64) int64 {
+	for n := 0; i < int64(len(b)) && n < utf8.UTFMax-1 && !utf8.RuneStart(b[i]); n++ {
+		i++
+	}
+	return i
+}
+
 // view returns the output from absolute offset from (clamped to the capped window: the
 // newest limit bytes) to the end.
 func (l *outputLog) view(from int64) Output {
 	end := l.start + int64(len(l.data))
 	lo := max(from, l.start, end-int64(l.limit))
-	for lo < end && !utf8.RuneStart(l.data[lo-l.start]) {
-		lo++
+	if lo > from {
+		// The cap cut the view: start it at a rune boundary. (When nothing was cut, a
+		// poll may begin inside a character whose first bytes the last poll returned.)
+		lo = runeStartAfter(l.data, lo-l.start) + l.start
 	}
 	out := Output{Total: end}
 	if from < lo {
@@ -141,7 +149,9 @@ func (l *outputLog) tail(n int) []byte {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	end := l.start + int64(len(l.data))
-	out := l.view(end - int64(n))
+	from := max(end-int64(n), l.start)
+	from = runeStartAfter(l.data, from-l.start) + l.start // a tail is an arbitrary cut
+	out := l.view(from)
 	out.Dropped = 0
 	return out.Bytes()
 }

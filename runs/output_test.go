@@ -227,3 +227,15 @@ func TestScreenFollowsRun(t *testing.T) {
 		t.Error("a pipe run has a screen")
 	}
 }
+
+// A character split between two polls is returned whole across them, with no marker.
+func TestPollKeepsSplitRune(t *testing.T) {
+	l := newOutputLog(100)
+	l.write(ptyhost.Stdout, []byte("caf\xc3"))
+	first := l.poll()
+	l.write(ptyhost.Stdout, []byte("\xa9!"))
+	second := l.poll()
+	if got := string(first.Bytes()) + string(second.Bytes()); got != "café!" || second.Dropped != 0 {
+		t.Fatalf("polls %q + %q (dropped %d), want café!", first.Bytes(), second.Bytes(), second.Dropped)
+	}
+}

@@ -72,11 +72,13 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("reconcile: %w", err)
-	}
+	// Records stolen before an error are this instance's now: act on them anyway, or no
+	// later reconcile would (they read as kept).
 	for _, rec := range stolen {
 		decisions = append(decisions, s.takeOver(ctx, rec))
+	}
+	if err != nil {
+		return decisions, fmt.Errorf("reconcile: %w", err)
 	}
 	for _, d := range decisions {
 		s.reg.events.emit("reconcile", "run", d.ID, "name", d.Name, "decision", d.Decision,
@@ -201,11 +203,16 @@ func (s *Supervisor) close(rec *Record, reason Reason, detail string) {
 // takeOver acts on a stolen record: adopt it, or terminate it and close the record.
 func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
-	if rec.Adopted {
-		s.adopt(rec)
+	if rec.Adopted && s.adopt(rec) {
 		d.Decision, d.Detail = decAdopted, "owner dead, lease expired: now observed by this instance"
 		return d
 	}
+	return s.reapStolen(ctx, rec)
+}
+
+// reapStolen terminates a stolen run and closes its record as orphan-reaped.
+func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
+	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	rep := reaper.Terminate(ctx, s.orphanTarget(rec))
 	s.countCleanup(rep)
 	s.counters.do(func(m *Metrics) { m.ReconcileOrphansTotal++; m.ExitTotal[OrphanReaped.String()]++ })
@@ -239,7 +246,14 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 
 // adopt makes a stolen record a run of this supervisor: observed until it exits,
 // cancellable, with no terminal I/O (its PTY or pipes died with the old owner).
-func (s *Supervisor) adopt(rec Record) {
+// It refuses (false) once the supervisor is shutting down: nobody would stop the run.
+func (s *Supervisor) adopt(rec Record) bool {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return false
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}),
@@ -255,6 +269,7 @@ func (s *Supervisor) adopt(rec Record) {
 	s.mu.Unlock()
 	r.change(EventSpawn, "adopted", nil)
 	go r.monitorAdopted()
+	return true
 }
 
 // monitorAdopted is monitor for a process that is not our child: its exit is seen

@@ -393,3 +393,43 @@ func TestEventsAndMetrics(t *testing.T) {
 		t.Errorf("persisted totals %+v", tot)
 	}
 }
+
+// A record that cannot be written (removed from under us, a full disk, a lost lease)
+// never stops a cancel from reaching the process.
+func TestCancelWhenPersistFails(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	id := spawn(t, s, childSpec(false, "sleep"))
+	waitState(t, s, id, Running)
+	if err := os.Remove(reg.recordPath(id)); err != nil {
+		t.Fatal(err)
+	}
+	s.Cancel(id)
+	if info := waitEnd(t, s, id); info.Reason != ManualCancel {
+		t.Fatalf("reason %s", info.Reason)
+	}
+}
+
+// A shutdown whose deadline passes cuts the grace short: the run is still ended and
+// verified, not abandoned.
+func TestShutdownDeadlineCutsGrace(t *testing.T) {
+	d := testDefaults()
+	d.Grace = time.Hour
+	s, err := New(WithDefaults(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := spawn(t, s, childSpec(false, "tree", "1", "ignore-term"))
+	out := waitOutput(t, s, id, "tree ready")
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	info, _ := s.Info(id)
+	if info.State != Exited || info.Reason != SupervisorShutdown || info.Cleanup.Hard != 2 {
+		t.Fatalf("%s %s %+v", info.State, info.Reason, info.Cleanup)
+	}
+	assertGone(t, info)
+	assertPIDsGone(t, pidsAfter(out, "member"))
+}

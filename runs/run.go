@@ -34,13 +34,14 @@ type run struct {
 	tx     [2]*transcript
 	cast   *castFile // PTY runs with a log dir: the asciicast recording
 
-	mu       sync.Mutex
-	info     Info
-	proc     *ptyhost.Proc // nil for an adopted run: no terminal I/O
-	cmd      *exec.Cmd     // nil for an adopted run: not our child, never reaped here
-	exitSeen bool
-	epoch    uint64               // lease epoch of the stored record; 0 until stored
-	escapees []reaper.Fingerprint // processes that left the session, attributed to this run
+	mu        sync.Mutex
+	info      Info
+	proc      *ptyhost.Proc // nil for an adopted run: no terminal I/O
+	cmd       *exec.Cmd     // nil for an adopted run: not our child, never reaped here
+	exitSeen  bool
+	epoch     uint64               // lease epoch of the stored record; 0 until stored
+	committed State                // the state started committed before moving to it
+	escapees  []reaper.Fingerprint // processes that left the session, attributed to this run
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -67,6 +68,9 @@ func (r *run) change(typ EventType, detail string, f func(*Info)) {
 }
 
 // moveLocked changes state; an illegal move is a bug and is returned, never applied.
+// The new state is persisted, but a failed write never blocks a move — it is logged
+// (registry-error) — or a cancel could be left unable to reach the process. Only the
+// move to running is strict, and started commits that record before moving.
 func (r *run) moveLocked(next State, f func(*Info)) error {
 	s, err := r.info.State.to(next)
 	if err != nil {
@@ -78,7 +82,11 @@ func (r *run) moveLocked(next State, f func(*Info)) error {
 			f(i)
 		}
 	})
-	return r.persistLocked()
+	if r.committed == s {
+		return nil // started wrote this state already
+	}
+	r.persistLocked()
+	return nil
 }
 
 // stop is the one way a run is asked to end, whatever the cause. The first cause that
@@ -134,6 +142,13 @@ func (r *run) start() error {
 		return r.endUnstarted(nil)
 	}
 	proc, err := ptyhost.Start(cmd, opts)
+	if err == nil {
+		// The root is known before spawnMu is released: the escape scan, which reaps
+		// zombie children that are not run roots, must never take it for an orphan.
+		r.mu.Lock()
+		r.info.PID = proc.PID()
+		r.mu.Unlock()
+	}
 	r.sup.spawnMu.Unlock()
 	if err != nil {
 		return r.failStart(err)
@@ -160,12 +175,13 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
 	}
 	// running only once the record is committed: a Corral that crashes after this
 	// point leaves a record the next one can reconcile.
-	if err := r.moveLocked(Running, nil); err != nil {
+	if err := r.commitRunningLocked(); err != nil {
 		// Not committed: a run no later Corral could reconcile must not go on.
-		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, err.Error() })
+		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
 		r.cancel(cause{SpawnError})
 		return
 	}
+	r.moveLocked(Running, nil)
 	r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
 	r.wd.Start()
 }
@@ -225,7 +241,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		}
 		r.wd.Stop()
 		r.sup.scanEscapes() // a last look for escapees before the session is ended
-		rep := reaper.Terminate(context.Background(), r.target())
+		rep := r.terminate()
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
 		r.sup.countCleanup(rep)
 		<-exited
@@ -239,6 +255,25 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.closeTranscripts()
 		r.finish(werr, forced)
 	})
+}
+
+// terminate ends the run's session through the escalation. A session not verified
+// empty (a member stuck in uninterruptible sleep, a failed /proc read) gets two more
+// passes with no grace and a longer sweep before the run is recorded as it is.
+func (r *run) terminate() reaper.Report {
+	t := r.target()
+	rep := reaper.Terminate(r.sup.hurry, t)
+	for try := 0; try < 2 && !rep.VerifiedEmpty && rep.Err == nil; try++ {
+		t.Grace, t.Sweep = time.Millisecond, 2*t.Sweep
+		again := reaper.Terminate(r.sup.hurry, t)
+		rep.Killed += again.Killed
+		rep.Hard += again.Hard
+		rep.VerifiedEmpty, rep.Remaining = again.VerifiedEmpty, again.Remaining
+		if !slices.Contains(rep.Steps, reaper.StepKill) && slices.Contains(again.Steps, reaper.StepKill) {
+			rep.Steps = append(rep.Steps, reaper.StepKill)
+		}
+	}
+	return rep
 }
 
 func (r *run) target() reaper.Target {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"corral/config"
 	"corral/ptyhost"
@@ -37,6 +38,8 @@ type Supervisor struct {
 	escapes  bool      // subreaper + periodic escape scan
 	screens  bool      // keep an emulated screen for every PTY run
 	counters counters
+	hurry    context.Context // cancelled to cut every run's grace short (SIGKILL now)
+	hurryNow context.CancelFunc
 	stopBG   func()        // stops the background goroutine
 	bgDone   chan struct{} // closed when it has stopped
 	scanMu   sync.Mutex    // one escape scan at a time
@@ -82,6 +85,7 @@ func New(opts ...Option) (*Supervisor, error) {
 	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{},
 		policy: PolicyTerminate, seen: map[procKey]string{}, reported: map[procKey]bool{}}
 	s.counters.m = newMetrics()
+	s.hurry, s.hurryNow = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(s)
 	}
@@ -279,7 +283,9 @@ func (s *Supervisor) Remove(id string) error {
 }
 
 // Shutdown refuses new runs, stops every live run with reason supervisor-shutdown and
-// waits until all have exited or ctx ends.
+// waits until all have exited. If ctx ends first, every grace still running is cut
+// short (SIGKILL at once) and Shutdown waits for the bounded sweeps: a deadline may
+// shorten the politeness, never the cleanup.
 func (s *Supervisor) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
@@ -291,18 +297,34 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	for _, r := range rs {
 		r.stop(SupervisorShutdown)
 	}
-	for _, r := range rs {
+	done := make(chan struct{})
+	go func() {
+		for _, r := range rs {
+			<-r.done
+		}
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.Hurry()
 		select {
-		case <-r.done:
-		case <-ctx.Done():
-			return fmt.Errorf("shutdown: %w", ctx.Err())
+		case <-done:
+		case <-time.After(3*s.cfg.Sweep + time.Second):
+			err = fmt.Errorf("shutdown: runs still not verified empty: %w", ctx.Err())
 		}
 	}
 	s.stopBG()
 	<-s.bgDone
 	s.heartbeat() // persist the final counters
-	return nil
+	return err
 }
+
+// Hurry cuts the grace of every run being ended now or later: what has not exited on
+// its stop signal is SIGKILLed at once. (A second signal to Corral, a shutdown
+// deadline.)
+func (s *Supervisor) Hurry() { s.hurryNow() }
 
 // snapshot is the run's info with the live watchdog state.
 func (r *run) snapshot() Info {
