@@ -16,12 +16,20 @@ import (
 // with standard tools or `corral replay`. JSON strings must be valid UTF-8, so an
 // incomplete sequence at the end of a read is held back for the next one rather than
 // turned into U+FFFD. It is capped like the transcript.
+//
+// output runs on the run's reader for every read, so it allocates nothing: the held
+// tail, the joined data and the event line live in buffers reused from read to read,
+// and the JSON string is escaped straight into the line (appendJSONString). With
+// json.Marshal and the string conversions it was half of the reader's CPU in a 100 MB
+// flood (ui BenchmarkFlood, issue 6).
 type castFile struct {
 	mu     sync.Mutex
 	f      *os.File
 	w      *bufio.Writer
 	start  time.Time
 	held   []byte // incomplete UTF-8 tail of the last output
+	data   []byte // held + the new output, reused
+	ev     []byte // the event line being built, reused
 	left   int64
 	capped bool
 	err    error
@@ -46,7 +54,7 @@ func openCast(path string, cols, rows uint16, title, term string, limit int64, n
 	h := castHeader{Version: 2, Width: int(cols), Height: int(rows), Timestamp: now.Unix(),
 		Title: title, Env: map[string]string{"TERM": term}}
 	b, _ := json.Marshal(h)
-	c.line(b)
+	c.line(append(b, '\n'))
 	return c, c.err
 }
 
@@ -57,11 +65,15 @@ func (c *castFile) output(p []byte, at time.Time) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	data := append(c.held, p...)
+	data := p
+	if len(c.held) > 0 {
+		c.data = append(append(c.data[:0], c.held...), p...)
+		data = c.data
+	}
 	cut := completeRunes(data)
-	c.held = append(c.held[:0:0], data[cut:]...)
+	c.held = append(c.held[:0], data[cut:]...)
 	if cut > 0 {
-		c.event(at, "o", string(data[:cut]))
+		c.event(at, "o", data[:cut])
 	}
 }
 
@@ -72,32 +84,33 @@ func (c *castFile) resize(cols, rows uint16, at time.Time) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.event(at, "r", fmt.Sprintf("%dx%d", cols, rows))
+	c.event(at, "r", fmt.Appendf(nil, "%dx%d", cols, rows))
 }
 
-func (c *castFile) event(at time.Time, kind, data string) {
+func (c *castFile) event(at time.Time, kind string, data []byte) {
 	if c.capped || c.err != nil {
 		return
 	}
-	b := []byte("[")
+	b := append(c.ev[:0], '[')
 	b = strconv.AppendFloat(b, at.Sub(c.start).Seconds(), 'f', 6, 64)
 	b = append(b, `, "`...)
 	b = append(b, kind...)
 	b = append(b, `", `...)
-	s, _ := json.Marshal(data)
-	b = append(append(b, s...), ']')
-	if int64(len(b))+1 > c.left { // +1: the newline
+	b = append(appendJSONString(b, data), ']', '\n')
+	c.ev = b
+	if int64(len(b)) > c.left { // the newline included
 		c.capped = true // a cut line would not parse: stop at the last whole event
 		return
 	}
 	c.line(b)
 }
 
+// line writes one line; b ends with its newline.
 func (c *castFile) line(b []byte) {
-	if _, err := c.w.Write(append(b, '\n')); err != nil {
+	if _, err := c.w.Write(b); err != nil {
 		c.err = err
 	}
-	c.left -= int64(len(b) + 1)
+	c.left -= int64(len(b))
 }
 
 // close flushes any held bytes (as they are) and the buffer.
@@ -108,7 +121,7 @@ func (c *castFile) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.held) > 0 {
-		c.event(time.Now(), "o", string(c.held)) // a broken tail at the very end
+		c.event(time.Now(), "o", c.held) // a broken tail at the very end
 	}
 	c.w.Flush()
 	return c.f.Close()
@@ -127,4 +140,68 @@ func completeRunes(p []byte) int {
 		break
 	}
 	return len(p)
+}
+
+// appendJSONString appends src as a JSON string escaped exactly as encoding/json
+// escapes a Go string, so recordings stay byte for byte what json.Marshal made: the
+// short escapes \b \f \n \r \t, \u00XX for the other control characters and for
+// < > & (HTML-safe), \u2028 and \u2029 escaped, U+FFFD for each invalid byte.
+func appendJSONString(dst, src []byte) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(src); {
+		b := src[i]
+		if jsonSafe[b] {
+			i++
+			continue
+		}
+		if b < utf8.RuneSelf {
+			dst = appendJSONEscape(append(dst, src[start:i]...), b)
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			dst = append(append(dst, src[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(append(dst, src[start:i]...), `\u202`...)
+			dst = append(dst, hexDigits[r&0xf])
+		default:
+			i += n
+			continue
+		}
+		i += n
+		start = i
+	}
+	return append(append(dst, src[start:]...), '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonSafe marks the ASCII bytes a JSON string holds as they are.
+var jsonSafe = func() (t [256]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
+	}
+	return t
+}()
+
+func appendJSONEscape(dst []byte, b byte) []byte {
+	switch b {
+	case '"', '\\':
+		return append(dst, '\\', b)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
 }

@@ -40,8 +40,8 @@ type Subscription struct {
 	c       chan Event
 	mu      sync.Mutex
 	queue   []Event
-	pending map[string]bool // runs with an output event queued
-	wake    chan struct{}   // capacity 1: "queue changed"
+	pending map[pendingKey]bool // lossy events queued, by type and run
+	wake    chan struct{}       // capacity 1: "queue changed"
 	done    chan struct{}
 	once    sync.Once
 }
@@ -57,7 +57,7 @@ func (s *Subscription) Close() {
 // push never blocks: it appends (or coalesces) and pokes the pump.
 func (s *Subscription) push(e Event) {
 	s.mu.Lock()
-	key := string(e.Type) + "\x00" + e.Run.ID
+	key := pendingKey{e.Type, e.Run.ID} // a struct, not a joined string: no allocation per read
 	if e.lossy() && s.pending[key] {
 		s.mu.Unlock()
 		return
@@ -73,6 +73,12 @@ func (s *Subscription) push(e Event) {
 	}
 }
 
+// pendingKey names a queued lossy event: its type and run.
+type pendingKey struct {
+	typ EventType
+	run string
+}
+
 // next takes the oldest queued event.
 func (s *Subscription) next() (Event, bool) {
 	s.mu.Lock()
@@ -84,7 +90,7 @@ func (s *Subscription) next() (Event, bool) {
 	s.queue[0] = Event{}
 	s.queue = s.queue[1:]
 	if e.lossy() {
-		delete(s.pending, string(e.Type)+"\x00"+e.Run.ID)
+		delete(s.pending, pendingKey{e.Type, e.Run.ID})
 	}
 	return e, true
 }
@@ -121,7 +127,7 @@ type hub struct {
 // published between its snapshot and the registration.
 func (h *hub) addLocked() *Subscription {
 	c := make(chan Event)
-	s := &Subscription{C: c, c: c, hub: h, pending: map[string]bool{},
+	s := &Subscription{C: c, c: c, hub: h, pending: map[pendingKey]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if h.subs == nil {
 		h.subs = map[*Subscription]struct{}{}

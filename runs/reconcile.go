@@ -268,22 +268,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, "adopted", nil)
-	go r.monitorAdopted()
+	// Not our child: its exit is seen through a pidfd, and its status is unknown.
+	go r.monitor(func() { reaper.WaitGone(context.Background(), r.info.Fingerprint) })
 	return true
-}
-
-// monitorAdopted is monitor for a process that is not our child: its exit is seen
-// through a pidfd, and its status is unknown.
-func (r *run) monitorAdopted() {
-	exited := make(chan struct{})
-	go func() {
-		reaper.WaitGone(context.Background(), r.info.Fingerprint)
-		close(exited)
-	}()
-	select {
-	case <-exited:
-		r.observeExit()
-	case <-r.ctx.Done():
-	}
-	r.finalize(exited)
 }

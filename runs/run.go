@@ -154,7 +154,7 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	r.started(cmd, proc)
-	go r.monitor()
+	go r.monitor(r.waitChild)
 	return nil
 }
 
@@ -214,13 +214,12 @@ func (r *run) endUnstarted(spawnErr error) error {
 }
 
 // monitor waits for the root to exit or the run to be cancelled, then finalizes.
-func (r *run) monitor() {
-	pid := r.proc.PID()
+// waitExit blocks until the root has exited: for our own child without reaping it
+// (reaper.WaitExited, so the pid stays pinned); for an adopted run through a pidfd.
+func (r *run) monitor(waitExit func()) {
 	exited := make(chan struct{})
 	go func() {
-		// An error here means the child is not waitable (already reaped), which is
-		// exited all the same.
-		_ = reaper.WaitExited(pid)
+		waitExit()
 		close(exited)
 	}()
 	select {
@@ -230,6 +229,10 @@ func (r *run) monitor() {
 	}
 	r.finalize(exited)
 }
+
+// waitChild waits for the run's own root to exit, leaving it unreaped. An error means
+// the child is not waitable (already reaped), which is exited all the same.
+func (r *run) waitChild() { _ = reaper.WaitExited(r.proc.PID()) }
 
 // finalize runs once per started run: terminate what is left of the session (all of
 // it on a cancel; stragglers when the root exited on its own), reap the root, drain

@@ -1,3 +1,5 @@
+//go:build !linux
+
 package reaper
 
 import (
@@ -5,8 +7,10 @@ import (
 	"syscall"
 )
 
-// Windows will put each run in a Job Object (CTRL_BREAK, then TerminateJobObject;
-// research/ownership.md §7); until then every call returns ErrNotSupported.
+// macOS will use sysctl kern.proc.* for start times and group members and kqueue
+// EVFILT_PROC for exit; Windows will put each run in a Job Object (CTRL_BREAK, then
+// TerminateJobObject) — research/ownership.md §7. Until then every call returns
+// ErrNotSupported.
 
 // BootID is not supported here yet.
 func BootID() (string, error) { return "", ErrNotSupported }
