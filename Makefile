@@ -29,10 +29,14 @@ cross:
 	GOOS=darwin GOARCH=amd64 $(GO) build -o /dev/null .
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
 
-# Benchmarks: figures, not pass/fail. BENCHTIME trades precision for time.
+# Benchmarks: figures, not pass/fail. Every Go benchmark once (BENCHTIME trades precision
+# for time), then .ci/bench: the issue-6 figures with their repetitions, tmux measured side
+# by side, written to BENCHMARKS.md (with the Go run appended). About 12 minutes on 2 cores.
 BENCHTIME ?= 30x
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(PKGS)
+	@mkdir -p bin
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(PKGS) | tee bin/go-bench.txt
+	BENCHTIME=$(BENCHTIME) ./.ci/bench bin/go-bench.txt
 
 # The interactive demo: the UI on a built-in scenario (needs only Go and /bin/sh).
 demo: build

@@ -66,6 +66,7 @@ var behaviours = map[string]func(args []string) int{
 	"countdown":    countdown,
 	"escape-later": escapeLater,
 	"cast-play":    castPlay,
+	"stream":       stream,
 }
 
 func runChild(mode string, args []string) int {
@@ -232,6 +233,30 @@ func flood(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// stream [bytes-per-second]: prints coloured log lines (an SGR every word or two, as
+// loggers and test runners do) at that rate, 100 KB/s by default, in 10 ms slices,
+// until it is stopped. The streaming benchmark (issue 6) runs ten of them.
+func stream(args []string) int {
+	rate := argInt(args, 0, 100_000)
+	const slice = 10 * time.Millisecond
+	start := time.Now()
+	var buf []byte
+	sent := 0
+	for i := 0; ; {
+		due := int(float64(rate) * time.Since(start).Seconds())
+		for buf = buf[:0]; sent+len(buf) < due; i++ {
+			buf = fmt.Appendf(buf, "\x1b[2m%s\x1b[0m \x1b[1;3%dm%-5s\x1b[0m \x1b[36mworker-%d\x1b[0m handled \x1b[38;5;%dmGET /api/items/%d\x1b[0m in \x1b[33m%d ms\x1b[0m\n",
+				start.Add(time.Duration(i)*time.Millisecond).Format("15:04:05.000"), 1+i%6,
+				[]string{"INFO", "WARN", "DEBUG"}[i%3], i%8, 16+i%216, i, i%97)
+		}
+		if _, err := os.Stdout.Write(buf); err != nil {
+			return 1
+		}
+		sent += len(buf)
+		time.Sleep(slice)
+	}
 }
 
 // streams writes interleaved lines to stdout and stderr, then exits 3.

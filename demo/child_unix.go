@@ -3,10 +3,55 @@
 package demo
 
 import (
+	"fmt"
+	"os"
 	"syscall"
 
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
+
+func init() { behaviours["latency"] = latency }
+
+// latency FILE: the child end of the input and echo latency benchmark (issue 6). In
+// raw mode it reads its input one byte at a time; for each it echoes "key N;" on a
+// fresh line and appends "N read-ns echo-ns" to FILE, the CLOCK_MONOTONIC times
+// (shared by every process of the machine) when the read returned and just before
+// the echo was written.
+func latency(args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	log, err := os.OpenFile(args[0], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer log.Close()
+	restore := makeRaw(0)
+	defer restore()
+	fmt.Print("latency ready\r\n")
+	b := make([]byte, 1)
+	for n := 0; ; n++ {
+		if _, err := os.Stdin.Read(b); err != nil {
+			return 0
+		}
+		read := monotonic()
+		echo := fmt.Appendf(nil, "\r\nkey %d;", n)
+		echoAt := monotonic()
+		if _, err := os.Stdout.Write(echo); err != nil {
+			return 1
+		}
+		fmt.Fprintf(log, "%d %d %d\n", n, read, echoAt)
+	}
+}
+
+// monotonic reads CLOCK_MONOTONIC in nanoseconds.
+func monotonic() int64 {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return ts.Nano()
+}
 
 // newSessionAttr makes the child a session leader (setsid), as a daemon would.
 func newSessionAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

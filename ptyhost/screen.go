@@ -41,8 +41,11 @@ type Screen struct {
 	scan       vtScanner // stream normaliser state (screen_scan.go)
 	csi        vtCSI     // the control sequence being rewritten (screen_csi.go)
 	// out holds normalised bytes not yet fed to vt10x; between Writes it keeps
-	// only the start of a UTF-8 sequence split across reads.
+	// only a pending run of text, colours and line erasures, fed when the screen
+	// is next read (screen_lazy.go), which may end in the start of a UTF-8
+	// sequence split across reads.
 	out   []byte
+	lazy  vtLazy
 	track vtTracked
 	buf   []byte // Render's and Text's output, reused
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
@@ -60,6 +63,7 @@ type vtTracked struct {
 	attention uint64 // bells + notifications
 	notice    string // last notification text, "" after a bare bell
 	err       string // last recovered emulator panic
+	region    bool   // a scroll region smaller than the screen is set (DECSTBM)
 }
 
 // ScreenState is what the UI needs besides the rendered text.
@@ -142,18 +146,22 @@ func (s *Screen) process(p []byte) (changed bool) {
 		}
 	}()
 	s.resetChanges()
+	s.beginWrite()
 	s.scanBytes(p)
-	s.flush()
-	return s.track != before || s.emuChanged()
+	// Pending text is not in vt10x yet but will be by the next look: it counts.
+	grew := s.settle()
+	return s.track != before || s.emuChanged() || grew
 }
 
 // restart replaces a broken emulator with a blank one of the same size and
 // forgets any half-read sequence.
 func (s *Screen) restart(why string) {
 	s.track.err = why
+	s.track.region = false
 	s.term = s.newTerm()
 	s.scan.reset()
 	s.out = s.out[:0]
+	s.lazy.reset()
 }
 
 // vtChanges is vt10x's change flag, set by everything that touches the screen
@@ -179,6 +187,7 @@ func (s *Screen) flush() {
 		s.feed(s.out[:n])
 	}
 	s.out = s.out[:copy(s.out, s.out[n:])]
+	s.lazy.reset()
 }
 
 // completeUTF8 returns the length of the longest prefix of p that does not end
@@ -227,7 +236,9 @@ func (s *Screen) Resize(cols, rows int) {
 	if cols == s.cols && rows == s.rows {
 		return
 	}
+	s.catchUp()                 // pending text was written at the old size
 	s.cols, s.rows = cols, rows // first: a restarted emulator must get the new size
+	s.track.region = false      // vt10x resets the scroll region on resize
 	s.resizeTerm(cols, rows)
 	s.version.Add(1)
 }
@@ -271,10 +282,20 @@ func (s *Screen) Size() (cols, rows int) {
 // again only when it moved.
 func (s *Screen) Version() uint64 { return s.version.Load() }
 
+// Attention is State().Attention without bringing the emulator up to date: a UI
+// reads it for every run with new output, and the pending text of a run nobody
+// looks at must stay unemulated (screen_lazy.go).
+func (s *Screen) Attention() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.track.attention
+}
+
 // State returns the modes, cursor and tracked extras.
 func (s *Screen) State() ScreenState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.catchUp()
 	m := s.term.Mode()
 	cur := s.term.Cursor()
 	return ScreenState{

@@ -152,7 +152,12 @@ func (s *Screen) csiPlain(final byte) {
 	c := &s.csi
 	switch final {
 	case 'm':
-		s.sgr()
+		s.lazy.seq = vtSeqSGR // may stay in the pending run (screen_lazy.go)
+		if !s.scan.slow && s.sgrVerbatim() {
+			s.out = append(append(append(s.out, vtESC, '['), s.scan.seq...), 'm')
+		} else {
+			s.sgr()
+		}
 	case 'c':
 		if c.arg(0) <= 0 {
 			s.answer(vtDA1Reply)
@@ -166,6 +171,9 @@ func (s *Screen) csiPlain(final byte) {
 	case '@', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'I', 'L', 'M', 'P', 'S', 'T', 'X', 'Z', 'a', 'd', 'e', '`':
 		s.emitCSI(final, 1, 1)
 	case 'J', 'K', 'g':
+		if final == 'K' {
+			s.lazy.seq = vtSeqEL // may stay in the pending run
+		}
 		s.emitCSI(final, 1, 0)
 	case 'n': // DSR 5 and CPR: vt10x answers those itself, into replies
 		if v := c.arg(0); v == 5 || v == 6 {
@@ -257,14 +265,21 @@ func (s *Screen) appendParam(b []byte, i, v int) []byte {
 // zero bottom left out, which vt10x reads as the last line.
 func (s *Screen) scrollRegion() {
 	c := &s.csi
+	top, bottom := 1, s.rows
 	s.out = append(s.out, "\x1b["...)
 	if c.np > 0 {
-		s.out = strconv.AppendInt(s.out, int64(max(c.arg(0), 1)), 10)
+		top = max(c.arg(0), 1)
+		s.out = strconv.AppendInt(s.out, int64(top), 10)
 	}
-	if bottom := c.arg(1); bottom > 0 {
+	if b := c.arg(1); b > 0 {
+		bottom = b
 		s.out = s.appendParam(s.out, 1, bottom)
 	}
 	s.out = append(s.out, 'r')
+	// What vt10x's setScroll makes of it (clamped to the screen, swapped when
+	// reversed), for the lazy emulation's cut (screen_lazy.go).
+	t, b := min(top, s.rows)-1, min(bottom, s.rows)-1
+	s.track.region = min(t, b) > 0 || max(t, b) < s.rows-1
 }
 
 // repeat implements REP ("CSI n b"), which vt10x ignores (vt.md §1.10 #14;

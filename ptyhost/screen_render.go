@@ -29,6 +29,7 @@ const (
 func (s *Screen) Render() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.catchUp()
 	s.buf = s.buf[:0]
 	for y := range s.rows {
 		if y > 0 {
@@ -69,6 +70,7 @@ func (s *Screen) renderRow(y int) {
 func (s *Screen) Text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.catchUp()
 	s.buf = s.buf[:0]
 	for y := range s.rows {
 		if y > 0 {

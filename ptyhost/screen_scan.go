@@ -58,9 +58,11 @@ type vtScanner struct {
 	bad   bool   // the current sequence is too long: drop it at its end
 	osc   []byte // the current OSC payload, up to vtMaxOSC bytes
 	last  rune   // the last graphic character passed on, for REP
+	// slow turns off the fast paths (csiRun, verbatim SGRs); tests compare both.
+	slow bool
 }
 
-func (sc *vtScanner) reset() { *sc = vtScanner{seq: sc.seq[:0], osc: sc.osc[:0]} }
+func (sc *vtScanner) reset() { *sc = vtScanner{seq: sc.seq[:0], osc: sc.osc[:0], slow: sc.slow} }
 
 // scanBytes runs the scanner over p, appending what vt10x should see to s.out.
 func (s *Screen) scanBytes(p []byte) {
@@ -69,20 +71,62 @@ func (s *Screen) scanBytes(p []byte) {
 			p = p[s.ground(p):]
 			continue
 		}
+		if s.scan.state == vtCSIState && !s.scan.slow {
+			if n := s.csiRun(p); n > 0 {
+				p = p[n:]
+				continue
+			}
+		}
+		n0, gen := len(s.out), s.lazy.gen
 		if s.step(p[0]) {
 			p = p[1:]
 		}
+		s.afterStep(n0, gen)
 	}
 }
 
-// ground passes text and controls on up to the next byte the scanner acts on,
-// handles that byte and returns how many bytes it used.
-func (s *Screen) ground(p []byte) int {
+// csiRun is stepCSI for a whole control sequence at once: when p holds the rest of
+// it, parameters and intermediates then a final byte, with nothing stepCSI would
+// treat specially in between, it takes them in one go and returns how many bytes it
+// used (0: go byte by byte). Byte by byte, scanning was half of a Screen's Write on
+// coloured text (BenchmarkScreenWriteSGR, issue 6).
+func (s *Screen) csiRun(p []byte) int {
+	sc := &s.scan
 	i := 0
-	for i < len(p) && p[i] != vtESC && p[i] != vtBEL && p[i] != vtCAN && p[i] != vtSUB {
+	for i < len(p) && p[i] >= 0x20 && p[i] <= 0x3f {
 		i++
 	}
+	if i == len(p) || p[i] < 0x40 || p[i] > 0x7e || len(sc.seq)+i > vtMaxSeq {
+		return 0
+	}
+	sc.seq = append(sc.seq, p[:i]...)
+	sc.state = vtGround
+	n0, gen := len(s.out), s.lazy.gen
+	if !sc.bad {
+		s.csiDone(p[i])
+	}
+	s.afterStep(n0, gen)
+	return i + 1
+}
+
+// ground passes text and controls on up to the next byte the scanner acts on,
+// handles that byte and returns how many bytes it used. The lazy emulation's
+// pending run (screen_lazy.go) starts after the last control in the text that is
+// not plain.
+func (s *Screen) ground(p []byte) int {
+	i, ctl := 0, -1
+	for ; i < len(p); i++ {
+		if b := p[i]; !plainByte[b] {
+			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB {
+				break
+			}
+			ctl = i
+		}
+	}
 	s.out = append(s.out, p[:i]...)
+	if ctl >= 0 {
+		s.lazy.endAt(len(s.out) - i + ctl + 1)
+	}
 	s.noteLast(p[:i])
 	if i == len(p) {
 		return i
@@ -353,6 +397,6 @@ func (s *Screen) fullReset() {
 		s.out = append(s.out, "\x1b[?47l"...)
 	}
 	s.out = append(s.out, "\x1bc\x1b[2J"...)
-	s.track.paste, s.track.sync, s.track.shape = false, false, 0
+	s.track.paste, s.track.sync, s.track.shape, s.track.region = false, false, 0, false
 	s.scan.last = 0
 }

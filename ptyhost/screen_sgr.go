@@ -21,6 +21,47 @@ import "strconv"
 // keeps no such attribute, so they are lost and dim text shows at full
 // intensity; no rewrite can fix that.
 
+// sgrVerbatim reports whether the current "CSI … m" needs none of the rewrites above,
+// so it can go to vt10x as it came: plain numbers only, none that is rewritten or
+// dropped, extended colours whole and in range. Most SGRs are like that, and
+// rebuilding them was a fifth of a Screen's Write on coloured text (issue 6).
+func (s *Screen) sgrVerbatim() bool {
+	c := &s.csi
+	for i := 0; i < c.np; i++ {
+		v := c.arg(i)
+		switch {
+		case c.p[i].n > 1 || v < 0 || v >= vtMaxParam: // colon, empty or clamped
+			return false
+		case v == 21 || v == 58 || v == 59:
+			return false
+		case v == 38 || v == 48:
+			n := extColorLen(c, i)
+			if n == 0 {
+				return false
+			}
+			i += n
+		}
+	}
+	return true
+}
+
+// extColorLen is how many parameters follow a 38 or 48 at i when they are a whole
+// "5;n" or "2;r;g;b" that needs no rewrite, else 0.
+func extColorLen(c *vtCSI, i int) int {
+	in := func(j int) bool { v := c.arg(j); return j < c.np && c.p[j].n == 1 && v >= 0 && v <= 255 }
+	switch c.arg(i + 1) {
+	case 5:
+		if in(i + 2) {
+			return 2
+		}
+	case 2:
+		if in(i+2) && in(i+3) && in(i+4) && (c.arg(i+2) != 0 || c.arg(i+3) != 0) {
+			return 4
+		}
+	}
+	return 0
+}
+
 // sgr rewrites the current "CSI … m".
 func (s *Screen) sgr() {
 	c := &s.csi

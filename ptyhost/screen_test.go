@@ -31,8 +31,14 @@ func screenOf(t *testing.T, writes ...string) (*Screen, *bytes.Buffer) {
 
 func textLine(s *Screen, y int) string { return strings.Split(s.Text(), "\n")[y] }
 
-// cell reads the emulator directly; tests run it with no Write in flight.
-func cell(s *Screen, x, y int) vt10x.Glyph { return s.term.Cell(x, y) }
+// cell reads the emulator directly, once the pending text is fed; tests run it
+// with no Write in flight.
+func cell(s *Screen, x, y int) vt10x.Glyph {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.catchUp()
+	return s.term.Cell(x, y)
+}
 
 var sgrRE = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 

@@ -140,9 +140,12 @@ func cpuTime(p Proc) time.Duration {
 // daemonizing fork) while still in its tree. They must be found, and fingerprinted,
 // before the tree is killed: once their ancestors die they reparent to Corral and
 // nothing links them to the run any more (research/ownership.md §4, lab4). Pure.
-func Escapees(all []Proc, root, sid int) []Proc {
+func Escapees(all []Proc, root, sid int) []Proc { return NewFamily(all).Escapees(root, sid) }
+
+// Escapees is the package function Escapees on the indexed snapshot.
+func (f Family) Escapees(root, sid int) []Proc {
 	var out []Proc
-	for _, p := range Descendants(all, root) {
+	for _, p := range f.Descendants(root) {
 		if p.SID != sid && !dead(p.State) {
 			out = append(out, p)
 		}

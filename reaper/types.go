@@ -73,23 +73,40 @@ type Report struct {
 // Descendants returns the descendants of pid in a process list, linked by parent pid,
 // breadth first. It is pure: the list is one snapshot (ListAll), so a walk is O(N)
 // instead of re-reading /proc per node.
-func Descendants(all []Proc, pid int) []Proc {
-	kids := make(map[int][]int, len(all)) // ppid → indexes into all
+func Descendants(all []Proc, pid int) []Proc { return NewFamily(all).Descendants(pid) }
+
+// Family is one snapshot (ListAll) indexed by parent pid, for walking the trees of
+// many roots: one pass to build, then each walk costs its tree's size. The escape
+// scan walks every run's tree twice a second, and rebuilding the index per walk was
+// most of that scan's CPU in an idle Corral with 50 runs (issue 6).
+type Family struct {
+	all  []Proc
+	kids map[int][]int // ppid → indexes into all
+}
+
+// NewFamily indexes all.
+func NewFamily(all []Proc) Family {
+	kids := make(map[int][]int, len(all))
 	for i, p := range all {
 		kids[p.PPID] = append(kids[p.PPID], i)
 	}
+	return Family{all: all, kids: kids}
+}
+
+// Descendants is the package function Descendants on the indexed snapshot.
+func (f Family) Descendants(pid int) []Proc {
 	visited := map[int]bool{pid: true} // a snapshot racing pid reuse may hold a cycle
 	var out []Proc
-	queue := append([]int(nil), kids[pid]...)
+	queue := append([]int(nil), f.kids[pid]...)
 	for len(queue) > 0 {
-		p := all[queue[0]]
+		p := f.all[queue[0]]
 		queue = queue[1:]
 		if visited[p.PID] {
 			continue
 		}
 		visited[p.PID] = true
 		out = append(out, p)
-		queue = append(queue, kids[p.PID]...)
+		queue = append(queue, f.kids[p.PID]...)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"corral/ptyhost"
@@ -162,44 +163,99 @@ func (l *outputLog) tail(n int) []byte {
 
 // transcript is a capped file of everything a stream printed. When the cap is reached
 // it writes one closing line and stops, so a runaway run cannot fill the disk.
+//
+// Writes are buffered: one write(2) per read was a tenth of the reader's CPU in a
+// 100 MB flood and a fifth of the UI's in ten streaming runs (issue 6, with the
+// kernel's wake-ups of sysmon on top). The buffer goes to the file when it holds
+// transcriptBuf bytes, transcriptDelay after its first byte (so the file, which the
+// UI reads for scrollback, is never more than that behind), and on close.
 type transcript struct {
+	mu      sync.Mutex
 	f       *os.File
+	buf     []byte
+	timer   *time.Timer // flushes buf transcriptDelay after its first byte
+	armed   bool
 	left    int64
 	capped  bool
 	limit   int64
 	failure error
 }
 
+const (
+	transcriptBuf   = 64 << 10
+	transcriptDelay = 200 * time.Millisecond
+)
+
 func openTranscript(path string, limit int64) (*transcript, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	return &transcript{f: f, left: limit, limit: limit}, nil
+	t := &transcript{f: f, left: limit, limit: limit}
+	t.timer = time.AfterFunc(time.Hour, t.flushLater)
+	t.timer.Stop()
+	return t, nil
 }
 
-// write is called only from one reader goroutine per stream, so it needs no lock.
+// write is called from one reader goroutine per stream; the lock is for the timer.
 func (t *transcript) write(p []byte) {
-	if t == nil || t.capped || t.failure != nil {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.capped || t.failure != nil {
 		return
 	}
 	if int64(len(p)) > t.left {
 		p = p[:t.left]
 		t.capped = true
 	}
-	if _, err := t.f.Write(p); err != nil {
-		t.failure = err
+	t.left -= int64(len(p))
+	if len(t.buf)+len(p) > transcriptBuf {
+		t.flushLocked()
+	}
+	t.buf = append(t.buf, p...)
+	switch {
+	case t.capped:
+		t.buf = fmt.Appendf(t.buf, "\n[corral: transcript capped at %d bytes]\n", t.limit)
+		t.flushLocked()
+	case len(t.buf) >= transcriptBuf:
+		t.flushLocked()
+	case !t.armed:
+		t.armed = true
+		t.timer.Reset(transcriptDelay)
+	}
+}
+
+// flushLater is the timer's flush: the stream went quiet, so the buffer is let go.
+func (t *transcript) flushLater() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.armed = false
+	t.flushLocked()
+	t.buf = nil
+}
+
+func (t *transcript) flushLocked() {
+	if len(t.buf) == 0 || t.failure != nil {
+		t.buf = t.buf[:0]
 		return
 	}
-	t.left -= int64(len(p))
-	if t.capped {
-		fmt.Fprintf(t.f, "\n[corral: transcript capped at %d bytes]\n", t.limit)
+	if _, err := t.f.Write(t.buf); err != nil {
+		t.failure = err
 	}
+	t.buf = t.buf[:0]
 }
 
 func (t *transcript) close() error {
 	if t == nil {
 		return nil
 	}
+	t.timer.Stop()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushLocked()
+	t.capped = true // nothing more, even from a late timer
 	return t.f.Close()
 }

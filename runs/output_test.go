@@ -239,3 +239,27 @@ func TestPollKeepsSplitRune(t *testing.T) {
 		t.Fatalf("polls %q + %q (dropped %d), want café!", first.Bytes(), second.Bytes(), second.Dropped)
 	}
 }
+
+// The transcript is buffered, but a run that goes quiet has its output in the file
+// within transcriptDelay (the UI reads the file for scrollback while the run lives).
+func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(true, "silent"))
+	waitOutput(t, s, id, "now silent")
+	info, _ := s.Info(id)
+	tick := time.NewTicker(transcriptDelay / 5)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for {
+		if b, _ := os.ReadFile(info.Transcript); bytes.Contains(b, []byte("now silent")) {
+			break
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatal("the transcript never got the output of a quiet run")
+		}
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}

@@ -56,16 +56,17 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 	}
 	seen := map[procKey]string{}
 	found := map[*run][]reaper.Proc{}
+	fam := reaper.NewFamily(all) // one index for every run's walks
 	for pid, r := range roots {
 		for _, p := range all {
 			if p.SID == pid {
 				seen[keyOf(p)] = r.id
 			}
 		}
-		for _, p := range reaper.Descendants(all, pid) {
+		for _, p := range fam.Descendants(pid) {
 			seen[keyOf(p)] = r.id
 		}
-		found[r] = append(found[r], reaper.Escapees(all, pid, pid)...)
+		found[r] = append(found[r], fam.Escapees(pid, pid)...)
 	}
 	index := make(map[int]reaper.Proc, len(all))
 	for _, p := range all {
@@ -89,7 +90,7 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 		seen[keyOf(p)] = r.id
 		if p.SID != r.rootPID() {
 			found[r] = append(found[r], p)
-			found[r] = append(found[r], reaper.Descendants(all, p.PID)...)
+			found[r] = append(found[r], fam.Descendants(p.PID)...)
 		}
 	}
 	for k, id := range s.seen { // keep what we saw of processes still alive

@@ -63,6 +63,7 @@ type panicScreen struct{ state ptyhost.ScreenState }
 func (p panicScreen) Render() string             { panic("emulator exploded") }
 func (p panicScreen) State() ptyhost.ScreenState { return p.state }
 func (p panicScreen) Version() uint64            { return 1 }
+func (p panicScreen) Attention() uint64          { return p.state.Attention }
 func (p panicScreen) Size() (int, int)           { return 80, 24 }
 
 func TestPanickingRenderShowsErrorInPane(t *testing.T) {

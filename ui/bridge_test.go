@@ -103,3 +103,48 @@ func TestBridgeStopsWithContext(t *testing.T) {
 		t.Fatal("Bridge did not return when ctx ended")
 	}
 }
+
+// A run whose output keeps coming is drawn every busyFrames frames; a run that was
+// quiet goes out at once, even while another is busy; typing never counts as busy.
+// The bridge's timer is simulated: it fires when due, on the simulated clock.
+func TestBridgeSlowsOnlyBusyRuns(t *testing.T) {
+	const frame = 16 * time.Millisecond
+	var sent []time.Duration // when each OutputMsg went, from the start
+	var ids [][]string
+	at := time.Now()
+	var now time.Time
+	b := newBridge(func(m tea.Msg) { sent, ids = append(sent, now.Sub(at)), append(ids, m.(OutputMsg).IDs) }, frame)
+	defer b.timer.Stop()
+	step := func(d time.Duration, id string) {
+		if b.armed && !b.due.After(at.Add(d)) { // the timer fires first
+			now = b.due
+			b.armed = false
+			b.flush()
+			b.last = now
+		}
+		now = at.Add(d)
+		b.add(id, now)
+		if len(sent) > 0 && sent[len(sent)-1] == d {
+			b.last = now
+		}
+	}
+	for d := time.Duration(0); d <= frame+2*busyFrames*frame+10*time.Millisecond; d += 4 * time.Millisecond {
+		step(d, "r1") // r1 prints every 4 ms
+	}
+	want := []time.Duration{0, frame, frame + busyFrames*frame, frame + 2*busyFrames*frame}
+	if !slices.Equal(sent, want) {
+		t.Fatalf("a busy run was drawn at %v, want %v", sent, want)
+	}
+	r2 := sent[len(sent)-1] + frame + 2*time.Millisecond // a quiet run, a frame after the last message
+	step(r2, "r2")
+	if got := sent[len(sent)-1]; got != r2 || !slices.Equal(ids[len(ids)-1], []string{"r1", "r2"}) {
+		t.Fatalf("a quiet run's change waited for the busy one: at %v, %v", got, ids[len(ids)-1])
+	}
+	// r3 echoes keys 20 ms apart, faster than anyone types: each goes out at once.
+	for d := r2 + 50*time.Millisecond; d < r2+250*time.Millisecond; d += 20 * time.Millisecond {
+		step(d, "r3")
+		if got := sent[len(sent)-1]; got != d {
+			t.Fatalf("an echo at %v went out at %v", d, got)
+		}
+	}
+}

@@ -39,6 +39,9 @@ var _ Core = (*runs.Supervisor)(nil)
 type Screen interface {
 	Render() string
 	State() ptyhost.ScreenState
+	// Attention is State().Attention, read for every run with new output; unlike
+	// State it leaves the pending output of an unseen run unemulated.
+	Attention() uint64
 	Version() uint64
 	Size() (cols, rows int)
 }

@@ -53,7 +53,7 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	for _, id := range msg.IDs {
 		if s := m.screens[id]; s != nil {
-			if n := s.State().Attention; n != m.attention[id] {
+			if n := safeAttention(s); n != m.attention[id] {
 				m.attention[id] = n
 				m.list.SetAttention(id, id != sel.ID)
 			}
@@ -121,7 +121,7 @@ func (m Model) handleScreen(msg ScreenMsg) Model {
 // (its pane shows the error).
 func safeAttention(s Screen) (n uint64) {
 	defer func() { _ = recover() }()
-	return s.State().Attention
+	return s.Attention()
 }
 
 // handleResult reports what a command did.

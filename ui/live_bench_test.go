@@ -1,0 +1,198 @@
+//go:build linux
+
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/config"
+	"corral/runs"
+)
+
+// The end-to-end benchmarks (flood, latency, streaming) run the real pipeline: a
+// runs.Supervisor with screens, transcripts and casts, Bridge coalescing its output
+// events, and a Model driven by liveLoop the way Bubble Tea drives it. Only the
+// terminal writes of Bubble Tea's renderer are left out: tmux, which they are compared
+// with, draws nothing either when no client is attached.
+
+// benchWindow is the window size whose terminal pane is 120×40 inside its border
+// (layout.go: a 64-column left side, 8 lines of events, one status line), the size
+// the runs are started at, so the UI never resizes them mid-measurement.
+const benchWinW, benchWinH = 186, 51
+
+// liveLoop applies messages to a Model on one goroutine, runs every command it
+// returns on a goroutine of its own and feeds the result back, and calls View after
+// every message, as Bubble Tea's event loop does.
+type liveLoop struct {
+	in     chan tea.Msg
+	done   chan struct{}
+	exited chan struct{}
+	m      Model
+	frames atomic.Int64
+	// onFrame, if set, is called on the loop goroutine after each View.
+	onFrame func(m Model, v tea.View)
+}
+
+// syncMsg asks the loop to run f on its goroutine (with the newest model) once every
+// message sent before it has been applied.
+type syncMsg struct{ f func(m Model) }
+
+func startLoop(b testing.TB, core Core, initial []runs.Info, onFrame func(Model, tea.View)) *liveLoop {
+	b.Helper()
+	m, err := newModel(Options{Core: core, Initial: initial}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := &liveLoop{in: make(chan tea.Msg, 64), done: make(chan struct{}), exited: make(chan struct{}),
+		m: m, onFrame: onFrame}
+	go l.run()
+	l.exec(m.Init())
+	l.send(tea.WindowSizeMsg{Width: benchWinW, Height: benchWinH})
+	return l
+}
+
+func (l *liveLoop) send(msg tea.Msg) {
+	select {
+	case l.in <- msg:
+	case <-l.done:
+	}
+}
+
+// do runs f on the loop goroutine after everything sent so far, and waits for it.
+func (l *liveLoop) do(f func(m Model)) {
+	ran := make(chan struct{})
+	l.send(syncMsg{f: func(m Model) { f(m); close(ran) }})
+	select {
+	case <-ran:
+	case <-l.exited:
+	}
+}
+
+func (l *liveLoop) stop() {
+	select {
+	case <-l.done:
+	default:
+		close(l.done)
+	}
+	<-l.exited
+}
+
+func (l *liveLoop) run() {
+	defer close(l.exited)
+	for {
+		select {
+		case msg := <-l.in:
+			if s, ok := msg.(syncMsg); ok {
+				s.f(l.m)
+				continue
+			}
+			next, cmd := l.m.Update(msg)
+			l.m = next.(Model)
+			l.exec(cmd)
+			v := l.m.View()
+			l.frames.Add(1)
+			if l.onFrame != nil {
+				l.onFrame(l.m, v)
+			}
+		case <-l.done:
+			return
+		}
+	}
+}
+
+func (l *liveLoop) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				l.exec(c)
+			}
+			return
+		}
+		if msg != nil {
+			l.send(msg)
+		}
+	}()
+}
+
+// liveCore is a supervisor set up as main's runUI sets it up (registry, log dir,
+// screens) with a transcript cap of transcriptCap bytes, and, once attached, a live
+// loop fed by Bridge (16 ms frames, as in main). close ends all of it.
+type liveCore struct {
+	sup   *runs.Supervisor
+	reg   *runs.Registry
+	dir   string
+	loop  *liveLoop
+	sub   *runs.Subscription
+	stopB func()
+}
+
+func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
+	b.Helper()
+	dir, err := os.MkdirTemp("", "corral-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := config.Default()
+	d.TranscriptCap = transcriptCap
+	reg, err := runs.OpenRegistry(filepath.Join(dir, "state"), d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sup, err := runs.New(runs.WithDefaults(d), runs.WithRegistry(reg), runs.WithScreens(),
+		runs.WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &liveCore{sup: sup, reg: reg, dir: dir}
+}
+
+// attach starts the live loop and the bridge that feeds it.
+func (c *liveCore) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop {
+	snap, sub := c.sup.Subscribe()
+	c.sub = sub
+	c.loop = startLoop(b, c.sup, snap, onFrame)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { Bridge(ctx, sub, c.loop.send, 16*time.Millisecond) })
+	c.stopB = func() { cancel(); wg.Wait() }
+	return c.loop
+}
+
+func (c *liveCore) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if c.stopB != nil {
+		c.stopB()
+	}
+	if c.loop != nil {
+		c.loop.stop()
+	}
+	c.sup.Shutdown(ctx)
+	if c.sub != nil {
+		c.sub.Close()
+	}
+	c.reg.Close()
+	os.RemoveAll(c.dir)
+}
+
+// writeEnv writes data to the file named by environment variable env, if set: the
+// driver script (.ci/bench) collects results this way.
+func writeEnv(b testing.TB, env string, data []byte) {
+	if path := os.Getenv(env); path != "" {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
