@@ -324,31 +324,21 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 // waitOrStop waits for the run to end, turning the first signal Corral receives into
 // a stop: SIGINT is the operator cancelling, SIGTERM/SIGHUP/SIGQUIT are Corral being
 // told to stop. A later signal cuts the grace short (SIGKILL now); none kills Corral
-// while the run is being cleaned up.
+// while the run is being cleaned up. It returns the first signal, or nil.
 func waitOrStop(sup *runs.Supervisor, id string, sigs <-chan os.Signal) os.Signal {
 	done := make(chan struct{})
 	go func() {
 		sup.Wait(context.Background(), id)
 		close(done)
 	}()
-	var got os.Signal
-	for {
-		select {
-		case <-done:
-			return got
-		case s := <-sigs:
-			if got != nil {
-				sup.Hurry()
-				continue
-			}
-			got = s
-			reason := runs.SupervisorShutdown
-			if s == syscall.SIGINT {
-				reason = runs.ManualCancel
-			}
-			sup.Stop(id, reason)
+	stop := func(s os.Signal) {
+		reason := runs.SupervisorShutdown
+		if s == syscall.SIGINT {
+			reason = runs.ManualCancel
 		}
+		sup.Stop(id, reason)
 	}
+	return watchSignals(done, sigs, stop, sup.Hurry)
 }
 
 // forwardStdin copies Corral's stdin to the run. At EOF a pipe run's stdin is closed;
@@ -695,7 +685,7 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 	defer cancel()
 	go ui.Bridge(ctx, sub, p.Send, 16*time.Millisecond)
 	go p.Send(ui.ReconciledMsg{Decisions: decisions})
-	go watchSignals(ctx, sigs, p.Quit, sup.Hurry)
+	go watchSignals(ctx.Done(), sigs, func(os.Signal) { p.Quit() }, sup.Hurry)
 	if drive != nil {
 		go drive(p, sup)
 	}
@@ -714,21 +704,21 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 	return 0
 }
 
-// watchSignals turns the first signal into first() and every later one into later(),
-// until ctx ends.
-func watchSignals(ctx context.Context, sigs <-chan os.Signal, first, later func()) {
-	seen := false
+// watchSignals turns the first signal into first(sig) and every later one into
+// later(), until done closes, and returns the first signal (nil if none came).
+func watchSignals(done <-chan struct{}, sigs <-chan os.Signal, first func(os.Signal), later func()) os.Signal {
+	var got os.Signal
 	for {
 		select {
-		case <-sigs:
-			if seen {
+		case s := <-sigs:
+			if got != nil {
 				later()
 				continue
 			}
-			seen = true
-			first()
-		case <-ctx.Done():
-			return
+			got = s
+			first(s)
+		case <-done:
+			return got
 		}
 	}
 }
