@@ -72,6 +72,9 @@ func TestSignalSessionRefusesOwn(t *testing.T) {
 		t.Errorf("own session: %v, want ErrOwnSession", err)
 	}
 	for _, bad := range []int{-5, 0, 1} {
+		if bad == sid {
+			continue // in a container our own session can read as 0 or 1: checked above
+		}
 		if err := SignalSession(bad, 0); !errors.Is(err, ErrProtected) {
 			t.Errorf("session %d: %v, want ErrProtected", bad, err)
 		}

@@ -50,13 +50,16 @@ func SignalSession(sid int, sig syscall.Signal) error {
 	return errors.Join(errs...)
 }
 
-// checkSession refuses our own session, session 0 (kernel threads) and init's.
+// checkSession refuses our own session, session 0 (kernel threads) and init's. Our own
+// session is checked first: inside a PID namespace whose session leader lives outside it
+// (a container started by a runtime, as CI is) getsid reports 0, and the refusal should
+// still name the real reason.
 func (me self) checkSession(sid int) error {
-	if sid <= 1 {
-		return ErrProtected
-	}
 	if sid == me.sid {
 		return ErrOwnSession
+	}
+	if sid <= 1 {
+		return ErrProtected
 	}
 	return nil
 }
