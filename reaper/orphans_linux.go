@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -21,74 +20,6 @@ func SetSubreaper() error {
 		return fmt.Errorf("set child subreaper: %w", err)
 	}
 	return nil
-}
-
-// Children lists the pids whose parent is this process, zombies included, in pid
-// order. A child hangs off the thread that forked it, and an orphan reparented to a
-// subreaper may be attached to any of its threads, so every thread's
-// /proc/self/task/<tid>/children is read. That file needs CONFIG_PROC_CHILDREN; without
-// it (the main thread's file is missing) a full /proc scan filtered by ppid is used.
-// The kernel walks each list by position without freezing it (proc(5): reliable only
-// while the children are stopped), so a child forked or reaped during the read may be
-// missed; callers scan periodically and tolerate that.
-func Children() ([]int, error) {
-	self := os.Getpid()
-	tids, err := taskIDs()
-	if err != nil {
-		return nil, err
-	}
-	var pids []int
-	for _, tid := range tids {
-		b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/children")
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && tid == self:
-			return childrenByScan(self)
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH):
-			continue // the thread exited; its children moved to another thread
-		case err != nil:
-			return nil, fmt.Errorf("children: %w", err)
-		}
-		for _, f := range bytes.Fields(b) {
-			if pid, ok := atoi(f); ok && pid > 0 {
-				pids = append(pids, int(pid))
-			}
-		}
-	}
-	slices.Sort(pids)
-	return slices.Compact(pids), nil
-}
-
-// taskIDs lists this process's threads, the main thread first.
-func taskIDs() ([]int, error) {
-	ents, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return nil, fmt.Errorf("children: %w", err)
-	}
-	self := os.Getpid()
-	tids := []int{self}
-	for _, e := range ents {
-		if tid, err := strconv.Atoi(e.Name()); err == nil && tid != self {
-			tids = append(tids, tid)
-		}
-	}
-	return tids, nil
-}
-
-// childrenByScan is the fallback of Children: every process whose ppid is self.
-func childrenByScan(self int) ([]int, error) {
-	s := getScanner()
-	defer putScanner(s)
-	var pids []int
-	err := s.each(func(p *Proc, _ []byte) {
-		if p.PPID == self {
-			pids = append(pids, p.PID)
-		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("children: %w", err)
-	}
-	slices.Sort(pids)
-	return pids, nil
 }
 
 // ReapIfZombie reaps exactly pid if it is a zombie child of this process:

@@ -1,8 +1,11 @@
 package reaper
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
+	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -125,4 +128,29 @@ func direntPID(name []byte) (int, bool) {
 		v = v*10 + int(c-'0')
 	}
 	return v, len(name) > 0
+}
+
+// LastPID returns the pid the kernel handed out last in this PID namespace: the last
+// field of /proc/loadavg. Every fork and every new thread moves it, so while it stands
+// still no process has been created: a one-read test of whether a full /proc scan can
+// find anything new (it cannot see a setsid, which forks nothing).
+func LastPID() (int, error) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, err
+	}
+	return parseLastPID(b)
+}
+
+// parseLastPID reads the last pid from /proc/loadavg's "0.00 0.01 0.05 1/123 4567\n".
+func parseLastPID(b []byte) (int, error) {
+	f := bytes.Fields(b)
+	if len(f) != 5 {
+		return 0, fmt.Errorf("/proc/loadavg: %q: want 5 fields", b)
+	}
+	n, err := strconv.Atoi(string(f[4]))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("/proc/loadavg: last pid %q", f[4])
+	}
+	return n, nil
 }

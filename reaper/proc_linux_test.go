@@ -133,3 +133,25 @@ func TestWaitExited(t *testing.T) {
 	}
 	c.requireGone()
 }
+
+func TestLastPID(t *testing.T) {
+	for in, want := range map[string]int{"0.00 0.01 0.05 1/123 4567\n": 4567, "1.5 2 3 4/5 1": 1} {
+		if got, err := parseLastPID([]byte(in)); err != nil || got != want {
+			t.Errorf("parseLastPID(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "0.00 0.01 0.05 1/123", "a b c d x", "a b c d 0", "a b c d e f"} {
+		if _, err := parseLastPID([]byte(bad)); err == nil {
+			t.Errorf("parseLastPID(%q): no error", bad)
+		}
+	}
+	before, err := LastPID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, "exit", "0") // a fork moves it
+	c.wait()
+	if after, err := LastPID(); err != nil || after == before {
+		t.Errorf("LastPID %d before a fork, %d (%v) after", before, after, err)
+	}
+}

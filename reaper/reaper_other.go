@@ -30,6 +30,9 @@ func ReadProc(pid int) (Proc, error) { return Proc{}, ErrNotSupported }
 // ListAll is not supported here yet.
 func ListAll() ([]Proc, error) { return nil, ErrNotSupported }
 
+// LastPID is not supported here yet.
+func LastPID() (int, error) { return 0, ErrNotSupported }
+
 // Session is not supported here yet.
 func Session(sid int) ([]Proc, error) { return nil, ErrNotSupported }
 
@@ -49,9 +52,6 @@ func Terminate(ctx context.Context, t Target) Report {
 
 // SetSubreaper is not supported here yet.
 func SetSubreaper() error { return ErrNotSupported }
-
-// Children is not supported here yet.
-func Children() ([]int, error) { return nil, ErrNotSupported }
 
 // ReapIfZombie is not supported here yet: it reaps nothing.
 func ReapIfZombie(pid int) (bool, error) { return false, ErrNotSupported }

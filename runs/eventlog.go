@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -103,12 +104,19 @@ func (r *Registry) saveMetrics(m Metrics) error {
 	if err != nil {
 		return err
 	}
+	if bytes.Equal(b, r.savedMetrics) {
+		return nil // unchanged since the last save: an idle Corral writes nothing
+	}
 	path := filepath.Join(r.dir, "metrics", r.instance+".json")
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	r.savedMetrics = b
+	return nil
 }
 
 // Totals sums the counters every instance has persisted.

@@ -58,6 +58,8 @@ type Registry struct {
 	warnings []string
 	mu       sync.Mutex // in-process half of withLock: flock orders processes, not goroutines
 	dirty    bool       // a record was renamed into runs/ under the current lock: sync the dir
+
+	savedMetrics []byte // the counters last saved (heartbeat goroutine only)
 }
 
 // OpenRegistry opens (creating) the registry in dir and registers a new instance.
@@ -219,7 +221,14 @@ func (r *Registry) List() ([]Record, error) {
 // directory is synced when the registry lock is released. A crash leaves the old
 // record or the new one, never half of one. Callers hold the registry lock, so the
 // temp name needs no randomness: no other writer can be using it.
-func (r *Registry) write(rec Record) error {
+func (r *Registry) write(rec Record) error { return r.store(rec, true) }
+
+// store is write, with the fsyncs optional. Only lease renewals skip them: a renewal
+// changes nothing but the lease expiry and the last output time; if Corral dies the
+// page cache still holds it, and if the OS dies every record is from another boot and
+// is closed at the next reconciliation whatever its lease says. The rename keeps it
+// atomic for every reader either way.
+func (r *Registry) store(rec Record, durable bool) error {
 	rec.UpdatedAt = r.now()
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -231,7 +240,7 @@ func (r *Registry) write(rec Record) error {
 	if err != nil {
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
-	if _, err = f.Write(b); err == nil {
+	if _, err = f.Write(b); err == nil && durable {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -244,7 +253,7 @@ func (r *Registry) write(rec Record) error {
 		os.Remove(tmp)
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
-	r.dirty = true
+	r.dirty = r.dirty || durable
 	return nil
 }
 
@@ -301,7 +310,7 @@ func (r *Registry) heartbeat(live map[string]heartbeatRun) (lost []string, err e
 			if hb.lastOutput.After(rec.LastOutputAt) {
 				rec.LastOutputAt = hb.lastOutput
 			}
-			if err := r.write(rec); err != nil {
+			if err := r.store(rec, false); err != nil {
 				return err
 			}
 		}

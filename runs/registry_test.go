@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -432,4 +433,46 @@ func TestShutdownDeadlineCutsGrace(t *testing.T) {
 	}
 	assertGone(t, info)
 	assertPIDsGone(t, pidsAfter(out, "member"))
+}
+
+// A heartbeat renews a lease only once less than half of it is left, and the renewal
+// reaches both the record and the run's Info.
+func TestLeaseRenewedAtHalfLife(t *testing.T) {
+	d := testDefaults()
+	d.LeaseHeartbeat, d.LeaseExpiry = time.Hour, 10*time.Second // only our own calls beat
+	reg, err := OpenRegistry(t.TempDir(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reg.Close() })
+	var mu sync.Mutex
+	now := time.Now()
+	reg.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	s := newSup(t, WithRegistry(reg), WithDefaults(d))
+	id := spawn(t, s, childSpec(false, "sleep"))
+	waitState(t, s, id, Running)
+	lease := func() time.Time {
+		t.Helper()
+		rec, err := readRecord(reg.recordPath(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec.LeaseExpiresAt
+	}
+	first := lease()
+	advance(4 * time.Second) // 6 s left: more than half
+	s.heartbeat()
+	if got := lease(); !got.Equal(first) {
+		t.Fatalf("renewed with 6 s of 10 left: %v → %v", first, got)
+	}
+	advance(2 * time.Second) // 4 s left
+	s.heartbeat()
+	want := first.Add(6 * time.Second)
+	if got := lease(); !got.Equal(want) {
+		t.Fatalf("lease %v after the half-life beat, want %v", got, want)
+	}
+	if info, _ := s.Info(id); !info.LeaseExpiresAt.Equal(want) {
+		t.Errorf("Info lease %v, want %v", info.LeaseExpiresAt, want)
+	}
 }

@@ -45,6 +45,7 @@ type Supervisor struct {
 	scanMu   sync.Mutex    // one escape scan at a time
 	seen     map[procKey]string
 	reported map[procKey]bool // unattributable processes already reported
+	trees    treeCache
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
