@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -67,7 +68,27 @@ Run 'corral run --help' for the run flags and exit codes.
 
 func main() {
 	demo.MaybeChild() // the binary doubles as the demo's and tests' child programs
-	os.Exit(dispatch(os.Args[1:]))
+	stop := profileCPU(os.Getenv("CORRAL_CPUPROFILE"))
+	code := dispatch(os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// profileCPU writes a CPU profile of the whole process to path when it is set: how the
+// idle and streaming figures of BENCHMARKS.md were taken apart (go tool pprof).
+func profileCPU(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: CORRAL_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 func dispatch(args []string) int {
@@ -596,7 +617,8 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 }
 
 // cmdUI opens the terminal UI: the config file's runs, a Procfile's, or one PTY run
-// given after --.
+// given after --. Runs with autostart = false are listed, not started, until the
+// operator starts one.
 func cmdUI(args []string) int {
 	f, rest, err := parseUIFlags("corral", args, false)
 	if err != nil {
@@ -607,22 +629,23 @@ func cmdUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
 	}
-	var specs []runs.Spec
+	var specs, pending []runs.Spec
 	for _, e := range entries {
-		if !e.Autostart {
-			continue
-		}
 		s, err := runs.SpecFromEntry(e, d)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 			return exitUsage
 		}
-		specs = append(specs, s)
+		if e.Autostart {
+			specs = append(specs, s)
+		} else {
+			pending = append(pending, s)
+		}
 	}
 	if len(rest) > 0 {
 		specs = append(specs, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout})
 	}
-	return runUI(d, f.stateDir, specs, keys, nil)
+	return runUI(d, f.stateDir, uiRuns{start: specs, pending: pending, keys: keys}, nil)
 }
 
 // loadRuns reads the config file (or Procfile) the flags and environment point at.
@@ -647,10 +670,16 @@ func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, map[string][]strin
 	return file.Apply(d), file.Runs, file.Keys, nil
 }
 
+// uiRuns is what the UI opens with: the runs to start, the configured runs it lists
+// without starting (autostart = false), and key overrides.
+type uiRuns struct {
+	start, pending []runs.Spec
+	keys           map[string][]string
+}
+
 // runUI runs the terminal UI over a supervisor with the given runs started. drive, when
 // set, is started with the program and the supervisor (the demo's autoplay).
-func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[string][]string,
-	drive func(*tea.Program, *runs.Supervisor)) int {
+func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Program, *runs.Supervisor)) int {
 	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 		fmt.Fprintln(os.Stderr, "corral: the UI needs a terminal (use corral run for headless runs)")
 		return exitUsage
@@ -668,12 +697,12 @@ func runUI(d config.Defaults, stateDir string, specs []runs.Spec, keys map[strin
 	}
 	defer reg.Close()
 	decisions, _ := sup.Reconcile(context.Background())
-	for _, s := range specs {
+	for _, s := range rs.start {
 		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
-	m, err := ui.New(ui.Options{Core: sup, Initial: snap, Keys: keys,
+	m, err := ui.New(ui.Options{Core: sup, Initial: snap, Keys: rs.keys, Pending: rs.pending,
 		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
@@ -782,7 +811,7 @@ func cmdDemo(args []string) int {
 			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace})
 	}
 	if !f.autoplay {
-		return runUI(config.Default(), dir, specs, nil, nil)
+		return runUI(config.Default(), dir, uiRuns{start: specs}, nil)
 	}
 	expect := map[string]string{}
 	for _, r := range demo.Scenario() {
@@ -792,7 +821,7 @@ func cmdDemo(args []string) int {
 	}
 	played := make(chan error, 1)
 	drive := func(p *tea.Program, sup *runs.Supervisor) { played <- ui.Autoplay(p.Send, sup, expect) }
-	code := runUI(config.Default(), dir, specs, nil, drive)
+	code := runUI(config.Default(), dir, uiRuns{start: specs}, drive)
 	select {
 	case err := <-played:
 		if err != nil {
@@ -834,5 +863,5 @@ func cmdReplay(args []string) int {
 	}
 	defer os.RemoveAll(dir)
 	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true}
-	return runUI(config.Default(), dir, []runs.Spec{spec}, nil, nil)
+	return runUI(config.Default(), dir, uiRuns{start: []runs.Spec{spec}}, nil)
 }

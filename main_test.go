@@ -504,6 +504,43 @@ func TestUIQuitWithLiveRuns(t *testing.T) {
 	assertNothingLeft(t, state)
 }
 
+// A [[run]] with autostart = false is listed as not started, is not in the registry,
+// and starts on R; it is then a run like any other.
+func TestUIPendingRunStartsOnKey(t *testing.T) {
+	state, dir := t.TempDir(), t.TempDir()
+	cfg := filepath.Join(dir, "corral.toml")
+	toml := "[[run]]\nname = \"first\"\ncmd = \"echo first-up\"\n\n" +
+		"[[run]]\nname = \"later\"\ncmd = \"echo started-$((6*7))\"\nautostart = false\n"
+	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --config %s", state, corralBin, cfg))
+	x.waitFor(`(?s)first\s+pipe\s+exited.*later\s+pipe\s+not started`, 20*time.Second)
+	if reps := registry(t, state); len(reps) != 1 || reps[0].Name != "first" {
+		t.Fatalf("registry %+v, want only the autostart run", reps)
+	}
+	x.keys("j")
+	x.waitFor(`Details later \(not started\)`, 10*time.Second)
+	x.keys("R")
+	x.waitFor(`started-42`, 20*time.Second)
+	screen := x.waitFor(`later\s+pipe\s+exited`, 20*time.Second)
+	if strings.Contains(screen, "not started") {
+		t.Errorf("the pending row stayed after the start:\n%s", screen)
+	}
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	reps := registry(t, state)
+	if len(reps) != 2 {
+		t.Fatalf("registry %+v, want 2 runs", reps)
+	}
+	for _, r := range reps {
+		if r.Reason != "exit" {
+			t.Errorf("%s ended %s, want exit", r.Name, r.Reason)
+		}
+	}
+	assertNothingLeft(t, state)
+}
+
 // corral demo --autoplay runs to the end in tmux; every scenario run reaches its
 // expected reason (read back from the demo's registry), and nothing is left.
 func TestDemoAutoplay(t *testing.T) {

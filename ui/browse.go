@@ -48,6 +48,9 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Zoom):
 		return m.toggleZoom()
 	}
+	if p, ok := m.list.SelectedPending(); ok {
+		return m.pendingKey(k, p)
+	}
 	sel, ok := m.list.Selected()
 	if !ok {
 		return m, nil
@@ -99,9 +102,9 @@ func (m Model) note(format string, a ...any) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) moveSelection(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	before, _ := m.list.Selected()
+	before := m.list.SelectedKey()
 	m.list, _ = m.list.Update(k)
-	if after, _ := m.list.Selected(); after.ID != before.ID {
+	if m.list.SelectedKey() != before {
 		cmd := m.selectionMoved()
 		return m, cmd
 	}

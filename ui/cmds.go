@@ -90,6 +90,14 @@ func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 	}
 }
 
+// startCmd spawns a pending run's spec; the message names the pending run.
+func startCmd(c Core, pending string, spec runs.Spec) tea.Cmd {
+	return func() tea.Msg {
+		id, err := c.Spawn(spec)
+		return SpawnedMsg{ID: id, Err: err, Pending: pending}
+	}
+}
+
 func removeCmd(c Core, id string) tea.Cmd {
 	return func() tea.Msg { return RemovedMsg{ID: id, Err: c.Remove(id)} }
 }

@@ -52,6 +52,9 @@ type Options struct {
 	Initial []runs.Info         // the snapshot from Supervisor.Subscribe
 	Empty   string              // what the empty screen says (how to start a run)
 	Keys    map[string][]string // key overrides by action name (nil: defaults)
+	// Pending are configured runs not started (autostart = false): listed after the
+	// runs, in this order, until the start key (the restart action) spawns one.
+	Pending []runs.Spec
 }
 
 // Messages from Bridge.
@@ -102,8 +105,9 @@ type (
 	}
 	// SpawnedMsg reports a Spawn.
 	SpawnedMsg struct {
-		ID  string
-		Err error
+		ID      string
+		Err     error
+		Pending string // the key of the pending run it started ("" for none)
 	}
 	// RemovedMsg reports a Remove; on success the run leaves the UI.
 	RemovedMsg struct {

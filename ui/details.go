@@ -19,6 +19,8 @@ type Details struct {
 	c       *Common
 	info    runs.Info
 	has     bool
+	pend    pendingRun // shown instead of a run when hasPend (pending.go)
+	hasPend bool
 	tree    []reaper.TreeProc
 	treeErr string
 	w, h    int
@@ -49,7 +51,7 @@ func (d *Details) SetRun(info runs.Info, ok bool) {
 	if !ok || info.ID != d.info.ID || info.Ended() {
 		d.tree, d.treeErr = nil, ""
 	}
-	d.info, d.has = info, ok
+	d.info, d.has, d.hasPend = info, ok, false
 	d.ver++
 }
 
@@ -77,9 +79,12 @@ func (d Details) lines() []string {
 	st := d.c.Styles
 	iw, ih := max(d.w-2, 0), max(d.h-2, 0)
 	var body []string
-	if !d.has {
+	switch {
+	case d.hasPend:
+		body = d.pendingFacts()
+	case !d.has:
 		body = []string{st.Muted.Render(" no run selected")}
-	} else {
+	default:
 		body = append(d.facts(), d.treeLines()...)
 	}
 	if len(body) > ih {
@@ -89,7 +94,10 @@ func (d Details) lines() []string {
 		body[i] = fit(body[i], iw)
 	}
 	title := st.Title.Render("Details")
-	if d.has {
+	switch {
+	case d.hasPend:
+		title += " " + st.Muted.Render(clean(d.pend.spec.Name)+" (not started)")
+	case d.has:
 		title += " " + st.Muted.Render(clean(d.info.Name)+" "+d.info.ID)
 	}
 	return box(st.Border, title, body, d.w, d.h)

@@ -13,7 +13,7 @@ import (
 func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	ev := msg.Event
 	info := ev.Run
-	before, _ := m.list.Selected()
+	before := m.list.SelectedKey()
 	_, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
 	m.events, _ = m.events.Update(msg)
@@ -36,7 +36,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		m.leaveFocus()
 		m.flash = clean(info.Name) + " ended"
 	}
-	if sel, _ = m.list.Selected(); sel.ID != before.ID {
+	if sel, _ = m.list.Selected(); m.list.SelectedKey() != before {
 		cmds = append(cmds, m.selectionMoved())
 	} else if sel.ID == info.ID {
 		m.syncSelection()
@@ -133,6 +133,9 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case DoneMsg:
 		m.reportErr(msg.Op, msg.ID, msg.Err)
 	case SpawnedMsg:
+		if msg.Pending != "" {
+			return m.started(msg)
+		}
 		m.reportErr("spawn", msg.ID, msg.Err)
 		if msg.Err == nil {
 			m.selectNext = msg.ID

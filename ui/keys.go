@@ -91,7 +91,7 @@ func DefaultKeyMap() KeyMap {
 		Submit: bind("submit (paste+enter)", "S"), Cancel: bind("cancel", "x"),
 		Interrupt: bind("interrupt (ctrl+c)", "i"), Pause: bind("pause/resume", "space"),
 		Reconcile: bind("reconcile now", "r"), New: bind("new run", "n"),
-		Restart: bind("restart ended run", "R"), Remove: bind("remove ended run", "d"),
+		Restart: bind("start/restart run", "R"), Remove: bind("remove ended run", "d"),
 		Zoom: bind("zoom", "z"), Search: bind("search", "/"),
 		Scrollback: bind("scroll back", "pgup"), Help: bind("help", "?"),
 		Quit:     bind("quit", "q", "ctrl+c"),
@@ -144,7 +144,7 @@ func (k *KeyMap) check() error {
 
 // ShortHelp is the status line's help while browsing.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.Focus, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Search}
+	return []key.Binding{k.Help, k.Quit, k.Focus, k.Restart, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Search}
 }
 
 // FullHelp is the help page's bindings, one group per column (help.KeyMap).

@@ -117,6 +117,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			logBusy: map[string]bool{}, logDirty: map[string]bool{}, view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
+	m.list.SetPending(o.Pending)
 	m.list.SetFocused(true)
 	m.syncSelection()
 	return m, nil
@@ -178,7 +179,7 @@ func (m Model) handleWindow(msg tea.WindowSizeMsg) (tea.Model, tea.Cmd) {
 
 // relayout sizes every pane from the screen size, the zoom and the number of runs.
 func (m *Model) relayout() {
-	l := computeLayout(m.lay.w, m.lay.h, len(m.list.Runs()), m.zoom)
+	l := computeLayout(m.lay.w, m.lay.h, m.list.Len(), m.zoom)
 	m.lay = l
 	m.list.SetSize(l.leftW, l.listH)
 	m.details.SetSize(l.leftW, l.detailsH)
@@ -229,6 +230,11 @@ func (m Model) requestTree() tea.Cmd {
 
 // syncSelection shows the selected run in the details and terminal panes.
 func (m *Model) syncSelection() {
+	if p, ok := m.list.SelectedPending(); ok {
+		m.details.SetPending(p)
+		m.term.SetPending(p)
+		return
+	}
 	sel, ok := m.list.Selected()
 	m.details.SetRun(sel, ok)
 	if ok {

@@ -18,7 +18,8 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 	a, b, p := liveRun("r1", "claude", true), endedRun("r2", "tests"), liveRun("r3", "build", false)
 	s1, s4 := screenWith(80, 24, "$ "), screenWith(80, 24, "")
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Core: core, Initial: []runs.Info{a, b, p}}, clk.now)
+	pending := []runs.Spec{{Name: "later", Shell: "make later", PTY: true}, {Name: "api", Argv: []string{"api"}}}
+	m, err := newModel(Options{Core: core, Initial: []runs.Info{a, b, p}, Pending: pending}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +62,11 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 		EventMsg{Event: runs.Event{Type: runs.EventExit, Run: endedRun("r3", "build"), Time: t0}},
 		tea.WindowSizeMsg{Width: 60, Height: 15}, tea.WindowSizeMsg{Width: 10, Height: 3},
 		tea.WindowSizeMsg{Width: 200, Height: 60},
+		// The pending runs, after the runs: refused keys, a start and its results.
+		keyMsg("j"), keyMsg("j"), keyMsg("j"), keyMsg("j"), keyMsg("j"), keyMsg("enter"), keyMsg("x"),
+		keyMsg("R"), keyMsg("R"), SpawnedMsg{ID: "r8", Pending: "pending/0"},
+		EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: liveRun("r8", "later", true), Time: t0}},
+		keyMsg("j"), keyMsg("R"), SpawnedMsg{Pending: "pending/1", Err: errors.New("refused")},
 		keyMsg("q"), keyMsg("y"), ShutdownMsg{},
 	} {
 		s1.Write([]byte("out\a\r\n"))
@@ -71,5 +77,12 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 	}
 	if cmds == 0 {
 		t.Fatal("no command was returned at all: the test drives nothing")
+	}
+	_, listed := m.list.Run("r8")
+	_, first := m.list.Pending("pending/0")
+	_, second := m.list.Pending("pending/1")
+	if !listed || first || !second {
+		t.Errorf("pending runs: r8 listed %v, pending/0 left %v, pending/1 left %v; want true, false, true",
+			listed, first, second)
 	}
 }

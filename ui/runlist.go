@@ -14,11 +14,13 @@ import (
 )
 
 // RunList is the run list pane: one row per run with its name, kind, state, pid, age,
-// watchdog countdown, reason badge, escape/adopted markers and attention marker.
+// watchdog countdown, reason badge, escape/adopted markers and attention marker, then
+// one row per configured run not started yet (pending.go).
 type RunList struct {
 	c         *Common
 	runs      []runs.Info
-	sel       string // the selected run's id
+	pending   []pendingRun
+	sel       string // the selected row's key: a run's id or a pending run's key
 	attention map[string]bool
 	offset    int // first visible row
 	w, h      int
@@ -74,17 +76,17 @@ func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
 }
 
 func (l *RunList) move(d int) {
-	i := l.index(l.sel)
-	if len(l.runs) == 0 {
+	if l.Len() == 0 {
 		return
 	}
-	i = min(max(i+d, 0), len(l.runs)-1)
-	l.Select(l.runs[i].ID)
+	i := min(max(l.row(l.sel)+d, 0), l.Len()-1)
+	l.Select(l.keyAt(i))
 }
 
-// Select selects a run by id and clears its attention marker: it is being looked at.
+// Select selects a row by key (a run's id, a pending run's key) and clears its
+// attention marker: it is being looked at.
 func (l *RunList) Select(id string) {
-	if l.index(id) < 0 {
+	if l.row(id) < 0 {
 		return
 	}
 	l.sel = id
@@ -93,7 +95,10 @@ func (l *RunList) Select(id string) {
 	l.ver++
 }
 
-// Selected returns the selected run.
+// SelectedKey is the selected row's key ("" for none).
+func (l RunList) SelectedKey() string { return l.sel }
+
+// Selected returns the selected run; false also when the selection is a pending run.
 func (l RunList) Selected() (runs.Info, bool) {
 	if i := l.index(l.sel); i >= 0 {
 		return l.runs[i], true
@@ -109,8 +114,31 @@ func (l RunList) Run(id string) (runs.Info, bool) {
 	return runs.Info{}, false
 }
 
-// Runs returns the runs in list order; the slice must not be changed.
+// Runs returns the runs in list order, without the pending ones; the slice must not be
+// changed.
 func (l RunList) Runs() []runs.Info { return l.runs }
+
+// Len is the number of rows: runs and pending runs.
+func (l RunList) Len() int { return len(l.runs) + len(l.pending) }
+
+// row is the row of a key, -1 if none.
+func (l RunList) row(key string) int {
+	if i := l.index(key); i >= 0 {
+		return i
+	}
+	if i := l.pendingIndex(key); i >= 0 {
+		return len(l.runs) + i
+	}
+	return -1
+}
+
+// keyAt is the key of row i.
+func (l RunList) keyAt(i int) string {
+	if i < len(l.runs) {
+		return l.runs[i].ID
+	}
+	return l.pending[i-len(l.runs)].key
+}
 
 func (l RunList) index(id string) int {
 	for i := range l.runs {
@@ -131,6 +159,7 @@ func (l *RunList) Upsert(info runs.Info) {
 		if l.sel == "" {
 			l.sel = info.ID
 		}
+		l.replacePending(info.ID)
 	case info.Seq < l.runs[i].Seq:
 		if info.Watchdog != (watchdog.State{}) {
 			l.runs[i].Watchdog = info.Watchdog
@@ -152,10 +181,15 @@ func (l *RunList) Remove(id string) {
 	}
 	l.runs = append(l.runs[:i:i], l.runs[i+1:]...)
 	delete(l.attention, id)
-	if l.sel == id {
+	l.removed(id, i)
+}
+
+// removed moves the selection off a row that was at i and is gone.
+func (l *RunList) removed(key string, i int) {
+	if l.sel == key {
 		l.sel = ""
-		if len(l.runs) > 0 {
-			l.sel = l.runs[min(i, len(l.runs)-1)].ID
+		if n := l.Len(); n > 0 {
+			l.sel = l.keyAt(min(i, n-1))
 		}
 	}
 	l.follow()
@@ -181,9 +215,9 @@ func (l RunList) Attention(id string) bool { return l.attention[id] }
 // follow scrolls so the selection is visible.
 func (l *RunList) follow() {
 	rows := max(l.h-2, 1)
-	i := max(l.index(l.sel), 0)
+	i := max(l.row(l.sel), 0)
 	l.offset = min(max(l.offset, i-rows+1), i)
-	l.offset = max(min(l.offset, len(l.runs)-rows), 0)
+	l.offset = max(min(l.offset, l.Len()-rows), 0)
 }
 
 // View renders the pane; it is cached until something shown changes.
@@ -195,16 +229,23 @@ func (l RunList) View() string {
 func (l RunList) lines() []string {
 	st := l.c.Styles
 	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs)))
+	if n := len(l.pending); n > 0 {
+		title += st.Muted.Render(fmt.Sprintf(" · %d not started", n))
+	}
 	if n := len(l.attention); n > 0 {
 		title += " " + st.Attention.Render(fmt.Sprintf("● %d", n))
 	}
 	iw, ih := max(l.w-2, 0), max(l.h-2, 0)
 	body := make([]string, 0, ih)
-	if len(l.runs) == 0 {
+	if l.Len() == 0 {
 		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
 	}
-	for i := l.offset; i < len(l.runs) && len(body) < ih; i++ {
-		body = append(body, l.row(l.runs[i], iw))
+	for i := l.offset; i < l.Len() && len(body) < ih; i++ {
+		if i < len(l.runs) {
+			body = append(body, l.runRow(l.runs[i], iw))
+		} else {
+			body = append(body, l.pendingRow(l.pending[i-len(l.runs)], iw))
+		}
 	}
 	return box(l.border(), title, body, l.w, l.h)
 }
@@ -216,8 +257,8 @@ func (l RunList) border() Style {
 	return l.c.Styles.Border
 }
 
-// row is one run, exactly w columns.
-func (l RunList) row(i runs.Info, w int) string {
+// runRow is one run, exactly w columns.
+func (l RunList) runRow(i runs.Info, w int) string {
 	st := l.c.Styles
 	cols := listColumns(w)
 	status, statusStyle := l.status(i)
@@ -232,8 +273,13 @@ func (l RunList) row(i runs.Info, w int) string {
 	if l.attention[i.ID] {
 		f[0].text = "●"
 	}
-	if i.ID == l.sel {
-		return st.Selected.Render(fit(plainFields(f), w))
+	return l.drawRow(f, i.ID, w)
+}
+
+// drawRow joins a row's fields into exactly w columns, reversed when selected.
+func (l RunList) drawRow(f []field, key string, w int) string {
+	if key == l.sel {
+		return l.c.Styles.Selected.Render(fit(plainFields(f), w))
 	}
 	if n := fieldsWidth(f); n <= w { // fields are exact: no need to measure the row
 		return styledFields(f) + strings.Repeat(" ", w-n)

@@ -26,6 +26,7 @@ type Terminal struct {
 	focused bool
 	zoomed  bool
 	scroll  *scrollState // nil: live
+	pending bool         // info is a pending run's name and kind (pending.go)
 	now     time.Time
 
 	ver   uint64 // bumped when anything but the screen's own content changes
@@ -85,6 +86,9 @@ func (t *Terminal) SetZoomed(z bool) {
 func (t *Terminal) SetRun(info runs.Info, screen Screen) {
 	if info.ID != t.id {
 		t.scroll, t.log, t.hasLog = nil, runs.Output{}, false
+	}
+	if t.pending { // a run now: draw again, whatever it is
+		t.pending, t.ver = false, t.ver+1
 	}
 	if shownOf(info) == shownOf(t.info) && screen == t.screen {
 		t.info = info
@@ -198,6 +202,8 @@ func (t Terminal) render() (out []string) {
 	switch {
 	case t.scroll != nil:
 		return t.frame(t.scrollTitle(), t.scrollBody(iw, ih))
+	case t.pending:
+		return t.frame(t.pendingTitle(), t.pendingBody(iw, ih))
 	case t.id == "":
 		return t.frame(t.c.Styles.Title.Render("Terminal"), t.emptyBody(iw, ih))
 	case t.screen != nil:

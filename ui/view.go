@@ -134,6 +134,12 @@ func (m Model) keys() KeyMap {
 	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
 		b.SetEnabled(ok && sel.Ended())
 	}
+	if _, pending := m.list.SelectedPending(); pending {
+		k.Restart.SetEnabled(true)
+		k.Restart.SetHelp(k.Restart.Help().Key, "start")
+	} else {
+		k.Restart.SetHelp(k.Restart.Help().Key, "restart")
+	}
 	for _, b := range []*key.Binding{&k.Search, &k.Scrollback} {
 		b.SetEnabled(ok)
 	}

@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// pendingSpecs are two configured runs not started: an argv PTY run and a shell pipe run.
+func pendingSpecs() []runs.Spec {
+	return []runs.Spec{
+		{Name: "agent", Argv: []string{"claude", "--model", "big one"}, PTY: true, Dir: "/src/app",
+			Timeout: 2 * time.Hour, Env: []string{"A=1", "TOKEN=secret"}},
+		{Name: "api", Shell: "go run ./cmd/api", Timeout: 0, NoOutputTimeout: -1, Grace: 10 * time.Second},
+	}
+}
+
+// withPending is a harness with a live PTY run (selected) and the two pending runs.
+func withPending(t *testing.T, keys map[string][]string) *harness {
+	t.Helper()
+	core := newFake()
+	a := liveRun("r1", "claude", true)
+	core.snap = []runs.Info{a}
+	core.screens["r1"] = screenWith(80, 24, "$ ")
+	clk := &clock{t: t0}
+	m, err := newModel(Options{Core: core, Initial: core.snap, Pending: pendingSpecs(), Keys: keys}, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h := &harness{t: t, m: m, core: core, clk: clk}
+	h.run(m.Init())
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	return h
+}
+
+// actions are the core calls other than the reads every selection makes and the
+// fitting of PTY runs to the pane.
+func actions(core *fakeCore) []string {
+	var out []string
+	for _, c := range core.Calls() {
+		if name := strings.Fields(c)[0]; !slices.Contains([]string{"Snapshot", "Trees", "Screen", "Log", "Resize"}, name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestPendingListedNotStarted(t *testing.T) {
+	h := withPending(t, nil)
+	if got := h.m.list.Len(); got != 3 || len(h.m.list.Runs()) != 1 {
+		t.Fatalf("rows %d, runs %d; want 3 rows, 1 run", got, len(h.m.list.Runs()))
+	}
+	v := h.view()
+	for _, want := range []string{`Runs 1 · 2 not started`, `agent +pty +not started`, `api +pipe +not started`} {
+		if !regexp.MustCompile(want).MatchString(v) {
+			t.Errorf("want %q in\n%s", want, v)
+		}
+	}
+	h.key("j")
+	if _, ok := h.m.list.SelectedPending(); !ok {
+		t.Fatal("j did not select the pending run")
+	}
+	v = h.view()
+	for _, want := range []string{"Details agent (not started)", `argv    claude --model "big one"`,
+		"cwd     /src/app", "overall 2h00m", "R to start it", "agent has not started. Press R to start it.", "R start"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("want %q in\n%s", want, v)
+		}
+	}
+	if got := actions(h.core); len(got) != 0 {
+		t.Errorf("listing and selecting a pending run called %q", got)
+	}
+	if calls := h.core.Calls(); slices.Contains(calls, "Trees ") || slices.ContainsFunc(calls, func(c string) bool {
+		return strings.Contains(c, "pending/")
+	}) {
+		t.Errorf("a pending key reached the core: %q", calls)
+	}
+}
+
+func TestPendingStartSpawnsItsSpecOnce(t *testing.T) {
+	for _, eventFirst := range []bool{false, true} {
+		h := withPending(t, nil)
+		h.core.spawnID = "r9"
+		h.key("j")
+		next, cmd := h.m.Update(keyMsg("R"))
+		h.m = next.(Model)
+		if cmd == nil {
+			t.Fatal("R on a pending run returned no command")
+		}
+		next, again := h.m.Update(keyMsg("R")) // pressed again before the spawn returned
+		h.m = next.(Model)
+		if again != nil {
+			t.Error("a second R started the pending run twice")
+		}
+		if !regexp.MustCompile(`agent +pty +starting…`).MatchString(h.view()) {
+			t.Errorf("the row does not say it is starting:\n%s", h.view())
+		}
+		started := liveRun("r9", "agent", true)
+		spawn := EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: started, Detail: "pty", Time: t0}}
+		if eventFirst {
+			h.send(spawn)
+			h.run(cmd)
+		} else {
+			h.run(cmd)
+			if _, ok := h.m.list.Pending("pending/0"); !ok {
+				t.Error("the row went before its run was listed")
+			}
+			h.send(spawn)
+		}
+		if got := actions(h.core); len(got) != 1 || !strings.HasPrefix(got[0], "Spawn") {
+			t.Fatalf("event first %v: calls %q, want one Spawn", eventFirst, got)
+		}
+		got, want := h.core.specs[0], pendingSpecs()[0]
+		if got.Name != want.Name || !slices.Equal(got.Argv, want.Argv) || !got.PTY || got.Dir != want.Dir ||
+			got.Timeout != want.Timeout || !slices.Equal(got.Env, want.Env) || got.Cols != 70 || got.Rows != 20 {
+			t.Errorf("spawned %+v, want %+v sized 70×20", got, want)
+		}
+		if _, ok := h.m.list.Pending("pending/0"); ok || h.m.list.Len() != 3 {
+			t.Errorf("event first %v: the pending row stayed (%d rows)", eventFirst, h.m.list.Len())
+		}
+		if sel, ok := h.m.list.Selected(); !ok || sel.ID != "r9" {
+			t.Errorf("event first %v: selected %q, want the new run r9", eventFirst, h.m.list.SelectedKey())
+		}
+		if v := h.view(); strings.Contains(v, "starting…") || !strings.Contains(v, "Runs 2 · 1 not started") {
+			t.Errorf("event first %v: list after start:\n%s", eventFirst, v)
+		}
+	}
+}
+
+// Once started, the entry is a run like any other: ended, R restarts its spec.
+func TestPendingStartedThenRestarted(t *testing.T) {
+	h := withPending(t, nil)
+	h.core.spawnID = "r9"
+	h.key("j", "j", "R") // api
+	run := endedRun("r9", "api")
+	run.Spec = h.core.specs[0]
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: run, Time: t0}})
+	h.key("R")
+	if got := h.core.called("Spawn"); len(got) != 2 || len(h.core.specs) != 2 || h.core.specs[1].Shell != "go run ./cmd/api" {
+		t.Errorf("restart after start: spawns %q", got)
+	}
+}
+
+func TestPendingRefusesRunKeys(t *testing.T) {
+	for _, k := range []string{"x", "i", "space", "enter", "s", "p", "S", "d", "/", "pgup"} {
+		h := withPending(t, nil)
+		h.key("j")
+		h.key(k)
+		h.key("y") // a cancel question, had one opened
+		if got := actions(h.core); len(got) != 0 {
+			t.Errorf("%s on a pending run called %q", k, got)
+		}
+		if h.m.mode != modeBrowse {
+			t.Errorf("%s on a pending run left browse mode (%d)", k, h.m.mode)
+		}
+		next, _ := h.m.Update(keyMsg(k))
+		if fl := next.(Model).flash; !strings.Contains(fl, "agent has not started; R starts it") {
+			t.Errorf("%s: flash %q", k, fl)
+		}
+	}
+}
+
+// A spawn that made no run (a refused spec, a shutdown) leaves the row, startable again.
+func TestPendingSpawnRefused(t *testing.T) {
+	h := withPending(t, nil)
+	h.core.spawnID = ""
+	h.core.fail["Spawn"] = errors.New("supervisor is shutting down")
+	h.key("j", "R")
+	p, ok := h.m.list.Pending("pending/0")
+	if !ok || p.starting {
+		t.Fatalf("the row after a refused spawn: %+v %v", p, ok)
+	}
+	if v := h.view(); !strings.Contains(v, "start agent: supervisor is shutting down") {
+		t.Errorf("no error shown:\n%s", v)
+	}
+	h.key("R")
+	if got := h.core.called("Spawn"); len(got) != 2 {
+		t.Errorf("could not start again: %q", got)
+	}
+}
+
+// The start key is the restart action: its override starts pending runs and is what
+// the panes tell.
+func TestPendingStartKeyOverride(t *testing.T) {
+	h := withPending(t, map[string][]string{"restart": {"T"}})
+	h.key("j", "R")
+	if got := actions(h.core); len(got) != 0 {
+		t.Fatalf("the old key still starts: %q", got)
+	}
+	if v := h.view(); !strings.Contains(v, "T to start it") {
+		t.Errorf("the details do not name the bound key:\n%s", v)
+	}
+	h.key("T")
+	if got := h.core.called("Spawn"); len(got) != 1 {
+		t.Errorf("the new key did not start: %q", got)
+	}
+}
+
+func TestPendingRunListGolden(t *testing.T) {
+	l := NewRunList(testCommon(), []runs.Info{liveRun("r1", "claude", true), endedRun("r2", "tests")})
+	l.SetPending(pendingSpecs())
+	l.SetNow(t0)
+	l.SetSize(72, 6)
+	l.SetStarting("pending/1", true)
+	l.Select("pending/0")
+	goldenView(t, "runlist_pending", l.View(), 72)
+	l.SetSize(40, 6)
+	goldenView(t, "runlist_pending_narrow", l.View(), 40)
+}
+
+func TestPendingDetailsGolden(t *testing.T) {
+	for i, name := range []string{"details_pending_argv", "details_pending_shell"} {
+		d := NewDetails(testCommon())
+		d.SetNow(t0)
+		d.SetSize(60, 12)
+		d.SetPending(pendingRun{key: "pending/0", spec: pendingSpecs()[i]})
+		goldenView(t, name, d.View(), 60)
+	}
+}
+
+func TestPendingFrameGolden(t *testing.T) {
+	h := withPending(t, nil)
+	h.key("j")
+	goldenView(t, "frame_pending", h.m.View().Content, 120)
+}
