@@ -104,6 +104,8 @@ func (r *Registry) saveMetrics(m Metrics) error {
 	if err != nil {
 		return err
 	}
+	r.metricsMu.Lock() // one writer of the temp file at a time
+	defer r.metricsMu.Unlock()
 	if bytes.Equal(b, r.savedMetrics) {
 		return nil // unchanged since the last save: an idle Corral writes nothing
 	}

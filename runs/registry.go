@@ -59,7 +59,8 @@ type Registry struct {
 	mu       sync.Mutex // in-process half of withLock: flock orders processes, not goroutines
 	dirty    bool       // a record was renamed into runs/ under the current lock: sync the dir
 
-	savedMetrics []byte // the counters last saved (heartbeat goroutine only)
+	metricsMu    sync.Mutex
+	savedMetrics []byte // the counters last saved, under metricsMu
 }
 
 // OpenRegistry opens (creating) the registry in dir and registers a new instance.
