@@ -505,7 +505,7 @@ func TestUIQuitWithLiveRuns(t *testing.T) {
 }
 
 // A [[run]] with autostart = false is listed as not started, is not in the registry,
-// and starts on R; it is then a run like any other.
+// and starts on R; it is then a run like any other, and the events pane counts both.
 func TestUIPendingRunStartsOnKey(t *testing.T) {
 	state, dir := t.TempDir(), t.TempDir()
 	cfg := filepath.Join(dir, "corral.toml")
@@ -527,6 +527,7 @@ func TestUIPendingRunStartsOnKey(t *testing.T) {
 	if strings.Contains(screen, "not started") {
 		t.Errorf("the pending row stayed after the start:\n%s", screen)
 	}
+	x.waitFor(`Events · spawned 2 · escapes 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	reps := registry(t, state)

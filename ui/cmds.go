@@ -26,6 +26,10 @@ func snapshotCmd(c Core) tea.Cmd {
 	return func() tea.Msg { return SnapshotMsg{Runs: c.Snapshot()} }
 }
 
+func metricsCmd(c Core) tea.Cmd {
+	return func() tea.Msg { return MetricsMsg{Metrics: c.Metrics()} }
+}
+
 func treesCmd(c Core, ids ...string) tea.Cmd {
 	return func() tea.Msg {
 		t, err := c.Trees(ids...)

@@ -70,6 +70,8 @@ type (
 type (
 	// SnapshotMsg is a fresh Core.Snapshot (watchdog state of every run).
 	SnapshotMsg struct{ Runs []runs.Info }
+	// MetricsMsg is a fresh Core.Metrics (the counters of DESIGN §11).
+	MetricsMsg struct{ Metrics runs.Metrics }
 	// TreesMsg is the process trees of the runs asked for.
 	TreesMsg struct {
 		Trees map[string][]reaper.TreeProc

@@ -12,11 +12,14 @@ import (
 // maxEvents caps the events pane (oldest dropped).
 const maxEvents = 500
 
-// Events is the events pane: the structured event stream, newest last.
+// Events is the events pane: the structured event stream, newest last, under a title
+// that carries the counters (metrics.go).
 type Events struct {
-	c     *Common
-	lines []evLine
-	w, h  int
+	c       *Common
+	lines   []evLine
+	w, h    int
+	metrics runs.Metrics
+	pairs   []metricPair // nil until the first SetMetrics
 
 	ver   uint64
 	cache *viewCache[eventsKey]
@@ -47,6 +50,16 @@ func (e Events) Update(msg tea.Msg) (Events, tea.Cmd) {
 		}
 	}
 	return e, nil
+}
+
+// SetMetrics shows the counters in the title. Counters equal to those shown leave the
+// pane's version alone, so the once-a-second refresh of an idle Corral draws nothing.
+func (e *Events) SetMetrics(m runs.Metrics) {
+	if e.pairs != nil && sameMetrics(e.metrics, m) {
+		return
+	}
+	e.metrics, e.pairs = m, metricPairs(m)
+	e.ver++
 }
 
 // Len is how many lines the pane holds.
@@ -149,5 +162,12 @@ func (e Events) render() []string {
 		stamp := e.c.Styles.Muted.Render(" " + l.at.Format(time.TimeOnly) + " ")
 		body = append(body, fit(stamp+l.style.Render(trunc(l.text, max(iw-10, 0))), iw))
 	}
-	return box(e.c.Styles.Border, e.c.Styles.Title.Render("Events"), body, e.w, e.h)
+	return box(e.c.Styles.Border, e.title(), body, e.w, e.h)
+}
+
+// title is "Events · " and the counters, cut to what the top edge holds (box keeps
+// "┌─" and "─┐" of it).
+func (e Events) title() string {
+	const name = "Events"
+	return e.c.Styles.Title.Render(name) + metricsLine(e.c.Styles, " · ", e.pairs, e.w-4-len(name))
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -32,6 +33,7 @@ type fakeCore struct {
 	written   map[string][]byte
 	specs     []runs.Spec
 	items     [][]ptyhost.Item
+	metrics   runs.Metrics
 }
 
 func newFake(snap ...runs.Info) *fakeCore {
@@ -88,7 +90,15 @@ func (f *fakeCore) Submit(id, text string) error {
 func (f *fakeCore) Resize(id string, c, r uint16) error { return f.note("Resize", id, c, r) }
 func (f *fakeCore) Remove(id string) error              { return f.note("Remove", id) }
 func (f *fakeCore) Shutdown(ctx context.Context) error  { return f.note("Shutdown") }
-func (f *fakeCore) Metrics() runs.Metrics               { f.note("Metrics"); return runs.Metrics{} }
+func (f *fakeCore) Metrics() runs.Metrics {
+	f.note("Metrics")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.metrics // new maps each call, as the supervisor's snapshot has
+	m.ExitTotal, m.TimeoutTotal = maps.Clone(m.ExitTotal), maps.Clone(m.TimeoutTotal)
+	m.CleanupKillTotal = maps.Clone(m.CleanupKillTotal)
+	return m
+}
 func (f *fakeCore) Screen(id string) (*ptyhost.Screen, error) {
 	err := f.note("Screen", id)
 	f.mu.Lock()

@@ -78,6 +78,10 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.syncSelection()
 		cmd := m.fitRuns()
 		return m, cmd, true
+	case MetricsMsg:
+		m.metricsBusy = false
+		m.events.SetMetrics(msg.Metrics)
+		return m, nil, true
 	case TreesMsg:
 		m.treesBusy = false
 		m.details, _ = m.details.Update(msg)

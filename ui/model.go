@@ -38,8 +38,8 @@ const (
 	confirmQuit
 )
 
-// refreshEvery is the period of the countdown tick and of the snapshot and process
-// tree refresh.
+// refreshEvery is the period of the countdown tick and of the snapshot, counters and
+// process tree refresh.
 const refreshEvery = time.Second
 
 // Model is the root model. It only routes: global messages first, then by mode, then
@@ -73,20 +73,21 @@ type Model struct {
 // state is the model's bookkeeping that is not shown directly. It is shared by the
 // copies Bubble Tea makes of the model (only the newest is ever used).
 type state struct {
-	screens    map[string]Screen
-	attention  map[string]uint64 // last Attention counter seen per run
-	inputs     map[string]*inputQueue
-	sized      map[string][2]uint16 // PTY size last asked for per run
-	logBusy    map[string]bool      // a Log read is on its way
-	logDirty   map[string]bool      // output moved while it was
-	selectNext string               // select this run when it appears (spawned here)
-	tickGen    int
-	snapBusy   bool
-	treesBusy  bool
-	treesDirty bool // the selection moved while a tree read was on its way
-	quitErr    error
-	view       *rootCache
-	tick       func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
+	screens     map[string]Screen
+	attention   map[string]uint64 // last Attention counter seen per run
+	inputs      map[string]*inputQueue
+	sized       map[string][2]uint16 // PTY size last asked for per run
+	logBusy     map[string]bool      // a Log read is on its way
+	logDirty    map[string]bool      // output moved while it was
+	selectNext  string               // select this run when it appears (spawned here)
+	tickGen     int
+	snapBusy    bool
+	metricsBusy bool // a Metrics read is on its way
+	treesBusy   bool
+	treesDirty  bool // the selection moved while a tree read was on its way
+	quitErr     error
+	view        *rootCache
+	tick        func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
 }
 
 // ErrNoCore is what every command of a model built without a Core reports.
@@ -191,8 +192,8 @@ func (m *Model) relayout() {
 	m.form.SetSize(l.w, l.h)
 }
 
-// handleTick refreshes the snapshot and the selected run's tree once a second; a tick
-// of an older chain is dropped.
+// handleTick refreshes the snapshot, the counters and the selected run's tree once a
+// second; a tick of an older chain is dropped.
 func (m Model) handleTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	if msg.gen != m.tickGen {
 		return m, nil
@@ -200,12 +201,17 @@ func (m Model) handleTick(msg tickMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(m.tick(m.tickGen), m.refresh())
 }
 
-// refresh asks for a snapshot and the selected run's tree unless they are on their way.
+// refresh asks for a snapshot, the counters and the selected run's tree, each unless
+// it is on its way.
 func (m Model) refresh() tea.Cmd {
 	var cmds []tea.Cmd
 	if !m.snapBusy {
 		m.snapBusy = true
 		cmds = append(cmds, snapshotCmd(m.core))
+	}
+	if !m.metricsBusy {
+		m.metricsBusy = true
+		cmds = append(cmds, metricsCmd(m.core))
 	}
 	if !m.treesBusy {
 		cmds = append(cmds, m.requestTree())

@@ -41,12 +41,12 @@ func withPending(t *testing.T, keys map[string][]string) *harness {
 	return h
 }
 
-// actions are the core calls other than the reads every selection makes and the
-// fitting of PTY runs to the pane.
+// actions are the core calls other than the reads every selection and refresh makes
+// and the fitting of PTY runs to the pane.
 func actions(core *fakeCore) []string {
 	var out []string
 	for _, c := range core.Calls() {
-		if name := strings.Fields(c)[0]; !slices.Contains([]string{"Snapshot", "Trees", "Screen", "Log", "Resize"}, name) {
+		if name := strings.Fields(c)[0]; !slices.Contains([]string{"Snapshot", "Metrics", "Trees", "Screen", "Log", "Resize"}, name) {
 			out = append(out, c)
 		}
 	}

@@ -390,3 +390,65 @@ func TestKeyOverrideTakesEffect(t *testing.T) {
 		t.Fatalf("the new key did not cancel: %q", got)
 	}
 }
+
+// The once-a-second tick reads the counters through its command, never in Update; the
+// events pane's title shows them; a read that finds the same counters (in new maps)
+// leaves the pane's version, so nothing is drawn again.
+func TestTickRefreshesMetrics(t *testing.T) {
+	h := twoRuns(t)
+	metricsCalls := func() int { return len(h.core.called("Metrics")) }
+	if n := metricsCalls(); n != 1 {
+		t.Fatalf("Init read the counters %d times, want 1", n)
+	}
+	h.core.mu.Lock()
+	h.core.metrics = runs.Metrics{SpawnTotal: 2, ExitTotal: map[string]int64{"manual-cancel": 1}}
+	h.core.mu.Unlock()
+	ver := h.m.events.ver
+
+	next, cmd := h.m.Update(tickMsg{gen: h.m.tickGen})
+	h.m = next.(Model)
+	if n := metricsCalls(); n != 1 {
+		t.Fatalf("Update read the counters itself (%d calls)", n)
+	}
+	if msgs := h.run(cmd); !hasMsg[MetricsMsg](msgs) || metricsCalls() != 2 {
+		t.Fatalf("the tick's command did not read the counters: %d calls, messages %T", metricsCalls(), msgs)
+	}
+	const want = "┌─Events · spawned 2 · escapes 0 · steals 0 · orphans reaped 0 …─"
+	if v := h.view(); !strings.Contains(v, want) {
+		t.Fatalf("the events pane does not show the new counters %q:\n%s", want, v)
+	}
+	if h.m.events.ver == ver {
+		t.Fatal("new counters did not move the pane's version")
+	}
+
+	ver, view := h.m.events.ver, h.m.events.View()
+	h.send(tickMsg{gen: h.m.tickGen})
+	if n := metricsCalls(); n != 3 {
+		t.Fatalf("the second tick read the counters %d times in all, want 3", n)
+	}
+	if h.m.events.ver != ver || h.m.events.View() != view {
+		t.Errorf("the same counters moved the pane's version from %d to %d", ver, h.m.events.ver)
+	}
+}
+
+// One counters read at a time: a tick while one is on its way asks for none.
+func TestMetricsReadOneAtATime(t *testing.T) {
+	h := twoRuns(t)
+	before := len(h.core.called("Metrics"))
+	next, first := h.m.Update(tickMsg{gen: h.m.tickGen})
+	h.m = next.(Model)
+	next, second := h.m.Update(tickMsg{gen: h.m.tickGen})
+	h.m = next.(Model)
+	h.run(second)
+	if n := len(h.core.called("Metrics")) - before; n != 0 {
+		t.Fatalf("a tick read the counters while a read was on its way (%d calls)", n)
+	}
+	h.run(first)
+	if n := len(h.core.called("Metrics")) - before; n != 1 {
+		t.Fatalf("%d counters reads, want 1", n)
+	}
+	h.send(tickMsg{gen: h.m.tickGen})
+	if n := len(h.core.called("Metrics")) - before; n != 2 {
+		t.Errorf("after the read came back a tick did not read again (%d reads)", n)
+	}
+}

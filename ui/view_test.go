@@ -197,6 +197,27 @@ func TestEventsGolden(t *testing.T) {
 	goldenView(t, "events", e.View(), 72)
 }
 
+// testMetrics has every counter set, a zero count that must not show, and a reason
+// runs does not know (listed after the known ones).
+func testMetrics() runs.Metrics {
+	return runs.Metrics{SpawnTotal: 12, OwnershipEscapeTotal: 1, LeaseStealTotal: 2, ReconcileOrphansTotal: 3,
+		ExitTotal:        map[string]int64{"overall-timeout": 1, "manual-cancel": 2, "exit": 5, "zz-new": 1, "lost": 0},
+		TimeoutTotal:     map[string]int64{"no-output": 1, "overall": 1},
+		CleanupKillTotal: map[string]int64{"kill": 1, "term": 3}}
+}
+
+// The counters in the events pane's title: whole at 200 columns, cut between two
+// pairs with " …" at 72 (the pane of a 120-column screen).
+func TestEventsMetricsGolden(t *testing.T) {
+	e := NewEvents(testCommon())
+	e.AddNote(t0, "reconcile: no open records")
+	e.SetMetrics(testMetrics())
+	e.SetSize(200, 4)
+	goldenView(t, "events_metrics_wide", e.View(), 200)
+	e.SetSize(72, 4)
+	goldenView(t, "events_metrics", e.View(), 72)
+}
+
 func TestFrameGolden(t *testing.T) {
 	core := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
