@@ -64,7 +64,11 @@ type Report struct {
 	Hard          int    // of them, how many needed SIGKILL
 	VerifiedEmpty bool   // the session has no live (non-zombie) member and every Extra is gone
 	Remaining     []Proc // when not verified empty
-	Elapsed       time.Duration
+	// Exited names (PID, StartTime) every process seen alive that is gone at the end.
+	// Those that were reparented to a subreaper Corral are its zombies now; the caller
+	// may reap them by exact pid (runs does, so /proc does not fill with them).
+	Exited  []Fingerprint
+	Elapsed time.Duration
 	// Err says why the escalation was refused (ErrOwnSession, ErrProtected,
 	// ErrNotSupported) or could not verify (a /proc read failure). Nil otherwise.
 	Err error

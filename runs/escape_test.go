@@ -5,6 +5,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"corral/reaper"
 )
@@ -65,4 +66,30 @@ func TestEscapeWarn(t *testing.T) {
 		t.Fatalf("reason %s", info.Reason)
 	}
 	assertPIDsGone(t, pidsAfter(out, "escapee"))
+}
+
+// The members a cancel ends that were reparented to Corral (the subreaper) are reaped
+// by the cleanup itself, not left as zombies for a later escape scan: here there is
+// no later scan (EscapeScan is an hour), so a zombie left is the cleanup's.
+func TestCleanupReapsReparentedMembers(t *testing.T) {
+	d := testDefaults()
+	d.EscapeScan = time.Hour
+	s := newSup(t, WithEscapeDetection(), WithDefaults(d))
+	id := spawn(t, s, childSpec(false, "tree", "3"))
+	waitOutput(t, s, id, "tree ready")
+	trees, err := s.Trees(id)
+	if err != nil || len(trees[id]) != 4 {
+		t.Fatalf("tree %+v, %v: want 4 processes", trees[id], err)
+	}
+	root := trees[id][0].PID
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	for _, p := range trees[id] {
+		if p.PID == root {
+			continue
+		}
+		if q, err := reaper.ReadProc(p.PID); err == nil && q.StartTime == p.StartTime {
+			t.Errorf("member %d is still there after the cleanup: state %c, ppid %d", p.PID, q.State, q.PPID)
+		}
+	}
 }

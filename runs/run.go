@@ -245,6 +245,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.wd.Stop()
 		r.sup.scanEscapes() // a last look for escapees before the session is ended
 		rep := r.terminate()
+		r.sup.reapExited(rep.Exited, r.rootPID())
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
 		r.sup.countCleanup(rep)
 		<-exited

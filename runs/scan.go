@@ -135,6 +135,32 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 	return found
 }
 
+// reapExited reaps, by exact pid, the processes a run's cleanup ended that were
+// reparented to Corral (the subreaper) and are its zombies now, instead of leaving
+// them to the next escape scan: the pacer may put that seconds away, and until then
+// every /proc scan reads them. A cancelled tree of a hundred left a hundred zombies
+// per cancel. The root is skipped (its exec.Cmd reaps it). Under spawnMu, so no new
+// run root can be given one of these pids meanwhile; the start time read before the
+// reap must still be the one the cleanup saw, and the process must be our zombie.
+func (s *Supervisor) reapExited(gone []reaper.Fingerprint, root int) {
+	if !s.escapes || len(gone) == 0 {
+		return
+	}
+	self := os.Getpid()
+	s.spawnMu.Lock()
+	defer s.spawnMu.Unlock()
+	for _, f := range gone {
+		if f.PID == root {
+			continue
+		}
+		p, err := reaper.ReadProc(f.PID)
+		if err != nil || p.StartTime != f.StartTime || p.PPID != self || p.State != 'Z' {
+			continue
+		}
+		reaper.ReapIfZombie(f.PID)
+	}
+}
+
 // owner attributes a reparented child of Corral to one of its live runs.
 func (s *Supervisor) owner(p reaper.Proc, byID map[string]*run) *run {
 	if r := byID[s.seen[keyOf(p)]]; r != nil {
