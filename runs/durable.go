@@ -171,7 +171,9 @@ func (s *Supervisor) heartbeat() {
 	live := map[string]heartbeatRun{}
 	for _, r := range s.liveRuns() {
 		r.mu.Lock()
-		if r.epoch > 0 && r.info.LeaseExpiresAt.Sub(now) < s.cfg.LeaseExpiry/2 {
+		// Wall clock (Round(0) drops the monotonic reading): the record's expiry is
+		// wall-clock time, and after a suspend the monotonic clock lags it.
+		if r.epoch > 0 && r.info.LeaseExpiresAt.Round(0).Sub(now.Round(0)) < s.cfg.LeaseExpiry/2 {
 			live[r.id] = heartbeatRun{epoch: r.epoch, lastOutput: r.wd.State().LastOutput}
 		}
 		r.mu.Unlock()
@@ -183,12 +185,12 @@ func (s *Supervisor) heartbeat() {
 	s.reg.saveMetrics(s.counters.snapshot()) // best effort: counters are not records
 }
 
-// renew writes the renewed leases and shows the new expiry on the runs that kept theirs.
+// renew writes the renewed leases and shows the new expiry on the runs whose record
+// took it (after a failed write, only those written before it).
 func (s *Supervisor) renew(live map[string]heartbeatRun) {
-	lost, err := s.reg.heartbeat(live)
-	expires := s.reg.now().Add(s.cfg.LeaseExpiry)
+	renewed, lost, expires, err := s.reg.heartbeat(live)
 	for _, r := range s.liveRuns() {
-		if _, ok := live[r.id]; ok && !slices.Contains(lost, r.id) {
+		if slices.Contains(renewed, r.id) {
 			r.mu.Lock()
 			r.info.LeaseExpiresAt = expires // shown live; not an event of its own
 			r.mu.Unlock()

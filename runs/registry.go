@@ -295,9 +295,12 @@ func (r *Registry) create(rec Record) error {
 }
 
 // heartbeat renews the leases of this instance's live runs (id → epoch) and records
-// their last output time. It returns the ids whose lease this instance no longer holds.
-func (r *Registry) heartbeat(live map[string]heartbeatRun) (lost []string, err error) {
+// their last output time. It returns the ids it renewed, the expiry it wrote, and the
+// ids whose lease this instance no longer holds; after an error only those renewed
+// before it were written.
+func (r *Registry) heartbeat(live map[string]heartbeatRun) (renewed, lost []string, expires time.Time, err error) {
 	err = r.withLock(func() error {
+		expires = r.now().Add(r.cfg.LeaseExpiry)
 		for id, hb := range live {
 			rec, err := readRecord(r.recordPath(id))
 			if err != nil || rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != hb.epoch {
@@ -307,17 +310,18 @@ func (r *Registry) heartbeat(live map[string]heartbeatRun) (lost []string, err e
 			if rec.State == Exited {
 				continue
 			}
-			rec.LeaseExpiresAt = r.now().Add(r.cfg.LeaseExpiry)
+			rec.LeaseExpiresAt = expires
 			if hb.lastOutput.After(rec.LastOutputAt) {
 				rec.LastOutputAt = hb.lastOutput
 			}
 			if err := r.store(rec, false); err != nil {
 				return err
 			}
+			renewed = append(renewed, id)
 		}
 		return nil
 	})
-	return lost, err
+	return renewed, lost, expires, err
 }
 
 type heartbeatRun struct {

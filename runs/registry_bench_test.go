@@ -27,7 +27,7 @@ func BenchmarkHeartbeat(b *testing.B) {
 		live[rec.RunID] = heartbeatRun{epoch: 1}
 	}
 	for b.Loop() {
-		if lost, err := reg.heartbeat(live); err != nil || len(lost) > 0 {
+		if _, lost, _, err := reg.heartbeat(live); err != nil || len(lost) > 0 {
 			b.Fatal(lost, err)
 		}
 	}

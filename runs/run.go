@@ -273,6 +273,7 @@ func (r *run) terminate() reaper.Report {
 		rep.Killed += again.Killed
 		rep.Hard += again.Hard
 		rep.VerifiedEmpty, rep.Remaining = again.VerifiedEmpty, again.Remaining
+		rep.Exited = append(rep.Exited, again.Exited...)
 		if !slices.Contains(rep.Steps, reaper.StepKill) && slices.Contains(again.Steps, reaper.StepKill) {
 			rep.Steps = append(rep.Steps, reaper.StepKill)
 		}

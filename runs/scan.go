@@ -275,22 +275,34 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 // created since the last one: a fifth of idle CPU with 50 runs (issue 6). Without a
 // fork no process can join a session or become a descendant, so the members last seen
 // are the only candidates; each is read again (its state, CPU, RSS, and its session:
-// one that called setsid drops out, one that exited is gone). An escapee the last scan
-// did not see, or an unreadable last pid, means a full scan.
+// one that called setsid drops out, one that exited is gone).
+//
+// The kernel moves the last pid when it allocates one, a moment before the new
+// process shows in /proc, so one full scan may miss a child whose pid it already read.
+// The cache is therefore trusted only once two full scans in a row read the same last
+// pid (the child is listed by the second), and never for more than maxCachedTrees
+// calls in a row. An extra process the last full scan was not asked about, a new root,
+// or an unreadable last pid means a full scan.
 type treeCache struct {
-	mu      sync.Mutex
-	lastPID int
-	roots   []int
-	pids    []int // the processes in some run's tree at the last full scan
-	scans   int   // full scans taken (for tests)
+	mu        sync.Mutex
+	lastPID   int
+	confirmed bool // the last two full scans read the same last pid
+	hits      int  // answers from the cache since the last full scan
+	roots     []int
+	extras    []int // the extra pids the last full scan was asked about
+	pids      []int // the processes in some run's tree at the last full scan
+	scans     int   // full scans taken (for tests)
 }
+
+const maxCachedTrees = 10
 
 // procs returns every process the trees of these roots and extras can contain, given
 // the kernel's last pid read before the call (reaper.LastPID).
 func (c *treeCache) procs(last int, lastErr error, roots []int, extra []reaper.Fingerprint) ([]reaper.Proc, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if lastErr == nil && last == c.lastPID && c.covers(roots, extra) {
+	if lastErr == nil && c.confirmed && last == c.lastPID && c.hits < maxCachedTrees && c.covers(roots, extra) {
+		c.hits++
 		all := make([]reaper.Proc, 0, len(c.pids))
 		for _, pid := range c.pids {
 			if p, err := reaper.ReadProc(pid); err == nil {
@@ -304,17 +316,21 @@ func (c *treeCache) procs(last int, lastErr error, roots []int, extra []reaper.F
 		return nil, err
 	}
 	c.scans++
-	c.lastPID, c.roots, c.pids = last, slices.Clone(roots), c.pids[:0]
+	c.confirmed = lastErr == nil && last == c.lastPID
+	c.lastPID, c.hits, c.roots, c.pids, c.extras = last, 0, slices.Clone(roots), c.pids[:0], c.extras[:0]
+	for _, f := range extra {
+		c.extras = append(c.extras, f.PID)
+	}
 	for _, p := range all {
-		if slices.Contains(roots, p.SID) || slices.ContainsFunc(extra, func(f reaper.Fingerprint) bool { return f.PID == p.PID }) {
+		if slices.Contains(roots, p.SID) || slices.Contains(c.extras, p.PID) {
 			c.pids = append(c.pids, p.PID)
 		}
 	}
 	return all, nil
 }
 
-// covers reports whether the last full scan was taken for these roots and saw every
-// extra process.
+// covers reports whether the last full scan was taken for these roots and extras. An
+// extra that was already gone then stays gone: its pid could only come back by a fork.
 func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
 	for _, r := range roots {
 		if !slices.Contains(c.roots, r) {
@@ -322,7 +338,7 @@ func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
 		}
 	}
 	for _, f := range extra {
-		if !slices.Contains(c.pids, f.PID) {
+		if !slices.Contains(c.extras, f.PID) {
 			return false
 		}
 	}

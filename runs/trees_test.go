@@ -37,33 +37,56 @@ func TestTreeCache(t *testing.T) {
 	if len(full) != 3 || c.scans != 1 {
 		t.Fatalf("full scan: tree %v, %d scans", full, c.scans)
 	}
+	// A second full scan with the same last pid confirms it (a child allocated just
+	// before the first read of 7 may have been missing from /proc in the first scan).
+	c.procs(7, nil, []int{root}, nil)
+	if c.scans != 2 {
+		t.Fatalf("%d scans, want a second, confirming one", c.scans)
+	}
 	all, _ = c.procs(7, nil, []int{root}, nil)
-	if got := treePIDs(all, root); !slices.Equal(got, full) || c.scans != 1 || len(all) != 3 {
+	if got := treePIDs(all, root); !slices.Equal(got, full) || c.scans != 2 || len(all) != 3 {
 		t.Fatalf("cached: tree %v of %d procs, %d scans; want %v from the cache", got, len(all), c.scans, full)
 	}
 	// The grandchild (the highest pid) exits: the cached answer drops it.
 	if err := syscall.Kill(full[2], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		all, _ = c.procs(7, nil, []int{root}, nil)
-		if got := treePIDs(all, root); slices.Equal(got, full[:2]) {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if p, err := reaper.ReadProc(full[2]); err != nil || p.State == 'Z' {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the killed member is still in the cached tree: %v", treePIDs(all, root))
+			t.Fatal("the killed member never died")
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	if c.scans != 1 {
-		t.Fatalf("%d scans, want the cache only", c.scans)
+	hits := c.hits
+	all, _ = c.procs(7, nil, []int{root}, nil)
+	if got := treePIDs(all, root); !slices.Equal(got, full[:2]) || c.hits != hits+1 {
+		t.Fatalf("cached answer after the kill: %v (hits %d → %d), want %v from the cache", got, hits, c.hits, full[:2])
 	}
+	for c.hits < maxCachedTrees { // at most maxCachedTrees answers in a row from the cache
+		c.procs(7, nil, []int{root}, nil)
+	}
+	scans := c.scans
+	c.procs(7, nil, []int{root}, nil)
+	if c.scans != scans+1 {
+		t.Fatalf("no full scan after %d cached answers", maxCachedTrees)
+	}
+	c.procs(7, nil, []int{root}, nil) // confirmed again
+	scans = c.scans
 	c.procs(8, nil, []int{root}, nil)                                 // something forked
 	c.procs(8, nil, []int{root, 999999}, nil)                         // a new run
-	c.procs(8, nil, []int{root}, []reaper.Fingerprint{{PID: 999998}}) // an escapee not seen
+	c.procs(8, nil, []int{root}, []reaper.Fingerprint{{PID: 999998}}) // an extra not asked about
 	c.procs(8, syscall.ENOENT, []int{root}, nil)                      // no last pid
-	if c.scans != 5 {
-		t.Errorf("%d scans, want 5", c.scans)
+	if c.scans != scans+4 {
+		t.Errorf("%d scans, want %d", c.scans, scans+4)
+	}
+	// An extra asked about at the last full scan is covered even though it is gone.
+	c.procs(8, nil, []int{root}, []reaper.Fingerprint{{PID: 999998}})
+	c.procs(8, nil, []int{root}, []reaper.Fingerprint{{PID: 999998}})
+	scans = c.scans
+	c.procs(8, nil, []int{root}, []reaper.Fingerprint{{PID: 999998}})
+	if c.scans != scans {
+		t.Errorf("a gone extra forces a full scan every time")
 	}
 }
