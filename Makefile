@@ -31,7 +31,7 @@ cross:
 
 # Benchmarks: figures, not pass/fail. Every Go benchmark once (BENCHTIME trades precision
 # for time), then .ci/bench: the issue-6 figures with their repetitions, tmux measured side
-# by side, written to BENCHMARKS.md (with the Go run appended). About 12 minutes on 2 cores.
+# by side, written to BENCHMARKS.md (with the Go run appended). About 15 minutes on 2 cores.
 BENCHTIME ?= 30x
 bench:
 	@mkdir -p bin
