@@ -488,6 +488,17 @@ func TestUIQuitWithLiveRuns(t *testing.T) {
 	x.text("sleep 1000")
 	x.keys("Enter")
 	x.waitFor(`(?s)running.*running`, 20*time.Second)
+	// The terminal's title says how many runs are live (OSC 2, which tmux keeps as the
+	// pane title).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		title := strings.TrimSpace(x.run("display", "-p", "-t", "t", "#{pane_title}"))
+		if title == "corral · 2 live" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pane title %q, want %q", title, "corral · 2 live")
+		}
+	}
 	x.keys("q")
 	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
 	x.keys("y")

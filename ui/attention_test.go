@@ -25,6 +25,9 @@ func TestAttentionFromBellUntilSelected(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "● codex") {
 		t.Errorf("no marker in the list:\n%s", v)
 	}
+	if title := h.m.View().WindowTitle; title != "corral · 2 live · attention 1" {
+		t.Errorf("window title %q, want the attention in it", title)
+	}
 	core.screens["r1"].Write([]byte("\x1b]9;done\x07"))
 	h.send(OutputMsg{IDs: []string{"r1"}})
 	if h.m.list.Attention("r1") {
@@ -33,6 +36,9 @@ func TestAttentionFromBellUntilSelected(t *testing.T) {
 	h.key("j")
 	if h.m.list.Attention("r2") {
 		t.Error("selecting the run did not clear its marker")
+	}
+	if title := h.m.View().WindowTitle; title != "corral · 2 live" {
+		t.Errorf("window title %q after the marker cleared", title)
 	}
 	core.screens["r1"].Write([]byte("\x1b]777;notify;title;body\x07"))
 	h.send(OutputMsg{IDs: []string{"r1"}})

@@ -212,6 +212,17 @@ func (l *RunList) SetAttention(id string, on bool) {
 // Attention reports whether a run has the attention marker.
 func (l RunList) Attention(id string) bool { return l.attention[id] }
 
+// Counts returns how many runs are live (not exited) and how many have the attention
+// marker.
+func (l RunList) Counts() (live, attention int) {
+	for _, i := range l.runs {
+		if !i.Ended() {
+			live++
+		}
+	}
+	return live, len(l.attention)
+}
+
 // follow scrolls so the selection is visible.
 func (l *RunList) follow() {
 	rows := max(l.h-2, 1)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -29,7 +30,7 @@ func (c *rootCache) split(i int, s string) []string {
 // View draws the screen: panes joined line by line, the status line, an open form on
 // top, and the real cursor where the focused app or the open prompt has it.
 func (m Model) View() tea.View {
-	v := tea.View{AltScreen: true}
+	v := tea.View{AltScreen: true, WindowTitle: m.windowTitle()}
 	if m.lay.w <= 0 || m.lay.h <= 0 {
 		return v
 	}
@@ -45,6 +46,19 @@ func (m Model) View() tea.View {
 	v.Cursor = m.cursor()
 	v.MouseMode = m.mouseMode()
 	return v
+}
+
+// windowTitle is the terminal's window or tab title: Corral, its live runs and how many
+// want the operator (a bell, a desktop notification, an end while not selected), so an
+// agent waiting for input shows in the tab bar while its Corral is in another tab. It
+// changes only with those counts: nothing to redraw while idle.
+func (m Model) windowTitle() string {
+	live, attention := m.list.Counts()
+	t := fmt.Sprintf("corral · %d live", live)
+	if attention > 0 {
+		t += fmt.Sprintf(" · attention %d", attention)
+	}
+	return t
 }
 
 // compose joins the panes and the status line.
