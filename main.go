@@ -848,8 +848,9 @@ func cmdReplay(args []string) int {
 		return exitUsage
 	}
 	path, err := filepath.Abs(fs.Arg(0))
+	var cols, rows int
 	if err == nil {
-		_, _, err = demo.CastSize(path)
+		cols, rows, err = demo.CastSize(path)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral replay: %v\n", err)
@@ -862,6 +863,8 @@ func cmdReplay(args []string) int {
 		return exitFailure
 	}
 	defer os.RemoveAll(dir)
-	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true}
+	// At the recording's size, whatever the pane's: the player follows its resizes.
+	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true,
+		Cols: uint16(min(cols, 1000)), Rows: uint16(min(rows, 1000)), FixedSize: true}
 	return runUI(config.Default(), dir, uiRuns{start: []runs.Spec{spec}}, nil)
 }

@@ -597,4 +597,22 @@ func TestReplayRecording(t *testing.T) {
 	if r := run(t, corral(t, "replay", filepath.Join(state, "nope.cast"))); r.code != 2 {
 		t.Errorf("a missing recording: exit %d, want 2", r.code)
 	}
+
+	// A recording that was resized plays at its sizes, whatever the pane's: 40×10, then
+	// 60×12, where 60 #s fill one line.
+	resized := filepath.Join(t.TempDir(), "resized.cast")
+	os.WriteFile(resized, []byte(`{"version": 2, "width": 40, "height": 10}
+[0.0, "o", "before\r\n"]
+[0.05, "r", "60x12"]
+[0.1, "o", "`+strings.Repeat("#", 60)+`after"]
+`), 0o600)
+	x = startTmux(t, 160, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay %s", t.TempDir(), corralBin, resized))
+	full := regexp.MustCompile(`│#{60} +│`) // 60 #s and the line's end: no wrap at 40
+	x.waitUntil("the replay at 60×12", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "· 60×12") && full.MatchString(s) && strings.Contains(s, "│after")
+	})
+	x.keys("q")
+	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }

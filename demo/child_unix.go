@@ -67,3 +67,10 @@ func makeRaw(fd int) func() {
 	}
 	return func() { term.Restore(fd, old) }
 }
+
+// setTermSize sets the window size of the terminal on fd: from the slave side, as a
+// replay following its recording's resizes does (the host takes it up, see
+// runs.Spec.FixedSize).
+func setTermSize(fd int, cols, rows uint16) error {
+	return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows})
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -29,7 +30,9 @@ func CastSize(path string) (cols, rows int, err error) {
 
 // castPlay FILE [SPEED] plays an asciicast v2 recording to stdout with its timing.
 // Keys (stdin in raw mode): space pauses and resumes, + and - double or halve the
-// speed, q stops. Resize events cannot resize the terminal it runs in and are skipped.
+// speed, q stops. A resize event ("r", "COLSxROWS") sets the size of the terminal it
+// plays on, before the output that follows it: under corral replay the run has a
+// fixed size (runs.Spec.FixedSize) and its screen takes that size up.
 func castPlay(args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -89,8 +92,13 @@ func (p *player) play(sc *bufio.Scanner) int {
 			return 0
 		}
 		last = at
-		if kind == "o" {
+		switch kind {
+		case "o":
 			os.Stdout.WriteString(data)
+		case "r":
+			if cols, rows, ok := parseCastSize(data); ok {
+				setTermSize(0, cols, rows)
+			}
 		}
 	}
 	fmt.Print("\r\n\x1b[2m[end of recording]\x1b[0m\r\n")
@@ -139,4 +147,18 @@ func (p *player) key(k byte, deadline time.Time) time.Time {
 		left *= 2
 	}
 	return time.Now().Add(left)
+}
+
+// parseCastSize reads a resize event's "COLSxROWS".
+func parseCastSize(s string) (cols, rows uint16, ok bool) {
+	c, r, found := strings.Cut(s, "x")
+	if !found {
+		return 0, 0, false
+	}
+	ci, err1 := strconv.ParseUint(c, 10, 16)
+	ri, err2 := strconv.ParseUint(r, 10, 16)
+	if err1 != nil || err2 != nil || ci == 0 || ri == 0 {
+		return 0, 0, false
+	}
+	return uint16(ci), uint16(ri), true
 }

@@ -55,6 +55,10 @@ type Options struct {
 	// the reader and a stalled reader blocks the child once the kernel buffer
 	// fills. Nil discards output (it is still drained).
 	OnOutput func(s Stream, p []byte)
+	// OnChildResize, on a PTY run, is called from the reader before each chunk of
+	// output that follows a window size the child set on its own terminal (the
+	// master is told nothing of that): one ioctl per read. Nil: not watched.
+	OnChildResize func(cols, rows uint16)
 	// WriteQueue caps the bytes of input queued and not yet written; Write
 	// returns ErrInputFull beyond it. Zero means DefaultWriteQueue.
 	WriteQueue int
@@ -123,7 +127,18 @@ func checkCmd(cmd *exec.Cmd) error {
 func newPTYProc(pid int, master *os.File, o Options) *Proc {
 	p := &Proc{pid: pid, term: master, files: []*os.File{master}, cols: o.Cols, rows: o.Rows}
 	p.in = newWriter(master, false, o.WriteQueue)
-	p.startReaders(o.OnOutput, master)
+	out := o.OnOutput
+	if resized := o.OnChildResize; resized != nil {
+		out = func(s Stream, b []byte) {
+			if cols, rows, changed := p.SyncSize(); changed {
+				resized(cols, rows)
+			}
+			if o.OnOutput != nil {
+				o.OnOutput(s, b)
+			}
+		}
+	}
+	p.startReaders(out, master)
 	return p
 }
 
@@ -210,6 +225,24 @@ func (p *Proc) Resize(cols, rows uint16) error {
 	}
 	p.cols, p.rows = cols, rows
 	return nil
+}
+
+// SyncSize reads the PTY's window size as the kernel has it and reports whether it
+// differs from the size last set or seen: the child may set it itself, from the
+// slave side (a replay following its recording's resizes), and the master is told
+// nothing of that. A pipe run never changes.
+func (p *Proc) SyncSize() (cols, rows uint16, changed bool) {
+	if p.term == nil {
+		return 0, 0, false
+	}
+	c, r, err := getWinsize(p.term)
+	p.sizeMu.Lock()
+	defer p.sizeMu.Unlock()
+	if err != nil || c == 0 || r == 0 || (c == p.cols && r == p.rows) {
+		return p.cols, p.rows, false
+	}
+	p.cols, p.rows = c, r
+	return c, r, true
 }
 
 // Size is the PTY window size last set; 0, 0 on a pipe run.

@@ -110,6 +110,24 @@ func startPipe(cmd *exec.Cmd, o Options) (*Proc, error) {
 
 // setWinsize sets the window size through RawConn.Control, never through
 // Fd(), which would put the master back into blocking mode.
+// getWinsize reads the PTY's window size.
+func getWinsize(f *os.File) (cols, rows uint16, err error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, 0, err
+	}
+	var ws *unix.Winsize
+	var ioErr error
+	err = rc.Control(func(fd uintptr) { ws, ioErr = unix.IoctlGetWinsize(int(fd), unix.TIOCGWINSZ) })
+	if err == nil {
+		err = ioErr
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	return ws.Col, ws.Row, nil
+}
+
 func setWinsize(f *os.File, cols, rows uint16) error {
 	rc, err := f.SyscallConn()
 	if err != nil {

@@ -13,3 +13,4 @@ import (
 func startPTY(*exec.Cmd, Options) (*Proc, error)  { return nil, ErrNotSupported }
 func startPipe(*exec.Cmd, Options) (*Proc, error) { return nil, ErrNotSupported }
 func setWinsize(*os.File, uint16, uint16) error   { return ErrNotSupported }
+func getWinsize(*os.File) (uint16, uint16, error) { return 0, 0, ErrNotSupported }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"corral/ptyhost"
 )
@@ -107,5 +110,47 @@ func TestAppendJSONStringMatchesMarshal(t *testing.T) {
 		if got := appendJSONString([]byte("x"), []byte(c)); string(got) != "x"+string(want) {
 			t.Fatalf("appendJSONString(%q) = %s, want %s", c, got[1:], want)
 		}
+	}
+}
+
+// A FixedSize PTY run takes up a window size its child sets on its own terminal: the
+// player of corral replay following a recording's resize. The screen, Info and the
+// run's own recording all follow, before the output written after the resize.
+func TestFixedSizeFollowsTheChild(t *testing.T) {
+	cast := filepath.Join(t.TempDir(), "in.cast")
+	rec := `{"version": 2, "width": 40, "height": 10}
+[0.0, "o", "before\r\n"]
+[0.01, "r", "60x12"]
+[0.02, "o", "` + strings.Repeat("#", 60) + `after"]
+`
+	if err := os.WriteFile(cast, []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens())
+	spec := childSpec(true, "cast-play", cast, "4")
+	spec.Cols, spec.Rows, spec.FixedSize = 40, 10, true
+	id := spawn(t, s, spec)
+	waitOutput(t, s, id, "after")
+	scr, _ := s.Screen(id)
+	if c, r := scr.Size(); c != 60 || r != 12 {
+		t.Fatalf("screen %d×%d, want the child's 60×12", c, r)
+	}
+	// At 60 columns the 60 #s fill the line and "after" wraps to the next: at 40 the
+	// #s themselves would have wrapped.
+	lines := strings.Split(scr.Text(), "\n")
+	if len(lines) < 3 || lines[1] != strings.Repeat("#", 60) || !strings.HasPrefix(lines[2], "after") {
+		t.Fatalf("screen text not laid out at 60 columns:\n%s", scr.Text())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for info, _ := s.Info(id); info.Cols != 60 || info.Rows != 12; info, _ = s.Info(id) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Info size %d×%d, want 60×12", info.Cols, info.Rows)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.Cancel(id)
+	info := waitEnd(t, s, id)
+	if c, r := replayCast(t, info.Cast).Size(); c != 60 || r != 12 {
+		t.Errorf("the run's own recording ends at %d×%d, want 60×12", c, r)
 	}
 }

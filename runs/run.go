@@ -135,6 +135,9 @@ func (r *run) start() error {
 	cmd := r.spec.command(r.sup.cfg, r.id)
 	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,
 		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue}
+	if r.spec.FixedSize {
+		opts.OnChildResize = r.onChildResize
+	}
 
 	r.sup.spawnMu.Lock()
 	if r.ctx.Err() != nil {
@@ -358,6 +361,17 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	}
 	r.wd.Output()
 	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
+}
+
+// onChildResize takes up a window size the child set on its own terminal (FixedSize
+// runs), before the output written after it is emulated. Called by the reader, which
+// never takes the lifecycle lock, so the Info update goes through a goroutine.
+func (r *run) onChildResize(cols, rows uint16) {
+	if r.screen != nil {
+		r.screen.Resize(int(cols), int(rows))
+	}
+	r.cast.resize(cols, rows, time.Now())
+	go r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
 }
 
 func (r *run) mirror(s ptyhost.Stream) io.Writer {

@@ -26,6 +26,10 @@ type Spec struct {
 
 	Cols uint16 `json:"cols,omitempty"` // PTY size; 0 takes the default
 	Rows uint16 `json:"rows,omitempty"`
+	// FixedSize keeps a PTY run at its own size: the UI does not fit it to the pane,
+	// and a size the child sets on its terminal itself is taken up (the screen and the
+	// recording follow it). corral replay uses it to play a recording at its size.
+	FixedSize bool `json:"fixed_size,omitempty"`
 
 	// Escape is what happens when a process leaves the run's session: fail (default)
 	// ends the run with ownership-escape; warn records it and ends the escapee with

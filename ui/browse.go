@@ -146,7 +146,7 @@ func (m Model) restart(sel runs.Info) (tea.Model, tea.Cmd) {
 
 // sizeSpec gives a PTY spec the terminal pane's size, so it starts the right size.
 func (m Model) sizeSpec(spec *runs.Spec) {
-	if spec.PTY && m.lay.w > 0 {
+	if spec.PTY && !spec.FixedSize && m.lay.w > 0 {
 		cols, rows := m.term.InnerSize()
 		spec.Cols, spec.Rows = uint16(cols), uint16(rows)
 	}

@@ -281,7 +281,7 @@ func (m *Model) fitRuns() tea.Cmd {
 	want := [2]uint16{uint16(cols), uint16(rows)}
 	var rs []resize
 	for _, i := range m.list.Runs() {
-		if i.Kind != "pty" || i.Adopted || i.State != runs.Running {
+		if i.Kind != "pty" || i.Adopted || i.State != runs.Running || i.Spec.FixedSize {
 			continue
 		}
 		if [2]uint16{i.Cols, i.Rows} == want || m.sized[i.ID] == want {

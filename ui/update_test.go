@@ -452,3 +452,20 @@ func TestMetricsReadOneAtATime(t *testing.T) {
 		t.Errorf("after the read came back a tick did not read again (%d reads)", n)
 	}
 }
+
+// A fixed-size PTY run (a replay at its recording's size) is never fitted to the pane.
+func TestFixedSizeRunIsNotFitted(t *testing.T) {
+	fixed := liveRun("r1", "replay", true)
+	fixed.Spec.FixedSize = true
+	h := newHarness(t, newFake(), 120, 30, fixed, liveRun("r2", "shell", true))
+	h.send(tea.WindowSizeMsg{Width: 150, Height: 40})
+	h.key("z")
+	for _, c := range h.core.called("Resize") {
+		if strings.HasPrefix(c, "Resize r1 ") {
+			t.Fatalf("the fixed-size run was resized: %q", h.core.called("Resize"))
+		}
+	}
+	if len(h.core.called("Resize")) == 0 {
+		t.Fatal("the other run was not fitted either: the test shows nothing")
+	}
+}
