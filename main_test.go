@@ -387,6 +387,22 @@ func (x *tmuxTerm) waitUntil(what string, limit time.Duration, ok func(string) b
 	}
 }
 
+// assertEnded checks that the registry holds n runs, every one ended with reason, and
+// that nothing they started is left.
+func assertEnded(t *testing.T, state string, n int, reason string) {
+	t.Helper()
+	reps := registry(t, state)
+	if len(reps) != n {
+		t.Fatalf("registry %+v, want %d runs", reps, n)
+	}
+	for _, r := range reps {
+		if r.Reason != reason {
+			t.Errorf("%s ended %s, want %s", r.Name, r.Reason, reason)
+		}
+	}
+	assertNothingLeft(t, state)
+}
+
 // regRun is a run as corral ls --json reports it.
 type regRun struct {
 	RunID, Name, Reason, State string
@@ -503,16 +519,7 @@ func TestUIQuitWithLiveRuns(t *testing.T) {
 	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
 	x.keys("y")
 	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
-	reps := registry(t, state)
-	if len(reps) != 2 {
-		t.Fatalf("registry %+v, want 2 runs", reps)
-	}
-	for _, r := range reps {
-		if r.Reason != "supervisor-shutdown" {
-			t.Errorf("%s ended %s, want supervisor-shutdown", r.Name, r.Reason)
-		}
-	}
-	assertNothingLeft(t, state)
+	assertEnded(t, state, 2, "supervisor-shutdown")
 }
 
 // A [[run]] with autostart = false is listed as not started, is not in the registry,
@@ -541,16 +548,7 @@ func TestUIPendingRunStartsOnKey(t *testing.T) {
 	x.waitFor(`Events · spawned 2 · escapes 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
-	reps := registry(t, state)
-	if len(reps) != 2 {
-		t.Fatalf("registry %+v, want 2 runs", reps)
-	}
-	for _, r := range reps {
-		if r.Reason != "exit" {
-			t.Errorf("%s ended %s, want exit", r.Name, r.Reason)
-		}
-	}
-	assertNothingLeft(t, state)
+	assertEnded(t, state, 2, "exit")
 }
 
 // corral demo --autoplay runs to the end in tmux; every scenario run reaches its

@@ -130,7 +130,7 @@ func newPTYProc(pid int, master *os.File, o Options) *Proc {
 	out := o.OnOutput
 	if resized := o.OnChildResize; resized != nil {
 		out = func(s Stream, b []byte) {
-			if cols, rows, changed := p.SyncSize(); changed {
+			if cols, rows, changed := p.syncSize(); changed {
 				resized(cols, rows)
 			}
 			if o.OnOutput != nil {
@@ -227,11 +227,11 @@ func (p *Proc) Resize(cols, rows uint16) error {
 	return nil
 }
 
-// SyncSize reads the PTY's window size as the kernel has it and reports whether it
+// syncSize reads the PTY's window size as the kernel has it and reports whether it
 // differs from the size last set or seen: the child may set it itself, from the
 // slave side (a replay following its recording's resizes), and the master is told
 // nothing of that. A pipe run never changes.
-func (p *Proc) SyncSize() (cols, rows uint16, changed bool) {
+func (p *Proc) syncSize() (cols, rows uint16, changed bool) {
 	if p.term == nil {
 		return 0, 0, false
 	}

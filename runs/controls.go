@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
-	"time"
 
 	"corral/ptyhost"
 	"corral/reaper"
@@ -104,10 +103,7 @@ func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 	if err := p.Resize(cols, rows); err != nil {
 		return err
 	}
-	if r.screen != nil {
-		r.screen.Resize(int(cols), int(rows))
-	}
-	r.cast.resize(cols, rows, time.Now())
+	r.takeSize(cols, rows)
 	r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
 	return nil
 }

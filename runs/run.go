@@ -363,14 +363,19 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
 }
 
-// onChildResize takes up a window size the child set on its own terminal (FixedSize
-// runs), before the output written after it is emulated. Called by the reader, which
-// never takes the lifecycle lock, so the Info update goes through a goroutine.
-func (r *run) onChildResize(cols, rows uint16) {
+// takeSize gives the run's screen and recording a new PTY size.
+func (r *run) takeSize(cols, rows uint16) {
 	if r.screen != nil {
 		r.screen.Resize(int(cols), int(rows))
 	}
 	r.cast.resize(cols, rows, time.Now())
+}
+
+// onChildResize takes up a window size the child set on its own terminal (FixedSize
+// runs), before the output written after it is emulated. Called by the reader, which
+// never takes the lifecycle lock, so the Info update goes through a goroutine.
+func (r *run) onChildResize(cols, rows uint16) {
+	r.takeSize(cols, rows)
 	go r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,11 +16,10 @@ const maxEvents = 500
 // Events is the events pane: the structured event stream, newest last, under a title
 // that carries the counters (metrics.go).
 type Events struct {
-	c       *Common
-	lines   []evLine
-	w, h    int
-	metrics runs.Metrics
-	pairs   []metricPair // nil until the first SetMetrics
+	c     *Common
+	lines []evLine
+	w, h  int
+	pairs []metricPair // the counters as drawn; nil until the first SetMetrics
 
 	ver   uint64
 	cache *viewCache[eventsKey]
@@ -52,13 +52,14 @@ func (e Events) Update(msg tea.Msg) (Events, tea.Cmd) {
 	return e, nil
 }
 
-// SetMetrics shows the counters in the title. Counters equal to those shown leave the
-// pane's version alone, so the once-a-second refresh of an idle Corral draws nothing.
+// SetMetrics shows the counters in the title. Counters that draw what is shown leave
+// the pane's version alone, so the once-a-second refresh of an idle Corral draws nothing.
 func (e *Events) SetMetrics(m runs.Metrics) {
-	if e.pairs != nil && sameMetrics(e.metrics, m) {
+	pairs := metricPairs(m)
+	if e.pairs != nil && slices.Equal(pairs, e.pairs) {
 		return
 	}
-	e.metrics, e.pairs = m, metricPairs(m)
+	e.pairs = pairs
 	e.ver++
 }
 

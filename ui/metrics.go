@@ -130,25 +130,3 @@ func metricsLine(st Styles, lead string, ps []metricPair, w int) string {
 	b.WriteString(st.Muted.Render(muted.String()))
 	return b.String()
 }
-
-// sameMetrics reports whether a and b draw the same line (a missing key counts 0).
-func sameMetrics(a, b runs.Metrics) bool {
-	return a.SpawnTotal == b.SpawnTotal && a.ReconcileOrphansTotal == b.ReconcileOrphansTotal &&
-		a.LeaseStealTotal == b.LeaseStealTotal && a.OwnershipEscapeTotal == b.OwnershipEscapeTotal &&
-		sameCounts(a.ExitTotal, b.ExitTotal) && sameCounts(a.TimeoutTotal, b.TimeoutTotal) &&
-		sameCounts(a.CleanupKillTotal, b.CleanupKillTotal)
-}
-
-func sameCounts(a, b map[string]int64) bool {
-	for k, n := range a {
-		if b[k] != n {
-			return false
-		}
-	}
-	for k, n := range b {
-		if a[k] != n {
-			return false
-		}
-	}
-	return true
-}

@@ -49,6 +49,9 @@ func TestMetricsLine(t *testing.T) {
 	}
 }
 
+// sameMetrics reports whether a and b draw the same line: what SetMetrics compares.
+func sameMetrics(a, b runs.Metrics) bool { return slices.Equal(metricPairs(a), metricPairs(b)) }
+
 func TestSameMetrics(t *testing.T) {
 	a := testMetrics()
 	b := testMetrics()
