@@ -1,0 +1,101 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Client is one connection to a server. Its calls are answered in order; it is not
+// safe for concurrent use (open one Client per goroutine that calls).
+type Client struct {
+	conn  net.Conn
+	r     *bufio.Reader
+	enc   *json.Encoder
+	Hello HelloReply // what the server said of itself
+}
+
+// Dial connects to the state dir's server and says hello. It is ErrNoServer when no
+// server listens there (no socket, or a stale one), ErrForeign when the socket is
+// another user's, and ErrVersion when the server speaks another protocol version.
+func Dial(dir string) (*Client, error) {
+	sock := filepath.Join(dir, SocketName)
+	if err := socketOwner(sock); err != nil {
+		return nil, err
+	}
+	conn, err := net.Dial("unix", sock)
+	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
+			return nil, ErrNoServer
+		}
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn)}
+	if err := c.Call("hello", Hello{Version: Version}, &c.Hello); err != nil {
+		conn.Close()
+		var pe *Error
+		if errors.As(err, &pe) && pe.Code == CodeVersion {
+			return nil, fmt.Errorf("%w: %s", ErrVersion, pe.Message)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// Connect is Dial, starting a server with start first when none is running, and
+// waiting up to limit for it to listen. Two clients that start one at once are fine:
+// the server lock lets one listen, and the other's server exits with ErrRunning.
+func Connect(dir string, start func() error, limit time.Duration) (*Client, error) {
+	c, err := Dial(dir)
+	if !errors.Is(err, ErrNoServer) {
+		return c, err
+	}
+	if err := start(); err != nil {
+		return nil, fmt.Errorf("start the server: %w", err)
+	}
+	deadline := time.Now().Add(limit)
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		c, err = Dial(dir)
+		if !errors.Is(err, ErrNoServer) || time.Now().After(deadline) {
+			return c, err
+		}
+		// The server is another process that tells us nothing until it listens: the
+		// socket is the condition, re-checked with a short, growing delay.
+		time.Sleep(delay)
+	}
+}
+
+// Close hangs up.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// Call sends one request and decodes its result into result (which may be nil). A
+// failed call is an *Error with the server's code.
+func (c *Client) Call(verb string, args, result any) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	if err := c.enc.Encode(Request{V: Version, Verb: verb, Args: raw}); err != nil {
+		return fmt.Errorf("send %s: %w", verb, err)
+	}
+	line, err := readLine(c.r, MaxMessage+1024)
+	if err != nil {
+		return fmt.Errorf("%s: the server hung up: %w", verb, err)
+	}
+	var resp Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return fmt.Errorf("%s: malformed response: %w", verb, err)
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	if result == nil || len(resp.Result) == 0 {
+		return nil
+	}
+	return json.Unmarshal(resp.Result, result)
+}

@@ -1,0 +1,16 @@
+// Package server is Corral's server and its protocol (DESIGN §13): one server per state
+// dir owns a supervisor and every run in it, so runs outlive the terminal that started
+// them; clients (the control verbs, the UI) reach it over a Unix socket in the state dir.
+//
+// The protocol is newline-delimited JSON on `<state dir>/server.sock`: a Request, then
+// its Response, in order, on one connection. Every message carries the protocol Version;
+// a client first says hello, and a server of another version answers with ErrVersion's
+// code so the client can say which side to upgrade. Requests are answered one at a time
+// per connection (wait and poll may block); a client that needs two at once opens two
+// connections. Bad requests (malformed JSON, an unknown verb or run, a message over
+// MaxMessage) get an error response and never take the server down.
+//
+// The socket is 0600 in the 0700 state dir, and every connection's peer uid is checked
+// (SO_PEERCRED): another user's client is refused before it can send anything. There is
+// no TCP listener; remote use goes through ssh (`corral proxy`).
+package server

@@ -1,0 +1,32 @@
+//go:build !unix
+
+package server
+
+import (
+	"errors"
+	"net"
+)
+
+// SocketName and LockName are the server's files in the state dir.
+const (
+	SocketName = "server.sock"
+	LockName   = "server.lock"
+)
+
+var (
+	ErrRunning  = errors.New("a corral server is already running for this state dir")
+	ErrNoServer = errors.New("no corral server is running for this state dir")
+	ErrForeign  = errors.New("the corral server belongs to another user")
+	errNotHere  = errors.New("the corral server is not supported on this platform yet")
+)
+
+// Listener is the state dir's server socket.
+type Listener struct {
+	*net.UnixListener
+	Path string
+}
+
+// Listen is not supported here yet.
+func Listen(string) (*Listener, error) { return nil, errNotHere }
+
+func socketOwner(string) error { return errNotHere }

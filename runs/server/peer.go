@@ -1,0 +1,18 @@
+package server
+
+import (
+	"fmt"
+	"net"
+)
+
+// checkPeer refuses a connection whose peer is not uid.
+func checkPeer(c net.Conn, uid int) error {
+	got, err := peerUID(c)
+	if err != nil {
+		return err
+	}
+	if got != uid {
+		return fmt.Errorf("%w: peer uid %d, server uid %d", ErrForeign, got, uid)
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+
+	"corral/ptyhost"
+	"corral/reaper"
+	"corral/runs"
+)
+
+// Core is the supervisor API the server exposes; *runs.Supervisor is one.
+type Core interface {
+	Spawn(runs.Spec) (string, error)
+	Snapshot() []runs.Info
+	Info(id string) (runs.Info, error)
+	Cancel(id string) error
+	Interrupt(id string) error
+	Write(id string, b []byte) error
+	SendKeys(id string, items []ptyhost.Item) error
+	Paste(id, text string) error
+	Submit(id, text string) error
+	Remove(id string) error
+	Poll(id string) (runs.Output, error)
+	Log(id string) (runs.Output, error)
+	Tail(id string) ([]byte, error)
+	Escapees(id string) ([]reaper.Fingerprint, error)
+	Wait(ctx context.Context, id string) (runs.Info, error)
+	Subscribe() ([]runs.Info, *runs.Subscription)
+	Shutdown(ctx context.Context) error
+}
+
+// Options describe the server to its clients.
+type Options struct {
+	Instance string       // the registry instance id
+	StateDir string       // the state dir it serves
+	Log      *slog.Logger // nil: discard
+}
+
+// Server answers clients on a Listener until Stop or a shutdown request.
+type Server struct {
+	core Core
+	opt  Options
+	uid  int
+	log  *slog.Logger
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+	wg    sync.WaitGroup
+}
+
+// New returns a server of core for clients of this process's uid.
+func New(core Core, opt Options) *Server {
+	log := opt.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Server{core: core, opt: opt, uid: os.Getuid(), log: log,
+		stopped: make(chan struct{}), conns: map[net.Conn]bool{}}
+}
+
+// Stopped is closed once Stop was called or a client asked for shutdown.
+func (s *Server) Stopped() <-chan struct{} { return s.stopped }
+
+// Stop ends Serve: the listener is closed and every connection with it.
+func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
+
+// Serve accepts connections until Stop; it closes ln and every connection before it
+// returns. Each connection is served on its own goroutine.
+func (s *Server) Serve(ln net.Listener) error {
+	go func() {
+		<-s.stopped
+		ln.Close()
+		s.closeConns()
+	}()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			select {
+			case <-s.stopped:
+				s.wg.Wait()
+				return nil
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			s.Stop()
+			s.wg.Wait()
+			return err
+		}
+		if !s.track(c) {
+			c.Close()
+			continue
+		}
+		s.wg.Go(func() {
+			defer s.untrack(c)
+			s.serveConn(c)
+		})
+	}
+}
+
+func (s *Server) track(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.stopped:
+		return false
+	default:
+	}
+	s.conns[c] = true
+	return true
+}
+
+func (s *Server) untrack(c net.Conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	c.Close()
+}
+
+func (s *Server) closeConns() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.Close()
+	}
+}
+
+// serveConn checks the peer, then answers its requests in order until it hangs up.
+func (s *Server) serveConn(c net.Conn) {
+	enc := json.NewEncoder(c)
+	if err := checkPeer(c, s.uid); err != nil {
+		s.log.Warn("refused a connection", "err", err)
+		enc.Encode(Response{V: Version, Error: errorf(CodeFailed, "%v", err)})
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-s.stopped:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	r := bufio.NewReaderSize(c, 64<<10)
+	for {
+		line, err := readLine(r, MaxMessage)
+		if errors.Is(err, errTooLarge) {
+			enc.Encode(Response{V: Version, Error: errorf(CodeTooLarge,
+				"request over %d bytes: closing the connection", MaxMessage)})
+			return
+		}
+		if err != nil {
+			return
+		}
+		if err := enc.Encode(s.answer(ctx, line)); err != nil {
+			return
+		}
+	}
+}
+
+var errTooLarge = errors.New("message too large")
+
+// readLine reads one newline-terminated line of at most limit bytes.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(line)+len(frag) > limit {
+			return nil, errTooLarge
+		}
+		line = append(line, frag...)
+		switch {
+		case err == nil:
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return line, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// answer decodes one request and calls its verb.
+func (s *Server) answer(ctx context.Context, line []byte) Response {
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return Response{V: Version, Error: errorf(CodeBadRequest, "malformed request: %v", err)}
+	}
+	if req.V != Version {
+		return Response{V: Version, Error: errorf(CodeVersion,
+			"this server speaks protocol %d, the client %d: run the same corral version on both sides", Version, req.V)}
+	}
+	h, ok := verbs[req.Verb]
+	if !ok {
+		return Response{V: Version, Error: errorf(CodeUnknown, "unknown verb %q", req.Verb)}
+	}
+	res, e := h(s, ctx, req.Args)
+	if e != nil {
+		return Response{V: Version, Error: e}
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return Response{V: Version, Error: errorf(CodeFailed, "encode result: %v", err)}
+	}
+	return Response{V: Version, Result: b}
+}

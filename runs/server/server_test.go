@@ -1,0 +1,333 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/config"
+	"corral/demo"
+	"corral/reaper"
+	"corral/runs"
+)
+
+// peerTestEnv makes the test binary a client that connects to the socket it names,
+// prints the server's first response line and exits (the foreign-uid test runs it
+// under another uid).
+const peerTestEnv = "CORRAL_SERVER_TEST_DIAL"
+
+func TestMain(m *testing.M) {
+	demo.MaybeChild()
+	if sock := os.Getenv(peerTestEnv); sock != "" {
+		os.Exit(dialAndPrint(sock))
+	}
+	code := m.Run()
+	all, _ := reaper.ListAll()
+	for _, p := range all {
+		if p.PPID == os.Getpid() && p.State != 'Z' {
+			fmt.Fprintf(os.Stderr, "process left behind: %+v\n", p)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func dialAndPrint(sock string) int {
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		fmt.Println("dial:", err)
+		return 1
+	}
+	defer c.Close()
+	fmt.Fprintln(c, `{"v":1,"verb":"list"}`)
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	fmt.Print(line)
+	return 0
+}
+
+// harness is a real supervisor served on a real socket in a temp state dir.
+type harness struct {
+	dir string
+	sup *runs.Supervisor
+	srv *Server
+	ln  *Listener
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	d := config.Default()
+	d.Grace = 300 * time.Millisecond
+	sup, err := runs.New(runs.WithDefaults(d), runs.WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{dir: dir, sup: sup, ln: ln, srv: New(sup, Options{Instance: "test", StateDir: dir})}
+	served := make(chan error, 1)
+	go func() { served <- h.srv.Serve(ln) }()
+	t.Cleanup(func() {
+		h.srv.Stop()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		ln.Close()
+		sup.Shutdown(context.Background())
+	})
+	return h
+}
+
+func (h *harness) client(t *testing.T) *Client {
+	t.Helper()
+	c, err := Dial(h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// raw sends one line on a fresh connection and returns the response line.
+func (h *harness) raw(t *testing.T, line string) Response {
+	t.Helper()
+	c, err := net.Dial("unix", h.ln.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, line)
+	var resp Response
+	if err := json.NewDecoder(c).Decode(&resp); err != nil {
+		t.Fatalf("no response to %.40q: %v", line, err)
+	}
+	return resp
+}
+
+func codeIs(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+func TestHelloAndVersion(t *testing.T) {
+	h := newHarness(t)
+	c := h.client(t)
+	if c.Hello.Version != Version || c.Hello.PID != os.Getpid() || c.Hello.StateDir != h.dir {
+		t.Errorf("hello: %+v", c.Hello)
+	}
+	resp := h.raw(t, `{"v":99,"verb":"hello","args":{"version":99}}`+"\n")
+	if resp.Error == nil || resp.Error.Code != CodeVersion || !strings.Contains(resp.Error.Message, "protocol 1") {
+		t.Errorf("version mismatch: %+v", resp.Error)
+	}
+}
+
+// Bad requests get an error and leave the connection (and the server) serving.
+func TestBadRequests(t *testing.T) {
+	h := newHarness(t)
+	cases := map[string]string{
+		"not json\n":                    CodeBadRequest,
+		`{"v":1,"verb":"dance"}` + "\n": CodeUnknown,
+		`{"v":1,"verb":"kill","args":{"id":"nope"}}` + "\n": CodeNoRun,
+		`{"v":1,"verb":"kill","args":{"id":7}}` + "\n":      CodeBadRequest,
+		`{"v":1,"verb":"kill"}` + "\n":                      CodeBadRequest,
+	}
+	for line, code := range cases {
+		if resp := h.raw(t, line); resp.Error == nil || resp.Error.Code != code {
+			t.Errorf("%q: got %+v, want %s", line, resp.Error, code)
+		}
+	}
+	c := h.client(t)
+	if err := c.Call("dance", nil, nil); !codeIs(err, CodeUnknown) {
+		t.Errorf("unknown verb: %v", err)
+	}
+	var l ListReply
+	if err := c.Call("list", nil, &l); err != nil {
+		t.Errorf("the connection should still serve: %v", err)
+	}
+}
+
+func TestOversizedRequest(t *testing.T) {
+	h := newHarness(t)
+	big := `{"v":1,"verb":"write","args":{"id":"x","data":"` + strings.Repeat("A", MaxMessage) + `"}}` + "\n"
+	if resp := h.raw(t, big); resp.Error == nil || resp.Error.Code != CodeTooLarge {
+		t.Fatalf("oversized: %+v", resp.Error)
+	}
+	c := h.client(t) // the server still serves
+	if err := c.Call("list", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The control verbs drive a real PTY run: send-keys reaches it, poll sees the reply,
+// kill ends it with manual-cancel and a verified-empty cleanup, wait returns the
+// report corral run --json prints.
+func TestDriveARun(t *testing.T) {
+	h := newHarness(t)
+	c := h.client(t)
+	var sp SpawnReply
+	spec := runs.Spec{Name: "echoer", PTY: true, Shell: `while read l; do echo "got $l"; done`}
+	if err := c.Call("spawn", SpawnArgs{Spec: spec}, &sp); err != nil || sp.ID == "" {
+		t.Fatalf("spawn: %v %+v", err, sp)
+	}
+	if err := c.Call("send-keys", KeysArgs{ID: "echoer", Keys: []string{"hello", "Enter"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := pollUntil(t, c, sp.ID, "got hello")
+	if got.Ended {
+		t.Fatal("ended early")
+	}
+	if err := c.Call("submit", TextArgs{ID: sp.ID, Text: "second"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, c, sp.ID, "got second")
+	var lg LogReply
+	if err := c.Call("log", LogArgs{ID: sp.ID, Tail: true, Limit: 2}, &lg); err != nil {
+		t.Fatal(err)
+	}
+	if len(lg.Lines) != 2 || lg.Lines[1] != "got second" {
+		t.Errorf("log tail: %+v", lg)
+	}
+	if err := c.Call("kill", RunRef{ID: sp.ID[:6]}, nil); err != nil {
+		t.Fatalf("kill by id prefix: %v", err)
+	}
+	var w WaitReply
+	if err := c.Call("wait", WaitArgs{ID: sp.ID}, &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Report.Reason != runs.ManualCancel || !w.Report.Cleanup.VerifiedEmpty || w.Report.ID != sp.ID {
+		t.Errorf("report: %+v", w.Report)
+	}
+	if err := c.Call("write", WriteArgs{ID: sp.ID, Data: []byte("x")}, nil); !codeIs(err, CodeNotRunning) {
+		t.Errorf("write to an ended run: %v", err)
+	}
+	if err := c.Call("remove", RunRef{ID: sp.ID}, nil); err != nil {
+		t.Errorf("remove: %v", err)
+	}
+}
+
+// pollUntil polls (blocking up to a second each time) until the output so far holds want.
+func pollUntil(t *testing.T, c *Client, id, want string) PollReply {
+	t.Helper()
+	var seen strings.Builder
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var p PollReply
+		if err := c.Call("poll", PollArgs{ID: id, WaitMS: 1000}, &p); err != nil {
+			t.Fatal(err)
+		}
+		seen.Write(p.Output)
+		if strings.Contains(seen.String(), want) || p.Ended {
+			return p
+		}
+	}
+	t.Fatalf("no %q in %q", want, seen.String())
+	return PollReply{}
+}
+
+func TestWaitTimeoutAndEnd(t *testing.T) {
+	h := newHarness(t)
+	c := h.client(t)
+	var sp SpawnReply
+	if err := c.Call("spawn", SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "30"}}}, &sp); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call("wait", WaitArgs{ID: sp.ID, TimeoutMS: 50}, nil); !codeIs(err, CodeTimeout) {
+		t.Fatalf("wait with a timeout: %v", err)
+	}
+	var sd struct{ Ended int }
+	if err := c.Call("shutdown", nil, &sd); err != nil || sd.Ended != 1 {
+		t.Fatalf("shutdown: %v %+v", err, sd)
+	}
+	info, _ := h.sup.Info(sp.ID)
+	if info.Reason != runs.SupervisorShutdown || !info.Cleanup.VerifiedEmpty {
+		t.Errorf("after shutdown: %s %+v", info.Reason, info.Cleanup)
+	}
+	select {
+	case <-h.srv.Stopped():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not stop after shutdown")
+	}
+}
+
+func TestOneServerPerStateDir(t *testing.T) {
+	h := newHarness(t)
+	if _, err := Listen(h.dir); !errors.Is(err, ErrRunning) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+		t.Fatalf("second listener: %v", err)
+	}
+}
+
+// A socket whose server died is stale: a client says so, and a new server replaces it.
+func TestStaleSocket(t *testing.T) {
+	dir := t.TempDir()
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, SocketName), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	if _, err := Dial(dir); !errors.Is(err, ErrNoServer) {
+		t.Fatalf("dial a stale socket: %v", err)
+	}
+	l2, err := Listen(dir)
+	if err != nil {
+		t.Fatalf("listen over a stale socket: %v", err)
+	}
+	l2.Close()
+	if _, err := os.Lstat(filepath.Join(dir, SocketName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket left after Close: %v", err)
+	}
+}
+
+func TestForeignSocketRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to chown the socket")
+	}
+	h := newHarness(t)
+	os.Chown(h.ln.Path, 65534, 65534)
+	if _, err := Dial(h.dir); !errors.Is(err, ErrForeign) {
+		t.Fatalf("dial another user's socket: %v", err)
+	}
+}
+
+// A client of another uid is refused by the kernel's word (SO_PEERCRED), even when the
+// file modes would let it connect.
+func TestForeignPeerRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a client as another uid")
+	}
+	h := newHarness(t)
+	exe, _ := os.Executable()
+	bin := filepath.Join(t.TempDir(), "client")
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(bin, data, 0o755)
+	for _, d := range []string{filepath.Dir(bin), filepath.Dir(filepath.Dir(bin)), h.dir, filepath.Dir(h.dir)} {
+		os.Chmod(d, 0o755)
+	}
+	os.Chmod(h.ln.Path, 0o666)
+	cmd := exec.Command(bin)
+	cmd.Env = []string{peerTestEnv + "=" + h.ln.Path}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("client as uid 65534: %v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "another user") || !strings.Contains(string(out), "peer uid 65534") {
+		t.Fatalf("foreign peer got: %s", out)
+	}
+}
