@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -27,6 +28,8 @@ import (
 	"corral/demo"
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/runs/server"
+	"corral/runs/server/control"
 	"corral/ui"
 )
 
@@ -61,7 +64,11 @@ commands:
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
   ls [--json] [--all]            list the runs in the registry
   reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
-  version                        print the version
+  server [--state-dir DIR]       run the state dir's server in the foreground (for systemd)
+
+The server (one per state dir, started by the first spawn) keeps runs alive when every
+terminal is gone; these verbs drive it, for scripts and agents:
+%s  version                        print the version
 
 Run 'corral run --help' for the run flags and exit codes.
 `
@@ -108,14 +115,21 @@ func dispatch(args []string) int {
 		return cmdLs(args[1:])
 	case "reconcile":
 		return cmdReconcile(args[1:])
+	case "server":
+		return cmdServer(args[1:])
+	case "spawn":
+		return cmdSpawn(args[1:])
 	case "version", "--version":
 		fmt.Println("corral", version)
 		return 0
 	case "help", "-h", "--help":
-		fmt.Print(usage)
+		fmt.Printf(usage, control.Usage)
 		return 0
 	}
-	fmt.Fprintf(os.Stderr, "corral: unknown command %q\n%s", args[0], usage)
+	if control.IsVerb(args[0]) {
+		return control.Main(args[0], args[1:], controlEnv())
+	}
+	fmt.Fprintf(os.Stderr, "corral: unknown command %q\n"+usage, args[0], control.Usage)
 	return exitUsage
 }
 
@@ -257,6 +271,132 @@ func cmdRun(args []string) int {
 	defer reg.Close()
 	reportReconcile(sup)
 	return runForeground(sup, spec, f.json)
+}
+
+// cmdSpawn is corral spawn: corral run's flags, the run started in the server.
+func cmdSpawn(args []string) int {
+	f, rest, err := parseRunFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var spec runs.Spec
+	if err == nil {
+		spec, err = f.spec(rest)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral spawn: %v (see corral run --help)\n", err)
+		return exitUsage
+	}
+	return control.Spawn(spec, f.stateDir, f.json, controlEnv())
+}
+
+// controlEnv is what the control verbs need of the CLI.
+func controlEnv() control.Env {
+	return control.Env{
+		StateDir: func(flag string) (string, error) { return config.ResolveStateDir(flag, config.Default().StateDir) },
+		Start: func(dir string) error {
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			return server.StartDaemon(exe, "server", "--daemon", "--state-dir", dir)
+		},
+		// A run ended through the server exits wait as corral run would have: kill is
+		// the operator's cancel (SIGINT, 130), shutdown Corral's own (SIGTERM, 143).
+		ExitCode: func(i runs.Info) int {
+			var spawnErr error
+			if i.SpawnErr != "" {
+				spawnErr = errors.New(i.SpawnErr)
+			}
+			got := map[runs.Reason]os.Signal{runs.ManualCancel: syscall.SIGINT,
+				runs.SupervisorShutdown: syscall.SIGTERM}[i.Reason]
+			return exitCode(i, spawnErr, got)
+		},
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	}
+}
+
+// cmdServer is corral server: the state dir's server, in the foreground (systemd, a
+// terminal) or, with --daemon, as the daemon a client started (StartDaemon has
+// already put it in its own session with stdio on /dev/null): it logs only to
+// server.log then. It serves until corral shutdown, SIGTERM or SIGINT, and ends
+// every live run (supervisor-shutdown) before it exits. SIGHUP is ignored: outliving
+// terminals is its job.
+func cmdServer(args []string) int {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory")
+	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	signal.Ignore(syscall.SIGHUP)
+	sup, reg, err := openSupervisor(*stateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	// The server lock comes before anything acts on the registry: of two servers
+	// started at once, the one that loses must not reconcile.
+	ln, err := server.Listen(reg.Dir())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
+		return exitFailure
+	}
+	defer ln.Close()
+	logger, closeLog := serverLog(reg.Dir(), *daemon)
+	defer closeLog()
+	logger.Info("server started", "pid", os.Getpid(), "instance", reg.Instance(), "socket", ln.Path)
+	for _, d := range mustReconcile(sup) {
+		logger.Info("reconciled", "run", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
+	}
+	srv := server.New(sup, server.Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger})
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		select {
+		case s := <-sigs:
+			logger.Info("stopping", "signal", s.String())
+			srv.Stop()
+		case <-srv.Stopped():
+		}
+	}()
+	err = srv.Serve(ln)
+	ln.Close() // no client may reach a server that is ending its runs
+	sup.Shutdown(context.Background())
+	logger.Info("server stopped", "err", err)
+	return 0
+}
+
+// serverLog is the server's log: server.log in the state dir, and stderr too unless
+// it runs as a daemon.
+func serverLog(dir string, daemon bool) (*slog.Logger, func()) {
+	var w io.Writer = io.Discard
+	f, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if err == nil {
+		w = f
+	}
+	if !daemon {
+		w = io.MultiWriter(w, os.Stderr)
+	}
+	return slog.New(slog.NewTextHandler(w, nil)), func() {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// mustReconcile reconciles at start and returns the decisions other than kept and
+// left-alone.
+func mustReconcile(sup *runs.Supervisor) []runs.Decision {
+	ds, _ := sup.Reconcile(context.Background())
+	var out []runs.Decision
+	for _, d := range ds {
+		if d.Decision != "left-alone" && d.Decision != "kept" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // openSupervisor opens the registry in the state dir and a supervisor that persists
@@ -611,7 +751,7 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 		fs.StringVar(&f.config, "config", "", "config file (default ./corral.toml, then the user config dir)")
 		fs.StringVar(&f.procfile, "procfile", "", "a Procfile: each line becomes a pipe run")
 	}
-	fs.Usage = func() { fmt.Fprint(os.Stderr, usage) }
+	fs.Usage = func() { fmt.Fprintf(os.Stderr, usage, control.Usage) }
 	err := fs.Parse(args)
 	return f, fs.Args(), err
 }

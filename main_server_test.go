@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/reaper"
+)
+
+// serverCmd is corral with the given state dir (the server is per state dir).
+func serverCorral(t *testing.T, state string, args ...string) result {
+	t.Helper()
+	cmd := corral(t, args...)
+	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
+	return run(t, cmd)
+}
+
+// serverPID reads the running server's pid from its lock file.
+func serverPID(t *testing.T, state string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(state, "server.lock"))
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		t.Fatalf("server pid: %q %v", b, err)
+	}
+	return pid
+}
+
+// waitGone waits for pid to be gone (or a zombie nobody has reaped yet).
+func waitGone(t *testing.T, pid int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		p, err := reaper.ReadProc(pid)
+		if err != nil || p.State == 'Z' {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s (pid %d) still alive", what, pid)
+}
+
+// A script drives a run through the server, which spawn starts on demand: send-keys
+// reaches the program, poll shows its reply, wait with a timeout gives up with 124,
+// kill ends it (manual-cancel, verified empty), wait prints corral run's report and
+// exits as corral run would; shutdown ends the server, and nothing is left.
+func TestServerControlVerbs(t *testing.T) {
+	state := t.TempDir()
+	sp := serverCorral(t, state, "spawn", "--pty", "--name", "echoer", "--shell", "--", `while read l; do echo "got $l"; done`)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 || !strings.HasPrefix(id, "r") {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	srvPID := serverPID(t, state)
+	t.Cleanup(func() {
+		if p, err := reaper.ReadProc(srvPID); err == nil && p.State != 'Z' {
+			syscall.Kill(srvPID, syscall.SIGTERM)
+			waitGone(t, srvPID, "server")
+		}
+	})
+	if r := serverCorral(t, state, "send-keys", "echoer", "hello", "Enter"); r.code != 0 {
+		t.Fatalf("send-keys: %+v", r)
+	}
+	var seen string
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(seen, "got hello"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("poll never showed the reply: %q", seen)
+		}
+		seen += serverCorral(t, state, "poll", id, "--wait", "1s").stdout
+	}
+	if r := serverCorral(t, state, "wait", id, "--timeout", "50ms"); r.code != 124 {
+		t.Errorf("wait --timeout on a live run: %+v", r)
+	}
+	if r := serverCorral(t, state, "kill", id[:5]); r.code != 0 {
+		t.Fatalf("kill by id prefix: %+v", r)
+	}
+	w := serverCorral(t, state, "wait", "--json", id)
+	var rep struct {
+		Reason  string `json:"reason"`
+		Cleanup struct {
+			VerifiedEmpty bool `json:"verified_empty"`
+		} `json:"cleanup"`
+		PID int `json:"pid"`
+	}
+	if err := json.Unmarshal([]byte(w.stdout), &rep); err != nil || w.code != 130 ||
+		rep.Reason != "manual-cancel" || !rep.Cleanup.VerifiedEmpty {
+		t.Fatalf("wait: %v %+v %+v", err, w, rep)
+	}
+	if !summaryRE.MatchString(w.stderr) {
+		t.Errorf("wait's summary line: %q", w.stderr)
+	}
+	if r := serverCorral(t, state, "poll", "nope"); r.code != 1 || !strings.Contains(r.stderr, `no run "nope"`) {
+		t.Errorf("poll of an unknown run: %+v", r)
+	}
+	if r := serverCorral(t, state, "shutdown"); r.code != 0 {
+		t.Fatalf("shutdown: %+v", r)
+	}
+	waitGone(t, srvPID, "server after shutdown")
+	waitGone(t, rep.PID, "the run's process")
+	if r := serverCorral(t, state, "poll", id); r.code != 1 || !strings.Contains(r.stderr, "no corral server is running") {
+		t.Errorf("poll with no server: %+v", r)
+	}
+}
+
+// shutdown ends every live run with supervisor-shutdown, verified, before it answers.
+func TestServerShutdownEndsRuns(t *testing.T) {
+	state := t.TempDir()
+	var ids []string
+	for range 3 {
+		sp := serverCorral(t, state, "spawn", "--", "sleep", "300")
+		if sp.code != 0 {
+			t.Fatalf("spawn: %+v", sp)
+		}
+		ids = append(ids, strings.TrimSpace(sp.stdout))
+	}
+	srvPID := serverPID(t, state)
+	var pids []int
+	for _, id := range ids {
+		var p struct {
+			State string `json:"state"`
+		}
+		r := serverCorral(t, state, "poll", "--json", id)
+		json.Unmarshal([]byte(r.stdout), &p)
+		if p.State != "running" {
+			t.Fatalf("%s: %+v", id, r)
+		}
+	}
+	list := serverCorral(t, state, "ls", "--json")
+	var ls struct {
+		Runs []struct {
+			PID int `json:"pid"`
+		} `json:"runs"`
+	}
+	json.Unmarshal([]byte(list.stdout), &ls)
+	for _, r := range ls.Runs {
+		pids = append(pids, r.PID)
+	}
+	if len(pids) != 3 {
+		t.Fatalf("ls: %s", list.stdout)
+	}
+	if r := serverCorral(t, state, "shutdown", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"ended": 3`) {
+		t.Fatalf("shutdown: %+v", r)
+	}
+	waitGone(t, srvPID, "server")
+	for _, pid := range pids {
+		if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {
+			t.Errorf("run pid %d alive after shutdown", pid)
+		}
+	}
+}
