@@ -64,6 +64,8 @@ commands:
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
   ls [--json] [--all]            list the runs in the registry
   reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
+  attach [--state-dir DIR]       open the UI on the state dir's server (started if needed);
+                                 quitting detaches: its runs keep running
   server [--state-dir DIR]       run the state dir's server in the foreground (for systemd)
 
 The server (one per state dir, started by the first spawn) keeps runs alive when every
@@ -117,6 +119,8 @@ func dispatch(args []string) int {
 		return cmdReconcile(args[1:])
 	case "server":
 		return cmdServer(args[1:])
+	case "attach":
+		return cmdAttach(args[1:])
 	case "spawn":
 		return cmdSpawn(args[1:])
 	case "version", "--version":
@@ -290,17 +294,98 @@ func cmdSpawn(args []string) int {
 	return control.Spawn(spec, f.stateDir, f.json, controlEnv())
 }
 
+// startServer starts the state dir's server as a daemon (this same binary).
+func startServer(dir string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return server.StartDaemon(exe, "server", "--daemon", "--state-dir", dir)
+}
+
+// cmdAttach opens the terminal UI on the state dir's server, starting it if needed.
+// Quitting detaches: every run goes on in the server, and so do they when the
+// terminal closes (SIGHUP) or Corral is told to stop; the shutdown key ends them.
+func cmdAttach(args []string) int {
+	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+		fmt.Fprintln(os.Stderr, "corral attach: the UI needs a terminal (corral poll and friends work without one)")
+		return exitUsage
+	}
+	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		return exitFailure
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	rem, err := server.Attach(dir, func() error { return startServer(dir) }, 10*time.Second)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		return exitFailure
+	}
+	defer rem.Close()
+	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true,
+		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		return exitUsage
+	}
+	p := tea.NewProgram(m, tea.WithoutSignalHandler())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	gone := make(chan struct{})
+	go func() {
+		ui.Bridge(ctx, rem.Events(), p.Send, 16*time.Millisecond)
+		close(gone) // the stream ended: the server stopped or died
+		p.Quit()
+	}()
+	signalled := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs: // the terminal closed, or we were told to stop: detach
+			close(signalled)
+			p.Quit()
+		case <-ctx.Done():
+		}
+	}()
+	final, runErr := p.Run()
+	if runErr != nil {
+		fmt.Fprintf(os.Stderr, "corral attach: %v\n", runErr)
+		return exitFailure
+	}
+	fm, _ := final.(ui.Model)
+	switch {
+	case fm.ShuttingDown():
+		fmt.Fprintln(os.Stderr, "corral: every run ended; the server stopped")
+	case isClosed(gone) && !isClosed(signalled) && !fm.Detached():
+		fmt.Fprintln(os.Stderr, "corral: the server ended")
+		return exitFailure
+	default:
+		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", dir)
+	}
+	return 0
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 // controlEnv is what the control verbs need of the CLI.
 func controlEnv() control.Env {
 	return control.Env{
 		StateDir: func(flag string) (string, error) { return config.ResolveStateDir(flag, config.Default().StateDir) },
-		Start: func(dir string) error {
-			exe, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			return server.StartDaemon(exe, "server", "--daemon", "--state-dir", dir)
-		},
+		Start:    startServer,
 		// A run ended through the server exits wait as corral run would have: kill is
 		// the operator's cancel (SIGINT, 130), shutdown Corral's own (SIGTERM, 143).
 		ExitCode: func(i runs.Info) int {
@@ -330,7 +415,8 @@ func cmdServer(args []string) int {
 		return exitUsage
 	}
 	signal.Ignore(syscall.SIGHUP)
-	sup, reg, err := openSupervisor(*stateDir)
+	// Screens: an attached UI is shown frames rendered here.
+	sup, reg, err := openSupervisor(*stateDir, runs.WithScreens())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
 		return exitFailure
@@ -372,7 +458,7 @@ func cmdServer(args []string) int {
 // it runs as a daemon.
 func serverLog(dir string, daemon bool) (*slog.Logger, func()) {
 	var w io.Writer = io.Discard
-	f, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	f, err := server.OpenLog(dir)
 	if err == nil {
 		w = f
 	}
@@ -842,7 +928,7 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
-	m, err := ui.New(ui.Options{Core: sup, Initial: snap, Keys: rs.keys, Pending: rs.pending,
+	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending,
 		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
@@ -852,7 +938,7 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 	p := tea.NewProgram(m, tea.WithoutSignalHandler())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go ui.Bridge(ctx, sub, p.Send, 16*time.Millisecond)
+	go ui.Bridge(ctx, sub.C, p.Send, 16*time.Millisecond)
 	go p.Send(ui.ReconciledMsg{Decisions: decisions})
 	go watchSignals(ctx.Done(), sigs, func(os.Signal) { p.Quit() }, sup.Hurry)
 	if drive != nil {
@@ -960,7 +1046,9 @@ func cmdDemo(args []string) int {
 		}
 	}
 	played := make(chan error, 1)
-	drive := func(p *tea.Program, sup *runs.Supervisor) { played <- ui.Autoplay(p.Send, sup, expect) }
+	drive := func(p *tea.Program, sup *runs.Supervisor) {
+		played <- ui.Autoplay(p.Send, ui.Local{Supervisor: sup}, expect)
+	}
 	code := runUI(config.Default(), dir, uiRuns{start: specs}, drive)
 	select {
 	case err := <-played:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -153,4 +154,67 @@ func TestServerShutdownEndsRuns(t *testing.T) {
 			t.Errorf("run pid %d alive after shutdown", pid)
 		}
 	}
+}
+
+// The terminal closes, the runs go on: a UI attached to the server shows a run a
+// script spawned, sends it keys and shows its screen through the socket; the tmux
+// server that holds the UI is killed (the terminal closing: SIGHUP); the runs are
+// still alive and keep their output; a new terminal attaches and shows what was
+// written meanwhile; the shutdown key ends every run and the server.
+func TestAttachDetachReattach(t *testing.T) {
+	state := t.TempDir()
+	sp := serverCorral(t, state, "spawn", "--pty", "--name", "echoer", "--shell", "--", `while read l; do echo "got $l"; done`)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	srvPID := serverPID(t, state)
+	t.Cleanup(func() {
+		if p, err := reaper.ReadProc(srvPID); err == nil && p.State != 'Z' {
+			syscall.Kill(srvPID, syscall.SIGTERM)
+			waitGone(t, srvPID, "server")
+		}
+	})
+	attach := fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin)
+	x := startTmux(t, 120, 40, attach)
+	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)
+
+	// A run a script spawns while the UI is attached shows up in it.
+	if r := serverCorral(t, state, "spawn", "--name", "scripted", "--", "sleep", "300"); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	x.waitFor(`scripted\s+pipe\s+running`, 20*time.Second)
+
+	// Keys typed in focus reach the run; its screen comes back as frames.
+	x.keys("Enter")
+	x.waitFor(`FOCUS`, 10*time.Second)
+	x.text("hello")
+	x.keys("Enter")
+	x.waitFor(`got hello`, 10*time.Second)
+	x.keys("C-]")
+
+	// The terminal goes away.
+	x.run("kill-server")
+	if r := serverCorral(t, state, "send-keys", "echoer", "while-away", "Enter"); r.code != 0 {
+		t.Fatalf("the run did not outlive the terminal: %+v", r)
+	}
+	var seen string
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(seen, "got while-away"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no output while detached: %q", seen)
+		}
+		seen += serverCorral(t, state, "poll", "echoer", "--wait", "1s").stdout
+	}
+
+	// Back in a new terminal: everything is there, with what was written meanwhile.
+	y := startTmux(t, 120, 40, attach)
+	y.waitFor(`scripted\s+pipe\s+running`, 20*time.Second)
+	y.waitFor(`got while-away`, 10*time.Second)
+
+	// The shutdown key ends every run and the server.
+	y.keys("Q")
+	y.waitFor(`2 live run\(s\) will be ended`, 10*time.Second)
+	y.keys("y")
+	y.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	waitGone(t, srvPID, "server after shutdown")
+	assertEnded(t, state, 2, "supervisor-shutdown")
 }

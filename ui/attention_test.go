@@ -71,6 +71,7 @@ func (p panicScreen) State() ptyhost.ScreenState { return p.state }
 func (p panicScreen) Version() uint64            { return 1 }
 func (p panicScreen) Attention() uint64          { return p.state.Attention }
 func (p panicScreen) Size() (int, int)           { return 80, 24 }
+func (p panicScreen) Text() string               { panic("emulator exploded") }
 
 func TestPanickingRenderShowsErrorInPane(t *testing.T) {
 	core := newFake()

@@ -16,14 +16,14 @@ import (
 // set of runs that changed since the last one, so a flood never becomes a message per
 // read and the last change is always followed by a frame. A change of a run that was
 // quiet for a frame is sent at once, so a key's echo is not held back; a run whose
-// output keeps coming is drawn every busyFrames frames. Returns when sub.C closes or
-// ctx ends.
-func Bridge(ctx context.Context, sub *runs.Subscription, send func(tea.Msg), frame time.Duration) {
+// output keeps coming is drawn every busyFrames frames. Returns when events closes
+// or ctx ends. events is a Subscription's C, or a Remote's Events.
+func Bridge(ctx context.Context, events <-chan runs.Event, send func(tea.Msg), frame time.Duration) {
 	b := newBridge(send, frame)
 	defer b.timer.Stop()
 	for {
 		select {
-		case e, ok := <-sub.C:
+		case e, ok := <-events:
 			if !ok {
 				b.flush()
 				return

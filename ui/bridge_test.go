@@ -16,7 +16,7 @@ func startBridge(ctx context.Context, frame time.Duration) (chan runs.Event, cha
 	msgs := make(chan tea.Msg, 100000)
 	done := make(chan struct{})
 	go func() {
-		Bridge(ctx, &runs.Subscription{C: c}, func(m tea.Msg) { msgs <- m }, frame)
+		Bridge(ctx, c, func(m tea.Msg) { msgs <- m }, frame)
 		close(done)
 	}()
 	return c, msgs, done

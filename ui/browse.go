@@ -36,6 +36,10 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.moveSelection(k)
 	case key.Matches(k, km.Quit):
 		return m.requestQuit()
+	case key.Matches(k, km.Detach):
+		return m.detach()
+	case key.Matches(k, km.Shutdown):
+		return m.requestShutdown()
 	case key.Matches(k, km.Help):
 		m.mode = modeHelp
 		return m, nil

@@ -27,24 +27,34 @@ type Core interface {
 	Reconcile(ctx context.Context) ([]runs.Decision, error)
 	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
 	Log(id string) (runs.Output, error)
-	Screen(id string) (*ptyhost.Screen, error)
+	// Screen is the run's screen, nil for a run that has none (a pipe run).
+	Screen(id string) (Screen, error)
 	Metrics() runs.Metrics
 	Shutdown(ctx context.Context) error
 }
 
-var _ Core = (*runs.Supervisor)(nil)
+// Core has two implementations, one seam: Local, the supervisor in this process, and
+// runs/server's Remote, a server's supervisor over its socket (corral attach).
+var _ Core = Local{}
 
-// Screen is what the terminal pane reads of a run's emulated screen; *ptyhost.Screen
-// is one. Its methods take the screen's own lock and do no I/O, so View may call them.
-type Screen interface {
-	Render() string
-	State() ptyhost.ScreenState
-	// Attention is State().Attention, read for every run with new output; unlike
-	// State it leaves the pending output of an unseen run unemulated.
-	Attention() uint64
-	Version() uint64
-	Size() (cols, rows int)
+// Local is the in-process core: a supervisor of this process.
+type Local struct{ *runs.Supervisor }
+
+// Screen is the run's *ptyhost.Screen as a Screen (nil stays nil, not a typed nil).
+func (l Local) Screen(id string) (Screen, error) {
+	s, err := l.Supervisor.Screen(id)
+	if s == nil {
+		return nil, err
+	}
+	return s, err
 }
+
+// Screen is what the terminal pane reads of a run's emulated screen: a
+// *ptyhost.Screen, or a server's screen as its last frame showed it. Its methods take
+// the screen's own lock and do no I/O, so View may call them. Attention is
+// State().Attention, read for every run with new output; unlike State it leaves the
+// pending output of an unseen run unemulated.
+type Screen = ptyhost.View
 
 // Options configure New.
 type Options struct {
@@ -55,6 +65,9 @@ type Options struct {
 	// Pending are configured runs not started (autostart = false): listed after the
 	// runs, in this order, until the start key (the restart action) spawns one.
 	Pending []runs.Spec
+	// Detachable: the core is a server's (corral attach). Quitting then detaches and
+	// leaves the runs running; ending them all is its own key (the shutdown action).
+	Detachable bool
 }
 
 // Messages from Bridge.

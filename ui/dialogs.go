@@ -109,8 +109,11 @@ func (m Model) confirmed(yes bool) (tea.Model, tea.Cmd) {
 	if !yes {
 		return m, nil
 	}
-	if m.confirmOp == confirmQuit {
+	switch m.confirmOp {
+	case confirmQuit:
 		return m.startQuit()
+	case confirmDetach:
+		return m.detach()
 	}
 	return m, doCmd("cancel", m.confirmID, m.core.Cancel)
 }

@@ -99,11 +99,14 @@ func (f *fakeCore) Metrics() runs.Metrics {
 	m.CleanupKillTotal = maps.Clone(m.CleanupKillTotal)
 	return m
 }
-func (f *fakeCore) Screen(id string) (*ptyhost.Screen, error) {
+func (f *fakeCore) Screen(id string) (Screen, error) {
 	err := f.note("Screen", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.screens[id], err
+	if s := f.screens[id]; s != nil {
+		return s, err
+	}
+	return nil, err
 }
 func (f *fakeCore) Write(id string, b []byte) error {
 	err := f.note("Write", id, fmt.Sprintf("%q", b))

@@ -14,6 +14,8 @@ type KeyMap struct {
 	// Browsing the runs.
 	Up, Down, Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause    key.Binding
 	Reconcile, New, Restart, Remove, Zoom, Search, Scrollback, Help, Quit key.Binding
+	// Attached to a server (corral attach) only: leave the runs running, or end them.
+	Detach, Shutdown key.Binding
 	// Focus: every other key goes to the run.
 	Leave key.Binding
 	// Scrolling the transcript.
@@ -49,6 +51,7 @@ func (k *KeyMap) actions() []action {
 		{"remove", &k.Remove, b}, {"zoom", &k.Zoom, []string{groupBrowse, groupScroll}},
 		{"search", &k.Search, []string{groupBrowse, groupScroll}},
 		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
+		{"detach", &k.Detach, b}, {"shutdown", &k.Shutdown, b},
 		{"leave", &k.Leave, f},
 		{"scroll_up", &k.ScrollUp, s}, {"scroll_down", &k.ScrollDown, s},
 		{"page_up", &k.PageUp, s}, {"page_down", &k.PageDown, s}, {"top", &k.Top, s},
@@ -95,6 +98,8 @@ func DefaultKeyMap() KeyMap {
 		Zoom: bind("zoom", "z"), Search: bind("search", "/"),
 		Scrollback: bind("scroll back", "pgup"), Help: bind("help", "?"),
 		Quit:     bind("quit", "q", "ctrl+c"),
+		Detach:   bind("detach (runs keep running)", "D"),
+		Shutdown: bind("end every run and the server", "Q"),
 		Leave:    bind("leave focus", "ctrl+]"),
 		ScrollUp: bind("scroll up", "up", "k"), ScrollDown: bind("scroll down", "down", "j"),
 		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
@@ -165,7 +170,8 @@ type helpGroup struct {
 
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
-		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Help, k.Quit}},
+		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Help, k.Quit,
+			k.Detach, k.Shutdown}},
 		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause}},
 		{"Focus", []key.Binding{k.Leave}},
 		{"Transcript", []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,

@@ -162,10 +162,10 @@ func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
 func (c *liveCore) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop {
 	snap, sub := c.sup.Subscribe()
 	c.sub = sub
-	c.loop = startLoop(b, c.sup, snap, onFrame)
+	c.loop = startLoop(b, Local{c.sup}, snap, onFrame)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { Bridge(ctx, sub, c.loop.send, 16*time.Millisecond) })
+	wg.Go(func() { Bridge(ctx, sub.C, c.loop.send, 16*time.Millisecond) })
 	c.stopB = func() { cancel(); wg.Wait() }
 	return c.loop
 }

@@ -36,6 +36,7 @@ type confirmOp int
 const (
 	confirmCancel confirmOp = iota
 	confirmQuit
+	confirmDetach
 )
 
 // refreshEvery is the period of the countdown tick and of the snapshot, counters and
@@ -66,6 +67,9 @@ type Model struct {
 
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
+
+	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
+	detached   bool // the UI ended by detaching: the runs go on
 
 	*state
 }
@@ -118,11 +122,24 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			logBusy: map[string]bool{}, logDirty: map[string]bool{}, view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
+	m.detachable = o.Detachable
+	if !o.Detachable {
+		c.Keys.Detach.SetEnabled(false)
+		c.Keys.Shutdown.SetEnabled(false)
+	}
 	m.list.SetPending(o.Pending)
 	m.list.SetFocused(true)
 	m.syncSelection()
 	return m, nil
 }
+
+// ShuttingDown reports whether the UI ended by ending every run (the quit of an
+// in-process UI, the shutdown key of an attached one).
+func (m Model) ShuttingDown() bool { return m.mode == modeQuitting }
+
+// Detached reports whether the UI ended by detaching from its server, leaving every
+// run running.
+func (m Model) Detached() bool { return m.detached }
 
 // ShutdownErr is what Core.Shutdown returned when the UI quit (nil if it succeeded).
 func (m Model) ShutdownErr() error { return m.quitErr }

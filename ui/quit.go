@@ -9,8 +9,38 @@ import (
 	"corral/runs"
 )
 
-// requestQuit quits, asking first when runs are live: quitting ends them.
+// requestQuit quits, asking first when runs are live: quitting ends them. Attached to
+// a server, quitting detaches instead, and asks only to say that the runs go on.
 func (m Model) requestQuit() (tea.Model, tea.Cmd) {
+	if m.detachable {
+		return m.requestDetach()
+	}
+	return m.requestShutdown()
+}
+
+// requestDetach detaches, asking first when runs are live.
+func (m Model) requestDetach() (tea.Model, tea.Cmd) {
+	n := len(m.liveRuns())
+	if n == 0 {
+		return m.detach()
+	}
+	m.confirm = NewConfirm(m.c, fmt.Sprintf("Detach? %d live run(s) keep running in the server (%s ends them all).",
+		n, m.c.Keys.Shutdown.Help().Key))
+	m.confirm.SetSize(m.lay.w, 1)
+	m.confirmOp = confirmDetach
+	m.openDialog(dlgConfirm)
+	return m, nil
+}
+
+// detach ends the UI and leaves every run to the server.
+func (m Model) detach() (tea.Model, tea.Cmd) {
+	m.detached = true
+	return m, tea.Quit
+}
+
+// requestShutdown ends every run (and, attached, the server), asking first when runs
+// are live.
+func (m Model) requestShutdown() (tea.Model, tea.Cmd) {
 	if n := len(m.liveRuns()); n > 0 {
 		m.confirm = NewConfirm(m.c, fmt.Sprintf("%d live run(s) will be ended (supervisor-shutdown). Quit?", n))
 		m.confirm.SetSize(m.lay.w, 1)

@@ -206,6 +206,9 @@ func (m Model) helpPage() string {
 	for _, g := range m.c.Keys.helpGroups() {
 		col = append(col, st.Title.Render(g.title))
 		for _, b := range g.keys {
+			if !b.Enabled() { // keys of another mode (detach, shutdown: attached only)
+				continue
+			}
 			col = append(col, st.Key.Render(pad(b.Help().Key, 14))+" "+st.Desc.Render(b.Help().Desc))
 		}
 		col = append(col, "")

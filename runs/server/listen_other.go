@@ -5,12 +5,14 @@ package server
 import (
 	"errors"
 	"net"
+	"os"
 )
 
 // SocketName and LockName are the server's files in the state dir.
 const (
 	SocketName = "server.sock"
 	LockName   = "server.lock"
+	LogName    = "server.log"
 )
 
 var (
@@ -30,3 +32,6 @@ type Listener struct {
 func Listen(string) (*Listener, error) { return nil, errNotHere }
 
 func socketOwner(string) error { return errNotHere }
+
+// OpenLog is not supported here yet.
+func OpenLog(string) (*os.File, error) { return nil, errNotHere }

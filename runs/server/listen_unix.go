@@ -19,6 +19,7 @@ import (
 const (
 	SocketName = "server.sock"
 	LockName   = "server.lock"
+	LogName    = "server.log"
 )
 
 // maxSocketPath is sun_path's size less its NUL: a longer path cannot be bound.
@@ -101,6 +102,12 @@ func (l *Listener) Close() error {
 	err := l.UnixListener.Close()
 	l.lock.Close()
 	return err
+}
+
+// OpenLog opens the server's log in the state dir for appending, never through a
+// symlink.
+func OpenLog(dir string) (*os.File, error) {
+	return os.OpenFile(filepath.Join(dir, LogName), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 }
 
 // socketOwner checks the socket file before a client connects to it: it must be a

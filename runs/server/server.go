@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"corral/ptyhost"
 	"corral/reaper"
@@ -35,6 +36,16 @@ type Core interface {
 	Wait(ctx context.Context, id string) (runs.Info, error)
 	Subscribe() ([]runs.Info, *runs.Subscription)
 	Shutdown(ctx context.Context) error
+
+	// What an attached UI needs besides.
+	Stop(id string, reason runs.Reason) error
+	Pause(id string) error
+	Resume(id string) error
+	Resize(id string, cols, rows uint16) error
+	Reconcile(ctx context.Context) ([]runs.Decision, error)
+	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
+	Metrics() runs.Metrics
+	Screen(id string) (*ptyhost.Screen, error)
 }
 
 // Options describe the server to its clients.
@@ -51,11 +62,13 @@ type Server struct {
 	uid  int
 	log  *slog.Logger
 
-	stopOnce sync.Once
-	stopped  chan struct{}
+	stopOnce       sync.Once
+	stopped        chan struct{}
+	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
+	subs  map[string]*subscriber // attached UIs' streams, by token
 	wg    sync.WaitGroup
 }
 
@@ -166,8 +179,15 @@ func (s *Server) serveConn(c net.Conn) {
 		if err != nil {
 			return
 		}
+		if isSubscribe(line) {
+			s.stream(ctx, c, enc)
+			return
+		}
 		if err := enc.Encode(s.answer(ctx, line)); err != nil {
 			return
+		}
+		if s.stopAfterReply.Load() {
+			s.Stop()
 		}
 	}
 }
@@ -194,6 +214,13 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// isSubscribe reports whether line asks, in this protocol version, to turn its
+// connection into a stream.
+func isSubscribe(line []byte) bool {
+	var req Request
+	return json.Unmarshal(line, &req) == nil && req.V == Version && req.Verb == "subscribe"
 }
 
 // answer decodes one request and calls its verb.

@@ -284,7 +284,7 @@ func shutdown(s *Server, ctx context.Context, _ json.RawMessage) (any, *Error) {
 	}
 	s.log.Info("shutdown requested", "live", live)
 	err := s.core.Shutdown(context.WithoutCancel(ctx))
-	defer func() { go s.Stop() }()
+	s.stopAfterReply.Store(true) // Stop now would close this connection before the reply
 	if err != nil {
 		return nil, errorf(CodeFailed, "shutdown: %v", err)
 	}

@@ -1,0 +1,228 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// An attached UI opens one connection with "subscribe": the reply is a snapshot of
+// every run and a token, and from then on the server only writes StreamMsgs on it,
+// one per line: every lifecycle event as it happens (never dropped), and frames of
+// the screens the UI watches (the "watch" verb, on another connection, with the
+// token), coalesced to one per run per frame interval. A run with output that the UI
+// does not watch gets a light frame (its attention count only), so the run list can
+// still mark it without the server emulating its screen. The screen is emulated and
+// rendered once, here, where its bytes are: a frame is the same string an in-process
+// UI would draw (DESIGN §13 asks to choose between frames and a client-side emulator
+// by measurement: frames keep one emulator per run, and a 120×40 frame is ~10 KB).
+
+type (
+	SubscribeReply struct {
+		Token string     `json:"token"`
+		Runs  []WireInfo `json:"runs"`
+	}
+	WatchArgs struct {
+		Token string   `json:"token"`
+		IDs   []string `json:"ids"`
+	}
+	// StreamMsg is one message of a subscription: an event or a frame.
+	StreamMsg struct {
+		Event *runs.Event `json:"event,omitempty"`
+		Frame *Frame      `json:"frame,omitempty"`
+	}
+	// Frame is a run's screen as the UI draws it. A light frame carries only the
+	// attention count of a screen nobody watches.
+	Frame struct {
+		ID        string               `json:"id"`
+		Light     bool                 `json:"light,omitempty"`
+		Attention uint64               `json:"attention"`
+		Version   uint64               `json:"version,omitempty"`
+		Cols      int                  `json:"cols,omitempty"`
+		Rows      int                  `json:"rows,omitempty"`
+		Render    string               `json:"render,omitempty"`
+		State     *ptyhost.ScreenState `json:"state,omitempty"`
+	}
+)
+
+// FrameInterval is the shortest time between two frames of one run to one client: a
+// frame after a quiet interval goes out at once, so an echo is not held back.
+const FrameInterval = 16 * time.Millisecond
+
+// subscriber is one attached UI's stream state.
+type subscriber struct {
+	mu      sync.Mutex
+	watched map[string]bool
+	wake    chan struct{} // capacity 1: the watch set changed
+}
+
+func (s *Server) addSub() (string, *subscriber) {
+	b := make([]byte, 8)
+	rand.Read(b)
+	tok := hex.EncodeToString(b)
+	sb := &subscriber{watched: map[string]bool{}, wake: make(chan struct{}, 1)}
+	s.mu.Lock()
+	if s.subs == nil {
+		s.subs = map[string]*subscriber{}
+	}
+	s.subs[tok] = sb
+	s.mu.Unlock()
+	return tok, sb
+}
+
+func (s *Server) dropSub(tok string) {
+	s.mu.Lock()
+	delete(s.subs, tok)
+	s.mu.Unlock()
+}
+
+func watch(s *Server, _ context.Context, raw json.RawMessage) (any, *Error) {
+	var a WatchArgs
+	if e := decode(raw, &a); e != nil {
+		return nil, e
+	}
+	s.mu.Lock()
+	sb := s.subs[a.Token]
+	s.mu.Unlock()
+	if sb == nil {
+		return nil, errorf(CodeBadRequest, "no subscription %q", a.Token)
+	}
+	sb.mu.Lock()
+	sb.watched = map[string]bool{}
+	for _, id := range a.IDs {
+		sb.watched[id] = true
+	}
+	sb.mu.Unlock()
+	select {
+	case sb.wake <- struct{}{}:
+	default:
+	}
+	return struct{}{}, nil
+}
+
+func init() { verbs["watch"] = watch }
+
+// stream serves a subscription until the client hangs up or the server stops.
+func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	snap, sub := s.core.Subscribe()
+	defer sub.Close()
+	tok, sb := s.addSub()
+	defer s.dropSub(tok)
+	if enc.Encode(Response{V: Version, Result: mustJSON(SubscribeReply{Token: tok, Runs: wireInfos(snap)})}) != nil {
+		return
+	}
+	// The client never writes on a stream; a read returns when it hangs up.
+	go func() {
+		io.Copy(io.Discard, c)
+		cancel()
+	}()
+	st := &streamState{s: s, sb: sb, enc: enc, dirty: map[string]bool{}, sent: map[string]time.Time{}}
+	st.timer = time.NewTimer(time.Hour)
+	st.timer.Stop()
+	for {
+		select {
+		case ev, ok := <-sub.C:
+			if !ok || !st.event(ev) {
+				return
+			}
+		case <-sb.wake:
+			sb.mu.Lock()
+			for id := range sb.watched {
+				st.dirty[id] = true
+			}
+			sb.mu.Unlock()
+			if !st.flush() {
+				return
+			}
+		case <-st.timer.C:
+			st.armed = false
+			if !st.flush() {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// streamState is one stream's coalescing; it lives on the stream's goroutine.
+type streamState struct {
+	s     *Server
+	sb    *subscriber
+	enc   *json.Encoder
+	dirty map[string]bool
+	sent  map[string]time.Time // when each run's last frame went out
+	timer *time.Timer
+	armed bool
+}
+
+// event forwards a lifecycle event at once; an output event marks its run for a frame.
+func (st *streamState) event(ev runs.Event) bool {
+	if ev.Type != runs.EventOutput {
+		return st.enc.Encode(StreamMsg{Event: &ev}) == nil
+	}
+	st.dirty[ev.Run.ID] = true
+	return st.flush()
+}
+
+// flush sends a frame for every dirty run whose last frame is at least a frame
+// interval old, and arms the timer for the rest.
+func (st *streamState) flush() bool {
+	now := time.Now()
+	var next time.Duration
+	for id := range st.dirty {
+		if wait := FrameInterval - now.Sub(st.sent[id]); wait > 0 {
+			if next == 0 || wait < next {
+				next = wait
+			}
+			continue
+		}
+		delete(st.dirty, id)
+		st.sent[id] = now
+		msg := StreamMsg{Event: &runs.Event{Type: runs.EventOutput, Time: now, Run: runs.Info{ID: id}}}
+		if f, ok := st.frame(id); ok {
+			msg = StreamMsg{Frame: &f} // a run with no screen (pipe) gets the bare event
+		}
+		if st.enc.Encode(msg) != nil {
+			return false
+		}
+	}
+	if next > 0 && !st.armed {
+		st.armed = true
+		st.timer.Reset(next)
+	}
+	return true
+}
+
+// frame renders run id's screen for this subscriber: whole when watched, light when not.
+func (st *streamState) frame(id string) (Frame, bool) {
+	scr, err := st.s.core.Screen(id)
+	if err != nil || scr == nil {
+		return Frame{}, false
+	}
+	st.sb.mu.Lock()
+	watched := st.sb.watched[id]
+	st.sb.mu.Unlock()
+	if !watched {
+		return Frame{ID: id, Light: true, Attention: scr.Attention()}, true
+	}
+	state := scr.State()
+	cols, rows := scr.Size()
+	return Frame{ID: id, Attention: state.Attention, Version: scr.Version(), Cols: cols, Rows: rows,
+		Render: scr.Render(), State: &state}, true
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// attached is twoRuns with the UI attached to a server (Options.Detachable).
+func attached(t *testing.T) *harness {
+	t.Helper()
+	core := newFake()
+	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
+	core.snap = []runs.Info{a, b}
+	core.screens["r1"] = screenWith(80, 24, "$ ")
+	clk := &clock{t: t0}
+	m, err := newModel(Options{Core: core, Initial: []runs.Info{a, b}, Detachable: true}, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h := &harness{t: t, m: m, core: core, clk: clk}
+	h.run(m.Init())
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	return h
+}
+
+// Attached, q asks whether to detach and then quits without ending anything.
+func TestAttachedQuitDetaches(t *testing.T) {
+	h := attached(t)
+	h.key("q")
+	if v := h.view(); h.m.mode != modeDialog || !strings.Contains(v, "Detach? 1 live run(s) keep running in the server (Q ends them all)") {
+		t.Fatalf("no detach question:\n%s", v)
+	}
+	msgs := h.key("y")
+	if !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() || len(h.core.called("Shutdown")) != 0 {
+		t.Errorf("detach: quit %v, detached %v, calls %q", hasMsg[tea.QuitMsg](msgs), h.m.Detached(), h.core.Calls())
+	}
+}
+
+// The detach key leaves at once; the shutdown key asks, then ends every run.
+func TestAttachedDetachAndShutdownKeys(t *testing.T) {
+	h := attached(t)
+	if msgs := h.key("D"); !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() {
+		t.Fatal("D did not detach")
+	}
+	h = attached(t)
+	h.key("Q")
+	if v := h.view(); !strings.Contains(v, "1 live run(s) will be ended") {
+		t.Fatalf("Q did not ask:\n%s", v)
+	}
+	msgs := h.key("y")
+	if len(h.core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Errorf("Q y: calls %q", h.core.Calls())
+	}
+}
+
+// In-process, the attached-only keys do nothing and help does not list them.
+func TestDetachKeysOffInProcess(t *testing.T) {
+	h := twoRuns(t)
+	if msgs := h.key("D"); hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Error("D detached an in-process UI")
+	}
+	h.key("Q")
+	if h.m.mode == modeDialog {
+		t.Error("Q asked in-process")
+	}
+	h.key("?")
+	if v := h.view(); strings.Contains(v, "detach") {
+		t.Errorf("help lists detach in-process:\n%s", v)
+	}
+	a := attached(t)
+	a.key("?")
+	if v := a.view(); !strings.Contains(v, "detach (runs keep running)") {
+		t.Errorf("help does not list detach when attached:\n%s", v)
+	}
+}
