@@ -37,12 +37,18 @@ import (
 //
 // The child (demo "latency") takes both of its times from CLOCK_MONOTONIC, which
 // every process of the machine shares, and so does the benchmark.
-func BenchmarkLatency(b *testing.B) {
+func BenchmarkLatency(b *testing.B) { benchLatency(b, false) }
+
+// BenchmarkLatencyRemote is BenchmarkLatency through a server's socket (corral
+// attach): keys go over the socket to the server, the echo comes back as a frame.
+func BenchmarkLatencyRemote(b *testing.B) { benchLatency(b, true) }
+
+func benchLatency(b *testing.B, remote bool) {
 	file := filepath.Join(b.TempDir(), "latency.log")
 	c := newLiveCore(b, 16<<20)
 	defer c.close()
 	w := &frameWaiter{}
-	l := c.attach(b, w.onFrame)
+	l := c.attachVia(b, w.onFrame, remote)
 	argv, env := demo.Child("latency", file)
 	if _, err := c.sup.Spawn(runs.Spec{Name: "latency", Argv: argv, Env: env, PTY: true, Cols: 120, Rows: 40}); err != nil {
 		b.Fatal(err)

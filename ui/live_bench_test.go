@@ -4,6 +4,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
+	"corral/runs/server"
 )
 
 // The end-to-end benchmarks (flood, latency, streaming) run the real pipeline: a
@@ -136,6 +138,8 @@ type liveCore struct {
 	loop  *liveLoop
 	sub   *runs.Subscription
 	stopB func()
+	// unserve stops the server and detaches, for a loop attached through a socket.
+	unserve func()
 }
 
 func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
@@ -160,14 +164,42 @@ func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
 
 // attach starts the live loop and the bridge that feeds it.
 func (c *liveCore) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop {
+	return c.attachVia(b, onFrame, false)
+}
+
+// attachVia is attach in process, or, remote, through a server on a socket: the
+// loop's core is then a server.Remote, as under corral attach.
+func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote bool) *liveLoop {
+	var core Core = Local{c.sup}
 	snap, sub := c.sup.Subscribe()
 	c.sub = sub
-	c.loop = startLoop(b, Local{c.sup}, snap, onFrame)
+	events := sub.C
+	if remote {
+		rem := c.serve(b)
+		core, snap, events = rem, rem.Initial(), rem.Events()
+	}
+	c.loop = startLoop(b, core, snap, onFrame)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { Bridge(ctx, sub.C, c.loop.send, 16*time.Millisecond) })
+	wg.Go(func() { Bridge(ctx, events, c.loop.send, 16*time.Millisecond) })
 	c.stopB = func() { cancel(); wg.Wait() }
 	return c.loop
+}
+
+// serve serves the supervisor on a socket in the bench dir and attaches to it.
+func (c *liveCore) serve(b testing.TB) *server.Remote {
+	ln, err := server.Listen(c.dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := server.New(c.sup, server.Options{StateDir: c.dir})
+	go srv.Serve(ln)
+	rem, err := server.Attach(c.dir, func() error { return errors.New("no server") }, time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.unserve = func() { rem.Close(); srv.Stop(); ln.Close() }
+	return rem
 }
 
 func (c *liveCore) close() {
@@ -175,6 +207,9 @@ func (c *liveCore) close() {
 	defer cancel()
 	if c.stopB != nil {
 		c.stopB()
+	}
+	if c.unserve != nil {
+		c.unserve()
 	}
 	if c.loop != nil {
 		c.loop.stop()

@@ -62,7 +62,7 @@ type harness struct {
 	ln  *Listener
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	d := config.Default()
@@ -89,7 +89,7 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
-func (h *harness) client(t *testing.T) *Client {
+func (h *harness) client(t testing.TB) *Client {
 	t.Helper()
 	c, err := Dial(h.dir)
 	if err != nil {
