@@ -66,6 +66,8 @@ commands:
   reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
   attach [--state-dir DIR]       open the UI on the state dir's server (started if needed);
                                  quitting detaches: its runs keep running
+  attach --ssh HOST              the same for the server on HOST (over ssh HOST corral proxy)
+  proxy [--state-dir DIR]        bridge stdin/stdout to this host's server (what --ssh runs)
   server [--state-dir DIR]       run the state dir's server in the foreground (for systemd)
 
 The server (one per state dir, started by the first spawn) keeps runs alive when every
@@ -121,6 +123,8 @@ func dispatch(args []string) int {
 		return cmdServer(args[1:])
 	case "attach":
 		return cmdAttach(args[1:])
+	case "proxy":
+		return cmdProxy(args[1:])
 	case "spawn":
 		return cmdSpawn(args[1:])
 	case "version", "--version":
@@ -308,7 +312,8 @@ func startServer(dir string) error {
 // terminal closes (SIGHUP) or Corral is told to stop; the shutdown key ends them.
 func cmdAttach(args []string) int {
 	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
-	stateDir := fs.String("state-dir", "", "state directory")
+	stateDir := fs.String("state-dir", "", "state directory (with --ssh: on HOST)")
+	host := fs.String("ssh", "", "attach to the server on HOST, through ssh HOST corral proxy")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -321,10 +326,13 @@ func cmdAttach(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
 		return exitFailure
 	}
+	if *host != "" {
+		dir = *host + ":" + *stateDir
+	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	rem, err := server.Attach(dir, func() error { return startServer(dir) }, 10*time.Second)
+	rem, err := attachTo(dir, *host, *stateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
 		return exitFailure
@@ -368,6 +376,55 @@ func cmdAttach(args []string) int {
 		return exitFailure
 	default:
 		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", dir)
+	}
+	return 0
+}
+
+// attachTo attaches to the state dir's server, or with host to the one on host over
+// ssh: each of the UI's connections is `ssh HOST corral proxy` ($CORRAL_SSH names
+// another ssh), which starts the server there if none runs.
+func attachTo(dir, host, remoteDir string) (*server.Remote, error) {
+	if host == "" {
+		return server.Attach(dir, func() error { return startServer(dir) }, 10*time.Second)
+	}
+	ssh := os.Getenv("CORRAL_SSH")
+	if ssh == "" {
+		ssh = "ssh"
+	}
+	return server.AttachWith(func() (*server.Client, error) {
+		args := []string{host, "corral", "proxy"}
+		if remoteDir != "" {
+			args = append(args, "--state-dir", remoteDir)
+		}
+		cmd := exec.Command(ssh, args...)
+		cmd.Stderr = os.Stderr
+		conn, err := server.CommandConn(cmd)
+		if err != nil {
+			return nil, err
+		}
+		return server.NewClient(conn)
+	})
+}
+
+// cmdProxy is corral proxy: this host's server (started if needed) bridged to stdin
+// and stdout, for corral attach --ssh on another host.
+func cmdProxy(args []string) int {
+	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
+	if err == nil {
+		var c *server.Client
+		if c, err = server.Connect(dir, func() error { return startServer(dir) }, 10*time.Second); err == nil {
+			c.Close()
+			err = server.Proxy(dir, os.Stdin, os.Stdout)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral proxy: %v\n", err)
+		return exitFailure
 	}
 	return 0
 }

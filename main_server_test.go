@@ -218,3 +218,36 @@ func TestAttachDetachReattach(t *testing.T) {
 	waitGone(t, srvPID, "server after shutdown")
 	assertEnded(t, state, 2, "supervisor-shutdown")
 }
+
+// attach --ssh runs each of its connections through `ssh HOST corral proxy`. Here
+// $CORRAL_SSH is a stand-in for ssh that runs the command on this host (no sshd is
+// needed): the proxy bridges to the server, the UI shows its runs and drives them,
+// and detaching leaves no proxy behind.
+func TestAttachOverSSHProxy(t *testing.T) {
+	state := t.TempDir()
+	sp := serverCorral(t, state, "spawn", "--pty", "--name", "far", "--shell", "--", `while read l; do echo "far $l"; done`)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	srvPID := serverPID(t, state)
+	t.Cleanup(func() {
+		serverCorral(t, state, "shutdown")
+		waitGone(t, srvPID, "server")
+	})
+	fakeSSH := filepath.Join(t.TempDir(), "fake-ssh")
+	os.WriteFile(fakeSSH, []byte("#!/bin/sh\nshift # the host\nexec \"$@\"\n"), 0o755)
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_SSH=%s PATH=%s:$PATH %s attach --ssh somehost --state-dir %s",
+		fakeSSH, filepath.Dir(corralBin), corralBin, state))
+	x.waitFor(`far\s+pty\s+running`, 20*time.Second)
+	x.keys("Enter")
+	x.waitFor(`FOCUS`, 10*time.Second)
+	x.text("hi")
+	x.keys("Enter")
+	x.waitFor(`far hi`, 10*time.Second)
+	x.keys("C-]")
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+	if r := serverCorral(t, state, "poll", "--json", "far"); !strings.Contains(r.stdout, `"state": "running"`) {
+		t.Errorf("the run did not outlive the detach: %+v", r)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"syscall"
@@ -14,7 +15,7 @@ import (
 // Client is one connection to a server. Its calls are answered in order; it is not
 // safe for concurrent use (open one Client per goroutine that calls).
 type Client struct {
-	conn  net.Conn
+	conn  io.ReadWriteCloser
 	r     *bufio.Reader
 	enc   *json.Encoder
 	Hello HelloReply // what the server said of itself
@@ -24,6 +25,16 @@ type Client struct {
 // server listens there (no socket, or a stale one), ErrForeign when the socket is
 // another user's, and ErrVersion when the server speaks another protocol version.
 func Dial(dir string) (*Client, error) {
+	conn, err := DialSocket(dir)
+	if err != nil {
+		return nil, err
+	}
+	return NewClient(conn)
+}
+
+// DialSocket connects to the state dir's socket and nothing more (corral proxy
+// bridges such a connection to a client elsewhere, which says hello itself).
+func DialSocket(dir string) (net.Conn, error) {
 	sock := filepath.Join(dir, SocketName)
 	if err := socketOwner(sock); err != nil {
 		return nil, err
@@ -35,6 +46,12 @@ func Dial(dir string) (*Client, error) {
 		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
+	return conn, nil
+}
+
+// NewClient says hello over conn, a connection to a server however it is reached
+// (its socket, or corral proxy at the far end of ssh).
+func NewClient(conn io.ReadWriteCloser) (*Client, error) {
 	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn)}
 	if err := c.Call("hello", Hello{Version: Version}, &c.Hello); err != nil {
 		conn.Close()

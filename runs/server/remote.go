@@ -50,13 +50,26 @@ func (l *lockedClient) call(verb string, args, result any) error {
 // Attach connects to the state dir's server (starting it with start when none runs)
 // and subscribes.
 func Attach(dir string, start func() error, limit time.Duration) (*Remote, error) {
+	first := true
+	return AttachWith(func() (*Client, error) {
+		if first {
+			first = false
+			return Connect(dir, start, limit)
+		}
+		return Dial(dir)
+	})
+}
+
+// AttachWith attaches over the connections dial opens (three: control, input and
+// the stream), whatever carries them: the local socket, or ssh to corral proxy.
+func AttachWith(dial func() (*Client, error)) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]string{}}
 	var err error
-	if r.ctl.c, err = Connect(dir, start, limit); err != nil {
+	if r.ctl.c, err = dial(); err != nil {
 		return nil, err
 	}
-	if r.input.c, err = Dial(dir); err == nil {
-		r.stream, err = Dial(dir)
+	if r.input.c, err = dial(); err == nil {
+		r.stream, err = dial()
 	}
 	if err == nil {
 		err = r.subscribe()

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+)
+
+// Proxy bridges one connection to the state dir's server to rw (corral proxy, at the
+// far end of `ssh HOST corral proxy`: rw is its stdin and stdout) until either side
+// hangs up.
+func Proxy(dir string, in io.Reader, out io.Writer) error {
+	conn, err := DialSocket(dir)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	done := make(chan struct{}, 2)
+	go func() { io.Copy(conn, in); done <- struct{}{} }()
+	go func() { io.Copy(out, conn); done <- struct{}{} }()
+	<-done
+	return nil
+}
+
+// CommandConn runs a command (ssh HOST corral proxy) and is a connection over its
+// stdin and stdout: Close closes its stdin and waits for it to exit.
+func CommandConn(cmd *exec.Cmd) (io.ReadWriteCloser, error) {
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	r, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	return &cmdConn{cmd: cmd, r: r, w: w}, nil
+}
+
+type cmdConn struct {
+	cmd  *exec.Cmd
+	r    io.Reader
+	w    io.WriteCloser
+	once sync.Once
+	err  error
+}
+
+func (c *cmdConn) Read(p []byte) (int, error)  { return c.r.Read(p) }
+func (c *cmdConn) Write(p []byte) (int, error) { return c.w.Write(p) }
+
+// Close hangs up: the command sees the end of its input and exits (ssh closes the
+// session, the proxy at the far end its socket); its exit is waited for.
+func (c *cmdConn) Close() error {
+	c.once.Do(func() {
+		c.w.Close()
+		c.err = c.cmd.Wait()
+	})
+	return c.err
+}
