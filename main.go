@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -308,8 +309,6 @@ func startServer(dir string) error {
 }
 
 // cmdAttach opens the terminal UI on the state dir's server, starting it if needed.
-// Quitting detaches: every run goes on in the server, and so do they when the
-// terminal closes (SIGHUP) or Corral is told to stop; the shutdown key ends them.
 func cmdAttach(args []string) int {
 	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory (with --ssh: on HOST)")
@@ -317,31 +316,44 @@ func cmdAttach(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
-		fmt.Fprintln(os.Stderr, "corral attach: the UI needs a terminal (corral poll and friends work without one)")
-		return exitUsage
-	}
 	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
 		return exitFailure
 	}
-	if *host != "" {
-		dir = *host + ":" + *stateDir
+	return runAttached(dir, *host, *stateDir, uiRuns{}, nil)
+}
+
+// runAttached is the terminal UI as a client of the state dir's server (or host's):
+// it starts the config's runs there unless the server already runs them, and the
+// runs of -- CMD always; quitting detaches: every run goes on in the server, and so
+// they do when the terminal closes (SIGHUP) or Corral is told to stop; the shutdown
+// key ends them.
+func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int {
+	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+		fmt.Fprintln(os.Stderr, "corral: the UI needs a terminal (corral run, spawn and poll work without one)")
+		return exitUsage
+	}
+	where := dir
+	if host != "" {
+		where = host + ":" + remoteDir
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	rem, err := attachTo(dir, *host, *stateDir)
+	rem, err := attachTo(dir, host, remoteDir)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
 	defer rem.Close()
-	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true,
-		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
+		rem.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+	}
+	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
+		Pending: rs.pending, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
 	}
 	p := tea.NewProgram(m, tea.WithoutSignalHandler())
@@ -364,7 +376,7 @@ func cmdAttach(args []string) int {
 	}()
 	final, runErr := p.Run()
 	if runErr != nil {
-		fmt.Fprintf(os.Stderr, "corral attach: %v\n", runErr)
+		fmt.Fprintf(os.Stderr, "corral: %v\n", runErr)
 		return exitFailure
 	}
 	fm, _ := final.(ui.Model)
@@ -375,9 +387,24 @@ func cmdAttach(args []string) int {
 		fmt.Fprintln(os.Stderr, "corral: the server ended")
 		return exitFailure
 	default:
-		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", dir)
+		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", where)
 	}
 	return 0
+}
+
+// notRunning drops the specs the server already runs: a live run of the same name
+// and command. Opening a config twice starts its runs once.
+func notRunning(specs []runs.Spec, live []runs.Info) []runs.Spec {
+	var out []runs.Spec
+	for _, s := range specs {
+		if !slices.ContainsFunc(live, func(i runs.Info) bool {
+			return !i.Ended() && i.Name == s.DisplayName() && i.Spec.Shell == s.Shell &&
+				slices.Equal(i.Spec.Argv, s.Argv) && i.Spec.PTY == s.PTY
+		}) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // attachTo attaches to the state dir's server, or with host to the one on host over
@@ -880,7 +907,7 @@ func cmdReconcile(args []string) int {
 // uiFlags are the flags of the UI commands.
 type uiFlags struct {
 	config, procfile, stateDir string
-	autoplay                   bool
+	autoplay, local            bool
 }
 
 func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, error) {
@@ -893,6 +920,7 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 	} else {
 		fs.StringVar(&f.config, "config", "", "config file (default ./corral.toml, then the user config dir)")
 		fs.StringVar(&f.procfile, "procfile", "", "a Procfile: each line becomes a pipe run")
+		fs.BoolVar(&f.local, "local", false, "run the runs in this process, not the server: quitting ends them")
 	}
 	fs.Usage = func() { fmt.Fprintf(os.Stderr, usage, control.Usage) }
 	err := fs.Parse(args)
@@ -925,10 +953,19 @@ func cmdUI(args []string) int {
 			pending = append(pending, s)
 		}
 	}
+	var cmd []runs.Spec
 	if len(rest) > 0 {
-		specs = append(specs, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout})
+		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout})
 	}
-	return runUI(d, f.stateDir, uiRuns{start: specs, pending: pending, keys: keys}, nil)
+	if f.local {
+		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, keys: keys}, nil)
+	}
+	dir, err := config.ResolveStateDir(f.stateDir, d.StateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+		return exitFailure
+	}
+	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, keys: keys}, cmd)
 }
 
 // loadRuns reads the config file (or Procfile) the flags and environment point at.

@@ -251,3 +251,48 @@ func TestAttachOverSSHProxy(t *testing.T) {
 		t.Errorf("the run did not outlive the detach: %+v", r)
 	}
 }
+
+// serverState is a state dir whose server, if a test's UI started one, is shut down
+// (every run ended) and waited for when the test ends.
+func serverState(t *testing.T) string {
+	t.Helper()
+	state := t.TempDir()
+	t.Cleanup(func() {
+		b, err := os.ReadFile(filepath.Join(state, "server.lock"))
+		if err != nil {
+			return
+		}
+		serverCorral(t, state, "shutdown")
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 1 {
+			waitGone(t, pid, "server")
+		}
+	})
+	return state
+}
+
+// corral --config starts the config's runs in the server; opened again while they run
+// it attaches to them instead of starting them twice. corral -- CMD always starts CMD.
+func TestConfigRunsStartOnce(t *testing.T) {
+	state, dir := serverState(t), t.TempDir()
+	cfg := filepath.Join(dir, "corral.toml")
+	os.WriteFile(cfg, []byte("[[run]]\nname = \"svc\"\ncmd = \"echo svc-up; sleep 300\"\n"), 0o644)
+	open := fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --config %s", state, corralBin, cfg)
+	x := startTmux(t, 120, 40, open)
+	x.waitFor(`svc\s+pipe\s+running`, 20*time.Second)
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+	y := startTmux(t, 120, 40, open)
+	y.waitFor(`svc\s+pipe\s+running`, 20*time.Second)
+	y.keys("D")
+	y.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+	if reps := registry(t, state); len(reps) != 1 {
+		t.Fatalf("the config's run was started %d times: %+v", len(reps), reps)
+	}
+	z := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s -- sleep 300", state, corralBin))
+	z.waitFor(`sleep\s+pty\s+running`, 20*time.Second)
+	z.keys("D")
+	z.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+	if reps := registry(t, state); len(reps) != 2 {
+		t.Fatalf("corral -- CMD did not start its run: %+v", reps)
+	}
+}

@@ -439,7 +439,7 @@ func assertNothingLeft(t *testing.T, state string) {
 // A shell in the UI: focus it and type a command, interrupt it with send-keys C-c,
 // resize the terminal and see the child's stty size follow, cancel it, quit.
 func TestUIShellSession(t *testing.T) {
-	state := t.TempDir()
+	state := serverState(t)
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s PS1='$ ' %s -- bash --norc --noprofile",
 		state, corralBin))
 	x.waitFor(`bash\s+pty\s+running`, 20*time.Second)
@@ -493,11 +493,18 @@ func sizeOf(screen string) string {
 	return m[len(m)-1][1]
 }
 
-// Two runs; quitting with them live asks first, then ends both, leaving nothing.
+// Two runs; quitting with them live asks first, then ends both, leaving nothing: q in
+// a UI that runs them itself (--local), the shutdown key (Q) in one attached to the
+// server, where q would detach.
 func TestUIQuitWithLiveRuns(t *testing.T) {
-	state := t.TempDir()
-	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s -- env CORRAL_CHILD=1 %s sleep",
-		state, corralBin, corralBin))
+	t.Run("local", func(t *testing.T) { testQuitWithLiveRuns(t, "--local", "q") })
+	t.Run("server", func(t *testing.T) { testQuitWithLiveRuns(t, "", "Q") })
+}
+
+func testQuitWithLiveRuns(t *testing.T, flag, quit string) {
+	state := serverState(t)
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s %s -- env CORRAL_CHILD=1 %s sleep",
+		state, corralBin, flag, corralBin))
 	x.waitFor(`running`, 20*time.Second)
 	x.keys("n") // a second run, from the new-run form
 	x.waitFor(`(?i)new run`, 10*time.Second)
@@ -515,8 +522,8 @@ func TestUIQuitWithLiveRuns(t *testing.T) {
 			t.Fatalf("pane title %q, want %q", title, "corral · 2 live")
 		}
 	}
-	x.keys("q")
-	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
+	x.keys(quit)
+	x.waitFor(`2 live run\(s\) will be ended`, 10*time.Second)
 	x.keys("y")
 	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
 	assertEnded(t, state, 2, "supervisor-shutdown")
@@ -525,7 +532,7 @@ func TestUIQuitWithLiveRuns(t *testing.T) {
 // A [[run]] with autostart = false is listed as not started, is not in the registry,
 // and starts on R; it is then a run like any other, and the events pane counts both.
 func TestUIPendingRunStartsOnKey(t *testing.T) {
-	state, dir := t.TempDir(), t.TempDir()
+	state, dir := serverState(t), t.TempDir()
 	cfg := filepath.Join(dir, "corral.toml")
 	toml := "[[run]]\nname = \"first\"\ncmd = \"echo first-up\"\n\n" +
 		"[[run]]\nname = \"later\"\ncmd = \"echo started-$((6*7))\"\nautostart = false\n"
