@@ -115,6 +115,42 @@ func BenchmarkFlood(b *testing.B) {
 	writeEnv(b, "CORRAL_BENCH_SCREEN_OUT", []byte(text+"\n"))
 }
 
+// BenchmarkFloodRemote is BenchmarkFlood with the Model attached through a server's
+// socket (corral attach): the span ends when the client's frame shows the file's last
+// line, which comes as a frame rendered by the server.
+func BenchmarkFloodRemote(b *testing.B) {
+	file, size := floodFile(b)
+	last := lastLine(b, file)
+	var spans []time.Duration
+	b.SetBytes(size)
+	for b.Loop() {
+		b.StopTimer()
+		c := newLiveCore(b, 1<<30)
+		w := &frameWaiter{}
+		c.attachVia(b, w.onFrame, true)
+		w.expect(last)
+		b.StartTimer()
+		t0 := time.Now()
+		id, err := c.sup.Spawn(runs.Spec{Name: "flood", Argv: []string{"cat", file}, PTY: true, Cols: 120, Rows: 40})
+		if err != nil {
+			b.Fatal(err)
+		}
+		info, err := c.sup.Wait(context.Background(), id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.wait(b)
+		spans = append(spans, time.Since(t0))
+		b.StopTimer()
+		c.close()
+		if info.State != runs.Exited || info.ExitCode == nil || *info.ExitCode != 0 || !info.Cleanup.VerifiedEmpty {
+			b.Fatalf("run ended %+v", info)
+		}
+		b.StartTimer()
+	}
+	reportSpans(b, "flood", spans)
+}
+
 // BenchmarkFloodBare is the floor: the same cat on a 120×40 PTY read by a plain loop
 // (creack/pty, blocking reads into a 32 KiB buffer, bytes dropped), spawn to reaped.
 func BenchmarkFloodBare(b *testing.B) {
