@@ -185,12 +185,7 @@ func TestAttachDetachReattach(t *testing.T) {
 	x.waitFor(`scripted\s+pipe\s+running`, 20*time.Second)
 
 	// Keys typed in focus reach the run; its screen comes back as frames.
-	x.keys("Enter")
-	x.waitFor(`FOCUS`, 10*time.Second)
-	x.text("hello")
-	x.keys("Enter")
-	x.waitFor(`got hello`, 10*time.Second)
-	x.keys("C-]")
+	x.typeInFocus("hello", `got hello`)
 
 	// The terminal goes away.
 	x.run("kill-server")
@@ -239,17 +234,24 @@ func TestAttachOverSSHProxy(t *testing.T) {
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_SSH=%s PATH=%s:$PATH %s attach --ssh somehost --state-dir %s",
 		fakeSSH, filepath.Dir(corralBin), corralBin, state))
 	x.waitFor(`far\s+pty\s+running`, 20*time.Second)
-	x.keys("Enter")
-	x.waitFor(`FOCUS`, 10*time.Second)
-	x.text("hi")
-	x.keys("Enter")
-	x.waitFor(`far hi`, 10*time.Second)
-	x.keys("C-]")
+	x.typeInFocus("hi", `far hi`)
 	x.keys("D")
 	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
 	if r := serverCorral(t, state, "poll", "--json", "far"); !strings.Contains(r.stdout, `"state": "running"`) {
 		t.Errorf("the run did not outlive the detach: %+v", r)
 	}
+}
+
+// typeInFocus focuses the selected run, types a line, waits for want on the screen
+// and leaves focus.
+func (x *tmuxTerm) typeInFocus(line, want string) {
+	x.t.Helper()
+	x.keys("Enter")
+	x.waitFor(`FOCUS`, 10*time.Second)
+	x.text(line)
+	x.keys("Enter")
+	x.waitFor(want, 10*time.Second)
+	x.keys("C-]")
 }
 
 // serverState is a state dir whose server, if a test's UI started one, is shut down

@@ -16,16 +16,7 @@ func attached(t *testing.T) *harness {
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
 	core.snap = []runs.Info{a, b}
 	core.screens["r1"] = screenWith(80, 24, "$ ")
-	clk := &clock{t: t0}
-	m, err := newModel(Options{Core: core, Initial: []runs.Info{a, b}, Detachable: true}, clk.now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.tick = func(int) tea.Cmd { return nil }
-	h := &harness{t: t, m: m, core: core, clk: clk}
-	h.run(m.Init())
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
-	return h
+	return harnessWith(t, core, Options{Initial: []runs.Info{a, b}, Detachable: true}, 120, 30)
 }
 
 // Attached, q asks whether to detach and then quits without ending anything.

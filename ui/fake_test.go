@@ -183,8 +183,15 @@ type harness struct {
 // tickMsg themselves) and Init's commands run.
 func newHarness(t *testing.T, core *fakeCore, w, h int, initial ...runs.Info) *harness {
 	t.Helper()
+	return harnessWith(t, core, Options{Initial: initial, Empty: "No runs. Press n to start one, or run corral -- CMD."}, w, h)
+}
+
+// harnessWith is newHarness with the model's options given (its Core is core).
+func harnessWith(t *testing.T, core *fakeCore, o Options, w, h int) *harness {
+	t.Helper()
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Core: core, Initial: initial, Empty: "No runs. Press n to start one, or run corral -- CMD."}, clk.now)
+	o.Core = core
+	m, err := newModel(o, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
