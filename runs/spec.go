@@ -109,6 +109,14 @@ func (s Spec) withDefaults(d config.Defaults) Spec {
 	return s
 }
 
+// DisplayName is the name the run will have: Name, or the one derived from its command.
+func (s Spec) DisplayName() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return defaultName(s)
+}
+
 func defaultName(s Spec) string {
 	if len(s.Argv) > 0 {
 		return filepath.Base(s.Argv[0])
