@@ -225,7 +225,7 @@ func differences(p, q runs.Report) []string {
 	add("reason", p.Reason.String(), q.Reason.String())
 	add("exit code", intText(p.ExitCode), intText(q.ExitCode))
 	add("signal", strText(p.Signal), strText(q.Signal))
-	add("cleanup", stepsText(withoutHup(p.Cleanup.Steps)), stepsText(q.Cleanup.Steps))
+	add("cleanup", runs.StepsText(withoutHup(p.Cleanup.Steps)), runs.StepsText(q.Cleanup.Steps))
 	add("processes killed", fmt.Sprint(p.Cleanup.Killed), fmt.Sprint(q.Cleanup.Killed))
 	add("escapees", fmt.Sprint(len(p.Escapees)), fmt.Sprint(len(q.Escapees)))
 	add("spawn error", p.SpawnError, q.SpawnError)
@@ -234,17 +234,6 @@ func differences(p, q runs.Report) []string {
 
 func withoutHup(steps []reaper.Step) []reaper.Step {
 	return slices.DeleteFunc(slices.Clone(steps), func(s reaper.Step) bool { return s == reaper.StepHup })
-}
-
-func stepsText(steps []reaper.Step) string {
-	if len(steps) == 0 {
-		return "none"
-	}
-	s := make([]string, len(steps))
-	for i, st := range steps {
-		s[i] = string(st)
-	}
-	return strings.Join(s, "+")
 }
 
 func intText(p *int) string {
