@@ -29,6 +29,7 @@ import (
 	"corral/demo"
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/runs/parity"
 	"corral/runs/server"
 	"corral/runs/server/control"
 	"corral/ui"
@@ -63,6 +64,7 @@ commands:
   check [FILE]                   validate a config file and print the effective config
   replay [--speed N] FILE.cast   play a recording in a Corral pane (space pause, +/- speed)
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
+  parity [flags] -- CMD [ARGS...]  run it in a PTY and with pipes at once; show what differs
   ls [--json] [--all]            list the runs in the registry
   reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
   attach [--state-dir DIR]       open the UI on the state dir's server (started if needed);
@@ -116,6 +118,8 @@ func dispatch(args []string) int {
 		return cmdReplay(args[1:])
 	case "run":
 		return cmdRun(args[1:])
+	case "parity":
+		return cmdParity(args[1:])
 	case "ls":
 		return cmdLs(args[1:])
 	case "reconcile":
@@ -198,9 +202,17 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func parseRunFlags(args []string) (runFlags, []string, error) {
 	var f runFlags
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	rest, err := parseFlags(&f, "run", runUsage, args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
+	})
+	return f, rest, err
+}
+
+// parseFlags parses into f the flags every command that starts a run takes, and
+// those more adds, for command name; --help prints usageText with the flags.
+func parseFlags(f *runFlags, name, usageText string, args []string, more func(*flag.FlagSet)) ([]string, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
 	fs.BoolVar(&f.shell, "shell", false, "take one command line, run with $SHELL -c (default: argv, exec'd directly)")
 	fs.StringVar(&f.name, "name", "", "run name (default: the program's name)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "overall timeout, e.g. 30m (default: none)")
@@ -210,19 +222,20 @@ func parseRunFlags(args []string) (runFlags, []string, error) {
 	fs.BoolVar(&f.json, "json", false, "write a JSON report to stdout instead of streaming output")
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $CORRAL_STATE_DIR, $XDG_STATE_HOME/corral, ~/.local/state/corral)")
 	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
+	if more != nil {
+		more(fs)
+	}
 	fs.Usage = func() {
 		var b strings.Builder
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
-		fmt.Fprintf(os.Stderr, runUsage, b.String())
+		fmt.Fprintf(os.Stderr, usageText, b.String())
 	}
+	// Parse prints the usage itself on -h/--help (once: it was printed twice before).
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
-		}
-		return f, nil, err
+		return nil, err
 	}
-	return f, fs.Args(), nil
+	return fs.Args(), nil
 }
 
 func (f runFlags) spec(rest []string) (runs.Spec, error) {
@@ -567,6 +580,75 @@ func mustReconcile(sup *runs.Supervisor) []runs.Decision {
 		}
 	}
 	return out
+}
+
+const parityUsage = `usage: corral parity [flags] -- CMD [ARGS...]
+       corral parity --shell [flags] -- 'COMMAND LINE'
+
+Starts the command twice at the same moment, once in a PTY ("NAME (pty)") and once with
+plain pipes ("NAME (pipe)"), under one supervisor and one lifecycle; writes --input to both,
+then ends their input (pipe: stdin closed; PTY: ^D); waits for both and says what differs:
+output, reason, exit code or signal, cleanup steps (a PTY run's hang-up aside), processes
+killed, escapees. Durations are shown, not compared.
+
+flags:
+%s
+normalization (unless --raw), in order:
+%s
+exit codes (as diff(1)):
+  0  identical   1  different   2  trouble (bad flags, Corral failed, interrupted)
+`
+
+// cmdParity is corral parity: the same spec as a PTY run and as a pipe run (DESIGN §14).
+func cmdParity(args []string) int {
+	var opt parity.Options
+	var f runFlags
+	rules := "  - " + strings.Join(parity.Rules, "\n  - ")
+	rest, err := parseFlags(&f, "parity", strings.Replace(parityUsage, "%s\nexit", rules+"\nexit", 1), args,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&opt.Input, "input", "", "text written to both runs, then their input ends")
+			fs.BoolVar(&opt.Raw, "raw", false, "compare the raw bytes (no normalization)")
+		})
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var spec runs.Spec
+	if err == nil {
+		spec, err = f.spec(rest)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral parity: %v (see corral parity --help)\n", err)
+		return exitUsage
+	}
+	sup, reg, err := openSupervisor(f.stateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral parity: %v\n", err)
+		return exitUsage
+	}
+	defer reg.Close()
+	reportReconcile(sup)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	res, err := parity.Run(ctx, sup, spec, opt)
+	sup.Shutdown(context.Background())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral parity: %v\n", err)
+		return exitUsage
+	}
+	if f.json {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(res)
+	} else {
+		fmt.Print(res.Text())
+	}
+	switch {
+	case ctx.Err() != nil:
+		return exitUsage // interrupted: the comparison is of two cancelled runs
+	case res.Identical:
+		return 0
+	}
+	return 1
 }
 
 // openSupervisor opens the registry in the state dir and a supervisor that persists

@@ -217,7 +217,7 @@ func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
 	s.countCleanup(rep)
 	s.counters.do(func(m *Metrics) { m.ReconcileOrphansTotal++; m.ExitTotal[OrphanReaped.String()]++ })
 	d.Decision, d.Reason = decReaped, OrphanReaped.String()
-	d.Detail = fmt.Sprintf("owner dead, lease expired; cleanup %s, killed %d", stepsText(rep.Steps), rep.Killed)
+	d.Detail = fmt.Sprintf("owner dead, lease expired; cleanup %s, killed %d", StepsText(rep.Steps), rep.Killed)
 	if !rep.VerifiedEmpty {
 		d.Detail += fmt.Sprintf(", NOT verified empty (%d left)", len(rep.Remaining))
 	}

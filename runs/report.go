@@ -73,7 +73,7 @@ func Summary(i Info) string {
 		fmt.Fprintf(&b, " (%s)", i.SpawnErr)
 	}
 	fmt.Fprintf(&b, " after %s; cleanup: %s, killed %d, ", i.Duration().Round(time.Millisecond),
-		stepsText(i.Cleanup.Steps), i.Cleanup.Killed)
+		StepsText(i.Cleanup.Steps), i.Cleanup.Killed)
 	if i.Cleanup.VerifiedEmpty {
 		b.WriteString("verified empty")
 	} else {
@@ -82,7 +82,8 @@ func Summary(i Info) string {
 	return b.String()
 }
 
-func stepsText(steps []reaper.Step) string {
+// StepsText is the cleanup steps as the summary line writes them: "hup+term", "none".
+func StepsText(steps []reaper.Step) string {
 	if len(steps) == 0 {
 		return "none"
 	}

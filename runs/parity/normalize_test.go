@@ -1,0 +1,74 @@
+package parity
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	cases := []struct {
+		name   string
+		pieces []piece
+		want   []string
+		noEOL  bool
+	}{
+		{"crlf", []piece{{data: []byte("a\r\nb\r\r\n")}}, []string{"a", "b"}, false},
+		{"sgr split across reads", []piece{{data: []byte("\x1b[3")}, {data: []byte("1mred\x1b[0m\n")}},
+			[]string{"red"}, false},
+		{"osc title with BEL and ST", []piece{{data: []byte("\x1b]0;t\x07x\x1b]8;;u\x1b\\y\n")}},
+			[]string{"xy"}, false},
+		{"dcs and charset", []piece{{data: []byte("\x1bP+q544e\x1b\\\x1b(0q\x1b(Bz\n")}}, []string{"qz"}, false},
+		{"utf-8 split across reads", []piece{{data: []byte("h\xe4")}, {data: []byte("\xbd\xa0\n")}},
+			[]string{"h你"}, false},
+		{"progress rewritten with CR", []piece{{data: []byte("10%\r20%\r100%\n")}}, []string{"100%"}, false},
+		{"shorter rewrite keeps the tail", []piece{{data: []byte("abcdef\rXY\n")}}, []string{"XYcdef"}, false},
+		{"backspace", []piece{{data: []byte("ab\bc\n")}}, []string{"ac"}, false},
+		{"bell removed, no final newline", []piece{{data: []byte("done\a")}}, []string{"done"}, true},
+		{"empty lines kept", []piece{{data: []byte("\n\nx\n")}}, []string{"", "", "x"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lines, noEOL := normalize(c.pieces)
+			if got := texts(lines); !reflect.DeepEqual(got, c.want) || noEOL != c.noEOL {
+				t.Errorf("got %q (noEOL %v), want %q (noEOL %v)", got, noEOL, c.want, c.noEOL)
+			}
+		})
+	}
+}
+
+func TestNormalizeMarksStderr(t *testing.T) {
+	lines, _ := normalize([]piece{{data: []byte("out\n")}, {data: []byte("err\n"), stderr: true},
+		{data: []byte("mix")}, {data: []byte("ed\n"), stderr: true}})
+	want := []line{{"out", false}, {"err", true}, {"mixed", true}}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("got %+v, want %+v", lines, want)
+	}
+}
+
+func TestRemoveEcho(t *testing.T) {
+	cases := []struct {
+		name  string
+		out   []string
+		input string
+		want  []string
+		found int
+	}{
+		{"echo before the output", []string{"alice", "hello alice"}, "alice\n", []string{"hello alice"}, 1},
+		{"echo after a prompt", []string{"Name? alice", "hi alice"}, "alice\n", []string{"Name? hi alice"}, 1},
+		{"two lines in order", []string{"a", "b", "got a b"}, "a\nb\n", []string{"got a b"}, 2},
+		{"echo turned off", []string{"Password: ", "ok"}, "secret\n", []string{"Password: ", "ok"}, 0},
+		{"crlf input", []string{"x", "y"}, "x\r\n", []string{"y"}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var ls []line
+			for _, s := range c.out {
+				ls = append(ls, line{text: s})
+			}
+			got, found := removeEcho(ls, c.input)
+			if !reflect.DeepEqual(texts(got), c.want) || found != c.found {
+				t.Errorf("got %q (%d found), want %q (%d)", texts(got), found, c.want, c.found)
+			}
+		})
+	}
+}

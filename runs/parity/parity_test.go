@@ -1,0 +1,140 @@
+package parity
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/config"
+	"corral/demo"
+	"corral/reaper"
+	"corral/runs"
+)
+
+func TestMain(m *testing.M) {
+	demo.MaybeChild()
+	code := m.Run()
+	all, _ := reaper.ListAll()
+	for _, p := range all {
+		if p.PPID == os.Getpid() && p.State != 'Z' {
+			fmt.Fprintf(os.Stderr, "process left behind: %+v\n", p)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// compareShell runs one shell command line both ways under a fresh supervisor.
+func compareShell(t *testing.T, line string, opt Options) Result {
+	t.Helper()
+	d := config.Default()
+	d.Grace = 300 * time.Millisecond
+	sup, err := runs.New(runs.WithDefaults(d), runs.WithLogDir(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := Run(ctx, sup, runs.Spec{Shell: line, Timeout: 20 * time.Second}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestPlainTextIsIdentical(t *testing.T) {
+	res := compareShell(t, `printf 'one\ntwo\n'`, Options{})
+	if !res.Identical || res.Diff != "" {
+		t.Fatalf("plain text differs:\n%s", res.Text())
+	}
+	if res.PTY.Kind != "pty" || res.Pipe.Kind != "pipe" || !strings.HasSuffix(res.PTY.Name, " (pty)") ||
+		!strings.HasSuffix(res.Pipe.Name, " (pipe)") {
+		t.Errorf("names/kinds: %q %s, %q %s", res.PTY.Name, res.PTY.Kind, res.Pipe.Name, res.Pipe.Kind)
+	}
+}
+
+func TestIsattyDiffers(t *testing.T) {
+	res := compareShell(t, `if test -t 1; then echo tty; else echo pipe; fi`, Options{})
+	if res.Identical || !strings.Contains(res.Diff, "-tty\n+pipe\n") {
+		t.Fatalf("isatty: identical=%v\n%s", res.Identical, res.Diff)
+	}
+	if res.Differences[len(res.Differences)-1] != "output: 2 lines differ" {
+		t.Errorf("differences: %q", res.Differences)
+	}
+}
+
+// A program that colours only on a terminal differs in bytes, not in text.
+func TestColourOnlyOnTTY(t *testing.T) {
+	line := `if test -t 1; then printf '\033[1;31mred\033[0m\n'; else echo red; fi`
+	if res := compareShell(t, line, Options{}); !res.Identical {
+		t.Errorf("normalized: different\n%s", res.Text())
+	}
+	res := compareShell(t, line, Options{Raw: true})
+	if res.Identical || res.Normalized || !strings.Contains(res.Diff, `-\x1b[1;31mred\x1b[0m\x0d`) {
+		t.Errorf("raw: identical=%v\n%s", res.Identical, res.Diff)
+	}
+}
+
+func TestInputEchoRemoved(t *testing.T) {
+	res := compareShell(t, `printf 'Name? '; read name; echo "hello $name"; cat`, Options{Input: "alice\nrest\n"})
+	if !res.Identical || res.EchoRemoved != 2 {
+		t.Fatalf("identical=%v echo removed %d\n%s", res.Identical, res.EchoRemoved, res.Text())
+	}
+}
+
+// Without input both runs see the end of input at once: cat ends in both.
+func TestNoInputEndsInput(t *testing.T) {
+	res := compareShell(t, `cat; echo done`, Options{})
+	if !res.Identical || res.PTY.Reason != runs.Exit || res.Pipe.Reason != runs.Exit {
+		t.Fatalf("%s", res.Text())
+	}
+}
+
+func TestExitCodeAndStderrDiffer(t *testing.T) {
+	res := compareShell(t, `test -t 2 || echo warn >&2; test -t 0 && exit 3; exit 4`, Options{})
+	if res.Identical {
+		t.Fatal("identical")
+	}
+	if !contains(res.Differences, "exit code: 3 (pty) vs 4 (pipe)") {
+		t.Errorf("differences: %q", res.Differences)
+	}
+	if !strings.Contains(res.Diff, "+warn   ⟨stderr⟩\n") {
+		t.Errorf("stderr line not marked:\n%s", res.Diff)
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	res := compareShell(t, `echo hi`, Options{})
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	for _, k := range []string{"pty", "pipe", "identical", "diff"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q: %s", k, b)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMissingFinalNewlineDiffers(t *testing.T) {
+	res := compareShell(t, `if test -t 1; then printf x; else printf 'x\n'; fi`, Options{})
+	if res.Identical || !strings.Contains(res.Diff, "-"+noEOL+"\n") {
+		t.Fatalf("identical=%v\n%s", res.Identical, res.Diff)
+	}
+}
