@@ -126,7 +126,7 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 		io.Copy(io.Discard, c)
 		cancel()
 	}()
-	st := &streamState{s: s, sb: sb, enc: enc, dirty: map[string]bool{}, sent: map[string]time.Time{}}
+	st := &streamState{s: s, sb: sb, conn: c, enc: enc, dirty: map[string]bool{}, sent: map[string]time.Time{}}
 	st.timer = time.NewTimer(time.Hour)
 	st.timer.Stop()
 	for {
@@ -159,6 +159,7 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 type streamState struct {
 	s     *Server
 	sb    *subscriber
+	conn  net.Conn
 	enc   *json.Encoder
 	dirty map[string]bool
 	sent  map[string]time.Time // when each run's last frame went out
@@ -169,7 +170,7 @@ type streamState struct {
 // event forwards a lifecycle event at once; an output event marks its run for a frame.
 func (st *streamState) event(ev runs.Event) bool {
 	if ev.Type != runs.EventOutput {
-		return st.enc.Encode(StreamMsg{Event: &ev}) == nil
+		return st.send(StreamMsg{Event: &ev})
 	}
 	st.dirty[ev.Run.ID] = true
 	return st.flush()
@@ -193,7 +194,7 @@ func (st *streamState) flush() bool {
 		if f, ok := st.frame(id); ok {
 			msg = StreamMsg{Frame: &f} // a run with no screen (pipe) gets the bare event
 		}
-		if st.enc.Encode(msg) != nil {
+		if !st.send(msg) {
 			return false
 		}
 	}
@@ -202,6 +203,18 @@ func (st *streamState) flush() bool {
 		st.timer.Reset(next)
 	}
 	return true
+}
+
+// streamWriteLimit is how long one message may take to reach a client. A client that
+// stopped reading (a suspended terminal, a dead ssh link the kernel has not noticed)
+// would otherwise hold its subscription's queue growing for ever; past this it is
+// hung up on, and attaches again when it wakes.
+const streamWriteLimit = 30 * time.Second
+
+// send writes one message, within streamWriteLimit.
+func (st *streamState) send(m StreamMsg) bool {
+	st.conn.SetWriteDeadline(time.Now().Add(streamWriteLimit))
+	return st.enc.Encode(m) == nil
 }
 
 // frame renders run id's screen for this subscriber: whole when watched, light when not.
