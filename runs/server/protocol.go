@@ -49,6 +49,7 @@ const (
 	CodeTooLarge   = "too-large"    // the request is over MaxMessage
 	CodeTimeout    = "timeout"      // wait's timeout passed first
 	CodeFailed     = "failed"       // the supervisor refused or failed
+	CodeForbidden  = "forbidden"    // the client is another user
 )
 
 // ErrVersion: the server speaks another protocol version.

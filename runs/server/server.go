@@ -11,6 +11,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"corral/ptyhost"
 	"corral/reaper"
@@ -96,6 +97,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		ln.Close()
 		s.closeConns()
 	}()
+	backoff := time.Duration(0)
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -105,14 +107,17 @@ func (s *Server) Serve(ln net.Listener) error {
 				return nil
 			default:
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+			// Out of file descriptors, or any other failure to accept: the runs must
+			// not go down with the listener, so keep trying, more slowly each time.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.log.Warn("accept", "err", err, "retry_in", backoff)
+			select {
+			case <-time.After(backoff):
+			case <-s.stopped:
 			}
-			s.Stop()
-			s.wg.Wait()
-			return err
+			continue
 		}
+		backoff = 0
 		if !s.track(c) {
 			c.Close()
 			continue
@@ -156,7 +161,7 @@ func (s *Server) serveConn(c net.Conn) {
 	enc := json.NewEncoder(c)
 	if err := checkPeer(c, s.uid); err != nil {
 		s.log.Warn("refused a connection", "err", err)
-		enc.Encode(Response{V: Version, Error: errorf(CodeFailed, "%v", err)})
+		enc.Encode(Response{V: Version, Error: errorf(CodeForbidden, "%v", err)})
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
