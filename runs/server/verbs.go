@@ -79,6 +79,9 @@ func (s *Server) resolve(ref string) (string, *Error) {
 	if ref == "" {
 		return "", errorf(CodeBadRequest, "no run named: give a run id or name")
 	}
+	if _, err := s.core.Info(ref); err == nil {
+		return ref, nil // an exact id, as the UI sends with every key: no snapshot
+	}
 	infos := s.core.Snapshot()
 	var named, live, prefixed []string
 	for _, i := range infos {
