@@ -298,3 +298,24 @@ func TestConfigRunsStartOnce(t *testing.T) {
 		t.Fatalf("corral -- CMD did not start its run: %+v", reps)
 	}
 }
+
+// With more PTY runs than the frames a UI keeps streamed, the pane still shows the
+// selected run's screen, whichever it is (the UI names it: Core.Watch).
+func TestAttachedScreensFollowSelection(t *testing.T) {
+	state := serverState(t)
+	for i := 1; i <= 6; i++ {
+		r := serverCorral(t, state, "spawn", "--pty", "--name", fmt.Sprintf("p%d", i), "--shell", "--",
+			fmt.Sprintf("echo screen-of-p%d; exec cat", i))
+		if r.code != 0 {
+			t.Fatalf("spawn: %+v", r)
+		}
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin))
+	x.waitFor(`screen-of-p1`, 20*time.Second)
+	for i := 2; i <= 6; i++ {
+		x.keys("j")
+		x.waitFor(fmt.Sprintf("screen-of-p%d", i), 10*time.Second)
+	}
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+}

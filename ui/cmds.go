@@ -75,6 +75,15 @@ func doCmd(op, id string, f func(string) error) tea.Cmd {
 	return func() tea.Msg { return DoneMsg{Op: op, ID: id, Err: f(id)} }
 }
 
+// watchCmd names the shown run to the core; a failure only means no frames, which
+// the pane shows as it is.
+func watchCmd(c Core, id string) tea.Cmd {
+	return func() tea.Msg {
+		c.Watch(id)
+		return nil
+	}
+}
+
 func sendKeysCmd(c Core, id string, items []ptyhost.Item) tea.Cmd {
 	return doCmd("send-keys", id, func(id string) error { return c.SendKeys(id, items) })
 }

@@ -29,6 +29,10 @@ type Core interface {
 	Log(id string) (runs.Output, error)
 	// Screen is the run's screen, nil for a run that has none (a pipe run).
 	Screen(id string) (Screen, error)
+	// Watch names the run whose screen the terminal pane shows ("" for none): a
+	// server's core streams frames of it (others only their attention count); the
+	// in-process core has nothing to do.
+	Watch(id string) error
 	Metrics() runs.Metrics
 	Shutdown(ctx context.Context) error
 }
@@ -39,6 +43,9 @@ var _ Core = Local{}
 
 // Local is the in-process core: a supervisor of this process.
 type Local struct{ *runs.Supervisor }
+
+// Watch does nothing: every screen of this process is at hand.
+func (Local) Watch(string) error { return nil }
 
 // Screen is the run's *ptyhost.Screen as a Screen (nil stays nil, not a typed nil).
 func (l Local) Screen(id string) (Screen, error) {

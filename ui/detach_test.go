@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,5 +68,20 @@ func TestDetachKeysOffInProcess(t *testing.T) {
 	a.key("?")
 	if v := a.view(); !strings.Contains(v, "detach (runs keep running)") {
 		t.Errorf("help does not list detach when attached:\n%s", v)
+	}
+}
+
+// The core is told which run the terminal pane shows, once per change: a server's
+// core streams frames of that run only.
+func TestWatchFollowsSelection(t *testing.T) {
+	h := attached(t)
+	h.key("j")
+	h.key("k")
+	h.key("k") // already at the top: no change, no call
+	h.core.mu.Lock()
+	got := slices.Clone(h.core.watched)
+	h.core.mu.Unlock()
+	if want := []string{"r1", "r2", "r1"}; !slices.Equal(got, want) {
+		t.Errorf("Watch calls %q, want %q", got, want)
 	}
 }

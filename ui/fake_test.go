@@ -33,6 +33,7 @@ type fakeCore struct {
 	written   map[string][]byte
 	specs     []runs.Spec
 	items     [][]ptyhost.Item
+	watched   []string // Watch calls, in order
 	metrics   runs.Metrics
 }
 
@@ -99,6 +100,15 @@ func (f *fakeCore) Metrics() runs.Metrics {
 	m.CleanupKillTotal = maps.Clone(m.CleanupKillTotal)
 	return m
 }
+
+// Watch is kept apart from the calls: tests of the other calls need not list it.
+func (f *fakeCore) Watch(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.watched = append(f.watched, id)
+	return nil
+}
+
 func (f *fakeCore) Screen(id string) (Screen, error) {
 	err := f.note("Screen", id)
 	f.mu.Lock()

@@ -90,6 +90,7 @@ type state struct {
 	treesBusy   bool
 	treesDirty  bool // the selection moved while a tree read was on its way
 	quitErr     error
+	watching    string // the run Core.Watch last named
 	view        *rootCache
 	tick        func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
 }
@@ -147,7 +148,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // Init starts the tick, reads the first snapshot and process tree, and fetches the
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID())}
+	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID()), m.watch()}
 	for _, i := range m.list.Runs() {
 		if i.Kind == "pty" {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -272,7 +273,17 @@ func (m *Model) syncSelection() {
 func (m *Model) selectionMoved() tea.Cmd {
 	m.syncSelection()
 	m.tickGen++ // the new run's tree now; restart the chain so it is not also due soon
-	return tea.Batch(m.tick(m.tickGen), m.requestLog(m.term.ID()), m.requestTree())
+	return tea.Batch(m.tick(m.tickGen), m.requestLog(m.term.ID()), m.requestTree(), m.watch())
+}
+
+// watch tells the core which run's screen the terminal pane now shows, once per change.
+func (m *Model) watch() tea.Cmd {
+	id := m.term.ID()
+	if id == m.watching {
+		return nil
+	}
+	m.watching = id
+	return watchCmd(m.core, id)
 }
 
 // requestLog reads a run's log for the terminal pane, one read at a time per run;

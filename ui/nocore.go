@@ -26,6 +26,7 @@ func (noCore) Submit(string, string) error                           { return Er
 func (noCore) Resize(string, uint16, uint16) error                   { return ErrNoCore }
 func (noCore) Remove(string) error                                   { return ErrNoCore }
 func (noCore) Log(string) (runs.Output, error)                       { return runs.Output{}, ErrNoCore }
+func (noCore) Watch(string) error                                    { return ErrNoCore }
 func (noCore) Screen(string) (Screen, error)                         { return nil, ErrNoCore }
 func (noCore) Metrics() runs.Metrics                                 { return runs.Metrics{} }
 func (noCore) Shutdown(context.Context) error                        { return nil }

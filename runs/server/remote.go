@@ -153,7 +153,8 @@ func (r *Remote) screenOf(id string) *remoteScreen {
 	return s
 }
 
-// Screen returns run id's screen, and asks the server to stream it; nil for a pipe run.
+// Screen returns run id's screen (nil for a pipe run): what the last frame showed,
+// and its attention count, which every run's output keeps up to date.
 func (r *Remote) Screen(id string) (ptyhost.View, error) {
 	r.mu.Lock()
 	kind, known := r.kinds[id]
@@ -164,9 +165,17 @@ func (r *Remote) Screen(id string) (ptyhost.View, error) {
 	if kind != "pty" {
 		return nil, nil
 	}
-	s := r.screenOf(id)
+	return r.screenOf(id), nil
+}
+
+// Watch asks the server for frames of the run the UI shows, and of the few it showed
+// last, so that switching back is instant.
+func (r *Remote) Watch(id string) error {
 	r.mu.Lock()
-	w := []string{id}
+	var w []string
+	if id != "" {
+		w = append(w, id)
+	}
 	for _, x := range r.watched {
 		if x != id && len(w) < watchMax {
 			w = append(w, x)
@@ -174,7 +183,7 @@ func (r *Remote) Screen(id string) (ptyhost.View, error) {
 	}
 	r.watched = w
 	r.mu.Unlock()
-	return s, r.ctl.call("watch", WatchArgs{Token: r.token, IDs: w}, nil)
+	return r.ctl.call("watch", WatchArgs{Token: r.token, IDs: w}, nil)
 }
 
 // remoteScreen is a screen as its last frame showed it.
