@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -228,8 +230,16 @@ func isSubscribe(line []byte) bool {
 	return json.Unmarshal(line, &req) == nil && req.V == Version && req.Verb == "subscribe"
 }
 
-// answer decodes one request and calls its verb.
-func (s *Server) answer(ctx context.Context, line []byte) Response {
+// answer decodes one request and calls its verb. A panic in a verb is a bug in
+// Corral; it fails that request and is logged with its stack, and the server, which
+// holds every run, stays up.
+func (s *Server) answer(ctx context.Context, line []byte) (resp Response) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic in a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			resp = Response{V: Version, Error: errorf(CodeFailed, "internal error: %v", p)}
+		}
+	}()
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
 		return Response{V: Version, Error: errorf(CodeBadRequest, "malformed request: %v", err)}

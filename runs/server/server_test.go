@@ -316,3 +316,17 @@ func TestTwoClients(t *testing.T) {
 		t.Fatal("the waiting client never got its answer")
 	}
 }
+
+// A verb that panics fails its request; the server and the connection go on.
+func TestPanicInAVerbIsContained(t *testing.T) {
+	verbs["test-panic"] = func(*Server, context.Context, json.RawMessage) (any, *Error) { panic("boom") }
+	defer delete(verbs, "test-panic")
+	h := newHarness(t)
+	c := h.client(t)
+	if err := c.Call("test-panic", nil, nil); !codeIs(err, CodeFailed) || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("panicking verb: %v", err)
+	}
+	if err := c.Call("list", nil, nil); err != nil {
+		t.Fatalf("after the panic: %v", err)
+	}
+}
