@@ -320,7 +320,7 @@ func TestTwoClients(t *testing.T) {
 // A verb that panics fails its request; the server and the connection go on.
 func TestPanicInAVerbIsContained(t *testing.T) {
 	verbs["test-panic"] = func(*Server, context.Context, json.RawMessage) (any, *Error) { panic("boom") }
-	defer delete(verbs, "test-panic")
+	t.Cleanup(func() { delete(verbs, "test-panic") }) // after the server has stopped (cleanups run last first)
 	h := newHarness(t)
 	c := h.client(t)
 	if err := c.Call("test-panic", nil, nil); !codeIs(err, CodeFailed) || !strings.Contains(err.Error(), "boom") {
