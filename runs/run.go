@@ -347,15 +347,19 @@ func cleanupDetail(rep reaper.Report) string {
 // onOutput is called by the host's reader goroutine for every read. It must stay
 // cheap: it never takes the run's lifecycle lock.
 func (r *run) onOutput(s ptyhost.Stream, p []byte) {
-	r.out.write(s, p)
-	r.tx[s].write(p)
-	r.cast.output(p, time.Now())
+	// The screen and the modes first, the log after them: whoever sees the bytes in
+	// the log (a poll, a test waiting for output, the UI's log read) then finds them on
+	// the screen too, and keys are encoded for the modes they set. In the other order
+	// a poll could return bytes the pane did not show yet (CI saw exactly that).
+	if r.screen != nil {
+		r.screen.Write(p)
+	}
 	if r.spec.PTY {
 		r.modes.Feed(p)
 	}
-	if r.screen != nil {
-		r.screen.Write(p) // emulated as it arrives, so the screen is current whenever it is shown
-	}
+	r.out.write(s, p)
+	r.tx[s].write(p)
+	r.cast.output(p, time.Now())
 	if w := r.mirror(s); w != nil {
 		w.Write(p)
 	}
