@@ -319,3 +319,24 @@ func TestAttachedScreensFollowSelection(t *testing.T) {
 	x.keys("D")
 	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
 }
+
+// A run spawned through the server starts where its client is, with the client's
+// environment and PATH, not the server's (which is / and the first client's).
+func TestSpawnRunsWhereTheClientIs(t *testing.T) {
+	state := serverState(t)
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "only-here"), []byte("#!/bin/sh\necho found-on-client-path\n"), 0o755)
+	work := t.TempDir()
+	cmd := corral(t, "spawn", "--name", "where", "--shell", "--", `pwd; echo "v=$CLIENT_ONLY"; only-here`)
+	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state, "CLIENT_ONLY=yes", "PATH="+bin+":"+os.Getenv("PATH"))
+	cmd.Dir = work
+	if r := run(t, cmd); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	w := serverCorral(t, state, "wait", "where")
+	out := serverCorral(t, state, "log", "where").stdout
+	if w.code != 0 || !strings.Contains(out, work+"\n") || !strings.Contains(out, "v=yes") ||
+		!strings.Contains(out, "found-on-client-path") {
+		t.Fatalf("wait %+v, log:\n%s", w, out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +24,12 @@ type Spec struct {
 	PTY   bool     `json:"pty"`
 	Dir   string   `json:"cwd,omitempty"`
 	Env   []string `json:"env,omitempty"` // additions, KEY=VALUE
+	// BaseEnv, when set, is the environment the run starts from instead of the
+	// supervisor's own: a client of the server sends its own, so a run spawned from a
+	// shell sees that shell's PATH and variables, not those of whichever client
+	// happened to start the server. PATH and SHELL are looked up in it too. It is
+	// never written to the registry nor sent with events (it holds the user's secrets).
+	BaseEnv []string `json:"-"`
 
 	Cols uint16 `json:"cols,omitempty"` // PTY size; 0 takes the default
 	Rows uint16 `json:"rows,omitempty"`
@@ -129,14 +136,18 @@ func defaultName(s Spec) string {
 
 // command builds the exec.Cmd for run id. Stdio and SysProcAttr are left to the host.
 func (s Spec) command(d config.Defaults, id string) *exec.Cmd {
+	env := os.Environ()
+	if s.BaseEnv != nil {
+		env = slices.Clone(s.BaseEnv)
+	}
 	var cmd *exec.Cmd
 	if s.Shell != "" {
-		cmd = exec.Command(shell(), "-c", s.Shell)
+		cmd = exec.Command(shellIn(env), "-c", s.Shell)
 	} else {
-		cmd = exec.Command(s.Argv[0], s.Argv[1:]...)
+		cmd = exec.Command(s.program(env), s.Argv[1:]...)
+		cmd.Args[0] = s.Argv[0]
 	}
 	cmd.Dir = s.Dir
-	env := os.Environ()
 	if s.PTY {
 		env = append(env, "TERM="+d.Term)
 	}
@@ -144,9 +155,42 @@ func (s Spec) command(d config.Defaults, id string) *exec.Cmd {
 	return cmd
 }
 
-// shell is $SHELL, falling back to /bin/sh.
-func shell() string {
-	if sh := os.Getenv("SHELL"); sh != "" {
+// program is the path to exec for Argv[0]: found in BaseEnv's PATH when the spec has
+// one (exec.Command would search the supervisor's), else left to exec.Command.
+func (s Spec) program(env []string) string {
+	name := s.Argv[0]
+	if s.BaseEnv == nil || strings.Contains(name, "/") {
+		return name
+	}
+	for _, dir := range filepath.SplitList(envValue(env, "PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(s.Dir, p)
+		}
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return name // not there: exec.Command's own search reports it
+}
+
+// envValue is the value of key in env ("" if unset); the last assignment wins.
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// shellIn is env's $SHELL, falling back to /bin/sh.
+func shellIn(env []string) string {
+	if sh := envValue(env, "SHELL"); sh != "" {
 		return sh
 	}
 	return "/bin/sh"

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"corral/runs"
 )
 
 // Client is one connection to a server. Its calls are answered in order; it is not
@@ -85,6 +88,16 @@ func Connect(dir string, start func() error, limit time.Duration) (*Client, erro
 		// socket is the condition, re-checked with a short, growing delay.
 		time.Sleep(delay)
 	}
+}
+
+// Here is spawn's arguments for spec started from this client: in its working
+// directory and with its environment, unless spec names a directory, so that a run
+// spawned from a shell runs where that shell is, as it would have in-process.
+func Here(spec runs.Spec) SpawnArgs {
+	if wd, err := os.Getwd(); err == nil && !filepath.IsAbs(spec.Dir) {
+		spec.Dir = filepath.Join(wd, spec.Dir) // the server's own directory is /
+	}
+	return SpawnArgs{Spec: spec, BaseEnv: os.Environ()}
 }
 
 // Close hangs up.

@@ -86,8 +86,10 @@ type (
 	RunRef struct {
 		ID string `json:"id"`
 	}
+	// SpawnArgs: BaseEnv travels beside the spec (runs.Spec never puts it in JSON).
 	SpawnArgs struct {
-		Spec runs.Spec `json:"spec"`
+		Spec    runs.Spec `json:"spec"`
+		BaseEnv []string  `json:"base_env,omitempty"`
 	}
 	// SpawnReply carries the new run's id; SpawnError is set when it started and ended
 	// at once with spawn-error (the run still exists, with its report).

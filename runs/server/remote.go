@@ -248,7 +248,7 @@ func (r *Remote) Snapshot() []runs.Info {
 
 func (r *Remote) Spawn(spec runs.Spec) (string, error) {
 	var rep SpawnReply
-	if err := r.ctl.call("spawn", SpawnArgs{Spec: spec}, &rep); err != nil {
+	if err := r.ctl.call("spawn", Here(spec), &rep); err != nil {
 		return "", err
 	}
 	r.mu.Lock()

@@ -125,6 +125,7 @@ func spawn(s *Server, _ context.Context, raw json.RawMessage) (any, *Error) {
 	if e := decode(raw, &a); e != nil {
 		return nil, e
 	}
+	a.Spec.BaseEnv = a.BaseEnv
 	id, err := s.core.Spawn(a.Spec)
 	if id == "" {
 		return nil, errorf(CodeFailed, "%v", err)

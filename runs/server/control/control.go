@@ -185,7 +185,7 @@ func Spawn(spec runs.Spec, stateDir string, asJSON bool, env Env) int {
 	}
 	defer c.Close()
 	var rep server.SpawnReply
-	if !call(c, "spawn", server.SpawnArgs{Spec: spec}, &rep, env) {
+	if !call(c, "spawn", server.Here(spec), &rep, env) {
 		return ExitFailure
 	}
 	if asJSON {
