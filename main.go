@@ -1029,10 +1029,15 @@ func cmdUI(args []string) int {
 			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 			return exitUsage
 		}
+		both := []runs.Spec{s}
+		if e.Parity {
+			p := parity.Pair(s)
+			both = p[:]
+		}
 		if e.Autostart {
-			specs = append(specs, s)
+			specs = append(specs, both...)
 		} else {
-			pending = append(pending, s)
+			pending = append(pending, both...)
 		}
 	}
 	var cmd []runs.Spec

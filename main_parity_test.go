@@ -2,8 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // corral parity through the real binary: exit codes as diff(1), the JSON shape, the
@@ -51,4 +55,25 @@ func TestParityJSON(t *testing.T) {
 		*res.Pipe.ExitCode != 0 || !strings.Contains(res.Diff, "+plain") || len(res.Differences) != 2 {
 		t.Errorf("%+v", res)
 	}
+}
+
+// A [[run]] with parity = true is a pair in the UI: both runs side by side, then what
+// differs once both have ended.
+func TestParityPairInTheUI(t *testing.T) {
+	state, dir := serverState(t), t.TempDir()
+	cfg := filepath.Join(dir, "corral.toml")
+	os.WriteFile(cfg, []byte("[[run]]\nname = \"probe\"\ncmd = \"if test -t 1; then echo tty-side; else echo pipe-side; fi\"\nparity = true\n"), 0o644)
+	x := startTmux(t, 160, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --config %s", state, corralBin, cfg))
+	x.waitFor(`(?s)probe \(pty\).*probe \(pipe\)`, 20*time.Second)
+	x.waitFor(`Parity: 1 difference\(s\)`, 20*time.Second)
+	s := x.waitFor(`-tty-side`, 10*time.Second)
+	if !strings.Contains(s, "+pipe-side") {
+		t.Fatalf("no diff:\n%s", s)
+	}
+	x.keys("v")
+	x.waitUntil("the two screens", 10*time.Second, func(s string) bool {
+		return !strings.Contains(s, "Parity:") && strings.Contains(s, "tty-side") && strings.Contains(s, "pipe-side")
+	})
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
 }

@@ -76,6 +76,7 @@ func (w *tomlWriter) run(r RunEntry) {
 		w.kv("cmd", tomlString(r.Cmd))
 	}
 	w.kv("pty", strconv.FormatBool(r.PTY))
+	w.optional("parity", r.Parity, "true")
 	w.kv("autostart", strconv.FormatBool(r.Autostart))
 	w.optional("cwd", r.Cwd != "", tomlString(r.Cwd))
 	w.optional(keyTimeout, r.TimeoutSet, tomlDuration(r.Timeout))

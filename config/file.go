@@ -50,8 +50,11 @@ type RunEntry struct {
 	Cmd  string   // a shell command line; exactly one of Cmd and Argv is set
 	Argv []string // exec'd directly
 	PTY  bool
-	Cwd  string            // relative paths are resolved against the file's directory
-	Env  map[string]string // additions to the environment
+	// Parity starts the entry twice, as a PTY run and as a pipe run side by side
+	// (DESIGN §14); pty is then ignored.
+	Parity bool
+	Cwd    string            // relative paths are resolved against the file's directory
+	Env    map[string]string // additions to the environment
 
 	// Timeout and NoOutputTimeout apply only when their Set flag is true; otherwise
 	// the defaults decide. Set to 0, either turns its deadline off for this run.

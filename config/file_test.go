@@ -234,3 +234,14 @@ func TestLoad(t *testing.T) {
 		t.Errorf("missing file: err = %v, want os.ErrNotExist", err)
 	}
 }
+
+func TestParityKey(t *testing.T) {
+	f, err := Parse("corral.toml", []byte("[[run]]\nname = \"probe\"\ncmd = \"ls --color=auto\"\nparity = true\n"))
+	if err != nil || len(f.Runs) != 1 || !f.Runs[0].Parity {
+		t.Fatalf("parity = true: %+v %v", f, err)
+	}
+	if _, err := Parse("corral.toml", []byte("[[run]]\nname = \"x\"\nparity = \"yes\"\ncmd = \"x\"\n")); err == nil ||
+		!strings.Contains(err.Error(), "corral.toml:3") {
+		t.Fatalf("a bad parity value: %v", err)
+	}
+}

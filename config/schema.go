@@ -87,6 +87,10 @@ var runKeys = map[string]runSetter{
 		r.PTY, err = asBool(v)
 		return err
 	},
+	"parity": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.Parity, err = asBool(v)
+		return err
+	},
 	"cwd": func(d *decoder, r *RunEntry, v value) error {
 		s, err := asText(v)
 		r.Cwd = d.resolve(s)

@@ -38,6 +38,10 @@ type Spec struct {
 	// recording follow it). corral replay uses it to play a recording at its size.
 	FixedSize bool `json:"fixed_size,omitempty"`
 
+	// Pair marks the two runs of a PTY/pipe comparison (corral parity, the UI's parity
+	// kind): the same value on both, "" otherwise.
+	Pair string `json:"pair,omitempty"`
+
 	// Escape is what happens when a process leaves the run's session: fail (default)
 	// ends the run with ownership-escape; warn records it and ends the escapee with
 	// the run.

@@ -40,6 +40,8 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.detach()
 	case key.Matches(k, km.Shutdown):
 		return m.requestShutdown()
+	case key.Matches(k, km.PairKeys, km.PairDiff):
+		return m.pairKey(key.Matches(k, km.PairDiff))
 	case key.Matches(k, km.Help):
 		m.mode = modeHelp
 		return m, nil

@@ -55,6 +55,11 @@ func (m Model) dialogKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.form, _ = m.form.Update(k)
 		if spec, ok, done := m.form.Done(); done {
 			m.closeDialog()
+			if ok && m.form.Parity() {
+				m.sizeSpec(&spec)
+				spec.Cols = uint16(max(m.lay.termW/2-2, 1)) // the left half of a pair's pane
+				return m, spawnPairCmd(m.core, spec)
+			}
 			if ok {
 				m.sizeSpec(&spec)
 				return m, spawnCmd(m.core, spec)

@@ -73,7 +73,7 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	cmd := m.send(m.term.ID(), b)
+	cmd := m.sendFocused(b)
 	return m, cmd
 }
 
@@ -82,7 +82,7 @@ func (m *Model) sendPaste(p tea.PasteMsg) tea.Cmd {
 	if len(b) == 0 {
 		return nil
 	}
-	return m.send(m.term.ID(), b)
+	return m.sendFocused(b)
 }
 
 // handleMouse forwards mouse events inside the terminal pane to a focused run whose

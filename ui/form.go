@@ -13,11 +13,12 @@ import (
 	"corral/runs"
 )
 
-// Form is the new-run form: a command line, PTY or pipe, and optional timeouts.
+// Form is the new-run form: a command line, PTY, pipe or a parity pair of both, and
+// optional timeouts.
 type Form struct {
 	c      *Common
 	fields [3]lineInput // command, timeout, no-output timeout
-	pty    bool
+	kind   formKind
 	focus  int // 0 command, 1 kind, 2 timeout, 3 no-output
 	err    string
 	w, h   int
@@ -27,8 +28,21 @@ type Form struct {
 
 const formRows = 4
 
+// formKind is the kind row: the toggle cycles through them in this order.
+type formKind int
+
+const (
+	kindPTY formKind = iota
+	kindPipe
+	kindParity // the same command as a PTY run and a pipe run (DESIGN §14)
+	kinds
+)
+
 // NewForm returns an empty form for a PTY run.
-func NewForm(c *Common) Form { return Form{c: c, pty: true} }
+func NewForm(c *Common) Form { return Form{c: c} }
+
+// Parity reports whether the accepted spec is to start as a parity pair.
+func (f Form) Parity() bool { return f.kind == kindParity }
 
 // SetSize sets the screen size the form is centred in.
 func (f *Form) SetSize(w, h int) { f.w, f.h = w, h }
@@ -59,13 +73,13 @@ func (f *Form) key(k tea.KeyPressMsg) {
 	case key.Matches(k, km.Dismiss):
 		f.done = true
 	case key.Matches(k, km.Toggle):
-		f.pty = !f.pty
+		f.kind = (f.kind + 1) % kinds
 	case key.Matches(k, km.NextField):
 		f.focus = (f.focus + 1) % formRows
 	case key.Matches(k, km.PrevField):
 		f.focus = (f.focus + formRows - 1) % formRows
 	case f.focus == 1 && k.Text == " ":
-		f.pty = !f.pty
+		f.kind = (f.kind + 1) % kinds
 	default:
 		if in := f.input(); in != nil && in.key(k) {
 			f.err = ""
@@ -108,7 +122,7 @@ func (f Form) build() (runs.Spec, error) {
 	if err != nil {
 		return runs.Spec{}, fmt.Errorf("no-output timeout: %w", err)
 	}
-	return runs.Spec{Shell: line, PTY: f.pty, Timeout: timeout, NoOutputTimeout: noOut}, nil
+	return runs.Spec{Shell: line, PTY: f.kind != kindPipe, Timeout: timeout, NoOutputTimeout: noOut}, nil
 }
 
 // parseTimeout reads "", "90" (seconds), "5m", "1h30m"; "off" disables a no-output
@@ -147,10 +161,7 @@ func (f Form) Lines() []string {
 	w, h := f.size()
 	st := f.c.Styles
 	iw := w - 2
-	kind := "[pty] pipe "
-	if !f.pty {
-		kind = " pty [pipe]"
-	}
+	kind := [kinds]string{"[pty] pipe  parity ", " pty [pipe] parity ", " pty  pipe [parity]"}[f.kind]
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
 		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.Toggle.Help().Key+")")),

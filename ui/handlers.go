@@ -38,10 +38,10 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	}
 	if sel, _ = m.list.Selected(); m.list.SelectedKey() != before {
 		cmds = append(cmds, m.selectionMoved())
-	} else if sel.ID == info.ID {
+	} else if sel.ID == info.ID || m.pair.on && info.ID == m.pair.other.ID() {
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.fitRuns())
+	cmds = append(cmds, m.fitRuns(), m.comparePair(info))
 	return m, tea.Batch(cmds...)
 }
 
@@ -58,8 +58,8 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 				m.list.SetAttention(id, id != sel.ID)
 			}
 		}
-		if id == sel.ID {
-			cmd = m.requestLog(id)
+		if id == sel.ID || m.pair.on && id == m.pair.other.ID() {
+			cmd = tea.Batch(cmd, m.requestLog(id))
 		}
 	}
 	return m, cmd
@@ -92,9 +92,12 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case ScreenMsg:
 		return m.handleScreen(msg), nil, true
+	case PairDiffMsg:
+		return m.handlePairDiff(msg), nil, true
 	case LogMsg:
 		m.logBusy[msg.ID] = false
 		m.term, _ = m.term.Update(msg)
+		m.pair.other, _ = m.pair.other.Update(msg)
 		if m.logDirty[msg.ID] {
 			m.logDirty[msg.ID] = false
 			cmd := m.requestLog(msg.ID)

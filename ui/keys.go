@@ -16,6 +16,8 @@ type KeyMap struct {
 	Reconcile, New, Restart, Remove, Zoom, Search, Scrollback, Help, Quit key.Binding
 	// Attached to a server (corral attach) only: leave the runs running, or end them.
 	Detach, Shutdown key.Binding
+	// A parity pair: focused keys to both runs or the selected one; diff or screens.
+	PairKeys, PairDiff key.Binding
 	// Focus: every other key goes to the run.
 	Leave key.Binding
 	// Scrolling the transcript.
@@ -52,6 +54,7 @@ func (k *KeyMap) actions() []action {
 		{"search", &k.Search, []string{groupBrowse, groupScroll}},
 		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
 		{"detach", &k.Detach, b}, {"shutdown", &k.Shutdown, b},
+		{"pair_keys", &k.PairKeys, b}, {"pair_diff", &k.PairDiff, b},
 		{"leave", &k.Leave, f},
 		{"scroll_up", &k.ScrollUp, s}, {"scroll_down", &k.ScrollDown, s},
 		{"page_up", &k.PageUp, s}, {"page_down", &k.PageDown, s}, {"top", &k.Top, s},
@@ -100,6 +103,8 @@ func DefaultKeyMap() KeyMap {
 		Quit:     bind("quit", "q", "ctrl+c"),
 		Detach:   bind("detach (runs keep running)", "D"),
 		Shutdown: bind("end every run and the server", "Q"),
+		PairKeys: bind("parity pair: keys to both/one", "b"),
+		PairDiff: bind("parity pair: diff/screens", "v"),
 		Leave:    bind("leave focus", "ctrl+]"),
 		ScrollUp: bind("scroll up", "up", "k"), ScrollDown: bind("scroll down", "down", "j"),
 		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
@@ -108,7 +113,7 @@ func DefaultKeyMap() KeyMap {
 		Live: bind("back to live", "esc", "q"),
 		Yes:  bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
 		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
-		Toggle: bind("pty/pipe", "tab"), NextField: bind("next field", "down"),
+		Toggle: bind("pty/pipe/parity", "tab"), NextField: bind("next field", "down"),
 		PrevField: bind("previous field", "up", "shift+tab"),
 	}
 }
@@ -172,7 +177,8 @@ func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Help, k.Quit,
 			k.Detach, k.Shutdown}},
-		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause}},
+		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
+			k.PairKeys, k.PairDiff}},
 		{"Focus", []key.Binding{k.Leave}},
 		{"Transcript", []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live}},

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/parity"
 )
 
 // mode is where keys go.
@@ -67,6 +68,7 @@ type Model struct {
 
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
+	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
 
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
 	detached   bool // the UI ended by detaching: the runs go on
@@ -123,6 +125,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			logBusy: map[string]bool{}, logDirty: map[string]bool{}, view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
+	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 	m.detachable = o.Detachable
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
@@ -202,7 +205,7 @@ func (m *Model) relayout() {
 	m.lay = l
 	m.list.SetSize(l.leftW, l.listH)
 	m.details.SetSize(l.leftW, l.detailsH)
-	m.term.SetSize(l.termW, l.termH)
+	m.sizeTerms()
 	m.term.SetZoomed(l.zoomed)
 	m.events.SetSize(l.w-l.leftW, l.eventsH)
 	m.prompt.SetSize(l.w, 1)
@@ -257,6 +260,7 @@ func (m *Model) syncSelection() {
 	if p, ok := m.list.SelectedPending(); ok {
 		m.details.SetPending(p)
 		m.term.SetPending(p)
+		m.syncPair(runs.Info{}, false)
 		return
 	}
 	sel, ok := m.list.Selected()
@@ -266,6 +270,7 @@ func (m *Model) syncSelection() {
 	} else {
 		m.term.SetRun(runs.Info{}, nil)
 	}
+	m.syncPair(sel, ok)
 }
 
 // selectionMoved updates the panes after the selection changed and fetches what the
@@ -273,12 +278,13 @@ func (m *Model) syncSelection() {
 func (m *Model) selectionMoved() tea.Cmd {
 	m.syncSelection()
 	m.tickGen++ // the new run's tree now; restart the chain so it is not also due soon
-	return tea.Batch(m.tick(m.tickGen), m.requestLog(m.term.ID()), m.requestTree(), m.watch())
+	return tea.Batch(m.tick(m.tickGen), m.requestLog(m.term.ID()), m.requestLog(m.pair.other.ID()),
+		m.requestTree(), m.watch())
 }
 
 // watch tells the core which run's screen the terminal pane now shows, once per change.
 func (m *Model) watch() tea.Cmd {
-	id := m.term.ID()
+	id := m.watched()
 	if id == m.watching {
 		return nil
 	}
@@ -289,7 +295,9 @@ func (m *Model) watch() tea.Cmd {
 // requestLog reads a run's log for the terminal pane, one read at a time per run;
 // output that moves during a read is fetched right after it, so the last is shown.
 func (m *Model) requestLog(id string) tea.Cmd {
-	if id == "" || id != m.term.ID() || !m.term.ShowsLog() {
+	shown := id == m.term.ID() && m.term.ShowsLog() ||
+		m.pair.on && id == m.pair.other.ID() && m.pair.other.ShowsLog()
+	if id == "" || !shown {
 		return nil
 	}
 	if m.logBusy[id] {
@@ -305,13 +313,12 @@ func (m *Model) fitRuns() tea.Cmd {
 	if m.lay.w == 0 {
 		return nil
 	}
-	cols, rows := m.term.InnerSize()
-	want := [2]uint16{uint16(cols), uint16(rows)}
 	var rs []resize
 	for _, i := range m.list.Runs() {
 		if i.Kind != "pty" || i.Adopted || i.State != runs.Running || i.Spec.FixedSize {
 			continue
 		}
+		want := m.runSize(i)
 		if [2]uint16{i.Cols, i.Rows} == want || m.sized[i.ID] == want {
 			continue
 		}

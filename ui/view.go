@@ -65,7 +65,7 @@ func (m Model) windowTitle() string {
 func (m Model) compose() string {
 	c := m.view
 	var parts [5]string
-	parts[2] = m.term.View()
+	parts[2] = m.termView()
 	if !m.zoom {
 		parts[0], parts[1], parts[3] = m.list.View(), m.details.View(), m.events.View()
 	}

@@ -2,6 +2,8 @@ package parity
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -80,15 +82,33 @@ func Run(ctx context.Context, c Core, spec runs.Spec, opt Options) (Result, erro
 	return compare(c, ids, infos, opt), nil
 }
 
-// spawnBoth starts the two runs, named after the command with " (pty)" and " (pipe)".
-func spawnBoth(c Core, spec runs.Spec) ([2]string, error) {
+// Pair is spec as the two runs of a comparison: a PTY one and a pipe one, named after
+// the command with " (pty)" and " (pipe)", and marked as one pair (Spec.Pair), which
+// is how the UI finds the other half.
+func Pair(spec runs.Spec) [2]runs.Spec {
 	base := spec.DisplayName()
 	spec.Stdout, spec.Stderr = nil, nil
-	var ids [2]string
+	spec.Pair = newPairID()
+	var out [2]runs.Spec
 	for i, pty := range []bool{true, false} {
 		s := spec
 		s.PTY = pty
 		s.Name = fmt.Sprintf("%s (%s)", base, s.Kind())
+		out[i] = s
+	}
+	return out
+}
+
+func newPairID() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return "p" + hex.EncodeToString(b)
+}
+
+// spawnBoth starts the two runs of Pair(spec).
+func spawnBoth(c Core, spec runs.Spec) ([2]string, error) {
+	var ids [2]string
+	for i, s := range Pair(spec) {
 		id, err := c.Spawn(s)
 		if id == "" {
 			if i == 1 {
@@ -116,18 +136,33 @@ func feed(c Core, ids [2]string, input string) {
 	c.CloseStdin(ids[1])
 }
 
+// Side is what a comparison needs of one ended run.
+type Side struct {
+	Info     runs.Info
+	Output   runs.Output
+	Escapees []reaper.Fingerprint
+	Tail     []byte
+}
+
 // compare builds the result from the two ended runs.
 func compare(c Core, ids [2]string, infos [2]runs.Info, opt Options) Result {
-	var reps [2]runs.Report
-	var outs [2]runs.Output
+	var sides [2]Side
 	for i, id := range ids {
-		esc, _ := c.Escapees(id)
-		tail, _ := c.Tail(id)
-		reps[i] = runs.NewReport(infos[i], esc, tail)
-		outs[i], _ = c.Log(id)
+		sides[i].Info = infos[i]
+		sides[i].Escapees, _ = c.Escapees(id)
+		sides[i].Tail, _ = c.Tail(id)
+		sides[i].Output, _ = c.Log(id)
 	}
+	return Compare(sides[0], sides[1], opt)
+}
+
+// Compare compares two ended runs of a pair, the PTY one first.
+func Compare(pty, pipe Side, opt Options) Result {
+	reps := [2]runs.Report{runs.NewReport(pty.Info, pty.Escapees, pty.Tail),
+		runs.NewReport(pipe.Info, pipe.Escapees, pipe.Tail)}
+	outs := [2]runs.Output{pty.Output, pipe.Output}
 	res := Result{PTY: reps[0], Pipe: reps[1], Normalized: !opt.Raw,
-		ptyInfo: infos[0], pipeInfo: infos[1]}
+		ptyInfo: pty.Info, pipeInfo: pipe.Info}
 	var changed int
 	res.Diff, changed, res.EchoRemoved = outputDiff(outs[0], outs[1], opt)
 	res.Differences = append([]string{}, differences(reps[0], reps[1])...)
@@ -249,6 +284,10 @@ func strText(p *string) string {
 	}
 	return *p
 }
+
+// PTYInfo and PipeInfo are the two runs compared.
+func (r Result) PTYInfo() runs.Info  { return r.ptyInfo }
+func (r Result) PipeInfo() runs.Info { return r.pipeInfo }
 
 // Text is the readable account corral parity prints without --json: one summary line
 // per run, the verdict with every difference, and the output diff.

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// pairRuns is a parity pair: "probe (pty)" r1 with a screen, "probe (pipe)" r2.
+func pairRuns(t *testing.T) *harness {
+	t.Helper()
+	core := newFake()
+	a, b := liveRun("r1", "probe (pty)", true), liveRun("r2", "probe (pipe)", false)
+	a.Spec.Pair, b.Spec.Pair = "p1", "p1"
+	core.snap = []runs.Info{a, b}
+	core.screens["r1"] = screenWith(60, 20, "tty\r\n")
+	core.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stdout, Data: []byte("pipe\n")}}}
+	return newHarness(t, core, 160, 40, a, b)
+}
+
+// Selecting either run of a pair shows both side by side, the PTY run on the left.
+func TestPairShownSideBySide(t *testing.T) {
+	h := pairRuns(t)
+	v := h.view()
+	line := lineWith(v, "probe (pty)")
+	if !strings.Contains(line, "probe (pipe)") || strings.Index(line, "probe (pty)") > strings.Index(line, "probe (pipe)") {
+		t.Fatalf("pair not side by side (pty left):\n%s", v)
+	}
+	h.key("j") // the pipe run: still both, still the PTY run left
+	if line := lineWith(h.view(), "probe (pty)"); !strings.Contains(line, "probe (pipe)") ||
+		strings.Index(line, "probe (pty)") > strings.Index(line, "probe (pipe)") {
+		t.Fatalf("pair from its pipe run:\n%s", h.view())
+	}
+}
+
+// lineWith is the first line holding both pane titles' text, or "".
+func lineWith(v, s string) string {
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Count(l, "probe (") == 2 && strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// In focus, a key goes to both runs of the pair; b makes it go to the selected one.
+func TestPairKeysGoToBothOrOne(t *testing.T) {
+	h := pairRuns(t)
+	h.key("enter", "x", "ctrl+]")
+	if h.core.written["r1"] == nil || string(h.core.written["r2"]) != "x" {
+		t.Fatalf("written %q", h.core.written)
+	}
+	h.key("b", "enter", "y", "ctrl+]")
+	if string(h.core.written["r1"]) != "xy" || string(h.core.written["r2"]) != "x" {
+		t.Fatalf("with keys to one: written %q", h.core.written)
+	}
+}
+
+// Once both runs ended the pane shows what differs; v switches to the screens.
+func TestPairDiffWhenBothEnded(t *testing.T) {
+	h := pairRuns(t)
+	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("tty\r\n")}}}
+	for _, id := range []string{"r1", "r2"} {
+		i, _ := h.m.list.Run(id)
+		i.State, i.Reason, i.Seq = runs.Exited, runs.Exit, i.Seq+10
+		code := 0
+		i.ExitCode = &code
+		i.Cleanup.VerifiedEmpty = true
+		h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: i, Time: t0}})
+	}
+	v := h.view()
+	if !strings.Contains(v, "Parity: 1 difference(s)") || !strings.Contains(v, "-tty") || !strings.Contains(v, "+pipe") {
+		t.Fatalf("no comparison:\n%s", v)
+	}
+	h.key("v")
+	if v := h.view(); strings.Contains(v, "Parity:") {
+		t.Fatalf("v did not switch to the screens:\n%s", v)
+	}
+}
+
+// The new-run form's kind row cycles pty, pipe, parity; parity starts a pair.
+func TestFormStartsAPair(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.m.form.fields[0].insert("echo hi")
+	h.key("tab", "tab", "enter")
+	specs := h.core.specs
+	if len(specs) != 2 || !specs[0].PTY || specs[1].PTY || specs[0].Pair == "" || specs[0].Pair != specs[1].Pair ||
+		specs[0].Name != "echo (pty)" || specs[1].Name != "echo (pipe)" {
+		t.Fatalf("spawned %+v", specs)
+	}
+}
