@@ -151,7 +151,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // Init starts the tick, reads the first snapshot and process tree, and fetches the
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID()), m.watch()}
+	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID()), m.requestLog(m.pair.other.ID()), m.watch()}
 	for _, i := range m.list.Runs() {
 		if i.Kind == "pty" {
 			cmds = append(cmds, screenCmd(m.core, i.ID))

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -137,7 +138,7 @@ func (m Model) diffPane(r *parity.Result) string {
 	if !r.Identical {
 		title = fmt.Sprintf("Parity: %d difference(s)", len(r.Differences))
 	}
-	body := []string{" " + clean(runs.Summary(r.PTYInfo())), " " + clean(runs.Summary(r.PipeInfo())), ""}
+	body := []string{sideLine(r.PTYInfo(), r.PTY), sideLine(r.PipeInfo(), r.Pipe), ""}
 	for _, d := range r.Differences {
 		body = append(body, " "+st.Warn.Render(clean(d)))
 	}
@@ -165,6 +166,14 @@ func (m Model) diffPane(r *parity.Result) string {
 		body[i] = fit(l, w-2)
 	}
 	return joinLines(box(st.Border, st.Title.Render(title)+" "+st.Muted.Render("(pty − / pipe +)"), body, w, h))
+}
+
+// sideLine is one run of a pair in the comparison: kind, how it ended, how long it
+// ran, its cleanup.
+func sideLine(i runs.Info, rep runs.Report) string {
+	end := badge(i)
+	return fmt.Sprintf(" %-5s %s · %s · cleanup %s · killed %d · escapees %d", i.Kind, clean(end),
+		i.Duration().Round(time.Millisecond), runs.StepsText(rep.Cleanup.Steps), rep.Cleanup.Killed, len(rep.Escapees))
 }
 
 // pairDiffCmd compares the two ended runs of a pair from their logs.

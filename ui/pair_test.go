@@ -23,6 +23,7 @@ func pairRuns(t *testing.T) *harness {
 // Selecting either run of a pair shows both side by side, the PTY run on the left.
 func TestPairShownSideBySide(t *testing.T) {
 	h := pairRuns(t)
+	goldenView(t, "frame_pair", h.m.View().Content, 160)
 	v := h.view()
 	line := lineWith(v, "probe (pty)")
 	if !strings.Contains(line, "probe (pipe)") || strings.Index(line, "probe (pty)") > strings.Index(line, "probe (pipe)") {
@@ -64,12 +65,13 @@ func TestPairDiffWhenBothEnded(t *testing.T) {
 	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("tty\r\n")}}}
 	for _, id := range []string{"r1", "r2"} {
 		i, _ := h.m.list.Run(id)
-		i.State, i.Reason, i.Seq = runs.Exited, runs.Exit, i.Seq+10
+		i.State, i.Reason, i.Seq, i.EndedAt = runs.Exited, runs.Exit, i.Seq+10, t0
 		code := 0
 		i.ExitCode = &code
 		i.Cleanup.VerifiedEmpty = true
 		h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: i, Time: t0}})
 	}
+	goldenView(t, "frame_pair_diff", h.m.View().Content, 160)
 	v := h.view()
 	if !strings.Contains(v, "Parity: 1 difference(s)") || !strings.Contains(v, "-tty") || !strings.Contains(v, "+pipe") {
 		t.Fatalf("no comparison:\n%s", v)

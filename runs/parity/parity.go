@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -260,15 +259,22 @@ func differences(p, q runs.Report) []string {
 	add("reason", p.Reason.String(), q.Reason.String())
 	add("exit code", intText(p.ExitCode), intText(q.ExitCode))
 	add("signal", strText(p.Signal), strText(q.Signal))
-	add("cleanup", runs.StepsText(withoutHup(p.Cleanup.Steps)), runs.StepsText(q.Cleanup.Steps))
+	add("cleanup", runs.StepsText(asPipe(p.Cleanup.Steps)), runs.StepsText(q.Cleanup.Steps))
 	add("processes killed", fmt.Sprint(p.Cleanup.Killed), fmt.Sprint(q.Cleanup.Killed))
 	add("escapees", fmt.Sprint(len(p.Escapees)), fmt.Sprint(len(q.Escapees)))
 	add("spawn error", p.SpawnError, q.SpawnError)
 	return out
 }
 
-func withoutHup(steps []reaper.Step) []reaper.Step {
-	return slices.DeleteFunc(slices.Clone(steps), func(s reaper.Step) bool { return s == reaper.StepHup })
+// asPipe is a PTY run's cleanup steps as a pipe run's would read: a hang-up that
+// ended everything is how a terminal asks what SIGTERM asks of a pipe run, so
+// [hup] reads as [term]. A hang-up that did not end everything stays: a process that
+// survives SIGHUP but not SIGTERM is exactly the difference to show.
+func asPipe(steps []reaper.Step) []reaper.Step {
+	if len(steps) == 1 && steps[0] == reaper.StepHup {
+		return []reaper.Step{reaper.StepTerm}
+	}
+	return steps
 }
 
 func intText(p *int) string {

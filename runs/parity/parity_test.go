@@ -30,6 +30,11 @@ func TestMain(m *testing.M) {
 
 // compareShell runs one shell command line both ways under a fresh supervisor.
 func compareShell(t *testing.T, line string, opt Options) Result {
+	return compareSpec(t, runs.Spec{Shell: line, Timeout: 20 * time.Second}, opt)
+}
+
+// compareSpec runs one spec both ways under a fresh supervisor.
+func compareSpec(t *testing.T, spec runs.Spec, opt Options) Result {
 	t.Helper()
 	d := config.Default()
 	d.Grace = 300 * time.Millisecond
@@ -40,7 +45,7 @@ func compareShell(t *testing.T, line string, opt Options) Result {
 	t.Cleanup(func() { sup.Shutdown(context.Background()) })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := Run(ctx, sup, runs.Spec{Shell: line, Timeout: 20 * time.Second}, opt)
+	res, err := Run(ctx, sup, spec, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,5 +141,28 @@ func TestMissingFinalNewlineDiffers(t *testing.T) {
 	res := compareShell(t, `if test -t 1; then printf x; else printf 'x\n'; fi`, Options{})
 	if res.Identical || !strings.Contains(res.Diff, "-"+noEOL+"\n") {
 		t.Fatalf("identical=%v\n%s", res.Identical, res.Diff)
+	}
+}
+
+// A program that waits on a terminal but not on a pipe: the PTY run ends by its
+// timeout, the pipe run by exit, and the reasons are what differs.
+func TestWaitsOnlyOnATTY(t *testing.T) {
+	res := compareSpec(t, runs.Spec{Shell: `if test -t 0; then sleep 30; fi; echo done`, Timeout: time.Second}, Options{})
+	if res.PTY.Reason != runs.OverallTimeout || res.Pipe.Reason != runs.Exit ||
+		!contains(res.Differences, "reason: overall-timeout (pty) vs exit (pipe)") {
+		t.Fatalf("%s", res.Text())
+	}
+}
+
+// A grandchild that survives SIGHUP but not SIGTERM: the PTY run's cleanup needs a
+// step more (hup+term against term), and that is reported.
+func TestCleanupStepsDiffer(t *testing.T) {
+	line := `sh -c 'trap "" HUP; exec sleep 30' & echo started; wait`
+	res := compareSpec(t, runs.Spec{Shell: line, Timeout: time.Second}, Options{})
+	if !contains(res.Differences, "cleanup: hup+term (pty) vs term (pipe)") {
+		t.Fatalf("%q\n%s", res.Differences, res.Text())
+	}
+	if !res.PTY.Cleanup.VerifiedEmpty || !res.Pipe.Cleanup.VerifiedEmpty {
+		t.Errorf("not verified empty: %+v %+v", res.PTY.Cleanup, res.Pipe.Cleanup)
 	}
 }
