@@ -18,6 +18,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -51,6 +52,7 @@ const (
 	exitGotSIGINT  = 130
 	exitGotSIGTERM = 143
 	exitGotSIGQUIT = 131
+	exitGotSIGPIPE = 141 // corral run's stdout was closed by its reader (a pipeline stage's SIGPIPE)
 )
 
 const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [-- CMD [ARGS...]]
@@ -159,6 +161,7 @@ exit codes:
   the child's code   the run exited on its own
   128+N              the run was killed by signal N that Corral did not send
   124                overall or no-output timeout
+  141                Corral's stdout was closed by its reader (| head): the run was ended
   130 / 143 / 129 / 131  Corral got SIGINT / SIGTERM / SIGHUP / SIGQUIT and ended the run
                      (a second signal cuts the grace short: SIGKILL at once)
   127                the program was not found
@@ -704,8 +707,9 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 
 	tty := newTerminal(spec.PTY && !asJSON)
 	defer tty.restore()
+	stdout := &pipeEnd{w: os.Stdout}
 	if !asJSON {
-		spec.Stdout, spec.Stderr = os.Stdout, os.Stderr
+		spec.Stdout, spec.Stderr = stdout, os.Stderr
 	}
 	if spec.PTY {
 		spec.Cols, spec.Rows = tty.size()
@@ -731,7 +735,26 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 		enc.Encode(runs.NewReport(info, escapees, tail))
 	}
 	fmt.Fprintf(os.Stderr, "corral: %s\n", runs.Summary(info))
+	if stdout.closed.Load() && got == nil {
+		return exitGotSIGPIPE
+	}
 	return exitCode(info, spawnErr, got)
+}
+
+// pipeEnd is corral run's stdout as the run's output is streamed to it: it notes a
+// reader that went away (EPIPE; SIGPIPE is caught, so the write fails instead of
+// killing Corral), after which the supervisor ends the run.
+type pipeEnd struct {
+	w      io.Writer
+	closed atomic.Bool
+}
+
+func (p *pipeEnd) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	if errors.Is(err, syscall.EPIPE) {
+		p.closed.Store(true)
+	}
+	return n, err
 }
 
 // waitOrStop waits for the run to end, turning the first signal Corral receives into

@@ -45,6 +45,7 @@ type run struct {
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
+	mirrorErr atomic.Bool          // a write to Spec.Stdout/Stderr failed: no more mirroring
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -360,8 +361,10 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	r.out.write(s, p)
 	r.tx[s].write(p)
 	r.cast.output(p, time.Now())
-	if w := r.mirror(s); w != nil {
-		w.Write(p)
+	if w := r.mirror(s); w != nil && !r.mirrorErr.Load() {
+		if _, err := w.Write(p); err != nil {
+			r.mirrorLost(err)
+		}
 	}
 	r.wd.Output()
 	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
@@ -381,6 +384,22 @@ func (r *run) takeSize(cols, rows uint16) {
 func (r *run) onChildResize(cols, rows uint16) {
 	r.takeSize(cols, rows)
 	go r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
+}
+
+// mirrorLost ends the run when the writer its output is streamed to fails: for corral
+// run that is its stdout closed by the reader (EPIPE: `corral run -- yes | head -2`).
+// Nobody reads the run any more, so it is ended as Corral itself is being stopped
+// (supervisor-shutdown), through the usual escalation; it is not left draining for
+// ever. The reader goroutine must not take the lifecycle lock, so the stop is
+// asked for on a goroutine of its own, once.
+func (r *run) mirrorLost(err error) {
+	if r.mirrorErr.Swap(true) {
+		return
+	}
+	if r.sup.reg != nil {
+		r.sup.reg.events.emit("output-closed", "run", r.id, "err", err.Error())
+	}
+	go r.stop(SupervisorShutdown)
 }
 
 func (r *run) mirror(s ptyhost.Stream) io.Writer {
