@@ -533,9 +533,14 @@ func cmdServer(args []string) int {
 	logger, closeLog := serverLog(reg.Dir(), *daemon)
 	defer closeLog()
 	logger.Info("server started", "pid", os.Getpid(), "instance", reg.Instance(), "socket", ln.Path)
-	for _, d := range mustReconcile(sup) {
-		logger.Info("reconciled", "run", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
-	}
+	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
+		if err != nil {
+			logger.Warn("reconcile", "err", err)
+		}
+		for _, d := range notable(ds) {
+			logger.Info("reconciled", "run", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
+		}
+	})
 	srv := server.New(sup, server.Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger})
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
@@ -570,19 +575,6 @@ func serverLog(dir string, daemon bool) (*slog.Logger, func()) {
 			f.Close()
 		}
 	}
-}
-
-// mustReconcile reconciles at start and returns the decisions other than kept and
-// left-alone.
-func mustReconcile(sup *runs.Supervisor) []runs.Decision {
-	ds, _ := sup.Reconcile(context.Background())
-	var out []runs.Decision
-	for _, d := range ds {
-		if d.Decision != "left-alone" && d.Decision != "kept" {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 const parityUsage = `usage: corral parity [flags] -- CMD [ARGS...]
@@ -682,18 +674,30 @@ func openSupervisorWith(d config.Defaults, stateDir string, extra ...runs.Option
 	return sup, reg, nil
 }
 
-// reportReconcile reconciles at start, as every Corral process does, and says what it
-// did to runs other than those it left alone.
+// reportReconcile reconciles at start, as every Corral process does, in the
+// background: the command does not wait for orphans to end (issue 15.10), and Shutdown
+// finishes what the pass stole. It says on stderr what it did to runs other than
+// those it left alone (with CR LF: a PTY run may have the terminal in raw mode).
 func reportReconcile(sup *runs.Supervisor) {
-	ds, err := sup.Reconcile(context.Background())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral: reconcile: %v\n", err)
-	}
+	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral: reconcile: %v\r\n", err)
+		}
+		for _, d := range notable(ds) {
+			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\r\n", d.ID, d.Name, d.Decision, d.Detail)
+		}
+	})
+}
+
+// notable are the decisions other than kept and left alone.
+func notable(ds []runs.Decision) []runs.Decision {
+	var out []runs.Decision
 	for _, d := range ds {
 		if d.Decision != "left-alone" && d.Decision != "kept" {
-			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\n", d.ID, d.Name, d.Decision, d.Detail)
+			out = append(out, d)
 		}
 	}
+	return out
 }
 
 // runForeground spawns the run, wires the terminal to it, waits, and reports.
@@ -995,6 +999,21 @@ func cmdReconcile(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
 		return exitFailure
 	}
+	// A run whose owner is dead but whose lease has not expired yet may not be stolen
+	// (DESIGN §5); its owner is certainly dead, so wait out the rest of the lease (at
+	// most its length) and judge it again, rather than leave it to someone who may
+	// never come (issue 12.2).
+	if wait, n := sup.LeaseWait(ds); n > 0 {
+		fmt.Fprintf(os.Stderr, "corral reconcile: %d run(s) of dead Corral instances: waiting %s for their leases to expire\n",
+			n, wait.Round(100*time.Millisecond))
+		time.Sleep(wait)
+		again, err := sup.Reconcile(context.Background())
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
+			return exitFailure
+		}
+		ds = merge(ds, again)
+	}
 	enc := json.NewEncoder(os.Stdout)
 	for _, d := range ds {
 		if asJSON {
@@ -1007,6 +1026,28 @@ func cmdReconcile(args []string) int {
 		fmt.Println("nothing to reconcile")
 	}
 	return 0
+}
+
+// merge is first's decisions with those of later in place of any for the same run.
+func merge(first, later []runs.Decision) []runs.Decision {
+	byID := map[string]runs.Decision{}
+	for _, d := range later {
+		byID[d.ID] = d
+	}
+	out := make([]runs.Decision, 0, len(first))
+	for _, d := range first {
+		if l, ok := byID[d.ID]; ok {
+			d = l
+			delete(byID, d.ID)
+		}
+		out = append(out, d)
+	}
+	for _, d := range later {
+		if _, ok := byID[d.ID]; ok {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // uiFlags are the flags of the UI commands.
@@ -1126,7 +1167,6 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 		return exitFailure
 	}
 	defer reg.Close()
-	decisions, _ := sup.Reconcile(context.Background())
 	for _, s := range rs.start {
 		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
@@ -1143,7 +1183,7 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go ui.Bridge(ctx, sub.C, p.Send, 16*time.Millisecond)
-	go p.Send(ui.ReconciledMsg{Decisions: decisions})
+	sup.ReconcileInBackground(func(ds []runs.Decision, _ error) { p.Send(ui.ReconciledMsg{Decisions: ds}) })
 	go watchSignals(ctx.Done(), sigs, func(os.Signal) { p.Quit() }, sup.Hurry)
 	if drive != nil {
 		go drive(p, sup)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"corral/reaper"
@@ -27,6 +28,9 @@ type Decision struct {
 	PID      int    `json:"pid"`
 	Reason   string `json:"reason"` // the reason the record was closed with, if it was
 	Detail   string `json:"detail"`
+	// RetryAt is when the lease of a run left alone only because it had not expired
+	// yet (its owner is dead) expires: the run will be reconciled again then.
+	RetryAt time.Time `json:"retry_at,omitzero"`
 }
 
 const (
@@ -72,11 +76,20 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		}
 		return nil
 	})
+	// Before the takeovers, which may take a grace: a lease that expires meanwhile is
+	// judged by a pass of its own, not after them. (Our own stolen records read as
+	// kept to that pass.)
+	s.retryWhenLeasesExpire(decisions)
 	// Records stolen before an error are this instance's now: act on them anyway, or no
-	// later reconcile would (they read as kept).
-	for _, rec := range stolen {
-		decisions = append(decisions, s.takeOver(ctx, rec))
+	// later reconcile would (they read as kept). All at once: each may take its grace,
+	// and six orphans that ignore SIGTERM took six graces one after another.
+	taken := make([]Decision, len(stolen))
+	var wg sync.WaitGroup
+	for i, rec := range stolen {
+		wg.Go(func() { taken[i] = s.takeOver(ctx, rec) })
 	}
+	wg.Wait()
+	decisions = append(decisions, taken...)
 	if err != nil {
 		return decisions, fmt.Errorf("reconcile: %w", err)
 	}
@@ -117,7 +130,7 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 		s.close(rec, Lost, why)
 		return d, false
 	case now.Before(rec.LeaseExpiresAt):
-		d.Decision = decLeftAone
+		d.Decision, d.RetryAt = decLeftAone, rec.LeaseExpiresAt
 		d.Detail = fmt.Sprintf("owner %s is dead; its lease expires in %s", rec.OwnerInstanceID,
 			rec.LeaseExpiresAt.Sub(now).Round(time.Millisecond))
 		return d, false

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -254,30 +256,43 @@ func killedSupervisor(t *testing.T, dir string) (runs []string, members []int) {
 // leases expire within LeaseExpiry), with a deadline.
 func reconcileUntilSettled(t *testing.T, s *Supervisor) map[string]Decision {
 	t.Helper()
+	var mu sync.Mutex
 	all := map[string]Decision{}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ds, err := s.Reconcile(context.Background())
+	passes := make(chan struct{}, 1)
+	// The supervisor reconciles again by itself once the leases it left alone have
+	// expired (issue 12.2): no loop here, only its reports.
+	s.ReconcileInBackground(func(ds []Decision, err error) {
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
-		settled := true
+		mu.Lock()
 		for _, d := range ds {
-			if d.Decision == decLeftAone {
-				settled = false
-				continue
-			}
 			if d.Decision != decKept {
 				all[d.ID] = d
 			}
 		}
+		mu.Unlock()
+		select {
+		case passes <- struct{}{}:
+		default:
+		}
+	})
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case <-passes:
+		case <-deadline:
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("still left alone after 20s: %+v", all)
+		}
+		mu.Lock()
+		settled := !slices.ContainsFunc(slices.Collect(maps.Values(all)), func(d Decision) bool { return d.Decision == decLeftAone })
+		out := maps.Clone(all)
+		mu.Unlock()
 		if settled {
-			return all
+			return out
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still left alone after 20s: %+v", ds)
-		}
-		time.Sleep(20 * time.Millisecond) // the lease expires with time; nothing signals it
 	}
 }
 

@@ -32,6 +32,8 @@ func maybeRole() {
 		err = roleSupervise(dir)
 	case "reconcile":
 		err = roleReconcile(dir)
+	case "stubborn":
+		err = roleStubborn(dir)
 	case "writer":
 		err = roleWriter(dir)
 	default:

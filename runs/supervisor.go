@@ -46,6 +46,7 @@ type Supervisor struct {
 	seen     map[procKey]string
 	reported map[procKey]bool // unattributable processes already reported
 	trees    treeCache
+	later    later // background reconciliation (reconcile_later.go)
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
@@ -298,6 +299,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	for _, r := range rs {
 		r.stop(SupervisorShutdown)
 	}
+	s.stopLater() // orphans a pass stole are ended and their records closed first
 	done := make(chan struct{})
 	go func() {
 		for _, r := range rs {

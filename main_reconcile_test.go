@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/reaper"
+)
+
+// startKilled starts `corral run` on the sleep child in state, waits for the child,
+// SIGKILLs corral and returns the orphaned child's pid.
+func startKilled(t *testing.T, state string) int {
+	t.Helper()
+	cmd := corral(t, runArgs([]string{"--state-dir", state}, child("sleep"))...)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if _, err := fmt.Sscanf(sc.Text(), "ready sleep %d", &pid); err == nil {
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if pid <= 1 {
+		t.Fatal("the child never said it was ready")
+	}
+	t.Cleanup(func() {
+		if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {
+			syscall.Kill(pid, syscall.SIGKILL) // by recorded pid, only if a test failed
+		}
+	})
+	return pid
+}
+
+// A crash followed by one corral reconcile leaves nothing: it waits out the dead
+// owner's lease (saying so) instead of leaving the orphan for a later run (issue 12.2).
+func TestOneReconcileAfterACrash(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	pid := startKilled(t, state)
+	r := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
+	var d struct{ Decision, Detail string }
+	json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &d)
+	if r.code != 0 || d.Decision != "orphan-reaped" || !strings.Contains(r.stderr, "waiting") {
+		t.Fatalf("reconcile: exit %d, %+v\nstdout %s\nstderr %s", r.code, d, r.stdout, r.stderr)
+	}
+	waitGone(t, pid, "the orphan")
+}
+
+// A server SIGKILLed with a run in it: the next command starts a new server, which
+// reaps the orphan once the dead server's lease has expired, by itself, exactly once.
+func TestKilledServerReconciledByTheNext(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	sp := serverCorral(t, state, "spawn", "--name", "orphan", "--", "sleep", "300")
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	id := strings.TrimSpace(sp.stdout)
+	old := serverPID(t, state)
+	syscall.Kill(old, syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
+		t.Fatalf("spawn on a new server: %+v", r)
+	}
+	if serverPID(t, state) == old {
+		t.Fatal("no new server")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var ls struct {
+			Runs []struct {
+				RunID  string `json:"runId"`
+				ID     string `json:"id"`
+				State  string `json:"state"`
+				Reason string `json:"reason"`
+			} `json:"runs"`
+		}
+		r := serverCorral(t, state, "ls", "--json")
+		json.Unmarshal([]byte(r.stdout), &ls)
+		done := false
+		for _, x := range ls.Runs {
+			if (x.RunID == id || x.ID == id) && x.State == "exited" {
+				if x.Reason != "orphan-reaped" {
+					t.Fatalf("the orphan's record closed %s: %s", x.Reason, r.stdout)
+				}
+				done = true
+			}
+		}
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new server never reaped the orphan:\n%s", r.stdout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := strings.Count(readEvents(t, state), `"decision":"orphan-reaped"`); n != 1 {
+		t.Errorf("%d orphan-reaped decisions, want exactly 1", n)
+	}
+}
+
+// readEvents is the state dir's events.jsonl.
+func readEvents(t *testing.T, state string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(state, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,134 @@
+package runs
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Reconciling without holding anyone up (issue 12.2, 15.10). Ending orphans takes up
+// to their grace each; a Corral that starts must not wait for that before it shows
+// its UI or runs its command, and SIGINT in the meantime must not leave stolen
+// records half done. And a run left alone because its dead owner's lease had not
+// expired yet must be reaped once it has, without anyone pressing a key.
+
+// later is the supervisor's background reconciliation: passes started by
+// ReconcileInBackground or by a lease's expiry, tracked so that Shutdown finishes
+// them, and the one timer for the next expiry.
+type later struct {
+	mu     sync.Mutex
+	ctx    context.Context // cancelled by Shutdown: a pass still ending orphans hurries
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	timer  *time.Timer
+	at     time.Time // when timer fires
+	report func([]Decision, error)
+	closed bool
+}
+
+// retryMargin is how long after a lease's expiry the pass that may steal it runs: the
+// steal needs the lease expired on the registry's clock, which may lag ours a little.
+const retryMargin = 100 * time.Millisecond
+
+// ReconcileInBackground reconciles on a goroutine of its own and calls report with the
+// decisions (nil report: none). report is also called for every later pass this
+// supervisor makes when a lease it left alone expires. Shutdown waits for a pass in
+// progress, so what it stole is either closed or ended.
+func (s *Supervisor) ReconcileInBackground(report func([]Decision, error)) {
+	l := &s.later
+	l.mu.Lock()
+	l.report = report
+	l.mu.Unlock()
+	s.reconcileLater()
+}
+
+// reconcileLater starts one background pass unless the supervisor is shutting down.
+func (s *Supervisor) reconcileLater() {
+	l := &s.later
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
+	if l.ctx == nil {
+		l.ctx, l.cancel = context.WithCancel(context.Background())
+	}
+	ctx, report := l.ctx, l.report
+	l.wg.Go(func() {
+		ds, err := s.Reconcile(ctx)
+		if report != nil {
+			report(ds, err)
+		}
+	})
+}
+
+// retryWhenLeasesExpire schedules a pass for the earliest lease among ds that was
+// left alone only because it had not expired yet (its owner is dead). A lease is
+// never trusted to run longer than the lease length from now: a record's expiry may
+// be forged, or written by a clock that was ahead.
+func (s *Supervisor) retryWhenLeasesExpire(ds []Decision) {
+	var first time.Time
+	limit := s.reg.now().Add(s.cfg.LeaseExpiry)
+	for _, d := range ds {
+		if d.RetryAt.IsZero() {
+			continue
+		}
+		at := d.RetryAt
+		if at.After(limit) {
+			at = limit
+		}
+		if first.IsZero() || at.Before(first) {
+			first = at
+		}
+	}
+	if first.IsZero() {
+		return
+	}
+	l := &s.later
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.timer != nil && !l.at.After(first) {
+		return
+	}
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.at = first
+	l.timer = time.AfterFunc(time.Until(first)+retryMargin, func() {
+		l.mu.Lock()
+		l.timer = nil
+		l.mu.Unlock()
+		s.reconcileLater()
+	})
+}
+
+// stopLater stops the timer, hurries a pass in progress and waits for it.
+func (s *Supervisor) stopLater() {
+	l := &s.later
+	l.mu.Lock()
+	l.closed = true
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.mu.Unlock()
+	l.wg.Wait()
+}
+
+// LeaseWait is how long to wait for the leases ds left alone because their dead
+// owner's lease had not expired yet (at most the lease length), and how many they are.
+func (s *Supervisor) LeaseWait(ds []Decision) (time.Duration, int) {
+	var wait time.Duration
+	n := 0
+	for _, d := range ds {
+		if d.RetryAt.IsZero() {
+			continue
+		}
+		n++
+		wait = max(wait, min(time.Until(d.RetryAt)+retryMargin, s.cfg.LeaseExpiry+retryMargin))
+	}
+	return wait, n
+}
