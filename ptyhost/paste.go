@@ -30,11 +30,6 @@ func EncodePaste(text string, bracketed bool) []byte {
 	return append(b, pasteEnd...)
 }
 
-// EncodeSubmit pastes text and presses Enter.
-func EncodeSubmit(text string, bracketed bool) []byte {
-	return append(EncodePaste(text, bracketed), '\r')
-}
-
 // appendNeutralised appends text to dst without any paste marker. It works
 // as a stack, dropping a marker as soon as one ends the output, so removing
 // one cannot join the bytes around it into a new one ("\e[20\e[201~1~").

@@ -43,25 +43,6 @@ func TestEncodePaste(t *testing.T) {
 	}
 }
 
-func TestEncodeSubmit(t *testing.T) {
-	for _, tc := range []struct {
-		text      string
-		bracketed bool
-		want      string
-	}{
-		{"ls", false, "ls\r"},
-		{"a\nb", false, "a\rb\r"},
-		{"ls", true, "\x1b[200~ls\x1b[201~\r"},
-		{"x\x1b[201~y", true, "\x1b[200~xy\x1b[201~\r"},
-		{"", false, "\r"},
-		{"", true, "\r"},
-	} {
-		if got := EncodeSubmit(tc.text, tc.bracketed); string(got) != tc.want {
-			t.Errorf("EncodeSubmit(%q, %v) = %q, want %q", tc.text, tc.bracketed, got, tc.want)
-		}
-	}
-}
-
 // FuzzEncodePaste: a bracketed paste holds exactly one start and one end
 // marker, at its ends; an unbracketed one holds no "\n".
 func FuzzEncodePaste(f *testing.F) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
+	"time"
 
 	"corral/ptyhost"
 	"corral/reaper"
@@ -33,6 +34,8 @@ func (s *Supervisor) Write(id string, b []byte) error {
 		return err
 	}
 	r.wd.Input()
+	r.inputMu.Lock() // behind a submit's Enter, never between its text and its Enter
+	defer r.inputMu.Unlock()
 	return p.Write(b)
 }
 
@@ -59,13 +62,48 @@ func (s *Supervisor) Paste(id, text string) error {
 	return s.Write(id, ptyhost.EncodePaste(text, r.modesOf().BracketedPaste))
 }
 
-// Submit pastes text and presses Enter.
+// The pause of a submit between its text and its Enter (issue 14.6). Agents' input
+// boxes (Claude Code, codex) read a paste and an Enter that arrive in one read as a
+// paste that holds a newline, and the prompt is not sent: the Enter must come in a
+// read of its own, after the app has taken the text. The app's redraw of its input
+// box says it has; submitSettle more lets it finish that read. An app that echoes
+// nothing gets its Enter after submitEchoWait.
+const (
+	submitEchoWait = 500 * time.Millisecond
+	submitSettle   = 30 * time.Millisecond
+)
+
+// Submit pastes text, waits until the app has taken it (its next output, at most
+// submitEchoWait), then presses Enter, in a write of its own. Input written meanwhile
+// waits behind the Enter. It blocks for that pause; the UI and the server call it
+// off their event loops.
 func (s *Supervisor) Submit(id, text string) error {
-	r, err := s.get(id)
+	r, p, err := s.live(id)
 	if err != nil {
 		return err
 	}
-	return s.Write(id, ptyhost.EncodeSubmit(text, r.modesOf().BracketedPaste))
+	b := ptyhost.EncodePaste(text, r.modesOf().BracketedPaste)
+	r.wd.Input()
+	r.inputMu.Lock()
+	defer r.inputMu.Unlock()
+	if len(b) > 0 {
+		select {
+		case <-r.echo: // output from before the paste says nothing
+		default:
+		}
+		if err := p.Write(b); err != nil {
+			return err
+		}
+		wait := time.NewTimer(submitEchoWait)
+		select {
+		case <-r.echo:
+		case <-wait.C:
+		}
+		wait.Stop()
+		settle := time.NewTimer(submitSettle)
+		<-settle.C
+	}
+	return p.Write([]byte{'\r'})
 }
 
 // Interrupt is ctrl+c: the byte 0x03 into a PTY (the line discipline turns it into

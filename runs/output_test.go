@@ -3,6 +3,7 @@ package runs
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -260,6 +261,27 @@ func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
 			t.Fatal("the transcript never got the output of a quiet run")
 		}
 	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// A submit's Enter reaches the app in a read of its own, after the text: "got" lines
+// are one per read of the keys child (issue 14.6). A write made during the pause
+// comes after the Enter, never between the text and it.
+func TestSubmitEnterInARead(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(true, "keys", "bracketed"))
+	waitOutput(t, s, id, "ready")
+	done := make(chan error, 1)
+	go func() { done <- s.Submit(id, "fix the tests") }()
+	waitOutput(t, s, id, fmt.Sprintf("got %x\r\n", "\x1b[200~fix the tests\x1b[201~"))
+	if err := s.Write(id, []byte("z")); err != nil { // waits for the Enter
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	waitKeyBytes(t, s, id, []byte("\x1b[200~fix the tests\x1b[201~\rz"))
 	s.Cancel(id)
 	waitEnd(t, s, id)
 }

@@ -46,6 +46,11 @@ type run struct {
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
 	mirrorErr atomic.Bool          // a write to Spec.Stdout/Stderr failed: no more mirroring
+
+	// inputMu orders input around a submit's pause (controls.go); echo is poked by
+	// every read of output, so a submit knows when the app has taken its text.
+	inputMu sync.Mutex
+	echo    chan struct{}
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -367,6 +372,10 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 		}
 	}
 	r.wd.Output()
+	select {
+	case r.echo <- struct{}{}:
+	default:
+	}
 	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
 }
 
