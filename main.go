@@ -288,7 +288,9 @@ func cmdRun(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral run: %v (see corral run --help)\n", err)
 		return exitUsage
 	}
-	sup, reg, err := openSupervisor(f.stateDir)
+	// Screens (emulated only when read) tell when an agent rings for its human, which
+	// pauses the no-output deadline.
+	sup, reg, err := openSupervisor(f.stateDir, runs.WithScreens())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
 		return exitFailure

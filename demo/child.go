@@ -50,6 +50,7 @@ var behaviours = map[string]func(args []string) int{
 	"ignore-term":  func([]string) int { signal.Ignore(syscall.SIGTERM); return block("ignore-term") },
 	"ignore-hup":   func([]string) int { signal.Ignore(syscall.SIGHUP); return block("ignore-hup") },
 	"silent":       silent,
+	"bell":         bell,
 	"tree":         tree,
 	"fanout":       fanout,
 	"ticker":       ticker,
@@ -111,6 +112,17 @@ func exitWith(args []string) int {
 // ignore; the default action then ends it.
 func block(name string) int {
 	fmt.Printf("ready %s %d\n", name, os.Getpid())
+	return forever()
+}
+
+// bell prints a prompt and rings the bell, as an agent waiting for its human does,
+// then is silent; each line it reads gets an answer and another bell.
+func bell([]string) int {
+	fmt.Print("waiting for you\a\n")
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		fmt.Printf("you said %s\a\n", sc.Text())
+	}
 	return forever()
 }
 

@@ -51,6 +51,7 @@ type run struct {
 	// every read of output, so a submit knows when the app has taken its text.
 	inputMu sync.Mutex
 	echo    chan struct{}
+	attn    uint64 // the screen's attention count last seen, on the PTY reader only
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -359,6 +360,12 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	// a poll could return bytes the pane did not show yet (CI saw exactly that).
 	if r.screen != nil {
 		r.screen.Write(p)
+		// A bell or a desktop notification: the app asks for its human, and its
+		// silence from now on is waiting, not hanging (issue 14.5).
+		if a := r.screen.Attention(); a != r.attn {
+			r.attn = a
+			r.wd.AwaitInput()
+		}
 	}
 	if r.spec.PTY {
 		r.modes.Feed(p)

@@ -155,6 +155,8 @@ func (d Details) deadlineLine(dl watchdog.Deadline, frozen bool) string {
 	st, w := d.c.Styles, d.info.Watchdog
 	cd, armed := deadlineAt(dl, frozen, d.now)
 	switch {
+	case armed && frozen && w.Awaiting && !d.info.Paused:
+		return fmtLeft(cd.left) + " left of " + fmtLeft(dl.Span) + " · " + st.Warn.Render("waiting for input")
 	case armed && frozen:
 		return st.Warn.Render(fmtLeft(cd.left)+" left") + " of " + fmtLeft(dl.Span) + " · frozen"
 	case armed && cd.warn:

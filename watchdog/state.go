@@ -7,7 +7,8 @@ type State struct {
 	Overall, NoOutput Deadline
 	LastOutput        time.Time // zero if none yet (then age counts from Start)
 	LastOutputAge     time.Duration
-	Frozen            bool
+	Frozen            bool  // paused, or awaiting input
+	Awaiting          bool  // the run asked for its human and has had no input since
 	Fired             Cause // None until a deadline fired
 	Stopped           bool
 }
@@ -32,6 +33,7 @@ func (w *Watchdog) State() State {
 		LastOutput:    w.lastOutput,
 		LastOutputAge: w.outputAge(now),
 		Frozen:        w.frozen,
+		Awaiting:      w.awaiting,
 		Fired:         w.fired,
 		Stopped:       w.stopped,
 	}

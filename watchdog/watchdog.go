@@ -34,7 +34,9 @@ type Watchdog struct {
 	lastOutput time.Time
 	lastInput  time.Time
 	inputSeen  bool
-	frozen     bool
+	frozen     bool // paused or awaiting: the no-output deadline does not run
+	paused     bool
+	awaiting   bool // the run asked for its human (AwaitInput) and got no input since
 	fired      Cause
 	stopped    bool
 }
@@ -105,11 +107,32 @@ func (w *Watchdog) Output() {
 }
 
 // Input records that we wrote to the run now, so that the terminal echoing
-// it back is not mistaken for the run making progress.
+// it back is not mistaken for the run making progress. It ends AwaitInput: the
+// no-output deadline runs again, with its whole span (the answer starts the wait
+// for the run's next output).
 func (w *Watchdog) Input() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.lastInput, w.inputSeen = w.clk.Now(), true
+	if w.awaiting {
+		w.awaiting = false
+		w.noOutput.left = w.noOutput.span
+		if !w.paused {
+			w.thaw()
+		}
+	}
+}
+
+// AwaitInput says the run is waiting for its human: it rang the bell or sent a
+// desktop notification (an agent at its prompt). Silence is then not a hang: the
+// no-output deadline is frozen until the next Input (issue 14.5: Claude Code idle
+// at its prompt was killed by a 20 s no-output timeout). The overall deadline
+// keeps running.
+func (w *Watchdog) AwaitInput() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.awaiting = true
+	w.freeze()
 }
 
 // Pause freezes the no-output deadline, keeping its remainder: a stopped
@@ -118,6 +141,26 @@ func (w *Watchdog) Input() {
 func (w *Watchdog) Pause() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.paused = true
+	w.freeze()
+}
+
+// Resume re-arms the no-output deadline for the remainder kept by Pause (unless the
+// run is also awaiting input).
+func (w *Watchdog) Resume() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.paused {
+		return
+	}
+	w.paused = false
+	if !w.awaiting {
+		w.thaw()
+	}
+}
+
+// freeze stops the no-output deadline, keeping its remainder.
+func (w *Watchdog) freeze() {
 	if w.frozen {
 		return
 	}
@@ -130,10 +173,8 @@ func (w *Watchdog) Pause() {
 	w.noOutput.at = time.Time{}
 }
 
-// Resume re-arms the no-output deadline for the remainder kept by Pause.
-func (w *Watchdog) Resume() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+// thaw re-arms the no-output deadline for its kept remainder.
+func (w *Watchdog) thaw() {
 	if !w.frozen {
 		return
 	}

@@ -54,6 +54,7 @@ var (
 	pause  step = func(w *Watchdog, _ *FakeClock) { w.Pause() }
 	resume step = func(w *Watchdog, _ *FakeClock) { w.Resume() }
 	stop   step = func(w *Watchdog, _ *FakeClock) { w.Stop() }
+	await  step = func(w *Watchdog, _ *FakeClock) { w.AwaitInput() }
 )
 
 func TestFire(t *testing.T) {
@@ -95,6 +96,14 @@ func TestFire(t *testing.T) {
 			[]step{start, adv(3 * s), start, adv(time.Hour)}, []firing{{NoOutput, 5 * s}}},
 		{"both off", Config{},
 			[]step{start, out, adv(time.Hour)}, nil},
+		{"awaiting input: silence is not a hang", Config{Overall: 2 * time.Hour, NoOutput: 20 * s},
+			[]step{start, adv(10 * s), await, adv(time.Hour), adv(time.Hour)}, []firing{{Overall, 2 * time.Hour}}},
+		{"input after awaiting re-arms the whole span", Config{NoOutput: 20 * s},
+			[]step{start, adv(19 * s), await, adv(time.Hour), in, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 39*s}}},
+		{"resume while awaiting stays frozen", Config{NoOutput: 5 * s},
+			[]step{start, pause, await, resume, adv(time.Hour), in, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 5*s}}},
+		{"input while paused does not thaw", Config{NoOutput: 5 * s},
+			[]step{start, adv(2 * s), pause, await, in, adv(time.Hour), resume, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 7*s}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
