@@ -2,10 +2,10 @@ package reaper
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
-	"runtime"
 	"time"
 
 	"corral/demo"
