@@ -40,7 +40,7 @@ type Record struct {
 	Cleanup         Cleanup              `json:"cleanup"`
 	Logs            []string             `json:"logs,omitempty"`
 	Adopted         bool                 `json:"adopted,omitempty"`
-	Escapees        []reaper.Fingerprint `json:"escapees,omitempty"`
+	Escapees        []Escapee            `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
 	Detail          string               `json:"detail,omitempty"` // why it ended, when a reconcile closed it
 }
 

@@ -23,7 +23,7 @@ type Report struct {
 	EndedAt    time.Time            `json:"ended_at"`
 	DurationMS int64                `json:"duration_ms"`
 	Cleanup    ReportCleanup        `json:"cleanup"`
-	Escapees   []reaper.Fingerprint `json:"escapees"`
+	Escapees   []Escapee            `json:"escapees"` // fingerprint and argv of each
 	OutputTail string               `json:"output_tail"`
 	SpawnError string               `json:"spawn_error,omitempty"`
 }
@@ -37,14 +37,14 @@ type ReportCleanup struct {
 
 // NewReport builds the report of an ended run from its info, its escapees and its
 // output tail.
-func NewReport(i Info, escapees []reaper.Fingerprint, tail []byte) Report {
+func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 	rep := Report{
 		ID: i.ID, Name: i.Name, Kind: i.Kind, Reason: i.Reason, ExitCode: i.ExitCode,
 		PID: i.PID, PGID: i.PID, SID: i.PID, // every run is its own session
 		StartedAt: i.StartedAt, EndedAt: i.EndedAt, DurationMS: i.Duration().Milliseconds(),
 		Cleanup: ReportCleanup{Steps: i.Cleanup.Steps, Killed: i.Cleanup.Killed,
 			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
-		Escapees:   append([]reaper.Fingerprint{}, escapees...),
+		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
 		SpawnError: i.SpawnErr,
 	}

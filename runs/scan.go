@@ -8,6 +8,27 @@ import (
 	"corral/reaper"
 )
 
+// Escapee is a process attributed to a run outside its session (DESIGN §3): its
+// fingerprint, which is what every decision uses, and the command line it had when it
+// was detected, which only shows people what escaped (codex's managed daemon, issue
+// 14.1) and is never matched against anything.
+type Escapee struct {
+	reaper.Fingerprint
+	Argv []string `json:"argv,omitempty"`
+}
+
+// fingerprints returns the identities of escapees, for reaper.Target.Extra.
+func fingerprints(es []Escapee) []reaper.Fingerprint {
+	out := make([]reaper.Fingerprint, 0, len(es))
+	for _, e := range es {
+		out = append(out, e.Fingerprint)
+	}
+	return out
+}
+
+// escapeeFingerprints are the record's escapees, for a reconcile's claim.
+func (rec Record) escapeeFingerprints() []reaper.Fingerprint { return fingerprints(rec.Escapees) }
+
 // procKey names one process for its lifetime: a pid and its start time.
 type procKey struct {
 	pid   int
@@ -161,16 +182,49 @@ func (s *Supervisor) reapExited(gone []reaper.Fingerprint, root int) {
 	}
 }
 
-// owner attributes a reparented child of Corral to one of its live runs.
+// owner attributes a reparented child of Corral to one of its live runs: the run whose
+// tree a scan saw it in; otherwise the one live run that can have started it (issue
+// 15.7: `setsid -f` reparents its child to Corral, the subreaper, before any scan
+// sees it in the tree). Every child of Corral that is not a run root descends from a
+// run (spawnMu), and a process cannot be older than the run it descends from, so the
+// candidates are the live runs whose root started no later than p; exactly one means
+// it is that run's. With several, p is reported, never signalled.
+//
+// The run id p inherited in its environment is not evidence here: any run can set
+// another run's id on a child it detaches, and taking it at its word made the other
+// run end ownership-escape (issue 15.6). Only what the scans saw come from a run counts.
 func (s *Supervisor) owner(p reaper.Proc, byID map[string]*run) *run {
 	if r := byID[s.seen[keyOf(p)]]; r != nil {
 		return r
 	}
-	id, err := reaper.EnvVar(p.PID, RunIDEnv)
-	if err != nil {
-		return nil
+	fp, err := reaper.Identify(p.PID)
+	if err != nil || fp.StartTime != p.StartTime {
+		return nil // gone, or no longer the process the scan saw
 	}
-	return byID[id]
+	var only *run
+	for _, r := range byID {
+		r.mu.Lock()
+		root := r.info.Fingerprint
+		r.mu.Unlock()
+		if root.StartTime == 0 || !notBefore(fp, root) {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = r
+	}
+	return only
+}
+
+// notBefore reports whether p may have been created after root. pidfs numbers its
+// inodes in the order pids are allocated (Linux ≥ 6.9), which orders two processes
+// exactly; start times count clock ticks, where a tie cannot be ordered and is allowed.
+func notBefore(p, root reaper.Fingerprint) bool {
+	if p.PidfsIno != 0 && root.PidfsIno != 0 {
+		return p.PidfsIno > root.PidfsIno
+	}
+	return p.StartTime >= root.StartTime
 }
 
 func (s *Supervisor) reportUnattributed(p reaper.Proc) {
@@ -179,7 +233,8 @@ func (s *Supervisor) reportUnattributed(p reaper.Proc) {
 	}
 	s.reported[keyOf(p)] = true
 	if s.reg != nil {
-		s.reg.events.emit("escape-unattributed", "pid", p.PID, "sid", p.SID, "comm", p.Comm,
+		argv, _ := reaper.ReadCmdline(p.PID) // display only
+		s.reg.events.emit("escape-unattributed", "pid", p.PID, "sid", p.SID, "comm", p.Comm, "argv", argv,
 			"detail", "reparented to Corral but not attributable to a run: reported, not signalled")
 	}
 }
@@ -190,22 +245,26 @@ func (r *run) rootPID() int {
 	return r.info.PID
 }
 
-// noteEscapees records processes that left the run's session. Under policy fail the
-// run ends with ownership-escape; under warn it goes on. Either way the escapees are
-// ended with the run.
+// noteEscapees records processes that left the run's session, each with its
+// fingerprint and, for display, its command line read now. They are the run's
+// (policy own, the default, and its alias warn: issue 14.1, codex forks a managed
+// daemon at start): persisted in its record, shown in its tree, ended with it, reaped
+// by a reconcile if its owner dies. Under policy fail the run ends ownership-escape.
 func (r *run) noteEscapees(procs []reaper.Proc) {
-	var fresh []reaper.Fingerprint
+	var fresh []Escapee
 	r.mu.Lock()
 	for _, p := range procs {
 		fp, err := reaper.Identify(p.PID)
 		if err != nil || fp.StartTime != p.StartTime {
 			continue // gone, or already someone else
 		}
-		if slices.ContainsFunc(r.escapees, func(e reaper.Fingerprint) bool { return e == fp }) {
+		if slices.ContainsFunc(r.escapees, func(e Escapee) bool { return e.Fingerprint == fp }) {
 			continue
 		}
-		r.escapees = append(r.escapees, fp)
-		fresh = append(fresh, fp)
+		argv, _ := reaper.ReadCmdline(p.PID)
+		e := Escapee{Fingerprint: fp, Argv: argv}
+		r.escapees = append(r.escapees, e)
+		fresh = append(fresh, e)
 	}
 	if len(fresh) > 0 {
 		r.changeLocked(EventEscape, "escape", func(i *Info) { i.Escapees = len(r.escapees) })
@@ -213,12 +272,13 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 	}
 	policy := r.spec.Escape
 	r.mu.Unlock()
-	for _, fp := range fresh {
+	for _, e := range fresh {
 		if reg := r.sup.reg; reg != nil {
-			reg.events.emit("escape", "run", r.id, "pid", fp.PID, "policy", string(policy))
+			reg.events.emit("escape", "run", r.id, "pid", e.PID, "start_time", e.StartTime,
+				"argv", e.Argv, "policy", string(policy))
 		}
 	}
-	if len(fresh) > 0 && policy != EscapeWarn {
+	if len(fresh) > 0 && policy == EscapeFail {
 		r.stop(OwnershipEscape)
 	}
 }
@@ -229,14 +289,15 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 // called off the UI thread.
 func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
 	type want struct {
-		pid     int
-		extra   []reaper.Fingerprint
-		adopted bool
+		pid      int
+		extra    []reaper.Fingerprint
+		escapees []Escapee
+		adopted  bool
 	}
 	wants := map[string]want{}
 	for _, r := range s.liveRuns() {
 		r.mu.Lock()
-		w := want{r.info.PID, slices.Clone(r.escapees), r.info.Adopted}
+		w := want{r.info.PID, fingerprints(r.escapees), slices.Clone(r.escapees), r.info.Adopted}
 		r.mu.Unlock()
 		if w.pid != 0 {
 			wants[r.id] = w
@@ -258,6 +319,13 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 			continue
 		}
 		tree := reaper.Tree(all, w.pid, w.extra)
+		for i := range tree {
+			for _, e := range w.escapees {
+				if e.PID == tree[i].PID && e.StartTime == tree[i].StartTime {
+					tree[i].Argv = e.Argv
+				}
+			}
+		}
 		if w.adopted {
 			for i := range tree {
 				if tree[i].Mark != reaper.MarkEscaped {
@@ -346,7 +414,7 @@ func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
 }
 
 // Escapees returns the processes attributed to a run as escapees.
-func (s *Supervisor) Escapees(id string) ([]reaper.Fingerprint, error) {
+func (s *Supervisor) Escapees(id string) ([]Escapee, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return nil, err
