@@ -10,22 +10,22 @@ import (
 
 // Report is the machine-readable account of one ended run (corral run --json).
 type Report struct {
-	ID         string               `json:"id"`
-	Name       string               `json:"name"`
-	Kind       string               `json:"kind"`
-	Reason     Reason               `json:"reason"`
-	ExitCode   *int                 `json:"exit_code"`
-	Signal     *string              `json:"signal"`
-	PID        int                  `json:"pid"`
-	PGID       int                  `json:"pgid"`
-	SID        int                  `json:"sid"`
-	StartedAt  time.Time            `json:"started_at"`
-	EndedAt    time.Time            `json:"ended_at"`
-	DurationMS int64                `json:"duration_ms"`
-	Cleanup    ReportCleanup        `json:"cleanup"`
-	Escapees   []Escapee            `json:"escapees"` // fingerprint and argv of each
-	OutputTail string               `json:"output_tail"`
-	SpawnError string               `json:"spawn_error,omitempty"`
+	ID         string        `json:"id"`
+	Name       string        `json:"name"`
+	Kind       string        `json:"kind"`
+	Reason     Reason        `json:"reason"`
+	ExitCode   *int          `json:"exit_code"`
+	Signal     *string       `json:"signal"`
+	PID        int           `json:"pid"`
+	PGID       int           `json:"pgid"`
+	SID        int           `json:"sid"`
+	StartedAt  time.Time     `json:"started_at"`
+	EndedAt    time.Time     `json:"ended_at"`
+	DurationMS int64         `json:"duration_ms"`
+	Cleanup    ReportCleanup `json:"cleanup"`
+	Escapees   []Escapee     `json:"escapees"` // fingerprint and argv of each
+	OutputTail string        `json:"output_tail"`
+	SpawnError string        `json:"spawn_error,omitempty"`
 }
 
 // ReportCleanup is the cleanup part of a Report.

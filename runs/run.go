@@ -39,8 +39,8 @@ type run struct {
 	proc      *ptyhost.Proc // nil for an adopted run: no terminal I/O
 	cmd       *exec.Cmd     // nil for an adopted run: not our child, never reaped here
 	exitSeen  bool
-	epoch     uint64               // lease epoch of the stored record; 0 until stored
-	committed State                // the state started committed before moving to it
+	epoch     uint64    // lease epoch of the stored record; 0 until stored
+	committed State     // the state started committed before moving to it
 	escapees  []Escapee // processes that left the session, attributed to this run
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
