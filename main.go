@@ -48,7 +48,7 @@ const (
 	exitGotSIGQUIT = 131
 )
 
-const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [-- CMD [ARGS...]]
+const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [--escape-policy own|fail] [-- CMD [ARGS...]]
        corral <command> [flags]
 
 With no command, corral opens the terminal UI with the runs of ./corral.toml (or --config,
@@ -149,6 +149,7 @@ type runFlags struct {
 	timeout, grace   time.Duration
 	noOutput         optDuration
 	env              listFlag
+	escapePolicy     string
 }
 
 // optDuration remembers whether it was set, so --no-output-timeout 0 (off) differs
@@ -187,6 +188,7 @@ func parseRunFlags(args []string) (runFlags, []string, error) {
 	fs.BoolVar(&f.json, "json", false, "write a JSON report to stdout instead of streaming output")
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $CORRAL_STATE_DIR, $XDG_STATE_HOME/corral, ~/.local/state/corral)")
 	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
+	fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	fs.Usage = func() {
 		var b strings.Builder
 		fs.SetOutput(&b)
@@ -202,8 +204,23 @@ func parseRunFlags(args []string) (runFlags, []string, error) {
 	return f, fs.Args(), nil
 }
 
-func (f runFlags) spec(rest []string) (runs.Spec, error) {
-	s := runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env}
+// escapePolicyHelp documents --escape-policy for corral run and corral -- CMD.
+const escapePolicyHelp = "a process that leaves the run's session: own (the run's: shown, ended with it; warn is an alias) or fail (end the run, ownership-escape) (default from the config, else own)"
+
+// escapePolicy reads --escape-policy; "" leaves the config's default.
+func escapePolicy(flagValue string) (runs.EscapePolicy, error) {
+	if flagValue == "" {
+		return "", nil
+	}
+	p, err := runs.ParseEscapePolicy(flagValue)
+	if err != nil {
+		return "", fmt.Errorf("--escape-policy %q: want own, warn or fail", flagValue)
+	}
+	return p, nil
+}
+
+func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
+	s = runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env}
 	switch {
 	case len(rest) == 0:
 		return s, errors.New("no command given")
@@ -218,6 +235,9 @@ func (f runFlags) spec(rest []string) (runs.Spec, error) {
 		if !strings.Contains(kv, "=") {
 			return s, fmt.Errorf("--env %q: want KEY=VALUE", kv)
 		}
+	}
+	if s.Escape, err = escapePolicy(f.escapePolicy); err != nil {
+		return s, err
 	}
 	if f.stopSignal != "" {
 		sig, err := runs.ParseSignal(f.stopSignal)
@@ -598,6 +618,7 @@ func cmdReconcile(args []string) int {
 type uiFlags struct {
 	config, procfile, stateDir string
 	autoplay                   bool
+	escapePolicy               string // for the run given after --
 }
 
 func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, error) {
@@ -610,6 +631,7 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 	} else {
 		fs.StringVar(&f.config, "config", "", "config file (default ./corral.toml, then the user config dir)")
 		fs.StringVar(&f.procfile, "procfile", "", "a Procfile: each line becomes a pipe run")
+		fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	}
 	fs.Usage = func() { fmt.Fprint(os.Stderr, usage) }
 	err := fs.Parse(args)
@@ -643,7 +665,12 @@ func cmdUI(args []string) int {
 		}
 	}
 	if len(rest) > 0 {
-		specs = append(specs, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout})
+		esc, err := escapePolicy(f.escapePolicy)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+			return exitUsage
+		}
+		specs = append(specs, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	return runUI(d, f.stateDir, uiRuns{start: specs, pending: pending, keys: keys}, nil)
 }

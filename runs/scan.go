@@ -136,6 +136,9 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 			reaper.ReapIfZombie(p.PID)
 			continue
 		}
+		if s.reported[keyOf(p)] {
+			continue // once ambiguous, never attributed later: see owner
+		}
 		r := s.owner(p, byID)
 		if r == nil {
 			s.reportUnattributed(p)
@@ -153,6 +156,7 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 		}
 	}
 	s.seen = seen
+	s.keepReported(index, fam)
 	return found
 }
 
@@ -225,6 +229,23 @@ func notBefore(p, root reaper.Fingerprint) bool {
 		return p.PidfsIno > root.PidfsIno
 	}
 	return p.StartTime >= root.StartTime
+}
+
+// keepReported forgets reported processes that are gone and marks the descendants of
+// those alive as reported too. An unattributed process stays unattributed, and so does
+// what it forks: once the runs that could have started it have ended, a later run
+// would otherwise be the only candidate left and inherit another run's leftovers.
+func (s *Supervisor) keepReported(index map[int]reaper.Proc, fam reaper.Family) {
+	for k := range s.reported {
+		p, ok := index[k.pid]
+		if !ok || keyOf(p) != k {
+			delete(s.reported, k)
+			continue
+		}
+		for _, d := range fam.Descendants(k.pid) {
+			s.reported[keyOf(d)] = true
+		}
+	}
 }
 
 func (s *Supervisor) reportUnattributed(p reaper.Proc) {
