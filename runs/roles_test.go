@@ -34,6 +34,8 @@ func maybeRole() {
 		err = roleReconcile(dir)
 	case "writer":
 		err = roleWriter(dir)
+	case "codex":
+		err = roleCodex(dir)
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}
