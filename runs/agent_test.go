@@ -152,4 +152,3 @@ func roleCodex(dir string) error {
 	fmt.Println("ready")
 	select {}
 }
-

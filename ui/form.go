@@ -13,19 +13,24 @@ import (
 	"corral/runs"
 )
 
-// Form is the new-run form: a command line, PTY or pipe, and optional timeouts.
+// Form is the new-run form: a command line, PTY or pipe, optional timeouts and the
+// escape policy.
 type Form struct {
-	c      *Common
-	fields [3]lineInput // command, timeout, no-output timeout
-	pty    bool
-	focus  int // 0 command, 1 kind, 2 timeout, 3 no-output
-	err    string
-	w, h   int
-	done   bool
-	spec   runs.Spec
+	c          *Common
+	fields     [3]lineInput // command, timeout, no-output timeout
+	pty        bool
+	failEscape bool // escape policy fail; own (the default) otherwise (issue 14.1)
+	focus      int  // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes
+	err        string
+	w, h       int
+	done       bool
+	spec       runs.Spec
 }
 
-const formRows = 4
+const formRows = 5
+
+// escapeRow is the form row of the escape policy toggle.
+const escapeRow = 4
 
 // NewForm returns an empty form for a PTY run.
 func NewForm(c *Common) Form { return Form{c: c, pty: true} }
@@ -58,6 +63,8 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		f.accept()
 	case key.Matches(k, km.Dismiss):
 		f.done = true
+	case key.Matches(k, km.Toggle) && f.focus == escapeRow:
+		f.failEscape = !f.failEscape
 	case key.Matches(k, km.Toggle):
 		f.pty = !f.pty
 	case key.Matches(k, km.NextField):
@@ -66,6 +73,8 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		f.focus = (f.focus + formRows - 1) % formRows
 	case f.focus == 1 && k.Text == " ":
 		f.pty = !f.pty
+	case f.focus == escapeRow && k.Text == " ":
+		f.failEscape = !f.failEscape
 	default:
 		if in := f.input(); in != nil && in.key(k) {
 			f.err = ""
@@ -108,7 +117,11 @@ func (f Form) build() (runs.Spec, error) {
 	if err != nil {
 		return runs.Spec{}, fmt.Errorf("no-output timeout: %w", err)
 	}
-	return runs.Spec{Shell: line, PTY: f.pty, Timeout: timeout, NoOutputTimeout: noOut}, nil
+	spec := runs.Spec{Shell: line, PTY: f.pty, Timeout: timeout, NoOutputTimeout: noOut}
+	if f.failEscape {
+		spec.Escape = runs.EscapeFail
+	} // else the configured default (own unless the config says otherwise)
+	return spec, nil
 }
 
 // parseTimeout reads "", "90" (seconds), "5m", "1h30m"; "off" disables a no-output
@@ -151,11 +164,16 @@ func (f Form) Lines() []string {
 	if !f.pty {
 		kind = " pty [pipe]"
 	}
+	escapes := "[own] fail "
+	if f.failEscape {
+		escapes = " own [fail]"
+	}
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
 		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.Toggle.Help().Key+")")),
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
+		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
 		"",
 		st.Danger.Render(" " + f.err),
 		st.Muted.Render(" " + f.c.Keys.Accept.Help().Key + " start · " + f.c.Keys.Dismiss.Help().Key +
