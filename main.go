@@ -835,7 +835,7 @@ func cmdDemo(args []string) int {
 	var specs []runs.Spec
 	for _, r := range demo.Scenario() {
 		specs = append(specs, runs.Spec{Name: r.Name, Argv: r.Argv, Shell: r.Shell, Env: r.Env, PTY: r.PTY,
-			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace})
+			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace, Escape: runs.EscapePolicy(r.EscapePolicy)})
 	}
 	if !f.autoplay {
 		return runUI(config.Default(), dir, uiRuns{start: specs}, nil)
