@@ -3,10 +3,14 @@ package runs
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"corral/reaper"
 )
 
 // waitEscapees waits (bounded, driven by events) until the run has at least n escapees.
@@ -151,4 +155,24 @@ func roleCodex(dir string) error {
 	}
 	fmt.Println("ready")
 	select {}
+}
+
+// killReap kills pids this test started (by recorded pid) and reaps those that were
+// reparented to the test binary, so none is left behind.
+func killReap(pids []int) {
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			p, err := reaper.ReadProc(pid)
+			if err != nil || p.PPID != os.Getpid() {
+				break
+			}
+			if p.State == 'Z' {
+				reaper.ReapIfZombie(pid)
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 }

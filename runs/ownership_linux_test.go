@@ -229,26 +229,6 @@ func TestReparentedEscapeeOwned(t *testing.T) {
 	}
 }
 
-// killReap kills pids this test started (by recorded pid) and reaps those that were
-// reparented to the test binary, so none is left behind.
-func killReap(pids []int) {
-	for _, pid := range pids {
-		syscall.Kill(pid, syscall.SIGKILL)
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			p, err := reaper.ReadProc(pid)
-			if err != nil || p.PPID != os.Getpid() {
-				break
-			}
-			if p.State == 'Z' {
-				reaper.ReapIfZombie(pid)
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
-}
-
 // issue 15.6: run A detaches a child (reparented to Corral unseen) that carries run
 // B's id. It does not make B end ownership-escape, nor become B's: with both runs
 // able to have started it, it is reported, not attributed, and stays so when B ends
