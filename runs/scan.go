@@ -1,8 +1,10 @@
 package runs
 
 import (
+	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"corral/reaper"
@@ -288,7 +290,7 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 		fresh = append(fresh, e)
 	}
 	if len(fresh) > 0 {
-		r.changeLocked(EventEscape, "escape", func(i *Info) { i.Escapees = len(r.escapees) })
+		r.changeLocked(EventEscape, escapeDetail(fresh), func(i *Info) { i.Escapees = len(r.escapees) })
 		r.persistLocked()
 	}
 	policy := r.spec.Escape
@@ -302,6 +304,16 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 	if len(fresh) > 0 && policy == EscapeFail {
 		r.stop(OwnershipEscape)
 	}
+}
+
+// escapeDetail names new escapees for the escape event: "pid 123 codex app-server
+// --managed-daemon; pid 124 …" (display only; the UI neutralises control characters).
+func escapeDetail(es []Escapee) string {
+	parts := make([]string, 0, len(es))
+	for _, e := range es {
+		parts = append(parts, strings.TrimSpace(fmt.Sprintf("pid %d %s", e.PID, strings.Join(e.Argv, " "))))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Trees returns the process tree of each live run named (every live run when none is),

@@ -206,7 +206,7 @@ func TestEventsGolden(t *testing.T) {
 		{Type: runs.EventCancel, Run: ended, Detail: "manual-cancel"},
 		{Type: runs.EventCleanup, Run: ended, Detail: "term, killed 1, verified"},
 		{Type: runs.EventExit, Run: ended, Detail: "manual-cancel"},
-		{Type: runs.EventEscape, Run: esc},
+		{Type: runs.EventEscape, Run: esc, Detail: "pid 4300 codex app-server --managed-daemon"},
 	} {
 		ev.Time = t0
 		e, _ = e.Update(EventMsg{Event: ev})
