@@ -110,7 +110,10 @@ func (e *escalation) expand(all []Proc, first bool) {
 		index[p.PID] = i
 	}
 	for pid, x := range e.extra {
-		if i, ok := index[pid]; ok && all[i].StartTime == x.fp.StartTime {
+		// A refused process (in Corral's own session or group) proves nothing about its
+		// children: a forged record naming the user's shell must not claim what the
+		// user runs from it.
+		if i, ok := index[pid]; ok && all[i].StartTime == x.fp.StartTime && !x.refused {
 			queue = append(queue, all[i])
 		}
 	}
@@ -124,6 +127,9 @@ func (e *escalation) expand(all []Proc, first bool) {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
+		if e.extra[p.PID].refused {
+			continue
+		}
 		for _, i := range fam.kids[p.PID] {
 			if c := all[i]; c.StartTime >= p.StartTime && e.admit(c, false) {
 				queue = append(queue, c)

@@ -212,7 +212,9 @@ func (s *Supervisor) owner(p reaper.Proc, byID map[string]*run) *run {
 		r.mu.Lock()
 		root := r.info.Fingerprint
 		r.mu.Unlock()
-		if root.StartTime == 0 || !notBefore(fp, root) {
+		// A root not fingerprinted yet (started, not yet identified) cannot be ruled
+		// out: it stays a candidate.
+		if root.StartTime != 0 && !notBefore(fp, root) {
 			continue
 		}
 		if only != nil {
