@@ -77,10 +77,11 @@ func ParseEscapePolicy(s string) (EscapePolicy, error) {
 	return "", fmt.Errorf("%w: escape policy %q (want own, warn or fail)", ErrBadSpec, s)
 }
 
-// RunIDEnv is set in every run's environment to its run id. It is inherited by the
-// run's descendants, which lets Corral attribute a process reparented to it (a
-// double-forked daemon) to the run it came from. Only Corral's own reparented
-// children are ever attributed this way, so it can never select a stranger.
+// RunIDEnv is set in every run's environment to its run id, and inherited by its
+// descendants. A live Corral never attributes by it (any run could set another run's
+// id: issue 15.6); a reconcile after a crash uses it to find a dead owner's escapee
+// whose parents are gone, and only for a process of the same uid started after the
+// run's root (reaper.Claim).
 const RunIDEnv = "CORRAL_RUN_ID"
 
 // Kind is "pty" or "pipe".
