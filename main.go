@@ -55,7 +55,7 @@ const (
 	exitGotSIGPIPE = 141 // corral run's stdout was closed by its reader (a pipeline stage's SIGPIPE)
 )
 
-const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [-- CMD [ARGS...]]
+const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [--escape-policy own|fail] [-- CMD [ARGS...]]
        corral <command> [flags]
 
 With no command, corral opens the terminal UI with the runs of ./corral.toml (or --config,
@@ -179,6 +179,7 @@ type runFlags struct {
 	timeout, grace   time.Duration
 	noOutput         optDuration
 	env              listFlag
+	escapePolicy     string
 }
 
 // optDuration remembers whether it was set, so --no-output-timeout 0 (off) differs
@@ -225,6 +226,7 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	fs.BoolVar(&f.json, "json", false, "write a JSON report to stdout instead of streaming output")
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $CORRAL_STATE_DIR, $XDG_STATE_HOME/corral, ~/.local/state/corral)")
 	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
+	fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	if more != nil {
 		more(fs)
 	}
@@ -241,8 +243,23 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	return fs.Args(), nil
 }
 
-func (f runFlags) spec(rest []string) (runs.Spec, error) {
-	s := runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env}
+// escapePolicyHelp documents --escape-policy for corral run and corral -- CMD.
+const escapePolicyHelp = "a process that leaves the run's session: own (the run's: shown, ended with it; warn is an alias) or fail (end the run, ownership-escape) (default from the config, else own)"
+
+// escapePolicy reads --escape-policy; "" leaves the config's default.
+func escapePolicy(flagValue string) (runs.EscapePolicy, error) {
+	if flagValue == "" {
+		return "", nil
+	}
+	p, err := runs.ParseEscapePolicy(flagValue)
+	if err != nil {
+		return "", fmt.Errorf("--escape-policy %q: want own, warn or fail", flagValue)
+	}
+	return p, nil
+}
+
+func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
+	s = runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env}
 	switch {
 	case len(rest) == 0:
 		return s, errors.New("no command given")
@@ -257,6 +274,9 @@ func (f runFlags) spec(rest []string) (runs.Spec, error) {
 		if !strings.Contains(kv, "=") {
 			return s, fmt.Errorf("--env %q: want KEY=VALUE", kv)
 		}
+	}
+	if s.Escape, err = escapePolicy(f.escapePolicy); err != nil {
+		return s, err
 	}
 	if f.stopSignal != "" {
 		sig, err := runs.ParseSignal(f.stopSignal)
@@ -1056,6 +1076,7 @@ func merge(first, later []runs.Decision) []runs.Decision {
 type uiFlags struct {
 	config, procfile, stateDir string
 	autoplay, local            bool
+	escapePolicy               string // for the run given after --
 }
 
 func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, error) {
@@ -1069,6 +1090,7 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 		fs.StringVar(&f.config, "config", "", "config file (default ./corral.toml, then the user config dir)")
 		fs.StringVar(&f.procfile, "procfile", "", "a Procfile: each line becomes a pipe run")
 		fs.BoolVar(&f.local, "local", false, "run the runs in this process, not the server: quitting ends them")
+		fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	}
 	fs.Usage = func() { fmt.Fprintf(os.Stderr, usage, control.Usage) }
 	err := fs.Parse(args)
@@ -1108,7 +1130,12 @@ func cmdUI(args []string) int {
 	}
 	var cmd []runs.Spec
 	if len(rest) > 0 {
-		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout})
+		esc, err := escapePolicy(f.escapePolicy)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+			return exitUsage
+		}
+		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	if f.local {
 		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, keys: keys}, nil)
@@ -1280,7 +1307,7 @@ func cmdDemo(args []string) int {
 	var specs []runs.Spec
 	for _, r := range demo.Scenario() {
 		specs = append(specs, runs.Spec{Name: r.Name, Argv: r.Argv, Shell: r.Shell, Env: r.Env, PTY: r.PTY,
-			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace})
+			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace, Escape: runs.EscapePolicy(r.EscapePolicy)})
 	}
 	if !f.autoplay {
 		return runUI(config.Default(), dir, uiRuns{start: specs}, nil)

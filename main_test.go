@@ -264,10 +264,10 @@ func waitChildRunning(t *testing.T, pid int) {
 	t.Fatal("the run's tree never came up")
 }
 
-// An escaping command (setsid + double fork) ends with ownership-escape, exit 122, and
-// its escapee is dead.
+// An escaping command (setsid + double fork) under --escape-policy fail ends with
+// ownership-escape, exit 122, and its escapee is dead.
 func TestRunOwnershipEscape(t *testing.T) {
-	r := run(t, corral(t, runArgs([]string{"--json"}, child("escape"))...))
+	r := run(t, corral(t, runArgs([]string{"--json", "--escape-policy", "fail"}, child("escape"))...))
 	if r.code != 122 || !strings.Contains(r.stderr, "ended: ownership-escape") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
@@ -281,6 +281,35 @@ func TestRunOwnershipEscape(t *testing.T) {
 	}
 	if len(rep.Escapees) != 1 {
 		t.Errorf("escapees %v, want the one escapee", rep.Escapees)
+	}
+	if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {
+		t.Fatalf("escapee %d still alive", pid)
+	}
+}
+
+// By default an escapee is the run's (issue 14.1): the run goes on until its timeout,
+// the report lists the escapee with its command line, and it is dead afterwards.
+func TestRunEscapeOwnedByDefault(t *testing.T) {
+	r := run(t, corral(t, runArgs([]string{"--json", "--timeout", "2s", "--no-output-timeout", "0"}, child("escape"))...))
+	if !strings.Contains(r.stderr, "ended: overall-timeout") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	var rep struct {
+		OutputTail string `json:"output_tail"`
+		Escapees   []struct {
+			PID  int      `json:"pid"`
+			Argv []string `json:"argv"`
+		} `json:"escapees"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if _, err := fmt.Sscanf(rep.OutputTail, "escapee %d", &pid); err != nil {
+		t.Fatalf("tail %q: %v", rep.OutputTail, err)
+	}
+	if len(rep.Escapees) != 1 || rep.Escapees[0].PID != pid || len(rep.Escapees[0].Argv) < 2 || rep.Escapees[0].Argv[1] != "sleep" {
+		t.Errorf("escapees %+v, want pid %d with its argv", rep.Escapees, pid)
 	}
 	if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {
 		t.Fatalf("escapee %d still alive", pid)

@@ -56,7 +56,7 @@ type Defaults struct {
 
 	// Policies (DESIGN §3, §5).
 	ReconcilePolicy string // a live orphan whose owner died: ReconcileTerminate or ReconcileAdopt
-	EscapePolicy    string // a process that left its run's session: EscapeFail or EscapeWarn
+	EscapePolicy    string // a process that left its run's session: EscapeOwn (EscapeWarn) or EscapeFail
 
 	// StateDir is the state directory named by the config file; "" leaves it to
 	// ResolveStateDir's environment and XDG rules.
@@ -67,8 +67,9 @@ type Defaults struct {
 const (
 	ReconcileTerminate = "terminate" // end the orphan (reason orphan-reaped)
 	ReconcileAdopt     = "adopt"     // observe it and allow cancel, no terminal I/O
+	EscapeOwn          = "own"       // the escapee is the run's: recorded, shown, ended with it (issue 14.1)
+	EscapeWarn         = "warn"      // the old name of own, still accepted
 	EscapeFail         = "fail"      // end the run with ownership-escape
-	EscapeWarn         = "warn"      // record the escape; end the escapee with the run
 )
 
 // Default returns the defaults. It returns a fresh value so callers may adjust a copy.
@@ -102,7 +103,7 @@ func Default() Defaults {
 		EscapeScan:     500 * time.Millisecond,
 
 		ReconcilePolicy: ReconcileTerminate,
-		EscapePolicy:    EscapeFail,
+		EscapePolicy:    EscapeOwn,
 	}
 }
 

@@ -53,7 +53,7 @@ func checkRoundTrip(t *testing.T, f *File) {
 func TestEffectiveShowsDefaults(t *testing.T) {
 	text := (*File)(nil).Effective(Default())
 	for _, want := range []string{`grace = "5s"`, `finished_ttl = "30m"`, "output_cap = 200000",
-		`reconcile_policy = "terminate"`, `escape_policy = "fail"`} {
+		`reconcile_policy = "terminate"`, `escape_policy = "own"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %s in\n%s", want, text)
 		}

@@ -37,7 +37,7 @@ type FileDefaults struct {
 	TranscriptCap   int64
 	FinishedTTL     time.Duration
 	ReconcilePolicy string // ReconcileTerminate or ReconcileAdopt
-	EscapePolicy    string // EscapeFail or EscapeWarn
+	EscapePolicy    string // EscapeOwn, EscapeFail or EscapeWarn
 	StateDir        string // relative paths are resolved against the file's directory
 	Set             map[string]bool
 }
@@ -65,7 +65,7 @@ type RunEntry struct {
 	Grace           time.Duration // 0 takes the default
 
 	StopSignal   string // as written: "INT", "SIGTERM" or a number; "" takes the default
-	EscapePolicy string // "", EscapeFail or EscapeWarn
+	EscapePolicy string // "", EscapeOwn, EscapeFail or EscapeWarn
 	Autostart    bool   // start when Corral opens; true unless the file says false
 	Cols, Rows   uint16 // PTY size; 0 takes the default
 }

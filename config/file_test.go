@@ -153,7 +153,7 @@ func TestParseBad(t *testing.T) {
 		{"blank cmd", run + "cmd = \"  \"\n", 3, `run "build"`, "cmd", "non-empty"},
 		{"missing name", "[[run]]\ncmd = \"make\"\n", 1, "run #1", "", `missing key "name"`},
 		{"duplicate name", run + "cmd = \"a\"\n\n[[run]]\ncmd = \"b\"\nname = \"build\"\n", 7, "run #2", "name", "taken by the run on line 1"},
-		{"bad escape policy", run + "cmd = \"a\"\nescape_policy = \"ignore\"\n", 4, `run "build"`, "escape_policy", `want "fail" or "warn"`},
+		{"bad escape policy", run + "cmd = \"a\"\nescape_policy = \"ignore\"\n", 4, `run "build"`, "escape_policy", `want "own" or "fail" or "warn"`},
 		{"bad reconcile policy", "[defaults]\nreconcile_policy = \"kill\"\n", 2, "[defaults]", "reconcile_policy", `want "terminate" or "adopt"`},
 		{"pty as a string", run + "cmd = \"a\"\npty = \"yes\"\n", 4, `run "build"`, "pty", `want true or false, not the string "yes"`},
 		{"size out of range", run + "cmd = \"a\"\ncols = 0\nrows = 40\n", 4, `run "build"`, "cols", "from 1 to 1000"},

@@ -60,7 +60,7 @@ var defaultsKeys = map[string]defaultsSetter{
 		return err
 	},
 	keyEscape: func(_ *decoder, fd *FileDefaults, v value) (err error) {
-		fd.EscapePolicy, err = asChoice(v, EscapeFail, EscapeWarn)
+		fd.EscapePolicy, err = asChoice(v, EscapeOwn, EscapeFail, EscapeWarn)
 		return err
 	},
 	keyStateDir: func(d *decoder, fd *FileDefaults, v value) error {
@@ -116,7 +116,7 @@ var runKeys = map[string]runSetter{
 		return err
 	},
 	keyEscape: func(_ *decoder, r *RunEntry, v value) (err error) {
-		r.EscapePolicy, err = asChoice(v, EscapeFail, EscapeWarn)
+		r.EscapePolicy, err = asChoice(v, EscapeOwn, EscapeFail, EscapeWarn)
 		return err
 	},
 	"autostart": func(_ *decoder, r *RunEntry, v value) (err error) {

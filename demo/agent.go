@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 )
@@ -142,10 +143,24 @@ func countdown(args []string) int {
 	return argInt(args, 1, 1)
 }
 
-// escapeLater DUR: runs quietly for DUR, then escapes its session (setsid + double
-// fork) as a daemonizing tool would.
+// escapeLater DUR: runs quietly for DUR, then starts a daemon in a session of its own
+// (setsid), as agents' managed daemons do, and prints "escapee <pid>". The daemon stays
+// its child, so the escape scan sees where it came from even with other runs live; a
+// double fork reparented to Corral before any scan saw it could only be attributed
+// while this is the one live run (issue 15.6, 15.7), and the demo has several.
 func escapeLater(args []string) int {
 	fmt.Println("about to daemonize…")
 	time.Sleep(argDur(args, 0, 5*time.Second))
-	return escape(nil)
+	exe, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	cmd := exec.Command(exe, "sleep")
+	cmd.SysProcAttr = newSessionAttr()
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "escape-later:", err)
+		return 1
+	}
+	fmt.Printf("escapee %d\n", cmd.Process.Pid)
+	return forever()
 }

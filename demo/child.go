@@ -37,11 +37,18 @@ func Child(mode string, args ...string) (argv []string, env []string) {
 // MaybeChild runs the child behaviour named by os.Args[1:] and exits, when the
 // environment marks this process as a child. Otherwise it returns at once.
 func MaybeChild() {
+	if nsInit != nil {
+		nsInit()
+	}
 	if os.Getenv(ChildEnv) != "1" || len(os.Args) < 2 {
 		return
 	}
 	os.Exit(runChild(os.Args[1], os.Args[2:]))
 }
+
+// nsInit, where set (Linux), runs this binary as a test PID namespace's init when the
+// environment asks for it (pidns_linux.go).
+var nsInit func()
 
 // behaviours maps a mode to its program. Each returns the exit code.
 var behaviours = map[string]func(args []string) int{
@@ -68,6 +75,9 @@ var behaviours = map[string]func(args []string) int{
 	"escape-later": escapeLater,
 	"cast-play":    castPlay,
 	"stream":       stream,
+	"daemonize":    daemonize,
+	"codex-like":   codexLike,
+	"agent-daemon": agentDaemon,
 }
 
 func runChild(mode string, args []string) int {
@@ -382,4 +392,51 @@ func catFile(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// daemonize starts a sleeper in its own session (the caller starts this behaviour
+// with setsid, as a classic daemonizer calls it), prints "daemon <pid>" and exits,
+// leaving the sleeper alone in the session. The pid-reuse tests (issue 15.1) give this
+// process a recycled run root's pid, so the session carries the dead root's number.
+func daemonize([]string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	cmd := exec.Command(exe, "sleep")
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "daemonize:", err)
+		return 1
+	}
+	fmt.Printf("daemon %d\n", cmd.Process.Pid)
+	return 0
+}
+
+// codexLike is a fake agent that starts the way codex does (issue 14.1): at start it
+// forks a managed daemon (`codex app-server --managed-daemon`) and a pid-update loop,
+// each in a session of its own (setsid), and does not wait for them. It prints
+// "daemon <pid>" for each, then "agent ready", then waits for its human forever.
+func codexLike([]string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	for _, args := range [][]string{{"app-server", "--managed-daemon"}, {"pid-update-loop"}} {
+		cmd := exec.Command(exe, append([]string{"agent-daemon"}, args...)...)
+		cmd.SysProcAttr = newSessionAttr()
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "codex-like:", err)
+			return 1
+		}
+		fmt.Printf("daemon %d\n", cmd.Process.Pid)
+	}
+	fmt.Println("agent ready")
+	return forever()
+}
+
+// agentDaemon is one of codexLike's daemons: deaf to hang-ups, as daemons are, and
+// otherwise idle until it is ended.
+func agentDaemon([]string) int {
+	signal.Ignore(syscall.SIGHUP)
+	return forever()
 }

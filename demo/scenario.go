@@ -13,6 +13,7 @@ type Run struct {
 	Timeout         time.Duration
 	NoOutputTimeout time.Duration // < 0: off
 	Grace           time.Duration
+	EscapePolicy    string // "" takes the default (own); the daemonizer shows the strict fail
 	Expect          string // the reason this run is expected to end with, "" if it is left running
 }
 
@@ -36,7 +37,7 @@ func Scenario() []Run {
 		{Name: "wrapper", Shell: shellQuote(tree) + "; echo wrapper done", Env: env, PTY: true, Expect: "manual-cancel"},
 		{Name: "stubborn", Argv: stubborn, Env: env, Timeout: 15 * time.Second, NoOutputTimeout: -1,
 			Grace: 3 * time.Second, Expect: "overall-timeout"},
-		{Name: "daemonizer", Argv: escapee, Env: env, Expect: "ownership-escape"},
+		{Name: "daemonizer", Argv: escapee, Env: env, EscapePolicy: "fail", Expect: "ownership-escape"},
 		{Name: "failing", Argv: failing, Env: env, Expect: "exit"},
 	}
 }

@@ -19,16 +19,19 @@
 // with full /proc scans, so waiting costs no CPU the dying processes need.
 // The run root is expected to be an unreaped zombie while it runs (see WaitExited):
 // the zombie keeps its pid, pgid and sid numbers allocated, so kill(-pgid) cannot reach
-// a stranger that reused the number.
+// a stranger that reused the number. A run whose root Corral does not pin (reconciled
+// after its owner died, or adopted) is ended in claim mode instead (Target.Claim): no
+// group is signalled, only processes proven the run's, one by one through pidfds
+// verified against their fingerprints (Claim lists the proofs; issue 15.1).
 //
 // Corral is a child subreaper (SetSubreaper), so a descendant that double-forks out of
 // its session reparents to Corral rather than init. Reparenting sends no SIGCHLD: the
 // caller scans Children, reaps zombies by exact pid (ReapIfZombie; never wait4(-1),
 // which would steal exec.Cmd's exit status), attributes escapees from earlier tree
-// walks (Escapees) or an inherited environment marker (EnvVar), and shows each run as
-// a Tree built from one shared ListAll.
+// walks (Escapees), and shows each run as a Tree built from one shared ListAll.
 //
 // Nothing here matches command lines or process names; decisions use only session ids,
-// group ids, pids and fingerprints. Linux is implemented; macOS and Windows compile and
+// group ids, pids, fingerprints and, in claim mode, the inherited run id (EnvVar).
+// ReadCmdline reads an escapee's argv for display only. Linux is implemented; macOS and Windows compile and
 // return ErrNotSupported.
 package reaper

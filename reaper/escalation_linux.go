@@ -21,6 +21,8 @@ type escapee struct {
 	fp      Fingerprint
 	fd      int
 	refused bool // in Corral's own session or group: tracked, never signalled
+	member  bool // claim mode: in the recorded root's session (gets the hang-up)
+	stopped bool // had the stop signal
 }
 
 // escalation is the state of one Terminate call.
@@ -28,6 +30,7 @@ type escalation struct {
 	ctx   context.Context
 	t     Target
 	me    self
+	boot  string
 	start time.Time
 	s     *scanner
 	w     waiter
@@ -41,6 +44,7 @@ type escalation struct {
 	zombies map[int]uint64  // session members confirmed exited: pid → start time
 	steps   []Step
 	unknown bool  // an Extra could not be checked (I/O error): never verified empty
+	scanned bool  // a full scan was done (claim mode reads environments on the first only)
 	empty   bool  // verified: no live member, no Extra
 	err     error // why not verified (refusal, /proc failure, signal failure)
 }
@@ -55,8 +59,9 @@ func newEscalation(ctx context.Context, t Target) *escalation {
 	if t.Poll <= 0 {
 		t.Poll = defaultPoll
 	}
+	boot, _ := BootID()
 	return &escalation{
-		ctx: ctx, t: t, me: ownIDs(), start: time.Now(), s: getScanner(), w: newWaiter(),
+		ctx: ctx, t: t, me: ownIDs(), boot: boot, start: time.Now(), s: getScanner(), w: newWaiter(),
 		live: map[int]member{}, next: map[int]member{}, extra: map[int]escapee{},
 		seen: map[int]uint64{}, hard: map[int]uint64{}, stopped: map[int]bool{}, zombies: map[int]uint64{},
 	}
@@ -75,10 +80,20 @@ func (e *escalation) release() {
 
 func (e *escalation) count() int { return len(e.live) + len(e.extra) }
 
-// pinExtra pins every Extra that still matches its fingerprint. A stale one (pid
-// reused, other boot) is dropped here and never signalled.
+// pinExtra pins every Extra that still matches its fingerprint, and in claim mode the
+// recorded root. A stale one (pid reused, other boot) is dropped here and never
+// signalled; so is one naming pid <= 1 or Corral itself, which only a forged record
+// can (issue 15.8: a forged escapee with pid 1 got SIGTERM and SIGCONT).
 func (e *escalation) pinExtra() {
-	for _, f := range e.t.Extra {
+	fps := e.t.Extra
+	if c := e.t.Claim; c != nil && c.Root.PID != 0 {
+		fps = append([]Fingerprint{c.Root}, fps...)
+	}
+	for i, f := range fps {
+		if !ValidPID(f.PID) || f.PID == e.me.pid {
+			e.note(ErrProtected)
+			continue
+		}
 		fd, err := f.pin(e.s)
 		if err != nil {
 			e.unknown = e.unknown || !errors.Is(err, ErrGone)
@@ -86,22 +101,29 @@ func (e *escalation) pinExtra() {
 			continue
 		}
 		var p Proc
-		_, err = e.s.read(f.PID, &p)
-		refused := err == nil && (p.PID == e.me.pid || p.SID == e.me.sid || p.PGID == e.me.pgid)
-		if old, dup := e.extra[f.PID]; dup {
-			closeFd(old.fd)
+		if _, err = e.s.read(f.PID, &p); err != nil {
+			unix.Close(fd)
+			e.unknown = e.unknown || !errors.Is(err, ErrGone)
+			continue
 		}
-		e.extra[f.PID] = escapee{fp: f, fd: fd, refused: refused}
-		e.seen[f.PID] = f.StartTime
+		e.putExtra(f, fd, p, i == 0 && e.t.Claim != nil && e.t.Claim.Root.PID != 0)
 	}
 }
 
 // rescan replaces the live set with a full /proc scan of the session and drops Extra
-// that exited. Members keep their pidfd across scans; new ones get one.
+// that exited. Members keep their pidfd across scans; new ones get one. In claim mode
+// the session is not trusted (its number may be a stranger's): the scan only extends
+// the proven set (expand). Processes descending from Extra are added in both modes.
 func (e *escalation) rescan() error {
 	clear(e.next)
+	claim := e.t.Claim != nil
+	var all []Proc
+	keep := claim || len(e.extra) > 0
 	err := e.s.each(func(p *Proc, _ []byte) {
-		if p.SID != e.t.SID || (dead(p.State) && e.exited(p.PID, p.StartTime)) {
+		if keep {
+			all = append(all, *p)
+		}
+		if claim || p.SID != e.t.SID || (dead(p.State) && e.exited(p.PID, p.StartTime)) {
 			return
 		}
 		m, ok := e.live[p.PID]
@@ -118,11 +140,11 @@ func (e *escalation) rescan() error {
 		}
 	}
 	e.live, e.next = e.next, e.live
-	for pid, x := range e.extra {
-		if pidfdExited(x.fd) {
-			e.dropExtra(pid)
-		}
+	e.dropExitedExtra()
+	if err == nil && keep {
+		e.expand(all, !e.scanned)
 	}
+	e.scanned = true
 	return err
 }
 
@@ -215,13 +237,33 @@ func (e *escalation) killMember(pid int, m member) {
 
 // signalExtra signals every live Extra through its pinned, verified pidfd.
 func (e *escalation) signalExtra(sig syscall.Signal) {
-	for _, x := range e.extra {
-		if x.refused {
-			e.note(ErrOwnSession)
+	for pid, x := range e.extra {
+		e.signalOne(pid, x, sig)
+	}
+}
+
+// stopExtra sends the stop signal (and SIGCONT when paused) to the Extra that have not
+// had it: all of them at the stop step, later those claimed during the grace.
+func (e *escalation) stopExtra() {
+	for pid, x := range e.extra {
+		if x.stopped {
 			continue
 		}
-		e.note(sendPidfd(x.fd, sig, 0))
+		x.stopped = true
+		e.extra[pid] = x
+		e.signalOne(pid, x, e.stopSignal())
+		if e.t.Paused {
+			e.signalOne(pid, x, syscall.SIGCONT)
+		}
 	}
+}
+
+func (e *escalation) signalOne(pid int, x escapee, sig syscall.Signal) {
+	if x.refused || !ValidPID(pid) {
+		e.note(ErrOwnSession)
+		return
+	}
+	e.note(sendPidfd(x.fd, sig, 0))
 }
 
 // note keeps the first real signalling error; ErrGone is the expected outcome of

@@ -61,3 +61,14 @@ func EnvVar(pid int, key string) (string, error) { return "", ErrNotSupported }
 
 // WaitGone is not supported here yet: it returns at once without knowing.
 func WaitGone(ctx context.Context, f Fingerprint) error { return ErrNotSupported }
+
+// Claimed is not supported here yet.
+func Claimed(all []Proc, c Claim, extra []Fingerprint) ([]Fingerprint, error) {
+	return nil, ErrNotSupported
+}
+
+// ReadCmdline is not supported here yet.
+func ReadCmdline(pid int) ([]string, error) { return nil, ErrNotSupported }
+
+// ValidPID reports whether pid can name a process other than init.
+func ValidPID(pid int) bool { return pid > 1 && pid <= 1<<22 }

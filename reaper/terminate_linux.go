@@ -43,7 +43,7 @@ func Terminate(ctx context.Context, t Target) Report {
 
 // run performs the steps; e.empty says whether it verified the target empty.
 func (e *escalation) run() {
-	if e.err = e.me.checkSession(e.t.SID); e.err != nil {
+	if e.err = e.validate(); e.err != nil {
 		return
 	}
 	e.pinExtra()
@@ -58,13 +58,9 @@ func (e *escalation) run() {
 		e.hangUp()
 	}
 	n := e.targets(true)
-	e.stopGroups()
-	e.signalExtra(e.stopSignal())
-	if e.t.Paused {
-		e.signalExtra(syscall.SIGCONT)
-	}
+	e.stopNew()
 	e.done(StepTerm, n)
-	if e.empty = e.await(time.Now().Add(e.t.Grace), true, e.stopGroups); e.empty {
+	if e.empty = e.await(time.Now().Add(e.t.Grace), true, e.stopNew); e.empty {
 		return
 	}
 	n = e.targets(true)
@@ -81,14 +77,28 @@ func (e *escalation) verify() bool {
 	return err == nil && e.count() == 0
 }
 
-// hangUp sends what a terminal hang-up sends to every group of the session.
+// hangUp sends what a terminal hang-up sends to every group of the session; in claim
+// mode, to each claimed member of the root's session through its pidfd.
 func (e *escalation) hangUp() {
 	n := e.targets(false)
 	for _, g := range e.groups() {
 		e.signalGroup(g, syscall.SIGHUP)
 		e.signalGroup(g, syscall.SIGCONT)
 	}
+	for pid, x := range e.extra {
+		if x.member {
+			n++
+			e.signalOne(pid, x, syscall.SIGHUP)
+			e.signalOne(pid, x, syscall.SIGCONT)
+		}
+	}
 	e.done(StepHup, n)
+}
+
+// stopNew sends the stop signal to every group and Extra that has not had it yet.
+func (e *escalation) stopNew() {
+	e.stopGroups()
+	e.stopExtra()
 }
 
 // done records a performed step and tells Target.OnStep how many processes it

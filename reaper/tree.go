@@ -23,6 +23,7 @@ type TreeProc struct {
 	Mark  Mark
 	Depth int           // 0 for the root and for processes whose parent is not in the tree
 	CPU   time.Duration // (UTime+STime) / ClockTicks
+	Argv  []string      // an escapee's command line when detected (display only); nil otherwise
 }
 
 // Tree builds one run's process tree from one process list (a single ListAll shared by

@@ -40,11 +40,32 @@ type Target struct {
 	Sweep  time.Duration  // bound on the post-SIGKILL sweep; 0 means 2 s
 	Poll   time.Duration  // how often ctx (and /proc, for members without a pidfd) is checked while waiting; 0 means 10 ms
 	Extra  []Fingerprint  // escapees attributed to the run (other sessions)
+	// Claim, when set, says Corral does not pin the run's root (a dead owner's run being
+	// reconciled, or one adopted from it): its pid, group and session numbers may have
+	// been recycled by strangers, so no group is signalled at all. Only processes proven
+	// the run's (see Claim) are, each through a pidfd verified against its fingerprint.
+	// Nil is the live-run fast path: the root is our unreaped child (WaitExited), its
+	// zombie pins the numbers, and every group of session SID is signalled.
+	Claim *Claim
 	// OnStep, when set, is called right after each escalation step is performed, with
 	// the number of processes the step targeted, so the caller can log each step as it
 	// happens rather than only from the Report. It runs synchronously on Terminate's
 	// goroutine, which holds no lock; a slow OnStep delays the escalation.
 	OnStep func(step Step, signalled int)
+}
+
+// Claim is what a run whose root Corral does not pin may claim as its own. A process
+// is the run's only when provably so: the recorded root itself (fingerprint); any
+// Extra (fingerprint); a member of a session led by a live claimed process (the live
+// leader holds the session number); a descendant by parent pid of a claimed process,
+// started no earlier than it, its parent pinned and alive after the snapshot; or a
+// process of our uid started at or after the root that carries EnvKey=EnvValue in
+// /proc/PID/environ (the run id every run's process inherits). Never a process merely
+// in a session numbered like the dead root: after pid reuse that is a stranger's.
+type Claim struct {
+	Root     Fingerprint
+	EnvKey   string // e.g. CORRAL_RUN_ID; "" turns the environment rule off
+	EnvValue string
 }
 
 // Step is one escalation step Terminate performed.

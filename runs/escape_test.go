@@ -20,9 +20,9 @@ func escapeePID(t *testing.T, line string) int {
 	return pid
 }
 
-// A run that does setsid + double fork ends with ownership-escape and the escapee is
-// ended with it; an unrelated process started outside Corral with the same command
-// line is untouched.
+// Policy fail: a run that does setsid + double fork ends with ownership-escape and the
+// escapee is ended with it; an unrelated process started outside Corral with the same
+// command line is untouched.
 func TestEscapeFails(t *testing.T) {
 	kinds(t, func(t *testing.T, pty bool) {
 		_, line := startOutside(t, "escape")
@@ -30,7 +30,9 @@ func TestEscapeFails(t *testing.T) {
 		t.Cleanup(func() { syscall.Kill(stranger, syscall.SIGKILL) })
 
 		s := newSup(t, WithEscapeDetection())
-		id := spawn(t, s, childSpec(pty, "escape"))
+		spec := childSpec(pty, "escape")
+		spec.Escape = EscapeFail
+		id := spawn(t, s, spec)
 		out := waitOutput(t, s, id, "escapee ")
 		info := waitEnd(t, s, id)
 		if info.Reason != OwnershipEscape || info.Escapees < 1 {

@@ -152,8 +152,9 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 // most once per pass: a /proc scan costs milliseconds, and a thousand records whose
 // processes are gone would otherwise scan it a thousand times.
 type procView struct {
-	sessions map[int]int // sid → live members; nil until first needed
-	owners   map[string]bool
+	all     []reaper.Proc // nil until first needed
+	owners  map[string]bool
+	scanned bool
 }
 
 func newProcView() *procView { return &procView{owners: map[string]bool{}} }
@@ -167,26 +168,27 @@ func (v *procView) instanceAlive(reg *Registry, id string) bool {
 	return alive
 }
 
-func (v *procView) sessionMembers(sid int) int {
-	if v.sessions == nil {
-		v.sessions = map[int]int{}
-		all, _ := reaper.ListAll()
-		for _, p := range all {
-			if p.State != 'Z' && p.State != 'X' {
-				v.sessions[p.SID]++
-			}
-		}
+func (v *procView) snapshot() []reaper.Proc {
+	if !v.scanned {
+		v.scanned = true
+		v.all, _ = reaper.ListAll()
 	}
-	return v.sessions[sid]
+	return v.all
 }
 
 // liveness reports whether the recorded run still exists, and if not, why. The root
-// must be the fingerprinted process; without it, the session may still hold members
-// (the root exited, its children did not) — those are still the run's as long as no
-// other process has become leader of a session with that number.
+// must be the fingerprinted process. Without it, the run is alive only while some
+// process is provably its own (reaper.Claim: a recorded escapee, a descendant of one,
+// or a process of our uid carrying the run's id, started after its root). Sharing the
+// dead root's session number proves nothing: after pid reuse that session is a
+// stranger's, and taking its members for the run's got an unrelated daemon killed
+// (issue 15.1).
 func (v *procView) liveness(rec Record) (bool, string) {
 	if rec.PID == 0 {
 		return false, "no process was recorded (the owner died while starting it)"
+	}
+	if why := badRecord(rec); why != "" {
+		return false, why
 	}
 	boot, err := reaper.BootID()
 	if err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID {
@@ -195,14 +197,39 @@ func (v *procView) liveness(rec Record) (bool, string) {
 	if ok, _ := rec.Fingerprint.Alive(); ok {
 		return true, ""
 	}
+	why := "the process is gone"
 	if p, err := reaper.ReadProc(rec.PID); err == nil && p.State != 'Z' {
-		return false, fmt.Sprintf("pid %d now belongs to another process (start time %d, recorded %d)",
+		why = fmt.Sprintf("pid %d now belongs to another process (start time %d, recorded %d)",
 			rec.PID, p.StartTime, rec.Fingerprint.StartTime)
 	}
-	if v.sessionMembers(rec.SID) > 0 {
+	if left, _ := reaper.Claimed(v.snapshot(), claimOf(rec), rec.escapeeFingerprints()); len(left) > 0 {
 		return true, ""
 	}
-	return false, "the process is gone"
+	return false, why
+}
+
+// badRecord says why a record cannot name a run of ours, or "". Records come from
+// disk and may be forged or corrupt: a pid, group or session <= 1 or out of range
+// would reach init, every process, or the caller's own group; a run is always its own
+// session (pid == pgid == sid), so any other shape was not written by Corral.
+func badRecord(rec Record) string {
+	switch {
+	case !reaper.ValidPID(rec.PID) || !reaper.ValidPID(rec.SID) || !reaper.ValidPID(rec.PGID):
+		return fmt.Sprintf("invalid record: pid %d, pgid %d, sid %d; nothing signalled", rec.PID, rec.PGID, rec.SID)
+	case rec.SID != rec.PID || rec.PGID != rec.PID:
+		return fmt.Sprintf("invalid record: pid %d is not its own session (pgid %d, sid %d); nothing signalled",
+			rec.PID, rec.PGID, rec.SID)
+	case rec.Fingerprint.PID != rec.PID:
+		return fmt.Sprintf("invalid record: fingerprint names pid %d, record pid %d; nothing signalled",
+			rec.Fingerprint.PID, rec.PID)
+	}
+	return ""
+}
+
+// claimOf is what a record lets a Corral that does not pin its root claim (see
+// reaper.Claim): the recorded root, and the run id its processes inherit.
+func claimOf(rec Record) reaper.Claim {
+	return reaper.Claim{Root: rec.Fingerprint, EnvKey: RunIDEnv, EnvValue: rec.RunID}
 }
 
 // close finalizes a record under the registry lock, exactly once.
@@ -248,9 +275,12 @@ func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
 func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	// Paused: the dead owner may have left the run stopped; SIGCONT after the stop
 	// signal costs nothing if it was not.
+	// Claim: the root is not our child, so nothing pins its numbers; only processes
+	// proven the run's are signalled, one by one through verified pidfds (issue 15.1).
+	claim := claimOf(rec)
 	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == "pty", Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
-		Extra: rec.Escapees, OnStep: s.stepLogger(rec.RunID)}
+		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.RunID)}
 	if t.Grace == 0 {
 		t.Grace = s.cfg.Grace
 	}

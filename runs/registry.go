@@ -18,30 +18,30 @@ import (
 // Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
 // what lets a later Corral explain, reap or adopt a run whose owner died.
 type Record struct {
-	RunID           string               `json:"runId"`
-	Name            string               `json:"name"`
-	Backend         string               `json:"backend"` // pty | pipe
-	Spec            Spec                 `json:"spec"`
-	PID             int                  `json:"pid"`
-	PGID            int                  `json:"pgid"`
-	SID             int                  `json:"sid"`
-	Fingerprint     reaper.Fingerprint   `json:"fingerprint"`
-	State           State                `json:"state"`
-	Reason          Reason               `json:"reason,omitempty"`
-	ExitCode        *int                 `json:"exitCode"`
-	Signal          int                  `json:"signal,omitempty"`
-	CreatedAt       time.Time            `json:"createdAt"`
-	UpdatedAt       time.Time            `json:"updatedAt"`
-	LastOutputAt    time.Time            `json:"lastOutputAt"`
-	OwnerInstanceID string               `json:"ownerInstanceId"`
-	LeaseEpoch      uint64               `json:"leaseEpoch"`
-	LeaseExpiresAt  time.Time            `json:"leaseExpiresAt"`
-	CleanupMode     string               `json:"cleanupMode"` // how ownership is bounded: "session"
-	Cleanup         Cleanup              `json:"cleanup"`
-	Logs            []string             `json:"logs,omitempty"`
-	Adopted         bool                 `json:"adopted,omitempty"`
-	Escapees        []reaper.Fingerprint `json:"escapees,omitempty"`
-	Detail          string               `json:"detail,omitempty"` // why it ended, when a reconcile closed it
+	RunID           string             `json:"runId"`
+	Name            string             `json:"name"`
+	Backend         string             `json:"backend"` // pty | pipe
+	Spec            Spec               `json:"spec"`
+	PID             int                `json:"pid"`
+	PGID            int                `json:"pgid"`
+	SID             int                `json:"sid"`
+	Fingerprint     reaper.Fingerprint `json:"fingerprint"`
+	State           State              `json:"state"`
+	Reason          Reason             `json:"reason,omitempty"`
+	ExitCode        *int               `json:"exitCode"`
+	Signal          int                `json:"signal,omitempty"`
+	CreatedAt       time.Time          `json:"createdAt"`
+	UpdatedAt       time.Time          `json:"updatedAt"`
+	LastOutputAt    time.Time          `json:"lastOutputAt"`
+	OwnerInstanceID string             `json:"ownerInstanceId"`
+	LeaseEpoch      uint64             `json:"leaseEpoch"`
+	LeaseExpiresAt  time.Time          `json:"leaseExpiresAt"`
+	CleanupMode     string             `json:"cleanupMode"` // how ownership is bounded: "session"
+	Cleanup         Cleanup            `json:"cleanup"`
+	Logs            []string           `json:"logs,omitempty"`
+	Adopted         bool               `json:"adopted,omitempty"`
+	Escapees        []Escapee          `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
+	Detail          string             `json:"detail,omitempty"`   // why it ended, when a reconcile closed it
 }
 
 // Registry is the state directory shared by every Corral process of a user: one JSON

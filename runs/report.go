@@ -10,22 +10,22 @@ import (
 
 // Report is the machine-readable account of one ended run (corral run --json).
 type Report struct {
-	ID         string               `json:"id"`
-	Name       string               `json:"name"`
-	Kind       string               `json:"kind"`
-	Reason     Reason               `json:"reason"`
-	ExitCode   *int                 `json:"exit_code"`
-	Signal     *string              `json:"signal"`
-	PID        int                  `json:"pid"`
-	PGID       int                  `json:"pgid"`
-	SID        int                  `json:"sid"`
-	StartedAt  time.Time            `json:"started_at"`
-	EndedAt    time.Time            `json:"ended_at"`
-	DurationMS int64                `json:"duration_ms"`
-	Cleanup    ReportCleanup        `json:"cleanup"`
-	Escapees   []reaper.Fingerprint `json:"escapees"`
-	OutputTail string               `json:"output_tail"`
-	SpawnError string               `json:"spawn_error,omitempty"`
+	ID         string        `json:"id"`
+	Name       string        `json:"name"`
+	Kind       string        `json:"kind"`
+	Reason     Reason        `json:"reason"`
+	ExitCode   *int          `json:"exit_code"`
+	Signal     *string       `json:"signal"`
+	PID        int           `json:"pid"`
+	PGID       int           `json:"pgid"`
+	SID        int           `json:"sid"`
+	StartedAt  time.Time     `json:"started_at"`
+	EndedAt    time.Time     `json:"ended_at"`
+	DurationMS int64         `json:"duration_ms"`
+	Cleanup    ReportCleanup `json:"cleanup"`
+	Escapees   []Escapee     `json:"escapees"` // fingerprint and argv of each
+	OutputTail string        `json:"output_tail"`
+	SpawnError string        `json:"spawn_error,omitempty"`
 }
 
 // ReportCleanup is the cleanup part of a Report.
@@ -37,14 +37,14 @@ type ReportCleanup struct {
 
 // NewReport builds the report of an ended run from its info, its escapees and its
 // output tail.
-func NewReport(i Info, escapees []reaper.Fingerprint, tail []byte) Report {
+func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 	rep := Report{
 		ID: i.ID, Name: i.Name, Kind: i.Kind, Reason: i.Reason, ExitCode: i.ExitCode,
 		PID: i.PID, PGID: i.PID, SID: i.PID, // every run is its own session
 		StartedAt: i.StartedAt, EndedAt: i.EndedAt, DurationMS: i.Duration().Milliseconds(),
 		Cleanup: ReportCleanup{Steps: i.Cleanup.Steps, Killed: i.Cleanup.Killed,
 			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
-		Escapees:   append([]reaper.Fingerprint{}, escapees...),
+		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
 		SpawnError: i.SpawnErr,
 	}

@@ -36,6 +36,8 @@ func maybeRole() {
 		err = roleStubborn(dir)
 	case "writer":
 		err = roleWriter(dir)
+	case "codex":
+		err = roleCodex(dir)
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}

@@ -39,9 +39,9 @@ type run struct {
 	proc      *ptyhost.Proc // nil for an adopted run: no terminal I/O
 	cmd       *exec.Cmd     // nil for an adopted run: not our child, never reaped here
 	exitSeen  bool
-	epoch     uint64               // lease epoch of the stored record; 0 until stored
-	committed State                // the state started committed before moving to it
-	escapees  []reaper.Fingerprint // processes that left the session, attributed to this run
+	epoch     uint64    // lease epoch of the stored record; 0 until stored
+	committed State     // the state started committed before moving to it
+	escapees  []Escapee // processes that left the session, attributed to this run
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -295,9 +295,15 @@ func (r *run) target() reaper.Target {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	cfg := r.sup.cfg
-	return reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
+	t := reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
 		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
-		Extra: slices.Clone(r.escapees), OnStep: r.sup.stepLogger(r.id)}
+		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id)}
+	if r.info.Adopted {
+		// Not our child: no zombie pins its numbers, so only what is provably the
+		// run's is signalled, each through a verified pidfd (issue 15.1).
+		t.Claim = &reaper.Claim{Root: r.info.Fingerprint, EnvKey: RunIDEnv, EnvValue: r.id}
+	}
+	return t
 }
 
 // finish records the exit status and moves the run to exited.

@@ -26,9 +26,10 @@ func keyOf(p reaper.Proc) procKey { return procKey{p.PID, p.StartTime} }
 //  2. a descendant of a run's root in another session is an escapee of that run;
 //  3. a child of Corral that is not a run root was reparented here (Corral is the
 //     subreaper): a zombie is reaped by its exact pid; a live one is attributed by
-//     what was seen in step 1, else by the run id it inherited in its environment;
-//     in another session it is that run's escapee. One that cannot be attributed is
-//     reported once and never signalled.
+//     what was seen in step 1, else to the one live run that can have started it
+//     (owner; never by the run id in its environment, issue 15.6); in another session
+//     it is that run's escapee. One that cannot be attributed is reported once, never
+//     signalled, and stays unattributed with what it forks.
 func (s *Supervisor) scanEscapes() {
 	if !s.escapes {
 		return
@@ -115,6 +116,9 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 			reaper.ReapIfZombie(p.PID)
 			continue
 		}
+		if s.reported[keyOf(p)] {
+			continue // once ambiguous, never attributed later: see owner
+		}
 		r := s.owner(p, byID)
 		if r == nil {
 			s.reportUnattributed(p)
@@ -132,6 +136,7 @@ func (s *Supervisor) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 		}
 	}
 	s.seen = seen
+	s.keepReported(index, fam)
 	return found
 }
 
@@ -161,66 +166,10 @@ func (s *Supervisor) reapExited(gone []reaper.Fingerprint, root int) {
 	}
 }
 
-// owner attributes a reparented child of Corral to one of its live runs.
-func (s *Supervisor) owner(p reaper.Proc, byID map[string]*run) *run {
-	if r := byID[s.seen[keyOf(p)]]; r != nil {
-		return r
-	}
-	id, err := reaper.EnvVar(p.PID, RunIDEnv)
-	if err != nil {
-		return nil
-	}
-	return byID[id]
-}
-
-func (s *Supervisor) reportUnattributed(p reaper.Proc) {
-	if s.reported[keyOf(p)] {
-		return
-	}
-	s.reported[keyOf(p)] = true
-	if s.reg != nil {
-		s.reg.events.emit("escape-unattributed", "pid", p.PID, "sid", p.SID, "comm", p.Comm,
-			"detail", "reparented to Corral but not attributable to a run: reported, not signalled")
-	}
-}
-
 func (r *run) rootPID() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.info.PID
-}
-
-// noteEscapees records processes that left the run's session. Under policy fail the
-// run ends with ownership-escape; under warn it goes on. Either way the escapees are
-// ended with the run.
-func (r *run) noteEscapees(procs []reaper.Proc) {
-	var fresh []reaper.Fingerprint
-	r.mu.Lock()
-	for _, p := range procs {
-		fp, err := reaper.Identify(p.PID)
-		if err != nil || fp.StartTime != p.StartTime {
-			continue // gone, or already someone else
-		}
-		if slices.ContainsFunc(r.escapees, func(e reaper.Fingerprint) bool { return e == fp }) {
-			continue
-		}
-		r.escapees = append(r.escapees, fp)
-		fresh = append(fresh, fp)
-	}
-	if len(fresh) > 0 {
-		r.changeLocked(EventEscape, "escape", func(i *Info) { i.Escapees = len(r.escapees) })
-		r.persistLocked()
-	}
-	policy := r.spec.Escape
-	r.mu.Unlock()
-	for _, fp := range fresh {
-		if reg := r.sup.reg; reg != nil {
-			reg.events.emit("escape", "run", r.id, "pid", fp.PID, "policy", string(policy))
-		}
-	}
-	if len(fresh) > 0 && policy != EscapeWarn {
-		r.stop(OwnershipEscape)
-	}
 }
 
 // Trees returns the process tree of each live run named (every live run when none is),
@@ -229,14 +178,15 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 // called off the UI thread.
 func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
 	type want struct {
-		pid     int
-		extra   []reaper.Fingerprint
-		adopted bool
+		pid      int
+		extra    []reaper.Fingerprint
+		escapees []Escapee
+		adopted  bool
 	}
 	wants := map[string]want{}
 	for _, r := range s.liveRuns() {
 		r.mu.Lock()
-		w := want{r.info.PID, slices.Clone(r.escapees), r.info.Adopted}
+		w := want{r.info.PID, fingerprints(r.escapees), slices.Clone(r.escapees), r.info.Adopted}
 		r.mu.Unlock()
 		if w.pid != 0 {
 			wants[r.id] = w
@@ -258,6 +208,13 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 			continue
 		}
 		tree := reaper.Tree(all, w.pid, w.extra)
+		for i := range tree {
+			for _, e := range w.escapees {
+				if e.PID == tree[i].PID && e.StartTime == tree[i].StartTime {
+					tree[i].Argv = e.Argv
+				}
+			}
+		}
 		if w.adopted {
 			for i := range tree {
 				if tree[i].Mark != reaper.MarkEscaped {
@@ -346,7 +303,7 @@ func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
 }
 
 // Escapees returns the processes attributed to a run as escapees.
-func (s *Supervisor) Escapees(id string) ([]reaper.Fingerprint, error) {
+func (s *Supervisor) Escapees(id string) ([]Escapee, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return nil, err

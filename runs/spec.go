@@ -42,9 +42,10 @@ type Spec struct {
 	// kind): the same value on both, "" otherwise.
 	Pair string `json:"pair,omitempty"`
 
-	// Escape is what happens when a process leaves the run's session: fail (default)
-	// ends the run with ownership-escape; warn records it and ends the escapee with
-	// the run.
+	// Escape is what happens when a process leaves the run's session: own (default;
+	// warn is its old name) makes it the run's — recorded with its command line, shown,
+	// ended with the run, reaped by a reconcile; fail ends the run with
+	// ownership-escape, for strict use (issue 14.1).
 	Escape EscapePolicy `json:"escape_policy,omitempty"`
 
 	Timeout         time.Duration  `json:"timeout,omitempty"`           // overall; 0 is off
@@ -60,18 +61,38 @@ type Spec struct {
 	Stderr io.Writer `json:"-"`
 }
 
-// EscapePolicy is fail or warn.
+// EscapePolicy is own (warn) or fail.
 type EscapePolicy string
 
 const (
-	EscapeFail EscapePolicy = "fail"
-	EscapeWarn EscapePolicy = "warn"
+	// EscapeOwn, the default: an escapee is owned, not fatal. Agents such as codex
+	// fork a managed daemon out of their session at start; ending the run for it made
+	// Corral unusable with them (issue 14.1).
+	EscapeOwn EscapePolicy = config.EscapeOwn
+	// EscapeWarn is the name EscapeOwn had before it became the default; configs and
+	// scripts that say warn keep working and mean the same.
+	EscapeWarn EscapePolicy = config.EscapeWarn
+	// EscapeFail ends the run with ownership-escape at the first escapee.
+	EscapeFail EscapePolicy = config.EscapeFail
 )
 
-// RunIDEnv is set in every run's environment to its run id. It is inherited by the
-// run's descendants, which lets Corral attribute a process reparented to it (a
-// double-forked daemon) to the run it came from. Only Corral's own reparented
-// children are ever attributed this way, so it can never select a stranger.
+// ParseEscapePolicy reads a policy as the CLI and the new-run form take it; "" is the
+// default (own).
+func ParseEscapePolicy(s string) (EscapePolicy, error) {
+	switch p := EscapePolicy(strings.TrimSpace(s)); p {
+	case "":
+		return EscapeOwn, nil
+	case EscapeOwn, EscapeWarn, EscapeFail:
+		return p, nil
+	}
+	return "", fmt.Errorf("%w: escape policy %q (want own, warn or fail)", ErrBadSpec, s)
+}
+
+// RunIDEnv is set in every run's environment to its run id, and inherited by its
+// descendants. A live Corral never attributes by it (any run could set another run's
+// id: issue 15.6); a reconcile after a crash uses it to find a dead owner's escapee
+// whose parents are gone, and only for a process of the same uid started after the
+// run's root (reaper.Claim).
 const RunIDEnv = "CORRAL_RUN_ID"
 
 // Kind is "pty" or "pipe".
@@ -94,8 +115,8 @@ func (s Spec) validate() error {
 		return fmt.Errorf("%w: negative timeout", ErrBadSpec)
 	case s.Grace < 0:
 		return fmt.Errorf("%w: negative grace", ErrBadSpec)
-	case s.Escape != "" && s.Escape != EscapeFail && s.Escape != EscapeWarn:
-		return fmt.Errorf("%w: escape policy %q (want fail or warn)", ErrBadSpec, s.Escape)
+	case s.Escape != "" && s.Escape != EscapeOwn && s.Escape != EscapeFail && s.Escape != EscapeWarn:
+		return fmt.Errorf("%w: escape policy %q (want own, warn or fail)", ErrBadSpec, s.Escape)
 	}
 	return nil
 }
@@ -115,7 +136,10 @@ func (s Spec) withDefaults(d config.Defaults) Spec {
 		s.StopSignal = d.StopSignal
 	}
 	if s.Escape == "" {
-		s.Escape = EscapeFail
+		s.Escape = EscapePolicy(d.EscapePolicy)
+	}
+	if s.Escape == "" || s.Escape == EscapeWarn {
+		s.Escape = EscapeOwn // one name for one behaviour in records and reports
 	}
 	return s
 }

@@ -136,7 +136,11 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 		}
 		return name + " exited: " + how, badgeStyle(st, i), true
 	case runs.EventEscape:
-		return fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees), st.Warn, true
+		line := fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees)
+		if ev.Detail != "" {
+			line += ": " + clean(ev.Detail) // which ones, by pid and command line (issue 14.1)
+		}
+		return line, st.Warn, true
 	case runs.EventWatchdog:
 		return fmt.Sprintf("%s watchdog: %s", name, ev.Detail), st.Warn, true
 	}

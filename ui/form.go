@@ -13,20 +13,24 @@ import (
 	"corral/runs"
 )
 
-// Form is the new-run form: a command line, PTY, pipe or a parity pair of both, and
-// optional timeouts.
+// Form is the new-run form: a command line, PTY, pipe or a parity pair of both,
+// optional timeouts and the escape policy.
 type Form struct {
-	c      *Common
-	fields [3]lineInput // command, timeout, no-output timeout
-	kind   formKind
-	focus  int // 0 command, 1 kind, 2 timeout, 3 no-output
-	err    string
-	w, h   int
-	done   bool
-	spec   runs.Spec
+	c          *Common
+	fields     [3]lineInput // command, timeout, no-output timeout
+	kind       formKind
+	failEscape bool // escape policy fail; own (the default) otherwise (issue 14.1)
+	focus      int  // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes
+	err        string
+	w, h       int
+	done       bool
+	spec       runs.Spec
 }
 
-const formRows = 4
+const formRows = 5
+
+// escapeRow is the form row of the escape policy toggle.
+const escapeRow = 4
 
 // formKind is the kind row: the toggle cycles through them in this order.
 type formKind int
@@ -72,6 +76,8 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		f.accept()
 	case key.Matches(k, km.Dismiss):
 		f.done = true
+	case key.Matches(k, km.Toggle) && f.focus == escapeRow:
+		f.failEscape = !f.failEscape
 	case key.Matches(k, km.Toggle):
 		f.kind = (f.kind + 1) % kinds
 	case key.Matches(k, km.NextField):
@@ -80,6 +86,8 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		f.focus = (f.focus + formRows - 1) % formRows
 	case f.focus == 1 && k.Text == " ":
 		f.kind = (f.kind + 1) % kinds
+	case f.focus == escapeRow && k.Text == " ":
+		f.failEscape = !f.failEscape
 	default:
 		if in := f.input(); in != nil && in.key(k) {
 			f.err = ""
@@ -122,7 +130,11 @@ func (f Form) build() (runs.Spec, error) {
 	if err != nil {
 		return runs.Spec{}, fmt.Errorf("no-output timeout: %w", err)
 	}
-	return runs.Spec{Shell: line, PTY: f.kind != kindPipe, Timeout: timeout, NoOutputTimeout: noOut}, nil
+	spec := runs.Spec{Shell: line, PTY: f.kind != kindPipe, Timeout: timeout, NoOutputTimeout: noOut}
+	if f.failEscape {
+		spec.Escape = runs.EscapeFail
+	} // else the configured default (own unless the config says otherwise)
+	return spec, nil
 }
 
 // parseTimeout reads "", "90" (seconds), "5m", "1h30m"; "off" disables a no-output
@@ -162,11 +174,16 @@ func (f Form) Lines() []string {
 	st := f.c.Styles
 	iw := w - 2
 	kind := [kinds]string{"[pty] pipe  parity ", " pty [pipe] parity ", " pty  pipe [parity]"}[f.kind]
+	escapes := "[own] fail "
+	if f.failEscape {
+		escapes = " own [fail]"
+	}
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
 		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.Toggle.Help().Key+")")),
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
+		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
 		"",
 		st.Danger.Render(" " + f.err),
 		st.Muted.Render(" " + f.c.Keys.Accept.Help().Key + " start · " + f.c.Keys.Dismiss.Help().Key +

@@ -44,8 +44,12 @@ func (d Details) procLine(p reaper.TreeProc) string {
 	if p.State == 0 {
 		state = "?"
 	}
+	name := p.Comm
+	if len(p.Argv) > 0 {
+		name = strings.Join(p.Argv, " ") // an escapee: what escaped, by its command line (issue 14.1)
+	}
 	return fmt.Sprintf(" %7d %7d %7d %s %7s %6s %s %s%s", p.PID, p.PGID, p.SID, state,
-		fmtCPU(p.CPU), fmtBytes(p.RSS), mark, strings.Repeat("  ", min(p.Depth, 8)), clean(p.Comm))
+		fmtCPU(p.CPU), fmtBytes(p.RSS), mark, strings.Repeat("  ", min(p.Depth, 8)), clean(name))
 }
 
 // fmtCPU is CPU time: "0.12s", "12.3s", "5m02s".

@@ -203,6 +203,26 @@ func TestNewRunForm(t *testing.T) {
 	}
 }
 
+// The new-run form's escape policy (issue 14.1): the configured default (own) unless
+// the escapes row is toggled to fail.
+func TestNewRunFormEscapePolicy(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.typeText("codex")
+	h.key("enter")
+	h.key("n")
+	h.typeText("codex")
+	h.key("up") // wraps round to the escapes row
+	h.typeText(" ")
+	if v := h.view(); !strings.Contains(v, "own [fail]") {
+		t.Errorf("escapes row not toggled:\n%s", v)
+	}
+	h.key("enter")
+	if len(h.core.specs) != 2 || h.core.specs[0].Escape != "" || h.core.specs[1].Escape != runs.EscapeFail {
+		t.Fatalf("specs %+v: want the default, then fail", h.core.specs)
+	}
+}
+
 func specEqual(a, b runs.Spec) bool {
 	return a.Shell == b.Shell && a.PTY == b.PTY && a.Timeout == b.Timeout &&
 		a.NoOutputTimeout == b.NoOutputTimeout && a.Cols == b.Cols && a.Rows == b.Rows

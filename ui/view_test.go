@@ -84,6 +84,24 @@ func TestDetailsGolden(t *testing.T) {
 	goldenView(t, "details_ended", d.View(), 72)
 }
 
+// An escapee is shown by its command line, as detected, so a reader can tell what
+// escaped (issue 14.1); control characters in it are neutralised like a comm's.
+func TestDetailsEscapeeArgv(t *testing.T) {
+	d := NewDetails(testCommon())
+	d.SetNow(t0)
+	d.SetSize(100, 18)
+	info := liveRun("r1", "codex", true)
+	info.Escapees = 1
+	d.SetRun(info, true)
+	tree := testTree()
+	tree[3].Argv = []string{"codex", "app-server", "--managed-daemon\x1b]52;c;x\a"}
+	d, _ = d.Update(TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": tree}})
+	v := d.View()
+	if !strings.Contains(v, "codex app-server --managed-daemon") || strings.Contains(v, "\x1b]52") {
+		t.Errorf("escapee line without its argv, or unfiltered:\n%s", v)
+	}
+}
+
 func TestDetailsWatchdogStates(t *testing.T) {
 	d := NewDetails(testCommon())
 	d.SetSize(80, 12)
@@ -188,7 +206,7 @@ func TestEventsGolden(t *testing.T) {
 		{Type: runs.EventCancel, Run: ended, Detail: "manual-cancel"},
 		{Type: runs.EventCleanup, Run: ended, Detail: "term, killed 1, verified"},
 		{Type: runs.EventExit, Run: ended, Detail: "manual-cancel"},
-		{Type: runs.EventEscape, Run: esc},
+		{Type: runs.EventEscape, Run: esc, Detail: "pid 4300 codex app-server --managed-daemon"},
 	} {
 		ev.Time = t0
 		e, _ = e.Update(EventMsg{Event: ev})

@@ -23,7 +23,7 @@ type Core interface {
 	Wait(ctx context.Context, id string) (runs.Info, error)
 	Log(id string) (runs.Output, error)
 	Tail(id string) ([]byte, error)
-	Escapees(id string) ([]reaper.Fingerprint, error)
+	Escapees(id string) ([]runs.Escapee, error)
 }
 
 // Options tune a comparison.
@@ -139,7 +139,7 @@ func feed(c Core, ids [2]string, input string) {
 type Side struct {
 	Info     runs.Info
 	Output   runs.Output
-	Escapees []reaper.Fingerprint
+	Escapees []runs.Escapee
 	Tail     []byte
 }
 

@@ -35,7 +35,7 @@ type Core interface {
 	Poll(id string) (runs.Output, error)
 	Log(id string) (runs.Output, error)
 	Tail(id string) ([]byte, error)
-	Escapees(id string) ([]reaper.Fingerprint, error)
+	Escapees(id string) ([]runs.Escapee, error)
 	Wait(ctx context.Context, id string) (runs.Info, error)
 	Subscribe() ([]runs.Info, *runs.Subscription)
 	Shutdown(ctx context.Context) error

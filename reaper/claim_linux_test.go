@@ -1,0 +1,229 @@
+package reaper
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/demo"
+
+	"golang.org/x/sys/unix"
+)
+
+// inPIDNamespace runs the calling test again inside a PID namespace of its own and
+// reports false outside (the caller returns: the outer run only checks the inner one
+// passed), true inside. Skips where the namespace cannot be made (not root, no
+// unshare); root CI and this machine kind have both.
+func inPIDNamespace(t *testing.T) bool {
+	t.Helper()
+	if demo.InPIDNamespace() {
+		return true
+	}
+	cmd, err := demo.PIDNamespace(t.Name())
+	if err != nil {
+		t.Skip(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("inside a PID namespace: %v\n%s", err, out)
+	}
+	return false
+}
+
+// recycle ends c's root and hands its pid to a new "daemonize" process (started with
+// setsid, so it leads a session with the dead root's number), which forks a sleeper
+// into that session and exits: the sequence that got an unrelated daemon killed by a
+// reconcile (issue 15.1). It returns the daemonizer and the sleeper's fingerprint.
+func recycle(t *testing.T, root *child) (*child, Fingerprint) {
+	t.Helper()
+	pid := root.pid()
+	root.known[0].Signal(syscall.SIGKILL)
+	root.wait()
+	for try := 0; try < 100; try++ {
+		if err := demo.SetLastPID(pid - 1); err != nil {
+			t.Skipf("ns_last_pid: %v", err)
+		}
+		d := startCmd(t, demoCmd("daemonize"))
+		d.learnLine("daemon")
+		if d.pid() != pid {
+			continue // a thread took the pid first; d's cleanup ends its sleeper
+		}
+		if err := d.wait(); err != nil {
+			t.Fatalf("daemonizer: %v", err)
+		}
+		return d, d.known[1]
+	}
+	t.Fatalf("pid %d was never handed out again", pid)
+	return nil, Fingerprint{}
+}
+
+// A dead root's session number recycled by a stranger's daemon: nothing of it is
+// claimed, and a claim-mode Terminate signals nothing (issue 15.1). Fails when a
+// member of the numbered session is taken for the run's.
+func TestClaimIgnoresRecycledSession(t *testing.T) {
+	if !inPIDNamespace(t) {
+		return
+	}
+	root := start(t, "sleep")
+	root.line("ready sleep")
+	rec := root.known[0]
+	_, daemon := recycle(t, root)
+	if p, err := ReadProc(daemon.PID); err != nil || p.SID != rec.PID {
+		t.Fatalf("daemon %+v %v: want it in session %d", p, err, rec.PID)
+	}
+	claim := Claim{Root: rec, EnvKey: "CORRAL_RUN_ID", EnvValue: "rrecycled"}
+	if got, err := Claimed(nil, claim, nil); err != nil || len(got) != 0 {
+		t.Fatalf("claimed %+v %v from a recycled session, want nothing", got, err)
+	}
+	tg := target(rec.PID)
+	tg.Claim = &claim
+	rep := Terminate(t.Context(), tg)
+	if !rep.VerifiedEmpty || rep.Killed != 0 || len(rep.Steps) != 0 {
+		t.Errorf("terminate of a recycled session: %+v", rep)
+	}
+	if alive, _ := daemon.Alive(); !alive {
+		t.Fatal("the stranger's daemon was killed")
+	}
+}
+
+// Forged records: out-of-range and negative pids are refused before anything is
+// read or signalled; a dead root naming a victim's session claims nothing, and the
+// victim survives a claim-mode Terminate (issue 15.1).
+func TestForgedClaimsRefused(t *testing.T) {
+	victim := start(t, "sleep")
+	victim.line("ready sleep")
+	gone := start(t, "exit", "0")
+	gone.wait()
+	boot, _ := BootID()
+	for _, root := range []Fingerprint{
+		{BootID: boot, PID: 99999999, StartTime: 1},
+		{BootID: boot, PID: -5, StartTime: 1},
+		{BootID: boot, PID: gone.pid(), StartTime: gone.known[0].StartTime},
+	} {
+		claim := Claim{Root: root, EnvKey: "CORRAL_RUN_ID", EnvValue: "rforged"}
+		got, err := Claimed(nil, claim, nil)
+		if len(got) != 0 {
+			t.Errorf("root %d: claimed %+v", root.PID, got)
+		}
+		tg := target(victim.pid()) // the victim's session, as a forged record names it
+		tg.Claim = &claim
+		rep := Terminate(t.Context(), tg)
+		if rep.Killed != 0 || len(rep.Steps) != 0 {
+			t.Errorf("root %d: %+v", root.PID, rep)
+		}
+		if !ValidPID(root.PID) && (!errors.Is(err, ErrProtected) || !errors.Is(rep.Err, ErrProtected)) {
+			t.Errorf("root %d: claimed err %v, terminate err %v; want ErrProtected", root.PID, err, rep.Err)
+		}
+	}
+	for _, sid := range []int{99999999, -5, 0, 1} {
+		if rep := Terminate(t.Context(), target(sid)); !errors.Is(rep.Err, ErrProtected) || len(rep.Steps) != 0 {
+			t.Errorf("session %d: %+v", sid, rep)
+		}
+	}
+	if alive, _ := victim.known[0].Alive(); !alive {
+		t.Fatal("the victim was killed")
+	}
+}
+
+// A forged escapee naming pid 1 with init's real fingerprint is never signalled: the
+// namespace's init reports any signal it gets and fails the run (issue 15.8).
+func TestForgedEscapeeInit(t *testing.T) {
+	if !inPIDNamespace(t) {
+		return
+	}
+	init, err := Identify(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, "sleep")
+	c.line("ready sleep")
+	tg := target(c.pid())
+	tg.Extra = []Fingerprint{init}
+	tg.Paused = true // SIGCONT too, as the forged record got
+	if rep := Terminate(t.Context(), tg); rep.Killed != 1 || !rep.VerifiedEmpty {
+		t.Errorf("terminate with a forged pid 1: %+v", rep)
+	}
+	claim := Claim{Root: c.known[0]}
+	tg.Claim = &claim
+	Terminate(t.Context(), tg)
+	c.wait()
+	c.requireGone()
+}
+
+// Claim mode with a live root: the root's session and an escapee that carries the
+// run's marker (its parents gone) are claimed and ended one by one through pidfds; a
+// process with another run's marker is not, nor one with the marker older than the
+// root.
+func TestClaimLiveRun(t *testing.T) {
+	older := startMarked(t, "rclaim")
+	awaitTick(t, older.known[0].StartTime)
+	root := start(t, "tree", "2")
+	root.learnTree()
+	marked := startMarked(t, "rclaim")
+	other := startMarked(t, "rother")
+	claim := Claim{Root: root.known[0], EnvKey: "CORRAL_RUN_ID", EnvValue: "rclaim"}
+	got, err := Claimed(nil, claim, nil)
+	if err != nil || len(got) != 4 {
+		t.Fatalf("claimed %d (%v), want the tree of 3 and the marked sleeper: %+v", len(got), err, got)
+	}
+	tg := target(root.pid())
+	tg.Claim = &claim
+	tg.Grace = 2 * time.Second
+	check(t, Terminate(t.Context(), tg), []Step{StepTerm}, 4, 0)
+	root.wait()
+	root.reapOrphans()
+	root.requireGone()
+	marked.wait()
+	marked.requireGone()
+	for _, c := range []*child{older, other} {
+		if alive, _ := c.known[0].Alive(); !alive {
+			t.Errorf("pid %d was claimed: older than the root, or another run's marker", c.pid())
+		}
+	}
+}
+
+// startMarked starts a sleeper in a session of its own with CORRAL_RUN_ID=id.
+func startMarked(t *testing.T, id string) *child {
+	t.Helper()
+	cmd := demoCmd("sleep")
+	cmd.Env = append(cmd.Env, "CORRAL_RUN_ID="+id)
+	c := startCmd(t, cmd)
+	c.line("ready sleep")
+	return c
+}
+
+// An escapee's own descendants and session end with the run, on the live-run path too.
+func TestTerminateExtraDescendants(t *testing.T) {
+	c := start(t, "sleep")
+	c.line("ready sleep")
+	esc := start(t, "tree", "2") // stands for a daemon that forked: its own session
+	esc.learnTree()
+	tg := target(c.pid())
+	tg.Extra = []Fingerprint{esc.known[0]}
+	check(t, Terminate(t.Context(), tg), []Step{StepTerm}, 4, 0)
+	c.wait()
+	esc.wait()
+	esc.reapOrphans()
+	esc.requireGone()
+}
+
+// awaitTick waits until a process started now gets a start time after tick: start
+// times count clock ticks of CLOCK_BOOTTIME.
+func awaitTick(t *testing.T, tick uint64) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for {
+		var ts unix.Timespec
+		unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts)
+		if uint64(ts.Nano()/(int64(time.Second)/ClockTicks())) > tick {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("clock tick %d never passed", tick)
+		}
+		runtime.Gosched()
+	}
+}

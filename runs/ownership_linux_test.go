@@ -1,0 +1,267 @@
+package runs
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/demo"
+	"corral/reaper"
+)
+
+// inPIDNamespace runs the calling test again inside a PID namespace of its own and
+// reports false outside (the outer run only checks that the inner one passed), true
+// inside. Skips where the namespace cannot be made (not root, no unshare).
+func inPIDNamespace(t *testing.T) bool {
+	t.Helper()
+	if demo.InPIDNamespace() {
+		return true
+	}
+	cmd, err := demo.PIDNamespace(t.Name())
+	if err != nil {
+		t.Skip(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("inside a PID namespace: %v\n%s", err, out)
+	}
+	return false
+}
+
+// deadRoot starts a sleeper outside Corral, fingerprints it and kills it: the root of
+// a run whose owner and root both died.
+func deadRoot(t *testing.T) reaper.Fingerprint {
+	t.Helper()
+	cmd, _ := startOutside(t, "sleep")
+	fp, err := reaper.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	return fp
+}
+
+// outsider starts a demo child in a session of its own with extra environment, and
+// returns its fingerprint; the test's cleanup kills it by that identity.
+func outsider(t *testing.T, env []string, mode string, args ...string) (*exec.Cmd, reaper.Fingerprint) {
+	t.Helper()
+	argv, cenv := demo.Child(mode, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(append(os.Environ(), cenv...), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 256)
+	out.Read(buf) // its first line: it is running
+	fp, err := reaper.Identify(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); cmd.Wait() })
+	return cmd, fp
+}
+
+// reconcileOne reconciles once and returns the decision about run id.
+func reconcileOne(t *testing.T, s *Supervisor, id string) Decision {
+	t.Helper()
+	ds, err := s.Reconcile(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.ID == id {
+			return d
+		}
+	}
+	t.Fatalf("no decision about %s in %+v", id, ds)
+	return Decision{}
+}
+
+// issue 15.1: the recorded root died, its pid went to a classic daemonizer that called
+// setsid (session = the dead root's number) and forked; reconcile closes the record
+// lost and signals nothing of the daemon. Before the fix: orphan-reaped, killed 1.
+func TestReconcileRecycledPID(t *testing.T) {
+	if !inPIDNamespace(t) {
+		return
+	}
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	root := deadRoot(t)
+	var daemon reaper.Fingerprint
+	for try := 0; try < 100 && daemon.PID == 0; try++ {
+		if err := demo.SetLastPID(root.PID - 1); err != nil {
+			t.Skipf("ns_last_pid: %v", err)
+		}
+		cmd, line := startOutside(t, "daemonize")
+		pid := pidsAfter([]byte(line), "daemon")
+		if len(pid) != 1 {
+			t.Fatalf("daemonizer said %q", line)
+		}
+		fp, err := reaper.Identify(pid[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { fp.Signal(syscall.SIGKILL) })
+		if cmd.Process.Pid == root.PID {
+			cmd.Wait()
+			daemon = fp
+		}
+	}
+	if p, err := reaper.ReadProc(daemon.PID); daemon.PID == 0 || err != nil || p.SID != root.PID {
+		t.Fatalf("daemon %+v (%v) not in the recycled session %d", p, err, root.PID)
+	}
+	deadRecord(t, reg, "rrecycled", root)
+	d := reconcileOne(t, s, "rrecycled")
+	if d.Decision != decLost {
+		t.Errorf("decision %s (%s), want lost", d.Decision, d.Detail)
+	}
+	if rec, _ := readRecord(reg.recordPath("rrecycled")); rec.State != Exited || rec.Reason != Lost {
+		t.Errorf("record %s/%s, want exited/lost", rec.State, rec.Reason)
+	}
+	if alive, _ := daemon.Alive(); !alive {
+		t.Fatal("reconcile killed the daemon that reused the dead root's pid")
+	}
+}
+
+// Forged records (issue 15.1, 15.8): out-of-range, negative and non-session pids, a
+// dead root naming a victim's session, and an escapee naming pid 1 with init's real
+// fingerprint are closed lost; nothing is signalled. Inside a PID namespace, so that
+// init is the test's init, which fails the run if anything reaches it.
+func TestReconcileForgedRecords(t *testing.T) {
+	if !inPIDNamespace(t) {
+		return
+	}
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	_, victim := outsider(t, nil, "sleep")
+	gone := deadRoot(t)
+	init, err := reaper.Identify(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forge := func(id string, pid, sid int, fp reaper.Fingerprint, esc ...reaper.Fingerprint) {
+		rec := Record{RunID: id, Name: id, Backend: "pipe", PID: pid, PGID: sid, SID: sid, Fingerprint: fp,
+			State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead", LeaseEpoch: 3,
+			LeaseExpiresAt: time.Now().Add(-time.Minute)}
+		for _, e := range esc {
+			rec.Escapees = append(rec.Escapees, Escapee{Fingerprint: e})
+		}
+		if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	huge := gone
+	huge.PID = 99999999
+	neg := gone
+	neg.PID = -5
+	forge("rhuge", huge.PID, huge.PID, huge)
+	forge("rnegative", neg.PID, neg.PID, neg)
+	forge("rvictimsid", gone.PID, victim.PID, gone)
+	forge("rinit", gone.PID, gone.PID, gone, init)
+	ds, err := s.Reconcile(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.Decision != decLost {
+			t.Errorf("%s: %s (%s), want lost", d.ID, d.Decision, d.Detail)
+		}
+	}
+	if len(ds) != 4 {
+		t.Errorf("decisions %+v, want 4", ds)
+	}
+	if alive, _ := victim.Alive(); !alive {
+		t.Fatal("the victim named by a forged record was killed")
+	}
+}
+
+// issue 15.7: after a crash in the window before the escape scan saw it, reconcile
+// still finds an escapee that carries the run's id (started after its root, our uid),
+// and reaps it although the root is gone; one carrying another id is left alone.
+func TestReconcileFindsMarkedEscapee(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	root := deadRoot(t)
+	_, esc := outsider(t, []string{RunIDEnv + "=rmarked"}, "sleep")
+	_, other := outsider(t, []string{RunIDEnv + "=rsomeoneelse"}, "sleep")
+	deadRecord(t, reg, "rmarked", root)
+	d := reconcileOne(t, s, "rmarked")
+	if d.Decision != decReaped {
+		t.Fatalf("decision %s (%s), want orphan-reaped", d.Decision, d.Detail)
+	}
+	if alive, _ := esc.Alive(); alive {
+		t.Error("the escapee carrying the run's id survived the reconcile")
+	}
+	if alive, _ := other.Alive(); !alive {
+		t.Error("a process carrying another run's id was killed")
+	}
+}
+
+// issue 15.7: a child that `setsid -f` reparents to Corral (the subreaper) before any
+// scan sees it in the run's tree is the run's while that run is the only one that can
+// have started it: shown as its escapee with its argv, ended with it, and the run is
+// verified empty only once it is gone. Before: "verified empty" and the sleep lived on.
+func TestReparentedEscapeeOwned(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid(1) not installed")
+	}
+	s := newSup(t, WithEscapeDetection())
+	id := spawn(t, s, Spec{Shell: "setsid -f sh -c 'echo escapee $$; exec env -i sleep 1000'; exec sleep 1000",
+		Timeout: 1500 * time.Millisecond, NoOutputTimeout: -1})
+	out := waitOutput(t, s, id, "escapee ")
+	pids := pidsAfter(out, "escapee")
+	t.Cleanup(func() { killReap(pids) })
+	info := waitEnd(t, s, id)
+	if info.Reason != OverallTimeout || info.Escapees != 1 {
+		t.Errorf("reason %s escapees %d, want overall-timeout with the escapee", info.Reason, info.Escapees)
+	}
+	assertPIDsGone(t, pids)
+	esc, _ := s.Escapees(id)
+	if len(esc) != 1 || strings.Join(esc[0].Argv, " ") != "sleep 1000" {
+		t.Errorf("escapees %+v, want sleep 1000 with its argv", esc)
+	}
+}
+
+// issue 15.6: run A detaches a child (reparented to Corral unseen) that carries run
+// B's id. It does not make B end ownership-escape, nor become B's: with both runs
+// able to have started it, it is reported, not attributed, and stays so when B ends
+// and A alone is left.
+func TestSpoofedRunIDIgnored(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid(1) not installed")
+	}
+	s := newSup(t, WithEscapeDetection())
+	victim := childSpec(false, "sleep")
+	victim.Escape = EscapeFail
+	b := spawn(t, s, victim)
+	waitOutput(t, s, b, "ready sleep")
+	a := spawn(t, s, Spec{Shell: "env " + RunIDEnv + "=" + b + " setsid -f sh -c 'echo spoof $$; exec sleep 1000'; exec sleep 1000"})
+	out := waitOutput(t, s, a, "spoof ")
+	pids := pidsAfter(out, "spoof")
+	t.Cleanup(func() { killReap(pids) })
+	for i := 0; i < 3; i++ {
+		s.scanEscapes()
+	}
+	if info, _ := s.Info(b); info.State != Running || info.Escapees != 0 {
+		t.Fatalf("run %s: %s, escapees %d: a spoofed id made it the spoofer's owner", b, info.State, info.Escapees)
+	}
+	s.Cancel(b)
+	if info := waitEnd(t, s, b); info.Reason != ManualCancel {
+		t.Errorf("run %s ended %s", b, info.Reason)
+	}
+	s.Cancel(a)
+	waitEnd(t, s, a)
+	if len(pids) != 1 {
+		t.Fatalf("spoof pid %v", pids)
+	}
+	if p, err := reaper.ReadProc(pids[0]); err != nil || p.State == 'Z' {
+		t.Error("the spoofed process, which neither run provably started, was signalled")
+	}
+}
