@@ -1016,25 +1016,10 @@ func cmdReconcile(args []string) int {
 	}
 	defer reg.Close()
 	defer sup.Shutdown(context.Background())
-	ds, err := sup.Reconcile(context.Background())
+	ds, err := reconcileAndWait(sup)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
 		return exitFailure
-	}
-	// A run whose owner is dead but whose lease has not expired yet may not be stolen
-	// (DESIGN §5); its owner is certainly dead, so wait out the rest of the lease (at
-	// most its length) and judge it again, rather than leave it to someone who may
-	// never come (issue 12.2).
-	if wait, n := sup.LeaseWait(ds); n > 0 {
-		fmt.Fprintf(os.Stderr, "corral reconcile: %d run(s) of dead Corral instances: waiting %s for their leases to expire\n",
-			n, wait.Round(100*time.Millisecond))
-		time.Sleep(wait)
-		again, err := sup.Reconcile(context.Background())
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
-			return exitFailure
-		}
-		ds = merge(ds, again)
 	}
 	enc := json.NewEncoder(os.Stdout)
 	for _, d := range ds {
@@ -1050,11 +1035,53 @@ func cmdReconcile(args []string) int {
 	return 0
 }
 
-// merge is first's decisions with those of later in place of any for the same run.
+// reconcileAndWait reconciles; a run whose owner is dead but whose lease has not
+// expired yet may not be stolen (DESIGN §5), but its owner is certainly dead, so it
+// waits for the pass the supervisor makes itself when that lease expires (at most the
+// lease length away, saying so), rather than leave the orphan to someone who may never
+// come (issue 12.2).
+func reconcileAndWait(sup *runs.Supervisor) ([]runs.Decision, error) {
+	type pass struct {
+		ds  []runs.Decision
+		err error
+	}
+	passes := make(chan pass, 8)
+	sup.ReconcileInBackground(func(ds []runs.Decision, err error) { passes <- pass{ds, err} })
+	p := <-passes
+	if p.err != nil {
+		return p.ds, p.err
+	}
+	all := p.ds
+	wait, n := sup.LeaseWait(all)
+	if n == 0 {
+		return all, nil
+	}
+	fmt.Fprintf(os.Stderr, "corral reconcile: %d run(s) of dead Corral instances: waiting %s for their leases to expire\n",
+		n, wait.Round(100*time.Millisecond))
+	limit := time.After(wait + time.Minute) // the lease, then the orphans' grace
+	for n > 0 {
+		select {
+		case p := <-passes:
+			if p.err != nil {
+				return all, p.err
+			}
+			all = merge(all, p.ds)
+			_, n = sup.LeaseWait(all)
+		case <-limit:
+			return all, nil
+		}
+	}
+	return all, nil
+}
+
+// merge is first's decisions with those of later in place of any for the same run
+// (kept aside).
 func merge(first, later []runs.Decision) []runs.Decision {
 	byID := map[string]runs.Decision{}
 	for _, d := range later {
-		byID[d.ID] = d
+		if d.Decision != "kept" { // a run this pass stole and another ended: not news
+			byID[d.ID] = d
+		}
 	}
 	out := make([]runs.Decision, 0, len(first))
 	for _, d := range first {

@@ -154,12 +154,9 @@ func (s Spec) DisplayName() string {
 
 func defaultName(s Spec) string {
 	if len(s.Argv) > 0 {
-		return filepath.Base(s.Argv[0])
+		return programName(s.Argv)
 	}
-	if f := strings.Fields(s.Shell); len(f) > 0 {
-		return filepath.Base(f[0])
-	}
-	return "run"
+	return programName(strings.Fields(s.Shell))
 }
 
 // command builds the exec.Cmd for run id. Stdio and SysProcAttr are left to the host.
