@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
@@ -133,8 +134,10 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
+	// Held until the record is committed (issue 15 item 2): a Corral killed between
+	// the fork and the registry write leaves a child that exits having run nothing.
 	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,
-		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue}
+		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue, Hold: true}
 	if r.spec.FixedSize {
 		opts.OnChildResize = r.onChildResize
 	}
@@ -156,17 +159,18 @@ func (r *run) start() error {
 	if err != nil {
 		return r.failStart(err)
 	}
-	r.started(cmd, proc)
+	err = r.started(cmd, proc)
 	go r.monitor(r.waitChild)
-	return nil
+	return err
 }
 
-// started records the process and moves the run to running, or straight to exiting
-// when a cancel came in while it was starting.
-func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
+// started records the process, commits its record, releases it to exec its program
+// and moves the run to running — or straight to exiting when a cancel came in while it
+// was starting, the record could not be written, or the exec failed (the error
+// returned: a spawn error). A child never released exits having run nothing.
+func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 	fp, _ := reaper.Identify(proc.PID()) // best effort: a root that already exited has none
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.cmd, r.proc = cmd, proc
 	if r.screen != nil {
 		r.screen.SetReply(replyWriter{proc}) // answers to DA/DSR queries go back to the app
@@ -174,7 +178,8 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
 	r.info.PID, r.info.Fingerprint, r.info.StartedAt = proc.PID(), fp, r.sup.clock.Now()
 	if r.ctx.Err() != nil {
 		r.moveLocked(Exiting, nil)
-		return
+		r.mu.Unlock()
+		return nil
 	}
 	// running only once the record is committed: a Corral that crashes after this
 	// point leaves a record the next one can reconcile.
@@ -182,11 +187,33 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
 		// Not committed: a run no later Corral could reconcile must not go on.
 		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
 		r.cancel(cause{SpawnError})
-		return
+		r.mu.Unlock()
+		return fmt.Errorf("registry: %w", err)
+	}
+	r.mu.Unlock()
+	// Outside mu: the exec takes as long as the kernel needs, and a cancel must not
+	// wait for it. The record is durable, so the program may run now.
+	rerr := proc.Release()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rerr != nil {
+		r.moveLocked(Exiting, func(i *Info) {
+			if i.Reason == ReasonNone {
+				i.Reason = SpawnError
+			}
+			i.SpawnErr = rerr.Error()
+		})
+		r.cancel(cause{SpawnError})
+		return rerr
+	}
+	if r.ctx.Err() != nil {
+		r.moveLocked(Exiting, nil) // cancelled during the release
+		return nil
 	}
 	r.moveLocked(Running, nil)
 	r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
 	r.wd.Start()
+	return nil
 }
 
 func (r *run) failStart(err error) error {
