@@ -34,6 +34,8 @@ func maybeRole() {
 		err = roleReconcile(dir)
 	case "writer":
 		err = roleWriter(dir)
+	case "spawnloop":
+		err = roleSpawnLoop(dir)
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}
