@@ -71,7 +71,7 @@ func TestKilledWhileSpawningLeavesNothingUnrecorded(t *testing.T) {
 		}
 	}
 	reconcileAll(t, dir)
-	ran := markedPIDs(t, markers) // read after the reconcile: a late marker counts too
+	ran := markedPIDs(t, markers)       // read after the reconcile: a late marker counts too
 	t.Cleanup(func() { killPIDs(ran) }) // only on failure is anything left to end
 	recorded := map[int]bool{}
 	for _, rec := range listRecords(t, dir) {
