@@ -173,7 +173,7 @@ func (r *Registry) setAside(path string, cause error) {
 
 func readRecord(path string) (Record, error) {
 	var rec Record
-	b, err := os.ReadFile(path)
+	b, err := readState(path, recordCap)
 	if err != nil {
 		return rec, err
 	}
@@ -183,7 +183,28 @@ func readRecord(path string) (Record, error) {
 	if rec.RunID == "" || rec.RunID+".json" != filepath.Base(path) {
 		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
 	}
+	// Every id read from disk is checked before any path is built from it: an owner
+	// "../../x" made `corral ls` delete a file outside the state dir (issue 15 item 5).
+	for _, id := range []string{rec.RunID, rec.OwnerInstanceID} {
+		if err := checkID(id); err != nil {
+			return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
+		}
+	}
 	return rec, nil
+}
+
+// checkID accepts the ids Corral makes ("r"/"i" and hex) and any other short name of
+// letters, digits, '-' and '_': nothing that can name another directory.
+func checkID(id string) error {
+	if id == "" || len(id) > 64 {
+		return fmt.Errorf("%w: %q", ErrBadID, id)
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("%w: %q", ErrBadID, id)
+		}
+	}
+	return nil
 }
 
 // list reads every record, oldest first. Corrupt ones found now are set aside.
@@ -237,7 +258,8 @@ func (r *Registry) store(rec Record, durable bool) error {
 	}
 	path := r.recordPath(rec.RunID)
 	tmp := path + "." + r.instance + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	os.Remove(tmp) // O_EXCL below: a planted file or link in its place is replaced, never written through
+	f, err := openState(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
@@ -259,7 +281,7 @@ func (r *Registry) store(rec Record, durable bool) error {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := os.OpenFile(dir, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return err
 	}
@@ -335,6 +357,9 @@ func (r *Registry) InstanceAlive(id string) bool {
 	if id == r.instance {
 		return true
 	}
+	if checkID(id) != nil {
+		return false // no such instance could exist; and no path is built from it
+	}
 	l, err := tryLockFile(r.instancePath(id))
 	if errors.Is(err, errLocked) {
 		return true
@@ -348,6 +373,9 @@ func (r *Registry) InstanceAlive(id string) bool {
 
 // remove deletes a finished record (TTL passed or removed by the operator).
 func (r *Registry) remove(id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
 	return r.withLock(func() error {
 		err := os.Remove(r.recordPath(id))
 		if errors.Is(err, os.ErrNotExist) {
