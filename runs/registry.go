@@ -61,6 +61,10 @@ type Registry struct {
 
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
+
+	// writeFault, when set (tests only), makes each record write fail with the errno
+	// it returns: a full disk without filling one (issue 15 item 11).
+	writeFault func(Record) error
 }
 
 // OpenRegistry opens (creating) the registry in dir and registers a new instance.
@@ -117,10 +121,21 @@ func (r *Registry) recordPath(id string) string {
 }
 
 // withLock runs fn holding registry.lock exclusively.
-func (r *Registry) withLock(fn func() error) error {
-	r.mu.Lock()
+func (r *Registry) withLock(fn func() error) error { return r.locked(true, fn) }
+
+// locked runs fn holding registry.lock; without block, a lock held elsewhere (in this
+// process or another) returns errLocked at once instead of waiting for it.
+func (r *Registry) locked(block bool, fn func() error) error {
+	if block {
+		r.mu.Lock()
+	} else if !r.mu.TryLock() {
+		return errLocked
+	}
 	defer r.mu.Unlock()
-	l, err := lockFile(filepath.Join(r.dir, "registry.lock"), true)
+	l, err := lockFile(filepath.Join(r.dir, "registry.lock"), block)
+	if errors.Is(err, errLocked) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("registry lock: %w", err)
 	}
@@ -185,26 +200,14 @@ func readRecord(path string) (Record, error) {
 	}
 	// Every id read from disk is checked before any path is built from it: an owner
 	// "../../x" made `corral ls` delete a file outside the state dir (issue 15 item 5).
-	for _, id := range []string{rec.RunID, rec.OwnerInstanceID} {
-		if err := checkID(id); err != nil {
-			return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
-		}
+	err = checkID(rec.RunID)
+	if err == nil && rec.OwnerInstanceID != "" { // no owner: never written by an instance
+		err = checkID(rec.OwnerInstanceID)
+	}
+	if err != nil {
+		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
 	}
 	return rec, nil
-}
-
-// checkID accepts the ids Corral makes ("r"/"i" and hex) and any other short name of
-// letters, digits, '-' and '_': nothing that can name another directory.
-func checkID(id string) error {
-	if id == "" || len(id) > 64 {
-		return fmt.Errorf("%w: %q", ErrBadID, id)
-	}
-	for _, c := range id {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return fmt.Errorf("%w: %q", ErrBadID, id)
-		}
-	}
-	return nil
 }
 
 // list reads every record, oldest first. Corrupt ones found now are set aside.
@@ -263,6 +266,13 @@ func (r *Registry) store(rec Record, durable bool) error {
 	if err != nil {
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
+	if r.writeFault != nil {
+		if ferr := r.writeFault(rec); ferr != nil {
+			f.Close()
+			os.Remove(tmp)
+			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: tmp, Err: ferr})
+		}
+	}
 	if _, err = f.Write(b); err == nil && durable {
 		err = f.Sync()
 	}
@@ -293,7 +303,12 @@ func syncDir(dir string) error {
 // stored record; it is fenced: a record owned by another instance, or by this one
 // under a different epoch, is not ours to change (ErrLeaseLost).
 func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
-	return r.withLock(func() error {
+	return r.updateLock(true, id, epoch, fn)
+}
+
+// updateLock is update; without block it returns errLocked rather than wait.
+func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Record)) error {
+	return r.locked(block, func() error {
 		rec, err := readRecord(r.recordPath(id))
 		if err != nil {
 			return err
@@ -310,10 +325,13 @@ func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
 }
 
 // create stores a new record owned by this instance with a fresh lease.
-func (r *Registry) create(rec Record) error {
+func (r *Registry) create(rec Record) error { return r.createLock(true, rec) }
+
+// createLock is create; without block it returns errLocked rather than wait.
+func (r *Registry) createLock(block bool, rec Record) error {
 	rec.OwnerInstanceID, rec.LeaseEpoch = r.instance, 1
 	rec.LeaseExpiresAt = r.now().Add(r.cfg.LeaseExpiry)
-	return r.withLock(func() error { return r.write(rec) })
+	return r.locked(block, func() error { return r.write(rec) })
 }
 
 // heartbeat renews the leases of this instance's live runs (id → epoch) and records

@@ -43,6 +43,7 @@ type run struct {
 	epoch     uint64               // lease epoch of the stored record; 0 until stored
 	committed State                // the state started committed before moving to it
 	escapees  []reaper.Fingerprint // processes that left the session, attributed to this run
+	wb        writeBehindState     // a record write waiting on the lock or retrying (durable.go)
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -181,15 +182,21 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 		r.mu.Unlock()
 		return nil
 	}
+	rec := r.recordLocked()
+	r.mu.Unlock()
 	// running only once the record is committed: a Corral that crashes after this
-	// point leaves a record the next one can reconcile.
-	if err := r.commitRunningLocked(); err != nil {
+	// point leaves a record the next one can reconcile. Written without mu held, so a
+	// cancel meanwhile never waits on registry.lock.
+	if err := r.commitRunning(rec); err != nil {
 		// Not committed: a run no later Corral could reconcile must not go on.
+		r.mu.Lock()
 		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
 		r.cancel(cause{SpawnError})
 		r.mu.Unlock()
 		return fmt.Errorf("registry: %w", err)
 	}
+	r.mu.Lock()
+	r.committedLocked()
 	r.mu.Unlock()
 	// Outside mu: the exec takes as long as the kernel needs, and a cancel must not
 	// wait for it. The record is durable, so the program may run now.
@@ -238,7 +245,7 @@ func (r *run) endUnstarted(spawnErr error) error {
 		})
 		r.changeLocked(EventExit, r.info.Reason.String(), nil)
 		r.sup.countExit(r.info.Reason)
-		close(r.done)
+		r.doneLocked()
 	})
 	return nil
 }
@@ -336,7 +343,7 @@ func (r *run) finish(werr error, forced bool) {
 	})
 	r.changeLocked(EventExit, r.info.Reason.String(), nil)
 	r.sup.countExit(r.info.Reason)
-	close(r.done)
+	r.doneLocked()
 }
 
 // exitStatus reads the root's exit code or fatal signal.

@@ -48,3 +48,17 @@ func readState(path string, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// checkID accepts the ids Corral makes ("r"/"i" and hex) and any other short name of
+// letters, digits, '-' and '_': nothing that can name another directory.
+func checkID(id string) error {
+	if id == "" || len(id) > 64 {
+		return fmt.Errorf("%w: %q", ErrBadID, id)
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("%w: %q", ErrBadID, id)
+		}
+	}
+	return nil
+}
