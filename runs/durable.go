@@ -114,7 +114,8 @@ func (r *run) writeBehind() {
 }
 
 // Write-behind backoff: 50 ms doubling to 2 s, ten retries, about 11 s in all.
-const (
+// Variables only so tests can shorten them.
+var (
 	writeRetryDelay = 50 * time.Millisecond
 	writeRetryMax   = 2 * time.Second
 	writeRetries    = 10

@@ -18,6 +18,9 @@ const recordCap = 1 << 20
 func openState(path string, flag int, perm os.FileMode) (*os.File, error) {
 	f, err := os.OpenFile(path, flag|oNoFollow|oNonBlock, perm)
 	if err != nil {
+		if isLinkLoop(err) {
+			return nil, fmt.Errorf("%w: %s is a symbolic link; refusing to follow it", ErrNotRegular, path)
+		}
 		return nil, err
 	}
 	st, err := f.Stat()

@@ -7,3 +7,5 @@ const (
 	oNoFollow = 0
 	oNonBlock = 0
 )
+
+func isLinkLoop(error) bool { return false }
