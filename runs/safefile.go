@@ -25,7 +25,7 @@ func openState(path string, flag int, perm os.FileMode) (*os.File, error) {
 	}
 	st, err := f.Stat()
 	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%w: %s is %v", ErrNotRegular, path, st.Mode().Type())
+		err = fmt.Errorf("%w: %s is %s", ErrNotRegular, path, kindOf(st.Mode()))
 	}
 	if err != nil {
 		f.Close()
@@ -64,4 +64,19 @@ func checkID(id string) error {
 		}
 	}
 	return nil
+}
+
+// kindOf names a file type for an error message.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "not a regular file (" + m.Type().String() + ")"
 }
