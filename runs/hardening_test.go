@@ -245,3 +245,27 @@ func TestFinalWriteGivenUpDropsRecord(t *testing.T) {
 		t.Fatalf("no record-dropped event:\n%s", ev)
 	}
 }
+
+// With a registry (so held), a missing program is still a synchronous spawn error,
+// and one the kernel refuses after the release is a spawn error naming the errno.
+func TestHeldSpawnErrors(t *testing.T) {
+	kinds(t, func(t *testing.T, pty bool) {
+		s := regSup(t, openReg(t, t.TempDir()))
+		_, err := s.Spawn(Spec{Argv: []string{"/nonexistent/corral-prog"}, PTY: pty})
+		if !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("missing program: %v, want ErrNotExist", err)
+		}
+		bad := filepath.Join(t.TempDir(), "not-a-program")
+		if err := os.WriteFile(bad, []byte("\x00\x01garbage"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		id, err := s.Spawn(Spec{Argv: []string{bad}, PTY: pty})
+		if !errors.Is(err, syscall.ENOEXEC) {
+			t.Fatalf("unexecutable program: %v, want ENOEXEC", err)
+		}
+		info := waitEnd(t, s, id)
+		if info.Reason != SpawnError || !strings.Contains(info.SpawnErr, "exec format error") {
+			t.Fatalf("info %+v, want spawn-error naming the errno", info)
+		}
+	})
+}

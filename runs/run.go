@@ -137,8 +137,9 @@ func (r *run) start() error {
 	cmd := r.spec.command(r.sup.cfg, r.id)
 	// Held until the record is committed (issue 15 item 2): a Corral killed between
 	// the fork and the registry write leaves a child that exits having run nothing.
+	// Without a registry there is no record to wait for, and no hold to pay for.
 	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,
-		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue, Hold: true}
+		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue, Hold: r.sup.reg != nil}
 	if r.spec.FixedSize {
 		opts.OnChildResize = r.onChildResize
 	}
