@@ -3,7 +3,6 @@ package runs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os/exec"
 	"slices"
@@ -169,7 +168,7 @@ func (r *run) start() error {
 // started records the process, commits its record, releases it to exec its program
 // and moves the run to running — or straight to exiting when a cancel came in while it
 // was starting, the record could not be written, or the exec failed (the error
-// returned: a spawn error). A child never released exits having run nothing.
+// returned: a spawn error). A held child never released exits having run nothing.
 func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 	fp, _ := reaper.Identify(proc.PID()) // best effort: a root that already exited has none
 	r.mu.Lock()
@@ -178,27 +177,15 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 		r.screen.SetReply(replyWriter{proc}) // answers to DA/DSR queries go back to the app
 	}
 	r.info.PID, r.info.Fingerprint, r.info.StartedAt = proc.PID(), fp, r.sup.clock.Now()
-	if r.ctx.Err() != nil {
-		r.moveLocked(Exiting, nil)
+	if r.exitIfCancelledLocked() {
 		r.mu.Unlock()
 		return nil
 	}
 	rec := r.recordLocked()
 	r.mu.Unlock()
-	// running only once the record is committed: a Corral that crashes after this
-	// point leaves a record the next one can reconcile. Written without mu held, so a
-	// cancel meanwhile never waits on registry.lock.
-	if err := r.commitRunning(rec); err != nil {
-		// Not committed: a run no later Corral could reconcile must not go on.
-		r.mu.Lock()
-		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
-		r.cancel(cause{SpawnError})
-		r.mu.Unlock()
-		return fmt.Errorf("registry: %w", err)
+	if release, err := r.commitStart(rec); !release {
+		return err
 	}
-	r.mu.Lock()
-	r.committedLocked()
-	r.mu.Unlock()
 	// Outside mu: the exec takes as long as the kernel needs, and a cancel must not
 	// wait for it. The record is durable, so the program may run now.
 	rerr := proc.Release()
@@ -214,13 +201,11 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 		r.cancel(cause{SpawnError})
 		return rerr
 	}
-	if r.ctx.Err() != nil {
-		r.moveLocked(Exiting, nil) // cancelled during the release
-		return nil
+	if !r.exitIfCancelledLocked() {
+		r.moveLocked(Running, nil)
+		r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
+		r.wd.Start()
 	}
-	r.moveLocked(Running, nil)
-	r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
-	r.wd.Start()
 	return nil
 }
 
