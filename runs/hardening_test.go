@@ -269,3 +269,43 @@ func TestHeldSpawnErrors(t *testing.T) {
 		}
 	})
 }
+
+// A cancel that comes while the first record waits for registry.lock returns at once,
+// and the held child is never released: its program never runs.
+func TestCancelDuringCommitRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	s := regSup(t, openReg(t, dir))
+	l, err := lockFile(filepath.Join(dir, "registry.lock"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	spawned := make(chan string, 1)
+	go func() {
+		id, _ := s.Spawn(Spec{Argv: []string{"/bin/sh", "-c", ": >" + marker + "; exec sleep 1000"}})
+		spawned <- id
+	}()
+	var id string
+	deadline := time.Now().Add(10 * time.Second)
+	for id == "" { // the run exists (starting) as soon as Spawn has made it
+		for _, info := range s.Snapshot() {
+			if info.PID != 0 {
+				id = info.ID
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run never got a process")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	within(t, 2*time.Second, "Cancel while the record waits for the lock", func() { s.Cancel(id) })
+	l.release()
+	<-spawned
+	info := waitEnd(t, s, id)
+	if info.Reason != ManualCancel {
+		t.Fatalf("reason %s, want manual-cancel", info.Reason)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the program ran after a cancel that came before its release")
+	}
+}
