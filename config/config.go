@@ -138,10 +138,17 @@ func ResolveStateDir(flag, configured string) (string, error) {
 }
 
 // EnsureStateDir creates dir (and parents) with mode 0700 and tightens an existing
-// one, since transcripts and records may hold secrets a run printed.
+// one, since transcripts and records may hold secrets a run printed. A dir owned by
+// another user, or one it would be created in, is refused (ErrForeignStateDir).
 func EnsureStateDir(dir string) error {
+	if err := checkCreateInto(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state dir %s: %w", dir, err)
+	}
+	if err := checkOwned(dir); err != nil {
+		return err
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return fmt.Errorf("state dir %s: %w", dir, err)

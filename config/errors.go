@@ -10,6 +10,11 @@ import (
 // corral.toml or Procfile. A missing file wraps os.ErrNotExist instead.
 var ErrInvalid = errors.New("invalid config")
 
+// ErrForeignStateDir: a state dir, or the directory one would be created in, owned by
+// another user. Its owner could plant symlinks and records that a root Corral would
+// follow and act on (issue 15 item 3). Checked on Unix.
+var ErrForeignStateDir = errors.New("state dir not owned by you")
+
 // Error is one problem in a config file or Procfile, located so the user can go
 // straight to it: "corral.toml:12: run "build": key "pty": want true or false".
 type Error struct {

@@ -4,20 +4,49 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 )
 
+// castHeaderCap bounds the header line read; castLineCap any event line. A
+// recording is read a line at a time, so neither a huge file nor an endless one
+// (corral replay /dev/zero grew to 4.9 GB, issue 15 item 4) is ever held whole.
+const (
+	castHeaderCap = 64 << 10
+	castLineCap   = 4 << 20
+)
+
+// openCast opens a recording for reading: a regular file only (a FIFO would block
+// the open, a device never ends). The path is checked before the open, which a FIFO
+// would otherwise hang, and the open file again after it.
+func openCast(path string) (*os.File, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v)", path, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return f, nil
+}
+
 // CastSize reads the terminal size from an asciicast v2 header.
 func CastSize(path string) (cols, rows int, err error) {
-	f, err := os.Open(path)
+	f, err := openCast(path)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer f.Close()
-	line, err := bufio.NewReader(f).ReadBytes('\n')
+	line, err := bufio.NewReader(io.LimitReader(f, castHeaderCap)).ReadBytes('\n')
 	if err != nil && len(line) == 0 {
 		return 0, 0, fmt.Errorf("%s: empty recording", path)
 	}
@@ -43,7 +72,7 @@ func castPlay(args []string) int {
 			speed = s
 		}
 	}
-	f, err := os.Open(args[0])
+	f, err := openCast(args[0])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -77,7 +106,7 @@ func (p *player) readKeys() {
 }
 
 func (p *player) play(sc *bufio.Scanner) int {
-	sc.Buffer(nil, 4<<20)
+	sc.Buffer(nil, castLineCap)
 	sc.Scan() // header
 	last := 0.0
 	for sc.Scan() {

@@ -62,6 +62,10 @@ type Options struct {
 	// WriteQueue caps the bytes of input queued and not yet written; Write
 	// returns ErrInputFull beyond it. Zero means DefaultWriteQueue.
 	WriteQueue int
+	// Hold starts the child held: it exists (pid, start time, session final) but
+	// runs nothing of its program until Release; Close before Release ends it
+	// having run nothing (issue 15 item 2, see hold_unix.go).
+	Hold bool
 }
 
 // Proc is one hosted child: its input queue and writer, its readers and its
@@ -83,6 +87,9 @@ type Proc struct {
 	closed    atomic.Bool
 	closeOnce sync.Once
 	closeErr  error
+
+	holdMu sync.Mutex
+	hold   *hold // a child started with Options.Hold and not yet released
 }
 
 // Start starts cmd in its own session and hosts its I/O; see the package doc.
@@ -298,6 +305,7 @@ func (p *Proc) endReaders() {
 func (p *Proc) Close() error {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true)
+		p.abortHold() // never released: the held child exits having run nothing
 		p.in.stop()
 		p.endReaders()
 		<-p.outputDone

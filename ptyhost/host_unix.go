@@ -36,11 +36,14 @@ func startPTY(cmd *exec.Cmd, o Options) (*Proc, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	// Ctty is a descriptor number in the child: 0, the slave as stdin.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
+	h, err := startCmd(cmd, o)
+	if err != nil {
 		master.Close()
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	return newPTYProc(cmd.Process.Pid, master, o), nil
+	p := newPTYProc(cmd.Process.Pid, master, o)
+	p.hold = h
+	return p, nil
 }
 
 // pollable replaces the master creack/pty returns with a non-blocking
@@ -99,13 +102,15 @@ func startPipe(cmd *exec.Cmd, o Options) (*Proc, error) {
 	inR, inW, outR, outW, errR, errW := fds[0], fds[1], fds[2], fds[3], fds[4], fds[5]
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err := cmd.Start()
+	h, err := startCmd(cmd, o)
 	closeAll(inR, outW, errW) // the child's ends: ours must go, or EOF never comes
 	if err != nil {
 		closeAll(inW, outR, errR)
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	return newPipeProc(cmd.Process.Pid, inW, outR, errR, o), nil
+	p := newPipeProc(cmd.Process.Pid, inW, outR, errR, o)
+	p.hold = h
+	return p, nil
 }
 
 // setWinsize sets the window size through RawConn.Control, never through

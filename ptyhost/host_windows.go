@@ -14,3 +14,11 @@ func startPTY(*exec.Cmd, Options) (*Proc, error)  { return nil, ErrNotSupported 
 func startPipe(*exec.Cmd, Options) (*Proc, error) { return nil, ErrNotSupported }
 func setWinsize(*os.File, uint16, uint16) error   { return ErrNotSupported }
 func getWinsize(*os.File) (uint16, uint16, error) { return 0, 0, ErrNotSupported }
+
+// hold: there is no host here, so nothing is ever held.
+type hold struct{}
+
+// Release has nothing to release without a host.
+func (p *Proc) Release() error { return nil }
+
+func (p *Proc) abortHold() {}

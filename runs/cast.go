@@ -46,7 +46,7 @@ type castHeader struct {
 }
 
 func openCast(path string, cols, rows uint16, title, term string, limit int64, now time.Time) (*castFile, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := openState(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cast: %w", err)
 	}

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -10,48 +11,188 @@ import (
 
 // persistLocked writes the run's record after a state move. The first write creates
 // it (lease epoch 1); later ones are fenced by the epoch. Without a registry it does
-// nothing. Called with r.mu held, so records are written in state order.
+// nothing. Called with r.mu held, so records are handed over in state order.
+//
+// It never waits for registry.lock: a cancel moves the run to exiting through here,
+// and a lock held elsewhere (another Corral's `ls`, a stuck reader) must not hold the
+// cancel back (issue 15 item 4). A write that finds the lock busy, or fails (a full
+// disk, item 11), is handed to the run's write-behind, which retries in the
+// background; while one is pending, later records queue behind it, so an older state
+// never lands over a newer one.
 func (r *run) persistLocked() error {
 	reg := r.sup.reg
 	if reg == nil {
 		return nil
 	}
 	rec := r.recordLocked()
-	var err error
-	if r.epoch == 0 {
-		if err = reg.create(rec); err == nil {
+	if r.wb.busy {
+		r.wb.pending = &rec
+		return nil
+	}
+	err := r.putRecord(rec, r.epoch, false)
+	if err == nil {
+		if r.epoch == 0 {
 			r.epoch = 1
 		}
-	} else {
-		err = reg.update(r.id, r.epoch, func(stored *Record) {
-			rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt =
-				stored.OwnerInstanceID, stored.LeaseEpoch, stored.LeaseExpiresAt
-			*stored = rec
-		})
+		return nil
 	}
-	if err != nil {
+	if errors.Is(err, ErrLeaseLost) {
 		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+		return err
 	}
+	r.wb.busy, r.wb.pending = true, &rec
+	r.sup.writers.Add(1)
+	go r.writeBehind()
+	if errors.Is(err, errLocked) {
+		return nil // written as soon as the lock is free
+	}
+	reg.events.emit("registry-error", "run", r.id, "state", r.info.State.String(), "err", err.Error(), "retry", 0)
 	return err
 }
 
-// commitRunningLocked creates the run's record in state running, before the run moves
-// there (DESIGN §2: running only after the registry commit).
-func (r *run) commitRunningLocked() error {
+// putRecord stores rec: a create under epoch 0, else a fenced update.
+func (r *run) putRecord(rec Record, epoch uint64, block bool) error {
+	reg := r.sup.reg
+	if epoch == 0 {
+		return reg.createLock(block, rec)
+	}
+	return reg.updateLock(block, r.id, epoch, func(stored *Record) {
+		rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt =
+			stored.OwnerInstanceID, stored.LeaseEpoch, stored.LeaseExpiresAt
+		*stored = rec
+	})
+}
+
+// writeBehind is a run's persistence in the background: it writes the newest pending
+// record, waiting for the registry lock, and retries a failed write with backoff
+// (bounded: writeRetries) until it lands or a newer record replaces it. A final
+// record that never lands is not left claiming a live run: see giveUp.
+func (r *run) writeBehind() {
+	defer r.sup.writers.Done()
+	delay, failures := writeRetryDelay, 0
+	for {
+		r.mu.Lock()
+		rec, epoch := r.wb.pending, r.epoch
+		if rec == nil {
+			r.wb.busy = false
+			if r.wb.closeDone {
+				close(r.done)
+			}
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
+		err := r.putRecord(*rec, epoch, true)
+		r.mu.Lock()
+		if err == nil && epoch == 0 {
+			r.epoch = 1
+		}
+		done := err == nil || errors.Is(err, ErrLeaseLost) || failures >= writeRetries
+		if done && r.wb.pending == rec { // a newer record is written next, not dropped
+			r.wb.pending = nil
+		}
+		r.mu.Unlock()
+		switch {
+		case err == nil:
+			if failures > 0 {
+				r.sup.reg.events.emit("registry-recovered", "run", r.id, "state", rec.State.String(), "retries", failures)
+			}
+			delay, failures = writeRetryDelay, 0
+		case errors.Is(err, ErrLeaseLost):
+			r.sup.reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+		case done:
+			r.giveUp(*rec, err)
+			delay, failures = writeRetryDelay, 0
+		default:
+			failures++
+			r.sup.reg.events.emit("registry-error", "run", r.id, "state", rec.State.String(), "err", err.Error(),
+				"retry", failures)
+			time.Sleep(delay) // backoff in this goroutine only: nothing waits on it
+			delay = min(2*delay, writeRetryMax)
+		}
+	}
+}
+
+// Write-behind backoff: 50 ms doubling to 2 s, ten retries, about 11 s in all.
+// Variables only so tests can shorten them.
+var (
+	writeRetryDelay = 50 * time.Millisecond
+	writeRetryMax   = 2 * time.Second
+	writeRetries    = 10
+)
+
+// giveUp ends the retries of a record that could not be written. A final record
+// (exited, its session verified empty) is then removed instead: a removal needs no
+// free space, and a record left saying running would be reported lost by every
+// reconcile (issue 15 item 11). A run not verified empty keeps its old record, so a
+// later reconcile still looks for what is left of it.
+func (r *run) giveUp(rec Record, cause error) {
+	reg := r.sup.reg
+	if rec.State != Exited || !rec.Cleanup.VerifiedEmpty {
+		reg.events.emit("registry-gave-up", "run", r.id, "state", rec.State.String(), "err", cause.Error())
+		return
+	}
+	err := reg.remove(r.id)
+	attrs := []any{"run", r.id, "err", cause.Error()}
+	if err != nil {
+		attrs = append(attrs, "remove_err", err.Error())
+	}
+	reg.events.emit("record-dropped", attrs...)
+}
+
+// waitWriters waits, within ctx, for every run's write-behind to finish.
+func (s *Supervisor) waitWriters(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		s.writers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// writeBehindState is a run's pending background write, under run.mu.
+type writeBehindState struct {
+	busy      bool    // a write-behind goroutine owns the run's writes
+	pending   *Record // the newest record it has yet to write
+	closeDone bool    // the run has exited: close done once the last write is over
+}
+
+// doneLocked marks the run ended (closes done) once its final record is written or
+// given up: Wait returning means the record on disk says how the run ended.
+func (r *run) doneLocked() {
+	if r.wb.busy {
+		r.wb.closeDone = true
+		return
+	}
+	close(r.done)
+}
+
+// commitRunning creates the run's record in state running, before the run moves
+// there (DESIGN §2: running only after the registry commit). Called without r.mu: it
+// waits for registry.lock, and a cancel must not wait behind it.
+func (r *run) commitRunning(rec Record) error {
 	reg := r.sup.reg
 	if reg == nil {
 		return nil
 	}
-	rec := r.recordLocked()
 	rec.State = Running
 	if err := reg.create(rec); err != nil {
 		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
 		return err
 	}
-	r.epoch, r.committed = 1, Running
-	r.info.LeaseOwner, r.info.LeaseEpoch = reg.instance, 1
-	r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
 	return nil
+}
+
+// committedLocked notes that commitRunning stored the record.
+func (r *run) committedLocked() {
+	if reg := r.sup.reg; reg != nil {
+		r.epoch, r.committed = 1, Running
+		r.info.LeaseOwner, r.info.LeaseEpoch = reg.instance, 1
+		r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
+	}
 }
 
 // recordLocked is the run's durable record as of now.

@@ -18,6 +18,13 @@ var (
 	ErrShutdown = errors.New("supervisor is shutting down")
 	// ErrCorruptRecord: a registry record that does not parse; it is set aside.
 	ErrCorruptRecord = errors.New("corrupt run record")
+	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooLarge: a state-dir file over its size cap; never read whole.
+	ErrTooLarge = errors.New("file too large")
+	// ErrBadID: a run or instance id read from disk that is not one Corral makes; no
+	// path is ever built from it.
+	ErrBadID = errors.New("invalid id")
 	// ErrLeaseLost: another instance holds the run's lease now.
 	ErrLeaseLost = errors.New("lease lost")
 	// ErrAdopted: an adopted run has no terminal; only signals reach it.

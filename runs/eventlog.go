@@ -20,7 +20,7 @@ type eventLog struct {
 }
 
 func openEventLog(path, instance string) (*eventLog, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := openState(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
@@ -111,7 +111,17 @@ func (r *Registry) saveMetrics(m Metrics) error {
 	}
 	path := filepath.Join(r.dir, "metrics", r.instance+".json")
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	os.Remove(tmp)
+	f, err := openState(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -126,7 +136,7 @@ func (r *Registry) Totals() Metrics {
 	total := newMetrics()
 	paths, _ := filepath.Glob(filepath.Join(r.dir, "metrics", "*.json"))
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		b, err := readState(p, recordCap)
 		if err != nil {
 			continue
 		}

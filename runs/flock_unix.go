@@ -18,7 +18,7 @@ var errLocked = errors.New("locked by another process")
 // lockFile takes an exclusive flock on path (created if missing). blocking waits for
 // it; otherwise a held lock is errLocked.
 func lockFile(path string, blocking bool) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := openState(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func lockFile(path string, blocking bool) (*fileLock, error) {
 
 // tryLockFile takes the lock only if it is free and the file exists.
 func tryLockFile(path string) (*fileLock, error) {
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Lstat(path); err != nil {
 		return nil, err
 	}
 	return lockFile(path, false)

@@ -187,7 +187,7 @@ const (
 )
 
 func openTranscript(path string, limit int64) (*transcript, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := openState(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

@@ -61,6 +61,10 @@ type Registry struct {
 
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
+
+	// writeFault, when set (tests only), makes each record write fail with the errno
+	// it returns: a full disk without filling one (issue 15 item 11).
+	writeFault func(Record) error
 }
 
 // OpenRegistry opens (creating) the registry in dir and registers a new instance.
@@ -117,10 +121,21 @@ func (r *Registry) recordPath(id string) string {
 }
 
 // withLock runs fn holding registry.lock exclusively.
-func (r *Registry) withLock(fn func() error) error {
-	r.mu.Lock()
+func (r *Registry) withLock(fn func() error) error { return r.locked(true, fn) }
+
+// locked runs fn holding registry.lock; without block, a lock held elsewhere (in this
+// process or another) returns errLocked at once instead of waiting for it.
+func (r *Registry) locked(block bool, fn func() error) error {
+	if block {
+		r.mu.Lock()
+	} else if !r.mu.TryLock() {
+		return errLocked
+	}
 	defer r.mu.Unlock()
-	l, err := lockFile(filepath.Join(r.dir, "registry.lock"), true)
+	l, err := lockFile(filepath.Join(r.dir, "registry.lock"), block)
+	if errors.Is(err, errLocked) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("registry lock: %w", err)
 	}
@@ -173,7 +188,7 @@ func (r *Registry) setAside(path string, cause error) {
 
 func readRecord(path string) (Record, error) {
 	var rec Record
-	b, err := os.ReadFile(path)
+	b, err := readState(path, recordCap)
 	if err != nil {
 		return rec, err
 	}
@@ -182,6 +197,15 @@ func readRecord(path string) (Record, error) {
 	}
 	if rec.RunID == "" || rec.RunID+".json" != filepath.Base(path) {
 		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
+	}
+	// Every id read from disk is checked before any path is built from it: an owner
+	// "../../x" made `corral ls` delete a file outside the state dir (issue 15 item 5).
+	err = checkID(rec.RunID)
+	if err == nil && rec.OwnerInstanceID != "" { // no owner: never written by an instance
+		err = checkID(rec.OwnerInstanceID)
+	}
+	if err != nil {
+		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
 	}
 	return rec, nil
 }
@@ -237,9 +261,17 @@ func (r *Registry) store(rec Record, durable bool) error {
 	}
 	path := r.recordPath(rec.RunID)
 	tmp := path + "." + r.instance + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	os.Remove(tmp) // O_EXCL below: a planted file or link in its place is replaced, never written through
+	f, err := openState(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+	}
+	if r.writeFault != nil {
+		if ferr := r.writeFault(rec); ferr != nil {
+			f.Close()
+			os.Remove(tmp)
+			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: tmp, Err: ferr})
+		}
 	}
 	if _, err = f.Write(b); err == nil && durable {
 		err = f.Sync()
@@ -259,7 +291,7 @@ func (r *Registry) store(rec Record, durable bool) error {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := os.OpenFile(dir, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return err
 	}
@@ -271,7 +303,12 @@ func syncDir(dir string) error {
 // stored record; it is fenced: a record owned by another instance, or by this one
 // under a different epoch, is not ours to change (ErrLeaseLost).
 func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
-	return r.withLock(func() error {
+	return r.updateLock(true, id, epoch, fn)
+}
+
+// updateLock is update; without block it returns errLocked rather than wait.
+func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Record)) error {
+	return r.locked(block, func() error {
 		rec, err := readRecord(r.recordPath(id))
 		if err != nil {
 			return err
@@ -288,10 +325,13 @@ func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
 }
 
 // create stores a new record owned by this instance with a fresh lease.
-func (r *Registry) create(rec Record) error {
+func (r *Registry) create(rec Record) error { return r.createLock(true, rec) }
+
+// createLock is create; without block it returns errLocked rather than wait.
+func (r *Registry) createLock(block bool, rec Record) error {
 	rec.OwnerInstanceID, rec.LeaseEpoch = r.instance, 1
 	rec.LeaseExpiresAt = r.now().Add(r.cfg.LeaseExpiry)
-	return r.withLock(func() error { return r.write(rec) })
+	return r.locked(block, func() error { return r.write(rec) })
 }
 
 // heartbeat renews the leases of this instance's live runs (id → epoch) and records
@@ -335,6 +375,9 @@ func (r *Registry) InstanceAlive(id string) bool {
 	if id == r.instance {
 		return true
 	}
+	if checkID(id) != nil {
+		return false // no such instance could exist; and no path is built from it
+	}
 	l, err := tryLockFile(r.instancePath(id))
 	if errors.Is(err, errLocked) {
 		return true
@@ -348,6 +391,9 @@ func (r *Registry) InstanceAlive(id string) bool {
 
 // remove deletes a finished record (TTL passed or removed by the operator).
 func (r *Registry) remove(id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
 	return r.withLock(func() error {
 		err := os.Remove(r.recordPath(id))
 		if errors.Is(err, os.ErrNotExist) {

@@ -38,6 +38,8 @@ func maybeRole() {
 		err = roleWriter(dir)
 	case "codex":
 		err = roleCodex(dir)
+	case "spawnloop":
+		err = roleSpawnLoop(dir)
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}

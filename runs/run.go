@@ -39,9 +39,10 @@ type run struct {
 	proc      *ptyhost.Proc // nil for an adopted run: no terminal I/O
 	cmd       *exec.Cmd     // nil for an adopted run: not our child, never reaped here
 	exitSeen  bool
-	epoch     uint64    // lease epoch of the stored record; 0 until stored
-	committed State     // the state started committed before moving to it
-	escapees  []Escapee // processes that left the session, attributed to this run
+	epoch     uint64           // lease epoch of the stored record; 0 until stored
+	committed State            // the state started committed before moving to it
+	escapees  []Escapee        // processes that left the session, attributed to this run
+	wb        writeBehindState // a record write waiting on the lock or retrying (durable.go)
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -140,8 +141,11 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
+	// Held until the record is committed (issue 15 item 2): a Corral killed between
+	// the fork and the registry write leaves a child that exits having run nothing.
+	// Without a registry there is no record to wait for, and no hold to pay for.
 	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,
-		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue}
+		OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue, Hold: r.sup.reg != nil}
 	if r.spec.FixedSize {
 		opts.OnChildResize = r.onChildResize
 	}
@@ -163,37 +167,53 @@ func (r *run) start() error {
 	if err != nil {
 		return r.failStart(err)
 	}
-	r.started(cmd, proc)
+	err = r.started(cmd, proc)
 	go r.monitor(r.waitChild)
-	return nil
+	return err
 }
 
-// started records the process and moves the run to running, or straight to exiting
-// when a cancel came in while it was starting.
-func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) {
+// started records the process, commits its record, releases it to exec its program
+// and moves the run to running — or straight to exiting when a cancel came in while it
+// was starting, the record could not be written, or the exec failed (the error
+// returned: a spawn error). A held child never released exits having run nothing.
+func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 	fp, _ := reaper.Identify(proc.PID()) // best effort: a root that already exited has none
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.cmd, r.proc = cmd, proc
 	if r.screen != nil {
 		r.screen.SetReply(replyWriter{proc}) // answers to DA/DSR queries go back to the app
 	}
 	r.info.PID, r.info.Fingerprint, r.info.StartedAt = proc.PID(), fp, r.sup.clock.Now()
-	if r.ctx.Err() != nil {
-		r.moveLocked(Exiting, nil)
-		return
+	if r.exitIfCancelledLocked() {
+		r.mu.Unlock()
+		return nil
 	}
-	// running only once the record is committed: a Corral that crashes after this
-	// point leaves a record the next one can reconcile.
-	if err := r.commitRunningLocked(); err != nil {
-		// Not committed: a run no later Corral could reconcile must not go on.
-		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
+	rec := r.recordLocked()
+	r.mu.Unlock()
+	if release, err := r.commitStart(rec); !release {
+		return err
+	}
+	// Outside mu: the exec takes as long as the kernel needs, and a cancel must not
+	// wait for it. The record is durable, so the program may run now.
+	rerr := proc.Release()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rerr != nil {
+		r.moveLocked(Exiting, func(i *Info) {
+			if i.Reason == ReasonNone {
+				i.Reason = SpawnError
+			}
+			i.SpawnErr = rerr.Error()
+		})
 		r.cancel(cause{SpawnError})
-		return
+		return rerr
 	}
-	r.moveLocked(Running, nil)
-	r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
-	r.wd.Start()
+	if !r.exitIfCancelledLocked() {
+		r.moveLocked(Running, nil)
+		r.sup.counters.do(func(m *Metrics) { m.SpawnTotal++ })
+		r.wd.Start()
+	}
+	return nil
 }
 
 func (r *run) failStart(err error) error {
@@ -218,7 +238,7 @@ func (r *run) endUnstarted(spawnErr error) error {
 		})
 		r.changeLocked(EventExit, r.info.Reason.String(), nil)
 		r.sup.countExit(r.info.Reason)
-		close(r.done)
+		r.doneLocked()
 	})
 	return nil
 }
@@ -322,7 +342,7 @@ func (r *run) finish(werr error, forced bool) {
 	})
 	r.changeLocked(EventExit, r.info.Reason.String(), nil)
 	r.sup.countExit(r.info.Reason)
-	close(r.done)
+	r.doneLocked()
 }
 
 // exitStatus reads the root's exit code or fatal signal.

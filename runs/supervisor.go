@@ -27,6 +27,7 @@ type Supervisor struct {
 	// spawnMu covers starting a process and registering it, so a reaper of reparented
 	// descendants never sees a child it cannot attribute.
 	spawnMu sync.Mutex
+	writers sync.WaitGroup // runs' write-behind goroutines (durable.go)
 
 	mu     sync.Mutex
 	runs   map[string]*run
@@ -318,6 +319,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 			err = fmt.Errorf("shutdown: runs still not verified empty: %w", ctx.Err())
 		}
 	}
+	s.waitWriters(ctx) // the final records of runs whose write was retried (issue 15 item 11)
 	s.stopBG()
 	<-s.bgDone
 	s.heartbeat() // persist the final counters

@@ -1,0 +1,32 @@
+package runs
+
+import "fmt"
+
+// commitStart writes the run's first record, in state running, before the run (or
+// its program) goes on: a Corral that crashes after this point leaves a record the
+// next one can reconcile. Written without mu held, so a cancel meanwhile never waits
+// on registry.lock. A run whose record could not be written, or that was cancelled
+// meanwhile, is moved to exiting and not to be released; only a failed write is an
+// error.
+func (r *run) commitStart(rec Record) (release bool, err error) {
+	err = r.commitRunning(rec)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		// Not committed: a run no later Corral could reconcile must not go on.
+		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
+		r.cancel(cause{SpawnError})
+		return false, fmt.Errorf("registry: %w", err)
+	}
+	r.committedLocked()
+	return !r.exitIfCancelledLocked(), nil
+}
+
+// exitIfCancelledLocked moves a run cancelled while starting to exiting.
+func (r *run) exitIfCancelledLocked() bool {
+	if r.ctx.Err() == nil {
+		return false
+	}
+	r.moveLocked(Exiting, nil)
+	return true
+}
