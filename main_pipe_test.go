@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -43,4 +44,34 @@ func TestRunEndsWhenStdoutCloses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An agent that exits on a second Ctrl-C, then a third Ctrl-C from a user still
+// pressing it: Corral stays, on the agent's last screen, until the leave chord. And
+// outside focus, keys that arrive at once (an unbracketed paste) are no commands.
+func TestUIKeysAfterAnAgentExits(t *testing.T) {
+	state := serverState(t)
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --local -- env CORRAL_CHILD=1 %s ctrlc-twice",
+		state, corralBin, corralBin))
+	x.waitFor(`agent ready`, 20*time.Second)
+	x.keys("x", "y", "q", "d") // one burst: a paste into the wrong place
+	x.waitFor(`Cancel corral`, 10*time.Second)
+	x.keys("n")
+	x.waitFor(`ignored 3 key`, 10*time.Second)
+	x.keys("Enter")
+	x.waitFor(`FOCUS`, 10*time.Second)
+	x.keys("C-c")
+	x.waitFor(`press Ctrl-C again to exit`, 10*time.Second)
+	x.keys("C-c")
+	x.waitFor(`bye from the agent`, 10*time.Second)
+	x.waitFor(`has ended: its last screen`, 10*time.Second)
+	x.keys("C-c")
+	x.keys("q")
+	s := x.waitFor(`has ended: its last screen`, 10*time.Second)
+	if strings.Contains(s, "CORRAL-EXIT") || !strings.Contains(s, "bye from the agent") {
+		t.Fatalf("keys after the agent's exit reached Corral:\n%s", s)
+	}
+	x.keys("C-]")
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 20*time.Second)
 }

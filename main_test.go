@@ -357,6 +357,7 @@ func TestLsAndReconcile(t *testing.T) {
 type tmuxTerm struct {
 	t    *testing.T
 	sock string
+	last time.Time // when keys were last sent
 }
 
 var tmuxCount atomic.Int32
@@ -388,9 +389,24 @@ func (x *tmuxTerm) run(args ...string) string {
 
 func (x *tmuxTerm) screen() string { return x.run("capture-pane", "-p", "-t", "t") }
 
-// keys sends tmux key names (Enter, C-c, …); text sends literal text.
-func (x *tmuxTerm) keys(k ...string) { x.run(append([]string{"send-keys", "-t", "t"}, k...)...) }
-func (x *tmuxTerm) text(s string)    { x.run("send-keys", "-t", "t", "-l", s) }
+// keys sends tmux key names (Enter, C-c, …); text sends literal text. Each call is
+// what a person presses at once: calls are paced as a person types (typingGap apart),
+// because Corral takes keys that come faster than that outside focus for a paste and
+// drops them (ui/guard.go).
+func (x *tmuxTerm) keys(k ...string) { x.send(append([]string{"send-keys", "-t", "t"}, k...)...) }
+func (x *tmuxTerm) text(s string)    { x.send("send-keys", "-t", "t", "-l", s) }
+
+// typingGap is the time between two key presses of a fast typist.
+const typingGap = 60 * time.Millisecond
+
+func (x *tmuxTerm) send(args ...string) {
+	x.t.Helper()
+	if wait := typingGap - time.Since(x.last); wait > 0 {
+		time.Sleep(wait) // the gap itself is what is modelled, not a condition to wait for
+	}
+	x.run(args...)
+	x.last = time.Now()
+}
 
 // waitFor waits until the screen matches re, with a deadline.
 func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {

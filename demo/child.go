@@ -58,6 +58,7 @@ var behaviours = map[string]func(args []string) int{
 	"ignore-hup":   func([]string) int { signal.Ignore(syscall.SIGHUP); return block("ignore-hup") },
 	"silent":       silent,
 	"bell":         bell,
+	"ctrlc-twice":  ctrlcTwice,
 	"tree":         tree,
 	"fanout":       fanout,
 	"ticker":       ticker,
@@ -134,6 +135,19 @@ func bell([]string) int {
 		fmt.Printf("you said %s\a\n", sc.Text())
 	}
 	return forever()
+}
+
+// ctrlcTwice is an agent's exit: the first Ctrl-C (SIGINT from the terminal) says
+// "press Ctrl-C again to exit", the second exits.
+func ctrlcTwice([]string) int {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT)
+	fmt.Println("agent ready")
+	<-sigs
+	fmt.Println("press Ctrl-C again to exit")
+	<-sigs
+	fmt.Println("bye from the agent")
+	return 0
 }
 
 // silent prints once, then never again.

@@ -11,6 +11,13 @@ import (
 
 // handleKey routes a key by mode.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.mode != modeFocus {
+		// Commands and y/n answers are never taken from a burst (guard.go).
+		commands := m.mode == modeBrowse || m.mode == modeDialog && m.dialog == dlgConfirm
+		if m.burst() && commands {
+			return m, nil
+		}
+	}
 	switch m.mode {
 	case modeFocus:
 		return m.focusKey(k)
@@ -24,7 +31,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeQuitting:
 		return m, nil
 	}
-	m.flash = ""
+	m.flash, m.dropped = "", 0
 	return m.browseKey(k)
 }
 
@@ -84,7 +91,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Cancel):
 		return m.askCancel(sel)
 	case key.Matches(k, km.Interrupt):
-		return m.live(sel, "interrupt", core.Interrupt)
+		return m.askInterrupt(sel)
 	case key.Matches(k, km.Pause):
 		if sel.Paused {
 			return m.live(sel, "resume", core.Resume)
@@ -93,10 +100,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Restart):
 		return m.restart(sel)
 	case key.Matches(k, km.Remove):
-		if !sel.Ended() {
-			return m.note("remove: %s is still %s", sel.Name, sel.State)
-		}
-		return m, removeCmd(m.core, sel.ID)
+		return m.askRemove(sel)
 	}
 	return m, nil
 }

@@ -119,6 +119,10 @@ func (m Model) confirmed(yes bool) (tea.Model, tea.Cmd) {
 		return m.startQuit()
 	case confirmDetach:
 		return m.detach()
+	case confirmInterrupt:
+		return m, doCmd("interrupt", m.confirmID, m.core.Interrupt)
+	case confirmRemove:
+		return m, removeCmd(m.core, m.confirmID)
 	}
 	return m, doCmd("cancel", m.confirmID, m.core.Cancel)
 }

@@ -69,6 +69,9 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd := m.leaveFocus()
 		return m, cmd
 	}
+	if m.term.info.Ended() {
+		return m.endedFocusKey()
+	}
 	b, ok := KeyBytes(k, m.screenState().Modes)
 	if !ok {
 		return m, nil

@@ -32,10 +32,9 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	if ev.Type == runs.EventExit && info.ID != sel.ID {
 		m.list.SetAttention(info.ID, true)
 	}
-	if ev.Type == runs.EventExit && info.ID == sel.ID && m.mode == modeFocus {
-		m.leaveFocus()
-		m.flash = clean(info.Name) + " ended"
-	}
+	// The focused run ended: focus stays on its last screen, and keys go nowhere until
+	// the leave chord (guard.go), so the second Ctrl-C of "press Ctrl-C again to exit"
+	// is not Corral's quit.
 	if sel, _ = m.list.Selected(); m.list.SelectedKey() != before {
 		cmds = append(cmds, m.selectionMoved())
 	} else if sel.ID == info.ID || m.pair.on && info.ID == m.pair.other.ID() {

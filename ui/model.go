@@ -38,6 +38,8 @@ const (
 	confirmCancel confirmOp = iota
 	confirmQuit
 	confirmDetach
+	confirmInterrupt
+	confirmRemove
 )
 
 // refreshEvery is the period of the countdown tick and of the snapshot, counters and
@@ -69,6 +71,9 @@ type Model struct {
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
 	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
+
+	lastKey time.Time // when the last key outside focus came (guard.go)
+	dropped int       // keys of the current burst dropped
 
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
 	detached   bool // the UI ended by detaching: the runs go on

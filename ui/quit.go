@@ -39,14 +39,10 @@ func (m Model) detach() (tea.Model, tea.Cmd) {
 }
 
 // requestShutdown ends every run (and, attached, the server), asking first when runs
-// are live.
+// are live or ended unseen (quitQuestion).
 func (m Model) requestShutdown() (tea.Model, tea.Cmd) {
-	if n := len(m.liveRuns()); n > 0 {
-		m.confirm = NewConfirm(m.c, fmt.Sprintf("%d live run(s) will be ended (supervisor-shutdown). Quit?", n))
-		m.confirm.SetSize(m.lay.w, 1)
-		m.confirmOp = confirmQuit
-		m.openDialog(dlgConfirm)
-		return m, nil
+	if q := m.quitQuestion(); q != "" {
+		return m.ask(q, confirmQuit, "")
 	}
 	return m.startQuit()
 }

@@ -34,7 +34,7 @@ func TestUpdateCommands(t *testing.T) {
 		{"select", func(h *harness) { h.key("j") }, nil},
 		{"focus keys reach Write", func(h *harness) { h.key("enter", "a", "enter", "up", "ctrl+c") },
 			[]string{`Write r1 "a"`, `Write r1 "\r"`, `Write r1 "\x1b[A"`, `Write r1 "\x03"`}},
-		{"ctrl+] leaves focus", func(h *harness) { h.key("enter", "ctrl+]", "i") }, []string{"Interrupt r1"}},
+		{"ctrl+] leaves focus", func(h *harness) { h.key("enter", "ctrl+]", "i", "y") }, []string{"Interrupt r1"}},
 		{"paste in focus", func(h *harness) { h.key("enter"); h.send(tea.PasteMsg{Content: "a\nb"}) },
 			[]string{`Write r1 "a\rb"`}},
 		{"send-keys prompt", func(h *harness) { h.key("s"); h.typeText(`"echo hi" Enter C-c`); h.key("enter") },
@@ -48,12 +48,14 @@ func TestUpdateCommands(t *testing.T) {
 		{"cancel yes", func(h *harness) { h.key("x", "y") }, []string{"Cancel r1"}},
 		{"cancel no", func(h *harness) { h.key("x", "n") }, nil},
 		{"cancel ended run", func(h *harness) { h.key("j", "x", "y") }, nil},
-		{"interrupt", func(h *harness) { h.key("i") }, []string{"Interrupt r1"}},
+		{"interrupt asks, then sends", func(h *harness) { h.key("i", "y") }, []string{"Interrupt r1"}},
+		{"interrupt declined", func(h *harness) { h.key("i", "n") }, nil},
 		{"pause", func(h *harness) { h.key("space") }, []string{"Pause r1"}},
 		{"reconcile", func(h *harness) { h.key("r") }, []string{"Reconcile"}},
 		{"restart ended", func(h *harness) { h.key("j", "R") }, []string{"Spawn tests"}},
 		{"restart live refused", func(h *harness) { h.key("R") }, nil},
-		{"remove ended", func(h *harness) { h.key("j", "d") }, []string{"Remove r2"}},
+		{"remove ended asks, then removes", func(h *harness) { h.key("j", "d", "y") }, []string{"Remove r2"}},
+		{"remove declined", func(h *harness) { h.key("j", "d", "n") }, nil},
 		{"remove live refused", func(h *harness) { h.key("d") }, nil},
 		{"zoom resizes", func(h *harness) { h.key("z") }, []string{"Resize r1 118 27"}},
 		{"unzoom resizes back", func(h *harness) { h.key("z", "z") }, []string{"Resize r1 118 27", "Resize r1 70 20"}},
@@ -255,7 +257,7 @@ func TestRestartKeepsSpec(t *testing.T) {
 
 func TestRemoveDropsRun(t *testing.T) {
 	h := twoRuns(t)
-	h.key("j", "d")
+	h.key("j", "d", "y")
 	if _, ok := h.m.list.Run("r2"); ok {
 		t.Fatal("removed run still listed")
 	}

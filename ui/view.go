@@ -107,6 +107,9 @@ func (m Model) statusLine() string {
 		return m.prompt.View()
 	case m.mode == modeDialog && m.dialog == dlgConfirm:
 		return m.confirm.View()
+	case m.mode == modeFocus && m.term.info.Ended():
+		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
+			st.Warn.Render(" "+clean(m.term.info.Name)+" has ended: its last screen; keys are not sent"), w)
 	case m.mode == modeFocus:
 		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
 			st.Muted.Render(" every key goes to "+clean(m.term.info.Name)), w)

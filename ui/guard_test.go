@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// typeFast sends keys 1 ms apart, as an unbracketed paste arrives.
+func (h *harness) typeFast(names ...string) {
+	for _, n := range names {
+		h.clk.t = h.clk.t.Add(time.Millisecond)
+		h.send(keyMsg(n))
+	}
+}
+
+// An unbracketed paste outside focus is not read as commands: `xyq d` opens the
+// cancel question at most; its y does not answer it, and q and d do nothing.
+func TestBurstIsNotCommands(t *testing.T) {
+	h := twoRuns(t)
+	h.typeFast("x", "y", "q", "space", "d")
+	if got := h.core.Calls(); containsPrefix(got, "Cancel") || containsPrefix(got, "Shutdown") ||
+		containsPrefix(got, "Pause") || containsPrefix(got, "Remove") {
+		t.Fatalf("a paste acted: %q", got)
+	}
+	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Cancel claude") {
+		t.Fatalf("the first key should have asked, and the question still stand:\n%s", h.view())
+	}
+	h.clk.t = h.clk.t.Add(time.Second) // a person answers
+	h.key("n")
+	if h.m.mode != modeBrowse || containsPrefix(h.core.Calls(), "Cancel") {
+		t.Fatal("the question was not answered by the person's n")
+	}
+	if !strings.Contains(h.view(), "ignored 4 key(s)") {
+		t.Errorf("no notice of the ignored keys:\n%s", h.view())
+	}
+}
+
+// Keys a person types (65 ms apart) act as before.
+func TestTypedKeysAct(t *testing.T) {
+	h := twoRuns(t)
+	for _, k := range []string{"i", "y"} {
+		h.clk.t = h.clk.t.Add(65 * time.Millisecond)
+		h.send(keyMsg(k))
+	}
+	if got := h.core.called("Interrupt"); len(got) != 1 {
+		t.Fatalf("typed i y: %q", h.core.Calls())
+	}
+}
+
+// When the focused run ends, focus stays on its last screen and the next keys
+// (the second Ctrl-C of "press Ctrl-C again to exit") go nowhere, least of all to
+// Corral's quit; the leave chord leaves.
+func TestFocusStaysOnAnEndedRun(t *testing.T) {
+	h := twoRuns(t)
+	h.key("enter")
+	ended, _ := h.m.list.Run("r1")
+	ended.State, ended.Reason, ended.Seq, ended.EndedAt = runs.Exited, runs.Exit, ended.Seq+10, t0
+	code := 0
+	ended.ExitCode = &code
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: ended, Time: t0}})
+	msgs := h.key("ctrl+c", "q", "x")
+	if h.m.mode != modeFocus || hasMsg[tea.QuitMsg](msgs) || containsPrefix(h.core.Calls(), "Shutdown") ||
+		len(h.core.written["r1"]) != 0 {
+		t.Fatalf("keys after the end acted: mode %v, calls %q, written %q", h.m.mode, h.core.Calls(), h.core.written)
+	}
+	if v := h.view(); !strings.Contains(v, "has ended: its last screen; keys are not sent") {
+		t.Errorf("no word of the end:\n%s", v)
+	}
+	h.key("ctrl+]")
+	if h.m.mode != modeBrowse {
+		t.Fatal("the leave chord did not leave")
+	}
+}
+
+// Quitting while an ended run was never looked at asks, even with nothing live.
+func TestQuitAsksForUnseenEnds(t *testing.T) {
+	core := newFake()
+	a, b := endedRun("r1", "build"), endedRun("r2", "claude")
+	h := newHarness(t, core, 120, 30, a, b)
+	h.m.list.SetAttention("r2", true)
+	h.key("ctrl+c")
+	if h.m.mode != modeDialog || !strings.Contains(h.view(), "1 run(s) ended that you have not looked at") {
+		t.Fatalf("ctrl+c quit without asking:\n%s", h.view())
+	}
+	if msgs := h.key("y"); !hasMsg[tea.QuitMsg](msgs) {
+		t.Error("y did not quit")
+	}
+}
+
+func containsPrefix(calls []string, p string) bool {
+	for _, c := range calls {
+		if strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	return false
+}
