@@ -1191,10 +1191,27 @@ func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, map[string][]strin
 		return d, nil, nil, err
 	}
 	file, err := config.Load(path)
+	if err == nil {
+		err = checkKeys(file)
+	}
 	if err != nil {
 		return d, nil, nil, err
 	}
 	return file.Apply(d), file.Runs, file.Keys, nil
+}
+
+// checkKeys checks the file's [keys] against the UI's actions; an error names the
+// line of the binding it is about.
+func checkKeys(file *config.File) error {
+	err := ui.CheckKeys(file.Keys)
+	var ke *ui.KeyError
+	if errors.As(err, &ke) {
+		if line := file.KeyLine(ke.Action); line > 0 {
+			return fmt.Errorf("%s:%d: [keys] %s: %s", file.Path, line, ke.Action, ke.Msg)
+		}
+		return fmt.Errorf("%s: [keys] %s: %s", file.Path, ke.Action, ke.Msg)
+	}
+	return err
 }
 
 // uiRuns is what the UI opens with: the runs to start, the configured runs it lists
@@ -1308,8 +1325,8 @@ func cmdCheck(args []string) int {
 			return exitUsage
 		}
 	}
-	if _, err := ui.New(ui.Options{Keys: file.Keys}); err != nil {
-		fmt.Fprintf(os.Stderr, "corral check: %s: [keys]: %v\n", path, err)
+	if err := checkKeys(file); err != nil {
+		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
 		return exitUsage
 	}
 	fmt.Printf("# %s is valid; effective configuration:\n%s", path, file.Effective(config.Default()))

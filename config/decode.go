@@ -80,7 +80,7 @@ func (d *decoder) defaults(t table) error {
 // keys reads [keys]: action = "key" or ["key", …]. An empty array unbinds the
 // action. Which actions exist is the UI's business.
 func (d *decoder) keys(t table) error {
-	d.f.Keys = map[string][]string{}
+	d.f.Keys, d.f.KeyLines = map[string][]string{}, map[string]int{}
 	for _, p := range t.pairs {
 		if len(p.key) != 1 || p.key[0] == "" {
 			return d.fail(p.line, "[keys]", dotted(p.key), errors.New("want an action name, like cancel"))
@@ -90,6 +90,7 @@ func (d *decoder) keys(t table) error {
 			return d.fail(p.line, "[keys]", p.key[0], err)
 		}
 		d.f.Keys[p.key[0]] = ks
+		d.f.KeyLines[p.key[0]] = p.line
 	}
 	return nil
 }

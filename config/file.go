@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ type File struct {
 	Defaults FileDefaults
 	Runs     []RunEntry
 	Keys     map[string][]string // action name → key names; the UI checks them against its actions
+	KeyLines map[string]int      // action name → its line in [keys], for the UI's complaints
 }
 
 // FileDefaults is the [defaults] table. Set holds the keys the file gave (as spelled
@@ -45,6 +47,8 @@ type FileDefaults struct {
 // RunEntry is one [[run]] table (or one Procfile line).
 type RunEntry struct {
 	Line int // of its [[run]] header (or Procfile line), for messages
+	// StopSignalLine is the line of its stop_signal key, for an unknown signal's message.
+	StopSignalLine int
 
 	Name string
 	Cmd  string   // a shell command line; exactly one of Cmd and Argv is set
@@ -87,6 +91,8 @@ func Parse(path string, data []byte) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
+	// A UTF-8 byte order mark, as some Windows editors write: not part of the TOML.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if err := checkTOML(path, data); err != nil {
 		return nil, err
 	}
@@ -101,6 +107,14 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 	}
 	return d.f, nil
+}
+
+// KeyLine is where in the file action is bound (0: not in the file).
+func (f *File) KeyLine(action string) int {
+	if f == nil {
+		return 0
+	}
+	return f.KeyLines[action]
 }
 
 // Apply overlays the [defaults] table on d: only the keys the file set. A nil File

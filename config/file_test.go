@@ -71,13 +71,14 @@ func wantFull(dir string) *File {
 				"escape_policy": true, "state_dir": true,
 			},
 		},
-		Keys: map[string][]string{"cancel": {"x", "ctrl+k"}, "focus": {"enter"}, "quit": {}},
+		Keys:     map[string][]string{"cancel": {"x", "ctrl+k"}, "focus": {"enter"}, "quit": {}},
+		KeyLines: map[string]int{"cancel": 14, "focus": 15, "quit": 16},
 		Runs: []RunEntry{
 			{
 				Line: 18, Name: "agent", Cmd: "claude --resume", PTY: true, Cwd: "/srv/app",
 				Env:     map[string]string{"EDITOR": "vi", "EMPTY": ""},
 				Timeout: 90 * time.Minute, TimeoutSet: true, NoOutputSet: true,
-				Grace: 2 * time.Second, StopSignal: "SIGINT", EscapePolicy: "fail",
+				Grace: 2 * time.Second, StopSignal: "SIGINT", StopSignalLine: 27, EscapePolicy: "fail",
 				Cols: 200, Rows: 50,
 			},
 			{
@@ -110,7 +111,7 @@ func TestParseGood(t *testing.T) {
 			&File{Path: "corral.toml", Runs: []RunEntry{{Line: 1, Name: "a", Cmd: "x", Autostart: true,
 				TimeoutSet: true, NoOutputSet: true}}}},
 		{"stop signal by number", "[[run]]\nname = \"a\"\ncmd = \"x\"\nstop_signal = \"15\"\n",
-			&File{Path: "corral.toml", Runs: []RunEntry{{Line: 1, Name: "a", Cmd: "x", Autostart: true, StopSignal: "15"}}}},
+			&File{Path: "corral.toml", Runs: []RunEntry{{Line: 1, Name: "a", Cmd: "x", Autostart: true, StopSignal: "15", StopSignalLine: 4}}}},
 		{"CRLF line ends", "[[run]]\r\nname = \"a\"\r\ncmd = \"x\"\r\n", &File{Path: "corral.toml",
 			Runs: []RunEntry{{Line: 1, Name: "a", Cmd: "x", Autostart: true}}}},
 	}
@@ -243,5 +244,12 @@ func TestParityKey(t *testing.T) {
 	if _, err := Parse("corral.toml", []byte("[[run]]\nname = \"x\"\nparity = \"yes\"\ncmd = \"x\"\n")); err == nil ||
 		!strings.Contains(err.Error(), "corral.toml:3") {
 		t.Fatalf("a bad parity value: %v", err)
+	}
+}
+
+func TestByteOrderMarkAccepted(t *testing.T) {
+	f, err := Parse("corral.toml", []byte("\xef\xbb\xbf[[run]]\nname = \"a\"\ncmd = \"x\"\n"))
+	if err != nil || len(f.Runs) != 1 || f.Runs[0].Line != 1 {
+		t.Fatalf("a file with a BOM: %+v %v", f, err)
 	}
 }

@@ -113,6 +113,7 @@ var runKeys = map[string]runSetter{
 	},
 	"stop_signal": func(_ *decoder, r *RunEntry, v value) (err error) {
 		r.StopSignal, err = asSignal(v)
+		r.StopSignalLine = v.line // an unknown name is found later, against the OS's list
 		return err
 	},
 	keyEscape: func(_ *decoder, r *RunEntry, v value) (err error) {

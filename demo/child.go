@@ -43,6 +43,11 @@ func MaybeChild() {
 	if os.Getenv(ChildEnv) != "1" || len(os.Args) < 2 {
 		return
 	}
+	// Only a behaviour's name makes this a child: CORRAL_CHILD=1 left in a user's
+	// environment must not turn `corral run …` into "unknown behaviour" (issue 15).
+	if _, ok := behaviours[os.Args[1]]; !ok {
+		return
+	}
 	os.Exit(runChild(os.Args[1], os.Args[2:]))
 }
 

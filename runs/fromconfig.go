@@ -36,7 +36,7 @@ func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 	if e.StopSignal != "" {
 		sig, err := ParseSignal(e.StopSignal)
 		if err != nil {
-			return s, fmt.Errorf("run %q (line %d): stop_signal: %w", e.Name, e.Line, err)
+			return s, fmt.Errorf("run %q (line %d): stop_signal: %w", e.Name, max(e.StopSignalLine, e.Line), err)
 		}
 		s.StopSignal = sig
 	}

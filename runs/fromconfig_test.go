@@ -2,6 +2,7 @@ package runs
 
 import (
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -29,5 +30,17 @@ func TestSpecFromEntry(t *testing.T) {
 	}
 	if _, err := SpecFromEntry(config.RunEntry{Name: "x", Cmd: "y", StopSignal: "NOPE"}, d); err == nil {
 		t.Error("bad stop signal accepted")
+	}
+}
+
+// An unknown signal name is reported at its own line, not the [[run]]'s.
+func TestUnknownStopSignalLine(t *testing.T) {
+	f, err := config.Parse("corral.toml", []byte("[[run]]\nname = \"a\"\ncmd = \"x\"\nstop_signal = \"FOO\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = SpecFromEntry(f.Runs[0], config.Default())
+	if err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("error %v, want it at line 4", err)
 	}
 }

@@ -118,6 +118,20 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
+// KeyError is a bad key override: the action it concerns, so a config file can name
+// the line.
+type KeyError struct {
+	Action, Msg string
+}
+
+func (e *KeyError) Error() string { return "keys: " + e.Action + ": " + e.Msg }
+
+// CheckKeys checks key overrides by action name without building a UI.
+func CheckKeys(over map[string][]string) error {
+	_, err := DefaultKeyMap().withOverrides(over)
+	return err
+}
+
 // withOverrides applies user keys by action name and checks that no key is bound to
 // two actions of one mode.
 func (k KeyMap) withOverrides(over map[string][]string) (KeyMap, error) {
@@ -125,10 +139,10 @@ func (k KeyMap) withOverrides(over map[string][]string) (KeyMap, error) {
 	for name, keys := range over {
 		i := slices.IndexFunc(acts, func(a action) bool { return a.name == name })
 		if i < 0 {
-			return k, fmt.Errorf("keys: unknown action %q", name)
+			return k, &KeyError{Action: name, Msg: "unknown action"}
 		}
 		if len(keys) == 0 || slices.Contains(keys, "") {
-			return k, fmt.Errorf("keys: action %q: empty key", name)
+			return k, &KeyError{Action: name, Msg: "empty key"}
 		}
 		acts[i].b.SetKeys(keys...)
 		acts[i].b.SetHelp(helpKeys(keys), acts[i].b.Help().Desc)
@@ -143,7 +157,7 @@ func (k *KeyMap) check() error {
 		for _, g := range a.groups {
 			for _, ks := range a.b.Keys() {
 				if prev, ok := owner[[2]string{g, ks}]; ok && prev != a.name {
-					return fmt.Errorf("keys: %q is bound to both %s and %s (%s)", ks, prev, a.name, g)
+					return &KeyError{Action: a.name, Msg: fmt.Sprintf("%q is bound to both %s and %s (%s)", ks, prev, a.name, g)}
 				}
 				owner[[2]string{g, ks}] = a.name
 			}
