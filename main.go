@@ -519,7 +519,7 @@ func controlEnv() control.Env {
 				runs.SupervisorShutdown: syscall.SIGTERM}[i.Reason]
 			return exitCode(i, spawnErr, got)
 		},
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin: os.Stdin, Stdout: hostOut(), Stderr: os.Stderr,
 	}
 }
 
@@ -706,7 +706,8 @@ func reportReconcile(sup *runs.Supervisor) {
 			fmt.Fprintf(os.Stderr, "corral: reconcile: %v\r\n", err)
 		}
 		for _, d := range notable(ds) {
-			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\r\n", d.ID, d.Name, d.Decision, d.Detail)
+			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\r\n", runs.Printable(d.ID), runs.Printable(d.Name),
+				d.Decision, runs.Printable(d.Detail))
 		}
 	})
 }
@@ -733,7 +734,7 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 
 	tty := newTerminal(spec.PTY && !asJSON)
 	defer tty.restore()
-	stdout := &pipeEnd{w: os.Stdout}
+	stdout := &pipeEnd{w: hostOut()}
 	if !asJSON {
 		spec.Stdout, spec.Stderr = stdout, os.Stderr
 	}
@@ -765,6 +766,16 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 		return exitGotSIGPIPE
 	}
 	return exitCode(info, spawnErr, got)
+}
+
+// hostOut is stdout for a run's output: at a terminal, through a filter that keeps
+// the program from acting on the terminal itself (titles, clipboard, DCS, window
+// operations: issue 15.9); to a file or a pipe, the bytes as written.
+func hostOut() io.Writer {
+	if term.IsTerminal(int(os.Stdout.Fd())) {
+		return ptyhost.NewHostFilter(os.Stdout)
+	}
+	return os.Stdout
 }
 
 // pipeEnd is corral run's stdout as the run's output is streamed to it: it notes a
@@ -998,8 +1009,9 @@ func printTable(rs []lsRun) {
 		if reason == "" {
 			reason = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.RunID, r.Name, r.Backend, r.State,
-			reason, r.PID, owner, lease, time.Since(r.CreatedAt).Round(time.Second))
+		p := runs.Printable // a record on disk may be forged: nothing of it reaches the terminal raw
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p(r.RunID), p(r.Name), p(r.Backend), r.State,
+			reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 	}
 	tw.Flush()
 }
@@ -1027,7 +1039,8 @@ func cmdReconcile(args []string) int {
 			enc.Encode(d)
 			continue
 		}
-		fmt.Printf("%s\t%s\t%s\tpid %d\t%s\n", d.ID, d.Name, d.Decision, d.PID, d.Detail)
+		fmt.Printf("%s\t%s\t%s\tpid %d\t%s\n", runs.Printable(d.ID), runs.Printable(d.Name), d.Decision, d.PID,
+			runs.Printable(d.Detail))
 	}
 	if !asJSON && len(ds) == 0 {
 		fmt.Println("nothing to reconcile")

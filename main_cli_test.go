@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // CORRAL_CHILD=1 in a user's environment (it marks the test binary's child programs)
@@ -24,5 +25,23 @@ func TestKeysErrorNamesItsLine(t *testing.T) {
 	r := run(t, corral(t, "check", cfg))
 	if r.code != 2 || !strings.Contains(r.stderr, "corral.toml:3: [keys] frobnicate: unknown action") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// A program run with corral run --pty at a terminal cannot set the terminal's title
+// (nor write its clipboard, nor send DCS): what draws passes, what acts on the host
+// does not (issue 15.9). A name with control characters is refused.
+func TestRunPTYDoesNotReachTheHost(t *testing.T) {
+	state := t.TempDir()
+	x := startTmux(t, 100, 20, "env CORRAL_STATE_DIR="+state+" "+corralBin+
+		` run --pty --shell -- 'printf "\033]0;PWNED\007\033]52;c;aGk=\007\033[1mvisible\033[0m\n"'`)
+	x.waitFor(`visible`, 20*time.Second)
+	x.waitFor(`CORRAL-EXIT=0`, 20*time.Second)
+	if title := strings.TrimSpace(x.run("display", "-p", "-t", "t", "#{pane_title}")); strings.Contains(title, "PWNED") {
+		t.Fatalf("the run set the host's title: %q", title)
+	}
+	r := run(t, corral(t, "run", "--name", "a\x1b]0;x\x07b", "--", "true"))
+	if r.code != 2 || !strings.Contains(r.stderr, `control characters (a\x1b]0;x\x07b)`) {
+		t.Fatalf("a name with control characters: %+v", r)
 	}
 }

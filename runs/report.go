@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"corral/reaper"
 )
@@ -58,12 +59,29 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 	return rep
 }
 
+// Printable is s for a terminal: control characters (an escape sequence in a name
+// read from a forged record, issue 15.9) are shown as \xNN, never sent.
+func Printable(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // Summary is the one line corral run prints when a run ends:
 //
 //	<name> ended: <reason> (exit <code>|signal <SIG>) after <duration>; cleanup: <steps>, killed <n>, verified empty
 func Summary(i Info) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s ended: %s", i.Name, i.Reason)
+	fmt.Fprintf(&b, "%s ended: %s", Printable(i.Name), i.Reason)
 	switch {
 	case i.ExitCode != nil:
 		fmt.Fprintf(&b, " (exit %d)", *i.ExitCode)

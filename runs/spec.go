@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"corral/config"
 )
@@ -105,6 +106,10 @@ func (s Spec) Kind() string {
 
 func (s Spec) validate() error {
 	switch {
+	case strings.IndexFunc(s.Name, unicode.IsControl) >= 0:
+		// A name is printed to terminals (ls, the summary line, the UI): an escape
+		// sequence in it would reach them (issue 15.9).
+		return fmt.Errorf("%w: a name with control characters (%s)", ErrBadSpec, Printable(s.Name))
 	case len(s.Argv) > 0 && s.Shell != "":
 		return fmt.Errorf("%w: both argv and a shell command line", ErrBadSpec)
 	case len(s.Argv) == 0 && strings.TrimSpace(s.Shell) == "":
@@ -149,7 +154,12 @@ func (s Spec) DisplayName() string {
 	if s.Name != "" {
 		return s.Name
 	}
-	return defaultName(s)
+	return strings.Map(func(r rune) rune { // a program's name may hold anything
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, defaultName(s))
 }
 
 func defaultName(s Spec) string {

@@ -1,0 +1,40 @@
+package ptyhost
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestHostFilter(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"text and SGR pass", "a\x1b[1;31mred\x1b[0m\r\n", "a\x1b[1;31mred\x1b[0m\r\n"},
+		{"cursor and erase pass", "\x1b[2J\x1b[H\x1b[?25l\x1b7x\x1b8", "\x1b[2J\x1b[H\x1b[?25l\x1b7x\x1b8"},
+		{"title dropped", "a\x1b]0;pwned\x07b", "ab"},
+		{"clipboard dropped", "a\x1b]52;c;ZWNobyBoaQ==\x1b\\b", "ab"},
+		{"DCS dropped", "a\x1bP+q544e\x1b\\b", "ab"},
+		{"APC dropped", "a\x1b_Gx\x1b\\b", "ab"},
+		{"window ops dropped", "a\x1b[21tb\x1b[8;100;100t", "ab"},
+		{"charset passes", "\x1b(0q\x1b(B", "\x1b(0q\x1b(B"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, chunk := range []int{1, 2, 3, 1000} { // split anywhere
+				var out bytes.Buffer
+				f := NewHostFilter(&out)
+				in := []byte(c.in)
+				for len(in) > 0 {
+					n := min(chunk, len(in))
+					if k, err := f.Write(in[:n]); k != n || err != nil {
+						t.Fatalf("Write = %d, %v", k, err)
+					}
+					in = in[n:]
+				}
+				if out.String() != c.want {
+					t.Errorf("chunks of %d: %q → %q, want %q", chunk, c.in, out.String(), c.want)
+				}
+			}
+		})
+	}
+}
