@@ -151,7 +151,11 @@ func (m Model) restart(sel runs.Info) (tea.Model, tea.Cmd) {
 	spec := sel.Spec
 	spec.Stdout, spec.Stderr = nil, nil
 	m.sizeSpec(&spec)
-	return m, spawnCmd(m.core, spec)
+	old, core := sel.ID, m.core
+	return m, func() tea.Msg {
+		id, err := core.Spawn(spec)
+		return SpawnedMsg{ID: id, Err: err, Replaces: old}
+	}
 }
 
 // sizeSpec gives a PTY spec the terminal pane's size, so it starts the right size.

@@ -130,6 +130,8 @@ type (
 		ID      string
 		Err     error
 		Pending string // the key of the pending run it started ("" for none)
+		// Replaces is the ended run a restart started this one in place of ("" for none).
+		Replaces string
 	}
 	// RemovedMsg reports a Remove; on success the run leaves the UI.
 	RemovedMsg struct {

@@ -100,3 +100,26 @@ func containsPrefix(calls []string, p string) bool {
 	}
 	return false
 }
+
+// R on an ended run restarts it in place: the new run takes the old one's row (which
+// leaves the core too), not a second row of the same name (issue 14.8).
+func TestRestartInPlace(t *testing.T) {
+	core := newFake()
+	a, b, c := endedRun("r1", "build"), endedRun("r2", "tests"), endedRun("r3", "lint")
+	core.snap = []runs.Info{a, b, c}
+	core.spawnID = "r9"
+	h := newHarness(t, core, 120, 30, a, b, c)
+	h.key("j", "R")
+	fresh := liveRun("r9", "tests", false)
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: fresh, Time: t0}})
+	var names []string
+	for _, i := range h.m.list.Runs() {
+		names = append(names, i.ID)
+	}
+	if strings.Join(names, " ") != "r1 r9 r3" {
+		t.Fatalf("rows %v, want r1 r9 r3", names)
+	}
+	if sel, _ := h.m.list.Selected(); sel.ID != "r9" || len(h.core.called("Remove")) != 1 {
+		t.Errorf("selected %s, calls %q", sel.ID, h.core.Calls())
+	}
+}

@@ -143,6 +143,13 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.started(msg)
 		}
 		m.reportErr("spawn", msg.ID, msg.Err)
+		if msg.Replaces != "" && msg.ID != "" {
+			// Restarted in place: the new run takes the old one's row, and the old
+			// one (ended) leaves the core too.
+			m.list.Replace(msg.Replaces, msg.ID)
+			old := msg.Replaces
+			return m, tea.Batch(m.selectionMoved(), removeCmd(m.core, old))
+		}
 		if msg.Err == nil {
 			m.selectNext = msg.ID
 			if _, ok := m.list.Run(msg.ID); ok {
@@ -180,7 +187,9 @@ func (m Model) removed(msg RemovedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	i, _ := m.list.Run(msg.ID)
-	m.list.Remove(msg.ID)
+	if !m.list.Replacing(msg.ID) { // a restart's new run takes the row when it comes
+		m.list.Remove(msg.ID)
+	}
 	for _, mp := range []map[string]bool{m.logBusy, m.logDirty} {
 		delete(mp, msg.ID)
 	}

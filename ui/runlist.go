@@ -22,7 +22,8 @@ type RunList struct {
 	pending   []pendingRun
 	sel       string // the selected row's key: a run's id or a pending run's key
 	attention map[string]bool
-	offset    int // first visible row
+	slot      map[string]string // a restarted run's id → the row it takes (Replace)
+	offset    int               // first visible row
 	w, h      int
 	now       time.Time
 	focused   bool
@@ -40,7 +41,7 @@ type listKey struct {
 
 // NewRunList returns a list of the given runs, the first one selected.
 func NewRunList(c *Common, initial []runs.Info) RunList {
-	l := RunList{c: c, attention: map[string]bool{}, cache: &viewCache[listKey]{}}
+	l := RunList{c: c, attention: map[string]bool{}, slot: map[string]string{}, cache: &viewCache[listKey]{}}
 	for _, i := range initial {
 		l.Upsert(i)
 	}
@@ -154,6 +155,7 @@ func (l RunList) index(id string) int {
 func (l *RunList) Upsert(info runs.Info) {
 	i := l.index(info.ID)
 	switch {
+	case i < 0 && l.takeSlot(info):
 	case i < 0:
 		l.runs = append(l.runs, info)
 		if l.sel == "" {
@@ -171,6 +173,49 @@ func (l *RunList) Upsert(info runs.Info) {
 		l.runs[i] = info
 	}
 	l.ver++
+}
+
+// Replace makes run id take the row of the ended run old (R restarts in place,
+// issue 14.8): now if id is listed already, else when it comes.
+func (l *RunList) Replace(old, id string) {
+	if i := l.index(id); i >= 0 {
+		info := l.runs[i]
+		l.runs = append(l.runs[:i:i], l.runs[i+1:]...)
+		if l.sel == id {
+			l.sel = old
+		}
+		l.slot[id] = old
+		l.takeSlot(info)
+		return
+	}
+	l.slot[id] = old
+}
+
+// Replacing reports whether a restarted run is still to take old's row.
+func (l RunList) Replacing(old string) bool {
+	for _, o := range l.slot {
+		if o == old {
+			return true
+		}
+	}
+	return false
+}
+
+// takeSlot puts info in the row of the run it replaces, if it replaces one listed.
+func (l *RunList) takeSlot(info runs.Info) bool {
+	old, ok := l.slot[info.ID]
+	delete(l.slot, info.ID)
+	j := l.index(old)
+	if !ok || j < 0 {
+		return false
+	}
+	l.runs[j] = info
+	delete(l.attention, old)
+	if l.sel == old {
+		l.sel = info.ID
+	}
+	l.ver++
+	return true
 }
 
 // Remove drops a run; the selection moves to its neighbour.

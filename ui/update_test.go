@@ -52,7 +52,7 @@ func TestUpdateCommands(t *testing.T) {
 		{"interrupt declined", func(h *harness) { h.key("i", "n") }, nil},
 		{"pause", func(h *harness) { h.key("space") }, []string{"Pause r1"}},
 		{"reconcile", func(h *harness) { h.key("r") }, []string{"Reconcile"}},
-		{"restart ended", func(h *harness) { h.key("j", "R") }, []string{"Spawn tests"}},
+		{"restart ended", func(h *harness) { h.key("j", "R") }, []string{"Spawn tests", "Remove r2"}},
 		{"restart live refused", func(h *harness) { h.key("R") }, nil},
 		{"remove ended asks, then removes", func(h *harness) { h.key("j", "d", "y") }, []string{"Remove r2"}},
 		{"remove declined", func(h *harness) { h.key("j", "d", "n") }, nil},
