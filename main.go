@@ -1332,11 +1332,15 @@ func cmdCheck(args []string) int {
 		return exitUsage
 	}
 	d := file.Apply(config.Default())
-	for _, e := range file.Runs {
+	bad := false
+	for _, e := range file.Runs { // every run's problem, not only the first's
 		if _, err := runs.SpecFromEntry(e, d); err != nil {
 			fmt.Fprintf(os.Stderr, "corral check: %s: %v\n", path, err)
-			return exitUsage
+			bad = true
 		}
+	}
+	if bad {
+		return exitUsage
 	}
 	if err := checkKeys(file); err != nil {
 		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)

@@ -10,12 +10,21 @@ import (
 )
 
 // decoder maps the tables of a corral.toml onto a File, one table at a time in file
-// order, stopping at the first problem with its line.
+// order, noting every problem with its line and going on (issue 12.3: a file with
+// several mistakes is fixed in one pass).
 type decoder struct {
 	path  string
 	dir   string // relative paths in the file are relative to it
 	f     *File
 	names map[string]int // run name → line of the run that took it
+	errs  []error
+}
+
+// note keeps a problem and lets decoding go on.
+func (d *decoder) note(err error) {
+	if err != nil {
+		d.errs = append(d.errs, err)
+	}
 }
 
 func (d *decoder) table(t table) error {
@@ -56,7 +65,7 @@ func (d *decoder) topLevel(t table) error {
 		case runKeys[k] != nil:
 			msg += " (it belongs in a [[run]] table)"
 		}
-		return d.fail(p.line, "", dotted(p.key), errors.New(msg))
+		d.note(d.fail(p.line, "", dotted(p.key), errors.New(msg)))
 	}
 	return nil
 }
@@ -67,10 +76,12 @@ func (d *decoder) defaults(t table) error {
 	for _, p := range t.pairs {
 		set := defaultsKeys[p.key[0]]
 		if len(p.key) != 1 || set == nil {
-			return unknownKey(d, p, "[defaults]", defaultsKeys)
+			d.note(unknownKey(d, p, "[defaults]", defaultsKeys))
+			continue
 		}
 		if err := set(d, fd, p.val); err != nil {
-			return d.fail(p.line, "[defaults]", p.key[0], err)
+			d.note(d.fail(p.line, "[defaults]", p.key[0], err))
+			continue
 		}
 		fd.Set[p.key[0]] = true
 	}
@@ -83,11 +94,13 @@ func (d *decoder) keys(t table) error {
 	d.f.Keys, d.f.KeyLines = map[string][]string{}, map[string]int{}
 	for _, p := range t.pairs {
 		if len(p.key) != 1 || p.key[0] == "" {
-			return d.fail(p.line, "[keys]", dotted(p.key), errors.New("want an action name, like cancel"))
+			d.note(d.fail(p.line, "[keys]", dotted(p.key), errors.New("want an action name, like cancel")))
+			continue
 		}
 		ks, err := asStrings(p.val, true)
 		if err != nil {
-			return d.fail(p.line, "[keys]", p.key[0], err)
+			d.note(d.fail(p.line, "[keys]", p.key[0], err))
+			continue
 		}
 		d.f.Keys[p.key[0]] = ks
 		d.f.KeyLines[p.key[0]] = p.line

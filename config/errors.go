@@ -44,3 +44,33 @@ func (e *Error) Error() string {
 
 // Unwrap makes errors.Is(err, ErrInvalid) hold for every config problem.
 func (e *Error) Unwrap() error { return ErrInvalid }
+
+// maxReported is how many problems one report lists.
+const maxReported = 20
+
+// Errors are every problem found in one file, in file order: one per line when
+// printed, at most maxReported of them and a count of the rest.
+type Errors []error
+
+func (es Errors) Error() string {
+	lines := make([]string, 0, min(len(es), maxReported)+1)
+	for i, e := range es {
+		if i == maxReported {
+			lines = append(lines, fmt.Sprintf("… and %d more", len(es)-maxReported))
+			break
+		}
+		lines = append(lines, e.Error())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap lets errors.As find the first *Error.
+func (es Errors) Unwrap() []error { return es }
+
+// joinErrors is the one error, or all of them.
+func joinErrors(es []error) error {
+	if len(es) == 1 {
+		return es[0]
+	}
+	return Errors(es)
+}

@@ -102,9 +102,10 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	d := decoder{path: path, dir: dir, f: &File{Path: path}, names: map[string]int{}}
 	for _, t := range tables {
-		if err := d.table(t); err != nil {
-			return nil, err
-		}
+		d.note(d.table(t))
+	}
+	if len(d.errs) > 0 {
+		return nil, joinErrors(d.errs)
 	}
 	return d.f, nil
 }

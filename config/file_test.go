@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -251,5 +252,33 @@ func TestByteOrderMarkAccepted(t *testing.T) {
 	f, err := Parse("corral.toml", []byte("\xef\xbb\xbf[[run]]\nname = \"a\"\ncmd = \"x\"\n"))
 	if err != nil || len(f.Runs) != 1 || f.Runs[0].Line != 1 {
 		t.Fatalf("a file with a BOM: %+v %v", f, err)
+	}
+}
+
+// Every mistake is reported at once, each with its line (issue 12.3), up to 20.
+func TestEveryMistakeReported(t *testing.T) {
+	doc := "[defaults]\ngrace = \"soon\"\nbogus = 1\n\n[[run]]\nname = \"a\"\ncmd = \"x\"\npty = \"yes\"\n\n" +
+		"[[run]]\nname = \"b\"\ncmd = \"y\"\ncols = 0\n\n[keys]\ncancel = 3\n"
+	_, err := Parse("corral.toml", []byte(doc))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"corral.toml:2:", "corral.toml:3:", "corral.toml:8:", "corral.toml:13:", "corral.toml:16:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %s in\n%s", want, err)
+		}
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 2 {
+		t.Errorf("the first problem is not an *Error at line 2: %v", e)
+	}
+	var many strings.Builder
+	many.WriteString("[defaults]\n")
+	for i := range 25 {
+		fmt.Fprintf(&many, "bogus%d = 1\n", i)
+	}
+	_, err = Parse("corral.toml", []byte(many.String()))
+	if lines := strings.Split(err.Error(), "\n"); len(lines) != 21 || lines[20] != "… and 5 more" {
+		t.Errorf("cap: %d lines, last %q", len(lines), lines[len(lines)-1])
 	}
 }

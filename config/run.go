@@ -15,17 +15,18 @@ func (d *decoder) run(t table) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]int{} // key → line, for the checks across keys
-	for _, p := range t.pairs {
-		if err := d.runPair(&r, in, p, seen); err != nil {
-			return err
-		}
-	}
-	if err := d.checkRun(r, in, seen); err != nil {
-		return err
-	}
 	d.names[r.Name] = r.Line
-	d.f.Runs = append(d.f.Runs, r)
+	seen := map[string]int{} // key → line, for the checks across keys
+	n := len(d.errs)
+	for _, p := range t.pairs {
+		d.note(d.runPair(&r, in, p, seen))
+	}
+	if len(d.errs) == n { // the checks across keys would only repeat a key's problem
+		d.note(d.checkRun(r, in, seen))
+	}
+	if len(d.errs) == n {
+		d.f.Runs = append(d.f.Runs, r)
+	}
 	return nil
 }
 
