@@ -1192,11 +1192,7 @@ func cmdUI(args []string) int {
 func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, map[string][]string, error) {
 	d := config.Default()
 	if f.procfile != "" {
-		data, err := os.ReadFile(f.procfile)
-		if err != nil {
-			return d, nil, nil, err
-		}
-		entries, err := config.ParseProcfile(f.procfile, data)
+		entries, err := config.LoadProcfile(f.procfile)
 		return d, entries, nil, err
 	}
 	path, err := config.Discover(f.config)
@@ -1342,12 +1338,51 @@ func cmdCheck(args []string) int {
 	if bad {
 		return exitUsage
 	}
+	for _, w := range runWarnings(file) {
+		fmt.Fprintf(os.Stderr, "corral check: warning: %s\n", w)
+	}
 	if err := checkKeys(file); err != nil {
 		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
 		return exitUsage
 	}
 	fmt.Printf("# %s is valid; effective configuration:\n%s", path, file.Effective(config.Default()))
 	return 0
+}
+
+// runWarnings are what may fail only when a run starts, said before: a cwd that does
+// not exist, a program not on PATH (issue 14.12). Nothing is run to find out.
+func runWarnings(file *config.File) []string {
+	var out []string
+	for _, e := range file.Runs {
+		at := fmt.Sprintf("%s:%d: run %q", file.Path, e.Line, e.Name)
+		if e.Cwd != "" {
+			if st, err := os.Stat(e.Cwd); err != nil || !st.IsDir() {
+				out = append(out, fmt.Sprintf("%s: cwd %s is not a directory here", at, e.Cwd))
+			}
+		}
+		prog := ""
+		if len(e.Argv) > 0 {
+			prog = e.Argv[0]
+		} else if f := strings.Fields(e.Cmd); len(f) > 0 && !strings.Contains(f[0], "=") {
+			prog = f[0] // a shell line's first word; builtins and assignments may fool it
+		}
+		if prog == "" || strings.Contains(prog, "/") {
+			continue
+		}
+		if _, err := exec.LookPath(prog); err != nil && !shellWord(prog) {
+			out = append(out, fmt.Sprintf("%s: %s is not on PATH here", at, prog))
+		}
+	}
+	return out
+}
+
+// shellWord reports a word a shell line may start with that is no program.
+func shellWord(w string) bool {
+	switch w {
+	case "cd", "exec", "export", "set", "source", ".", "if", "for", "while", "test", "[", "{", "(", "true", "false", "echo", "printf", "read", "ulimit", "umask", "trap", "wait":
+		return true
+	}
+	return false
 }
 
 // cmdDemo opens the UI on the built-in scenario, with a private state dir so the

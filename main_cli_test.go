@@ -45,3 +45,15 @@ func TestRunPTYDoesNotReachTheHost(t *testing.T) {
 		t.Fatalf("a name with control characters: %+v", r)
 	}
 }
+
+// corral check warns, with the run's line, of a cwd that is not there and a program
+// not on PATH; the file is still valid.
+func TestCheckWarnsOfMissingCwdAndProgram(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	os.WriteFile(cfg, []byte("[[run]]\nname = \"a\"\ncmd = \"no-such-program-xyz --flag\"\ncwd = \"nowhere\"\n"), 0o644)
+	r := run(t, corral(t, "check", cfg))
+	if r.code != 0 || !strings.Contains(r.stderr, "corral.toml:1: run \"a\": cwd") ||
+		!strings.Contains(r.stderr, "no-such-program-xyz is not on PATH") {
+		t.Fatalf("%+v", r)
+	}
+}

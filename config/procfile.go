@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -51,4 +55,88 @@ func procfileLine(text string) (RunEntry, error) {
 		return RunEntry{}, errors.New("want a UTF-8 command without NUL bytes")
 	}
 	return RunEntry{Name: name, Cmd: cmd, Autostart: true}, nil
+}
+
+// procfileBasePort is foreman's: the first process type gets 5000, the next 5100, ….
+const procfileBasePort = 5000
+
+// LoadProcfile reads a Procfile and prepares its runs as foreman and overmind do
+// (issue 14.12): each runs in the Procfile's directory with the variables of the
+// .env file beside it (if there is one) and its own PORT, base + 100 × its index, the
+// base being PORT from .env or the environment, else 5000.
+func LoadProcfile(path string) ([]RunEntry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := ParseProcfile(path, data)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	env, err := loadDotenv(filepath.Join(dir, ".env"))
+	if err != nil {
+		return nil, err
+	}
+	base := procfileBasePort
+	for _, p := range []string{env["PORT"], os.Getenv("PORT")} {
+		if n, err := strconv.Atoi(p); err == nil && n > 0 && n < 65536 {
+			base = n
+			break
+		}
+	}
+	for i := range entries {
+		e := &entries[i]
+		e.Cwd, e.Env = dir, maps.Clone(env)
+		if e.Env == nil {
+			e.Env = map[string]string{}
+		}
+		e.Env["PORT"] = strconv.Itoa(base + 100*i)
+	}
+	return entries, nil
+}
+
+// loadDotenv reads KEY=VALUE lines (blank lines, # comments and an `export ` prefix
+// allowed; a value in '…' is literal, in "…" takes \n, \t, \" and \\). A missing file
+// is no variables; a bad line is an error with its line.
+func loadDotenv(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	env := map[string]string{}
+	for i, raw := range strings.Split(string(data), "\n") {
+		text := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		text = strings.TrimPrefix(text, "export ")
+		k, v, ok := strings.Cut(text, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t\"'") {
+			return nil, &Error{Path: path, Line: i + 1, Msg: fmt.Sprintf("want KEY=VALUE, not %q", text)}
+		}
+		env[k] = dotenvValue(strings.TrimSpace(v))
+	}
+	return env, nil
+}
+
+func dotenvValue(v string) string {
+	switch {
+	case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
+		return v[1 : len(v)-1]
+	case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+		r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\"`, `"`, `\\`, `\`)
+		return r.Replace(v[1 : len(v)-1])
+	}
+	if i := strings.Index(v, " #"); i >= 0 { // an unquoted value's trailing comment
+		v = strings.TrimSpace(v[:i])
+	}
+	return v
 }

@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,5 +48,25 @@ func TestParseProcfileBad(t *testing.T) {
 				t.Errorf("err = %q, want it to start with the file name", err)
 			}
 		})
+	}
+}
+
+// A Procfile's runs get the .env beside it, their own PORT (base + 100 × index) and
+// the Procfile's directory, as under foreman.
+func TestLoadProcfileEnvAndPort(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Procfile"), []byte("web: bin/web\nworker: bin/work\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("# db\nexport DB_URL='postgres://x'\nGREETING=\"a\\nb\"\nPORT=6000\nTRAIL=v # note\n"), 0o644)
+	es, err := LoadProcfile(filepath.Join(dir, "Procfile"))
+	if err != nil || len(es) != 2 {
+		t.Fatalf("%+v %v", es, err)
+	}
+	if es[0].Env["PORT"] != "6000" || es[1].Env["PORT"] != "6100" || es[1].Env["DB_URL"] != "postgres://x" ||
+		es[0].Env["GREETING"] != "a\nb" || es[0].Env["TRAIL"] != "v" || es[0].Cwd != dir {
+		t.Errorf("%+v", es)
+	}
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("OK=1\nnot a pair\n"), 0o644)
+	if _, err := LoadProcfile(filepath.Join(dir, "Procfile")); err == nil || !strings.Contains(err.Error(), ".env:2") {
+		t.Errorf("bad .env line: %v", err)
 	}
 }
