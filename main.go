@@ -64,7 +64,7 @@ $CORRAL_CONFIG, the user config dir); with -- CMD, with that one PTY run started
 commands:
   demo [--autoplay]              open the UI on the built-in demo scenario
   check [FILE]                   validate a config file and print the effective config
-  replay [--speed N] FILE.cast   play a recording in a Corral pane (space pause, +/- speed)
+  replay [--speed N] FILE.cast|RUN  play a recording (a run's, by id or name) in a pane
   run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
   parity [flags] -- CMD [ARGS...]  run it in a PTY and with pipes at once; show what differs
   ls [--json] [--all]            list the runs in the registry
@@ -1437,14 +1437,53 @@ func cmdDemo(args []string) int {
 
 // cmdReplay plays an asciicast recording inside a Corral pane: a PTY run of the
 // built-in player, so it is a run like any other (focus it for space, + and -).
+// castOf is the recording to play: a file, or the recording of a run of the state
+// dir's registry named by its id, a unique prefix of it or its name (the newest run
+// of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
+func castOf(arg, stateDir string) (string, error) {
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+		return filepath.Abs(arg)
+	}
+	dir, err := config.ResolveStateDir(stateDir, config.Default().StateDir)
+	if err != nil {
+		return "", err
+	}
+	reg, err := runs.OpenRegistry(dir, config.Default())
+	if err != nil {
+		return "", err
+	}
+	defer reg.Close()
+	recs, err := reg.List()
+	if err != nil {
+		return "", err
+	}
+	var found *runs.Record
+	for i, r := range recs {
+		match := r.RunID == arg || r.Name == arg || strings.HasPrefix(r.RunID, arg)
+		if match && (found == nil || r.CreatedAt.After(found.CreatedAt)) {
+			found = &recs[i]
+		}
+	}
+	if found == nil {
+		return "", fmt.Errorf("%s is neither a file nor a run in %s", arg, dir)
+	}
+	for _, l := range found.Logs {
+		if strings.HasSuffix(l, ".cast") {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("run %s (%s) has no recording: only PTY runs are recorded", found.RunID, runs.Printable(found.Name))
+}
+
 func cmdReplay(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	speed := fs.Float64("speed", 1, "playback speed")
+	stateDir := fs.String("state-dir", "", "state directory (to find a run's recording)")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *speed <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: corral replay [--speed N] FILE.cast")
+		fmt.Fprintln(os.Stderr, "usage: corral replay [--speed N] [--state-dir DIR] FILE.cast|RUN")
 		return exitUsage
 	}
-	path, err := filepath.Abs(fs.Arg(0))
+	path, err := castOf(fs.Arg(0), *stateDir)
 	var cols, rows int
 	if err == nil {
 		cols, rows, err = demo.CastSize(path)

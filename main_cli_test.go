@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,20 @@ func TestCheckWarnsOfMissingCwdAndProgram(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "corral.toml:1: run \"a\": cwd") ||
 		!strings.Contains(r.stderr, "no-such-program-xyz is not on PATH") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// corral replay RUN plays the recording every PTY run writes, found by the run's name
+// (or id) in the registry.
+func TestReplayByRunName(t *testing.T) {
+	state := t.TempDir()
+	if r := run(t, corral(t, "run", "--state-dir", state, "--pty", "--name", "rec", "--shell", "--", "echo recorded-$((40+2))")); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay rec", state, corralBin))
+	x.waitFor(`recorded-42`, 20*time.Second)
+	x.keys("q")
+	if r := run(t, corral(t, "replay", "--state-dir", state, "nosuch")); r.code != 2 || !strings.Contains(r.stderr, "neither a file nor a run") {
+		t.Errorf("%+v", r)
 	}
 }
