@@ -162,6 +162,8 @@ exit codes:
   128+N              the run was killed by signal N that Corral did not send
   124                overall or no-output timeout
   141                Corral's stdout was closed by its reader (| head): the run was ended
+  (with --pty at a terminal, Ctrl-] then . ends the run as a cancel, whatever it traps;
+   Ctrl-] twice sends one Ctrl-])
   130 / 143 / 129 / 131  Corral got SIGINT / SIGTERM / SIGHUP / SIGQUIT and ended the run
                      (a second signal cuts the grace short: SIGKILL at once)
   127                the program was not found
@@ -746,7 +748,7 @@ func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
 		fmt.Fprintf(os.Stderr, "corral run: %v\n", spawnErr)
 		return exitUsage
 	}
-	go forwardStdin(sup, id, spec.PTY)
+	go forwardStdin(sup, id, spec.PTY, tty.raw)
 	stopResize := tty.followSize(sup, id)
 	defer stopResize()
 
@@ -816,11 +818,20 @@ func waitOrStop(sup *runs.Supervisor, id string, sigs <-chan os.Signal) os.Signa
 
 // forwardStdin copies Corral's stdin to the run. At EOF a pipe run's stdin is closed;
 // a PTY has no separate stdin to close, so nothing is sent.
-func forwardStdin(sup *runs.Supervisor, id string, pty bool) {
+func forwardStdin(sup *runs.Supervisor, id string, pty bool, chord bool) {
 	buf := make([]byte, 32<<10)
+	var esc ptyhost.EscapeChord
 	for {
 		n, err := os.Stdin.Read(buf)
-		if n > 0 && sup.Write(id, buf[:n]) != nil {
+		in := buf[:n]
+		if chord { // a raw terminal: Ctrl-] . ends the run whatever it traps
+			var stop bool
+			if in, stop = esc.Feed(in); stop {
+				sup.Stop(id, runs.ManualCancel)
+				return
+			}
+		}
+		if len(in) > 0 && sup.Write(id, in) != nil {
 			return
 		}
 		if err != nil {
@@ -840,6 +851,9 @@ func exitCode(info runs.Info, spawnErr error, got os.Signal) int {
 	case runs.ManualCancel, runs.SupervisorShutdown:
 		if code, ok := signalExit[got]; ok {
 			return code
+		}
+		if info.Reason == runs.ManualCancel { // the escape chord: a cancel, as SIGINT is
+			return exitGotSIGINT
 		}
 	case runs.Exit:
 		if info.ExitCode != nil {

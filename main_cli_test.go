@@ -73,3 +73,18 @@ func TestReplayByRunName(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
+
+// corral run --pty at a terminal: Ctrl-] . ends a program that traps Ctrl-C.
+func TestRunPTYEscapeChord(t *testing.T) {
+	state := t.TempDir()
+	x := startTmux(t, 100, 20, fmt.Sprintf(`env CORRAL_STATE_DIR=%s %s run --pty --shell -- 'trap "" INT; echo trapped; sleep 300'`,
+		state, corralBin))
+	x.waitFor(`trapped`, 20*time.Second)
+	x.keys("C-c")
+	x.keys("C-]")
+	x.keys(".")
+	s := x.waitFor(`CORRAL-EXIT=\d+`, 20*time.Second)
+	if !strings.Contains(s, "CORRAL-EXIT=130") || !strings.Contains(s, "ended: manual-cancel") {
+		t.Fatalf("the chord did not cancel the run:\n%s", s)
+	}
+}
