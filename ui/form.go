@@ -89,7 +89,11 @@ func (f *Form) key(k tea.KeyPressMsg) {
 	case f.focus == escapeRow && k.Text == " ":
 		f.failEscape = !f.failEscape
 	default:
-		if in := f.input(); in != nil && in.key(k) {
+		in := f.input()
+		if in == nil && k.Text != "" { // typing on a toggle row: the text is the command's
+			f.focus, in = 0, &f.fields[0]
+		}
+		if in != nil && in.key(k) {
 			f.err = ""
 		}
 	}

@@ -123,3 +123,13 @@ func TestRestartInPlace(t *testing.T) {
 		t.Errorf("selected %s, calls %q", sel.ID, h.core.Calls())
 	}
 }
+
+// Text typed while the form's kind row has the focus goes to the command, not away.
+func TestFormKindRowKeepsTypedText(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n", "down") // the kind row
+	h.key("l", "s")
+	if got := h.m.form.fields[0].Value(); got != "ls" {
+		t.Fatalf("command %q, want ls", got)
+	}
+}
