@@ -396,8 +396,9 @@ func (x *tmuxTerm) screen() string { return x.run("capture-pane", "-p", "-t", "t
 func (x *tmuxTerm) keys(k ...string) { x.send(append([]string{"send-keys", "-t", "t"}, k...)...) }
 func (x *tmuxTerm) text(s string)    { x.send("send-keys", "-t", "t", "-l", s) }
 
-// typingGap is the time between two key presses of a fast typist.
-const typingGap = 60 * time.Millisecond
+// typingGap is the time between two key presses of a person; it is above the time
+// Corral gives a question to be read before it takes an answer (ui answerGrace).
+const typingGap = 150 * time.Millisecond
 
 func (x *tmuxTerm) send(args ...string) {
 	x.t.Helper()

@@ -11,12 +11,8 @@ import (
 
 // handleKey routes a key by mode.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if m.mode != modeFocus {
-		// Commands and y/n answers are never taken from a burst (guard.go).
-		commands := m.mode == modeBrowse || m.mode == modeDialog && m.dialog == dlgConfirm
-		if m.burst() && commands {
-			return m, nil
-		}
+	if m.mode == modeBrowse && m.dropStray() { // guard.go
+		return m, nil
 	}
 	switch m.mode {
 	case modeFocus:
@@ -31,7 +27,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeQuitting:
 		return m, nil
 	}
-	m.flash, m.dropped = "", 0
+	m.flash = ""
 	return m.browseKey(k)
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ptyhost"
@@ -49,6 +50,9 @@ func (m Model) dialogKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.confirm, _ = m.confirm.Update(k)
 		if yes, done := m.confirm.Done(); done {
 			m.closeDialog()
+			if m.confirm.Early() || !yes && !key.Matches(k, m.c.Keys.No) {
+				m.quarantine() // keys were coming that were not meant for it
+			}
 			return m.confirmed(yes)
 		}
 	case dlgForm:

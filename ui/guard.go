@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -12,37 +11,41 @@ import (
 // Keys that must not act by accident (issue 14.4, 14.3). Outside focus single keys
 // are commands: a sentence typed into the wrong pane, or an unbracketed paste
 // (`xyq d`), cancelled a run, answered its question and quit. So:
-//   - keys that arrive faster than a person types are a paste or a burst, not
-//     commands: the first of them acts (a question at most opens), the rest are
-//     dropped with a notice;
-//   - interrupt and remove ask first, as cancel and quit already did;
+//   - every destructive key asks (cancel, interrupt, remove, quit with live or unseen
+//     ended runs), and a question takes only an answer typed after it could be read
+//     (Confirm, answerGrace); a key that is no answer closes it as a no;
+//   - once a question saw keys not meant for it, the keys that follow close behind
+//     (each within answerGrace of the last) are dropped too, with a notice: the rest
+//     of the paste or the sentence;
 //   - when the focused run ends, focus stays on its last screen and keys go nowhere
 //     until the leave chord: "press Ctrl-C again to exit" and the run's exit must not
 //     turn the next Ctrl-C into Corral's quit;
 //   - quitting while ended runs were never looked at asks first.
+// Only arrival times decide, read from the model's clock; a UI that stalls can make
+// a person's keys look close together, which is why nothing is dropped until keys
+// have already gone astray.
 
-// burstGap: a key pressed less than this after the previous one is part of a burst.
-// People type at most about 15 keys a second (65 ms apart) and key repeat runs at up
-// to 30 a second (33 ms); the keys of a paste that arrives unbracketed come within
-// the same read, microseconds apart, or a few milliseconds over a slow link.
-const burstGap = 15 * time.Millisecond
+// quarantine starts dropping the keys that follow close behind.
+func (m *Model) quarantine() {
+	m.quarantined, m.lastKey, m.dropped = true, m.c.Now(), 0
+}
 
-// burst reports whether k, a key outside focus, comes within burstGap of the previous
-// one (and notes its time either way).
-func (m *Model) burst() bool {
-	now := m.c.Now()
-	last := m.lastKey
-	m.lastKey = now
-	// A gap of exactly zero is a clock that did not move (a test's fixed clock), never
-	// two real key presses: the monotonic clock has nanoseconds.
-	if gap := now.Sub(last); last.IsZero() || gap <= 0 || gap >= burstGap {
-		m.dropped = 0
+// dropStray reports whether a key outside focus is the tail of keys that went astray.
+func (m *Model) dropStray() bool {
+	if !m.quarantined {
 		return false
 	}
-	m.dropped++
-	m.flash = fmt.Sprintf("ignored %d key(s) that came faster than typing (a paste? focus the run with %s to paste into it)",
-		m.dropped, m.c.Keys.Focus.Help().Key)
-	return true
+	now := m.c.Now()
+	gap := now.Sub(m.lastKey)
+	m.lastKey = now
+	if gap > 0 && gap < answerGrace {
+		m.dropped++
+		m.flash = fmt.Sprintf("ignored %d key(s) that came with others not meant for Corral (a paste? focus the run with %s to paste into it)",
+			m.dropped, m.c.Keys.Focus.Help().Key)
+		return true
+	}
+	m.quarantined = false
+	return false
 }
 
 // askInterrupt asks before sending Ctrl-C (PTY) or SIGINT (pipe) to a live run.

@@ -72,8 +72,9 @@ type Model struct {
 	zoom  bool
 	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
 
-	lastKey time.Time // when the last key outside focus came (guard.go)
-	dropped int       // keys of the current burst dropped
+	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
+	dropped     int       // keys dropped since
+	quarantined bool      // a question saw keys not meant for it
 
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
 	detached   bool // the UI ended by detaching: the runs go on

@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"time"
 )
 
 // promptKind is what a prompt's text is for.
@@ -87,17 +88,33 @@ func (p Prompt) Cursor() *tea.Cursor {
 	return c
 }
 
-// Confirm is a y/n question in the status line.
+// Confirm is a y/n question in the status line. It is answered by a person who read
+// it (issue 14.4): a y or n that comes before answerGrace has passed since it opened
+// was typed before the question was there (a paste, a sentence typed into the wrong
+// place) and is ignored; any other key means the keys were not meant for it, and
+// closes it as a no.
 type Confirm struct {
 	c        *Common
 	question string
 	w        int
 	done     bool
 	yes      bool
+	opened   time.Time
+	early    bool // an answer came too early and was ignored
 }
 
+// answerGrace is less than anyone takes to read a question and press y, and more
+// than separates the keys of a paste or of fast typing.
+const answerGrace = 120 * time.Millisecond
+
 // NewConfirm asks a question.
-func NewConfirm(c *Common, question string) Confirm { return Confirm{c: c, question: question} }
+func NewConfirm(c *Common, question string) Confirm {
+	return Confirm{c: c, question: question, opened: c.Now()}
+}
+
+// Early reports whether an answer was ignored for coming before the question could
+// be read.
+func (f Confirm) Early() bool { return f.early }
 
 // SetSize sets the width of the status line.
 func (f *Confirm) SetSize(w, _ int) { f.w = w }
@@ -105,15 +122,25 @@ func (f *Confirm) SetSize(w, _ int) { f.w = w }
 // Done reports whether it was answered and how.
 func (f Confirm) Done() (yes, done bool) { return f.yes, f.done }
 
-// Update answers on Yes or No; other keys are ignored.
+// Update answers on Yes or No, read as above.
 func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(k, f.c.Keys.Yes):
-			f.done, f.yes = true, true
-		case key.Matches(k, f.c.Keys.No):
-			f.done = true
-		}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return f, nil
+	}
+	answer := key.Matches(k, f.c.Keys.Yes, f.c.Keys.No)
+	// A clock that did not move at all is a test's fixed clock, never a person.
+	if gap := f.c.Now().Sub(f.opened); answer && gap > 0 && gap < answerGrace {
+		f.early = true
+		return f, nil
+	}
+	switch {
+	case key.Matches(k, f.c.Keys.Yes):
+		f.done, f.yes = true, true
+	case key.Matches(k, f.c.Keys.No):
+		f.done = true
+	case k.Text != "": // typing, not answering: the question goes
+		f.done = true
 	}
 	return f, nil
 }
