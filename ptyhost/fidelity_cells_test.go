@@ -30,6 +30,7 @@ var fAttrNames = [...]string{"bold", "dim", "italic", "underline", "blink", "rev
 type fcell struct {
 	text   string // base character and the zero-width characters after it
 	cont   bool
+	pad    bool // past the end of the captured line (see parseCells)
 	attr   int
 	ulKind int    // underline style of SGR 4:n (1 single … 5 dashed)
 	fg, bg string // "" default, "p<n>" palette index, "#rrggbb" truecolour
@@ -85,7 +86,10 @@ var decGraphics = map[rune]rune{
 }
 
 // parseCells reads a capture (lines of text with SGR sequences and SO/SI) into
-// rows×cols cells; missing cells are default blanks.
+// rows×cols cells; missing cells are default blanks marked pad. tmux's
+// capture-pane stops at the last cell written on a line: cells that ED/EL
+// cleared to a background colour past it are not in the capture (grid.c keeps
+// them outside the line's used length), so a pad cell says only "blank".
 func parseCells(capture string, cols, rows int) ([][]fcell, error) {
 	p := cellParser{}
 	lines := strings.Split(strings.TrimSuffix(capture, "\n"), "\n")
@@ -102,7 +106,7 @@ func parseCells(capture string, cols, rows int) ([][]fcell, error) {
 			grid[y] = row
 		}
 		for len(grid[y]) < cols {
-			grid[y] = append(grid[y], fcell{text: " "})
+			grid[y] = append(grid[y], fcell{text: " ", pad: true})
 		}
 	}
 	return grid, nil

@@ -91,6 +91,9 @@ func diffCells(got, want [][]fcell) []string {
 		var row []string
 		for x := range want[y] {
 			g, w := got[y][x].visible(), want[y][x].visible()
+			if want[y][x].pad {
+				g, w = fcell{text: g.text, cont: g.cont}, fcell{text: w.text}
+			}
 			if g != w {
 				row = append(row, fmt.Sprintf("  row %d col %d: screen %v, tmux %v", y+1, x+1, g, w))
 			}
