@@ -128,10 +128,7 @@ func (s Spec) command(d config.Defaults, id string) *exec.Cmd {
 		cmd = exec.Command(s.Argv[0], s.Argv[1:]...)
 	}
 	cmd.Dir = s.Dir
-	env := os.Environ()
-	if s.PTY {
-		env = append(env, "TERM="+d.Term)
-	}
+	env := runEnv(os.Environ(), s.PTY, d.Term)
 	cmd.Env = append(append(env, s.Env...), RunIDEnv+"="+id)
 	return cmd
 }
