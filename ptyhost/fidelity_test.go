@@ -28,18 +28,37 @@ func TestFidelity(t *testing.T) {
 				return
 			}
 			report := fmt.Sprintf("%s differs from tmux in %d cells:\n%s", name, len(diffs), strings.Join(diffs[:min(len(diffs), 40)], "\n"))
-			if why, ok := fidelityKnown[name]; ok {
-				t.Skipf("known difference (%s); %s", why, report)
+			if gap, ok := fidelityKnown[name]; ok && len(diffs) == gap.cells {
+				t.Skipf("known difference (%s); %s", gap.why, report)
 			}
 			t.Error(report)
 		})
 	}
 }
 
-// fidelityKnown lists the streams that still differ from tmux, with why. A
-// stream leaves the list when its difference is fixed; TestFidelityKnownListed
-// fails on an entry that no longer differs, so the list cannot go stale.
-var fidelityKnown = map[string]string{}
+// fidelityKnown lists the streams that still differ from tmux, with why.
+var fidelityKnown = map[string]fidelityGap{
+	"dialog": {30, "wide characters: " + fidelityWide},
+	"less":   {198, "wide characters, ZWJ: " + fidelityWide},
+	"nano":   {99, "wide characters, ZWJ: " + fidelityWide},
+	"vim":    {78, "wide characters: " + fidelityWide},
+	"probe":  {81, "dim, hidden, strikethrough and curly underline are not kept (vt10x has no such bits); wide characters, ZWJ: " + fidelityWide},
+}
+
+// fidelityGap is a known difference: how many cells differ today, and why. A
+// stream differing in more cells fails (a regression hides behind no entry);
+// one differing in fewer fails TestFidelityKnownListed until the count is
+// lowered, so the list only ratchets down.
+type fidelityGap struct {
+	cells int
+	why   string
+}
+
+// fidelityWide is why the streams with wide characters still differ (issue 10
+// item 1, not done): vt10x gives a wide character one cell, and Render's
+// blank-dropping layout (vtLayout) fits only programs that re-position after
+// one; ZWJ is dropped where tmux keeps it with its base.
+const fidelityWide = "a wide character takes one vt10x cell, so plain text after it lands one column early"
 
 // TestFidelityKnownListed keeps fidelityKnown honest: each entry must name a
 // recorded stream that still differs.
@@ -50,8 +69,8 @@ func TestFidelityKnownListed(t *testing.T) {
 			t.Errorf("fidelityKnown names %s, which is not recorded: %v", name, err)
 			continue
 		}
-		if len(fidelityDiff(t, raw)) == 0 {
-			t.Errorf("%s now matches tmux: remove it from fidelityKnown", name)
+		if n := len(fidelityDiff(t, raw)); n < fidelityKnown[name].cells {
+			t.Errorf("%s now differs from tmux in %d cells, fewer than fidelityKnown's %d: lower it (or remove the entry at 0)", name, n, fidelityKnown[name].cells)
 		}
 	}
 }
