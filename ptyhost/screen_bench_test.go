@@ -113,3 +113,14 @@ func BenchmarkScreenRender(b *testing.B) {
 		_ = s.Render()
 	}
 }
+
+// benchCJK is CJK-heavy text (issue 10): lines of wide characters with a
+// coloured word now and then, as a Chinese README in a pager.
+func benchCJK() []byte {
+	line := strings.Repeat("终端保真度测试你好世界，", 4) + "\x1b[1;32mok\x1b[0m 全角字符\r\n"
+	return []byte(strings.Repeat(line, (1<<20)/len(line)))
+}
+
+func BenchmarkScreenWriteCJK(b *testing.B) {
+	benchWrite(b, benchCJK(), NewScreen(benchCols, benchRows))
+}

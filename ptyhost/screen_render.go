@@ -24,8 +24,8 @@ const (
 // Render returns the screen as exactly rows lines joined with "\n", each exactly
 // cols display columns wide, with hand-built SGR sequences: one per run of equal
 // cells, reset at the end of a line that needs it. A line is laid out as a
-// terminal shows it (see vtLayout). Bold keeps vt10x's brightening (bold colours
-// 0–7 are stored as 8–15).
+// terminal shows it (see vtLayout). Bold does not brighten: foreground palette
+// 0–7 reaches vt10x as colour 256+n (screen_sgr.go) and is drawn as n.
 func (s *Screen) Render() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,6 +186,9 @@ func (st vtStyle) appendSGR(b []byte) []byte {
 // bright, 16–255 the xterm palette, 256 and up r<<16|g<<8|b, 1<<24 and up the
 // defaults, which an absolute SGR leaves out.
 func appendColor(b []byte, c vt10x.Color, base int) []byte {
+	if base == 30 {
+		c = shownFG(c)
+	}
 	switch {
 	case c >= vt10x.DefaultFG:
 		return b
@@ -201,4 +204,13 @@ func appendColor(b []byte, c vt10x.Color, base int) []byte {
 	b = strconv.AppendInt(append(b, ";2;"...), int64(c>>16&0xff), 10)
 	b = strconv.AppendInt(append(b, ';'), int64(c>>8&0xff), 10)
 	return strconv.AppendInt(append(b, ';'), int64(c&0xff), 10)
+}
+
+// shownFG undoes the encoding of screen_sgr.go that keeps a bold foreground of
+// palette 0–7 from being brightened: vt10x colour 256+n is palette n.
+func shownFG(c vt10x.Color) vt10x.Color {
+	if c >= 256 && c < 264 {
+		return c - 256
+	}
+	return c
 }

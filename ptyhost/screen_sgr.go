@@ -15,7 +15,12 @@ import "strconv"
 //     can tell apart and which keeps it a truecolour;
 //   - 21 (double underline in ECMA-48 and xterm; vt10x reads "bold off")
 //     becomes underline;
-//   - an SGR left with nothing is dropped: forwarding "CSI m" would reset.
+//   - an SGR left with nothing is dropped: forwarding "CSI m" would reset;
+//   - a foreground of palette 0–7 (30–37, 38;5;0…7) becomes the truecolour
+//     0,1,n (vt10x colour 256+n), which setChar does not brighten when bold is
+//     on (state.go adds 8 to a bold FG below 8); Render turns 256+n back into
+//     palette n, so bold leaves the colour alone as in tmux (issue 10 item 2).
+//     A real truecolour 0,0…1,0…7 goes to 0,2,n to keep the two apart.
 //
 // Dim (2), hidden (8), strike (9) and overline (53) are forwarded but vt10x
 // keeps no such attribute, so they are lost and dim text shows at full
@@ -32,11 +37,11 @@ func (s *Screen) sgrVerbatim() bool {
 		switch {
 		case c.p[i].n > 1 || v < 0 || v >= vtMaxParam: // colon, empty or clamped
 			return false
-		case v == 21 || v == 58 || v == 59:
+		case v == 21 || v == 58 || v == 59 || (v >= 30 && v <= 37):
 			return false
 		case v == 38 || v == 48:
 			n := extColorLen(c, i)
-			if n == 0 {
+			if n == 0 || (v == 38 && plainFG(c, i)) {
 				return false
 			}
 			i += n
@@ -60,6 +65,15 @@ func extColorLen(c *vtCSI, i int) int {
 		}
 	}
 	return 0
+}
+
+// plainFG reports whether the whole extended colour at i is one that putColor
+// rewrites: a palette 0–7, or a truecolour taken for the 256+n encoding.
+func plainFG(c *vtCSI, i int) bool {
+	if c.arg(i+1) == 5 {
+		return c.arg(i+2) < 8
+	}
+	return c.arg(i+2) == 0 && c.arg(i+3) <= 1 && c.arg(i+4) < 8
 }
 
 // sgr rewrites the current "CSI … m".
@@ -119,6 +133,8 @@ func (w *sgrWriter) param(c *vtCSI, i int) int {
 		w.put(24)
 	case v == 21:
 		w.put(4)
+	case v >= 30 && v <= 37:
+		w.put(38, 2, 0, 1, v-30)
 	default:
 		w.put(v)
 	}
@@ -171,10 +187,17 @@ func (w *sgrWriter) putColor(base int32, args [4]int32) {
 	}
 	switch args[0] {
 	case 5:
+		if base == 38 && args[1] < 8 {
+			w.put(base, 2, 0, 1, args[1])
+			return
+		}
 		w.put(base, 5, args[1])
 	case 2:
 		r, g, b := args[1], args[2], args[3]
-		if r == 0 && g == 0 {
+		switch {
+		case base == 38 && r == 0 && g <= 1 && b < 8:
+			g = 2
+		case r == 0 && g == 0:
 			g = 1
 		}
 		w.put(base, 2, r, g, b)

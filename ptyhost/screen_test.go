@@ -185,7 +185,7 @@ func panics(vt10x.Terminal) bool { return false } // bareRun reports the panic
 
 func fgIs(x, y int, want vt10x.Color) func(*testing.T, *Screen) {
 	return func(t *testing.T, s *Screen) {
-		if fg := cell(s, x, y).FG; fg != want {
+		if fg := shownFG(cell(s, x, y).FG); fg != want {
 			t.Errorf("fg = %#x, want %#x", fg, want)
 		}
 	}

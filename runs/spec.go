@@ -183,9 +183,7 @@ func (s Spec) command(d config.Defaults, id string) *exec.Cmd {
 		cmd.Args[0] = s.Argv[0]
 	}
 	cmd.Dir = s.Dir
-	if s.PTY {
-		env = append(env, "TERM="+d.Term)
-	}
+	env = runEnv(env, s.PTY, d.Term) // Corral's terminal, not the host's (env.go)
 	cmd.Env = append(append(env, s.Env...), RunIDEnv+"="+id)
 	return cmd
 }

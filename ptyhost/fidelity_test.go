@@ -1,0 +1,134 @@
+package ptyhost
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fidelityCols and fidelityRows are the size record.sh records at.
+const fidelityCols, fidelityRows = 80, 24
+
+// TestFidelity replays each recorded program stream (testdata/fidelity/*.raw,
+// written by record.sh) into a Screen and compares every cell, text and
+// attributes, with tmux's capture of the same bytes at the same size
+// (issue 10 item 5). It needs only the committed files.
+func TestFidelity(t *testing.T) {
+	raws, err := filepath.Glob(filepath.Join("testdata", "fidelity", "*.raw"))
+	if err != nil || len(raws) == 0 {
+		t.Fatalf("no recorded streams in testdata/fidelity (%v)", err)
+	}
+	for _, raw := range raws {
+		name := strings.TrimSuffix(filepath.Base(raw), ".raw")
+		t.Run(name, func(t *testing.T) {
+			diffs := fidelityDiff(t, raw)
+			if len(diffs) == 0 {
+				return
+			}
+			report := fmt.Sprintf("%s differs from tmux in %d cells:\n%s", name, len(diffs), strings.Join(diffs[:min(len(diffs), 40)], "\n"))
+			if gap, ok := fidelityKnown[name]; ok && len(diffs) == gap.cells {
+				t.Skipf("known difference (%s); %s", gap.why, report)
+			}
+			t.Error(report)
+		})
+	}
+}
+
+// fidelityKnown lists the streams that still differ from tmux, with why.
+var fidelityKnown = map[string]fidelityGap{
+	"dialog": {30, "wide characters: " + fidelityWide},
+	"less":   {198, "wide characters, ZWJ: " + fidelityWide},
+	"nano":   {99, "wide characters, ZWJ: " + fidelityWide},
+	"vim":    {78, "wide characters: " + fidelityWide},
+	"probe":  {81, "dim, hidden, strikethrough and curly underline are not kept (vt10x has no such bits); wide characters, ZWJ: " + fidelityWide},
+}
+
+// fidelityGap is a known difference: how many cells differ today, and why. A
+// stream differing in more cells fails (a regression hides behind no entry);
+// one differing in fewer fails TestFidelityKnownListed until the count is
+// lowered, so the list only ratchets down.
+type fidelityGap struct {
+	cells int
+	why   string
+}
+
+// fidelityWide is why the streams with wide characters still differ (issue 10
+// item 1, not done): vt10x gives a wide character one cell, and Render's
+// blank-dropping layout (vtLayout) fits only programs that re-position after
+// one; ZWJ is dropped where tmux keeps it with its base.
+const fidelityWide = "a wide character takes one vt10x cell, so plain text after it lands one column early"
+
+// TestFidelityKnownListed keeps fidelityKnown honest: each entry must name a
+// recorded stream that still differs.
+func TestFidelityKnownListed(t *testing.T) {
+	for name := range fidelityKnown {
+		raw := filepath.Join("testdata", "fidelity", name+".raw")
+		if _, err := os.Stat(raw); err != nil {
+			t.Errorf("fidelityKnown names %s, which is not recorded: %v", name, err)
+			continue
+		}
+		if n := len(fidelityDiff(t, raw)); n < fidelityKnown[name].cells {
+			t.Errorf("%s now differs from tmux in %d cells, fewer than fidelityKnown's %d: lower it (or remove the entry at 0)", name, n, fidelityKnown[name].cells)
+		}
+	}
+}
+
+// fidelityDiff returns one readable line per differing cell of the stream in
+// raw against its tmux capture.
+func fidelityDiff(t *testing.T, raw string) []string {
+	t.Helper()
+	stream, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capture, err := os.ReadFile(strings.TrimSuffix(raw, ".raw") + ".tmux")
+	if err != nil {
+		t.Fatalf("%s has no tmux capture (run record.sh): %v", raw, err)
+	}
+	want, err := parseCells(string(capture), fidelityCols, fidelityRows)
+	if err != nil {
+		t.Fatalf("tmux capture of %s: %v", raw, err)
+	}
+	s := NewScreen(fidelityCols, fidelityRows)
+	if _, err := s.Write(stream); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseCells(s.Render(), fidelityCols, fidelityRows)
+	if err != nil {
+		t.Fatalf("Render of %s: %v", raw, err)
+	}
+	return diffCells(got, want)
+}
+
+// diffCells compares two grids cell by cell, as they look; each differing row
+// is shown whole once (Screen, then tmux), then its differing cells.
+func diffCells(got, want [][]fcell) []string {
+	var out []string
+	for y := range want {
+		var row []string
+		for x := range want[y] {
+			g, w := got[y][x].visible(), want[y][x].visible()
+			if want[y][x].pad {
+				g, w = fcell{text: g.text, cont: g.cont}, fcell{text: w.text}
+			}
+			if g != w {
+				row = append(row, fmt.Sprintf("  row %d col %d: screen %v, tmux %v", y+1, x+1, g, w))
+			}
+		}
+		if len(row) > 0 {
+			out = append(out, fmt.Sprintf("row %d screen |%s|\n       tmux   |%s|", y+1, rowText(got[y]), rowText(want[y])))
+			out = append(out, row...)
+		}
+	}
+	return out
+}
+
+func rowText(row []fcell) string {
+	var b strings.Builder
+	for _, c := range row {
+		b.WriteString(c.text)
+	}
+	return b.String()
+}

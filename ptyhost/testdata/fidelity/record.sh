@@ -1,0 +1,98 @@
+#!/bin/bash
+# record.sh regenerates the fidelity test data (issue 10 item 5): for each
+# program, the raw bytes it writes to an 80×24 terminal (NAME.raw), and tmux's
+# rendering of exactly those bytes at the same size (NAME.tmux, from
+# capture-pane -e -N -p). TestFidelity replays NAME.raw into ptyhost.Screen and
+# compares every cell with NAME.tmux, so CI needs neither tmux nor the programs.
+#
+# Usage: ptyhost/testdata/fidelity/record.sh [name ...]   (default: all)
+# Needs tmux, and the programs: apt-get install -y vim less nano htop mc dialog tig
+# Recording uses a private tmux server (-L) that it ends by its own socket
+# name (kill-server), never by a process name.
+set -eu
+cd "$(dirname "$0")"
+W=80 H=24
+SOCK=corral-fidelity-$$
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null || true' EXIT
+
+# sample.txt is the file the pagers and editors show: CJK with tabs, combining
+# marks, emoji (issue 10's "你好 with tab").
+printf '%b' 'plain ascii line
+你好	with	tab
+cafe\u0301 e\u0301te\u0301 — combining
+emoji 😀 flag 🇩🇪 family 👨‍👩‍👧 end
+a wide 宽字符在这里 line that is long enough to wrap at the eighty column margin 你好世界
+\tindented with a tab\n' >/tmp/corral-fidelity-sample.txt
+
+# record NAME 'COMMAND' KEYS... : runs COMMAND in an 80×24 pane, sends each
+# KEYS argument (tmux send-keys syntax) half a second apart, then saves what the
+# pane's program wrote while the program is still showing its screen.
+record() {
+	name=$1 cmd=$2
+	shift 2
+	SOCK=corral-fidelity-$$-rec-$name # one server per step: a new one never races the last one's exit
+	tm start-server \; set -g status off \; set -g default-terminal tmux-256color \;\
+		new-session -d -x $W -y $H "sleep 0.5; TERM=xterm-256color COLORTERM=truecolor exec $cmd" \;\
+		pipe-pane -o "cat >$PWD/$name.raw"
+	sleep 1.5
+	for k in "$@"; do
+		tm send-keys "$k"
+		sleep 0.5
+	done
+	sleep 1
+	tm pipe-pane
+	tm kill-server
+	capture "$name"
+}
+
+# capture NAME : feeds NAME.raw into a fresh W×H tmux pane and saves its
+# rendering. Echo is off so that tmux's answers to the stream's queries (DA,
+# DSR) do not land on the screen. The pane's command signals once the bytes are written, so the
+# capture waits on that, not on a delay.
+capture() {
+	SOCK=corral-fidelity-$$-cap-$1
+	tm start-server \; set -g status off \;\
+		new-session -d -x $W -y $H "stty -echo; cat $PWD/$1.raw; tmux -L $SOCK wait-for -S fed; exec sleep 3600"
+	tm wait-for fed
+	tm capture-pane -e -N -p >"$1.tmux"
+	tm kill-server
+}
+
+# probe writes the hand-made stream: every SGR attribute, 16/256/truecolour
+# (semicolon and colon forms), bold without brightening, wide, combining,
+# emoji, flags, a wide character at the right margin, DEC line drawing,
+# IRM/ICH/DCH/ECH/REP, a scroll region, insert/delete line.
+probe() {
+	local E=$'\e' N=$'\r\n'
+	printf '%s' "$E[H$E[2J"
+	printf '%s\r\n' "$E[1mbold$E[0m $E[2mdim$E[0m $E[3mital$E[0m $E[4munder$E[0m $E[5mblink$E[0m $E[7mrev$E[0m $E[8mhid$E[0m $E[9mstrike$E[0m"
+	printf '%s\r\n' "$E[31mred$E[1mboldred$E[0m $E[1;34mboldblue$E[0m $E[91mbright$E[0m $E[42mbg$E[0m $E[102mbrbg$E[0m"
+	printf '%s\r\n' "$E[38;5;208m256fg$E[48;5;22m256bg$E[0m $E[38;2;10;200;30mtrue$E[48;2;90;0;120mtruebg$E[0m $E[38:2::200:100:50mcolon$E[0m $E[4:3mcurly$E[0m"
+	printf '%s\r\n' "wide 你好 end|e"$'\u0301'"|😀|🇩🇪|👨‍👩‍👧|x"
+	printf '%s' "$(printf '%079d' 0)你"
+	printf '\r\n%s\r\n' "$E(0lqqk$E(B box $E(0x$E(B"
+	printf '%s' "abcdef$E[4D$E[4hXY$E[4l"
+	printf '\r\n%s' "abcdef$E[4D$E[2@$E[3P$E[2X"
+	printf '\r\n%s\r\n' "z$E[5b"
+	printf '%s' "$E[12;16r$E[12Hline1${N}line2${N}line3${N}line4${N}line5${N}line6${N}line7$E[r"
+	printf '%s' "$E[18H$E[2Linserted$E[20H$E[1M$E[22Hlast$E[7mrevEL$E[K$E[0m"
+}
+
+all="probe vim less top git-log ls nano htop mc dialog tig"
+for name in ${@:-$all}; do
+	case $name in
+	probe) probe >probe.raw && capture probe ;;
+	vim) record vim "vim -u NONE -N -c 'syntax on' -c 'set number' /tmp/corral-fidelity-sample.txt" ;;
+	less) record less "less -R /tmp/corral-fidelity-sample.txt" ;;
+	top) record top "top -b -n1 -w 80 | head -20 | sed 's/[0-9]/0/g'; sleep 3600" ;;
+	git-log) record git-log "git -C ../../.. log --graph --color=always --oneline -n 20 | cat; sleep 3600" ;;
+	ls) record ls "ls --color=always -la /usr/bin | head -22; sleep 3600" ;;
+	nano) record nano "nano /tmp/corral-fidelity-sample.txt" ;;
+	htop) record htop "htop" ;;
+	mc) record mc "mc -x /tmp" ;;
+	dialog) record dialog "dialog --checklist 'Pick 你好' 15 50 5 1 '你好 with CJK' on 2 'plain item' off 3 'emoji 😀 item' on" ;;
+	tig) record tig "tig -C ../../.." ;;
+	*) echo "record.sh: unknown stream $name" >&2 && exit 2 ;;
+	esac
+done
