@@ -1113,7 +1113,9 @@ func merge(first, later []runs.Decision) []runs.Decision {
 	out := make([]runs.Decision, 0, len(first))
 	for _, d := range first {
 		if l, ok := byID[d.ID]; ok {
-			d = l
+			if !d.Final() { // passes report in any order; what closed a run stands
+				d = l
+			}
 			delete(byID, d.ID)
 		}
 		out = append(out, d)

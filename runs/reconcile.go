@@ -41,6 +41,13 @@ const (
 	decLeftAone = "left-alone"
 )
 
+// Final reports whether the decision closed or took over its run (lost, orphan-reaped,
+// adopted). Passes report in any order (one may still be ending orphans when a later
+// one finishes): a final decision is never replaced by a pass that saw the run earlier.
+func (d Decision) Final() bool {
+	return d.Decision == decLost || d.Decision == decReaped || d.Decision == decAdopted
+}
+
 // ErrNoRegistry: reconciliation needs a registry.
 var ErrNoRegistry = errors.New("no registry")
 

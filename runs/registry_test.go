@@ -267,7 +267,7 @@ func reconcileUntilSettled(t *testing.T, s *Supervisor) map[string]Decision {
 		}
 		mu.Lock()
 		for _, d := range ds {
-			if d.Decision != decKept {
+			if d.Decision != decKept && !all[d.ID].Final() {
 				all[d.ID] = d
 			}
 		}
