@@ -296,19 +296,28 @@ func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
 	return s, nil
 }
 
+// specOf is the spec a command's parsed flags and arguments give; when there is none
+// (--help, or a usage error, said on stderr) it returns the exit code instead.
+func specOf(cmd, helpOf string, f runFlags, rest []string, err error) (runs.Spec, int, bool) {
+	if errors.Is(err, flag.ErrHelp) {
+		return runs.Spec{}, 0, false
+	}
+	var spec runs.Spec
+	if err == nil {
+		spec, err = f.spec(rest)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral %s: %v (see corral %s --help)\n", cmd, err, helpOf)
+		return spec, exitUsage, false
+	}
+	return spec, 0, true
+}
+
 func cmdRun(args []string) int {
 	f, rest, err := parseRunFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral run: %v (see corral run --help)\n", err)
-		return exitUsage
-	}
-	spec, err := f.spec(rest)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral run: %v (see corral run --help)\n", err)
-		return exitUsage
+	spec, code, ok := specOf("run", "run", f, rest, err)
+	if !ok {
+		return code
 	}
 	// Screens (emulated only when read) tell when an agent rings for its human, which
 	// pauses the no-output deadline.
@@ -325,16 +334,9 @@ func cmdRun(args []string) int {
 // cmdSpawn is corral spawn: corral run's flags, the run started in the server.
 func cmdSpawn(args []string) int {
 	f, rest, err := parseRunFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var spec runs.Spec
-	if err == nil {
-		spec, err = f.spec(rest)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral spawn: %v (see corral run --help)\n", err)
-		return exitUsage
+	spec, code, ok := specOf("spawn", "run", f, rest, err)
+	if !ok {
+		return code
 	}
 	return control.Spawn(spec, f.stateDir, f.json, controlEnv())
 }
@@ -628,16 +630,9 @@ func cmdParity(args []string) int {
 			fs.StringVar(&opt.Input, "input", "", "text written to both runs, then their input ends")
 			fs.BoolVar(&opt.Raw, "raw", false, "compare the raw bytes (no normalization)")
 		})
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var spec runs.Spec
-	if err == nil {
-		spec, err = f.spec(rest)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral parity: %v (see corral parity --help)\n", err)
-		return exitUsage
+	spec, code, ok := specOf("parity", "parity", f, rest, err)
+	if !ok {
+		return code
 	}
 	sup, reg, err := openSupervisor(f.stateDir)
 	if err != nil {
