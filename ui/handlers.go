@@ -37,10 +37,11 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	// is not Corral's quit.
 	if sel, _ = m.list.Selected(); m.list.SelectedKey() != before {
 		cmds = append(cmds, m.selectionMoved())
-	} else if sel.ID == info.ID || m.pair.on && info.ID == m.pair.other.ID() {
+	} else if sel.ID == info.ID || m.pair.on && info.ID == m.pair.other.ID() ||
+		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.fitRuns(), m.comparePair(info))
+	cmds = append(cmds, m.fitRuns(), m.comparePair(info), m.requestMissingLogs())
 	return m, tea.Batch(cmds...)
 }
 
@@ -75,8 +76,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			}
 		}
 		m.syncSelection()
-		cmd := m.fitRuns()
-		return m, cmd, true
+		return m, tea.Batch(m.fitRuns(), m.requestMissingLogs()), true
 	case MetricsMsg:
 		m.metricsBusy = false
 		m.events.SetMetrics(msg.Metrics)

@@ -314,6 +314,20 @@ func (m *Model) requestLog(id string) tea.Cmd {
 	return logCmd(m.core, id)
 }
 
+// requestMissingLogs reads the log of a pane that shows a run as a log but has none
+// yet. A pair's partner can be listed after its output came and went (a pipe run that
+// printed and exited before its event arrived): no OutputMsg will ask for its log, so
+// the pane that starts showing it asks (the CI saw the pipe half stay "…").
+func (m *Model) requestMissingLogs() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range []*Terminal{&m.term, &m.pair.other} {
+		if t.NeedsLog() && (t == &m.term || m.pair.on) {
+			cmds = append(cmds, m.requestLog(t.ID()))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
 // fitRuns resizes every live PTY run whose size is not the terminal pane's.
 func (m *Model) fitRuns() tea.Cmd {
 	if m.lay.w == 0 {
