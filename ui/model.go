@@ -70,7 +70,7 @@ type Model struct {
 
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
-	mouse bool // clicks and the wheel are Corral's (mouse.go); off, the terminal's
+	mouse bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
 	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
 
 	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
