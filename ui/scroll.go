@@ -154,7 +154,7 @@ func (t Terminal) scrollTitle() string {
 	st, s := t.c.Styles, t.scroll
 	mode := " SCROLL — " + t.c.Keys.Live.Help().Key + " for live "
 	if s.copy.on {
-		mode = " COPY — " + t.c.Keys.Mark.Help().Key + " mark, " + t.c.Keys.Yank.Help().Key + " copy, esc back "
+		mode = " COPY — " + firstKey(t.c.Keys.Mark) + " mark · " + firstKey(t.c.Keys.Yank) + " copy "
 	}
 	out := st.Focus.Render(mode) + " " + st.Title.Render(clean(t.info.Name))
 	if len(s.lines) > 0 {
@@ -168,6 +168,14 @@ func (t Terminal) scrollTitle() string {
 		out += " " + st.Warn.Render("/"+clean(s.query)+" "+n)
 	}
 	return out
+}
+
+// firstKey is a binding's first key, for titles too narrow for them all.
+func firstKey(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return ks[0]
+	}
+	return ""
 }
 
 func (t Terminal) scrollBody(iw, ih int) []string {
