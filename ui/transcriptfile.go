@@ -23,6 +23,7 @@ type (
 	// pagerFileMsg: the history is written to a temporary file for the pager.
 	pagerFileMsg struct {
 		path, pager string
+		cmd         *exec.Cmd // the pager on path, built here: exec.Command looks sh up
 		err         error
 	}
 	// pagerDoneMsg: the pager exited and its file is gone.
@@ -39,7 +40,6 @@ type (
 // the others.
 func (m Model) transcriptKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	km := m.c.Keys
-	m.flash = ""
 	if m.term.Copying() {
 		next, cmd := m.copyKey(k)
 		return next, cmd, true
@@ -89,16 +89,16 @@ func pagerCmd(lines []HistLine) tea.Cmd {
 			os.Remove(f.Name()) // half written: of no use
 			return pagerFileMsg{err: err}
 		}
-		return pagerFileMsg{path: f.Name(), pager: pager}
+		// The pager command line is the user's, as a shell reads $PAGER; the file is an
+		// argument, never part of the command text.
+		c := exec.Command("sh", "-c", pager+` "$1"`, "sh", f.Name())
+		return pagerFileMsg{path: f.Name(), pager: pager, cmd: c}
 	}
 }
 
 // runPager hands the terminal to the pager on the file; the file goes when it exits.
 func runPager(msg pagerFileMsg) tea.Cmd {
-	// The pager command line is the user's, as a shell reads $PAGER; the file is an
-	// argument, never part of the command text.
-	c := exec.Command("sh", "-c", msg.pager+` "$1"`, "sh", msg.path)
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
 		os.Remove(msg.path)
 		return pagerDoneMsg{err: err}
 	})
