@@ -188,7 +188,7 @@ func (m Model) startScroll(sel runs.Info, query string) (tea.Model, tea.Cmd) {
 
 // scrollKey: back to live, a new search, zoom, or scrolling for the pane.
 func (m Model) scrollKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	m.flash = "" // a notice lasts until the next key
+	m.flash = ""                                 // a notice lasts until the next key
 	if next, cmd, ok := m.transcriptKey(k); ok { // copy mode, pager, save (transcriptfile.go)
 		return next, cmd
 	}
