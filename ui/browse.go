@@ -188,8 +188,9 @@ func (m Model) startScroll(sel runs.Info, query string) (tea.Model, tea.Cmd) {
 
 // scrollKey: back to live, a new search, zoom, or scrolling for the pane.
 func (m Model) scrollKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	m.flash = ""                                 // a notice lasts until the next key
-	if next, cmd, ok := m.transcriptKey(k); ok { // copy mode, pager, save (transcriptfile.go)
+	m.flash = "" // a notice lasts until the next key
+	// Copy mode, the pager and the save first (transcriptfile.go).
+	if next, cmd, ok := m.transcriptKey(k); ok {
 		return next, cmd
 	}
 	km := m.c.Keys

@@ -28,6 +28,9 @@ const (
 // attrCodes are the SGR codes that set each attribute, in attrs' bit order.
 var attrCodes = [...]int{1, 2, 3, 4, 5, 7, 9}
 
+// attrResets are the SGR codes that clear attributes (22 both bold and faint).
+var attrResets = map[int]attrs{22: atBold | atFaint, 23: atItalic, 24: atUnderline, 25: atBlink, 27: atReverse, 29: atStrike}
+
 // colorKind says how a colour is given.
 type colorKind uint8
 
@@ -90,11 +93,11 @@ func (p pen) basic(n int) pen {
 			return p
 		}
 	}
+	if off, ok := attrResets[n]; ok {
+		p.at &^= off
+		return p
+	}
 	switch {
-	case n == 22:
-		p.at &^= atBold | atFaint
-	case n >= 23 && n <= 29 && n != 26 && n != 28:
-		p.at &^= map[int]attrs{23: atItalic, 24: atUnderline, 25: atBlink, 27: atReverse, 29: atStrike}[n]
 	case n >= 30 && n <= 37:
 		p.fg = color{colorIndex, uint32(n - 30)}
 	case n == 39:
