@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,10 +51,12 @@ func TestUIMouseClickWheelCopy(t *testing.T) {
 		state, corralBin, cfg))
 	x.waitFor(`(?s)hostile\s+pty\s+exited.*lines\s+pipe\s+exited`, 20*time.Second)
 
-	x.text(sgrMouse(0, 3, 2, false) + sgrMouse(0, 3, 2, true)) // the list's second row
+	// Click where the row is drawn, whatever the layout: the screen line showing it.
+	row := slices.IndexFunc(strings.Split(x.screen(), "\n"), regexp.MustCompile(`│.*lines\s+pipe\s+exited`).MatchString)
+	x.text(sgrMouse(0, 3, row, false) + sgrMouse(0, 3, row, true))
 	x.waitFor(`Details lines`, 10*time.Second)
 
-	x.text(sgrMouse(64, 70, 10, false)) // wheel up over the terminal pane
+	x.text(sgrMouse(64, 110, 10, false)) // wheel up over the terminal pane (right of the list)
 	screen := x.waitFor(`SCROLL.*lines \d+–\d+ of 200`, 10*time.Second)
 	if strings.Contains(screen, "line-200") {
 		t.Fatalf("the first wheel notch did not scroll:\n%s", screen)
