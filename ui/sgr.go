@@ -64,7 +64,8 @@ func (p pen) sgr(params []byte) pen {
 	if bytes.IndexByte(params, ':') >= 0 {
 		return p
 	}
-	ps := parseParams(params)
+	var buf [16]int
+	ps := parseParams(params, buf[:0])
 	for i := 0; i < len(ps); i++ {
 		n := ps[i]
 		switch {
@@ -126,20 +127,19 @@ func extColor(ps []int) (color, int) {
 	return color{}, len(ps)
 }
 
-// parseParams splits "1;;31" into [1 0 31]; an empty string is [0].
-func parseParams(b []byte) []int {
-	if len(b) == 0 {
-		return []int{0}
-	}
-	var out []int
-	for _, f := range bytes.Split(b, []byte{';'}) {
-		n, err := strconv.Atoi(string(f))
-		if err != nil || n < 0 {
-			n = 0
+// parseParams appends "1;;31" to out as [1 0 31] (an empty string is [0]), without
+// allocating for the usual few parameters: scrollback parses every SGR of a transcript.
+func parseParams(b []byte, out []int) []int {
+	n := 0
+	for _, c := range b {
+		switch {
+		case c == ';':
+			out, n = append(out, n), 0
+		case c >= '0' && c <= '9':
+			n = min(n*10+int(c-'0'), 1<<16)
 		}
-		out = append(out, min(n, 1<<16))
 	}
-	return out
+	return append(out, n)
 }
 
 // seq is the SGR sequence that sets p from the default pen ("" for the default).
