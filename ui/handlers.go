@@ -17,6 +17,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	_, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
 	m.events, _ = m.events.Update(msg)
+	m.events.SetEscaped(escapedProcs(m.list.Runs()))
 	var cmds []tea.Cmd
 	if !known {
 		m.relayout()
@@ -75,6 +76,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 				m.list.Upsert(i)
 			}
 		}
+		m.events.SetEscaped(escapedProcs(m.list.Runs()))
 		m.syncSelection()
 		return m, tea.Batch(m.fitRuns(), m.requestMissingLogs()), true
 	case MetricsMsg:
@@ -106,6 +108,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
 		return m, nil, true
+	case pagerFileMsg, pagerDoneMsg, savedMsg:
+		next, cmd := m.handleTranscriptFile(msg)
+		return next, cmd, true
 	}
 	return m, nil, false
 }

@@ -70,6 +70,7 @@ type Model struct {
 
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
+	mouse bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
 	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
 
 	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
@@ -133,6 +134,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	}
 	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 	m.detachable = o.Detachable
+	m.mouse = o.Mouse
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
 		c.Keys.Shutdown.SetEnabled(false)
