@@ -65,13 +65,11 @@ type WireProc struct {
 	State     string      `json:"state"` // one letter, as in /proc: R S D Z T …
 	Comm      string      `json:"comm"`
 	StartTime uint64      `json:"start_time"` // clock ticks since boot
-	UTime     uint64      `json:"utime"`      // clock ticks
-	STime     uint64      `json:"stime"`
-	RSS       int64       `json:"rss"` // bytes
+	RSS       int64       `json:"rss"`        // bytes
 	Threads   int         `json:"threads"`
 	Mark      reaper.Mark `json:"mark"`
 	Depth     int         `json:"depth"`
-	CPUMS     int64       `json:"cpu_ms"`
+	CPUMS     int64       `json:"cpu_ms"` // user + system time
 	Argv      []string    `json:"argv,omitempty"`
 }
 
@@ -81,7 +79,7 @@ func wireTrees(in map[string][]reaper.TreeProc) map[string][]WireProc {
 		w := make([]WireProc, len(ps))
 		for i, p := range ps {
 			w[i] = WireProc{PID: p.PID, PPID: p.PPID, PGID: p.PGID, SID: p.SID, State: string(rune(p.State)),
-				Comm: p.Comm, StartTime: p.StartTime, UTime: p.UTime, STime: p.STime, RSS: p.RSS,
+				Comm: p.Comm, StartTime: p.StartTime, RSS: p.RSS,
 				Threads: p.Threads, Mark: p.Mark, Depth: p.Depth, CPUMS: runs.Millis(p.CPU), Argv: p.Argv}
 		}
 		out[id] = w
@@ -99,7 +97,7 @@ func treesOf(in map[string][]WireProc) map[string][]reaper.TreeProc {
 				st = w.State[0]
 			}
 			ps[i] = reaper.TreeProc{Proc: reaper.Proc{PID: w.PID, PPID: w.PPID, PGID: w.PGID, SID: w.SID,
-				State: st, Comm: w.Comm, StartTime: w.StartTime, UTime: w.UTime, STime: w.STime, RSS: w.RSS,
+				State: st, Comm: w.Comm, StartTime: w.StartTime, RSS: w.RSS,
 				Threads: w.Threads}, Mark: w.Mark, Depth: w.Depth, CPU: runs.FromMillis(w.CPUMS), Argv: w.Argv}
 		}
 		out[id] = ps
