@@ -389,8 +389,9 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 		return exitFailure
 	}
 	defer rem.Close()
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
-		rem.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+		rem.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
 		Pending: rs.pending, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
@@ -1260,8 +1261,9 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 		return exitFailure
 	}
 	defer reg.Close()
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range rs.start {
-		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+		sup.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()

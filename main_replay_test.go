@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A run the UI opens with starts at its pane's size: the recording's header is the
+// size the program saw when it started (it prints it), and no resize follows before
+// its output (issue 14.10: the header said 120×40, then the first event resized).
+func TestCastHeaderIsTheStartSize(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	x := startTmux(t, 150, 45, fmt.Sprintf("%s --local --state-dir %s -- sh -c 'echo size=$(stty size)'", corralBin, state))
+	x.waitFor(`size=\d+ \d+`, 20*time.Second)
+	casts, _ := filepath.Glob(filepath.Join(state, "logs", "*.cast"))
+	if len(casts) != 1 {
+		t.Fatalf("recordings %v, want one", casts)
+	}
+	var cols, rows int
+	var events []string
+	deadline := time.Now().Add(20 * time.Second)
+	for cols == 0 { // the recording reaches the file when the run ends
+		f, err := os.Open(casts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		var h struct{ Width, Height int }
+		if sc.Scan() && json.Unmarshal(sc.Bytes(), &h) == nil {
+			events = events[:0]
+			for sc.Scan() {
+				events = append(events, sc.Text())
+			}
+			for _, e := range events {
+				i := strings.Index(e, "size=")
+				if i < 0 {
+					continue
+				}
+				if n, _ := fmt.Sscanf(e[i+5:], "%d %d", &rows, &cols); n == 2 && (cols != h.Width || rows != h.Height) {
+					t.Fatalf("header %d×%d, the program started at %d×%d", h.Width, h.Height, cols, rows)
+				}
+			}
+		}
+		f.Close()
+		if cols == 0 && time.Now().After(deadline) {
+			t.Fatalf("no size in the recording: %q", events)
+		}
+		if cols == 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	for _, e := range events {
+		if strings.Contains(e, `"r"`) {
+			t.Errorf("a resize in the recording of a run started at its pane's size: %s", e)
+		}
+	}
+	if cols == 120 && rows == 40 {
+		t.Errorf("started at the default 120×40 in a 150×45 terminal")
+	}
+}
