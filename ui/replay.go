@@ -49,7 +49,7 @@ func (k *KeyMap) disableReplay() {
 // ReplayHelp is the status line's help under corral replay.
 func (k KeyMap) ReplayHelp() []key.Binding {
 	return []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart, k.ReplayEnd,
-		k.ReplayFaster, k.ReplaySlower, k.Focus, k.Help, k.Quit}
+		k.ReplayFaster, k.ReplaySlower, k.Help, k.Quit, k.Focus}
 }
 
 // replayKey sends the player command bound to k to the selected run, under corral
