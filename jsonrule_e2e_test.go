@@ -35,6 +35,9 @@ func TestJSONRuleOfEveryOutput(t *testing.T) {
 		`while read l; do echo "got $l"; done`)
 	check("spawn --json", sp, false)
 	id := strings.TrimSpace(in("spawn", "--pty", "--name", "other", "--shell", "--", "sleep 300").stdout)
+	if id == "" {
+		t.Fatal("the second spawn printed no id")
+	}
 	check("send-keys --json", in("send-keys", "--json", "echoer", "one", "Enter"), false)
 	check("write --json", in("write", "--json", "echoer", "two\r"), false)
 	check("paste --json", in("paste", "--json", "echoer", "three"), false)
@@ -42,14 +45,11 @@ func TestJSONRuleOfEveryOutput(t *testing.T) {
 	check("poll --json", in("poll", "--json", "--wait", "1s", "echoer"), false)
 	check("log --json", in("log", "--json", "echoer"), false)
 	check("ls --json", in("ls", "--json"), false)
-	check("interrupt --json", in("interrupt", "--json", "echoer"), false)
+	check("interrupt --json", in("interrupt", "--json", id), false) // the other run: echoer is killed next
 	check("kill --json", in("kill", "--json", "echoer"), false)
 	check("wait --json", in("wait", "--json", "echoer"), false)
 	check("remove --json", in("remove", "--json", "echoer"), false)
 	check("shutdown --json", in("shutdown", "--json"), false)
-	if id == "" {
-		t.Error("the second spawn printed no id")
-	}
 
 	files, _ := filepath.Glob(filepath.Join(state, "runs", "*.json"))
 	metrics, _ := filepath.Glob(filepath.Join(state, "metrics", "*.json"))
