@@ -394,7 +394,7 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 		rem.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
-		Pending: rs.pending, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+		Pending: rs.pending, Mouse: rs.mouse, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
@@ -1157,7 +1157,7 @@ func cmdUI(args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	d, entries, keys, err := loadRuns(f)
+	d, entries, prefs, err := loadRuns(f)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
@@ -1190,35 +1190,36 @@ func cmdUI(args []string) int {
 		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	if f.local {
-		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, keys: keys}, nil)
+		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, keys: prefs.keys, mouse: prefs.mouse}, nil)
 	}
 	dir, err := config.ResolveStateDir(f.stateDir, d.StateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, keys: keys}, cmd)
+	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, keys: prefs.keys, mouse: prefs.mouse}, cmd)
 }
 
-// loadRuns reads the config file (or Procfile) the flags and environment point at.
-func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, map[string][]string, error) {
+// loadRuns reads the config file (or Procfile) the flags and environment point at;
+// the uiRuns it returns carries the file's UI preferences only (keys, mouse).
+func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, uiRuns, error) {
 	d := config.Default()
 	if f.procfile != "" {
 		entries, err := config.LoadProcfile(f.procfile)
-		return d, entries, nil, err
+		return d, entries, uiRuns{}, err
 	}
 	path, err := config.Discover(f.config)
 	if err != nil || path == "" {
-		return d, nil, nil, err
+		return d, nil, uiRuns{}, err
 	}
 	file, err := config.Load(path)
 	if err == nil {
 		err = checkKeys(file)
 	}
 	if err != nil {
-		return d, nil, nil, err
+		return d, nil, uiRuns{}, err
 	}
-	return file.Apply(d), file.Runs, file.Keys, nil
+	return file.Apply(d), file.Runs, uiRuns{keys: file.Keys, mouse: file.UI.Mouse}, nil
 }
 
 // checkKeys checks the file's [keys] against the UI's actions; an error names the
@@ -1236,12 +1237,12 @@ func checkKeys(file *config.File) error {
 }
 
 // uiRuns is what the UI opens with: the runs to start, the configured runs it lists
-// without starting (autostart = false), key overrides, and whether they are corral
-// replay's players.
+// without starting (autostart = false), key overrides, the mouse ([ui] mouse), and
+// whether they are corral replay's players.
 type uiRuns struct {
 	start, pending []runs.Spec
 	keys           map[string][]string
-	replay         bool
+	mouse, replay  bool
 }
 
 // runUI runs the terminal UI over a supervisor with the given runs started. drive, when
@@ -1269,8 +1270,9 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
-	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending, Replay: rs.replay,
-		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
+	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending, Mouse: rs.mouse,
+		Replay: rs.replay,
+		Empty:  "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
@@ -1518,9 +1520,10 @@ func cmdReplay(args []string) int {
 	// At the recording's size, whatever the pane's: the player follows its resizes.
 	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true,
 		Cols: uint16(min(cols, 1000)), Rows: uint16(min(rows, 1000)), FixedSize: true}
-	_, _, keys, err := loadRuns(uiFlags{}) // the [keys] of the config corral would open
+	_, _, rs, err := loadRuns(uiFlags{}) // the [keys] and [ui] of the config corral would open
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral replay: %v; the default keys apply\n", err)
 	}
-	return runUI(config.Default(), dir, uiRuns{start: []runs.Spec{spec}, keys: keys, replay: true}, nil)
+	rs.start, rs.pending, rs.replay = []runs.Spec{spec}, nil, true
+	return runUI(config.Default(), dir, rs, nil)
 }

@@ -600,7 +600,7 @@ func TestUIPendingRunStartsOnKey(t *testing.T) {
 	if strings.Contains(screen, "not started") {
 		t.Errorf("the pending row stayed after the start:\n%s", screen)
 	}
-	x.waitFor(`Events · spawned 2 · escapes 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
+	x.waitFor(`Events( [0-9–/]+)? · spawned 2 · escape events 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	assertEnded(t, state, 2, "exit")

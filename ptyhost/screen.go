@@ -61,6 +61,7 @@ type vtTracked struct {
 	shape     int    // DECSCUSR Ps
 	title     string // OSC 0/2, cleaned
 	attention uint64 // bells + notifications
+	activity  activity
 	notice    string // last notification text, "" after a bare bell
 	err       string // last recovered emulator panic
 	region    bool   // a scroll region smaller than the screen is set (DECSTBM)

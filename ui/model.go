@@ -70,6 +70,7 @@ type Model struct {
 
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
+	mouse bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
 	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
 
 	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
@@ -134,6 +135,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	}
 	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 	m.detachable, m.replay = o.Detachable, o.Replay
+	m.mouse = o.Mouse
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
 		c.Keys.Shutdown.SetEnabled(false)
@@ -316,6 +318,20 @@ func (m *Model) requestLog(id string) tea.Cmd {
 	}
 	m.logBusy[id] = true
 	return logCmd(m.core, id)
+}
+
+// requestMissingLogs reads the log of a pane that shows a run as a log but has none
+// yet. A pair's partner can be listed after its output came and went (a pipe run that
+// printed and exited before its event arrived): no OutputMsg will ask for its log, so
+// the pane that starts showing it asks (the CI saw the pipe half stay "…").
+func (m *Model) requestMissingLogs() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range []*Terminal{&m.term, &m.pair.other} {
+		if t.NeedsLog() && (t == &m.term || m.pair.on) {
+			cmds = append(cmds, m.requestLog(t.ID()))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // fitRuns resizes every live PTY run whose size is not the terminal pane's.

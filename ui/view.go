@@ -193,21 +193,6 @@ func (m Model) cursor() *tea.Cursor {
 	return nil
 }
 
-// mouseMode asks the terminal for mouse events only while a focused app wants them,
-// so otherwise the user's terminal keeps its own selection.
-func (m Model) mouseMode() tea.MouseMode {
-	if m.mode != modeFocus {
-		return tea.MouseModeNone
-	}
-	switch m.term.ScreenState().MouseMode {
-	case 0:
-		return tea.MouseModeNone
-	case 1003:
-		return tea.MouseModeAllMotion
-	}
-	return tea.MouseModeCellMotion
-}
-
 // helpPage is the full help, generated from the keymap: titled groups laid out in as
 // many columns as fit.
 func (m Model) helpPage() string {
@@ -229,6 +214,9 @@ func (m Model) helpPage() string {
 	col = append(col, "In focus every key, paste and mouse event goes",
 		"to the run until "+m.c.Keys.Leave.Help().Key+". Press any key to close.")
 	iw, ih := max(m.lay.w-2, 1), max(m.lay.h-2, 1)
+	if len(col) > 2*ih { // a third column would cut descriptions: drop the gaps first
+		col = slices.DeleteFunc(col, func(l string) bool { return l == "" })
+	}
 	cols := (len(col) + ih - 1) / ih
 	colW := max(iw/cols, 30)
 	body := make([]string, ih)
