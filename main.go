@@ -389,8 +389,9 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 		return exitFailure
 	}
 	defer rem.Close()
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
-		rem.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+		rem.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
 		Pending: rs.pending, Mouse: rs.mouse, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
@@ -1236,11 +1237,12 @@ func checkKeys(file *config.File) error {
 }
 
 // uiRuns is what the UI opens with: the runs to start, the configured runs it lists
-// without starting (autostart = false), key overrides, and the mouse ([ui] mouse).
+// without starting (autostart = false), key overrides, the mouse ([ui] mouse), and
+// whether they are corral replay's players.
 type uiRuns struct {
 	start, pending []runs.Spec
 	keys           map[string][]string
-	mouse          bool
+	mouse, replay  bool
 }
 
 // runUI runs the terminal UI over a supervisor with the given runs started. drive, when
@@ -1262,13 +1264,15 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 		return exitFailure
 	}
 	defer reg.Close()
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range rs.start {
-		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+		sup.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
 	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending, Mouse: rs.mouse,
-		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
+		Replay: rs.replay,
+		Empty:  "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
@@ -1449,7 +1453,8 @@ func cmdDemo(args []string) int {
 }
 
 // cmdReplay plays an asciicast recording inside a Corral pane: a PTY run of the
-// built-in player, so it is a run like any other (focus it for space, + and -).
+// built-in player, so it is a run like any other; its keys (pause, seek, speed) work
+// outside focus too, and its progress is in the pane's title (ui/replay.go).
 // castOf is the recording to play: a file, or the recording of a run of the state
 // dir's registry named by its id, a unique prefix of it or its name (the newest run
 // of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
@@ -1515,5 +1520,10 @@ func cmdReplay(args []string) int {
 	// At the recording's size, whatever the pane's: the player follows its resizes.
 	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true,
 		Cols: uint16(min(cols, 1000)), Rows: uint16(min(rows, 1000)), FixedSize: true}
-	return runUI(config.Default(), dir, uiRuns{start: []runs.Spec{spec}}, nil)
+	_, _, rs, err := loadRuns(uiFlags{}) // the [keys] and [ui] of the config corral would open
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral replay: %v; the default keys apply\n", err)
+	}
+	rs.start, rs.pending, rs.replay = []runs.Spec{spec}, nil, true
+	return runUI(config.Default(), dir, rs, nil)
 }

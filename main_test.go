@@ -326,8 +326,9 @@ func TestLsAndReconcile(t *testing.T) {
 	r := run(t, corral(t, "ls", "--json", "--state-dir", state))
 	var ls struct {
 		Runs []struct {
-			RunID, Name, State, Reason string
-			OwnerAlive                 *bool `json:"owner_alive"`
+			RunID               string `json:"run_id"`
+			Name, State, Reason string
+			OwnerAlive          *bool `json:"owner_alive"`
 		}
 		Metrics struct {
 			Spawn int            `json:"run_spawn_total"`
@@ -451,8 +452,9 @@ func assertEnded(t *testing.T, state string, n int, reason string) {
 
 // regRun is a run as corral ls --json reports it.
 type regRun struct {
-	RunID, Name, Reason, State string
-	PID                        int
+	RunID               string `json:"run_id"`
+	Name, Reason, State string
+	PID                 int
 }
 
 // registry reads the runs recorded in a state dir through corral ls --json.

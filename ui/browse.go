@@ -34,6 +34,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // browseKey runs the UI command bound to k.
 func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.c.Keys
+	if cmd, ok := m.replayKey(k); ok {
+		return m, cmd
+	}
 	switch {
 	case key.Matches(k, km.Up, km.Down):
 		return m.moveSelection(k)

@@ -28,6 +28,9 @@ type KeyMap struct {
 	CopyMode, Mark, Yank, Pager, Save key.Binding
 	// Dialogs: y/n questions, one-line prompts, the new-run form.
 	Yes, No, Accept, Dismiss, Toggle, NextField, PrevField key.Binding
+
+	// corral replay: the selected recording's player, outside focus too (replay.go).
+	ReplayPause, ReplayFaster, ReplaySlower, ReplayBack, ReplayForward, ReplayStart, ReplayEnd key.Binding
 }
 
 // Key groups: a key may be bound once per group, and every group is one mode.
@@ -38,6 +41,7 @@ const (
 	groupConfirm = "confirm"
 	groupPrompt  = "prompt"
 	groupForm    = "form"
+	groupReplay  = "replay" // before browsing's keys, under corral replay only
 )
 
 // action names a binding for overrides and conflict checks.
@@ -49,7 +53,7 @@ type action struct {
 
 func (k *KeyMap) actions() []action {
 	b, f, s := []string{groupBrowse}, []string{groupFocus}, []string{groupScroll}
-	return []action{
+	return append([]action{
 		{"up", &k.Up, b}, {"down", &k.Down, b}, {"focus", &k.Focus, b},
 		{"send_keys", &k.SendKeys, b}, {"paste", &k.Paste, b}, {"submit", &k.Submit, b},
 		{"cancel", &k.Cancel, b}, {"interrupt", &k.Interrupt, b}, {"pause", &k.Pause, b},
@@ -73,7 +77,7 @@ func (k *KeyMap) actions() []action {
 		{"toggle", &k.Toggle, []string{groupForm}},
 		{"next_field", &k.NextField, []string{groupForm}},
 		{"prev_field", &k.PrevField, []string{groupForm}},
-	}
+	}, k.replayActions()...)
 }
 
 func bind(desc string, keys ...string) key.Binding {
@@ -89,6 +93,10 @@ func helpKeys(keys []string) string {
 			k = "↑"
 		case "down":
 			k = "↓"
+		case "left":
+			k = "←"
+		case "right":
+			k = "→"
 		}
 		names[i] = k
 	}
@@ -127,6 +135,11 @@ func DefaultKeyMap() KeyMap {
 		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
 		Toggle: bind("pty/pipe/parity", "tab"), NextField: bind("next field", "down"),
 		PrevField: bind("previous field", "up", "shift+tab"),
+
+		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
+		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
+		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("to the start", "home"),
+		ReplayEnd: bind("to the end", "end"),
 	}
 }
 
@@ -209,5 +222,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Transcript", []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live, k.CopyMode, k.Mark, k.Yank, k.Pager, k.Save}},
 		{"Dialogs", []key.Binding{k.Accept, k.Dismiss, k.Yes, k.No, k.Toggle, k.NextField, k.PrevField}},
+		{"Replay (corral replay)", []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
+			k.ReplayEnd, k.ReplayFaster, k.ReplaySlower}},
 	}
 }

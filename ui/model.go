@@ -78,6 +78,7 @@ type Model struct {
 	quarantined bool      // a question saw keys not meant for it
 
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
+	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
 
 	*state
@@ -133,11 +134,14 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
 	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
-	m.detachable = o.Detachable
+	m.detachable, m.replay = o.Detachable, o.Replay
 	m.mouse = o.Mouse
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
 		c.Keys.Shutdown.SetEnabled(false)
+	}
+	if !o.Replay {
+		c.Keys.disableReplay()
 	}
 	m.list.SetPending(o.Pending)
 	m.list.SetFocused(true)

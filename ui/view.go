@@ -121,6 +121,9 @@ func (m Model) statusLine() string {
 		return fit(shortHelp(st, []key.Binding{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.NextMatch, k.PrevMatch, k.Search, k.Live}), w)
 	}
+	if m.replay {
+		return fit(shortHelp(st, m.keys().ReplayHelp()), w)
+	}
 	return fit(shortHelp(st, m.keys().ShortHelp()), w)
 }
 
@@ -164,6 +167,9 @@ func (m Model) keys() KeyMap {
 	if sel.Paused {
 		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
 	}
+	for _, rb := range k.replayBindings() {
+		rb.b.SetEnabled(m.replay && live)
+	}
 	return k
 }
 
@@ -193,6 +199,9 @@ func (m Model) helpPage() string {
 	st := m.c.Styles
 	var col []string
 	for _, g := range m.c.Keys.helpGroups() {
+		if !slices.ContainsFunc(g.keys, key.Binding.Enabled) {
+			continue // a mode this UI is not in (the replay keys outside corral replay)
+		}
 		col = append(col, st.Title.Render(g.title))
 		for _, b := range g.keys {
 			if !b.Enabled() { // keys of another mode (detach, shutdown: attached only)
