@@ -248,15 +248,22 @@ func TestRunSignals(t *testing.T) {
 }
 
 // waitChildRunning waits until corral (pid) has a child whose own child (the tree's
-// second level) exists, so the whole tree is up before the signal.
+// second level) runs the tree program: exec'd, not only forked. A signal that found the
+// second level between its fork and its exec was counted apart (killed 1, not 2: seen
+// once in a loaded soak).
 func waitChildRunning(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		all, _ := reaper.ListAll()
 		for _, p := range all {
-			if p.PPID == pid && len(reaper.Descendants(all, p.PID)) >= 1 {
-				return
+			if p.PPID != pid {
+				continue
+			}
+			for _, d := range reaper.Descendants(all, p.PID) {
+				if argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", d.PID)); bytes.HasSuffix(argv, []byte("tree\x000\x00")) {
+					return
+				}
 			}
 		}
 		time.Sleep(5 * time.Millisecond) // /proc has no change notification
