@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"corral/castplay"
+	"corral/runs/castplay"
 )
 
 // Under corral replay each run is a player of a recording (demo's cast-play, reading
