@@ -77,9 +77,9 @@ func (c fcell) visible() fcell {
 	return v
 }
 
-// decGraphics is the DEC special graphics set that tmux's capture selects
+// decCapture is the DEC special graphics set that tmux's capture selects
 // with SO (its captures keep ACS as SO/SI and ASCII).
-var decGraphics = map[rune]rune{
+var decCapture = map[rune]rune{
 	'`': '◆', 'a': '▒', 'f': '°', 'g': '±', 'j': '┘', 'k': '┐', 'l': '┌', 'm': '└',
 	'n': '┼', 'o': '⎺', 'p': '⎻', 'q': '─', 'r': '⎼', 's': '⎽', 't': '├', 'u': '┤',
 	'v': '┴', 'w': '┬', 'x': '│', 'y': '≤', 'z': '≥', '{': 'π', '|': '≠', '}': '£', '~': '·',
@@ -136,7 +136,7 @@ func (p *cellParser) line(s string, cols int) ([]fcell, error) {
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
-		if d, ok := decGraphics[r]; ok && p.acs {
+		if d, ok := decCapture[r]; ok && p.acs {
 			r = d
 		}
 		w := runeWidth(r)

@@ -143,6 +143,7 @@ func (s *Screen) settle() (grew bool) {
 	if l.start > 0 { // s.out[:start] ends with what ended the run: a sequence or a control
 		s.feed(s.out[:l.start])
 		s.out = s.out[:copy(s.out, s.out[l.start:])]
+		s.scan.cell.drop(l.start, len(s.out))
 		for i := range l.sgrs {
 			l.sgrs[i].at -= l.start
 			l.sgrs[i].end -= l.start
@@ -199,6 +200,11 @@ func (s *Screen) cutPending() {
 		return
 	}
 	shift := len(keep) - c
+	if lc := &s.scan.cell; lc.at >= c && lc.end > lc.at {
+		lc.at, lc.end = lc.at+shift, lc.end+shift
+	} else {
+		*lc = vtLastCell{}
+	}
 	s.out = s.out[:len(keep)+copy(s.out[len(keep):], s.out[c:])]
 	copy(s.out, keep)
 	rest := l.sgrs[k:]

@@ -60,9 +60,18 @@ type vtScanner struct {
 	last  rune   // the last graphic character passed on, for REP
 	// slow turns off the fast paths (csiRun, verbatim SGRs); tests compare both.
 	slow bool
+	// part is the start of a character cut by the end of a Write (screen_text.go).
+	part []byte
+	cell vtLastCell // the last cell in out, which a combining mark joins
+	// gfx is G0's line drawing ("ESC ( 0"), savedGfx what DECSC saved of it,
+	// irm insert mode (IRM, "CSI 4 h"); vt10x keeps the first two in its cursor
+	// and ignores the third.
+	gfx, savedGfx, irm bool
 }
 
-func (sc *vtScanner) reset() { *sc = vtScanner{seq: sc.seq[:0], osc: sc.osc[:0], slow: sc.slow} }
+func (sc *vtScanner) reset() {
+	*sc = vtScanner{seq: sc.seq[:0], osc: sc.osc[:0], part: sc.part[:0], slow: sc.slow}
+}
 
 // scanBytes runs the scanner over p, appending what vt10x should see to s.out.
 func (s *Screen) scanBytes(p []byte) {
@@ -114,41 +123,56 @@ func (s *Screen) csiRun(p []byte) int {
 // pending run (screen_lazy.go) starts after the last control in the text that is
 // not plain.
 func (s *Screen) ground(p []byte) int {
-	i, ctl := 0, -1
+	i, ctl, all := 0, -1, byte(0)
 	for ; i < len(p); i++ {
-		if b := p[i]; !plainByte[b] {
-			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB {
+		b := p[i]
+		all |= b
+		if !plainByte[b] {
+			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB || b == vtInsertMark || b == vtCombineMark {
 				break
 			}
 			ctl = i
 		}
 	}
-	s.out = append(s.out, p[:i]...)
-	if ctl >= 0 {
-		s.lazy.endAt(len(s.out) - i + ctl + 1)
+	if all >= 0x80 || s.slowText() {
+		if end := s.textSlow(p[:i]); end >= 0 {
+			s.lazy.endAt(end)
+		}
+	} else {
+		s.out = append(s.out, p[:i]...)
+		if ctl >= 0 {
+			s.lazy.endAt(len(s.out) - i + ctl + 1)
+		}
+		s.noteASCII(p[:i])
 	}
-	s.noteLast(p[:i])
 	if i == len(p) {
 		return i
 	}
+	s.scan.part = s.scan.part[:0] // a character cut by a control or sequence is dropped
 	switch p[i] {
 	case vtESC:
 		s.scan.state = vtEsc
 	case vtBEL:
 		s.bell()
-	} // CAN and SUB outside a sequence do nothing
+	} // CAN and SUB outside a sequence do nothing; SOH and STX are the feeder's marks (screen_text.go)
 	return i + 1
 }
 
-// noteLast remembers the last graphic character of text, which REP repeats.
-func (s *Screen) noteLast(text []byte) {
-	for len(text) > 0 {
-		r, n := utf8.DecodeLastRune(text)
-		if r >= 0x20 && r != 0x7f && r != utf8.RuneError {
-			s.scan.last = r
+// noteASCII notes, for ASCII text appended to out, the last graphic character
+// (which REP repeats) and whether it is the last cell (which a combining mark
+// in the next Write joins).
+func (s *Screen) noteASCII(text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	if b := text[len(text)-1]; b >= 0x20 && b != 0x7f {
+		s.scan.cell = vtLastCell{at: len(s.out) - 1, end: len(s.out), r: rune(b), w: 1}
+	}
+	for i := len(text) - 1; i >= 0; i-- {
+		if b := text[i]; b >= 0x20 && b != 0x7f {
+			s.scan.last = rune(b)
 			return
 		}
-		text = text[:len(text)-n]
 	}
 }
 
@@ -204,10 +228,22 @@ func (s *Screen) escFinal(b byte) {
 		s.fullReset()
 	case 'Z': // DECID: the same answer as DA1
 		s.answer(vtDA1Reply)
-	case 'D', 'E', 'H', 'M', '=', '>', '7', '8':
+	case '7':
+		s.saveCursor()
+		s.out = append(s.out, vtESC, b)
+	case '8':
+		s.restoreCursor()
+		s.out = append(s.out, vtESC, b)
+	case 'D', 'E', 'H', 'M', '=', '>':
 		s.out = append(s.out, vtESC, b)
 	}
 }
+
+// saveCursor and restoreCursor keep the extras and line drawing with the
+// cursor vt10x saves (DECSC, DECRC, CSI s and u, ?1048, ?1049), as tmux does.
+func (s *Screen) saveCursor() { s.saved, s.scan.savedGfx = s.pen, s.scan.gfx }
+
+func (s *Screen) restoreCursor() { s.pen, s.scan.gfx = s.saved, s.scan.savedGfx }
 
 // stepEscInter reads ESC, intermediates and a final. vt10x implements only
 // "ESC ( F" (G0 charset) and "ESC # F"; for "ESC ) F", "ESC % G" and the like
@@ -223,6 +259,9 @@ func (s *Screen) stepEscInter(b byte) bool {
 		sc.state = vtGround
 		if len(sc.seq) == 1 && (sc.seq[0] == '(' || sc.seq[0] == '#') {
 			s.out = append(s.out, vtESC, sc.seq[0], b)
+		}
+		if len(sc.seq) == 1 && sc.seq[0] == '(' && (b == '0' || b == 'B') {
+			sc.gfx = b == '0' // as vt10x's parseEscAltCharset: other sets leave it
 		}
 	case b < 0x20:
 		s.control(b)
@@ -270,6 +309,7 @@ func (s *Screen) control(b byte) {
 		s.scan.state = vtGround
 	case vtBEL:
 		s.bell()
+	case vtInsertMark, vtCombineMark: // ignored by terminals; the bytes are the feeder's marks
 	default:
 		s.out = append(s.out, b)
 	}
@@ -399,4 +439,6 @@ func (s *Screen) fullReset() {
 	s.out = append(s.out, "\x1bc\x1b[2J"...)
 	s.track.paste, s.track.sync, s.track.shape, s.track.region = false, false, 0, false
 	s.scan.last = 0
+	s.pen, s.saved = vtExtra{}, vtExtra{}
+	s.scan.gfx, s.scan.savedGfx, s.scan.irm = false, false, false
 }
