@@ -52,7 +52,7 @@ type Screen struct {
 	// pen DECSC saved; cells interns the runes that stand for extras and marks.
 	pen, saved vtExtra
 	cells      vtCells
-	buf   []byte // Render's and Text's output, reused
+	buf        []byte // Render's and Text's output, reused
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
 	feedHook func([]byte)
 
