@@ -296,14 +296,16 @@ func (s *Screen) scrollRegion() {
 }
 
 // repeat implements REP ("CSI n b"), which vt10x ignores (vt.md §1.10 #14;
-// ncurses may use it with xterm-256color), by repeating the last graphic
-// character with the current attributes, as tmux does, at most a screenful.
+// ncurses may use it with xterm-256color), as tmux 3.3a does: the ASCII
+// graphic character written just before, at most a screenful of times, and
+// nothing after anything else (lastSeq, screen_scan.go).
 func (s *Screen) repeat() {
-	r := s.scan.last
+	r := s.scan.lastSeq
 	if r == 0 {
 		return
 	}
 	for range min(max(s.csi.arg(0), 1), s.cols*s.rows) {
 		s.putRune(r)
 	}
+	s.scan.last = 0
 }

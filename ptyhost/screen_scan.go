@@ -57,7 +57,11 @@ type vtScanner struct {
 	seq   []byte // parameter and intermediate bytes of the current sequence
 	bad   bool   // the current sequence is too long: drop it at its end
 	osc   []byte // the current OSC payload, up to vtMaxOSC bytes
-	last  rune   // the last graphic character passed on, for REP
+	// last is the ASCII graphic character just written, which REP repeats:
+	// tmux repeats nothing after anything else (a control, a sequence, a
+	// character outside ASCII) or a second time. lastSeq is it as of the ESC
+	// that began the current sequence.
+	last, lastSeq rune
 	// slow turns off the fast paths (csiRun, verbatim SGRs); tests compare both.
 	slow bool
 	// part is the start of a character cut by the end of a Write (screen_text.go).
@@ -149,6 +153,7 @@ func (s *Screen) ground(p []byte) int {
 		return i
 	}
 	s.scan.part = s.scan.part[:0] // a character cut by a control or sequence is dropped
+	s.scan.lastSeq, s.scan.last = s.scan.last, 0
 	switch p[i] {
 	case vtESC:
 		s.scan.state = vtEsc
@@ -158,21 +163,17 @@ func (s *Screen) ground(p []byte) int {
 	return i + 1
 }
 
-// noteASCII notes, for ASCII text appended to out, the last graphic character
-// (which REP repeats) and whether it is the last cell (which a combining mark
-// in the next Write joins).
+// noteASCII notes, for ASCII text appended to out, whether it ends in a
+// graphic character, which REP repeats and a combining mark in the next Write
+// joins.
 func (s *Screen) noteASCII(text []byte) {
 	if len(text) == 0 {
 		return
 	}
+	s.scan.last = 0
 	if b := text[len(text)-1]; b >= 0x20 && b != 0x7f {
 		s.scan.cell = vtLastCell{at: len(s.out) - 1, end: len(s.out), r: rune(b), w: 1}
-	}
-	for i := len(text) - 1; i >= 0; i-- {
-		if b := text[i]; b >= 0x20 && b != 0x7f {
-			s.scan.last = rune(b)
-			return
-		}
+		s.scan.last = rune(b)
 	}
 }
 
@@ -304,7 +305,7 @@ func (s *Screen) stepCSI(b byte) bool {
 func (s *Screen) control(b byte) {
 	switch b {
 	case vtESC:
-		s.scan.state = vtEsc
+		s.scan.state, s.scan.lastSeq = vtEsc, 0
 	case vtCAN, vtSUB:
 		s.scan.state = vtGround
 	case vtBEL:
@@ -337,7 +338,7 @@ func (s *Screen) stepString(b byte) {
 func (s *Screen) stepStringEsc(b byte) bool {
 	sc := &s.scan
 	if b != '\\' {
-		sc.state = vtEsc
+		sc.state, sc.lastSeq = vtEsc, 0
 		return false
 	}
 	if sc.state == vtOSCEsc {

@@ -63,7 +63,7 @@ func (s *Screen) textSlow(b []byte) (runEnd int) {
 		if c := b[0]; c < 0x80 {
 			if c >= 0x20 && c != 0x7f {
 				s.putRune(rune(c))
-			} else if s.out = append(s.out, c); !plainByte[c] {
+			} else if s.out, s.scan.last = append(s.out, c), 0; !plainByte[c] {
 				runEnd = len(s.out)
 			}
 			b = b[1:]
@@ -106,10 +106,14 @@ func (s *Screen) joinPart(b []byte) []byte {
 func (s *Screen) putRune(r rune) {
 	w := runeWidth(r)
 	if w == 0 {
+		s.scan.last = 0
 		s.combine(r)
 		return
 	}
-	s.scan.last = r
+	s.scan.last = 0
+	if r < utf8.RuneSelf {
+		s.scan.last = r
+	}
 	if s.scan.irm {
 		s.out = append(s.out, vtInsertMark)
 	}
