@@ -16,9 +16,11 @@ import "bytes"
 // transcript, the cast and the log still get every byte; only emulation is skipped.
 //
 // What a pending run may hold, and why:
-//   - plain bytes: printable ASCII, every byte ≥ 0x80 (UTF-8; vt10x gives each rune
-//     one cell and skips invalid bytes), CR, LF, HT and BS. They write cells of the
-//     cursor's line and move the cursor; they change no mode, tab stop, charset,
+//   - plain bytes: printable ASCII, the cell runes of other text (screen_text.go:
+//     characters, pads, keys, the feeder's marks), CR, LF, HT and BS. They write
+//     cells of the cursor's line (IRM shifts the rest of it; a combining mark
+//     rewrites the cell before the cursor) and move the cursor, wrapping a wide
+//     character by the column alone; they change no mode, tab stop, charset,
 //     saved cursor, scroll region or screen;
 //   - SGR sequences: they change only the attributes the next cells get;
 //   - EL (erase in line): it blanks cells of the cursor's line and moves nothing.
