@@ -53,3 +53,10 @@ var wideRanges = [...][2]rune{
 	{0x1F6EB, 0x1F6EC}, {0x1F6F4, 0x1F6FC}, {0x1F7E0, 0x1F7F0}, {0x1F90C, 0x1F93A},
 	{0x1F93C, 0x1F945}, {0x1F947, 0x1F9FF}, {0x1FA70, 0x1FAFF}, {0x20000, 0x3FFFD},
 }
+
+// RuneWidth is the number of columns Screen gives r: 2 for East Asian wide and
+// fullwidth characters and emoji, 0 for combining marks and format characters
+// (which join the character before them), 1 otherwise, as tmux 3.3a with
+// glibc's wcwidth in a UTF-8 locale does, rune by rune. Tests that read a
+// terminal's capture use it to place cells the way Render does.
+func RuneWidth(r rune) int { return runeWidth(r) }
