@@ -60,6 +60,12 @@ func (s *Screen) textSlow(b []byte) (runEnd int) {
 		}
 	}
 	for len(b) > 0 {
+		if !s.slowText() {
+			if n := s.plainRun(b); n > 0 {
+				b = b[n:]
+				continue
+			}
+		}
 		if c := b[0]; c < 0x80 {
 			if c >= 0x20 && c != 0x7f {
 				s.putRune(rune(c))
@@ -75,11 +81,60 @@ func (s *Screen) textSlow(b []byte) (runEnd int) {
 			return runEnd
 		}
 		if r != utf8.RuneError || n > 1 {
-			s.putRune(r)
+			s.putRuneBytes(r, b[:n])
 		}
 		b = b[n:]
 	}
 	return runEnd
+}
+
+// plainRun appends the characters at the start of b that go to vt10x as
+// themselves while no extras or insert mode are on, and returns how many bytes
+// it used. They are copied as they came: the feeder adds the pads of wide
+// characters (screen_wide.go), so text that the lazy emulation drops unfed
+// costs a decode per character and one copy (BenchmarkScreenWriteCJK).
+func (s *Screen) plainRun(b []byte) int {
+	i, last := 0, -1
+	for i < len(b) {
+		if c := b[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				break
+			}
+			last = i
+			i++
+			continue
+		}
+		r, n := decode3(b[i:])
+		if (r == utf8.RuneError && n == 1) || isReserved(r) || runeWidth(r) == 0 {
+			break
+		}
+		last = i
+		i += n
+	}
+	if i == 0 {
+		return 0
+	}
+	at := len(s.out)
+	s.out = append(s.out, b[:i]...)
+	r, _ := utf8.DecodeRune(b[last:i])
+	s.scan.cell = vtLastCell{at: at + last, end: len(s.out), r: r, w: runeWidth(r)}
+	s.scan.last = 0
+	if r < utf8.RuneSelf {
+		s.scan.last = r
+	}
+	return i
+}
+
+// decode3 is utf8.DecodeRune with the three-byte sequences of CJK text decoded
+// inline, which halves plainRun's cost on them.
+func decode3(b []byte) (rune, int) {
+	if len(b) >= 3 && b[0]&0xf0 == 0xe0 && b[1]&0xc0 == 0x80 && b[2]&0xc0 == 0x80 {
+		r := rune(b[0]&0x0f)<<12 | rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f)
+		if r >= 0x800 && (r < 0xd800 || r > 0xdfff) { // not overlong, not a surrogate
+			return r, 3
+		}
+	}
+	return utf8.DecodeRune(b)
 }
 
 // joinPart completes the character in part with the first bytes of b and
@@ -103,7 +158,11 @@ func (s *Screen) joinPart(b []byte) []byte {
 // putRune appends the cell runes for one character of text: a wide character
 // with its pad, a combining mark merged into the cell before it, a character
 // written with extras on (or one of the reserved runes) as a key.
-func (s *Screen) putRune(r rune) {
+func (s *Screen) putRune(r rune) { s.putRuneBytes(r, nil) }
+
+// putRuneBytes is putRune for r encoded as src (nil: encode it), which a
+// character written as itself is copied from.
+func (s *Screen) putRuneBytes(r rune, src []byte) {
 	w := runeWidth(r)
 	if w == 0 {
 		s.scan.last = 0
@@ -128,13 +187,20 @@ func (s *Screen) putRune(r rune) {
 			c = utf8.RuneError
 		}
 	}
-	s.appendCell(at, c, w)
+	if c != r {
+		src = nil
+	}
+	s.appendCell(at, c, w, src)
 }
 
-// appendCell appends cell rune c, and its pad when wide, and notes it as the
-// last cell, starting at at.
-func (s *Screen) appendCell(at int, c rune, w int) {
-	s.out = utf8.AppendRune(s.out, c)
+// appendCell appends cell rune c (encoded as src unless nil), and its pad when
+// wide, and notes it as the last cell, starting at at.
+func (s *Screen) appendCell(at int, c rune, w int, src []byte) {
+	if src != nil {
+		s.out = append(s.out, src...)
+	} else {
+		s.out = utf8.AppendRune(s.out, c)
+	}
 	if w == 2 {
 		s.out = append(s.out, vtPadUTF8...)
 	}
@@ -168,10 +234,10 @@ func (s *Screen) combine(m rune) {
 	case !ok:
 	case inOut:
 		s.out = s.out[:lc.at]
-		s.appendCell(lc.at, id, w)
+		s.appendCell(lc.at, id, w, nil)
 	default:
 		s.out = utf8.AppendRune(append(s.out, vtCombineMark), lc.r)
-		s.appendCell(len(s.out), id, w)
+		s.appendCell(len(s.out), id, w, nil)
 	}
 }
 

@@ -2,7 +2,6 @@ package ptyhost
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -29,100 +28,194 @@ import (
 // column with a character written there, and the next one wraps first.
 const vtWrapNext = 1 << 1
 
-// noMark is a position past any slice: no mark of that kind is left.
-const noMark = math.MaxInt
-
-// feedCells writes p to vt10x, handling the marks and wide characters in it.
-// It finds each kind of mark once per occurrence, so a stream full of one kind
-// costs no rescans for the other.
+// feedCells writes p to vt10x, handling the marks in it: each is found once, and
+// the text between goes to feedText.
 func (s *Screen) feedCells(p []byte) {
-	ins, pad := -1, -1 // next mark and pad in p; -1: not searched yet
 	for len(p) > 0 {
-		if ins < 0 {
-			ins = indexOr(bytes.IndexAny(p, "\x01\x02"))
-		}
-		if pad < 0 {
-			pad = indexPad(p)
-		}
-		var used int
-		switch {
-		case ins == noMark && pad == noMark:
-			_, _ = s.term.Write(p)
+		i := bytes.IndexAny(p, "\x01\x02")
+		if i < 0 {
+			s.feedText(p)
 			return
-		case ins < pad && p[ins] == vtInsertMark:
-			s.write(p[:ins])
-			s.insertCell(p[ins+1:])
-			used = ins + 1
-		case ins < pad:
-			s.write(p[:ins])
-			used = ins + 1 + s.recombine(p[ins+1:])
-		default:
-			_, n := utf8.DecodeLastRune(p[:pad])
-			s.write(p[:pad-n])
-			if s.wideFits() {
-				s.write(p[pad-n : pad+len(vtPadUTF8)])
-			}
-			used = pad + len(vtPadUTF8)
+		}
+		s.feedText(p[:i])
+		used := i + 1
+		if p[i] == vtInsertMark {
+			s.insertCell(p[i+1:])
+		} else {
+			used += s.recombine(p[i+1:])
 		}
 		p = p[used:]
-		ins, pad = follow(ins, used), follow(pad, used)
 	}
 }
 
-// follow moves a mark position past used bytes: -1 (search again) when the
-// mark was among them.
-func follow(at, used int) int {
+// vtCol is the cursor's column as feedText follows it through text, so that vt10x
+// is asked for it (which means writing what came before) only after something
+// that moves the cursor in a way not followed here, and not before every wide
+// character (BenchmarkScreenWriteCJK).
+type vtCol struct {
+	x                int
+	next             bool // vt10x's wrap-next state
+	known, wrap, lnm bool
+}
+
+// column reads the cursor and the modes that move it from vt10x.
+func (s *Screen) column() vtCol {
+	cur, m := s.term.Cursor(), s.term.Mode()
+	return vtCol{x: cur.X, next: cur.State&vtWrapNext != 0, known: true,
+		wrap: m&vt10x.ModeWrap != 0, lnm: m&vt10x.ModeCRLF != 0}
+}
+
+// put follows vt10x writing one cell (parse in its state.go).
+func (c *vtCol) put(cols int) {
+	if c.next && c.wrap {
+		c.x, c.next = 0, false
+	}
+	if c.x+1 < cols {
+		c.x++
+	} else {
+		c.next = true
+	}
+}
+
+// control follows a C0 control; the ones not followed make the column unknown.
+func (c *vtCol) control(b byte) {
+	switch b {
+	case '\r':
+		c.x, c.next = 0, false
+	case '\n', '\v', '\f':
+		c.next = false
+		if c.lnm {
+			c.x = 0
+		}
+	case '\b':
+		c.x, c.next = max(c.x-1, 0), false
+	default:
+		c.known = false
+	}
+}
+
+// feedText writes p, text and sequences without marks, to vt10x, wrapping each
+// wide character (a rune and vtPad) that would start in the last column first, or
+// dropping it when autowrap is off.
+func (s *Screen) feedText(p []byte) {
+	p = s.padWide(p)
+	if bytes.IndexByte(p, vtPadUTF8[0]) < 0 { // no pad (nor key): nothing to place
+		s.write(p)
+		return
+	}
+	var c vtCol
+	start := 0 // p[start:i] is not written yet
+	for i := 0; i < len(p); {
+		switch b := p[i]; {
+		case b == vtESC:
+			n, still := seqLen(p[i:])
+			c.known = c.known && still
+			i += n
+		case b < 0x20 || b == 0x7f:
+			c.control(b)
+			i++
+		default:
+			_, n := utf8.DecodeRune(p[i:])
+			if !bytes.HasPrefix(p[i+n:], []byte(vtPadUTF8)) {
+				c.put(s.cols)
+				i += n
+				continue
+			}
+			if !c.known {
+				s.write(p[start:i])
+				start, c = i, s.column()
+			}
+			end := i + n + len(vtPadUTF8)
+			switch s.wideFit(&c) {
+			case wideDrop:
+				s.write(p[start:i])
+				start = end
+			case wideWrap: // leaving the last column as it is, as vt10x's own wrap does
+				s.write(p[start:i])
+				_, _ = s.term.Write([]byte("\r\n"))
+				start = i
+			}
+			i = end
+		}
+	}
+	s.write(p[start:])
+}
+
+// padWide returns p with a pad after each wide character that has none (text
+// the scanner copied as it came, screen_text.go plainRun), in a buffer reused
+// across feeds; p itself when it has no such character.
+func (s *Screen) padWide(p []byte) []byte {
+	i := 0
+	for i < len(p) && p[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(p) {
+		return p
+	}
+	out := append(s.padded[:0], p[:i]...)
+	for i < len(p) {
+		if p[i] < utf8.RuneSelf {
+			out = append(out, p[i])
+			i++
+			continue
+		}
+		r, n := decode3(p[i:])
+		out = append(out, p[i:i+n]...)
+		i += n
+		if runeWidth(r) == 2 && !bytes.HasPrefix(p[i:], []byte(vtPadUTF8)) {
+			out = append(out, vtPadUTF8...)
+		}
+	}
+	s.padded = out
+	return out
+}
+
+// What to do with a wide character.
+const (
+	wideFits = iota
+	wideWrap // start a new line first
+	wideDrop
+)
+
+// wideFit decides about a wide character at column c and moves c past it.
+func (s *Screen) wideFit(c *vtCol) int {
+	how := wideFits
 	switch {
-	case at == noMark:
-		return noMark
-	case at >= used:
-		return at - used
+	case s.cols < 2 || (!c.wrap && c.x >= s.cols-1):
+		return wideDrop
+	case c.next || c.x < s.cols-1: // vt10x wraps first by itself, or both halves fit
+	default:
+		how, c.x = wideWrap, 0
 	}
-	return -1
+	c.put(s.cols)
+	c.put(s.cols)
+	return how
 }
 
-func indexOr(i int) int {
-	if i < 0 {
-		return noMark
+// seqLen returns the length of the escape sequence at the start of p (as the
+// scanner writes them) and whether it leaves the cursor where it was: SGR and EL.
+func seqLen(p []byte) (int, bool) {
+	if len(p) < 2 {
+		return len(p), false
 	}
-	return i
-}
-
-// indexPad finds the next vtPad in p. Keys share its first byte.
-func indexPad(p []byte) int {
-	for off := 0; ; {
-		i := bytes.IndexByte(p[off:], vtPadUTF8[0])
-		if i < 0 {
-			return noMark
+	switch p[1] {
+	case '[':
+		for i := 2; i < len(p); i++ {
+			if f := p[i]; f >= 0x40 && f <= 0x7e {
+				return i + 1, f == 'm' || f == 'K'
+			}
 		}
-		if bytes.HasPrefix(p[off+i:], []byte(vtPadUTF8)) {
-			return off + i
-		}
-		off += i + 1
+		return len(p), false
+	case '(', '#':
+		return min(3, len(p)), false
 	}
+	return 2, false
 }
 
 func (s *Screen) write(p []byte) {
 	if len(p) > 0 {
 		_, _ = s.term.Write(p)
 	}
-}
-
-// wideFits makes room for a wide character at the cursor and reports whether
-// it is to be written.
-func (s *Screen) wideFits() bool {
-	cur := s.term.Cursor()
-	wrap := s.term.Mode()&vt10x.ModeWrap != 0
-	switch {
-	case s.cols < 2:
-		return false
-	case cur.State&vtWrapNext != 0 && wrap, cur.X < s.cols-1:
-		return true // vt10x wraps first by itself, or both halves fit
-	case !wrap:
-		return false
-	}
-	_, _ = s.term.Write([]byte("\r\n")) // what vt10x's own wrap does (newline to column 0)
-	return true
 }
 
 // insertCell makes room for the cell at the start of p (insert mode).

@@ -14,6 +14,8 @@ func runeWidth(r rune) int {
 	switch {
 	case r < 0x300:
 		return 1
+	case r >= 0x4E00 && r <= 0x9FFF: // CJK Unified Ideographs, the bulk of CJK text
+		return 2
 	case r >= 0x1100 && isWide(r):
 		return 2
 	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
