@@ -151,6 +151,7 @@ func FuzzScreenWrite(f *testing.F) {
 		"\x1b[?1049h\x1b[?2004h\x1b[?2026h\x1b[5 q\x1b[c\x1b[>c\x1b[6n\x1bc",
 		"a你b😀\u0301\u200d\x1b[4b\x1b(0qx\x1b)B",
 		"\x1b[;5H\x1b[0X\x1b[0S\x1b[3\x18A\x1b[r\x1b[0;0r",
+		"\x1b[2;9;58;5;3m你\u0301\x1b[4h好\x1b[4l\U0010FFFD\x01\x02\x1b7\x1b[0m\x1b8x\x1b[?7l0123456789012345678你\x1b[3b",
 	} {
 		f.Add([]byte(seed), uint8(20), uint8(5))
 	}
