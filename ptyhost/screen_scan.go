@@ -1,13 +1,6 @@
 package ptyhost
 
-import (
-	"bytes"
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/hinshun/vt10x"
-)
+import "github.com/hinshun/vt10x"
 
 // The normaliser: a byte-level ECMA-48 parser in front of vt10x. Text and C0
 // controls pass through; an escape or control sequence is buffered whole (across
@@ -163,20 +156,6 @@ func (s *Screen) ground(p []byte) int {
 	return i + 1
 }
 
-// noteASCII notes, for ASCII text appended to out, whether it ends in a
-// graphic character, which REP repeats and a combining mark in the next Write
-// joins.
-func (s *Screen) noteASCII(text []byte) {
-	if len(text) == 0 {
-		return
-	}
-	s.scan.last = 0
-	if b := text[len(text)-1]; b >= 0x20 && b != 0x7f {
-		s.scan.cell = vtLastCell{at: len(s.out) - 1, end: len(s.out), r: rune(b), w: 1}
-		s.scan.last = rune(b)
-	}
-}
-
 // step handles one byte inside a sequence or string. It returns false when the
 // byte ended the sequence without being part of it and must be read again in
 // the new state.
@@ -239,12 +218,6 @@ func (s *Screen) escFinal(b byte) {
 		s.out = append(s.out, vtESC, b)
 	}
 }
-
-// saveCursor and restoreCursor keep the extras and line drawing with the
-// cursor vt10x saves (DECSC, DECRC, CSI s and u, ?1048, ?1049), as tmux does.
-func (s *Screen) saveCursor() { s.saved, s.scan.savedGfx = s.pen, s.scan.gfx }
-
-func (s *Screen) restoreCursor() { s.pen, s.scan.gfx = s.saved, s.scan.savedGfx }
 
 // stepEscInter reads ESC, intermediates and a final. vt10x implements only
 // "ESC ( F" (G0 charset) and "ESC # F"; for "ESC ) F", "ESC % G" and the like
@@ -346,74 +319,6 @@ func (s *Screen) stepStringEsc(b byte) bool {
 	}
 	sc.state = vtGround
 	return true
-}
-
-// oscDone handles a complete OSC: the title (0 and 2; 1 is only the icon name)
-// and notifications (9, 777). Everything else is dropped: OSC 52 clipboard
-// writes, OSC 4/10/11 colour changes (vt10x would apply them to every cell it
-// returns) and their queries (vt10x answers black on black), hyperlinks (the
-// linked text stays), prompt marks.
-func (s *Screen) oscDone() {
-	cmd, text, _ := bytes.Cut(s.scan.osc, []byte{';'})
-	switch string(cmd) {
-	case "0", "2":
-		s.track.title = cleanText(text)
-	case "9":
-		if !conEmuCommand(text) {
-			s.notify(cleanText(text))
-		}
-	case "777":
-		s.notify777(text)
-	}
-}
-
-// conEmuCommand reports whether an OSC 9 payload is one of ConEmu's numbered
-// commands (OSC 9;4 progress is common) rather than an iTerm2 notification.
-func conEmuCommand(text []byte) bool {
-	i := 0
-	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
-		i++
-	}
-	return i > 0 && (i == len(text) || text[i] == ';')
-}
-
-// notify777 handles urxvt's "OSC 777 ; notify ; title ; body".
-func (s *Screen) notify777(text []byte) {
-	kind, rest, _ := bytes.Cut(text, []byte{';'})
-	if string(kind) != "notify" {
-		return
-	}
-	title, body, _ := bytes.Cut(rest, []byte{';'})
-	t, b := cleanText(title), cleanText(body)
-	switch {
-	case t == "":
-		s.notify(b)
-	case b == "":
-		s.notify(t)
-	default:
-		s.notify(t + ": " + b)
-	}
-}
-
-func (s *Screen) notify(msg string) {
-	s.track.attention++
-	s.track.notice = msg
-}
-
-func (s *Screen) bell() {
-	s.track.attention++
-	s.track.notice = ""
-}
-
-// cleanText makes text from the run safe to show anywhere: valid UTF-8 without
-// C0/C1 controls or format characters (bidi overrides could reorder the UI).
-func cleanText(b []byte) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError || unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, string(b))
 }
 
 // answer queues a reply to the run. What came before is fed first, so vt10x's

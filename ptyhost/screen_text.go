@@ -260,3 +260,23 @@ func (s *Screen) key(k vtCellKey, w int) (rune, bool) {
 // collected again, so that a stream that keeps it full costs one screen walk
 // per that many cells, not per cell.
 const vtCollectEvery = 4096
+
+// noteASCII notes, for ASCII text appended to out, whether it ends in a
+// graphic character, which REP repeats and a combining mark in the next Write
+// joins.
+func (s *Screen) noteASCII(text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	s.scan.last = 0
+	if b := text[len(text)-1]; b >= 0x20 && b != 0x7f {
+		s.scan.cell = vtLastCell{at: len(s.out) - 1, end: len(s.out), r: rune(b), w: 1}
+		s.scan.last = rune(b)
+	}
+}
+
+// saveCursor and restoreCursor keep the extras and line drawing with the
+// cursor vt10x saves (DECSC, DECRC, CSI s and u, ?1048, ?1049), as tmux does.
+func (s *Screen) saveCursor() { s.saved, s.scan.savedGfx = s.pen, s.scan.gfx }
+
+func (s *Screen) restoreCursor() { s.pen, s.scan.gfx = s.saved, s.scan.savedGfx }
