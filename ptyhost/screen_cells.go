@@ -174,6 +174,9 @@ func (s *Screen) penSGR() {
 		s.pen = vtExtra{}
 		return
 	}
+	if s.pen == (vtExtra{}) && c.np == 1 && c.p[0].n == 1 && !extraParam[min(max(c.p[0].v[0], 0), 99)] {
+		return // the common "CSI 0 m", "CSI 1 m", "CSI 31 m": nothing of the extras
+	}
 	for i := 0; i < c.np; i++ {
 		p := &c.p[i]
 		v := max(p.v[0], 0)
@@ -191,6 +194,15 @@ func (s *Screen) penSGR() {
 		}
 	}
 }
+
+// extraParam marks the plain SGR parameters below 100 that set an extra
+// (penAttr); 38, 48 and 58 are there for the colour arguments they take.
+var extraParam = func() (t [100]bool) {
+	for _, v := range []int{2, 8, 9, 21, 38, 48, 58} {
+		t[v] = true
+	}
+	return t
+}()
 
 // underlineStyle maps "4:n" to vtExtra.ul: single (1) and none (0, or an
 // unknown style) are vt10x's underline bit alone.

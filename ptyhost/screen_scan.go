@@ -1,6 +1,11 @@
 package ptyhost
 
-import "github.com/hinshun/vt10x"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+
+	"github.com/hinshun/vt10x"
+)
 
 // The normaliser: a byte-level ECMA-48 parser in front of vt10x. Text and C0
 // controls pass through; an escape or control sequence is buffered whole (across
@@ -120,18 +125,16 @@ func (s *Screen) csiRun(p []byte) int {
 // pending run (screen_lazy.go) starts after the last control in the text that is
 // not plain.
 func (s *Screen) ground(p []byte) int {
-	i, ctl, all := 0, -1, byte(0)
+	i, ctl := 0, -1
 	for ; i < len(p); i++ {
-		b := p[i]
-		all |= b
-		if !plainByte[b] {
+		if b := p[i]; !plainByte[b] {
 			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB || b == vtInsertMark || b == vtCombineMark {
 				break
 			}
 			ctl = i
 		}
 	}
-	if all >= 0x80 || s.slowText() {
+	if s.slowText() || !asciiOnly(p[:i]) {
 		if end := s.textSlow(p[:i]); end >= 0 {
 			s.lazy.endAt(end)
 		}
@@ -347,4 +350,20 @@ func (s *Screen) fullReset() {
 	s.scan.last = 0
 	s.pen, s.saved = vtExtra{}, vtExtra{}
 	s.scan.gfx, s.scan.savedGfx, s.scan.irm = false, false, false
+}
+
+// asciiOnly reports whether p has no byte of 0x80 or above, eight bytes at a time.
+func asciiOnly(p []byte) bool {
+	for len(p) >= 8 {
+		if binary.LittleEndian.Uint64(p)&0x8080808080808080 != 0 {
+			return false
+		}
+		p = p[8:]
+	}
+	for _, b := range p {
+		if b >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
