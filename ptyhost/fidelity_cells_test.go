@@ -34,6 +34,7 @@ type fcell struct {
 	attr   int
 	ulKind int    // underline style of SGR 4:n (1 single … 5 dashed)
 	fg, bg string // "" default, "p<n>" palette index, "#rrggbb" truecolour
+	ul     string // underline colour (SGR 58), spelled like fg
 }
 
 func (c fcell) String() string {
@@ -58,18 +59,24 @@ func (c fcell) String() string {
 	if c.bg != "" {
 		b.WriteString(" bg=" + c.bg)
 	}
+	if c.ul != "" {
+		b.WriteString(" ul=" + c.ul)
+	}
 	return b.String()
 }
 
 // visible returns c as it looks: on a blank, only what draws on empty space
 // (background, reverse with its foreground, underline, strikethrough) counts.
 func (c fcell) visible() fcell {
+	if c.attr&fUnderline == 0 {
+		c.ul = "" // an underline colour shows only on an underline
+	}
 	if c.cont || (c.text != " " && c.text != "") {
 		return c
 	}
 	v := fcell{text: " ", bg: c.bg, attr: c.attr & (fReverse | fUnderline | fStrike)}
 	if v.attr&fUnderline != 0 {
-		v.ulKind = c.ulKind
+		v.ulKind, v.ul = c.ulKind, c.ul
 	}
 	if v.attr&fReverse != 0 {
 		v.fg = c.fg
@@ -77,9 +84,9 @@ func (c fcell) visible() fcell {
 	return v
 }
 
-// decGraphics is the DEC special graphics set that tmux's capture selects
+// decCapture is the DEC special graphics set that tmux's capture selects
 // with SO (its captures keep ACS as SO/SI and ASCII).
-var decGraphics = map[rune]rune{
+var decCapture = map[rune]rune{
 	'`': '◆', 'a': '▒', 'f': '°', 'g': '±', 'j': '┘', 'k': '┐', 'l': '┌', 'm': '└',
 	'n': '┼', 'o': '⎺', 'p': '⎻', 'q': '─', 'r': '⎼', 's': '⎽', 't': '├', 'u': '┤',
 	'v': '┴', 'w': '┬', 'x': '│', 'y': '≤', 'z': '≥', '{': 'π', '|': '≠', '}': '£', '~': '·',
@@ -136,7 +143,7 @@ func (p *cellParser) line(s string, cols int) ([]fcell, error) {
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
-		if d, ok := decGraphics[r]; ok && p.acs {
+		if d, ok := decCapture[r]; ok && p.acs {
 			r = d
 		}
 		w := runeWidth(r)
@@ -210,9 +217,11 @@ func (p *cellParser) sgr(params string) {
 			p.pen.bg = "p" + strconv.Itoa(n-100+8)
 		case n == 39:
 			p.pen.fg = ""
+		case n == 59:
+			p.pen.ul = ""
 		case n == 49:
 			p.pen.bg = ""
-		case n == 38 || n == 48:
+		case n == 38 || n == 48 || n == 58:
 			var c string
 			if len(sub) > 1 {
 				c = extColor(sub[1:])
@@ -221,10 +230,13 @@ func (p *cellParser) sgr(params string) {
 				c, used = extColorSemi(fields[i+1:])
 				i += used
 			}
-			if n == 38 {
+			switch n {
+			case 38:
 				p.pen.fg = c
-			} else {
+			case 48:
 				p.pen.bg = c
+			default:
+				p.pen.ul = c
 			}
 		}
 	}

@@ -36,14 +36,10 @@ func TestFidelity(t *testing.T) {
 	}
 }
 
-// fidelityKnown lists the streams that still differ from tmux, with why.
-var fidelityKnown = map[string]fidelityGap{
-	"dialog": {30, "wide characters: " + fidelityWide},
-	"less":   {198, "wide characters, ZWJ: " + fidelityWide},
-	"nano":   {99, "wide characters, ZWJ: " + fidelityWide},
-	"vim":    {78, "wide characters: " + fidelityWide},
-	"probe":  {81, "dim, hidden, strikethrough and curly underline are not kept (vt10x has no such bits); wide characters, ZWJ: " + fidelityWide},
-}
+// fidelityKnown lists the streams that still differ from tmux, with why. It
+// is empty: every recorded program matches (issue 10); an entry is for a
+// difference found later and not fixed yet, never for one that is fixed.
+var fidelityKnown = map[string]fidelityGap{}
 
 // fidelityGap is a known difference: how many cells differ today, and why. A
 // stream differing in more cells fails (a regression hides behind no entry);
@@ -53,12 +49,6 @@ type fidelityGap struct {
 	cells int
 	why   string
 }
-
-// fidelityWide is why the streams with wide characters still differ (issue 10
-// item 1, not done): vt10x gives a wide character one cell, and Render's
-// blank-dropping layout (vtLayout) fits only programs that re-position after
-// one; ZWJ is dropped where tmux keeps it with its base.
-const fidelityWide = "a wide character takes one vt10x cell, so plain text after it lands one column early"
 
 // TestFidelityKnownListed keeps fidelityKnown honest: each entry must name a
 // recorded stream that still differs.

@@ -20,9 +20,10 @@ import (
 //     title, bells and notifications vt10x ignores tracked here.
 //   - A panic inside vt10x is recovered; the emulator restarts blank at the same
 //     size and State().Err says why.
-//   - Render and Text lay the cells out for a real terminal, where East Asian
-//     wide characters and emoji take two columns and vt10x gives them one
-//     (screen_render.go).
+//   - Cells vt10x cannot hold (wide characters, combining marks, dim, hidden,
+//     strikethrough, underline styles and colours) are fed as stand-in runes
+//     that vt10x stores and moves like any other (screen_cells.go,
+//     screen_text.go), and Render turns them back (screen_render.go).
 //
 // vt10x never leaves these files, so a width-aware emulator could replace it here
 // alone. Write is meant for the run's reader goroutine and everything else for
@@ -47,7 +48,12 @@ type Screen struct {
 	out   []byte
 	lazy  vtLazy
 	track vtTracked
-	buf   []byte // Render's and Text's output, reused
+	// pen is the extras (screen_cells.go) text is written with now, saved the
+	// pen DECSC saved; cells interns the runes that stand for extras and marks.
+	pen, saved vtExtra
+	cells      vtCells
+	buf        []byte // Render's and Text's output, reused
+	padded     []byte // the feeder's text with the pads of wide characters (screen_wide.go)
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
 	feedHook func([]byte)
 
@@ -75,8 +81,7 @@ type ScreenState struct {
 	MouseMode   int   `json:"mouse_mode"`   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
 	MouseSGR    bool  `json:"mouse_sgr"`    // ?1006
 	AltScreen   bool  `json:"alt_screen"`
-	// CursorX is a display column of Render's output (wide characters before the
-	// cursor counted as two), CursorY a line.
+	// CursorX is a display column of Render's output, CursorY a line.
 	CursorX       int    `json:"cursor_x"`
 	CursorY       int    `json:"cursor_y"`
 	CursorVisible bool   `json:"cursor_visible"`
@@ -164,6 +169,7 @@ func (s *Screen) restart(why string) {
 	s.scan.reset()
 	s.out = s.out[:0]
 	s.lazy.reset()
+	s.pen, s.saved, s.cells = vtExtra{}, vtExtra{}, vtCells{} // no cell holds a key any more
 }
 
 // vtChanges is vt10x's change flag, set by everything that touches the screen
@@ -189,6 +195,7 @@ func (s *Screen) flush() {
 		s.feed(s.out[:n])
 	}
 	s.out = s.out[:copy(s.out, s.out[n:])]
+	s.scan.cell.drop(n, len(s.out))
 	s.lazy.reset()
 }
 
@@ -216,7 +223,7 @@ func (s *Screen) feed(p []byte) {
 		if s.feedHook != nil {
 			s.feedHook(p)
 		}
-		_, _ = s.term.Write(p) // p ends on a rune boundary; vt10x skips invalid bytes itself
+		s.feedCells(p) // p ends on a rune boundary and holds whole cells
 	})
 }
 
@@ -307,7 +314,7 @@ func (s *Screen) State() ScreenState {
 		MouseMode:     mouseMode(m),
 		MouseSGR:      m&vt10x.ModeMouseSgr != 0,
 		AltScreen:     m&vt10x.ModeAltScreen != 0,
-		CursorX:       s.displayCol(cur.X, cur.Y),
+		CursorX:       cur.X,
 		CursorY:       cur.Y,
 		CursorVisible: s.term.CursorVisible(),
 		CursorShape:   s.track.shape,

@@ -1,9 +1,6 @@
 package ptyhost
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "strconv"
 
 // Control sequences, rewritten for vt10x. vt10x parses parameters with
 // strings.Split(";") and Atoi and stops at the first it cannot parse, takes only
@@ -153,6 +150,7 @@ func (s *Screen) csiPlain(final byte) {
 	switch final {
 	case 'm':
 		s.lazy.seq = vtSeqSGR // may stay in the pending run (screen_lazy.go)
+		s.penSGR()
 		if !s.scan.slow && s.sgrVerbatim() {
 			s.out = append(append(append(s.out, vtESC, '['), s.scan.seq...), 'm')
 		} else {
@@ -180,11 +178,19 @@ func (s *Screen) csiPlain(final byte) {
 			s.emitCSI(final, 1, 0)
 		}
 	case 'h', 'l':
+		if c.has(4) { // IRM, which vt10x ignores: the feeder inserts (screen_wide.go)
+			s.scan.irm = final == 'h'
+		}
 		s.emitCSI(final, vtMaxParams, 0)
 	case 's', 'u':
 		// Save and restore the cursor only without parameters; with them they
 		// are DECSLRM or kitty keyboard codes, not meant for vt10x.
 		if c.np == 0 {
+			if final == 's' {
+				s.saveCursor()
+			} else {
+				s.restoreCursor()
+			}
 			s.emitCSI(final, 0, 0)
 		}
 	} // anything else is not implemented by vt10x: dropped
@@ -223,6 +229,13 @@ func (s *Screen) privateModes(final byte) {
 		case 47, 1047, 1049:
 			if skipAlt {
 				continue
+			}
+		}
+		if v == 1048 || v == 1049 { // vt10x saves on set, restores on reset
+			if set {
+				s.saveCursor()
+			} else {
+				s.restoreCursor()
 			}
 		}
 		s.out = s.appendParam(s.out, n, v)
@@ -283,14 +296,16 @@ func (s *Screen) scrollRegion() {
 }
 
 // repeat implements REP ("CSI n b"), which vt10x ignores (vt.md §1.10 #14;
-// ncurses may use it with xterm-256color), by repeating the last graphic
-// character, at most a screenful.
+// ncurses may use it with xterm-256color), as tmux 3.3a does: the ASCII
+// graphic character written just before, at most a screenful of times, and
+// nothing after anything else (lastSeq, screen_scan.go).
 func (s *Screen) repeat() {
-	r := s.scan.last
+	r := s.scan.lastSeq
 	if r == 0 {
 		return
 	}
 	for range min(max(s.csi.arg(0), 1), s.cols*s.rows) {
-		s.out = utf8.AppendRune(s.out, r)
+		s.putRune(r)
 	}
+	s.scan.last = 0
 }

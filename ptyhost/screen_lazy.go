@@ -16,9 +16,11 @@ import "bytes"
 // transcript, the cast and the log still get every byte; only emulation is skipped.
 //
 // What a pending run may hold, and why:
-//   - plain bytes: printable ASCII, every byte ≥ 0x80 (UTF-8; vt10x gives each rune
-//     one cell and skips invalid bytes), CR, LF, HT and BS. They write cells of the
-//     cursor's line and move the cursor; they change no mode, tab stop, charset,
+//   - plain bytes: printable ASCII, the cell runes of other text (screen_text.go:
+//     characters, pads, keys, the feeder's marks), CR, LF, HT and BS. They write
+//     cells of the cursor's line (IRM shifts the rest of it; a combining mark
+//     rewrites the cell before the cursor) and move the cursor, wrapping a wide
+//     character by the column alone; they change no mode, tab stop, charset,
 //     saved cursor, scroll region or screen;
 //   - SGR sequences: they change only the attributes the next cells get;
 //   - EL (erase in line): it blanks cells of the cursor's line and moves nothing.
@@ -143,6 +145,7 @@ func (s *Screen) settle() (grew bool) {
 	if l.start > 0 { // s.out[:start] ends with what ended the run: a sequence or a control
 		s.feed(s.out[:l.start])
 		s.out = s.out[:copy(s.out, s.out[l.start:])]
+		s.scan.cell.drop(l.start, len(s.out))
 		for i := range l.sgrs {
 			l.sgrs[i].at -= l.start
 			l.sgrs[i].end -= l.start
@@ -199,6 +202,11 @@ func (s *Screen) cutPending() {
 		return
 	}
 	shift := len(keep) - c
+	if lc := &s.scan.cell; lc.at >= c && lc.end > lc.at {
+		lc.at, lc.end = lc.at+shift, lc.end+shift
+	} else {
+		*lc = vtLastCell{}
+	}
 	s.out = s.out[:len(keep)+copy(s.out[len(keep):], s.out[c:])]
 	copy(s.out, keep)
 	rest := l.sgrs[k:]

@@ -45,9 +45,11 @@ func lazyStream(rng *rand.Rand, cols, rows int) []byte {
 var lazyEnds = []string{"\r\n", "\r\n", "\r\n", "\n", "\r", "", "\n\r", "\r\r\n"}
 
 var lazyInline = []string{"\x1b[0m", "\x1b[m", "\x1b[1;31m", "\x1b[32m", "\x1b[7m", "\x1b[27m", "\x1b[4;44m",
-	"\x1b[38;5;200m", "\x1b[48;2;10;20;30m", "\x1b[0;33m", "\x1b[22;39m", "\x1b[K", "\x1b[2K", "\x1b[1K", "\x1b[;1m"}
+	"\x1b[38;5;200m", "\x1b[48;2;10;20;30m", "\x1b[0;33m", "\x1b[22;39m", "\x1b[K", "\x1b[2K", "\x1b[1K", "\x1b[;1m",
+	"\x1b[2m", "\x1b[9;4:3m", "\x1b[58;5;9m", "\x1b[29;24m", "\x1b[8m"}
 
-var lazyRunes = []string{"a", "b", "z", " ", "0", "~", "é", "你", "😀", "\t", "\b", "ü", "\u0301"}
+var lazyRunes = []string{"a", "b", "z", " ", "0", "~", "é", "你", "😀", "\t", "\b", "ü", "\u0301", "\u200d", "\U0001F1E9",
+	"\U00100041", "\U0010FFFD", "\x01", "\x02"}
 
 func lazyLine(rng *rand.Rand, b *bytes.Buffer, cols int) {
 	n := rng.IntN(min(3*cols, 200))
@@ -120,6 +122,15 @@ func lazySeq(rng *rand.Rand, cols, rows int) string {
 		func() string { return "\x1b[?25l" },
 		func() string { return "\x1b[2;5r\x1b[3;1H" },
 		func() string { return "\xe4\xbd" }, // a cut character: the rest may never come
+		func() string { return "\x1b[4h" },
+		func() string { return "\x1b[4l" },
+		func() string { return "\x1b[s" },
+		func() string { return "\x1b[u" },
+		func() string { return "\x1b[?1048h" },
+		func() string { return "\x1b[?1048l" },
+		func() string { return fmt.Sprintf("\x1b[%d@", rng.IntN(4)) },
+		func() string { return fmt.Sprintf("\x1b[%dP", rng.IntN(4)) },
+		func() string { return fmt.Sprintf("\x1b[%dX", rng.IntN(4)) },
 	}
 	return seqs[rng.IntN(len(seqs))]()
 }

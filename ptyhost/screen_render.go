@@ -8,8 +8,8 @@ import (
 )
 
 // Glyph attribute bits of vt10x; its constants are unexported (state.go).
-// Dim is not among them: vt10x drops SGR 2, so dim text renders at full
-// intensity.
+// Dim, hidden, strikethrough and the underline's style and colour are not among
+// them: those come with the cell's key (screen_cells.go).
 const (
 	glyphReverse   = 1 << 0
 	glyphUnderline = 1 << 1
@@ -23,9 +23,9 @@ const (
 
 // Render returns the screen as exactly rows lines joined with "\n", each exactly
 // cols display columns wide, with hand-built SGR sequences: one per run of equal
-// cells, reset at the end of a line that needs it. A line is laid out as a
-// terminal shows it (see vtLayout). Bold does not brighten: foreground palette
-// 0–7 reaches vt10x as colour 256+n (screen_sgr.go) and is drawn as n.
+// cells, reset at the end of a line that needs it. Bold does not brighten:
+// foreground palette 0–7 reaches vt10x as colour 256+n (screen_sgr.go) and is
+// drawn as n.
 func (s *Screen) Render() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -41,24 +41,17 @@ func (s *Screen) Render() string {
 }
 
 func (s *Screen) renderRow(y int) {
-	lay := vtLayout{cols: s.cols}
 	cur := vtStyle{fg: vt10x.DefaultFG, bg: vt10x.DefaultBG}
 	start := cur
-	for x := 0; x < s.cols && !lay.full; x++ {
+	for x := 0; x < s.cols; {
 		g := s.term.Cell(x, y)
-		r, w := lay.place(g)
-		if w < 0 {
-			continue
-		}
-		// A combining mark goes on in the style of its base character.
-		if st := styleOf(g); w > 0 && st != cur {
+		k, w := s.shown(g, x, y)
+		if st := styleOf(g, k.ex); st != cur {
 			s.buf = st.appendSGR(s.buf)
 			cur = st
 		}
-		s.buf = utf8.AppendRune(s.buf, r)
-	}
-	for ; lay.col < s.cols; lay.col++ { // padding continues the last style (a coloured bar stays whole)
-		s.buf = append(s.buf, ' ')
+		s.buf = appendCell(s.buf, k)
+		x += w
 	}
 	if cur != start {
 		s.buf = append(s.buf, "\x1b[0m"...)
@@ -77,11 +70,10 @@ func (s *Screen) Text() string {
 			s.buf = append(s.buf, '\n')
 		}
 		start := len(s.buf)
-		lay := vtLayout{cols: s.cols}
-		for x := 0; x < s.cols && !lay.full; x++ {
-			if r, w := lay.place(s.term.Cell(x, y)); w >= 0 {
-				s.buf = utf8.AppendRune(s.buf, r)
-			}
+		for x := 0; x < s.cols; {
+			k, w := s.shown(s.term.Cell(x, y), x, y)
+			s.buf = appendCell(s.buf, k)
+			x += w
 		}
 		for len(s.buf) > start && s.buf[len(s.buf)-1] == ' ' {
 			s.buf = s.buf[:len(s.buf)-1]
@@ -90,59 +82,39 @@ func (s *Screen) Text() string {
 	return string(s.buf)
 }
 
-// displayCol maps vt10x's cursor cell to the display column Render puts it at.
-func (s *Screen) displayCol(x, y int) int {
-	lay := vtLayout{cols: s.cols}
-	for i := 0; i < x && i < s.cols && !lay.full; i++ {
-		lay.place(s.term.Cell(i, y))
+// shown returns what cell g at x, y draws and how many columns it takes. A
+// wide character takes two when its pad follows; a half whose other half was
+// overwritten, erased, shifted or cut off draws as a blank, as a terminal
+// erases a wide character when half of it goes. Control characters (which
+// vt10x stores in line-drawing mode) draw as spaces.
+func (s *Screen) shown(g vt10x.Glyph, x, y int) (vtCellKey, int) {
+	if g.Char == vtPad {
+		return vtCellKey{base: ' '}, 1
 	}
-	return min(lay.col, s.cols-1)
+	k, w := s.cells.lookup(g.Char)
+	switch r := k.base; {
+	case w == 2 && x+1 < s.cols && s.term.Cell(x+1, y).Char == vtPad:
+		return k, 2
+	case w != 1 || r < 0x20 || (r >= 0x7f && r < 0xa0):
+		return vtCellKey{base: ' ', ex: k.ex}, 1
+	}
+	return k, 1
 }
 
-// vtLayout places one line of vt10x cells on a real terminal. vt10x gives every
-// rune one cell (vt.md §1.6); a terminal gives a wide one two, and the app,
-// knowing that, leaves or later writes past the cell it expects to be covered.
-// So each wide rune runs up a debt of one column, paid by dropping the next
-// plain blank cells (a reverse or underlined blank is kept: it is someone's
-// cursor). This turns "hello 你好   😀  world", as Claude Code's prompt lands in
-// vt10x after it re-syncs with CHA, back into "hello 你好 😀 world". A debt
-// left unpaid pushes the line past cols, and it is cut there. Zero-width format
-// characters (ZWJ, variation selectors) are dropped, as their effect differs
-// between terminals, and combining marks stay with the character before them.
-// Control characters, which vt10x stores in line-drawing mode, draw as spaces.
-type vtLayout struct {
-	cols, col, debt int
-	full            bool
-}
-
-// place returns the rune to draw for cell g and its width, or width -1 when
-// the cell is not drawn.
-func (l *vtLayout) place(g vt10x.Glyph) (rune, int) {
-	r := g.Char
-	if r < 0x20 || (r >= 0x7f && r < 0xa0) {
-		r = ' '
+func appendCell(b []byte, k vtCellKey) []byte {
+	if k.base < utf8.RuneSelf {
+		b = append(b, byte(k.base))
+	} else {
+		b = utf8.AppendRune(b, k.base)
 	}
-	if r == ' ' && l.debt > 0 && g.Mode&(glyphReverse|glyphUnderline) == 0 {
-		l.debt--
-		return 0, -1
-	}
-	w := runeWidth(r)
-	switch {
-	case w == 0 && (l.col == 0 || !isCombining(r)):
-		return 0, -1
-	case l.col+w > l.cols:
-		l.full = true
-		return 0, -1
-	}
-	l.col += w
-	l.debt += max(w-1, 0)
-	return r, w
+	return append(b, k.marks...)
 }
 
 // vtStyle is how a cell is drawn.
 type vtStyle struct {
 	fg, bg vt10x.Color
 	attr   int16
+	ex     vtExtra
 }
 
 // styleOf undoes vt10x's reverse video. setChar stores a reverse cell with its
@@ -152,8 +124,8 @@ type vtStyle struct {
 // SGR 7 is on get the bit but unswapped colours; those are recognisable when a
 // default colour sits in its own slot (a swapped one would sit in the other),
 // and are drawn like xterm draws them: background only, no reverse.
-func styleOf(g vt10x.Glyph) vtStyle {
-	st := vtStyle{fg: g.FG, bg: g.BG, attr: g.Mode & glyphShown}
+func styleOf(g vt10x.Glyph, ex vtExtra) vtStyle {
+	st := vtStyle{fg: g.FG, bg: g.BG, attr: g.Mode & glyphShown, ex: ex}
 	if st.attr&glyphReverse == 0 {
 		return st
 	}
@@ -169,15 +141,23 @@ func styleOf(g vt10x.Glyph) vtStyle {
 func (st vtStyle) appendSGR(b []byte) []byte {
 	b = append(b, "\x1b[0"...)
 	for _, a := range [...]struct {
-		bit  int16
+		on   bool
 		code byte
-	}{{glyphBold, '1'}, {glyphItalic, '3'}, {glyphUnderline, '4'}, {glyphBlink, '5'}, {glyphReverse, '7'}} {
-		if st.attr&a.bit != 0 {
+	}{
+		{st.attr&glyphBold != 0, '1'}, {st.ex.attr&exDim != 0, '2'}, {st.attr&glyphItalic != 0, '3'},
+		{st.attr&glyphUnderline != 0, '4'}, {st.attr&glyphBlink != 0, '5'}, {st.attr&glyphReverse != 0, '7'},
+		{st.ex.attr&exHidden != 0, '8'}, {st.ex.attr&exStrike != 0, '9'},
+	} {
+		if a.on {
 			b = append(b, ';', a.code)
+		}
+		if a.on && a.code == '4' && st.ex.ul > 1 {
+			b = append(b, ':', '0'+st.ex.ul)
 		}
 	}
 	b = appendColor(b, st.fg, 30)
 	b = appendColor(b, st.bg, 40)
+	b = ulcSGR(b, st.ex.ulc)
 	return append(b, 'm')
 }
 

@@ -42,7 +42,7 @@ func TestScreenRenderWide(t *testing.T) {
 		{"wide character that does not fit in the last column", 20, strings.Repeat("x", 19) + "你",
 			strings.Repeat("x", 19), '你', -1},
 		{"combining mark stays on its letter", 10, "e\u0301|", "e\u0301|", '|', 1},
-		{"zero-width joiner dropped", 10, "👩\u200d💻|", "👩💻|", '|', 4},
+		{"zero-width joiner stays with the character before it (tmux 3.3a)", 10, "👩\u200d💻|", "👩\u200d💻|", '|', 4},
 		{"reverse blank after a wide character is kept", 10, "你\x1b[7m \x1b[0m|", "你 |", '|', 3},
 		{"C1 control stored as text renders as space", 10, "a\u009bb", "a b", 'b', 2},
 	}
@@ -96,7 +96,14 @@ func TestScreenRenderSGR(t *testing.T) {
 		{"256 colours", "\x1b[38;5;200;48;5;17mX", "\x1b[0;38;5;200;48;5;17mX\x1b[0m     "},
 		{"truecolour", "\x1b[38;2;10;20;30mX", "\x1b[0;38;2;10;20;30mX\x1b[0m     "},
 		{"colour to the end of the line", "\x1b[44mABCDEF", "\x1b[0;44mABCDEF\x1b[0m"},
-		{"dim is not tracked by vt10x", "\x1b[2mX", "X     "},
+		{"dim", "\x1b[2mX\x1b[22mY", "\x1b[0;2mX\x1b[0mY    "},
+		{"hidden and strikethrough", "\x1b[8mX\x1b[28;9mY\x1b[29mZ", "\x1b[0;8mX\x1b[0;9mY\x1b[0mZ   "},
+		{"curly underline, colon form", "\x1b[4:3mX\x1b[4:0mY", "\x1b[0;4:3mX\x1b[0mY    "},
+		{"double underline (21)", "\x1b[21mX", "\x1b[0;4:2mX\x1b[0m     "},
+		{"underline colour", "\x1b[4;58;2;1;2;3mX\x1b[59mY", "\x1b[0;4;58:2::1:2:3mX\x1b[0;4mY\x1b[0m    "},
+		{"colon truecolour", "\x1b[38:2::200:100:50mX", "\x1b[0;38;2;200;100;50mX\x1b[0m     "},
+		{"extras reset by SGR 0", "\x1b[2;9mX\x1b[0mY", "\x1b[0;2;9mX\x1b[0mY    "},
+		{"dim line drawing", "\x1b(0\x1b[2mqx\x1b(B", "\x1b[0;2m─│\x1b[0m    "},
 		{"line drawing", "\x1b(0qx\x1b(Bq", "─│q   "},
 	}
 	for _, c := range cases {
@@ -144,6 +151,7 @@ func FuzzScreenWrite(f *testing.F) {
 		"\x1b[?1049h\x1b[?2004h\x1b[?2026h\x1b[5 q\x1b[c\x1b[>c\x1b[6n\x1bc",
 		"a你b😀\u0301\u200d\x1b[4b\x1b(0qx\x1b)B",
 		"\x1b[;5H\x1b[0X\x1b[0S\x1b[3\x18A\x1b[r\x1b[0;0r",
+		"\x1b[2;9;58;5;3m你\u0301\x1b[4h好\x1b[4l\U0010FFFD\x01\x02\x1b7\x1b[0m\x1b8x\x1b[?7l0123456789012345678你\x1b[3b",
 	} {
 		f.Add([]byte(seed), uint8(20), uint8(5))
 	}

@@ -1,9 +1,7 @@
 package ptyhost
 
 import (
-	"bytes"
-	"strings"
-	"unicode"
+	"encoding/binary"
 	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
@@ -57,12 +55,25 @@ type vtScanner struct {
 	seq   []byte // parameter and intermediate bytes of the current sequence
 	bad   bool   // the current sequence is too long: drop it at its end
 	osc   []byte // the current OSC payload, up to vtMaxOSC bytes
-	last  rune   // the last graphic character passed on, for REP
+	// last is the ASCII graphic character just written, which REP repeats:
+	// tmux repeats nothing after anything else (a control, a sequence, a
+	// character outside ASCII) or a second time. lastSeq is it as of the ESC
+	// that began the current sequence.
+	last, lastSeq rune
 	// slow turns off the fast paths (csiRun, verbatim SGRs); tests compare both.
 	slow bool
+	// part is the start of a character cut by the end of a Write (screen_text.go).
+	part []byte
+	cell vtLastCell // the last cell in out, which a combining mark joins
+	// gfx is G0's line drawing ("ESC ( 0"), savedGfx what DECSC saved of it,
+	// irm insert mode (IRM, "CSI 4 h"); vt10x keeps the first two in its cursor
+	// and ignores the third.
+	gfx, savedGfx, irm bool
 }
 
-func (sc *vtScanner) reset() { *sc = vtScanner{seq: sc.seq[:0], osc: sc.osc[:0], slow: sc.slow} }
+func (sc *vtScanner) reset() {
+	*sc = vtScanner{seq: sc.seq[:0], osc: sc.osc[:0], part: sc.part[:0], slow: sc.slow}
+}
 
 // scanBytes runs the scanner over p, appending what vt10x should see to s.out.
 func (s *Screen) scanBytes(p []byte) {
@@ -117,39 +128,35 @@ func (s *Screen) ground(p []byte) int {
 	i, ctl := 0, -1
 	for ; i < len(p); i++ {
 		if b := p[i]; !plainByte[b] {
-			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB {
+			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB || b == vtInsertMark || b == vtCombineMark {
 				break
 			}
 			ctl = i
 		}
 	}
-	s.out = append(s.out, p[:i]...)
-	if ctl >= 0 {
-		s.lazy.endAt(len(s.out) - i + ctl + 1)
+	if s.slowText() || !asciiOnly(p[:i]) {
+		if end := s.textSlow(p[:i]); end >= 0 {
+			s.lazy.endAt(end)
+		}
+	} else {
+		s.out = append(s.out, p[:i]...)
+		if ctl >= 0 {
+			s.lazy.endAt(len(s.out) - i + ctl + 1)
+		}
+		s.noteASCII(p[:i])
 	}
-	s.noteLast(p[:i])
 	if i == len(p) {
 		return i
 	}
+	s.scan.part = s.scan.part[:0] // a character cut by a control or sequence is dropped
+	s.scan.lastSeq, s.scan.last = s.scan.last, 0
 	switch p[i] {
 	case vtESC:
 		s.scan.state = vtEsc
 	case vtBEL:
 		s.bell()
-	} // CAN and SUB outside a sequence do nothing
+	} // CAN and SUB outside a sequence do nothing; SOH and STX are the feeder's marks (screen_text.go)
 	return i + 1
-}
-
-// noteLast remembers the last graphic character of text, which REP repeats.
-func (s *Screen) noteLast(text []byte) {
-	for len(text) > 0 {
-		r, n := utf8.DecodeLastRune(text)
-		if r >= 0x20 && r != 0x7f && r != utf8.RuneError {
-			s.scan.last = r
-			return
-		}
-		text = text[:len(text)-n]
-	}
 }
 
 // step handles one byte inside a sequence or string. It returns false when the
@@ -204,7 +211,13 @@ func (s *Screen) escFinal(b byte) {
 		s.fullReset()
 	case 'Z': // DECID: the same answer as DA1
 		s.answer(vtDA1Reply)
-	case 'D', 'E', 'H', 'M', '=', '>', '7', '8':
+	case '7':
+		s.saveCursor()
+		s.out = append(s.out, vtESC, b)
+	case '8':
+		s.restoreCursor()
+		s.out = append(s.out, vtESC, b)
+	case 'D', 'E', 'H', 'M', '=', '>':
 		s.out = append(s.out, vtESC, b)
 	}
 }
@@ -223,6 +236,9 @@ func (s *Screen) stepEscInter(b byte) bool {
 		sc.state = vtGround
 		if len(sc.seq) == 1 && (sc.seq[0] == '(' || sc.seq[0] == '#') {
 			s.out = append(s.out, vtESC, sc.seq[0], b)
+		}
+		if len(sc.seq) == 1 && sc.seq[0] == '(' && (b == '0' || b == 'B') {
+			sc.gfx = b == '0' // as vt10x's parseEscAltCharset: other sets leave it
 		}
 	case b < 0x20:
 		s.control(b)
@@ -265,11 +281,12 @@ func (s *Screen) stepCSI(b byte) bool {
 func (s *Screen) control(b byte) {
 	switch b {
 	case vtESC:
-		s.scan.state = vtEsc
+		s.scan.state, s.scan.lastSeq = vtEsc, 0
 	case vtCAN, vtSUB:
 		s.scan.state = vtGround
 	case vtBEL:
 		s.bell()
+	case vtInsertMark, vtCombineMark: // ignored by terminals; the bytes are the feeder's marks
 	default:
 		s.out = append(s.out, b)
 	}
@@ -297,7 +314,7 @@ func (s *Screen) stepString(b byte) {
 func (s *Screen) stepStringEsc(b byte) bool {
 	sc := &s.scan
 	if b != '\\' {
-		sc.state = vtEsc
+		sc.state, sc.lastSeq = vtEsc, 0
 		return false
 	}
 	if sc.state == vtOSCEsc {
@@ -305,77 +322,6 @@ func (s *Screen) stepStringEsc(b byte) bool {
 	}
 	sc.state = vtGround
 	return true
-}
-
-// oscDone handles a complete OSC: the title (0 and 2; 1 is only the icon name)
-// and notifications (9, 777). Everything else is dropped: OSC 52 clipboard
-// writes, OSC 4/10/11 colour changes (vt10x would apply them to every cell it
-// returns) and their queries (vt10x answers black on black), hyperlinks (the
-// linked text stays), prompt marks.
-func (s *Screen) oscDone() {
-	cmd, text, _ := bytes.Cut(s.scan.osc, []byte{';'})
-	switch string(cmd) {
-	case "0", "2":
-		s.track.title = cleanText(text)
-		s.track.activity.title(s.track.title)
-	case "7501":
-		s.track.activity.announce(text)
-	case "9":
-		if !conEmuCommand(text) {
-			s.notify(cleanText(text))
-		}
-	case "777":
-		s.notify777(text)
-	}
-}
-
-// conEmuCommand reports whether an OSC 9 payload is one of ConEmu's numbered
-// commands (OSC 9;4 progress is common) rather than an iTerm2 notification.
-func conEmuCommand(text []byte) bool {
-	i := 0
-	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
-		i++
-	}
-	return i > 0 && (i == len(text) || text[i] == ';')
-}
-
-// notify777 handles urxvt's "OSC 777 ; notify ; title ; body".
-func (s *Screen) notify777(text []byte) {
-	kind, rest, _ := bytes.Cut(text, []byte{';'})
-	if string(kind) != "notify" {
-		return
-	}
-	title, body, _ := bytes.Cut(rest, []byte{';'})
-	t, b := cleanText(title), cleanText(body)
-	switch {
-	case t == "":
-		s.notify(b)
-	case b == "":
-		s.notify(t)
-	default:
-		s.notify(t + ": " + b)
-	}
-}
-
-func (s *Screen) notify(msg string) {
-	s.track.attention++
-	s.track.notice = msg
-}
-
-func (s *Screen) bell() {
-	s.track.attention++
-	s.track.notice = ""
-}
-
-// cleanText makes text from the run safe to show anywhere: valid UTF-8 without
-// C0/C1 controls or format characters (bidi overrides could reorder the UI).
-func cleanText(b []byte) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError || unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, string(b))
 }
 
 // answer queues a reply to the run. What came before is fed first, so vt10x's
@@ -402,4 +348,22 @@ func (s *Screen) fullReset() {
 	s.out = append(s.out, "\x1bc\x1b[2J"...)
 	s.track.paste, s.track.sync, s.track.shape, s.track.region = false, false, 0, false
 	s.scan.last = 0
+	s.pen, s.saved = vtExtra{}, vtExtra{}
+	s.scan.gfx, s.scan.savedGfx, s.scan.irm = false, false, false
+}
+
+// asciiOnly reports whether p has no byte of 0x80 or above, eight bytes at a time.
+func asciiOnly(p []byte) bool {
+	for len(p) >= 8 {
+		if binary.LittleEndian.Uint64(p)&0x8080808080808080 != 0 {
+			return false
+		}
+		p = p[8:]
+	}
+	for _, b := range p {
+		if b >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

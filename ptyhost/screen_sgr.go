@@ -22,9 +22,10 @@ import "strconv"
 //     palette n, so bold leaves the colour alone as in tmux (issue 10 item 2).
 //     A real truecolour 0,0…1,0…7 goes to 0,2,n to keep the two apart.
 //
-// Dim (2), hidden (8), strike (9) and overline (53) are forwarded but vt10x
-// keeps no such attribute, so they are lost and dim text shows at full
-// intensity; no rewrite can fix that.
+// Dim (2), hidden (8), strike (9), the underline's style (4:n, 21) and colour
+// (58) have no vt10x bit: penSGR (screen_cells.go) follows them beside it and
+// the cells written with them carry them in their key. Overline (53) is
+// forwarded and lost (tmux 3.3a keeps it; no recorded program uses it).
 
 // sgrVerbatim reports whether the current "CSI … m" needs none of the rewrites above,
 // so it can go to vt10x as it came: plain numbers only, none that is rewritten or

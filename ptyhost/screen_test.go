@@ -40,7 +40,7 @@ func cell(s *Screen, x, y int) vt10x.Glyph {
 	return s.term.Cell(x, y)
 }
 
-var sgrRE = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+var sgrRE = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 
 // displayWidth is the columns a terminal gives a line of Render's output.
 func displayWidth(line string) int {

@@ -14,6 +14,8 @@ func runeWidth(r rune) int {
 	switch {
 	case r < 0x300:
 		return 1
+	case r >= 0x4E00 && r <= 0x9FFF: // CJK Unified Ideographs, the bulk of CJK text
+		return 2
 	case r >= 0x1100 && isWide(r):
 		return 2
 	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
@@ -53,3 +55,10 @@ var wideRanges = [...][2]rune{
 	{0x1F6EB, 0x1F6EC}, {0x1F6F4, 0x1F6FC}, {0x1F7E0, 0x1F7F0}, {0x1F90C, 0x1F93A},
 	{0x1F93C, 0x1F945}, {0x1F947, 0x1F9FF}, {0x1FA70, 0x1FAFF}, {0x20000, 0x3FFFD},
 }
+
+// RuneWidth is the number of columns Screen gives r: 2 for East Asian wide and
+// fullwidth characters and emoji, 0 for combining marks and format characters
+// (which join the character before them), 1 otherwise, as tmux 3.3a with
+// glibc's wcwidth in a UTF-8 locale does, rune by rune. Tests that read a
+// terminal's capture use it to place cells the way Render does.
+func RuneWidth(r rune) int { return runeWidth(r) }

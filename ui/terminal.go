@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -253,7 +254,7 @@ func (t Terminal) title(st ptyhost.ScreenState) string {
 
 // screenBody is the screen's rendering fitted to the pane: lines are already exactly
 // the screen's width, so they are only cut or padded when the pane and the screen
-// disagree (a resize on its way).
+// disagree (a resize on its way, a replay at its recording's size).
 func (t Terminal) screenBody(iw, ih int) []string {
 	lines := strings.Split(t.screen.Render(), "\n")
 	cols, _ := t.screen.Size()
@@ -262,13 +263,47 @@ func (t Terminal) screenBody(iw, ih int) []string {
 	}
 	if cols != iw {
 		for i := range lines {
-			lines[i] = fit(lines[i], iw)
+			lines[i] = fitScreenLine(lines[i], cols, iw)
 		}
 	}
 	for len(lines) < ih {
 		lines = append(lines, strings.Repeat(" ", iw))
 	}
 	return lines
+}
+
+// fitScreenLine makes a line of Render, cols columns wide, exactly w columns. The
+// Screen counts columns rune by rune, as a terminal does (ptyhost.RuneWidth), so a
+// cluster like 👍🏽 or 👨‍👩‍👧 is as wide as its parts; so does Bubble Tea's renderer
+// on a terminal without grapheme clustering (mode 2027). widthOf and fit count such a
+// cluster as one wide character, which would pad or cut the line to the wrong width
+// and push the pane's right edge (issue 10 item 6), so a screen line is padded by
+// what it is known to lack, and cut rune by rune.
+func fitScreenLine(line string, cols, w int) string {
+	if cols < w {
+		return line + strings.Repeat(" ", w-cols)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(line); {
+		if line[i] == 0x1b { // Render writes SGR sequences only: ESC [ … m
+			end := strings.IndexByte(line[i:], 'm') + 1
+			if end == 0 {
+				break
+			}
+			b.WriteString(line[i : i+end])
+			i += end
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if n += ptyhost.RuneWidth(r); n > w {
+			n -= ptyhost.RuneWidth(r) // a wide character that does not fit
+			break
+		}
+		b.WriteString(line[i : i+size])
+		i += size
+	}
+	return b.String() + strings.Repeat(" ", w-n) + "\x1b[0m"
 }
 
 // logBody is the tail of the run's log, stderr lines marked, wrapped to the pane.

@@ -79,10 +79,42 @@ probe() {
 	printf '%s' "$E[18H$E[2Linserted$E[20H$E[1M$E[22Hlast$E[7mrevEL$E[K$E[0m"
 }
 
-all="probe vim less top git-log ls nano htop mc dialog tig"
+# edges writes the corner cases of wide characters, insert mode and the
+# attributes vt10x has no bits for, each on its own line: a wide character
+# at the margin (wrapping, and dropped without autowrap), either half of one
+# overwritten or erased, ICH/DCH through one, IRM at the margin, attributes
+# saved and restored with the cursor, REP (tmux repeats only an ASCII
+# character just written, once), emoji sequences, a mark after a control
+# (dropped), strikethrough on blanks, underline styles and colours. It leaves
+# out what tmux's own grid gets wrong, which its capture cannot show: the left
+# half of a wide character kept when EL or ECH erases only its right half, and
+# one pushed half off the margin by ICH.
+edges() {
+	local E=$'\e' Z79 Z77
+	Z79=$(printf '%079d' 0) Z77=$(printf '%077d' 0)
+	printf '%s' "$E[H$E[2J"
+	printf '%s\r\n' "$Z79你|"
+	printf '%s\r\n' "$E[?7l$Z79你|$E[?7h"
+	printf '%s\r\n' "ab你cd$E[4GZ|ab你cd$E[8GY"
+	printf '%s\r\n' "ab你cd$E[3G$E[2X|$E[20Gab你cd$E[22G$E[P|"
+	printf '%s\r\n' "$Z77你$E[1G$E[@"
+	printf '%s\r\n' "$Z79$E[4hX你$E[4l|"
+	printf '%s\r\n' "ab你cd$E[3G$E[4h好$E[4l|"
+	printf '%s\r\n' "$E[2;9mA$E""7$E[0mB$E""8C$E[0m $E[3;4:3mD$E[sE$E[0m$E[uF$E[0m"
+	printf '%s\r\n' "x$E[2m$E[3b$E[0m 你$E[2b y$E[2b$E[2b z\r$E[2b"
+	printf '%s\r\n' "👍🏽|❤️|🏳️‍🌈|🇯🇵|á|x"$'\u0301\u0302\u0303'"|"
+	printf '%s\r\n' "e"$'\r\u0301'"x|"
+	printf '%s\r\n' "$E[9m   $E[0m|$E[2m$E[41m  $E[0m|$E[8mhidden$E[0m|"
+	printf '%s\r\n' "$E[58:5:196;4mU$E[4:4mD$E[4:5mD$E[58;2;1;2;3mC$E[59mN$E[21mW$E[24mX$E[0m"
+	printf '%s\r\n' "$E(0$E[2mlqk$E(B$E[0m|$E[1;2mbd$E[22mn$E[0m"
+	printf '%s' "$E[17;1H你好世界$E[17;3H$E[1K|"
+}
+
+all="probe edges vim less top git-log ls nano htop mc dialog tig"
 for name in ${@:-$all}; do
 	case $name in
 	probe) probe >probe.raw && capture probe ;;
+	edges) edges >edges.raw && capture edges ;;
 	vim) record vim "vim -u NONE -N -c 'syntax on' -c 'set number' /tmp/corral-fidelity-sample.txt" ;;
 	less) record less "less -R /tmp/corral-fidelity-sample.txt" ;;
 	top) record top "top -b -n1 -w 80 | head -20 | sed 's/[0-9]/0/g'; sleep 3600" ;;

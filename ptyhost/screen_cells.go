@@ -1,0 +1,316 @@
+package ptyhost
+
+import (
+	"unicode/utf8"
+
+	"github.com/hinshun/vt10x"
+)
+
+// Cells vt10x cannot hold (issue 10 items 1 and 2). A vt10x cell is one rune
+// with reverse, underline, bold, italic and blink bits and two colours; it has
+// no width, no room for a combining mark, and no dim, hidden, strikethrough,
+// underline style or underline colour. vt10x stores whatever rune it is given
+// and moves it with the cell (scrolling, ICH, DCH, IL, DL, the alternate
+// screen), so the wrapper gives it runes that stand for more:
+//
+//   - a wide character is fed as itself followed by vtPad, so it takes two
+//     cells and moves the cursor two columns as on a real terminal; the feeder
+//     (screen_wide.go) wraps it first when it would start in the last column;
+//   - a cell with a combining mark, or written while one of the extras is on,
+//     is fed as a key: a rune of Unicode plane 16's private use area that
+//     vtCells maps back to the text and extras. Plane 16 text from the run is
+//     interned too, so no rune of the run is ever taken for a key or a pad.
+//
+// Render (screen_render.go) turns keys back into text and SGR.
+
+// vtPad is the right half of a wide character. It is the last rune of the
+// reserved range; keys are the ones below it.
+const (
+	vtKeyFirst rune = 0x100000
+	vtPad      rune = 0x10FFFD
+	vtKeyCount      = int(vtPad - vtKeyFirst)
+)
+
+// vtPadUTF8 is vtPad as the feeder finds it in the normalised stream.
+var vtPadUTF8 = string(utf8.AppendRune(nil, vtPad))
+
+func isReserved(r rune) bool { return r >= vtKeyFirst && r <= vtPad }
+
+// vtExtra is what a cell shows beyond vt10x's bits.
+type vtExtra struct {
+	attr uint8  // exDim, exHidden, exStrike
+	ul   uint8  // underline style of SGR 4:n when not single (2 double, 3 curly, 4 dotted, 5 dashed)
+	ulc  uint32 // SGR 58 underline colour: 0 default, ulcPalette|n, or ulcRGB|rgb
+}
+
+const (
+	exDim = 1 << iota
+	exHidden
+	exStrike
+)
+
+const (
+	ulcRGB     = 1 << 24
+	ulcPalette = 1 << 25
+)
+
+// vtCellKey is what a key stands for: a character, the marks drawn on it, and
+// the extras it was written with.
+type vtCellKey struct {
+	base  rune
+	marks string
+	ex    vtExtra
+}
+
+// vtCellVal is a key's entry; live marks entries in use when the table is
+// collected.
+type vtCellVal struct {
+	key   vtCellKey
+	width int8
+	live  bool
+}
+
+// vtCells interns cell keys. A stream may make any number of them, so the
+// table is bounded: when it is full, the keys on neither screen nor in the
+// pending output are freed (collect), and if none is, new cells lose their
+// marks and extras rather than grow it.
+type vtCells struct {
+	ids   map[vtCellKey]rune
+	vals  []vtCellVal
+	free  []rune
+	retry int // cells to turn away before collecting again (screen_text.go)
+}
+
+// vtMaxMarks bounds the marks kept on one cell; further ones are dropped.
+const vtMaxMarks = 16
+
+// lookup returns what cell rune r shows: itself for a plain rune.
+func (t *vtCells) lookup(r rune) (vtCellKey, int) {
+	if i := int(r - vtKeyFirst); r >= vtKeyFirst && i < len(t.vals) {
+		v := &t.vals[i]
+		return v.key, int(v.width)
+	}
+	return vtCellKey{base: r}, runeWidth(r)
+}
+
+// intern returns the key for k, or ok false when the table is full.
+func (t *vtCells) intern(k vtCellKey, width int) (rune, bool) {
+	if id, ok := t.ids[k]; ok {
+		return id, true
+	}
+	var id rune
+	switch {
+	case len(t.free) > 0:
+		id = t.free[len(t.free)-1]
+		t.free = t.free[:len(t.free)-1]
+	case len(t.vals) < vtKeyCount:
+		id = vtKeyFirst + rune(len(t.vals))
+		t.vals = append(t.vals, vtCellVal{})
+	default:
+		return 0, false
+	}
+	if t.ids == nil {
+		t.ids = make(map[vtCellKey]rune)
+	}
+	t.ids[k] = id
+	t.vals[id-vtKeyFirst] = vtCellVal{key: k, width: int8(width)}
+	return id, true
+}
+
+func (t *vtCells) full() bool { return len(t.free) == 0 && len(t.vals) >= vtKeyCount }
+
+// mark notes the keys in p, a normalised byte stream.
+func (t *vtCells) mark(p []byte) {
+	for len(p) > 0 {
+		r, n := utf8.DecodeRune(p)
+		t.markRune(r)
+		p = p[n:]
+	}
+}
+
+func (t *vtCells) markRune(r rune) {
+	if i := int(r - vtKeyFirst); r >= vtKeyFirst && i < len(t.vals) {
+		t.vals[i].live = true
+	}
+}
+
+// sweep frees every key not marked since the last sweep.
+func (t *vtCells) sweep() {
+	for i := range t.vals {
+		v := &t.vals[i]
+		if !v.live && v.width > 0 {
+			delete(t.ids, v.key)
+			*v = vtCellVal{}
+			t.free = append(t.free, vtKeyFirst+rune(i))
+		}
+		v.live = false
+	}
+}
+
+// collect frees the keys no cell holds any more. It needs every cell that
+// could hold one: the output not yet fed and vt10x's current screen, and the
+// other screen only when it is blank, which it is while vt10x shows the main
+// screen (it clears the alternate screen as it leaves it, and the keys of an
+// alternate screen entered later in s.out are in s.out). While vt10x shows the
+// alternate screen nothing is freed.
+func (s *Screen) collect() {
+	if s.term.Mode()&vt10x.ModeAltScreen != 0 {
+		return
+	}
+	s.cells.mark(s.out)
+	for y := range s.rows {
+		for x := range s.cols {
+			s.cells.markRune(s.term.Cell(x, y).Char)
+		}
+	}
+	s.cells.sweep()
+}
+
+// penSGR follows the extras in the current "CSI … m", walking it as vt10x
+// and sgrWriter do so that a colour's arguments are not read as attributes.
+func (s *Screen) penSGR() {
+	c := &s.csi
+	if c.np == 0 {
+		s.pen = vtExtra{}
+		return
+	}
+	if s.pen == (vtExtra{}) && c.np == 1 && c.p[0].n == 1 && !extraParam[min(max(c.p[0].v[0], 0), 99)] {
+		return // the common "CSI 0 m", "CSI 1 m", "CSI 31 m": nothing of the extras
+	}
+	for i := 0; i < c.np; i++ {
+		p := &c.p[i]
+		v := max(p.v[0], 0)
+		switch {
+		case v == 38 || v == 48 || v == 58:
+			used := s.penColor(c, i)
+			if used < 0 {
+				return
+			}
+			i += used
+		case v == 4 && p.n > 1:
+			s.pen.ul = underlineStyle(p.v[1])
+		default:
+			s.penAttr(v)
+		}
+	}
+}
+
+// extraParam marks the plain SGR parameters below 100 that set an extra
+// (penAttr); 38, 48 and 58 are there for the colour arguments they take.
+var extraParam = func() (t [100]bool) {
+	for _, v := range []int{2, 8, 9, 21, 38, 48, 58} {
+		t[v] = true
+	}
+	return t
+}()
+
+// underlineStyle maps "4:n" to vtExtra.ul: single (1) and none (0, or an
+// unknown style) are vt10x's underline bit alone.
+func underlineStyle(n int32) uint8 {
+	if n >= 2 && n <= 5 {
+		return uint8(n)
+	}
+	return 0
+}
+
+// penAttr applies one plain SGR parameter to the extras.
+func (s *Screen) penAttr(v int32) {
+	e := &s.pen
+	switch v {
+	case 0:
+		*e = vtExtra{}
+	case 2:
+		e.attr |= exDim
+	case 8:
+		e.attr |= exHidden
+	case 9:
+		e.attr |= exStrike
+	case 22:
+		e.attr &^= exDim
+	case 28:
+		e.attr &^= exHidden
+	case 29:
+		e.attr &^= exStrike
+	case 4, 24:
+		e.ul = 0
+	case 21: // double underline (ECMA-48, xterm, tmux)
+		e.ul = 2
+	case 59:
+		e.ulc = 0
+	}
+}
+
+// penColor reads the extended colour at i, keeps it when it is an underline
+// colour (58), and returns how many following parameters it used, or -1 when it
+// is malformed and ends the SGR (as in sgrWriter.color).
+func (s *Screen) penColor(c *vtCSI, i int) int {
+	p := &c.p[i]
+	var args [4]int32
+	used := 0
+	switch {
+	case p.n > 1:
+		args = colonColor(p)
+	case c.arg(i+1) == 5 && i+2 < c.np:
+		args, used = [4]int32{5, c.p[i+2].v[0]}, 2
+	case c.arg(i+1) == 2 && i+4 < c.np:
+		args, used = [4]int32{2, c.p[i+2].v[0], c.p[i+3].v[0], c.p[i+4].v[0]}, 4
+	default:
+		return -1
+	}
+	if p.v[0] == 58 {
+		if ulc, ok := underlineColor(args); ok {
+			s.pen.ulc = ulc
+		}
+	}
+	return used
+}
+
+func underlineColor(args [4]int32) (uint32, bool) {
+	for i := 1; i < len(args); i++ {
+		if args[i] > 255 {
+			return 0, false
+		}
+		args[i] = max(args[i], 0)
+	}
+	switch args[0] {
+	case 5:
+		return ulcPalette | uint32(args[1]), true
+	case 2:
+		return ulcRGB | uint32(args[1])<<16 | uint32(args[2])<<8 | uint32(args[3]), true
+	}
+	return 0, false
+}
+
+// decGraphics is the DEC special graphics set (VT100 line drawing) for the
+// characters 0x60–0x7e, which vt10x applies to the runes it stores while
+// "ESC ( 0" is on. A key is not one of those runes, so the wrapper maps a
+// cell's character itself before it interns it.
+var decGraphics = [...]rune{
+	'◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺',
+	'⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+}
+
+func (s *Screen) lineDrawing(r rune) rune {
+	if s.scan.gfx && r >= 0x60 && r <= 0x7e {
+		return decGraphics[r-0x60]
+	}
+	return r
+}
+
+// ulcSGR appends ";58:…" for an underline colour, in the colon form, which
+// readers that do not know 58 skip whole.
+func ulcSGR(b []byte, ulc uint32) []byte {
+	switch {
+	case ulc&ulcPalette != 0:
+		b = append(b, ";58:5:"...)
+		return appendUint(b, ulc&0xff)
+	case ulc&ulcRGB != 0:
+		b = append(b, ";58:2::"...)
+		b = appendUint(b, ulc>>16&0xff)
+		b = appendUint(append(b, ':'), ulc>>8&0xff)
+		return appendUint(append(b, ':'), ulc&0xff)
+	}
+	return b
+}
+
+func appendUint(b []byte, v uint32) []byte { return appendInt32(b, int32(v)) }
