@@ -392,8 +392,13 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
 		rem.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
+	local := dir
+	if host != "" {
+		local = ""
+	}
+	prefs, prefsPath := uiPrefs(local)
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
-		Pending: rs.pending, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+		Pending: rs.pending, Configured: rs.configured, Prefs: prefs, PrefsPath: prefsPath, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
@@ -1161,7 +1166,7 @@ func cmdUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
 	}
-	var specs, pending []runs.Spec
+	var specs, pending, configured []runs.Spec
 	for _, e := range entries {
 		s, err := runs.SpecFromEntry(e, d)
 		if err != nil {
@@ -1173,6 +1178,7 @@ func cmdUI(args []string) int {
 			p := parity.Pair(s)
 			both = p[:]
 		}
+		configured = append(configured, both...)
 		if e.Autostart {
 			specs = append(specs, both...)
 		} else {
@@ -1189,14 +1195,14 @@ func cmdUI(args []string) int {
 		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	if f.local {
-		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, keys: keys}, nil)
+		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, configured: configured, keys: keys}, nil)
 	}
 	dir, err := config.ResolveStateDir(f.stateDir, d.StateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, keys: keys}, cmd)
+	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, configured: configured, keys: keys}, cmd)
 }
 
 // loadRuns reads the config file (or Procfile) the flags and environment point at.
@@ -1235,10 +1241,25 @@ func checkKeys(file *config.File) error {
 }
 
 // uiRuns is what the UI opens with: the runs to start, the configured runs it lists
-// without starting (autostart = false), and key overrides.
+// without starting (autostart = false), every configured run (a removed one is listed
+// as not started again), and key overrides.
 type uiRuns struct {
-	start, pending []runs.Spec
-	keys           map[string][]string
+	start, pending, configured []runs.Spec
+	keys                       map[string][]string
+}
+
+// uiPrefs reads the UI's remembered choices in a state dir ("" for none: corral
+// attach --ssh, whose state dir is on another host); a bad file is a warning.
+func uiPrefs(dir string) (ui.Prefs, string) {
+	if dir == "" {
+		return ui.Prefs{}, ""
+	}
+	path := filepath.Join(dir, ui.PrefsFile)
+	p, err := ui.LoadPrefs(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: ignoring the saved layout: %v\n", err)
+	}
+	return p, path
 }
 
 // runUI runs the terminal UI over a supervisor with the given runs started. drive, when
@@ -1265,8 +1286,10 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
+	dir, _ := config.ResolveStateDir(stateDir, d.StateDir) // resolved already by openSupervisorWith
+	prefs, prefsPath := uiPrefs(dir)
 	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending,
-		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
+		Configured: rs.configured, Prefs: prefs, PrefsPath: prefsPath, Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)

@@ -120,8 +120,8 @@ func TestPendingStartSpawnsItsSpecOnce(t *testing.T) {
 		}
 		got, want := h.core.specs[0], pendingSpecs()[0]
 		if got.Name != want.Name || !slices.Equal(got.Argv, want.Argv) || !got.PTY || got.Dir != want.Dir ||
-			got.Timeout != want.Timeout || !slices.Equal(got.Env, want.Env) || got.Cols != 70 || got.Rows != 20 {
-			t.Errorf("spawned %+v, want %+v sized 70×20", got, want)
+			got.Timeout != want.Timeout || !slices.Equal(got.Env, want.Env) || got.Cols != 82 || got.Rows != 20 {
+			t.Errorf("spawned %+v, want %+v sized 82×20", got, want)
 		}
 		if _, ok := h.m.list.Pending("pending/0"); ok || h.m.list.Len() != 3 {
 			t.Errorf("event first %v: the pending row stayed (%d rows)", eventFirst, h.m.list.Len())
