@@ -8,9 +8,9 @@ import (
 
 // The run list's columns are sized from what the rows hold and the width there is
 // (issue 14.7: names were cut to 15 columns at 200, to 3 at 100, and reasons to
-// "no-output s…"). A name (its first ten columns), escape markers, the state and the
-// short status come first; then the rest of the name, the kind, the full status
-// ("no-output-timeout sig9" for "no-output sig9"), the age and the pid, in that
+// "no-output s…"). A name (its first ten columns), the state, the short status and
+// escape markers come first; then the rest of the name, the full status
+// ("no-output-timeout sig9" for "no-output sig9"), the kind, the age and the pid, in that
 // order, while they fit. A pane too narrow for a state and a status column shows one
 // column with the status when there is one.
 
@@ -66,10 +66,10 @@ func listColumns(w int, n listNeed) listCols {
 		*col += d
 		left -= d
 	}
-	c.name = take(min(n.name, 10))
-	c.marks = take(n.marks)
+	c.name = take(max(min(n.name, 10, left-stateW-2), 4)) // leaving room for a state
 	c.state = take(stateW)
 	c.status = take(n.short)
+	c.marks = take(n.marks)
 	if c.status == 0 && n.short > 0 && c.state > 0 { // one column for both
 		c.merged = true
 		grow(&c.state, n.short)
@@ -79,13 +79,13 @@ func listColumns(w int, n listNeed) listCols {
 		left = 0
 	}
 	grow(&c.name, n.name)
-	c.kind = take(4)
 	switch { // a status grows to its full form only when all of it fits
 	case c.merged && left >= max(n.status, n.pend)-c.state:
 		grow(&c.state, max(n.status, n.pend))
 	case c.status > 0 && left >= n.status-c.status:
 		grow(&c.status, n.status)
 	}
+	c.kind = take(4)
 	c.age = take(4)
 	c.pid = take(n.pid)
 	return c

@@ -56,12 +56,12 @@ type layout struct {
 const eventsPaneH = 8
 
 // leftWidth is the width of the left column: about 3/10 of the screen with the
-// details pane (26 to 56 columns: a run list that shows names, state and reason, and
-// details lines that wrap rather than cut), a fifth with the list alone (22 to 40).
+// details pane (26 to 60 columns: a run list that shows names, state and reason, and
+// details lines that wrap rather than cut), a fifth with the list alone (24 to 40).
 func leftWidth(w int, p panes) int {
-	lw := min(max(w*3/10, 26), 56)
+	lw := min(max(w*3/10, 26), 60)
 	if p == panesList {
-		lw = min(max(w/5, 22), 40)
+		lw = min(max(w/5, 24), 40)
 	}
 	if w-lw < 24 { // a tiny screen: halves
 		lw = w / 2

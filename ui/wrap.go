@@ -11,32 +11,29 @@ import (
 // whole width is still broken: there is nothing else to do with it.
 
 // wrapHanging wraps a styled line to w columns; continuation lines are indented by
-// hang columns (under the value of a "label value" line). Each line it returns
-// carries the styles open where it starts and closes them, so a pane's frame stays
-// unstyled; each is at most w columns.
+// hang columns (under the value of a "label value" line), or by one when a word of
+// the value would not fit there. Each line it returns carries the styles open where
+// it starts and closes them, so a pane's frame stays unstyled; each is at most w
+// columns.
 func wrapHanging(s string, w, hang int) []string {
 	if widthOf(s) <= w || w <= 0 {
 		return []string{s}
 	}
-	if w-hang < 8 { // too narrow to indent: wrap under the start
-		hang = 0
+	hang = min(hang, w-1)
+	head, rest := ansi.Truncate(s, hang, ""), strings.TrimLeft(ansi.TruncateLeft(s, hang, ""), " ")
+	if hang <= 0 {
+		head, rest = "", s
 	}
-	head, rest := s, ""
-	if hang > 0 {
-		head, rest = ansi.Truncate(s, hang, ""), ansi.TruncateLeft(s, hang, "")
+	cont := hang
+	for _, word := range strings.Split(rest, " ") {
+		if widthOf(word) > w-hang {
+			cont = min(1, hang)
+		}
 	}
 	var out []string
 	open := ""
-	if hang == 0 {
-		for _, l := range strings.Split(ansi.Wrap(s, w, ""), "\n") {
-			out = append(out, closeStyles(open+l))
-			open = sgrState(open, l)
-		}
-		return out
-	}
-	pad := strings.Repeat(" ", hang)
-	for i, l := range strings.Split(ansi.Wrap(strings.TrimLeft(rest, " "), w-hang, ""), "\n") {
-		prefix := pad
+	for i, l := range wrapWords(rest, w-hang, w-cont) {
+		prefix := strings.Repeat(" ", cont)
 		if i == 0 {
 			prefix = head
 		}
@@ -44,6 +41,31 @@ func wrapHanging(s string, w, hang int) []string {
 		open = sgrState(open, l)
 	}
 	return out
+}
+
+// wrapWords breaks styled text into lines at spaces only — a hyphenated name
+// ("no-output-timeout") is one word — the first at most first columns wide, the
+// others at most w. A word wider than its line is broken.
+func wrapWords(s string, first, w int) []string {
+	var out []string
+	line, lw, limit := "", -1, first
+	for _, word := range strings.Split(s, " ") {
+		ww := widthOf(word)
+		if lw >= 0 && lw+1+ww <= limit {
+			line, lw = line+" "+word, lw+1+ww
+			continue
+		}
+		if lw >= 0 || ww > limit && ww <= w { // the first word may fit a later line whole
+			out, limit = append(out, line), w
+		}
+		for ww > limit && limit > 0 { // longer than a line: break it
+			out = append(out, ansi.Truncate(word, limit, ""))
+			word, limit = ansi.TruncateLeft(word, limit, ""), w
+			ww = widthOf(word)
+		}
+		line, lw = word, ww
+	}
+	return append(out, line)
 }
 
 // closeStyles ends a line that sets a style with a reset.
