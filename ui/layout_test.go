@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"corral/runs"
 )
 
@@ -261,4 +260,3 @@ func TestWrapHangingKeepsStyles(t *testing.T) {
 		t.Errorf("words lost or cut: %q", got)
 	}
 }
-
