@@ -115,8 +115,10 @@ func TestUIWidthsUsed(t *testing.T) {
 	}
 	x := startTmux(t, 200, 50, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --local --config %s", state, corralBin, cfg))
 	wide := x.waitFor(`integration-tests-linux\s+exited\s+no-output-timeout sig\d+`, 30*time.Second)
+	// Settled: the watchdog's state comes with the next snapshot, after the exit event.
 	wide = x.waitUntil("the details of the ended run", 10*time.Second, func(s string) bool {
-		return strings.Contains(strings.Join(detailsLines(s), "\n"), "tree: ended")
+		d := strings.Join(detailsLines(s), "\n")
+		return strings.Contains(d, "tree: ended") && strings.Contains(d, "fired") && strings.Contains(d, "verified")
 	})
 	wideDetails := screenWords(detailsLines(wide))
 	x.keys("?")
