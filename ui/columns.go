@@ -8,8 +8,8 @@ import (
 
 // The run list's columns are sized from what the rows hold and the width there is
 // (issue 14.7: names were cut to 15 columns at 200, to 3 at 100, and reasons to
-// "no-output s…"). A name (its first ten columns), the state, the short status and
-// escape markers come first; then the rest of the name, the full status
+// "no-output s…"). A name (its first ten columns), the state, escape markers and the
+// short status come first; then the rest of the name, the full status
 // ("no-output-timeout sig9" for "no-output sig9"), the kind, the age and the pid, in that
 // order, while they fit. A pane too narrow for a state and a status column shows one
 // column with the status when there is one.
@@ -66,10 +66,14 @@ func listColumns(w int, n listNeed) listCols {
 		*col += d
 		left -= d
 	}
-	c.name = take(max(min(n.name, 10, left-stateW-2), 4)) // leaving room for a state
+	reserve := stateW + 1 // the first ten columns of a name leave room for a state
+	if n.marks > 0 {
+		reserve += n.marks + 1 // and the escape markers: a warning never drops
+	}
+	c.name = take(max(min(n.name, 10, left-reserve-1), 4))
 	c.state = take(stateW)
-	c.status = take(n.short)
 	c.marks = take(n.marks)
+	c.status = take(n.short)
 	if c.status == 0 && n.short > 0 && c.state > 0 { // one column for both
 		c.merged = true
 		grow(&c.state, n.short)

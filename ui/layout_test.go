@@ -280,4 +280,10 @@ func TestListColumnsByPriority(t *testing.T) {
 			t.Errorf("width %d: %+v, want %+v", c.w, got, c.want)
 		}
 	}
+	// The demo at 130 columns: escape markers stay (before, they went first).
+	demo := listNeed{name: 10, status: 23, short: 15, marks: 2, pid: 5}
+	want := listCols{name: 10, kind: 4, state: 15, marks: 2, merged: true}
+	if got := listColumns(37, demo); got != want {
+		t.Errorf("demo at 37: %+v, want %+v", got, want)
+	}
 }
