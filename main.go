@@ -389,16 +389,18 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 		return exitFailure
 	}
 	defer rem.Close()
-	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
-		rem.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
-	}
 	local := dir
 	if host != "" {
 		local = ""
 	}
-	prefs, prefsPath := uiPrefs(local)
+	kept, keptPath := uiPrefs(local)
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
+	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
+		rem.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
+	}
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
-		Pending: rs.pending, Configured: rs.configured, Prefs: prefs, PrefsPath: prefsPath, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+		Pending: rs.pending, Configured: rs.configured, Mouse: rs.mouse, Prefs: kept, PrefsPath: keptPath,
+		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
@@ -1161,7 +1163,7 @@ func cmdUI(args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	d, entries, keys, err := loadRuns(f)
+	d, entries, prefs, err := loadRuns(f)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
@@ -1195,35 +1197,38 @@ func cmdUI(args []string) int {
 		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	if f.local {
-		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, configured: configured, keys: keys}, nil)
+		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, configured: configured,
+			keys: prefs.keys, mouse: prefs.mouse}, nil)
 	}
 	dir, err := config.ResolveStateDir(f.stateDir, d.StateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, configured: configured, keys: keys}, cmd)
+	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, configured: configured,
+		keys: prefs.keys, mouse: prefs.mouse}, cmd)
 }
 
-// loadRuns reads the config file (or Procfile) the flags and environment point at.
-func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, map[string][]string, error) {
+// loadRuns reads the config file (or Procfile) the flags and environment point at;
+// the uiRuns it returns carries the file's UI preferences only (keys, mouse).
+func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, uiRuns, error) {
 	d := config.Default()
 	if f.procfile != "" {
 		entries, err := config.LoadProcfile(f.procfile)
-		return d, entries, nil, err
+		return d, entries, uiRuns{}, err
 	}
 	path, err := config.Discover(f.config)
 	if err != nil || path == "" {
-		return d, nil, nil, err
+		return d, nil, uiRuns{}, err
 	}
 	file, err := config.Load(path)
 	if err == nil {
 		err = checkKeys(file)
 	}
 	if err != nil {
-		return d, nil, nil, err
+		return d, nil, uiRuns{}, err
 	}
-	return file.Apply(d), file.Runs, file.Keys, nil
+	return file.Apply(d), file.Runs, uiRuns{keys: file.Keys, mouse: file.UI.Mouse}, nil
 }
 
 // checkKeys checks the file's [keys] against the UI's actions; an error names the
@@ -1242,14 +1247,16 @@ func checkKeys(file *config.File) error {
 
 // uiRuns is what the UI opens with: the runs to start, the configured runs it lists
 // without starting (autostart = false), every configured run (a removed one is listed
-// as not started again), and key overrides.
+// as not started again), key overrides, the mouse ([ui] mouse), and whether they are
+// corral replay's players.
 type uiRuns struct {
 	start, pending, configured []runs.Spec
 	keys                       map[string][]string
+	mouse, replay              bool
 }
 
-// uiPrefs reads the UI's remembered choices in a state dir ("" for none: corral
-// attach --ssh, whose state dir is on another host); a bad file is a warning.
+// uiPrefs reads the UI's kept choices in a state dir ("" for none: corral attach
+// --ssh, whose state dir is on another host); a bad file is a warning.
 func uiPrefs(dir string) (ui.Prefs, string) {
 	if dir == "" {
 		return ui.Prefs{}, ""
@@ -1281,15 +1288,17 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 		return exitFailure
 	}
 	defer reg.Close()
+	dir, _ := config.ResolveStateDir(stateDir, d.StateDir) // resolved already by openSupervisorWith
+	kept, keptPath := uiPrefs(dir)
+	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range rs.start {
-		sup.Spawn(s) // a spawn error is a run ended with spawn-error, shown in the UI
+		sup.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
-	dir, _ := config.ResolveStateDir(stateDir, d.StateDir) // resolved already by openSupervisorWith
-	prefs, prefsPath := uiPrefs(dir)
 	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending,
-		Configured: rs.configured, Prefs: prefs, PrefsPath: prefsPath, Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
+		Configured: rs.configured, Mouse: rs.mouse, Replay: rs.replay, Prefs: kept, PrefsPath: keptPath,
+		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
@@ -1470,7 +1479,8 @@ func cmdDemo(args []string) int {
 }
 
 // cmdReplay plays an asciicast recording inside a Corral pane: a PTY run of the
-// built-in player, so it is a run like any other (focus it for space, + and -).
+// built-in player, so it is a run like any other; its keys (pause, seek, speed) work
+// outside focus too, and its progress is in the pane's title (ui/replay.go).
 // castOf is the recording to play: a file, or the recording of a run of the state
 // dir's registry named by its id, a unique prefix of it or its name (the newest run
 // of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
@@ -1536,5 +1546,10 @@ func cmdReplay(args []string) int {
 	// At the recording's size, whatever the pane's: the player follows its resizes.
 	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true,
 		Cols: uint16(min(cols, 1000)), Rows: uint16(min(rows, 1000)), FixedSize: true}
-	return runUI(config.Default(), dir, uiRuns{start: []runs.Spec{spec}}, nil)
+	_, _, rs, err := loadRuns(uiFlags{}) // the [keys] and [ui] of the config corral would open
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral replay: %v; the default keys apply\n", err)
+	}
+	rs.start, rs.pending, rs.replay = []runs.Spec{spec}, nil, true
+	return runUI(config.Default(), dir, rs, nil)
 }

@@ -81,7 +81,7 @@ func TestKilledServerReconciledByTheNext(t *testing.T) {
 	for {
 		var ls struct {
 			Runs []struct {
-				RunID  string `json:"runId"`
+				RunID  string `json:"run_id"`
 				ID     string `json:"id"`
 				State  string `json:"state"`
 				Reason string `json:"reason"`

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -339,4 +341,46 @@ func TestSpawnRunsWhereTheClientIs(t *testing.T) {
 		!strings.Contains(out, "found-on-client-path") {
 		t.Fatalf("wait %+v, log:\n%s", w, out)
 	}
+}
+
+// A run starts with the default action for SIGHUP and SIGINT whatever its caller
+// ignored: a Corral under nohup or started as a script's background job, and the
+// server itself (it ignores SIGHUP to outlive its terminal), used to hand their
+// ignores to every run, so the hang-up step and interrupt did nothing.
+func TestRunsStartWithDefaultSignals(t *testing.T) {
+	const show = `grep SigIgn /proc/self/status`
+	ignoring := func(args ...string) *exec.Cmd { // corral with SIGHUP and SIGINT ignored
+		return exec.Command("sh", append([]string{"-c", `trap '' HUP INT; exec "$@"`, "sh", corralBin}, args...)...)
+	}
+	check := func(t *testing.T, out string) {
+		t.Helper()
+		m := regexp.MustCompile(`SigIgn:\s*([0-9a-f]+)`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no SigIgn in %q", out)
+		}
+		mask, _ := strconv.ParseUint(m[1], 16, 64)
+		if hupInt := uint64(1<<0 | 1<<1); mask&hupInt != 0 {
+			t.Fatalf("the run ignores SIGHUP or SIGINT: SigIgn %s", m[1])
+		}
+	}
+	t.Run("run", func(t *testing.T) {
+		cmd := ignoring("run", "--", "sh", "-c", show)
+		cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		check(t, string(out))
+	})
+	t.Run("server", func(t *testing.T) {
+		state := serverState(t)
+		cmd := ignoring("spawn", "--pty", "--", "sh", "-c", show)
+		cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+state)
+		id, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("spawn: %v", err)
+		}
+		serverCorral(t, state, "wait", strings.TrimSpace(string(id)), "--timeout", "20s")
+		check(t, serverCorral(t, state, "log", strings.TrimSpace(string(id))).stdout)
+	})
 }

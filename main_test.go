@@ -326,8 +326,9 @@ func TestLsAndReconcile(t *testing.T) {
 	r := run(t, corral(t, "ls", "--json", "--state-dir", state))
 	var ls struct {
 		Runs []struct {
-			RunID, Name, State, Reason string
-			OwnerAlive                 *bool `json:"owner_alive"`
+			RunID               string `json:"run_id"`
+			Name, State, Reason string
+			OwnerAlive          *bool `json:"owner_alive"`
 		}
 		Metrics struct {
 			Spawn int            `json:"run_spawn_total"`
@@ -451,8 +452,9 @@ func assertEnded(t *testing.T, state string, n int, reason string) {
 
 // regRun is a run as corral ls --json reports it.
 type regRun struct {
-	RunID, Name, Reason, State string
-	PID                        int
+	RunID               string `json:"run_id"`
+	Name, Reason, State string
+	PID                 int
 }
 
 // registry reads the runs recorded in a state dir through corral ls --json.
@@ -598,7 +600,7 @@ func TestUIPendingRunStartsOnKey(t *testing.T) {
 	if strings.Contains(screen, "not started") {
 		t.Errorf("the pending row stayed after the start:\n%s", screen)
 	}
-	x.waitFor(`Events · spawned 2 · escapes 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
+	x.waitFor(`Events( [0-9–/]+)? · spawned 2 · escape events 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	assertEnded(t, state, 2, "exit")

@@ -35,6 +35,8 @@ func (d *decoder) table(t table) error {
 		return d.defaults(t)
 	case !t.array && slices.Equal(t.key, []string{"keys"}):
 		return d.keys(t)
+	case !t.array && slices.Equal(t.key, []string{"ui"}):
+		return d.ui(t)
 	case t.array && slices.Equal(t.key, []string{"run"}):
 		return d.run(t)
 	case !t.array && slices.Equal(t.key, []string{"run", "env"}):
@@ -43,7 +45,7 @@ func (d *decoder) table(t table) error {
 		return d.fail(t.line, "", "", errors.New("want [[run]] (one table per run), not [run]"))
 	}
 	msg := "unknown table " + tableName(t.key, t.array)
-	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "run": "[[run]]", "run.env": "[run.env]"}
+	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "ui": "[ui]", "run": "[[run]]", "run.env": "[run.env]"}
 	if s := closest(strings.Join(t.key, "."), slices.Sorted(maps.Keys(known))); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", known[s])
 	}
@@ -56,7 +58,7 @@ func (d *decoder) topLevel(t table) error {
 		k := p.key[0]
 		msg := "unknown key at the top level"
 		switch {
-		case k == "defaults" || k == "keys":
+		case k == "defaults" || k == "keys" || k == "ui":
 			msg = fmt.Sprintf("write it as a [%s] table", k)
 		case k == "run":
 			msg = "write each run as a [[run]] table"
@@ -64,6 +66,8 @@ func (d *decoder) topLevel(t table) error {
 			msg += " (it belongs in [defaults])"
 		case runKeys[k] != nil:
 			msg += " (it belongs in a [[run]] table)"
+		case uiKeys[k]:
+			msg += " (it belongs in [ui])"
 		}
 		d.note(d.fail(p.line, "", dotted(p.key), errors.New(msg)))
 	}
@@ -104,6 +108,26 @@ func (d *decoder) keys(t table) error {
 		}
 		d.f.Keys[p.key[0]] = ks
 		d.f.KeyLines[p.key[0]] = p.line
+	}
+	return nil
+}
+
+// uiKeys are the keys of [ui].
+var uiKeys = map[string]bool{"mouse": true}
+
+// ui reads [ui]: the terminal UI's preferences.
+func (d *decoder) ui(t table) error {
+	for _, p := range t.pairs {
+		if len(p.key) != 1 || !uiKeys[p.key[0]] {
+			d.note(unknownKey(d, p, "[ui]", uiKeys))
+			continue
+		}
+		on, err := asBool(p.val)
+		if err != nil {
+			d.note(d.fail(p.line, "[ui]", p.key[0], err))
+			continue
+		}
+		d.f.UI.Mouse = on
 	}
 	return nil
 }

@@ -31,6 +31,10 @@ func (f *File) Effective(d Defaults) string {
 			w.kv(action, tomlStrings(f.Keys[action]))
 		}
 	}
+	if f.UI.Mouse {
+		w.line("\n[ui]")
+		w.kv("mouse", "true")
+	}
 	for _, r := range f.Runs {
 		w.run(r)
 	}

@@ -15,6 +15,8 @@ import (
 //	grace = "10s"
 //	[keys]                # key bindings by action name
 //	cancel = ["x", "ctrl+k"]
+//	[ui]                  # the terminal UI
+//	mouse = true          # clicks and the wheel (off: the terminal keeps its selection)
 //	[[run]]               # one per run
 //	name = "build"
 //	cmd = "make -j8"
@@ -27,6 +29,14 @@ type File struct {
 	Runs     []RunEntry
 	Keys     map[string][]string // action name → key names; the UI checks them against its actions
 	KeyLines map[string]int      // action name → its line in [keys], for the UI's complaints
+	UI       FileUI
+}
+
+// FileUI is the [ui] table: preferences of the terminal UI.
+type FileUI struct {
+	// Mouse: clicks select and focus, the wheel scrolls (issue 12.7). Off by default
+	// so the terminal's own selection keeps working.
+	Mouse bool
 }
 
 // FileDefaults is the [defaults] table. Set holds the keys the file gave (as spelled

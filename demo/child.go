@@ -63,6 +63,7 @@ var behaviours = map[string]func(args []string) int{
 	"ignore-hup":   func([]string) int { signal.Ignore(syscall.SIGHUP); return block("ignore-hup") },
 	"silent":       silent,
 	"bell":         bell,
+	"title-agent":  titleAgent,
 	"ctrlc-twice":  ctrlcTwice,
 	"tree":         tree,
 	"fanout":       fanout,
@@ -138,6 +139,19 @@ func bell([]string) int {
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		fmt.Printf("you said %s\a\n", sc.Text())
+	}
+	return forever()
+}
+
+// titleAgent is an agent that says in its title when it works and when it waits, as
+// Claude Code and codex do (a Braille spinner leads the title while working), and
+// never rings: it works on each line it reads, then waits at its prompt again.
+func titleAgent([]string) int {
+	fmt.Print("\x1b]0;⠋ agent\a")
+	fmt.Print("starting\r\n\x1b]0;✳ agent\aready for you\r\n")
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		fmt.Printf("\x1b]0;⠙ agent\aworking on %s\r\n\x1b]0;✳ agent\adone\r\n", sc.Text())
 	}
 	return forever()
 }

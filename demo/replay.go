@@ -9,15 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"corral/castplay"
 )
 
-// castHeaderCap bounds the header line read; castLineCap any event line. A
-// recording is read a line at a time, so neither a huge file nor an endless one
-// (corral replay /dev/zero grew to 4.9 GB, issue 15 item 4) is ever held whole.
-const (
-	castHeaderCap = 64 << 10
-	castLineCap   = 4 << 20
-)
+// castHeaderCap bounds the header line read (castplay.Load bounds the rest).
+const castHeaderCap = castplay.HeaderCap
 
 // openCast opens a recording for reading: a regular file only (a FIFO would block
 // the open, a device never ends). The path is checked before the open, which a FIFO
@@ -58,10 +55,13 @@ func CastSize(path string) (cols, rows int, err error) {
 }
 
 // castPlay FILE [SPEED] plays an asciicast v2 recording to stdout with its timing.
-// Keys (stdin in raw mode): space pauses and resumes, + and - double or halve the
-// speed, q stops. A resize event ("r", "COLSxROWS") sets the size of the terminal it
-// plays on, before the output that follows it: under corral replay the run has a
-// fixed size (runs.Spec.FixedSize) and its screen takes that size up.
+// Keys (stdin in raw mode; castplay.Parse): space pauses and resumes (and starts
+// again at the end), + and - double or halve the speed, ←/→ jump 10 s back or on,
+// Home/End to the start or the end, q stops. The progress ("0:12 / 1:30 ×2 · paused")
+// is the terminal's title, which Corral shows in the pane's. A resize event ("r",
+// "COLSxROWS") sets the size of the terminal it plays on, before the output that
+// follows it: under corral replay the run has a fixed size (runs.Spec.FixedSize) and
+// its screen takes that size up. A seek back replays from the start on a reset screen.
 func castPlay(args []string) int {
 	if len(args) == 0 {
 		return 2
@@ -78,25 +78,37 @@ func castPlay(args []string) int {
 		return 1
 	}
 	defer f.Close()
+	ix, err := castplay.Load(f)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", args[0], err)
+		return 1
+	}
 	restore := makeRaw(0)
 	defer restore()
-	p := &player{speed: speed, keys: make(chan byte, 16)}
+	p := &player{f: f, ix: ix, pos: castplay.NewPosition(ix, speed, time.Now()), keys: make(chan []byte, 16),
+		out: bufio.NewWriterSize(os.Stdout, 64<<10), cols: ix.Cols, rows: ix.Rows}
 	go p.readKeys()
-	return p.play(bufio.NewScanner(f))
+	return p.run()
 }
 
 type player struct {
-	speed  float64
-	paused bool
-	keys   chan byte
+	f          *os.File
+	ix         *castplay.Index
+	pos        *castplay.Position
+	keys       chan []byte
+	held       []byte // an escape sequence cut by a read
+	out        *bufio.Writer
+	cols, rows int    // the terminal's size now
+	title      string // the progress last shown
+	retitle    bool   // the recording set a title of its own: show ours again
 }
 
 func (p *player) readKeys() {
-	buf := make([]byte, 16)
 	for {
+		buf := make([]byte, 64)
 		n, err := os.Stdin.Read(buf)
-		for _, b := range buf[:n] {
-			p.keys <- b
+		if n > 0 {
+			p.keys <- buf[:n]
 		}
 		if err != nil {
 			close(p.keys)
@@ -105,77 +117,110 @@ func (p *player) readKeys() {
 	}
 }
 
-func (p *player) play(sc *bufio.Scanner) int {
-	sc.Buffer(nil, castLineCap)
-	sc.Scan() // header
-	last := 0.0
-	for sc.Scan() {
-		var ev [3]any
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
-			continue
-		}
-		at, _ := ev[0].(float64)
-		kind, _ := ev[1].(string)
-		data, _ := ev[2].(string)
-		if !p.wait(time.Duration((at - last) / p.speed * float64(time.Second))) {
-			return 0
-		}
-		last = at
-		switch kind {
-		case "o":
-			os.Stdout.WriteString(data)
-		case "r":
-			if cols, rows, ok := parseCastSize(data); ok {
-				setTermSize(0, cols, rows)
-			}
-		}
-	}
-	fmt.Print("\r\n\x1b[2m[end of recording]\x1b[0m\r\n")
-	for k := range p.keys { // stay on screen until q
-		if k == 'q' {
-			return 0
-		}
-	}
-	return 0
-}
-
-// wait sleeps d (scaled by the speed when it changes), handling keys; false on q.
-func (p *player) wait(d time.Duration) bool {
-	deadline := time.Now().Add(d)
+// run plays until q or the end of stdin, redrawing the progress four times a second.
+func (p *player) run() int {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	var timer *time.Timer
 	for {
-		left := time.Until(deadline)
-		if !p.paused && left <= 0 {
-			return true
-		}
-		timer := time.NewTimer(max(left, 0))
-		if p.paused {
-			timer.Reset(time.Hour)
+		now := time.Now()
+		from, to, wait := p.pos.Due(now)
+		p.play(from, to)
+		p.showProgress(now)
+		p.out.Flush()
+		var due <-chan time.Time
+		if wait > 0 {
+			timer = time.NewTimer(wait)
+			due = timer.C
 		}
 		select {
-		case <-timer.C:
-		case k, ok := <-p.keys:
-			timer.Stop()
-			if !ok || k == 'q' {
-				return false
+		case <-due:
+		case <-tick.C:
+		case b, ok := <-p.keys:
+			if !ok || p.handle(b, time.Now()) {
+				return 0
 			}
-			deadline = p.key(k, deadline)
+		}
+		if timer != nil {
+			timer.Stop()
 		}
 	}
 }
 
-func (p *player) key(k byte, deadline time.Time) time.Time {
-	left := time.Until(deadline)
-	switch k {
-	case ' ':
-		p.paused = !p.paused
-	case '+':
-		p.speed *= 2
-		left /= 2
-	case '-':
-		p.speed /= 2
-		left *= 2
+// handle runs the commands in a read of stdin; true on q.
+func (p *player) handle(b []byte, now time.Time) (quit bool) {
+	cmds, rest := castplay.Parse(append(p.held, b...))
+	p.held = append([]byte(nil), rest...)
+	for _, c := range cmds {
+		at := p.pos.At(now)
+		switch c {
+		case castplay.CmdQuit:
+			return true
+		case castplay.CmdPause:
+			if p.pos.Toggle(now) {
+				p.seek(0, now)
+			}
+		case castplay.CmdFaster:
+			p.pos.Faster(now)
+		case castplay.CmdSlower:
+			p.pos.Slower(now)
+		case castplay.CmdBack:
+			p.seek(at-castplay.Step, now)
+		case castplay.CmdForward:
+			p.seek(at+castplay.Step, now)
+		case castplay.CmdStart:
+			p.seek(0, now)
+		case castplay.CmdEnd:
+			p.seek(p.ix.Total(), now)
+		}
 	}
-	return time.Now().Add(left)
+	return false
+}
+
+// seek plays what lies between here and target at once; back means a reset screen
+// (RIS) at the recording's first size, and everything from the start.
+func (p *player) seek(target time.Duration, now time.Time) {
+	from, to, reset := p.pos.Seek(target, now)
+	if reset {
+		p.out.WriteString("\x1bc")
+		p.resize(uint16(p.ix.Cols), uint16(p.ix.Rows))
+		p.retitle = true
+	}
+	p.play(from, to)
+}
+
+// play writes events [from, to): output as it is, resizes in their place.
+func (p *player) play(from, to int) {
+	p.ix.Read(p.f, from, to, func(kind, data string) {
+		switch kind {
+		case "o":
+			p.out.WriteString(data)
+			p.retitle = p.retitle || strings.Contains(data, "\x1b]")
+		case "r":
+			if cols, rows, ok := parseCastSize(data); ok {
+				p.resize(cols, rows)
+			}
+		}
+	})
+}
+
+func (p *player) resize(cols, rows uint16) {
+	if int(cols) == p.cols && int(rows) == p.rows {
+		return
+	}
+	p.out.Flush() // the output before the resize is drawn at the old size
+	setTermSize(0, cols, rows)
+	p.cols, p.rows = int(cols), int(rows)
+}
+
+// showProgress sets the terminal's title to the progress when it changed.
+func (p *player) showProgress(now time.Time) {
+	t := p.pos.Progress(now)
+	if t == p.title && !p.retitle {
+		return
+	}
+	p.title, p.retitle = t, false
+	p.out.WriteString("\x1b]2;" + t + "\x07")
 }
 
 // parseCastSize reads a resize event's "COLSxROWS".

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -72,6 +73,7 @@ func runHold(target string) {
 			env = append(env, kv)
 		}
 	}
+	defaultSignals()
 	err = syscall.Exec(target, os.Args, env)
 	errno, ok := err.(syscall.Errno)
 	if !ok {
@@ -80,6 +82,22 @@ func runHold(target string) {
 	v := uint32(errno)
 	unix.Write(holdStatus, []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)})
 	syscall.Exit(holdExecErr)
+}
+
+// defaultSignals makes the program start with the default action for the signals its
+// escalation and its operator send. exec keeps an ignored signal ignored, and the Go
+// runtime keeps an inherited SIG_IGN for SIGHUP and SIGINT, so every run inherited
+// its supervisor's ignores: the server's SIGHUP (ignored to outlive its terminal)
+// made the hang-up step do nothing, and a Corral started under nohup or as a
+// script's background job (SIGINT ignored) made interrupt do nothing. A signal that
+// is caught when exec runs is reset to its default; catching them here does that.
+func defaultSignals() {
+	sigs := []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGPIPE}
+	for _, s := range sigs {
+		if signal.Ignored(s) {
+			signal.Notify(make(chan os.Signal, 1), s)
+		}
+	}
 }
 
 // hold is the supervisor's side of a held child.

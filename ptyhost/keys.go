@@ -57,16 +57,16 @@ const (
 
 // Key is one key press to send to a run.
 type Key struct {
-	Code KeyCode
-	Rune rune // for KeyRune
-	Mod  Mod
+	Code KeyCode `json:"code"`
+	Rune rune    `json:"rune"` // for KeyRune
+	Mod  Mod     `json:"mod"`
 }
 
 // Modes are the terminal modes of the hosted app that change encoding
 // (tracked by the screen emulator elsewhere).
 type Modes struct {
-	AppCursor      bool // DECCKM: arrows as ESC O A..D
-	BracketedPaste bool // mode 2004
+	AppCursor      bool `json:"app_cursor"`      // DECCKM: arrows as ESC O A..D
+	BracketedPaste bool `json:"bracketed_paste"` // mode 2004
 }
 
 const escByte = 0x1b

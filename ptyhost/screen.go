@@ -61,6 +61,7 @@ type vtTracked struct {
 	shape     int    // DECSCUSR Ps
 	title     string // OSC 0/2, cleaned
 	attention uint64 // bells + notifications
+	activity  activity
 	notice    string // last notification text, "" after a bare bell
 	err       string // last recovered emulator panic
 	region    bool   // a scroll region smaller than the screen is set (DECSTBM)
@@ -68,21 +69,22 @@ type vtTracked struct {
 
 // ScreenState is what the UI needs besides the rendered text.
 type ScreenState struct {
-	Modes       Modes // AppCursor (from vt10x), BracketedPaste (tracked here)
-	SyncOutput  bool  // ?2026 set: the app is mid-frame; a renderer may hold the previous frame
-	FocusEvents bool  // ?1004
-	MouseMode   int   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
-	MouseSGR    bool  // ?1006
-	AltScreen   bool
+	Modes       Modes `json:"modes"`        // AppCursor (from vt10x), BracketedPaste (tracked here)
+	SyncOutput  bool  `json:"sync_output"`  // ?2026 set: the app is mid-frame; a renderer may hold the previous frame
+	FocusEvents bool  `json:"focus_events"` // ?1004
+	MouseMode   int   `json:"mouse_mode"`   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
+	MouseSGR    bool  `json:"mouse_sgr"`    // ?1006
+	AltScreen   bool  `json:"alt_screen"`
 	// CursorX is a display column of Render's output (wide characters before the
 	// cursor counted as two), CursorY a line.
-	CursorX, CursorY int
-	CursorVisible    bool
-	CursorShape      int    // DECSCUSR Ps (0 default)
-	Title            string // OSC 0/2 without control characters; for display only
-	Attention        uint64 // count of bells + notifications so far
-	LastNotice       string // text of the last OSC 9/777 notification ("" for a bare bell)
-	Err              string // last recovered emulator panic, "" if none
+	CursorX       int    `json:"cursor_x"`
+	CursorY       int    `json:"cursor_y"`
+	CursorVisible bool   `json:"cursor_visible"`
+	CursorShape   int    `json:"cursor_shape"` // DECSCUSR Ps (0 default)
+	Title         string `json:"title"`        // OSC 0/2 without control characters; for display only
+	Attention     uint64 `json:"attention"`    // count of bells + notifications so far
+	LastNotice    string `json:"last_notice"`  // text of the last OSC 9/777 notification ("" for a bare bell)
+	Err           string `json:"err"`          // last recovered emulator panic, "" if none
 }
 
 // maxScreenDim bounds each dimension: vt10x allocates two cells arrays of cols×rows.

@@ -317,6 +317,9 @@ func (s *Screen) oscDone() {
 	switch string(cmd) {
 	case "0", "2":
 		s.track.title = cleanText(text)
+		s.track.activity.title(s.track.title)
+	case "7501":
+		s.track.activity.announce(text)
 	case "9":
 		if !conEmuCommand(text) {
 			s.notify(cleanText(text))

@@ -20,9 +20,9 @@ var (
 
 // Item is one parsed send-keys word: a key, or literal text when IsText.
 type Item struct {
-	Key    Key
-	Text   string // literal text when IsText
-	IsText bool
+	Key    Key    `json:"key"`
+	Text   string `json:"text"` // literal text when IsText
+	IsText bool   `json:"is_text"`
 }
 
 // ParseSendKeys parses a send-keys line, tmux style. Words are split on

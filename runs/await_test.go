@@ -37,6 +37,38 @@ func TestNoOutputWaitsForTheHuman(t *testing.T) {
 	}
 }
 
+// An agent that says in its title that it waits (a spinner that stops, as Claude Code
+// and codex do; neither rings at its prompt) is not killed for waiting; input, or its
+// title spinning again, judges its silence again (issue 14.5, measured with the CLIs).
+func TestNoOutputWaitsForAnAgentsTitle(t *testing.T) {
+	s, clk := fakeSup(t)
+	s.screens = true
+	spec := childSpec(true, "title-agent")
+	spec.NoOutputTimeout = 20 * time.Second
+	id := spawn(t, s, spec)
+	waitOutput(t, s, id, "ready for you")
+	waitFrozen(t, s, id, true)
+	clk.Advance(time.Hour)
+	if info, _ := s.Info(id); info.State != Running {
+		t.Fatalf("killed while waiting at its prompt: %s/%s", info.State, info.Reason)
+	}
+	if err := s.Write(id, []byte("task\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, s, id, "done") // it worked, then said it waits again
+	waitFrozen(t, s, id, true)
+	clk.Advance(time.Hour)
+	if info, _ := s.Info(id); info.State != Running {
+		t.Fatalf("killed while waiting again: %s/%s", info.State, info.Reason)
+	}
+	s.Write(id, []byte{0x1b}) // input it does not answer: judged again, and fires
+	waitFrozen(t, s, id, false)
+	clk.Advance(21 * time.Second)
+	if info := waitEnd(t, s, id); info.Reason != NoOutputTimeout {
+		t.Fatalf("ended %s, want no-output-timeout", info.Reason)
+	}
+}
+
 // waitFrozen waits until the run's no-output deadline is (or is no longer) frozen.
 func waitFrozen(t *testing.T, s *Supervisor, id string, frozen bool) {
 	t.Helper()

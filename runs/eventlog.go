@@ -24,8 +24,17 @@ func openEventLog(path, instance string) (*eventLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})
+	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: millisAttr})
 	return &eventLog{f: f, log: slog.New(h).With("instance", instance)}, nil
+}
+
+// millisAttr writes a duration the way every JSON of Corral's does (spec_json.go):
+// integer milliseconds under a key ending in _ms, not slog's nanoseconds.
+func millisAttr(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.Int64(a.Key+"_ms", Millis(a.Value.Duration()))
+	}
+	return a
 }
 
 // emit writes one event: msg is the event type, attrs alternate key and value.

@@ -19,9 +19,9 @@ type Chunk struct {
 // Output is a view of a run's captured output: the chunks in order, and how many bytes
 // before them were dropped by the cap (Dropped > 0 means the view is truncated).
 type Output struct {
-	Chunks  []Chunk
-	Dropped int64 // bytes dropped from the front by the cap
-	Total   int64 // bytes ever captured
+	Chunks  []Chunk `json:"chunks"`
+	Dropped int64   `json:"dropped"` // bytes dropped from the front by the cap
+	Total   int64   `json:"total"`   // bytes ever captured
 }
 
 // Bytes joins the chunks, preceded by a truncation marker when bytes were dropped.

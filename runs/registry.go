@@ -18,7 +18,7 @@ import (
 // Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
 // what lets a later Corral explain, reap or adopt a run whose owner died.
 type Record struct {
-	RunID           string             `json:"runId"`
+	RunID           string             `json:"run_id"`
 	Name            string             `json:"name"`
 	Backend         string             `json:"backend"` // pty | pipe
 	Spec            Spec               `json:"spec"`
@@ -28,15 +28,15 @@ type Record struct {
 	Fingerprint     reaper.Fingerprint `json:"fingerprint"`
 	State           State              `json:"state"`
 	Reason          Reason             `json:"reason,omitempty"`
-	ExitCode        *int               `json:"exitCode"`
+	ExitCode        *int               `json:"exit_code"`
 	Signal          int                `json:"signal,omitempty"`
-	CreatedAt       time.Time          `json:"createdAt"`
-	UpdatedAt       time.Time          `json:"updatedAt"`
-	LastOutputAt    time.Time          `json:"lastOutputAt"`
-	OwnerInstanceID string             `json:"ownerInstanceId"`
-	LeaseEpoch      uint64             `json:"leaseEpoch"`
-	LeaseExpiresAt  time.Time          `json:"leaseExpiresAt"`
-	CleanupMode     string             `json:"cleanupMode"` // how ownership is bounded: "session"
+	CreatedAt       time.Time          `json:"created_at"`
+	UpdatedAt       time.Time          `json:"updated_at"`
+	LastOutputAt    time.Time          `json:"last_output_at"`
+	OwnerInstanceID string             `json:"owner_instance_id"`
+	LeaseEpoch      uint64             `json:"lease_epoch"`
+	LeaseExpiresAt  time.Time          `json:"lease_expires_at"`
+	CleanupMode     string             `json:"cleanup_mode"` // how ownership is bounded: "session"
 	Cleanup         Cleanup            `json:"cleanup"`
 	Logs            []string           `json:"logs,omitempty"`
 	Adopted         bool               `json:"adopted,omitempty"`

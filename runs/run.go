@@ -53,6 +53,7 @@ type run struct {
 	inputMu sync.Mutex
 	echo    chan struct{}
 	attn    uint64 // the screen's attention count last seen, on the PTY reader only
+	said    uint64 // the screen's activity announcements last seen, likewise
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -391,6 +392,15 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 		if a := r.screen.Attention(); a != r.attn {
 			r.attn = a
 			r.wd.AwaitInput()
+		}
+		// An agent's title or OSC 7501 saying it waits or works (screen_activity.go).
+		if n, idle := r.screen.Activity(); n != r.said {
+			r.said = n
+			if idle {
+				r.wd.AwaitInput()
+			} else {
+				r.wd.Working()
+			}
 		}
 	}
 	if r.spec.PTY {

@@ -49,10 +49,11 @@ type Spec struct {
 	// ownership-escape, for strict use (issue 14.1).
 	Escape EscapePolicy `json:"escape_policy,omitempty"`
 
-	Timeout         time.Duration  `json:"timeout,omitempty"`           // overall; 0 is off
-	NoOutputTimeout time.Duration  `json:"no_output_timeout,omitempty"` // 0 is derived from Timeout; < 0 is off
-	Grace           time.Duration  `json:"grace,omitempty"`             // 0 takes the default
-	StopSignal      syscall.Signal `json:"stop_signal,omitempty"`       // 0 takes the default
+	// In JSON as timeout_ms, no_output_timeout_ms and grace_ms (spec_json.go).
+	Timeout         time.Duration  `json:"-"`                     // overall; 0 is off
+	NoOutputTimeout time.Duration  `json:"-"`                     // 0 is derived from Timeout; < 0 is off
+	Grace           time.Duration  `json:"-"`                     // 0 takes the default
+	StopSignal      syscall.Signal `json:"stop_signal,omitempty"` // 0 takes the default
 
 	// Stdout and Stderr, when set, receive a copy of the run's output as it is read
 	// (PTY output all goes to Stdout). They are written from the reader goroutine, so a

@@ -33,6 +33,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // browseKey runs the UI command bound to k.
 func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.c.Keys
+	if cmd, ok := m.replayKey(k); ok {
+		return m, cmd
+	}
 	switch {
 	case key.Matches(k, km.Up, km.Down):
 		return m.moveSelection(k)
@@ -57,6 +60,14 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.toggleZoom()
 	case key.Matches(k, km.Layout):
 		return m.switchPanes()
+	case key.Matches(k, km.EventsUp):
+		m.events.ScrollBy(m.events.Page())
+		return m, nil
+	case key.Matches(k, km.EventsDown):
+		m.events.ScrollBy(-m.events.Page())
+		return m, nil
+	case key.Matches(k, km.Mouse):
+		return m.toggleMouse()
 	}
 	if p, ok := m.list.SelectedPending(); ok {
 		return m.pendingKey(k, p)
@@ -84,7 +95,9 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		m.openSearch(sel)
 		return m, nil
 	case key.Matches(k, km.Scrollback):
-		return m.startScroll(sel, "")
+		m.term.ScrollPage() // the first press scrolls a page (issue 14.9)
+		m.mode = modeScroll
+		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == "pipe")
 	case key.Matches(k, km.Cancel):
 		return m.askCancel(sel)
 	case key.Matches(k, km.Interrupt):
@@ -179,6 +192,11 @@ func (m Model) startScroll(sel runs.Info, query string) (tea.Model, tea.Cmd) {
 
 // scrollKey: back to live, a new search, zoom, or scrolling for the pane.
 func (m Model) scrollKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.flash = "" // a notice lasts until the next key
+	// Copy mode, the pager and the save first (transcriptfile.go).
+	if next, cmd, ok := m.transcriptKey(k); ok {
+		return next, cmd
+	}
 	km := m.c.Keys
 	switch {
 	case key.Matches(k, km.Live):

@@ -82,6 +82,12 @@ type Options struct {
 	// choice is saved ("" for nowhere: it lasts as long as the UI).
 	Prefs     Prefs
 	PrefsPath string
+	// Mouse starts the UI with the mouse on ([ui] mouse): clicks select a run and focus
+	// the terminal pane, the wheel scrolls. Off, the terminal keeps its own selection.
+	Mouse bool
+	// Replay: the runs are corral replay's players (castplay): the replay keys act on
+	// the selected one outside focus, and the status line says what they do.
+	Replay bool
 }
 
 // Messages from Bridge.

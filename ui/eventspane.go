@@ -19,7 +19,11 @@ type Events struct {
 	c     *Common
 	lines []evLine
 	w, h  int
+	back  int          // lines scrolled back from the newest (0: follows the newest)
 	pairs []metricPair // the counters as drawn; nil until the first SetMetrics
+
+	metrics runs.Metrics
+	escaped int // escaped processes of the listed runs (the ⚠N of their rows)
 
 	ver   uint64
 	cache *viewCache[eventsKey]
@@ -55,7 +59,34 @@ func (e Events) Update(msg tea.Msg) (Events, tea.Cmd) {
 // SetMetrics shows the counters in the title. Counters that draw what is shown leave
 // the pane's version alone, so the once-a-second refresh of an idle Corral draws nothing.
 func (e *Events) SetMetrics(m runs.Metrics) {
-	pairs := metricPairs(m)
+	e.metrics = m
+	e.setPairs()
+}
+
+// SetEscaped sets how many escaped processes the listed runs have, so the title's
+// count agrees with the rows' ⚠N (issue 14.9: the title said "escapes 0" beside ⚠5,
+// counting this Corral's escape events where the rows count processes).
+func (e *Events) SetEscaped(n int) {
+	if n != e.escaped {
+		e.escaped = n
+		e.setPairs()
+	}
+}
+
+// escapedProcs sums the escaped processes of runs.
+func escapedProcs(rs []runs.Info) int {
+	n := 0
+	for _, i := range rs {
+		n += i.Escapees
+	}
+	return n
+}
+
+func (e *Events) setPairs() {
+	pairs := metricPairs(e.metrics)
+	if e.escaped > 0 {
+		pairs = slices.Insert(pairs, 2, metricPair{text: fmt.Sprintf("escaped procs %d", e.escaped), opens: true, warn: true})
+	}
 	if e.pairs != nil && slices.Equal(pairs, e.pairs) {
 		return
 	}
@@ -71,6 +102,9 @@ func (e Events) Line(i int) string { return e.lines[i].text }
 
 func (e *Events) add(at time.Time, text string, style Style) {
 	e.lines = append(e.lines, evLine{at: at, text: clean(text), style: style})
+	if e.back > 0 {
+		e.back++ // scrolled back: the lines shown stay put
+	}
 	if len(e.lines) > 2*maxEvents {
 		e.lines = append(e.lines[:0:0], e.lines[len(e.lines)-maxEvents:]...)
 	}
@@ -154,16 +188,37 @@ func pidSuffix(i runs.Info) string {
 	return fmt.Sprintf(" pid %d", i.PID)
 }
 
-// View renders the newest lines that fit.
+// ScrollBy scrolls n lines older (negative: newer), within the lines held.
+func (e *Events) ScrollBy(n int) {
+	back := min(max(e.back+n, 0), e.maxBack())
+	if back != e.back {
+		e.back = back
+		e.ver++
+	}
+}
+
+// Page is how far the events keys scroll: the pane's height less one line.
+func (e Events) Page() int { return max(e.h-3, 1) }
+
+func (e Events) maxBack() int { return max(len(e.lines)-max(e.h-2, 0), 0) }
+
+// window is the first line shown and the line after the last.
+func (e Events) window() (int, int) {
+	ih := max(e.h-2, 0)
+	to := len(e.lines) - min(e.back, e.maxBack())
+	return max(to-ih, 0), to
+}
+
+// View renders the lines of the window: the newest that fit unless scrolled back.
 func (e Events) View() string {
 	return e.cache.get(eventsKey{ver: e.ver, w: e.w, h: e.h}, func() string { return joinLines(e.render()) })
 }
 
 func (e Events) render() []string {
 	iw, ih := max(e.w-2, 0), max(e.h-2, 0)
-	from := max(len(e.lines)-ih, 0)
+	from, to := e.window()
 	body := make([]string, 0, ih)
-	for _, l := range e.lines[from:] {
+	for _, l := range e.lines[from:to] {
 		stamp := e.c.Styles.Muted.Render(" " + l.at.Format(time.TimeOnly) + " ")
 		body = append(body, fit(stamp+l.style.Render(trunc(l.text, max(iw-10, 0))), iw))
 	}
@@ -173,6 +228,20 @@ func (e Events) render() []string {
 // title is "Events · " and the counters, cut to what the top edge holds (box keeps
 // "┌─" and "─┐" of it).
 func (e Events) title() string {
-	const name = "Events"
-	return e.c.Styles.Title.Render(name) + metricsLine(e.c.Styles, " · ", e.pairs, e.w-4-len(name))
+	name := "Events" + e.position()
+	return e.c.Styles.Title.Render(name) + metricsLine(e.c.Styles, " · ", e.pairs, e.w-4-widthOf(name))
+}
+
+// position is where the window is when not every line fits: " 12–17/40", with
+// "↑" while scrolled back from the newest (new lines then do not move it).
+func (e Events) position() string {
+	from, to := e.window()
+	if from == 0 && to == len(e.lines) {
+		return ""
+	}
+	mark := ""
+	if to < len(e.lines) {
+		mark = "↑"
+	}
+	return fmt.Sprintf(" %s%d–%d/%d", mark, from+1, to, len(e.lines))
 }

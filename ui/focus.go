@@ -88,26 +88,6 @@ func (m *Model) sendPaste(p tea.PasteMsg) tea.Cmd {
 	return m.sendFocused(b)
 }
 
-// handleMouse forwards mouse events inside the terminal pane to a focused run whose
-// app asked for the mouse.
-func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
-	if m.mode != modeFocus {
-		return m, nil
-	}
-	st := m.screenState()
-	mouse := msg.Mouse()
-	x, y, in := m.lay.inTerm(mouse.X, mouse.Y)
-	if st.MouseMode == 0 || !in {
-		return m, nil
-	}
-	b, ok := MouseBytes(msg, x, y, st)
-	if !ok {
-		return m, nil
-	}
-	cmd := m.send(m.term.ID(), b)
-	return m, cmd
-}
-
 // send queues input for a run and starts a write unless one is in flight.
 func (m *Model) send(id string, b []byte) tea.Cmd {
 	if id == "" || len(b) == 0 {

@@ -17,6 +17,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	_, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
 	m.events, _ = m.events.Update(msg)
+	m.events.SetEscaped(escapedProcs(m.list.Runs()))
 	var cmds []tea.Cmd
 	if !known {
 		m.relayout()
@@ -37,10 +38,11 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	// is not Corral's quit.
 	if sel, _ = m.list.Selected(); m.list.SelectedKey() != before {
 		cmds = append(cmds, m.selectionMoved())
-	} else if sel.ID == info.ID || m.pair.on && info.ID == m.pair.other.ID() {
+	} else if sel.ID == info.ID || m.pair.on && info.ID == m.pair.other.ID() ||
+		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.fitRuns(), m.comparePair(info))
+	cmds = append(cmds, m.fitRuns(), m.comparePair(info), m.requestMissingLogs())
 	return m, tea.Batch(cmds...)
 }
 
@@ -74,9 +76,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 				m.list.Upsert(i)
 			}
 		}
+		m.events.SetEscaped(escapedProcs(m.list.Runs()))
 		m.syncSelection()
-		cmd := m.fitRuns()
-		return m, cmd, true
+		return m, tea.Batch(m.fitRuns(), m.requestMissingLogs()), true
 	case MetricsMsg:
 		m.metricsBusy = false
 		m.events.SetMetrics(msg.Metrics)
@@ -106,6 +108,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
 		return m, nil, true
+	case pagerFileMsg, pagerDoneMsg, savedMsg:
+		next, cmd := m.handleTranscriptFile(msg)
+		return next, cmd, true
 	}
 	return m, nil, false
 }

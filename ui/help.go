@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,20 +23,22 @@ type helpLayout struct {
 	pages      [][][]string // page → column → lines
 }
 
-// helpLayout lays the help out in the fewest columns that hold it on one page, or
-// in as many as fit, on pages.
+// helpLayout lays the help out in the fewest columns that hold it on one page (with
+// blank lines between groups if they fit too), or in as many as fit, on pages.
 func (m Model) helpLayout() helpLayout {
 	iw, ih := max(m.lay.w-2, 1), max(m.lay.h-2, 1)
 	most := max(iw/helpColW, 1)
 	var h helpLayout
 	for n := 1; n <= most; n++ {
 		h.cols, h.colW = n, iw/n
-		lines := m.helpLines(h.colW - 1)
-		if (len(lines)+ih-1)/ih <= n || n == most {
-			h.pages = paginate(lines, ih, n)
-			break
+		for _, gaps := range []bool{true, false} { // without the gaps between groups before a column more
+			if lines := m.helpLines(h.colW-1, gaps); (len(lines)+ih-1)/ih <= n {
+				h.pages = paginate(lines, ih, n)
+				return h
+			}
 		}
 	}
+	h.pages = paginate(m.helpLines(h.colW-1, true), ih, h.cols)
 	return h
 }
 
@@ -54,8 +57,9 @@ func paginate(lines []string, h, n int) [][][]string {
 	return pages
 }
 
-// helpLines are the help's lines, each at most w columns.
-func (m Model) helpLines(w int) []string {
+// helpLines are the help's lines, each at most w columns; gaps puts a blank line
+// after each group.
+func (m Model) helpLines(w int, gaps bool) []string {
 	st, groups := m.c.Styles, m.c.Keys.helpGroups()
 	keyW := 0
 	for _, g := range groups {
@@ -65,6 +69,9 @@ func (m Model) helpLines(w int) []string {
 	}
 	var out []string
 	for _, g := range groups {
+		if !slices.ContainsFunc(g.keys, key.Binding.Enabled) {
+			continue // a mode this UI is not in (the replay keys outside corral replay)
+		}
 		out = append(out, " "+st.Title.Render(g.title))
 		for _, b := range g.keys {
 			if !b.Enabled() { // keys of another mode (detach, shutdown: attached only)
@@ -73,7 +80,9 @@ func (m Model) helpLines(w int) []string {
 			l := " " + st.Key.Render(pad(b.Help().Key, keyW)) + " " + st.Desc.Render(b.Help().Desc)
 			out = append(out, wrapHanging(l, w, keyW+2)...)
 		}
-		out = append(out, "")
+		if gaps {
+			out = append(out, "")
+		}
 	}
 	foot := fmt.Sprintf(" In focus every key, paste and mouse event goes to the run until %s. Press any key to close.",
 		m.c.Keys.Leave.Help().Key)
@@ -109,15 +118,6 @@ func (m Model) helpPage() string {
 			firstKey(k.ScrollDown), firstKey(k.PageDown)))
 	}
 	return joinLines(box(st.BorderFocus, title, body, m.lay.w, m.lay.h))
-}
-
-// firstKey is a binding's first key, as help shows keys.
-func firstKey(b key.Binding) string {
-	ks := b.Keys()
-	if len(ks) == 0 {
-		return ""
-	}
-	return helpKeys(ks[:1])
 }
 
 // helpKey turns the help's pages or closes it.

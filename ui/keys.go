@@ -14,6 +14,8 @@ type KeyMap struct {
 	// Browsing the runs.
 	Up, Down, Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause            key.Binding
 	Reconcile, New, Restart, Remove, Zoom, Layout, Search, Scrollback, Help, Quit key.Binding
+	// The mouse on or off; the events pane scrolled older or newer.
+	Mouse, EventsUp, EventsDown key.Binding
 	// Attached to a server (corral attach) only: leave the runs running, or end them.
 	Detach, Shutdown key.Binding
 	// A parity pair: focused keys to both runs or the selected one; diff or screens.
@@ -22,8 +24,13 @@ type KeyMap struct {
 	Leave key.Binding
 	// Scrolling the transcript.
 	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom, NextMatch, PrevMatch, Live key.Binding
+	// The transcript: copy mode (caret, mark, yank to the clipboard), the pager, a file.
+	CopyMode, Mark, Yank, Pager, Save key.Binding
 	// Dialogs: y/n questions, one-line prompts, the new-run form.
 	Yes, No, Accept, Dismiss, Toggle, NextField, PrevField key.Binding
+
+	// corral replay: the selected recording's player, outside focus too (replay.go).
+	ReplayPause, ReplayFaster, ReplaySlower, ReplayBack, ReplayForward, ReplayStart, ReplayEnd key.Binding
 }
 
 // Key groups: a key may be bound once per group, and every group is one mode.
@@ -34,6 +41,7 @@ const (
 	groupConfirm = "confirm"
 	groupPrompt  = "prompt"
 	groupForm    = "form"
+	groupReplay  = "replay" // before browsing's keys, under corral replay only
 )
 
 // action names a binding for overrides and conflict checks.
@@ -45,7 +53,7 @@ type action struct {
 
 func (k *KeyMap) actions() []action {
 	b, f, s := []string{groupBrowse}, []string{groupFocus}, []string{groupScroll}
-	return []action{
+	return append([]action{
 		{"up", &k.Up, b}, {"down", &k.Down, b}, {"focus", &k.Focus, b},
 		{"send_keys", &k.SendKeys, b}, {"paste", &k.Paste, b}, {"submit", &k.Submit, b},
 		{"cancel", &k.Cancel, b}, {"interrupt", &k.Interrupt, b}, {"pause", &k.Pause, b},
@@ -60,13 +68,16 @@ func (k *KeyMap) actions() []action {
 		{"page_up", &k.PageUp, s}, {"page_down", &k.PageDown, s}, {"top", &k.Top, s},
 		{"bottom", &k.Bottom, s}, {"next_match", &k.NextMatch, s},
 		{"prev_match", &k.PrevMatch, s}, {"live", &k.Live, s},
+		{"mouse", &k.Mouse, b}, {"events_up", &k.EventsUp, b}, {"events_down", &k.EventsDown, b},
+		{"copy_mode", &k.CopyMode, s}, {"mark", &k.Mark, s}, {"yank", &k.Yank, s},
+		{"pager", &k.Pager, s}, {"save", &k.Save, s},
 		{"yes", &k.Yes, []string{groupConfirm}}, {"no", &k.No, []string{groupConfirm}},
 		{"accept", &k.Accept, []string{groupPrompt, groupForm}},
 		{"dismiss", &k.Dismiss, []string{groupPrompt, groupForm}},
 		{"toggle", &k.Toggle, []string{groupForm}},
 		{"next_field", &k.NextField, []string{groupForm}},
 		{"prev_field", &k.PrevField, []string{groupForm}},
-	}
+	}, k.replayActions()...)
 }
 
 func bind(desc string, keys ...string) key.Binding {
@@ -82,6 +93,10 @@ func helpKeys(keys []string) string {
 			k = "↑"
 		case "down":
 			k = "↓"
+		case "left":
+			k = "←"
+		case "right":
+			k = "→"
 		}
 		names[i] = k
 	}
@@ -111,11 +126,21 @@ func DefaultKeyMap() KeyMap {
 		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
 		Top: bind("oldest", "g", "home"), Bottom: bind("newest", "G", "end"),
 		NextMatch: bind("next match (older)", "n"), PrevMatch: bind("previous match (newer)", "N"),
-		Live: bind("back to live", "esc", "q"),
-		Yes:  bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
+		Live:  bind("back to live", "esc", "q"),
+		Mouse: bind("mouse on/off", "M"), EventsUp: bind("events: older", "["),
+		EventsDown: bind("events: newer", "]"),
+		CopyMode:   bind("copy mode", "c"), Mark: bind("copy: mark/unmark", "v", "space"),
+		Yank:  bind("copy: to clipboard", "y", "enter"),
+		Pager: bind("open in $PAGER", "o"), Save: bind("save to a file", "w"),
+		Yes: bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
 		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
 		Toggle: bind("pty/pipe/parity", "tab"), NextField: bind("next field", "down"),
 		PrevField: bind("previous field", "up", "shift+tab"),
+
+		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
+		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
+		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("to the start", "home"),
+		ReplayEnd: bind("to the end", "end"),
 	}
 }
 
@@ -191,12 +216,14 @@ type helpGroup struct {
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
-			k.Detach, k.Shutdown}},
+			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
 		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
 			k.PairKeys, k.PairDiff}},
 		{"Focus", []key.Binding{k.Leave}},
 		{"Transcript", []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
-			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live}},
+			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live, k.CopyMode, k.Mark, k.Yank, k.Pager, k.Save}},
 		{"Dialogs", []key.Binding{k.Accept, k.Dismiss, k.Yes, k.No, k.Toggle, k.NextField, k.PrevField}},
+		{"Replay (corral replay)", []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
+			k.ReplayEnd, k.ReplayFaster, k.ReplaySlower}},
 	}
 }

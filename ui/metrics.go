@@ -11,7 +11,7 @@ import (
 // The counters of DESIGN §11 (this Corral's, as Core.Metrics reports them) drawn as
 // one line in the events pane's title:
 //
-//	spawned 12 · escapes 1 · steals 0 · orphans reaped 0 · kills term 3 kill 1 · timeouts overall 1 · exits exit 5 manual-cancel 2
+//	spawned 12 · escape events 1 · escaped procs 3 · steals 0 · orphans reaped 0 · kills term 3 kill 1 · timeouts overall 1 · exits exit 5 manual-cancel 2
 //
 // The order is fixed: the single counters first, the rare and alarming ones right
 // after spawned so a narrow pane still shows them, then the groups by their longest
@@ -54,7 +54,9 @@ func reasonNames() []string {
 func metricPairs(m runs.Metrics) []metricPair {
 	ps := []metricPair{
 		{text: fmt.Sprintf("spawned %d", m.SpawnTotal), opens: true},
-		{text: fmt.Sprintf("escapes %d", m.OwnershipEscapeTotal), opens: true, warn: m.OwnershipEscapeTotal > 0},
+		// Escape events (detections) of this Corral, not processes: a run's row counts
+		// its escaped processes (⚠N), which the title sums as "escaped procs" (issue 14.9).
+		{text: fmt.Sprintf("escape events %d", m.OwnershipEscapeTotal), opens: true, warn: m.OwnershipEscapeTotal > 0},
 		{text: fmt.Sprintf("steals %d", m.LeaseStealTotal), opens: true, warn: m.LeaseStealTotal > 0},
 		{text: fmt.Sprintf("orphans reaped %d", m.ReconcileOrphansTotal), opens: true, warn: m.ReconcileOrphansTotal > 0},
 	}

@@ -17,7 +17,7 @@ func TestExitReasonsAreTheClosedSetInOrder(t *testing.T) {
 
 func TestMetricsLine(t *testing.T) {
 	st := testCommon().Styles
-	full := "spawned 12 · escapes 1 · steals 2 · orphans reaped 3 · kills term 3 kill 1 · " +
+	full := "spawned 12 · escape events 1 · steals 2 · orphans reaped 3 · kills term 3 kill 1 · " +
 		"timeouts overall 1 no-output 1 · exits exit 5 manual-cancel 2 overall-timeout 1 zz-new 1"
 	for _, c := range []struct {
 		name string
@@ -25,14 +25,14 @@ func TestMetricsLine(t *testing.T) {
 		w    int
 		want string
 	}{
-		{"zero: single counters only", runs.Metrics{}, 100, "spawned 0 · escapes 0 · steals 0 · orphans reaped 0"},
+		{"zero: single counters only", runs.Metrics{}, 100, "spawned 0 · escape events 0 · steals 0 · orphans reaped 0"},
 		{"zero counts and empty groups left out", runs.Metrics{SpawnTotal: 1,
 			ExitTotal: map[string]int64{"exit": 0}, CleanupKillTotal: map[string]int64{"term": 0, "kill": 2}}, 100,
-			"spawned 1 · escapes 0 · steals 0 · orphans reaped 0 · kills kill 2"},
+			"spawned 1 · escape events 0 · steals 0 · orphans reaped 0 · kills kill 2"},
 		{"everything, in order", testMetrics(), 200, full},
 		{"exactly wide enough", testMetrics(), len([]rune(full)), full},
 		{"one short: cut between pairs", testMetrics(), len([]rune(full)) - 1,
-			"spawned 12 · escapes 1 · steals 2 · orphans reaped 3 · kills term 3 kill 1 · " +
+			"spawned 12 · escape events 1 · steals 2 · orphans reaped 3 · kills term 3 kill 1 · " +
 				"timeouts overall 1 no-output 1 · exits exit 5 manual-cancel 2 overall-timeout 1 …"},
 		{"never inside a pair", testMetrics(), 20, "spawned 12 …"},
 		{"nothing fits", testMetrics(), 11, ""},

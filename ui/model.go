@@ -70,6 +70,7 @@ type Model struct {
 
 	flash string // a one-line notice in the status line, until the next key
 	zoom  bool
+	mouse bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
 	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
 
 	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
@@ -77,6 +78,7 @@ type Model struct {
 	quarantined bool      // a question saw keys not meant for it
 
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
+	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
 	prefsPath  string
 	helpAt     int // the help page shown (view.go)
@@ -134,12 +136,16 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
 	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
-	m.detachable, m.prefsPath = o.Detachable, o.PrefsPath
+	m.detachable, m.replay, m.prefsPath = o.Detachable, o.Replay, o.PrefsPath
+	m.mouse = o.Mouse
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.list.SetConfigured(o.Configured)
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
 		c.Keys.Shutdown.SetEnabled(false)
+	}
+	if !o.Replay {
+		c.Keys.disableReplay()
 	}
 	m.list.SetPending(o.Pending)
 	m.list.SetFocused(true)
@@ -317,6 +323,20 @@ func (m *Model) requestLog(id string) tea.Cmd {
 	}
 	m.logBusy[id] = true
 	return logCmd(m.core, id)
+}
+
+// requestMissingLogs reads the log of a pane that shows a run as a log but has none
+// yet. A pair's partner can be listed after its output came and went (a pipe run that
+// printed and exited before its event arrived): no OutputMsg will ask for its log, so
+// the pane that starts showing it asks (the CI saw the pipe half stay "…").
+func (m *Model) requestMissingLogs() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range []*Terminal{&m.term, &m.pair.other} {
+		if t.NeedsLog() && (t == &m.term || m.pair.on) {
+			cmds = append(cmds, m.requestLog(t.ID()))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // fitRuns resizes every live PTY run whose size is not the terminal pane's.

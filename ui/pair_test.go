@@ -94,3 +94,21 @@ func TestFormStartsAPair(t *testing.T) {
 		t.Fatalf("spawned %+v", specs)
 	}
 }
+
+// The pipe run of a pair that printed and ended before it was listed gets its log read
+// when it is listed: no output event will come to ask for it (a CI failure showed the
+// pipe half of a pair stay "…").
+func TestPairPartnerListedAfterItsOutput(t *testing.T) {
+	core := newFake()
+	a, b := liveRun("r1", "probe (pty)", true), liveRun("r2", "probe (pipe)", false)
+	a.Spec.Pair, b.Spec.Pair = "p1", "p1"
+	core.snap = []runs.Info{a}
+	core.screens["r1"] = screenWith(60, 20, "tty\r\n")
+	core.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stdout, Data: []byte("pipe-side\n")}}}
+	h := newHarness(t, core, 160, 40, a)
+	b.State, b.Reason = runs.Exited, runs.Exit
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: b, Time: t0}})
+	if v := h.view(); !strings.Contains(v, "pipe-side") {
+		t.Fatalf("the partner's log was never read:\n%s", v)
+	}
+}

@@ -57,9 +57,18 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 		keyMsg("n"), keyMsg("l"), keyMsg("s"), keyMsg("tab"), keyMsg("down"), keyMsg("enter"),
 		keyMsg("z"), keyMsg("z"), keyMsg("/"), keyMsg("q"), keyMsg("enter"),
 		HistoryMsg{ID: "r1", Lines: []HistLine{{Text: "q here"}}},
+		// Copy mode, the pager and the save (their files are written by commands only).
+		keyMsg("c"), keyMsg("v"), keyMsg("k"), keyMsg("y"), keyMsg("o"), keyMsg("w"),
+		savedMsg{path: "/tmp/x", lines: 1}, pagerFileMsg{err: errors.New("full")}, pagerDoneMsg{},
 		keyMsg("n"), keyMsg("N"), keyMsg("pgup"), keyMsg("esc"), keyMsg("pgup"), keyMsg("esc"),
 		keyMsg("j"), keyMsg("R"), keyMsg("d"), keyMsg("k"),
 		keyMsg("?"), keyMsg("a"),
+		// The mouse on: clicks in the list and the pane, the wheel over each pane.
+		keyMsg("M"), tea.MouseClickMsg{X: 3, Y: 1}, tea.MouseClickMsg{X: 60, Y: 5}, keyMsg("ctrl+]"),
+		tea.MouseWheelMsg{X: 60, Y: 5, Button: tea.MouseWheelUp}, tea.MouseWheelMsg{X: 60, Y: 5, Button: tea.MouseWheelUp},
+		keyMsg("esc"), tea.MouseWheelMsg{X: 60, Y: 25, Button: tea.MouseWheelUp},
+		tea.MouseWheelMsg{X: 3, Y: 2, Button: tea.MouseWheelDown}, tea.MouseWheelMsg{X: 3, Y: 2, Button: tea.MouseWheelUp},
+		keyMsg("["), keyMsg("]"), keyMsg("M"),
 		WrittenMsg{ID: "r1"}, DoneMsg{Op: "pause", ID: "r1", Err: errors.New("boom")},
 		SpawnedMsg{ID: "r9"}, RemovedMsg{ID: "r2"}, ReconciledMsg{Decisions: []runs.Decision{{ID: "z"}}},
 		EventMsg{Event: runs.Event{Type: runs.EventExit, Run: endedRun("r3", "build"), Time: t0}},

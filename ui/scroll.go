@@ -22,6 +22,8 @@ type scrollState struct {
 	query   string
 	matches []int // indexes of lines that match
 	cur     int   // index into matches, -1 for none
+	openUp  int   // open this many lines above the live screen (the first key or notch scrolls)
+	copy    copySel
 }
 
 // Scroll enters scroll mode on the run's history (loading: a HistoryMsg will bring
@@ -30,6 +32,28 @@ func (t *Terminal) Scroll(query string) {
 	t.scroll = &scrollState{loading: true, query: query, cur: -1}
 	t.scroll.fit(t.InnerSize())
 	t.ver++
+}
+
+// ScrollPage enters scroll mode one page above the live screen: the scrollback key
+// scrolls at its first press (issue 14.9), as a terminal's Shift+PgUp does.
+func (t *Terminal) ScrollPage() {
+	t.Scroll("")
+	t.scroll.openUp = t.scroll.page()
+}
+
+// ScrollUp enters scroll mode n lines above the live screen (a wheel notch).
+func (t *Terminal) ScrollUp(n int) {
+	t.Scroll("")
+	t.scroll.openUp = n
+}
+
+// ScrollBy moves the scroll window n lines (negative: older).
+func (t *Terminal) ScrollBy(n int) {
+	if s := t.scroll; s != nil && !s.loading {
+		s.top += n
+		s.clamp()
+		t.ver++
+	}
 }
 
 // Scrolling reports whether the pane is in scroll mode.
@@ -44,8 +68,14 @@ func (s *scrollState) load(m HistoryMsg) {
 		s.err = m.Err.Error()
 	}
 	s.top = len(s.lines) // the bottom: fit clamps
+	if s.openUp > 0 {
+		s.top = len(s.lines) - s.rows - s.openUp
+	}
 	s.search()
 }
+
+// page is how far a page key moves: a window less one line, kept for context.
+func (s *scrollState) page() int { return max(s.rows-1, 1) }
 
 // search finds the query's lines and goes to the newest match.
 func (s *scrollState) search() {
@@ -92,15 +122,19 @@ func (s *scrollState) clamp() { s.top = max(min(s.top, len(s.lines)-s.rows), 0) 
 // (older), as a search that starts at the newest line continues; N back down.
 func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
 	s, km := t.scroll, t.c.Keys
+	if s.copy.on {
+		t.copyMove(k)
+		return
+	}
 	switch {
 	case key.Matches(k, km.ScrollUp):
 		s.top--
 	case key.Matches(k, km.ScrollDown):
 		s.top++
 	case key.Matches(k, km.PageUp):
-		s.top -= max(s.rows-1, 1)
+		s.top -= s.page()
 	case key.Matches(k, km.PageDown):
-		s.top += max(s.rows-1, 1)
+		s.top += s.page()
 	case key.Matches(k, km.Top):
 		s.top = 0
 	case key.Matches(k, km.Bottom):
@@ -118,7 +152,11 @@ func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
 
 func (t Terminal) scrollTitle() string {
 	st, s := t.c.Styles, t.scroll
-	out := st.Focus.Render(" SCROLL — "+t.c.Keys.Live.Help().Key+" for live ") + " " + st.Title.Render(clean(t.info.Name))
+	mode := " SCROLL — " + t.c.Keys.Live.Help().Key + " for live "
+	if s.copy.on {
+		mode = " COPY — " + firstKey(t.c.Keys.Mark) + " mark · " + firstKey(t.c.Keys.Yank) + " copy "
+	}
+	out := st.Focus.Render(mode) + " " + st.Title.Render(clean(t.info.Name))
 	if len(s.lines) > 0 {
 		out += st.Muted.Render(fmt.Sprintf(" lines %d–%d of %d", s.top+1, min(s.top+s.rows, len(s.lines)), len(s.lines)))
 	}
@@ -132,6 +170,14 @@ func (t Terminal) scrollTitle() string {
 	return out
 }
 
+// firstKey is a binding's first key, for titles too narrow for them all.
+func firstKey(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return ks[0]
+	}
+	return ""
+}
+
 func (t Terminal) scrollBody(iw, ih int) []string {
 	s := t.scroll
 	switch {
@@ -142,20 +188,33 @@ func (t Terminal) scrollBody(iw, ih int) []string {
 	case len(s.lines) == 0:
 		return messageBody("no output yet", iw, ih)
 	}
-	cur := -1
-	if s.cur >= 0 {
-		cur = s.matches[s.cur]
-	}
-	fold := s.query == strings.ToLower(s.query)
 	out := make([]string, 0, ih)
 	for i := s.top; i < len(s.lines) && len(out) < ih; i++ {
-		text := trunc(s.lines[i].Text, iw-1)
-		out = append(out, t.gutter(s.lines[i].Err, i == cur)+fit(t.highlight(text, s.query, fold), iw-1))
+		out = append(out, t.scrollLine(i, iw))
 	}
 	for len(out) < ih {
 		out = append(out, strings.Repeat(" ", iw))
 	}
 	return out
+}
+
+// scrollLine draws history line i in colour, or, when it holds a search match, in
+// plain text with the matches marked; in copy mode the caret and the selection show.
+func (t Terminal) scrollLine(i, iw int) string {
+	s, l := t.scroll, t.scroll.lines[i]
+	cur := -1
+	if s.cur >= 0 {
+		cur = s.matches[s.cur]
+	}
+	fold := s.query == strings.ToLower(s.query)
+	gutter := t.gutter(l.Err, i == cur || s.copy.on && i == s.copy.caret)
+	switch {
+	case s.copy.selected(i):
+		return gutter + fit(t.c.Styles.Match.Render(trunc(l.Text, iw-1)), iw-1)
+	case s.query != "" && matchAt(l.Text, s.query, fold) >= 0:
+		return gutter + fit(t.highlight(trunc(l.Text, iw-1), s.query, fold), iw-1)
+	}
+	return gutter + fit(trunc(l.Styled(), iw-1), iw-1)
 }
 
 // highlight marks every occurrence of q in a plain text line.

@@ -123,6 +123,9 @@ func (t Terminal) ID() string { return t.id }
 // ShowsLog reports whether the pane shows the run as a log (it wants LogMsgs).
 func (t Terminal) ShowsLog() bool { return t.id != "" && t.screen == nil && !t.info.Adopted }
 
+// NeedsLog reports whether the pane shows a run as a log that it has not read yet.
+func (t Terminal) NeedsLog() bool { return t.ShowsLog() && !t.hasLog }
+
 // Update takes the shown run's log, its history, and scroll-mode keys.
 func (t Terminal) Update(msg tea.Msg) (Terminal, tea.Cmd) {
 	switch m := msg.(type) {

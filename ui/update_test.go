@@ -435,7 +435,7 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	if msgs := h.run(cmd); !hasMsg[MetricsMsg](msgs) || metricsCalls() != 2 {
 		t.Fatalf("the tick's command did not read the counters: %d calls, messages %T", metricsCalls(), msgs)
 	}
-	const want = "┌─Events · spawned 2 · escapes 0 · steals 0 · orphans reaped 0 …─"
+	const want = "┌─Events · spawned 2 · escape events 0 · steals 0 · orphans reaped 0 …─"
 	if v := h.view(); !strings.Contains(v, want) {
 		t.Fatalf("the events pane does not show the new counters %q:\n%s", want, v)
 	}

@@ -127,6 +127,9 @@ func (m Model) statusLine() string {
 		return fit(shortHelp(st, []key.Binding{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.NextMatch, k.PrevMatch, k.Search, k.Live}), w)
 	}
+	if m.replay {
+		return fit(shortHelp(st, m.keys().ReplayHelp()), w)
+	}
 	return fit(shortHelp(st, m.keys().ShortHelp()), w)
 }
 
@@ -170,6 +173,9 @@ func (m Model) keys() KeyMap {
 	if sel.Paused {
 		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
 	}
+	for _, rb := range k.replayBindings() {
+		rb.b.SetEnabled(m.replay && live)
+	}
 	return k
 }
 
@@ -191,21 +197,6 @@ func (m Model) cursor() *tea.Cursor {
 		return m.form.Cursor()
 	}
 	return nil
-}
-
-// mouseMode asks the terminal for mouse events only while a focused app wants them,
-// so otherwise the user's terminal keeps its own selection.
-func (m Model) mouseMode() tea.MouseMode {
-	if m.mode != modeFocus {
-		return tea.MouseModeNone
-	}
-	switch m.term.ScreenState().MouseMode {
-	case 0:
-		return tea.MouseModeNone
-	case 1003:
-		return tea.MouseModeAllMotion
-	}
-	return tea.MouseModeCellMotion
 }
 
 // overlay draws box lines over content at column x, line y.

@@ -114,12 +114,28 @@ func (w *Watchdog) Input() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.lastInput, w.inputSeen = w.clk.Now(), true
-	if w.awaiting {
-		w.awaiting = false
-		w.noOutput.left = w.noOutput.span
-		if !w.paused {
-			w.thaw()
-		}
+	w.endAwait()
+}
+
+// Working says the run announced that it works again (an agent's spinner title, or
+// its OSC 7501 state=working) after it had said it waits: its silence is judged
+// again, with the whole span. It is not input: no echo window starts.
+func (w *Watchdog) Working() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.endAwait()
+}
+
+// endAwait ends AwaitInput: the no-output deadline runs again with its whole span
+// (unless the run is paused).
+func (w *Watchdog) endAwait() {
+	if !w.awaiting {
+		return
+	}
+	w.awaiting = false
+	w.noOutput.left = w.noOutput.span
+	if !w.paused {
+		w.thaw()
 	}
 }
 

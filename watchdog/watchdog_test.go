@@ -55,6 +55,7 @@ var (
 	resume step = func(w *Watchdog, _ *FakeClock) { w.Resume() }
 	stop   step = func(w *Watchdog, _ *FakeClock) { w.Stop() }
 	await  step = func(w *Watchdog, _ *FakeClock) { w.AwaitInput() }
+	work   step = func(w *Watchdog, _ *FakeClock) { w.Working() }
 )
 
 func TestFire(t *testing.T) {
@@ -102,6 +103,10 @@ func TestFire(t *testing.T) {
 			[]step{start, adv(19 * s), await, adv(time.Hour), in, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 39*s}}},
 		{"resume while awaiting stays frozen", Config{NoOutput: 5 * s},
 			[]step{start, pause, await, resume, adv(time.Hour), in, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 5*s}}},
+		{"working after awaiting re-arms the whole span", Config{NoOutput: 20 * s},
+			[]step{start, adv(19 * s), await, adv(time.Hour), work, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 39*s}}},
+		{"working without awaiting changes nothing", Config{NoOutput: 20 * s},
+			[]step{start, adv(10 * s), work, adv(time.Hour)}, []firing{{NoOutput, 20 * s}}},
 		{"input while paused does not thaw", Config{NoOutput: 5 * s},
 			[]step{start, adv(2 * s), pause, await, in, adv(time.Hour), resume, adv(time.Hour)}, []firing{{NoOutput, time.Hour + 7*s}}},
 	}

@@ -299,9 +299,9 @@ func (r *Remote) Reconcile(context.Context) ([]runs.Decision, error) {
 }
 
 func (r *Remote) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
-	var t map[string][]reaper.TreeProc
+	var t map[string][]WireProc
 	err := r.ctl.call("trees", TreesArgs{IDs: ids}, &t)
-	return t, err
+	return treesOf(t), err
 }
 
 func (r *Remote) Log(id string) (runs.Output, error) {

@@ -6,7 +6,6 @@ import (
 
 	"corral/ptyhost"
 	"corral/runs"
-	"corral/watchdog"
 )
 
 // The verbs an attached UI needs beyond the control API, one per method of its core.
@@ -15,13 +14,13 @@ import (
 // state out of JSON (records do not keep it), a UI shows it.
 type WireInfo struct {
 	runs.Info
-	Watchdog watchdog.State `json:"watchdog"`
+	Watchdog WireWatchdog `json:"watchdog"`
 }
 
 func wireInfos(in []runs.Info) []WireInfo {
 	out := make([]WireInfo, len(in))
 	for i, x := range in {
-		out[i] = WireInfo{Info: x, Watchdog: x.Watchdog}
+		out[i] = WireInfo{Info: x, Watchdog: wireWatchdog(x.Watchdog)}
 	}
 	return out
 }
@@ -31,7 +30,7 @@ func Infos(in []WireInfo) []runs.Info {
 	out := make([]runs.Info, len(in))
 	for i, x := range in {
 		out[i] = x.Info
-		out[i].Watchdog = x.Watchdog
+		out[i].Watchdog = x.Watchdog.state()
 	}
 	return out
 }
@@ -42,8 +41,9 @@ type (
 		Reason runs.Reason `json:"reason"`
 	}
 	ResizeArgs struct {
-		ID         string `json:"id"`
-		Cols, Rows uint16
+		ID   string `json:"id"`
+		Cols uint16 `json:"cols"`
+		Rows uint16 `json:"rows"`
 	}
 	TreesArgs struct {
 		IDs []string `json:"ids"`
@@ -91,7 +91,7 @@ func init() {
 		if err != nil {
 			return nil, errorf(CodeFailed, "%v", err)
 		}
-		return t, nil
+		return wireTrees(t), nil
 	}
 	verbs["metrics"] = func(s *Server, _ context.Context, _ json.RawMessage) (any, *Error) {
 		return s.core.Metrics(), nil

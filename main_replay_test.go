@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A run the UI opens with starts at its pane's size: the recording's header is the
+// size the program saw when it started (it prints it), and no resize follows before
+// its output (issue 14.10: the header said 120×40, then the first event resized).
+func TestCastHeaderIsTheStartSize(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	x := startTmux(t, 150, 45, fmt.Sprintf("%s --local --state-dir %s -- sh -c 'echo size=$(stty size)'", corralBin, state))
+	x.waitFor(`size=\d+ \d+`, 20*time.Second)
+	casts, _ := filepath.Glob(filepath.Join(state, "logs", "*.cast"))
+	if len(casts) != 1 {
+		t.Fatalf("recordings %v, want one", casts)
+	}
+	var cols, rows int
+	var events []string
+	deadline := time.Now().Add(20 * time.Second)
+	for cols == 0 { // the recording reaches the file when the run ends
+		f, err := os.Open(casts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		var h struct{ Width, Height int }
+		if sc.Scan() && json.Unmarshal(sc.Bytes(), &h) == nil {
+			events = events[:0]
+			for sc.Scan() {
+				events = append(events, sc.Text())
+			}
+			for _, e := range events {
+				i := strings.Index(e, "size=")
+				if i < 0 {
+					continue
+				}
+				if n, _ := fmt.Sscanf(e[i+5:], "%d %d", &rows, &cols); n == 2 && (cols != h.Width || rows != h.Height) {
+					t.Fatalf("header %d×%d, the program started at %d×%d", h.Width, h.Height, cols, rows)
+				}
+			}
+		}
+		f.Close()
+		if cols == 0 && time.Now().After(deadline) {
+			t.Fatalf("no size in the recording: %q", events)
+		}
+		if cols == 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	for _, e := range events {
+		if strings.Contains(e, `"r"`) {
+			t.Errorf("a resize in the recording of a run started at its pane's size: %s", e)
+		}
+	}
+	if cols == 120 && rows == 40 {
+		t.Errorf("started at the default 120×40 in a 150×45 terminal")
+	}
+}
+
+// corral replay: the status line says what the player's keys do, the pane's title
+// shows the progress, and the keys work outside focus: paused at the start, 10 s on
+// three times reaches the middle, End the end, Home the start again on a reset screen,
+// space plays on. Paused, the position is exact, whatever the machine's load.
+func TestReplaySeekAndProgress(t *testing.T) {
+	t.Parallel()
+	rec := filepath.Join(t.TempDir(), "long.cast")
+	os.WriteFile(rec, []byte(`{"version": 2, "width": 50, "height": 10}
+[0.0, "o", "alpha-start\r\n"]
+[30.0, "o", "bravo-middle\r\n"]
+[60.0, "o", "charlie-end\r\n"]
+`), 0o600)
+	x := startTmux(t, 160, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay %s", t.TempDir(), corralBin, rec))
+	x.waitUntil("the start, its progress and the hints", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "alpha-start") && strings.Contains(s, "/ 1:00") &&
+			strings.Contains(s, "→ on 10 s") && strings.Contains(s, "space pause/resume")
+	})
+	x.keys("Space")
+	x.waitFor(`/ 1:00 · paused`, 20*time.Second)
+	x.keys("Home")
+	x.waitFor(`0:00 / 1:00 · paused`, 20*time.Second)
+	x.keys("Right")
+	x.keys("Right")
+	x.keys("Right")
+	x.waitUntil("the middle after 3 × 10 s", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "0:30 / 1:00 · paused") && strings.Contains(s, "bravo-middle") &&
+			!strings.Contains(s, "charlie-end")
+	})
+	x.keys("End")
+	x.waitUntil("the end", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "1:00 / 1:00 · end of recording") && strings.Contains(s, "charlie-end")
+	})
+	x.keys("Home")
+	x.waitUntil("the start again, on a reset screen", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "alpha-start") && !strings.Contains(s, "bravo-middle") &&
+			!strings.Contains(s, "charlie-end") && strings.Contains(s, "0:00 / 1:00 · paused")
+	})
+	x.keys("Space")
+	x.waitUntil("playing again", 20*time.Second, func(s string) bool {
+		return regexp.MustCompile(`0:0\d / 1:00`).MatchString(s) && !strings.Contains(s, "paused")
+	})
+	x.keys("q")
+	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Mouse, copy mode, scrollback and the events pane of the real binary in tmux
+// (issues 12.7 and 14.9). Mouse events are sent as the SGR sequences a terminal
+// writes (send-keys -l), since a detached tmux has no pointer to click with.
+
+// sgrMouse is the SGR report of button b at 0-based cell (x, y); release ends with m.
+func sgrMouse(b, x, y int, release bool) string {
+	final := "M"
+	if release {
+		final = "m"
+	}
+	return fmt.Sprintf("\x1b[<%d;%d;%d%s", b, x+1, y+1, final)
+}
+
+// writeConfig writes a corral.toml into a fresh directory and returns its path.
+func writeConfig(t *testing.T, toml string) string {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// With [ui] mouse = true: a click selects a run, the wheel over the terminal pane
+// scrolls its transcript at the first notch, and copy mode puts the selected lines on
+// the clipboard with Corral's OSC 52, which tmux (set-clipboard on) keeps as a paste
+// buffer. The OSC 52 a hosted program printed never becomes one.
+func TestUIMouseClickWheelCopy(t *testing.T) {
+	state := t.TempDir()
+	cfg := writeConfig(t, "[ui]\nmouse = true\n\n"+
+		"[[run]]\nname = \"hostile\"\npty = true\n"+
+		"cmd = \"printf '\\\\033]52;c;%s\\\\a' $(printf hosted-secret | base64); echo hostile-done\"\n\n"+
+		"[[run]]\nname = \"lines\"\ncmd = \"for i in $(seq 1 200); do echo line-$i; done\"\n")
+	// The option is set from inside the pane, before Corral starts, so the hosted
+	// program's OSC 52 would have been taken had it reached tmux.
+	x := startTmux(t, 120, 40, fmt.Sprintf("tmux set -g set-clipboard on; env CORRAL_STATE_DIR=%s %s --local --config %s",
+		state, corralBin, cfg))
+	x.waitFor(`(?s)hostile\s+pty\s+exited.*lines\s+pipe\s+exited`, 20*time.Second)
+
+	// Click where the row is drawn, whatever the layout: the screen line showing it.
+	row := slices.IndexFunc(strings.Split(x.screen(), "\n"), regexp.MustCompile(`│.*lines\s+pipe\s+exited`).MatchString)
+	x.text(sgrMouse(0, 3, row, false) + sgrMouse(0, 3, row, true))
+	x.waitFor(`Details lines`, 10*time.Second)
+
+	x.text(sgrMouse(64, 110, 10, false)) // wheel up over the terminal pane (right of the list)
+	screen := x.waitFor(`SCROLL.*lines \d+–\d+ of 200`, 10*time.Second)
+	if strings.Contains(screen, "line-200") {
+		t.Fatalf("the first wheel notch did not scroll:\n%s", screen)
+	}
+
+	x.keys("c")
+	x.waitFor(`COPY`, 10*time.Second)
+	x.keys("v")
+	x.keys("k")
+	x.keys("y")
+	screen = x.waitFor(`copied 2 line\(s\)`, 10*time.Second)
+	m := regexp.MustCompile(`OSC 52\): (line-\d+) ⏎ (line-\d+)`).FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("the status line does not say what was copied:\n%s", screen)
+	}
+	want := m[1] + "\n" + m[2]
+	if a, _ := strconv.Atoi(strings.TrimPrefix(m[1], "line-")); m[2] != fmt.Sprintf("line-%d", a+1) {
+		t.Errorf("copied %q, want two consecutive lines", want)
+	}
+	var buf string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		buf = x.run("show-buffer")
+		if buf == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tmux buffer %q, want %q", buf, want)
+		}
+	}
+	if all := x.run("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(all, "hosted-secret") {
+		t.Errorf("the hosted program's OSC 52 reached the host: buffers %q", all)
+	}
+
+	x.keys("Escape")
+	x.waitFor(`Runs 2`, 10*time.Second)
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	assertNothingLeft(t, state)
+}
+
+// Scrollback keeps the run's colours (capture-pane -e), the first PgUp scrolls a page,
+// the transcript opens in $PAGER and comes back, and the events pane scrolls with a
+// position in its title.
+func TestUIScrollbackColourPagerEvents(t *testing.T) {
+	state := t.TempDir()
+	toml := "[[run]]\nname = \"colour\"\npty = true\n" +
+		"cmd = \"for i in $(seq 1 120); do printf '\\\\033[31mred-%03d\\\\033[0m plain\\\\n' $i; done; sleep 600\"\n"
+	for i := range 4 {
+		toml += fmt.Sprintf("\n[[run]]\nname = \"quick%d\"\ncmd = \"true\"\n", i)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env PAGER='less -R' CORRAL_STATE_DIR=%s %s --local --config %s",
+		state, corralBin, writeConfig(t, toml)))
+	x.waitFor(`(?s)colour\s+pty\s+running.*quick3\s+pipe\s+exited.*red-120`, 20*time.Second)
+
+	for range 3 { // each reconcile adds a line per open record: more than the pane holds
+		x.keys("r")
+	}
+	x.waitFor(`Events \d+–\d+/\d+`, 10*time.Second)
+	x.keys("[")
+	x.waitFor(`Events ↑\d+–\d+/\d+`, 10*time.Second)
+	x.keys("]")
+	x.waitFor(`Events \d+–\d+/\d+`, 10*time.Second)
+
+	x.keys("PPage")
+	screen := x.waitFor(`SCROLL.*lines \d+–\d+ of \d+`, 10*time.Second)
+	m := regexp.MustCompile(`red-(\d{3})`).FindAllStringSubmatch(screen, -1)
+	if len(m) == 0 || m[len(m)-1][1] >= "100" {
+		t.Fatalf("the first PgUp did not scroll a page up from red-120:\n%s", screen)
+	}
+	styled := x.run("capture-pane", "-p", "-e", "-t", "t")
+	if !regexp.MustCompile(`\x1b\[31mred-\d{3}\x1b\[(0|39)?m plain`).MatchString(styled) {
+		t.Errorf("scrollback lost its colour:\n%q", styled)
+	}
+
+	x.keys("o")
+	x.waitUntil("the pager", 10*time.Second, func(s string) bool {
+		return strings.HasPrefix(s, "red-001 plain") && !strings.Contains(s, "SCROLL")
+	})
+	x.keys("q")
+	x.waitFor(`SCROLL`, 10*time.Second)
+
+	x.keys("Escape")
+	x.keys("q")
+	x.waitFor(`1 live run\(s\) will be ended`, 10*time.Second)
+	x.keys("y")
+	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
+	assertNothingLeft(t, state)
+}

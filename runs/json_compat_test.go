@@ -1,0 +1,101 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/reaper"
+)
+
+// legacyRecord writes testdata/record-before-14.11.json (a record as Corral wrote it
+// before issue 14.11: camelCase keys, nanosecond durations) for the live process fp.
+func writeLegacyRecord(t *testing.T, reg *Registry, fp reaper.Fingerprint) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/record-before-14.11.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer("{{PID}}", fmt.Sprint(fp.PID), "{{BOOT}}", fp.BootID,
+		"{{START}}", fmt.Sprint(fp.StartTime), "{{PIDFS}}", fmt.Sprint(fp.PidfsIno)).Replace(string(b))
+	const id = "r0123456789ab"
+	if err := os.WriteFile(reg.recordPath(id), []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A record written by the previous version is read with every field it had, so a user
+// who upgrades with live runs keeps them: the owner is dead and its lease expired, so
+// the run is reaped as an orphan (not lost, not set aside as corrupt), and the record
+// is rewritten in the new names.
+func TestLegacyRecordStillRead(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	child, _ := startOutside(t, "sleep")
+	fp, err := reaper.Identify(child.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := writeLegacyRecord(t, reg, fp)
+	rec, err := readRecord(reg.recordPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Record{RunID: id, OwnerInstanceID: "idead", LeaseEpoch: 3, CleanupMode: "session", State: Running,
+		PID: fp.PID, Fingerprint: fp}
+	if rec.RunID != want.RunID || rec.OwnerInstanceID != want.OwnerInstanceID || rec.LeaseEpoch != want.LeaseEpoch ||
+		rec.CleanupMode != want.CleanupMode || rec.State != want.State || rec.Fingerprint != want.Fingerprint {
+		t.Fatalf("read %+v", rec)
+	}
+	at := func(s string) time.Time { v, _ := time.Parse(time.RFC3339, s); return v }
+	if !rec.CreatedAt.Equal(at("2026-11-20T10:00:00Z")) || !rec.UpdatedAt.Equal(at("2026-11-20T10:00:01Z")) ||
+		!rec.LastOutputAt.Equal(at("2026-11-20T10:00:02Z")) || !rec.LeaseExpiresAt.Equal(at("2026-11-20T10:00:30Z")) {
+		t.Errorf("times %+v", rec)
+	}
+	if s := rec.Spec; s.Timeout != 30*time.Minute || s.NoOutputTimeout >= 0 || s.Grace != 250*time.Millisecond ||
+		s.Dir != "/tmp" || s.StopSignal != 15 {
+		t.Errorf("spec %+v", s)
+	}
+	s := regSup(t, reg)
+	ds, err := s.Reconcile(context.Background())
+	if err != nil || len(ds) != 1 || ds[0].Decision != decReaped {
+		t.Fatalf("decisions %+v %v", ds, err)
+	}
+	if ok, _ := fp.Alive(); ok {
+		t.Fatal("the orphan of the old record is alive")
+	}
+	raw, _ := os.ReadFile(reg.recordPath(id))
+	if strings.Contains(string(raw), "runId") || !strings.Contains(string(raw), `"run_id"`) ||
+		!strings.Contains(string(raw), `"grace_ms": 250`) {
+		t.Errorf("rewritten record keeps old names:\n%s", raw)
+	}
+	if warn := reg.Warnings(); len(warn) > 0 {
+		t.Errorf("warnings %v", warn)
+	}
+}
+
+// Durations cross JSON as milliseconds without turning a nonzero value into 0 (off or
+// the default), and both names of a record read back the same.
+func TestSpecDurationsInMillis(t *testing.T) {
+	in := Spec{Name: "x", Timeout: 90 * time.Second, NoOutputTimeout: -1, Grace: 300 * time.Microsecond}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"timeout_ms":90000`) || !strings.Contains(string(b), `"no_output_timeout_ms":-1`) ||
+		!strings.Contains(string(b), `"grace_ms":1`) || strings.Contains(string(b), `"timeout":`) {
+		t.Fatalf("%s", b)
+	}
+	var out Spec
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Timeout != in.Timeout || out.NoOutputTimeout >= 0 || out.Grace != time.Millisecond {
+		t.Errorf("round trip %+v", out)
+	}
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"corral/castplay"
+)
+
+// Under corral replay each run is a player of a recording (demo's cast-play, reading
+// castplay's keys). Its keys work outside focus: each replay binding writes the bytes
+// of its command to the selected run (issue 14.10: they worked only in focus, with no
+// hint). The player shows its progress as its terminal's title, which the pane's
+// title carries; the status line lists these keys.
+
+// replayBinding pairs a binding with the player's command.
+type replayBinding struct {
+	b   *key.Binding
+	cmd castplay.Cmd
+}
+
+func (k *KeyMap) replayBindings() []replayBinding {
+	return []replayBinding{
+		{&k.ReplayPause, castplay.CmdPause}, {&k.ReplayBack, castplay.CmdBack},
+		{&k.ReplayForward, castplay.CmdForward}, {&k.ReplayStart, castplay.CmdStart},
+		{&k.ReplayEnd, castplay.CmdEnd}, {&k.ReplayFaster, castplay.CmdFaster},
+		{&k.ReplaySlower, castplay.CmdSlower},
+	}
+}
+
+func (k *KeyMap) replayActions() []action {
+	names := []string{"replay_pause", "replay_back", "replay_forward", "replay_start", "replay_end",
+		"replay_faster", "replay_slower"}
+	var out []action
+	for i, rb := range k.replayBindings() {
+		out = append(out, action{names[i], rb.b, []string{groupReplay}})
+	}
+	return out
+}
+
+// disableReplay turns the replay keys off, outside corral replay: they neither act nor
+// show in help.
+func (k *KeyMap) disableReplay() {
+	for _, rb := range k.replayBindings() {
+		rb.b.SetEnabled(false)
+	}
+}
+
+// ReplayHelp is the status line's help under corral replay.
+func (k KeyMap) ReplayHelp() []key.Binding {
+	return []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart, k.ReplayEnd,
+		k.ReplayFaster, k.ReplaySlower, k.Help, k.Quit, k.Focus}
+}
+
+// replayKey sends the player command bound to k to the selected run, under corral
+// replay while it plays.
+func (m Model) replayKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !m.replay {
+		return nil, false
+	}
+	sel, ok := m.list.Selected()
+	if !ok || sel.Ended() {
+		return nil, false
+	}
+	km := m.c.Keys
+	for _, rb := range km.replayBindings() {
+		if key.Matches(k, *rb.b) {
+			return writeCmd(m.core, sel.ID, []byte(castplay.Input[rb.cmd])), true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The transcript outside Corral (issue 14.9): in the user's $PAGER (less -R unless
+// set), which takes the terminal over with tea.ExecProcess, or saved to a file. Both
+// get the history as Corral renders it — text with the SGR Corral writes, never the
+// raw bytes — so nothing the run wrote but colour reaches the host terminal.
+
+// defaultPager reads SGR colour (-R) and passes nothing else raw.
+const defaultPager = "less -R"
+
+type (
+	// pagerFileMsg: the history is written to a temporary file for the pager.
+	pagerFileMsg struct {
+		path, pager string
+		cmd         *exec.Cmd // the pager on path, built here: exec.Command looks sh up
+		err         error
+	}
+	// pagerDoneMsg: the pager exited and its file is gone.
+	pagerDoneMsg struct{ err error }
+	// savedMsg: the history is saved to path (lines of plain text).
+	savedMsg struct {
+		path  string
+		lines int
+		err   error
+	}
+)
+
+// transcriptKey handles the scroll-mode keys of this file and copy mode; false for
+// the others.
+func (m Model) transcriptKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	km := m.c.Keys
+	if m.term.Copying() {
+		next, cmd := m.copyKey(k)
+		return next, cmd, true
+	}
+	lines, ok := m.term.History()
+	switch {
+	case key.Matches(k, km.CopyMode):
+		if !m.term.StartCopy() {
+			next, cmd := m.note("copy: no transcript yet")
+			return next, cmd, true
+		}
+	case key.Matches(k, km.Pager) && ok:
+		return m, pagerCmd(lines), true
+	case key.Matches(k, km.Save) && ok:
+		return m, saveCmd(lines, m.term.info.Name, m.term.ID()), true
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// History is scroll mode's lines once loaded (they are not changed afterwards, so a
+// command may read them).
+func (t Terminal) History() ([]HistLine, bool) {
+	if t.scroll == nil || t.scroll.loading || len(t.scroll.lines) == 0 {
+		return nil, false
+	}
+	return t.scroll.lines, true
+}
+
+// pagerCmd writes the history, with its colours, to a temporary file for the pager.
+func pagerCmd(lines []HistLine) tea.Cmd {
+	return func() tea.Msg {
+		pager := os.Getenv("PAGER")
+		if strings.TrimSpace(pager) == "" {
+			pager = defaultPager
+		}
+		f, err := os.CreateTemp("", "corral-transcript-*.txt")
+		if err != nil {
+			return pagerFileMsg{err: err}
+		}
+		err = writeLines(f, lines, HistLine.Styled)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name()) // half written: of no use
+			return pagerFileMsg{err: err}
+		}
+		// The pager command line is the user's, as a shell reads $PAGER; the file is an
+		// argument, never part of the command text.
+		c := exec.Command("sh", "-c", pager+` "$1"`, "sh", f.Name())
+		return pagerFileMsg{path: f.Name(), pager: pager, cmd: c}
+	}
+}
+
+// runPager hands the terminal to the pager on the file; the file goes when it exits.
+func runPager(msg pagerFileMsg) tea.Cmd {
+	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
+		os.Remove(msg.path)
+		return pagerDoneMsg{err: err}
+	})
+}
+
+// saveCmd writes the history as plain text to corral-<name>-<id>.txt in the current
+// directory.
+func saveCmd(lines []HistLine, name, id string) tea.Cmd {
+	return func() tea.Msg {
+		dir, err := os.Getwd()
+		if err != nil {
+			return savedMsg{err: err}
+		}
+		path := filepath.Join(dir, "corral-"+safeName(name)+"-"+id+".txt")
+		f, err := os.Create(path)
+		if err != nil {
+			return savedMsg{err: err}
+		}
+		err = writeLines(f, lines, func(l HistLine) string { return l.Text })
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return savedMsg{path: path, lines: len(lines), err: err}
+	}
+}
+
+// safeName keeps a run's name to characters a file name can hold everywhere.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func writeLines(f *os.File, lines []HistLine, text func(HistLine) string) error {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(text(l))
+		b.WriteByte('\n')
+	}
+	_, err := f.WriteString(b.String())
+	return err
+}
+
+// handleTranscriptFile takes the pager's and the save's results.
+func (m Model) handleTranscriptFile(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pagerFileMsg:
+		if msg.err != nil {
+			m.flash = "pager: " + clean(msg.err.Error())
+			return m, nil
+		}
+		return m, runPager(msg)
+	case pagerDoneMsg:
+		if msg.err != nil {
+			m.flash = "pager: " + clean(msg.err.Error())
+		}
+	case savedMsg:
+		if msg.err != nil {
+			m.flash = "save: " + clean(msg.err.Error())
+		} else {
+			m.flash = fmt.Sprintf("saved %d lines to %s", msg.lines, clean(msg.path))
+		}
+	}
+	return m, nil
+}
