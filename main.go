@@ -389,12 +389,18 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 		return exitFailure
 	}
 	defer rem.Close()
+	local := dir
+	if host != "" {
+		local = ""
+	}
+	kept, keptPath := uiPrefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
-		rem.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
+		rem.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
-		Pending: rs.pending, Mouse: rs.mouse, Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+		Pending: rs.pending, Configured: rs.configured, Mouse: rs.mouse, Prefs: kept, PrefsPath: keptPath,
+		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
@@ -1162,7 +1168,7 @@ func cmdUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
 	}
-	var specs, pending []runs.Spec
+	var specs, pending, configured []runs.Spec
 	for _, e := range entries {
 		s, err := runs.SpecFromEntry(e, d)
 		if err != nil {
@@ -1174,6 +1180,7 @@ func cmdUI(args []string) int {
 			p := parity.Pair(s)
 			both = p[:]
 		}
+		configured = append(configured, both...)
 		if e.Autostart {
 			specs = append(specs, both...)
 		} else {
@@ -1190,14 +1197,16 @@ func cmdUI(args []string) int {
 		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	if f.local {
-		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, keys: prefs.keys, mouse: prefs.mouse}, nil)
+		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, configured: configured,
+			keys: prefs.keys, mouse: prefs.mouse}, nil)
 	}
 	dir, err := config.ResolveStateDir(f.stateDir, d.StateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, keys: prefs.keys, mouse: prefs.mouse}, cmd)
+	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, configured: configured,
+		keys: prefs.keys, mouse: prefs.mouse}, cmd)
 }
 
 // loadRuns reads the config file (or Procfile) the flags and environment point at;
@@ -1237,12 +1246,27 @@ func checkKeys(file *config.File) error {
 }
 
 // uiRuns is what the UI opens with: the runs to start, the configured runs it lists
-// without starting (autostart = false), key overrides, the mouse ([ui] mouse), and
-// whether they are corral replay's players.
+// without starting (autostart = false), every configured run (a removed one is listed
+// as not started again), key overrides, the mouse ([ui] mouse), and whether they are
+// corral replay's players.
 type uiRuns struct {
-	start, pending []runs.Spec
-	keys           map[string][]string
-	mouse, replay  bool
+	start, pending, configured []runs.Spec
+	keys                       map[string][]string
+	mouse, replay              bool
+}
+
+// uiPrefs reads the UI's kept choices in a state dir ("" for none: corral attach
+// --ssh, whose state dir is on another host); a bad file is a warning.
+func uiPrefs(dir string) (ui.Prefs, string) {
+	if dir == "" {
+		return ui.Prefs{}, ""
+	}
+	path := filepath.Join(dir, ui.PrefsFile)
+	p, err := ui.LoadPrefs(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral: ignoring the saved layout: %v\n", err)
+	}
+	return p, path
 }
 
 // runUI runs the terminal UI over a supervisor with the given runs started. drive, when
@@ -1264,15 +1288,17 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 		return exitFailure
 	}
 	defer reg.Close()
+	dir, _ := config.ResolveStateDir(stateDir, d.StateDir) // resolved already by openSupervisorWith
+	kept, keptPath := uiPrefs(dir)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range rs.start {
-		sup.Spawn(ui.SizedForTerminal(s, w, h)) // a spawn error is a run ended with spawn-error, shown in the UI
+		sup.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
-	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending, Mouse: rs.mouse,
-		Replay: rs.replay,
-		Empty:  "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
+	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending,
+		Configured: rs.configured, Mouse: rs.mouse, Replay: rs.replay, Prefs: kept, PrefsPath: keptPath,
+		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)

@@ -22,8 +22,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeScroll:
 		return m.scrollKey(k)
 	case modeHelp:
-		m.mode = modeBrowse // any key closes help
-		return m, nil
+		return m.helpKey(k)
 	case modeQuitting:
 		return m, nil
 	}
@@ -59,6 +58,8 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, reconcileCmd(m.core)
 	case key.Matches(k, km.Zoom):
 		return m.toggleZoom()
+	case key.Matches(k, km.Layout):
+		return m.switchPanes()
 	case key.Matches(k, km.EventsUp):
 		m.events.ScrollBy(m.events.Page())
 		return m, nil

@@ -75,6 +75,13 @@ type Options struct {
 	// Detachable: the core is a server's (corral attach). Quitting then detaches and
 	// leaves the runs running; ending them all is its own key (the shutdown action).
 	Detachable bool
+	// Configured are the config's runs, autostart or not, in file order: a removed
+	// run with one of these specs goes back to its not-started row (issue 14.8).
+	Configured []runs.Spec
+	// Prefs are the choices the UI opens with (LoadPrefs); PrefsPath is where a new
+	// choice is saved ("" for nowhere: it lasts as long as the UI).
+	Prefs     Prefs
+	PrefsPath string
 	// Mouse starts the UI with the mouse on ([ui] mouse): clicks select a run and focus
 	// the terminal pane, the wheel scrolls. Off, the terminal keeps its own selection.
 	Mouse bool

@@ -81,11 +81,11 @@ func (d Details) lines() []string {
 	var body []string
 	switch {
 	case d.hasPend:
-		body = d.pendingFacts()
+		body = wrapLines(d.pendingFacts(), iw, labelW)
 	case !d.has:
 		body = []string{st.Muted.Render(" no run selected")}
 	default:
-		body = append(d.facts(), d.treeLines()...)
+		body = append(wrapLines(d.facts(), iw, labelW), wrapLines(d.treeLines(), iw, 1)...)
 	}
 	if len(body) > ih {
 		body = body[:ih]
@@ -121,7 +121,11 @@ func (d Details) facts() []string {
 	return append(lines, d.label("escapes")+st.Muted.Render("none"))
 }
 
-func (d Details) label(s string) string { return d.c.Styles.Muted.Render(" " + pad(s, 8)) }
+// labelW is the width of a fact's label; a fact too long for the pane wraps under
+// its value.
+const labelW = 9
+
+func (d Details) label(s string) string { return d.c.Styles.Muted.Render(" " + pad(s, labelW-1)) }
 
 func (d Details) stateLine() string {
 	i, st := d.info, d.c.Styles

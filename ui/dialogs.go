@@ -61,7 +61,7 @@ func (m Model) dialogKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.closeDialog()
 			if ok && m.form.Parity() {
 				m.sizeSpec(&spec)
-				spec.Cols = uint16(max(m.lay.termW/2-2, 1)) // the left half of a pair's pane
+				spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
 				return m, spawnPairCmd(m.core, spec)
 			}
 			if ok {

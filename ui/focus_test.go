@@ -14,7 +14,7 @@ func TestMouseReachesAppThatAskedForIt(t *testing.T) {
 	core := newFake()
 	core.screens["r1"] = screenWith(80, 24, "\x1b[?1000h\x1b[?1006h")
 	h := newHarness(t, core, 120, 30, liveRun("r1", "claude", true))
-	x, y := h.m.lay.termX+1+4, h.m.lay.termY+1+2 // cell (4,2) of the screen
+	x, y := h.m.lay.term.x+1+4, h.m.lay.term.y+1+2 // cell (4,2) of the screen
 	h.send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
 	if len(core.called("Write")) != 0 {
 		t.Fatal("mouse sent while not focused")

@@ -61,6 +61,10 @@ func (m Model) askRemove(sel runs.Info) (tea.Model, tea.Cmd) {
 	if !sel.Ended() {
 		return m.note("remove: %s is still %s", sel.Name, sel.State)
 	}
+	if m.list.Configured(sel) { // it goes back to not started (issue 14.8)
+		return m.ask(fmt.Sprintf("Remove %s's run and screen? It is listed as not started again (%s starts it).",
+			sel.Name, m.c.Keys.Restart.Help().Key), confirmRemove, sel.ID)
+	}
 	return m.ask(fmt.Sprintf("Remove %s and its screen from the list?", sel.Name), confirmRemove, sel.ID)
 }
 

@@ -166,6 +166,8 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case RemovedMsg:
 		return m.removed(msg)
+	case PrefsSavedMsg:
+		m.reportErr("save layout", "", msg.Err)
 	case ReconciledMsg:
 		m.reconciled(msg)
 	case ShutdownMsg:

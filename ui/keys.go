@@ -12,8 +12,8 @@ import (
 // actions) by which Options.Keys overrides it; help is generated from it.
 type KeyMap struct {
 	// Browsing the runs.
-	Up, Down, Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause    key.Binding
-	Reconcile, New, Restart, Remove, Zoom, Search, Scrollback, Help, Quit key.Binding
+	Up, Down, Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause            key.Binding
+	Reconcile, New, Restart, Remove, Zoom, Layout, Search, Scrollback, Help, Quit key.Binding
 	// The mouse on or off; the events pane scrolled older or newer.
 	Mouse, EventsUp, EventsDown key.Binding
 	// Attached to a server (corral attach) only: leave the runs running, or end them.
@@ -58,7 +58,7 @@ func (k *KeyMap) actions() []action {
 		{"send_keys", &k.SendKeys, b}, {"paste", &k.Paste, b}, {"submit", &k.Submit, b},
 		{"cancel", &k.Cancel, b}, {"interrupt", &k.Interrupt, b}, {"pause", &k.Pause, b},
 		{"reconcile", &k.Reconcile, b}, {"new", &k.New, b}, {"restart", &k.Restart, b},
-		{"remove", &k.Remove, b}, {"zoom", &k.Zoom, []string{groupBrowse, groupScroll}},
+		{"remove", &k.Remove, b}, {"zoom", &k.Zoom, []string{groupBrowse, groupScroll}}, {"layout", &k.Layout, b},
 		{"search", &k.Search, []string{groupBrowse, groupScroll}},
 		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
 		{"detach", &k.Detach, b}, {"shutdown", &k.Shutdown, b},
@@ -113,7 +113,8 @@ func DefaultKeyMap() KeyMap {
 		Interrupt: bind("interrupt (ctrl+c)", "i"), Pause: bind("pause/resume", "space"),
 		Reconcile: bind("reconcile now", "r"), New: bind("new run", "n"),
 		Restart: bind("start/restart run", "R"), Remove: bind("remove ended run", "d"),
-		Zoom: bind("zoom", "z"), Search: bind("search", "/"),
+		Zoom: bind("zoom", "z"), Layout: bind("side panes: all/run list only", "l"),
+		Search:     bind("search", "/"),
 		Scrollback: bind("scroll back", "pgup"), Help: bind("help", "?"),
 		Quit:     bind("quit", "q", "ctrl+c"),
 		Detach:   bind("detach (runs keep running)", "D"),
@@ -214,7 +215,7 @@ type helpGroup struct {
 
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
-		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Help, k.Quit,
+		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
 			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
 		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
 			k.PairKeys, k.PairDiff}},

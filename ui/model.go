@@ -80,6 +80,8 @@ type Model struct {
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
 	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
+	prefsPath  string
+	helpAt     int // the help page shown (view.go)
 
 	*state
 }
@@ -134,8 +136,10 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
 	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
-	m.detachable, m.replay = o.Detachable, o.Replay
+	m.detachable, m.replay, m.prefsPath = o.Detachable, o.Replay, o.PrefsPath
 	m.mouse = o.Mouse
+	m.lay.panes = parsePanes(o.Prefs.Panes)
+	m.list.SetConfigured(o.Configured)
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
 		c.Keys.Shutdown.SetEnabled(false)
@@ -211,15 +215,16 @@ func (m Model) handleWindow(msg tea.WindowSizeMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// relayout sizes every pane from the screen size, the zoom and the number of runs.
+// relayout sizes every pane from the screen size, the side panes shown, the zoom and
+// the number of runs.
 func (m *Model) relayout() {
-	l := computeLayout(m.lay.w, m.lay.h, m.list.Len(), m.zoom)
+	l := computeLayout(m.lay.w, m.lay.h, m.list.Len(), m.zoom, m.lay.panes)
 	m.lay = l
-	m.list.SetSize(l.leftW, l.listH)
-	m.details.SetSize(l.leftW, l.detailsH)
+	m.list.SetSize(l.list.w, l.list.h)
+	m.details.SetSize(l.details.w, l.details.h)
 	m.sizeTerms()
 	m.term.SetZoomed(l.zoomed)
-	m.events.SetSize(l.w-l.leftW, l.eventsH)
+	m.events.SetSize(l.events.w, l.events.h)
 	m.prompt.SetSize(l.w, 1)
 	m.confirm.SetSize(l.w, 1)
 	m.form.SetSize(l.w, l.h)

@@ -27,18 +27,15 @@ const (
 // hit is the pane at screen cell (x, y), from the layout's rectangles, so it follows
 // whatever layout computeLayout makes.
 func (l layout) hit(x, y int) pane {
-	in := func(x0, y0, w, h int) bool { return x >= x0 && y >= y0 && x < x0+w && y < y0+h }
 	switch {
-	case in(l.termX, l.termY, l.termW, l.termH):
+	case l.term.contains(x, y):
 		return paneTerm
-	case l.zoomed:
-		return paneNone
-	case in(0, 0, l.leftW, l.listH):
+	case l.list.contains(x, y):
 		return paneList
-	case in(l.termX, l.termY+l.termH, l.termW, l.eventsH):
+	case l.events.contains(x, y):
 		return paneEvents
 	}
-	return paneNone
+	return paneNone // a pane not shown has an empty rectangle
 }
 
 // rowAt is the key of the list row drawn y lines below the pane's top edge.

@@ -57,7 +57,7 @@ func TestMouseClickSelectsAndFocuses(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "Details tests r2") {
 		t.Errorf("details do not follow the click:\n%s", v)
 	}
-	h.send(click(3, 1), click(h.m.lay.termX+5, h.m.lay.termY+3))
+	h.send(click(3, 1), click(h.m.lay.term.x+5, h.m.lay.term.y+3))
 	if h.m.list.SelectedKey() != "r1" || h.m.mode != modeFocus {
 		t.Fatalf("selected %s mode %v, want r1 focused", h.m.list.SelectedKey(), h.m.mode)
 	}
@@ -102,7 +102,7 @@ func TestMouseOnStillForwardsToApp(t *testing.T) {
 	if mm := h.m.View().MouseMode; mm != tea.MouseModeAllMotion {
 		t.Errorf("mouse mode %v, want the app's all-motion", mm)
 	}
-	x, y := h.m.lay.termX+1+4, h.m.lay.termY+1+2
+	x, y := h.m.lay.term.x+1+4, h.m.lay.term.y+1+2
 	h.send(wheel(x, y, true), click(x, y))
 	want := []string{`Write r1 "\x1b[<64;5;3M"`, `Write r1 "\x1b[<0;5;3M"`}
 	if got := core.called("Write"); !slices.Equal(got, want) {
@@ -127,7 +127,7 @@ func histLog(n int) runs.Output {
 func TestMouseWheelScrolls(t *testing.T) {
 	h := mouseRuns(t)
 	h.core.logs["r1"] = histLog(100)
-	tx, ty := h.m.lay.termX+5, h.m.lay.termY+5
+	tx, ty := h.m.lay.term.x+5, h.m.lay.term.y+5
 	h.send(wheel(tx, ty, true))
 	if h.m.mode != modeScroll {
 		t.Fatalf("wheel up did not enter scroll mode (mode %v)", h.m.mode)
@@ -146,7 +146,7 @@ func TestMouseWheelScrolls(t *testing.T) {
 	for i := range 10 {
 		h.m.events.AddNote(t0, fmt.Sprintf("note %d", i))
 	}
-	ex, ey := h.m.lay.termX+5, h.m.lay.termY+h.m.lay.termH+2
+	ex, ey := h.m.lay.term.x+5, h.m.lay.term.y+h.m.lay.term.h+2
 	h.send(wheel(ex, ey, true))
 	if v := h.view(); !strings.Contains(v, "Events ↑") || !strings.Contains(v, "note 8") || strings.Contains(v, "note 9") {
 		t.Errorf("wheel over the events pane did not scroll it one line:\n%s", v)

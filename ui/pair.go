@@ -68,18 +68,18 @@ func (m *Model) syncPair(sel runs.Info, ok bool) {
 func (m *Model) sizeTerms() {
 	l := m.lay
 	if !m.pair.on {
-		m.term.SetSize(l.termW, l.termH)
+		m.term.SetSize(l.term.w, l.term.h)
 		return
 	}
 	// The PTY run always gets the left half, so selecting the other run of the pair
 	// does not resize it.
-	pty, pipe := l.termW/2, l.termW-l.termW/2
+	pty, pipe := l.term.w/2, l.term.w-l.term.w/2
 	if m.pair.left {
-		m.term.SetSize(pty, l.termH)
-		m.pair.other.SetSize(pipe, l.termH)
+		m.term.SetSize(pty, l.term.h)
+		m.pair.other.SetSize(pipe, l.term.h)
 	} else {
-		m.term.SetSize(pipe, l.termH)
-		m.pair.other.SetSize(pty, l.termH)
+		m.term.SetSize(pipe, l.term.h)
+		m.pair.other.SetSize(pty, l.term.h)
 	}
 	m.pair.other.SetZoomed(l.zoomed)
 }
@@ -88,11 +88,11 @@ func (m *Model) sizeTerms() {
 // size, or for a run of a pair the inner size of the left half, whether or not the
 // pair is shown now (so selecting a pair does not resize it back and forth).
 func (m Model) runSize(i runs.Info) [2]uint16 {
-	w := m.lay.termW
+	w := m.lay.term.w
 	if i.Spec.Pair != "" {
 		w /= 2
 	}
-	return [2]uint16{uint16(max(w-2, 1)), uint16(max(m.lay.termH-2, 1))}
+	return [2]uint16{uint16(max(w-2, 1)), uint16(max(m.lay.term.h-2, 1))}
 }
 
 // watched is the run whose screen the pane shows: for a pair, its PTY run.
@@ -133,7 +133,7 @@ func lineAt(ls []string, i int) string {
 // diffPane is a pair's comparison, framed like the terminal pane.
 func (m Model) diffPane(r *parity.Result) string {
 	st := m.c.Styles
-	w, h := m.lay.termW, m.lay.termH
+	w, h := m.lay.term.w, m.lay.term.h
 	title := "Parity: identical"
 	if !r.Identical {
 		title = fmt.Sprintf("Parity: %d difference(s)", len(r.Differences))

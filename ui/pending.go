@@ -26,7 +26,7 @@ const pendingPrefix = "pending/"
 
 // pendingRun is one configured run not started yet.
 type pendingRun struct {
-	key      string // its row's key: pendingPrefix + its index in Options.Pending
+	key      string // its row's key: pendingPrefix + a number never given twice
 	spec     runs.Spec
 	starting bool   // its spawn is on its way
 	runID    string // the run the spawn made, until that run is listed
@@ -41,13 +41,65 @@ var notForPending = []string{"focus", "send_keys", "paste", "submit", "search", 
 func (l *RunList) SetPending(specs []runs.Spec) {
 	l.pending = make([]pendingRun, len(specs))
 	for i, s := range specs {
-		l.pending[i] = pendingRun{key: pendingPrefix + strconv.Itoa(i), spec: s}
+		l.pending[i] = pendingRun{key: l.pendingKey(), spec: s}
 	}
 	if l.sel == "" && len(l.pending) > 0 {
 		l.sel = l.pending[0].key
 	}
 	l.follow()
 	l.ver++
+}
+
+// pendingKey is a new pending row's key.
+func (l *RunList) pendingKey() string {
+	k := pendingPrefix + strconv.Itoa(l.pendSeq)
+	l.pendSeq++
+	return k
+}
+
+// SetConfigured sets the config's runs (autostart or not): a removed run started
+// from one of them goes back to a not-started row.
+func (l *RunList) SetConfigured(specs []runs.Spec) { l.configured = specs }
+
+// Configured reports whether a run was started from an entry of the config.
+func (l RunList) Configured(info runs.Info) bool {
+	_, ok := l.configuredSpec(info)
+	return ok
+}
+
+// configuredSpec is the config entry a run was started from: same name, command and
+// kind (what corral --config compares to tell whether it runs already).
+func (l RunList) configuredSpec(info runs.Info) (runs.Spec, bool) {
+	for _, s := range l.configured {
+		if info.Name == s.DisplayName() && info.Spec.Shell == s.Shell &&
+			slices.Equal(info.Spec.Argv, s.Argv) && info.Spec.PTY == s.PTY {
+			return s, true
+		}
+	}
+	return runs.Spec{}, false
+}
+
+// unstart lists a removed run's config entry as not started again, unless a row
+// shows that entry already (another run of it, or its pending row); it returns the
+// new row's key.
+func (l *RunList) unstart(info runs.Info) (string, bool) {
+	s, ok := l.configuredSpec(info)
+	if !ok {
+		return "", false
+	}
+	for _, r := range l.runs {
+		if _, same := l.configuredSpec(r); same && r.Name == info.Name {
+			return "", false
+		}
+	}
+	for _, p := range l.pending {
+		if p.spec.DisplayName() == s.DisplayName() {
+			return "", false
+		}
+	}
+	p := pendingRun{key: l.pendingKey(), spec: s}
+	l.pending = append(l.pending, p)
+	return p.key, true
 }
 
 // SelectedPending returns the selected row when it is a pending run.
@@ -106,24 +158,6 @@ func (l *RunList) replacePending(runID string) {
 		l.removed(p.key, len(l.runs)+i)
 		return
 	}
-}
-
-// pendingRow is one pending run, exactly w columns: dimmed, no pid, age or countdown;
-// its state spans the state, pid, age and status columns.
-func (l RunList) pendingRow(p pendingRun, w int) string {
-	st := l.c.Styles
-	cols := listColumns(w)
-	span := 8 + 1 + 12
-	if cols.wide {
-		span += 7 + 1 + 4 + 1
-	}
-	state := "not started"
-	if p.starting {
-		state = "starting…"
-	}
-	f := []field{{" ", st.Muted, 1}, {clean(p.spec.Name), st.Muted, cols.name},
-		{p.spec.Kind(), st.Muted, 4}, {state, st.Muted, span}, {"", st.Muted, 4}}
-	return l.drawRow(f, p.key, w)
 }
 
 // SetPending shows a pending run's spec.

@@ -120,8 +120,8 @@ func TestPendingStartSpawnsItsSpecOnce(t *testing.T) {
 		}
 		got, want := h.core.specs[0], pendingSpecs()[0]
 		if got.Name != want.Name || !slices.Equal(got.Argv, want.Argv) || !got.PTY || got.Dir != want.Dir ||
-			got.Timeout != want.Timeout || !slices.Equal(got.Env, want.Env) || got.Cols != 70 || got.Rows != 20 {
-			t.Errorf("spawned %+v, want %+v sized 70×20", got, want)
+			got.Timeout != want.Timeout || !slices.Equal(got.Env, want.Env) || got.Cols != 82 || got.Rows != 20 {
+			t.Errorf("spawned %+v, want %+v sized 82×20", got, want)
 		}
 		if _, ok := h.m.list.Pending("pending/0"); ok || h.m.list.Len() != 3 {
 			t.Errorf("event first %v: the pending row stayed (%d rows)", eventFirst, h.m.list.Len())
@@ -230,4 +230,64 @@ func TestPendingFrameGolden(t *testing.T) {
 	h := withPending(t, nil)
 	h.key("j")
 	goldenView(t, "frame_pending", h.m.View().Content, 120)
+}
+
+// configHarness has an ended run started from a config entry (and one that was not),
+// with that entry among the model's configured runs.
+func configHarness(t *testing.T) *harness {
+	t.Helper()
+	spec := runs.Spec{Name: "svc", Shell: "echo svc-up"}
+	svc := endedRun("r1", "svc")
+	svc.Spec = spec
+	other := endedRun("r2", "adhoc")
+	core := newFake(svc, other)
+	return harnessWith(t, core, Options{Initial: core.snap, Configured: []runs.Spec{spec}}, 120, 30)
+}
+
+// d on an ended config run asks, saying the run is listed again; the run's row goes
+// back to not started, selected, and R starts the config's spec again (issue 14.8).
+func TestRemoveConfigRunReturnsToNotStarted(t *testing.T) {
+	h := configHarness(t)
+	h.key("d")
+	if v := h.view(); !strings.Contains(v, "listed as not started again") {
+		t.Fatalf("the question does not say the run comes back:\n%s", v)
+	}
+	h.key("y")
+	if got := actions(h.core); !slices.Contains(got, "Remove r1") {
+		t.Fatalf("calls %q, want Remove r1", got)
+	}
+	p, ok := h.m.list.SelectedPending()
+	if !ok || p.spec.Name != "svc" || len(h.m.list.Runs()) != 1 {
+		t.Fatalf("selected %q (pending %v), runs %d; want svc's not-started row", h.m.list.SelectedKey(), ok, len(h.m.list.Runs()))
+	}
+	if v := h.view(); !regexp.MustCompile(`svc\s+pipe\s+not started`).MatchString(v) {
+		t.Errorf("no not-started row:\n%s", v)
+	}
+	h.key("R")
+	if n := len(h.core.specs); n != 1 || h.core.specs[0].Shell != "echo svc-up" {
+		t.Fatalf("spawned %+v, want the config's spec once", h.core.specs)
+	}
+}
+
+// A run not from the config leaves the list for good; a config run restarted in place
+// (R) does not leave a not-started row behind when the old run is removed.
+func TestRemoveOtherRunsForGood(t *testing.T) {
+	h := configHarness(t)
+	h.key("j", "d")
+	if v := h.view(); strings.Contains(v, "not started again") {
+		t.Errorf("a run not from the config is said to come back:\n%s", v)
+	}
+	h.key("y")
+	if h.m.list.Len() != 1 {
+		t.Errorf("rows %d after removing adhoc, want 1", h.m.list.Len())
+	}
+	h = configHarness(t)
+	h.core.spawnID = "r9"
+	restarted := liveRun("r9", "svc", false)
+	restarted.Spec = runs.Spec{Name: "svc", Shell: "echo svc-up"}
+	h.key("R")
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: restarted, Time: t0}})
+	if _, pending := h.m.list.Pending("pending/0"); pending || h.m.list.Len() != 2 {
+		t.Errorf("after a restart in place: rows %d, pending row %v", h.m.list.Len(), pending)
+	}
 }

@@ -17,16 +17,18 @@ import (
 // watchdog countdown, reason badge, escape/adopted markers and attention marker, then
 // one row per configured run not started yet (pending.go).
 type RunList struct {
-	c         *Common
-	runs      []runs.Info
-	pending   []pendingRun
-	sel       string // the selected row's key: a run's id or a pending run's key
-	attention map[string]bool
-	slot      map[string]string // a restarted run's id → the row it takes (Replace)
-	offset    int               // first visible row
-	w, h      int
-	now       time.Time
-	focused   bool
+	c          *Common
+	runs       []runs.Info
+	pending    []pendingRun
+	sel        string // the selected row's key: a run's id or a pending run's key
+	attention  map[string]bool
+	slot       map[string]string // a restarted run's id → the row it takes (Replace)
+	configured []runs.Spec       // the config's runs: a removed one is listed again (pending.go)
+	pendSeq    int               // the next pending row's key number
+	offset     int               // first visible row
+	w, h       int
+	now        time.Time
+	focused    bool
 
 	ver   uint64 // bumped by every change of what is shown
 	cache *viewCache[listKey]
@@ -218,14 +220,19 @@ func (l *RunList) takeSlot(info runs.Info) bool {
 	return true
 }
 
-// Remove drops a run; the selection moves to its neighbour.
+// Remove drops a run; the selection moves to its neighbour, or to the not-started
+// row a config run goes back to.
 func (l *RunList) Remove(id string) {
 	i := l.index(id)
 	if i < 0 {
 		return
 	}
+	info := l.runs[i]
 	l.runs = append(l.runs[:i:i], l.runs[i+1:]...)
 	delete(l.attention, id)
+	if k, ok := l.unstart(info); ok && l.sel == id {
+		l.sel = k
+	}
 	l.removed(id, i)
 }
 
@@ -296,11 +303,12 @@ func (l RunList) lines() []string {
 	if l.Len() == 0 {
 		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
 	}
+	cols := listColumns(iw, l.need())
 	for i := l.offset; i < l.Len() && len(body) < ih; i++ {
 		if i < len(l.runs) {
-			body = append(body, l.runRow(l.runs[i], iw))
+			body = append(body, l.runRow(l.runs[i], cols, iw))
 		} else {
-			body = append(body, l.pendingRow(l.pending[i-len(l.runs)], iw))
+			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].key, iw))
 		}
 	}
 	return box(l.border(), title, body, l.w, l.h)
@@ -314,22 +322,8 @@ func (l RunList) border() Style {
 }
 
 // runRow is one run, exactly w columns.
-func (l RunList) runRow(i runs.Info, w int) string {
-	st := l.c.Styles
-	cols := listColumns(w)
-	status, statusStyle := l.status(i)
-	f := []field{
-		{" ", st.Attention, 1}, {clean(i.Name), st.Title, cols.name}, {i.Kind, st.Muted, 4},
-		{stateText(i), stateStyle(st, i), 8},
-	}
-	if cols.wide {
-		f = append(f, field{pidText(i), st.Muted, -7}, field{fmtAge(l.age(i)), st.Muted, -4})
-	}
-	f = append(f, field{status, statusStyle, 12}, field{markers(i), st.Warn, 4})
-	if l.attention[i.ID] {
-		f[0].text = "●"
-	}
-	return l.drawRow(f, i.ID, w)
+func (l RunList) runRow(i runs.Info, c listCols, w int) string {
+	return l.drawRow(l.rowFields(i, c), i.ID, w)
 }
 
 // drawRow joins a row's fields into exactly w columns, reversed when selected.
@@ -341,30 +335,6 @@ func (l RunList) drawRow(f []field, key string, w int) string {
 		return styledFields(f) + strings.Repeat(" ", w-n)
 	}
 	return fit(styledFields(f), w)
-}
-
-// listColumns sizes the name column; narrow panes drop pid and age.
-type listCols struct {
-	name int
-	wide bool
-}
-
-func listColumns(w int) listCols {
-	const fixed, extra = 1 + 4 + 8 + 12 + 4 + 5, 7 + 4 + 2 // widths + separators
-	if w-fixed-extra >= 10 {
-		return listCols{name: w - fixed - extra, wide: true}
-	}
-	return listCols{name: max(w-fixed, 4)}
-}
-
-func (l RunList) age(i runs.Info) time.Duration {
-	switch {
-	case i.StartedAt.IsZero():
-		return l.now.Sub(i.CreatedAt)
-	case !i.EndedAt.IsZero():
-		return i.EndedAt.Sub(i.StartedAt)
-	}
-	return l.now.Sub(i.StartedAt)
 }
 
 // status is the countdown of a live run or the badge of an ended one.

@@ -73,7 +73,7 @@ func TestEventsScroll(t *testing.T) {
 	for i := range 20 {
 		h.m.events.AddNote(t0, fmt.Sprintf("note %02d", i))
 	}
-	ih, page := h.m.lay.eventsH-2, h.m.events.Page()
+	ih, page := h.m.lay.events.h-2, h.m.events.Page()
 	has := func(want ...string) {
 		t.Helper()
 		v := h.view()

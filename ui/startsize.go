@@ -7,12 +7,12 @@ import "corral/runs"
 // started before the UI has drawn: without this they start at the default 120×40 and
 // are resized a moment later, so the app draws twice and the recording's header says
 // a size the user never saw (issue 14.10). A pane's size does not depend on how many
-// runs there are, only on the terminal's.
-func SizedForTerminal(spec runs.Spec, w, h int) runs.Spec {
+// runs there are, only on the terminal's and on the side panes kept (Prefs).
+func SizedForTerminal(spec runs.Spec, w, h int, p Prefs) runs.Spec {
 	if !spec.PTY || spec.FixedSize || spec.Cols != 0 || spec.Rows != 0 || w <= 0 || h <= 0 {
 		return spec
 	}
-	m := Model{lay: computeLayout(w, h, 0, false)}
+	m := Model{lay: computeLayout(w, h, 0, false, parsePanes(p.Panes))}
 	size := m.runSize(runs.Info{Spec: spec})
 	spec.Cols, spec.Rows = size[0], size[1]
 	return spec

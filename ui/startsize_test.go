@@ -12,12 +12,14 @@ import (
 func TestStartedAtThePaneSize(t *testing.T) {
 	for _, sz := range [][2]int{{150, 40}, {80, 24}, {220, 60}, {60, 20}} {
 		for _, pair := range []string{"", "p1"} {
-			spec := SizedForTerminal(runs.Spec{Name: "agent", Shell: "agent", PTY: true, Pair: pair}, sz[0], sz[1])
-			r := liveRun("r1", "agent", true)
-			r.Spec, r.Cols, r.Rows = spec, spec.Cols, spec.Rows
-			h := newHarness(t, newFake(), sz[0], sz[1], r)
-			if calls := h.core.called("Resize"); len(calls) > 0 || spec.Cols == 0 {
-				t.Errorf("%v pair %q: started at %d×%d, then %q", sz, pair, spec.Cols, spec.Rows, calls)
+			for _, kept := range []Prefs{{}, {Panes: "list"}} { // the side panes kept in the state dir
+				spec := SizedForTerminal(runs.Spec{Name: "agent", Shell: "agent", PTY: true, Pair: pair}, sz[0], sz[1], kept)
+				r := liveRun("r1", "agent", true)
+				r.Spec, r.Cols, r.Rows = spec, spec.Cols, spec.Rows
+				h := harnessWith(t, newFake(), Options{Initial: []runs.Info{r}, Prefs: kept}, sz[0], sz[1])
+				if calls := h.core.called("Resize"); len(calls) > 0 || spec.Cols == 0 {
+					t.Errorf("%v pair %q %+v: started at %d×%d, then %q", sz, pair, kept, spec.Cols, spec.Rows, calls)
+				}
 			}
 		}
 		other := liveRun("r2", "other", true)
@@ -27,7 +29,7 @@ func TestStartedAtThePaneSize(t *testing.T) {
 		}
 	}
 	fixed := runs.Spec{PTY: true, FixedSize: true}
-	if got := SizedForTerminal(fixed, 150, 40); got.Cols != 0 {
+	if got := SizedForTerminal(fixed, 150, 40, Prefs{}); got.Cols != 0 {
 		t.Errorf("a fixed-size spec was sized %d×%d", got.Cols, got.Rows)
 	}
 }

@@ -58,7 +58,7 @@ func TestUpdateCommands(t *testing.T) {
 		{"remove declined", func(h *harness) { h.key("j", "d", "n") }, nil},
 		{"remove live refused", func(h *harness) { h.key("d") }, nil},
 		{"zoom resizes", func(h *harness) { h.key("z") }, []string{"Resize r1 118 27"}},
-		{"unzoom resizes back", func(h *harness) { h.key("z", "z") }, []string{"Resize r1 118 27", "Resize r1 70 20"}},
+		{"unzoom resizes back", func(h *harness) { h.key("z", "z") }, []string{"Resize r1 118 27", "Resize r1 82 20"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := twoRuns(t)
@@ -101,8 +101,8 @@ func TestFocusIndicatorAndCursor(t *testing.T) {
 	}
 	// The screen has "$ " with the cursor at (2,0); the pane's screen starts at
 	// (termX+1, 1).
-	if v.Cursor == nil || v.Cursor.X != h.m.lay.termX+1+2 || v.Cursor.Y != 1 {
-		t.Errorf("cursor %+v, want (%d,1)", v.Cursor, h.m.lay.termX+3)
+	if v.Cursor == nil || v.Cursor.X != h.m.lay.term.x+1+2 || v.Cursor.Y != 1 {
+		t.Errorf("cursor %+v, want (%d,1)", v.Cursor, h.m.lay.term.x+3)
 	}
 	h.key("ctrl+]")
 	if v := h.m.View(); v.Cursor != nil || strings.Contains(stripANSI(v.Content), "FOCUS") {
@@ -187,7 +187,7 @@ func TestNewRunForm(t *testing.T) {
 	if len(h.core.specs) != 1 {
 		t.Fatalf("spawned %d specs", len(h.core.specs))
 	}
-	want := runs.Spec{Shell: "htop -d 5", PTY: true, Timeout: 90 * time.Second, NoOutputTimeout: -1, Cols: 70, Rows: 20}
+	want := runs.Spec{Shell: "htop -d 5", PTY: true, Timeout: 90 * time.Second, NoOutputTimeout: -1, Cols: 82, Rows: 20}
 	if got := h.core.specs[0]; !specEqual(got, want) {
 		t.Errorf("spec %+v, want %+v", got, want)
 	}
@@ -315,11 +315,11 @@ func TestQuitWithoutLiveRuns(t *testing.T) {
 
 func TestResizeFollowsWindowAndStartingRuns(t *testing.T) {
 	h := twoRuns(t)
-	if got := h.core.called("Resize"); !slices.Equal(got, []string{"Resize r1 70 20"}) {
+	if got := h.core.called("Resize"); !slices.Equal(got, []string{"Resize r1 82 20"}) {
 		t.Errorf("first size: %q", got)
 	}
 	h.send(tea.WindowSizeMsg{Width: 150, Height: 40})
-	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r1 88 29" {
+	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r1 103 29" {
 		t.Errorf("after the window grew: %q", got)
 	}
 	starting := liveRun("r3", "new", true)
@@ -327,7 +327,7 @@ func TestResizeFollowsWindowAndStartingRuns(t *testing.T) {
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: starting, Time: t0}})
 	starting.State, starting.Seq = runs.Running, 4
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Run: starting, Time: t0}})
-	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r3 88 29" {
+	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r3 103 29" {
 		t.Errorf("a run that started was not sized to the pane: %q", got)
 	}
 }

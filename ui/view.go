@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -62,26 +61,32 @@ func (m Model) windowTitle() string {
 	return t
 }
 
-// compose joins the panes and the status line.
+// compose joins the panes and the status line: the left column's panes beside the
+// right column's, line by line (a pane not shown has an empty string).
 func (m Model) compose() string {
-	c := m.view
+	c, l := m.view, m.lay
 	var parts [5]string
 	parts[2] = m.termView()
-	if !m.zoom {
-		parts[0], parts[1], parts[3] = m.list.View(), m.details.View(), m.events.View()
+	if !l.zoomed {
+		parts[0] = m.list.View()
+	}
+	if l.details.w > 0 {
+		parts[1] = m.details.View()
+	}
+	if l.events.w > 0 {
+		parts[3] = m.events.View()
 	}
 	parts[4] = m.statusLine()
 	if c.ok && parts == c.parts {
 		return c.content
 	}
-	lines := make([]string, 0, m.lay.h)
-	term := c.split(2, parts[2])
-	if m.zoom {
-		lines = append(lines, term...)
+	lines := make([]string, 0, l.h)
+	left, right := c.column(parts, 0, 1), c.column(parts, 2, 3)
+	if l.zoomed {
+		lines = append(lines, right...)
 	} else {
-		left, right := [2][]string{c.split(0, parts[0]), c.split(1, parts[1])}, [2][]string{term, c.split(3, parts[3])}
-		for y := range min(len(left[0])+len(left[1]), len(right[0])+len(right[1])) {
-			lines = append(lines, at(left, y)+at(right, y))
+		for y := range min(len(left), len(right)) {
+			lines = append(lines, left[y]+right[y])
 		}
 	}
 	lines = append(lines, parts[4])
@@ -89,12 +94,13 @@ func (m Model) compose() string {
 	return c.content
 }
 
-// at is line y of two stacked panes.
-func at(panes [2][]string, y int) string {
-	if y < len(panes[0]) {
-		return panes[0][y]
+// column is two stacked panes' lines; an empty part is a pane not shown.
+func (c *rootCache) column(parts [5]string, top, bottom int) []string {
+	out := c.split(top, parts[top])
+	if parts[bottom] == "" {
+		return out
 	}
-	return panes[1][y-len(panes[0])]
+	return append(out[:len(out):len(out)], c.split(bottom, parts[bottom])...)
 }
 
 // statusLine is the bottom line: the open prompt or question, the focus indicator,
@@ -179,8 +185,8 @@ func (m Model) cursor() *tea.Cursor {
 	case m.mode == modeFocus:
 		c := m.term.Cursor()
 		if c != nil {
-			c.X += m.lay.termX
-			c.Y += m.lay.termY
+			c.X += m.lay.term.x
+			c.Y += m.lay.term.y
 		}
 		return c
 	case m.mode == modeDialog && m.dialog == dlgPrompt:
@@ -191,45 +197,6 @@ func (m Model) cursor() *tea.Cursor {
 		return m.form.Cursor()
 	}
 	return nil
-}
-
-// helpPage is the full help, generated from the keymap: titled groups laid out in as
-// many columns as fit.
-func (m Model) helpPage() string {
-	st := m.c.Styles
-	var col []string
-	for _, g := range m.c.Keys.helpGroups() {
-		if !slices.ContainsFunc(g.keys, key.Binding.Enabled) {
-			continue // a mode this UI is not in (the replay keys outside corral replay)
-		}
-		col = append(col, st.Title.Render(g.title))
-		for _, b := range g.keys {
-			if !b.Enabled() { // keys of another mode (detach, shutdown: attached only)
-				continue
-			}
-			col = append(col, st.Key.Render(pad(b.Help().Key, 14))+" "+st.Desc.Render(b.Help().Desc))
-		}
-		col = append(col, "")
-	}
-	col = append(col, "In focus every key, paste and mouse event goes",
-		"to the run until "+m.c.Keys.Leave.Help().Key+". Press any key to close.")
-	iw, ih := max(m.lay.w-2, 1), max(m.lay.h-2, 1)
-	if len(col) > 2*ih { // a third column would cut descriptions: drop the gaps first
-		col = slices.DeleteFunc(col, func(l string) bool { return l == "" })
-	}
-	cols := (len(col) + ih - 1) / ih
-	colW := max(iw/cols, 30)
-	body := make([]string, ih)
-	for i, l := range col {
-		if c := i / ih; (c+1)*colW > iw && c > 0 {
-			break
-		}
-		body[i%ih] += fit(" "+l, colW)
-	}
-	for i := range body {
-		body[i] = fit(body[i], iw)
-	}
-	return joinLines(box(st.BorderFocus, st.TitleFocus.Render("Help"), body, m.lay.w, m.lay.h))
 }
 
 // overlay draws box lines over content at column x, line y.

@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"time"
+
+	"corral/runs"
+)
+
+// The run list's columns are sized from what the rows hold and the width there is
+// (issue 14.7: names were cut to 15 columns at 200, to 3 at 100, and reasons to
+// "no-output s…"). A name (its first ten columns), the state, escape markers and the
+// short status come first; then the rest of the name, the full status
+// ("no-output-timeout sig9" for "no-output sig9"), the kind, the age and the pid, in that
+// order, while they fit. A pane too narrow for a state and a status column shows one
+// column with the status when there is one.
+
+// listCols are the run list's column widths; 0 is a column not shown.
+type listCols struct {
+	name, kind, state, status, marks, age, pid int
+	merged                                     bool // state holds the status when there is one
+}
+
+// listNeed is the width each column's longest cell needs.
+type listNeed struct {
+	name, status, short, marks, pid int
+	pend                            int // "not started", when a row says it
+}
+
+// stateW fits every state word ("starting", "exiting", "paused").
+const stateW = 8
+
+// need measures the rows: names, statuses (full and short), markers, pids.
+func (l RunList) need() listNeed {
+	n := listNeed{name: 4}
+	for _, i := range l.runs {
+		full, short := l.statusTexts(i)
+		n.name = max(n.name, widthOf(clean(i.Name)))
+		n.status = max(n.status, widthOf(full))
+		n.short = max(n.short, widthOf(short))
+		n.marks = max(n.marks, widthOf(markers(i)))
+		n.pid = max(n.pid, len(pidText(i)))
+	}
+	for _, p := range l.pending {
+		n.name = max(n.name, widthOf(clean(p.spec.Name)))
+		n.short = max(n.short, len("not started")-stateW-1)
+		n.pend = len("not started")
+	}
+	n.status = max(n.status, n.short)
+	return n
+}
+
+// listColumns sizes the columns of a list w columns wide (the attention marker
+// first, one space between columns).
+func listColumns(w int, n listNeed) listCols {
+	var c listCols
+	left := w - 1
+	take := func(want int) int {
+		if want <= 0 || left < want+1 {
+			return 0
+		}
+		left -= want + 1
+		return want
+	}
+	grow := func(col *int, want int) {
+		d := min(max(want-*col, 0), left)
+		*col += d
+		left -= d
+	}
+	reserve := stateW + 1 // the first ten columns of a name leave room for a state
+	if n.marks > 0 {
+		reserve += n.marks + 1 // and the escape markers: a warning never drops
+	}
+	c.name = take(max(min(n.name, 10, left-reserve-1), 4))
+	c.state = take(stateW)
+	c.marks = take(n.marks)
+	c.status = take(n.short)
+	if c.status == 0 && n.short > 0 && c.state > 0 { // one column for both
+		c.merged = true
+		grow(&c.state, n.short)
+	}
+	if c.name == 0 { // narrower than a name: whatever there is
+		c.name = max(left-1, 1)
+		left = 0
+	}
+	grow(&c.name, n.name)
+	switch { // a status grows to its full form only when all of it fits
+	case c.merged && left >= max(n.status, n.pend)-c.state:
+		grow(&c.state, max(n.status, n.pend))
+	case c.status > 0 && left >= n.status-c.status:
+		grow(&c.status, n.status)
+	}
+	c.kind = take(4)
+	c.age = take(4)
+	c.pid = take(n.pid)
+	return c
+}
+
+// statusTexts are a run's status in full and short: an ended run's reason as the
+// closed set names it or as a badge ("no-output-timeout sig9", "no-output sig9"), a
+// live run's countdown.
+func (l RunList) statusTexts(i runs.Info) (full, short string) {
+	if i.Ended() {
+		return i.Reason.String() + exitText(i, " ", " sig"), badge(i)
+	}
+	s, _ := l.status(i)
+	return s, s
+}
+
+// statusFor is the status text that fits w columns: the full one, else the short
+// one (cut if it must be).
+func (l RunList) statusFor(i runs.Info, w int) string {
+	full, short := l.statusTexts(i)
+	if widthOf(full) <= w {
+		return full
+	}
+	return short
+}
+
+// rowFields are a run's cells in the list's columns.
+func (l RunList) rowFields(i runs.Info, c listCols) []field {
+	st := l.c.Styles
+	_, statusStyle := l.status(i)
+	f := []field{{" ", st.Attention, 1}, {clean(i.Name), st.Title, c.name}}
+	if l.attention[i.ID] {
+		f[0].text = "●"
+	}
+	add := func(text string, style Style, w int) {
+		if w != 0 {
+			f = append(f, field{text, style, w})
+		}
+	}
+	add(i.Kind, st.Muted, c.kind)
+	state, style := stateText(i), stateStyle(st, i)
+	if s := l.statusFor(i, c.state); c.merged && s != "" {
+		state, style = s, statusStyle
+	}
+	add(state, style, c.state)
+	add(pidText(i), st.Muted, -c.pid)
+	add(fmtAge(l.age(i)), st.Muted, -c.age)
+	add(l.statusFor(i, c.status), statusStyle, c.status)
+	add(markers(i), st.Warn, c.marks)
+	return f
+}
+
+// pendingFields are a pending row's cells: its state spans the state, pid, age and
+// status columns.
+func (l RunList) pendingFields(p pendingRun, c listCols) []field {
+	st := l.c.Styles
+	span := c.state
+	for _, w := range []int{c.pid, c.age, c.status} {
+		if w > 0 {
+			span += w + 1
+		}
+	}
+	state := "not started"
+	if p.starting {
+		state = "starting…"
+	}
+	f := []field{{" ", st.Muted, 1}, {clean(p.spec.Name), st.Muted, c.name}}
+	if c.kind > 0 {
+		f = append(f, field{p.spec.Kind(), st.Muted, c.kind})
+	}
+	f = append(f, field{state, st.Muted, span})
+	if c.marks > 0 {
+		f = append(f, field{"", st.Muted, c.marks})
+	}
+	return f
+}
+
+func (l RunList) age(i runs.Info) time.Duration {
+	switch {
+	case i.StartedAt.IsZero():
+		return l.now.Sub(i.CreatedAt)
+	case !i.EndedAt.IsZero():
+		return i.EndedAt.Sub(i.StartedAt)
+	}
+	return l.now.Sub(i.StartedAt)
+}
