@@ -69,19 +69,10 @@ func (t *Terminal) LeaveCopy() {
 func (t *Terminal) copyMove(k tea.KeyPressMsg) {
 	s, km := t.scroll, t.c.Keys
 	c := &s.copy
+	caret, moved := s.motion(k, km, c.caret, len(s.lines)-1)
+	c.caret = caret
 	switch {
-	case key.Matches(k, km.ScrollUp):
-		c.caret--
-	case key.Matches(k, km.ScrollDown):
-		c.caret++
-	case key.Matches(k, km.PageUp):
-		c.caret -= s.page()
-	case key.Matches(k, km.PageDown):
-		c.caret += s.page()
-	case key.Matches(k, km.Top):
-		c.caret = 0
-	case key.Matches(k, km.Bottom):
-		c.caret = len(s.lines) - 1
+	case moved:
 	case key.Matches(k, km.Mark) && c.anchor >= 0:
 		c.anchor = -1
 	case key.Matches(k, km.Mark):

@@ -77,6 +77,26 @@ func (s *scrollState) load(m HistoryMsg) {
 // page is how far a page key moves: a window less one line, kept for context.
 func (s *scrollState) page() int { return max(s.rows-1, 1) }
 
+// motion is where a scroll key moves a line position (the window's top, or copy
+// mode's caret): a line or a page up or down, or the first line or last.
+func (s *scrollState) motion(k tea.KeyPressMsg, km KeyMap, pos, last int) (int, bool) {
+	switch {
+	case key.Matches(k, km.ScrollUp):
+		return pos - 1, true
+	case key.Matches(k, km.ScrollDown):
+		return pos + 1, true
+	case key.Matches(k, km.PageUp):
+		return pos - s.page(), true
+	case key.Matches(k, km.PageDown):
+		return pos + s.page(), true
+	case key.Matches(k, km.Top):
+		return 0, true
+	case key.Matches(k, km.Bottom):
+		return last, true
+	}
+	return pos, false
+}
+
 // search finds the query's lines and goes to the newest match.
 func (s *scrollState) search() {
 	s.matches, s.cur = s.matches[:0], -1
@@ -126,19 +146,13 @@ func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
 		t.copyMove(k)
 		return
 	}
+	if top, ok := s.motion(k, km, s.top, len(s.lines)); ok {
+		s.top = top
+		s.clamp()
+		t.ver++
+		return
+	}
 	switch {
-	case key.Matches(k, km.ScrollUp):
-		s.top--
-	case key.Matches(k, km.ScrollDown):
-		s.top++
-	case key.Matches(k, km.PageUp):
-		s.top -= s.page()
-	case key.Matches(k, km.PageDown):
-		s.top += s.page()
-	case key.Matches(k, km.Top):
-		s.top = 0
-	case key.Matches(k, km.Bottom):
-		s.top = len(s.lines)
 	case key.Matches(k, km.NextMatch) && len(s.matches) > 0:
 		s.goTo((s.cur - 1 + len(s.matches)) % len(s.matches))
 	case key.Matches(k, km.PrevMatch) && len(s.matches) > 0:
