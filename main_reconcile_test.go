@@ -120,3 +120,17 @@ func readEvents(t *testing.T, state string) string {
 	}
 	return string(b)
 }
+
+// The UI opened just after a crash leaves the dead owner's run alone while its lease
+// runs (the owner could still be alive) and reaps it once the lease expires, without a
+// key press; the events pane says both (issue 12.2, in tmux).
+func TestUIReapsWhenTheLeaseExpires(t *testing.T) {
+	state := t.TempDir()
+	pid := startKilled(t, state)
+	x := startTmux(t, 160, 40, fmt.Sprintf("%s --local --state-dir %s", corralBin, state))
+	x.waitFor(`reconcile corral \w+: left-alone pid`, 20*time.Second)
+	x.waitFor(`reconcile corral \w+: orphan-reaped pid`, 30*time.Second)
+	waitGone(t, pid, "the orphan")
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 20*time.Second)
+}
