@@ -720,7 +720,7 @@ func reportReconcile(sup *runs.Supervisor) {
 func notable(ds []runs.Decision) []runs.Decision {
 	var out []runs.Decision
 	for _, d := range ds {
-		if d.Decision != "left-alone" && d.Decision != "kept" {
+		if d.Decision != runs.VerdictLeftAlone && d.Decision != runs.VerdictKept {
 			out = append(out, d)
 		}
 	}
@@ -1026,7 +1026,7 @@ func printTable(rs []lsRun) {
 			reason = "-"
 		}
 		p := runs.Printable // a record on disk may be forged: nothing of it reaches the terminal raw
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p(r.RunID), p(r.Name), p(r.Backend), r.State,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
 			reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 	}
 	tw.Flush()
@@ -1108,7 +1108,7 @@ func reconcileAndWait(sup *runs.Supervisor) ([]runs.Decision, error) {
 func merge(first, later []runs.Decision) []runs.Decision {
 	byID := map[string]runs.Decision{}
 	for _, d := range later {
-		if d.Decision != "kept" { // a run this pass stole and another ended: not news
+		if d.Decision != runs.VerdictKept { // a run this pass stole and another ended: not news
 			byID[d.ID] = d
 		}
 	}

@@ -115,7 +115,7 @@ func TestManagedDaemonReapedAfterCrash(t *testing.T) {
 	s := regSup(t, openReg(t, dir))
 	ds := reconcileUntilSettled(t, s)
 	for _, id := range ids {
-		if d := ds[id]; d.Decision != decReaped {
+		if d := ds[id]; d.Decision != VerdictReaped {
 			t.Errorf("%s: %s (%s), want orphan-reaped", id, d.Decision, d.Detail)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 type Info struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
-	Kind  string `json:"kind"` // "pty" or "pipe"
+	Kind  Kind   `json:"kind"`
 	Spec  Spec   `json:"spec"`
 	State State  `json:"state"`
 	Seq   uint64 `json:"seq"` // increases with every change; lets a consumer drop stale copies

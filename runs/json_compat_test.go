@@ -63,7 +63,7 @@ func TestLegacyRecordStillRead(t *testing.T) {
 	}
 	s := regSup(t, reg)
 	ds, err := s.Reconcile(context.Background())
-	if err != nil || len(ds) != 1 || ds[0].Decision != decReaped {
+	if err != nil || len(ds) != 1 || ds[0].Decision != VerdictReaped {
 		t.Fatalf("decisions %+v %v", ds, err)
 	}
 	if ok, _ := fp.Alive(); ok {

@@ -122,7 +122,7 @@ func TestReconcileRecycledPID(t *testing.T) {
 	}
 	deadRecord(t, reg, "rrecycled", root)
 	d := reconcileOne(t, s, "rrecycled")
-	if d.Decision != decLost {
+	if d.Decision != VerdictLost {
 		t.Errorf("decision %s (%s), want lost", d.Decision, d.Detail)
 	}
 	if rec, _ := readRecord(reg.recordPath("rrecycled")); rec.State != Exited || rec.Reason != Lost {
@@ -173,7 +173,7 @@ func TestReconcileForgedRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range ds {
-		if d.Decision != decLost {
+		if d.Decision != VerdictLost {
 			t.Errorf("%s: %s (%s), want lost", d.ID, d.Decision, d.Detail)
 		}
 	}
@@ -196,7 +196,7 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	_, other := outsider(t, []string{RunIDEnv + "=rsomeoneelse"}, "sleep")
 	deadRecord(t, reg, "rmarked", root)
 	d := reconcileOne(t, s, "rmarked")
-	if d.Decision != decReaped {
+	if d.Decision != VerdictReaped {
 		t.Fatalf("decision %s (%s), want orphan-reaped", d.Decision, d.Detail)
 	}
 	if alive, _ := esc.Alive(); alive {

@@ -22,30 +22,34 @@ const (
 
 // Decision is one reconciliation outcome, one per non-exited record.
 type Decision struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Decision string `json:"decision"` // lost | orphan-reaped | adopted | kept | left-alone
-	PID      int    `json:"pid"`
-	Reason   string `json:"reason"` // the reason the record was closed with, if it was
-	Detail   string `json:"detail"`
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Decision Verdict `json:"decision"`
+	PID      int     `json:"pid"`
+	Reason   Reason  `json:"reason"` // the reason the record was closed with, if it was
+	Detail   string  `json:"detail"`
 	// RetryAt is when the lease of a run left alone only because it had not expired
 	// yet (its owner is dead) expires: the run will be reconciled again then.
 	RetryAt time.Time `json:"retry_at,omitzero"`
 }
 
+// Verdict is what a reconcile decided about one run.
+type Verdict string
+
+// The verdicts, as JSON and the UI write them.
 const (
-	decLost     = "lost"
-	decReaped   = "orphan-reaped"
-	decAdopted  = "adopted"
-	decKept     = "kept"
-	decLeftAone = "left-alone"
+	VerdictLost      Verdict = "lost"          // its processes are gone: closed lost
+	VerdictReaped    Verdict = "orphan-reaped" // its owner is dead: ended, closed orphan-reaped
+	VerdictAdopted   Verdict = "adopted"       // its owner is dead: observed by this instance
+	VerdictKept      Verdict = "kept"          // this instance's own live run
+	VerdictLeftAlone Verdict = "left-alone"    // another live instance's, or a lease not yet expired
 )
 
 // Final reports whether the decision closed or took over its run (lost, orphan-reaped,
 // adopted). Passes report in any order (one may still be ending orphans when a later
 // one finishes): a final decision is never replaced by a pass that saw the run earlier.
 func (d Decision) Final() bool {
-	return d.Decision == decLost || d.Decision == decReaped || d.Decision == decAdopted
+	return d.Decision == VerdictLost || d.Decision == VerdictReaped || d.Decision == VerdictAdopted
 }
 
 // ErrNoRegistry: reconciliation needs a registry.
@@ -120,7 +124,7 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	reg := s.reg
 	if rec.OwnerInstanceID == reg.instance {
-		d.Decision, d.Detail = decKept, "owned by this instance"
+		d.Decision, d.Detail = VerdictKept, "owned by this instance"
 		return d, false
 	}
 	ownerAlive := view.instanceAlive(reg, rec.OwnerInstanceID)
@@ -128,16 +132,16 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 	alive, why := view.liveness(*rec)
 	switch {
 	case ownerAlive:
-		d.Decision = decLeftAone
+		d.Decision = VerdictLeftAlone
 		d.Detail = fmt.Sprintf("owned by live instance %s (lease until %s)", rec.OwnerInstanceID,
 			rec.LeaseExpiresAt.Format(time.TimeOnly))
 		return d, false
 	case !alive:
-		d.Decision, d.Reason, d.Detail = decLost, Lost.String(), why
+		d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why
 		s.close(rec, Lost, why)
 		return d, false
 	case now.Before(rec.LeaseExpiresAt):
-		d.Decision, d.RetryAt = decLeftAone, rec.LeaseExpiresAt
+		d.Decision, d.RetryAt = VerdictLeftAlone, rec.LeaseExpiresAt
 		d.Detail = fmt.Sprintf("owner %s is dead; its lease expires in %s", rec.OwnerInstanceID,
 			rec.LeaseExpiresAt.Sub(now).Round(time.Millisecond))
 		return d, false
@@ -147,7 +151,7 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 	rec.LeaseExpiresAt = now.Add(s.cfg.LeaseExpiry)
 	rec.Adopted = s.policy == PolicyAdopt
 	if err := reg.write(*rec); err != nil {
-		d.Decision, d.Detail = decLeftAone, "steal failed: "+err.Error()
+		d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
 		return d, false
 	}
 	reg.events.emit("lease-steal", "run", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
@@ -251,7 +255,7 @@ func (s *Supervisor) close(rec *Record, reason Reason, detail string) {
 func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	if rec.Adopted && s.adopt(rec) {
-		d.Decision, d.Detail = decAdopted, "owner dead, lease expired: now observed by this instance"
+		d.Decision, d.Detail = VerdictAdopted, "owner dead, lease expired: now observed by this instance"
 		return d
 	}
 	return s.reapStolen(ctx, rec)
@@ -263,7 +267,7 @@ func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
 	rep := reaper.Terminate(ctx, s.orphanTarget(rec))
 	s.countCleanup(rep)
 	s.counters.do(func(m *Metrics) { m.ReconcileOrphansTotal++; m.ExitTotal[OrphanReaped.String()]++ })
-	d.Decision, d.Reason = decReaped, OrphanReaped.String()
+	d.Decision, d.Reason = VerdictReaped, OrphanReaped
 	d.Detail = fmt.Sprintf("owner dead, lease expired; cleanup %s, killed %d", StepsText(rep.Steps), rep.Killed)
 	if !rep.VerifiedEmpty {
 		d.Detail += fmt.Sprintf(", NOT verified empty (%d left)", len(rep.Remaining))
@@ -285,7 +289,7 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	// Claim: the root is not our child, so nothing pins its numbers; only processes
 	// proven the run's are signalled, one by one through verified pidfds (issue 15.1).
 	claim := claimOf(rec)
-	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == "pty", Stop: rec.Spec.StopSignal,
+	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == KindPTY, Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
 		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.RunID)}
 	if t.Grace == 0 {

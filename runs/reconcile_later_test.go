@@ -76,7 +76,7 @@ func TestOrphansEndedAtOnce(t *testing.T) {
 	ds := reconcileUntilSettled(t, s)
 	reaped := 0
 	for _, d := range ds {
-		if d.Decision == decReaped {
+		if d.Decision == VerdictReaped {
 			reaped++
 		}
 	}

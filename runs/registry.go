@@ -20,7 +20,7 @@ import (
 type Record struct {
 	RunID           string             `json:"run_id"`
 	Name            string             `json:"name"`
-	Backend         string             `json:"backend"` // pty | pipe
+	Backend         Kind               `json:"backend"`
 	Spec            Spec               `json:"spec"`
 	PID             int                `json:"pid"`
 	PGID            int                `json:"pgid"`

@@ -118,13 +118,13 @@ func TestLiveInstanceLeftAlone(t *testing.T) {
 	waitOutput(t, owner, id, "ready")
 	other := regSup(t, openReg(t, dir))
 	ds, err := other.Reconcile(context.Background())
-	if err != nil || len(ds) != 1 || ds[0].Decision != decLeftAone {
+	if err != nil || len(ds) != 1 || ds[0].Decision != VerdictLeftAlone {
 		t.Fatalf("decisions %+v %v", ds, err)
 	}
 	if info, _ := owner.Info(id); info.State != Running {
 		t.Fatalf("the owner's run is %s", info.State)
 	}
-	if ds, _ := owner.Reconcile(context.Background()); len(ds) != 1 || ds[0].Decision != decKept {
+	if ds, _ := owner.Reconcile(context.Background()); len(ds) != 1 || ds[0].Decision != VerdictKept {
 		t.Fatalf("owner's own decision %+v", ds)
 	}
 	owner.Cancel(id)
@@ -181,7 +181,7 @@ func TestStaleRecordsClosedAsLost(t *testing.T) {
 		t.Fatalf("decisions %+v %v", ds, err)
 	}
 	for _, d := range ds {
-		if d.Decision != decLost {
+		if d.Decision != VerdictLost {
 			t.Errorf("%s: %s (%s), want lost", d.ID, d.Decision, d.Detail)
 		}
 		if rec, _ := readRecord(reg.recordPath(d.ID)); rec.State != Exited || rec.Reason != Lost {
@@ -204,7 +204,7 @@ func TestRestartReconcile(t *testing.T) {
 	ds := reconcileUntilSettled(t, s)
 	for _, id := range runs {
 		d := ds[id]
-		if d.Decision != decReaped {
+		if d.Decision != VerdictReaped {
 			t.Errorf("%s: %s (%s), want orphan-reaped", id, d.Decision, d.Detail)
 		}
 		if rec, _ := readRecord(reg.recordPath(id)); rec.State != Exited || rec.Reason != OrphanReaped ||
@@ -267,7 +267,7 @@ func reconcileUntilSettled(t *testing.T, s *Supervisor) map[string]Decision {
 		}
 		mu.Lock()
 		for _, d := range ds {
-			if d.Decision != decKept && !all[d.ID].Final() {
+			if d.Decision != VerdictKept && !all[d.ID].Final() {
 				all[d.ID] = d
 			}
 		}
@@ -287,7 +287,7 @@ func reconcileUntilSettled(t *testing.T, s *Supervisor) map[string]Decision {
 			t.Fatalf("still left alone after 20s: %+v", all)
 		}
 		mu.Lock()
-		settled := !slices.ContainsFunc(slices.Collect(maps.Values(all)), func(d Decision) bool { return d.Decision == decLeftAone })
+		settled := !slices.ContainsFunc(slices.Collect(maps.Values(all)), func(d Decision) bool { return d.Decision == VerdictLeftAlone })
 		out := maps.Clone(all)
 		mu.Unlock()
 		if settled {
@@ -363,7 +363,7 @@ func TestAdoptedOrphanCanBeCancelled(t *testing.T) {
 	s := regSup(t, openReg(t, dir), WithPolicy(PolicyAdopt))
 	ds := reconcileUntilSettled(t, s)
 	for _, id := range runs {
-		if ds[id].Decision != decAdopted {
+		if ds[id].Decision != VerdictAdopted {
 			t.Fatalf("%s: %+v, want adopted", id, ds[id])
 		}
 		info, err := s.Info(id)

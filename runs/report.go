@@ -13,7 +13,7 @@ import (
 type Report struct {
 	ID         string        `json:"id"`
 	Name       string        `json:"name"`
-	Kind       string        `json:"kind"`
+	Kind       Kind          `json:"kind"`
 	Reason     Reason        `json:"reason"`
 	ExitCode   *int          `json:"exit_code"`
 	Signal     *string       `json:"signal"`

@@ -69,7 +69,7 @@ func roleSupervise(dir string) error {
 		return err
 	}
 	for _, spec := range []Spec{childSpec(true, "tree", "2", "ignore-term"), childSpec(false, "tree", "2")} {
-		spec.Name = spec.Kind() + "-tree"
+		spec.Name = string(spec.Kind()) + "-tree"
 		id, err := s.Spawn(spec)
 		if err != nil {
 			return err
@@ -102,11 +102,11 @@ func roleReconcile(dir string) error {
 			return err
 		}
 		for _, d := range ds {
-			if d.Decision != decLeftAone {
+			if d.Decision != VerdictLeftAlone {
 				json.NewEncoder(os.Stdout).Encode(d)
 			}
 		}
-		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == decLeftAone }) {
+		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == VerdictLeftAlone }) {
 			s.Shutdown(context.Background())
 			reg.Close()
 			os.Exit(0)

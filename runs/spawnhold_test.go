@@ -125,7 +125,7 @@ func reconcileAll(t *testing.T, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == decLeftAone }) {
+		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == VerdictLeftAlone }) {
 			return
 		}
 		if time.Now().After(deadline) {

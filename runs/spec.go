@@ -97,12 +97,21 @@ func ParseEscapePolicy(s string) (EscapePolicy, error) {
 // run's root (reaper.Claim).
 const RunIDEnv = "CORRAL_RUN_ID"
 
-// Kind is "pty" or "pipe".
-func (s Spec) Kind() string {
+// Kind is how a run talks to its program: a PTY, or plain pipes.
+type Kind string
+
+// The two kinds, as JSON and the UI write them.
+const (
+	KindPTY  Kind = "pty"
+	KindPipe Kind = "pipe"
+)
+
+// Kind is the spec's kind.
+func (s Spec) Kind() Kind {
 	if s.PTY {
-		return "pty"
+		return KindPTY
 	}
-	return "pipe"
+	return KindPipe
 }
 
 func (s Spec) validate() error {

@@ -125,7 +125,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 		return "", err
 	}
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
-	r.change(EventSpawn, spec.Kind(), nil)
+	r.change(EventSpawn, string(spec.Kind()), nil)
 	if err := r.start(); err != nil {
 		return r.id, fmt.Errorf("spawn %s: %w", r.id, err)
 	}

@@ -97,7 +97,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Scrollback):
 		m.term.ScrollPage() // the first press scrolls a page (issue 14.9)
 		m.mode = modeScroll
-		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == "pipe")
+		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
 	case key.Matches(k, km.Cancel):
 		return m.askCancel(sel)
 	case key.Matches(k, km.Interrupt):
@@ -187,7 +187,7 @@ func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 func (m Model) startScroll(sel runs.Info, query string) (tea.Model, tea.Cmd) {
 	m.term.Scroll(query)
 	m.mode = modeScroll
-	return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == "pipe")
+	return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
 }
 
 // scrollKey: back to live, a new search, zoom, or scrolling for the pane.

@@ -129,7 +129,7 @@ func (l RunList) rowFields(i runs.Info, c listCols) []field {
 			f = append(f, field{text, style, w})
 		}
 	}
-	add(i.Kind, st.Muted, c.kind)
+	add(string(i.Kind), st.Muted, c.kind)
 	state, style := stateText(i), stateStyle(st, i)
 	if s := l.statusFor(i, c.state); c.merged && s != "" {
 		state, style = s, statusStyle
@@ -158,7 +158,7 @@ func (l RunList) pendingFields(p pendingRun, c listCols) []field {
 	}
 	f := []field{{" ", st.Muted, 1}, {clean(p.spec.Name), st.Muted, c.name}}
 	if c.kind > 0 {
-		f = append(f, field{p.spec.Kind(), st.Muted, c.kind})
+		f = append(f, field{string(p.spec.Kind()), st.Muted, c.kind})
 	}
 	f = append(f, field{state, st.Muted, span})
 	if c.marks > 0 {

@@ -129,11 +129,11 @@ func (d Details) label(s string) string { return d.c.Styles.Muted.Render(" " + p
 
 func (d Details) stateLine() string {
 	i, st := d.info, d.c.Styles
-	s := stateStyle(st, i).Render(stateText(i)) + " · " + i.Kind
+	s := stateStyle(st, i).Render(stateText(i)) + " · " + string(i.Kind)
 	if i.PID != 0 {
 		s += " · pid " + strconv.Itoa(i.PID)
 	}
-	if i.Cols > 0 && i.Kind == "pty" {
+	if i.Cols > 0 && i.Kind == runs.KindPTY {
 		s += fmt.Sprintf(" · %d×%d", i.Cols, i.Rows)
 	}
 	if i.Adopted {

@@ -133,7 +133,7 @@ func (e *Events) AddDecision(at time.Time, d runs.Decision) {
 		text += " · " + d.Detail
 	}
 	style := Style{}
-	if d.Decision != "kept" && d.Decision != "left-alone" {
+	if d.Decision != runs.VerdictKept && d.Decision != runs.VerdictLeftAlone {
 		style = e.c.Styles.Warn
 	}
 	e.add(at, text, style)

@@ -21,7 +21,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	if !known {
 		m.relayout()
-		if info.Kind == "pty" && !info.Adopted {
+		if info.Kind == runs.KindPTY && !info.Adopted {
 			cmds = append(cmds, screenCmd(m.core, info.ID))
 		}
 	}

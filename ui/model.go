@@ -169,7 +169,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID()), m.requestLog(m.pair.other.ID()), m.watch()}
 	for _, i := range m.list.Runs() {
-		if i.Kind == "pty" {
+		if i.Kind == runs.KindPTY {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
 		}
 	}
@@ -346,7 +346,7 @@ func (m *Model) fitRuns() tea.Cmd {
 	}
 	var rs []resize
 	for _, i := range m.list.Runs() {
-		if i.Kind != "pty" || i.Adopted || i.State != runs.Running || i.Spec.FixedSize {
+		if i.Kind != runs.KindPTY || i.Adopted || i.State != runs.Running || i.Spec.FixedSize {
 			continue
 		}
 		want := m.runSize(i)

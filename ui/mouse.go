@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
 )
 
 // The mouse (issue 12.7). A focused app that asked for mouse reporting gets the events
@@ -187,7 +189,7 @@ func (m Model) wheelTerm(up bool) (tea.Model, tea.Cmd) {
 		}
 		m.term.ScrollUp(wheelLines) // the first notch scrolls, as the scrollback key's first press
 		m.mode = modeScroll
-		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == "pipe")
+		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
 	}
 	return m, nil
 }

@@ -54,7 +54,7 @@ func (m *Model) syncPair(sel runs.Info, ok bool) {
 	if ok {
 		p, paired = m.partner(sel)
 	}
-	left := ok && sel.Kind == "pty"
+	left := ok && sel.Kind == runs.KindPTY
 	if paired != m.pair.on || left != m.pair.left {
 		m.pair.on, m.pair.left = paired, left
 		m.sizeTerms()
@@ -197,7 +197,7 @@ func (m *Model) comparePair(info runs.Info) tea.Cmd {
 		return nil
 	}
 	m.pair.asked[pair] = true
-	if info.Kind != "pty" {
+	if info.Kind != runs.KindPTY {
 		info, p = p, info
 	}
 	return pairDiffCmd(m.core, info, p)

@@ -184,7 +184,7 @@ func (d Details) pendingFacts() []string {
 		cwd = clean(s.Dir)
 	}
 	lines := []string{
-		d.label("state") + st.Muted.Render(state) + " · " + s.Kind(),
+		d.label("state") + st.Muted.Render(state) + " · " + string(s.Kind()),
 		d.label(label) + cmd,
 		d.label("cwd") + cwd,
 		d.label("overall") + d.spanText(s.Timeout),
@@ -256,7 +256,7 @@ func (t *Terminal) SetPending(p pendingRun) {
 
 func (t Terminal) pendingTitle() string {
 	st := t.c.Styles
-	return st.Title.Render(clean(t.info.Name)) + st.Muted.Render(" "+t.info.Kind+" · not started")
+	return st.Title.Render(clean(t.info.Name)) + st.Muted.Render(" "+string(t.info.Kind)+" · not started")
 }
 
 func (t Terminal) pendingBody(iw, ih int) []string {

@@ -102,11 +102,12 @@ func (t *Terminal) SetRun(info runs.Info, screen Screen) {
 // shown is what the pane shows of a run's Info (its title): a new copy of the Info
 // that differs elsewhere (a countdown) does not draw the pane again.
 type shown struct {
-	id, name, kind string
-	state          runs.State
-	reason         runs.Reason
-	code, signal   int
-	adopted        bool
+	id, name     string
+	kind         runs.Kind
+	state        runs.State
+	reason       runs.Reason
+	code, signal int
+	adopted      bool
 }
 
 func shownOf(i runs.Info) shown {
@@ -233,7 +234,7 @@ func (t Terminal) frame(title string, body []string) []string {
 // title names the run and, when focused, says how to leave.
 func (t Terminal) title(st ptyhost.ScreenState) string {
 	s := t.c.Styles
-	out := s.Title.Render(clean(t.info.Name)) + s.Muted.Render(" "+t.info.Kind)
+	out := s.Title.Render(clean(t.info.Name)) + s.Muted.Render(" "+string(t.info.Kind))
 	if t.focused {
 		out = s.Focus.Render(" FOCUS — "+t.c.Keys.Leave.Help().Key+" to leave ") + " " + out
 	}

@@ -163,7 +163,7 @@ func TestPauseToggles(t *testing.T) {
 
 func TestReconcileDecisionsInEventsPane(t *testing.T) {
 	h := twoRuns(t)
-	h.core.decisions = []runs.Decision{{ID: "rz", Name: "orphan", Decision: "orphan-reaped", PID: 77, Detail: "owner dead"}}
+	h.core.decisions = []runs.Decision{{ID: "rz", Name: "orphan", Decision: runs.VerdictReaped, PID: 77, Detail: "owner dead"}}
 	h.key("r")
 	if v := h.view(); !strings.Contains(v, "reconcile orphan rz: orphan-reaped pid 77") {
 		t.Errorf("decision not in the events pane:\n%s", v)

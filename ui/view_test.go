@@ -211,7 +211,7 @@ func TestEventsGolden(t *testing.T) {
 		ev.Time = t0
 		e, _ = e.Update(EventMsg{Event: ev})
 	}
-	e.AddDecision(t0, runs.Decision{ID: "rx", Name: "old", Decision: "orphan-reaped", PID: 99, Detail: "owner dead"})
+	e.AddDecision(t0, runs.Decision{ID: "rx", Name: "old", Decision: runs.VerdictReaped, PID: 99, Detail: "owner dead"})
 	goldenView(t, "events", e.View(), 72)
 }
 

@@ -28,8 +28,8 @@ type Remote struct {
 
 	mu      sync.Mutex
 	screens map[string]*remoteScreen
-	kinds   map[string]string // run id → "pty" | "pipe"
-	watched []string          // most recently asked-for screens first
+	kinds   map[string]runs.Kind // run id → its kind
+	watched []string             // most recently asked-for screens first
 }
 
 // watchMax is how many screens one UI keeps streamed: the selected run's and a few
@@ -63,7 +63,7 @@ func Attach(dir string, start func() error, limit time.Duration) (*Remote, error
 // AttachWith attaches over the connections dial opens (three: control, input and
 // the stream), whatever carries them: the local socket, or ssh to corral proxy.
 func AttachWith(dial func() (*Client, error)) (*Remote, error) {
-	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]string{}}
+	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
 	var err error
 	if r.ctl.c, err = dial(); err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ func (r *Remote) Screen(id string) (ptyhost.View, error) {
 	if !known {
 		return nil, fmt.Errorf("%s: %w", id, runs.ErrUnknownRun)
 	}
-	if kind != "pty" {
+	if kind != runs.KindPTY {
 		return nil, nil
 	}
 	return r.screenOf(id), nil
