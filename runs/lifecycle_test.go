@@ -55,28 +55,29 @@ func TestManualCancel(t *testing.T) {
 	})
 }
 
-func TestOverallTimeout(t *testing.T) {
-	kinds(t, func(t *testing.T, pty bool) {
-		s := newSup(t)
-		spec := childSpec(pty, "sleep")
-		spec.Timeout = 300 * time.Millisecond
-		info := waitEnd(t, s, spawn(t, s, spec))
-		if info.Reason != OverallTimeout {
-			t.Fatalf("reason %s, want overall-timeout", info.Reason)
-		}
-	})
-}
-
-func TestNoOutputTimeout(t *testing.T) {
-	kinds(t, func(t *testing.T, pty bool) {
-		s := newSup(t)
-		spec := childSpec(pty, "silent")
-		spec.NoOutputTimeout = 300 * time.Millisecond
-		info := waitEnd(t, s, spawn(t, s, spec))
-		if info.Reason != NoOutputTimeout {
-			t.Fatalf("reason %s, want no-output-timeout", info.Reason)
-		}
-	})
+// Each deadline ends a run that outlives it, with its own reason: the overall one a
+// run that prints nothing and sleeps, the no-output one a run that went silent.
+func TestTimeouts(t *testing.T) {
+	tests := []struct {
+		child string
+		set   func(*Spec)
+		want  Reason
+	}{
+		{"sleep", func(s *Spec) { s.Timeout = 300 * time.Millisecond }, OverallTimeout},
+		{"silent", func(s *Spec) { s.NoOutputTimeout = 300 * time.Millisecond }, NoOutputTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want.String(), func(t *testing.T) {
+			kinds(t, func(t *testing.T, pty bool) {
+				s := newSup(t)
+				spec := childSpec(pty, tt.child)
+				tt.set(&spec)
+				if info := waitEnd(t, s, spawn(t, s, spec)); info.Reason != tt.want {
+					t.Fatalf("reason %s, want %s", info.Reason, tt.want)
+				}
+			})
+		})
+	}
 }
 
 // Intermittent output keeps re-arming the no-output deadline: a run that prints at
