@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 )
 
-// Issue 10 item 6: what ptyhost's TestFidelity checks for the Screen alone, end to
+// Issue 10 item 6: what package screen's TestFidelity checks for the Screen alone, end to
 // end. A recorded program stream is replayed in a Corral pane (zoomed, in a private
 // tmux), and the cells the outer tmux shows in the pane are compared, text and
 // attributes, with the committed capture of a bare tmux pane fed the same bytes
-// (ptyhost/testdata/fidelity/NAME.tmux), so that nothing between the Screen and the
+// (ptyhost/screen/testdata/fidelity/NAME.tmux), so that nothing between the Screen and the
 // terminal (the pane's frame, Lip Gloss, Bubble Tea's renderer) undoes what the
 // Screen got right.
 func TestReplayMatchesBareTmux(t *testing.T) {
@@ -29,7 +29,7 @@ func TestReplayMatchesBareTmux(t *testing.T) {
 const fidCols, fidRows = 80, 24 // the size record.sh records at
 
 func replayMatchesBare(t *testing.T, name string) {
-	dir := filepath.Join("ptyhost", "testdata", "fidelity")
+	dir := filepath.Join("ptyhost", "screen", "testdata", "fidelity")
 	raw, err := os.ReadFile(filepath.Join(dir, name+".raw"))
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ type tpen struct {
 }
 
 // visible is the cell as it looks: a blank shows only its background, reverse,
-// underline and strikethrough (the same rule as ptyhost's TestFidelity).
+// underline and strikethrough (the same rule as package screen's TestFidelity).
 func (c tcell) visible() tcell {
 	c.pen.acs = false
 	if !c.pen.attr[4] {
@@ -149,7 +149,7 @@ func splitCells(t *testing.T, capture string, rows, cols int) [][]tcell {
 }
 
 // parseLineFrom reads one captured line: SGR sequences, SO/SI, and characters
-// placed by ptyhost.RuneWidth. The pen carries over, as in tmux's capture.
+// placed by screen.RuneWidth. The pen carries over, as in tmux's capture.
 func parseLineFrom(t *testing.T, s string, pen *tpen) []tcell {
 	t.Helper()
 	var row []tcell
@@ -173,7 +173,7 @@ func parseLineFrom(t *testing.T, s string, pen *tpen) []tcell {
 		if pen.acs {
 			r = lineDrawing(r)
 		}
-		switch ptyhost.RuneWidth(r) {
+		switch screen.RuneWidth(r) {
 		case 0:
 			if k := lastBase(row); k >= 0 {
 				row[k].text += string(r)

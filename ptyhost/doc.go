@@ -1,5 +1,7 @@
 // Package ptyhost runs a command and carries its bytes: execution hosts with one
-// contract, and the encoding of keys and pastes into those bytes.
+// contract, and the encoding of keys and pastes into those bytes. The terminal
+// screen that PTY output draws is package ptyhost/screen, which imports this
+// package for Modes and nothing else; ptyhost imports none of it.
 //
 // # Hosts
 //
@@ -48,5 +50,14 @@
 // EncodePaste wraps pasted text in bracketed-paste markers when the app asked
 // for them and removes any marker inside the text, so a paste can never turn
 // into typed keys. A combination a legacy terminal cannot express is an error,
-// never a guess.
+// never a guess. ModeTracker follows the modes from a run's output when no
+// screen is kept.
+//
+// # Corral's own terminal
+//
+// For a run forwarded to Corral's terminal (corral run --pty), EscapeChord
+// watches the keys for the chord that ends the run (Ctrl-] then '.'),
+// HostFilter drops the sequences of a hosted program's output that would act
+// on the host terminal rather than draw (also for corral poll and log), and
+// NotifyWinch reports the terminal's size changes.
 package ptyhost

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 )
 
 // replayCast parses an asciicast v2 file strictly and plays it into a fresh Screen.
-func replayCast(t *testing.T, path string) *ptyhost.Screen {
+func replayCast(t *testing.T, path string) *screen.Screen {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -31,7 +31,7 @@ func replayCast(t *testing.T, path string) *ptyhost.Screen {
 	if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Version != 2 || h.Width == 0 {
 		t.Fatalf("header %q: %v", sc.Text(), err)
 	}
-	scr := ptyhost.NewScreen(h.Width, h.Height)
+	scr := screen.NewScreen(h.Width, h.Height)
 	last := -1.0
 	for sc.Scan() {
 		var ev [3]any

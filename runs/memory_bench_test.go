@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"corral/config"
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 )
 
 // BenchmarkIdleRunMemory measures what an idle PTY run costs Corral in memory: 200
@@ -22,7 +22,7 @@ import (
 // the UI has them. rss-MB is this process's resident set with all 200 running (the
 // children are not counted: they are the user's programs), rss-KB/run its growth
 // over the supervisor alone, heap-KB/run the Go heap's, and screen-KB one
-// ptyhost.Screen's (vt10x allocates two cols×rows grids of 16-byte cells). They are
+// screen.Screen's (vt10x allocates two cols×rows grids of 16-byte cells). They are
 // taken once, before the loop, so run it in a fresh process (-benchtime 1x) for an
 // honest RSS; the loop times a Snapshot of the 200 runs, which the UI takes every
 // second.
@@ -90,10 +90,10 @@ func memNow() (rss, heap uint64) {
 // screenBytes is the heap one 120×40 Screen takes.
 func screenBytes() uint64 {
 	const k = 20
-	keep := make([]*ptyhost.Screen, k)
+	keep := make([]*screen.Screen, k)
 	_, h0 := memNow()
 	for i := range keep {
-		keep[i] = ptyhost.NewScreen(120, 40)
+		keep[i] = screen.NewScreen(120, 40)
 	}
 	_, h1 := memNow()
 	runtime.KeepAlive(keep)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/watchdog"
 )
@@ -27,7 +28,7 @@ type run struct {
 	cancel context.CancelCauseFunc
 	out    *outputLog
 	modes  ptyhost.ModeTracker
-	screen *ptyhost.Screen // PTY runs of a supervisor WithScreens; nil otherwise
+	screen *screen.Screen // PTY runs of a supervisor WithScreens; nil otherwise
 	wd     *watchdog.Watchdog
 	done   chan struct{} // closed when the run is Exited
 	once   sync.Once     // the finalizer runs exactly once

@@ -12,6 +12,7 @@ import (
 
 	"corral/config"
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/watchdog"
 )
@@ -72,7 +73,7 @@ func WithRegistry(reg *Registry) Option { return func(s *Supervisor) { s.reg = r
 // WithPolicy sets what reconciliation does with a live orphan (default terminate).
 func WithPolicy(p Policy) Option { return func(s *Supervisor) { s.policy = p } }
 
-// WithScreens keeps an emulated terminal screen (ptyhost.Screen) for every PTY run, fed
+// WithScreens keeps an emulated terminal screen (screen.Screen) for every PTY run, fed
 // as output arrives; the UI renders it. Headless front ends leave it off: emulation
 // costs CPU per byte.
 func WithScreens() Option { return func(s *Supervisor) { s.screens = true } }
@@ -154,7 +155,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	}
 	r.wd = s.newWatchdog(spec, r)
 	if s.screens && spec.PTY {
-		r.screen = ptyhost.NewScreen(int(spec.Cols), int(spec.Rows))
+		r.screen = screen.NewScreen(int(spec.Cols), int(spec.Rows))
 	}
 	s.runs[id] = r
 	s.order = append(s.order, id)
@@ -346,7 +347,7 @@ func (r *run) modesOf() ptyhost.Modes { return r.modes.Modes() }
 
 // Screen returns a PTY run's emulated screen (nil for pipe runs, adopted runs and
 // supervisors without WithScreens). It stays valid after the run ends.
-func (s *Supervisor) Screen(id string) (*ptyhost.Screen, error) {
+func (s *Supervisor) Screen(id string) (*screen.Screen, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return nil, err

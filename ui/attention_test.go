@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/runs"
 )
 
@@ -64,14 +64,14 @@ func TestAttentionWhenUnselectedRunEnds(t *testing.T) {
 }
 
 // panicScreen is a Screen whose rendering panics, as a broken emulator might.
-type panicScreen struct{ state ptyhost.ScreenState }
+type panicScreen struct{ state screen.ScreenState }
 
-func (p panicScreen) Render() string             { panic("emulator exploded") }
-func (p panicScreen) State() ptyhost.ScreenState { return p.state }
-func (p panicScreen) Version() uint64            { return 1 }
-func (p panicScreen) Attention() uint64          { return p.state.Attention }
-func (p panicScreen) Size() (int, int)           { return 80, 24 }
-func (p panicScreen) Text() string               { panic("emulator exploded") }
+func (p panicScreen) Render() string            { panic("emulator exploded") }
+func (p panicScreen) State() screen.ScreenState { return p.state }
+func (p panicScreen) Version() uint64           { return 1 }
+func (p panicScreen) Attention() uint64         { return p.state.Attention }
+func (p panicScreen) Size() (int, int)          { return 80, 24 }
+func (p panicScreen) Text() string              { panic("emulator exploded") }
 
 func TestPanickingRenderShowsErrorInPane(t *testing.T) {
 	core := newFake()
@@ -93,16 +93,16 @@ func TestPanickingRenderShowsErrorInPane(t *testing.T) {
 func TestScreenErrorShownInTitle(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(60, 6)
-	s := &errScreen{Screen: ptyhost.NewScreen(58, 4)}
+	s := &errScreen{Screen: screen.NewScreen(58, 4)}
 	tm.SetRun(liveRun("r1", "claude", true), s)
 	if v := stripANSI(tm.View()); !strings.Contains(v, "⚠ vt10x: index out of range") {
 		t.Errorf("the recovered emulator error is not shown:\n%s", v)
 	}
 }
 
-type errScreen struct{ *ptyhost.Screen }
+type errScreen struct{ *screen.Screen }
 
-func (e *errScreen) State() ptyhost.ScreenState {
+func (e *errScreen) State() screen.ScreenState {
 	st := e.Screen.State()
 	st.Err = "vt10x: index out of range"
 	return st

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/runs"
 )
 
@@ -20,13 +20,13 @@ func benchFrames(b *testing.B, n int, changing bool) {
 	clk := &clock{t: t0}
 	var infos []runs.Info
 	var ids []string
-	screens := map[string]*ptyhost.Screen{}
+	screens := map[string]*screen.Screen{}
 	for i := range n {
 		id := fmt.Sprintf("r%02d", i)
 		info := liveRun(id, fmt.Sprintf("agent-%d", i), true)
 		info.Cols, info.Rows = 134, 39 // the pane's inner size at 200×50
 		infos, ids = append(infos, info), append(ids, id)
-		screens[id] = ptyhost.NewScreen(134, 39)
+		screens[id] = screen.NewScreen(134, 39)
 	}
 	m, err := newModel(Options{Core: core, Initial: infos}, clk.now)
 	if err != nil {

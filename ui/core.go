@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 )
@@ -47,7 +48,7 @@ type Local struct{ *runs.Supervisor }
 // Watch does nothing: every screen of this process is at hand.
 func (Local) Watch(string) error { return nil }
 
-// Screen is the run's *ptyhost.Screen as a Screen (nil stays nil, not a typed nil).
+// Screen is the run's *screen.Screen as a Screen (nil stays nil, not a typed nil).
 func (l Local) Screen(id string) (Screen, error) {
 	s, err := l.Supervisor.Screen(id)
 	if s == nil {
@@ -57,11 +58,11 @@ func (l Local) Screen(id string) (Screen, error) {
 }
 
 // Screen is what the terminal pane reads of a run's emulated screen: a
-// *ptyhost.Screen, or a server's screen as its last frame showed it. Its methods take
+// *screen.Screen, or a server's screen as its last frame showed it. Its methods take
 // the screen's own lock and do no I/O, so View may call them. Attention is
 // State().Attention, read for every run with new output; unlike State it leaves the
 // pending output of an unseen run unemulated.
-type Screen = ptyhost.View
+type Screen = screen.View
 
 // Options configure New.
 type Options struct {

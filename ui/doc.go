@@ -22,7 +22,7 @@
 // reads on dark and light terminals without asking the terminal its background.
 //
 // Safety: nothing a hosted program prints reaches the host terminal except through the
-// cell grid ptyhost.Screen renders (or, for pipe runs and transcripts, through text
+// cell grid screen.Screen renders (or, for pipe runs and transcripts, through text
 // stripped of every escape sequence and control character). Names and titles are
 // stripped of control characters. Rendering a run's pane recovers from panics and shows
 // the error in that pane.

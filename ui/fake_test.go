@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 	"corral/watchdog"
@@ -24,7 +25,7 @@ type fakeCore struct {
 	mu        sync.Mutex
 	calls     []string
 	snap      []runs.Info
-	screens   map[string]*ptyhost.Screen
+	screens   map[string]*screen.Screen
 	trees     map[string][]reaper.TreeProc
 	logs      map[string]runs.Output
 	decisions []runs.Decision
@@ -38,7 +39,7 @@ type fakeCore struct {
 }
 
 func newFake(snap ...runs.Info) *fakeCore {
-	return &fakeCore{snap: snap, screens: map[string]*ptyhost.Screen{}, trees: map[string][]reaper.TreeProc{},
+	return &fakeCore{snap: snap, screens: map[string]*screen.Screen{}, trees: map[string][]reaper.TreeProc{},
 		logs: map[string]runs.Output{}, fail: map[string]error{}, written: map[string][]byte{}, spawnID: "rnew"}
 }
 

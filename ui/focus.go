@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/runs"
 )
 
@@ -54,7 +54,7 @@ func (m *Model) leaveFocus() tea.Cmd {
 
 // screenState is the selected run's screen state now (zero without a screen). It is
 // read, not rendered, so a panicking screen yields the zero state.
-func (m Model) screenState() (st ptyhost.ScreenState) {
+func (m Model) screenState() (st screen.ScreenState) {
 	s := m.screens[m.term.ID()]
 	if s == nil {
 		return st

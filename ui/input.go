@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 )
 
 // Input translation for focus mode: Bubble Tea's decoded key, paste and
@@ -188,7 +189,7 @@ func isWheel(b tea.MouseButton) bool {
 // It returns false when the app did not ask for this kind of event, when x or
 // y is negative (outside the pane) or does not fit the legacy form, and for
 // events with no encoding (a press of no button, a wheel release).
-func MouseBytes(msg tea.MouseMsg, x, y int, st ptyhost.ScreenState) ([]byte, bool) {
+func MouseBytes(msg tea.MouseMsg, x, y int, st screen.ScreenState) ([]byte, bool) {
 	if x < 0 || y < 0 {
 		return nil, false
 	}

@@ -10,6 +10,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 )
 
 // keyCase is one key press. in, when set, is what the user's terminal sends
@@ -222,8 +223,8 @@ func TestPasteBytes(t *testing.T) {
 }
 
 func TestMouseBytes(t *testing.T) {
-	sgr := func(mode int) ptyhost.ScreenState { return ptyhost.ScreenState{MouseMode: mode, MouseSGR: true} }
-	legacy := func(mode int) ptyhost.ScreenState { return ptyhost.ScreenState{MouseMode: mode} }
+	sgr := func(mode int) screen.ScreenState { return screen.ScreenState{MouseMode: mode, MouseSGR: true} }
+	legacy := func(mode int) screen.ScreenState { return screen.ScreenState{MouseMode: mode} }
 	left := tea.Mouse{Button: tea.MouseLeft}
 	noButton := tea.Mouse{}
 	// Bubble Tea puts the position in the real terminal into X/Y; MouseBytes
@@ -234,7 +235,7 @@ func TestMouseBytes(t *testing.T) {
 		name   string
 		msg    tea.MouseMsg
 		x, y   int
-		st     ptyhost.ScreenState
+		st     screen.ScreenState
 		want   string
 		wantOK bool
 	}{
@@ -310,19 +311,19 @@ func TestMouseBytes(t *testing.T) {
 func TestMouseBytesAsTerminalSends(t *testing.T) {
 	for _, c := range []struct {
 		in string
-		st ptyhost.ScreenState
+		st screen.ScreenState
 	}{
-		{"\x1b[<0;3;4M", ptyhost.ScreenState{MouseMode: 1000, MouseSGR: true}},
-		{"\x1b[<0;3;4m", ptyhost.ScreenState{MouseMode: 1000, MouseSGR: true}},
-		{"\x1b[<18;3;4M", ptyhost.ScreenState{MouseMode: 1000, MouseSGR: true}},
-		{"\x1b[<65;3;4M", ptyhost.ScreenState{MouseMode: 1000, MouseSGR: true}},
-		{"\x1b[<32;3;4M", ptyhost.ScreenState{MouseMode: 1002, MouseSGR: true}},
-		{"\x1b[<35;3;4M", ptyhost.ScreenState{MouseMode: 1003, MouseSGR: true}},
-		{"\x1b[M !!", ptyhost.ScreenState{MouseMode: 1000}},
-		{"\x1b[M#!!", ptyhost.ScreenState{MouseMode: 1000}},
-		{"\x1b[M4%&", ptyhost.ScreenState{MouseMode: 1000}},
-		{"\x1b[Ma!!", ptyhost.ScreenState{MouseMode: 1000}},
-		{"\x1b[MC!!", ptyhost.ScreenState{MouseMode: 1003}},
+		{"\x1b[<0;3;4M", screen.ScreenState{MouseMode: 1000, MouseSGR: true}},
+		{"\x1b[<0;3;4m", screen.ScreenState{MouseMode: 1000, MouseSGR: true}},
+		{"\x1b[<18;3;4M", screen.ScreenState{MouseMode: 1000, MouseSGR: true}},
+		{"\x1b[<65;3;4M", screen.ScreenState{MouseMode: 1000, MouseSGR: true}},
+		{"\x1b[<32;3;4M", screen.ScreenState{MouseMode: 1002, MouseSGR: true}},
+		{"\x1b[<35;3;4M", screen.ScreenState{MouseMode: 1003, MouseSGR: true}},
+		{"\x1b[M !!", screen.ScreenState{MouseMode: 1000}},
+		{"\x1b[M#!!", screen.ScreenState{MouseMode: 1000}},
+		{"\x1b[M4%&", screen.ScreenState{MouseMode: 1000}},
+		{"\x1b[Ma!!", screen.ScreenState{MouseMode: 1000}},
+		{"\x1b[MC!!", screen.ScreenState{MouseMode: 1003}},
 	} {
 		t.Run(fmt.Sprintf("%q", c.in), func(t *testing.T) {
 			var d uv.EventDecoder

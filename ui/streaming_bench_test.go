@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/demo"
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/runs"
 )
 
@@ -38,7 +38,7 @@ func BenchmarkStreaming(b *testing.B) {
 		}
 		ids = append(ids, id)
 	}
-	extra := make([]*ptyhost.Screen, 3)
+	extra := make([]*screen.Screen, 3)
 	for i := range extra {
 		extra[i], _ = c.sup.Screen(ids[n-1-i])
 	}

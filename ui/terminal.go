@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/runs"
 )
 
@@ -39,7 +39,7 @@ type termCache struct {
 	key   termKey
 	ok    bool
 	val   string
-	state ptyhost.ScreenState
+	state screen.ScreenState
 	held  time.Time // when the frame began to be held for a synchronized update
 }
 
@@ -217,10 +217,10 @@ func (t Terminal) render() (out []string) {
 		t.cache.state = st
 		return t.frame(t.title(st), body)
 	case t.info.Adopted:
-		return t.frame(t.title(ptyhost.ScreenState{}), messageBody(
+		return t.frame(t.title(screen.ScreenState{}), messageBody(
 			"adopted from a dead Corral instance: observed and cancellable, no terminal", iw, ih))
 	}
-	return t.frame(t.title(ptyhost.ScreenState{}), t.logBody(iw, ih))
+	return t.frame(t.title(screen.ScreenState{}), t.logBody(iw, ih))
 }
 
 func (t Terminal) frame(title string, body []string) []string {
@@ -232,7 +232,7 @@ func (t Terminal) frame(title string, body []string) []string {
 }
 
 // title names the run and, when focused, says how to leave.
-func (t Terminal) title(st ptyhost.ScreenState) string {
+func (t Terminal) title(st screen.ScreenState) string {
 	s := t.c.Styles
 	out := s.Title.Render(clean(t.info.Name)) + s.Muted.Render(" "+string(t.info.Kind))
 	if t.focused {
@@ -274,7 +274,7 @@ func (t Terminal) screenBody(iw, ih int) []string {
 }
 
 // fitScreenLine makes a line of Render, cols columns wide, exactly w columns. The
-// Screen counts columns rune by rune, as a terminal does (ptyhost.RuneWidth), so a
+// Screen counts columns rune by rune, as a terminal does (screen.RuneWidth), so a
 // cluster like 👍🏽 or 👨‍👩‍👧 is as wide as its parts; so does Bubble Tea's renderer
 // on a terminal without grapheme clustering (mode 2027). widthOf and fit count such a
 // cluster as one wide character, which would pad or cut the line to the wrong width
@@ -297,8 +297,8 @@ func fitScreenLine(line string, cols, w int) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(line[i:])
-		if n += ptyhost.RuneWidth(r); n > w {
-			n -= ptyhost.RuneWidth(r) // a wide character that does not fit
+		if n += screen.RuneWidth(r); n > w {
+			n -= screen.RuneWidth(r) // a wide character that does not fit
 			break
 		}
 		b.WriteString(line[i : i+size])
@@ -383,4 +383,4 @@ func cursorShape(ps int) (tea.CursorShape, bool) {
 }
 
 // ScreenState is the state read with the last rendering (modes, mouse, cursor).
-func (t Terminal) ScreenState() ptyhost.ScreenState { return t.cache.state }
+func (t Terminal) ScreenState() screen.ScreenState { return t.cache.state }

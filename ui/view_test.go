@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 	"corral/watchdog"
@@ -135,8 +136,8 @@ func TestDetailsWatchdogStates(t *testing.T) {
 	}
 }
 
-func screenWith(cols, rows int, text string) *ptyhost.Screen {
-	s := ptyhost.NewScreen(cols, rows)
+func screenWith(cols, rows int, text string) *screen.Screen {
+	s := screen.NewScreen(cols, rows)
 	s.Write([]byte(text))
 	return s
 }

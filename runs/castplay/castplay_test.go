@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 )
 
 // demoCast is a real recording: corral demo --autoplay in tmux, 140×45, 41.5 s.
@@ -116,11 +116,11 @@ func TestSeekOnARealRecording(t *testing.T) {
 	if !reset || from != 0 || to != p.after(2*time.Second) {
 		t.Fatalf("back: [%d,%d) reset %v", from, to, reset)
 	}
-	seeked := ptyhost.NewScreen(ix.Cols, ix.Rows)
+	seeked := screen.NewScreen(ix.Cols, ix.Rows)
 	feed(t, ix, f, seeked, 0, p.after(30*time.Second))
 	seeked.Write([]byte("\x1bc"))
 	feed(t, ix, f, seeked, from, to)
-	straight := ptyhost.NewScreen(ix.Cols, ix.Rows)
+	straight := screen.NewScreen(ix.Cols, ix.Rows)
 	feed(t, ix, f, straight, 0, to)
 	if a, b := seeked.Render(), straight.Render(); a != b || strings.TrimSpace(straight.Text()) == "" {
 		al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
@@ -140,7 +140,7 @@ func TestSeekOnARealRecording(t *testing.T) {
 	}
 }
 
-func feed(t *testing.T, ix *Index, f *os.File, s *ptyhost.Screen, from, to int) {
+func feed(t *testing.T, ix *Index, f *os.File, s *screen.Screen, from, to int) {
 	t.Helper()
 	err := ix.Read(f, from, to, func(kind, data string) {
 		if kind == "o" {

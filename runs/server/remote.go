@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 )
@@ -155,7 +156,7 @@ func (r *Remote) screenOf(id string) *remoteScreen {
 
 // Screen returns run id's screen (nil for a pipe run): what the last frame showed,
 // and its attention count, which every run's output keeps up to date.
-func (r *Remote) Screen(id string) (ptyhost.View, error) {
+func (r *Remote) Screen(id string) (screen.View, error) {
 	r.mu.Lock()
 	kind, known := r.kinds[id]
 	r.mu.Unlock()
@@ -190,7 +191,7 @@ func (r *Remote) Watch(id string) error {
 type remoteScreen struct {
 	mu    sync.Mutex
 	f     Frame
-	state ptyhost.ScreenState
+	state screen.ScreenState
 }
 
 func (s *remoteScreen) update(f Frame) {
@@ -212,7 +213,7 @@ func (s *remoteScreen) Render() string {
 	return s.f.Render
 }
 
-func (s *remoteScreen) State() ptyhost.ScreenState {
+func (s *remoteScreen) State() screen.ScreenState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 )
@@ -48,7 +49,7 @@ type Core interface {
 	Reconcile(ctx context.Context) ([]runs.Decision, error)
 	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
 	Metrics() runs.Metrics
-	Screen(id string) (*ptyhost.Screen, error)
+	Screen(id string) (*screen.Screen, error)
 }
 
 // Options describe the server to its clients.

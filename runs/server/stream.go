@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/screen"
 	"corral/runs"
 )
 
@@ -42,14 +42,14 @@ type (
 	// Frame is a run's screen as the UI draws it. A light frame carries only the
 	// attention count of a screen nobody watches.
 	Frame struct {
-		ID        string               `json:"id"`
-		Light     bool                 `json:"light,omitempty"`
-		Attention uint64               `json:"attention"`
-		Version   uint64               `json:"version,omitempty"`
-		Cols      int                  `json:"cols,omitempty"`
-		Rows      int                  `json:"rows,omitempty"`
-		Render    string               `json:"render,omitempty"`
-		State     *ptyhost.ScreenState `json:"state,omitempty"`
+		ID        string              `json:"id"`
+		Light     bool                `json:"light,omitempty"`
+		Attention uint64              `json:"attention"`
+		Version   uint64              `json:"version,omitempty"`
+		Cols      int                 `json:"cols,omitempty"`
+		Rows      int                 `json:"rows,omitempty"`
+		Render    string              `json:"render,omitempty"`
+		State     *screen.ScreenState `json:"state,omitempty"`
 	}
 )
 

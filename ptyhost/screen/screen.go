@@ -1,4 +1,4 @@
-package ptyhost
+package screen
 
 import (
 	"fmt"
@@ -8,11 +8,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
+
+	"corral/ptyhost"
 )
 
-// Screen is the terminal screen of one PTY run. It is vt10x (DESIGN.md §7) behind
-// a wrapper that works around the emulator's defects, which
-// /work/shared/research/vt.md §1.10 lists with the inputs that show them:
+// Screen is the terminal screen of one PTY run. It is vt10x behind a wrapper that
+// works around the emulator's defects, which the package doc lists with the
+// inputs that show them:
 //
 //   - Write normalises the byte stream before vt10x sees it (screen_scan.go,
 //     screen_csi.go): whole UTF-8 sequences only, sequences vt10x mis-executes
@@ -75,12 +77,12 @@ type vtTracked struct {
 
 // ScreenState is what the UI needs besides the rendered text.
 type ScreenState struct {
-	Modes       Modes `json:"modes"`        // AppCursor (from vt10x), BracketedPaste (tracked here)
-	SyncOutput  bool  `json:"sync_output"`  // ?2026 set: the app is mid-frame; a renderer may hold the previous frame
-	FocusEvents bool  `json:"focus_events"` // ?1004
-	MouseMode   int   `json:"mouse_mode"`   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
-	MouseSGR    bool  `json:"mouse_sgr"`    // ?1006
-	AltScreen   bool  `json:"alt_screen"`
+	Modes       ptyhost.Modes `json:"modes"`        // AppCursor (from vt10x), BracketedPaste (tracked here)
+	SyncOutput  bool          `json:"sync_output"`  // ?2026 set: the app is mid-frame; a renderer may hold the previous frame
+	FocusEvents bool          `json:"focus_events"` // ?1004
+	MouseMode   int           `json:"mouse_mode"`   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
+	MouseSGR    bool          `json:"mouse_sgr"`    // ?1006
+	AltScreen   bool          `json:"alt_screen"`
 	// CursorX is a display column of Render's output, CursorY a line.
 	CursorX       int    `json:"cursor_x"`
 	CursorY       int    `json:"cursor_y"`
@@ -188,7 +190,7 @@ func (s *Screen) emuChanged() bool {
 
 // flush feeds the normalised bytes to vt10x, keeping back the start of a
 // UTF-8 sequence cut by the end of a read: vt10x's Write would return a short
-// count for it and then lose the rest of the character (vt.md §1.6).
+// count for it and then lose the rest of the character (defect #16).
 func (s *Screen) flush() {
 	n := completeUTF8(s.out)
 	if n > 0 {
@@ -216,7 +218,7 @@ func completeUTF8(p []byte) int {
 	return len(p)
 }
 
-// feed runs vt10x on p, recovering from its panics (vt.md §1.10 #6; the
+// feed runs vt10x on p, recovering from its panics (defect #6; the
 // normaliser removes the inputs known to cause them).
 func (s *Screen) feed(p []byte) {
 	s.safely(func() {
@@ -253,7 +255,7 @@ func (s *Screen) Resize(cols, rows int) {
 }
 
 // resizeTerm works around vt10x sliding both screens up by the current
-// cursor's overflow (vt.md §1.7, §1.10 #10): when vim or less sits on the
+// cursor's overflow (defect #10): when vim or less sits on the
 // alternate screen with its cursor on the last line, shrinking would push
 // lines of the main screen off the top for good. On the alternate screen the
 // cursor goes home first (the app repaints on SIGWINCH anyway) and back after.
@@ -308,7 +310,7 @@ func (s *Screen) State() ScreenState {
 	m := s.term.Mode()
 	cur := s.term.Cursor()
 	return ScreenState{
-		Modes:         Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste},
+		Modes:         ptyhost.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste},
 		SyncOutput:    s.track.sync,
 		FocusEvents:   m&vt10x.ModeFocus != 0,
 		MouseMode:     mouseMode(m),

@@ -1,4 +1,4 @@
-package ptyhost
+package screen
 
 import (
 	"bytes"
@@ -110,7 +110,7 @@ func bareLineIsNot(y int, want string) func(vt10x.Terminal) bool {
 	return func(term vt10x.Terminal) bool { return bareLine(term, y) != want }
 }
 
-// TestScreenWorkarounds: each input breaks bare vt10x (vt.md §1.10), shown by
+// TestScreenWorkarounds: each input breaks bare vt10x (a defect the package doc lists), shown by
 // bare, and comes out right through the Screen, checked by want.
 func TestScreenWorkarounds(t *testing.T) {
 	cases := []struct {

@@ -1,11 +1,11 @@
-package ptyhost
+package screen
 
 import "bytes"
 
 // Lazy emulation (issue 6: the flood and streaming budgets).
 //
 // vt10x parses about 20 MB/s here, two thirds of it in a debug logf that boxes a
-// string for every rune (vt.md §4), and it may not be patched; `cat` of a big file
+// string for every rune, and it may not be patched; `cat` of a big file
 // moves 70–100 MB/s through a PTY. Profiled on a 100 MB cat (ui BenchmarkFlood),
 // vt10x's Write was two thirds of the reader goroutine's CPU, and with ten runs
 // streaming coloured logs (ui BenchmarkStreaming) half of the process's. So a screen

@@ -2,10 +2,10 @@
 # record.sh regenerates the fidelity test data (issue 10 item 5): for each
 # program, the raw bytes it writes to an 80×24 terminal (NAME.raw), and tmux's
 # rendering of exactly those bytes at the same size (NAME.tmux, from
-# capture-pane -e -N -p). TestFidelity replays NAME.raw into ptyhost.Screen and
+# capture-pane -e -N -p). TestFidelity replays NAME.raw into screen.Screen and
 # compares every cell with NAME.tmux, so CI needs neither tmux nor the programs.
 #
-# Usage: ptyhost/testdata/fidelity/record.sh [name ...]   (default: all)
+# Usage: ptyhost/screen/testdata/fidelity/record.sh [name ...]   (default: all)
 # Needs tmux, and the programs: apt-get install -y vim less nano htop mc dialog tig
 # Recording uses a private tmux server (-L) that it ends by its own socket
 # name (kill-server), never by a process name.
@@ -118,13 +118,13 @@ for name in ${@:-$all}; do
 	vim) record vim "vim -u NONE -N -c 'syntax on' -c 'set number' /tmp/corral-fidelity-sample.txt" ;;
 	less) record less "less -R /tmp/corral-fidelity-sample.txt" ;;
 	top) record top "top -b -n1 -w 80 | head -20 | sed 's/[0-9]/0/g'; sleep 3600" ;;
-	git-log) record git-log "git -C ../../.. log --graph --color=always --oneline -n 20 | cat; sleep 3600" ;;
+	git-log) record git-log "git -C ../../../.. log --graph --color=always --oneline -n 20 | cat; sleep 3600" ;;
 	ls) record ls "ls --color=always -la /usr/bin | head -22; sleep 3600" ;;
 	nano) record nano "nano /tmp/corral-fidelity-sample.txt" ;;
 	htop) record htop "htop" ;;
 	mc) record mc "mc -x /tmp" ;;
 	dialog) record dialog "dialog --checklist 'Pick 你好' 15 50 5 1 '你好 with CJK' on 2 'plain item' off 3 'emoji 😀 item' on" ;;
-	tig) record tig "tig -C ../../.." ;;
+	tig) record tig "tig -C ../../../.." ;;
 	*) echo "record.sh: unknown stream $name" >&2 && exit 2 ;;
 	esac
 done

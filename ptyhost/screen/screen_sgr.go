@@ -1,8 +1,8 @@
-package ptyhost
+package screen
 
 import "strconv"
 
-// SGR, rewritten into the semicolon form vt10x parses (vt.md §1.4, §1.5):
+// SGR, rewritten into the semicolon form vt10x parses (defects #4, #5):
 //   - colon sub-parameters (ITU T.416) are translated: "38:2::r:g:b",
 //     "38:2:r:g:b" and "38:5:n" become "38;2;r;g;b" and "38;5;n"; "4:0" becomes
 //     24 and "4:1"…"4:5" (curly and friends) plain underline 4; other

@@ -1,10 +1,10 @@
-package ptyhost
+package screen
 
 import "strconv"
 
 // Control sequences, rewritten for vt10x. vt10x parses parameters with
 // strings.Split(";") and Atoi and stops at the first it cannot parse, takes only
-// '?' as a prefix and ignores intermediates (vt.md §1.3), so:
+// '?' as a prefix and ignores intermediates (defect #1), so:
 //   - a prefixed CSI other than '?' runs as its final byte: the kitty keyboard
 //     "CSI > 7 u" / "CSI < u" as DECRC (the cursor jumps), "CSI > 4;2 m" as SGR 0;
 //   - an empty parameter ends the list ("CSI ; 10 H" goes home), a colon one too
@@ -210,7 +210,7 @@ func (s *Screen) csiPrivate(final byte) {
 
 // privateModes tracks the DEC modes vt10x ignores and forwards the list.
 // "CSI ? 1049 l" on the main screen would switch vt10x *to* the alternate
-// screen (vt.md §1.10 #9), so leaving an alternate screen that is not there is
+// screen (defect #9), so leaving an alternate screen that is not there is
 // left out.
 func (s *Screen) privateModes(final byte) {
 	set := final == 'h'
@@ -295,7 +295,7 @@ func (s *Screen) scrollRegion() {
 	s.track.region = min(t, b) > 0 || max(t, b) < s.rows-1
 }
 
-// repeat implements REP ("CSI n b"), which vt10x ignores (vt.md §1.10 #14;
+// repeat implements REP ("CSI n b"), which vt10x ignores (defect #14;
 // ncurses may use it with xterm-256color), as tmux 3.3a does: the ASCII
 // graphic character written just before, at most a screenful of times, and
 // nothing after anything else (lastSeq, screen_scan.go).

@@ -1,4 +1,4 @@
-package ptyhost
+package screen
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// The inputs of vt.md §4, about 1 MiB each, fed in 32 KiB chunks (the host's
-// read size) into a 120×40 screen.
+// The inputs the emulator was first measured with, about 1 MiB each, fed in
+// 32 KiB chunks (the host's read size) into a 120×40 screen.
 const benchCols, benchRows, benchChunk = 120, 40, 32 << 10
 
 // benchPlain is scrolling ASCII: 100-character lines and CRLF.

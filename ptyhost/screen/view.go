@@ -1,4 +1,4 @@
-package ptyhost
+package screen
 
 // View is what a renderer reads of a terminal screen: a Screen in this process, or a
 // server's screen as its last frame showed it (runs/server). Its methods do no I/O.

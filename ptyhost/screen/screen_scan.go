@@ -1,4 +1,4 @@
-package ptyhost
+package screen
 
 import (
 	"encoding/binary"
@@ -34,7 +34,7 @@ const (
 	vtMaxParam = 9999 // numeric parameters are clamped here (CSI 99999999 I loops for ages)
 )
 
-// Answers to device attribute queries, which vt10x ignores (vt.md §1.9): a VT220
+// Answers to device attribute queries, which vt10x ignores: a VT220
 // with ANSI colour, the usual reply of xterm-compatible terminals; DA2 says
 // "VT100, firmware 0".
 const (
@@ -275,8 +275,8 @@ func (s *Screen) stepCSI(b byte) bool {
 }
 
 // control runs a C0 control met inside an escape or control sequence, as
-// xterm does: CAN and SUB abort the sequence (vt10x would finish it: vt.md
-// §1.10 #17), ESC starts a new one, BEL rings and the rest execute in place
+// xterm does: CAN and SUB abort the sequence (vt10x would finish it:
+// defect #17), ESC starts a new one, BEL rings and the rest execute in place
 // (vt10x has not seen the sequence yet, so it runs them in the ground state).
 func (s *Screen) control(b byte) {
 	switch b {
@@ -339,7 +339,7 @@ func (s *Screen) inAltScreen() bool {
 
 // fullReset handles RIS (ESC c). vt10x's reset clears only a rows×cols square
 // of the screen and, on the alternate screen, drops the mode bit without
-// switching back (vt.md §1.10 #8), so leave the alternate screen first and
+// switching back (defect #8), so leave the alternate screen first and
 // clear the whole screen after. The modes tracked here reset too.
 func (s *Screen) fullReset() {
 	if s.inAltScreen() {
