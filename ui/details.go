@@ -85,7 +85,11 @@ func (d Details) lines() []string {
 	case !d.has:
 		body = []string{st.Muted.Render(" no run selected")}
 	default:
-		body = append(wrapLines(d.facts(), iw, labelW), wrapLines(d.treeLines(), iw, 1)...)
+		tree := d.treeLines()
+		if len(d.tree) == 0 { // a message wraps; a table's rows are cut at the edge
+			tree = wrapLines(tree, iw, 1)
+		}
+		body = append(wrapLines(d.facts(), iw, labelW), tree...)
 	}
 	if len(body) > ih {
 		body = body[:ih]

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"corral/reaper"
 	"corral/runs"
 )
 
@@ -285,5 +286,31 @@ func TestListColumnsByPriority(t *testing.T) {
 	want := listCols{name: 10, kind: 4, state: 15, marks: 2, merged: true}
 	if got := listColumns(37, demo); got != want {
 		t.Errorf("demo at 37: %+v, want %+v", got, want)
+	}
+}
+
+// The process tree is a table: at any width each process is one row under the header,
+// its columns where the header's are (cut at the pane's edge, never wrapped).
+func TestDetailsTreeRowsStayRows(t *testing.T) {
+	for _, sz := range [][2]int{{80, 60}, {100, 50}, {140, 40}} { // tall enough for the tree
+		h := layoutHarness(t, sz[0], sz[1], Options{})
+		h.core.trees["r1"] = []reaper.TreeProc{
+			{Proc: reaper.Proc{PID: 4242, PGID: 4242, SID: 4242, State: 'S'}, Mark: reaper.MarkRoot, Argv: []string{"claude"}},
+			{Proc: reaper.Proc{PID: 4250, PGID: 4242, SID: 4242, State: 'S'}, Mark: reaper.MarkMember, Depth: 1,
+				Argv: []string{"node", "/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--long-argument"}},
+		}
+		h.m.list.Select("r1")
+		h.send(h.m.requestTree()())
+		lines := paneLines(h.m.View().Content, h.m.lay.details)
+		head := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "PID") })
+		if head < 0 || head+2 >= len(lines) {
+			t.Fatalf("%dx%d: no tree table:\n%s", sz[0], sz[1], strings.Join(lines, "\n"))
+		}
+		col := strings.Index(lines[head], "PID") + len("PID")
+		for i, pid := range []string{"4242", "4250"} {
+			if row := lines[head+1+i]; strings.Index(row, pid)+len(pid) != col {
+				t.Errorf("%dx%d: row %d is not the process %s under PID:\n%s", sz[0], sz[1], i+1, pid, strings.Join(lines, "\n"))
+			}
+		}
 	}
 }
