@@ -69,8 +69,7 @@ func replayMatchesBare(t *testing.T, name string) {
 		}
 	}
 	x.keys("q")
-	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
-	x.keys("y")
+	x.answer(`(?i)quit.*\?`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }
 

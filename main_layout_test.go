@@ -61,8 +61,7 @@ func TestUILayoutRememberedAcrossAttach(t *testing.T) {
 		return sizeOf(s) == "29 96" && strings.Contains(s, "Details") && leftColumn(s) == 42
 	})
 	y.keys("Q")
-	y.waitFor(`1 live run\(s\) will be ended`, 10*time.Second)
-	y.keys("y")
+	y.answer(`1 live run\(s\) will be ended`, "y")
 	y.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	assertEnded(t, state, 1, "supervisor-shutdown")
 }
@@ -166,8 +165,7 @@ func TestUIRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 	first := x.waitFor(`svc\s+pipe\s+exited`, 20*time.Second)
 	x.waitFor(`svc-up-42`, 10*time.Second)
 	x.keys("d")
-	x.waitFor(`listed as not started again`, 10*time.Second)
-	x.keys("y")
+	x.answer(`listed as not started again`, "y")
 	x.waitFor(`svc\s+pipe\s+not started`, 10*time.Second)
 	x.waitFor(`Details svc \(not started\)`, 10*time.Second)
 	x.keys("R")

@@ -109,7 +109,6 @@ func TestReplaySeekAndProgress(t *testing.T) {
 		return regexp.MustCompile(`0:0\d / 1:00`).MatchString(s) && !strings.Contains(s, "paused")
 	})
 	x.keys("q")
-	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
-	x.keys("y")
+	x.answer(`(?i)quit.*\?`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }

@@ -209,8 +209,7 @@ func TestAttachDetachReattach(t *testing.T) {
 
 	// The shutdown key ends every run and the server.
 	y.keys("Q")
-	y.waitFor(`2 live run\(s\) will be ended`, 10*time.Second)
-	y.keys("y")
+	y.answer(`2 live run\(s\) will be ended`, "y")
 	y.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	waitGone(t, srvPID, "server after shutdown")
 	assertEnded(t, state, 2, "supervisor-shutdown")

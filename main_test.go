@@ -417,6 +417,30 @@ func (x *tmuxTerm) send(args ...string) {
 	x.last = time.Now()
 }
 
+// answer answers the question on screen (re) with key, as a person who read it does.
+// Corral ignores an answer that reached it before the question could be read (ui
+// answerGrace), and keys are paced from their sending: a loaded Corral that shows the
+// question late may take the answer as early. While the question stays, the answer is
+// given again.
+func (x *tmuxTerm) answer(re, key string) {
+	x.t.Helper()
+	rx := regexp.MustCompile(re)
+	x.waitFor(re, 10*time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		x.keys(key)
+		for gone := time.Now().Add(time.Second); rx.MatchString(x.screen()) && time.Now().Before(gone); {
+			time.Sleep(50 * time.Millisecond) // tmux has no change notification
+		}
+		if !rx.MatchString(x.screen()) {
+			return
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the question %q stayed after %s:\n%s", re, key, x.screen())
+		}
+	}
+}
+
 // waitFor waits until the screen matches re, with a deadline.
 func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
 	x.t.Helper()
@@ -528,8 +552,7 @@ func TestUIShellSession(t *testing.T) {
 	x.waitFor(`back-5`, 10*time.Second) // the sleep was interrupted: the shell answers again
 
 	x.keys("x")
-	x.waitFor(`(?i)cancel.*\?`, 10*time.Second)
-	x.keys("y")
+	x.answer(`(?i)cancel.*\?`, "y")
 	x.waitFor(`bash\s+(pty\s+)?exited.*cancel`, 20*time.Second) // a 100-column list drops the kind
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
@@ -578,8 +601,7 @@ func testQuitWithLiveRuns(t *testing.T, flag, quit string) {
 		}
 	}
 	x.keys(quit)
-	x.waitFor(`2 live run\(s\) will be ended`, 10*time.Second)
-	x.keys("y")
+	x.answer(`2 live run\(s\) will be ended`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
 	assertEnded(t, state, 2, "supervisor-shutdown")
 }
@@ -651,8 +673,7 @@ func TestReplayRecording(t *testing.T) {
 	x.waitFor(`hello replay`, 20*time.Second)
 	x.waitFor(`end of recording`, 20*time.Second)
 	x.keys("q")
-	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
-	x.keys("y")
+	x.answer(`(?i)quit.*\?`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	if r := run(t, corral(t, "replay", filepath.Join(state, "nope.cast"))); r.code != 2 {
 		t.Errorf("a missing recording: exit %d, want 2", r.code)
@@ -672,7 +693,6 @@ func TestReplayRecording(t *testing.T) {
 		return strings.Contains(s, "· 60×12") && full.MatchString(s) && strings.Contains(s, "│after")
 	})
 	x.keys("q")
-	x.waitFor(`(?i)quit.*\?`, 10*time.Second)
-	x.keys("y")
+	x.answer(`(?i)quit.*\?`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }

@@ -140,8 +140,7 @@ func TestUIScrollbackColourPagerEvents(t *testing.T) {
 
 	x.keys("Escape")
 	x.keys("q")
-	x.waitFor(`1 live run\(s\) will be ended`, 10*time.Second)
-	x.keys("y")
+	x.answer(`1 live run\(s\) will be ended`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
 	assertNothingLeft(t, state)
 }
