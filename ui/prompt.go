@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"time"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // promptKind is what a prompt's text is for.
@@ -145,9 +147,15 @@ func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 	return f, nil
 }
 
-// View is the question line.
+// View is the question line. When it does not fit, the question is cut and the
+// answer keys stay: a question whose keys are cut off cannot be answered.
 func (f Confirm) View() string {
 	st := f.c.Styles
-	return fit(st.Warn.Render(" "+clean(f.question))+" "+st.Key.Render(f.c.Keys.Yes.Help().Key)+
-		st.Desc.Render(" yes  ")+st.Key.Render(f.c.Keys.No.Help().Key)+st.Desc.Render(" no"), f.w)
+	keys := " " + st.Key.Render(f.c.Keys.Yes.Help().Key) + st.Desc.Render(" yes  ") +
+		st.Key.Render(f.c.Keys.No.Help().Key) + st.Desc.Render(" no")
+	q := st.Warn.Render(" " + clean(f.question))
+	if room := f.w - widthOf(keys); widthOf(q) > room {
+		q = ansi.Truncate(q, max(room, 0), "…") + "\x1b[0m"
+	}
+	return fit(q+keys, f.w)
 }
