@@ -22,6 +22,10 @@ import (
 // and the JSON string is escaped straight into the line (appendJSONString). With
 // json.Marshal and the string conversions it was half of the reader's CPU in a 100 MB
 // flood (ui BenchmarkFlood, issue 6).
+//
+// Like the transcript, the buffer goes to the file transcriptDelay after its first
+// byte, not only when full: `corral replay RUN` of a live run read an empty file, and
+// a crash lost up to the buffer's 32 KiB (review).
 type castFile struct {
 	mu     sync.Mutex
 	f      *os.File
@@ -33,6 +37,9 @@ type castFile struct {
 	left   int64
 	capped bool
 	err    error
+	timer  *time.Timer // flushes the buffer transcriptDelay after its first byte
+	armed  bool
+	closed bool
 }
 
 // castHeader is the asciicast v2 header.
@@ -51,6 +58,8 @@ func openCast(path string, cols, rows uint16, title, term string, limit int64, n
 		return nil, fmt.Errorf("cast: %w", err)
 	}
 	c := &castFile{f: f, w: bufio.NewWriterSize(f, 32<<10), start: now, left: limit}
+	c.timer = time.AfterFunc(time.Hour, c.flushLater)
+	c.timer.Stop()
 	h := castHeader{Version: 2, Width: int(cols), Height: int(rows), Timestamp: now.Unix(),
 		Title: title, Env: map[string]string{"TERM": term}}
 	b, _ := json.Marshal(h)
@@ -111,6 +120,23 @@ func (c *castFile) line(b []byte) {
 		c.err = err
 	}
 	c.left -= int64(len(b))
+	if !c.armed && c.w.Buffered() > 0 {
+		c.armed = true
+		c.timer.Reset(transcriptDelay)
+	}
+}
+
+// flushLater is the timer's flush: what the buffer holds goes to the file.
+func (c *castFile) flushLater() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.armed = false
+	if c.closed || c.err != nil {
+		return
+	}
+	if err := c.w.Flush(); err != nil {
+		c.err = err
+	}
 }
 
 // close flushes any held bytes (as they are) and the buffer.
@@ -118,12 +144,14 @@ func (c *castFile) close() error {
 	if c == nil {
 		return nil
 	}
+	c.timer.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.held) > 0 {
 		c.event(time.Now(), "o", c.held) // a broken tail at the very end
 	}
 	c.w.Flush()
+	c.closed = true // a late timer does nothing
 	return c.f.Close()
 }
 

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -152,5 +153,25 @@ func TestFixedSizeFollowsTheChild(t *testing.T) {
 	info := waitEnd(t, s, id)
 	if c, r := replayCast(t, info.Cast).Size(); c != 60 || r != 12 {
 		t.Errorf("the run's own recording ends at %d×%d, want 60×12", c, r)
+	}
+}
+
+// A live run's recording is on disk soon after its output, not only when its buffer
+// fills or the run ends: corral replay RUN of a live run found an empty file, and a
+// crash lost up to 32 KiB of it (review).
+func TestCastOnDiskWhileLive(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(true, "keys"))
+	waitOutput(t, s, id, "ready")
+	info, err := s.Info(id)
+	if err != nil || info.Cast == "" {
+		t.Fatalf("no recording: %+v, %v", info, err)
+	}
+	waitFor(t, "the output in the recording on disk", func() bool {
+		b, _ := os.ReadFile(info.Cast)
+		return bytes.Contains(b, []byte("ready"))
+	})
+	if info, _ := s.Info(id); info.State != Running {
+		t.Fatalf("the run ended (%s) before the check", info.State)
 	}
 }
