@@ -399,7 +399,7 @@ func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int
 		rem.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
 	}
 	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
-		Pending: rs.pending, Configured: rs.configured, Mouse: rs.mouse, Prefs: kept, PrefsPath: keptPath,
+		Pending: rs.pending, Configured: rs.configured, Mouse: rs.mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
@@ -1297,7 +1297,7 @@ func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Progra
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
 	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending,
-		Configured: rs.configured, Mouse: rs.mouse, Replay: rs.replay, Prefs: kept, PrefsPath: keptPath,
+		Configured: rs.configured, Mouse: rs.mouse, InTmux: os.Getenv("TMUX") != "", Replay: rs.replay, Prefs: kept, PrefsPath: keptPath,
 		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {
 		sup.Shutdown(context.Background())

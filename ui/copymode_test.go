@@ -126,3 +126,17 @@ func TestPagerFile(t *testing.T) {
 		os.Remove(msg.path)
 	}
 }
+
+// Inside tmux the status line says what tmux needs for the copy to reach the
+// clipboard: its default set-clipboard (external) drops an application's OSC 52.
+func TestCopyModeInTmuxSaysWhatItNeeds(t *testing.T) {
+	h := twoRuns(t)
+	h.m.inTmux = true
+	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("alpha\r\n")}}}
+	if msgs := h.key("pgup", "c", "y"); len(rawOf(msgs)) != 1 {
+		t.Fatalf("y wrote %q", rawOf(msgs))
+	}
+	if v := h.view(); !strings.Contains(v, "set -g set-clipboard on") {
+		t.Errorf("the status line does not say what tmux needs:\n%s", v)
+	}
+}

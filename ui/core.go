@@ -86,6 +86,9 @@ type Options struct {
 	// Mouse starts the UI with the mouse on ([ui] mouse): clicks select a run and focus
 	// the terminal pane, the wheel scrolls. Off, the terminal keeps its own selection.
 	Mouse bool
+	// InTmux says Corral's terminal is a tmux pane: copy mode's OSC 52 reaches the
+	// clipboard there only with tmux's set-clipboard on, which the status line says.
+	InTmux bool
 	// Replay: the runs are corral replay's players (castplay): the replay keys act on
 	// the selected one outside focus, and the status line says what they do.
 	Replay bool

@@ -68,10 +68,11 @@ type Model struct {
 	confirmID string
 	form      Form
 
-	flash string // a one-line notice in the status line, until the next key
-	zoom  bool
-	mouse bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
-	pair  pairView // the selected run's parity partner, shown beside it (pair.go)
+	flash  string // a one-line notice in the status line, until the next key
+	zoom   bool
+	mouse  bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
+	inTmux bool     // Corral's terminal is a tmux pane (copy mode says what it needs)
+	pair   pairView // the selected run's parity partner, shown beside it (pair.go)
 
 	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
 	dropped     int       // keys dropped since
@@ -137,7 +138,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	}
 	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 	m.detachable, m.replay, m.prefsPath = o.Detachable, o.Replay, o.PrefsPath
-	m.mouse = o.Mouse
+	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.list.SetConfigured(o.Configured)
 	if !o.Detachable {

@@ -80,3 +80,13 @@ func TestHistoryCmdReadsTranscript(t *testing.T) {
 		t.Errorf("a pipe run's history must come from its log: %+v", msg)
 	}
 }
+
+// The pager gets LESS=R unless the user set LESS: a PAGER=less shows colours.
+func TestPagerEnv(t *testing.T) {
+	if got := pagerEnv([]string{"PATH=/bin"}); !slices.Contains(got, "LESS=R") {
+		t.Errorf("no LESS=R in %q", got)
+	}
+	if got := pagerEnv([]string{"LESS=-S"}); slices.Contains(got, "LESS=R") || !slices.Contains(got, "LESS=-S") {
+		t.Errorf("the user's LESS replaced: %q", got)
+	}
+}

@@ -92,8 +92,21 @@ func pagerCmd(lines []HistLine) tea.Cmd {
 		// The pager command line is the user's, as a shell reads $PAGER; the file is an
 		// argument, never part of the command text.
 		c := exec.Command("sh", "-c", pager+` "$1"`, "sh", f.Name())
+		c.Env = pagerEnv(os.Environ())
 		return pagerFileMsg{path: f.Name(), pager: pager, cmd: c}
 	}
+}
+
+// pagerEnv is the pager's environment: LESS=R when the user has no LESS of their own,
+// as git sets LESS=FRX, so a PAGER=less shows the file's colours instead of asking
+// whether it is binary (review).
+func pagerEnv(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "LESS=") {
+			return env
+		}
+	}
+	return append(env, "LESS=R")
 }
 
 // runPager hands the terminal to the pager on the file; the file goes when it exits.
