@@ -244,20 +244,11 @@ func (s *Screen) penAttr(v int32) {
 // colour (58), and returns how many following parameters it used, or -1 when it
 // is malformed and ends the SGR (as in sgrWriter.color).
 func (s *Screen) penColor(c *vtCSI, i int) int {
-	p := &c.p[i]
-	var args [4]int32
-	used := 0
-	switch {
-	case p.n > 1:
-		args = colonColor(p)
-	case c.arg(i+1) == 5 && i+2 < c.np:
-		args, used = [4]int32{5, c.p[i+2].v[0]}, 2
-	case c.arg(i+1) == 2 && i+4 < c.np:
-		args, used = [4]int32{2, c.p[i+2].v[0], c.p[i+3].v[0], c.p[i+4].v[0]}, 4
-	default:
+	args, used, ok := readExtColor(c, i)
+	if !ok {
 		return -1
 	}
-	if p.v[0] == 58 {
+	if c.p[i].v[0] == 58 {
 		if ulc, ok := underlineColor(args); ok {
 			s.pen.ulc = ulc
 		}

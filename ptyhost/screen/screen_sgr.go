@@ -147,23 +147,29 @@ func (w *sgrWriter) param(c *vtCSI, i int) int {
 // A malformed one ends the SGR, as its remaining parameters cannot be told
 // apart from its arguments.
 func (w *sgrWriter) color(c *vtCSI, i int) int {
-	p := &c.p[i]
-	var args [4]int32 // kind and its values
-	used := 0
-	switch {
-	case p.n > 1: // colon form: 38:5:n, 38:2:r:g:b, 38:2:cs:r:g:b
-		args = colonColor(p)
-	case c.arg(i+1) == 5 && i+2 < c.np:
-		args, used = [4]int32{5, c.p[i+2].v[0]}, 2
-	case c.arg(i+1) == 2 && i+4 < c.np:
-		args, used = [4]int32{2, c.p[i+2].v[0], c.p[i+3].v[0], c.p[i+4].v[0]}, 4
-	default:
+	args, used, ok := readExtColor(c, i)
+	if !ok {
 		return c.np
 	}
-	if p.v[0] != 58 {
-		w.putColor(p.v[0], args)
+	if base := c.p[i].v[0]; base != 58 {
+		w.putColor(base, args)
 	}
 	return used
+}
+
+// readExtColor reads the extended colour whose code (38, 48 or 58) is parameter i, in
+// either form: its kind and values ({5, n} or {2, r, g, b}), how many following
+// parameters it used, and false when it is malformed.
+func readExtColor(c *vtCSI, i int) (args [4]int32, used int, ok bool) {
+	switch p := &c.p[i]; {
+	case p.n > 1: // colon form: 38:5:n, 38:2:r:g:b, 38:2:cs:r:g:b
+		return colonColor(p), 0, true
+	case c.arg(i+1) == 5 && i+2 < c.np:
+		return [4]int32{5, c.p[i+2].v[0]}, 2, true
+	case c.arg(i+1) == 2 && i+4 < c.np:
+		return [4]int32{2, c.p[i+2].v[0], c.p[i+3].v[0], c.p[i+4].v[0]}, 4, true
+	}
+	return args, 0, false
 }
 
 func colonColor(p *vtParam) [4]int32 {
