@@ -95,9 +95,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		m.openSearch(sel)
 		return m, nil
 	case key.Matches(k, km.Scrollback):
-		m.term.ScrollPage() // the first press scrolls a page (issue 14.9)
-		m.mode = modeScroll
-		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
+		return m.enterScroll(sel, (*Terminal).ScrollPage) // the first press scrolls a page (issue 14.9)
 	case key.Matches(k, km.Cancel):
 		return m.askCancel(sel)
 	case key.Matches(k, km.Interrupt):
@@ -183,9 +181,15 @@ func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// startScroll enters scroll mode on the run's transcript and reads it.
+// startScroll enters scroll mode on the run's transcript, searching for query.
 func (m Model) startScroll(sel runs.Info, query string) (tea.Model, tea.Cmd) {
-	m.term.Scroll(query)
+	return m.enterScroll(sel, func(t *Terminal) { t.Scroll(query) })
+}
+
+// enterScroll puts the pane in scroll mode (open says where: a page up, a search, a
+// wheel's lines up) and reads the run's transcript.
+func (m Model) enterScroll(sel runs.Info, open func(*Terminal)) (tea.Model, tea.Cmd) {
+	open(&m.term)
 	m.mode = modeScroll
 	return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
 }

@@ -2,8 +2,6 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"corral/runs"
 )
 
 // The mouse (issue 12.7). A focused app that asked for mouse reporting gets the events
@@ -187,9 +185,8 @@ func (m Model) wheelTerm(up bool) (tea.Model, tea.Cmd) {
 		if !ok {
 			return m, nil
 		}
-		m.term.ScrollUp(wheelLines) // the first notch scrolls, as the scrollback key's first press
-		m.mode = modeScroll
-		return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
+		// The first notch scrolls, as the scrollback key's first press.
+		return m.enterScroll(sel, func(t *Terminal) { t.ScrollUp(wheelLines) })
 	}
 	return m, nil
 }
