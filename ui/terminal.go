@@ -213,7 +213,7 @@ func (t Terminal) render() (out []string) {
 		return t.frame(t.c.Styles.Title.Render("Terminal"), t.emptyBody(iw, ih))
 	case t.screen != nil:
 		st := t.screen.State()
-		body := t.screenBody(iw, ih)
+		body := t.screenBody(st, iw, ih)
 		t.cache.state = st
 		return t.frame(t.title(st), body)
 	case t.info.Adopted:
@@ -247,6 +247,12 @@ func (t Terminal) title(st screen.ScreenState) string {
 	if st.Title != "" {
 		out += s.Muted.Render(" — " + clean(st.Title))
 	}
+	if t.screen != nil && t.info.Spec.FixedSize { // a replay keeps its recording's size (after its progress)
+		cols, rows := t.screen.Size()
+		if iw, ih := t.InnerSize(); cols > iw || rows > ih {
+			out += s.Warn.Render(fmt.Sprintf(" %d×%d shown in %d×%d", cols, rows, iw, ih))
+		}
+	}
 	if st.Err != "" {
 		out += " " + s.Danger.Render("⚠ "+clean(st.Err))
 	}
@@ -256,11 +262,16 @@ func (t Terminal) title(st screen.ScreenState) string {
 // screenBody is the screen's rendering fitted to the pane: lines are already exactly
 // the screen's width, so they are only cut or padded when the pane and the screen
 // disagree (a resize on its way, a replay at its recording's size).
-func (t Terminal) screenBody(iw, ih int) []string {
+//
+// A screen taller than the pane (a replay of a bigger recording) shows the rows
+// around its cursor, where its newest output is: from the top while the cursor is in
+// the first ih rows, then the ih rows ending at the cursor's.
+func (t Terminal) screenBody(st screen.ScreenState, iw, ih int) []string {
 	lines := strings.Split(t.screen.Render(), "\n")
 	cols, _ := t.screen.Size()
 	if len(lines) > ih {
-		lines = lines[:ih]
+		top := screenTop(len(lines), ih, st.CursorY)
+		lines = lines[top : top+ih]
 	}
 	if cols != iw {
 		for i := range lines {
@@ -271,6 +282,11 @@ func (t Terminal) screenBody(iw, ih int) []string {
 		lines = append(lines, strings.Repeat(" ", iw))
 	}
 	return lines
+}
+
+// screenTop is the first of a screen's rows a pane ih rows high shows.
+func screenTop(rows, ih, cursorY int) int {
+	return min(max(cursorY-ih+1, 0), max(rows-ih, 0))
 }
 
 // fitScreenLine makes a line of Render, cols columns wide, exactly w columns. The
@@ -361,10 +377,12 @@ func (t Terminal) Cursor() *tea.Cursor {
 		return nil
 	}
 	iw, ih := t.InnerSize()
-	if st.CursorX >= iw || st.CursorY >= ih {
+	_, rows := t.screen.Size()
+	y := st.CursorY - screenTop(rows, ih, st.CursorY)
+	if st.CursorX >= iw || y >= ih {
 		return nil
 	}
-	c := tea.NewCursor(st.CursorX+1, st.CursorY+1)
+	c := tea.NewCursor(st.CursorX+1, y+1)
 	c.Shape, c.Blink = cursorShape(st.CursorShape)
 	return c
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -27,5 +28,30 @@ func TestFitScreenLine(t *testing.T) {
 		if w < cols && !strings.HasSuffix(got, "\x1b[0m") {
 			t.Errorf("fitted to %d: a cut line must close its style: %q", w, got)
 		}
+	}
+}
+
+// A replay bigger than its pane shows the rows around its cursor, where the newest
+// output is, and its title says the screen is cut (review: the bottom rows of a
+// 120×40 recording in a smaller pane were cut with no sign).
+func TestBiggerReplayShowsItsCursorRows(t *testing.T) {
+	var text strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&text, "\r\nline %d", i)
+	}
+	tm := NewTerminal(testCommon(), "")
+	info := liveRun("r1", "replay", true)
+	info.Spec.FixedSize = true
+	tm.SetRun(info, screenWith(60, 30, text.String()))
+	tm.SetSize(50, 22) // 20 rows inside
+	v := stripANSI(tm.View())
+	if !strings.Contains(v, "line 40") || strings.Contains(v, "line 20 ") || !strings.Contains(v, "60×30 shown in 48×20") {
+		t.Fatalf("want the last rows and the cut in the title:\n%s", v)
+	}
+	if top := screenTop(30, 20, 29); top != 10 {
+		t.Errorf("screenTop(30, 20, 29) = %d, want 10", top)
+	}
+	if top := screenTop(30, 20, 5); top != 0 {
+		t.Errorf("screenTop(30, 20, 5) = %d, want 0", top)
 	}
 }
