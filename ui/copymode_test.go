@@ -100,7 +100,7 @@ func TestSaveTranscript(t *testing.T) {
 	if err != nil || string(b) != "one\ntwo\n" {
 		t.Fatalf("saved %q (%v), want the plain lines", b, err)
 	}
-	if v := h.view(); !strings.Contains(v, "saved 2 lines to "+path) {
+	if v := h.view(); !strings.Contains(v, "saved to "+path+" (2 lines)") {
 		t.Errorf("the status line does not say where:\n%s", v)
 	}
 }

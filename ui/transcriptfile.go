@@ -175,7 +175,7 @@ func (m Model) handleTranscriptFile(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.err != nil {
 			m.flash = "save: " + clean(msg.err.Error())
 		} else {
-			m.flash = fmt.Sprintf("saved %d lines to %s", msg.lines, clean(msg.path))
+			m.flash = fmt.Sprintf("saved to %s (%d lines)", clean(msg.path), msg.lines) // the path first: it is what a narrow status line must keep
 		}
 	}
 	return m, nil
