@@ -114,8 +114,8 @@ func (m Model) helpPage() string {
 	title := st.TitleFocus.Render("Help")
 	if n > 1 {
 		k := m.c.Keys
-		title += st.Muted.Render(fmt.Sprintf(" page %d/%d · %s or %s: next page · any other key closes", at+1, n,
-			firstKey(k.ScrollDown), firstKey(k.PageDown)))
+		title += st.Muted.Render(fmt.Sprintf(" page %d/%d · %s/%s: next, %s/%s: back · any other key closes", at+1, n,
+			firstKey(k.ScrollDown), firstKey(k.PageDown), firstKey(k.ScrollUp), firstKey(k.PageUp)))
 	}
 	return joinLines(box(st.BorderFocus, title, body, m.lay.w, m.lay.h))
 }
