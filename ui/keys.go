@@ -139,7 +139,7 @@ func DefaultKeyMap() KeyMap {
 
 		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
 		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
-		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("to the start", "home"),
+		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("restart", "home"),
 		ReplayEnd: bind("to the end", "end"),
 	}
 }

@@ -46,10 +46,11 @@ func (k *KeyMap) disableReplay() {
 	}
 }
 
-// ReplayHelp is the status line's help under corral replay.
+// ReplayHelp is the status line's help under corral replay: help and quit first, so a
+// narrow status line still shows how to leave (at 120 columns quit was cut: review).
 func (k KeyMap) ReplayHelp() []key.Binding {
-	return []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart, k.ReplayEnd,
-		k.ReplayFaster, k.ReplaySlower, k.Help, k.Quit, k.Focus}
+	return []key.Binding{k.Help, k.Quit, k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
+		k.ReplayEnd, k.ReplayFaster, k.ReplaySlower, k.Focus}
 }
 
 // replayKey sends the player command bound to k to the selected run, under corral

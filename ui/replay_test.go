@@ -27,7 +27,7 @@ func TestReplayKeysOutsideFocus(t *testing.T) {
 		t.Error("space paused the player's process instead of the playback")
 	}
 	status := statusOf(h.view())
-	for _, hint := range []string{"space pause/resume", "← back 10 s", "→ on 10 s", "home to the start", "end to the end", "faster", "slower"} {
+	for _, hint := range []string{"space pause/resume", "← back 10 s", "→ on 10 s", "home restart", "end to the end", "faster", "slower"} {
 		if !strings.Contains(status, hint) {
 			t.Errorf("status line %q lacks %q", status, hint)
 		}
