@@ -130,7 +130,7 @@ func (m Model) yank() (tea.Model, tea.Cmd) {
 	m.flash = fmt.Sprintf("copied %d line(s), %s, to the clipboard (OSC 52): %s", n, fmtBytes(int64(len(text))),
 		trunc(clean(strings.ReplaceAll(text, "\n", " ⏎ ")), 40))
 	if m.inTmux { // tmux's default (external) drops an application's OSC 52
-		m.flash = fmt.Sprintf("copied %d line(s) with OSC 52: in tmux, set -g set-clipboard on for it to reach the clipboard", n)
+		m.flash += " · in tmux it needs set -g set-clipboard on"
 	}
 	return m, tea.Raw(osc52(text))
 }
