@@ -176,17 +176,25 @@ func notch(up bool, n int) int {
 	return -n
 }
 
+// wheelTerm scrolls the terminal pane's transcript. The first notch up enters scroll
+// mode and already scrolls, as the scrollback key's first press does; in focus (an app
+// that did not ask for the mouse: one that did gets the wheel itself) it leaves focus
+// first, as tmux enters copy mode.
 func (m Model) wheelTerm(up bool) (tea.Model, tea.Cmd) {
 	switch {
 	case m.mode == modeScroll:
 		m.term.ScrollBy(notch(up, -wheelLines))
-	case m.mode == modeBrowse && up:
+	case (m.mode == modeBrowse || m.mode == modeFocus) && up:
 		sel, ok := m.list.Selected()
 		if !ok {
 			return m, nil
 		}
-		// The first notch scrolls, as the scrollback key's first press.
-		return m.enterScroll(sel, func(t *Terminal) { t.ScrollUp(wheelLines) })
+		var leave tea.Cmd
+		if m.mode == modeFocus {
+			leave = m.leaveFocus()
+		}
+		next, cmd := m.enterScroll(sel, func(t *Terminal) { t.ScrollUp(wheelLines) })
+		return next, tea.Batch(leave, cmd)
 	}
 	return m, nil
 }

@@ -152,3 +152,22 @@ func TestMouseWheelScrolls(t *testing.T) {
 		t.Errorf("wheel over the events pane did not scroll it one line:\n%s", v)
 	}
 }
+
+// With the mouse on, the wheel over a focused run whose app did not ask for the mouse
+// leaves focus and scrolls its transcript, as tmux enters copy mode (review: it did
+// nothing, while the README says the wheel scrolls the transcript).
+func TestMouseWheelInFocusScrolls(t *testing.T) {
+	h := mouseRuns(t)
+	h.core.logs["r1"] = histLog(100)
+	h.key("enter")
+	if h.m.mode != modeFocus {
+		t.Fatalf("enter did not focus (mode %v)", h.m.mode)
+	}
+	h.send(wheel(h.m.lay.term.x+5, h.m.lay.term.y+5, true))
+	if h.m.mode != modeScroll || h.m.term.scroll == nil {
+		t.Fatalf("wheel up in focus: mode %v, want scrolling", h.m.mode)
+	}
+	if w := h.core.written["r1"]; len(w) > 0 {
+		t.Errorf("the wheel reached the app that did not ask for it: %q", w)
+	}
+}
