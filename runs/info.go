@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/json"
 	"time"
 
 	"corral/reaper"
@@ -55,6 +56,16 @@ type Cleanup struct {
 	VerifiedEmpty bool          `json:"verified_empty"`
 	Remaining     int           `json:"remaining,omitempty"`
 	OutputForced  bool          `json:"output_forced,omitempty"` // the drain hit its bound
+}
+
+// MarshalJSON writes no steps as [], never null: ls --json wrote null where
+// run --json wrote [] for the same thing (review).
+func (c Cleanup) MarshalJSON() ([]byte, error) {
+	type plain Cleanup // without this method
+	if c.Steps == nil {
+		c.Steps = []reaper.Step{}
+	}
+	return json.Marshal(plain(c))
 }
 
 // Ended reports whether the run is over.

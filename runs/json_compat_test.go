@@ -99,3 +99,15 @@ func TestSpecDurationsInMillis(t *testing.T) {
 		t.Errorf("round trip %+v", out)
 	}
 }
+
+// No cleanup steps are written as [], whoever writes them (ls wrote null, run [] ).
+func TestCleanupStepsNeverNull(t *testing.T) {
+	b, err := json.Marshal(Cleanup{})
+	if err != nil || !strings.Contains(string(b), `"steps":[]`) {
+		t.Fatalf("%s, %v", b, err)
+	}
+	var back Cleanup
+	if err := json.Unmarshal(b, &back); err != nil || back.Steps == nil || len(back.Steps) != 0 {
+		t.Fatalf("read back %+v, %v", back, err)
+	}
+}
