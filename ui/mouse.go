@@ -70,7 +70,7 @@ func (m Model) toggleMouse() (tea.Model, tea.Cmd) {
 	m.mouse = !m.mouse
 	k := m.c.Keys.Mouse.Help().Key
 	if m.mouse {
-		return m.note("mouse on: click selects and focuses, the wheel scrolls (%s: off, for the terminal's own selection)", k)
+		return m.note("mouse on: click selects/focuses, wheel scrolls; %s: off (terminal selection)", k)
 	}
 	return m.note("mouse off: the terminal's own selection works (%s: on)", k)
 }
