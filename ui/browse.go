@@ -94,6 +94,8 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Search):
 		m.openSearch(sel)
 		return m, nil
+	case key.Matches(k, km.CopyMode): // scroll mode with copy mode's caret on the last line
+		return m.enterScroll(sel, (*Terminal).ScrollCopy)
 	case key.Matches(k, km.Scrollback):
 		return m.enterScroll(sel, (*Terminal).ScrollPage) // the first press scrolls a page (issue 14.9)
 	case key.Matches(k, km.Cancel):

@@ -140,3 +140,18 @@ func TestCopyModeInTmuxSaysWhatItNeeds(t *testing.T) {
 		t.Errorf("the status line does not say what tmux needs:\n%s", v)
 	}
 }
+
+// The copy key outside scroll mode opens the transcript with copy mode's caret on its
+// last line (review: it did nothing there, though help lists it).
+func TestCopyKeyFromLive(t *testing.T) {
+	h := twoRuns(t)
+	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("alpha\r\nomega\r\n")}}}
+	h.key("c")
+	if h.m.mode != modeScroll || !h.m.term.Copying() {
+		t.Fatalf("c from live: mode %v, copying %v", h.m.mode, h.m.term.Copying())
+	}
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("omega")) + "\a"
+	if got := rawOf(h.key("y")); len(got) != 1 || got[0] != want {
+		t.Fatalf("y wrote %q, want %q", got, want)
+	}
+}

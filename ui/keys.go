@@ -69,7 +69,7 @@ func (k *KeyMap) actions() []action {
 		{"bottom", &k.Bottom, s}, {"next_match", &k.NextMatch, s},
 		{"prev_match", &k.PrevMatch, s}, {"live", &k.Live, s},
 		{"mouse", &k.Mouse, b}, {"events_up", &k.EventsUp, b}, {"events_down", &k.EventsDown, b},
-		{"copy_mode", &k.CopyMode, s}, {"mark", &k.Mark, s}, {"yank", &k.Yank, s},
+		{"copy_mode", &k.CopyMode, []string{groupBrowse, groupScroll}}, {"mark", &k.Mark, s}, {"yank", &k.Yank, s},
 		{"pager", &k.Pager, s}, {"save", &k.Save, s},
 		{"yes", &k.Yes, []string{groupConfirm}}, {"no", &k.No, []string{groupConfirm}},
 		{"accept", &k.Accept, []string{groupPrompt, groupForm}},

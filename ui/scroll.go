@@ -24,6 +24,7 @@ type scrollState struct {
 	cur     int   // index into matches, -1 for none
 	openUp  int   // open this many lines above the live screen (the first key or notch scrolls)
 	copy    copySel
+	copyNow bool // start copy mode once the history is loaded (the copy key outside scroll mode)
 }
 
 // Scroll enters scroll mode on the run's history (loading: a HistoryMsg will bring
@@ -45,6 +46,13 @@ func (t *Terminal) ScrollPage() {
 func (t *Terminal) ScrollUp(n int) {
 	t.Scroll("")
 	t.scroll.openUp = n
+}
+
+// ScrollCopy enters scroll mode with copy mode's caret on the last line once the
+// history is loaded: the copy key pressed outside scroll mode.
+func (t *Terminal) ScrollCopy() {
+	t.Scroll("")
+	t.scroll.copyNow = true
 }
 
 // ScrollBy moves the scroll window n lines (negative: older).

@@ -140,6 +140,10 @@ func (t Terminal) Update(msg tea.Msg) (Terminal, tea.Cmd) {
 		if m.ID == t.id && t.scroll != nil {
 			t.scroll.load(m)
 			t.scroll.fit(t.InnerSize())
+			if t.scroll.copyNow {
+				t.scroll.copyNow = false
+				t.StartCopy()
+			}
 			t.ver++
 		}
 	case tea.KeyPressMsg:
