@@ -240,7 +240,13 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid(1) not installed")
 	}
-	s := newSup(t, WithEscapeDetection())
+	// Scans run only when the test says: a periodic scan that saw the spoofer while its
+	// parent (setsid -f, a member of A) still lived would prove by lineage that A
+	// started it, and A's cancel would rightly end it (seen once in CI). The case here
+	// is the one no scan saw: reparented to Corral first.
+	d := testDefaults()
+	d.EscapeScan = time.Hour
+	s := newSup(t, WithEscapeDetection(), WithDefaults(d))
 	victim := childSpec(false, "sleep")
 	victim.Escape = EscapeFail
 	b := spawn(t, s, victim)
@@ -249,6 +255,13 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	out := waitOutput(t, s, a, "spoof ")
 	pids := pidsAfter(out, "spoof")
 	t.Cleanup(func() { killReap(pids) })
+	if len(pids) != 1 {
+		t.Fatalf("spoof pid %v", pids)
+	}
+	waitFor(t, "the spoofer reparented to Corral", func() bool {
+		p, err := reaper.ReadProc(pids[0])
+		return err == nil && p.PPID == os.Getpid()
+	})
 	for i := 0; i < 3; i++ {
 		s.scanEscapes()
 	}
