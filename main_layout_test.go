@@ -115,17 +115,17 @@ func TestUIWidthsUsed(t *testing.T) {
 	x := startTmux(t, 200, 50, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --local --config %s", state, corralBin, cfg))
 	wide := x.waitFor(`integration-tests-linux\s+exited\s+no-output-timeout sig\d+`, 30*time.Second)
 	// Settled: the watchdog's state comes with the next snapshot, after the exit event.
-	wide = x.waitUntil("the details of the ended run", 10*time.Second, func(s string) bool {
+	wide = x.waitUntilSettled("the details of the ended run", 10*time.Second, func(s string) bool {
 		d := strings.Join(detailsLines(s), "\n")
 		return strings.Contains(d, "tree: ended") && strings.Contains(d, "fired") && strings.Contains(d, "verified")
 	})
 	wideDetails := screenWords(detailsLines(wide))
 	x.keys("?")
-	help := screenWords(strings.Split(x.waitFor(`(?s)Help.*leave focus`, 10*time.Second), "\n")[1:])
+	help := screenWords(strings.Split(x.waitSettled(`(?s)Help.*leave focus`, 10*time.Second), "\n")[1:])
 	x.keys("Escape")
 
 	x.run("resize-window", "-t", "t", "-x", "80", "-y", "24")
-	narrow := x.waitUntil("the 80-column layout", 10*time.Second, func(s string) bool {
+	narrow := x.waitUntilSettled("the 80-column layout", 10*time.Second, func(s string) bool {
 		return leftColumn(s) == 26 && strings.Contains(strings.Join(detailsLines(s), "\n"), "escapes")
 	})
 	for w := range screenWords(detailsLines(narrow)) {
@@ -134,9 +134,9 @@ func TestUIWidthsUsed(t *testing.T) {
 		}
 	}
 	x.keys("?")
-	pages := x.waitFor(`Help page 1/2`, 10*time.Second)
+	pages := x.waitSettled(`Help page 1/2`, 10*time.Second)
 	x.keys("Down")
-	pages += x.waitFor(`Help page 2/2`, 10*time.Second)
+	pages += x.waitSettled(`Help page 2/2`, 10*time.Second)
 	for _, l := range strings.Split(pages, "\n") {
 		if strings.Contains(l, "Help page") {
 			continue // the title, with the page number

@@ -441,6 +441,25 @@ func (x *tmuxTerm) answer(re, key string) {
 	}
 }
 
+// waitSettled waits until the screen matches re and two captures 50 ms apart agree:
+// a capture taken while Corral was still drawing a frame (tmux applies its output as
+// it reads it) mixed two frames once (TestUIWidthsUsed, in CI).
+func (x *tmuxTerm) waitSettled(re string, limit time.Duration) string {
+	x.t.Helper()
+	return x.waitUntilSettled(fmt.Sprintf("%q", re), limit, regexp.MustCompile(re).MatchString)
+}
+
+// waitUntilSettled is waitUntil for a screen two captures in a row agree on.
+func (x *tmuxTerm) waitUntilSettled(what string, limit time.Duration, ok func(string) bool) string {
+	x.t.Helper()
+	prev := ""
+	return x.waitUntil(what+", settled", limit, func(s string) bool {
+		same := s == prev
+		prev = s
+		return same && ok(s)
+	})
+}
+
 // waitFor waits until the screen matches re, with a deadline.
 func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
 	x.t.Helper()
