@@ -32,7 +32,8 @@ func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
 			a.key("enter")
 			return a.waitScreen("agent", "Done: \"list the files\"", 30*time.Second)
 		},
-		func() error { a.selectRun("wrapper"); a.key("x"); a.key("y"); return nil },
+		func() error { return a.selectRun("wrapper") },
+		func() error { a.key("x"); return a.answer("y") },
 		func() error { return a.waitReason("wrapper", "manual-cancel", 30*time.Second) },
 		func() error { a.key("r"); return nil },
 		func() error { return a.waitAll(expect, 90*time.Second) },
@@ -43,9 +44,13 @@ func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
 			break
 		}
 	}
-	a.selectRun("agent")
+	if err := a.selectRun("agent"); err != nil && failure == nil {
+		failure = err
+	}
 	a.key("q")
-	a.key("y")
+	if err := a.answer("y"); err != nil && failure == nil {
+		failure = err
+	}
 	return failure
 }
 
@@ -83,8 +88,9 @@ func (a autoplayer) typeText(s string) {
 // pause paces the playback so it can be watched and recorded; nothing waits on it.
 func (a autoplayer) pause(d time.Duration) { time.Sleep(d) }
 
-// selectRun moves the selection to the named run (from the top of the list).
-func (a autoplayer) selectRun(name string) {
+// selectRun moves the selection to the named run (from the top of the list) and
+// waits until the UI shows it selected.
+func (a autoplayer) selectRun(name string) error {
 	snap := a.core.Snapshot()
 	i := slices.IndexFunc(snap, func(in runs.Info) bool { return in.Name == name })
 	for range len(snap) {
@@ -93,6 +99,48 @@ func (a autoplayer) selectRun(name string) {
 	for range i {
 		a.key("j")
 	}
+	return a.poll(name+" to be selected", 10*time.Second, func() bool { return a.look().selected == name })
+}
+
+// answer answers the question the UI asks once a person could have read it: the
+// UI's guard ignores an answer that reaches it less than answerGrace after the
+// question opened (a paste, keys typed ahead), however late it was typed, so on a
+// loaded machine a fixed pause between the two keys is not enough. The question is
+// seen open first; the answer sent answerGrace after that reaches the UI later still.
+func (a autoplayer) answer(k string) error {
+	if err := a.poll("the question to open", 10*time.Second, func() bool { return a.look().asking }); err != nil {
+		return err
+	}
+	a.pause(2 * answerGrace)
+	a.key(k)
+	return nil
+}
+
+// look asks the running UI what a person would see: its selection and whether it
+// asks a question. The UI answers in its Update, after every key sent before.
+func (a autoplayer) look() probe {
+	reply := make(chan probe, 1)
+	a.send(probeMsg{reply: reply})
+	select {
+	case p := <-reply:
+		return p
+	case <-time.After(5 * time.Second): // the UI has ended or stalls; the caller's poll decides
+		return probe{}
+	}
+}
+
+// probeMsg asks the model for a probe; the model answers on reply, which has room.
+type probeMsg struct{ reply chan<- probe }
+
+type probe struct {
+	selected string // the selected run's name
+	asking   bool   // a y/n question is open
+}
+
+// probe is what autoplay may read of the model.
+func (m Model) probe() probe {
+	sel, _ := m.list.Selected()
+	return probe{selected: sel.Name, asking: m.mode == modeDialog && m.dialog == dlgConfirm}
 }
 
 func (a autoplayer) find(name string) (runs.Info, bool) {

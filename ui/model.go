@@ -195,6 +195,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handlePaste(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
+	case probeMsg:
+		msg.reply <- m.probe()
+		return m, nil
 	}
 	if next, cmd, ok := m.handleData(msg); ok {
 		return next, cmd
