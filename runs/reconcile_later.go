@@ -62,39 +62,32 @@ func (s *Supervisor) reconcileLater() {
 	})
 }
 
-// retryWhenLeasesExpire schedules a pass for the earliest lease among ds that was
-// left alone only because it had not expired yet (its owner is dead). A lease is
+// retryWhenLeasesExpire schedules a pass for when the leases among ds that were left
+// alone only because they had not expired yet (their owners are dead) have all
+// expired: the latest of them, not the earliest, so that a dead owner's orphans are
+// stolen and ended in one pass, their graces run together. Their expiries differ by
+// when each record was last renewed (up to a heartbeat and the writes of one, more on
+// a loaded machine); a pass at the earliest found the rest unexpired, and they were
+// ended a grace later, one batch after another (issue 15.10, seen in CI). A lease is
 // never trusted to run longer than the lease length from now: a record's expiry may
 // be forged, or written by a clock that was ahead.
 func (s *Supervisor) retryWhenLeasesExpire(ds []Decision) {
-	var first time.Time
-	limit := s.reg.now().Add(s.cfg.LeaseExpiry)
-	for _, d := range ds {
-		if d.RetryAt.IsZero() {
-			continue
-		}
-		at := d.RetryAt
-		if at.After(limit) {
-			at = limit
-		}
-		if first.IsZero() || at.Before(first) {
-			first = at
-		}
-	}
-	if first.IsZero() {
+	wait, n := s.LeaseWait(ds)
+	if n == 0 {
 		return
 	}
+	due := time.Now().Add(wait)
 	l := &s.later
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed || l.timer != nil && !l.at.After(first) {
+	if l.closed || l.timer != nil && !l.at.After(due) {
 		return
 	}
 	if l.timer != nil {
 		l.timer.Stop()
 	}
-	l.at = first
-	l.timer = time.AfterFunc(time.Until(first)+retryMargin, func() {
+	l.at = due
+	l.timer = time.AfterFunc(wait, func() {
 		l.mu.Lock()
 		l.timer = nil
 		l.mu.Unlock()
@@ -118,8 +111,9 @@ func (s *Supervisor) stopLater() {
 	l.wg.Wait()
 }
 
-// LeaseWait is how long to wait for the leases ds left alone because their dead
-// owner's lease had not expired yet (at most the lease length), and how many they are.
+// LeaseWait is how long to wait until every lease ds left alone because its dead
+// owner's lease had not expired yet has expired (at most the lease length, and the
+// margin a steal needs), and how many they are.
 func (s *Supervisor) LeaseWait(ds []Decision) (time.Duration, int) {
 	var wait time.Duration
 	n := 0

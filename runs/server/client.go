@@ -32,7 +32,21 @@ func Dial(dir string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewClient(conn)
+	c, err := NewClient(conn)
+	if err != nil && hungUp(err) {
+		// The socket took the connection but its server was ending: one killed with
+		// SIGKILL keeps its listener until its last thread has exited (its pid already
+		// reads as a zombie), and one shutting down closes what it has not answered.
+		// For the caller that is no server, and Connect starts a new one.
+		return nil, fmt.Errorf("%w (the one there ended as it was greeted: %v)", ErrNoServer, err)
+	}
+	return c, err
+}
+
+// hungUp reports whether a call failed because the far end closed the connection.
+func hungUp(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // DialSocket connects to the state dir's socket and nothing more (corral proxy

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,7 +65,12 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	dir := t.TempDir()
+	return serveIn(t, t.TempDir())
+}
+
+// serveIn serves a supervisor on state dir dir until the test ends.
+func serveIn(t testing.TB, dir string) *harness {
+	t.Helper()
 	d := config.Default()
 	d.Grace = 300 * time.Millisecond
 	sup, err := runs.New(runs.WithDefaults(d), runs.WithLogDir(filepath.Join(dir, "logs")))
@@ -286,6 +292,53 @@ func TestStaleSocket(t *testing.T) {
 	l2.Close()
 	if _, err := os.Lstat(filepath.Join(dir, SocketName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket left after Close: %v", err)
+	}
+}
+
+// A server that ends as a client greets it is no server to that client: a server
+// killed with SIGKILL keeps its listener until its last thread has exited, so a
+// client could connect and be hung up on ("the server hung up: connection reset by
+// peer", seen in CI). Dial says ErrNoServer, and Connect starts a server and gets it.
+func TestServerEndingAtHello(t *testing.T) {
+	dir := t.TempDir()
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, SocketName), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	var hangups sync.WaitGroup
+	hangups.Go(func() {
+		for i := 0; ; i++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if i%2 == 1 { // read the hello, unanswered; the first is hung up on unread
+				bufio.NewReader(c).ReadString('\n')
+			}
+			c.Close()
+		}
+	})
+	for range 2 {
+		if _, err := Dial(dir); !errors.Is(err, ErrNoServer) {
+			t.Fatalf("dial a server that hangs up: %v, want ErrNoServer", err)
+		}
+	}
+	started := 0
+	c, err := Connect(dir, func() error {
+		started++
+		ln.Close()
+		hangups.Wait()
+		serveIn(t, dir)
+		return nil
+	}, 10*time.Second)
+	if err != nil || started != 1 {
+		t.Fatalf("connect: %v after %d start(s)", err, started)
+	}
+	defer c.Close()
+	var ls ListReply
+	if err := c.Call("list", nil, &ls); err != nil {
+		t.Fatalf("the started server does not answer: %v", err)
 	}
 }
 
