@@ -140,7 +140,7 @@ type probe struct {
 // probe is what autoplay may read of the model.
 func (m Model) probe() probe {
 	sel, _ := m.list.Selected()
-	return probe{selected: sel.Name, asking: m.mode == modeDialog && m.dialog == dlgConfirm}
+	return probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.kind == dlgConfirm}
 }
 
 func (a autoplayer) find(name string) (runs.Info, bool) {

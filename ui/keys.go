@@ -227,3 +227,36 @@ func (k KeyMap) helpGroups() []helpGroup {
 			k.ReplayEnd, k.ReplayFaster, k.ReplaySlower}},
 	}
 }
+
+// forRow is the keymap with the bindings that do nothing for the selected row
+// disabled, so help shows what can be done now.
+func (k KeyMap) forRow(r row, replay bool) KeyMap {
+	sel, ok := r.run, r.kind == rowRun
+	live := ok && !sel.Ended()
+	terminal := live && !sel.Adopted
+	for _, b := range []*key.Binding{&k.Focus, &k.SendKeys, &k.Paste, &k.Submit} {
+		b.SetEnabled(terminal)
+	}
+	for _, b := range []*key.Binding{&k.Cancel, &k.Interrupt, &k.Pause} {
+		b.SetEnabled(live)
+	}
+	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
+		b.SetEnabled(ok && sel.Ended())
+	}
+	if r.kind == rowPending {
+		k.Restart.SetEnabled(true)
+		k.Restart.SetHelp(k.Restart.Help().Key, "start")
+	} else {
+		k.Restart.SetHelp(k.Restart.Help().Key, "restart")
+	}
+	for _, b := range []*key.Binding{&k.Search, &k.Scrollback} {
+		b.SetEnabled(ok)
+	}
+	if sel.Paused {
+		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
+	}
+	for _, rb := range k.replayBindings() {
+		rb.b.SetEnabled(replay && live)
+	}
+	return k
+}
