@@ -77,7 +77,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Layout): // the other set of side panes, remembered
 		m.lay.panes = m.lay.panes.next()
 		m.relayout()
-		return m, tea.Batch(m.fitRuns(), savePrefsCmd(m.prefsPath, Prefs{Panes: m.lay.panes.String()}))
+		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), savePrefsCmd(m.prefsPath, Prefs{Panes: m.lay.panes.String()}))
 	case key.Matches(k, km.EventsUp, km.EventsDown):
 		m.events.ScrollBy(notch(key.Matches(k, km.EventsUp), m.events.Page()))
 	case key.Matches(k, km.Mouse):
@@ -93,8 +93,14 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	r := m.list.SelectedRow()
 	switch {
-	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart):
-		return m.startPending(r.pend)
+	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart) && r.pend.starting:
+		return m.note("start: %s is starting", r.pend.spec.Name)
+	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart): // its spec, sized to the pane, once
+		m.list.SetStarting(r.pend.key, true)
+		m.syncSelection()
+		spec := r.pend.spec
+		m.term.FitSpec(&spec)
+		return m, startCmd(m.core, r.pend.key, spec)
 	case r.kind == rowPending:
 		if notice, ok := m.c.Keys.pendingNotice(k, r.pend); ok {
 			return m.note("%s", notice)
@@ -193,5 +199,5 @@ func (m Model) note(format string, a ...any) (tea.Model, tea.Cmd) {
 func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 	m.zoom = !m.zoom
 	m.relayout()
-	return m, m.fitRuns()
+	return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
 }

@@ -41,7 +41,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.fitRuns(), m.pair.compare(m.core, m.list, info), m.logs(m.pair.missingLogs(m.term)...))
+	cmds = append(cmds, m.sized.fit(m.core, m.list.Runs(), m.lay), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
 }
 
@@ -59,7 +59,7 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if id == sel.ID || m.pair.on && id == m.pair.other.ID() {
-			cmd = tea.Batch(cmd, m.logs(id))
+			cmd = tea.Batch(cmd, m.req.logs(m.core, m.pair.shownLogs(m.term, id)))
 		}
 	}
 	return m, cmd
@@ -77,7 +77,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		m.events.SetEscaped(escapedProcs(m.list.Runs()))
 		m.syncSelection()
-		return m, tea.Batch(m.fitRuns(), m.logs(m.pair.missingLogs(m.term)...)), true
+		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
 	case MetricsMsg:
 		m.req.metricsDone()
 		m.events.SetMetrics(msg.Metrics)
@@ -102,7 +102,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.term, _ = m.term.Update(msg)
 		m.pair.other, _ = m.pair.other.Update(msg)
 		if m.req.logDone(msg.ID) {
-			return m, m.logs(msg.ID), true
+			return m, m.req.logs(m.core, m.pair.shownLogs(m.term, msg.ID)), true
 		}
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)

@@ -64,7 +64,7 @@ type state struct {
 	screens   map[string]Screen
 	attention map[string]uint64 // last Attention counter seen per run
 	inputs    inputQueues
-	sized     map[string][2]uint16 // PTY size last asked for per run
+	sized     runSizes
 	req       requests
 	quitErr   error
 	view      *rootCache
@@ -95,7 +95,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		list: NewRunList(c, o.Initial), details: NewDetails(c),
 		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogHost(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
-			inputs: inputQueues{}, sized: map[string][2]uint16{}, req: newRequests(), view: &rootCache{},
+			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
 	m.detachable, m.replay, m.prefsPath = o.Detachable, o.Replay, o.PrefsPath
@@ -130,7 +130,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive()),
-		m.logs(m.term.ID(), m.pair.other.ID()), m.req.watch(m.core, m.pair.watched(m.term))}
+		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term))}
 	for _, i := range m.list.Runs() {
 		if i.Kind == runs.KindPTY {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -149,7 +149,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.lay.w, m.lay.h = msg.Width, msg.Height
 		m.relayout()
-		return m, m.fitRuns()
+		return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
 	case tickMsg:
 		if msg.gen != m.req.tickGen { // a tick of an older chain
 			return m, nil
@@ -167,8 +167,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleMouse(msg)
 	case confirmAnswer, promptAnswer, formAnswer:
 		return m.answered(msg)
-	case probeMsg:
-		msg.reply <- m.probe()
+	case probeMsg: // what autoplay may read of the model (autoplay.go)
+		sel, _ := m.list.Selected()
+		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.kind == dlgConfirm}
 		return m, nil
 	}
 	if next, cmd, ok := m.handleData(msg); ok {

@@ -100,12 +100,23 @@ func (p pairView) showsLog(term Terminal, id string) bool {
 	return id == term.ID() && term.ShowsLog() || p.on && id == p.other.ID() && p.other.ShowsLog()
 }
 
+// shownLogs are those of runs ids that a pane shows as a log.
+func (p pairView) shownLogs(term Terminal, ids ...string) []string {
+	var shown []string
+	for _, id := range ids {
+		if id != "" && p.showsLog(term, id) {
+			shown = append(shown, id)
+		}
+	}
+	return shown
+}
+
 // missingLogs are the runs a pane shows as a log but has none of yet. A pair's partner
 // can be listed after its output came and went (a pipe run that printed and exited
 // before its event arrived): no OutputMsg will ask for its log, so the pane that
 // starts showing it asks (the CI saw the pipe half stay "…").
 func (p pairView) missingLogs(term Terminal) []string {
-	var ids []string
+	var ids []string // NeedsLog implies ShowsLog
 	if term.NeedsLog() {
 		ids = append(ids, term.ID())
 	}

@@ -46,18 +46,6 @@ func (k KeyMap) pendingNotice(msg tea.KeyPressMsg, p pendingRun) (string, bool) 
 	return "", false
 }
 
-// startPending spawns a pending run's spec, sized to the pane, once.
-func (m Model) startPending(p pendingRun) (tea.Model, tea.Cmd) {
-	if p.starting {
-		return m.note("start: %s is starting", p.spec.Name)
-	}
-	m.list.SetStarting(p.key, true)
-	m.syncSelection()
-	spec := p.spec
-	m.term.FitSpec(&spec)
-	return m, startCmd(m.core, p.key, spec)
-}
-
 // started takes the result of a pending run's spawn. Without a run (the spec was
 // refused, the supervisor is shutting down) the row stays; with one, even a run that
 // failed to start (it ends with spawn-error), the run replaces the row and is selected.

@@ -12,16 +12,16 @@ import (
 // the run Core.Watch last named. It lives in the model's shared state: every copy of
 // the model sees one.
 type requests struct {
-	snap, metrics     bool // a Snapshot, a Metrics read is on its way
-	trees, treesDirty bool // a tree read is on its way; the selection moved meanwhile
-	logs, logsDirty   map[string]bool
+	snap, metrics     bool            // a Snapshot, a Metrics read is on its way
+	trees, treesDirty bool            // a tree read is on its way; the selection moved meanwhile
+	logBusy, logDirty map[string]bool // a log read per run is on its way; the output moved meanwhile
 	tickGen           int
 	selectNext        string // select this run when it appears (spawned here)
 	watching          string
 }
 
 func newRequests() requests {
-	return requests{logs: map[string]bool{}, logsDirty: map[string]bool{}}
+	return requests{logBusy: map[string]bool{}, logDirty: map[string]bool{}}
 }
 
 // refresh asks for a snapshot, the counters and run id's tree ("" for none), each
@@ -69,26 +69,35 @@ func (r *requests) treeDone() (again bool) {
 // log reads run id's log, one read at a time per run: output that moves during a read
 // is fetched right after it (logDone says so), so the last is shown.
 func (r *requests) log(core Core, id string) tea.Cmd {
-	if r.logs[id] {
-		r.logsDirty[id] = true
+	if r.logBusy[id] {
+		r.logDirty[id] = true
 		return nil
 	}
-	r.logs[id] = true
+	r.logBusy[id] = true
 	return logCmd(core, id)
+}
+
+// logs reads the logs of runs ids (log).
+func (r *requests) logs(core Core, ids []string) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, id := range ids {
+		cmds = append(cmds, r.log(core, id))
+	}
+	return tea.Batch(cmds...)
 }
 
 // logDone ends a log read; true if the output moved meanwhile and another is due.
 func (r *requests) logDone(id string) (again bool) {
-	r.logs[id] = false
-	again = r.logsDirty[id]
-	r.logsDirty[id] = false
+	r.logBusy[id] = false
+	again = r.logDirty[id]
+	r.logDirty[id] = false
 	return again
 }
 
 // forget drops a removed run's reads.
 func (r *requests) forget(id string) {
-	delete(r.logs, id)
-	delete(r.logsDirty, id)
+	delete(r.logBusy, id)
+	delete(r.logDirty, id)
 }
 
 // restartTick starts a new tick chain: ticks of the older one are dropped.
