@@ -14,6 +14,21 @@ import (
 // confirmAnswer, formAnswer) that the model routes to an action, as the root Update
 // routes every other message.
 
+// DialogKeyMap is the dialogs' keys: y/n questions, one-line prompts, the new-run form.
+type DialogKeyMap struct {
+	Yes, No, Accept, Dismiss, Toggle, NextField, PrevField key.Binding
+}
+
+// DefaultDialogKeyMap returns the dialogs' default keys.
+func DefaultDialogKeyMap() DialogKeyMap {
+	return DialogKeyMap{
+		Yes: bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
+		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
+		Toggle: bind("pty/pipe/parity", "tab"), NextField: bind("next field", "down"),
+		PrevField: bind("previous field", "up", "shift+tab"),
+	}
+}
+
 // dialogKind is which dialog is open.
 type dialogKind int
 
@@ -187,7 +202,7 @@ func (d dialogHost) confirmKey(k tea.KeyPressMsg) (dialogHost, tea.Msg) {
 	d.open = false
 	// Keys were coming that were not meant for it: an answer too early, or a key that
 	// is no answer.
-	stray := d.confirm.Early() || !yes && !key.Matches(k, d.c.Keys.No)
+	stray := d.confirm.Early() || !yes && !key.Matches(k, d.c.Keys.DialogKeyMap.No)
 	return d, confirmAnswer{question: d.q, yes: yes, stray: stray}
 }
 

@@ -13,6 +13,22 @@ import (
 // hint). The player shows its progress as its terminal's title, which the pane's
 // title carries; the status line lists these keys.
 
+// ReplayKeyMap is corral replay's player keys: the selected recording's, outside
+// focus too.
+type ReplayKeyMap struct {
+	ReplayPause, ReplayFaster, ReplaySlower, ReplayBack, ReplayForward, ReplayStart, ReplayEnd key.Binding
+}
+
+// DefaultReplayKeyMap returns the player's default keys.
+func DefaultReplayKeyMap() ReplayKeyMap {
+	return ReplayKeyMap{
+		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
+		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
+		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("restart", "home"),
+		ReplayEnd: bind("to the end", "end"),
+	}
+}
+
 // replayBinding pairs a binding with the player's command.
 type replayBinding struct {
 	b   *key.Binding

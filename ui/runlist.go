@@ -38,6 +38,16 @@ type listKey struct {
 	w, h int
 }
 
+// ListKeyMap is the run list's keys.
+type ListKeyMap struct {
+	Up, Down key.Binding
+}
+
+// DefaultListKeyMap returns the run list's default keys.
+func DefaultListKeyMap() ListKeyMap {
+	return ListKeyMap{Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j")}
+}
+
 // NewRunList returns a list of the given runs, the first one selected.
 func NewRunList(c *Common, initial []runs.Info) RunList {
 	l := RunList{c: c, attention: map[string]bool{}, slot: map[string]string{}, cache: &viewCache[listKey]{}}
@@ -67,9 +77,9 @@ func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
 		return l, nil
 	}
 	switch {
-	case key.Matches(k, l.c.Keys.Up):
+	case key.Matches(k, l.c.Keys.ListKeyMap.Up):
 		l.move(-1)
-	case key.Matches(k, l.c.Keys.Down):
+	case key.Matches(k, l.c.Keys.ListKeyMap.Down):
 		l.move(1)
 	}
 	return l, nil

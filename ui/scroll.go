@@ -43,7 +43,7 @@ func (s *scrollState) page() int { return max(s.rows-1, 1) }
 
 // motion is where a scroll key moves a line position (the window's top, or copy
 // mode's caret): a line or a page up or down, or the first line or last.
-func (s *scrollState) motion(k tea.KeyPressMsg, km KeyMap, pos, last int) (int, bool) {
+func (s *scrollState) motion(k tea.KeyPressMsg, km ScrollKeyMap, pos, last int) (int, bool) {
 	switch {
 	case key.Matches(k, km.ScrollUp):
 		return pos - 1, true

@@ -34,7 +34,7 @@ func (t *Terminal) LeaveCopy() {
 // copyMove moves the caret with the scroll keys (the window follows it) and sets or
 // clears the mark.
 func (t *Terminal) copyMove(k tea.KeyPressMsg) {
-	s, km := t.scroll, t.c.Keys
+	s, km := t.scroll, t.c.Keys.ScrollKeyMap
 	c := &s.copy
 	caret, moved := s.motion(k, km, c.caret, len(s.lines)-1)
 	c.caret = caret
@@ -79,7 +79,7 @@ func (t Terminal) History() ([]HistLine, bool) {
 // copyKey handles a key in copy mode: yank, back to scrolling, or a caret move; it
 // returns what to send the host terminal and a notice.
 func (t *Terminal) copyKey(k tea.KeyPressMsg, inTmux bool) (tea.Cmd, string) {
-	km := t.c.Keys
+	km := t.c.Keys.ScrollKeyMap
 	switch {
 	case key.Matches(k, km.Yank):
 		return t.yank(inTmux)

@@ -8,6 +8,28 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// ScrollKeyMap is the terminal pane's keys in scroll mode: scrolling the transcript,
+// its search's matches, and copy mode (caret, mark, yank to the clipboard), the pager,
+// a file.
+type ScrollKeyMap struct {
+	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom, NextMatch, PrevMatch, Live key.Binding
+	CopyMode, Mark, Yank, Pager, Save                                               key.Binding
+}
+
+// DefaultScrollKeyMap returns the scroll mode's default keys.
+func DefaultScrollKeyMap() ScrollKeyMap {
+	return ScrollKeyMap{
+		ScrollUp: bind("scroll up", "up", "k"), ScrollDown: bind("scroll down", "down", "j"),
+		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
+		Top: bind("oldest", "g", "home"), Bottom: bind("newest", "G", "end"),
+		NextMatch: bind("next match (older)", "n"), PrevMatch: bind("previous match (newer)", "N"),
+		Live:     bind("back to live", "esc", "q"),
+		CopyMode: bind("copy mode", "c"), Mark: bind("copy: mark/unmark", "v", "space"),
+		Yank:  bind("copy: to clipboard", "y", "enter"),
+		Pager: bind("open in $PAGER", "o"), Save: bind("save to a file", "w"),
+	}
+}
+
 // Scroll enters scroll mode on the run's history (loading: a HistoryMsg will bring
 // it), searching for query if it is not empty.
 func (t *Terminal) Scroll(query string) {
@@ -54,7 +76,7 @@ func (t *Terminal) Live() { t.scroll = nil; t.ver++ }
 // scrollKey moves the window or between matches. n goes to the next match upward
 // (older), as a search that starts at the newest line continues; N back down.
 func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
-	s, km := t.scroll, t.c.Keys
+	s, km := t.scroll, t.c.Keys.ScrollKeyMap
 	if s.copy.on {
 		t.copyMove(k)
 		return
@@ -79,9 +101,9 @@ func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
 
 func (t Terminal) scrollTitle() string {
 	st, s := t.c.Styles, t.scroll
-	mode := " SCROLL — " + t.c.Keys.Live.Help().Key + " for live "
+	mode := " SCROLL — " + t.c.Keys.ScrollKeyMap.Live.Help().Key + " for live "
 	if s.copy.on {
-		mode = " COPY — " + firstKey(t.c.Keys.Mark) + " mark · " + firstKey(t.c.Keys.Yank) + " copy "
+		mode = " COPY — " + firstKey(t.c.Keys.ScrollKeyMap.Mark) + " mark · " + firstKey(t.c.Keys.ScrollKeyMap.Yank) + " copy "
 	}
 	out := st.Focus.Render(mode) + " " + st.Title.Render(clean(t.info.Name))
 	if len(s.lines) > 0 {

@@ -39,7 +39,7 @@ type (
 // TranscriptKey handles the scroll-mode keys of this file and copy mode's: a command
 // and a notice for the status line; false for the other keys.
 func (t *Terminal) TranscriptKey(k tea.KeyPressMsg, inTmux bool) (tea.Cmd, string, bool) {
-	km := t.c.Keys
+	km := t.c.Keys.ScrollKeyMap
 	if t.Copying() {
 		cmd, notice := t.copyKey(k, inTmux)
 		return cmd, notice, true
