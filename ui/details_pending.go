@@ -9,6 +9,9 @@ import (
 	"corral/runs"
 )
 
+// The details pane showing a configured run not started yet (pending.go): its spec
+// and how to start it.
+
 // showPending shows a pending run's spec.
 func (d *Details) showPending(p pendingRun) {
 	d.tree, d.treeErr = nil, ""

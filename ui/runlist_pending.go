@@ -8,6 +8,9 @@ import (
 	"corral/runs"
 )
 
+// The run list's rows of configured runs not started yet (pending.go): listing,
+// starting, giving way to the run a start made, listing a removed run again.
+
 // SetNotStarted lists the configured runs not started yet, after the runs in the
 // order given.
 func (l *RunList) SetNotStarted(specs []runs.Spec) {

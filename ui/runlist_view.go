@@ -8,6 +8,9 @@ import (
 	"corral/runs"
 )
 
+// The run list's rendering: its frame and one row per run or pending entry
+// (runlist_columns.go sizes the columns).
+
 // View renders the pane; it is cached until something shown changes.
 func (l RunList) View() string {
 	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}

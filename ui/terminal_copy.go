@@ -8,6 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// The terminal pane in copy mode (copymode.go): the caret and mark, the selection,
+// the yank; and the transcript as the pager and the save read it.
+
 // StartCopy puts the caret on the window's last line; false while there is nothing
 // to copy (the history is loading or empty).
 func (t *Terminal) StartCopy() bool {

@@ -4,6 +4,8 @@ import (
 	"corral/runs"
 )
 
+// The terminal pane showing a configured run not started yet (pending.go).
+
 // showPending shows a pending run: its name and how to start it.
 func (t *Terminal) showPending(p pendingRun) {
 	t.scroll, t.log, t.hasLog = nil, runs.Output{}, false

@@ -9,6 +9,9 @@ import (
 	"corral/ptyhost/screen"
 )
 
+// The terminal pane showing a live screen: the rendering fitted to the pane, the
+// real cursor, the screen's state for input.
+
 // screenBody is the screen's rendering fitted to the pane: lines are already exactly
 // the screen's width, so they are only cut or padded when the pane and the screen
 // disagree (a resize on its way, a replay at its recording's size).

@@ -8,6 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// The terminal pane in scroll mode: the transcript window, its search and its keys
+// (scrollState, scroll.go, holds the window).
+
 // ScrollKeyMap is the terminal pane's keys in scroll mode: scrolling the transcript,
 // its search's matches, and copy mode (caret, mark, yank to the clipboard), the pager,
 // a file.
