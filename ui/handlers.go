@@ -151,28 +151,46 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// spawned takes a spawn's result: a pending run's start (started), a restart (the new
-// run takes the old one's row), or a new run, selected once it is listed.
+// spawned takes a spawn's result:
+//   - a pending run's start (pending.go) without a run (the spec was refused, the
+//     supervisor is shutting down) leaves its row; with one, even a run that failed
+//     to start (it ends with spawn-error), the run replaces the row and is selected;
+//   - a restart's new run takes the old one's row, and the old one (ended) leaves the
+//     core too;
+//   - a new run is selected, now if it is listed, else when its event lists it.
 func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
-	if msg.Pending != "" {
-		return m.started(msg)
+	if msg.Pending != "" && msg.ID == "" {
+		p, _ := m.list.Pending(msg.Pending)
+		m.list.SetStarting(msg.Pending, false)
+		m.syncSelection()
+		m.events.AddError(m.now, "start", clean(p.spec.Name), msg.Err)
+		return m.note("start %s: %v", p.spec.Name, msg.Err)
 	}
 	m.events.ReportErr(m.now, "spawn", m.list.Label(msg.ID), msg.Err)
 	switch {
 	case msg.Replaces != "" && msg.ID != "":
-		// Restarted in place: the new run takes the old one's row, and the old one
-		// (ended) leaves the core too.
 		m.list.Replace(msg.Replaces, msg.ID)
 		return m, tea.Batch(m.selectionMoved(), removeCmd(m.core, msg.Replaces))
-	case msg.Err != nil:
+	case msg.Pending == "" && msg.Err != nil:
 		return m, nil
+	}
+	before := m.list.SelectedKey()
+	if msg.Pending != "" {
+		m.list.Started(msg.Pending, msg.ID)
 	}
 	m.req.selectNext = msg.ID
 	if _, ok := m.list.Run(msg.ID); !ok {
-		return m, nil
+		return m, nil // selected when its spawn event lists it
 	}
 	m.req.selectNext = ""
 	m.list.Select(msg.ID)
+	if msg.Pending == "" {
+		return m, m.selectionMoved()
+	}
+	m.relayout() // the pending row is gone
+	if m.list.SelectedKey() == before {
+		return m, nil
+	}
 	return m, m.selectionMoved()
 }
 

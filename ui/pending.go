@@ -45,30 +45,3 @@ func (k KeyMap) pendingNotice(msg tea.KeyPressMsg, p pendingRun) (string, bool) 
 	}
 	return "", false
 }
-
-// started takes the result of a pending run's spawn. Without a run (the spec was
-// refused, the supervisor is shutting down) the row stays; with one, even a run that
-// failed to start (it ends with spawn-error), the run replaces the row and is selected.
-func (m Model) started(msg SpawnedMsg) (tea.Model, tea.Cmd) {
-	p, _ := m.list.Pending(msg.Pending)
-	if msg.ID == "" {
-		m.list.SetStarting(msg.Pending, false)
-		m.syncSelection()
-		m.events.AddError(m.now, "start", clean(p.spec.Name), msg.Err)
-		return m.note("start %s: %v", p.spec.Name, msg.Err)
-	}
-	m.events.ReportErr(m.now, "spawn", m.list.Label(msg.ID), msg.Err)
-	m.req.selectNext = msg.ID
-	before := m.list.SelectedKey()
-	m.list.Started(msg.Pending, msg.ID)
-	if _, ok := m.list.Run(msg.ID); !ok {
-		return m, nil // the row stays until the run's spawn event lists it
-	}
-	m.req.selectNext = ""
-	m.list.Select(msg.ID)
-	m.relayout()
-	if m.list.SelectedKey() == before {
-		return m, nil
-	}
-	return m, m.selectionMoved()
-}
