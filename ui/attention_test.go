@@ -94,7 +94,7 @@ func TestScreenErrorShownInTitle(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(60, 6)
 	s := &errScreen{Screen: screen.NewScreen(58, 4)}
-	tm.SetRun(liveRun("r1", "claude", true), s)
+	tm.Show(rowOfRun(liveRun("r1", "claude", true)), s)
 	if v := stripANSI(tm.View()); !strings.Contains(v, "⚠ vt10x: index out of range") {
 		t.Errorf("the recovered emulator error is not shown:\n%s", v)
 	}
@@ -113,7 +113,7 @@ func TestSynchronizedUpdateHoldsTheFrame(t *testing.T) {
 	tm.SetSize(40, 5)
 	tm.SetNow(t0)
 	s := screenWith(38, 3, "old frame")
-	tm.SetRun(liveRun("r1", "app", true), s)
+	tm.Show(rowOfRun(liveRun("r1", "app", true)), s)
 	_ = tm.View()
 	s.Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jhalf"))
 	if v := stripANSI(tm.View()); !strings.Contains(v, "old frame") {

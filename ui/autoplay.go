@@ -137,12 +137,6 @@ type probe struct {
 	asking   bool   // a y/n question is open
 }
 
-// probe is what autoplay may read of the model.
-func (m Model) probe() probe {
-	sel, _ := m.list.Selected()
-	return probe{selected: sel.Name, asking: m.mode == modeDialog && m.dialog == dlgConfirm}
-}
-
 func (a autoplayer) find(name string) (runs.Info, bool) {
 	for _, in := range a.core.Snapshot() {
 		if in.Name == name {

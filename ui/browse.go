@@ -11,19 +11,32 @@ import (
 
 // handleKey routes a key by mode.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if m.mode == modeBrowse && m.dropStray() { // guard.go
-		return m, nil
-	}
 	switch m.mode {
 	case modeFocus:
 		return m.focusKey(k)
 	case modeDialog:
-		return m.dialogKey(k)
+		var answer tea.Msg
+		m.dlg, answer = m.dlg.Key(k)
+		if !m.dlg.open {
+			m.mode = m.dlg.ret
+		}
+		if answer == nil {
+			return m, nil
+		}
+		return m.Update(answer) // routed to answered
 	case modeScroll:
 		return m.scrollKey(k)
 	case modeHelp:
-		return m.helpKey(k)
+		if m.help.Key(m.c, k, m.lay.w, m.lay.h) {
+			m.mode = modeBrowse
+		}
+		return m, nil
 	case modeQuitting:
+		return m, nil
+	}
+	if n, drop := m.guard.drop(m.c.Now()); drop { // guard.go
+		m.flash = fmt.Sprintf("ignored %d key(s) that came with others not meant for Corral (a paste? focus the run with %s to paste into it)",
+			n, m.c.Keys.Focus.Help().Key)
 		return m, nil
 	}
 	m.flash = ""
@@ -33,50 +46,70 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // browseKey runs the UI command bound to k.
 func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.c.Keys
-	if cmd, ok := m.replayKey(k); ok {
-		return m, cmd
+	if sel, ok := m.list.Selected(); ok && m.replay && !sel.Ended() {
+		if b, ok := km.replayInput(k); ok { // replay.go
+			return m, writeCmd(m.core, sel.ID, b)
+		}
 	}
 	switch {
 	case key.Matches(k, km.Up, km.Down):
-		return m.moveSelection(k)
-	case key.Matches(k, km.Quit):
-		return m.requestQuit()
+		before := m.list.SelectedKey()
+		if m.list, _ = m.list.Update(k); m.list.SelectedKey() != before {
+			return m, m.selectionMoved()
+		}
+		return m, nil
+	case key.Matches(k, km.Quit, km.Shutdown):
+		return m.quit(key.Matches(k, km.Shutdown))
 	case key.Matches(k, km.Detach):
-		return m.detach()
-	case key.Matches(k, km.Shutdown):
-		return m.requestShutdown()
+		m.detached = true
+		return m, tea.Quit
 	case key.Matches(k, km.PairKeys, km.PairDiff):
-		return m.pairKey(key.Matches(k, km.PairDiff))
+		m.flash = m.pair.key(key.Matches(k, km.PairDiff), m.term)
 	case key.Matches(k, km.Help):
 		m.mode = modeHelp
-		return m, nil
 	case key.Matches(k, km.New):
-		m.openForm()
-		return m, nil
+		m.mode = m.dlg.Form(m.mode)
 	case key.Matches(k, km.Reconcile):
 		m.flash = "reconciling…"
 		return m, reconcileCmd(m.core)
 	case key.Matches(k, km.Zoom):
 		return m.toggleZoom()
-	case key.Matches(k, km.Layout):
-		return m.switchPanes()
-	case key.Matches(k, km.EventsUp):
-		m.events.ScrollBy(m.events.Page())
-		return m, nil
-	case key.Matches(k, km.EventsDown):
-		m.events.ScrollBy(-m.events.Page())
-		return m, nil
+	case key.Matches(k, km.Layout): // the other set of side panes, remembered
+		m.lay.panes = m.lay.panes.next()
+		m.relayout()
+		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), savePrefsCmd(m.prefsPath, Prefs{Panes: m.lay.panes.String()}))
+	case key.Matches(k, km.EventsUp, km.EventsDown):
+		m.events.ScrollBy(notch(key.Matches(k, km.EventsUp), m.events.Page()))
 	case key.Matches(k, km.Mouse):
-		return m.toggleMouse()
+		m.mouse = !m.mouse
+		return m.note("%s", mouseNotice(m.mouse, km.Mouse.Help().Key))
+	default:
+		return m.rowKey(k)
 	}
-	if p, ok := m.list.SelectedPending(); ok {
-		return m.pendingKey(k, p)
-	}
-	sel, ok := m.list.Selected()
-	if !ok {
+	return m, nil
+}
+
+// rowKey runs a command on the selected row: a pending run's start, or a run's.
+func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	r := m.list.SelectedRow()
+	switch {
+	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart) && r.pend.starting:
+		return m.note("start: %s is starting", r.pend.spec.Name)
+	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart): // its spec, sized to the pane, once
+		m.list.SetStarting(r.pend.key, true)
+		m.syncSelection()
+		spec := r.pend.spec
+		m.term.FitSpec(&spec)
+		return m, startCmd(m.core, r.pend.key, spec)
+	case r.kind == rowPending:
+		if notice, ok := m.c.Keys.pendingNotice(k, r.pend); ok {
+			return m.note("%s", notice)
+		}
 		return m, nil
+	case r.kind == rowRun:
+		return m.runKey(k, r.run)
 	}
-	return m.runKey(k, sel)
+	return m, nil
 }
 
 // runKey runs a command on the selected run.
@@ -85,32 +118,74 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, km.Focus):
 		return m.enterFocus(sel)
-	case key.Matches(k, km.SendKeys):
-		return m.openPrompt(sel, promptSendKeys, "send-keys to "+sel.Name)
-	case key.Matches(k, km.Paste):
-		return m.openPrompt(sel, promptPaste, "paste to "+sel.Name)
-	case key.Matches(k, km.Submit):
-		return m.openPrompt(sel, promptSubmit, "submit to "+sel.Name)
+	case key.Matches(k, km.SendKeys, km.Paste, km.Submit):
+		if why := noTerminalIO(sel); why != "" {
+			return m.note("%s", why)
+		}
+		kind, verb := promptOf(km, k)
+		m.mode = m.dlg.Prompt(kind, verb+" to "+sel.Name, sel.ID, m.mode)
 	case key.Matches(k, km.Search):
-		m.openSearch(sel)
-		return m, nil
+		m.mode = m.dlg.Prompt(promptSearch, "search "+sel.Name, sel.ID, m.mode)
 	case key.Matches(k, km.CopyMode): // scroll mode with copy mode's caret on the last line
 		return m.enterScroll(sel, (*Terminal).ScrollCopy)
 	case key.Matches(k, km.Scrollback):
 		return m.enterScroll(sel, (*Terminal).ScrollPage) // the first press scrolls a page (issue 14.9)
-	case key.Matches(k, km.Cancel):
-		return m.askCancel(sel)
-	case key.Matches(k, km.Interrupt):
-		return m.askInterrupt(sel)
-	case key.Matches(k, km.Pause):
-		if sel.Paused {
-			return m.live(sel, "resume", core.Resume)
+	case key.Matches(k, km.Cancel, km.Interrupt, km.Remove):
+		text, q, refusal := askAbout(km, k, sel, m.list.Configured(sel)) // guard.go
+		if refusal != "" {
+			return m.note("%s", refusal)
 		}
-		return m.live(sel, "pause", core.Pause)
+		m.mode = m.dlg.Ask(text, q, m.mode)
+	case key.Matches(k, km.Pause) && sel.Ended():
+		return m.note("%s: %s has ended", pauseVerb(sel), sel.Name)
+	case key.Matches(k, km.Pause) && sel.Paused:
+		return m, doCmd("resume", sel.ID, core.Resume)
+	case key.Matches(k, km.Pause):
+		return m, doCmd("pause", sel.ID, core.Pause)
 	case key.Matches(k, km.Restart):
-		return m.restart(sel)
-	case key.Matches(k, km.Remove):
-		return m.askRemove(sel)
+		if why := restartRefusal(sel); why != "" {
+			return m.note("%s", why)
+		}
+		spec := sel.Spec
+		spec.Stdout, spec.Stderr = nil, nil
+		m.term.FitSpec(&spec)
+		return m, restartCmd(core, spec, sel.ID)
+	}
+	return m, nil
+}
+
+// answered acts on a dialog's answer (dialogs.go).
+func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch a := msg.(type) {
+	case confirmAnswer:
+		if a.stray { // keys were coming that were not meant for it
+			m.guard.quarantine(m.c.Now())
+		}
+		switch {
+		case !a.yes:
+			return m, nil
+		case a.op == confirmQuit:
+			return m.startQuit()
+		case a.op == confirmDetach:
+			m.detached = true
+			return m, tea.Quit
+		}
+		return m, a.cmd(m.core)
+	case promptAnswer:
+		if a.kind != promptSearch {
+			return m, a.cmd(m.core)
+		}
+		if sel, ok := m.list.Run(a.target); ok {
+			return m.enterScroll(sel, func(t *Terminal) { t.Scroll(a.text) })
+		}
+	case formAnswer:
+		spec := a.spec
+		m.term.FitSpec(&spec)
+		if !a.parity {
+			return m, spawnCmd(m.core, spec)
+		}
+		spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
+		return m, spawnPairCmd(m.core, spec)
 	}
 	return m, nil
 }
@@ -121,101 +196,8 @@ func (m Model) note(format string, a ...any) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) moveSelection(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	before := m.list.SelectedKey()
-	m.list, _ = m.list.Update(k)
-	if m.list.SelectedKey() != before {
-		cmd := m.selectionMoved()
-		return m, cmd
-	}
-	return m, nil
-}
-
-// live runs a core operation on a live run.
-func (m Model) live(sel runs.Info, op string, f func(string) error) (tea.Model, tea.Cmd) {
-	if sel.Ended() {
-		return m.note("%s: %s has ended", op, sel.Name)
-	}
-	return m, doCmd(op, sel.ID, f)
-}
-
-func (m Model) askCancel(sel runs.Info) (tea.Model, tea.Cmd) {
-	if sel.Ended() {
-		return m.note("cancel: %s has ended", sel.Name)
-	}
-	m.confirm = NewConfirm(m.c, fmt.Sprintf("Cancel %s (%s)?", sel.Name, sel.ID))
-	m.confirm.SetSize(m.lay.w, 1)
-	m.confirmOp, m.confirmID = confirmCancel, sel.ID
-	m.openDialog(dlgConfirm)
-	return m, nil
-}
-
-// restart spawns an ended run's spec again, sized to the pane.
-func (m Model) restart(sel runs.Info) (tea.Model, tea.Cmd) {
-	if !sel.Ended() {
-		return m.note("restart: %s is still %s", sel.Name, sel.State)
-	}
-	if sel.Adopted {
-		return m.note("restart: %s was adopted; its spec belongs to another instance", sel.Name)
-	}
-	spec := sel.Spec
-	spec.Stdout, spec.Stderr = nil, nil
-	m.sizeSpec(&spec)
-	old, core := sel.ID, m.core
-	return m, func() tea.Msg {
-		id, err := core.Spawn(spec)
-		return SpawnedMsg{ID: id, Err: err, Replaces: old}
-	}
-}
-
-// sizeSpec gives a PTY spec the terminal pane's size, so it starts the right size.
-func (m Model) sizeSpec(spec *runs.Spec) {
-	if spec.PTY && !spec.FixedSize && m.lay.w > 0 {
-		cols, rows := m.term.InnerSize()
-		spec.Cols, spec.Rows = uint16(cols), uint16(rows)
-	}
-}
-
 func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 	m.zoom = !m.zoom
 	m.relayout()
-	cmd := m.fitRuns()
-	return m, cmd
-}
-
-// startScroll enters scroll mode on the run's transcript, searching for query.
-func (m Model) startScroll(sel runs.Info, query string) (tea.Model, tea.Cmd) {
-	return m.enterScroll(sel, func(t *Terminal) { t.Scroll(query) })
-}
-
-// enterScroll puts the pane in scroll mode (open says where: a page up, a search, a
-// wheel's lines up) and reads the run's transcript.
-func (m Model) enterScroll(sel runs.Info, open func(*Terminal)) (tea.Model, tea.Cmd) {
-	open(&m.term)
-	m.mode = modeScroll
-	return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
-}
-
-// scrollKey: back to live, a new search, zoom, or scrolling for the pane.
-func (m Model) scrollKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	m.flash = "" // a notice lasts until the next key
-	// Copy mode, the pager and the save first (transcriptfile.go).
-	if next, cmd, ok := m.transcriptKey(k); ok {
-		return next, cmd
-	}
-	km := m.c.Keys
-	switch {
-	case key.Matches(k, km.Live):
-		m.term.Live()
-		m.mode = modeBrowse
-	case key.Matches(k, km.Search):
-		if sel, ok := m.list.Selected(); ok {
-			m.openSearch(sel)
-		}
-	case key.Matches(k, km.Zoom):
-		return m.toggleZoom()
-	default:
-		m.term, _ = m.term.Update(k)
-	}
-	return m, nil
+	return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
 }

@@ -103,6 +103,14 @@ func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 	}
 }
 
+// restartCmd spawns an ended run's spec again; the new run takes the old one's row.
+func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
+	return func() tea.Msg {
+		id, err := c.Spawn(spec)
+		return SpawnedMsg{ID: id, Err: err, Replaces: old}
+	}
+}
+
 // startCmd spawns a pending run's spec; the message names the pending run.
 func startCmd(c Core, pending string, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {

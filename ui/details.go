@@ -45,9 +45,18 @@ func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
 // SetNow sets the clock the countdowns are shown against.
 func (d *Details) SetNow(t time.Time) { d.now = t }
 
-// SetRun shows a run (ok false: none). A different run, or the run's end (its
+// Show shows the selected row: a run, a pending run's spec, or nothing.
+func (d *Details) Show(r row) {
+	if r.kind == rowPending {
+		d.showPending(r.pend)
+		return
+	}
+	d.showRun(r.run, r.kind == rowRun)
+}
+
+// showRun shows a run (ok false: none). A different run, or the run's end (its
 // processes are verified gone), drops the tree shown.
-func (d *Details) SetRun(info runs.Info, ok bool) {
+func (d *Details) showRun(info runs.Info, ok bool) {
 	if !ok || info.ID != d.info.ID || info.Ended() {
 		d.tree, d.treeErr = nil, ""
 	}

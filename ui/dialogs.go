@@ -8,139 +8,276 @@ import (
 	"corral/runs"
 )
 
-func (m *Model) openDialog(d dialogKind) {
-	if m.mode != modeDialog {
-		m.ret = m.mode
+// The dialog host owns the dialogs (a one-line prompt, a y/n question, the new-run
+// form) and their state. Opening one hands it the keys (the model is in modeDialog);
+// when it is done it closes itself and answers with a typed message (promptAnswer,
+// confirmAnswer, formAnswer) that the model routes to an action, as the root Update
+// routes every other message.
+
+// DialogKeyMap is the dialogs' keys: y/n questions, one-line prompts, the new-run form.
+type DialogKeyMap struct {
+	Yes, No, Accept, Dismiss, Toggle, NextField, PrevField key.Binding
+}
+
+// DefaultDialogKeyMap returns the dialogs' default keys.
+func DefaultDialogKeyMap() DialogKeyMap {
+	return DialogKeyMap{
+		Yes: bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
+		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
+		Toggle: bind("pty/pipe/parity", "tab"), NextField: bind("next field", "down"),
+		PrevField: bind("previous field", "up", "shift+tab"),
 	}
-	m.mode, m.dialog = modeDialog, d
 }
 
-func (m *Model) closeDialog() { m.mode = m.ret }
+// dialogKind is which dialog is open.
+type dialogKind int
 
-// openPrompt opens a send-keys, paste or submit prompt for a live run.
-func (m Model) openPrompt(sel runs.Info, kind promptKind, label string) (tea.Model, tea.Cmd) {
-	switch {
-	case sel.Ended():
-		return m.note("%s has ended", sel.Name)
-	case sel.Adopted:
-		return m.note("%s is adopted: no terminal I/O", sel.Name)
+const (
+	dlgPrompt dialogKind = iota
+	dlgConfirm
+	dlgForm
+)
+
+// confirmOp is what a y/n question decides.
+type confirmOp int
+
+const (
+	confirmCancel confirmOp = iota
+	confirmQuit
+	confirmDetach
+	confirmInterrupt
+	confirmRemove
+)
+
+// question is what a y/n answer decides: an operation, on run id.
+type question struct {
+	op confirmOp
+	id string
+}
+
+type (
+	// confirmAnswer: a question was answered (yes), and whether keys came with the
+	// answer that were not meant for it (stray: the guard drops the rest, guard.go).
+	confirmAnswer struct {
+		question
+		yes, stray bool
 	}
-	m.prompt = NewPrompt(m.c, kind, clean(label), sel.ID)
-	m.prompt.SetSize(m.lay.w, 1)
-	m.openDialog(dlgPrompt)
-	return m, nil
-}
-
-func (m *Model) openSearch(sel runs.Info) {
-	m.prompt = NewPrompt(m.c, promptSearch, "search "+clean(sel.Name), sel.ID)
-	m.prompt.SetSize(m.lay.w, 1)
-	m.openDialog(dlgPrompt)
-}
-
-func (m *Model) openForm() {
-	m.form = NewForm(m.c)
-	m.form.SetSize(m.lay.w, m.lay.h)
-	m.openDialog(dlgForm)
-}
-
-// dialogKey gives a key to the open dialog and acts when it is done.
-func (m Model) dialogKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch m.dialog {
-	case dlgConfirm:
-		m.confirm, _ = m.confirm.Update(k)
-		if yes, done := m.confirm.Done(); done {
-			m.closeDialog()
-			if m.confirm.Early() || !yes && !key.Matches(k, m.c.Keys.No) {
-				m.quarantine() // keys were coming that were not meant for it
-			}
-			return m.confirmed(yes)
-		}
-	case dlgForm:
-		m.form, _ = m.form.Update(k)
-		if spec, ok, done := m.form.Done(); done {
-			m.closeDialog()
-			if ok && m.form.Parity() {
-				m.sizeSpec(&spec)
-				spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
-				return m, spawnPairCmd(m.core, spec)
-			}
-			if ok {
-				m.sizeSpec(&spec)
-				return m, spawnCmd(m.core, spec)
-			}
-		}
-	default:
-		m.prompt, _ = m.prompt.Update(k)
-		if text, ok, done := m.prompt.Done(); done {
-			if !ok {
-				m.closeDialog()
-				return m, nil
-			}
-			return m.promptAccepted(text)
-		}
+	// promptAnswer: a prompt was accepted; a send-keys prompt's text is parsed (items).
+	promptAnswer struct {
+		kind   promptKind
+		target string
+		text   string
+		items  []ptyhost.Item
 	}
-	return m, nil
+	// formAnswer: the new-run form was accepted.
+	formAnswer struct {
+		spec   runs.Spec
+		parity bool
+	}
+)
+
+// cmd is what a yes to a question about a run does: cancel, interrupt or remove it
+// (quitting and detaching are the model's).
+func (q question) cmd(core Core) tea.Cmd {
+	switch q.op {
+	case confirmInterrupt:
+		return doCmd("interrupt", q.id, core.Interrupt)
+	case confirmRemove:
+		return removeCmd(core, q.id)
+	}
+	return doCmd("cancel", q.id, core.Cancel)
 }
 
-// promptAccepted acts on a prompt's text; a send-keys line that does not parse keeps
-// the prompt open with the error.
-func (m Model) promptAccepted(text string) (tea.Model, tea.Cmd) {
-	id := m.prompt.target
-	switch m.prompt.kind {
+// cmd sends an accepted send-keys, paste or submit prompt's text to its run (a search
+// is the model's).
+func (a promptAnswer) cmd(core Core) tea.Cmd {
+	switch a.kind {
 	case promptSendKeys:
+		if len(a.items) == 0 {
+			return nil
+		}
+		return sendKeysCmd(core, a.target, a.items)
+	case promptPaste:
+		return pasteCmd(core, a.target, a.text)
+	case promptSubmit:
+		return submitCmd(core, a.target, a.text)
+	}
+	return nil
+}
+
+// promptOf is the prompt a key opens for a run, and its verb: send-keys, paste or
+// submit.
+func promptOf(km KeyMap, k tea.KeyPressMsg) (promptKind, string) {
+	switch {
+	case key.Matches(k, km.Paste):
+		return promptPaste, "paste"
+	case key.Matches(k, km.Submit):
+		return promptSubmit, "submit"
+	}
+	return promptSendKeys, "send-keys"
+}
+
+// dialogHost is the open dialog, if any, and the mode keys return to when it closes.
+type dialogHost struct {
+	c       *Common
+	open    bool
+	kind    dialogKind
+	ret     mode
+	q       question
+	prompt  Prompt
+	confirm Confirm
+	form    Form
+	w, h    int
+}
+
+func newDialogHost(c *Common) dialogHost { return dialogHost{c: c} }
+
+// show opens kind, keeping the mode to return to (from, unless a dialog replaces
+// another); the model's mode is then modeDialog, which it returns.
+func (d *dialogHost) show(kind dialogKind, from mode) mode {
+	if !d.open && from != modeDialog {
+		d.ret = from
+	}
+	d.open, d.kind = true, kind
+	return modeDialog
+}
+
+// Ask opens a y/n question deciding q.
+func (d *dialogHost) Ask(text string, q question, from mode) mode {
+	d.confirm, d.q = NewConfirm(d.c, text), q
+	d.confirm.SetSize(d.w, 1)
+	return d.show(dlgConfirm, from)
+}
+
+// Prompt opens a one-line prompt of kind for run target.
+func (d *dialogHost) Prompt(kind promptKind, label, target string, from mode) mode {
+	d.prompt = NewPrompt(d.c, kind, clean(label), target)
+	d.prompt.SetSize(d.w, 1)
+	return d.show(dlgPrompt, from)
+}
+
+// Form opens the new-run form.
+func (d *dialogHost) Form(from mode) mode {
+	d.form = NewForm(d.c)
+	d.form.SetSize(d.w, d.h)
+	return d.show(dlgForm, from)
+}
+
+// SetSize sizes the dialogs to the screen: the prompt and the question take the
+// status line, the form is drawn over the panes.
+func (d *dialogHost) SetSize(w, h int) {
+	d.w, d.h = w, h
+	d.prompt.SetSize(w, 1)
+	d.confirm.SetSize(w, 1)
+	d.form.SetSize(w, h)
+}
+
+// Key gives a key to the open dialog; when the dialog is done it closes, and its
+// answer (nil if dismissed) is the message returned.
+func (d dialogHost) Key(k tea.KeyPressMsg) (dialogHost, tea.Msg) {
+	switch d.kind {
+	case dlgConfirm:
+		return d.confirmKey(k)
+	case dlgForm:
+		d.form, _ = d.form.Update(k)
+		spec, ok, done := d.form.Done()
+		if !done {
+			return d, nil
+		}
+		d.open = false
+		if !ok {
+			return d, nil
+		}
+		return d, formAnswer{spec: spec, parity: d.form.Parity()}
+	}
+	return d.promptKey(k)
+}
+
+func (d dialogHost) confirmKey(k tea.KeyPressMsg) (dialogHost, tea.Msg) {
+	d.confirm, _ = d.confirm.Update(k)
+	yes, done := d.confirm.Done()
+	if !done {
+		return d, nil
+	}
+	d.open = false
+	// Keys were coming that were not meant for it: an answer too early, or a key that
+	// is no answer.
+	stray := d.confirm.Early() || !yes && !key.Matches(k, d.c.Keys.DialogKeyMap.No)
+	return d, confirmAnswer{question: d.q, yes: yes, stray: stray}
+}
+
+// promptKey gives a key to the prompt; a send-keys line that does not parse keeps
+// the prompt open with the error.
+func (d dialogHost) promptKey(k tea.KeyPressMsg) (dialogHost, tea.Msg) {
+	d.prompt, _ = d.prompt.Update(k)
+	text, ok, done := d.prompt.Done()
+	if !done {
+		return d, nil
+	}
+	if !ok {
+		d.open = false
+		return d, nil
+	}
+	a := promptAnswer{kind: d.prompt.kind, target: d.prompt.target, text: text}
+	if a.kind == promptSendKeys {
 		items, err := ptyhost.ParseSendKeys(text)
 		if err != nil {
-			m.prompt.SetError(err)
-			return m, nil
+			d.prompt.SetError(err)
+			return d, nil
 		}
-		m.closeDialog()
-		if len(items) == 0 {
-			return m, nil
-		}
-		return m, sendKeysCmd(m.core, id, items)
-	case promptPaste:
-		m.closeDialog()
-		return m, pasteCmd(m.core, id, text)
-	case promptSubmit:
-		m.closeDialog()
-		return m, submitCmd(m.core, id, text)
+		a.items = items
 	}
-	m.closeDialog()
-	sel, ok := m.list.Run(id)
-	if !ok {
-		return m, nil
-	}
-	return m.startScroll(sel, text)
+	d.open = false
+	return d, a
 }
 
-// confirmed acts on a y/n answer.
-func (m Model) confirmed(yes bool) (tea.Model, tea.Cmd) {
-	if !yes {
-		return m, nil
-	}
-	switch m.confirmOp {
-	case confirmQuit:
-		return m.startQuit()
-	case confirmDetach:
-		return m.detach()
-	case confirmInterrupt:
-		return m, doCmd("interrupt", m.confirmID, m.core.Interrupt)
-	case confirmRemove:
-		return m, removeCmd(m.core, m.confirmID)
-	}
-	return m, doCmd("cancel", m.confirmID, m.core.Cancel)
-}
-
-// handlePaste: a paste goes to the focused run or into the open dialog.
-func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
+// Paste gives a paste to an open prompt or form (a question takes none).
+func (d dialogHost) Paste(p tea.PasteMsg) dialogHost {
 	switch {
-	case m.mode == modeFocus:
-		cmd := m.sendPaste(p)
-		return m, cmd
-	case m.mode == modeDialog && m.dialog == dlgPrompt:
-		m.prompt, _ = m.prompt.Update(p)
-	case m.mode == modeDialog && m.dialog == dlgForm:
-		m.form, _ = m.form.Update(p)
+	case !d.open:
+	case d.kind == dlgPrompt:
+		d.prompt, _ = d.prompt.Update(p)
+	case d.kind == dlgForm:
+		d.form, _ = d.form.Update(p)
 	}
-	return m, nil
+	return d
+}
+
+// StatusLine is the open prompt or question, which takes the status line; false for
+// none.
+func (d dialogHost) StatusLine() (string, bool) {
+	switch {
+	case !d.open:
+		return "", false
+	case d.kind == dlgPrompt:
+		return d.prompt.View(), true
+	case d.kind == dlgConfirm:
+		return d.confirm.View(), true
+	}
+	return "", false
+}
+
+// Overlay draws an open form over the panes.
+func (d dialogHost) Overlay(content string) string {
+	if !d.open || d.kind != dlgForm {
+		return content
+	}
+	x, y := d.form.origin()
+	return overlay(content, d.form.Lines(), x, y)
+}
+
+// Cursor is the open prompt's cursor (on the status line) or the form's; nil with
+// no dialog or a question.
+func (d dialogHost) Cursor() *tea.Cursor {
+	switch {
+	case !d.open:
+		return nil
+	case d.kind == dlgPrompt:
+		c := d.prompt.Cursor()
+		c.Y = d.h - 1
+		return c
+	case d.kind == dlgForm:
+		return d.form.Cursor()
+	}
+	return nil
 }

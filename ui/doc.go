@@ -6,9 +6,19 @@
 //   - The root Model only routes: global messages (window size, quit, help), then by
 //     mode (browsing, focus, dialog, help, scroll/search), then by owner (a run event to
 //     the run list and the events pane, a screen change to the terminal pane).
-//   - One component per pane (RunList, Details, Terminal, Events; Prompt, Form and
-//     Confirm for dialogs), each with New, Update returning its concrete type, View and
-//     SetSize. They share one read-only *Common (styles, keys, clock).
+//   - One component per pane (RunList, Details, Terminal, Events), each with New,
+//     Update returning its concrete type, View and SetSize, its methods in files named
+//     after it (terminal_scroll.go, details_tree.go, runlist_pending.go, …). A list row
+//     (runlist_row.go) is a run or a configured run not started yet; Details and
+//     Terminal show one row. Components with keys of their own have their own KeyMap,
+//     embedded in KeyMap (keys.go), which overrides by action name. They share one
+//     read-only *Common (styles, keys, clock).
+//   - The dialog host (dialogs.go) owns the dialogs (Prompt, Confirm, Form); a dialog
+//     done answers with a typed message (confirmAnswer, promptAnswer, formAnswer) that
+//     the Model routes to an action. The reads in flight (requests.go), the per-run
+//     input queues (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key
+//     guard (guard.go), the parity pair (pair.go) and the help page (help.go) are small
+//     types of their own.
 //   - Core calls happen only inside tea.Cmds built by cmds.go, which capture values,
 //     never the model. Update and View do no I/O; a test proves it with a counting fake.
 //   - Core events arrive through Bridge, one goroutine: lifecycle events one message

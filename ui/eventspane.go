@@ -120,6 +120,27 @@ func (e *Events) AddError(at time.Time, op, name string, err error) {
 	e.add(at, text+": "+err.Error(), e.c.Styles.Danger)
 }
 
+// ReportErr adds a failed operation's error (none: nothing) on the run named.
+func (e *Events) ReportErr(at time.Time, op, name string, err error) {
+	if err != nil {
+		e.AddError(at, op, name, err)
+	}
+}
+
+// AddReconciled adds a reconcile's decisions, or its error.
+func (e *Events) AddReconciled(at time.Time, ds []runs.Decision, err error) {
+	switch {
+	case err != nil:
+		e.AddError(at, "reconcile", "", err)
+		return
+	case len(ds) == 0:
+		e.AddNote(at, "reconcile: no open records")
+	}
+	for _, d := range ds {
+		e.AddDecision(at, d)
+	}
+}
+
 // AddNote records something the UI did or learned.
 func (e *Events) AddNote(at time.Time, text string) { e.add(at, text, Style{}) }
 

@@ -70,7 +70,7 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 }
 
 func (f *Form) key(k tea.KeyPressMsg) {
-	km := f.c.Keys
+	km := f.c.Keys.DialogKeyMap
 	switch {
 	case key.Matches(k, km.Accept):
 		f.accept()
@@ -184,14 +184,14 @@ func (f Form) Lines() []string {
 	}
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
-		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.Toggle.Help().Key+")")),
+		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.DialogKeyMap.Toggle.Help().Key+")")),
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
 		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
 		"",
 		st.Danger.Render(" " + f.err),
-		st.Muted.Render(" " + f.c.Keys.Accept.Help().Key + " start · " + f.c.Keys.Dismiss.Help().Key +
-			" cancel · " + f.c.Keys.PrevField.Help().Key + ", " + f.c.Keys.NextField.Help().Key + " field"),
+		st.Muted.Render(" " + f.c.Keys.DialogKeyMap.Accept.Help().Key + " start · " + f.c.Keys.DialogKeyMap.Dismiss.Help().Key +
+			" cancel · " + f.c.Keys.DialogKeyMap.PrevField.Help().Key + ", " + f.c.Keys.DialogKeyMap.NextField.Help().Key + " field"),
 	}
 	for i := range rows {
 		rows[i] = fit(rows[i], iw)

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
@@ -25,84 +27,83 @@ import (
 // a person's keys look close together, which is why nothing is dropped until keys
 // have already gone astray.
 
+// strayGuard drops the keys that follow close behind keys that went astray (a
+// question saw keys not meant for it).
+type strayGuard struct {
+	on      bool
+	lastKey time.Time // when the last key outside focus came, while on
+	dropped int       // keys dropped since
+}
+
 // quarantine starts dropping the keys that follow close behind.
-func (m *Model) quarantine() {
-	m.quarantined, m.lastKey, m.dropped = true, m.c.Now(), 0
+func (g *strayGuard) quarantine(now time.Time) {
+	g.on, g.lastKey, g.dropped = true, now, 0
 }
 
-// dropStray reports whether a key outside focus is the tail of keys that went astray.
-func (m *Model) dropStray() bool {
-	if !m.quarantined {
-		return false
+// drop reports whether a key outside focus, come at now, is the tail of keys that
+// went astray, and how many were dropped so far.
+func (g *strayGuard) drop(now time.Time) (int, bool) {
+	if !g.on {
+		return 0, false
 	}
-	now := m.c.Now()
-	gap := now.Sub(m.lastKey)
-	m.lastKey = now
+	gap := now.Sub(g.lastKey)
+	g.lastKey = now
 	if gap > 0 && gap < answerGrace {
-		m.dropped++
-		m.flash = fmt.Sprintf("ignored %d key(s) that came with others not meant for Corral (a paste? focus the run with %s to paste into it)",
-			m.dropped, m.c.Keys.Focus.Help().Key)
-		return true
+		g.dropped++
+		return g.dropped, true
 	}
-	m.quarantined = false
-	return false
+	g.on = false
+	return 0, false
 }
 
-// askInterrupt asks before sending Ctrl-C (PTY) or SIGINT (pipe) to a live run.
-func (m Model) askInterrupt(sel runs.Info) (tea.Model, tea.Cmd) {
-	if sel.Ended() {
-		return m.note("interrupt: %s has ended", sel.Name)
+// askAbout is the question a destructive key asks about a run (cancel, interrupt,
+// remove), or why it does not apply (refusal); configured says the run was started
+// from the config, so removing it lists it as not started again (issue 14.8).
+func askAbout(km KeyMap, k tea.KeyPressMsg, sel runs.Info, configured bool) (text string, q question, refusal string) {
+	switch {
+	case key.Matches(k, km.Interrupt) && sel.Ended():
+		return "", q, fmt.Sprintf("interrupt: %s has ended", sel.Name)
+	case key.Matches(k, km.Interrupt):
+		return fmt.Sprintf("Interrupt %s (Ctrl-C)?", sel.Name), question{confirmInterrupt, sel.ID}, ""
+	case key.Matches(k, km.Remove) && !sel.Ended():
+		return "", q, fmt.Sprintf("remove: %s is still %s", sel.Name, sel.State)
+	case key.Matches(k, km.Remove) && configured:
+		return fmt.Sprintf("Remove %s's run and screen? It is listed as not started again (%s starts it).",
+			sel.Name, km.Restart.Help().Key), question{confirmRemove, sel.ID}, ""
+	case key.Matches(k, km.Remove):
+		return fmt.Sprintf("Remove %s and its screen from the list?", sel.Name), question{confirmRemove, sel.ID}, ""
+	case sel.Ended():
+		return "", q, fmt.Sprintf("cancel: %s has ended", sel.Name)
 	}
-	return m.ask(fmt.Sprintf("Interrupt %s (Ctrl-C)?", sel.Name), confirmInterrupt, sel.ID)
+	return fmt.Sprintf("Cancel %s (%s)?", sel.Name, sel.ID), question{confirmCancel, sel.ID}, ""
 }
 
-// askRemove asks before forgetting an ended run.
-func (m Model) askRemove(sel runs.Info) (tea.Model, tea.Cmd) {
-	if !sel.Ended() {
-		return m.note("remove: %s is still %s", sel.Name, sel.State)
-	}
-	if m.list.Configured(sel) { // it goes back to not started (issue 14.8)
-		return m.ask(fmt.Sprintf("Remove %s's run and screen? It is listed as not started again (%s starts it).",
-			sel.Name, m.c.Keys.Restart.Help().Key), confirmRemove, sel.ID)
-	}
-	return m.ask(fmt.Sprintf("Remove %s and its screen from the list?", sel.Name), confirmRemove, sel.ID)
-}
-
-// ask opens a y/n question about run id.
-func (m Model) ask(question string, op confirmOp, id string) (tea.Model, tea.Cmd) {
-	m.confirm = NewConfirm(m.c, question)
-	m.confirm.SetSize(m.lay.w, 1)
-	m.confirmOp, m.confirmID = op, id
-	m.openDialog(dlgConfirm)
-	return m, nil
-}
-
-// endedFocus is the focused run's end: focus stays on its last screen, keys are not
-// sent anywhere, and the status line says how to leave.
-func (m Model) endedFocusKey() (tea.Model, tea.Cmd) {
-	m.flash = ""
-	return m, nil
-}
-
-// unseenEnds counts ended runs carrying the attention marker: their end was never
-// looked at.
-func (m Model) unseenEnds() int {
-	n := 0
-	for _, i := range m.list.Runs() {
-		if i.Ended() && m.list.Attention(i.ID) {
-			n++
-		}
-	}
-	return n
-}
-
-// quitQuestion is what quitting asks, or "" to quit at once.
-func (m Model) quitQuestion() string {
-	if n := len(m.liveRuns()); n > 0 {
-		return fmt.Sprintf("%d live run(s) will be ended (supervisor-shutdown). Quit?", n)
-	}
-	if n := m.unseenEnds(); n > 0 {
-		return fmt.Sprintf("%d run(s) ended that you have not looked at; their screens go with Corral. Quit?", n)
+// noTerminalIO says why a run takes no keys, paste or submit ("" if it does).
+func noTerminalIO(sel runs.Info) string {
+	switch {
+	case sel.Ended():
+		return sel.Name + " has ended"
+	case sel.Adopted:
+		return sel.Name + " is adopted: no terminal I/O"
 	}
 	return ""
+}
+
+// restartRefusal says why an ended run cannot be spawned again ("" if it can).
+func restartRefusal(sel runs.Info) string {
+	switch {
+	case !sel.Ended():
+		return fmt.Sprintf("restart: %s is still %s", sel.Name, sel.State)
+	case sel.Adopted:
+		return fmt.Sprintf("restart: %s was adopted; its spec belongs to another instance", sel.Name)
+	}
+	return ""
+}
+
+// pauseVerb is what the pause key does to a run: pause it, or resume it.
+func pauseVerb(sel runs.Info) string {
+	if sel.Paused {
+		return "resume"
+	}
+	return "pause"
 }

@@ -126,7 +126,7 @@ func TestFormKindRowKeepsTypedText(t *testing.T) {
 	h := twoRuns(t)
 	h.key("n", "down") // the kind row
 	h.key("l", "s")
-	if got := h.m.form.fields[0].Value(); got != "ls" {
+	if got := h.m.dlg.form.fields[0].Value(); got != "ls" {
 		t.Fatalf("command %q, want ls", got)
 	}
 }

@@ -25,8 +25,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, screenCmd(m.core, info.ID))
 		}
 	}
-	if info.ID == m.selectNext {
-		m.selectNext = ""
+	if m.req.arrived(info.ID) {
 		m.list.Select(info.ID)
 	}
 	sel, _ := m.list.Selected()
@@ -42,7 +41,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.fitRuns(), m.comparePair(info), m.requestMissingLogs())
+	cmds = append(cmds, m.sized.fit(m.core, m.list.Runs(), m.lay), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
 }
 
@@ -60,7 +59,7 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if id == sel.ID || m.pair.on && id == m.pair.other.ID() {
-			cmd = tea.Batch(cmd, m.requestLog(id))
+			cmd = tea.Batch(cmd, m.req.logs(m.core, m.pair.shownLogs(m.term, id)))
 		}
 	}
 	return m, cmd
@@ -70,7 +69,7 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case SnapshotMsg:
-		m.snapBusy = false
+		m.req.snapshotDone()
 		for _, i := range msg.Runs {
 			if _, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
 				m.list.Upsert(i)
@@ -78,54 +77,45 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		m.events.SetEscaped(escapedProcs(m.list.Runs()))
 		m.syncSelection()
-		return m, tea.Batch(m.fitRuns(), m.requestMissingLogs()), true
+		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
 	case MetricsMsg:
-		m.metricsBusy = false
+		m.req.metricsDone()
 		m.events.SetMetrics(msg.Metrics)
-		return m, nil, true
 	case TreesMsg:
-		m.treesBusy = false
 		m.details, _ = m.details.Update(msg)
-		if m.treesDirty {
-			m.treesDirty = false
-			return m, m.requestTree(), true
+		if m.req.treeDone() {
+			return m, m.req.tree(m.core, m.list.SelectedLive()), true
 		}
-		return m, nil, true
-	case ScreenMsg:
-		return m.handleScreen(msg), nil, true
+	case ScreenMsg: // keep a run's screen; bells rung before it arrived do not count
+		if msg.Screen != nil {
+			m.screens[msg.ID] = msg.Screen
+			m.attention[msg.ID] = safeAttention(msg.Screen)
+			if sel, ok := m.list.Selected(); ok && sel.ID == msg.ID {
+				m.term.Show(rowOfRun(sel), msg.Screen)
+			}
+		}
 	case PairDiffMsg:
-		return m.handlePairDiff(msg), nil, true
+		if err := m.pair.takeDiff(msg); err != nil {
+			m.flash = "parity: " + err.Error()
+		}
 	case LogMsg:
-		m.logBusy[msg.ID] = false
 		m.term, _ = m.term.Update(msg)
 		m.pair.other, _ = m.pair.other.Update(msg)
-		if m.logDirty[msg.ID] {
-			m.logDirty[msg.ID] = false
-			cmd := m.requestLog(msg.ID)
-			return m, cmd, true
+		if m.req.logDone(msg.ID) {
+			return m, m.req.logs(m.core, m.pair.shownLogs(m.term, msg.ID)), true
 		}
-		return m, nil, true
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
-		return m, nil, true
 	case pagerFileMsg, pagerDoneMsg, savedMsg:
-		next, cmd := m.handleTranscriptFile(msg)
-		return next, cmd, true
+		cmd, notice := transcriptFileResult(msg)
+		if notice != "" {
+			m.flash = notice
+		}
+		return m, cmd, true
+	default:
+		return m, nil, false
 	}
-	return m, nil, false
-}
-
-// handleScreen keeps a run's screen; bells rung before it arrived do not count.
-func (m Model) handleScreen(msg ScreenMsg) Model {
-	if msg.Screen == nil {
-		return m
-	}
-	m.screens[msg.ID] = msg.Screen
-	m.attention[msg.ID] = safeAttention(msg.Screen)
-	if sel, ok := m.list.Selected(); ok && sel.ID == msg.ID {
-		m.term.SetRun(sel, msg.Screen)
-	}
-	return m
+	return m, nil, true
 }
 
 // safeAttention reads a screen's attention counter; a screen that panics counts 0
@@ -139,37 +129,21 @@ func safeAttention(s Screen) (n uint64) {
 func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case WrittenMsg:
-		cmd := m.written(msg)
-		return m, cmd
+		m.events.ReportErr(m.now, "write", m.list.Label(msg.ID), msg.Err)
+		return m, m.inputs.written(m.core, msg.ID)
 	case DoneMsg:
-		m.reportErr(msg.Op, msg.ID, msg.Err)
+		m.events.ReportErr(m.now, msg.Op, m.list.Label(msg.ID), msg.Err)
 	case SpawnedMsg:
-		if msg.Pending != "" {
-			return m.started(msg)
-		}
-		m.reportErr("spawn", msg.ID, msg.Err)
-		if msg.Replaces != "" && msg.ID != "" {
-			// Restarted in place: the new run takes the old one's row, and the old
-			// one (ended) leaves the core too.
-			m.list.Replace(msg.Replaces, msg.ID)
-			old := msg.Replaces
-			return m, tea.Batch(m.selectionMoved(), removeCmd(m.core, old))
-		}
-		if msg.Err == nil {
-			m.selectNext = msg.ID
-			if _, ok := m.list.Run(msg.ID); ok {
-				m.selectNext = ""
-				m.list.Select(msg.ID)
-				cmd := m.selectionMoved()
-				return m, cmd
-			}
-		}
+		return m.spawned(msg)
 	case RemovedMsg:
 		return m.removed(msg)
 	case PrefsSavedMsg:
-		m.reportErr("save layout", "", msg.Err)
+		m.events.ReportErr(m.now, "save layout", "", msg.Err)
 	case ReconciledMsg:
-		m.reconciled(msg)
+		if m.flash == "reconciling…" {
+			m.flash = fmt.Sprintf("reconciled: %d decision(s), see events", len(msg.Decisions))
+		}
+		m.events.AddReconciled(m.now, msg.Decisions, msg.Err)
 	case ShutdownMsg:
 		m.quitErr = msg.Err
 		return m, tea.Quit
@@ -177,51 +151,64 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) reportErr(op, id string, err error) {
-	if err == nil {
-		return
+// spawned takes a spawn's result:
+//   - a pending run's start (pending.go) without a run (the spec was refused, the
+//     supervisor is shutting down) leaves its row; with one, even a run that failed
+//     to start (it ends with spawn-error), the run replaces the row and is selected;
+//   - a restart's new run takes the old one's row, and the old one (ended) leaves the
+//     core too;
+//   - a new run is selected, now if it is listed, else when its event lists it.
+func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
+	if msg.Pending != "" && msg.ID == "" {
+		p, _ := m.list.Pending(msg.Pending)
+		m.list.SetStarting(msg.Pending, false)
+		m.syncSelection()
+		m.events.AddError(m.now, "start", clean(p.spec.Name), msg.Err)
+		return m.note("start %s: %v", p.spec.Name, msg.Err)
 	}
-	name := id
-	if i, ok := m.list.Run(id); ok {
-		name = i.Name + " " + id
+	m.events.ReportErr(m.now, "spawn", m.list.Label(msg.ID), msg.Err)
+	switch {
+	case msg.Replaces != "" && msg.ID != "":
+		m.list.Replace(msg.Replaces, msg.ID)
+		return m, tea.Batch(m.selectionMoved(), removeCmd(m.core, msg.Replaces))
+	case msg.Pending == "" && msg.Err != nil:
+		return m, nil
 	}
-	m.events.AddError(m.now, op, name, err)
+	before := m.list.SelectedKey()
+	if msg.Pending != "" {
+		m.list.Started(msg.Pending, msg.ID)
+	}
+	m.req.selectNext = msg.ID
+	if _, ok := m.list.Run(msg.ID); !ok {
+		return m, nil // selected when its spawn event lists it
+	}
+	m.req.selectNext = ""
+	m.list.Select(msg.ID)
+	if msg.Pending == "" {
+		return m, m.selectionMoved()
+	}
+	m.relayout() // the pending row is gone
+	if m.list.SelectedKey() == before {
+		return m, nil
+	}
+	return m, m.selectionMoved()
 }
 
 func (m Model) removed(msg RemovedMsg) (tea.Model, tea.Cmd) {
 	if msg.Err != nil {
-		m.reportErr("remove", msg.ID, msg.Err)
+		m.events.ReportErr(m.now, "remove", m.list.Label(msg.ID), msg.Err)
 		return m, nil
 	}
 	i, _ := m.list.Run(msg.ID)
 	if !m.list.Replacing(msg.ID) { // a restart's new run takes the row when it comes
 		m.list.Remove(msg.ID)
 	}
-	for _, mp := range []map[string]bool{m.logBusy, m.logDirty} {
-		delete(mp, msg.ID)
-	}
+	m.req.forget(msg.ID)
 	delete(m.screens, msg.ID)
 	delete(m.attention, msg.ID)
 	delete(m.inputs, msg.ID)
 	delete(m.sized, msg.ID)
 	m.events.AddNote(m.now, fmt.Sprintf("removed %s %s", i.Name, msg.ID))
 	m.relayout()
-	cmd := m.selectionMoved()
-	return m, cmd
-}
-
-func (m *Model) reconciled(msg ReconciledMsg) {
-	if m.flash == "reconciling…" {
-		m.flash = fmt.Sprintf("reconciled: %d decision(s), see events", len(msg.Decisions))
-	}
-	if msg.Err != nil {
-		m.reportErr("reconcile", "", msg.Err)
-		return
-	}
-	if len(msg.Decisions) == 0 {
-		m.events.AddNote(m.now, "reconcile: no open records")
-	}
-	for _, d := range msg.Decisions {
-		m.events.AddDecision(m.now, d)
-	}
+	return m, m.selectionMoved()
 }

@@ -23,23 +23,26 @@ type helpLayout struct {
 	pages      [][][]string // page → column → lines
 }
 
-// helpLayout lays the help out in the fewest columns that hold it on one page (with
+// helpView is the help page: which of its pages is shown.
+type helpView struct{ at int }
+
+// layout lays the help out in the fewest columns that hold it on one page (with
 // blank lines between groups if they fit too), or in as many as fit, on pages.
-func (m Model) helpLayout() helpLayout {
-	iw, ih := max(m.lay.w-2, 1), max(m.lay.h-2, 1)
+func (hv helpView) layout(c *Common, w, h int) helpLayout {
+	iw, ih := max(w-2, 1), max(h-2, 1)
 	most := max(iw/helpColW, 1)
-	var h helpLayout
+	var l helpLayout
 	for n := 1; n <= most; n++ {
-		h.cols, h.colW = n, iw/n
+		l.cols, l.colW = n, iw/n
 		for _, gaps := range []bool{true, false} { // without the gaps between groups before a column more
-			if lines := m.helpLines(h.colW-1, gaps); (len(lines)+ih-1)/ih <= n {
-				h.pages = paginate(lines, ih, n)
-				return h
+			if lines := helpLines(c, l.colW-1, gaps); (len(lines)+ih-1)/ih <= n {
+				l.pages = paginate(lines, ih, n)
+				return l
 			}
 		}
 	}
-	h.pages = paginate(m.helpLines(h.colW-1, true), ih, h.cols)
-	return h
+	l.pages = paginate(helpLines(c, l.colW-1, true), ih, l.cols)
+	return l
 }
 
 // paginate cuts lines into columns of h lines, n columns a page.
@@ -59,8 +62,8 @@ func paginate(lines []string, h, n int) [][][]string {
 
 // helpLines are the help's lines, each at most w columns; gaps puts a blank line
 // after each group.
-func (m Model) helpLines(w int, gaps bool) []string {
-	st, groups := m.c.Styles, m.c.Keys.helpGroups()
+func helpLines(c *Common, w int, gaps bool) []string {
+	st, groups := c.Styles, c.Keys.helpGroups()
 	keyW := 0
 	for _, g := range groups {
 		for _, b := range g.keys {
@@ -85,26 +88,26 @@ func (m Model) helpLines(w int, gaps bool) []string {
 		}
 	}
 	foot := fmt.Sprintf(" In focus every key, paste and mouse event goes to the run until %s. Press any key to close.",
-		m.c.Keys.Leave.Help().Key)
+		c.Keys.Leave.Help().Key)
 	return append(out, wrapHanging(foot, w, 1)...)
 }
 
-// helpPage draws the help page shown.
-func (m Model) helpPage() string {
-	st := m.c.Styles
-	iw, ih := max(m.lay.w-2, 1), max(m.lay.h-2, 1)
-	h := m.helpLayout()
-	n := max(len(h.pages), 1)
-	at := (m.helpAt%n + n) % n
+// View draws the help page shown on a w×h screen.
+func (hv helpView) View(c *Common, w, h int) string {
+	st := c.Styles
+	iw, ih := max(w-2, 1), max(h-2, 1)
+	hl := hv.layout(c, w, h)
+	n := max(len(hl.pages), 1)
+	at := (hv.at%n + n) % n
 	body := make([]string, ih)
-	if len(h.pages) > 0 {
-		for _, col := range h.pages[at] {
+	if len(hl.pages) > 0 {
+		for _, col := range hl.pages[at] {
 			for y := range body {
 				l := ""
 				if y < len(col) {
 					l = col[y]
 				}
-				body[y] += fit(l, h.colW)
+				body[y] += fit(l, hl.colW)
 			}
 		}
 	}
@@ -113,24 +116,25 @@ func (m Model) helpPage() string {
 	}
 	title := st.TitleFocus.Render("Help")
 	if n > 1 {
-		k := m.c.Keys
+		k := c.Keys
 		title += st.Muted.Render(fmt.Sprintf(" page %d/%d · %s/%s: next, %s/%s: back · any other key closes", at+1, n,
 			firstKey(k.ScrollDown), firstKey(k.PageDown), firstKey(k.ScrollUp), firstKey(k.PageUp)))
 	}
-	return joinLines(box(st.BorderFocus, title, body, m.lay.w, m.lay.h))
+	return joinLines(box(st.BorderFocus, title, body, w, h))
 }
 
-// helpKey turns the help's pages or closes it.
-func (m Model) helpKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	km := m.c.Keys
-	pages := len(m.helpLayout().pages)
+// Key turns the help's pages; any other key closes it (true).
+func (hv *helpView) Key(c *Common, k tea.KeyPressMsg, w, h int) (closed bool) {
+	km := c.Keys
+	pages := len(hv.layout(c, w, h).pages)
 	switch {
 	case pages > 1 && key.Matches(k, km.ScrollDown, km.PageDown):
-		m.helpAt = (m.helpAt + 1) % pages
+		hv.at = (hv.at + 1) % pages
 	case pages > 1 && key.Matches(k, km.ScrollUp, km.PageUp):
-		m.helpAt = (m.helpAt + pages - 1) % pages
+		hv.at = (hv.at + pages - 1) % pages
 	default:
-		m.mode, m.helpAt = modeBrowse, 0
+		hv.at = 0
+		return true
 	}
-	return m, nil
+	return false
 }

@@ -10,9 +10,19 @@ import (
 
 // KeyMap is every key of the UI as data. Each binding has a stable action name (see
 // actions) by which Options.Keys overrides it; help is generated from it.
+//
+// The components with keys of their own have their own KeyMap, embedded here so that
+// every binding has one action name and one place to override it: the run list
+// (ListKeyMap), the terminal pane's scroll and copy modes (ScrollKeyMap), the dialogs
+// (DialogKeyMap) and corral replay's player (ReplayKeyMap).
 type KeyMap struct {
+	ListKeyMap
+	ScrollKeyMap
+	DialogKeyMap
+	ReplayKeyMap
+
 	// Browsing the runs.
-	Up, Down, Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause            key.Binding
+	Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause                      key.Binding
 	Reconcile, New, Restart, Remove, Zoom, Layout, Search, Scrollback, Help, Quit key.Binding
 	// The mouse on or off; the events pane scrolled older or newer.
 	Mouse, EventsUp, EventsDown key.Binding
@@ -22,15 +32,6 @@ type KeyMap struct {
 	PairKeys, PairDiff key.Binding
 	// Focus: every other key goes to the run.
 	Leave key.Binding
-	// Scrolling the transcript.
-	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom, NextMatch, PrevMatch, Live key.Binding
-	// The transcript: copy mode (caret, mark, yank to the clipboard), the pager, a file.
-	CopyMode, Mark, Yank, Pager, Save key.Binding
-	// Dialogs: y/n questions, one-line prompts, the new-run form.
-	Yes, No, Accept, Dismiss, Toggle, NextField, PrevField key.Binding
-
-	// corral replay: the selected recording's player, outside focus too (replay.go).
-	ReplayPause, ReplayFaster, ReplaySlower, ReplayBack, ReplayForward, ReplayStart, ReplayEnd key.Binding
 }
 
 // Key groups: a key may be bound once per group, and every group is one mode.
@@ -106,7 +107,8 @@ func helpKeys(keys []string) string {
 // DefaultKeyMap returns the default keys (issue 4, "Keys").
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j"),
+		ListKeyMap: DefaultListKeyMap(), ScrollKeyMap: DefaultScrollKeyMap(),
+		DialogKeyMap: DefaultDialogKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
 		Focus:    bind("focus (keys go to the run)", "enter"),
 		SendKeys: bind("send keys", "s"), Paste: bind("paste text", "p"),
 		Submit: bind("submit (paste+enter)", "S"), Cancel: bind("cancel", "x"),
@@ -122,25 +124,8 @@ func DefaultKeyMap() KeyMap {
 		PairKeys: bind("parity pair: keys to both/one", "b"),
 		PairDiff: bind("parity pair: diff/screens", "v"),
 		Leave:    bind("leave focus", "ctrl+]"),
-		ScrollUp: bind("scroll up", "up", "k"), ScrollDown: bind("scroll down", "down", "j"),
-		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
-		Top: bind("oldest", "g", "home"), Bottom: bind("newest", "G", "end"),
-		NextMatch: bind("next match (older)", "n"), PrevMatch: bind("previous match (newer)", "N"),
-		Live:  bind("back to live", "esc", "q"),
-		Mouse: bind("mouse on/off", "M"), EventsUp: bind("events: older", "["),
+		Mouse:    bind("mouse on/off", "M"), EventsUp: bind("events: older", "["),
 		EventsDown: bind("events: newer", "]"),
-		CopyMode:   bind("copy mode", "c"), Mark: bind("copy: mark/unmark", "v", "space"),
-		Yank:  bind("copy: to clipboard", "y", "enter"),
-		Pager: bind("open in $PAGER", "o"), Save: bind("save to a file", "w"),
-		Yes: bind("yes", "y", "Y"), No: bind("no", "n", "N", "esc"),
-		Accept: bind("accept", "enter"), Dismiss: bind("cancel", "esc"),
-		Toggle: bind("pty/pipe/parity", "tab"), NextField: bind("next field", "down"),
-		PrevField: bind("previous field", "up", "shift+tab"),
-
-		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
-		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
-		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("restart", "home"),
-		ReplayEnd: bind("to the end", "end"),
 	}
 }
 
@@ -226,4 +211,37 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"Replay (corral replay)", []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
 			k.ReplayEnd, k.ReplayFaster, k.ReplaySlower}},
 	}
+}
+
+// forRow is the keymap with the bindings that do nothing for the selected row
+// disabled, so help shows what can be done now.
+func (k KeyMap) forRow(r row, replay bool) KeyMap {
+	sel, ok := r.run, r.kind == rowRun
+	live := ok && !sel.Ended()
+	terminal := live && !sel.Adopted
+	for _, b := range []*key.Binding{&k.Focus, &k.SendKeys, &k.Paste, &k.Submit} {
+		b.SetEnabled(terminal)
+	}
+	for _, b := range []*key.Binding{&k.Cancel, &k.Interrupt, &k.Pause} {
+		b.SetEnabled(live)
+	}
+	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
+		b.SetEnabled(ok && sel.Ended())
+	}
+	if r.kind == rowPending {
+		k.Restart.SetEnabled(true)
+		k.Restart.SetHelp(k.Restart.Help().Key, "start")
+	} else {
+		k.Restart.SetHelp(k.Restart.Help().Key, "restart")
+	}
+	for _, b := range []*key.Binding{&k.Search, &k.Scrollback} {
+		b.SetEnabled(ok)
+	}
+	if sel.Paused {
+		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
+	}
+	for _, rb := range k.replayBindings() {
+		rb.b.SetEnabled(replay && live)
+	}
+	return k
 }

@@ -100,3 +100,17 @@ func (l layout) inTerm(x, y int) (int, int, bool) {
 	px, py := x-l.term.x-1, y-l.term.y-1
 	return px, py, px >= 0 && py >= 0 && px < l.term.w-2 && py < l.term.h-2
 }
+
+// hit is the pane at screen cell (x, y), from the layout's rectangles, so it follows
+// whatever layout computeLayout makes.
+func (l layout) hit(x, y int) pane {
+	switch {
+	case l.term.contains(x, y):
+		return paneTerm
+	case l.list.contains(x, y):
+		return paneList
+	case l.events.contains(x, y):
+		return paneEvents
+	}
+	return paneNone // a pane not shown has an empty rectangle
+}

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
-	"corral/runs/parity"
 )
 
 // mode is where keys go.
@@ -17,37 +16,19 @@ const (
 	modeBrowse   mode = iota // keys are UI commands
 	modeFocus                // keys go to the selected run
 	modeScroll               // keys scroll the transcript
-	modeDialog               // a prompt, question or form is open
+	modeDialog               // a prompt, question or form is open (dialogs.go)
 	modeHelp                 // the help page
 	modeQuitting             // shutting the runs down
-)
-
-// dialogKind is which dialog is open in modeDialog.
-type dialogKind int
-
-const (
-	dlgPrompt dialogKind = iota
-	dlgConfirm
-	dlgForm
-)
-
-// confirmOp is what a y/n question decides.
-type confirmOp int
-
-const (
-	confirmCancel confirmOp = iota
-	confirmQuit
-	confirmDetach
-	confirmInterrupt
-	confirmRemove
 )
 
 // refreshEvery is the period of the countdown tick and of the snapshot, counters and
 // process tree refresh.
 const refreshEvery = time.Second
 
-// Model is the root model. It only routes: global messages first, then by mode, then
-// by owner; the panes do the work.
+// Model is the root model. It only routes — global messages first, then keys by mode,
+// then results by owner — and composes the panes' views; the panes, the dialog host
+// (dialogs.go), the reads in flight (requests.go) and the input queues
+// (inputqueue.go) do the work.
 type Model struct {
 	c    *Common
 	core Core
@@ -59,30 +40,20 @@ type Model struct {
 	details Details
 	term    Terminal
 	events  Events
-
-	dialog    dialogKind
-	ret       mode // the mode a dialog returns to
-	prompt    Prompt
-	confirm   Confirm
-	confirmOp confirmOp
-	confirmID string
-	form      Form
+	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
+	dlg     dialogHost
+	help    helpView
+	guard   strayGuard // keys close behind keys that went astray are dropped (guard.go)
 
 	flash  string // a one-line notice in the status line, until the next key
 	zoom   bool
-	mouse  bool     // clicks and the wheel are Corral's (mouse.go); off, the terminal's
-	inTmux bool     // Corral's terminal is a tmux pane (copy mode says what it needs)
-	pair   pairView // the selected run's parity partner, shown beside it (pair.go)
-
-	lastKey     time.Time // when the last key outside focus came, while quarantined (guard.go)
-	dropped     int       // keys dropped since
-	quarantined bool      // a question saw keys not meant for it
+	mouse  bool // clicks and the wheel are Corral's (mouse.go); off, the terminal's
+	inTmux bool // Corral's terminal is a tmux pane (copy mode says what it needs)
 
 	detachable bool // the core is a server's: quitting detaches (Options.Detachable)
 	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
 	prefsPath  string
-	helpAt     int // the help page shown (view.go)
 
 	*state
 }
@@ -90,22 +61,14 @@ type Model struct {
 // state is the model's bookkeeping that is not shown directly. It is shared by the
 // copies Bubble Tea makes of the model (only the newest is ever used).
 type state struct {
-	screens     map[string]Screen
-	attention   map[string]uint64 // last Attention counter seen per run
-	inputs      map[string]*inputQueue
-	sized       map[string][2]uint16 // PTY size last asked for per run
-	logBusy     map[string]bool      // a Log read is on its way
-	logDirty    map[string]bool      // output moved while it was
-	selectNext  string               // select this run when it appears (spawned here)
-	tickGen     int
-	snapBusy    bool
-	metricsBusy bool // a Metrics read is on its way
-	treesBusy   bool
-	treesDirty  bool // the selection moved while a tree read was on its way
-	quitErr     error
-	watching    string // the run Core.Watch last named
-	view        *rootCache
-	tick        func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
+	screens   map[string]Screen
+	attention map[string]uint64 // last Attention counter seen per run
+	inputs    inputQueues
+	sized     runSizes
+	req       requests
+	quitErr   error
+	view      *rootCache
+	tick      func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
 }
 
 // ErrNoCore is what every command of a model built without a Core reports.
@@ -130,13 +93,11 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
 		list: NewRunList(c, o.Initial), details: NewDetails(c),
-		term: NewTerminal(c, o.Empty), events: NewEvents(c),
+		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogHost(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
-			inputs: map[string]*inputQueue{}, sized: map[string][2]uint16{},
-			logBusy: map[string]bool{}, logDirty: map[string]bool{}, view: &rootCache{},
+			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
-	m.pair = pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 	m.detachable, m.replay, m.prefsPath = o.Detachable, o.Replay, o.PrefsPath
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
@@ -148,7 +109,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	if !o.Replay {
 		c.Keys.disableReplay()
 	}
-	m.list.SetPending(o.Pending)
+	m.list.SetNotStarted(o.Pending)
 	m.list.SetFocused(true)
 	m.syncSelection()
 	return m, nil
@@ -168,7 +129,8 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // Init starts the tick, reads the first snapshot and process tree, and fetches the
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(m.tickGen), m.refresh(), m.requestLog(m.term.ID()), m.requestLog(m.pair.other.ID()), m.watch()}
+	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive()),
+		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term))}
 	for _, i := range m.list.Runs() {
 		if i.Kind == runs.KindPTY {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -179,12 +141,20 @@ func (m Model) Init() tea.Cmd {
 
 // Update routes a message: global ones first, then by mode (keys), then by owner.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.setNow(m.c.Now())
+	m.now = m.c.Now()
+	m.list.SetNow(m.now)
+	m.details.SetNow(m.now)
+	m.term.SetNow(m.now)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		return m.handleWindow(msg)
+		m.lay.w, m.lay.h = msg.Width, msg.Height
+		m.relayout()
+		return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
 	case tickMsg:
-		return m.handleTick(msg)
+		if msg.gen != m.req.tickGen { // a tick of an older chain
+			return m, nil
+		}
+		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive()))
 	case EventMsg:
 		return m.handleEvent(msg)
 	case OutputMsg:
@@ -195,28 +165,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handlePaste(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
-	case probeMsg:
-		msg.reply <- m.probe()
+	case confirmAnswer, promptAnswer, formAnswer:
+		return m.answered(msg)
+	case probeMsg: // what autoplay may read of the model (autoplay.go)
+		sel, _ := m.list.Selected()
+		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.kind == dlgConfirm}
 		return m, nil
 	}
 	if next, cmd, ok := m.handleData(msg); ok {
 		return next, cmd
 	}
 	return m.handleResult(msg)
-}
-
-func (m *Model) setNow(t time.Time) {
-	m.now = t
-	m.list.SetNow(t)
-	m.details.SetNow(t)
-	m.term.SetNow(t)
-}
-
-func (m Model) handleWindow(msg tea.WindowSizeMsg) (tea.Model, tea.Cmd) {
-	m.lay.w, m.lay.h = msg.Width, msg.Height
-	m.relayout()
-	cmd := m.fitRuns()
-	return m, cmd
 }
 
 // relayout sizes every pane from the screen size, the side panes shown, the zoom and
@@ -226,142 +185,8 @@ func (m *Model) relayout() {
 	m.lay = l
 	m.list.SetSize(l.list.w, l.list.h)
 	m.details.SetSize(l.details.w, l.details.h)
-	m.sizeTerms()
+	m.pair.size(&m.term, l)
 	m.term.SetZoomed(l.zoomed)
 	m.events.SetSize(l.events.w, l.events.h)
-	m.prompt.SetSize(l.w, 1)
-	m.confirm.SetSize(l.w, 1)
-	m.form.SetSize(l.w, l.h)
-}
-
-// handleTick refreshes the snapshot, the counters and the selected run's tree once a
-// second; a tick of an older chain is dropped.
-func (m Model) handleTick(msg tickMsg) (tea.Model, tea.Cmd) {
-	if msg.gen != m.tickGen {
-		return m, nil
-	}
-	return m, tea.Batch(m.tick(m.tickGen), m.refresh())
-}
-
-// refresh asks for a snapshot, the counters and the selected run's tree, each unless
-// it is on its way.
-func (m Model) refresh() tea.Cmd {
-	var cmds []tea.Cmd
-	if !m.snapBusy {
-		m.snapBusy = true
-		cmds = append(cmds, snapshotCmd(m.core))
-	}
-	if !m.metricsBusy {
-		m.metricsBusy = true
-		cmds = append(cmds, metricsCmd(m.core))
-	}
-	if !m.treesBusy {
-		cmds = append(cmds, m.requestTree())
-	}
-	return tea.Batch(cmds...)
-}
-
-// requestTree reads the selected run's process tree, one read at a time: if one is on
-// its way, another follows it for the selection of then.
-func (m Model) requestTree() tea.Cmd {
-	sel, ok := m.list.Selected()
-	switch {
-	case !ok || sel.Ended():
-		return nil
-	case m.treesBusy:
-		m.treesDirty = true
-		return nil
-	}
-	m.treesBusy = true
-	return treesCmd(m.core, sel.ID)
-}
-
-// syncSelection shows the selected run in the details and terminal panes.
-func (m *Model) syncSelection() {
-	if p, ok := m.list.SelectedPending(); ok {
-		m.details.SetPending(p)
-		m.term.SetPending(p)
-		m.syncPair(runs.Info{}, false)
-		return
-	}
-	sel, ok := m.list.Selected()
-	m.details.SetRun(sel, ok)
-	if ok {
-		m.term.SetRun(sel, m.screens[sel.ID])
-	} else {
-		m.term.SetRun(runs.Info{}, nil)
-	}
-	m.syncPair(sel, ok)
-}
-
-// selectionMoved updates the panes after the selection changed and fetches what the
-// new selection shows.
-func (m *Model) selectionMoved() tea.Cmd {
-	m.syncSelection()
-	m.tickGen++ // the new run's tree now; restart the chain so it is not also due soon
-	return tea.Batch(m.tick(m.tickGen), m.requestLog(m.term.ID()), m.requestLog(m.pair.other.ID()),
-		m.requestTree(), m.watch())
-}
-
-// watch tells the core which run's screen the terminal pane now shows, once per change.
-func (m *Model) watch() tea.Cmd {
-	id := m.watched()
-	if id == m.watching {
-		return nil
-	}
-	m.watching = id
-	return watchCmd(m.core, id)
-}
-
-// requestLog reads a run's log for the terminal pane, one read at a time per run;
-// output that moves during a read is fetched right after it, so the last is shown.
-func (m *Model) requestLog(id string) tea.Cmd {
-	shown := id == m.term.ID() && m.term.ShowsLog() ||
-		m.pair.on && id == m.pair.other.ID() && m.pair.other.ShowsLog()
-	if id == "" || !shown {
-		return nil
-	}
-	if m.logBusy[id] {
-		m.logDirty[id] = true
-		return nil
-	}
-	m.logBusy[id] = true
-	return logCmd(m.core, id)
-}
-
-// requestMissingLogs reads the log of a pane that shows a run as a log but has none
-// yet. A pair's partner can be listed after its output came and went (a pipe run that
-// printed and exited before its event arrived): no OutputMsg will ask for its log, so
-// the pane that starts showing it asks (the CI saw the pipe half stay "…").
-func (m *Model) requestMissingLogs() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, t := range []*Terminal{&m.term, &m.pair.other} {
-		if t.NeedsLog() && (t == &m.term || m.pair.on) {
-			cmds = append(cmds, m.requestLog(t.ID()))
-		}
-	}
-	return tea.Batch(cmds...)
-}
-
-// fitRuns resizes every live PTY run whose size is not the terminal pane's.
-func (m *Model) fitRuns() tea.Cmd {
-	if m.lay.w == 0 {
-		return nil
-	}
-	var rs []resize
-	for _, i := range m.list.Runs() {
-		if i.Kind != runs.KindPTY || i.Adopted || i.State != runs.Running || i.Spec.FixedSize {
-			continue
-		}
-		want := m.runSize(i)
-		if [2]uint16{i.Cols, i.Rows} == want || m.sized[i.ID] == want {
-			continue
-		}
-		m.sized[i.ID] = want
-		rs = append(rs, resize{id: i.ID, cols: want[0], rows: want[1]})
-	}
-	if len(rs) == 0 {
-		return nil
-	}
-	return resizeCmd(m.core, rs)
+	m.dlg.SetSize(l.w, l.h)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -24,148 +26,79 @@ const (
 	paneEvents
 )
 
-// hit is the pane at screen cell (x, y), from the layout's rectangles, so it follows
-// whatever layout computeLayout makes.
-func (l layout) hit(x, y int) pane {
-	switch {
-	case l.term.contains(x, y):
-		return paneTerm
-	case l.list.contains(x, y):
-		return paneList
-	case l.events.contains(x, y):
-		return paneEvents
-	}
-	return paneNone // a pane not shown has an empty rectangle
-}
-
-// rowAt is the key of the list row drawn y lines below the pane's top edge.
-func (l RunList) rowAt(y int) (string, bool) {
-	i := l.offset + y - 1 // the top edge is the frame
-	if y < 1 || y > l.h-2 || i >= l.Len() {
-		return "", false
-	}
-	return l.keyAt(i), true
-}
-
 // mouseMode asks the terminal for mouse events while a focused app wants them (as the
-// app asked), and for clicks and the wheel while the mouse is on.
-func (m Model) mouseMode() tea.MouseMode {
-	if m.mode == modeFocus {
-		switch m.term.ScreenState().MouseMode {
-		case 0:
-		case 1003:
-			return tea.MouseModeAllMotion
-		default:
-			return tea.MouseModeCellMotion
-		}
-	}
-	if m.mouse {
+// app asked: appMode, its screen's mouse mode), and for clicks and the wheel while the
+// mouse is on.
+func mouseMode(focused bool, appMode int, on bool) tea.MouseMode {
+	switch {
+	case focused && appMode == 1003:
+		return tea.MouseModeAllMotion
+	case focused && appMode != 0, on:
 		return tea.MouseModeCellMotion
 	}
 	return tea.MouseModeNone
 }
 
-// toggleMouse turns the mouse on or off, saying what that means.
-func (m Model) toggleMouse() (tea.Model, tea.Cmd) {
-	m.mouse = !m.mouse
-	k := m.c.Keys.Mouse.Help().Key
-	if m.mouse {
-		return m.note("mouse on: click selects/focuses, wheel scrolls; %s: off (terminal selection)", k)
+// mouseNotice says what turning the mouse on or off means (key toggles it).
+func mouseNotice(on bool, key string) string {
+	if on {
+		return fmt.Sprintf("mouse on: click selects/focuses, wheel scrolls; %s: off (terminal selection)", key)
 	}
-	return m.note("mouse off: the terminal's own selection works (%s: on)", k)
+	return fmt.Sprintf("mouse off: the terminal's own selection works (%s: on)", key)
 }
 
 // handleMouse forwards events inside the terminal pane to a focused run whose app
-// asked for the mouse; with the mouse on, the rest are Corral's.
+// asked for the mouse; with the mouse on, the rest are Corral's: a click selects the
+// run clicked in the list or focuses the terminal pane, the wheel scrolls.
 func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	ev := msg.Mouse()
 	if m.mode == modeFocus {
 		if x, y, in := m.lay.inTerm(ev.X, ev.Y); in {
-			if st := m.screenState(); st.MouseMode != 0 {
-				b, ok := MouseBytes(msg, x, y, st)
-				if !ok {
-					return m, nil
+			if st := m.term.ReadState(); st.MouseMode != 0 {
+				if b, ok := MouseBytes(msg, x, y, st); ok {
+					return m, m.send(b, m.term.ID())
 				}
-				cmd := m.send(m.term.ID(), b)
-				return m, cmd
+				return m, nil
 			}
 		}
 	}
 	if !m.mouse || m.mode != modeFocus && m.mode != modeBrowse && m.mode != modeScroll {
 		return m, nil
 	}
-	switch msg.(type) {
-	case tea.MouseClickMsg:
-		if ev.Button == tea.MouseLeft {
-			return m.click(ev)
+	_, wheel := msg.(tea.MouseWheelMsg)
+	_, click := msg.(tea.MouseClickMsg)
+	up := ev.Button == tea.MouseWheelUp
+	switch p := m.lay.hit(ev.X, ev.Y); {
+	case click && ev.Button == tea.MouseLeft && p == paneList:
+		if id, ok := m.list.rowAt(ev.Y); ok {
+			return m.pick(id)
 		}
-	case tea.MouseWheelMsg:
-		return m.wheel(ev)
-	}
-	return m, nil
-}
-
-// click selects the run clicked in the list, or focuses the terminal pane.
-func (m Model) click(ev tea.Mouse) (tea.Model, tea.Cmd) {
-	switch m.lay.hit(ev.X, ev.Y) {
-	case paneList:
-		id, ok := m.list.rowAt(ev.Y)
-		if !ok {
-			return m, nil
-		}
-		leave := m.leaveForMouse()
-		if id == m.list.SelectedKey() {
-			return m, leave
-		}
-		m.list.Select(id)
-		return m, tea.Batch(leave, m.selectionMoved())
-	case paneTerm:
-		if m.mode != modeBrowse {
-			return m, nil
-		}
+	case click && ev.Button == tea.MouseLeft && p == paneTerm && m.mode == modeBrowse:
 		if sel, ok := m.list.Selected(); ok {
 			return m.enterFocus(sel)
 		}
-	}
-	return m, nil
-}
-
-// leaveForMouse leaves focus or scroll mode for a click elsewhere.
-func (m *Model) leaveForMouse() tea.Cmd {
-	switch m.mode {
-	case modeFocus:
-		return m.leaveFocus()
-	case modeScroll:
-		m.term.Live()
-		m.mode = modeBrowse
-	}
-	return nil
-}
-
-// wheel scrolls what is under the pointer: the transcript (entering scroll mode on the
-// first notch up), the events pane, or the list's selection.
-func (m Model) wheel(ev tea.Mouse) (tea.Model, tea.Cmd) {
-	up := ev.Button == tea.MouseWheelUp
-	if !up && ev.Button != tea.MouseWheelDown {
-		return m, nil
-	}
-	switch m.lay.hit(ev.X, ev.Y) {
-	case paneTerm:
+	case !wheel || !up && ev.Button != tea.MouseWheelDown:
+	case p == paneTerm:
 		return m.wheelTerm(up)
-	case paneEvents:
+	case p == paneEvents:
 		m.events.ScrollBy(notch(up, 1))
-	case paneList:
-		if m.mode != modeBrowse {
-			return m, nil
-		}
+	case p == paneList && m.mode == modeBrowse:
 		before := m.list.SelectedKey()
-		m.list.move(notch(up, -1))
-		if m.list.SelectedKey() != before {
-			cmd := m.selectionMoved()
-			return m, cmd
+		if m.list.move(notch(up, -1)); m.list.SelectedKey() != before {
+			return m, m.selectionMoved()
 		}
 	}
 	return m, nil
+}
+
+// pick selects the run clicked in the list, leaving focus or scroll mode.
+func (m Model) pick(id string) (tea.Model, tea.Cmd) {
+	leave := m.leaveMode()
+	if id == m.list.SelectedKey() {
+		return m, leave
+	}
+	m.list.Select(id)
+	return m, tea.Batch(leave, m.selectionMoved())
 }
 
 // notch is n for a notch up, -n for one down.
@@ -189,10 +122,7 @@ func (m Model) wheelTerm(up bool) (tea.Model, tea.Cmd) {
 		if !ok {
 			return m, nil
 		}
-		var leave tea.Cmd
-		if m.mode == modeFocus {
-			leave = m.leaveFocus()
-		}
+		leave := m.leaveMode() // nothing to leave in browse mode
 		next, cmd := m.enterScroll(sel, func(t *Terminal) { t.ScrollUp(wheelLines) })
 		return next, tea.Batch(leave, cmd)
 	}

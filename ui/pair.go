@@ -35,85 +35,108 @@ type PairDiffMsg struct {
 	Err    error
 }
 
-// partner is the other run of info's pair, if it is listed.
-func (m Model) partner(info runs.Info) (runs.Info, bool) {
-	if info.Spec.Pair == "" {
-		return runs.Info{}, false
-	}
-	for _, i := range m.list.Runs() {
-		if i.ID != info.ID && i.Spec.Pair == info.Spec.Pair {
-			return i, true
-		}
-	}
-	return runs.Info{}, false
+func newPairView(c *Common) pairView {
+	return pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 }
 
-// syncPair shows the selected run's partner beside it, or no second pane.
-func (m *Model) syncPair(sel runs.Info, ok bool) {
-	p, paired := runs.Info{}, false
-	if ok {
-		p, paired = m.partner(sel)
+// sync shows the selected row's partner beside it, or no second pane; true if the
+// terminal pane must be sized again (size).
+func (p *pairView) sync(r row, l RunList, screens map[string]Screen) (resize bool) {
+	partner, paired := runs.Info{}, false
+	if r.kind == rowRun {
+		partner, paired = l.Partner(r.run)
 	}
-	left := ok && sel.Kind == runs.KindPTY
-	if paired != m.pair.on || left != m.pair.left {
-		m.pair.on, m.pair.left = paired, left
-		m.sizeTerms()
+	left := r.kind == rowRun && r.run.Kind == runs.KindPTY
+	if paired != p.on || left != p.left {
+		p.on, p.left, resize = paired, left, true
 	}
 	if paired {
-		m.pair.other.SetRun(p, m.screens[p.ID])
+		p.other.Show(rowOfRun(partner), screens[partner.ID])
 	}
+	return resize
 }
 
-// sizeTerms gives the terminal pane to the selected run, or halves of it to a pair.
-func (m *Model) sizeTerms() {
-	l := m.lay
-	if !m.pair.on {
-		m.term.SetSize(l.term.w, l.term.h)
+// size gives the terminal pane to the selected run (term), or halves of it to a pair.
+func (p *pairView) size(term *Terminal, l layout) {
+	if !p.on {
+		term.SetSize(l.term.w, l.term.h)
 		return
 	}
 	// The PTY run always gets the left half, so selecting the other run of the pair
 	// does not resize it.
 	pty, pipe := l.term.w/2, l.term.w-l.term.w/2
-	if m.pair.left {
-		m.term.SetSize(pty, l.term.h)
-		m.pair.other.SetSize(pipe, l.term.h)
+	if p.left {
+		term.SetSize(pty, l.term.h)
+		p.other.SetSize(pipe, l.term.h)
 	} else {
-		m.term.SetSize(pipe, l.term.h)
-		m.pair.other.SetSize(pty, l.term.h)
+		term.SetSize(pipe, l.term.h)
+		p.other.SetSize(pty, l.term.h)
 	}
-	m.pair.other.SetZoomed(l.zoomed)
+	p.other.SetZoomed(l.zoomed)
 }
 
 // runSize is the screen size a live PTY run is fitted to: the terminal pane's inner
 // size, or for a run of a pair the inner size of the left half, whether or not the
 // pair is shown now (so selecting a pair does not resize it back and forth).
-func (m Model) runSize(i runs.Info) [2]uint16 {
-	w := m.lay.term.w
+func runSize(l layout, i runs.Info) [2]uint16 {
+	w := l.term.w
 	if i.Spec.Pair != "" {
 		w /= 2
 	}
-	return [2]uint16{uint16(max(w-2, 1)), uint16(max(m.lay.term.h-2, 1))}
+	return [2]uint16{uint16(max(w-2, 1)), uint16(max(l.term.h-2, 1))}
 }
 
 // watched is the run whose screen the pane shows: for a pair, its PTY run.
-func (m Model) watched() string {
-	if m.pair.on && !m.pair.left {
-		return m.pair.other.ID()
+func (p pairView) watched(term Terminal) string {
+	if p.on && !p.left {
+		return p.other.ID()
 	}
-	return m.term.ID()
+	return term.ID()
+}
+
+// showsLog reports whether a pane shows run id as a log: the selected run's (term) or
+// a shown partner's.
+func (p pairView) showsLog(term Terminal, id string) bool {
+	return id == term.ID() && term.ShowsLog() || p.on && id == p.other.ID() && p.other.ShowsLog()
+}
+
+// shownLogs are those of runs ids that a pane shows as a log.
+func (p pairView) shownLogs(term Terminal, ids ...string) []string {
+	var shown []string
+	for _, id := range ids {
+		if id != "" && p.showsLog(term, id) {
+			shown = append(shown, id)
+		}
+	}
+	return shown
+}
+
+// missingLogs are the runs a pane shows as a log but has none of yet. A pair's partner
+// can be listed after its output came and went (a pipe run that printed and exited
+// before its event arrived): no OutputMsg will ask for its log, so the pane that
+// starts showing it asks (the CI saw the pipe half stay "…").
+func (p pairView) missingLogs(term Terminal) []string {
+	var ids []string // NeedsLog implies ShowsLog
+	if term.NeedsLog() {
+		ids = append(ids, term.ID())
+	}
+	if p.on && p.other.NeedsLog() {
+		ids = append(ids, p.other.ID())
+	}
+	return ids
 }
 
 // termView is the terminal pane: the selected run's, or a pair's two halves joined,
 // or the pair's comparison.
-func (m Model) termView() string {
-	if !m.pair.on {
-		return m.term.View()
+func (p pairView) view(c *Common, term Terminal, l layout) string {
+	if !p.on {
+		return term.View()
 	}
-	if r := m.pair.diffs[m.term.info.Spec.Pair]; r != nil && !m.pair.noDiff {
-		return m.diffPane(r)
+	if r := p.diffs[term.info.Spec.Pair]; r != nil && !p.noDiff {
+		return diffPane(c, r, l.term.w, l.term.h)
 	}
-	a, b := strings.Split(m.term.View(), "\n"), strings.Split(m.pair.other.View(), "\n")
-	if !m.pair.left {
+	a, b := strings.Split(term.View(), "\n"), strings.Split(p.other.View(), "\n")
+	if !p.left {
 		a, b = b, a
 	}
 	out := make([]string, max(len(a), len(b)))
@@ -131,9 +154,8 @@ func lineAt(ls []string, i int) string {
 }
 
 // diffPane is a pair's comparison, framed like the terminal pane.
-func (m Model) diffPane(r *parity.Result) string {
-	st := m.c.Styles
-	w, h := m.lay.term.w, m.lay.term.h
+func diffPane(c *Common, r *parity.Result, w, h int) string {
+	st := c.Styles
 	title := "Parity: identical"
 	if !r.Identical {
 		title = fmt.Sprintf("Parity: %d difference(s)", len(r.Differences))
@@ -156,7 +178,7 @@ func (m Model) diffPane(r *parity.Result) string {
 		}
 		body = append(body, " "+l)
 	}
-	hint := " " + st.Muted.Render(m.c.Keys.PairDiff.Help().Key+": the runs' screens")
+	hint := " " + st.Muted.Render(c.Keys.PairDiff.Help().Key+": the runs' screens")
 	if room := max(h-3, 0); len(body) > room {
 		more := len(body) - room + 1
 		body = append(body[:max(room-1, 0)], " "+st.Muted.Render(fmt.Sprintf("… %d more line(s): corral parity --json shows all", more)))
@@ -189,71 +211,58 @@ func pairDiffCmd(c Core, pty, pipe runs.Info) tea.Cmd {
 	}
 }
 
-// comparePair asks for the comparison of info's pair once both of its runs ended.
-func (m *Model) comparePair(info runs.Info) tea.Cmd {
-	p, ok := m.partner(info)
+// compare asks for the comparison of info's pair once both of its runs ended.
+func (p *pairView) compare(core Core, l RunList, info runs.Info) tea.Cmd {
+	partner, ok := l.Partner(info)
 	pair := info.Spec.Pair
-	if !ok || !info.Ended() || !p.Ended() || m.pair.asked[pair] {
+	if !ok || !info.Ended() || !partner.Ended() || p.asked[pair] {
 		return nil
 	}
-	m.pair.asked[pair] = true
+	p.asked[pair] = true
 	if info.Kind != runs.KindPTY {
-		info, p = p, info
+		info, partner = partner, info
 	}
-	return pairDiffCmd(m.core, info, p)
+	return pairDiffCmd(core, info, partner)
 }
 
-// handlePairDiff keeps a comparison; the pane shows it if its pair is shown.
-func (m Model) handlePairDiff(msg PairDiffMsg) Model {
+// takeDiff keeps a comparison; the pane shows it if its pair is shown.
+func (p *pairView) takeDiff(msg PairDiffMsg) error {
 	if msg.Err != nil {
-		m.flash = "parity: " + msg.Err.Error()
-		return m
+		return msg.Err
 	}
 	r := msg.Result
-	m.pair.diffs[msg.Pair] = &r
-	m.pair.noDiff = false
-	return m
+	p.diffs[msg.Pair] = &r
+	p.noDiff = false
+	return nil
 }
 
-// pairTargets are the runs a focused key goes to: the selected run, and its partner
-// unless keys go to one only.
-func (m Model) pairTargets() []string {
-	ids := []string{m.term.ID()}
-	if m.pair.on && !m.pair.one && !m.pair.other.info.Ended() {
-		ids = append(ids, m.pair.other.ID())
+// targets are the runs a focused key goes to: the selected run (term), and its
+// partner unless keys go to one only.
+func (p pairView) targets(term Terminal) []string {
+	ids := []string{term.ID()}
+	if p.on && !p.one && !p.other.info.Ended() {
+		ids = append(ids, p.other.ID())
 	}
 	return ids
 }
 
-// sendFocused sends focused input to the selected run and, for a pair, its partner.
-func (m *Model) sendFocused(b []byte) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, id := range m.pairTargets() {
-		cmds = append(cmds, m.send(id, b))
+// key handles the pair keys in browse mode: keys to both or one, diff or runs; it
+// returns the notice to show.
+func (p *pairView) key(diff bool, term Terminal) string {
+	switch {
+	case !p.on:
+		return "not a parity pair (start one with n, kind parity, or corral parity)"
+	case diff && p.diffs[term.info.Spec.Pair] == nil:
+		return "the comparison comes when both runs have ended"
+	case diff:
+		p.noDiff = !p.noDiff
+		return ""
 	}
-	return tea.Batch(cmds...)
-}
-
-// pairKey handles the pair keys in browse mode: keys to both or one, diff or runs.
-func (m Model) pairKey(diff bool) (tea.Model, tea.Cmd) {
-	if !m.pair.on {
-		m.flash = "not a parity pair (start one with n, kind parity, or corral parity)"
-		return m, nil
+	p.one = !p.one
+	if p.one {
+		return "focused keys go to " + clean(term.info.Name) + " only"
 	}
-	if diff {
-		if m.pair.diffs[m.term.info.Spec.Pair] == nil {
-			m.flash = "the comparison comes when both runs have ended"
-			return m, nil
-		}
-		m.pair.noDiff = !m.pair.noDiff
-		return m, nil
-	}
-	m.pair.one = !m.pair.one
-	m.flash = "focused keys go to both runs of the pair"
-	if m.pair.one {
-		m.flash = "focused keys go to " + clean(m.term.info.Name) + " only"
-	}
-	return m, nil
+	return "focused keys go to both runs of the pair"
 }
 
 // spawnPairCmd starts spec as a parity pair; the PTY run is selected.

@@ -65,7 +65,7 @@ func TestPendingListedNotStarted(t *testing.T) {
 		}
 	}
 	h.key("j")
-	if _, ok := h.m.list.SelectedPending(); !ok {
+	if h.m.list.SelectedRow().kind != rowPending {
 		t.Fatal("j did not select the pending run")
 	}
 	v = h.view()
@@ -206,7 +206,7 @@ func TestPendingStartKeyOverride(t *testing.T) {
 
 func TestPendingRunListGolden(t *testing.T) {
 	l := NewRunList(testCommon(), []runs.Info{liveRun("r1", "claude", true), endedRun("r2", "tests")})
-	l.SetPending(pendingSpecs())
+	l.SetNotStarted(pendingSpecs())
 	l.SetNow(t0)
 	l.SetSize(72, 6)
 	l.SetStarting("pending/1", true)
@@ -221,7 +221,7 @@ func TestPendingDetailsGolden(t *testing.T) {
 		d := NewDetails(testCommon())
 		d.SetNow(t0)
 		d.SetSize(60, 12)
-		d.SetPending(pendingRun{key: "pending/0", spec: pendingSpecs()[i]})
+		d.Show(rowOfPending(pendingRun{key: "pending/0", spec: pendingSpecs()[i]}))
 		goldenView(t, name, d.View(), 60)
 	}
 }
@@ -256,7 +256,8 @@ func TestRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 	if got := actions(h.core); !slices.Contains(got, "Remove r1") {
 		t.Fatalf("calls %q, want Remove r1", got)
 	}
-	p, ok := h.m.list.SelectedPending()
+	r := h.m.list.SelectedRow()
+	p, ok := r.pend, r.kind == rowPending
 	if !ok || p.spec.Name != "svc" || len(h.m.list.Runs()) != 1 {
 		t.Fatalf("selected %q (pending %v), runs %d; want svc's not-started row", h.m.list.SelectedKey(), ok, len(h.m.list.Runs()))
 	}

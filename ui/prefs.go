@@ -83,10 +83,3 @@ func savePrefsCmd(path string, p Prefs) tea.Cmd {
 	}
 	return func() tea.Msg { return PrefsSavedMsg{Err: SavePrefs(path, p)} }
 }
-
-// switchPanes shows the other set of side panes, and remembers it.
-func (m Model) switchPanes() (tea.Model, tea.Cmd) {
-	m.lay.panes = m.lay.panes.next()
-	m.relayout()
-	return m, tea.Batch(m.fitRuns(), savePrefsCmd(m.prefsPath, Prefs{Panes: m.lay.panes.String()}))
-}

@@ -52,9 +52,9 @@ func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(m, p.c.Keys.Accept):
+		case key.Matches(m, p.c.Keys.DialogKeyMap.Accept):
 			p.done, p.ok = true, true
-		case key.Matches(m, p.c.Keys.Dismiss):
+		case key.Matches(m, p.c.Keys.DialogKeyMap.Dismiss):
 			p.done = true
 		case p.in.key(m):
 			p.err = ""
@@ -130,16 +130,16 @@ func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 	if !ok {
 		return f, nil
 	}
-	answer := key.Matches(k, f.c.Keys.Yes, f.c.Keys.No)
+	answer := key.Matches(k, f.c.Keys.DialogKeyMap.Yes, f.c.Keys.DialogKeyMap.No)
 	// A clock that did not move at all is a test's fixed clock, never a person.
 	if gap := f.c.Now().Sub(f.opened); answer && gap > 0 && gap < answerGrace {
 		f.early = true
 		return f, nil
 	}
 	switch {
-	case key.Matches(k, f.c.Keys.Yes):
+	case key.Matches(k, f.c.Keys.DialogKeyMap.Yes):
 		f.done, f.yes = true, true
-	case key.Matches(k, f.c.Keys.No):
+	case key.Matches(k, f.c.Keys.DialogKeyMap.No):
 		f.done = true
 	case k.Text != "": // typing, not answering: the question goes
 		f.done = true
@@ -151,8 +151,8 @@ func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 // answer keys stay: a question whose keys are cut off cannot be answered.
 func (f Confirm) View() string {
 	st := f.c.Styles
-	keys := " " + st.Key.Render(f.c.Keys.Yes.Help().Key) + st.Desc.Render(" yes  ") +
-		st.Key.Render(f.c.Keys.No.Help().Key) + st.Desc.Render(" no")
+	keys := " " + st.Key.Render(f.c.Keys.DialogKeyMap.Yes.Help().Key) + st.Desc.Render(" yes  ") +
+		st.Key.Render(f.c.Keys.DialogKeyMap.No.Help().Key) + st.Desc.Render(" no")
 	q := st.Warn.Render(" " + clean(f.question))
 	if room := f.w - widthOf(keys); widthOf(q) > room {
 		q = ansi.Truncate(q, max(room, 0), "…") + "\x1b[0m"

@@ -9,40 +9,24 @@ import (
 	"corral/runs"
 )
 
-// requestQuit quits, asking first when runs are live: quitting ends them. Attached to
-// a server, quitting detaches instead, and asks only to say that the runs go on.
-func (m Model) requestQuit() (tea.Model, tea.Cmd) {
-	if m.detachable {
-		return m.requestDetach()
+// quit quits, asking first when it must. Attached to a server, the quit key detaches
+// and asks only to say that the runs go on (shutdown false); the shutdown key, and
+// quitting an in-process UI, end every run, asking first when runs are live or ended
+// unseen (quitQuestion).
+func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
+	if !shutdown && m.detachable {
+		n := len(m.list.Live())
+		if n == 0 {
+			m.detached = true
+			return m, tea.Quit
+		}
+		m.mode = m.dlg.Ask(fmt.Sprintf("Detach? %d live run(s) keep running in the server (%s ends them all).",
+			n, m.c.Keys.Shutdown.Help().Key), question{op: confirmDetach}, m.mode)
+		return m, nil
 	}
-	return m.requestShutdown()
-}
-
-// requestDetach detaches, asking first when runs are live.
-func (m Model) requestDetach() (tea.Model, tea.Cmd) {
-	n := len(m.liveRuns())
-	if n == 0 {
-		return m.detach()
-	}
-	m.confirm = NewConfirm(m.c, fmt.Sprintf("Detach? %d live run(s) keep running in the server (%s ends them all).",
-		n, m.c.Keys.Shutdown.Help().Key))
-	m.confirm.SetSize(m.lay.w, 1)
-	m.confirmOp = confirmDetach
-	m.openDialog(dlgConfirm)
-	return m, nil
-}
-
-// detach ends the UI and leaves every run to the server.
-func (m Model) detach() (tea.Model, tea.Cmd) {
-	m.detached = true
-	return m, tea.Quit
-}
-
-// requestShutdown ends every run (and, attached, the server), asking first when runs
-// are live or ended unseen (quitQuestion).
-func (m Model) requestShutdown() (tea.Model, tea.Cmd) {
-	if q := m.quitQuestion(); q != "" {
-		return m.ask(q, confirmQuit, "")
+	if q := quitQuestion(m.list); q != "" {
+		m.mode = m.dlg.Ask(q, question{op: confirmQuit}, m.mode)
+		return m, nil
 	}
 	return m.startQuit()
 }
@@ -51,26 +35,25 @@ func (m Model) requestShutdown() (tea.Model, tea.Cmd) {
 // showing meanwhile which runs are still ending, from their events.
 func (m Model) startQuit() (tea.Model, tea.Cmd) {
 	if m.mode == modeFocus {
-		m.leaveFocus()
+		m.leaveMode()
 	}
 	m.mode = modeQuitting
 	return m, shutdownCmd(m.core)
 }
 
-func (m Model) liveRuns() []runs.Info {
-	var live []runs.Info
-	for _, i := range m.list.Runs() {
-		if !i.Ended() {
-			live = append(live, i)
-		}
+// quitQuestion is what quitting asks, or "" to quit at once.
+func quitQuestion(l RunList) string {
+	if n := len(l.Live()); n > 0 {
+		return fmt.Sprintf("%d live run(s) will be ended (supervisor-shutdown). Quit?", n)
 	}
-	return live
+	if n := l.UnseenEnds(); n > 0 {
+		return fmt.Sprintf("%d run(s) ended that you have not looked at; their screens go with Corral. Quit?", n)
+	}
+	return ""
 }
 
-// quitLine is the progress of the shutdown.
-func (m Model) quitLine() string {
-	st := m.c.Styles
-	live := m.liveRuns()
+// quitLine is the progress of the shutdown: the runs still live.
+func quitLine(st Styles, live []runs.Info) string {
 	if len(live) == 0 {
 		return st.Warn.Render(" quitting: all runs ended, finishing…")
 	}

@@ -13,6 +13,22 @@ import (
 // hint). The player shows its progress as its terminal's title, which the pane's
 // title carries; the status line lists these keys.
 
+// ReplayKeyMap is corral replay's player keys: the selected recording's, outside
+// focus too.
+type ReplayKeyMap struct {
+	ReplayPause, ReplayFaster, ReplaySlower, ReplayBack, ReplayForward, ReplayStart, ReplayEnd key.Binding
+}
+
+// DefaultReplayKeyMap returns the player's default keys.
+func DefaultReplayKeyMap() ReplayKeyMap {
+	return ReplayKeyMap{
+		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
+		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
+		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("restart", "home"),
+		ReplayEnd: bind("to the end", "end"),
+	}
+}
+
 // replayBinding pairs a binding with the player's command.
 type replayBinding struct {
 	b   *key.Binding
@@ -53,20 +69,12 @@ func (k KeyMap) ReplayHelp() []key.Binding {
 		k.ReplayEnd, k.ReplayFaster, k.ReplaySlower, k.Focus}
 }
 
-// replayKey sends the player command bound to k to the selected run, under corral
-// replay while it plays.
-func (m Model) replayKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	if !m.replay {
-		return nil, false
-	}
-	sel, ok := m.list.Selected()
-	if !ok || sel.Ended() {
-		return nil, false
-	}
-	km := m.c.Keys
-	for _, rb := range km.replayBindings() {
-		if key.Matches(k, *rb.b) {
-			return writeCmd(m.core, sel.ID, []byte(castplay.Input[rb.cmd])), true
+// replayInput is the player command bound to k, as the bytes the player reads (under
+// corral replay, sent to the selected run while it plays).
+func (k KeyMap) replayInput(msg tea.KeyPressMsg) ([]byte, bool) {
+	for _, rb := range k.replayBindings() {
+		if key.Matches(msg, *rb.b) {
+			return []byte(castplay.Input[rb.cmd]), true
 		}
 	}
 	return nil, false

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -41,6 +38,16 @@ type listKey struct {
 	w, h int
 }
 
+// ListKeyMap is the run list's keys.
+type ListKeyMap struct {
+	Up, Down key.Binding
+}
+
+// DefaultListKeyMap returns the run list's default keys.
+func DefaultListKeyMap() ListKeyMap {
+	return ListKeyMap{Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j")}
+}
+
 // NewRunList returns a list of the given runs, the first one selected.
 func NewRunList(c *Common, initial []runs.Info) RunList {
 	l := RunList{c: c, attention: map[string]bool{}, slot: map[string]string{}, cache: &viewCache[listKey]{}}
@@ -70,9 +77,9 @@ func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
 		return l, nil
 	}
 	switch {
-	case key.Matches(k, l.c.Keys.Up):
+	case key.Matches(k, l.c.Keys.ListKeyMap.Up):
 		l.move(-1)
-	case key.Matches(k, l.c.Keys.Down):
+	case key.Matches(k, l.c.Keys.ListKeyMap.Down):
 		l.move(1)
 	}
 	return l, nil
@@ -283,113 +290,11 @@ func (l *RunList) follow() {
 	l.offset = max(min(l.offset, l.Len()-rows), 0)
 }
 
-// View renders the pane; it is cached until something shown changes.
-func (l RunList) View() string {
-	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}
-	return l.cache.get(k, func() string { return joinLines(l.lines()) })
-}
-
-func (l RunList) lines() []string {
-	st := l.c.Styles
-	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs)))
-	if n := len(l.pending); n > 0 {
-		title += st.Muted.Render(fmt.Sprintf(" · %d not started", n))
+// rowAt is the key of the list row drawn y lines below the pane's top edge.
+func (l RunList) rowAt(y int) (string, bool) {
+	i := l.offset + y - 1 // the top edge is the frame
+	if y < 1 || y > l.h-2 || i >= l.Len() {
+		return "", false
 	}
-	if n := len(l.attention); n > 0 {
-		title += " " + st.Attention.Render(fmt.Sprintf("● %d", n))
-	}
-	iw, ih := max(l.w-2, 0), max(l.h-2, 0)
-	body := make([]string, 0, ih)
-	if l.Len() == 0 {
-		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
-	}
-	cols := listColumns(iw, l.need())
-	for i := l.offset; i < l.Len() && len(body) < ih; i++ {
-		if i < len(l.runs) {
-			body = append(body, l.runRow(l.runs[i], cols, iw))
-		} else {
-			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].key, iw))
-		}
-	}
-	return box(l.border(), title, body, l.w, l.h)
-}
-
-func (l RunList) border() Style {
-	if l.focused {
-		return l.c.Styles.BorderFocus
-	}
-	return l.c.Styles.Border
-}
-
-// runRow is one run, exactly w columns.
-func (l RunList) runRow(i runs.Info, c listCols, w int) string {
-	return l.drawRow(l.rowFields(i, c), i.ID, w)
-}
-
-// drawRow joins a row's fields into exactly w columns, reversed when selected.
-func (l RunList) drawRow(f []field, key string, w int) string {
-	if key == l.sel {
-		return l.c.Styles.Selected.Render(fit(plainFields(f), w))
-	}
-	if n := fieldsWidth(f); n <= w { // fields are exact: no need to measure the row
-		return styledFields(f) + strings.Repeat(" ", w-n)
-	}
-	return fit(styledFields(f), w)
-}
-
-// status is the countdown of a live run or the badge of an ended one.
-func (l RunList) status(i runs.Info) (string, Style) {
-	st := l.c.Styles
-	switch {
-	case i.Ended():
-		return badge(i), badgeStyle(st, i)
-	case i.Paused:
-		return "frozen", st.Warn
-	}
-	cd, ok := tighter(i.Watchdog, l.now)
-	if !ok {
-		return "", st.Muted
-	}
-	if cd.warn {
-		return "⏱ " + fmtLeft(cd.left), st.Warn
-	}
-	return "⏱ " + fmtLeft(cd.left), Style{}
-}
-
-func stateText(i runs.Info) string {
-	if i.Paused && i.State == runs.Running {
-		return "paused"
-	}
-	return i.State.String()
-}
-
-func stateStyle(st Styles, i runs.Info) Style {
-	switch {
-	case i.Paused || i.State == runs.Exiting:
-		return st.Warn
-	case i.State == runs.Running:
-		return st.Running
-	case i.Ended():
-		return st.Muted
-	}
-	return Style{}
-}
-
-func pidText(i runs.Info) string {
-	if i.PID == 0 {
-		return "-"
-	}
-	return strconv.Itoa(i.PID)
-}
-
-// markers are the escape count and the adopted mark.
-func markers(i runs.Info) string {
-	s := ""
-	if i.Escapees > 0 {
-		s = "⚠" + strconv.Itoa(i.Escapees)
-	}
-	if i.Adopted {
-		s += "A"
-	}
-	return s
+	return l.keyAt(i), true
 }

@@ -39,7 +39,7 @@ func TestScrollbackKeepsColour(t *testing.T) {
 func TestTerminalScrollColourGolden(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(40, 6)
-	tm.SetRun(liveRun("r1", "shell", true), screenWith(38, 4, "live"))
+	tm.Show(rowOfRun(liveRun("r1", "shell", true)), screenWith(38, 4, "live"))
 	tm.Scroll("")
 	lines := historyText([]byte("\x1b[1;31mFAIL\x1b[0m pkg/a\r\n\x1b[32mok\x1b[0m   pkg/b\r\n" +
 		"\x1b[38;5;208mwarn\x1b[0m long line that the pane has to cut off here\r\n\x1b[44m  \x1b[0m\r\n"))
@@ -125,7 +125,7 @@ func TestScrolledPanesGolden(t *testing.T) {
 
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(40, 7)
-	tm.SetRun(liveRun("r1", "shell", true), screenWith(38, 5, "live"))
+	tm.Show(rowOfRun(liveRun("r1", "shell", true)), screenWith(38, 5, "live"))
 	tm.Scroll("")
 	tm, _ = tm.Update(HistoryMsg{ID: "r1", Lines: historyText([]byte("a\r\n\x1b[33mb\x1b[m\r\nc\r\nd\r\ne\r\nf\r\n"))})
 	tm.StartCopy()

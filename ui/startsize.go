@@ -1,6 +1,8 @@
 package ui
 
-import "corral/runs"
+import (
+	"corral/runs"
+)
 
 // SizedForTerminal gives a PTY spec that has no size the size its pane will have in a
 // UI on a w×h terminal. The runs a UI opens with (corral -- CMD, a config's runs) are
@@ -12,8 +14,7 @@ func SizedForTerminal(spec runs.Spec, w, h int, p Prefs) runs.Spec {
 	if !spec.PTY || spec.FixedSize || spec.Cols != 0 || spec.Rows != 0 || w <= 0 || h <= 0 {
 		return spec
 	}
-	m := Model{lay: computeLayout(w, h, 0, false, parsePanes(p.Panes))}
-	size := m.runSize(runs.Info{Spec: spec})
+	size := runSize(computeLayout(w, h, 0, false, parsePanes(p.Panes)), runs.Info{Spec: spec})
 	spec.Cols, spec.Rows = size[0], size[1]
 	return spec
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -82,9 +81,30 @@ func (t *Terminal) SetZoomed(z bool) {
 	}
 }
 
-// SetRun shows a run (its screen may be nil); a different run leaves scroll mode and
+// Show shows the selected row: a run with its screen (nil for none: a pipe run's log,
+// an adopted run), a pending run, or nothing.
+func (t *Terminal) Show(r row, screen Screen) {
+	switch r.kind {
+	case rowPending:
+		t.showPending(r.pend)
+	case rowRun:
+		t.showRun(r.run, screen)
+	default:
+		t.showRun(runs.Info{}, nil)
+	}
+}
+
+// FitSpec gives a PTY spec the pane's size, so it starts the right size.
+func (t Terminal) FitSpec(spec *runs.Spec) {
+	if spec.PTY && !spec.FixedSize && t.w > 0 {
+		cols, rows := t.InnerSize()
+		spec.Cols, spec.Rows = uint16(cols), uint16(rows)
+	}
+}
+
+// showRun shows a run (its screen may be nil); a different run leaves scroll mode and
 // drops the old run's log.
-func (t *Terminal) SetRun(info runs.Info, screen Screen) {
+func (t *Terminal) showRun(info runs.Info, screen Screen) {
 	if info.ID != t.id {
 		t.scroll, t.log, t.hasLog = nil, runs.Output{}, false
 	}
@@ -263,70 +283,6 @@ func (t Terminal) title(st screen.ScreenState) string {
 	return out
 }
 
-// screenBody is the screen's rendering fitted to the pane: lines are already exactly
-// the screen's width, so they are only cut or padded when the pane and the screen
-// disagree (a resize on its way, a replay at its recording's size).
-//
-// A screen taller than the pane (a replay of a bigger recording) shows the rows
-// around its cursor, where its newest output is: from the top while the cursor is in
-// the first ih rows, then the ih rows ending at the cursor's.
-func (t Terminal) screenBody(st screen.ScreenState, iw, ih int) []string {
-	lines := strings.Split(t.screen.Render(), "\n")
-	cols, _ := t.screen.Size()
-	if len(lines) > ih {
-		top := screenTop(len(lines), ih, st.CursorY)
-		lines = lines[top : top+ih]
-	}
-	if cols != iw {
-		for i := range lines {
-			lines[i] = fitScreenLine(lines[i], cols, iw)
-		}
-	}
-	for len(lines) < ih {
-		lines = append(lines, strings.Repeat(" ", iw))
-	}
-	return lines
-}
-
-// screenTop is the first of a screen's rows a pane ih rows high shows.
-func screenTop(rows, ih, cursorY int) int {
-	return min(max(cursorY-ih+1, 0), max(rows-ih, 0))
-}
-
-// fitScreenLine makes a line of Render, cols columns wide, exactly w columns. The
-// Screen counts columns rune by rune, as a terminal does (screen.RuneWidth), so a
-// cluster like 👍🏽 or 👨‍👩‍👧 is as wide as its parts; so does Bubble Tea's renderer
-// on a terminal without grapheme clustering (mode 2027). widthOf and fit count such a
-// cluster as one wide character, which would pad or cut the line to the wrong width
-// and push the pane's right edge (issue 10 item 6), so a screen line is padded by
-// what it is known to lack, and cut rune by rune.
-func fitScreenLine(line string, cols, w int) string {
-	if cols < w {
-		return line + strings.Repeat(" ", w-cols)
-	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(line); {
-		if line[i] == 0x1b { // Render writes SGR sequences only: ESC [ … m
-			end := strings.IndexByte(line[i:], 'm') + 1
-			if end == 0 {
-				break
-			}
-			b.WriteString(line[i : i+end])
-			i += end
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(line[i:])
-		if n += screen.RuneWidth(r); n > w {
-			n -= screen.RuneWidth(r) // a wide character that does not fit
-			break
-		}
-		b.WriteString(line[i : i+size])
-		i += size
-	}
-	return b.String() + strings.Repeat(" ", w-n) + "\x1b[0m"
-}
-
 // logBody is the tail of the run's log, stderr lines marked, wrapped to the pane.
 func (t Terminal) logBody(iw, ih int) []string {
 	if !t.hasLog {
@@ -371,37 +327,6 @@ func (t Terminal) emptyBody(iw, ih int) []string {
 		msg = "No runs. Press " + t.c.Keys.New.Help().Key + " to start one."
 	}
 	return messageBody(msg, iw, ih)
-}
-
-// Cursor is where the app's cursor is, relative to the pane's top left corner, when
-// the pane is focused on a live screen and the app shows its cursor.
-func (t Terminal) Cursor() *tea.Cursor {
-	st := t.cache.state
-	if !t.focused || t.screen == nil || t.scroll != nil || !st.CursorVisible {
-		return nil
-	}
-	iw, ih := t.InnerSize()
-	_, rows := t.screen.Size()
-	y := st.CursorY - screenTop(rows, ih, st.CursorY)
-	if st.CursorX >= iw || y >= ih {
-		return nil
-	}
-	c := tea.NewCursor(st.CursorX+1, y+1)
-	c.Shape, c.Blink = cursorShape(st.CursorShape)
-	return c
-}
-
-// cursorShape maps DECSCUSR Ps to a shape and blinking: 0–2 block, 3–4 underline,
-// 5–6 bar; odd (and 0) blink.
-func cursorShape(ps int) (tea.CursorShape, bool) {
-	blink := ps == 0 || ps%2 == 1
-	switch ps {
-	case 3, 4:
-		return tea.CursorUnderline, blink
-	case 5, 6:
-		return tea.CursorBar, blink
-	}
-	return tea.CursorBlock, blink
 }
 
 // ScreenState is the state read with the last rendering (modes, mouse, cursor).

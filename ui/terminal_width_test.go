@@ -42,7 +42,7 @@ func TestBiggerReplayShowsItsCursorRows(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	info := liveRun("r1", "replay", true)
 	info.Spec.FixedSize = true
-	tm.SetRun(info, screenWith(60, 30, text.String()))
+	tm.Show(rowOfRun(info), screenWith(60, 30, text.String()))
 	tm.SetSize(50, 22) // 20 rows inside
 	v := stripANSI(tm.View())
 	if !strings.Contains(v, "line 40") || strings.Contains(v, "line 20 ") || !strings.Contains(v, "60×30 shown in 48×20") {

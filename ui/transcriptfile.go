@@ -36,38 +36,28 @@ type (
 	}
 )
 
-// transcriptKey handles the scroll-mode keys of this file and copy mode; false for
-// the others.
-func (m Model) transcriptKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
-	km := m.c.Keys
-	if m.term.Copying() {
-		next, cmd := m.copyKey(k)
-		return next, cmd, true
+// TranscriptKey handles the scroll-mode keys of this file and copy mode's: a command
+// and a notice for the status line; false for the other keys.
+func (t *Terminal) TranscriptKey(k tea.KeyPressMsg, inTmux bool) (tea.Cmd, string, bool) {
+	km := t.c.Keys.ScrollKeyMap
+	if t.Copying() {
+		cmd, notice := t.copyKey(k, inTmux)
+		return cmd, notice, true
 	}
-	lines, ok := m.term.History()
+	lines, ok := t.History()
 	switch {
 	case key.Matches(k, km.CopyMode):
-		if !m.term.StartCopy() {
-			next, cmd := m.note("copy: no transcript yet")
-			return next, cmd, true
+		if !t.StartCopy() {
+			return nil, "copy: no transcript yet", true
 		}
 	case key.Matches(k, km.Pager) && ok:
-		return m, pagerCmd(lines), true
+		return pagerCmd(lines), "", true
 	case key.Matches(k, km.Save) && ok:
-		return m, saveCmd(lines, m.term.info.Name, m.term.ID()), true
+		return saveCmd(lines, t.info.Name, t.ID()), "", true
 	default:
-		return m, nil, false
+		return nil, "", false
 	}
-	return m, nil, true
-}
-
-// History is scroll mode's lines once loaded (they are not changed afterwards, so a
-// command may read them).
-func (t Terminal) History() ([]HistLine, bool) {
-	if t.scroll == nil || t.scroll.loading || len(t.scroll.lines) == 0 {
-		return nil, false
-	}
-	return t.scroll.lines, true
+	return nil, "", true
 }
 
 // pagerCmd writes the history, with its colours, to a temporary file for the pager.
@@ -158,25 +148,24 @@ func writeLines(f *os.File, lines []HistLine, text func(HistLine) string) error 
 	return err
 }
 
-// handleTranscriptFile takes the pager's and the save's results.
-func (m Model) handleTranscriptFile(msg tea.Msg) (Model, tea.Cmd) {
+// transcriptFileResult takes the pager's and the save's results: the pager to run,
+// and a notice for the status line.
+func transcriptFileResult(msg tea.Msg) (tea.Cmd, string) {
 	switch msg := msg.(type) {
 	case pagerFileMsg:
 		if msg.err != nil {
-			m.flash = "pager: " + clean(msg.err.Error())
-			return m, nil
+			return nil, "pager: " + clean(msg.err.Error())
 		}
-		return m, runPager(msg)
+		return runPager(msg), ""
 	case pagerDoneMsg:
 		if msg.err != nil {
-			m.flash = "pager: " + clean(msg.err.Error())
+			return nil, "pager: " + clean(msg.err.Error())
 		}
 	case savedMsg:
 		if msg.err != nil {
-			m.flash = "save: " + clean(msg.err.Error())
-		} else {
-			m.flash = fmt.Sprintf("saved to %s (%d lines)", clean(msg.path), msg.lines) // the path first: it is what a narrow status line must keep
+			return nil, "save: " + clean(msg.err.Error())
 		}
+		return nil, fmt.Sprintf("saved to %s (%d lines)", clean(msg.path), msg.lines) // the path first: it is what a narrow status line must keep
 	}
-	return m, nil
+	return nil, ""
 }

@@ -427,7 +427,7 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	h.core.mu.Unlock()
 	ver := h.m.events.ver
 
-	next, cmd := h.m.Update(tickMsg{gen: h.m.tickGen})
+	next, cmd := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
 	if n := metricsCalls(); n != 1 {
 		t.Fatalf("Update read the counters itself (%d calls)", n)
@@ -444,7 +444,7 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	}
 
 	ver, view := h.m.events.ver, h.m.events.View()
-	h.send(tickMsg{gen: h.m.tickGen})
+	h.send(tickMsg{gen: h.m.req.tickGen})
 	if n := metricsCalls(); n != 3 {
 		t.Fatalf("the second tick read the counters %d times in all, want 3", n)
 	}
@@ -457,9 +457,9 @@ func TestTickRefreshesMetrics(t *testing.T) {
 func TestMetricsReadOneAtATime(t *testing.T) {
 	h := twoRuns(t)
 	before := len(h.core.called("Metrics"))
-	next, first := h.m.Update(tickMsg{gen: h.m.tickGen})
+	next, first := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
-	next, second := h.m.Update(tickMsg{gen: h.m.tickGen})
+	next, second := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
 	h.run(second)
 	if n := len(h.core.called("Metrics")) - before; n != 0 {
@@ -469,7 +469,7 @@ func TestMetricsReadOneAtATime(t *testing.T) {
 	if n := len(h.core.called("Metrics")) - before; n != 1 {
 		t.Fatalf("%d counters reads, want 1", n)
 	}
-	h.send(tickMsg{gen: h.m.tickGen})
+	h.send(tickMsg{gen: h.m.req.tickGen})
 	if n := len(h.core.called("Metrics")) - before; n != 2 {
 		t.Errorf("after the read came back a tick did not read again (%d reads)", n)
 	}

@@ -30,21 +30,23 @@ func (c *rootCache) split(i int, s string) []string {
 // View draws the screen: panes joined line by line, the status line, an open form on
 // top, and the real cursor where the focused app or the open prompt has it.
 func (m Model) View() tea.View {
-	v := tea.View{AltScreen: true, WindowTitle: m.windowTitle()}
+	live, attention := m.list.Counts()
+	v := tea.View{AltScreen: true, WindowTitle: windowTitle(live, attention)}
 	if m.lay.w <= 0 || m.lay.h <= 0 {
 		return v
 	}
 	if m.mode == modeHelp {
-		v.Content = m.helpPage()
+		v.Content = m.help.View(m.c, m.lay.w, m.lay.h)
 		return v
 	}
-	v.Content = m.compose()
-	if m.mode == modeDialog && m.dialog == dlgForm {
-		x, y := m.form.origin()
-		v.Content = overlay(v.Content, m.form.Lines(), x, y)
+	v.Content = m.dlg.Overlay(m.compose())
+	if v.Cursor = m.dlg.Cursor(); m.mode == modeFocus {
+		if v.Cursor = m.term.Cursor(); v.Cursor != nil {
+			v.Cursor.X += m.lay.term.x
+			v.Cursor.Y += m.lay.term.y
+		}
 	}
-	v.Cursor = m.cursor()
-	v.MouseMode = m.mouseMode()
+	v.MouseMode = mouseMode(m.mode == modeFocus, m.term.ScreenState().MouseMode, m.mouse)
 	return v
 }
 
@@ -52,8 +54,7 @@ func (m Model) View() tea.View {
 // want the operator (a bell, a desktop notification, an end while not selected), so an
 // agent waiting for input shows in the tab bar while its Corral is in another tab. It
 // changes only with those counts: nothing to redraw while idle.
-func (m Model) windowTitle() string {
-	live, attention := m.list.Counts()
+func windowTitle(live, attention int) string {
 	t := fmt.Sprintf("corral · %d live", live)
 	if attention > 0 {
 		t += fmt.Sprintf(" · attention %d", attention)
@@ -66,7 +67,7 @@ func (m Model) windowTitle() string {
 func (m Model) compose() string {
 	c, l := m.view, m.lay
 	var parts [5]string
-	parts[2] = m.termView()
+	parts[2] = m.pair.view(m.c, m.term, l)
 	if !l.zoomed {
 		parts[0] = m.list.View()
 	}
@@ -107,13 +108,12 @@ func (c *rootCache) column(parts [5]string, top, bottom int) []string {
 // the quit progress, a notice, or short help.
 func (m Model) statusLine() string {
 	st, w := m.c.Styles, m.lay.w
+	dialogLine, inLine := m.dlg.StatusLine()
 	switch {
 	case m.mode == modeQuitting:
-		return fit(m.quitLine(), w)
-	case m.mode == modeDialog && m.dialog == dlgPrompt:
-		return m.prompt.View()
-	case m.mode == modeDialog && m.dialog == dlgConfirm:
-		return m.confirm.View()
+		return fit(quitLine(st, m.list.Live()), w)
+	case m.mode == modeDialog && inLine:
+		return dialogLine
 	case m.mode == modeFocus && m.term.info.Ended():
 		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
 			st.Warn.Render(" "+clean(m.term.info.Name)+" has ended: its last screen; keys are not sent"), w)
@@ -127,10 +127,11 @@ func (m Model) statusLine() string {
 		return fit(shortHelp(st, []key.Binding{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.NextMatch, k.PrevMatch, k.Search, k.Live}), w)
 	}
+	k := m.c.Keys.forRow(m.list.SelectedRow(), m.replay)
 	if m.replay {
-		return fit(shortHelp(st, m.keys().ReplayHelp()), w)
+		return fit(shortHelp(st, k.ReplayHelp()), w)
 	}
-	return fit(shortHelp(st, m.keys().ShortHelp()), w)
+	return fit(shortHelp(st, k.ShortHelp()), w)
 }
 
 // shortHelp is "key desc" pairs of enabled bindings.
@@ -143,60 +144,6 @@ func shortHelp(st Styles, bs []key.Binding) string {
 		b.WriteString(" " + st.Key.Render(k.Help().Key) + " " + st.Desc.Render(k.Help().Desc) + " ")
 	}
 	return b.String()
-}
-
-// keys is the keymap with the bindings that do nothing for the selected run disabled,
-// so help shows what can be done now.
-func (m Model) keys() KeyMap {
-	k := m.c.Keys
-	sel, ok := m.list.Selected()
-	live := ok && !sel.Ended()
-	terminal := live && !sel.Adopted
-	for _, b := range []*key.Binding{&k.Focus, &k.SendKeys, &k.Paste, &k.Submit} {
-		b.SetEnabled(terminal)
-	}
-	for _, b := range []*key.Binding{&k.Cancel, &k.Interrupt, &k.Pause} {
-		b.SetEnabled(live)
-	}
-	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
-		b.SetEnabled(ok && sel.Ended())
-	}
-	if _, pending := m.list.SelectedPending(); pending {
-		k.Restart.SetEnabled(true)
-		k.Restart.SetHelp(k.Restart.Help().Key, "start")
-	} else {
-		k.Restart.SetHelp(k.Restart.Help().Key, "restart")
-	}
-	for _, b := range []*key.Binding{&k.Search, &k.Scrollback} {
-		b.SetEnabled(ok)
-	}
-	if sel.Paused {
-		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
-	}
-	for _, rb := range k.replayBindings() {
-		rb.b.SetEnabled(m.replay && live)
-	}
-	return k
-}
-
-// cursor is the real cursor: the focused app's, or the open prompt's or form's.
-func (m Model) cursor() *tea.Cursor {
-	switch {
-	case m.mode == modeFocus:
-		c := m.term.Cursor()
-		if c != nil {
-			c.X += m.lay.term.x
-			c.Y += m.lay.term.y
-		}
-		return c
-	case m.mode == modeDialog && m.dialog == dlgPrompt:
-		c := m.prompt.Cursor()
-		c.Y = m.lay.h - 1
-		return c
-	case m.mode == modeDialog && m.dialog == dlgForm:
-		return m.form.Cursor()
-	}
-	return nil
 }
 
 // overlay draws box lines over content at column x, line y.

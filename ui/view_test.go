@@ -74,13 +74,13 @@ func TestDetailsGolden(t *testing.T) {
 	d.SetSize(72, 18)
 	info := liveRun("r1", "claude", true)
 	info.Escapees = 1
-	d.SetRun(info, true)
+	d.Show(rowOfRun(info))
 	d, _ = d.Update(TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": testTree()}})
 	goldenView(t, "details_live", d.View(), 72)
 
 	ended := endedRun("r4", "cancelled")
 	ended.Cleanup = runs.Cleanup{Steps: []reaper.Step{reaper.StepTerm, reaper.StepKill}, Killed: 3, Hard: 1, VerifiedEmpty: true}
-	d.SetRun(ended, true)
+	d.Show(rowOfRun(ended))
 	d, _ = d.Update(TreesMsg{Trees: map[string][]reaper.TreeProc{}})
 	goldenView(t, "details_ended", d.View(), 72)
 }
@@ -93,7 +93,7 @@ func TestDetailsEscapeeArgv(t *testing.T) {
 	d.SetSize(100, 18)
 	info := liveRun("r1", "codex", true)
 	info.Escapees = 1
-	d.SetRun(info, true)
+	d.Show(rowOfRun(info))
 	tree := testTree()
 	tree[3].Argv = []string{"codex", "app-server", "--managed-daemon\x1b]52;c;x\a"}
 	d, _ = d.Update(TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": tree}})
@@ -107,7 +107,7 @@ func TestDetailsWatchdogStates(t *testing.T) {
 	d := NewDetails(testCommon())
 	d.SetSize(80, 12)
 	info := liveRun("r1", "a", true)
-	d.SetRun(info, true)
+	d.Show(rowOfRun(info))
 	for _, c := range []struct {
 		at   time.Duration
 		want string
@@ -123,14 +123,14 @@ func TestDetailsWatchdogStates(t *testing.T) {
 	}
 	info.Paused, info.Watchdog.Frozen = true, true
 	info.Watchdog.NoOutput = watchdog.Deadline{Armed: true, Span: 5 * time.Minute, Left: 42 * time.Second}
-	d.SetRun(info, true)
+	d.Show(rowOfRun(info))
 	if v := stripANSI(d.View()); !strings.Contains(v, "0:42 left of 5:00 · frozen") {
 		t.Errorf("want frozen no-output deadline:\n%s", v)
 	}
 	fired := endedRun("r2", "b")
 	fired.Reason, fired.Watchdog.Fired = runs.NoOutputTimeout, watchdog.NoOutput
 	fired.Watchdog.NoOutput.Span = time.Minute
-	d.SetRun(fired, true)
+	d.Show(rowOfRun(fired))
 	if v := stripANSI(d.View()); !strings.Contains(v, "fired (no-output-timeout)") {
 		t.Errorf("want a fired deadline:\n%s", v)
 	}
@@ -149,7 +149,7 @@ func TestTerminalGolden(t *testing.T) {
 	goldenView(t, "terminal_empty", tm.View(), 40)
 
 	s := screenWith(38, 6, "\x1b[1;31mred\x1b[0m plain\r\n\x1b]0;my title\x07wide 你好 ok\r\n\x1b[7mrev\x1b[0m$ ")
-	tm.SetRun(liveRun("r1", "shell", true), s)
+	tm.Show(rowOfRun(liveRun("r1", "shell", true)), s)
 	goldenView(t, "terminal_screen", tm.View(), 40)
 	tm.SetFocused(true)
 	goldenView(t, "terminal_focused", tm.View(), 40)
@@ -161,7 +161,7 @@ func TestTerminalGolden(t *testing.T) {
 func TestTerminalPipeLogGolden(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(40, 8)
-	tm.SetRun(liveRun("p1", "build", false), nil)
+	tm.Show(rowOfRun(liveRun("p1", "build", false)), nil)
 	out := runs.Output{Chunks: []runs.Chunk{
 		{Stream: ptyhost.Stdout, Data: []byte("compiling\n\x1b[32mok\x1b[0m pkg/a\n")},
 		{Stream: ptyhost.Stderr, Data: []byte("warning: something long enough to wrap around the pane\n")},
@@ -174,7 +174,7 @@ func TestTerminalPipeLogGolden(t *testing.T) {
 func TestTerminalScrollGolden(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(40, 8)
-	tm.SetRun(liveRun("r1", "shell", true), screenWith(38, 6, "live"))
+	tm.Show(rowOfRun(liveRun("r1", "shell", true)), screenWith(38, 6, "live"))
 	tm.Scroll("error")
 	goldenView(t, "terminal_scroll_loading", tm.View(), 40)
 	var lines []HistLine

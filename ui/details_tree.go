@@ -9,6 +9,8 @@ import (
 	"corral/reaper"
 )
 
+// The details pane's process tree: a header and one line per process.
+
 // treeLines is the process tree: a header and one line per process, the command
 // indented by depth.
 func (d Details) treeLines() []string {

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"corral/runs"
+)
+
+// The details pane showing a configured run not started yet (pending.go): its spec
+// and how to start it.
+
+// showPending shows a pending run's spec.
+func (d *Details) showPending(p pendingRun) {
+	d.tree, d.treeErr = nil, ""
+	d.info, d.has = runs.Info{}, false
+	d.pend, d.hasPend = p, true
+	d.ver++
+}
+
+// pendingFacts are what a pending run would run and how to start it.
+func (d Details) pendingFacts() []string {
+	s, st := d.pend.spec, d.c.Styles
+	state := "not started"
+	if d.pend.starting {
+		state = "starting…"
+	}
+	label, cmd := "shell", clean(s.Shell)
+	if len(s.Argv) > 0 {
+		label, cmd = "argv", argvText(s.Argv)
+	}
+	cwd := st.Muted.Render("corral's own")
+	if s.Dir != "" {
+		cwd = clean(s.Dir)
+	}
+	lines := []string{
+		d.label("state") + st.Muted.Render(state) + " · " + string(s.Kind()),
+		d.label(label) + cmd,
+		d.label("cwd") + cwd,
+		d.label("overall") + d.spanText(s.Timeout),
+		d.label("no-out") + d.noOutputText(s),
+		d.label("grace") + d.graceText(s.Grace),
+	}
+	if len(s.Env) > 0 {
+		lines = append(lines, d.label("env")+envNames(s.Env))
+	}
+	k := d.c.Keys.Restart.Help().Key
+	return append(lines, "", " "+st.Key.Render(k)+" to start it")
+}
+
+// argvText shows an argv as one line, quoting the arguments a reader could misread.
+func argvText(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\"'\\") || clean(a) != a {
+			a = strconv.Quote(a)
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+func (d Details) spanText(span time.Duration) string {
+	if span <= 0 {
+		return d.c.Styles.Muted.Render("off")
+	}
+	return fmtLeft(span)
+}
+
+// noOutputText follows watchdog.Derive: negative is off, zero is derived from the
+// overall timeout (off without one).
+func (d Details) noOutputText(s runs.Spec) string {
+	switch {
+	case s.NoOutputTimeout > 0:
+		return fmtLeft(s.NoOutputTimeout)
+	case s.NoOutputTimeout < 0 || s.Timeout <= 0:
+		return d.c.Styles.Muted.Render("off")
+	}
+	return "derived from the overall timeout"
+}
+
+func (d Details) graceText(g time.Duration) string {
+	if g <= 0 {
+		return d.c.Styles.Muted.Render("default")
+	}
+	return g.String()
+}
+
+// envNames lists the names of the environment additions (not their values).
+func envNames(env []string) string {
+	names := make([]string, len(env))
+	for i, kv := range env {
+		names[i], _, _ = strings.Cut(kv, "=")
+	}
+	return fmt.Sprintf("+%d: %s", len(env), clean(strings.Join(names, " ")))
+}

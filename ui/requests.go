@@ -1,0 +1,126 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// requests is the model's reads in flight. Bubble Tea runs commands concurrently, so
+// each read the UI repeats (the snapshot, the counters, the selected run's process
+// tree, a run's log) has at most one on its way; one asked for meanwhile follows it,
+// so the last state is always read. It also keeps the tick's generation (a tick of an
+// older chain is dropped), the run a spawn made here (selected when it is listed) and
+// the run Core.Watch last named. It lives in the model's shared state: every copy of
+// the model sees one.
+type requests struct {
+	snap, metrics     bool            // a Snapshot, a Metrics read is on its way
+	trees, treesDirty bool            // a tree read is on its way; the selection moved meanwhile
+	logBusy, logDirty map[string]bool // a log read per run is on its way; the output moved meanwhile
+	tickGen           int
+	selectNext        string // select this run when it appears (spawned here)
+	watching          string
+}
+
+func newRequests() requests {
+	return requests{logBusy: map[string]bool{}, logDirty: map[string]bool{}}
+}
+
+// refresh asks for a snapshot, the counters and run id's tree ("" for none), each
+// unless one is on its way.
+func (r *requests) refresh(core Core, id string) tea.Cmd {
+	var cmds []tea.Cmd
+	if !r.snap {
+		r.snap = true
+		cmds = append(cmds, snapshotCmd(core))
+	}
+	if !r.metrics {
+		r.metrics = true
+		cmds = append(cmds, metricsCmd(core))
+	}
+	if !r.trees {
+		cmds = append(cmds, r.tree(core, id))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (r *requests) snapshotDone() { r.snap = false }
+func (r *requests) metricsDone()  { r.metrics = false }
+
+// tree reads run id's process tree ("" for none), one read at a time: if one is on its
+// way, another follows it (treeDone says so) for the selection of then.
+func (r *requests) tree(core Core, id string) tea.Cmd {
+	switch {
+	case id == "":
+		return nil
+	case r.trees:
+		r.treesDirty = true
+		return nil
+	}
+	r.trees = true
+	return treesCmd(core, id)
+}
+
+// treeDone ends a tree read; true if the selection moved meanwhile and another is due.
+func (r *requests) treeDone() (again bool) {
+	r.trees = false
+	again, r.treesDirty = r.treesDirty, false
+	return again
+}
+
+// log reads run id's log, one read at a time per run: output that moves during a read
+// is fetched right after it (logDone says so), so the last is shown.
+func (r *requests) log(core Core, id string) tea.Cmd {
+	if r.logBusy[id] {
+		r.logDirty[id] = true
+		return nil
+	}
+	r.logBusy[id] = true
+	return logCmd(core, id)
+}
+
+// logs reads the logs of runs ids (log).
+func (r *requests) logs(core Core, ids []string) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, id := range ids {
+		cmds = append(cmds, r.log(core, id))
+	}
+	return tea.Batch(cmds...)
+}
+
+// logDone ends a log read; true if the output moved meanwhile and another is due.
+func (r *requests) logDone(id string) (again bool) {
+	r.logBusy[id] = false
+	again = r.logDirty[id]
+	r.logDirty[id] = false
+	return again
+}
+
+// forget drops a removed run's reads.
+func (r *requests) forget(id string) {
+	delete(r.logBusy, id)
+	delete(r.logDirty, id)
+}
+
+// restartTick starts a new tick chain: ticks of the older one are dropped.
+func (r *requests) restartTick() int {
+	r.tickGen++
+	return r.tickGen
+}
+
+// watch tells the core which run's screen the terminal pane now shows, once per change.
+func (r *requests) watch(core Core, id string) tea.Cmd {
+	if id == r.watching {
+		return nil
+	}
+	r.watching = id
+	return watchCmd(core, id)
+}
+
+// arrived reports whether run id is the one a spawn here made (it is selected when
+// listed), and forgets it if so.
+func (r *requests) arrived(id string) bool {
+	if id == "" || id != r.selectNext {
+		return false
+	}
+	r.selectNext = ""
+	return true
+}

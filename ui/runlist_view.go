@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"corral/runs"
+)
+
+// The run list's rendering: its frame and one row per run or pending entry
+// (runlist_columns.go sizes the columns).
+
+// View renders the pane; it is cached until something shown changes.
+func (l RunList) View() string {
+	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}
+	return l.cache.get(k, func() string { return joinLines(l.lines()) })
+}
+
+func (l RunList) lines() []string {
+	st := l.c.Styles
+	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs)))
+	if n := len(l.pending); n > 0 {
+		title += st.Muted.Render(fmt.Sprintf(" · %d not started", n))
+	}
+	if n := len(l.attention); n > 0 {
+		title += " " + st.Attention.Render(fmt.Sprintf("● %d", n))
+	}
+	iw, ih := max(l.w-2, 0), max(l.h-2, 0)
+	body := make([]string, 0, ih)
+	if l.Len() == 0 {
+		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
+	}
+	cols := listColumns(iw, l.need())
+	for i := l.offset; i < l.Len() && len(body) < ih; i++ {
+		if i < len(l.runs) {
+			body = append(body, l.runRow(l.runs[i], cols, iw))
+		} else {
+			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].key, iw))
+		}
+	}
+	return box(l.border(), title, body, l.w, l.h)
+}
+
+func (l RunList) border() Style {
+	if l.focused {
+		return l.c.Styles.BorderFocus
+	}
+	return l.c.Styles.Border
+}
+
+// runRow is one run, exactly w columns.
+func (l RunList) runRow(i runs.Info, c listCols, w int) string {
+	return l.drawRow(l.rowFields(i, c), i.ID, w)
+}
+
+// drawRow joins a row's fields into exactly w columns, reversed when selected.
+func (l RunList) drawRow(f []field, key string, w int) string {
+	if key == l.sel {
+		return l.c.Styles.Selected.Render(fit(plainFields(f), w))
+	}
+	if n := fieldsWidth(f); n <= w { // fields are exact: no need to measure the row
+		return styledFields(f) + strings.Repeat(" ", w-n)
+	}
+	return fit(styledFields(f), w)
+}
+
+// status is the countdown of a live run or the badge of an ended one.
+func (l RunList) status(i runs.Info) (string, Style) {
+	st := l.c.Styles
+	switch {
+	case i.Ended():
+		return badge(i), badgeStyle(st, i)
+	case i.Paused:
+		return "frozen", st.Warn
+	}
+	cd, ok := tighter(i.Watchdog, l.now)
+	if !ok {
+		return "", st.Muted
+	}
+	if cd.warn {
+		return "⏱ " + fmtLeft(cd.left), st.Warn
+	}
+	return "⏱ " + fmtLeft(cd.left), Style{}
+}
+
+func stateText(i runs.Info) string {
+	if i.Paused && i.State == runs.Running {
+		return "paused"
+	}
+	return i.State.String()
+}
+
+func stateStyle(st Styles, i runs.Info) Style {
+	switch {
+	case i.Paused || i.State == runs.Exiting:
+		return st.Warn
+	case i.State == runs.Running:
+		return st.Running
+	case i.Ended():
+		return st.Muted
+	}
+	return Style{}
+}
+
+func pidText(i runs.Info) string {
+	if i.PID == 0 {
+		return "-"
+	}
+	return strconv.Itoa(i.PID)
+}
+
+// markers are the escape count and the adopted mark.
+func markers(i runs.Info) string {
+	s := ""
+	if i.Escapees > 0 {
+		s = "⚠" + strconv.Itoa(i.Escapees)
+	}
+	if i.Adopted {
+		s += "A"
+	}
+	return s
+}

@@ -1,0 +1,28 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// The selected row and what follows it: the panes that show it, the reads they need
+// and the sizes of the runs shown.
+
+// syncSelection shows the selected row (a run, a pending entry or none) in the details
+// and terminal panes, and its partner if it is a pair's.
+func (m *Model) syncSelection() {
+	r := m.list.SelectedRow()
+	m.details.Show(r)
+	m.term.Show(r, m.screens[r.run.ID])
+	if m.pair.sync(r, m.list, m.screens) {
+		m.pair.size(&m.term, m.lay)
+	}
+}
+
+// selectionMoved updates the panes after the selection changed and fetches what the
+// new selection shows.
+func (m *Model) selectionMoved() tea.Cmd {
+	m.syncSelection()
+	gen := m.req.restartTick() // the new run's tree now; restart the chain so it is not also due soon
+	return tea.Batch(m.tick(gen), m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())),
+		m.req.tree(m.core, m.list.SelectedLive()), m.req.watch(m.core, m.pair.watched(m.term)))
+}
