@@ -77,11 +77,13 @@ func benchLatency(b *testing.B, remote bool) {
 }
 
 // frameWaiter lets the benchmark wait, with a deadline, for the first frame whose
-// content holds a string, and tells when that frame was finished.
+// content holds a string (or, with inPane, whose terminal pane shows it as a line,
+// however wrapped), and tells when that frame was finished.
 type frameWaiter struct {
-	mu   sync.Mutex
-	want string
-	at   chan int64
+	mu     sync.Mutex
+	want   string
+	inPane bool
+	at     chan int64
 }
 
 func (w *frameWaiter) expect(s string) {
@@ -94,7 +96,7 @@ func (w *frameWaiter) onFrame(_ Model, v tea.View) {
 	done := monotonicNS()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.want != "" && strings.Contains(v.Content, w.want) {
+	if w.want != "" && (strings.Contains(v.Content, w.want) || w.inPane && paneShows(v.Content, w.want)) {
 		w.at <- done
 		w.want = ""
 	}

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -25,10 +26,26 @@ import (
 // terminal writes of Bubble Tea's renderer are left out: tmux, which they are compared
 // with, draws nothing either when no client is attached.
 
-// benchWindow is the window size whose terminal pane is 120×40 inside its border
-// (layout.go: a 64-column left side, 8 lines of events, one status line), the size
-// the runs are started at, so the UI never resizes them mid-measurement.
-const benchWinW, benchWinH = 186, 51
+// benchWinW×benchWinH is the window whose terminal pane is 120×40 inside its border,
+// the size the runs are started at, so the UI never resizes them mid-measurement and
+// the flood's final screen is tmux's at the same size. It is found from the layout
+// itself: a fixed 186×51 gave a 129-column pane once the left column's share changed
+// (issue 12.6), and the flood's check and its comparison with tmux both broke.
+var benchWinW, benchWinH = windowFor(120, 40)
+
+// windowFor is the smallest window whose default layout's terminal pane is
+// cols×rows inside its border.
+func windowFor(cols, rows int) (int, int) {
+	for h := rows + 3; h < 4*rows; h++ {
+		for w := cols + 2; w < 4*cols; w++ {
+			t := computeLayout(w, h, 1, false, panesAll).term
+			if t.w-2 == cols && t.h-2 == rows {
+				return w, h
+			}
+		}
+	}
+	panic(fmt.Sprintf("no window has a %d×%d terminal pane", cols, rows))
+}
 
 // liveLoop applies messages to a Model on one goroutine, runs every command it
 // returns on a goroutine of its own and feeds the result back, and calls View after
