@@ -246,3 +246,17 @@ func stepsOf(calls []stepCall) []Step {
 	}
 	return s
 }
+
+// Retries cost nothing when the first pass verifies the session empty: the report is
+// that pass's, as for a Target without them.
+func TestTerminateRetriesNotNeeded(t *testing.T) {
+	c := start(t, "tree", "2")
+	c.learnTree()
+	go WaitExited(c.pid())
+	tg := target(c.pid())
+	tg.Retries = 2
+	rep := Terminate(t.Context(), tg)
+	check(t, rep, []Step{StepTerm}, 3, 0)
+	c.requireGone()
+	wantSignal(t, c, syscall.SIGTERM)
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os/exec"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -276,7 +275,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		}
 		r.wd.Stop()
 		r.sup.scanEscapes() // a last look for escapees before the session is ended
-		rep := r.terminate()
+		rep := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.reapExited(rep.Exited, r.rootPID())
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
 		r.sup.countCleanup(rep)
@@ -293,33 +292,19 @@ func (r *run) finalize(exited <-chan struct{}) {
 	})
 }
 
-// terminate ends the run's session through the escalation. A session not verified
-// empty (a member stuck in uninterruptible sleep, a failed /proc read) gets two more
-// passes with no grace and a longer sweep before the run is recorded as it is.
-func (r *run) terminate() reaper.Report {
-	t := r.target()
-	rep := reaper.Terminate(r.sup.hurry, t)
-	for try := 0; try < 2 && !rep.VerifiedEmpty && rep.Err == nil; try++ {
-		t.Grace, t.Sweep = time.Millisecond, 2*t.Sweep
-		again := reaper.Terminate(r.sup.hurry, t)
-		rep.Killed += again.Killed
-		rep.Hard += again.Hard
-		rep.VerifiedEmpty, rep.Remaining = again.VerifiedEmpty, again.Remaining
-		rep.Exited = append(rep.Exited, again.Exited...)
-		if !slices.Contains(rep.Steps, reaper.StepKill) && slices.Contains(again.Steps, reaper.StepKill) {
-			rep.Steps = append(rep.Steps, reaper.StepKill)
-		}
-	}
-	return rep
-}
+// endRetries: a run's session not verified empty (a member stuck in uninterruptible
+// sleep, a failed /proc read) gets two more passes of the escalation before the run
+// is recorded as it is.
+const endRetries = 2
 
+// target is the escalation that ends the run's session.
 func (r *run) target() reaper.Target {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	cfg := r.sup.cfg
 	t := reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
 		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
-		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id)}
+		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries}
 	if r.info.Adopted {
 		// Not our child: no zombie pins its numbers, so only what is provably the
 		// run's is signalled, each through a verified pidfd (issue 15.1).
