@@ -277,12 +277,11 @@ func (s *Supervisor) background(ctx context.Context) {
 	beat := time.NewTicker(s.cfg.LeaseHeartbeat)
 	defer beat.Stop()
 	var scan <-chan time.Time
-	if s.escapes {
+	if s.escapes != nil {
 		t := time.NewTicker(s.cfg.EscapeScan)
 		defer t.Stop()
 		scan = t.C
 	}
-	var pace scanPacer
 	for {
 		select {
 		case <-ctx.Done():
@@ -290,9 +289,7 @@ func (s *Supervisor) background(ctx context.Context) {
 		case <-beat.C:
 			s.heartbeat()
 		case <-scan:
-			if pace.due(reaper.LastPID()) {
-				s.scanEscapes()
-			}
+			s.escapes.tick()
 		}
 	}
 }

@@ -263,7 +263,7 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 		return err == nil && p.PPID == os.Getpid()
 	})
 	for i := 0; i < 3; i++ {
-		s.scanEscapes()
+		s.escapes.scan()
 	}
 	if info, _ := s.Info(b); info.State != Running || info.Escapees != 0 {
 		t.Fatalf("run %s: %s, escapees %d: a spoofed id made it the spoofer's owner", b, info.State, info.Escapees)

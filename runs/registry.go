@@ -96,6 +96,14 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 // Instance is this process's instance id.
 func (r *Registry) Instance() string { return r.instance }
 
+// emit writes one event to events.jsonl: msg is the event type, attrs alternate key
+// and value. A nil registry (a supervisor that persists nothing) drops it.
+func (r *Registry) emit(msg string, attrs ...any) {
+	if r != nil {
+		r.events.emit(msg, attrs...)
+	}
+}
+
 // Dir is the state directory.
 func (r *Registry) Dir() string { return r.dir }
 

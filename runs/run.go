@@ -239,3 +239,9 @@ func (r *run) endUnstarted(spawnErr error) error {
 	})
 	return nil
 }
+
+func (r *run) rootPID() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.info.PID
+}

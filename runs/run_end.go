@@ -41,9 +41,9 @@ func (r *run) finalize(exited <-chan struct{}) {
 			h(r.id) // before the watchdog stops, so tests can race a deadline here
 		}
 		r.wd.Stop()
-		r.sup.scanEscapes() // a last look for escapees before the session is ended
+		r.sup.escapes.scan() // a last look for escapees before the session is ended
 		rep := reaper.Terminate(r.sup.hurry, r.target())
-		r.sup.reapExited(rep.Exited, r.rootPID())
+		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
 		r.sup.countCleanup(rep)
 		<-exited
