@@ -57,10 +57,8 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 	policy := r.spec.Escape
 	r.mu.Unlock()
 	for _, e := range fresh {
-		if reg := r.sup.reg; reg != nil {
-			reg.events.emit("escape", "run", r.id, "pid", e.PID, "start_time", e.StartTime,
-				"argv", e.Argv, "policy", string(policy))
-		}
+		r.sup.reg.emit("escape", "run", r.id, "pid", e.PID, "start_time", e.StartTime,
+			"argv", e.Argv, "policy", string(policy))
 	}
 	if len(fresh) > 0 && policy == EscapeFail {
 		r.stop(OwnershipEscape)

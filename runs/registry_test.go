@@ -462,7 +462,7 @@ func TestLeaseRenewedAtHalfLife(t *testing.T) {
 	t.Cleanup(func() { reg.Close() })
 	var mu sync.Mutex
 	now := time.Now()
-	reg.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	reg.clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	s := newSup(t, WithRegistry(reg), WithDefaults(d))
 	id := spawn(t, s, childSpec(false, "sleep"))

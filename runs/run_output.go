@@ -80,9 +80,7 @@ func (r *run) mirrorLost(err error) {
 	if r.mirrorErr.Swap(true) {
 		return
 	}
-	if r.sup.reg != nil {
-		r.sup.reg.events.emit("output-closed", "run", r.id, "err", err.Error())
-	}
+	r.sup.reg.emit("output-closed", "run", r.id, "err", err.Error())
 	go r.stop(SupervisorShutdown)
 }
 
