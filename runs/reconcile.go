@@ -320,7 +320,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 	s.runs[r.id] = r
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
-	r.change(EventSpawn, "adopted", nil)
+	r.change(EventSpawn, DetailAdopted, nil)
 	// Not our child: its exit is seen through a pidfd, and its status is unknown.
 	go r.monitor(func() { reaper.WaitGone(context.Background(), r.info.Fingerprint) })
 	return true

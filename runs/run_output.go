@@ -67,7 +67,7 @@ func (r *run) takeSize(cols, rows uint16) {
 // never takes the lifecycle lock, so the Info update goes through a goroutine.
 func (r *run) onChildResize(cols, rows uint16) {
 	r.takeSize(cols, rows)
-	go r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
+	go r.change(EventState, DetailResize, func(i *Info) { i.Cols, i.Rows = cols, rows })
 }
 
 // mirrorLost ends the run when the writer its output is streamed to fails: for corral
