@@ -11,6 +11,7 @@ import (
 
 	"corral/demo"
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // inPIDNamespace runs the calling test again inside a PID namespace of its own and
@@ -258,7 +259,7 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	if len(pids) != 1 {
 		t.Fatalf("spoof pid %v", pids)
 	}
-	waitFor(t, "the spoofer reparented to Corral", func() bool {
+	eventually.True(t, 20*time.Second, "the spoofer reparented to Corral", func() bool {
 		p, err := reaper.ReadProc(pids[0])
 		return err == nil && p.PPID == os.Getpid()
 	})
