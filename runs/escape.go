@@ -76,7 +76,7 @@ func (d *escapeDetector) scan() {
 
 // tick is the periodic scan: a full scan only on the ticks scanPacer finds due.
 func (d *escapeDetector) tick() {
-	if d.pace.due(reaper.LastPID()) {
+	if d != nil && d.pace.due(reaper.LastPID()) {
 		d.scan()
 	}
 }
