@@ -2,13 +2,14 @@ package reaper
 
 import (
 	"errors"
-	"runtime"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"corral/demo"
+	"corral/runs/eventually"
 
 	"golang.org/x/sys/unix"
 )
@@ -220,16 +221,9 @@ func TestTerminateExtraDescendants(t *testing.T) {
 // times count clock ticks of CLOCK_BOOTTIME.
 func awaitTick(t *testing.T, tick uint64) {
 	t.Helper()
-	deadline := time.Now().Add(waitFor)
-	for {
+	eventually.True(t, waitFor, fmt.Sprintf("clock tick %d to pass", tick), func() bool {
 		var ts unix.Timespec
 		unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts)
-		if uint64(ts.Nano()/(int64(time.Second)/ClockTicks())) > tick {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("clock tick %d never passed", tick)
-		}
-		runtime.Gosched()
-	}
+		return uint64(ts.Nano()/(int64(time.Second)/ClockTicks())) > tick
+	})
 }

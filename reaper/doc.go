@@ -17,6 +17,8 @@
 // SIGKILL for what remains, and a bounded sweep until the session is verified empty.
 // It learns of exits from pidfds (readable once the process has exited) and confirms
 // with full /proc scans, so waiting costs no CPU the dying processes need.
+// A session a pass could not verify empty gets Target.Retries more passes, with no
+// grace and a doubled sweep, merged into one Report (retry.go).
 // The run root is expected to be an unreaped zombie while it runs (see WaitExited):
 // the zombie keeps its pid, pgid and sid numbers allocated, so kill(-pgid) cannot reach
 // a stranger that reused the number. A run whose root Corral does not pin (reconciled

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/runs/eventually"
 
 	"github.com/creack/pty"
 )
@@ -226,20 +227,18 @@ func (c *child) finish() {
 // reparented to us. A grandchild only reaches us once its own parent is reaped, so it
 // goes round until none is pending.
 func (c *child) reapOrphans() {
-	deadline := time.Now().Add(waitFor)
-	for time.Now().Before(deadline) {
+	pending, _ := eventually.Within(waitFor, func() (int, bool) {
 		pending := 0
 		for _, fp := range c.known[1:] {
 			if !reapOne(fp) {
 				pending++
 			}
 		}
-		if pending == 0 {
-			return
-		}
-		time.Sleep(time.Millisecond)
+		return pending, pending == 0
+	})
+	if pending > 0 {
+		c.tb.Errorf("%d orphans not reaped within %v", pending, waitFor)
 	}
-	c.tb.Errorf("orphans not reaped within %v", waitFor)
 }
 
 // reapOne reports whether fp is settled: reaped now, gone, or someone else's zombie.
@@ -260,17 +259,12 @@ func reapOne(fp Fingerprint) bool {
 // waitState polls until every learned process is in state want.
 func (c *child) waitState(want byte) {
 	c.tb.Helper()
-	deadline := time.Now().Add(waitFor)
-	for _, fp := range c.known {
-		for {
-			p, err := ReadProc(fp.PID)
-			if err == nil && p.State == want {
-				break
+	eventually.True(c.tb, waitFor, fmt.Sprintf("every learned process in state %c", want), func() bool {
+		for _, fp := range c.known {
+			if p, err := ReadProc(fp.PID); err != nil || p.State != want {
+				return false
 			}
-			if time.Now().After(deadline) {
-				c.tb.Fatalf("pid %d not in state %c (last %c, err %v)", fp.PID, want, p.State, err)
-			}
-			time.Sleep(time.Millisecond)
 		}
-	}
+		return true
+	})
 }

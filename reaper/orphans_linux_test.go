@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"corral/runs/eventually"
 )
 
 // runMarker is the per-run environment marker the escape tests put in the root's
@@ -98,14 +100,15 @@ func TestReapIfZombie(t *testing.T) {
 	}
 	// The leader of a multi-threaded process shows 'Z' as soon as its own thread has
 	// exited, but is waitable only once every thread has: retry until then.
-	for deadline := time.Now().Add(waitFor); ; time.Sleep(time.Millisecond) {
+	type reap struct {
+		reaped bool
+		err    error
+	}
+	if r, _ := eventually.Within(waitFor, func() (reap, bool) {
 		reaped, err := ReapIfZombie(esc)
-		if reaped && err == nil {
-			break
-		}
-		if err != nil || time.Now().After(deadline) {
-			t.Fatalf("ReapIfZombie(zombie) = %v, %v; want true", reaped, err)
-		}
+		return reap{reaped, err}, reaped || err != nil
+	}); !r.reaped || r.err != nil {
+		t.Fatalf("ReapIfZombie(zombie) = %v, %v; want true", r.reaped, r.err)
 	}
 	if _, err := os.Stat("/proc/" + strconv.Itoa(esc)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("/proc/%d after the reap: %v", esc, err)

@@ -34,7 +34,11 @@ const (
 // Zombies count as gone: the run root stays an unreaped zombie on purpose while this
 // runs (WaitExited), pinning the session and group numbers. Corral's own session and
 // group are never signalled; a Target naming them is refused in Report.Err.
-func Terminate(ctx context.Context, t Target) Report {
+// A session still not verified empty gets Target.Retries more passes (retry.go).
+func Terminate(ctx context.Context, t Target) Report { return withRetries(ctx, t, terminateOnce) }
+
+// terminateOnce is one pass of the escalation.
+func terminateOnce(ctx context.Context, t Target) Report {
 	e := newEscalation(ctx, t)
 	defer e.release()
 	e.run()

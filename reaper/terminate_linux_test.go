@@ -39,47 +39,59 @@ func wantSignal(t *testing.T, c *child, sig syscall.Signal) {
 	}
 }
 
-func TestTerminateTree(t *testing.T) {
-	c := start(t, "tree", "2")
-	c.learnTree()
-	go WaitExited(c.pid()) // as the supervisor does: the root stays an unreaped zombie
-	rep := Terminate(t.Context(), target(c.pid()))
-	check(t, rep, []Step{StepTerm}, 3, 0)
-	if rep.Elapsed >= time.Second {
-		t.Errorf("elapsed %v for processes that obey SIGTERM", rep.Elapsed)
+// The escalation on a tree of processes: those that obey SIGTERM end on it within
+// the grace; those that ignore it are SIGKILLed after the grace, or at once when ctx
+// is already cancelled; retries cost nothing once a pass verified the session empty.
+func TestTerminateEscalation(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		grace      time.Duration // 0: target's long one
+		cancelled  bool
+		retries    int
+		steps      []Step
+		killed     int
+		hard       int
+		minElapsed time.Duration
+		maxElapsed time.Duration
+		rootSignal syscall.Signal
+	}{
+		{name: "obeys term", args: []string{"2"}, steps: []Step{StepTerm}, killed: 3,
+			maxElapsed: time.Second, rootSignal: syscall.SIGTERM},
+		{name: "ignores term", args: []string{"2", "ignore-term"}, grace: 200 * time.Millisecond,
+			steps: []Step{StepTerm, StepKill}, killed: 3, hard: 3, minElapsed: 200 * time.Millisecond,
+			maxElapsed: time.Hour, rootSignal: syscall.SIGKILL},
+		// The 10 s grace is skipped.
+		{name: "cancelled skips grace", args: []string{"1", "ignore-term"}, cancelled: true,
+			steps: []Step{StepTerm, StepKill}, killed: 2, hard: 2, maxElapsed: 2 * time.Second,
+			rootSignal: syscall.SIGKILL},
+		{name: "retries not needed", args: []string{"2"}, retries: 2, steps: []Step{StepTerm}, killed: 3,
+			maxElapsed: time.Second, rootSignal: syscall.SIGTERM},
 	}
-	c.requireGone()
-	wantSignal(t, c, syscall.SIGTERM)
-}
-
-func TestTerminateIgnoreTerm(t *testing.T) {
-	c := start(t, "tree", "2", "ignore-term")
-	c.learnTree()
-	tg := target(c.pid())
-	tg.Grace = 200 * time.Millisecond
-	rep := Terminate(t.Context(), tg)
-	check(t, rep, []Step{StepTerm, StepKill}, 3, 3)
-	if rep.Elapsed < tg.Grace {
-		t.Errorf("elapsed %v < grace %v", rep.Elapsed, tg.Grace)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := start(t, "tree", tt.args...)
+			c.learnTree()
+			go WaitExited(c.pid()) // as the supervisor does: the root stays an unreaped zombie
+			tg := target(c.pid())
+			if tt.grace != 0 {
+				tg.Grace = tt.grace
+			}
+			tg.Retries = tt.retries
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			if tt.cancelled {
+				cancel()
+			}
+			rep := Terminate(ctx, tg)
+			check(t, rep, tt.steps, tt.killed, tt.hard)
+			if rep.Elapsed < tt.minElapsed || rep.Elapsed >= tt.maxElapsed {
+				t.Errorf("elapsed %v, want in [%v, %v)", rep.Elapsed, tt.minElapsed, tt.maxElapsed)
+			}
+			c.requireGone()
+			wantSignal(t, c, tt.rootSignal)
+		})
 	}
-	c.requireGone()
-	wantSignal(t, c, syscall.SIGKILL)
-}
-
-// TestTerminateCancelSkipsGrace: a cancelled context goes straight to SIGKILL but
-// still verifies.
-func TestTerminateCancelSkipsGrace(t *testing.T) {
-	c := start(t, "tree", "1", "ignore-term")
-	c.learnTree()
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	rep := Terminate(ctx, target(c.pid()))
-	check(t, rep, []Step{StepTerm, StepKill}, 2, 2)
-	if rep.Elapsed > 2*time.Second {
-		t.Errorf("elapsed %v: the 10 s grace was not skipped", rep.Elapsed)
-	}
-	c.requireGone()
-	wantSignal(t, c, syscall.SIGKILL)
 }
 
 // TestTerminatePTY: the hang-up ends a child that ignores SIGTERM, so no SIGKILL is

@@ -52,6 +52,10 @@ type Target struct {
 	// happens rather than only from the Report. It runs synchronously on Terminate's
 	// goroutine, which holds no lock; a slow OnStep delays the escalation.
 	OnStep func(step Step, signalled int)
+	// Retries is how many more passes a session not verified empty gets (a member
+	// stuck in uninterruptible sleep, a failed /proc read): each with no grace and
+	// twice the sweep of the one before, merged into one Report (see retry.go).
+	Retries int
 }
 
 // Claim is what a run whose root Corral does not pin may claim as its own. A process

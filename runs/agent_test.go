@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // waitEscapees waits (bounded, driven by events) until the run has at least n escapees.
@@ -142,14 +143,13 @@ func roleCodex(dir string) error {
 		if err := awaitOutput(s, id, "agent ready"); err != nil {
 			return err
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for info, _ := s.Info(id); info.Escapees < 2; info, _ = s.Info(id) {
-			if time.Now().After(deadline) {
-				return fmt.Errorf("run %s: %d escapees recorded", id, info.Escapees)
-			}
-			time.Sleep(10 * time.Millisecond) // a role polls as a user would
+		info, ok := eventually.Within(20*time.Second, func() (Info, bool) { // a role polls as a user would
+			info, _ := s.Info(id)
+			return info, info.Escapees >= 2
+		})
+		if !ok {
+			return fmt.Errorf("run %s: %d escapees recorded", id, info.Escapees)
 		}
-		info, _ := s.Info(id)
 		out, _ := s.Log(id)
 		fmt.Printf("run %s %d %s\n", id, info.PID, strings.Trim(fmt.Sprint(pidsAfter(out.Bytes(), "daemon")), "[]"))
 	}
@@ -162,17 +162,15 @@ func roleCodex(dir string) error {
 func killReap(pids []int) {
 	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGKILL)
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
+		eventually.Within(5*time.Second, func() (struct{}, bool) {
 			p, err := reaper.ReadProc(pid)
 			if err != nil || p.PPID != os.Getpid() {
-				break
+				return struct{}{}, true // not ours to reap
 			}
 			if p.State == 'Z' {
 				reaper.ReapIfZombie(pid)
-				break
 			}
-			time.Sleep(time.Millisecond)
-		}
+			return struct{}{}, p.State == 'Z'
+		})
 	}
 }

@@ -1,9 +1,11 @@
 package runs
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"corral/runs/eventually"
 	"corral/watchdog"
 )
 
@@ -55,18 +57,11 @@ func stillWaiting(t *testing.T, s *Supervisor, clk *watchdog.FakeClock, id strin
 // waitFrozen waits until the run's no-output deadline is (or is no longer) frozen.
 func waitFrozen(t *testing.T, s *Supervisor, id string, frozen bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r, err := s.get(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.wd.State().Frozen == frozen {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no-output deadline frozen = %v, want %v", !frozen, frozen)
-		}
-		time.Sleep(5 * time.Millisecond)
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
 	}
+	eventually.True(t, 10*time.Second, fmt.Sprintf("no-output deadline frozen = %v", frozen), func() bool {
+		return r.wd.State().Frozen == frozen
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corral/ptyhost/screen"
+	"corral/runs/eventually"
 )
 
 // replayCast parses an asciicast v2 file strictly and plays it into a fresh Screen.
@@ -142,13 +143,10 @@ func TestFixedSizeFollowsTheChild(t *testing.T) {
 	if len(lines) < 3 || lines[1] != strings.Repeat("#", 60) || !strings.HasPrefix(lines[2], "after") {
 		t.Fatalf("screen text not laid out at 60 columns:\n%s", scr.Text())
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for info, _ := s.Info(id); info.Cols != 60 || info.Rows != 12; info, _ = s.Info(id) {
-		if time.Now().After(deadline) {
-			t.Fatalf("Info size %d×%d, want 60×12", info.Cols, info.Rows)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.Value(t, 10*time.Second, "Info size 60×12", func() (Info, bool) {
+		info, _ := s.Info(id)
+		return info, info.Cols == 60 && info.Rows == 12
+	})
 	s.Cancel(id)
 	info := waitEnd(t, s, id)
 	if c, r := replayCast(t, info.Cast).Size(); c != 60 || r != 12 {
@@ -167,7 +165,7 @@ func TestCastOnDiskWhileLive(t *testing.T) {
 	if err != nil || info.Cast == "" {
 		t.Fatalf("no recording: %+v, %v", info, err)
 	}
-	waitFor(t, "the output in the recording on disk", func() bool {
+	eventually.True(t, 20*time.Second, "the output in the recording on disk", func() bool {
 		b, _ := os.ReadFile(info.Cast)
 		return bytes.Contains(b, []byte("ready"))
 	})

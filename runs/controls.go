@@ -142,7 +142,7 @@ func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 		return err
 	}
 	r.takeSize(cols, rows)
-	r.change(EventState, "resize", func(i *Info) { i.Cols, i.Rows = cols, rows })
+	r.change(EventState, DetailResize, func(i *Info) { i.Cols, i.Rows = cols, rows })
 	return nil
 }
 

@@ -37,7 +37,7 @@ func (r *run) persistLocked() error {
 		return nil
 	}
 	if errors.Is(err, ErrLeaseLost) {
-		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+		reg.emit("registry-error", "run", r.id, "err", err.Error())
 		return err
 	}
 	r.wb.busy, r.wb.pending = true, &rec
@@ -46,7 +46,7 @@ func (r *run) persistLocked() error {
 	if errors.Is(err, errLocked) {
 		return nil // written as soon as the lock is free
 	}
-	reg.events.emit("registry-error", "run", r.id, "state", r.info.State.String(), "err", err.Error(), "retry", 0)
+	reg.emit("registry-error", "run", r.id, "state", r.info.State.String(), "err", err.Error(), "retry", 0)
 	return err
 }
 
@@ -95,17 +95,17 @@ func (r *run) writeBehind() {
 		switch {
 		case err == nil:
 			if failures > 0 {
-				r.sup.reg.events.emit("registry-recovered", "run", r.id, "state", rec.State.String(), "retries", failures)
+				r.sup.reg.emit("registry-recovered", "run", r.id, "state", rec.State.String(), "retries", failures)
 			}
 			delay, failures = writeRetryDelay, 0
 		case errors.Is(err, ErrLeaseLost):
-			r.sup.reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+			r.sup.reg.emit("registry-error", "run", r.id, "err", err.Error())
 		case done:
 			r.giveUp(*rec, err)
 			delay, failures = writeRetryDelay, 0
 		default:
 			failures++
-			r.sup.reg.events.emit("registry-error", "run", r.id, "state", rec.State.String(), "err", err.Error(),
+			r.sup.reg.emit("registry-error", "run", r.id, "state", rec.State.String(), "err", err.Error(),
 				"retry", failures)
 			time.Sleep(delay) // backoff in this goroutine only: nothing waits on it
 			delay = min(2*delay, writeRetryMax)
@@ -129,7 +129,7 @@ var (
 func (r *run) giveUp(rec Record, cause error) {
 	reg := r.sup.reg
 	if rec.State != Exited || !rec.Cleanup.VerifiedEmpty {
-		reg.events.emit("registry-gave-up", "run", r.id, "state", rec.State.String(), "err", cause.Error())
+		reg.emit("registry-gave-up", "run", r.id, "state", rec.State.String(), "err", cause.Error())
 		return
 	}
 	err := reg.remove(r.id)
@@ -137,7 +137,7 @@ func (r *run) giveUp(rec Record, cause error) {
 	if err != nil {
 		attrs = append(attrs, "remove_err", err.Error())
 	}
-	reg.events.emit("record-dropped", attrs...)
+	reg.emit("record-dropped", attrs...)
 }
 
 // waitWriters waits, within ctx, for every run's write-behind to finish.
@@ -180,7 +180,7 @@ func (r *run) commitRunning(rec Record) error {
 	}
 	rec.State = Running
 	if err := reg.create(rec); err != nil {
-		reg.events.emit("registry-error", "run", r.id, "err", err.Error())
+		reg.emit("registry-error", "run", r.id, "err", err.Error())
 		return err
 	}
 	return nil
@@ -190,7 +190,7 @@ func (r *run) commitRunning(rec Record) error {
 func (r *run) committedLocked() {
 	if reg := r.sup.reg; reg != nil {
 		r.epoch, r.committed = 1, Running
-		r.info.LeaseOwner, r.info.LeaseEpoch = reg.instance, 1
+		r.info.LeaseOwner, r.info.LeaseEpoch = reg.Instance(), 1
 		r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
 	}
 }
@@ -232,15 +232,13 @@ func (s *Supervisor) logEvent(e Event) {
 			attrs = append(attrs, "exit_code", *e.Run.ExitCode)
 		}
 	}
-	s.reg.events.emit(string(e.Type), attrs...)
+	s.reg.emit(string(e.Type), attrs...)
 }
 
 // stepLogger records each escalation step as it is performed.
 func (s *Supervisor) stepLogger(id string) func(reaper.Step, int) {
 	return func(st reaper.Step, n int) {
-		if s.reg != nil {
-			s.reg.events.emit("escalation", "run", id, "step", string(st), "processes", n)
-		}
+		s.reg.emit("escalation", "run", id, "step", string(st), "processes", n)
 	}
 }
 
@@ -277,12 +275,11 @@ func (s *Supervisor) background(ctx context.Context) {
 	beat := time.NewTicker(s.cfg.LeaseHeartbeat)
 	defer beat.Stop()
 	var scan <-chan time.Time
-	if s.escapes {
+	if s.escapes != nil {
 		t := time.NewTicker(s.cfg.EscapeScan)
 		defer t.Stop()
 		scan = t.C
 	}
-	var pace scanPacer
 	for {
 		select {
 		case <-ctx.Done():
@@ -290,9 +287,7 @@ func (s *Supervisor) background(ctx context.Context) {
 		case <-beat.C:
 			s.heartbeat()
 		case <-scan:
-			if pace.due(reaper.LastPID()) {
-				s.scanEscapes()
-			}
+			s.escapes.tick()
 		}
 	}
 }
@@ -338,10 +333,10 @@ func (s *Supervisor) renew(live map[string]heartbeatRun) {
 		}
 	}
 	if err != nil {
-		s.reg.events.emit("registry-error", "err", err.Error())
+		s.reg.emit("registry-error", "err", err.Error())
 	}
 	for _, id := range lost {
-		s.reg.events.emit("lease-lost", "run", id)
+		s.reg.emit("lease-lost", "run", id)
 	}
 }
 
@@ -365,6 +360,6 @@ func (s *Supervisor) liveRuns() []*run {
 func (r *run) outputHeartbeat() {
 	total := r.out.total()
 	if prev := r.outLogged.Swap(total); total > prev {
-		r.sup.reg.events.emit("output", "run", r.id, "bytes", total-prev, "total", total)
+		r.sup.reg.emit("output", "run", r.id, "bytes", total-prev, "total", total)
 	}
 }

@@ -20,6 +20,12 @@ const (
 	EventEscape   EventType = "escape"   // a process left the run's session (Info.Escapees)
 )
 
+// Details a consumer tells events apart by; every other Detail is for display only.
+const (
+	DetailAdopted = "adopted" // EventSpawn of a run adopted from a dead instance (Info.Adopted)
+	DetailResize  = "resize"  // EventState that changed only Info.Cols and Info.Rows
+)
+
 // Event is one thing that happened to a run, with the run's state just after it.
 type Event struct {
 	Type   EventType `json:"type"`

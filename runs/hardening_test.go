@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"corral/runs/eventually"
 )
 
 // within runs f and fails the test if it has not returned by d: the bugs below hang.
@@ -285,19 +287,15 @@ func TestCancelDuringCommitRunsNothing(t *testing.T) {
 		id, _ := s.Spawn(Spec{Argv: []string{"/bin/sh", "-c", ": >" + marker + "; exec sleep 1000"}})
 		spawned <- id
 	}()
-	var id string
-	deadline := time.Now().Add(10 * time.Second)
-	for id == "" { // the run exists (starting) as soon as Spawn has made it
+	// The run exists (starting) as soon as Spawn has made it.
+	id := eventually.Value(t, 10*time.Second, "the run to get a process", func() (string, bool) {
 		for _, info := range s.Snapshot() {
 			if info.PID != 0 {
-				id = info.ID
+				return info.ID, true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the run never got a process")
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return "", false
+	})
 	within(t, 2*time.Second, "Cancel while the record waits for the lock", func() { s.Cancel(id) })
 	l.release()
 	<-spawned

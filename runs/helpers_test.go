@@ -190,16 +190,3 @@ func kinds(t *testing.T, f func(t *testing.T, pty bool)) {
 		t.Run(name, func(t *testing.T) { f(t, pty) })
 	}
 }
-
-// waitFor polls cond until it holds, for state that publishes no event (a watchdog's
-// internals), and fails the test after 20 s naming what it waited for.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}

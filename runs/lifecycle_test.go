@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 func TestDirectExit(t *testing.T) {
@@ -96,7 +97,7 @@ func TestInteractiveNoFalseTimeout(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 8 { // 120 s in all: six no-output spans
-			waitFor(t, "output at the present time", func() bool { return r.wd.State().LastOutput.Equal(clk.Now()) })
+			eventually.True(t, 20*time.Second, "output at the present time", func() bool { return r.wd.State().LastOutput.Equal(clk.Now()) })
 			clk.Advance(15 * time.Second)
 		}
 		if info, _ := s.Info(id); info.State != Running {

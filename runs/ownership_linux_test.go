@@ -12,6 +12,7 @@ import (
 
 	"corral/demo"
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // inPIDNamespace runs the calling test again inside a PID namespace of its own and
@@ -270,12 +271,12 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	if len(pids) != 1 {
 		t.Fatalf("spoof pid %v", pids)
 	}
-	waitFor(t, "the spoofer reparented to Corral", func() bool {
+	eventually.True(t, 20*time.Second, "the spoofer reparented to Corral", func() bool {
 		p, err := reaper.ReadProc(pids[0])
 		return err == nil && p.PPID == os.Getpid()
 	})
 	for i := 0; i < 3; i++ {
-		s.scanEscapes()
+		s.escapes.scan()
 	}
 	if info, _ := s.Info(b); info.State != Running || info.Escapees != 0 {
 		t.Fatalf("run %s: %s, escapees %d: a spoofed id made it the spoofer's owner", b, info.State, info.Escapees)

@@ -1,10 +1,12 @@
 package runs
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 	"corral/watchdog"
 )
 
@@ -175,15 +177,8 @@ func TestOverallFiresWhilePaused(t *testing.T) {
 // event for this, so it polls /proc against a deadline.
 func waitProcState(t *testing.T, pid int, want byte) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	eventually.True(t, 10*time.Second, fmt.Sprintf("pid %d in state %c", pid, want), func() bool {
 		p, err := reaper.ReadProc(pid)
-		if err == nil && p.State == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pid %d in state %c, want %c", pid, p.State, want)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return err == nil && p.State == want
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -67,18 +66,18 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 	}
 	var decisions []Decision
 	var stolen []Record
-	err := s.reg.withLock(func() error {
-		recs, err := s.reg.list()
+	err := s.reg.transact(func(t tx) error {
+		recs, err := t.records()
 		if err != nil {
 			return err
 		}
 		view := newProcView()
 		for _, rec := range recs {
 			if rec.State == Exited {
-				s.expire(rec)
+				s.expire(t, rec)
 				continue
 			}
-			d, steal := s.decide(&rec, view)
+			d, steal := s.decide(t, &rec, view)
 			if steal {
 				stolen = append(stolen, rec)
 				continue
@@ -105,25 +104,25 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		return decisions, fmt.Errorf("reconcile: %w", err)
 	}
 	for _, d := range decisions {
-		s.reg.events.emit("reconcile", "run", d.ID, "name", d.Name, "decision", d.Decision,
+		s.reg.emit("reconcile", "run", d.ID, "name", d.Name, "decision", d.Decision,
 			"pid", d.PID, "reason", d.Reason, "detail", d.Detail)
 	}
 	return decisions, nil
 }
 
 // expire removes an exited record whose TTL has passed.
-func (s *Supervisor) expire(rec Record) {
+func (s *Supervisor) expire(t tx, rec Record) {
 	if s.reg.now().Sub(rec.UpdatedAt) > s.cfg.FinishedTTL {
-		os.Remove(s.reg.recordPath(rec.RunID))
+		t.drop(rec.RunID)
 	}
 }
 
 // decide judges one record under the registry lock; it may close or steal it (the
 // write happens here, under the lock, so two racing instances cannot both steal).
-func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
+func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	reg := s.reg
-	if rec.OwnerInstanceID == reg.instance {
+	if rec.OwnerInstanceID == reg.Instance() {
 		d.Decision, d.Detail = VerdictKept, "owned by this instance"
 		return d, false
 	}
@@ -138,7 +137,7 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 		return d, false
 	case !alive:
 		d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why
-		s.close(rec, Lost, why)
+		s.close(t, rec, Lost, why)
 		return d, false
 	case now.Before(rec.LeaseExpiresAt):
 		d.Decision, d.RetryAt = VerdictLeftAlone, rec.LeaseExpiresAt
@@ -147,14 +146,14 @@ func (s *Supervisor) decide(rec *Record, view *procView) (Decision, bool) {
 		return d, false
 	}
 	prev := rec.OwnerInstanceID
-	rec.OwnerInstanceID, rec.LeaseEpoch = reg.instance, rec.LeaseEpoch+1
+	rec.OwnerInstanceID, rec.LeaseEpoch = reg.Instance(), rec.LeaseEpoch+1
 	rec.LeaseExpiresAt = now.Add(s.cfg.LeaseExpiry)
 	rec.Adopted = s.policy == PolicyAdopt
-	if err := reg.write(*rec); err != nil {
+	if err := t.put(*rec); err != nil {
 		d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
 		return d, false
 	}
-	reg.events.emit("lease-steal", "run", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
+	reg.emit("lease-steal", "run", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
 	s.counters.do(func(m *Metrics) { m.LeaseStealTotal++ })
 	return d, true
 }
@@ -244,10 +243,10 @@ func claimOf(rec Record) reaper.Claim {
 }
 
 // close finalizes a record under the registry lock, exactly once.
-func (s *Supervisor) close(rec *Record, reason Reason, detail string) {
+func (s *Supervisor) close(t tx, rec *Record, reason Reason, detail string) {
 	rec.State, rec.Reason, rec.Detail = Exited, reason, detail
-	if err := s.reg.write(*rec); err != nil {
-		s.reg.events.emit("registry-error", "run", rec.RunID, "err", err.Error())
+	if err := t.put(*rec); err != nil {
+		s.reg.emit("registry-error", "run", rec.RunID, "err", err.Error())
 	}
 }
 
@@ -321,7 +320,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 	s.runs[r.id] = r
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
-	r.change(EventSpawn, "adopted", nil)
+	r.change(EventSpawn, DetailAdopted, nil)
 	// Not our child: its exit is seen through a pidfd, and its status is unknown.
 	go r.monitor(func() { reaper.WaitGone(context.Background(), r.info.Fingerprint) })
 	return true

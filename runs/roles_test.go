@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"corral/config"
+	"corral/runs/eventually"
 )
 
 // Roles let the test binary act as a whole Corral process, so the registry tests
@@ -95,25 +97,26 @@ func roleReconcile(dir string) error {
 	if err != nil {
 		return err
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	// A role process polls the registry, as a user would.
+	err, settled := eventually.Within(30*time.Second, func() (error, bool) {
 		ds, err := s.Reconcile(context.Background())
 		if err != nil {
-			return err
+			return err, true
 		}
 		for _, d := range ds {
 			if d.Decision != VerdictLeftAlone {
 				json.NewEncoder(os.Stdout).Encode(d)
 			}
 		}
-		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == VerdictLeftAlone }) {
-			s.Shutdown(context.Background())
-			reg.Close()
-			os.Exit(0)
-		}
-		time.Sleep(50 * time.Millisecond) // a role process polls the registry, as a user would
+		return nil, !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == VerdictLeftAlone })
+	})
+	if err != nil || !settled {
+		return cmp.Or(err, fmt.Errorf("records still open after 30s"))
 	}
-	return fmt.Errorf("records still open after 30s")
+	s.Shutdown(context.Background())
+	reg.Close()
+	os.Exit(0)
+	return nil
 }
 
 // roleWriter rewrites one record forever, announcing each write, to be SIGKILLed.

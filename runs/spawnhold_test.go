@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // markerEnv names the directory where each run's program leaves a file named by its
@@ -119,37 +120,25 @@ func listRecords(t *testing.T, dir string) []Record {
 func reconcileAll(t *testing.T, dir string) {
 	t.Helper()
 	s := regSup(t, openReg(t, dir))
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually.Value(t, 30*time.Second, "every record closed", func() ([]Decision, bool) {
 		ds, err := s.Reconcile(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == VerdictLeftAlone }) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("records still open after 30s: %+v", ds)
-		}
-		time.Sleep(50 * time.Millisecond) // polling the registry as a user would
-	}
+		return ds, !slices.ContainsFunc(ds, func(d Decision) bool { return d.Decision == VerdictLeftAlone })
+	})
 }
 
 // waitGone waits until pid is no longer a live process (a zombie counts as gone:
 // its parent, init, reaps it).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	p, gone := eventually.Within(10*time.Second, func() (reaper.Proc, bool) {
 		p, err := reaper.ReadProc(pid)
-		if err != nil || p.State == 'Z' {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("pid %d (%s) still alive after the reconcile", pid, p.Comm)
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+		return p, err != nil || p.State == 'Z'
+	})
+	if !gone {
+		t.Errorf("pid %d (%s) still alive after the reconcile", pid, p.Comm)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"corral/config"
 	"corral/ptyhost"
 	"corral/ptyhost/screen"
-	"corral/reaper"
 	"corral/watchdog"
 )
 
@@ -35,18 +34,16 @@ type Supervisor struct {
 	order  []string
 	closed bool
 
-	reg      *Registry // nil: nothing is persisted
-	policy   Policy    // what reconciliation does with a live orphan
-	escapes  bool      // subreaper + periodic escape scan
-	screens  bool      // keep an emulated screen for every PTY run
+	reg      *Registry       // nil: nothing is persisted
+	policy   Policy          // what reconciliation does with a live orphan
+	detect   bool            // WithEscapeDetection was given
+	escapes  *escapeDetector // subreaper + escape scans; nil when off
+	screens  bool            // keep an emulated screen for every PTY run
 	counters counters
 	hurry    context.Context // cancelled to cut every run's grace short (SIGKILL now)
 	hurryNow context.CancelFunc
 	stopBG   func()        // stops the background goroutine
 	bgDone   chan struct{} // closed when it has stopped
-	scanMu   sync.Mutex    // one escape scan at a time
-	seen     map[procKey]string
-	reported map[procKey]bool // unattributable processes already reported
 	trees    treeCache
 	later    later // background reconciliation (reconcile_later.go)
 
@@ -81,13 +78,13 @@ func WithScreens() Option { return func(s *Supervisor) { s.screens = true } }
 // WithEscapeDetection makes Corral a child subreaper and scans runs for processes
 // that leave their session (DESIGN §3). Off by default because it changes the whole
 // process: every orphaned descendant is reparented to it and reaped by it.
-func WithEscapeDetection() Option { return func(s *Supervisor) { s.escapes = true } }
+func WithEscapeDetection() Option { return func(s *Supervisor) { s.detect = true } }
 
 // New returns a Supervisor. With a registry or escape detection it starts one
 // background goroutine (lease heartbeat, escape scan), stopped by Shutdown.
 func New(opts ...Option) (*Supervisor, error) {
 	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{},
-		policy: PolicyTerminate, seen: map[procKey]string{}, reported: map[procKey]bool{}}
+		policy: PolicyTerminate}
 	s.counters.m = newMetrics()
 	s.hurry, s.hurryNow = context.WithCancel(context.Background())
 	for _, o := range opts {
@@ -98,16 +95,17 @@ func New(opts ...Option) (*Supervisor, error) {
 			return nil, fmt.Errorf("log dir: %w", err)
 		}
 	}
-	if s.escapes {
-		if err := reaper.SetSubreaper(); err != nil {
-			return nil, fmt.Errorf("escape detection: %w", err)
+	if s.detect {
+		var err error
+		if s.escapes, err = newEscapeDetector(s.liveRuns, &s.spawnMu, s.reg); err != nil {
+			return nil, err
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBG, s.bgDone = cancel, make(chan struct{})
 	go func() {
 		defer close(s.bgDone)
-		if s.reg != nil || s.escapes {
+		if s.reg != nil || s.escapes != nil {
 			s.background(ctx)
 		}
 	}()

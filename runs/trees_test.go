@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // treePIDs is the pids of one tree, sorted.
@@ -51,14 +52,10 @@ func TestTreeCache(t *testing.T) {
 	if err := syscall.Kill(full[2], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		if p, err := reaper.ReadProc(full[2]); err != nil || p.State == 'Z' {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the killed member never died")
-		}
-	}
+	eventually.True(t, 10*time.Second, "the killed member to die", func() bool {
+		p, err := reaper.ReadProc(full[2])
+		return err != nil || p.State == 'Z'
+	})
 	hits := c.hits
 	all, _ = c.procs(7, nil, []int{root}, nil)
 	if got := treePIDs(all, root); !slices.Equal(got, full[:2]) || c.hits != hits+1 {

@@ -34,7 +34,7 @@ func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
 		},
 		func() error { return a.selectRun("wrapper") },
 		func() error { a.key("x"); return a.answer("y") },
-		func() error { return a.waitReason("wrapper", "manual-cancel", 30*time.Second) },
+		func() error { return a.waitReason("wrapper", runs.ManualCancel, 30*time.Second) },
 		func() error { a.key("r"); return nil },
 		func() error { return a.waitAll(expect, 90*time.Second) },
 	}
@@ -169,10 +169,10 @@ func (a autoplayer) waitScreen(name, text string, limit time.Duration) error {
 	})
 }
 
-func (a autoplayer) waitReason(name, reason string, limit time.Duration) error {
+func (a autoplayer) waitReason(name string, reason runs.Reason, limit time.Duration) error {
 	return a.poll(fmt.Sprintf("%s to end with %s", name, reason), limit, func() bool {
 		in, ok := a.find(name)
-		return ok && in.State == runs.Exited && in.Reason.String() == reason
+		return ok && in.State == runs.Exited && in.Reason == reason
 	})
 }
 
@@ -189,8 +189,12 @@ func (a autoplayer) waitAll(expect map[string]string, limit time.Duration) error
 	if err != nil {
 		return err
 	}
-	for name, want := range expect {
-		if in, _ := a.find(name); in.Reason.String() != want {
+	for name, text := range expect {
+		var want runs.Reason // the scenario names reasons as JSON does: compared typed
+		if err := want.UnmarshalText([]byte(text)); err != nil {
+			return fmt.Errorf("autoplay: %s: %w", name, err)
+		}
+		if in, _ := a.find(name); in.Reason != want {
 			return fmt.Errorf("autoplay: %s ended with %s, want %s", name, in.Reason, want)
 		}
 	}

@@ -166,12 +166,12 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 	name := i.Name + " " + i.ID
 	switch ev.Type {
 	case runs.EventSpawn:
-		if ev.Detail == "adopted" {
+		if i.Adopted {
 			return fmt.Sprintf("adopted %s pid %d", name, i.PID), st.Warn, true
 		}
 		return fmt.Sprintf("spawn %s (%s)", name, ev.Detail), Style{}, true
 	case runs.EventState:
-		if ev.Detail == "resize" || i.State == runs.Exited { // the exit event says more
+		if ev.Detail == runs.DetailResize || i.State == runs.Exited { // the exit event says more
 			return "", Style{}, false
 		}
 		return fmt.Sprintf("%s → %s%s", name, i.State, pidSuffix(i)), Style{}, true

@@ -1,0 +1,136 @@
+package runs
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"corral/reaper"
+)
+
+// escapeDetector is escape detection (DESIGN §3): Corral as a child subreaper, the
+// periodic and end-of-run scans that attribute processes leaving a run's session to
+// that run (escape_attribute.go), and the reaping of what is reparented to Corral. The
+// Supervisor owns one when WithEscapeDetection is given and nil otherwise; every
+// method is a no-op on nil.
+type escapeDetector struct {
+	live    func() []*run // the supervisor's runs not yet exited
+	spawnMu *sync.Mutex   // the supervisor's: starting a process and registering it
+	reg     *Registry     // nil: unattributable processes are not logged
+
+	mu       sync.Mutex         // one scan at a time; guards seen and reported
+	seen     map[procKey]string // which run each process was last seen in
+	reported map[procKey]bool   // unattributable processes already reported
+	pace     scanPacer          // the background goroutine's only
+}
+
+// newEscapeDetector makes this process a child subreaper: from now on every orphaned
+// descendant is reparented to it and reaped by it.
+func newEscapeDetector(live func() []*run, spawnMu *sync.Mutex, reg *Registry) (*escapeDetector, error) {
+	if err := reaper.SetSubreaper(); err != nil {
+		return nil, fmt.Errorf("escape detection: %w", err)
+	}
+	return &escapeDetector{live: live, spawnMu: spawnMu, reg: reg,
+		seen: map[procKey]string{}, reported: map[procKey]bool{}}, nil
+}
+
+// procKey names one process for its lifetime: a pid and its start time.
+type procKey struct {
+	pid   int
+	start uint64
+}
+
+func keyOf(p reaper.Proc) procKey { return procKey{p.PID, p.StartTime} }
+
+// scan is one pass of the escape detector (DESIGN §3), run periodically and at every
+// run's end. Under spawnMu — the lock that covers starting a process and registering
+// it — so every child of Corral that is not a run root is known to be a reparented
+// descendant:
+//
+//  1. it remembers which run every session member and descendant belongs to, so a
+//     process that later leaves can still be attributed;
+//  2. a descendant of a run's root in another session is an escapee of that run;
+//  3. a child of Corral that is not a run root was reparented here (Corral is the
+//     subreaper): a zombie is reaped by its exact pid; a live one is attributed by
+//     what was seen in step 1, else to the one live run that can have started it
+//     (owner; never by the run id in its environment, issue 15.6); in another session
+//     it is that run's escapee. One that cannot be attributed is reported once, never
+//     signalled, and stays unattributed with what it forks.
+func (d *escapeDetector) scan() {
+	if d == nil {
+		return // escape detection is off
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	all, err := reaper.ListAll()
+	if err != nil {
+		return
+	}
+	d.spawnMu.Lock()
+	found := d.attribute(all)
+	d.spawnMu.Unlock()
+	for r, procs := range found {
+		r.noteEscapees(procs)
+	}
+}
+
+// tick is the periodic scan: a full scan only on the ticks scanPacer finds due.
+func (d *escapeDetector) tick() {
+	if d != nil && d.pace.due(reaper.LastPID()) {
+		d.scan()
+	}
+}
+
+// scanPacer decides which ticks of the periodic escape scan do the full /proc scan.
+// Idle, that scan was a fifth of Corral's CPU (issue 6) while finding nothing, because
+// nothing had been created. A tick scans when the kernel's last pid moved since the
+// previous tick (something forked), on the tick after such a scan (a daemon's setsid
+// follows its fork by microseconds, which may fall just after the first scan), when the
+// last pid cannot be read, and at least every maxQuietTicks ticks (a setsid long after
+// a fork creates no pid to notice; a 500 ms tick gives 5 s).
+type scanPacer struct {
+	lastPID int
+	changed bool // the previous tick saw a new pid
+	quiet   int  // ticks skipped since the last full scan
+}
+
+const maxQuietTicks = 9
+
+// due takes this tick's reaper.LastPID() and reports whether to scan.
+func (p *scanPacer) due(pid int, err error) bool {
+	changed := err != nil || pid != p.lastPID
+	scan := changed || p.changed || p.quiet >= maxQuietTicks
+	p.lastPID, p.changed = pid, changed
+	if scan {
+		p.quiet = 0
+	} else {
+		p.quiet++
+	}
+	return scan
+}
+
+// reapExited reaps, by exact pid, the processes a run's cleanup ended that were
+// reparented to Corral (the subreaper) and are its zombies now, instead of leaving
+// them to the next escape scan: the pacer may put that seconds away, and until then
+// every /proc scan reads them. A cancelled tree of a hundred left a hundred zombies
+// per cancel. The root is skipped (its exec.Cmd reaps it). Under spawnMu, so no new
+// run root can be given one of these pids meanwhile; the start time read before the
+// reap must still be the one the cleanup saw, and the process must be our zombie.
+func (d *escapeDetector) reapExited(gone []reaper.Fingerprint, root int) {
+	if d == nil || len(gone) == 0 {
+		return
+	}
+	self := os.Getpid()
+	d.spawnMu.Lock()
+	defer d.spawnMu.Unlock()
+	for _, f := range gone {
+		if f.PID == root {
+			continue
+		}
+		p, err := reaper.ReadProc(f.PID)
+		if err != nil || p.StartTime != f.StartTime || p.PPID != self || p.State != 'Z' {
+			continue
+		}
+		reaper.ReapIfZombie(f.PID)
+	}
+}

@@ -1,0 +1,189 @@
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"corral/reaper"
+)
+
+// Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
+// what lets a later Corral explain, reap or adopt a run whose owner died.
+type Record struct {
+	RunID           string             `json:"run_id"`
+	Name            string             `json:"name"`
+	Backend         Kind               `json:"backend"`
+	Spec            Spec               `json:"spec"`
+	PID             int                `json:"pid"`
+	PGID            int                `json:"pgid"`
+	SID             int                `json:"sid"`
+	Fingerprint     reaper.Fingerprint `json:"fingerprint"`
+	State           State              `json:"state"`
+	Reason          Reason             `json:"reason,omitempty"`
+	ExitCode        *int               `json:"exit_code"`
+	Signal          int                `json:"signal,omitempty"`
+	CreatedAt       time.Time          `json:"created_at"`
+	UpdatedAt       time.Time          `json:"updated_at"`
+	LastOutputAt    time.Time          `json:"last_output_at"`
+	OwnerInstanceID string             `json:"owner_instance_id"`
+	LeaseEpoch      uint64             `json:"lease_epoch"`
+	LeaseExpiresAt  time.Time          `json:"lease_expires_at"`
+	CleanupMode     string             `json:"cleanup_mode"` // how ownership is bounded: "session"
+	Cleanup         Cleanup            `json:"cleanup"`
+	Logs            []string           `json:"logs,omitempty"`
+	Adopted         bool               `json:"adopted,omitempty"`
+	Escapees        []Escapee          `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
+	Detail          string             `json:"detail,omitempty"`   // why it ended, when a reconcile closed it
+}
+
+// sweep removes temp files a crashed writer left and moves corrupt records aside.
+// Called under the registry lock, so no live writer has a temp file open.
+func (r *Registry) sweep() error {
+	entries, err := os.ReadDir(filepath.Join(r.dir, "runs"))
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(r.dir, "runs", e.Name())
+		switch {
+		case strings.HasSuffix(e.Name(), ".tmp"):
+			os.Remove(path)
+		case strings.HasSuffix(e.Name(), ".json"):
+			if _, err := readRecord(path); err != nil {
+				r.setAside(path, err)
+			}
+		}
+	}
+	return nil
+}
+
+// setAside moves a corrupt record to runs/corrupt/ and remembers a warning.
+func (r *Registry) setAside(path string, cause error) {
+	dir := filepath.Join(r.dir, "runs", "corrupt")
+	os.MkdirAll(dir, 0o700)
+	dst := filepath.Join(dir, fmt.Sprintf("%s.%d", filepath.Base(path), r.now().UnixNano()))
+	if err := os.Rename(path, dst); err != nil {
+		r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s (%v) could not be moved aside: %v", path, cause, err))
+		return
+	}
+	r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s moved to %s: %v", filepath.Base(path), dst, cause))
+}
+
+func readRecord(path string) (Record, error) {
+	var rec Record
+	b, err := readState(path, recordCap)
+	if err != nil {
+		return rec, err
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
+	}
+	if rec.RunID == "" || rec.RunID+".json" != filepath.Base(path) {
+		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
+	}
+	// Every id read from disk is checked before any path is built from it: an owner
+	// "../../x" made `corral ls` delete a file outside the state dir (issue 15 item 5).
+	err = checkID(rec.RunID)
+	if err == nil && rec.OwnerInstanceID != "" { // no owner: never written by an instance
+		err = checkID(rec.OwnerInstanceID)
+	}
+	if err != nil {
+		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
+	}
+	return rec, nil
+}
+
+// list reads every record, oldest first. Corrupt ones found now are set aside.
+func (r *Registry) list() ([]Record, error) {
+	paths, err := filepath.Glob(filepath.Join(r.dir, "runs", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]Record, 0, len(paths))
+	for _, p := range paths {
+		rec, err := readRecord(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // removed meanwhile
+		}
+		if err != nil {
+			r.setAside(p, err)
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	slices.SortFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return recs, nil
+}
+
+// List returns every record, oldest first, read under the registry lock.
+func (r *Registry) List() ([]Record, error) {
+	var recs []Record
+	err := r.withLock(func() (err error) {
+		recs, err = r.list()
+		return err
+	})
+	return recs, err
+}
+
+// write stores rec atomically: temp file in the same directory, fsync, rename; the
+// directory is synced when the registry lock is released. A crash leaves the old
+// record or the new one, never half of one. Callers hold the registry lock, so the
+// temp name needs no randomness: no other writer can be using it.
+func (r *Registry) write(rec Record) error { return r.store(rec, true) }
+
+// store is write, with the fsyncs optional. Only lease renewals skip them: a renewal
+// changes nothing but the lease expiry and the last output time; if Corral dies the
+// page cache still holds it, and if the OS dies every record is from another boot and
+// is closed at the next reconciliation whatever its lease says. The rename keeps it
+// atomic for every reader either way.
+func (r *Registry) store(rec Record, durable bool) error {
+	rec.UpdatedAt = r.now()
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := r.recordPath(rec.RunID)
+	tmp := path + "." + r.instance + ".tmp"
+	os.Remove(tmp) // O_EXCL below: a planted file or link in its place is replaced, never written through
+	f, err := openState(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+	}
+	if r.writeFault != nil {
+		if ferr := r.writeFault(rec); ferr != nil {
+			f.Close()
+			os.Remove(tmp)
+			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: tmp, Err: ferr})
+		}
+	}
+	if _, err = f.Write(b); err == nil && durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+	}
+	r.dirty = r.dirty || durable
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.OpenFile(dir, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,132 @@
+package runs
+
+import (
+	"errors"
+	"os/exec"
+	"syscall"
+
+	"corral/reaper"
+)
+
+// The end of a started run: its monitor, the one finalizer, the escalation it asks
+// reaper for, and the exit status it records.
+
+// monitor waits for the root to exit or the run to be cancelled, then finalizes.
+// waitExit blocks until the root has exited: for our own child without reaping it
+// (reaper.WaitExited, so the pid stays pinned); for an adopted run through a pidfd.
+func (r *run) monitor(waitExit func()) {
+	exited := make(chan struct{})
+	go func() {
+		waitExit()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+		r.observeExit()
+	case <-r.ctx.Done():
+	}
+	r.finalize(exited)
+}
+
+// waitChild waits for the run's own root to exit, leaving it unreaped. An error means
+// the child is not waitable (already reaped), which is exited all the same.
+func (r *run) waitChild() { _ = reaper.WaitExited(r.proc.PID()) }
+
+// finalize runs once per started run: terminate what is left of the session (all of
+// it on a cancel; stragglers when the root exited on its own), reap the root, drain
+// the output within its bound, and record the result.
+func (r *run) finalize(exited <-chan struct{}) {
+	r.once.Do(func() {
+		if h := r.sup.finalizeHook; h != nil {
+			h(r.id) // before the watchdog stops, so tests can race a deadline here
+		}
+		r.wd.Stop()
+		r.sup.escapes.scan() // a last look for escapees before the session is ended
+		rep := reaper.Terminate(r.sup.hurry, r.target())
+		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
+		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
+		r.sup.countCleanup(rep)
+		<-exited
+		var werr error
+		var forced bool
+		if r.cmd != nil {
+			werr = r.cmd.Wait() // the one place this run's root is reaped
+			forced = r.proc.FinishOutput(r.sup.cfg.Drain)
+			r.proc.Close()
+		}
+		r.closeTranscripts()
+		r.finish(werr, forced)
+	})
+}
+
+// endRetries: a run's session not verified empty (a member stuck in uninterruptible
+// sleep, a failed /proc read) gets two more passes of the escalation before the run
+// is recorded as it is.
+const endRetries = 2
+
+// target is the escalation that ends the run's session.
+func (r *run) target() reaper.Target {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cfg := r.sup.cfg
+	t := reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
+		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
+		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries}
+	if r.info.Adopted {
+		// Not our child: no zombie pins its numbers, so only what is provably the
+		// run's is signalled, each through a verified pidfd (issue 15.1).
+		t.Claim = &reaper.Claim{Root: r.info.Fingerprint, EnvKey: RunIDEnv, EnvValue: r.id}
+	}
+	return t
+}
+
+// finish records the exit status and moves the run to exited.
+func (r *run) finish(werr error, forced bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	code, sig := exitStatus(r.cmd, werr)
+	r.moveLocked(Exited, func(i *Info) {
+		i.ExitCode, i.Signal = code, sig
+		if i.Reason == Exit && sig != 0 {
+			i.Reason = Signal // killed by a signal Corral did not send
+		}
+		i.EndedAt = r.sup.clock.Now()
+		i.Cleanup.OutputForced = forced
+		i.Paused = false
+	})
+	r.changeLocked(EventExit, r.info.Reason.String(), nil)
+	r.sup.countExit(r.info.Reason)
+	r.doneLocked()
+}
+
+// exitStatus reads the root's exit code or fatal signal.
+func exitStatus(cmd *exec.Cmd, werr error) (*int, int) {
+	if cmd == nil {
+		return nil, 0 // adopted: not our child, its status is not ours to know
+	}
+	ps := cmd.ProcessState
+	if ps == nil {
+		return nil, 0
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return nil, int(ws.Signal())
+	}
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) {
+		return nil, 0
+	}
+	code := ps.ExitCode()
+	return &code, 0
+}
+
+func cleanupOf(rep reaper.Report) Cleanup {
+	return Cleanup{Steps: rep.Steps, Killed: rep.Killed, Hard: rep.Hard,
+		VerifiedEmpty: rep.VerifiedEmpty, Remaining: len(rep.Remaining)}
+}
+
+func cleanupDetail(rep reaper.Report) string {
+	if rep.VerifiedEmpty {
+		return "verified empty"
+	}
+	return "not verified empty"
+}

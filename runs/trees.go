@@ -1,0 +1,138 @@
+package runs
+
+import (
+	"slices"
+	"sync"
+
+	"corral/reaper"
+)
+
+// Trees returns the process tree of each live run named (every live run when none is),
+// from one /proc scan, or from the members last seen when nothing has forked since
+// (treeCache): cheap enough to refresh every second for dozens of runs, and meant to be
+// called off the UI thread.
+func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
+	type want struct {
+		pid      int
+		extra    []reaper.Fingerprint
+		escapees []Escapee
+		adopted  bool
+	}
+	wants := map[string]want{}
+	for _, r := range s.liveRuns() {
+		r.mu.Lock()
+		w := want{r.info.PID, fingerprints(r.escapees), slices.Clone(r.escapees), r.info.Adopted}
+		r.mu.Unlock()
+		if w.pid != 0 {
+			wants[r.id] = w
+		}
+	}
+	roots := make([]int, 0, len(wants))
+	var extra []reaper.Fingerprint
+	for _, w := range wants {
+		roots, extra = append(roots, w.pid), append(extra, w.extra...)
+	}
+	last, lerr := reaper.LastPID()
+	all, err := s.trees.procs(last, lerr, roots, extra)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]reaper.TreeProc{}
+	for id, w := range wants {
+		if len(ids) > 0 && !slices.Contains(ids, id) {
+			continue
+		}
+		tree := reaper.Tree(all, w.pid, w.extra)
+		for i := range tree {
+			for _, e := range w.escapees {
+				if e.PID == tree[i].PID && e.StartTime == tree[i].StartTime {
+					tree[i].Argv = e.Argv
+				}
+			}
+		}
+		if w.adopted {
+			for i := range tree {
+				if tree[i].Mark != reaper.MarkEscaped {
+					tree[i].Mark = reaper.MarkAdopted
+				}
+			}
+		}
+		out[id] = tree
+	}
+	return out, nil
+}
+
+// treeCache lets Trees, which the UI calls every second for the selected run, skip the
+// full /proc scan (a read of every process on the machine) while no process has been
+// created since the last one: a fifth of idle CPU with 50 runs (issue 6). Without a
+// fork no process can join a session or become a descendant, so the members last seen
+// are the only candidates; each is read again (its state, CPU, RSS, and its session:
+// one that called setsid drops out, one that exited is gone).
+//
+// The kernel moves the last pid when it allocates one, a moment before the new
+// process shows in /proc, so one full scan may miss a child whose pid it already read.
+// The cache is therefore trusted only once two full scans in a row read the same last
+// pid (the child is listed by the second), and never for more than maxCachedTrees
+// calls in a row. An extra process the last full scan was not asked about, a new root,
+// or an unreadable last pid means a full scan.
+type treeCache struct {
+	mu        sync.Mutex
+	lastPID   int
+	confirmed bool // the last two full scans read the same last pid
+	hits      int  // answers from the cache since the last full scan
+	roots     []int
+	extras    []int // the extra pids the last full scan was asked about
+	pids      []int // the processes in some run's tree at the last full scan
+	scans     int   // full scans taken (for tests)
+}
+
+const maxCachedTrees = 10
+
+// procs returns every process the trees of these roots and extras can contain, given
+// the kernel's last pid read before the call (reaper.LastPID).
+func (c *treeCache) procs(last int, lastErr error, roots []int, extra []reaper.Fingerprint) ([]reaper.Proc, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lastErr == nil && c.confirmed && last == c.lastPID && c.hits < maxCachedTrees && c.covers(roots, extra) {
+		c.hits++
+		all := make([]reaper.Proc, 0, len(c.pids))
+		for _, pid := range c.pids {
+			if p, err := reaper.ReadProc(pid); err == nil {
+				all = append(all, p)
+			}
+		}
+		return all, nil
+	}
+	all, err := reaper.ListAll()
+	if err != nil {
+		return nil, err
+	}
+	c.scans++
+	c.confirmed = lastErr == nil && last == c.lastPID
+	c.lastPID, c.hits, c.roots, c.pids, c.extras = last, 0, slices.Clone(roots), c.pids[:0], c.extras[:0]
+	for _, f := range extra {
+		c.extras = append(c.extras, f.PID)
+	}
+	for _, p := range all {
+		if slices.Contains(roots, p.SID) || slices.Contains(c.extras, p.PID) {
+			c.pids = append(c.pids, p.PID)
+		}
+	}
+	return all, nil
+}
+
+// covers reports whether the last full scan was taken for these roots and extras. An
+// extra that was already gone then stays gone: its pid could only come back by a fork.
+func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
+	for _, r := range roots {
+		if !slices.Contains(c.roots, r) {
+			return false
+		}
+	}
+	for _, f := range extra {
+		if !slices.Contains(c.extras, f.PID) {
+			return false
+		}
+	}
+	return true
+}
