@@ -64,14 +64,9 @@ func TestEscapeWarn(t *testing.T) {
 	spec.Escape = EscapeWarn
 	id := spawn(t, s, spec)
 	out := waitOutput(t, s, id, "escapee ")
-	_, sub := s.Subscribe()
-	for ev := range sub.C {
-		if ev.Run.ID == id && ev.Type == EventEscape {
-			break
-		}
-	}
-	sub.Close()
-	if info, _ := s.Info(id); info.State != Running || info.Escapees < 1 {
+	// Subscribed only now, the escape event may have come already (a test that waited
+	// for it hung once): wait for its effect, read after subscribing.
+	if info := waitEscapees(t, s, id, 1); info.State != Running || info.Escapees < 1 {
 		t.Fatalf("warn policy: %s with %d escapees, want running with one", info.State, info.Escapees)
 	}
 	s.Cancel(id)

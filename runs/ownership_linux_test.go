@@ -194,12 +194,17 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
 	root := deadRoot(t)
-	_, esc := outsider(t, []string{RunIDEnv + "=rmarked"}, "sleep")
+	escCmd, esc := outsider(t, []string{RunIDEnv + "=rmarked"}, "sleep")
 	_, other := outsider(t, []string{RunIDEnv + "=rsomeoneelse"}, "sleep")
 	deadRecord(t, reg, "rmarked", root)
 	d := reconcileOne(t, s, "rmarked")
 	if d.Decision != VerdictReaped {
-		t.Fatalf("decision %s (%s), want orphan-reaped; %s", d.Decision, d.Detail, claimDiagnosis(root, esc, "rmarked"))
+		diag := claimDiagnosis(root, esc, "rmarked")
+		if p, err := reaper.ReadProc(esc.PID); err == nil && p.State == 'Z' {
+			escCmd.Wait()
+			diag += fmt.Sprintf("; the escapee ended before the reconcile: %v", escCmd.ProcessState)
+		}
+		t.Fatalf("decision %s (%s), want orphan-reaped; %s", d.Decision, d.Detail, diag)
 	}
 	if alive, _ := esc.Alive(); alive {
 		t.Error("the escapee carrying the run's id survived the reconcile")

@@ -21,29 +21,24 @@ import (
 // use real, separate instances: one to SIGKILL mid-run, several to race.
 const roleEnv = "CORRAL_TEST_ROLE"
 
+// roles are the processes the test binary can be; Linux-only ones add themselves.
+var roles = map[string]func(dir string) error{
+	"supervise": roleSupervise,
+	"reconcile": roleReconcile,
+	"stubborn":  roleStubborn,
+	"writer":    roleWriter,
+	"codex":     roleCodex,
+}
+
 // maybeRole runs the role named in the environment and exits; called from TestMain.
 func maybeRole() {
 	role := os.Getenv(roleEnv)
 	if role == "" {
 		return
 	}
-	dir := os.Getenv("CORRAL_TEST_STATE")
-	var err error
-	switch role {
-	case "supervise":
-		err = roleSupervise(dir)
-	case "reconcile":
-		err = roleReconcile(dir)
-	case "stubborn":
-		err = roleStubborn(dir)
-	case "writer":
-		err = roleWriter(dir)
-	case "codex":
-		err = roleCodex(dir)
-	case "spawnloop":
-		err = roleSpawnLoop(dir)
-	default:
-		err = fmt.Errorf("unknown role %q", role)
+	err := fmt.Errorf("unknown role %q", role)
+	if run, ok := roles[role]; ok {
+		err = run(os.Getenv("CORRAL_TEST_STATE"))
 	}
 	fmt.Fprintln(os.Stderr, "role:", err)
 	os.Exit(1)

@@ -22,6 +22,8 @@ import (
 // pid the moment it runs: proof that the target program, not a held child, ran.
 const markerEnv = "CORRAL_TEST_MARKERS"
 
+func init() { roles["spawnloop"] = roleSpawnLoop }
+
 // roleSpawnLoop spawns runs as fast as it can, PTY and pipe in turn, until it is
 // SIGKILLed. Each program marks that it ran, then sleeps; the PTY one ignores the
 // hangup its master's close sends when this process dies, so both outlive it.
