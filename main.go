@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -102,33 +100,22 @@ func profileCPU(path string) (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
+// commands are corral's subcommands but the control verbs (runs/server/control),
+// version and help.
+var commands = map[string]func(args []string) int{
+	"demo": cmdDemo, "check": cmdCheck, "replay": cmdReplay, "run": cmdRun, "parity": cmdParity,
+	"ls": cmdLs, "reconcile": cmdReconcile, "server": cmdServer, "attach": cmdAttach, "proxy": cmdProxy,
+	"spawn": cmdSpawn,
+}
+
 func dispatch(args []string) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" {
 		return cmdUI(args)
 	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(args[1:])
+	}
 	switch args[0] {
-	case "demo":
-		return cmdDemo(args[1:])
-	case "check":
-		return cmdCheck(args[1:])
-	case "replay":
-		return cmdReplay(args[1:])
-	case "run":
-		return cmdRun(args[1:])
-	case "parity":
-		return cmdParity(args[1:])
-	case "ls":
-		return cmdLs(args[1:])
-	case "reconcile":
-		return cmdReconcile(args[1:])
-	case "server":
-		return cmdServer(args[1:])
-	case "attach":
-		return cmdAttach(args[1:])
-	case "proxy":
-		return cmdProxy(args[1:])
-	case "spawn":
-		return cmdSpawn(args[1:])
 	case "version", "--version":
 		fmt.Println("corral", version)
 		return 0
@@ -586,18 +573,7 @@ func cmdReconcile(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
 		return exitFailure
 	}
-	enc := json.NewEncoder(os.Stdout)
-	for _, d := range ds {
-		if asJSON {
-			enc.Encode(d)
-			continue
-		}
-		fmt.Printf("%s\t%s\t%s\tpid %d\t%s\n", runs.Printable(d.ID), runs.Printable(d.Name), d.Decision, d.PID,
-			runs.Printable(d.Detail))
-	}
-	if !asJSON && len(ds) == 0 {
-		fmt.Println("nothing to reconcile")
-	}
+	listing.WriteDecisions(os.Stdout, ds, asJSON)
 	return 0
 }
 
@@ -705,25 +681,6 @@ func cmdDemo(args []string) int {
 	return code
 }
 
-// castOf is the recording corral replay plays: a file, or the recording of a run of
-// the state dir's registry named by its id, a unique prefix of it or its name (the
-// newest run of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
-func castOf(arg, stateDir string) (string, error) {
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
-		return filepath.Abs(arg)
-	}
-	dir, err := config.ResolveStateDir(stateDir, config.Default().StateDir)
-	if err != nil {
-		return "", err
-	}
-	reg, err := runs.OpenRegistry(dir, config.Default())
-	if err != nil {
-		return "", err
-	}
-	defer reg.Close()
-	return runs.FindRecording(reg, arg)
-}
-
 // cmdReplay plays an asciicast recording inside a Corral pane (launch.Replay).
 func cmdReplay(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
@@ -733,7 +690,7 @@ func cmdReplay(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: corral replay [--speed N] [--state-dir DIR] FILE.cast|RUN")
 		return exitUsage
 	}
-	path, err := castOf(fs.Arg(0), *stateDir)
+	path, err := launch.Recording(fs.Arg(0), *stateDir)
 	var cols, rows int
 	if err == nil {
 		cols, rows, err = demo.CastSize(path)

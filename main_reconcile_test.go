@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
@@ -77,8 +78,7 @@ func TestKilledServerReconciledByTheNext(t *testing.T) {
 	if serverPID(t, state) == old {
 		t.Fatal("no new server")
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually.Value(t, 30*time.Second, "the new server to reap the orphan", func() (string, bool) {
 		var ls struct {
 			Runs []struct {
 				RunID  string `json:"run_id"`
@@ -98,14 +98,8 @@ func TestKilledServerReconciledByTheNext(t *testing.T) {
 				done = true
 			}
 		}
-		if done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the new server never reaped the orphan:\n%s", r.stdout)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return r.stdout, done
+	})
 	if n := strings.Count(readEvents(t, state), `"decision":"orphan-reaped"`); n != 1 {
 		t.Errorf("%d orphan-reaped decisions, want exactly 1", n)
 	}

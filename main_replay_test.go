@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corral/runs/eventually"
 )
 
 // A run the UI opens with starts at its pane's size: the recording's header is the
@@ -26,8 +28,8 @@ func TestCastHeaderIsTheStartSize(t *testing.T) {
 	}
 	var cols, rows int
 	var events []string
-	deadline := time.Now().Add(20 * time.Second)
-	for cols == 0 { // the recording reaches the file when the run ends
+	// The recording reaches the file when the run ends.
+	eventually.Value(t, 20*time.Second, "a size in the recording", func() ([]string, bool) {
 		f, err := os.Open(casts[0])
 		if err != nil {
 			t.Fatal(err)
@@ -50,13 +52,8 @@ func TestCastHeaderIsTheStartSize(t *testing.T) {
 			}
 		}
 		f.Close()
-		if cols == 0 && time.Now().After(deadline) {
-			t.Fatalf("no size in the recording: %q", events)
-		}
-		if cols == 0 {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+		return events, cols != 0
+	})
 	for _, e := range events {
 		if strings.Contains(e, `"r"`) {
 			t.Errorf("a resize in the recording of a run started at its pane's size: %s", e)

@@ -17,6 +17,7 @@ import (
 
 	"corral/demo"
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // corralBin is the real corral binary, built once for these end-to-end tests. It also
@@ -253,8 +254,8 @@ func TestRunSignals(t *testing.T) {
 // once in a loaded soak).
 func waitChildRunning(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	// /proc has no change notification: it is polled.
+	eventually.True(t, 20*time.Second, "the run's tree to come up", func() bool {
 		all, _ := reaper.ListAll()
 		for _, p := range all {
 			if p.PPID != pid {
@@ -262,13 +263,12 @@ func waitChildRunning(t *testing.T, pid int) {
 			}
 			for _, d := range reaper.Descendants(all, p.PID) {
 				if argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", d.PID)); bytes.HasSuffix(argv, []byte("tree\x000\x00")) {
-					return
+					return true
 				}
 			}
 		}
-		time.Sleep(5 * time.Millisecond) // /proc has no change notification
-	}
-	t.Fatal("the run's tree never came up")
+		return false
+	})
 }
 
 // An escaping command (setsid + double fork) under --escape-policy fail ends with
@@ -426,18 +426,14 @@ func (x *tmuxTerm) answer(re, key string) {
 	x.t.Helper()
 	rx := regexp.MustCompile(re)
 	x.waitFor(re, 10*time.Second)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	gone := func() (struct{}, bool) { return struct{}{}, !rx.MatchString(x.screen()) }
+	answered := func() (struct{}, bool) {
 		x.keys(key)
-		for gone := time.Now().Add(time.Second); rx.MatchString(x.screen()) && time.Now().Before(gone); {
-			time.Sleep(50 * time.Millisecond) // tmux has no change notification
-		}
-		if !rx.MatchString(x.screen()) {
-			return
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the question %q stayed after %s:\n%s", re, key, x.screen())
-		}
+		eventually.Within(time.Second, gone) // tmux has no change notification: polled
+		return gone()
+	}
+	if _, ok := eventually.Within(10*time.Second, answered); !ok {
+		x.t.Fatalf("the question %q stayed after %s:\n%s", re, key, x.screen())
 	}
 }
 
@@ -449,16 +445,21 @@ func (x *tmuxTerm) waitSettled(re string, limit time.Duration) string {
 	return x.waitUntilSettled(fmt.Sprintf("%q", re), limit, regexp.MustCompile(re).MatchString)
 }
 
-// waitUntilSettled is waitUntil for a screen two captures in a row agree on.
+// waitUntilSettled is waitUntil for a screen every capture has agreed on for 50 ms.
 func (x *tmuxTerm) waitUntilSettled(what string, limit time.Duration, ok func(string) bool) string {
 	x.t.Helper()
-	prev := ""
+	prev, since := "", time.Now()
 	return x.waitUntil(what+", settled", limit, func(s string) bool {
-		same := s == prev
-		prev = s
-		return same && ok(s)
+		if s != prev {
+			prev, since = s, time.Now()
+			return false
+		}
+		return time.Since(since) >= settle && ok(s)
 	})
 }
+
+// settle is how long a screen must stay the same to be read as drawn, not mid-frame.
+const settle = 50 * time.Millisecond
 
 // waitFor waits until the screen matches re, with a deadline.
 func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
@@ -471,17 +472,14 @@ func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
 // so it polls the screen.
 func (x *tmuxTerm) waitUntil(what string, limit time.Duration, ok func(string) bool) string {
 	x.t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
+	s, done := eventually.Within(limit, func() (string, bool) {
 		s := x.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("timed out waiting for %s on screen:\n%s", what, s)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return s, ok(s)
+	})
+	if !done {
+		x.t.Fatalf("timed out waiting for %s on screen:\n%s", what, s)
 	}
+	return s
 }
 
 // assertEnded checks that the registry holds n runs, every one ended with reason, and
@@ -610,15 +608,10 @@ func testQuitWithLiveRuns(t *testing.T, flag, quit string) {
 	x.waitFor(`(?s)running.*running`, 20*time.Second)
 	// The terminal's title says how many runs are live (OSC 2, which tmux keeps as the
 	// pane title).
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	eventually.Value(t, 10*time.Second, `the pane title "corral · 2 live"`, func() (string, bool) {
 		title := strings.TrimSpace(x.run("display", "-p", "-t", "t", "#{pane_title}"))
-		if title == "corral · 2 live" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pane title %q, want %q", title, "corral · 2 live")
-		}
-	}
+		return title, title == "corral · 2 live"
+	})
 	x.keys(quit)
 	x.answer(`2 live run\(s\) will be ended`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)

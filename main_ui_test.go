@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corral/runs/eventually"
 )
 
 // Mouse, copy mode, scrollback and the events pane of the real binary in tmux
@@ -76,16 +78,10 @@ func TestUIMouseClickWheelCopy(t *testing.T) {
 	if a, _ := strconv.Atoi(strings.TrimPrefix(m[1], "line-")); m[2] != fmt.Sprintf("line-%d", a+1) {
 		t.Errorf("copied %q, want two consecutive lines", want)
 	}
-	var buf string
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		buf = x.run("show-buffer")
-		if buf == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tmux buffer %q, want %q", buf, want)
-		}
-	}
+	eventually.Value(t, 10*time.Second, fmt.Sprintf("the tmux buffer to be %q", want), func() (string, bool) {
+		buf := x.run("show-buffer")
+		return buf, buf == want
+	})
 	if all := x.run("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(all, "hosted-secret") {
 		t.Errorf("the hosted program's OSC 52 reached the host: buffers %q", all)
 	}

@@ -1,6 +1,7 @@
-// Package listing is corral ls: the registry's runs, each with whether its owner
-// lives, as a table for people or JSON for scripts. Nothing of a record reaches the
-// terminal raw (a record on disk may be forged).
+// Package listing is what corral ls and corral reconcile print: the registry's runs,
+// each with whether its owner lives, and reconciliation's decisions, as tables for
+// people or JSON for scripts. Nothing of a record reaches the terminal raw (a record
+// on disk may be forged).
 package listing
 
 import (
@@ -67,4 +68,21 @@ func WriteTable(w io.Writer, rs []Run) error {
 			reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 	}
 	return tw.Flush()
+}
+
+// WriteDecisions writes corral reconcile's decisions: one JSON object a line with
+// asJSON, else a tab-separated line each ("nothing to reconcile" for none).
+func WriteDecisions(w io.Writer, ds []runs.Decision, asJSON bool) {
+	enc := json.NewEncoder(w)
+	for _, d := range ds {
+		if asJSON {
+			enc.Encode(d)
+			continue
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\tpid %d\t%s\n", runs.Printable(d.ID), runs.Printable(d.Name), d.Decision, d.PID,
+			runs.Printable(d.Detail))
+	}
+	if !asJSON && len(ds) == 0 {
+		fmt.Fprintln(w, "nothing to reconcile")
+	}
 }

@@ -27,3 +27,22 @@ func Replay(dir, path string, cols, rows int, speed float64, warn func(string)) 
 	rs.Start, rs.Pending, rs.Replay = []runs.Spec{spec}, nil, true
 	return Local(config.Default(), dir, rs, nil, warn)
 }
+
+// Recording is the recording corral replay plays: a file, or the recording of a run
+// of the state dir's registry named by its id, a unique prefix of it or its name (the
+// newest run of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
+func Recording(arg, stateDir string) (string, error) {
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+		return filepath.Abs(arg)
+	}
+	dir, err := config.ResolveStateDir(stateDir, config.Default().StateDir)
+	if err != nil {
+		return "", err
+	}
+	reg, err := runs.OpenRegistry(dir, config.Default())
+	if err != nil {
+		return "", err
+	}
+	defer reg.Close()
+	return runs.FindRecording(reg, arg)
+}
