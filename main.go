@@ -1,5 +1,7 @@
-// Command corral operates supervised runs from a terminal. This file is the CLI only:
-// it parses flags, builds the supervisor and maps results to exit codes.
+// Command corral operates supervised runs from a terminal. This file is the CLI's
+// entry only: it parses flags, dispatches each subcommand to the package whose job it
+// is (runs/foreground, ui/launch, runs/server and its control verbs, runs/listing,
+// runs/parity) and maps their results to exit codes.
 package main
 
 import (
