@@ -128,3 +128,39 @@ func TestUIReapsWhenTheLeaseExpires(t *testing.T) {
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 20*time.Second)
 }
+
+// ls and reconcile on the registry corral run wrote.
+func TestLsAndReconcile(t *testing.T) {
+	state := t.TempDir()
+	for _, code := range []string{"0", "4"} {
+		cmd := corral(t, runArgs([]string{"--state-dir", state, "--name", "job" + code}, child("exit", code))...)
+		run(t, cmd)
+	}
+	r := run(t, corral(t, "ls", "--json", "--state-dir", state))
+	var ls struct {
+		Runs []struct {
+			RunID               string `json:"run_id"`
+			Name, State, Reason string
+			OwnerAlive          *bool `json:"owner_alive"`
+		}
+		Metrics struct {
+			Spawn int            `json:"run_spawn_total"`
+			Exit  map[string]int `json:"run_exit_total"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil || r.code != 0 {
+		t.Fatalf("ls --json: %v, exit %d: %s", err, r.code, r.stdout)
+	}
+	if len(ls.Runs) != 2 || ls.Runs[0].State != "exited" || ls.Runs[0].OwnerAlive == nil ||
+		ls.Metrics.Spawn != 2 || ls.Metrics.Exit["exit"] != 2 {
+		t.Fatalf("ls %+v", ls)
+	}
+	table := run(t, corral(t, "ls", "--state-dir", state))
+	if !strings.Contains(table.stdout, "job4") || !strings.HasPrefix(table.stdout, "ID") {
+		t.Fatalf("ls table %q", table.stdout)
+	}
+	rec := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
+	if rec.code != 0 || rec.stdout != "" {
+		t.Fatalf("reconcile with nothing open: exit %d %q", rec.code, rec.stdout)
+	}
+}

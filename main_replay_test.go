@@ -109,3 +109,42 @@ func TestReplaySeekAndProgress(t *testing.T) {
 	x.answer(`(?i)quit.*\?`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }
+
+// A PTY run's recording plays back inside a Corral pane.
+func TestReplayRecording(t *testing.T) {
+	state := t.TempDir()
+	rec := corral(t, "run", "--pty", "--state-dir", state, "--shell", "--", "printf 'hello \\033[32mreplay\\033[0m\\n'")
+	if r := run(t, rec); r.code != 0 {
+		t.Fatalf("record: exit %d %s", r.code, r.stderr)
+	}
+	casts, _ := filepath.Glob(filepath.Join(state, "logs", "*.cast"))
+	if len(casts) != 1 {
+		t.Fatalf("recordings %v, want one", casts)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay --speed 4 %s", t.TempDir(), corralBin, casts[0]))
+	x.waitFor(`hello replay`, 20*time.Second)
+	x.waitFor(`end of recording`, 20*time.Second)
+	x.keys("q")
+	x.answer(`(?i)quit.*\?`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	if r := run(t, corral(t, "replay", filepath.Join(state, "nope.cast"))); r.code != 2 {
+		t.Errorf("a missing recording: exit %d, want 2", r.code)
+	}
+
+	// A recording that was resized plays at its sizes, whatever the pane's: 40×10, then
+	// 60×12, where 60 #s fill one line.
+	resized := filepath.Join(t.TempDir(), "resized.cast")
+	os.WriteFile(resized, []byte(`{"version": 2, "width": 40, "height": 10}
+[0.0, "o", "before\r\n"]
+[0.05, "r", "60x12"]
+[0.1, "o", "`+strings.Repeat("#", 60)+`after"]
+`), 0o600)
+	x = startTmux(t, 160, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay %s", t.TempDir(), corralBin, resized))
+	full := regexp.MustCompile(`│#{60} +│`) // 60 #s and the line's end: no wrap at 40
+	x.waitUntil("the replay at 60×12", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "· 60×12") && full.MatchString(s) && strings.Contains(s, "│after")
+	})
+	x.keys("q")
+	x.answer(`(?i)quit.*\?`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+}
