@@ -1,3 +1,5 @@
+// Over 400 lines by design: the CLI's face (usage texts, each command's flags, exit codes) stays in main (issue 13.4).
+
 // Command corral operates supervised runs from a terminal. This file is the CLI's
 // entry only: it parses flags, dispatches each subcommand to the package whose job it
 // is (runs/foreground, ui/launch, runs/server and its control verbs, runs/listing,
