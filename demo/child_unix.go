@@ -5,6 +5,7 @@ package demo
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -73,4 +74,20 @@ func makeRaw(fd int) func() {
 // runs.Spec.FixedSize).
 func setTermSize(fd int, cols, rows uint16) error {
 	return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows})
+}
+
+// DefaultSignalsForChildren makes the child programs a test binary starts itself
+// (with os/exec, not through a run's spawn hold, which does the same for runs) begin
+// with the default action for the signals tests send them. exec keeps an ignored
+// signal ignored, and the Go runtime keeps an inherited SIG_IGN for SIGHUP and SIGINT:
+// a test binary started under nohup gave every child an ignored SIGHUP, and the
+// escalation's hang-up step did nothing (seen in a CI loop started with nohup). A
+// signal caught when exec runs is reset to its default; catching them here does that.
+// For test binaries only: this process then catches, and so ignores, those signals.
+func DefaultSignalsForChildren() {
+	for _, s := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGPIPE} {
+		if signal.Ignored(s) {
+			signal.Notify(make(chan os.Signal, 1), s)
+		}
+	}
 }

@@ -10,3 +10,6 @@ func makeRaw(int) func() { return func() {} }
 
 // setTermSize is a no-op on Windows: replays run in a Unix PTY.
 func setTermSize(int, uint16, uint16) error { return nil }
+
+// DefaultSignalsForChildren has nothing to do on Windows: no signal is inherited.
+func DefaultSignalsForChildren() {}

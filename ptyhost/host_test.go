@@ -32,6 +32,7 @@ const waitLimit = 20 * time.Second
 
 func TestMain(m *testing.M) {
 	demo.MaybeChild()
+	demo.DefaultSignalsForChildren()
 	os.Exit(m.Run())
 }
 

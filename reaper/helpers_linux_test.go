@@ -23,6 +23,7 @@ const waitFor = 20 * time.Second
 
 func TestMain(m *testing.M) {
 	demo.MaybeChild()
+	demo.DefaultSignalsForChildren()
 	// Orphans of our children (a tree's lower levels once their parent is reaped, the
 	// escapee of a double fork) reparent to the nearest subreaper: us, not PID 1, which
 	// reaps slowly here. The tests then reap them by exact pid and leave nothing behind.

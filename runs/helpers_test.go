@@ -18,6 +18,7 @@ import (
 
 func TestMain(m *testing.M) {
 	demo.MaybeChild()
+	demo.DefaultSignalsForChildren()
 	maybeRole()
 	code := m.Run()
 	if left := leftoverChildren(); len(left) > 0 {

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -197,7 +198,7 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	deadRecord(t, reg, "rmarked", root)
 	d := reconcileOne(t, s, "rmarked")
 	if d.Decision != VerdictReaped {
-		t.Fatalf("decision %s (%s), want orphan-reaped", d.Decision, d.Detail)
+		t.Fatalf("decision %s (%s), want orphan-reaped; %s", d.Decision, d.Detail, claimDiagnosis(root, esc, "rmarked"))
 	}
 	if alive, _ := esc.Alive(); alive {
 		t.Error("the escapee carrying the run's id survived the reconcile")
@@ -205,6 +206,17 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	if alive, _ := other.Alive(); !alive {
 		t.Error("a process carrying another run's id was killed")
 	}
+}
+
+// claimDiagnosis says what the claim rules see of escapee now: seen once in CI, a
+// reconcile found no claimed process while the escapee lived (not reproduced alone).
+func claimDiagnosis(root, esc reaper.Fingerprint, id string) string {
+	alive, aliveErr := esc.Alive()
+	p, procErr := reaper.ReadProc(esc.PID)
+	env, envErr := reaper.EnvVar(esc.PID, RunIDEnv)
+	now, claimErr := reaper.Claimed(nil, reaper.Claim{Root: root, EnvKey: RunIDEnv, EnvValue: id}, nil)
+	return fmt.Sprintf("escapee %+v alive %v (%v), proc %+v (%v), marker %q (%v), root start %d, euid %d; claimed now %v (%v)",
+		esc, alive, aliveErr, p, procErr, env, envErr, root.StartTime, os.Geteuid(), now, claimErr)
 }
 
 // issue 15.7: a child that `setsid -f` reparents to Corral (the subreaper) before any
