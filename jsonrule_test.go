@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/runs"
+	"corral/runs/listing"
 	"corral/runs/parity"
 	"corral/runs/server"
 )
@@ -192,7 +193,7 @@ func TestJSONRuleChecker(t *testing.T) {
 // added to one of these outputs is reached from its root here.
 func TestJSONRuleOfEveryType(t *testing.T) {
 	roots := []any{
-		lsRun{}, runs.Record{}, runs.Info{}, runs.Report{}, runs.Event{}, runs.Metrics{}, runs.Decision{},
+		listing.Run{}, listing.Doc{}, runs.Record{}, runs.Info{}, runs.Report{}, runs.Event{}, runs.Metrics{}, runs.Decision{},
 		runs.Output{}, parity.Result{},
 		server.Request{}, server.Response{}, server.Error{}, server.Hello{}, server.HelloReply{}, server.RunRef{},
 		server.SpawnArgs{}, server.SpawnReply{}, server.PollArgs{}, server.PollReply{}, server.LogArgs{},

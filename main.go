@@ -1,39 +1,36 @@
-// Command corral operates supervised runs from a terminal. This file is the CLI only:
-// it parses flags, builds the supervisor and maps results to exit codes.
+// Over 400 lines by design: the CLI's face (usage texts, each command's flags, exit codes) stays in main (issue 13.4).
+
+// Command corral operates supervised runs from a terminal. This file is the CLI's
+// entry only: it parses flags, dispatches each subcommand to the package whose job it
+// is (runs/foreground, ui/launch, runs/server and its control verbs, runs/listing,
+// runs/parity) and maps their results to exit codes.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
-	"text/tabwriter"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"golang.org/x/term"
 
 	"corral/config"
 	"corral/demo"
-	"corral/ptyhost"
+	"corral/ptyhost/hostterm"
 	"corral/runs"
+	"corral/runs/foreground"
+	"corral/runs/listing"
 	"corral/runs/parity"
 	"corral/runs/server"
 	"corral/runs/server/control"
-	"corral/ui"
+	"corral/ui/launch"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -107,33 +104,22 @@ func profileCPU(path string) (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
+// commands are corral's subcommands but the control verbs (runs/server/control),
+// version and help.
+var commands = map[string]func(args []string) int{
+	"demo": cmdDemo, "check": cmdCheck, "replay": cmdReplay, "run": cmdRun, "parity": cmdParity,
+	"ls": cmdLs, "reconcile": cmdReconcile, "server": cmdServer, "attach": cmdAttach, "proxy": cmdProxy,
+	"spawn": cmdSpawn,
+}
+
 func dispatch(args []string) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" {
 		return cmdUI(args)
 	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(args[1:])
+	}
 	switch args[0] {
-	case "demo":
-		return cmdDemo(args[1:])
-	case "check":
-		return cmdCheck(args[1:])
-	case "replay":
-		return cmdReplay(args[1:])
-	case "run":
-		return cmdRun(args[1:])
-	case "parity":
-		return cmdParity(args[1:])
-	case "ls":
-		return cmdLs(args[1:])
-	case "reconcile":
-		return cmdReconcile(args[1:])
-	case "server":
-		return cmdServer(args[1:])
-	case "attach":
-		return cmdAttach(args[1:])
-	case "proxy":
-		return cmdProxy(args[1:])
-	case "spawn":
-		return cmdSpawn(args[1:])
 	case "version", "--version":
 		fmt.Println("corral", version)
 		return 0
@@ -313,24 +299,6 @@ func specOf(cmd, helpOf string, f runFlags, rest []string, err error) (runs.Spec
 	return spec, 0, true
 }
 
-func cmdRun(args []string) int {
-	f, rest, err := parseRunFlags(args)
-	spec, code, ok := specOf("run", "run", f, rest, err)
-	if !ok {
-		return code
-	}
-	// Screens (emulated only when read) tell when an agent rings for its human, which
-	// pauses the no-output deadline.
-	sup, reg, err := openSupervisor(f.stateDir, runs.WithScreens())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
-		return exitFailure
-	}
-	defer reg.Close()
-	reportReconcile(sup)
-	return runForeground(sup, spec, f.json)
-}
-
 // cmdSpawn is corral spawn: corral run's flags, the run started in the server.
 func cmdSpawn(args []string) int {
 	f, rest, err := parseRunFlags(args)
@@ -341,298 +309,11 @@ func cmdSpawn(args []string) int {
 	return control.Spawn(spec, f.stateDir, f.json, controlEnv())
 }
 
-// startServer starts the state dir's server as a daemon (this same binary).
-func startServer(dir string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	return server.StartDaemon(exe, "server", "--daemon", "--state-dir", dir)
-}
-
-// cmdAttach opens the terminal UI on the state dir's server, starting it if needed.
-func cmdAttach(args []string) int {
-	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
-	stateDir := fs.String("state-dir", "", "state directory (with --ssh: on HOST)")
-	host := fs.String("ssh", "", "attach to the server on HOST, through ssh HOST corral proxy")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
-		return exitFailure
-	}
-	return runAttached(dir, *host, *stateDir, uiRuns{}, nil)
-}
-
-// runAttached is the terminal UI as a client of the state dir's server (or host's):
-// it starts the config's runs there unless the server already runs them, and the
-// runs of -- CMD always; quitting detaches: every run goes on in the server, and so
-// they do when the terminal closes (SIGHUP) or Corral is told to stop; the shutdown
-// key ends them.
-func runAttached(dir, host, remoteDir string, rs uiRuns, always []runs.Spec) int {
-	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
-		fmt.Fprintln(os.Stderr, "corral: the UI needs a terminal (corral run, spawn and poll work without one)")
-		return exitUsage
-	}
-	where := dir
-	if host != "" {
-		where = host + ":" + remoteDir
-	}
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
-	rem, err := attachTo(dir, host, remoteDir)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
-		return exitFailure
-	}
-	defer rem.Close()
-	local := dir
-	if host != "" {
-		local = ""
-	}
-	kept, keptPath := uiPrefs(local)
-	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
-	for _, s := range append(notRunning(rs.start, rem.Initial()), always...) {
-		rem.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
-	}
-	m, err := ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.keys,
-		Pending: rs.pending, Configured: rs.configured, Mouse: rs.mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
-		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
-		return exitUsage
-	}
-	p := tea.NewProgram(m, tea.WithoutSignalHandler())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	gone := make(chan struct{})
-	go func() {
-		ui.Bridge(ctx, rem.Events(), p.Send, 16*time.Millisecond)
-		close(gone) // the stream ended: the server stopped or died
-		p.Quit()
-	}()
-	signalled := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs: // the terminal closed, or we were told to stop: detach
-			close(signalled)
-			p.Quit()
-		case <-ctx.Done():
-		}
-	}()
-	final, runErr := p.Run()
-	if runErr != nil {
-		fmt.Fprintf(os.Stderr, "corral: %v\n", runErr)
-		return exitFailure
-	}
-	fm, _ := final.(ui.Model)
-	switch {
-	case fm.ShuttingDown():
-		fmt.Fprintln(os.Stderr, "corral: every run ended; the server stopped")
-	case isClosed(gone) && !isClosed(signalled) && !fm.Detached():
-		fmt.Fprintln(os.Stderr, "corral: the server ended")
-		return exitFailure
-	default:
-		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", where)
-	}
-	return 0
-}
-
-// notRunning drops the specs the server already runs: a live run of the same name
-// and command. Opening a config twice starts its runs once.
-func notRunning(specs []runs.Spec, live []runs.Info) []runs.Spec {
-	var out []runs.Spec
-	for _, s := range specs {
-		if !slices.ContainsFunc(live, func(i runs.Info) bool {
-			return !i.Ended() && i.Name == s.DisplayName() && i.Spec.Shell == s.Shell &&
-				slices.Equal(i.Spec.Argv, s.Argv) && i.Spec.PTY == s.PTY
-		}) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// attachTo attaches to the state dir's server, or with host to the one on host over
-// ssh: each of the UI's connections is `ssh HOST corral proxy` ($CORRAL_SSH names
-// another ssh), which starts the server there if none runs.
-func attachTo(dir, host, remoteDir string) (*server.Remote, error) {
-	if host == "" {
-		return server.Attach(dir, func() error { return startServer(dir) }, 10*time.Second)
-	}
-	ssh := os.Getenv("CORRAL_SSH")
-	if ssh == "" {
-		ssh = "ssh"
-	}
-	return server.AttachWith(func() (*server.Client, error) {
-		args := []string{host, "corral", "proxy"}
-		if remoteDir != "" {
-			args = append(args, "--state-dir", remoteDir)
-		}
-		cmd := exec.Command(ssh, args...)
-		cmd.Stderr = os.Stderr
-		conn, err := server.CommandConn(cmd)
-		if err != nil {
-			return nil, err
-		}
-		return server.NewClient(conn)
-	})
-}
-
-// cmdProxy is corral proxy: this host's server (started if needed) bridged to stdin
-// and stdout, for corral attach --ssh on another host.
-func cmdProxy(args []string) int {
-	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
-	stateDir := fs.String("state-dir", "", "state directory")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
-	if err == nil {
-		var c *server.Client
-		if c, err = server.Connect(dir, func() error { return startServer(dir) }, 10*time.Second); err == nil {
-			c.Close()
-			err = server.Proxy(dir, os.Stdin, os.Stdout)
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral proxy: %v\n", err)
-		return exitFailure
-	}
-	return 0
-}
-
-func isClosed(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
-}
-
-// controlEnv is what the control verbs need of the CLI.
-func controlEnv() control.Env {
-	return control.Env{
-		StateDir: func(flag string) (string, error) { return config.ResolveStateDir(flag, config.Default().StateDir) },
-		Start:    startServer,
-		// A run ended through the server exits wait as corral run would have: kill is
-		// the operator's cancel (SIGINT, 130), shutdown Corral's own (SIGTERM, 143).
-		ExitCode: func(i runs.Info) int {
-			var spawnErr error
-			if i.SpawnErr != "" {
-				spawnErr = errors.New(i.SpawnErr)
-			}
-			got := map[runs.Reason]os.Signal{runs.ManualCancel: syscall.SIGINT,
-				runs.SupervisorShutdown: syscall.SIGTERM}[i.Reason]
-			return exitCode(i, spawnErr, got)
-		},
-		Stdin: os.Stdin, Stdout: hostOut(), Stderr: os.Stderr,
-	}
-}
-
-// cmdServer is corral server: the state dir's server, in the foreground (systemd, a
-// terminal) or, with --daemon, as the daemon a client started (StartDaemon has
-// already put it in its own session with stdio on /dev/null): it logs only to
-// server.log then. It serves until corral shutdown, SIGTERM or SIGINT, and ends
-// every live run (supervisor-shutdown) before it exits. SIGHUP is ignored: outliving
-// terminals is its job.
-func cmdServer(args []string) int {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	stateDir := fs.String("state-dir", "", "state directory")
-	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	signal.Ignore(syscall.SIGHUP)
-	// Screens: an attached UI is shown frames rendered here.
-	sup, reg, err := openSupervisor(*stateDir, runs.WithScreens())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
-		return exitFailure
-	}
-	defer reg.Close()
-	// The server lock comes before anything acts on the registry: of two servers
-	// started at once, the one that loses must not reconcile.
-	ln, err := server.Listen(reg.Dir())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
-		return exitFailure
-	}
-	defer ln.Close()
-	logger, closeLog := serverLog(reg.Dir(), *daemon)
-	defer closeLog()
-	logger.Info("server started", "pid", os.Getpid(), "instance", reg.Instance(), "socket", ln.Path)
-	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
-		if err != nil {
-			logger.Warn("reconcile", "err", err)
-		}
-		for _, d := range notable(ds) {
-			logger.Info("reconciled", "run", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
-		}
-	})
-	srv := server.New(sup, server.Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger})
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	go func() {
-		select {
-		case s := <-sigs:
-			logger.Info("stopping", "signal", s.String())
-			srv.Stop()
-		case <-srv.Stopped():
-		}
-	}()
-	err = srv.Serve(ln)
-	ln.Close() // no client may reach a server that is ending its runs
-	sup.Shutdown(context.Background())
-	logger.Info("server stopped", "err", err)
-	return 0
-}
-
-// serverLog is the server's log: server.log in the state dir, and stderr too unless
-// it runs as a daemon.
-func serverLog(dir string, daemon bool) (*slog.Logger, func()) {
-	var w io.Writer = io.Discard
-	f, err := server.OpenLog(dir)
-	if err == nil {
-		w = f
-	}
-	if !daemon {
-		w = io.MultiWriter(w, os.Stderr)
-	}
-	return slog.New(slog.NewTextHandler(w, nil)), func() {
-		if f != nil {
-			f.Close()
-		}
-	}
-}
-
-const parityUsage = `usage: corral parity [flags] -- CMD [ARGS...]
-       corral parity --shell [flags] -- 'COMMAND LINE'
-
-Starts the command twice at the same moment, once in a PTY ("NAME (pty)") and once with
-plain pipes ("NAME (pipe)"), under one supervisor and one lifecycle; writes --input to both,
-then ends their input (pipe: stdin closed; PTY: ^D); waits for both and says what differs:
-output, reason, exit code or signal, cleanup steps (a PTY run's hang-up aside), processes
-killed, escapees. Durations are shown, not compared.
-
-flags:
-%s
-normalization (unless --raw), in order:
-%s
-exit codes (as diff(1)):
-  0  identical   1  different   2  trouble (bad flags, Corral failed, interrupted)
-`
-
 // cmdParity is corral parity: the same spec as a PTY run and as a pipe run (DESIGN §14).
 func cmdParity(args []string) int {
 	var opt parity.Options
 	var f runFlags
-	rules := "  - " + strings.Join(parity.Rules, "\n  - ")
-	rest, err := parseFlags(&f, "parity", strings.Replace(parityUsage, "%s\nexit", rules+"\nexit", 1), args,
+	rest, err := parseFlags(&f, "parity", parity.Usage(), args,
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&opt.Input, "input", "", "text written to both runs, then their input ends")
 			fs.BoolVar(&opt.Raw, "raw", false, "compare the raw bytes (no normalization)")
@@ -641,7 +322,7 @@ func cmdParity(args []string) int {
 	if !ok {
 		return code
 	}
-	sup, reg, err := openSupervisor(f.stateDir)
+	sup, reg, err := runs.Open(config.Default(), f.stateDir, warn)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral parity: %v\n", err)
 		return exitUsage
@@ -656,13 +337,7 @@ func cmdParity(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral parity: %v\n", err)
 		return exitUsage
 	}
-	if f.json {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
-	} else {
-		fmt.Print(res.Text())
-	}
+	res.Write(os.Stdout, f.json)
 	switch {
 	case ctx.Err() != nil:
 		return exitUsage // interrupted: the comparison is of two cancelled runs
@@ -670,179 +345,6 @@ func cmdParity(args []string) int {
 		return 0
 	}
 	return 1
-}
-
-// openSupervisor opens the registry in the state dir and a supervisor that persists
-// to it, detects escapes, and renews its leases.
-func openSupervisor(stateDir string, extra ...runs.Option) (*runs.Supervisor, *runs.Registry, error) {
-	return openSupervisorWith(config.Default(), stateDir, extra...)
-}
-
-func openSupervisorWith(d config.Defaults, stateDir string, extra ...runs.Option) (*runs.Supervisor, *runs.Registry, error) {
-	dir, err := config.ResolveStateDir(stateDir, d.StateDir)
-	if err != nil {
-		return nil, nil, err
-	}
-	reg, err := runs.OpenRegistry(dir, d)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, w := range reg.Warnings() {
-		fmt.Fprintf(os.Stderr, "corral: %s\n", w)
-	}
-	opts := append([]runs.Option{runs.WithDefaults(d), runs.WithRegistry(reg), runs.WithEscapeDetection(),
-		runs.WithLogDir(filepath.Join(dir, "logs")), runs.WithPolicy(runs.Policy(d.ReconcilePolicy))}, extra...)
-	sup, err := runs.New(opts...)
-	if err != nil {
-		reg.Close()
-		return nil, nil, err
-	}
-	return sup, reg, nil
-}
-
-// reportReconcile reconciles at start, as every Corral process does, in the
-// background: the command does not wait for orphans to end (issue 15.10), and Shutdown
-// finishes what the pass stole. It says on stderr what it did to runs other than
-// those it left alone (with CR LF: a PTY run may have the terminal in raw mode).
-func reportReconcile(sup *runs.Supervisor) {
-	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "corral: reconcile: %v\r\n", err)
-		}
-		for _, d := range notable(ds) {
-			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\r\n", runs.Printable(d.ID), runs.Printable(d.Name),
-				d.Decision, runs.Printable(d.Detail))
-		}
-	})
-}
-
-// notable are the decisions other than kept and left alone.
-func notable(ds []runs.Decision) []runs.Decision {
-	var out []runs.Decision
-	for _, d := range ds {
-		if d.Decision != runs.VerdictLeftAlone && d.Decision != runs.VerdictKept {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// runForeground spawns the run, wires the terminal to it, waits, and reports.
-func runForeground(sup *runs.Supervisor, spec runs.Spec, asJSON bool) int {
-	// A signal is caught before the spawn so none is lost between the two.
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	// Writing to a closed stdout must be an error, not a SIGPIPE death that would
-	// leave the run behind.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-
-	tty := newTerminal(spec.PTY && !asJSON)
-	defer tty.restore()
-	stdout := &pipeEnd{w: hostOut()}
-	if !asJSON {
-		spec.Stdout, spec.Stderr = stdout, os.Stderr
-	}
-	if spec.PTY {
-		spec.Cols, spec.Rows = tty.size()
-	}
-	id, spawnErr := sup.Spawn(spec)
-	if id == "" {
-		fmt.Fprintf(os.Stderr, "corral run: %v\n", spawnErr)
-		return exitUsage
-	}
-	go forwardStdin(sup, id, spec.PTY, tty.raw)
-	stopResize := tty.followSize(sup, id)
-	defer stopResize()
-
-	got := waitOrStop(sup, id, sigs)
-	info, _ := sup.Wait(context.Background(), id)
-	sup.Shutdown(context.Background()) // persists the final counters
-	tty.restore()
-	tail, _ := sup.Tail(id)
-	if asJSON {
-		escapees, _ := sup.Escapees(id)
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(runs.NewReport(info, escapees, tail))
-	}
-	fmt.Fprintf(os.Stderr, "corral: %s\n", runs.Summary(info))
-	if stdout.closed.Load() && got == nil {
-		return exitGotSIGPIPE
-	}
-	return exitCode(info, spawnErr, got)
-}
-
-// hostOut is stdout for a run's output: at a terminal, through a filter that keeps
-// the program from acting on the terminal itself (titles, clipboard, DCS, window
-// operations: issue 15.9); to a file or a pipe, the bytes as written.
-func hostOut() io.Writer {
-	if term.IsTerminal(int(os.Stdout.Fd())) {
-		return ptyhost.NewHostFilter(os.Stdout)
-	}
-	return os.Stdout
-}
-
-// pipeEnd is corral run's stdout as the run's output is streamed to it: it notes a
-// reader that went away (EPIPE; SIGPIPE is caught, so the write fails instead of
-// killing Corral), after which the supervisor ends the run.
-type pipeEnd struct {
-	w      io.Writer
-	closed atomic.Bool
-}
-
-func (p *pipeEnd) Write(b []byte) (int, error) {
-	n, err := p.w.Write(b)
-	if errors.Is(err, syscall.EPIPE) {
-		p.closed.Store(true)
-	}
-	return n, err
-}
-
-// waitOrStop waits for the run to end, turning the first signal Corral receives into
-// a stop: SIGINT is the operator cancelling, SIGTERM/SIGHUP/SIGQUIT are Corral being
-// told to stop. A later signal cuts the grace short (SIGKILL now); none kills Corral
-// while the run is being cleaned up. It returns the first signal, or nil.
-func waitOrStop(sup *runs.Supervisor, id string, sigs <-chan os.Signal) os.Signal {
-	done := make(chan struct{})
-	go func() {
-		sup.Wait(context.Background(), id)
-		close(done)
-	}()
-	stop := func(s os.Signal) {
-		reason := runs.SupervisorShutdown
-		if s == syscall.SIGINT {
-			reason = runs.ManualCancel
-		}
-		sup.Stop(id, reason)
-	}
-	return watchSignals(done, sigs, stop, sup.Hurry)
-}
-
-// forwardStdin copies Corral's stdin to the run. At EOF a pipe run's stdin is closed;
-// a PTY has no separate stdin to close, so nothing is sent.
-func forwardStdin(sup *runs.Supervisor, id string, pty bool, chord bool) {
-	buf := make([]byte, 32<<10)
-	var esc ptyhost.EscapeChord
-	for {
-		n, err := os.Stdin.Read(buf)
-		in := buf[:n]
-		if chord { // a raw terminal: Ctrl-] . ends the run whatever it traps
-			var stop bool
-			if in, stop = esc.Feed(in); stop {
-				sup.Stop(id, runs.ManualCancel)
-				return
-			}
-		}
-		if len(in) > 0 && sup.Write(id, in) != nil {
-			return
-		}
-		if err != nil {
-			if !pty {
-				sup.CloseStdin(id)
-			}
-			return
-		}
-	}
 }
 
 // exitCode maps the run's end to corral run's exit code. The signal Corral received
@@ -885,64 +387,6 @@ var signalExit = map[os.Signal]int{
 	syscall.SIGHUP: exitGotSIGHUP, syscall.SIGQUIT: exitGotSIGQUIT,
 }
 
-// terminal is Corral's own terminal while a PTY run is in the foreground: raw mode so
-// every key reaches the run, and size changes forwarded.
-type terminal struct {
-	raw   bool
-	state *term.State
-}
-
-func newTerminal(wantRaw bool) *terminal {
-	t := &terminal{}
-	fd := int(os.Stdin.Fd())
-	if !wantRaw || !term.IsTerminal(fd) {
-		return t
-	}
-	if st, err := term.MakeRaw(fd); err == nil {
-		t.raw, t.state = true, st
-	}
-	return t
-}
-
-func (t *terminal) restore() {
-	if t.state != nil {
-		term.Restore(int(os.Stdin.Fd()), t.state)
-		t.state = nil
-	}
-}
-
-// size is the terminal's size, or zero (the default) when stdin is not a terminal.
-func (t *terminal) size() (uint16, uint16) {
-	w, h, err := term.GetSize(int(os.Stdin.Fd()))
-	if err != nil || w <= 0 || h <= 0 {
-		return 0, 0
-	}
-	return uint16(w), uint16(h)
-}
-
-// followSize forwards Corral's terminal size to a PTY run on every SIGWINCH.
-func (t *terminal) followSize(sup *runs.Supervisor, id string) (stop func()) {
-	if !t.raw {
-		return func() {}
-	}
-	ch := make(chan os.Signal, 1)
-	ptyhost.NotifyWinch(ch)
-	quit := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-ch:
-				if c, r := t.size(); c > 0 {
-					sup.Resize(id, c, r)
-				}
-			case <-quit:
-				return
-			}
-		}
-	}()
-	return func() { signal.Stop(ch); close(quit) }
-}
-
 // listFlags parses the flags shared by ls and reconcile.
 func listFlags(name string, args []string, all *bool) (asJSON bool, stateDir string, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -958,176 +402,6 @@ func listFlags(name string, args []string, all *bool) (asJSON bool, stateDir str
 		return false, "", false
 	}
 	return asJSON, stateDir, true
-}
-
-// lsRun is a record as `corral ls --json` prints it.
-type lsRun struct {
-	runs.Record
-	OwnerAlive bool `json:"owner_alive"`
-}
-
-func cmdLs(args []string) int {
-	var all bool
-	asJSON, stateDir, ok := listFlags("ls", args, &all)
-	if !ok {
-		return exitUsage
-	}
-	dir, err := config.StateDir(stateDir)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-		return exitFailure
-	}
-	reg, err := runs.OpenRegistry(dir, config.Default())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-		return exitFailure
-	}
-	defer reg.Close()
-	for _, w := range reg.Warnings() {
-		fmt.Fprintf(os.Stderr, "corral: %s\n", w)
-	}
-	recs, err := reg.List()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-		return exitFailure
-	}
-	ttl := config.Default().FinishedTTL
-	out := []lsRun{}
-	for _, r := range recs {
-		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
-			continue
-		}
-		out = append(out, lsRun{Record: r, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)})
-	}
-	if asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(struct {
-			Runs    []lsRun      `json:"runs"`
-			Metrics runs.Metrics `json:"metrics"`
-		}{out, reg.Totals()})
-		return 0
-	}
-	printTable(out)
-	return 0
-}
-
-func printTable(rs []lsRun) {
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tKIND\tSTATE\tREASON\tPID\tOWNER\tLEASE\tAGE")
-	for _, r := range rs {
-		owner, lease := "-", "-"
-		if r.State != runs.Exited {
-			owner = r.OwnerInstanceID + map[bool]string{true: " (alive)", false: " (dead)"}[r.OwnerAlive]
-			lease = time.Until(r.LeaseExpiresAt).Round(time.Second).String()
-		}
-		reason := r.Reason.String()
-		if reason == "" {
-			reason = "-"
-		}
-		p := runs.Printable // a record on disk may be forged: nothing of it reaches the terminal raw
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
-			reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
-	}
-	tw.Flush()
-}
-
-func cmdReconcile(args []string) int {
-	asJSON, stateDir, ok := listFlags("reconcile", args, nil)
-	if !ok {
-		return exitUsage
-	}
-	sup, reg, err := openSupervisor(stateDir)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
-		return exitFailure
-	}
-	defer reg.Close()
-	defer sup.Shutdown(context.Background())
-	ds, err := reconcileAndWait(sup)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
-		return exitFailure
-	}
-	enc := json.NewEncoder(os.Stdout)
-	for _, d := range ds {
-		if asJSON {
-			enc.Encode(d)
-			continue
-		}
-		fmt.Printf("%s\t%s\t%s\tpid %d\t%s\n", runs.Printable(d.ID), runs.Printable(d.Name), d.Decision, d.PID,
-			runs.Printable(d.Detail))
-	}
-	if !asJSON && len(ds) == 0 {
-		fmt.Println("nothing to reconcile")
-	}
-	return 0
-}
-
-// reconcileAndWait reconciles; a run whose owner is dead but whose lease has not
-// expired yet may not be stolen (DESIGN §5), but its owner is certainly dead, so it
-// waits for the pass the supervisor makes itself when that lease expires (at most the
-// lease length away, saying so), rather than leave the orphan to someone who may never
-// come (issue 12.2).
-func reconcileAndWait(sup *runs.Supervisor) ([]runs.Decision, error) {
-	type pass struct {
-		ds  []runs.Decision
-		err error
-	}
-	passes := make(chan pass, 8)
-	sup.ReconcileInBackground(func(ds []runs.Decision, err error) { passes <- pass{ds, err} })
-	p := <-passes
-	if p.err != nil {
-		return p.ds, p.err
-	}
-	all := p.ds
-	wait, n := sup.LeaseWait(all)
-	if n == 0 {
-		return all, nil
-	}
-	fmt.Fprintf(os.Stderr, "corral reconcile: %d run(s) of dead Corral instances: waiting %s for their leases to expire\n",
-		n, wait.Round(100*time.Millisecond))
-	limit := time.After(wait + time.Minute) // the lease, then the orphans' grace
-	for n > 0 {
-		select {
-		case p := <-passes:
-			if p.err != nil {
-				return all, p.err
-			}
-			all = merge(all, p.ds)
-			_, n = sup.LeaseWait(all)
-		case <-limit:
-			return all, nil
-		}
-	}
-	return all, nil
-}
-
-// merge is first's decisions with those of later in place of any for the same run
-// (kept aside).
-func merge(first, later []runs.Decision) []runs.Decision {
-	byID := map[string]runs.Decision{}
-	for _, d := range later {
-		if d.Decision != runs.VerdictKept { // a run this pass stole and another ended: not news
-			byID[d.ID] = d
-		}
-	}
-	out := make([]runs.Decision, 0, len(first))
-	for _, d := range first {
-		if l, ok := byID[d.ID]; ok {
-			if !d.Final() { // passes report in any order; what closed a run stands
-				d = l
-			}
-			delete(byID, d.ID)
-		}
-		out = append(out, d)
-	}
-	for _, d := range later {
-		if _, ok := byID[d.ID]; ok {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // uiFlags are the flags of the UI commands.
@@ -1155,6 +429,158 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 	return f, fs.Args(), err
 }
 
+// warn says on stderr what Corral found wrong and went on regardless.
+func warn(w string) { fmt.Fprintf(os.Stderr, "corral: %s\n", w) }
+
+func cmdRun(args []string) int {
+	f, rest, err := parseRunFlags(args)
+	spec, code, ok := specOf("run", "run", f, rest, err)
+	if !ok {
+		return code
+	}
+	// Screens (emulated only when read) tell when an agent rings for its human, which
+	// pauses the no-output deadline.
+	sup, reg, err := runs.Open(config.Default(), f.stateDir, warn, runs.WithScreens())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	reportReconcile(sup)
+	res, err := foreground.Run(sup, spec, f.json)
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
+		return exitUsage
+	case res.PipeClosed && res.Got == nil:
+		return exitGotSIGPIPE
+	}
+	return exitCode(res.Info, res.SpawnErr, res.Got)
+}
+
+// reportReconcile reconciles at start, as every Corral process does, in the
+// background: the command does not wait for orphans to end (issue 15.10), and Shutdown
+// finishes what the pass stole. It says on stderr what it did to runs other than
+// those it left alone (with CR LF: a PTY run may have the terminal in raw mode).
+func reportReconcile(sup *runs.Supervisor) {
+	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral: reconcile: %v\r\n", err)
+		}
+		for _, d := range runs.Notable(ds) {
+			fmt.Fprintf(os.Stderr, "corral: reconciled %s (%s): %s — %s\r\n", runs.Printable(d.ID), runs.Printable(d.Name),
+				d.Decision, runs.Printable(d.Detail))
+		}
+	})
+}
+
+// cmdAttach opens the terminal UI on the state dir's server, starting it if needed.
+func cmdAttach(args []string) int {
+	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory (with --ssh: on HOST)")
+	host := fs.String("ssh", "", "attach to the server on HOST, through ssh HOST corral proxy")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		return exitFailure
+	}
+	return uiExit(launch.Attached(dir, *host, *stateDir, launch.Runs{}, nil))
+}
+
+// uiExit maps the UI's end to an exit code, saying why on stderr when it failed.
+func uiExit(err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "corral: %v\n", err)
+	if errors.Is(err, launch.ErrUsage) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// cmdProxy is corral proxy: this host's server (started if needed) bridged to stdin
+// and stdout, for corral attach --ssh on another host.
+func cmdProxy(args []string) int {
+	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
+	if err == nil {
+		err = server.ProxySelf(dir, os.Stdin, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral proxy: %v\n", err)
+		return exitFailure
+	}
+	return 0
+}
+
+// controlEnv is what the control verbs need of the CLI.
+func controlEnv() control.Env {
+	return control.Env{
+		StateDir: func(flag string) (string, error) { return config.ResolveStateDir(flag, config.Default().StateDir) },
+		Start:    server.StartSelf,
+		// A run ended through the server exits wait as corral run would have: kill is
+		// the operator's cancel (SIGINT, 130), shutdown Corral's own (SIGTERM, 143).
+		ExitCode: func(i runs.Info) int {
+			var spawnErr error
+			if i.SpawnErr != "" {
+				spawnErr = errors.New(i.SpawnErr)
+			}
+			got := map[runs.Reason]os.Signal{runs.ManualCancel: syscall.SIGINT,
+				runs.SupervisorShutdown: syscall.SIGTERM}[i.Reason]
+			return exitCode(i, spawnErr, got)
+		},
+		Stdin: os.Stdin, Stdout: hostterm.Stdout(), Stderr: os.Stderr,
+	}
+}
+
+// cmdServer is corral server: the state dir's server (server.Run) until corral
+// shutdown, SIGTERM or SIGINT.
+func cmdServer(args []string) int {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory")
+	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if err := server.Run(*stateDir, *daemon, warn); err != nil {
+		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
+		return exitFailure
+	}
+	return 0
+}
+
+func cmdReconcile(args []string) int {
+	asJSON, stateDir, ok := listFlags("reconcile", args, nil)
+	if !ok {
+		return exitUsage
+	}
+	sup, reg, err := runs.Open(config.Default(), stateDir, warn)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	defer sup.Shutdown(context.Background())
+	ds, err := sup.ReconcileAndWait(func(n int, wait time.Duration) {
+		fmt.Fprintf(os.Stderr, "corral reconcile: %d run(s) of dead Corral instances: waiting %s for their leases to expire\n",
+			n, wait.Round(100*time.Millisecond))
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)
+		return exitFailure
+	}
+	listing.WriteDecisions(os.Stdout, ds, asJSON)
+	return 0
+}
+
 // cmdUI opens the terminal UI: the config file's runs, a Procfile's, or one PTY run
 // given after --. Runs with autostart = false are listed, not started, until the
 // operator starts one.
@@ -1163,29 +589,13 @@ func cmdUI(args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	d, entries, prefs, err := loadRuns(f)
+	d, entries, rs, err := launch.Load(f.config, f.procfile)
+	if err == nil {
+		rs, err = launch.FromEntries(rs, d, entries)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitUsage
-	}
-	var specs, pending, configured []runs.Spec
-	for _, e := range entries {
-		s, err := runs.SpecFromEntry(e, d)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
-			return exitUsage
-		}
-		both := []runs.Spec{s}
-		if e.Parity {
-			p := parity.Pair(s)
-			both = p[:]
-		}
-		configured = append(configured, both...)
-		if e.Autostart {
-			specs = append(specs, both...)
-		} else {
-			pending = append(pending, both...)
-		}
 	}
 	var cmd []runs.Spec
 	if len(rest) > 0 {
@@ -1197,175 +607,31 @@ func cmdUI(args []string) int {
 		cmd = append(cmd, runs.Spec{Argv: rest, PTY: true, Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Escape: esc})
 	}
 	if f.local {
-		return runUI(d, f.stateDir, uiRuns{start: append(specs, cmd...), pending: pending, configured: configured,
-			keys: prefs.keys, mouse: prefs.mouse}, nil)
+		rs.Start = append(rs.Start, cmd...)
+		return uiExit(launch.Local(d, f.stateDir, rs, nil, warn))
 	}
 	dir, err := config.ResolveStateDir(f.stateDir, d.StateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return runAttached(dir, "", "", uiRuns{start: specs, pending: pending, configured: configured,
-		keys: prefs.keys, mouse: prefs.mouse}, cmd)
-}
-
-// loadRuns reads the config file (or Procfile) the flags and environment point at;
-// the uiRuns it returns carries the file's UI preferences only (keys, mouse).
-func loadRuns(f uiFlags) (config.Defaults, []config.RunEntry, uiRuns, error) {
-	d := config.Default()
-	if f.procfile != "" {
-		entries, err := config.LoadProcfile(f.procfile)
-		return d, entries, uiRuns{}, err
-	}
-	path, err := config.Discover(f.config)
-	if err != nil || path == "" {
-		return d, nil, uiRuns{}, err
-	}
-	file, err := config.Load(path)
-	if err == nil {
-		err = checkKeys(file)
-	}
-	if err != nil {
-		return d, nil, uiRuns{}, err
-	}
-	return file.Apply(d), file.Runs, uiRuns{keys: file.Keys, mouse: file.UI.Mouse}, nil
-}
-
-// checkKeys checks the file's [keys] against the UI's actions; an error names the
-// line of the binding it is about.
-func checkKeys(file *config.File) error {
-	err := ui.CheckKeys(file.Keys)
-	var ke *ui.KeyError
-	if errors.As(err, &ke) {
-		if line := file.KeyLine(ke.Action); line > 0 {
-			return fmt.Errorf("%s:%d: [keys] %s: %s", file.Path, line, ke.Action, ke.Msg)
-		}
-		return fmt.Errorf("%s: [keys] %s: %s", file.Path, ke.Action, ke.Msg)
-	}
-	return err
-}
-
-// uiRuns is what the UI opens with: the runs to start, the configured runs it lists
-// without starting (autostart = false), every configured run (a removed one is listed
-// as not started again), key overrides, the mouse ([ui] mouse), and whether they are
-// corral replay's players.
-type uiRuns struct {
-	start, pending, configured []runs.Spec
-	keys                       map[string][]string
-	mouse, replay              bool
-}
-
-// uiPrefs reads the UI's kept choices in a state dir ("" for none: corral attach
-// --ssh, whose state dir is on another host); a bad file is a warning.
-func uiPrefs(dir string) (ui.Prefs, string) {
-	if dir == "" {
-		return ui.Prefs{}, ""
-	}
-	path := filepath.Join(dir, ui.PrefsFile)
-	p, err := ui.LoadPrefs(path)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral: ignoring the saved layout: %v\n", err)
-	}
-	return p, path
-}
-
-// runUI runs the terminal UI over a supervisor with the given runs started. drive, when
-// set, is started with the program and the supervisor (the demo's autoplay).
-func runUI(d config.Defaults, stateDir string, rs uiRuns, drive func(*tea.Program, *runs.Supervisor)) int {
-	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
-		fmt.Fprintln(os.Stderr, "corral: the UI needs a terminal (use corral run for headless runs)")
-		return exitUsage
-	}
-	// Signals are Corral's own from before the first run starts until the last one is
-	// verified gone: the first ends the UI (then every run, with supervisor-shutdown),
-	// a later one cuts the grace short. None may kill Corral mid-cleanup.
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
-	sup, reg, err := openSupervisorWith(d, stateDir, runs.WithScreens())
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
-		return exitFailure
-	}
-	defer reg.Close()
-	dir, _ := config.ResolveStateDir(stateDir, d.StateDir) // resolved already by openSupervisorWith
-	kept, keptPath := uiPrefs(dir)
-	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
-	for _, s := range rs.start {
-		sup.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
-	}
-	snap, sub := sup.Subscribe()
-	defer sub.Close()
-	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.keys, Pending: rs.pending,
-		Configured: rs.configured, Mouse: rs.mouse, InTmux: os.Getenv("TMUX") != "", Replay: rs.replay, Prefs: kept, PrefsPath: keptPath,
-		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
-	if err != nil {
-		sup.Shutdown(context.Background())
-		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
-		return exitUsage
-	}
-	p := tea.NewProgram(m, tea.WithoutSignalHandler())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go ui.Bridge(ctx, sub.C, p.Send, 16*time.Millisecond)
-	sup.ReconcileInBackground(func(ds []runs.Decision, _ error) { p.Send(ui.ReconciledMsg{Decisions: ds}) })
-	go watchSignals(ctx.Done(), sigs, func(os.Signal) { p.Quit() }, sup.Hurry)
-	if drive != nil {
-		go drive(p, sup)
-	}
-	_, runErr := p.Run()
-	// Whatever ended the UI, nothing Corral started may outlive it.
-	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer scancel()
-	if err := sup.Shutdown(sctx); err != nil {
-		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
-		return exitFailure
-	}
-	if runErr != nil {
-		fmt.Fprintf(os.Stderr, "corral: %v\n", runErr)
-		return exitFailure
-	}
-	return 0
-}
-
-// watchSignals turns the first signal into first(sig) and every later one into
-// later(), until done closes, and returns the first signal (nil if none came).
-func watchSignals(done <-chan struct{}, sigs <-chan os.Signal, first func(os.Signal), later func()) os.Signal {
-	var got os.Signal
-	for {
-		select {
-		case s := <-sigs:
-			if got != nil {
-				later()
-				continue
-			}
-			got = s
-			first(s)
-		case <-done:
-			return got
-		}
-	}
+	return uiExit(launch.Attached(dir, "", "", rs, cmd))
 }
 
 // cmdCheck validates a config file and prints the effective configuration.
 func cmdCheck(args []string) int {
-	flag := ""
 	if len(args) > 1 {
 		fmt.Fprintln(os.Stderr, "corral check: one file at most")
 		return exitUsage
 	}
-	if len(args) == 1 {
-		flag = args[0]
-	}
-	path, err := config.Discover(flag)
+	path, err := config.Discover(strings.Join(args, ""))
 	if err == nil && path == "" {
 		err = errors.New("no config file (looked for ./corral.toml and the user config dir)")
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
-		return exitUsage
+	var file *config.File
+	if err == nil {
+		file, err = config.Load(path)
 	}
-	file, err := config.Load(path)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
 		return exitUsage
@@ -1381,51 +647,15 @@ func cmdCheck(args []string) int {
 	if bad {
 		return exitUsage
 	}
-	for _, w := range runWarnings(file) {
+	for _, w := range file.RunWarnings() {
 		fmt.Fprintf(os.Stderr, "corral check: warning: %s\n", w)
 	}
-	if err := checkKeys(file); err != nil {
+	if err := launch.CheckKeys(file); err != nil {
 		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
 		return exitUsage
 	}
 	fmt.Printf("# %s is valid; effective configuration:\n%s", path, file.Effective(config.Default()))
 	return 0
-}
-
-// runWarnings are what may fail only when a run starts, said before: a cwd that does
-// not exist, a program not on PATH (issue 14.12). Nothing is run to find out.
-func runWarnings(file *config.File) []string {
-	var out []string
-	for _, e := range file.Runs {
-		at := fmt.Sprintf("%s:%d: run %q", file.Path, e.Line, e.Name)
-		if e.Cwd != "" {
-			if st, err := os.Stat(e.Cwd); err != nil || !st.IsDir() {
-				out = append(out, fmt.Sprintf("%s: cwd %s is not a directory here", at, e.Cwd))
-			}
-		}
-		prog := ""
-		if len(e.Argv) > 0 {
-			prog = e.Argv[0]
-		} else if f := strings.Fields(e.Cmd); len(f) > 0 && !strings.Contains(f[0], "=") {
-			prog = f[0] // a shell line's first word; builtins and assignments may fool it
-		}
-		if prog == "" || strings.Contains(prog, "/") {
-			continue
-		}
-		if _, err := exec.LookPath(prog); err != nil && !shellWord(prog) {
-			out = append(out, fmt.Sprintf("%s: %s is not on PATH here", at, prog))
-		}
-	}
-	return out
-}
-
-// shellWord reports a word a shell line may start with that is no program.
-func shellWord(w string) bool {
-	switch w {
-	case "cd", "exec", "export", "set", "source", ".", "if", "for", "while", "test", "[", "{", "(", "true", "false", "echo", "printf", "read", "ulimit", "umask", "trap", "wait":
-		return true
-	}
-	return false
 }
 
 // cmdDemo opens the UI on the built-in scenario, with a private state dir so the
@@ -1443,82 +673,19 @@ func cmdDemo(args []string) int {
 		}
 		defer os.RemoveAll(dir)
 	}
-	var specs []runs.Spec
-	for _, r := range demo.Scenario() {
-		specs = append(specs, runs.Spec{Name: r.Name, Argv: r.Argv, Shell: r.Shell, Env: r.Env, PTY: r.PTY,
-			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace, Escape: runs.EscapePolicy(r.EscapePolicy)})
-	}
-	if !f.autoplay {
-		return runUI(config.Default(), dir, uiRuns{start: specs}, nil)
-	}
-	expect := map[string]string{}
-	for _, r := range demo.Scenario() {
-		if r.Expect != "" {
-			expect[r.Name] = r.Expect
-		}
-	}
-	played := make(chan error, 1)
-	drive := func(p *tea.Program, sup *runs.Supervisor) {
-		played <- ui.Autoplay(p.Send, ui.Local{Supervisor: sup}, expect)
-	}
-	code := runUI(config.Default(), dir, uiRuns{start: specs}, drive)
-	select {
-	case err := <-played:
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "corral demo: %v\n", err)
-			return exitFailure
-		}
-	case <-time.After(5 * time.Second):
-		fmt.Fprintln(os.Stderr, "corral demo: the UI ended before the autoplay did")
+	uiErr, played := launch.Demo(dir, f.autoplay, warn)
+	code := uiExit(uiErr)
+	switch {
+	case played != nil:
+		fmt.Fprintf(os.Stderr, "corral demo: %v\n", played)
 		return exitFailure
-	}
-	if code == 0 {
+	case code == 0 && f.autoplay:
 		fmt.Println("corral demo: autoplay finished; every run ended as expected")
 	}
 	return code
 }
 
-// cmdReplay plays an asciicast recording inside a Corral pane: a PTY run of the
-// built-in player, so it is a run like any other; its keys (pause, seek, speed) work
-// outside focus too, and its progress is in the pane's title (ui/replay.go).
-// castOf is the recording to play: a file, or the recording of a run of the state
-// dir's registry named by its id, a unique prefix of it or its name (the newest run
-// of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
-func castOf(arg, stateDir string) (string, error) {
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
-		return filepath.Abs(arg)
-	}
-	dir, err := config.ResolveStateDir(stateDir, config.Default().StateDir)
-	if err != nil {
-		return "", err
-	}
-	reg, err := runs.OpenRegistry(dir, config.Default())
-	if err != nil {
-		return "", err
-	}
-	defer reg.Close()
-	recs, err := reg.List()
-	if err != nil {
-		return "", err
-	}
-	var found *runs.Record
-	for i, r := range recs {
-		match := r.RunID == arg || r.Name == arg || strings.HasPrefix(r.RunID, arg)
-		if match && (found == nil || r.CreatedAt.After(found.CreatedAt)) {
-			found = &recs[i]
-		}
-	}
-	if found == nil {
-		return "", fmt.Errorf("%s is neither a file nor a run in %s", arg, dir)
-	}
-	for _, l := range found.Logs {
-		if strings.HasSuffix(l, ".cast") {
-			return l, nil
-		}
-	}
-	return "", fmt.Errorf("run %s (%s) has no recording: only PTY runs are recorded", found.RunID, runs.Printable(found.Name))
-}
-
+// cmdReplay plays an asciicast recording inside a Corral pane (launch.Replay).
 func cmdReplay(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	speed := fs.Float64("speed", 1, "playback speed")
@@ -1527,7 +694,7 @@ func cmdReplay(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: corral replay [--speed N] [--state-dir DIR] FILE.cast|RUN")
 		return exitUsage
 	}
-	path, err := castOf(fs.Arg(0), *stateDir)
+	path, err := launch.Recording(fs.Arg(0), *stateDir)
 	var cols, rows int
 	if err == nil {
 		cols, rows, err = demo.CastSize(path)
@@ -1536,20 +703,43 @@ func cmdReplay(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral replay: %v\n", err)
 		return exitUsage
 	}
-	argv, env := demo.Child("cast-play", path, fmt.Sprint(*speed))
 	dir, err := os.MkdirTemp("", "corral-replay-")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral replay: %v\n", err)
 		return exitFailure
 	}
 	defer os.RemoveAll(dir)
-	// At the recording's size, whatever the pane's: the player follows its resizes.
-	spec := runs.Spec{Name: "replay " + filepath.Base(path), Argv: argv, Env: env, PTY: true,
-		Cols: uint16(min(cols, 1000)), Rows: uint16(min(rows, 1000)), FixedSize: true}
-	_, _, rs, err := loadRuns(uiFlags{}) // the [keys] and [ui] of the config corral would open
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral replay: %v; the default keys apply\n", err)
+	return uiExit(launch.Replay(dir, path, cols, rows, *speed, warn))
+}
+
+func cmdLs(args []string) int {
+	var all bool
+	asJSON, stateDir, ok := listFlags("ls", args, &all)
+	if !ok {
+		return exitUsage
 	}
-	rs.start, rs.pending, rs.replay = []runs.Spec{spec}, nil, true
-	return runUI(config.Default(), dir, rs, nil)
+	dir, err := config.StateDir(stateDir)
+	var reg *runs.Registry
+	if err == nil {
+		reg, err = runs.OpenRegistry(dir, config.Default())
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+		return exitFailure
+	}
+	defer reg.Close()
+	for _, w := range reg.Warnings() {
+		warn(w)
+	}
+	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+		return exitFailure
+	}
+	if asJSON {
+		listing.WriteJSON(os.Stdout, rs, reg.Totals())
+		return 0
+	}
+	listing.WriteTable(os.Stdout, rs)
+	return 0
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
@@ -77,8 +78,7 @@ func TestKilledServerReconciledByTheNext(t *testing.T) {
 	if serverPID(t, state) == old {
 		t.Fatal("no new server")
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	eventually.Value(t, 30*time.Second, "the new server to reap the orphan", func() (string, bool) {
 		var ls struct {
 			Runs []struct {
 				RunID  string `json:"run_id"`
@@ -98,14 +98,8 @@ func TestKilledServerReconciledByTheNext(t *testing.T) {
 				done = true
 			}
 		}
-		if done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the new server never reaped the orphan:\n%s", r.stdout)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return r.stdout, done
+	})
 	if n := strings.Count(readEvents(t, state), `"decision":"orphan-reaped"`); n != 1 {
 		t.Errorf("%d orphan-reaped decisions, want exactly 1", n)
 	}
@@ -133,4 +127,40 @@ func TestUIReapsWhenTheLeaseExpires(t *testing.T) {
 	waitGone(t, pid, "the orphan")
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 20*time.Second)
+}
+
+// ls and reconcile on the registry corral run wrote.
+func TestLsAndReconcile(t *testing.T) {
+	state := t.TempDir()
+	for _, code := range []string{"0", "4"} {
+		cmd := corral(t, runArgs([]string{"--state-dir", state, "--name", "job" + code}, child("exit", code))...)
+		run(t, cmd)
+	}
+	r := run(t, corral(t, "ls", "--json", "--state-dir", state))
+	var ls struct {
+		Runs []struct {
+			RunID               string `json:"run_id"`
+			Name, State, Reason string
+			OwnerAlive          *bool `json:"owner_alive"`
+		}
+		Metrics struct {
+			Spawn int            `json:"run_spawn_total"`
+			Exit  map[string]int `json:"run_exit_total"`
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil || r.code != 0 {
+		t.Fatalf("ls --json: %v, exit %d: %s", err, r.code, r.stdout)
+	}
+	if len(ls.Runs) != 2 || ls.Runs[0].State != "exited" || ls.Runs[0].OwnerAlive == nil ||
+		ls.Metrics.Spawn != 2 || ls.Metrics.Exit["exit"] != 2 {
+		t.Fatalf("ls %+v", ls)
+	}
+	table := run(t, corral(t, "ls", "--state-dir", state))
+	if !strings.Contains(table.stdout, "job4") || !strings.HasPrefix(table.stdout, "ID") {
+		t.Fatalf("ls table %q", table.stdout)
+	}
+	rec := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
+	if rec.code != 0 || rec.stdout != "" {
+		t.Fatalf("reconcile with nothing open: exit %d %q", rec.code, rec.stdout)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corral/runs/eventually"
 )
 
 // A run the UI opens with starts at its pane's size: the recording's header is the
@@ -26,8 +28,8 @@ func TestCastHeaderIsTheStartSize(t *testing.T) {
 	}
 	var cols, rows int
 	var events []string
-	deadline := time.Now().Add(20 * time.Second)
-	for cols == 0 { // the recording reaches the file when the run ends
+	// The recording reaches the file when the run ends.
+	eventually.Value(t, 20*time.Second, "a size in the recording", func() ([]string, bool) {
 		f, err := os.Open(casts[0])
 		if err != nil {
 			t.Fatal(err)
@@ -50,13 +52,8 @@ func TestCastHeaderIsTheStartSize(t *testing.T) {
 			}
 		}
 		f.Close()
-		if cols == 0 && time.Now().After(deadline) {
-			t.Fatalf("no size in the recording: %q", events)
-		}
-		if cols == 0 {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+		return events, cols != 0
+	})
 	for _, e := range events {
 		if strings.Contains(e, `"r"`) {
 			t.Errorf("a resize in the recording of a run started at its pane's size: %s", e)
@@ -107,6 +104,45 @@ func TestReplaySeekAndProgress(t *testing.T) {
 	x.keys("Space")
 	x.waitUntil("playing again", 20*time.Second, func(s string) bool {
 		return regexp.MustCompile(`0:0\d / 1:00`).MatchString(s) && !strings.Contains(s, "paused")
+	})
+	x.keys("q")
+	x.answer(`(?i)quit.*\?`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+}
+
+// A PTY run's recording plays back inside a Corral pane.
+func TestReplayRecording(t *testing.T) {
+	state := t.TempDir()
+	rec := corral(t, "run", "--pty", "--state-dir", state, "--shell", "--", "printf 'hello \\033[32mreplay\\033[0m\\n'")
+	if r := run(t, rec); r.code != 0 {
+		t.Fatalf("record: exit %d %s", r.code, r.stderr)
+	}
+	casts, _ := filepath.Glob(filepath.Join(state, "logs", "*.cast"))
+	if len(casts) != 1 {
+		t.Fatalf("recordings %v, want one", casts)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay --speed 4 %s", t.TempDir(), corralBin, casts[0]))
+	x.waitFor(`hello replay`, 20*time.Second)
+	x.waitFor(`end of recording`, 20*time.Second)
+	x.keys("q")
+	x.answer(`(?i)quit.*\?`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	if r := run(t, corral(t, "replay", filepath.Join(state, "nope.cast"))); r.code != 2 {
+		t.Errorf("a missing recording: exit %d, want 2", r.code)
+	}
+
+	// A recording that was resized plays at its sizes, whatever the pane's: 40×10, then
+	// 60×12, where 60 #s fill one line.
+	resized := filepath.Join(t.TempDir(), "resized.cast")
+	os.WriteFile(resized, []byte(`{"version": 2, "width": 40, "height": 10}
+[0.0, "o", "before\r\n"]
+[0.05, "r", "60x12"]
+[0.1, "o", "`+strings.Repeat("#", 60)+`after"]
+`), 0o600)
+	x = startTmux(t, 160, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay %s", t.TempDir(), corralBin, resized))
+	full := regexp.MustCompile(`│#{60} +│`) // 60 #s and the line's end: no wrap at 40
+	x.waitUntil("the replay at 60×12", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, "· 60×12") && full.MatchString(s) && strings.Contains(s, "│after")
 	})
 	x.keys("q")
 	x.answer(`(?i)quit.*\?`, "y")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // serverCmd is corral with the given state dir (the server is per state dir).
@@ -38,15 +39,10 @@ func serverPID(t *testing.T, state string) int {
 // waitGone waits for pid to be gone (or a zombie nobody has reaped yet).
 func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
+	eventually.True(t, 15*time.Second, fmt.Sprintf("%s (pid %d) to be gone", what, pid), func() bool {
 		p, err := reaper.ReadProc(pid)
-		if err != nil || p.State == 'Z' {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s (pid %d) still alive", what, pid)
+		return err != nil || p.State == 'Z'
+	})
 }
 
 // A script drives a run through the server, which spawn starts on demand: send-keys
@@ -71,12 +67,10 @@ func TestServerControlVerbs(t *testing.T) {
 		t.Fatalf("send-keys: %+v", r)
 	}
 	var seen string
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(seen, "got hello"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("poll never showed the reply: %q", seen)
-		}
+	eventually.Value(t, 10*time.Second, "poll to show the reply", func() (string, bool) {
 		seen += serverCorral(t, state, "poll", id, "--wait", "1s").stdout
-	}
+		return seen, strings.Contains(seen, "got hello")
+	})
 	if r := serverCorral(t, state, "wait", id, "--timeout", "50ms"); r.code != 124 {
 		t.Errorf("wait --timeout on a live run: %+v", r)
 	}
@@ -195,12 +189,10 @@ func TestAttachDetachReattach(t *testing.T) {
 		t.Fatalf("the run did not outlive the terminal: %+v", r)
 	}
 	var seen string
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(seen, "got while-away"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("no output while detached: %q", seen)
-		}
+	eventually.Value(t, 10*time.Second, "output written while detached", func() (string, bool) {
 		seen += serverCorral(t, state, "poll", "echoer", "--wait", "1s").stdout
-	}
+		return seen, strings.Contains(seen, "got while-away")
+	})
 
 	// Back in a new terminal: everything is there, with what was written meanwhile.
 	y := startTmux(t, 120, 40, attach)

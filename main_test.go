@@ -10,13 +10,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"corral/demo"
 	"corral/reaper"
+	"corral/runs/eventually"
 )
 
 // corralBin is the real corral binary, built once for these end-to-end tests. It also
@@ -253,8 +253,8 @@ func TestRunSignals(t *testing.T) {
 // once in a loaded soak).
 func waitChildRunning(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	// /proc has no change notification: it is polled.
+	eventually.True(t, 20*time.Second, "the run's tree to come up", func() bool {
 		all, _ := reaper.ListAll()
 		for _, p := range all {
 			if p.PPID != pid {
@@ -262,13 +262,12 @@ func waitChildRunning(t *testing.T, pid int) {
 			}
 			for _, d := range reaper.Descendants(all, p.PID) {
 				if argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", d.PID)); bytes.HasSuffix(argv, []byte("tree\x000\x00")) {
-					return
+					return true
 				}
 			}
 		}
-		time.Sleep(5 * time.Millisecond) // /proc has no change notification
-	}
-	t.Fatal("the run's tree never came up")
+		return false
+	})
 }
 
 // An escaping command (setsid + double fork) under --escape-policy fail ends with
@@ -323,167 +322,6 @@ func TestRunEscapeOwnedByDefault(t *testing.T) {
 	}
 }
 
-// ls and reconcile on the registry corral run wrote.
-func TestLsAndReconcile(t *testing.T) {
-	state := t.TempDir()
-	for _, code := range []string{"0", "4"} {
-		cmd := corral(t, runArgs([]string{"--state-dir", state, "--name", "job" + code}, child("exit", code))...)
-		run(t, cmd)
-	}
-	r := run(t, corral(t, "ls", "--json", "--state-dir", state))
-	var ls struct {
-		Runs []struct {
-			RunID               string `json:"run_id"`
-			Name, State, Reason string
-			OwnerAlive          *bool `json:"owner_alive"`
-		}
-		Metrics struct {
-			Spawn int            `json:"run_spawn_total"`
-			Exit  map[string]int `json:"run_exit_total"`
-		}
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil || r.code != 0 {
-		t.Fatalf("ls --json: %v, exit %d: %s", err, r.code, r.stdout)
-	}
-	if len(ls.Runs) != 2 || ls.Runs[0].State != "exited" || ls.Runs[0].OwnerAlive == nil ||
-		ls.Metrics.Spawn != 2 || ls.Metrics.Exit["exit"] != 2 {
-		t.Fatalf("ls %+v", ls)
-	}
-	table := run(t, corral(t, "ls", "--state-dir", state))
-	if !strings.Contains(table.stdout, "job4") || !strings.HasPrefix(table.stdout, "ID") {
-		t.Fatalf("ls table %q", table.stdout)
-	}
-	rec := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
-	if rec.code != 0 || rec.stdout != "" {
-		t.Fatalf("reconcile with nothing open: exit %d %q", rec.code, rec.stdout)
-	}
-}
-
-// tmuxTerm is a private tmux server (its own socket) showing one window that runs a
-// command. The tests drive it with send-keys and read it with capture-pane, as a
-// person at a terminal would; the server is killed by its socket when the test ends.
-type tmuxTerm struct {
-	t    *testing.T
-	sock string
-	last time.Time // when keys were last sent
-}
-
-var tmuxCount atomic.Int32
-
-func startTmux(t *testing.T, w, h int, cmdline string) *tmuxTerm {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is not installed (.ci/run installs it)")
-		}
-		t.Skip("tmux not installed")
-	}
-	x := &tmuxTerm{t: t, sock: fmt.Sprintf("corral-test-%d-%d", os.Getpid(), tmuxCount.Add(1))}
-	// The pane outlives the command, so its exit code and last screen can be read.
-	shell := cmdline + "; echo CORRAL-EXIT=$?; sleep 600"
-	x.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
-	t.Cleanup(func() { exec.Command("tmux", "-L", x.sock, "kill-server").Run() })
-	return x
-}
-
-func (x *tmuxTerm) run(args ...string) string {
-	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.sock}, args...)...).CombinedOutput()
-	if err != nil {
-		x.t.Fatalf("tmux %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
-
-func (x *tmuxTerm) screen() string { return x.run("capture-pane", "-p", "-t", "t") }
-
-// keys sends tmux key names (Enter, C-c, …); text sends literal text. Each call is
-// what a person presses at once: calls are paced as a person types (typingGap apart),
-// because Corral takes keys that come faster than that outside focus for a paste and
-// drops them (ui/guard.go).
-func (x *tmuxTerm) keys(k ...string) { x.send(append([]string{"send-keys", "-t", "t"}, k...)...) }
-func (x *tmuxTerm) text(s string)    { x.send("send-keys", "-t", "t", "-l", s) }
-
-// typingGap is the time between two key presses of a person; it is above the time
-// Corral gives a question to be read before it takes an answer (ui answerGrace).
-const typingGap = 150 * time.Millisecond
-
-func (x *tmuxTerm) send(args ...string) {
-	x.t.Helper()
-	if wait := typingGap - time.Since(x.last); wait > 0 {
-		time.Sleep(wait) // the gap itself is what is modelled, not a condition to wait for
-	}
-	x.run(args...)
-	x.last = time.Now()
-}
-
-// answer answers the question on screen (re) with key, as a person who read it does.
-// Corral ignores an answer that reached it before the question could be read (ui
-// answerGrace), and keys are paced from their sending: a loaded Corral that shows the
-// question late may take the answer as early. While the question stays, the answer is
-// given again.
-func (x *tmuxTerm) answer(re, key string) {
-	x.t.Helper()
-	rx := regexp.MustCompile(re)
-	x.waitFor(re, 10*time.Second)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		x.keys(key)
-		for gone := time.Now().Add(time.Second); rx.MatchString(x.screen()) && time.Now().Before(gone); {
-			time.Sleep(50 * time.Millisecond) // tmux has no change notification
-		}
-		if !rx.MatchString(x.screen()) {
-			return
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("the question %q stayed after %s:\n%s", re, key, x.screen())
-		}
-	}
-}
-
-// waitSettled waits until the screen matches re and two captures 50 ms apart agree:
-// a capture taken while Corral was still drawing a frame (tmux applies its output as
-// it reads it) mixed two frames once (TestUIWidthsUsed, in CI).
-func (x *tmuxTerm) waitSettled(re string, limit time.Duration) string {
-	x.t.Helper()
-	return x.waitUntilSettled(fmt.Sprintf("%q", re), limit, regexp.MustCompile(re).MatchString)
-}
-
-// waitUntilSettled is waitUntil for a screen two captures in a row agree on.
-func (x *tmuxTerm) waitUntilSettled(what string, limit time.Duration, ok func(string) bool) string {
-	x.t.Helper()
-	prev := ""
-	return x.waitUntil(what+", settled", limit, func(s string) bool {
-		same := s == prev
-		prev = s
-		return same && ok(s)
-	})
-}
-
-// waitFor waits until the screen matches re, with a deadline.
-func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
-	x.t.Helper()
-	rx := regexp.MustCompile(re)
-	return x.waitUntil(fmt.Sprintf("%q", re), limit, rx.MatchString)
-}
-
-// waitUntil waits until ok(screen), with a deadline. tmux has no change notification,
-// so it polls the screen.
-func (x *tmuxTerm) waitUntil(what string, limit time.Duration, ok func(string) bool) string {
-	x.t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		s := x.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("timed out waiting for %s on screen:\n%s", what, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // assertEnded checks that the registry holds n runs, every one ended with reason, and
 // that nothing they started is left.
 func assertEnded(t *testing.T, state string, n int, reason string) {
@@ -532,186 +370,4 @@ func assertNothingLeft(t *testing.T, state string) {
 			t.Errorf("run %s left %+v", r.Name, m)
 		}
 	}
-}
-
-// A shell in the UI: focus it and type a command, interrupt it with send-keys C-c,
-// resize the terminal and see the child's stty size follow, cancel it, quit.
-func TestUIShellSession(t *testing.T) {
-	state := serverState(t)
-	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s PS1='$ ' %s -- bash --norc --noprofile",
-		state, corralBin))
-	x.waitFor(`bash\s+pty\s+running`, 20*time.Second)
-
-	x.keys("Enter") // focus
-	x.waitFor(`FOCUS`, 10*time.Second)
-	x.text("echo hi-$((6*7))")
-	x.keys("Enter")
-	x.waitFor(`(?m)^.*hi-42`, 10*time.Second)
-
-	x.text("stty size")
-	x.keys("Enter")
-	before := x.waitFor(sttyRE.String(), 10*time.Second)
-	x.run("resize-window", "-t", "t", "-x", "100", "-y", "30")
-	x.text("clear; stty size")
-	x.keys("Enter")
-	x.waitUntil("stty size to follow the resize from "+sizeOf(before), 10*time.Second, func(s string) bool {
-		after := sizeOf(s)
-		return after != "" && after != sizeOf(before)
-	})
-
-	x.text("sleep 1000")
-	x.keys("Enter")
-	x.keys("C-]") // leave focus
-	x.keys("s")
-	x.text("C-c")
-	x.keys("Enter")
-	x.keys("s")
-	x.text(`"echo back-$((2+3))" Enter`)
-	x.keys("Enter")
-	x.waitFor(`back-5`, 10*time.Second) // the sleep was interrupted: the shell answers again
-
-	x.keys("x")
-	x.answer(`(?i)cancel.*\?`, "y")
-	x.waitFor(`bash\s+(pty\s+)?exited.*cancel`, 20*time.Second) // a 100-column list drops the kind
-	x.keys("q")
-	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
-	assertNothingLeft(t, state)
-}
-
-// sttyRE finds stty's "rows cols" at the left edge of the terminal pane.
-var sttyRE = regexp.MustCompile(`│(\d+ \d+) +│`)
-
-// sizeOf is the last "rows cols" line on a screen.
-func sizeOf(screen string) string {
-	m := sttyRE.FindAllStringSubmatch(screen, -1)
-	if len(m) == 0 {
-		return ""
-	}
-	return m[len(m)-1][1]
-}
-
-// Two runs; quitting with them live asks first, then ends both, leaving nothing: q in
-// a UI that runs them itself (--local), the shutdown key (Q) in one attached to the
-// server, where q would detach.
-func TestUIQuitWithLiveRuns(t *testing.T) {
-	t.Run("local", func(t *testing.T) { testQuitWithLiveRuns(t, "--local", "q") })
-	t.Run("server", func(t *testing.T) { testQuitWithLiveRuns(t, "", "Q") })
-}
-
-func testQuitWithLiveRuns(t *testing.T, flag, quit string) {
-	state := serverState(t)
-	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s %s -- env CORRAL_CHILD=1 %s sleep",
-		state, corralBin, flag, corralBin))
-	x.waitFor(`running`, 20*time.Second)
-	x.keys("n") // a second run, from the new-run form
-	x.waitFor(`(?i)new run`, 10*time.Second)
-	x.text("sleep 1000")
-	x.keys("Enter")
-	x.waitFor(`(?s)running.*running`, 20*time.Second)
-	// The terminal's title says how many runs are live (OSC 2, which tmux keeps as the
-	// pane title).
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		title := strings.TrimSpace(x.run("display", "-p", "-t", "t", "#{pane_title}"))
-		if title == "corral · 2 live" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pane title %q, want %q", title, "corral · 2 live")
-		}
-	}
-	x.keys(quit)
-	x.answer(`2 live run\(s\) will be ended`, "y")
-	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
-	assertEnded(t, state, 2, "supervisor-shutdown")
-}
-
-// A [[run]] with autostart = false is listed as not started, is not in the registry,
-// and starts on R; it is then a run like any other, and the events pane counts both.
-func TestUIPendingRunStartsOnKey(t *testing.T) {
-	state, dir := serverState(t), t.TempDir()
-	cfg := filepath.Join(dir, "corral.toml")
-	toml := "[[run]]\nname = \"first\"\ncmd = \"echo first-up\"\n\n" +
-		"[[run]]\nname = \"later\"\ncmd = \"echo started-$((6*7))\"\nautostart = false\n"
-	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --config %s", state, corralBin, cfg))
-	x.waitFor(`(?s)first\s+pipe\s+exited.*later\s+pipe\s+not started`, 20*time.Second)
-	if reps := registry(t, state); len(reps) != 1 || reps[0].Name != "first" {
-		t.Fatalf("registry %+v, want only the autostart run", reps)
-	}
-	x.keys("j")
-	x.waitFor(`Details later \(not started\)`, 10*time.Second)
-	x.keys("R")
-	x.waitFor(`started-42`, 20*time.Second)
-	screen := x.waitFor(`later\s+pipe\s+exited`, 20*time.Second)
-	if strings.Contains(screen, "not started") {
-		t.Errorf("the pending row stayed after the start:\n%s", screen)
-	}
-	x.waitFor(`Events( [0-9–/]+)? · spawned 2 · escape events 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
-	x.keys("q")
-	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
-	assertEnded(t, state, 2, "exit")
-}
-
-// corral demo --autoplay runs to the end in tmux; every scenario run reaches its
-// expected reason (read back from the demo's registry), and nothing is left.
-func TestDemoAutoplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the demo takes about a minute")
-	}
-	state := t.TempDir()
-	x := startTmux(t, 140, 45, fmt.Sprintf("%s demo --autoplay --state-dir %s", corralBin, state))
-	screen := x.waitFor(`CORRAL-EXIT=\d+`, 4*time.Minute)
-	if !strings.Contains(screen, "CORRAL-EXIT=0") {
-		t.Fatalf("autoplay failed:\n%s", screen)
-	}
-	want := map[string]string{"build": "exit", "silent-job": "no-output-timeout", "deadline": "overall-timeout",
-		"wrapper": "manual-cancel", "stubborn": "overall-timeout", "daemonizer": "ownership-escape",
-		"failing": "exit", "agent": "supervisor-shutdown"}
-	for _, r := range registry(t, state) {
-		if want[r.Name] != r.Reason {
-			t.Errorf("%s ended %s, want %s", r.Name, r.Reason, want[r.Name])
-		}
-	}
-	assertNothingLeft(t, state)
-}
-
-// A PTY run's recording plays back inside a Corral pane.
-func TestReplayRecording(t *testing.T) {
-	state := t.TempDir()
-	rec := corral(t, "run", "--pty", "--state-dir", state, "--shell", "--", "printf 'hello \\033[32mreplay\\033[0m\\n'")
-	if r := run(t, rec); r.code != 0 {
-		t.Fatalf("record: exit %d %s", r.code, r.stderr)
-	}
-	casts, _ := filepath.Glob(filepath.Join(state, "logs", "*.cast"))
-	if len(casts) != 1 {
-		t.Fatalf("recordings %v, want one", casts)
-	}
-	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay --speed 4 %s", t.TempDir(), corralBin, casts[0]))
-	x.waitFor(`hello replay`, 20*time.Second)
-	x.waitFor(`end of recording`, 20*time.Second)
-	x.keys("q")
-	x.answer(`(?i)quit.*\?`, "y")
-	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
-	if r := run(t, corral(t, "replay", filepath.Join(state, "nope.cast"))); r.code != 2 {
-		t.Errorf("a missing recording: exit %d, want 2", r.code)
-	}
-
-	// A recording that was resized plays at its sizes, whatever the pane's: 40×10, then
-	// 60×12, where 60 #s fill one line.
-	resized := filepath.Join(t.TempDir(), "resized.cast")
-	os.WriteFile(resized, []byte(`{"version": 2, "width": 40, "height": 10}
-[0.0, "o", "before\r\n"]
-[0.05, "r", "60x12"]
-[0.1, "o", "`+strings.Repeat("#", 60)+`after"]
-`), 0o600)
-	x = startTmux(t, 160, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s replay %s", t.TempDir(), corralBin, resized))
-	full := regexp.MustCompile(`│#{60} +│`) // 60 #s and the line's end: no wrap at 40
-	x.waitUntil("the replay at 60×12", 20*time.Second, func(s string) bool {
-		return strings.Contains(s, "· 60×12") && full.MatchString(s) && strings.Contains(s, "│after")
-	})
-	x.keys("q")
-	x.answer(`(?i)quit.*\?`, "y")
-	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }

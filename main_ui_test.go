@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corral/runs/eventually"
 )
 
 // Mouse, copy mode, scrollback and the events pane of the real binary in tmux
@@ -76,16 +78,10 @@ func TestUIMouseClickWheelCopy(t *testing.T) {
 	if a, _ := strconv.Atoi(strings.TrimPrefix(m[1], "line-")); m[2] != fmt.Sprintf("line-%d", a+1) {
 		t.Errorf("copied %q, want two consecutive lines", want)
 	}
-	var buf string
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		buf = x.run("show-buffer")
-		if buf == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tmux buffer %q, want %q", buf, want)
-		}
-	}
+	eventually.Value(t, 10*time.Second, fmt.Sprintf("the tmux buffer to be %q", want), func() (string, bool) {
+		buf := x.run("show-buffer")
+		return buf, buf == want
+	})
 	if all := x.run("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(all, "hosted-secret") {
 		t.Errorf("the hosted program's OSC 52 reached the host: buffers %q", all)
 	}
@@ -142,5 +138,143 @@ func TestUIScrollbackColourPagerEvents(t *testing.T) {
 	x.keys("q")
 	x.answer(`1 live run\(s\) will be ended`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
+	assertNothingLeft(t, state)
+}
+
+// A shell in the UI: focus it and type a command, interrupt it with send-keys C-c,
+// resize the terminal and see the child's stty size follow, cancel it, quit.
+func TestUIShellSession(t *testing.T) {
+	state := serverState(t)
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s PS1='$ ' %s -- bash --norc --noprofile",
+		state, corralBin))
+	x.waitFor(`bash\s+pty\s+running`, 20*time.Second)
+
+	x.keys("Enter") // focus
+	x.waitFor(`FOCUS`, 10*time.Second)
+	x.text("echo hi-$((6*7))")
+	x.keys("Enter")
+	x.waitFor(`(?m)^.*hi-42`, 10*time.Second)
+
+	x.text("stty size")
+	x.keys("Enter")
+	before := x.waitFor(sttyRE.String(), 10*time.Second)
+	x.run("resize-window", "-t", "t", "-x", "100", "-y", "30")
+	x.text("clear; stty size")
+	x.keys("Enter")
+	x.waitUntil("stty size to follow the resize from "+sizeOf(before), 10*time.Second, func(s string) bool {
+		after := sizeOf(s)
+		return after != "" && after != sizeOf(before)
+	})
+
+	x.text("sleep 1000")
+	x.keys("Enter")
+	x.keys("C-]") // leave focus
+	x.keys("s")
+	x.text("C-c")
+	x.keys("Enter")
+	x.keys("s")
+	x.text(`"echo back-$((2+3))" Enter`)
+	x.keys("Enter")
+	x.waitFor(`back-5`, 10*time.Second) // the sleep was interrupted: the shell answers again
+
+	x.keys("x")
+	x.answer(`(?i)cancel.*\?`, "y")
+	x.waitFor(`bash\s+(pty\s+)?exited.*cancel`, 20*time.Second) // a 100-column list drops the kind
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	assertNothingLeft(t, state)
+}
+
+// sttyRE finds stty's "rows cols" at the left edge of the terminal pane.
+var sttyRE = regexp.MustCompile(`│(\d+ \d+) +│`)
+
+// sizeOf is the last "rows cols" line on a screen.
+func sizeOf(screen string) string {
+	m := sttyRE.FindAllStringSubmatch(screen, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// Two runs; quitting with them live asks first, then ends both, leaving nothing: q in
+// a UI that runs them itself (--local), the shutdown key (Q) in one attached to the
+// server, where q would detach.
+func TestUIQuitWithLiveRuns(t *testing.T) {
+	t.Run("local", func(t *testing.T) { testQuitWithLiveRuns(t, "--local", "q") })
+	t.Run("server", func(t *testing.T) { testQuitWithLiveRuns(t, "", "Q") })
+}
+
+func testQuitWithLiveRuns(t *testing.T, flag, quit string) {
+	state := serverState(t)
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s %s -- env CORRAL_CHILD=1 %s sleep",
+		state, corralBin, flag, corralBin))
+	x.waitFor(`running`, 20*time.Second)
+	x.keys("n") // a second run, from the new-run form
+	x.waitFor(`(?i)new run`, 10*time.Second)
+	x.text("sleep 1000")
+	x.keys("Enter")
+	x.waitFor(`(?s)running.*running`, 20*time.Second)
+	// The terminal's title says how many runs are live (OSC 2, which tmux keeps as the
+	// pane title).
+	eventually.Value(t, 10*time.Second, `the pane title "corral · 2 live"`, func() (string, bool) {
+		title := strings.TrimSpace(x.run("display", "-p", "-t", "t", "#{pane_title}"))
+		return title, title == "corral · 2 live"
+	})
+	x.keys(quit)
+	x.answer(`2 live run\(s\) will be ended`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
+	assertEnded(t, state, 2, "supervisor-shutdown")
+}
+
+// A [[run]] with autostart = false is listed as not started, is not in the registry,
+// and starts on R; it is then a run like any other, and the events pane counts both.
+func TestUIPendingRunStartsOnKey(t *testing.T) {
+	state, dir := serverState(t), t.TempDir()
+	cfg := filepath.Join(dir, "corral.toml")
+	toml := "[[run]]\nname = \"first\"\ncmd = \"echo first-up\"\n\n" +
+		"[[run]]\nname = \"later\"\ncmd = \"echo started-$((6*7))\"\nautostart = false\n"
+	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --config %s", state, corralBin, cfg))
+	x.waitFor(`(?s)first\s+pipe\s+exited.*later\s+pipe\s+not started`, 20*time.Second)
+	if reps := registry(t, state); len(reps) != 1 || reps[0].Name != "first" {
+		t.Fatalf("registry %+v, want only the autostart run", reps)
+	}
+	x.keys("j")
+	x.waitFor(`Details later \(not started\)`, 10*time.Second)
+	x.keys("R")
+	x.waitFor(`started-42`, 20*time.Second)
+	screen := x.waitFor(`later\s+pipe\s+exited`, 20*time.Second)
+	if strings.Contains(screen, "not started") {
+		t.Errorf("the pending row stayed after the start:\n%s", screen)
+	}
+	x.waitFor(`Events( [0-9–/]+)? · spawned 2 · escape events 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
+	x.keys("q")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	assertEnded(t, state, 2, "exit")
+}
+
+// corral demo --autoplay runs to the end in tmux; every scenario run reaches its
+// expected reason (read back from the demo's registry), and nothing is left.
+func TestDemoAutoplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo takes about a minute")
+	}
+	state := t.TempDir()
+	x := startTmux(t, 140, 45, fmt.Sprintf("%s demo --autoplay --state-dir %s", corralBin, state))
+	screen := x.waitFor(`CORRAL-EXIT=\d+`, 4*time.Minute)
+	if !strings.Contains(screen, "CORRAL-EXIT=0") {
+		t.Fatalf("autoplay failed:\n%s", screen)
+	}
+	want := map[string]string{"build": "exit", "silent-job": "no-output-timeout", "deadline": "overall-timeout",
+		"wrapper": "manual-cancel", "stubborn": "overall-timeout", "daemonizer": "ownership-escape",
+		"failing": "exit", "agent": "supervisor-shutdown"}
+	for _, r := range registry(t, state) {
+		if want[r.Name] != r.Reason {
+			t.Errorf("%s ended %s, want %s", r.Name, r.Reason, want[r.Name])
+		}
+	}
 	assertNothingLeft(t, state)
 }

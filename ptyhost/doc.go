@@ -55,9 +55,6 @@
 //
 // # Corral's own terminal
 //
-// For a run forwarded to Corral's terminal (corral run --pty), EscapeChord
-// watches the keys for the chord that ends the run (Ctrl-] then '.'),
-// HostFilter drops the sequences of a hosted program's output that would act
-// on the host terminal rather than draw (also for corral poll and log), and
-// NotifyWinch reports the terminal's size changes.
+// Corral's own terminal while a run is in the foreground (raw mode, SIGWINCH,
+// the escape chord, the output filter) is package ptyhost/hostterm.
 package ptyhost

@@ -1,4 +1,4 @@
-package ptyhost
+package hostterm
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestHostFilter(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, chunk := range []int{1, 2, 3, 1000} { // split anywhere
 				var out bytes.Buffer
-				f := NewHostFilter(&out)
+				f := NewFilter(&out)
 				in := []byte(c.in)
 				for len(in) > 0 {
 					n := min(chunk, len(in))

@@ -1,8 +1,8 @@
-package ptyhost
+package hostterm
 
 import "io"
 
-// HostFilter passes a hosted program's output to the host terminal (corral run --pty,
+// Filter passes a hosted program's output to the host terminal (corral run --pty,
 // corral poll and log at a terminal) without the sequences that act on the host rather
 // than draw (issue 15.9): OSC strings (window titles, the clipboard through OSC 52,
 // colour palette changes, notifications), DCS, APC, PM and SOS strings, and CSI t
@@ -11,7 +11,7 @@ import "io"
 // as it would in a terminal of its own. Sequences split across writes are followed.
 // Writes to the terminal itself are not filtered when Corral's output is not a
 // terminal: a file or a pipe gets the bytes as the program wrote them.
-type HostFilter struct {
+type Filter struct {
 	w     io.Writer
 	state int
 	csi   []byte // the CSI sequence being read, held until its final byte
@@ -30,11 +30,11 @@ const (
 // sequence and is dropped.
 const maxHeldCSI = 256
 
-// NewHostFilter returns a filter writing to w.
-func NewHostFilter(w io.Writer) *HostFilter { return &HostFilter{w: w} }
+// NewFilter returns a filter writing to w.
+func NewFilter(w io.Writer) *Filter { return &Filter{w: w} }
 
 // Write filters p; it reports all of p written unless w fails.
-func (f *HostFilter) Write(p []byte) (int, error) {
+func (f *Filter) Write(p []byte) (int, error) {
 	f.out = f.out[:0]
 	for _, c := range p {
 		f.step(c)
@@ -48,7 +48,7 @@ func (f *HostFilter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (f *HostFilter) step(c byte) {
+func (f *Filter) step(c byte) {
 	switch f.state {
 	case hfGround:
 		if c == 0x1b {

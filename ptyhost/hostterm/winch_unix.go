@@ -1,6 +1,6 @@
 //go:build !windows
 
-package ptyhost
+package hostterm
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package ptyhost
+package hostterm
 
 // EscapeChord watches the keys of a terminal forwarded raw to a PTY run (corral run
 // --pty) for the one chord kept by Corral, Ctrl-] then '.', which ends the run even

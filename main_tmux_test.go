@@ -1,0 +1,139 @@
+package main
+
+// The private tmux server the end-to-end tests drive the real binary in.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"corral/runs/eventually"
+)
+
+// tmuxTerm is a private tmux server (its own socket) showing one window that runs a
+// command. The tests drive it with send-keys and read it with capture-pane, as a
+// person at a terminal would; the server is killed by its socket when the test ends.
+type tmuxTerm struct {
+	t    *testing.T
+	sock string
+	last time.Time // when keys were last sent
+}
+
+var tmuxCount atomic.Int32
+
+func startTmux(t *testing.T, w, h int, cmdline string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed (.ci/run installs it)")
+		}
+		t.Skip("tmux not installed")
+	}
+	x := &tmuxTerm{t: t, sock: fmt.Sprintf("corral-test-%d-%d", os.Getpid(), tmuxCount.Add(1))}
+	// The pane outlives the command, so its exit code and last screen can be read.
+	shell := cmdline + "; echo CORRAL-EXIT=$?; sleep 600"
+	x.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
+	t.Cleanup(func() { exec.Command("tmux", "-L", x.sock, "kill-server").Run() })
+	return x
+}
+
+func (x *tmuxTerm) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (x *tmuxTerm) screen() string { return x.run("capture-pane", "-p", "-t", "t") }
+
+// keys sends tmux key names (Enter, C-c, …); text sends literal text. Each call is
+// what a person presses at once: calls are paced as a person types (typingGap apart),
+// because Corral takes keys that come faster than that outside focus for a paste and
+// drops them (ui/guard.go).
+func (x *tmuxTerm) keys(k ...string) { x.send(append([]string{"send-keys", "-t", "t"}, k...)...) }
+
+func (x *tmuxTerm) text(s string) { x.send("send-keys", "-t", "t", "-l", s) }
+
+// typingGap is the time between two key presses of a person; it is above the time
+// Corral gives a question to be read before it takes an answer (ui answerGrace).
+const typingGap = 150 * time.Millisecond
+
+func (x *tmuxTerm) send(args ...string) {
+	x.t.Helper()
+	if wait := typingGap - time.Since(x.last); wait > 0 {
+		time.Sleep(wait) // the gap itself is what is modelled, not a condition to wait for
+	}
+	x.run(args...)
+	x.last = time.Now()
+}
+
+// answer answers the question on screen (re) with key, as a person who read it does.
+// Corral ignores an answer that reached it before the question could be read (ui
+// answerGrace), and keys are paced from their sending: a loaded Corral that shows the
+// question late may take the answer as early. While the question stays, the answer is
+// given again.
+func (x *tmuxTerm) answer(re, key string) {
+	x.t.Helper()
+	rx := regexp.MustCompile(re)
+	x.waitFor(re, 10*time.Second)
+	gone := func() (struct{}, bool) { return struct{}{}, !rx.MatchString(x.screen()) }
+	answered := func() (struct{}, bool) {
+		x.keys(key)
+		eventually.Within(time.Second, gone) // tmux has no change notification: polled
+		return gone()
+	}
+	if _, ok := eventually.Within(10*time.Second, answered); !ok {
+		x.t.Fatalf("the question %q stayed after %s:\n%s", re, key, x.screen())
+	}
+}
+
+// waitSettled waits until the screen matches re and two captures 50 ms apart agree:
+// a capture taken while Corral was still drawing a frame (tmux applies its output as
+// it reads it) mixed two frames once (TestUIWidthsUsed, in CI).
+func (x *tmuxTerm) waitSettled(re string, limit time.Duration) string {
+	x.t.Helper()
+	return x.waitUntilSettled(fmt.Sprintf("%q", re), limit, regexp.MustCompile(re).MatchString)
+}
+
+// waitUntilSettled is waitUntil for a screen every capture has agreed on for 50 ms.
+func (x *tmuxTerm) waitUntilSettled(what string, limit time.Duration, ok func(string) bool) string {
+	x.t.Helper()
+	prev, since := "", time.Now()
+	return x.waitUntil(what+", settled", limit, func(s string) bool {
+		if s != prev {
+			prev, since = s, time.Now()
+			return false
+		}
+		return time.Since(since) >= settle && ok(s)
+	})
+}
+
+// settle is how long a screen must stay the same to be read as drawn, not mid-frame.
+const settle = 50 * time.Millisecond
+
+// waitFor waits until the screen matches re, with a deadline.
+func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
+	x.t.Helper()
+	rx := regexp.MustCompile(re)
+	return x.waitUntil(fmt.Sprintf("%q", re), limit, rx.MatchString)
+}
+
+// waitUntil waits until ok(screen), with a deadline. tmux has no change notification,
+// so it polls the screen.
+func (x *tmuxTerm) waitUntil(what string, limit time.Duration, ok func(string) bool) string {
+	x.t.Helper()
+	s, done := eventually.Within(limit, func() (string, bool) {
+		s := x.screen()
+		return s, ok(s)
+	})
+	if !done {
+		x.t.Fatalf("timed out waiting for %s on screen:\n%s", what, s)
+	}
+	return s
+}

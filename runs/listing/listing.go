@@ -1,0 +1,88 @@
+// Package listing is what corral ls and corral reconcile print: the registry's runs,
+// each with whether its owner lives, and reconciliation's decisions, as tables for
+// people or JSON for scripts. Nothing of a record reaches the terminal raw (a record
+// on disk may be forged).
+package listing
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"corral/runs"
+)
+
+// Run is a record as corral ls prints it.
+type Run struct {
+	runs.Record
+	OwnerAlive bool `json:"owner_alive"`
+}
+
+// Doc is corral ls --json.
+type Doc struct {
+	Runs    []Run        `json:"runs"`
+	Metrics runs.Metrics `json:"metrics"`
+}
+
+// List is the registry's runs, without those that ended longer than ttl ago unless all.
+func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
+	recs, err := reg.List()
+	if err != nil {
+		return nil, err
+	}
+	out := []Run{}
+	for _, r := range recs {
+		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
+			continue
+		}
+		out = append(out, Run{Record: r, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)})
+	}
+	return out, nil
+}
+
+// WriteJSON writes rs and the registry's counters as one indented document.
+func WriteJSON(w io.Writer, rs []Run, totals runs.Metrics) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Doc{rs, totals})
+}
+
+// WriteTable writes rs as an aligned table with a header line.
+func WriteTable(w io.Writer, rs []Run) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tKIND\tSTATE\tREASON\tPID\tOWNER\tLEASE\tAGE")
+	for _, r := range rs {
+		owner, lease := "-", "-"
+		if r.State != runs.Exited {
+			owner = r.OwnerInstanceID + map[bool]string{true: " (alive)", false: " (dead)"}[r.OwnerAlive]
+			lease = time.Until(r.LeaseExpiresAt).Round(time.Second).String()
+		}
+		reason := r.Reason.String()
+		if reason == "" {
+			reason = "-"
+		}
+		p := runs.Printable
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
+			reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
+	}
+	return tw.Flush()
+}
+
+// WriteDecisions writes corral reconcile's decisions: one JSON object a line with
+// asJSON, else a tab-separated line each ("nothing to reconcile" for none).
+func WriteDecisions(w io.Writer, ds []runs.Decision, asJSON bool) {
+	enc := json.NewEncoder(w)
+	for _, d := range ds {
+		if asJSON {
+			enc.Encode(d)
+			continue
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\tpid %d\t%s\n", runs.Printable(d.ID), runs.Printable(d.Name), d.Decision, d.PID,
+			runs.Printable(d.Detail))
+	}
+	if !asJSON && len(ds) == 0 {
+		fmt.Fprintln(w, "nothing to reconcile")
+	}
+}

@@ -1,0 +1,80 @@
+package runs
+
+import "time"
+
+// ReconcileAndWait reconciles (corral reconcile); a run whose owner is dead but whose
+// lease has not expired yet may not be stolen (DESIGN §5), but its owner is certainly
+// dead, so it waits for the pass the supervisor makes itself when that lease expires
+// (at most the lease length away; waiting is told n and the wait first), rather than
+// leave the orphan to someone who may never come (issue 12.2).
+func (s *Supervisor) ReconcileAndWait(waiting func(n int, wait time.Duration)) ([]Decision, error) {
+	type pass struct {
+		ds  []Decision
+		err error
+	}
+	passes := make(chan pass, 8)
+	s.ReconcileInBackground(func(ds []Decision, err error) { passes <- pass{ds, err} })
+	p := <-passes
+	if p.err != nil {
+		return p.ds, p.err
+	}
+	all := p.ds
+	wait, n := s.LeaseWait(all)
+	if n == 0 {
+		return all, nil
+	}
+	waiting(n, wait)
+	limit := time.After(wait + time.Minute) // the lease, then the orphans' grace
+	for n > 0 {
+		select {
+		case p := <-passes:
+			if p.err != nil {
+				return all, p.err
+			}
+			all = mergeDecisions(all, p.ds)
+			_, n = s.LeaseWait(all)
+		case <-limit:
+			return all, nil
+		}
+	}
+	return all, nil
+}
+
+// mergeDecisions is first's decisions with those of later in place of any for the
+// same run (kept aside).
+func mergeDecisions(first, later []Decision) []Decision {
+	byID := map[string]Decision{}
+	for _, d := range later {
+		if d.Decision != VerdictKept { // a run this pass stole and another ended: not news
+			byID[d.ID] = d
+		}
+	}
+	out := make([]Decision, 0, len(first))
+	for _, d := range first {
+		if l, ok := byID[d.ID]; ok {
+			if !d.Final() { // passes report in any order; what closed a run stands
+				d = l
+			}
+			delete(byID, d.ID)
+		}
+		out = append(out, d)
+	}
+	for _, d := range later {
+		if _, ok := byID[d.ID]; ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Notable are the decisions other than kept and left alone: what a command says it
+// did to other instances' runs.
+func Notable(ds []Decision) []Decision {
+	var out []Decision
+	for _, d := range ds {
+		if d.Decision != VerdictLeftAlone && d.Decision != VerdictKept {
+			out = append(out, d)
+		}
+	}
+	return out
+}
