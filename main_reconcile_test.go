@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"corral/reaper"
 	"corral/runs/eventually"
 )
 
@@ -31,16 +30,12 @@ func startKilled(t *testing.T, state string) int {
 			break
 		}
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
 	if pid <= 1 {
 		t.Fatal("the child never said it was ready")
 	}
-	t.Cleanup(func() {
-		if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {
-			syscall.Kill(pid, syscall.SIGKILL) // by recorded pid, only if a test failed
-		}
-	})
+	endLater(t, pin(t, pid), syscall.SIGKILL, "the orphan") // only if a test failed
+	cmd.Process.Kill()
+	cmd.Wait()
 	return pid
 }
 
@@ -70,7 +65,7 @@ func TestKilledServerReconciledByTheNext(t *testing.T) {
 	}
 	id := strings.TrimSpace(sp.stdout)
 	old := serverPID(t, state)
-	syscall.Kill(old, syscall.SIGKILL)
+	pin(t, old).Signal(syscall.SIGKILL)
 	waitGone(t, old, "the killed server")
 	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
 		t.Fatalf("spawn on a new server: %+v", r)

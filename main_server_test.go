@@ -36,6 +36,28 @@ func serverPID(t *testing.T, state string) int {
 	return pid
 }
 
+// pin fingerprints pid, a process the test knows is alive and its own now.
+func pin(t *testing.T, pid int) reaper.Fingerprint {
+	t.Helper()
+	fp, err := reaper.Identify(pid)
+	if err != nil {
+		t.Fatalf("pid %d: %v", pid, err)
+	}
+	return fp
+}
+
+// endLater sends sig to fp when the test ends, if it is still that process, and
+// waits for it to go. By fingerprint, not number: by then the process may be long
+// gone and its number another process's (numbers wrap within minutes on a busy
+// machine).
+func endLater(t *testing.T, fp reaper.Fingerprint, sig syscall.Signal, what string) {
+	t.Cleanup(func() {
+		if fp.Signal(sig) == nil {
+			waitGone(t, fp.PID, what)
+		}
+	})
+}
+
 // waitGone waits for pid to be gone (or a zombie nobody has reaped yet).
 func waitGone(t *testing.T, pid int, what string) {
 	t.Helper()
@@ -57,12 +79,7 @@ func TestServerControlVerbs(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	srvPID := serverPID(t, state)
-	t.Cleanup(func() {
-		if p, err := reaper.ReadProc(srvPID); err == nil && p.State != 'Z' {
-			syscall.Kill(srvPID, syscall.SIGTERM)
-			waitGone(t, srvPID, "server")
-		}
-	})
+	endLater(t, pin(t, srvPID), syscall.SIGTERM, "server")
 	if r := serverCorral(t, state, "send-keys", "echoer", "hello", "Enter"); r.code != 0 {
 		t.Fatalf("send-keys: %+v", r)
 	}
@@ -164,12 +181,7 @@ func TestAttachDetachReattach(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	srvPID := serverPID(t, state)
-	t.Cleanup(func() {
-		if p, err := reaper.ReadProc(srvPID); err == nil && p.State != 'Z' {
-			syscall.Kill(srvPID, syscall.SIGTERM)
-			waitGone(t, srvPID, "server")
-		}
-	})
+	endLater(t, pin(t, srvPID), syscall.SIGTERM, "server")
 	attach := fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin)
 	x := startTmux(t, 120, 40, attach)
 	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)

@@ -25,6 +25,7 @@ var corralBin string
 
 func TestMain(m *testing.M) {
 	demo.MaybeChild()
+	demo.DefaultSignalsForChildren()
 	dir, err := os.MkdirTemp("", "corral-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -107,9 +107,9 @@ func TestManagedDaemonReapedAfterCrash(t *testing.T) {
 			pids = append(pids, pid)
 		}
 	}
+	killReapLater(t, pids) // while the role lives: its runs are alive
 	cmd.Process.Kill()
 	cmd.Wait()
-	t.Cleanup(func() { killReap(pids) })
 	if len(ids) != 2 || len(pids) != 6 {
 		t.Fatalf("role reported runs %v pids %v; stderr %s", ids, pids, stderr)
 	}
@@ -157,20 +157,31 @@ func roleCodex(dir string) error {
 	select {}
 }
 
-// killReap kills pids this test started (by recorded pid) and reaps those that were
-// reparented to the test binary, so none is left behind.
-func killReap(pids []int) {
+// killReapLater fingerprints pids, processes this test started that are alive now,
+// and when the test ends kills those still alive and reaps those reparented to the
+// test binary, so none is left behind. By fingerprint, not by number: a process the
+// test ended may have died long before the cleanup, and its number may have gone to
+// another process by then (numbers wrap within minutes on a busy machine).
+func killReapLater(t *testing.T, pids []int) {
+	var fps []reaper.Fingerprint
 	for _, pid := range pids {
-		syscall.Kill(pid, syscall.SIGKILL)
-		eventually.Within(5*time.Second, func() (struct{}, bool) {
-			p, err := reaper.ReadProc(pid)
-			if err != nil || p.PPID != os.Getpid() {
-				return struct{}{}, true // not ours to reap
-			}
-			if p.State == 'Z' {
-				reaper.ReapIfZombie(pid)
-			}
-			return struct{}{}, p.State == 'Z'
-		})
+		if fp, err := reaper.Identify(pid); err == nil {
+			fps = append(fps, fp)
+		}
 	}
+	t.Cleanup(func() {
+		for _, fp := range fps {
+			fp.Signal(syscall.SIGKILL)
+			eventually.Within(5*time.Second, func() (struct{}, bool) {
+				p, err := reaper.ReadProc(fp.PID)
+				if err != nil || p.StartTime != fp.StartTime || p.PPID != os.Getpid() {
+					return struct{}{}, true // gone, or not ours to reap
+				}
+				if p.State == 'Z' {
+					reaper.ReapIfZombie(fp.PID)
+				}
+				return struct{}{}, p.State == 'Z'
+			})
+		}
+	})
 }

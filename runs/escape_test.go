@@ -28,7 +28,7 @@ func TestEscapeFails(t *testing.T) {
 		stranger := escapeePID(t, line)
 		// Killed and waited for: dying, it still read as running to the leftover check
 		// at the end of the tests (seen once in -count=10).
-		t.Cleanup(func() { killReap([]int{stranger}) })
+		killReapLater(t, []int{stranger})
 
 		s := newSup(t, WithEscapeDetection())
 		spec := childSpec(pty, "escape")

@@ -238,7 +238,7 @@ func TestReparentedEscapeeOwned(t *testing.T) {
 		Timeout: 1500 * time.Millisecond, NoOutputTimeout: -1})
 	out := waitOutput(t, s, id, "escapee ")
 	pids := pidsAfter(out, "escapee")
-	t.Cleanup(func() { killReap(pids) })
+	killReapLater(t, pids)
 	info := waitEnd(t, s, id)
 	if info.Reason != OverallTimeout || info.Escapees != 1 {
 		t.Errorf("reason %s escapees %d, want overall-timeout with the escapee", info.Reason, info.Escapees)
@@ -272,7 +272,7 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	a := spawn(t, s, Spec{Shell: "env " + RunIDEnv + "=" + b + " setsid -f sh -c 'echo spoof $$; exec sleep 1000'; exec sleep 1000"})
 	out := waitOutput(t, s, a, "spoof ")
 	pids := pidsAfter(out, "spoof")
-	t.Cleanup(func() { killReap(pids) })
+	killReapLater(t, pids)
 	if len(pids) != 1 {
 		t.Fatalf("spoof pid %v", pids)
 	}

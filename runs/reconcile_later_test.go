@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -62,13 +61,9 @@ func TestOrphansEndedAtOnce(t *testing.T) {
 		fmt.Sscanf(sc.Text(), "run %s %d", &id, &pid)
 		pids = append(pids, pid)
 	}
+	killReapLater(t, pids)
 	cmd.Process.Kill()
 	cmd.Wait()
-	t.Cleanup(func() {
-		for _, pid := range pids {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
 	if len(pids) != stubbornOrphans {
 		t.Fatalf("role started %v; stderr %s", pids, stderr)
 	}

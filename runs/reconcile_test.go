@@ -130,16 +130,12 @@ func killedSupervisor(t *testing.T, dir string) (runs []string, members []int) {
 		json.Unmarshal([]byte(strings.ReplaceAll(f[2], " ", ",")), &pids)
 		runs, members = append(runs, id), append(members, pids...)
 	}
+	killReapLater(t, members) // whatever happens, kill what it started
 	cmd.Process.Kill()
 	cmd.Wait()
 	if len(runs) != 2 || len(members) != 6 {
 		t.Fatalf("supervisor reported runs %v members %v; stderr %s", runs, members, stderr)
 	}
-	t.Cleanup(func() { // whatever happens, kill what it started, by recorded pid
-		for _, pid := range members {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
 	return runs, members
 }
 
