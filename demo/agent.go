@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 )
@@ -151,16 +150,11 @@ func countdown(args []string) int {
 func escapeLater(args []string) int {
 	fmt.Println("about to daemonize…")
 	time.Sleep(argDur(args, 0, 5*time.Second))
-	exe, err := os.Executable()
+	pid, err := startSleeper(true)
 	if err != nil {
-		return 1
-	}
-	cmd := exec.Command(exe, "sleep")
-	cmd.SysProcAttr = newSessionAttr()
-	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "escape-later:", err)
 		return 1
 	}
-	fmt.Printf("escapee %d\n", cmd.Process.Pid)
+	fmt.Printf("escapee %d\n", pid)
 	return forever()
 }

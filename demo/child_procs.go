@@ -120,18 +120,30 @@ func escape([]string) int {
 
 // escapeeMid starts a sleeper in a new session and exits, printing its pid.
 func escapeeMid([]string) int {
-	exe, err := os.Executable()
+	pid, err := startSleeper(true)
 	if err != nil {
-		return 1
-	}
-	cmd := exec.Command(exe, "sleep")
-	cmd.SysProcAttr = newSessionAttr()
-	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "escapee:", err)
 		return 1
 	}
-	fmt.Println(cmd.Process.Pid)
+	fmt.Println(pid)
 	return 0
+}
+
+// startSleeper starts this binary's sleep behaviour, in a session of its own when
+// newSession is set, does not wait for it, and returns its pid.
+func startSleeper(newSession bool) (int, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(exe, "sleep")
+	if newSession {
+		cmd.SysProcAttr = newSessionAttr()
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	return cmd.Process.Pid, nil
 }
 
 // daemonize starts a sleeper in its own session (the caller starts this behaviour
@@ -139,16 +151,12 @@ func escapeeMid([]string) int {
 // leaving the sleeper alone in the session. The pid-reuse tests (issue 15.1) give this
 // process a recycled run root's pid, so the session carries the dead root's number.
 func daemonize([]string) int {
-	exe, err := os.Executable()
+	pid, err := startSleeper(false)
 	if err != nil {
-		return 1
-	}
-	cmd := exec.Command(exe, "sleep")
-	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "daemonize:", err)
 		return 1
 	}
-	fmt.Printf("daemon %d\n", cmd.Process.Pid)
+	fmt.Printf("daemon %d\n", pid)
 	return 0
 }
 
