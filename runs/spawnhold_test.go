@@ -8,9 +8,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -144,12 +144,18 @@ func waitGone(t *testing.T, pid int) {
 	}
 }
 
-// killPIDs ends the marked programs a failed test left, by the pids they recorded.
+// killPIDs ends the marked programs a failed test left: those of the pids they
+// recorded that are still this test binary's children (reparented here, the
+// subreaper, when their spawner was killed). Parentage, not the number alone nor the
+// program's name: by the time this runs, a number may be another process's.
 func killPIDs(pids []int) {
 	for _, pid := range pids {
-		if fp, err := reaper.Identify(pid); err == nil {
-			if p, err := reaper.ReadProc(pid); err == nil && filepath.Base(p.Comm) == "sleep" {
-				fp.Signal(9)
+		if p, err := reaper.ReadProc(pid); err == nil && p.PPID == os.Getpid() && p.State != 'Z' {
+			if fp, err := reaper.Identify(pid); err == nil && fp.StartTime == p.StartTime && fp.Signal(syscall.SIGKILL) == nil {
+				eventually.Within(5*time.Second, func() (bool, bool) {
+					reaped, err := reaper.ReapIfZombie(pid)
+					return reaped, reaped || err != nil
+				})
 			}
 		}
 	}
