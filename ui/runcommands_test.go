@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+)
+
+// Starting, restarting and removing runs, and quitting, through the model: the
+// new-run form, the spawn results, the quit question and its progress.
+
+func TestNewRunForm(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.typeText("htop -d 5")
+	h.key("down", "down") // kind, timeout
+	h.typeText("90")
+	h.key("down")
+	h.typeText("off")
+	h.key("enter")
+	if len(h.core.specs) != 1 {
+		t.Fatalf("spawned %d specs", len(h.core.specs))
+	}
+	want := runs.Spec{Shell: "htop -d 5", PTY: true, Timeout: 90 * time.Second, NoOutputTimeout: -1, Cols: 82, Rows: 20}
+	if got := h.core.specs[0]; !specEqual(got, want) {
+		t.Errorf("spec %+v, want %+v", got, want)
+	}
+	h.key("n")
+	h.typeText("make")
+	h.key("tab", "down", "down")
+	h.typeText("soon")
+	h.key("enter")
+	if v := h.view(); !strings.Contains(v, "not a duration") || len(h.core.specs) != 1 {
+		t.Errorf("a bad timeout was not refused inline:\n%s", v)
+	}
+	h.key("backspace", "backspace", "backspace", "backspace", "enter")
+	if got := h.core.specs[1]; got.PTY || got.Shell != "make" || got.Cols != 0 {
+		t.Errorf("pipe spec %+v", got)
+	}
+}
+
+// The new-run form's escape policy (issue 14.1): the configured default (own) unless
+// the escapes row is toggled to fail.
+func TestNewRunFormEscapePolicy(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.typeText("codex")
+	h.key("enter")
+	h.key("n")
+	h.typeText("codex")
+	h.key("up") // wraps round to the escapes row
+	h.typeText(" ")
+	if v := h.view(); !strings.Contains(v, "own [fail]") {
+		t.Errorf("escapes row not toggled:\n%s", v)
+	}
+	h.key("enter")
+	if len(h.core.specs) != 2 || h.core.specs[0].Escape != "" || h.core.specs[1].Escape != runs.EscapeFail {
+		t.Fatalf("specs %+v: want the default, then fail", h.core.specs)
+	}
+}
+
+func specEqual(a, b runs.Spec) bool {
+	return a.Shell == b.Shell && a.PTY == b.PTY && a.Timeout == b.Timeout &&
+		a.NoOutputTimeout == b.NoOutputTimeout && a.Cols == b.Cols && a.Rows == b.Rows
+}
+
+func TestSpawnedRunIsSelected(t *testing.T) {
+	h := twoRuns(t)
+	h.core.spawnID = "r9"
+	h.key("n")
+	h.typeText("vim")
+	h.key("enter")
+	info := liveRun("r9", "vim", true)
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: info, Detail: "pty", Time: t0}})
+	if sel, _ := h.m.list.Selected(); sel.ID != "r9" {
+		t.Errorf("selected %s, want the new run", sel.ID)
+	}
+	if len(h.core.called("Screen r9")) != 1 {
+		t.Errorf("the new run's screen was not fetched: %q", h.core.Calls())
+	}
+}
+
+func TestRestartKeepsSpec(t *testing.T) {
+	h := twoRuns(t)
+	h.key("j", "R")
+	got := h.core.specs[0]
+	if got.Shell != "tests" || got.Timeout != 10*time.Minute || got.Stdout != nil || got.Stderr != nil {
+		t.Errorf("restart spec %+v", got)
+	}
+}
+
+func TestRemoveDropsRun(t *testing.T) {
+	h := twoRuns(t)
+	h.key("j", "d", "y")
+	if _, ok := h.m.list.Run("r2"); ok {
+		t.Fatal("removed run still listed")
+	}
+	if sel, _ := h.m.list.Selected(); sel.ID != "r1" {
+		t.Errorf("selection %s after remove", sel.ID)
+	}
+}
+
+func TestQuitWithLiveRunsAsksThenShutsDown(t *testing.T) {
+	h := twoRuns(t)
+	msgs := h.key("q")
+	if len(h.core.called("Shutdown")) != 0 || h.m.mode != modeDialog {
+		t.Fatal("quit with a live run did not ask")
+	}
+	if v := h.view(); !strings.Contains(v, "1 live run(s) will be ended") {
+		t.Errorf("no question:\n%s", v)
+	}
+	h.key("n")
+	if h.m.mode != modeBrowse || len(h.core.called("Shutdown")) != 0 {
+		t.Fatal("n did not keep Corral open")
+	}
+	msgs = h.key("q", "y")
+	if len(h.core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("y: shutdown %q, quit %v", h.core.called("Shutdown"), hasMsg[tea.QuitMsg](msgs))
+	}
+}
+
+func TestQuitProgressShownUntilShutdownReturns(t *testing.T) {
+	h := twoRuns(t)
+	h.key("q")
+	next, cmd := h.m.Update(keyMsg("y"))
+	h.m = next.(Model)
+	if v := h.view(); !strings.Contains(v, "quitting: ending 1 run(s): claude (running)") {
+		t.Errorf("no progress:\n%s", v)
+	}
+	exiting := liveRun("r1", "claude", true)
+	exiting.State, exiting.Seq = runs.Exiting, 5
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Run: exiting, Detail: "exiting", Time: t0}})
+	if v := h.view(); !strings.Contains(v, "claude (exiting)") {
+		t.Errorf("progress does not follow events:\n%s", v)
+	}
+	if msgs := h.collect(cmd); !hasMsg[ShutdownMsg](msgs) {
+		t.Fatalf("the command did not shut down: %v", msgs)
+	}
+}
+
+func TestQuitWithoutLiveRuns(t *testing.T) {
+	core := newFake()
+	h := newHarness(t, core, 80, 24, endedRun("r2", "tests"))
+	msgs := h.key("q")
+	if len(core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("q with no live run: calls %q", core.Calls())
+	}
+}
