@@ -3,6 +3,7 @@ package reaper
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -78,7 +79,7 @@ func TestClaimIgnoresRecycledSession(t *testing.T) {
 	if p, err := ReadProc(daemon.PID); err != nil || p.SID != rec.PID {
 		t.Fatalf("daemon %+v %v: want it in session %d", p, err, rec.PID)
 	}
-	claim := Claim{Root: rec, EnvKey: "CORRAL_RUN_ID", EnvValue: "rrecycled"}
+	claim := Claim{Root: rec, EnvKey: "CORRAL_RUN_ID", EnvValue: ownMarker("rrecycled")}
 	if got, err := Claimed(nil, claim, nil); err != nil || len(got) != 0 {
 		t.Fatalf("claimed %+v %v from a recycled session, want nothing", got, err)
 	}
@@ -107,7 +108,7 @@ func TestForgedClaimsRefused(t *testing.T) {
 		{BootID: boot, PID: -5, StartTime: 1},
 		{BootID: boot, PID: gone.pid(), StartTime: gone.known[0].StartTime},
 	} {
-		claim := Claim{Root: root, EnvKey: "CORRAL_RUN_ID", EnvValue: "rforged"}
+		claim := Claim{Root: root, EnvKey: "CORRAL_RUN_ID", EnvValue: ownMarker("rforged")}
 		got, err := Claimed(nil, claim, nil)
 		if len(got) != 0 {
 			t.Errorf("root %d: claimed %+v", root.PID, got)
@@ -165,13 +166,14 @@ func TestForgedEscapeeInit(t *testing.T) {
 // process with another run's marker is not, nor one with the marker older than the
 // root.
 func TestClaimLiveRun(t *testing.T) {
-	older := startMarked(t, "rclaim")
+	run := ownMarker("rclaim")
+	older := startMarked(t, run)
 	awaitTick(t, older.known[0].StartTime)
 	root := start(t, "tree", "2")
 	root.learnTree()
-	marked := startMarked(t, "rclaim")
-	other := startMarked(t, "rother")
-	claim := Claim{Root: root.known[0], EnvKey: "CORRAL_RUN_ID", EnvValue: "rclaim"}
+	marked := startMarked(t, run)
+	other := startMarked(t, ownMarker("rother"))
+	claim := Claim{Root: root.known[0], EnvKey: "CORRAL_RUN_ID", EnvValue: run}
 	got, err := Claimed(nil, claim, nil)
 	if err != nil || len(got) != 4 {
 		t.Fatalf("claimed %d (%v), want the tree of 3 and the marked sleeper: %+v\n%s", len(got), err, got,
@@ -193,9 +195,14 @@ func TestClaimLiveRun(t *testing.T) {
 	}
 }
 
+// ownMarker is a run id for this test binary alone. A claim takes any process of our
+// uid that carries the run's id, as it must (a real run's id is unique): with a fixed
+// id, the same test running at once in another binary (two CI runs on one machine)
+// claimed this one's sleeper, and this one's claim that binary's.
+func ownMarker(name string) string { return fmt.Sprintf("%s-%d", name, os.Getpid()) }
+
 // describeUnknown says what each of fps is that none of cs started: why a claim took
-// it (parent, session, marker). Seen once under heavy load (-count=5 beside two CI
-// runs): a fifth process claimed, not reproduced since.
+// it (parent, session, marker).
 func describeUnknown(fps []Fingerprint, cs ...*child) string {
 	known := map[int]bool{}
 	for _, c := range cs {

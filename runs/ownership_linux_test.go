@@ -194,12 +194,16 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
 	root := deadRoot(t)
-	escCmd, esc := outsider(t, []string{RunIDEnv + "=rmarked"}, "sleep")
-	_, other := outsider(t, []string{RunIDEnv + "=rsomeoneelse"}, "sleep")
-	deadRecord(t, reg, "rmarked", root)
-	d := reconcileOne(t, s, "rmarked")
+	// Ids of this binary alone: a reconcile reaps every process of our uid carrying the
+	// run's id, as it must, and with fixed ids the same test running at once in
+	// another binary (two CI runs on one machine) reaped this one's escapee.
+	id, otherID := ownID("rmarked"), ownID("rsomeoneelse")
+	escCmd, esc := outsider(t, []string{RunIDEnv + "=" + id}, "sleep")
+	_, other := outsider(t, []string{RunIDEnv + "=" + otherID}, "sleep")
+	deadRecord(t, reg, id, root)
+	d := reconcileOne(t, s, id)
 	if d.Decision != VerdictReaped {
-		diag := claimDiagnosis(root, esc, "rmarked")
+		diag := claimDiagnosis(root, esc, id)
 		if p, err := reaper.ReadProc(esc.PID); err == nil && p.State == 'Z' {
 			escCmd.Wait()
 			diag += fmt.Sprintf("; the escapee ended before the reconcile: %v", escCmd.ProcessState)
@@ -213,6 +217,9 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 		t.Error("a process carrying another run's id was killed")
 	}
 }
+
+// ownID is a run id for this test binary alone.
+func ownID(name string) string { return fmt.Sprintf("%s-%d", name, os.Getpid()) }
 
 // claimDiagnosis says what the claim rules see of escapee now: seen once in CI, a
 // reconcile found no claimed process while the escapee lived (not reproduced alone).
