@@ -26,7 +26,11 @@ const (
 // cells, reset at the end of a line that needs it. Bold does not brighten:
 // foreground palette 0–7 reaches vt10x as colour 256+n (screen_sgr.go) and is
 // drawn as n.
-func (s *Screen) Render() string {
+func (s *Screen) Render() string { return s.joinRows(s.renderRow) }
+
+// joinRows returns the screen's rows, each appended to s.buf by row, joined with
+// "\n", once the screen has caught up with what was written.
+func (s *Screen) joinRows(row func(y int)) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.catchUp()
@@ -35,7 +39,7 @@ func (s *Screen) Render() string {
 		if y > 0 {
 			s.buf = append(s.buf, '\n')
 		}
-		s.renderRow(y)
+		row(y)
 	}
 	return string(s.buf)
 }
@@ -60,26 +64,18 @@ func (s *Screen) renderRow(y int) {
 
 // Text returns the screen as plain text, rows lines joined with "\n", laid out
 // like Render and trimmed of trailing spaces.
-func (s *Screen) Text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.catchUp()
-	s.buf = s.buf[:0]
-	for y := range s.rows {
-		if y > 0 {
-			s.buf = append(s.buf, '\n')
-		}
-		start := len(s.buf)
-		for x := 0; x < s.cols; {
-			k, w := s.shown(s.term.Cell(x, y), x, y)
-			s.buf = appendCell(s.buf, k)
-			x += w
-		}
-		for len(s.buf) > start && s.buf[len(s.buf)-1] == ' ' {
-			s.buf = s.buf[:len(s.buf)-1]
-		}
+func (s *Screen) Text() string { return s.joinRows(s.textRow) }
+
+func (s *Screen) textRow(y int) {
+	start := len(s.buf)
+	for x := 0; x < s.cols; {
+		k, w := s.shown(s.term.Cell(x, y), x, y)
+		s.buf = appendCell(s.buf, k)
+		x += w
 	}
-	return string(s.buf)
+	for len(s.buf) > start && s.buf[len(s.buf)-1] == ' ' {
+		s.buf = s.buf[:len(s.buf)-1]
+	}
 }
 
 // shown returns what cell g at x, y draws and how many columns it takes. A
