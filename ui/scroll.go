@@ -129,14 +129,6 @@ func errorBody(msg string, iw, ih int) []string {
 	return messageBody(msg+" — this pane failed to render; Corral and the run go on", iw, ih)
 }
 
-// wrapText cuts plain text into lines of at most w columns.
-func wrapText(s string, w int) []string {
-	if ansi.StringWidth(s) <= w {
-		return []string{s}
-	}
-	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
-}
-
 // logTailBytes is how much of a log to convert to fill a pane: generous for wrapped
 // and overwritten lines, bounded so a 200 KB log costs little per frame.
 func logTailBytes(iw, ih int) int { return min(max(iw*ih*4, 4096), 256<<10) }

@@ -34,6 +34,29 @@ func TestScrollbackKeepsColour(t *testing.T) {
 	}
 }
 
+// A line cut to a width keeps every character once, no piece wider than the width, a
+// wide character whole, and the pen in effect where each piece starts.
+func TestWrappedKeepsColour(t *testing.T) {
+	l := historyText([]byte("ab\x1b[31mcdef\x1b[0mgh 你好\r\n"))[0]
+	got := l.wrapped(3)
+	want := []string{
+		"ab\x1b[0m\x1b[31mc\x1b[0m",
+		"\x1b[0m\x1b[31mdef\x1b[0m",
+		"\x1b[0mgh \x1b[0m",
+		"\x1b[0m你\x1b[0m",
+		"\x1b[0m好\x1b[0m",
+	}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Errorf("wrapped(3):\n got %q\nwant %q", got, want)
+	}
+	if got := historyText([]byte("plain 你好\n"))[0].wrapped(7); fmt.Sprintf("%q", got) != `["plain " "你好"]` {
+		t.Errorf("a plain line: %q", got)
+	}
+	if got := l.wrapped(80); len(got) != 1 || got[0] != l.Styled() {
+		t.Errorf("a line that fits: %q, want %q", got, l.Styled())
+	}
+}
+
 // The scroll view draws the colours (golden, styled), and a searched line in plain
 // text with its match marked.
 func TestTerminalScrollColourGolden(t *testing.T) {

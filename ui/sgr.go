@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Scrollback keeps the colours of the transcript (issue 14.9): the text converter
@@ -174,18 +176,56 @@ func (c color) codes(out []string, base, bright, ext int) []string {
 
 // Styled is the line with its colours, as SGR Corral writes; a line without colour
 // is its text.
-func (l HistLine) Styled() string {
-	if len(l.spans) == 0 {
-		return l.Text
+func (l HistLine) Styled() string { return l.styledRange(0, len(l.Text)) }
+
+// styledRange is the line's text from byte a to b with its colours: the pen in effect
+// at a, every pen that starts before b, and a reset at the end. A range no pen touches
+// is its text.
+func (l HistLine) styledRange(a, b int) string {
+	i := 0
+	for i < len(l.spans) && l.spans[i].at <= a {
+		i++
 	}
-	var b strings.Builder
-	prev := 0
-	for _, s := range l.spans {
-		b.WriteString(l.Text[prev:s.at])
-		b.WriteString("\x1b[0m" + s.pen.seq())
+	var sb strings.Builder
+	if i > 0 {
+		sb.WriteString("\x1b[0m" + l.spans[i-1].pen.seq())
+	}
+	prev := a
+	for ; i < len(l.spans) && l.spans[i].at < b; i++ {
+		s := l.spans[i]
+		sb.WriteString(l.Text[prev:s.at])
+		sb.WriteString("\x1b[0m" + s.pen.seq())
 		prev = s.at
 	}
-	b.WriteString(l.Text[prev:])
-	b.WriteString("\x1b[0m")
-	return b.String()
+	if sb.Len() == 0 {
+		return l.Text[a:b]
+	}
+	sb.WriteString(l.Text[prev:b])
+	sb.WriteString("\x1b[0m")
+	return sb.String()
+}
+
+// wrapped cuts the line into pieces of at most w columns (a character wider than
+// what is left of a piece starts the next), each with its colours, so a wrapped line
+// keeps its colour on every row.
+func (l HistLine) wrapped(w int) []string {
+	if widthOf(l.Text) <= w {
+		return []string{l.Styled()}
+	}
+	var out []string
+	start, pos, width := 0, 0, 0
+	for rest := l.Text; rest != ""; {
+		cluster, cw := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+		if cluster == "" { // never: a non-empty string has a first cluster
+			break
+		}
+		if width > 0 && width+cw > w {
+			out = append(out, l.styledRange(start, pos))
+			start, width = pos, 0
+		}
+		width += cw
+		pos += len(cluster)
+		rest = rest[len(cluster):]
+	}
+	return append(out, l.styledRange(start, pos))
 }

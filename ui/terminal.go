@@ -292,12 +292,12 @@ func (t Terminal) logBody(iw, ih int) []string {
 	return t.histLines(lines, iw, ih)
 }
 
-// histLines wraps text lines to the pane (one gutter column marks stderr) and keeps
-// the last ih.
+// histLines wraps text lines to the pane in their colours (one gutter column marks
+// stderr) and keeps the last ih.
 func (t Terminal) histLines(lines []HistLine, iw, ih int) []string {
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < ih; i-- {
-		parts := wrapText(lines[i].Text, max(iw-1, 1))
+		parts := lines[i].wrapped(max(iw-1, 1))
 		for j := len(parts) - 1; j >= 0 && len(out) < ih; j-- {
 			out = append(out, t.gutter(lines[i].Err, false)+fit(parts[j], iw-1))
 		}

@@ -158,13 +158,15 @@ func TestTerminalGolden(t *testing.T) {
 	}
 }
 
+// A pipe run's live log keeps its colours, also on the rows a wrapped line continues
+// on (issue 14.9).
 func TestTerminalPipeLogGolden(t *testing.T) {
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(40, 8)
 	tm.Show(rowOfRun(liveRun("p1", "build", false)), nil)
 	out := runs.Output{Chunks: []runs.Chunk{
 		{Stream: ptyhost.Stdout, Data: []byte("compiling\n\x1b[32mok\x1b[0m pkg/a\n")},
-		{Stream: ptyhost.Stderr, Data: []byte("warning: something long enough to wrap around the pane\n")},
+		{Stream: ptyhost.Stderr, Data: []byte("warning: something long \x1b[33menough to wrap around\x1b[0m the pane\n")},
 		{Stream: ptyhost.Stdout, Data: []byte("progress 10%\rprogress 100%\ndone\n")},
 	}}
 	tm, _ = tm.Update(LogMsg{ID: "p1", Output: out})
