@@ -16,10 +16,13 @@ import (
 
 // tmuxTerm is a private tmux server (its own socket) showing one window that runs a
 // command. The tests drive it with send-keys and read it with capture-pane, as a
-// person at a terminal would; the server is killed by its socket when the test ends.
+// person at a terminal would; the server is killed by its socket when the test ends,
+// and its socket's directory (TMUX_TMPDIR, the test's own) removed: tmux leaves the
+// socket file of a killed server behind.
 type tmuxTerm struct {
 	t    *testing.T
 	sock string
+	dir  string    // TMUX_TMPDIR
 	last time.Time // when keys were last sent
 }
 
@@ -33,17 +36,30 @@ func startTmux(t *testing.T, w, h int, cmdline string) *tmuxTerm {
 		}
 		t.Skip("tmux not installed")
 	}
-	x := &tmuxTerm{t: t, sock: fmt.Sprintf("corral-test-%d-%d", os.Getpid(), tmuxCount.Add(1))}
+	// Short, as a socket path must be: not t.TempDir(), which holds the test's name.
+	dir, err := os.MkdirTemp("", "ctmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	x := &tmuxTerm{t: t, sock: fmt.Sprintf("corral-test-%d", tmuxCount.Add(1)), dir: dir}
 	// The pane outlives the command, so its exit code and last screen can be read.
 	shell := cmdline + "; echo CORRAL-EXIT=$?; sleep 600"
 	x.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
-	t.Cleanup(func() { exec.Command("tmux", "-L", x.sock, "kill-server").Run() })
+	t.Cleanup(func() { x.command("kill-server").Run() })
 	return x
+}
+
+// command is a tmux client of x's server.
+func (x *tmuxTerm) command(args ...string) *exec.Cmd {
+	cmd := exec.Command("tmux", append([]string{"-L", x.sock}, args...)...)
+	cmd.Env = append(os.Environ(), "TMUX_TMPDIR="+x.dir)
+	return cmd
 }
 
 func (x *tmuxTerm) run(args ...string) string {
 	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.sock}, args...)...).CombinedOutput()
+	out, err := x.command(args...).CombinedOutput()
 	if err != nil {
 		x.t.Fatalf("tmux %v: %v: %s", args, err, out)
 	}
