@@ -80,6 +80,10 @@ func checkKey(path, k string, v any, errs *[]string) {
 		} else if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
 			bad(fmt.Sprintf("time %q is not RFC 3339", s))
 		}
+	case k == "run" || k == "instance" || k == "owner":
+		if _, isString := v.(string); isString { // an object under such a key is fine
+			bad("an id is named id (the object's own), run_id or instance_id")
+		}
 	case isNum && !strings.HasSuffix(k, "_total"):
 		for _, w := range strings.Split(k, "_") {
 			if slices.Contains(durationWords, w) {

@@ -37,7 +37,7 @@ func (r *run) persistLocked() error {
 		return nil
 	}
 	if errors.Is(err, ErrLeaseLost) {
-		reg.emit("registry-error", "run", r.id, "err", err.Error())
+		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		return err
 	}
 	r.wb.busy, r.wb.pending = true, &rec
@@ -46,7 +46,7 @@ func (r *run) persistLocked() error {
 	if errors.Is(err, errLocked) {
 		return nil // written as soon as the lock is free
 	}
-	reg.emit("registry-error", "run", r.id, "state", r.info.State.String(), "err", err.Error(), "retry", 0)
+	reg.emit("registry-error", "run_id", r.id, "state", r.info.State.String(), "err", err.Error(), "retry", 0)
 	return err
 }
 
@@ -95,17 +95,17 @@ func (r *run) writeBehind() {
 		switch {
 		case err == nil:
 			if failures > 0 {
-				r.sup.reg.emit("registry-recovered", "run", r.id, "state", rec.State.String(), "retries", failures)
+				r.sup.reg.emit("registry-recovered", "run_id", r.id, "state", rec.State.String(), "retries", failures)
 			}
 			delay, failures = writeRetryDelay, 0
 		case errors.Is(err, ErrLeaseLost):
-			r.sup.reg.emit("registry-error", "run", r.id, "err", err.Error())
+			r.sup.reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		case done:
 			r.giveUp(*rec, err)
 			delay, failures = writeRetryDelay, 0
 		default:
 			failures++
-			r.sup.reg.emit("registry-error", "run", r.id, "state", rec.State.String(), "err", err.Error(),
+			r.sup.reg.emit("registry-error", "run_id", r.id, "state", rec.State.String(), "err", err.Error(),
 				"retry", failures)
 			time.Sleep(delay) // backoff in this goroutine only: nothing waits on it
 			delay = min(2*delay, writeRetryMax)
@@ -129,11 +129,11 @@ var (
 func (r *run) giveUp(rec Record, cause error) {
 	reg := r.sup.reg
 	if rec.State != Exited || !rec.Cleanup.VerifiedEmpty {
-		reg.emit("registry-gave-up", "run", r.id, "state", rec.State.String(), "err", cause.Error())
+		reg.emit("registry-gave-up", "run_id", r.id, "state", rec.State.String(), "err", cause.Error())
 		return
 	}
 	err := reg.remove(r.id)
-	attrs := []any{"run", r.id, "err", cause.Error()}
+	attrs := []any{"run_id", r.id, "err", cause.Error()}
 	if err != nil {
 		attrs = append(attrs, "remove_err", err.Error())
 	}
@@ -180,7 +180,7 @@ func (r *run) commitRunning(rec Record) error {
 	}
 	rec.State = Running
 	if err := reg.create(rec); err != nil {
-		reg.emit("registry-error", "run", r.id, "err", err.Error())
+		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		return err
 	}
 	return nil
@@ -219,7 +219,7 @@ func (s *Supervisor) logEvent(e Event) {
 	if s.reg == nil || e.Type == EventOutput || e.Type == EventWatchdog {
 		return
 	}
-	attrs := []any{"run", e.Run.ID, "name", e.Run.Name, "state", e.Run.State.String()}
+	attrs := []any{"run_id", e.Run.ID, "name", e.Run.Name, "state", e.Run.State.String()}
 	if e.Detail != "" {
 		attrs = append(attrs, "detail", e.Detail)
 	}
@@ -238,7 +238,7 @@ func (s *Supervisor) logEvent(e Event) {
 // stepLogger records each escalation step as it is performed.
 func (s *Supervisor) stepLogger(id string) func(reaper.Step, int) {
 	return func(st reaper.Step, n int) {
-		s.reg.emit("escalation", "run", id, "step", string(st), "processes", n)
+		s.reg.emit("escalation", "run_id", id, "step", string(st), "processes", n)
 	}
 }
 
@@ -336,7 +336,7 @@ func (s *Supervisor) renew(live map[string]heartbeatRun) {
 		s.reg.emit("registry-error", "err", err.Error())
 	}
 	for _, id := range lost {
-		s.reg.emit("lease-lost", "run", id)
+		s.reg.emit("lease-lost", "run_id", id)
 	}
 }
 
@@ -360,6 +360,6 @@ func (s *Supervisor) liveRuns() []*run {
 func (r *run) outputHeartbeat() {
 	total := r.out.total()
 	if prev := r.outLogged.Swap(total); total > prev {
-		r.sup.reg.emit("output", "run", r.id, "bytes", total-prev, "total", total)
+		r.sup.reg.emit("output", "run_id", r.id, "bytes", total-prev, "total", total)
 	}
 }

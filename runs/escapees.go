@@ -57,7 +57,7 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 	policy := r.spec.Escape
 	r.mu.Unlock()
 	for _, e := range fresh {
-		r.sup.reg.emit("escape", "run", r.id, "pid", e.PID, "start_time", e.StartTime,
+		r.sup.reg.emit("escape", "run_id", r.id, "pid", e.PID, "start_time", e.StartTime,
 			"argv", e.Argv, "policy", string(policy))
 	}
 	if len(fresh) > 0 && policy == EscapeFail {

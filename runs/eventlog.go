@@ -25,7 +25,7 @@ func openEventLog(path, instance string) (*eventLog, error) {
 		return nil, fmt.Errorf("events: %w", err)
 	}
 	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: millisAttr})
-	return &eventLog{f: f, log: slog.New(h).With("instance", instance)}, nil
+	return &eventLog{f: f, log: slog.New(h).With("instance_id", instance)}, nil
 }
 
 // millisAttr writes a duration the way every JSON of Corral's does (spec_json.go):

@@ -104,7 +104,7 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		return decisions, fmt.Errorf("reconcile: %w", err)
 	}
 	for _, d := range decisions {
-		s.reg.emit("reconcile", "run", d.ID, "name", d.Name, "decision", d.Decision,
+		s.reg.emit("reconcile", "run_id", d.ID, "name", d.Name, "decision", d.Decision,
 			"pid", d.PID, "reason", d.Reason, "detail", d.Detail)
 	}
 	return decisions, nil
@@ -153,7 +153,7 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 		d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
 		return d, false
 	}
-	reg.emit("lease-steal", "run", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
+	reg.emit("lease-steal", "run_id", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
 	s.counters.do(func(m *Metrics) { m.LeaseStealTotal++ })
 	return d, true
 }
@@ -246,7 +246,7 @@ func claimOf(rec Record) reaper.Claim {
 func (s *Supervisor) close(t tx, rec *Record, reason Reason, detail string) {
 	rec.State, rec.Reason, rec.Detail = Exited, reason, detail
 	if err := t.put(*rec); err != nil {
-		s.reg.emit("registry-error", "run", rec.RunID, "err", err.Error())
+		s.reg.emit("registry-error", "run_id", rec.RunID, "err", err.Error())
 	}
 }
 

@@ -194,7 +194,10 @@ func eventCounts(t *testing.T, dir string) map[string]map[string]int {
 	counts := map[string]map[string]int{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var e struct{ Msg, Run, Decision string }
+		var e struct {
+			Msg, Decision string
+			Run           string `json:"run_id"`
+		}
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("bad event line %q: %v", sc.Text(), err)
 		}

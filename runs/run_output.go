@@ -80,7 +80,7 @@ func (r *run) mirrorLost(err error) {
 	if r.mirrorErr.Swap(true) {
 		return
 	}
-	r.sup.reg.emit("output-closed", "run", r.id, "err", err.Error())
+	r.sup.reg.emit("output-closed", "run_id", r.id, "err", err.Error())
 	go r.stop(SupervisorShutdown)
 }
 

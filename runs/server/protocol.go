@@ -79,7 +79,7 @@ type (
 	HelloReply struct {
 		Version  int    `json:"version"`
 		PID      int    `json:"pid"`
-		Instance string `json:"instance"`
+		Instance string `json:"instance_id"`
 		StateDir string `json:"state_dir"`
 	}
 	// RunRef names a run: its id, a unique prefix of it, or its unique name.

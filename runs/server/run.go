@@ -35,13 +35,13 @@ func Run(stateDir string, daemon bool, warn func(string)) error {
 	defer ln.Close()
 	logger, closeLog := serverLog(reg.Dir(), daemon)
 	defer closeLog()
-	logger.Info("server started", "pid", os.Getpid(), "instance", reg.Instance(), "socket", ln.Path)
+	logger.Info("server started", "pid", os.Getpid(), "instance_id", reg.Instance(), "socket", ln.Path)
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
 			logger.Warn("reconcile", "err", err)
 		}
 		for _, d := range runs.Notable(ds) {
-			logger.Info("reconciled", "run", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
+			logger.Info("reconciled", "run_id", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
 		}
 	})
 	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger})

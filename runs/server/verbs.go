@@ -130,7 +130,7 @@ func spawn(s *Server, _ context.Context, raw json.RawMessage) (any, *Error) {
 	if id == "" {
 		return nil, errorf(CodeFailed, "%v", err)
 	}
-	s.log.Info("spawned", "run", id, "name", a.Spec.Name)
+	s.log.Info("spawned", "run_id", id, "name", a.Spec.Name)
 	rep := SpawnReply{ID: id}
 	if err != nil {
 		rep.SpawnError = err.Error()
