@@ -25,11 +25,12 @@ import (
 	"corral/demo"
 	"corral/ptyhost/hostterm"
 	"corral/runs"
+	"corral/runs/client"
+	"corral/runs/control"
 	"corral/runs/foreground"
 	"corral/runs/listing"
 	"corral/runs/parity"
 	"corral/runs/server"
-	"corral/runs/server/control"
 	"corral/ui/launch"
 )
 
@@ -512,7 +513,7 @@ func cmdProxy(args []string) int {
 	}
 	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
 	if err == nil {
-		err = server.ProxySelf(dir, os.Stdin, os.Stdout)
+		err = client.ProxySelf(dir, os.Stdin, os.Stdout, server.StartSelf)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral proxy: %v\n", err)

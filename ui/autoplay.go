@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // Autoplay drives a running UI over the demo scenario by itself, the way a person
@@ -91,7 +93,7 @@ func (a autoplayer) pause(d time.Duration) { time.Sleep(d) }
 // selectRun moves the selection to the named run (from the top of the list) and
 // waits until the UI shows it selected.
 func (a autoplayer) selectRun(name string) error {
-	snap := a.core.Snapshot()
+	snap := a.snapshot()
 	i := slices.IndexFunc(snap, func(in runs.Info) bool { return in.Name == name })
 	for range len(snap) {
 		a.key("k")
@@ -137,8 +139,15 @@ type probe struct {
 	asking   bool   // a y/n question is open
 }
 
+// snapshot is the core's runs now (none when it cannot answer: autoplay then waits
+// on, and its deadline says what it waited for).
+func (a autoplayer) snapshot() []runs.Info {
+	rep, _ := api.Snapshot.Call(context.Background(), a.core, struct{}{})
+	return rep.Runs
+}
+
 func (a autoplayer) find(name string) (runs.Info, bool) {
-	for _, in := range a.core.Snapshot() {
+	for _, in := range a.snapshot() {
 		if in.Name == name {
 			return in, true
 		}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // handleKey routes a key by mode.
@@ -139,9 +140,9 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Pause) && sel.Ended():
 		return m.note("%s: %s has ended", pauseVerb(sel), sel.Name)
 	case key.Matches(k, km.Pause) && sel.Paused:
-		return m, doCmd("resume", sel.ID, core.Resume)
+		return m, runCmd(core, api.Resume, sel.ID)
 	case key.Matches(k, km.Pause):
-		return m, doCmd("pause", sel.ID, core.Pause)
+		return m, runCmd(core, api.Pause, sel.ID)
 	case key.Matches(k, km.Restart):
 		if why := restartRefusal(sel); why != "" {
 			return m.note("%s", why)

@@ -9,6 +9,7 @@ import (
 
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // Every Core call of the UI is in this file, inside a tea.Cmd that captures the values
@@ -22,17 +23,27 @@ func tickCmd(gen int, every time.Duration) tea.Cmd {
 	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
 }
 
+// bg is the context of a command's core call: the UI waits for every answer (the core
+// bounds its own waits); shutdown is bounded below.
+var bg = context.Background()
+
 func snapshotCmd(c Core) tea.Cmd {
-	return func() tea.Msg { return SnapshotMsg{Runs: c.Snapshot()} }
+	return func() tea.Msg {
+		rep, err := api.Snapshot.Call(bg, c, struct{}{})
+		return SnapshotMsg{Runs: rep.Runs, Err: err}
+	}
 }
 
 func metricsCmd(c Core) tea.Cmd {
-	return func() tea.Msg { return MetricsMsg{Metrics: c.Metrics()} }
+	return func() tea.Msg {
+		m, err := api.Metrics.Call(bg, c, struct{}{})
+		return MetricsMsg{Metrics: m, Err: err}
+	}
 }
 
 func treesCmd(c Core, ids ...string) tea.Cmd {
 	return func() tea.Msg {
-		t, err := c.Trees(ids...)
+		t, err := api.Trees.Call(bg, c, api.TreesArgs{IDs: ids})
 		return TreesMsg{Trees: t, Err: err}
 	}
 }
@@ -47,9 +58,15 @@ func screenCmd(c Core, id string) tea.Cmd {
 	}
 }
 
+// output is run id's kept output.
+func output(c Core, id string) (runs.Output, error) {
+	rep, err := api.Output.Call(bg, c, api.RunRef{ID: id})
+	return rep.Output, err
+}
+
 func logCmd(c Core, id string) tea.Cmd {
 	return func() tea.Msg {
-		o, err := c.Log(id)
+		o, err := output(c, id)
 		return LogMsg{ID: id, Output: o, Err: err}
 	}
 }
@@ -58,7 +75,7 @@ func logCmd(c Core, id string) tea.Cmd {
 func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 	return func() tea.Msg {
 		if transcript == "" || pipe { // a pipe run's log keeps stderr apart
-			o, err := c.Log(id)
+			o, err := output(c, id)
 			return HistoryMsg{ID: id, Lines: historyOutput(o), Err: err}
 		}
 		b, err := readTail(transcript, maxHistoryBytes)
@@ -67,12 +84,23 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 }
 
 func writeCmd(c Core, id string, b []byte) tea.Cmd {
-	return func() tea.Msg { return WrittenMsg{ID: id, Err: c.Write(id, b)} }
+	return func() tea.Msg {
+		_, err := api.Write.Call(bg, c, api.WriteArgs{ID: id, Data: b})
+		return WrittenMsg{ID: id, Err: err}
+	}
 }
 
-// doCmd runs one core operation on a run and reports it as a DoneMsg.
-func doCmd(op, id string, f func(string) error) tea.Cmd {
-	return func() tea.Msg { return DoneMsg{Op: op, ID: id, Err: f(id)} }
+// doCmd calls one operation on run id and reports it as a DoneMsg.
+func doCmd[A any](c Core, op *api.Op[A, api.RunRef], id string, a A) tea.Cmd {
+	return func() tea.Msg {
+		_, err := op.Call(bg, c, a)
+		return DoneMsg{Op: op.Name(), ID: id, Err: err}
+	}
+}
+
+// runCmd calls an operation that only names its run (pause, resume, kill, interrupt).
+func runCmd(c Core, op *api.Op[api.RunRef, api.RunRef], id string) tea.Cmd {
+	return doCmd(c, op, id, api.RunRef{ID: id})
 }
 
 // watchCmd names the shown run to the core; a failure only means no frames, which
@@ -85,20 +113,30 @@ func watchCmd(c Core, id string) tea.Cmd {
 }
 
 func sendKeysCmd(c Core, id string, items []ptyhost.Item) tea.Cmd {
-	return doCmd("send-keys", id, func(id string) error { return c.SendKeys(id, items) })
+	return doCmd(c, api.SendItems, id, api.ItemsArgs{ID: id, Items: items})
 }
 
 func pasteCmd(c Core, id, text string) tea.Cmd {
-	return doCmd("paste", id, func(id string) error { return c.Paste(id, text) })
+	return doCmd(c, api.Paste, id, api.TextArgs{ID: id, Text: text})
 }
 
 func submitCmd(c Core, id, text string) tea.Cmd {
-	return doCmd("submit", id, func(id string) error { return c.Submit(id, text) })
+	return doCmd(c, api.Submit, id, api.TextArgs{ID: id, Text: text})
+}
+
+// spawn starts spec from this process (its directory and environment); a run that
+// ended at once with spawn-error comes back with its id and the error.
+func spawn(c Core, spec runs.Spec) (string, error) {
+	rep, err := api.Spawn.Call(bg, c, api.Here(spec))
+	if err == nil && rep.SpawnError != "" {
+		err = errors.New(rep.SpawnError)
+	}
+	return rep.ID, err
 }
 
 func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
-		id, err := c.Spawn(spec)
+		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err}
 	}
 }
@@ -106,7 +144,7 @@ func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 // restartCmd spawns an ended run's spec again; the new run takes the old one's row.
 func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
 	return func() tea.Msg {
-		id, err := c.Spawn(spec)
+		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err, Replaces: old}
 	}
 }
@@ -114,18 +152,21 @@ func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
 // startCmd spawns a pending run's spec; the message names the pending run.
 func startCmd(c Core, pending string, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
-		id, err := c.Spawn(spec)
+		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err, Pending: pending}
 	}
 }
 
 func removeCmd(c Core, id string) tea.Cmd {
-	return func() tea.Msg { return RemovedMsg{ID: id, Err: c.Remove(id)} }
+	return func() tea.Msg {
+		_, err := api.Remove.Call(bg, c, api.RunRef{ID: id})
+		return RemovedMsg{ID: id, Err: err}
+	}
 }
 
 func reconcileCmd(c Core) tea.Cmd {
 	return func() tea.Msg {
-		d, err := c.Reconcile(context.Background())
+		d, err := api.Reconcile.Call(bg, c, struct{}{})
 		return ReconciledMsg{Decisions: d, Err: err}
 	}
 }
@@ -140,9 +181,9 @@ type resize struct {
 // ended meanwhile is no failure: it has nothing left to resize.
 func resizeCmd(c Core, rs []resize) tea.Cmd {
 	return func() tea.Msg {
-		done := DoneMsg{Op: "resize"}
+		done := DoneMsg{Op: api.Resize.Name()}
 		for _, r := range rs {
-			err := c.Resize(r.id, r.cols, r.rows)
+			_, err := api.Resize.Call(bg, c, api.ResizeArgs{ID: r.id, Cols: r.cols, Rows: r.rows})
 			if err != nil && !errors.Is(err, runs.ErrNotRunning) && done.Err == nil {
 				done.ID, done.Err = r.id, err
 			}
@@ -153,8 +194,9 @@ func resizeCmd(c Core, rs []resize) tea.Cmd {
 
 func shutdownCmd(c Core) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		ctx, cancel := context.WithTimeout(bg, shutdownTimeout)
 		defer cancel()
-		return ShutdownMsg{Err: c.Shutdown(ctx)}
+		_, err := api.Shutdown.Call(ctx, c, struct{}{})
+		return ShutdownMsg{Err: err}
 	}
 }

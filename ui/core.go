@@ -3,47 +3,35 @@ package ui
 import (
 	"context"
 
-	"corral/ptyhost"
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/api"
 )
 
-// Core is the supervisor API the UI drives; *runs.Supervisor satisfies it. It is called
-// only from tea.Cmds (cmds.go), never from Update or View.
+// Core is what the UI drives: the operations of package api (called only from tea.Cmds,
+// cmds.go, never from Update or View), and the runs' screens. It has two
+// implementations, one seam: Local, the supervisor in this process, and package
+// client's Remote, a server's supervisor over its socket (corral attach).
 type Core interface {
-	Snapshot() []runs.Info
-	Spawn(runs.Spec) (string, error)
-	Cancel(id string) error
-	Stop(id string, reason runs.Reason) error
-	Interrupt(id string) error
-	Pause(id string) error
-	Resume(id string) error
-	Write(id string, b []byte) error
-	SendKeys(id string, items []ptyhost.Item) error
-	Paste(id, text string) error
-	Submit(id, text string) error
-	Resize(id string, cols, rows uint16) error
-	Remove(id string) error
-	Reconcile(ctx context.Context) ([]runs.Decision, error)
-	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
-	Log(id string) (runs.Output, error)
+	api.Caller
 	// Screen is the run's screen, nil for a run that has none (a pipe run).
 	Screen(id string) (Screen, error)
 	// Watch names the run whose screen the terminal pane shows ("" for none): a
 	// server's core streams frames of it (others only their attention count); the
 	// in-process core has nothing to do.
 	Watch(id string) error
-	Metrics() runs.Metrics
-	Shutdown(ctx context.Context) error
 }
 
-// Core has two implementations, one seam: Local, the supervisor in this process, and
-// runs/server's Remote, a server's supervisor over its socket (corral attach).
 var _ Core = Local{}
 
 // Local is the in-process core: a supervisor of this process.
 type Local struct{ *runs.Supervisor }
+
+// Invoke applies op to the supervisor, as a server would.
+func (l Local) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	return op.Apply(ctx, l.Supervisor, args)
+}
 
 // Watch does nothing: every screen of this process is at hand.
 func (Local) Watch(string) error { return nil }
@@ -105,10 +93,18 @@ type (
 
 // Messages that commands return.
 type (
-	// SnapshotMsg is a fresh Core.Snapshot (watchdog state of every run).
-	SnapshotMsg struct{ Runs []runs.Info }
-	// MetricsMsg is a fresh Core.Metrics (the counters of DESIGN §11).
-	MetricsMsg struct{ Metrics runs.Metrics }
+	// SnapshotMsg is a fresh snapshot (watchdog state of every run); with Err the
+	// list keeps what it had.
+	SnapshotMsg struct {
+		Runs []runs.Info
+		Err  error
+	}
+	// MetricsMsg is fresh metrics (the counters of DESIGN §11); with Err the events
+	// pane keeps the last ones.
+	MetricsMsg struct {
+		Metrics runs.Metrics
+		Err     error
+	}
 	// TreesMsg is the process trees of the runs asked for.
 	TreesMsg struct {
 		Trees map[string][]reaper.TreeProc

@@ -6,6 +6,7 @@ import (
 
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // The dialog host owns the dialogs (a one-line prompt, a y/n question, the new-run
@@ -81,11 +82,11 @@ type (
 func (q question) cmd(core Core) tea.Cmd {
 	switch q.op {
 	case confirmInterrupt:
-		return doCmd("interrupt", q.id, core.Interrupt)
+		return runCmd(core, api.Interrupt, q.id)
 	case confirmRemove:
 		return removeCmd(core, q.id)
 	}
-	return doCmd("cancel", q.id, core.Cancel)
+	return runCmd(core, api.Kill, q.id)
 }
 
 // cmd sends an accepted send-keys, paste or submit prompt's text to its run (a search

@@ -16,6 +16,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/api"
 	"corral/watchdog"
 )
 
@@ -70,6 +71,35 @@ func (f *fakeCore) called(name string) []string {
 		}
 	}
 	return out
+}
+
+// Invoke applies op to the fake as to a supervisor: the calls are the supervisor
+// methods the operation's handler makes.
+func (f *fakeCore) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	return op.Apply(ctx, f, args)
+}
+
+// Info answers any id without noting it: handlers look a run up before they act.
+func (f *fakeCore) Info(id string) (runs.Info, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, i := range f.snap {
+		if i.ID == id {
+			return i, nil
+		}
+	}
+	return runs.Info{ID: id}, nil
+}
+
+// The rest of the supervisor's methods, which the UI never calls.
+func (f *fakeCore) Poll(id string) (runs.Output, error)        { return runs.Output{}, f.note("Poll", id) }
+func (f *fakeCore) Tail(id string) ([]byte, error)             { return nil, f.note("Tail", id) }
+func (f *fakeCore) Escapees(id string) ([]runs.Escapee, error) { return nil, f.note("Escapees", id) }
+func (f *fakeCore) Wait(_ context.Context, id string) (runs.Info, error) {
+	return runs.Info{}, f.note("Wait", id)
+}
+func (f *fakeCore) Subscribe() ([]runs.Info, *runs.Subscription) {
+	panic("ui never subscribes through its core")
 }
 
 func (f *fakeCore) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }

@@ -70,6 +70,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case SnapshotMsg:
 		m.req.snapshotDone()
+		if msg.Err != nil {
+			return m, nil, true // the server's stream says when it is gone; keep what we show
+		}
 		for _, i := range msg.Runs {
 			if _, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
 				m.list.Upsert(i)
@@ -80,7 +83,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
 	case MetricsMsg:
 		m.req.metricsDone()
-		m.events.SetMetrics(msg.Metrics)
+		if msg.Err == nil {
+			m.events.SetMetrics(msg.Metrics)
+		}
 	case TreesMsg:
 		m.details, _ = m.details.Update(msg)
 		if m.req.treeDone() {

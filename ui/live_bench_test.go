@@ -17,6 +17,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
+	"corral/runs/client"
 	"corral/runs/server"
 )
 
@@ -185,7 +186,7 @@ func (c *liveCore) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop
 }
 
 // attachVia is attach in process, or, remote, through a server on a socket: the
-// loop's core is then a server.Remote, as under corral attach.
+// loop's core is then a client.Remote, as under corral attach.
 func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote bool) *liveLoop {
 	var core Core = Local{c.sup}
 	snap, sub := c.sup.Subscribe()
@@ -204,14 +205,14 @@ func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote
 }
 
 // serve serves the supervisor on a socket in the bench dir and attaches to it.
-func (c *liveCore) serve(b testing.TB) *server.Remote {
+func (c *liveCore) serve(b testing.TB) *client.Remote {
 	ln, err := server.Listen(c.dir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	srv := server.New(c.sup, server.Options{StateDir: c.dir})
 	go srv.Serve(ln)
-	rem, err := server.Attach(c.dir, func() error { return errors.New("no server") }, time.Second)
+	rem, err := client.Attach(c.dir, func() error { return errors.New("no server") }, time.Second)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -201,8 +201,8 @@ func sideLine(i runs.Info, rep runs.Report) string {
 // pairDiffCmd compares the two ended runs of a pair from their logs.
 func pairDiffCmd(c Core, pty, pipe runs.Info) tea.Cmd {
 	return func() tea.Msg {
-		a, err := c.Log(pty.ID)
-		b, err2 := c.Log(pipe.ID)
+		a, err := output(c, pty.ID)
+		b, err2 := output(c, pipe.ID)
 		if err == nil {
 			err = err2
 		}
@@ -269,9 +269,9 @@ func (p *pairView) key(diff bool, term Terminal) string {
 func spawnPairCmd(c Core, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
 		specs := parity.Pair(spec)
-		id, err := c.Spawn(specs[0])
+		id, err := spawn(c, specs[0])
 		if err == nil || id != "" {
-			if _, err2 := c.Spawn(specs[1]); err == nil {
+			if _, err2 := spawn(c, specs[1]); err == nil {
 				err = err2
 			}
 		}

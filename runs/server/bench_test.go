@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // BenchmarkPollRoundTrip is one corral poll's call on an open connection: the
@@ -13,14 +14,14 @@ import (
 func BenchmarkPollRoundTrip(b *testing.B) {
 	h := newHarness(b)
 	c := h.client(b)
-	var sp SpawnReply
-	if err := c.Call("spawn", SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "300"}}}, &sp); err != nil {
+	sp, err := api.Spawn.Call(ctx, c, api.SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "300"}}})
+	if err != nil {
 		b.Fatal(err)
 	}
 	var lat []time.Duration
 	for b.Loop() {
 		t := time.Now()
-		if err := c.Call("poll", PollArgs{ID: sp.ID}, nil); err != nil {
+		if _, err := api.Poll.Call(ctx, c, api.PollArgs{ID: sp.ID}); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t))

@@ -1,8 +1,10 @@
-// Package server is Corral's server and its protocol (DESIGN §13): one server per state
-// dir owns a supervisor and every run in it, so runs outlive the terminal that started
-// them; clients (the control verbs, the UI) reach it over a Unix socket in the state dir.
+// Package server is Corral's server (DESIGN §13): one server per state dir owns a
+// supervisor and every run in it, so runs outlive the terminal that started them;
+// clients (package client: the control verbs, the UI) reach it over a Unix socket in
+// the state dir. It answers every operation package api declares by that operation's
+// handler, and the conversation's own (hello, subscribe, watch) itself.
 //
-// The protocol is newline-delimited JSON on `<state dir>/server.sock`: a Request, then
+// The protocol (package api) is newline-delimited JSON on `<state dir>/server.sock`: a Request, then
 // its Response, in order, on one connection. Every message carries the protocol Version;
 // a client first says hello, and a server of another version answers with ErrVersion's
 // code so the client can say which side to upgrade. Requests are answered one at a time

@@ -8,18 +8,15 @@ import (
 	"os"
 )
 
-// SocketName and LockName are the server's files in the state dir.
+// LockName and LogName are the server's files in the state dir.
 const (
-	SocketName = "server.sock"
-	LockName   = "server.lock"
-	LogName    = "server.log"
+	LockName = "server.lock"
+	LogName  = "server.log"
 )
 
 var (
-	ErrRunning  = errors.New("a corral server is already running for this state dir")
-	ErrNoServer = errors.New("no corral server is running for this state dir")
-	ErrForeign  = errors.New("the corral server belongs to another user")
-	errNotHere  = errors.New("the corral server is not supported on this platform yet")
+	ErrRunning = errors.New("a corral server is already running for this state dir")
+	errNotHere = errors.New("the corral server is not supported on this platform yet")
 )
 
 // Listener is the state dir's server socket.
@@ -30,8 +27,6 @@ type Listener struct {
 
 // Listen is not supported here yet.
 func Listen(string) (*Listener, error) { return nil, errNotHere }
-
-func socketOwner(string) error { return errNotHere }
 
 // OpenLog is not supported here yet.
 func OpenLog(string) (*os.File, error) { return nil, errNotHere }

@@ -13,26 +13,22 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"corral/runs/api"
 )
 
-// SocketName and LockName are the server's files in the state dir.
+// LockName and LogName are the server's files in the state dir besides its socket
+// (api.SocketName).
 const (
-	SocketName = "server.sock"
-	LockName   = "server.lock"
-	LogName    = "server.log"
+	LockName = "server.lock"
+	LogName  = "server.log"
 )
 
 // maxSocketPath is sun_path's size less its NUL: a longer path cannot be bound.
 const maxSocketPath = 107
 
-var (
-	// ErrRunning: another server holds the state dir's server lock.
-	ErrRunning = errors.New("a corral server is already running for this state dir")
-	// ErrNoServer: nothing listens on the state dir's socket.
-	ErrNoServer = errors.New("no corral server is running for this state dir")
-	// ErrForeign: the socket or its server belongs to another user.
-	ErrForeign = errors.New("the corral server belongs to another user")
-)
+// ErrRunning: another server holds the state dir's server lock.
+var ErrRunning = errors.New("a corral server is already running for this state dir")
 
 // Listener is the state dir's server socket, held with its lock: while it is open, no
 // other server can listen for the same state dir.
@@ -47,7 +43,7 @@ type Listener struct {
 // it dies) makes "one server per state dir" hold even when two start at once; a socket
 // file found while holding it is stale (its server died) and is replaced.
 func Listen(dir string) (*Listener, error) {
-	sock := filepath.Join(dir, SocketName)
+	sock := filepath.Join(dir, api.SocketName)
 	if len(sock) > maxSocketPath {
 		return nil, fmt.Errorf("socket path %s is %d bytes, over the %d a Unix socket allows: use a shorter --state-dir",
 			sock, len(sock), maxSocketPath)
@@ -108,23 +104,4 @@ func (l *Listener) Close() error {
 // symlink.
 func OpenLog(dir string) (*os.File, error) {
 	return os.OpenFile(filepath.Join(dir, LogName), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
-}
-
-// socketOwner checks the socket file before a client connects to it: it must be a
-// socket owned by this user, or the client would talk to another user's server.
-func socketOwner(sock string) error {
-	var st unix.Stat_t
-	if err := unix.Lstat(sock, &st); err != nil {
-		if errors.Is(err, unix.ENOENT) {
-			return ErrNoServer
-		}
-		return fmt.Errorf("socket: %w", err)
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
-		return fmt.Errorf("%s is not a socket", sock)
-	}
-	if int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%w: %s is owned by uid %d", ErrForeign, sock, st.Uid)
-	}
-	return nil
 }

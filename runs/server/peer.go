@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"net"
+
+	"corral/runs/api"
 )
 
 // checkPeer refuses a connection whose peer is not uid.
@@ -12,7 +14,7 @@ func checkPeer(c net.Conn, uid int) error {
 		return err
 	}
 	if got != uid {
-		return fmt.Errorf("%w: peer uid %d, server uid %d", ErrForeign, got, uid)
+		return fmt.Errorf("%w: peer uid %d, server uid %d", api.ErrForeign, got, uid)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func Run(stateDir string, daemon bool, warn func(string)) error {
 	logger.Info("server started", "pid", os.Getpid(), "instance_id", reg.Instance(), "socket", ln.Path)
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
-			logger.Warn("reconcile", "err", err)
+			logger.Warn("reconcile failed", "err", err)
 		}
 		for _, d := range runs.Notable(ds) {
 			logger.Info("reconciled", "run_id", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)

@@ -15,40 +15,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"corral/ptyhost"
 	"corral/ptyhost/screen"
-	"corral/reaper"
-	"corral/runs"
+	"corral/runs/api"
 )
 
-// Core is the supervisor API the server exposes; *runs.Supervisor is one.
+// Core is the supervisor the server serves: the operations' core, and the screens its
+// stream renders frames of. *runs.Supervisor is one.
 type Core interface {
-	Spawn(runs.Spec) (string, error)
-	Snapshot() []runs.Info
-	Info(id string) (runs.Info, error)
-	Cancel(id string) error
-	Interrupt(id string) error
-	Write(id string, b []byte) error
-	SendKeys(id string, items []ptyhost.Item) error
-	Paste(id, text string) error
-	Submit(id, text string) error
-	Remove(id string) error
-	Poll(id string) (runs.Output, error)
-	Log(id string) (runs.Output, error)
-	Tail(id string) ([]byte, error)
-	Escapees(id string) ([]runs.Escapee, error)
-	Wait(ctx context.Context, id string) (runs.Info, error)
-	Subscribe() ([]runs.Info, *runs.Subscription)
-	Shutdown(ctx context.Context) error
-
-	// What an attached UI needs besides.
-	Stop(id string, reason runs.Reason) error
-	Pause(id string) error
-	Resume(id string) error
-	Resize(id string, cols, rows uint16) error
-	Reconcile(ctx context.Context) ([]runs.Decision, error)
-	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
-	Metrics() runs.Metrics
+	api.Core
 	Screen(id string) (*screen.Screen, error)
 }
 
@@ -164,7 +138,7 @@ func (s *Server) serveConn(c net.Conn) {
 	enc := json.NewEncoder(c)
 	if err := checkPeer(c, s.uid); err != nil {
 		s.log.Warn("refused a connection", "err", err)
-		enc.Encode(Response{V: Version, Error: errorf(CodeForbidden, "%v", err)})
+		enc.Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeForbidden, "%v", err)})
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -178,10 +152,10 @@ func (s *Server) serveConn(c net.Conn) {
 	}()
 	r := bufio.NewReaderSize(c, 64<<10)
 	for {
-		line, err := readLine(r, MaxMessage)
-		if errors.Is(err, errTooLarge) {
-			enc.Encode(Response{V: Version, Error: errorf(CodeTooLarge,
-				"request over %d bytes: closing the connection", MaxMessage)})
+		line, err := api.ReadLine(r, api.MaxMessage)
+		if errors.Is(err, api.ErrTooLarge) {
+			enc.Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeTooLarge,
+				"request over %d bytes: closing the connection", api.MaxMessage)})
 			return
 		}
 		if err != nil {
@@ -200,66 +174,38 @@ func (s *Server) serveConn(c net.Conn) {
 	}
 }
 
-var errTooLarge = errors.New("message too large")
-
-// readLine reads one newline-terminated line of at most limit bytes.
-func readLine(r *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		if len(line)+len(frag) > limit {
-			return nil, errTooLarge
-		}
-		line = append(line, frag...)
-		switch {
-		case err == nil:
-			return line, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF) && len(line) > 0:
-			return line, nil
-		default:
-			return nil, err
-		}
-	}
-}
-
 // isSubscribe reports whether line asks, in this protocol version, to turn its
 // connection into a stream.
 func isSubscribe(line []byte) bool {
-	var req Request
-	return json.Unmarshal(line, &req) == nil && req.V == Version && req.Verb == "subscribe"
+	var req api.Request
+	return json.Unmarshal(line, &req) == nil && req.V == api.Version && req.Verb == api.Subscribe.Name()
 }
 
-// answer decodes one request and calls its verb. A panic in a verb is a bug in
+// answer decodes one request and calls its operation. A panic in one is a bug in
 // Corral; it fails that request and is logged with its stack, and the server, which
 // holds every run, stays up.
-func (s *Server) answer(ctx context.Context, line []byte) (resp Response) {
+func (s *Server) answer(ctx context.Context, line []byte) (resp api.Response) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic in a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			resp = Response{V: Version, Error: errorf(CodeFailed, "internal error: %v", p)}
+			resp = api.Response{V: api.Version, Error: api.Errorf(api.CodeFailed, "internal error: %v", p)}
 		}
 	}()
-	var req Request
+	var req api.Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return Response{V: Version, Error: errorf(CodeBadRequest, "malformed request: %v", err)}
+		return api.Response{V: api.Version, Error: api.Errorf(api.CodeBadRequest, "malformed request: %v", err)}
 	}
-	if req.V != Version {
-		return Response{V: Version, Error: errorf(CodeVersion,
-			"this server speaks protocol %d, the client %d: run the same corral version on both sides", Version, req.V)}
+	if req.V != api.Version {
+		return api.Response{V: api.Version, Error: api.Errorf(api.CodeVersion,
+			"this server speaks protocol %d, the client %d: run the same corral version on both sides", api.Version, req.V)}
 	}
-	h, ok := verbs[req.Verb]
-	if !ok {
-		return Response{V: Version, Error: errorf(CodeUnknown, "unknown verb %q", req.Verb)}
-	}
-	res, e := h(s, ctx, req.Args)
-	if e != nil {
-		return Response{V: Version, Error: e}
+	res, err := s.dispatch(ctx, req)
+	if err != nil {
+		return api.Response{V: api.Version, Error: api.AsError(err)}
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
-		return Response{V: Version, Error: errorf(CodeFailed, "encode result: %v", err)}
+		return api.Response{V: api.Version, Error: api.Errorf(api.CodeFailed, "encode result: %v", err)}
 	}
-	return Response{V: Version, Result: b}
+	return api.Response{V: api.Version, Result: b}
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"corral/runs/api"
+	"corral/runs/client"
 )
 
 func TestForeignSocketRefused(t *testing.T) {
@@ -16,7 +19,7 @@ func TestForeignSocketRefused(t *testing.T) {
 	}
 	h := newHarness(t)
 	os.Chown(h.ln.Path, 65534, 65534)
-	if _, err := Dial(h.dir); !errors.Is(err, ErrForeign) {
+	if _, err := client.Dial(h.dir); !errors.Is(err, api.ErrForeign) {
 		t.Fatalf("dial another user's socket: %v", err)
 	}
 }

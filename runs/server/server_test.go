@@ -19,6 +19,8 @@ import (
 	"corral/demo"
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/api"
+	"corral/runs/client"
 )
 
 // peerTestEnv makes the test binary a client that connects to the socket it names,
@@ -95,9 +97,9 @@ func serveIn(t testing.TB, dir string) *harness {
 	return h
 }
 
-func (h *harness) client(t testing.TB) *Client {
+func (h *harness) client(t testing.TB) *client.Client {
 	t.Helper()
-	c, err := Dial(h.dir)
+	c, err := client.Dial(h.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +108,7 @@ func (h *harness) client(t testing.TB) *Client {
 }
 
 // raw sends one line on a fresh connection and returns the response line.
-func (h *harness) raw(t *testing.T, line string) Response {
+func (h *harness) raw(t *testing.T, line string) api.Response {
 	t.Helper()
 	c, err := net.Dial("unix", h.ln.Path)
 	if err != nil {
@@ -114,26 +116,29 @@ func (h *harness) raw(t *testing.T, line string) Response {
 	}
 	defer c.Close()
 	io.WriteString(c, line)
-	var resp Response
+	var resp api.Response
 	if err := json.NewDecoder(c).Decode(&resp); err != nil {
 		t.Fatalf("no response to %.40q: %v", line, err)
 	}
 	return resp
 }
 
+// ctx is the tests' calls' context: they wait as long as the test does.
+var ctx = context.Background()
+
 func codeIs(err error, code string) bool {
-	var e *Error
+	var e *api.Error
 	return errors.As(err, &e) && e.Code == code
 }
 
 func TestHelloAndVersion(t *testing.T) {
 	h := newHarness(t)
 	c := h.client(t)
-	if c.Hello.Version != Version || c.Hello.PID != os.Getpid() || c.Hello.StateDir != h.dir {
+	if c.Hello.Version != api.Version || c.Hello.PID != os.Getpid() || c.Hello.StateDir != h.dir {
 		t.Errorf("hello: %+v", c.Hello)
 	}
 	resp := h.raw(t, `{"v":99,"verb":"hello","args":{"version":99}}`+"\n")
-	if resp.Error == nil || resp.Error.Code != CodeVersion || !strings.Contains(resp.Error.Message, "protocol 1") {
+	if resp.Error == nil || resp.Error.Code != api.CodeVersion || !strings.Contains(resp.Error.Message, "protocol 1") {
 		t.Errorf("version mismatch: %+v", resp.Error)
 	}
 }
@@ -142,11 +147,11 @@ func TestHelloAndVersion(t *testing.T) {
 func TestBadRequests(t *testing.T) {
 	h := newHarness(t)
 	cases := map[string]string{
-		"not json\n":                    CodeBadRequest,
-		`{"v":1,"verb":"dance"}` + "\n": CodeUnknown,
-		`{"v":1,"verb":"kill","args":{"id":"nope"}}` + "\n": CodeNoRun,
-		`{"v":1,"verb":"kill","args":{"id":7}}` + "\n":      CodeBadRequest,
-		`{"v":1,"verb":"kill"}` + "\n":                      CodeBadRequest,
+		"not json\n":                    api.CodeBadRequest,
+		`{"v":1,"verb":"dance"}` + "\n": api.CodeUnknown,
+		`{"v":1,"verb":"kill","args":{"id":"nope"}}` + "\n": api.CodeNoRun,
+		`{"v":1,"verb":"kill","args":{"id":7}}` + "\n":      api.CodeBadRequest,
+		`{"v":1,"verb":"kill"}` + "\n":                      api.CodeBadRequest,
 	}
 	for line, code := range cases {
 		if resp := h.raw(t, line); resp.Error == nil || resp.Error.Code != code {
@@ -154,23 +159,22 @@ func TestBadRequests(t *testing.T) {
 		}
 	}
 	c := h.client(t)
-	if err := c.Call("dance", nil, nil); !codeIs(err, CodeUnknown) {
+	if err := c.Call(ctx, "dance", nil, nil); !codeIs(err, api.CodeUnknown) {
 		t.Errorf("unknown verb: %v", err)
 	}
-	var l ListReply
-	if err := c.Call("list", nil, &l); err != nil {
+	if _, err := api.List.Call(ctx, c, struct{}{}); err != nil {
 		t.Errorf("the connection should still serve: %v", err)
 	}
 }
 
 func TestOversizedRequest(t *testing.T) {
 	h := newHarness(t)
-	big := `{"v":1,"verb":"write","args":{"id":"x","data":"` + strings.Repeat("A", MaxMessage) + `"}}` + "\n"
-	if resp := h.raw(t, big); resp.Error == nil || resp.Error.Code != CodeTooLarge {
+	big := `{"v":1,"verb":"write","args":{"id":"x","data":"` + strings.Repeat("A", api.MaxMessage) + `"}}` + "\n"
+	if resp := h.raw(t, big); resp.Error == nil || resp.Error.Code != api.CodeTooLarge {
 		t.Fatalf("oversized: %+v", resp.Error)
 	}
 	c := h.client(t) // the server still serves
-	if err := c.Call("list", nil, nil); err != nil {
+	if _, err := api.List.Call(ctx, c, struct{}{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -181,55 +185,55 @@ func TestOversizedRequest(t *testing.T) {
 func TestDriveARun(t *testing.T) {
 	h := newHarness(t)
 	c := h.client(t)
-	var sp SpawnReply
 	spec := runs.Spec{Name: "echoer", PTY: true, Shell: `while read l; do echo "got $l"; done`}
-	if err := c.Call("spawn", SpawnArgs{Spec: spec}, &sp); err != nil || sp.ID == "" {
+	sp, err := api.Spawn.Call(ctx, c, api.SpawnArgs{Spec: spec})
+	if err != nil || sp.ID == "" {
 		t.Fatalf("spawn: %v %+v", err, sp)
 	}
-	if err := c.Call("send-keys", KeysArgs{ID: "echoer", Keys: []string{"hello", "Enter"}}, nil); err != nil {
+	if _, err := api.SendKeys.Call(ctx, c, api.KeysArgs{ID: "echoer", Keys: []string{"hello", "Enter"}}); err != nil {
 		t.Fatal(err)
 	}
 	got := pollUntil(t, c, sp.ID, "got hello")
 	if got.Ended {
 		t.Fatal("ended early")
 	}
-	if err := c.Call("submit", TextArgs{ID: sp.ID, Text: "second"}, nil); err != nil {
+	if _, err := api.Submit.Call(ctx, c, api.TextArgs{ID: sp.ID, Text: "second"}); err != nil {
 		t.Fatal(err)
 	}
 	pollUntil(t, c, sp.ID, "got second")
-	var lg LogReply
-	if err := c.Call("log", LogArgs{ID: sp.ID, Tail: true, Limit: 2}, &lg); err != nil {
+	lg, err := api.Log.Call(ctx, c, api.LogArgs{ID: sp.ID, Tail: true, Limit: 2})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(lg.Lines) != 2 || lg.Lines[1] != "got second" {
 		t.Errorf("log tail: %+v", lg)
 	}
-	if err := c.Call("kill", RunRef{ID: sp.ID[:6]}, nil); err != nil {
+	if _, err := api.Kill.Call(ctx, c, api.RunRef{ID: sp.ID[:6]}); err != nil {
 		t.Fatalf("kill by id prefix: %v", err)
 	}
-	var w WaitReply
-	if err := c.Call("wait", WaitArgs{ID: sp.ID}, &w); err != nil {
+	w, err := api.Wait.Call(ctx, c, api.WaitArgs{ID: sp.ID})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if w.Report.Reason != runs.ManualCancel || !w.Report.Cleanup.VerifiedEmpty || w.Report.ID != sp.ID {
 		t.Errorf("report: %+v", w.Report)
 	}
-	if err := c.Call("write", WriteArgs{ID: sp.ID, Data: []byte("x")}, nil); !codeIs(err, CodeNotRunning) {
+	if _, err := api.Write.Call(ctx, c, api.WriteArgs{ID: sp.ID, Data: []byte("x")}); !codeIs(err, api.CodeNotRunning) || !errors.Is(err, runs.ErrNotRunning) {
 		t.Errorf("write to an ended run: %v", err)
 	}
-	if err := c.Call("remove", RunRef{ID: sp.ID}, nil); err != nil {
+	if _, err := api.Remove.Call(ctx, c, api.RunRef{ID: sp.ID}); err != nil {
 		t.Errorf("remove: %v", err)
 	}
 }
 
 // pollUntil polls (blocking up to a second each time) until the output so far holds want.
-func pollUntil(t *testing.T, c *Client, id, want string) PollReply {
+func pollUntil(t *testing.T, c *client.Client, id, want string) api.PollReply {
 	t.Helper()
 	var seen strings.Builder
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		var p PollReply
-		if err := c.Call("poll", PollArgs{ID: id, WaitMS: 1000}, &p); err != nil {
+		p, err := api.Poll.Call(ctx, c, api.PollArgs{ID: id, WaitMS: 1000})
+		if err != nil {
 			t.Fatal(err)
 		}
 		seen.Write(p.Output)
@@ -238,21 +242,21 @@ func pollUntil(t *testing.T, c *Client, id, want string) PollReply {
 		}
 	}
 	t.Fatalf("no %q in %q", want, seen.String())
-	return PollReply{}
+	return api.PollReply{}
 }
 
 func TestWaitTimeoutAndEnd(t *testing.T) {
 	h := newHarness(t)
 	c := h.client(t)
-	var sp SpawnReply
-	if err := c.Call("spawn", SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "30"}}}, &sp); err != nil {
+	sp, err := api.Spawn.Call(ctx, c, api.SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "30"}}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Call("wait", WaitArgs{ID: sp.ID, TimeoutMS: 50}, nil); !codeIs(err, CodeTimeout) {
+	if _, err := api.Wait.Call(ctx, c, api.WaitArgs{ID: sp.ID, TimeoutMS: 50}); !codeIs(err, api.CodeTimeout) {
 		t.Fatalf("wait with a timeout: %v", err)
 	}
-	var sd struct{ Ended int }
-	if err := c.Call("shutdown", nil, &sd); err != nil || sd.Ended != 1 {
+	sd, err := api.Shutdown.Call(ctx, c, struct{}{})
+	if err != nil || sd.Ended != 1 {
 		t.Fatalf("shutdown: %v %+v", err, sd)
 	}
 	info, _ := h.sup.Info(sp.ID)
@@ -276,13 +280,13 @@ func TestOneServerPerStateDir(t *testing.T) {
 // A socket whose server died is stale: a client says so, and a new server replaces it.
 func TestStaleSocket(t *testing.T) {
 	dir := t.TempDir()
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, SocketName), Net: "unix"})
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, api.SocketName), Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
-	if _, err := Dial(dir); !errors.Is(err, ErrNoServer) {
+	if _, err := client.Dial(dir); !errors.Is(err, client.ErrNoServer) {
 		t.Fatalf("dial a stale socket: %v", err)
 	}
 	l2, err := Listen(dir)
@@ -290,7 +294,7 @@ func TestStaleSocket(t *testing.T) {
 		t.Fatalf("listen over a stale socket: %v", err)
 	}
 	l2.Close()
-	if _, err := os.Lstat(filepath.Join(dir, SocketName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(dir, api.SocketName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket left after Close: %v", err)
 	}
 }
@@ -301,7 +305,7 @@ func TestStaleSocket(t *testing.T) {
 // peer", seen in CI). Dial says ErrNoServer, and Connect starts a server and gets it.
 func TestServerEndingAtHello(t *testing.T) {
 	dir := t.TempDir()
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, SocketName), Net: "unix"})
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, api.SocketName), Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,12 +324,12 @@ func TestServerEndingAtHello(t *testing.T) {
 		}
 	})
 	for range 2 {
-		if _, err := Dial(dir); !errors.Is(err, ErrNoServer) {
+		if _, err := client.Dial(dir); !errors.Is(err, client.ErrNoServer) {
 			t.Fatalf("dial a server that hangs up: %v, want ErrNoServer", err)
 		}
 	}
 	started := 0
-	c, err := Connect(dir, func() error {
+	c, err := client.Connect(dir, func() error {
 		started++
 		ln.Close()
 		hangups.Wait()
@@ -336,8 +340,7 @@ func TestServerEndingAtHello(t *testing.T) {
 		t.Fatalf("connect: %v after %d start(s)", err, started)
 	}
 	defer c.Close()
-	var ls ListReply
-	if err := c.Call("list", nil, &ls); err != nil {
+	if _, err := api.List.Call(ctx, c, struct{}{}); err != nil {
 		t.Fatalf("the started server does not answer: %v", err)
 	}
 }
@@ -347,17 +350,16 @@ func TestServerEndingAtHello(t *testing.T) {
 func TestTwoClients(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.client(t), h.client(t)
-	var sp SpawnReply
-	if err := a.Call("spawn", SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "30"}}}, &sp); err != nil {
+	sp, err := api.Spawn.Call(ctx, a, api.SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "30"}}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	waited := make(chan WaitReply, 1)
+	waited := make(chan api.WaitReply, 1)
 	go func() {
-		var w WaitReply
-		a.Call("wait", WaitArgs{ID: sp.ID}, &w)
+		w, _ := api.Wait.Call(ctx, a, api.WaitArgs{ID: sp.ID})
 		waited <- w
 	}()
-	if err := b.Call("kill", RunRef{ID: sp.ID}, nil); err != nil {
+	if _, err := api.Kill.Call(ctx, b, api.RunRef{ID: sp.ID}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -372,14 +374,14 @@ func TestTwoClients(t *testing.T) {
 
 // A verb that panics fails its request; the server and the connection go on.
 func TestPanicInAVerbIsContained(t *testing.T) {
-	verbs["test-panic"] = func(*Server, context.Context, json.RawMessage) (any, *Error) { panic("boom") }
-	t.Cleanup(func() { delete(verbs, "test-panic") }) // after the server has stopped (cleanups run last first)
+	sessions["test-panic"] = func(*Server, context.Context, json.RawMessage) (any, error) { panic("boom") }
+	t.Cleanup(func() { delete(sessions, "test-panic") }) // after the server has stopped (cleanups run last first)
 	h := newHarness(t)
 	c := h.client(t)
-	if err := c.Call("test-panic", nil, nil); !codeIs(err, CodeFailed) || !strings.Contains(err.Error(), "boom") {
+	if err := c.Call(ctx, "test-panic", nil, nil); !codeIs(err, api.CodeFailed) || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("panicking verb: %v", err)
 	}
-	if err := c.Call("list", nil, nil); err != nil {
+	if _, err := api.List.Call(ctx, c, struct{}{}); err != nil {
 		t.Fatalf("after the panic: %v", err)
 	}
 }

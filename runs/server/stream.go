@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"corral/ptyhost/screen"
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // An attached UI opens one connection with "subscribe": the reply is a snapshot of
@@ -24,34 +24,6 @@ import (
 // rendered once, here, where its bytes are: a frame is the same string an in-process
 // UI would draw (DESIGN §13 asks to choose between frames and a client-side emulator
 // by measurement: frames keep one emulator per run, and a 120×40 frame is ~10 KB).
-
-type (
-	SubscribeReply struct {
-		Token string     `json:"token"`
-		Runs  []WireInfo `json:"runs"`
-	}
-	WatchArgs struct {
-		Token string   `json:"token"`
-		IDs   []string `json:"ids"`
-	}
-	// StreamMsg is one message of a subscription: an event or a frame.
-	StreamMsg struct {
-		Event *runs.Event `json:"event,omitempty"`
-		Frame *Frame      `json:"frame,omitempty"`
-	}
-	// Frame is a run's screen as the UI draws it. A light frame carries only the
-	// attention count of a screen nobody watches.
-	Frame struct {
-		ID        string              `json:"id"`
-		Light     bool                `json:"light,omitempty"`
-		Attention uint64              `json:"attention"`
-		Version   uint64              `json:"version,omitempty"`
-		Cols      int                 `json:"cols,omitempty"`
-		Rows      int                 `json:"rows,omitempty"`
-		Render    string              `json:"render,omitempty"`
-		State     *screen.ScreenState `json:"state,omitempty"`
-	}
-)
 
 // FrameInterval is the shortest time between two frames of one run to one client: a
 // frame after a quiet interval goes out at once, so an echo is not held back.
@@ -84,16 +56,12 @@ func (s *Server) dropSub(tok string) {
 	s.mu.Unlock()
 }
 
-func watch(s *Server, _ context.Context, raw json.RawMessage) (any, *Error) {
-	var a WatchArgs
-	if e := decode(raw, &a); e != nil {
-		return nil, e
-	}
+func watch(s *Server, _ context.Context, a api.WatchArgs) (struct{}, error) {
 	s.mu.Lock()
 	sb := s.subs[a.Token]
 	s.mu.Unlock()
 	if sb == nil {
-		return nil, errorf(CodeBadRequest, "no subscription %q", a.Token)
+		return struct{}{}, api.Errorf(api.CodeBadRequest, "no subscription %q", a.Token)
 	}
 	sb.mu.Lock()
 	sb.watched = map[string]bool{}
@@ -108,8 +76,6 @@ func watch(s *Server, _ context.Context, raw json.RawMessage) (any, *Error) {
 	return struct{}{}, nil
 }
 
-func init() { verbs["watch"] = watch }
-
 // stream serves a subscription until the client hangs up or the server stops.
 func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -118,7 +84,7 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 	defer sub.Close()
 	tok, sb := s.addSub()
 	defer s.dropSub(tok)
-	if enc.Encode(Response{V: Version, Result: mustJSON(SubscribeReply{Token: tok, Runs: wireInfos(snap)})}) != nil {
+	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(api.SubscribeReply{Token: tok, Runs: snap})}) != nil {
 		return
 	}
 	// The client never writes on a stream; a read returns when it hangs up.
@@ -170,7 +136,7 @@ type streamState struct {
 // event forwards a lifecycle event at once; an output event marks its run for a frame.
 func (st *streamState) event(ev runs.Event) bool {
 	if ev.Type != runs.EventOutput {
-		return st.send(StreamMsg{Event: &ev})
+		return st.send(api.StreamMsg{Event: &ev})
 	}
 	st.dirty[ev.Run.ID] = true
 	return st.flush()
@@ -190,9 +156,9 @@ func (st *streamState) flush() bool {
 		}
 		delete(st.dirty, id)
 		st.sent[id] = now
-		msg := StreamMsg{Event: &runs.Event{Type: runs.EventOutput, Time: now, Run: runs.Info{ID: id}}}
+		msg := api.StreamMsg{Event: &runs.Event{Type: runs.EventOutput, Time: now, Run: runs.Info{ID: id}}}
 		if f, ok := st.frame(id); ok {
-			msg = StreamMsg{Frame: &f} // a run with no screen (pipe) gets the bare event
+			msg = api.StreamMsg{Frame: &f} // a run with no screen (pipe) gets the bare event
 		}
 		if !st.send(msg) {
 			return false
@@ -212,26 +178,26 @@ func (st *streamState) flush() bool {
 const streamWriteLimit = 30 * time.Second
 
 // send writes one message, within streamWriteLimit.
-func (st *streamState) send(m StreamMsg) bool {
+func (st *streamState) send(m api.StreamMsg) bool {
 	st.conn.SetWriteDeadline(time.Now().Add(streamWriteLimit))
 	return st.enc.Encode(m) == nil
 }
 
 // frame renders run id's screen for this subscriber: whole when watched, light when not.
-func (st *streamState) frame(id string) (Frame, bool) {
+func (st *streamState) frame(id string) (api.Frame, bool) {
 	scr, err := st.s.core.Screen(id)
 	if err != nil || scr == nil {
-		return Frame{}, false
+		return api.Frame{}, false
 	}
 	st.sb.mu.Lock()
 	watched := st.sb.watched[id]
 	st.sb.mu.Unlock()
 	if !watched {
-		return Frame{ID: id, Light: true, Attention: scr.Attention()}, true
+		return api.Frame{ID: id, Light: true, Attention: scr.Attention()}, true
 	}
 	state := scr.State()
 	cols, rows := scr.Size()
-	return Frame{ID: id, Attention: state.Attention, Version: scr.Version(), Cols: cols, Rows: rows,
+	return api.Frame{ID: id, Attention: state.Attention, Version: scr.Version(), Cols: cols, Rows: rows,
 		Render: scr.Render(), State: &state}, true
 }
 

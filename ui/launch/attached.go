@@ -12,6 +12,8 @@ import (
 	"golang.org/x/term"
 
 	"corral/runs"
+	"corral/runs/api"
+	"corral/runs/client"
 	"corral/runs/server"
 	"corral/ui"
 )
@@ -28,7 +30,7 @@ func Attached(dir, host, remoteDir string, rs Runs, always []runs.Spec) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	rem, err := server.AttachTo(dir, host, remoteDir)
+	rem, err := client.AttachTo(dir, host, remoteDir, server.StartSelf)
 	if err != nil {
 		return err
 	}
@@ -65,7 +67,7 @@ func Attached(dir, host, remoteDir string, rs Runs, always []runs.Spec) error {
 
 // attachedModel starts the runs the server does not run yet (sized for this
 // terminal) and builds the UI over rem.
-func attachedModel(rem *server.Remote, dir, host string, rs Runs, always []runs.Spec) (ui.Model, error) {
+func attachedModel(rem *client.Remote, dir, host string, rs Runs, always []runs.Spec) (ui.Model, error) {
 	local := dir
 	if host != "" {
 		local = "" // the kept layout is in the state dir, which is on host
@@ -73,7 +75,8 @@ func attachedModel(rem *server.Remote, dir, host string, rs Runs, always []runs.
 	kept, keptPath := prefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	for _, s := range append(notRunning(rs.Start, rem.Initial()), always...) {
-		rem.Spawn(ui.SizedForTerminal(s, w, h, kept)) // a spawn error is a run ended with spawn-error, shown in the UI
+		// A spawn error is a run ended with spawn-error, shown in the UI.
+		api.Spawn.Call(context.Background(), rem, api.Here(ui.SizedForTerminal(s, w, h, kept)))
 	}
 	return ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.Keys,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,

@@ -1,18 +1,17 @@
-package server
+package client
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"corral/ptyhost"
 	"corral/ptyhost/screen"
-	"corral/reaper"
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // Remote is a server's supervisor as an attached UI sees it: the same methods as the
@@ -21,7 +20,7 @@ import (
 // (so a key never waits behind a slow call such as a process tree), one for the
 // rest, and the stream.
 type Remote struct {
-	ctl, input lockedClient
+	ctl, input lane
 	stream     *Client
 	token      string
 	initial    []runs.Info
@@ -37,24 +36,45 @@ type Remote struct {
 // it just showed, so switching back is instant.
 const watchMax = 4
 
-type lockedClient struct {
-	mu sync.Mutex
-	c  *Client
+// lane is one connection's calls, one at a time. A call cut short by its context
+// leaves its client unusable; the next call dials a new one.
+type lane struct {
+	mu   sync.Mutex             // one call at a time
+	c    atomic.Pointer[Client] // swapped under mu; Close reads it without
+	dial func() (*Client, error)
 }
 
-func (l *lockedClient) call(verb string, args, result any) error {
+func (l *lane) invoke(ctx context.Context, op api.Operation, args any) (any, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.c.Call(verb, args, result)
+	c := l.c.Load()
+	if c.Broken() != nil && l.dial != nil {
+		next, err := l.dial()
+		if err != nil {
+			return nil, fmt.Errorf("%s: reconnect: %w", op.Name(), err)
+		}
+		c.Close()
+		l.c.Store(next)
+		c = next
+	}
+	return c.Invoke(ctx, op, args)
+}
+
+// open dials the lane's first connection.
+func (l *lane) open() error {
+	c, err := l.dial()
+	if err == nil {
+		l.c.Store(c)
+	}
+	return err
 }
 
 // Attach connects to the state dir's server (starting it with start when none runs)
 // and subscribes.
 func Attach(dir string, start func() error, limit time.Duration) (*Remote, error) {
-	first := true
+	var started atomic.Bool // only the first connection starts a server
 	return AttachWith(func() (*Client, error) {
-		if first {
-			first = false
+		if started.CompareAndSwap(false, true) {
 			return Connect(dir, start, limit)
 		}
 		return Dial(dir)
@@ -65,11 +85,12 @@ func Attach(dir string, start func() error, limit time.Duration) (*Remote, error
 // the stream), whatever carries them: the local socket, or ssh to corral proxy.
 func AttachWith(dial func() (*Client, error)) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
-	var err error
-	if r.ctl.c, err = dial(); err != nil {
+	r.ctl.dial, r.input.dial = dial, dial
+	if err := r.ctl.open(); err != nil {
 		return nil, err
 	}
-	if r.input.c, err = dial(); err == nil {
+	err := r.input.open()
+	if err == nil {
 		r.stream, err = dial()
 	}
 	if err == nil {
@@ -84,11 +105,11 @@ func AttachWith(dial func() (*Client, error)) (*Remote, error) {
 }
 
 func (r *Remote) subscribe() error {
-	var rep SubscribeReply
-	if err := r.stream.Call("subscribe", nil, &rep); err != nil {
+	rep, err := api.Subscribe.Call(context.Background(), r.stream, struct{}{})
+	if err != nil {
 		return fmt.Errorf("subscribe: %w", err)
 	}
-	r.token, r.initial = rep.Token, Infos(rep.Runs)
+	r.token, r.initial = rep.Token, rep.Runs
 	for _, i := range r.initial {
 		r.kinds[i.ID] = i.Kind
 	}
@@ -103,11 +124,11 @@ func (r *Remote) Initial() []runs.Info { return r.initial }
 func (r *Remote) Events() <-chan runs.Event { return r.events }
 
 // Server is what the server said of itself when the UI attached.
-func (r *Remote) Server() HelloReply { return r.ctl.c.Hello }
+func (r *Remote) Server() api.HelloReply { return r.ctl.c.Load().Hello }
 
 // Close detaches: the connections close; the server and its runs go on.
 func (r *Remote) Close() error {
-	for _, c := range []*Client{r.ctl.c, r.input.c, r.stream} {
+	for _, c := range []*Client{r.ctl.c.Load(), r.input.c.Load(), r.stream} {
 		if c != nil {
 			c.Close()
 		}
@@ -120,11 +141,11 @@ func (r *Remote) Close() error {
 func (r *Remote) receive() {
 	defer close(r.events)
 	for {
-		line, err := readLine(r.stream.r, MaxMessage+1024)
+		line, err := api.ReadLine(r.stream.r, api.MaxMessage+1024)
 		if err != nil {
 			return
 		}
-		var m StreamMsg
+		var m api.StreamMsg
 		if json.Unmarshal(line, &m) != nil {
 			continue
 		}
@@ -157,11 +178,9 @@ func (r *Remote) screenOf(id string) *remoteScreen {
 // Screen returns run id's screen (nil for a pipe run): what the last frame showed,
 // and its attention count, which every run's output keeps up to date.
 func (r *Remote) Screen(id string) (screen.View, error) {
-	r.mu.Lock()
-	kind, known := r.kinds[id]
-	r.mu.Unlock()
-	if !known {
-		return nil, fmt.Errorf("%s: %w", id, runs.ErrUnknownRun)
+	kind, err := r.kind(id)
+	if err != nil {
+		return nil, err
 	}
 	if kind != runs.KindPTY {
 		return nil, nil
@@ -184,17 +203,37 @@ func (r *Remote) Watch(id string) error {
 	}
 	r.watched = w
 	r.mu.Unlock()
-	return r.ctl.call("watch", WatchArgs{Token: r.token, IDs: w}, nil)
+	_, err := r.ctl.invoke(context.Background(), api.Watch, api.WatchArgs{Token: r.token, IDs: w})
+	return err
+}
+
+// kind is run id's kind: as its events said, or, for a run whose spawn event has not
+// come yet (one this UI has just spawned), as the server says.
+func (r *Remote) kind(id string) (runs.Kind, error) {
+	r.mu.Lock()
+	kind, known := r.kinds[id]
+	r.mu.Unlock()
+	if known {
+		return kind, nil
+	}
+	in, err := api.Info.Call(context.Background(), r, api.RunRef{ID: id})
+	if err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	r.kinds[id] = in.Run.Kind
+	r.mu.Unlock()
+	return in.Run.Kind, nil
 }
 
 // remoteScreen is a screen as its last frame showed it.
 type remoteScreen struct {
 	mu    sync.Mutex
-	f     Frame
+	f     api.Frame
 	state screen.ScreenState
 }
 
-func (s *remoteScreen) update(f Frame) {
+func (s *remoteScreen) update(f api.Frame) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f.Light {
@@ -237,88 +276,14 @@ func (s *remoteScreen) Size() (int, int) {
 	return s.f.Cols, s.f.Rows
 }
 
-// The core's methods, each one call.
-
-func (r *Remote) Snapshot() []runs.Info {
-	var rep SnapshotReply
-	if r.ctl.call("snapshot", nil, &rep) != nil {
-		return nil
+// Invoke calls op on the server, on its lane's connection.
+func (r *Remote) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	l := &r.ctl
+	if op.Lane() == api.LaneInput {
+		l = &r.input
 	}
-	return Infos(rep.Runs)
+	return l.invoke(ctx, op, args)
 }
-
-func (r *Remote) Spawn(spec runs.Spec) (string, error) {
-	var rep SpawnReply
-	if err := r.ctl.call("spawn", Here(spec), &rep); err != nil {
-		return "", err
-	}
-	r.mu.Lock()
-	r.kinds[rep.ID] = spec.Kind()
-	r.mu.Unlock()
-	if rep.SpawnError != "" {
-		return rep.ID, errors.New(rep.SpawnError)
-	}
-	return rep.ID, nil
-}
-
-func (r *Remote) ref(verb, id string) error { return r.ctl.call(verb, RunRef{ID: id}, nil) }
-
-func (r *Remote) Cancel(id string) error    { return r.ref("kill", id) }
-func (r *Remote) Interrupt(id string) error { return r.ref("interrupt", id) }
-func (r *Remote) Pause(id string) error     { return r.ref("pause", id) }
-func (r *Remote) Resume(id string) error    { return r.ref("resume", id) }
-func (r *Remote) Remove(id string) error    { return r.ref("remove", id) }
-
-func (r *Remote) Stop(id string, reason runs.Reason) error {
-	return r.ctl.call("stop", StopArgs{ID: id, Reason: reason}, nil)
-}
-
-func (r *Remote) Write(id string, b []byte) error {
-	return r.input.call("write", WriteArgs{ID: id, Data: b}, nil)
-}
-
-func (r *Remote) SendKeys(id string, items []ptyhost.Item) error {
-	return r.input.call("send-items", ItemsArgs{ID: id, Items: items}, nil)
-}
-
-func (r *Remote) Paste(id, text string) error {
-	return r.input.call("paste", TextArgs{ID: id, Text: text}, nil)
-}
-
-func (r *Remote) Submit(id, text string) error {
-	return r.input.call("submit", TextArgs{ID: id, Text: text}, nil)
-}
-
-func (r *Remote) Resize(id string, cols, rows uint16) error {
-	return r.input.call("resize", ResizeArgs{ID: id, Cols: cols, Rows: rows}, nil)
-}
-
-func (r *Remote) Reconcile(context.Context) ([]runs.Decision, error) {
-	var ds []runs.Decision
-	err := r.ctl.call("reconcile", nil, &ds)
-	return ds, err
-}
-
-func (r *Remote) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
-	var t map[string][]WireProc
-	err := r.ctl.call("trees", TreesArgs{IDs: ids}, &t)
-	return treesOf(t), err
-}
-
-func (r *Remote) Log(id string) (runs.Output, error) {
-	var rep OutputReply
-	err := r.ctl.call("output", RunRef{ID: id}, &rep)
-	return rep.Output, err
-}
-
-func (r *Remote) Metrics() runs.Metrics {
-	var m runs.Metrics
-	r.ctl.call("metrics", nil, &m)
-	return m
-}
-
-// Shutdown ends every run and the server (the UI's "quit and end the runs").
-func (r *Remote) Shutdown(context.Context) error { return r.ctl.call("shutdown", nil, nil) }
 
 // Text is the frame's text with its SGR sequences (all a rendered frame holds) removed.
 func (s *remoteScreen) Text() string {

@@ -1,28 +1,39 @@
-package server
+// Package client reaches a state dir's server (package server) over its socket, or a
+// server on another host through ssh and corral proxy: Client is one connection that
+// calls operations (api.Op.Call) in order; Remote is a whole server as an attached UI
+// uses it — the operations on their lanes, the stream's events, and screens kept up
+// to date by its frames.
+package client
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"syscall"
 	"time"
 
-	"corral/runs"
+	"corral/runs/api"
 )
+
+// ErrNoServer: nothing listens on the state dir's socket.
+var ErrNoServer = errors.New("no corral server is running for this state dir")
 
 // Client is one connection to a server. Its calls are answered in order; it is not
 // safe for concurrent use (open one Client per goroutine that calls).
 type Client struct {
-	conn  io.ReadWriteCloser
-	r     *bufio.Reader
-	enc   *json.Encoder
-	Hello HelloReply // what the server said of itself
+	conn   io.ReadWriteCloser
+	r      *bufio.Reader
+	enc    *json.Encoder
+	broken error          // set when a call was cut short: its reply may still come
+	Hello  api.HelloReply // what the server said of itself
 }
+
+var _ api.Caller = (*Client)(nil)
 
 // Dial connects to the state dir's server and says hello. It is ErrNoServer when no
 // server listens there (no socket, or a stale one), ErrForeign when the socket is
@@ -52,7 +63,7 @@ func hungUp(err error) bool {
 // DialSocket connects to the state dir's socket and nothing more (corral proxy
 // bridges such a connection to a client elsewhere, which says hello itself).
 func DialSocket(dir string) (net.Conn, error) {
-	sock := filepath.Join(dir, SocketName)
+	sock := filepath.Join(dir, api.SocketName)
 	if err := socketOwner(sock); err != nil {
 		return nil, err
 	}
@@ -70,11 +81,12 @@ func DialSocket(dir string) (net.Conn, error) {
 // (its socket, or corral proxy at the far end of ssh).
 func NewClient(conn io.ReadWriteCloser) (*Client, error) {
 	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn)}
-	if err := c.Call("hello", Hello{Version: Version}, &c.Hello); err != nil {
+	var err error
+	if c.Hello, err = api.Hello.Call(context.Background(), c, api.HelloArgs{Version: api.Version}); err != nil {
 		conn.Close()
-		var pe *Error
-		if errors.As(err, &pe) && pe.Code == CodeVersion {
-			return nil, fmt.Errorf("%w: %s", ErrVersion, pe.Message)
+		var pe *api.Error
+		if errors.As(err, &pe) && pe.Code == api.CodeVersion {
+			return nil, fmt.Errorf("%w: %s", api.ErrVersion, pe.Message)
 		}
 		return nil, err
 	}
@@ -104,34 +116,62 @@ func Connect(dir string, start func() error, limit time.Duration) (*Client, erro
 	}
 }
 
-// Here is spawn's arguments for spec started from this client: in its working
-// directory and with its environment, unless spec names a directory, so that a run
-// spawned from a shell runs where that shell is, as it would have in-process.
-func Here(spec runs.Spec) SpawnArgs {
-	if wd, err := os.Getwd(); err == nil && !filepath.IsAbs(spec.Dir) {
-		spec.Dir = filepath.Join(wd, spec.Dir) // the server's own directory is /
-	}
-	return SpawnArgs{Spec: spec, BaseEnv: os.Environ()}
-}
-
 // Close hangs up.
 func (c *Client) Close() error { return c.conn.Close() }
 
+// Invoke calls op with args and returns its reply, typed as the op's.
+func (c *Client) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	var raw json.RawMessage
+	if err := c.Call(ctx, op.Name(), args, &raw); err != nil {
+		return nil, err
+	}
+	return op.DecodeReply(raw)
+}
+
 // Call sends one request and decodes its result into result (which may be nil). A
-// failed call is an *Error with the server's code.
-func (c *Client) Call(verb string, args, result any) error {
+// failed call is an *api.Error with the server's code. A ctx that ends first cuts
+// the call short and leaves the client unusable (Broken): the reply may still come.
+func (c *Client) Call(ctx context.Context, verb string, args, result any) error {
+	if c.broken != nil {
+		return c.broken
+	}
+	stop := context.AfterFunc(ctx, c.interrupt)
+	err := c.call(verb, args, result)
+	if !stop() && ctx.Err() != nil {
+		c.broken = fmt.Errorf("%s: %w", verb, context.Cause(ctx))
+		if err != nil {
+			err = c.broken
+		}
+	}
+	return err
+}
+
+// Broken reports the cancelled call that left the client unusable (nil if none).
+func (c *Client) Broken() error { return c.broken }
+
+// interrupt makes the call in flight return: a socket's deadline passes at once; a
+// pipe to ssh can only be closed.
+func (c *Client) interrupt() {
+	if d, ok := c.conn.(interface{ SetDeadline(time.Time) error }); ok {
+		d.SetDeadline(time.Unix(1, 0))
+		return
+	}
+	c.conn.Close()
+}
+
+func (c *Client) call(verb string, args, result any) error {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return err
 	}
-	if err := c.enc.Encode(Request{V: Version, Verb: verb, Args: raw}); err != nil {
+	if err := c.enc.Encode(api.Request{V: api.Version, Verb: verb, Args: raw}); err != nil {
 		return fmt.Errorf("send %s: %w", verb, err)
 	}
-	line, err := readLine(c.r, MaxMessage+1024)
+	line, err := api.ReadLine(c.r, api.MaxMessage+1024)
 	if err != nil {
 		return fmt.Errorf("%s: the server hung up: %w", verb, err)
 	}
-	var resp Response
+	var resp api.Response
 	if err := json.Unmarshal(line, &resp); err != nil {
 		return fmt.Errorf("%s: malformed response: %w", verb, err)
 	}

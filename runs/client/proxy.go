@@ -1,11 +1,52 @@
-package server
+package client
 
 import (
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
+	"time"
 )
+
+// AttachTo attaches to the state dir's server (started with start if none runs), or
+// with host to the one on host over ssh: each of the UI's connections is
+// `ssh HOST corral proxy` ($CORRAL_SSH names another ssh), which starts the server
+// there if none runs; remoteDir is the state dir there ("" for its default).
+func AttachTo(dir, host, remoteDir string, start func(dir string) error) (*Remote, error) {
+	if host == "" {
+		return Attach(dir, func() error { return start(dir) }, 10*time.Second)
+	}
+	ssh := os.Getenv("CORRAL_SSH")
+	if ssh == "" {
+		ssh = "ssh"
+	}
+	return AttachWith(func() (*Client, error) {
+		args := []string{host, "corral", "proxy"}
+		if remoteDir != "" {
+			args = append(args, "--state-dir", remoteDir)
+		}
+		cmd := exec.Command(ssh, args...)
+		cmd.Stderr = os.Stderr
+		conn, err := CommandConn(cmd)
+		if err != nil {
+			return nil, err
+		}
+		return NewClient(conn)
+	})
+}
+
+// ProxySelf bridges in and out to this host's server for the state dir, starting it
+// with start first if none runs (corral proxy, what attach --ssh runs on the other
+// host).
+func ProxySelf(dir string, in io.Reader, out io.Writer, start func(dir string) error) error {
+	c, err := Connect(dir, func() error { return start(dir) }, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	c.Close()
+	return Proxy(dir, in, out)
+}
 
 // Proxy bridges one connection to the state dir's server to rw (corral proxy, at the
 // far end of `ssh HOST corral proxy`: rw is its stdin and stdout) until either side

@@ -1,11 +1,12 @@
 // Package control is the CLI of the control verbs (DESIGN §13): corral spawn, poll,
 // log, write, send-keys, paste, submit, kill, interrupt, remove, wait and shutdown,
 // for scripts and agents that drive runs a human may be watching. Each verb is one
-// call to the state dir's server (package server); spawn starts the server when none
-// is running.
+// operation (package api) called on the state dir's server through package client;
+// spawn starts the server when none is running. A verb's name is its operation's.
 package control
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,7 +16,8 @@ import (
 	"time"
 
 	"corral/runs"
-	"corral/runs/server"
+	"corral/runs/api"
+	"corral/runs/client"
 )
 
 // Env is what the verbs need of the CLI around them.
@@ -69,7 +71,7 @@ func IsVerb(name string) bool {
 type verb struct {
 	args  int // required positional arguments (after the flags); -1: at least one
 	flags func(fs *flag.FlagSet, o *opts)
-	do    func(c *server.Client, o *opts, env Env) int
+	do    func(c *client.Client, o *opts, env Env) int
 }
 
 // opts are every verb's parsed flags and arguments.
@@ -138,19 +140,19 @@ func parse(name string, v verb, args []string) (*opts, error) {
 }
 
 // connect reaches the state dir's server, starting one first when start is set.
-func connect(name, stateDir string, env Env, start bool) (*server.Client, int) {
+func connect(name, stateDir string, env Env, start bool) (*client.Client, int) {
 	dir, err := env.StateDir(stateDir)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 		return nil, ExitFailure
 	}
-	var c *server.Client
+	var c *client.Client
 	if start {
-		c, err = server.Connect(dir, func() error { return env.Start(dir) }, startLimit)
+		c, err = client.Connect(dir, func() error { return env.Start(dir) }, startLimit)
 	} else {
-		c, err = server.Dial(dir)
+		c, err = client.Dial(dir)
 	}
-	if errors.Is(err, server.ErrNoServer) {
+	if errors.Is(err, client.ErrNoServer) {
 		fmt.Fprintf(env.Stderr, "corral %s: %v (%s): corral spawn, corral or corral server starts one\n", name, err, dir)
 		return nil, ExitFailure
 	}
@@ -161,13 +163,14 @@ func connect(name, stateDir string, env Env, start bool) (*server.Client, int) {
 	return c, ExitOK
 }
 
-// call makes one call and reports its failure.
-func call(c *server.Client, name string, args, result any, env Env) bool {
-	if err := c.Call(name, args, result); err != nil {
-		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
-		return false
+// call calls op and reports its failure.
+func call[A, R any](op *api.Op[A, R], c *client.Client, a A, env Env) (R, bool) {
+	r, err := op.Call(context.Background(), c, a)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral %s: %v\n", op.Name(), err)
+		return r, false
 	}
-	return true
+	return r, true
 }
 
 func printJSON(w io.Writer, v any) {
@@ -179,13 +182,13 @@ func printJSON(w io.Writer, v any) {
 // Spawn starts spec in the state dir's server (starting the server if needed) and
 // prints the new run's id.
 func Spawn(spec runs.Spec, stateDir string, asJSON bool, env Env) int {
-	c, code := connect("spawn", stateDir, env, true)
+	c, code := connect(api.Spawn.Name(), stateDir, env, true)
 	if c == nil {
 		return code
 	}
 	defer c.Close()
-	var rep server.SpawnReply
-	if !call(c, "spawn", server.Here(spec), &rep, env) {
+	rep, ok := call(api.Spawn, c, api.Here(spec), env)
+	if !ok {
 		return ExitFailure
 	}
 	if asJSON {

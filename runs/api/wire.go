@@ -1,4 +1,4 @@
-package server
+package api
 
 import (
 	"time"
@@ -12,6 +12,21 @@ import (
 // snake_case keys, durations as integer milliseconds under *_ms, times RFC 3339. The
 // watchdog's state and the process trees are Go structs without JSON names and with
 // time.Duration fields, so they cross the socket as the types below.
+
+// WireInfo is a run's Info as it crosses the socket: Info leaves its live watchdog
+// state out of JSON (records do not keep it), a UI shows it.
+type WireInfo struct {
+	runs.Info
+	Watchdog WireWatchdog `json:"watchdog"`
+}
+
+func wireInfo(i runs.Info) WireInfo { return WireInfo{Info: i, Watchdog: wireWatchdog(i.Watchdog)} }
+
+func (w WireInfo) info() runs.Info {
+	i := w.Info
+	i.Watchdog = w.Watchdog.state()
+	return i
+}
 
 // WireWatchdog is watchdog.State on the wire.
 type WireWatchdog struct {

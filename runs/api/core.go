@@ -1,0 +1,91 @@
+package api
+
+import (
+	"context"
+	"strings"
+
+	"corral/ptyhost"
+	"corral/reaper"
+	"corral/runs"
+)
+
+// Core is the supervisor the operations act on; *runs.Supervisor is one. Its methods
+// are the supervisor's own; the operations (verbs.go) are what clients call.
+type Core interface {
+	Spawn(runs.Spec) (string, error)
+	Snapshot() []runs.Info
+	Info(id string) (runs.Info, error)
+	Cancel(id string) error
+	Stop(id string, reason runs.Reason) error
+	Interrupt(id string) error
+	Pause(id string) error
+	Resume(id string) error
+	Write(id string, b []byte) error
+	SendKeys(id string, items []ptyhost.Item) error
+	Paste(id, text string) error
+	Submit(id, text string) error
+	Resize(id string, cols, rows uint16) error
+	Remove(id string) error
+	Poll(id string) (runs.Output, error)
+	Log(id string) (runs.Output, error)
+	Tail(id string) ([]byte, error)
+	Escapees(id string) ([]runs.Escapee, error)
+	Wait(ctx context.Context, id string) (runs.Info, error)
+	Subscribe() ([]runs.Info, *runs.Subscription)
+	Reconcile(ctx context.Context) ([]runs.Decision, error)
+	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
+	Metrics() runs.Metrics
+	Shutdown(ctx context.Context) error
+}
+
+var _ Core = (*runs.Supervisor)(nil)
+
+// Resolve finds the run a reference names: an exact id, else a unique name, else a
+// unique id prefix. Names repeat (a restarted run keeps its name): among several runs
+// of one name, the only live one is meant.
+func Resolve(c Core, ref string) (string, error) {
+	if ref == "" {
+		return "", errorf(CodeBadRequest, "no run named: give a run id or name")
+	}
+	if _, err := c.Info(ref); err == nil {
+		return ref, nil // an exact id, as the UI sends with every key: no snapshot
+	}
+	var named, live, prefixed []string
+	for _, i := range c.Snapshot() {
+		switch {
+		case i.ID == ref:
+			return i.ID, nil
+		case i.Name == ref:
+			named = append(named, i.ID)
+			if !i.Ended() {
+				live = append(live, i.ID)
+			}
+		case strings.HasPrefix(i.ID, ref):
+			prefixed = append(prefixed, i.ID)
+		}
+	}
+	for _, ids := range [][]string{named, live, prefixed} {
+		if len(ids) == 1 {
+			return ids[0], nil
+		}
+	}
+	if len(named)+len(prefixed) > 1 {
+		return "", errorf(CodeAmbiguous, "%q names %d runs: give the run id", ref, len(named)+len(prefixed))
+	}
+	return "", errorf(CodeNoRun, "no run %q", ref)
+}
+
+// onRun makes the handler of an operation on one run: the run its arguments name is
+// resolved, then act is done on it, and the reply names the run.
+func onRun[A interface{ ref() string }](act func(c Core, id string, a A) error) func(context.Context, Core, A) (RunRef, error) {
+	return func(_ context.Context, c Core, a A) (RunRef, error) {
+		id, err := Resolve(c, a.ref())
+		if err != nil {
+			return RunRef{}, err
+		}
+		if err := act(c, id, a); err != nil {
+			return RunRef{}, err
+		}
+		return RunRef{ID: id}, nil
+	}
+}

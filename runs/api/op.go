@@ -1,0 +1,147 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Op is one operation on a supervisor, declared once (verbs.go): its name on the wire,
+// its argument and reply types, which connection carries it, and its handler. The
+// server dispatches a request by name to the handler; a client calls it with Call,
+// through whatever Caller it has (the supervisor in process, or a server's socket),
+// and gets the reply typed. Adding an operation is one declaration; nothing else
+// names it.
+type Op[A, R any] struct {
+	name string
+	lane Lane
+	do   func(ctx context.Context, c Core, a A) (R, error)
+}
+
+// Lane is the connection an operation travels on when the core is a server's: input
+// (keys, pastes, resizes) never waits behind a slow control call such as a process
+// tree or a blocking wait.
+type Lane int
+
+const (
+	LaneControl Lane = iota
+	LaneInput
+)
+
+// Operation is an Op without its types, as a Caller and the server's dispatch see it.
+type Operation interface {
+	Name() string
+	Lane() Lane
+	// Serve decodes args from JSON, runs the handler on c and returns the reply.
+	Serve(ctx context.Context, c Core, args json.RawMessage) (any, error)
+	// Apply runs the handler on c with args, which must be the op's argument type.
+	Apply(ctx context.Context, c Core, args any) (any, error)
+	// DecodeReply turns a reply's JSON into the op's reply type.
+	DecodeReply(raw json.RawMessage) (any, error)
+	// Zero is a zero argument and reply, for tests that walk the protocol's types.
+	Zero() (args, reply any)
+}
+
+// Caller carries operations to a core and brings their replies back: ui's in-process
+// core applies them to its supervisor, a client sends them to a server.
+type Caller interface {
+	Invoke(ctx context.Context, op Operation, args any) (any, error)
+}
+
+// ops are the declared operations by name.
+var ops = map[string]Operation{}
+
+// declare declares an operation that a supervisor's Core answers. Two declarations of
+// one name are a bug found at start-up.
+func declare[A, R any](name string, lane Lane, do func(ctx context.Context, c Core, a A) (R, error)) *Op[A, R] {
+	if _, dup := ops[name]; dup {
+		panic("api: operation " + name + " declared twice")
+	}
+	op := &Op[A, R]{name: name, lane: lane, do: do}
+	ops[name] = op
+	return op
+}
+
+// Lookup returns the operation a request names.
+func Lookup(name string) (Operation, bool) {
+	op, ok := ops[name]
+	return op, ok
+}
+
+// Names lists every declared operation, sorted.
+func Names() []string {
+	names := make([]string, 0, len(ops))
+	for n := range ops {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (op *Op[A, R]) Name() string { return op.name }
+func (op *Op[A, R]) Lane() Lane   { return op.lane }
+
+// Call invokes op through c with a and returns its reply.
+func (op *Op[A, R]) Call(ctx context.Context, c Caller, a A) (R, error) {
+	v, err := c.Invoke(ctx, op, a)
+	r, _ := v.(R)
+	return r, err
+}
+
+func (op *Op[A, R]) Serve(ctx context.Context, c Core, raw json.RawMessage) (any, error) {
+	a, err := op.DecodeArgs(raw)
+	if err != nil {
+		return nil, err
+	}
+	return op.do(ctx, c, a)
+}
+
+// DecodeArgs reads the op's arguments from a request; none is the zero value.
+func (op *Op[A, R]) DecodeArgs(raw json.RawMessage) (A, error) {
+	var a A
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return a, errorf(CodeBadRequest, "bad arguments: %v", err)
+		}
+	}
+	return a, nil
+}
+
+func (op *Op[A, R]) Apply(ctx context.Context, c Core, args any) (any, error) {
+	a, ok := args.(A)
+	if !ok && args != nil {
+		return nil, fmt.Errorf("api: %s takes %T, not %T", op.name, a, args)
+	}
+	return op.do(ctx, c, a)
+}
+
+func (op *Op[A, R]) Zero() (any, any) {
+	var a A
+	var r R
+	return a, r
+}
+
+func (op *Op[A, R]) DecodeReply(raw json.RawMessage) (any, error) {
+	var r R
+	if len(raw) == 0 {
+		return r, nil
+	}
+	err := json.Unmarshal(raw, &r)
+	return r, err
+}
+
+// Session is an operation a server answers itself, about the conversation rather
+// than the runs (hello, subscribe, watch): no Core answers it, so it has no handler
+// here and a Caller in process cannot apply it.
+type Session[A, R any] struct{ Op[A, R] }
+
+func session[A, R any](name string) *Session[A, R] {
+	op := declare(name, LaneControl, func(context.Context, Core, A) (R, error) {
+		var r R
+		return r, errorf(CodeUnknown, "%s is answered by a server, not by a supervisor in process", name)
+	})
+	s := &Session[A, R]{*op}
+	ops[name] = s
+	return s
+}

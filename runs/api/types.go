@@ -1,0 +1,209 @@
+package api
+
+import (
+	"encoding/json"
+
+	"corral/ptyhost"
+	"corral/ptyhost/screen"
+	"corral/reaper"
+	"corral/runs"
+)
+
+// The verbs' arguments and results.
+type (
+	// Hello opens a conversation: the client's version; the reply is the server's.
+	HelloArgs struct {
+		Version int `json:"version"`
+	}
+	HelloReply struct {
+		Version  int    `json:"version"`
+		PID      int    `json:"pid"`
+		Instance string `json:"instance_id"`
+		StateDir string `json:"state_dir"`
+	}
+	// RunRef names a run: its id, a unique prefix of it, or its unique name.
+	RunRef struct {
+		ID string `json:"id"`
+	}
+	// SpawnArgs: BaseEnv travels beside the spec (runs.Spec never puts it in JSON).
+	SpawnArgs struct {
+		Spec    runs.Spec `json:"spec"`
+		BaseEnv []string  `json:"base_env,omitempty"`
+	}
+	// SpawnReply carries the new run's id; SpawnError is set when it started and ended
+	// at once with spawn-error (the run still exists, with its report).
+	SpawnReply struct {
+		ID         string `json:"id"`
+		SpawnError string `json:"spawn_error,omitempty"`
+	}
+	PollArgs struct {
+		ID     string `json:"id"`
+		WaitMS int64  `json:"wait_ms,omitempty"` // block up to this long for output or the end
+	}
+	PollReply struct {
+		Output  []byte    `json:"output"`
+		Dropped int64     `json:"dropped"` // unread bytes lost to the cap since the last poll
+		Ended   bool      `json:"ended"`
+		Run     runs.Info `json:"run"`
+	}
+	LogArgs struct {
+		ID     string `json:"id"`
+		Offset int    `json:"offset"` // first line; < 0 counts from the end
+		Limit  int    `json:"limit"`  // lines; 0 takes DefaultLogLines
+		Tail   bool   `json:"tail"`   // the last Limit lines
+	}
+	LogReply struct {
+		Lines      []string `json:"lines"`
+		Offset     int      `json:"offset"`      // of the first line returned
+		TotalLines int      `json:"total_lines"` // in the kept log
+		Truncated  bool     `json:"truncated"`   // older output was dropped by the cap
+	}
+	WriteArgs struct {
+		ID   string `json:"id"`
+		Data []byte `json:"data"`
+	}
+	KeysArgs struct {
+		ID   string   `json:"id"`
+		Keys []string `json:"keys"` // tmux-style names or literal text, one word each
+	}
+	TextArgs struct {
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	}
+	WaitArgs struct {
+		ID        string `json:"id"`
+		TimeoutMS int64  `json:"timeout_ms,omitempty"` // 0 waits for as long as it takes
+	}
+	// WaitReply is the ended run: its report (corral run --json's) and its Info.
+	WaitReply struct {
+		Report runs.Report `json:"report"`
+		Run    runs.Info   `json:"run"`
+	}
+	ListReply struct {
+		Runs []runs.Info `json:"runs"`
+	}
+)
+
+// DefaultLogLines is how many lines log returns when no limit is given.
+const DefaultLogLines = 200
+
+// The arguments and replies an attached UI needs besides.
+type (
+	StopArgs struct {
+		ID     string      `json:"id"`
+		Reason runs.Reason `json:"reason"`
+	}
+	ResizeArgs struct {
+		ID   string `json:"id"`
+		Cols uint16 `json:"cols"`
+		Rows uint16 `json:"rows"`
+	}
+	TreesArgs struct {
+		IDs []string `json:"ids"`
+	}
+	// ItemsArgs are keys already parsed (the UI's send-keys prompt parses them itself).
+	ItemsArgs struct {
+		ID    string         `json:"id"`
+		Items []ptyhost.Item `json:"items"`
+	}
+	SnapshotReply struct {
+		Runs RunList `json:"runs"`
+	}
+	InfoReply struct {
+		Run RunInfo `json:"run"`
+	}
+	OutputReply struct {
+		Output runs.Output `json:"output"`
+	}
+	ShutdownReply struct {
+		Ended int `json:"ended"` // live runs it ended
+	}
+)
+
+// refOf is the run reference every per-run argument type carries.
+func (a RunRef) ref() string     { return a.ID }
+func (a WriteArgs) ref() string  { return a.ID }
+func (a KeysArgs) ref() string   { return a.ID }
+func (a TextArgs) ref() string   { return a.ID }
+func (a StopArgs) ref() string   { return a.ID }
+func (a ResizeArgs) ref() string { return a.ID }
+func (a ItemsArgs) ref() string  { return a.ID }
+
+// The stream of an attached UI (subscribe): a snapshot, then events and frames.
+type (
+	SubscribeReply struct {
+		Token string  `json:"token"`
+		Runs  RunList `json:"runs"`
+	}
+	WatchArgs struct {
+		Token string   `json:"token"`
+		IDs   []string `json:"ids"`
+	}
+	// StreamMsg is one message of a subscription: an event or a frame.
+	StreamMsg struct {
+		Event *runs.Event `json:"event,omitempty"`
+		Frame *Frame      `json:"frame,omitempty"`
+	}
+	// Frame is a run's screen as the UI draws it. A light frame carries only the
+	// attention count of a screen nobody watches.
+	Frame struct {
+		ID        string              `json:"id"`
+		Light     bool                `json:"light,omitempty"`
+		Attention uint64              `json:"attention"`
+		Version   uint64              `json:"version,omitempty"`
+		Cols      int                 `json:"cols,omitempty"`
+		Rows      int                 `json:"rows,omitempty"`
+		Render    string              `json:"render,omitempty"`
+		State     *screen.ScreenState `json:"state,omitempty"`
+	}
+)
+
+// RunInfo is a run's Info with its live watchdog state, which Info leaves out of its
+// own JSON (records do not keep it) and a UI shows: on the wire it is a WireInfo.
+type RunInfo struct{ runs.Info }
+
+func (r RunInfo) MarshalJSON() ([]byte, error) { return json.Marshal(wireInfo(r.Info)) }
+
+func (r *RunInfo) UnmarshalJSON(b []byte) error {
+	var w WireInfo
+	err := json.Unmarshal(b, &w)
+	r.Info = w.info()
+	return err
+}
+
+// RunList is runs' Infos with their watchdog state, on the wire WireInfos.
+type RunList []runs.Info
+
+func (l RunList) MarshalJSON() ([]byte, error) {
+	w := make([]WireInfo, len(l))
+	for i, x := range l {
+		w[i] = wireInfo(x)
+	}
+	return json.Marshal(w)
+}
+
+func (l *RunList) UnmarshalJSON(b []byte) error {
+	var w []WireInfo
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*l = make(RunList, len(w))
+	for i, x := range w {
+		(*l)[i] = x.info()
+	}
+	return nil
+}
+
+// TreeMap is the process trees of runs by id; on the wire WireProcs.
+type TreeMap map[string][]reaper.TreeProc
+
+func (t TreeMap) MarshalJSON() ([]byte, error) { return json.Marshal(wireTrees(t)) }
+
+func (t *TreeMap) UnmarshalJSON(b []byte) error {
+	var w map[string][]WireProc
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*t = treesOf(w)
+	return nil
+}

@@ -1,0 +1,268 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"corral/ptyhost"
+	"corral/runs"
+)
+
+// The operations, each declared once: the control API of DESIGN §13 for scripts and
+// agents, and what an attached UI needs besides. The server answers them by name;
+// clients call them typed (Kill.Call(ctx, caller, RunRef{ID: id})).
+
+// The conversation with a server (answered by the server itself).
+var (
+	Hello     = session[HelloArgs, HelloReply]("hello")
+	Subscribe = session[struct{}, SubscribeReply]("subscribe")
+	Watch     = session[WatchArgs, struct{}]("watch")
+)
+
+// Runs.
+var (
+	List      = declare("list", LaneControl, list)
+	Snapshot  = declare("snapshot", LaneControl, snapshot)
+	Info      = declare("info", LaneControl, info)
+	Spawn     = declare("spawn", LaneControl, spawn)
+	Kill      = declare("kill", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Cancel(id) }))
+	Stop      = declare("stop", LaneControl, onRun(func(c Core, id string, a StopArgs) error { return c.Stop(id, a.Reason) }))
+	Interrupt = declare("interrupt", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Interrupt(id) }))
+	Pause     = declare("pause", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
+	Resume    = declare("resume", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
+	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
+	Wait      = declare("wait", LaneControl, wait)
+	Shutdown  = declare("shutdown", LaneControl, shutdown)
+)
+
+// Input, on its own lane.
+var (
+	Write     = declare("write", LaneInput, onRun(func(c Core, id string, a WriteArgs) error { return c.Write(id, a.Data) }))
+	SendKeys  = declare("send-keys", LaneInput, onRun(sendKeys))
+	SendItems = declare("send-items", LaneInput, onRun(func(c Core, id string, a ItemsArgs) error { return c.SendKeys(id, a.Items) }))
+	Paste     = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
+	Submit    = declare("submit", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Submit(id, a.Text) }))
+	Resize    = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error { return c.Resize(id, a.Cols, a.Rows) }))
+)
+
+// Output, processes and the registry.
+var (
+	Poll      = declare("poll", LaneControl, poll)
+	Log       = declare("log", LaneControl, logLines)
+	Output    = declare("output", LaneControl, output)
+	Trees     = declare("trees", LaneControl, trees)
+	Metrics   = declare("metrics", LaneControl, metrics)
+	Reconcile = declare("reconcile", LaneControl, reconcile)
+)
+
+func list(_ context.Context, c Core, _ struct{}) (ListReply, error) {
+	return ListReply{Runs: c.Snapshot()}, nil
+}
+
+func snapshot(_ context.Context, c Core, _ struct{}) (SnapshotReply, error) {
+	return SnapshotReply{Runs: c.Snapshot()}, nil
+}
+
+func info(_ context.Context, c Core, a RunRef) (InfoReply, error) {
+	id, err := Resolve(c, a.ID)
+	if err != nil {
+		return InfoReply{}, err
+	}
+	i, err := c.Info(id)
+	return InfoReply{Run: RunInfo{i}}, err
+}
+
+// spawn starts a.Spec; a run that started and ended at once with spawn-error still
+// exists, so its id comes back with the error as SpawnError.
+func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
+	a.Spec.BaseEnv = a.BaseEnv
+	id, err := c.Spawn(a.Spec)
+	if id == "" {
+		return SpawnReply{}, err
+	}
+	rep := SpawnReply{ID: id}
+	if err != nil {
+		rep.SpawnError = err.Error()
+	}
+	return rep, nil
+}
+
+// Here is spawn's arguments for spec started from this process: in its working
+// directory and with its environment, unless spec names a directory, so that a run
+// spawned from a shell runs where that shell is, wherever the supervisor runs.
+func Here(spec runs.Spec) SpawnArgs {
+	if wd, err := os.Getwd(); err == nil && !filepath.IsAbs(spec.Dir) {
+		spec.Dir = filepath.Join(wd, spec.Dir) // the server's own directory is /
+	}
+	return SpawnArgs{Spec: spec, BaseEnv: os.Environ()}
+}
+
+func sendKeys(c Core, id string, a KeysArgs) error {
+	items, err := ptyhost.ParseSendKeysArgs(a.Keys)
+	if err != nil {
+		return errorf(CodeBadRequest, "%v", err)
+	}
+	return c.SendKeys(id, items)
+}
+
+// maxPollWait bounds a blocking poll, as the original supervisor's did.
+const maxPollWait = 120 * time.Second
+
+// poll returns the output since the last poll; with WaitMS, when there is none yet, it
+// first waits for some or for the run's end, whichever comes first.
+func poll(ctx context.Context, c Core, a PollArgs) (PollReply, error) {
+	id, err := Resolve(c, a.ID)
+	if err != nil {
+		return PollReply{}, err
+	}
+	wait := min(time.Duration(a.WaitMS)*time.Millisecond, maxPollWait)
+	var sub *runs.Subscription
+	if wait > 0 {
+		// Subscribed before the first look: output that comes in between is an event.
+		_, sub = c.Subscribe()
+		defer sub.Close()
+	}
+	rep, err := pollOnce(c, id)
+	if err == nil && sub != nil && len(rep.Output) == 0 && !rep.Ended {
+		awaitOutput(ctx, sub, id, wait)
+		rep, err = pollOnce(c, id)
+	}
+	return rep, err
+}
+
+func pollOnce(c Core, id string) (PollReply, error) {
+	out, err := c.Poll(id)
+	if err != nil {
+		return PollReply{}, err
+	}
+	info, _ := c.Info(id)
+	rep := PollReply{Output: []byte{}, Dropped: out.Dropped, Ended: info.Ended(), Run: info}
+	for _, ch := range out.Chunks {
+		rep.Output = append(rep.Output, ch.Data...)
+	}
+	return rep, nil
+}
+
+// awaitOutput returns at run id's next output or end, or after wait.
+func awaitOutput(ctx context.Context, sub *runs.Subscription, id string, wait time.Duration) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		select {
+		case ev, ok := <-sub.C:
+			if !ok || ev.Run.ID == id && (ev.Type == runs.EventOutput || ev.Run.Ended()) {
+				return
+			}
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// logLines returns lines of the run's kept output: by default the last
+// DefaultLogLines, else Limit lines from Offset. CRLF is folded to LF.
+func logLines(_ context.Context, c Core, a LogArgs) (LogReply, error) {
+	id, err := Resolve(c, a.ID)
+	if err != nil {
+		return LogReply{}, err
+	}
+	out, err := c.Log(id)
+	if err != nil {
+		return LogReply{}, err
+	}
+	var all []byte
+	for _, ch := range out.Chunks {
+		all = append(all, ch.Data...)
+	}
+	lines := splitLines(all)
+	limit := a.Limit
+	if limit <= 0 {
+		limit = DefaultLogLines
+	}
+	start := a.Offset
+	if a.Tail {
+		start = len(lines) - limit
+	}
+	start = max(0, min(start, len(lines)))
+	end := min(start+limit, len(lines))
+	return LogReply{Lines: lines[start:end], Offset: start, TotalLines: len(lines), Truncated: out.Dropped > 0}, nil
+}
+
+// splitLines splits output into lines, CRLF folded; a last line without a line end
+// is kept.
+func splitLines(b []byte) []string {
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	if len(b) == 0 {
+		return []string{}
+	}
+	return strings.Split(string(bytes.TrimSuffix(b, []byte("\n"))), "\n")
+}
+
+// output is a run's whole kept output with its stream marks (the UI's log view).
+func output(_ context.Context, c Core, a RunRef) (OutputReply, error) {
+	id, err := Resolve(c, a.ID)
+	if err != nil {
+		return OutputReply{}, err
+	}
+	out, err := c.Log(id)
+	return OutputReply{Output: out}, err
+}
+
+// wait blocks until the run has ended (or the timeout passes) and returns its report.
+func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
+	id, err := Resolve(c, a.ID)
+	if err != nil {
+		return WaitReply{}, err
+	}
+	if a.TimeoutMS > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(a.TimeoutMS)*time.Millisecond)
+		defer cancel()
+	}
+	info, err := c.Wait(ctx, id)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return WaitReply{}, errorf(CodeTimeout, "%s has not ended after %s", id, time.Duration(a.TimeoutMS)*time.Millisecond)
+	case err != nil:
+		return WaitReply{}, err
+	}
+	esc, _ := c.Escapees(id)
+	tail, _ := c.Tail(id)
+	return WaitReply{Report: runs.NewReport(info, esc, tail), Run: info}, nil
+}
+
+// shutdown ends every run (supervisor-shutdown, verified). A server stops once its
+// answer is written.
+func shutdown(ctx context.Context, c Core, _ struct{}) (ShutdownReply, error) {
+	live := 0
+	for _, i := range c.Snapshot() {
+		if !i.Ended() {
+			live++
+		}
+	}
+	// The runs end whether or not the asker is still there to hear it.
+	if err := c.Shutdown(context.WithoutCancel(ctx)); err != nil {
+		return ShutdownReply{}, errorf(CodeFailed, "shutdown: %v", err)
+	}
+	return ShutdownReply{Ended: live}, nil
+}
+
+func trees(_ context.Context, c Core, a TreesArgs) (TreeMap, error) {
+	t, err := c.Trees(a.IDs...)
+	return TreeMap(t), err
+}
+
+func metrics(_ context.Context, c Core, _ struct{}) (runs.Metrics, error) {
+	return c.Metrics(), nil
+}
+
+func reconcile(ctx context.Context, c Core, _ struct{}) ([]runs.Decision, error) {
+	return c.Reconcile(ctx)
+}
