@@ -25,6 +25,7 @@ import (
 	"corral/demo"
 	"corral/ptyhost/hostterm"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/client"
 	"corral/runs/control"
 	"corral/runs/foreground"
@@ -125,13 +126,13 @@ func dispatch(args []string) int {
 		fmt.Println("corral", version)
 		return 0
 	case "help", "-h", "--help":
-		fmt.Printf(usage, control.Usage)
+		fmt.Printf(usage, control.Usage())
 		return 0
 	}
 	if control.IsVerb(args[0]) {
 		return control.Main(args[0], args[1:], controlEnv())
 	}
-	fmt.Fprintf(os.Stderr, "corral: unknown command %q\n"+usage, args[0], control.Usage)
+	fmt.Fprintf(os.Stderr, "corral: unknown command %q\n"+usage, args[0], control.Usage())
 	return exitUsage
 }
 
@@ -169,6 +170,7 @@ type runFlags struct {
 	noOutput         optDuration
 	env              listFlag
 	escapePolicy     string
+	agent            string
 }
 
 // optDuration remembers whether it was set, so --no-output-timeout 0 (off) differs
@@ -216,6 +218,7 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $CORRAL_STATE_DIR, $XDG_STATE_HOME/corral, ~/.local/state/corral)")
 	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
 	fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
+	fs.StringVar(&f.agent, "agent", "", "the agent whose rules tell the run's state (claude, codex, …; none: no detection; default: from the command)")
 	if more != nil {
 		more(fs)
 	}
@@ -248,7 +251,7 @@ func escapePolicy(flagValue string) (runs.EscapePolicy, error) {
 }
 
 func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
-	s = runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env}
+	s = runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env, Agent: f.agent}
 	switch {
 	case len(rest) == 0:
 		return s, errors.New("no command given")
@@ -425,7 +428,7 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 		fs.BoolVar(&f.local, "local", false, "run the runs in this process, not the server: quitting ends them")
 		fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	}
-	fs.Usage = func() { fmt.Fprintf(os.Stderr, usage, control.Usage) }
+	fs.Usage = func() { fmt.Fprintf(os.Stderr, usage, control.Usage()) }
 	err := fs.Parse(args)
 	return f, fs.Args(), err
 }
@@ -644,6 +647,11 @@ func cmdCheck(args []string) int {
 			fmt.Fprintf(os.Stderr, "corral check: %s: %v\n", path, err)
 			bad = true
 		}
+	}
+	set, ruleErrs := agentstate.Load(agentstate.UserDir())
+	for _, err := range runs.CheckAgents(path, file.Runs, set, ruleErrs) {
+		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
+		bad = true
 	}
 	if bad {
 		return exitUsage

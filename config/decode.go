@@ -37,6 +37,8 @@ func (d *decoder) table(t table) error {
 		return d.keys(t)
 	case !t.array && slices.Equal(t.key, []string{"ui"}):
 		return d.ui(t)
+	case !t.array && slices.Equal(t.key, []string{"notify"}):
+		return d.notify(t)
 	case t.array && slices.Equal(t.key, []string{"run"}):
 		return d.run(t)
 	case !t.array && slices.Equal(t.key, []string{"run", "env"}):
@@ -45,7 +47,8 @@ func (d *decoder) table(t table) error {
 		return d.fail(t.line, "", "", errors.New("want [[run]] (one table per run), not [run]"))
 	}
 	msg := "unknown table " + tableName(t.key, t.array)
-	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "ui": "[ui]", "run": "[[run]]", "run.env": "[run.env]"}
+	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "ui": "[ui]", "notify": "[notify]",
+		"run": "[[run]]", "run.env": "[run.env]"}
 	if s := closest(strings.Join(t.key, "."), slices.Sorted(maps.Keys(known))); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", known[s])
 	}
@@ -58,7 +61,7 @@ func (d *decoder) topLevel(t table) error {
 		k := p.key[0]
 		msg := "unknown key at the top level"
 		switch {
-		case k == "defaults" || k == "keys" || k == "ui":
+		case k == "defaults" || k == "keys" || k == "ui" || k == "notify":
 			msg = fmt.Sprintf("write it as a [%s] table", k)
 		case k == "run":
 			msg = "write each run as a [[run]] table"
@@ -128,6 +131,38 @@ func (d *decoder) ui(t table) error {
 			continue
 		}
 		d.f.UI.Mouse = on
+	}
+	return nil
+}
+
+// notifyKeys are the keys of [notify].
+var notifyKeys = map[string]func(n *Notify, v value) error{
+	"terminal": func(n *Notify, v value) (err error) {
+		n.Terminal, err = asChoice(v, NotifyOSC9, NotifyOSC777, NotifyOff)
+		return err
+	},
+	"command": func(n *Notify, v value) (err error) {
+		n.Command, err = asText(v)
+		return err
+	},
+	"min_interval": func(n *Notify, v value) (err error) {
+		n.MinInterval, err = asDuration(v)
+		return err
+	},
+}
+
+// notify reads [notify]: how a user who is elsewhere is told an agent needs them.
+func (d *decoder) notify(t table) error {
+	d.f.Notify.Line = t.line
+	for _, p := range t.pairs {
+		set := notifyKeys[p.key[0]]
+		if len(p.key) != 1 || set == nil {
+			d.note(unknownKey(d, p, "[notify]", notifyKeys))
+			continue
+		}
+		if err := set(&d.f.Notify, p.val); err != nil {
+			d.note(d.fail(p.line, "[notify]", p.key[0], err))
+		}
 	}
 	return nil
 }

@@ -35,6 +35,7 @@ func (f *File) Effective(d Defaults) string {
 		w.line("\n[ui]")
 		w.kv("mouse", "true")
 	}
+	w.notify(f.Notify)
 	for _, r := range f.Runs {
 		w.run(r)
 	}
@@ -90,12 +91,24 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.optional(keyEscape, r.EscapePolicy != "", tomlString(r.EscapePolicy))
 	w.optional("cols", r.Cols > 0, strconv.Itoa(int(r.Cols)))
 	w.optional("rows", r.Rows > 0, strconv.Itoa(int(r.Rows)))
+	w.optional("agent", r.Agent != "", tomlString(r.Agent))
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {
 			vars = append(vars, tomlKey(k)+" = "+tomlString(r.Env[k]))
 		}
 		w.kv("env", "{ "+strings.Join(vars, ", ")+" }")
+	}
+}
+
+func (w *tomlWriter) notify(n Notify) {
+	w.line("\n[notify]")
+	w.kv("terminal", tomlString(n.Terminal))
+	w.kv("min_interval", tomlDuration(n.MinInterval))
+	if n.Command != "" {
+		w.kv("command", tomlString(n.Command))
+	} else {
+		w.line("# command: none (run with a JSON object on stdin for each notification)")
 	}
 }
 

@@ -30,6 +30,34 @@ type File struct {
 	Keys     map[string][]string // action name → key names; the UI checks them against its actions
 	KeyLines map[string]int      // action name → its line in [keys], for the UI's complaints
 	UI       FileUI
+	Notify   Notify
+}
+
+// Notify is the [notify] table: how a user who is elsewhere is told that an agent
+// waits for them or finished its turn (DESIGN §16).
+type Notify struct {
+	// Terminal is how Corral's own terminal is told: NotifyOSC9 (iTerm2, WezTerm,
+	// Ghostty, kitty, Windows Terminal), NotifyOSC777 (urxvt, foot, Ghostty) or
+	// NotifyOff.
+	Terminal string
+	// Command, when set, is run (by $SHELL -c) with a JSON object on its stdin for
+	// each notification.
+	Command string
+	// MinInterval is the least time between two notifications of one run.
+	MinInterval time.Duration
+	Line        int // of the [notify] table, for messages
+}
+
+// How the terminal is told.
+const (
+	NotifyOSC9   = "osc9"
+	NotifyOSC777 = "osc777"
+	NotifyOff    = "off"
+)
+
+// DefaultNotify is [notify] when the file says nothing.
+func DefaultNotify() Notify {
+	return Notify{Terminal: NotifyOSC9, MinInterval: 10 * time.Second}
 }
 
 // FileUI is the [ui] table: preferences of the terminal UI.
@@ -82,6 +110,10 @@ type RunEntry struct {
 	EscapePolicy string // "", EscapeOwn, EscapeFail or EscapeWarn
 	Autostart    bool   // start when Corral opens; true unless the file says false
 	Cols, Rows   uint16 // PTY size; 0 takes the default
+	// Agent names the agent whose rules tell its state (runs/agentstate), when its
+	// command does not say ("claude", "codex", …; "none" for no detection).
+	Agent     string
+	AgentLine int
 }
 
 // Load reads and validates the config file at path. A missing file is an error
@@ -110,7 +142,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{path: path, dir: dir, f: &File{Path: path}, names: map[string]int{}}
+	d := decoder{path: path, dir: dir, f: &File{Path: path, Notify: DefaultNotify()}, names: map[string]int{}}
 	for _, t := range tables {
 		d.note(d.table(t))
 	}
@@ -167,4 +199,19 @@ func (f *File) Apply(d Defaults) Defaults {
 		d.StateDir = fd.StateDir
 	}
 	return d
+}
+
+// UserNotify is the [notify] of the config file found without a flag ($CORRAL_CONFIG,
+// ./corral.toml, the user's): what the server, which reads no other config, tells
+// users with. A file that does not load gives the defaults and its error.
+func UserNotify() (Notify, error) {
+	path, err := Discover("")
+	if err != nil || path == "" {
+		return DefaultNotify(), err
+	}
+	f, err := Load(path)
+	if err != nil {
+		return DefaultNotify(), err
+	}
+	return f.Notify, nil
 }

@@ -115,12 +115,20 @@ func TestParseGood(t *testing.T) {
 			&File{Path: "corral.toml", Runs: []RunEntry{{Line: 1, Name: "a", Cmd: "x", Autostart: true, StopSignal: "15", StopSignalLine: 4}}}},
 		{"CRLF line ends", "[[run]]\r\nname = \"a\"\r\ncmd = \"x\"\r\n", &File{Path: "corral.toml",
 			Runs: []RunEntry{{Line: 1, Name: "a", Cmd: "x", Autostart: true}}}},
+		{"an agent and [notify]", "[notify]\nterminal = \"osc777\"\ncommand = \"notify-send corral\"\nmin_interval = \"1m\"\n" +
+			"[[run]]\nname = \"a\"\ncmd = \"x\"\nagent = \"codex\"\n",
+			&File{Path: "corral.toml", Notify: Notify{Terminal: NotifyOSC777, Command: "notify-send corral",
+				MinInterval: time.Minute, Line: 1},
+				Runs: []RunEntry{{Line: 5, Name: "a", Cmd: "x", Autostart: true, Agent: "codex", AgentLine: 8}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Parse("corral.toml", []byte(c.doc))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.want.Notify == (Notify{}) {
+				c.want.Notify = DefaultNotify()
 			}
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("got  %+v\nwant %+v", got, c.want)

@@ -134,6 +134,11 @@ var runKeys = map[string]runSetter{
 		r.Rows = uint16(n)
 		return err
 	},
+	"agent": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.Agent, err = asText(v)
+		r.AgentLine = v.line // which agents exist is the rules' business, checked by corral check
+		return err
+	},
 }
 
 // didYouMean suggests the known key closest to a misspelt one.

@@ -187,14 +187,19 @@ func readline([]string) int {
 	return 0
 }
 
-// keys [bracketed] puts a terminal stdin into raw mode (optionally enabling bracketed
-// paste), prints "ready", then prints every read as "got <hex>" so a test sees exactly
-// the bytes that arrived. It exits on EOF.
+// keys [bracketed] [focus] puts a terminal stdin into raw mode (optionally enabling
+// bracketed paste and focus reports), prints "ready", then prints every read as
+// "got <hex>" so a test sees exactly the bytes that arrived. It exits on EOF.
 func keys(args []string) int {
 	restore := makeRaw(0)
 	defer restore()
-	if len(args) > 0 && args[0] == "bracketed" {
-		fmt.Print("\x1b[?2004h") // ask for bracketed paste, as editors and agents do
+	for _, a := range args {
+		switch a {
+		case "bracketed":
+			fmt.Print("\x1b[?2004h") // ask for bracketed paste, as editors and agents do
+		case "focus":
+			fmt.Print("\x1b[?1004h") // ask for focus reports, as codex does
+		}
 	}
 	fmt.Print("ready\r\n")
 	buf := make([]byte, 4096)

@@ -34,6 +34,7 @@ func (s *Supervisor) Write(id string, b []byte) error {
 		return err
 	}
 	r.wd.Input()
+	r.agentInput()
 	r.inputMu.Lock() // behind a submit's Enter, never between its text and its Enter
 	defer r.inputMu.Unlock()
 	return p.Write(b)
@@ -84,6 +85,7 @@ func (s *Supervisor) Submit(id, text string) error {
 	}
 	b := ptyhost.EncodePaste(text, r.modesOf().BracketedPaste)
 	r.wd.Input()
+	r.agentInput()
 	r.inputMu.Lock()
 	defer r.inputMu.Unlock()
 	if len(b) > 0 {

@@ -205,6 +205,7 @@ func (r *run) recordLocked() Record {
 		CreatedAt: i.CreatedAt, LastOutputAt: r.wd.State().LastOutput,
 		CleanupMode: "session", Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Detail: i.SpawnErr,
+		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {
@@ -225,6 +226,9 @@ func (s *Supervisor) logEvent(e Event) {
 	}
 	if e.Run.PID != 0 {
 		attrs = append(attrs, "pid", e.Run.PID)
+	}
+	if e.Type == EventAgent {
+		attrs = append(attrs, "agent", e.Run.Agent, "agent_state", e.Run.AgentState.String(), "agent_rule", e.Run.AgentRule)
 	}
 	if e.Type == EventExit {
 		attrs = append(attrs, "reason", e.Run.Reason.String(), "killed", e.Run.Cleanup.Killed)

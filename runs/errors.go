@@ -29,6 +29,10 @@ var (
 	ErrLeaseLost = errors.New("lease lost")
 	// ErrAdopted: an adopted run has no terminal; only signals reach it.
 	ErrAdopted = errors.New("run is adopted: no terminal I/O")
+	// ErrNoScreen: a pipe run, or a supervisor that keeps no screens.
+	ErrNoScreen = errors.New("run has no screen (a pipe run's output is in corral log)")
+	// ErrNoAgent: the run is no agent whose state Corral follows.
+	ErrNoAgent = errors.New("run is not an agent Corral knows (corral agents lists them)")
 	// ErrPaused / ErrNotPaused: pause and resume are not idempotent toggles.
 	ErrPaused    = errors.New("run is already paused")
 	ErrNotPaused = errors.New("run is not paused")

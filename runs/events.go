@@ -9,15 +9,17 @@ import (
 type EventType string
 
 const (
-	EventSpawn    EventType = "spawn"    // accepted, now starting
-	EventState    EventType = "state"    // moved to Info.State
-	EventCancel   EventType = "cancel"   // a stop was requested (Detail: the reason)
-	EventPause    EventType = "pause"    // paused or resumed (Info.Paused)
-	EventCleanup  EventType = "cleanup"  // the session was terminated and verified (Info.Cleanup)
-	EventExit     EventType = "exit"     // exited; Info holds the result
-	EventOutput   EventType = "output"   // new output; coalesced per run, may be skipped
-	EventWatchdog EventType = "watchdog" // a deadline entered its warning window
-	EventEscape   EventType = "escape"   // a process left the run's session (Info.Escapees)
+	EventSpawn    EventType = "spawn"       // accepted, now starting
+	EventState    EventType = "state"       // moved to Info.State
+	EventCancel   EventType = "cancel"      // a stop was requested (Detail: the reason)
+	EventPause    EventType = "pause"       // paused or resumed (Info.Paused)
+	EventCleanup  EventType = "cleanup"     // the session was terminated and verified (Info.Cleanup)
+	EventExit     EventType = "exit"        // exited; Info holds the result
+	EventOutput   EventType = "output"      // new output; coalesced per run, may be skipped
+	EventWatchdog EventType = "watchdog"    // a deadline entered its warning window
+	EventEscape   EventType = "escape"      // a process left the run's session (Info.Escapees)
+	EventAgent    EventType = "agent-state" // the agent's state or its rule changed (Info.AgentState)
+	EventNotify   EventType = "notify"      // the agent needs a user who is not looking (Detail: the text)
 )
 
 // Details a consumer tells events apart by; every other Detail is for display only.

@@ -3,8 +3,10 @@ package runs
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"corral/config"
+	"corral/runs/agentstate"
 )
 
 // SpecFromEntry turns a [[run]] of corral.toml (or a Procfile line) into a Spec, with
@@ -12,7 +14,7 @@ import (
 func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 	s := Spec{Name: e.Name, Shell: e.Cmd, Argv: e.Argv, PTY: e.PTY, Dir: e.Cwd,
 		Cols: e.Cols, Rows: e.Rows, Grace: e.Grace, Escape: EscapePolicy(e.EscapePolicy),
-		Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout}
+		Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Agent: e.Agent}
 	if s.Escape == "" {
 		s.Escape = EscapePolicy(d.EscapePolicy)
 	}
@@ -41,4 +43,18 @@ func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 		s.StopSignal = sig
 	}
 	return s, s.validate()
+}
+
+// CheckAgents finds what is wrong with the agents a config's runs name and with the
+// agent rule files: a run that names an agent no rules know (with its line), a rule
+// file with a mistake (with its file and line; Corral skips it). For corral check.
+func CheckAgents(path string, entries []config.RunEntry, set *agentstate.Set, ruleErrs []error) []error {
+	errs := slices.Clone(ruleErrs)
+	for _, e := range entries {
+		if e.Agent != "" && e.Agent != AgentNone && set.Named(e.Agent) == nil {
+			errs = append(errs, &config.Error{Path: path, Line: max(e.AgentLine, e.Line), In: fmt.Sprintf("run %q", e.Name),
+				Key: "agent", Msg: fmt.Sprintf("no agent %q (known: %s, or none)", e.Agent, strings.Join(set.Names(), ", "))})
+		}
+	}
+	return errs
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -37,6 +38,13 @@ type Info struct {
 	LastOutputAt time.Time `json:"last_output_at"`
 
 	Watchdog watchdog.State `json:"-"` // live, filled by Snapshot
+
+	// The agent the run's rules are for ("" when not an agent, or no detection), and
+	// its state (runs/agentstate, DESIGN §16): since when, by which rule.
+	Agent           string           `json:"agent,omitempty"`
+	AgentState      agentstate.State `json:"agent_state"`
+	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
+	AgentRule       string           `json:"agent_rule,omitempty"`
 
 	LeaseOwner     string    `json:"lease_owner,omitempty"` // instance holding the record's lease
 	LeaseEpoch     uint64    `json:"lease_epoch,omitempty"`

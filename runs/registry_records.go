@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/agentstate"
 )
 
 // Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
@@ -40,6 +41,11 @@ type Record struct {
 	Adopted         bool               `json:"adopted,omitempty"`
 	Escapees        []Escapee          `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
 	Detail          string             `json:"detail,omitempty"`   // why it ended, when a reconcile closed it
+	// The agent and its state when last written (DESIGN §16: corral ls shows it).
+	Agent           string           `json:"agent,omitempty"`
+	AgentState      agentstate.State `json:"agent_state"`
+	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
+	AgentRule       string           `json:"agent_rule,omitempty"`
 }
 
 // sweep removes temp files a crashed writer left and moves corrupt records aside.

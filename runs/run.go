@@ -50,6 +50,10 @@ type run struct {
 	echo    chan struct{}
 	attn    uint64 // the screen's attention count last seen, on the PTY reader only
 	said    uint64 // the screen's activity announcements last seen, likewise
+
+	agent   *agentRun // the agent's state (run_agent.go); nil when no agent's rules apply
+	viewMu  sync.Mutex
+	viewers map[string]bool // the attached UIs looking at the run (focus.go)
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -138,6 +142,9 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
+	if r.sup.reg != nil { // corral hook, run by the run's agent, finds the server by it
+		cmd.Env = append(cmd.Env, StateDirEnv+"="+r.sup.reg.Dir())
+	}
 	// Held until the record is committed (issue 15 item 2): a Corral killed between
 	// the fork and the registry write leaves a child that exits having run nothing.
 	// Without a registry there is no record to wait for, and no hold to pay for.

@@ -41,6 +41,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 			h(r.id) // before the watchdog stops, so tests can race a deadline here
 		}
 		r.wd.Stop()
+		r.stopAgent()
 		r.sup.escapes.scan() // a last look for escapees before the session is ended
 		rep := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())

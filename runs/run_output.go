@@ -47,6 +47,9 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 		}
 	}
 	r.wd.Output()
+	if r.agent != nil {
+		r.agentOutput(r.sup.clock.Now())
+	}
 	select {
 	case r.echo <- struct{}{}:
 	default:

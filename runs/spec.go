@@ -39,6 +39,11 @@ type Spec struct {
 	// recording follow it). corral replay uses it to play a recording at its size.
 	FixedSize bool `json:"fixed_size,omitempty"`
 
+	// Agent names the agent whose rules tell the run's state (runs/agentstate): ""
+	// recognises it from the command (claude, npx @openai/codex, …), AgentNone turns
+	// detection off.
+	Agent string `json:"agent,omitempty"`
+
 	// Pair marks the two runs of a PTY/pipe comparison (corral parity, the UI's parity
 	// kind): the same value on both, "" otherwise.
 	Pair string `json:"pair,omitempty"`
@@ -89,6 +94,13 @@ func ParseEscapePolicy(s string) (EscapePolicy, error) {
 	}
 	return "", fmt.Errorf("%w: escape policy %q (want own, warn or fail)", ErrBadSpec, s)
 }
+
+// StateDirEnv is set in the environment of a run of a supervisor with a registry: its
+// state dir, where `corral hook` run by the run's agent finds the server.
+const StateDirEnv = "CORRAL_RUN_STATE_DIR"
+
+// AgentNone as a Spec's Agent: no agent-state detection for the run.
+const AgentNone = "none"
 
 // RunIDEnv is set in every run's environment to its run id, and inherited by its
 // descendants. A live Corral never attributes by it (any run could set another run's

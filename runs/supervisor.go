@@ -13,6 +13,7 @@ import (
 	"corral/config"
 	"corral/ptyhost"
 	"corral/ptyhost/screen"
+	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -34,18 +35,20 @@ type Supervisor struct {
 	order  []string
 	closed bool
 
-	reg      *Registry       // nil: nothing is persisted
-	policy   Policy          // what reconciliation does with a live orphan
-	detect   bool            // WithEscapeDetection was given
-	escapes  *escapeDetector // subreaper + escape scans; nil when off
-	screens  bool            // keep an emulated screen for every PTY run
-	counters counters
-	hurry    context.Context // cancelled to cut every run's grace short (SIGKILL now)
-	hurryNow context.CancelFunc
-	stopBG   func()        // stops the background goroutine
-	bgDone   chan struct{} // closed when it has stopped
-	trees    treeCache
-	later    later // background reconciliation (reconcile_later.go)
+	reg       *Registry       // nil: nothing is persisted
+	policy    Policy          // what reconciliation does with a live orphan
+	detect    bool            // WithEscapeDetection was given
+	escapes   *escapeDetector // subreaper + escape scans; nil when off
+	screens   bool            // keep an emulated screen for every PTY run
+	agents    *agentstate.Set // rules of the agents whose state is followed; nil: none
+	notifyCfg NotifyConfig
+	counters  counters
+	hurry     context.Context // cancelled to cut every run's grace short (SIGKILL now)
+	hurryNow  context.CancelFunc
+	stopBG    func()        // stops the background goroutine
+	bgDone    chan struct{} // closed when it has stopped
+	trees     treeCache
+	later     later // background reconciliation (reconcile_later.go)
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
@@ -119,9 +122,16 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	if err := spec.validate(); err != nil {
 		return "", err
 	}
+	agent, err := s.agentFor(spec)
+	if err != nil {
+		return "", err
+	}
 	r, err := s.newRun(spec.withDefaults(s.cfg))
 	if err != nil {
 		return "", err
+	}
+	if agent != nil {
+		r.startAgent(agent) // before the first byte: the reader may call it at once
 	}
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
@@ -154,6 +164,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	r.wd = s.newWatchdog(spec, r)
 	if s.screens && spec.PTY {
 		r.screen = screen.NewScreen(int(spec.Cols), int(spec.Rows))
+		r.screen.SetFocus(false) // nobody looks at a new run until a UI says so
 	}
 	s.runs[id] = r
 	s.order = append(s.order, id)

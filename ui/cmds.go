@@ -91,7 +91,7 @@ func writeCmd(c Core, id string, b []byte) tea.Cmd {
 }
 
 // doCmd calls one operation on run id and reports it as a DoneMsg.
-func doCmd[A any](c Core, op *api.Op[A, api.RunRef], id string, a A) tea.Cmd {
+func doCmd[A, R any](c Core, op *api.Op[A, R], id string, a A) tea.Cmd {
 	return func() tea.Msg {
 		_, err := op.Call(bg, c, a)
 		return DoneMsg{Op: op.Name(), ID: id, Err: err}

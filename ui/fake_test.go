@@ -16,6 +16,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/api"
 	"corral/watchdog"
 )
@@ -36,6 +37,7 @@ type fakeCore struct {
 	specs     []runs.Spec
 	items     [][]ptyhost.Item
 	watched   []string // Watch calls, in order
+	focus     []string // Focus calls, "id viewer true", in order
 	metrics   runs.Metrics
 }
 
@@ -100,6 +102,27 @@ func (f *fakeCore) Wait(_ context.Context, id string) (runs.Info, error) {
 }
 func (f *fakeCore) Subscribe() ([]runs.Info, *runs.Subscription) {
 	panic("ui never subscribes through its core")
+}
+func (f *fakeCore) Capture(id string, _ bool) (runs.Capture, error) {
+	return runs.Capture{}, f.note("Capture", id)
+}
+func (f *fakeCore) Hook(id string, _ agentstate.HookReport) error { return f.note("Hook", id) }
+func (f *fakeCore) Explain(id string) (agentstate.Explanation, error) {
+	return agentstate.Explanation{}, f.note("Explain", id)
+}
+func (f *fakeCore) WaitAgent(_ context.Context, id string, _ []agentstate.State) (runs.Info, bool, error) {
+	return runs.Info{}, false, f.note("WaitAgent", id)
+}
+func (f *fakeCore) SubmitReady(_ context.Context, id, _ string, _ time.Duration) (runs.SubmitResult, error) {
+	return runs.SubmitResult{}, f.note("SubmitReady", id)
+}
+
+// Focus is kept apart from the calls, like Watch: which run the UI shows.
+func (f *fakeCore) Focus(id, viewer string, focused bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.focus = append(f.focus, fmt.Sprintf("%s %s %v", id, viewer, focused))
+	return nil
 }
 
 func (f *fakeCore) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }

@@ -54,6 +54,7 @@ type Screen struct {
 	// pen DECSC saved; cells interns the runes that stand for extras and marks.
 	pen, saved vtExtra
 	cells      vtCells
+	focus      vtFocus // what the app was last told of its focus (screen_focus.go)
 	buf        []byte // Render's and Text's output, reused
 	padded     []byte // the feeder's text with the pads of wide characters (screen_wide.go)
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
@@ -73,6 +74,7 @@ type vtTracked struct {
 	notice    string // last notification text, "" after a bare bell
 	err       string // last recovered emulator panic
 	region    bool   // a scroll region smaller than the screen is set (DECSTBM)
+	focus     bool   // ?1004 focus reporting
 }
 
 // ScreenState is what the UI needs besides the rendered text.

@@ -2,6 +2,7 @@ package screen
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -21,8 +22,10 @@ import (
 type activity struct {
 	seq      uint64
 	idle     bool
-	titled   bool // a title was set
-	spinning bool // the title leads with a spinner
+	titled   bool   // a title was set
+	spinning bool   // the title leads with a spinner
+	said     string // the last OSC 7501 payload, as sent (cleaned)
+	progress string // the last OSC 9;4 progress ("3", "1;40"; "" after 9;4;0 or none)
 }
 
 // title notes a new title: the first one, or a spinner appearing or going, says
@@ -38,6 +41,7 @@ func (a *activity) title(t string) {
 // announce reads an OSC 7501 payload: colon-separated key=value fields, of which
 // state=idle and state=working count.
 func (a *activity) announce(payload []byte) {
+	a.said = cleanText(payload)
 	for _, f := range bytes.Split(payload, []byte{':'}) {
 		switch string(f) {
 		case "state=idle":
@@ -66,4 +70,34 @@ func (s *Screen) Activity() (seq uint64, idle bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.track.activity.seq, s.track.activity.idle
+}
+
+// Signals are what an app says about itself besides its screen, as tracked while its
+// bytes are scanned: reading them never emulates (the agent-state rules read them
+// first and the screen only when a rule needs it).
+type Signals struct {
+	Title     string // OSC 0/2, cleaned
+	Announce  string // the last OSC 7501 payload ("state=working:app=codex")
+	Progress  string // the last OSC 9;4 progress: its state and value ("3", "1;40"); "" when none or removed
+	Attention uint64 // bells and notifications so far
+	Notice    string // the last notification's text; "" after a bare bell
+}
+
+// Signals returns the app's signals so far without bringing the emulator up to date.
+func (s *Screen) Signals() Signals {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := &s.track
+	return Signals{Title: t.title, Announce: t.activity.said, Progress: t.activity.progress,
+		Attention: t.attention, Notice: t.notice}
+}
+
+// progress notes an OSC 9;4 (ConEmu's progress, which Windows Terminal, Ghostty and
+// agents use): "9;4;0" removes it.
+func (a *activity) setProgress(text []byte) {
+	p := cleanText(bytes.TrimPrefix(text, []byte("4;")))
+	if p == "0" || strings.HasPrefix(p, "0;") {
+		p = ""
+	}
+	a.progress = p
 }

@@ -226,6 +226,8 @@ func (s *Screen) privateModes(final byte) {
 			s.track.paste = set
 		case 2026:
 			s.track.sync = set
+		case 1004:
+			s.focusMode(set)
 		case 47, 1047, 1049:
 			if skipAlt {
 				continue

@@ -11,7 +11,8 @@ import (
 // bell; every other string is dropped (screen_scan.go).
 
 // oscDone handles a complete OSC: the title (0 and 2; 1 is only the icon name),
-// notifications (9, 777) and an agent's state (7501, screen_activity.go).
+// notifications (9, 777, 99), progress (9;4) and an agent's state (7501,
+// screen_activity.go).
 // Everything else is dropped: OSC 52 clipboard writes, OSC 4/10/11 colour changes
 // (vt10x would apply them to every cell it returns) and their queries (vt10x
 // answers black on black), hyperlinks (the linked text stays), prompt marks.
@@ -24,11 +25,35 @@ func (s *Screen) oscDone() {
 	case "7501":
 		s.track.activity.announce(text)
 	case "9":
-		if !conEmuCommand(text) {
+		switch {
+		case bytes.HasPrefix(text, []byte("4;")):
+			s.track.activity.setProgress(text)
+		case !conEmuCommand(text):
 			s.notify(cleanText(text))
 		}
 	case "777":
 		s.notify777(text)
+	case "99":
+		s.notify99(text)
+	}
+}
+
+// notify99 handles kitty's desktop notifications, "OSC 99 ; metadata ; payload": a
+// notification may come in parts (d=0 until the last), and its payload may be
+// base64 (e=1) or a query (p=?); the done part's plain payload is what is shown.
+func (s *Screen) notify99(text []byte) {
+	meta, payload, _ := bytes.Cut(text, []byte{';'})
+	done := true
+	for _, kv := range bytes.Split(meta, []byte{':'}) {
+		switch string(kv) {
+		case "d=0":
+			done = false
+		case "e=1", "p=?":
+			return
+		}
+	}
+	if msg := cleanText(payload); done && msg != "" {
+		s.notify(msg)
 	}
 }
 

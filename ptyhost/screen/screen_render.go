@@ -190,3 +190,47 @@ func shownFG(c vt10x.Color) vt10x.Color {
 	}
 	return c
 }
+
+// Bottom returns the last n rows of text up to the last row that is not blank (an
+// inline app such as Claude Code draws its prompt above blank rows), each trimmed like
+// Text. Only the rows returned are read; what the screen holds pending is emulated
+// first, as for any read.
+func (s *Screen) Bottom(n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.catchUp()
+	last := s.rows - 1
+	for last > 0 && s.blankRow(last) {
+		last--
+	}
+	return s.rowsText(max(0, last-n+1), last+1)
+}
+
+// Top returns the first n rows of text, each trimmed like Text.
+func (s *Screen) Top(n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.catchUp()
+	return s.rowsText(0, min(n, s.rows))
+}
+
+// rowsText returns rows [from, to) as text; the caller holds mu.
+func (s *Screen) rowsText(from, to int) []string {
+	out := make([]string, 0, max(0, to-from))
+	for y := from; y < to; y++ {
+		s.buf = s.buf[:0]
+		s.textRow(y)
+		out = append(out, string(s.buf))
+	}
+	return out
+}
+
+// blankRow reports whether row y shows only spaces.
+func (s *Screen) blankRow(y int) bool {
+	for x := range s.cols {
+		if k, _ := s.shown(s.term.Cell(x, y), x, y); k.base != ' ' {
+			return false
+		}
+	}
+	return true
+}

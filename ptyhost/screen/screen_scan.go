@@ -346,7 +346,7 @@ func (s *Screen) fullReset() {
 		s.out = append(s.out, "\x1b[?47l"...)
 	}
 	s.out = append(s.out, "\x1bc\x1b[2J"...)
-	s.track.paste, s.track.sync, s.track.shape, s.track.region = false, false, 0, false
+	s.track.paste, s.track.sync, s.track.shape, s.track.region, s.track.focus = false, false, 0, false, false
 	s.scan.last = 0
 	s.pen, s.saved = vtExtra{}, vtExtra{}
 	s.scan.gfx, s.scan.savedGfx, s.scan.irm = false, false, false

@@ -3,10 +3,12 @@ package api
 import (
 	"context"
 	"strings"
+	"time"
 
 	"corral/ptyhost"
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // Core is the supervisor the operations act on; *runs.Supervisor is one. Its methods
@@ -36,6 +38,14 @@ type Core interface {
 	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
 	Metrics() runs.Metrics
 	Shutdown(ctx context.Context) error
+
+	// Agents (DESIGN §16).
+	Capture(id string, escapes bool) (runs.Capture, error)
+	Focus(id, viewer string, focused bool) error
+	Hook(id string, rep agentstate.HookReport) error
+	Explain(id string) (agentstate.Explanation, error)
+	WaitAgent(ctx context.Context, id string, states []agentstate.State) (runs.Info, bool, error)
+	SubmitReady(ctx context.Context, id, text string, ready time.Duration) (runs.SubmitResult, error)
 }
 
 var _ Core = (*runs.Supervisor)(nil)

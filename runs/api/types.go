@@ -7,6 +7,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // The verbs' arguments and results.
@@ -69,15 +70,24 @@ type (
 	TextArgs struct {
 		ID   string `json:"id"`
 		Text string `json:"text"`
+		// ReadyTimeoutMS (submit): wait up to this long for the agent to be ready, then
+		// check the submit took (0: submit at once, unchecked).
+		ReadyTimeoutMS int64 `json:"ready_timeout_ms,omitempty"`
 	}
 	WaitArgs struct {
 		ID        string `json:"id"`
 		TimeoutMS int64  `json:"timeout_ms,omitempty"` // 0 waits for as long as it takes
+		// Until: wait until the run's agent is in one of these states instead (or the
+		// run ends first).
+		Until []agentstate.State `json:"until,omitempty"`
 	}
-	// WaitReply is the ended run: its report (corral run --json's) and its Info.
+	// WaitReply is the ended run: its report (corral run --json's) and its Info. With
+	// Until, Reached says the agent reached a state; the report is the run's only if
+	// it ended.
 	WaitReply struct {
-		Report runs.Report `json:"report"`
-		Run    runs.Info   `json:"run"`
+		Report  runs.Report `json:"report"`
+		Run     runs.Info   `json:"run"`
+		Reached bool        `json:"reached,omitempty"`
 	}
 	ListReply struct {
 		Runs []runs.Info `json:"runs"`

@@ -11,6 +11,7 @@ import (
 
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // The operations, each declared once: the control API of DESIGN §13 for scripts and
@@ -46,7 +47,7 @@ var (
 	SendKeys  = declare("send-keys", LaneInput, onRun(sendKeys))
 	SendItems = declare("send-items", LaneInput, onRun(func(c Core, id string, a ItemsArgs) error { return c.SendKeys(id, a.Items) }))
 	Paste     = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
-	Submit    = declare("submit", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Submit(id, a.Text) }))
+	Submit    = declare("submit", LaneInput, submit)
 	Resize    = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error { return c.Resize(id, a.Cols, a.Rows) }))
 )
 
@@ -100,6 +101,23 @@ func Here(spec runs.Spec) SpawnArgs {
 		spec.Dir = filepath.Join(wd, spec.Dir) // the server's own directory is /
 	}
 	return SpawnArgs{Spec: spec, BaseEnv: os.Environ()}
+}
+
+// statesText is "waiting or idle".
+func statesText(ss []agentstate.State) string {
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = s.String()
+	}
+	return strings.Join(names, " or ")
+}
+
+// codeOfSubmit is a checked submit's failure as a code: not ready is a timeout.
+func codeOfSubmit(err error) string {
+	if errors.Is(err, runs.ErrNotReady) {
+		return CodeTimeout
+	}
+	return AsError(err).Code
 }
 
 func sendKeys(c Core, id string, a KeysArgs) error {
@@ -226,10 +244,20 @@ func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(a.TimeoutMS)*time.Millisecond)
 		defer cancel()
 	}
-	info, err := c.Wait(ctx, id)
+	what := "ended"
+	var info runs.Info
+	if len(a.Until) > 0 {
+		what = "reached " + statesText(a.Until)
+		var rep WaitReply
+		if rep, err = waitAgent(ctx, c, id, a); err == nil {
+			return rep, nil
+		}
+	} else {
+		info, err = c.Wait(ctx, id)
+	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return WaitReply{}, errorf(CodeTimeout, "%s has not ended after %s", id, time.Duration(a.TimeoutMS)*time.Millisecond)
+		return WaitReply{}, errorf(CodeTimeout, "%s has not %s after %s", id, what, time.Duration(a.TimeoutMS)*time.Millisecond)
 	case err != nil:
 		return WaitReply{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,22 +44,19 @@ const (
 // startLimit bounds how long spawn waits for a server it started to listen.
 const startLimit = 10 * time.Second
 
-// Usage is the verbs' part of corral --help.
-const Usage = `  spawn [run flags] -- CMD...    start a run in the server (started if needed); prints its id
-  poll ID [--wait DUR]           output since the last poll (waits up to DUR for some)
-  log ID [--offset N] [--limit N]  lines of the kept output (default: the last 200)
-  write ID DATA|-                write bytes to the run's stdin or terminal (- reads stdin)
-  send-keys ID KEY...            keys by tmux name (C-c, Enter, Up, F5 …) or literal text
-  paste ID TEXT                  paste (bracketed when the app asked for it)
-  submit ID TEXT                 paste, then Enter
-  kill ID                        end the run (manual-cancel, the usual escalation)
-  interrupt ID                   Ctrl-C (PTY) or SIGINT to its session (pipe)
-  remove ID                      forget an ended run
-  wait ID [--timeout DUR]        block until it ends; print its report; exit as corral run
-  shutdown                       end every run (supervisor-shutdown) and the server
-  (ID: a run id, a unique prefix of one, or a run's name; every verb takes --json and
-  --state-dir)
-`
+// Usage is the verbs' part of corral --help, one line each, from the verb table.
+func Usage() string {
+	var b strings.Builder
+	b.WriteString("  spawn [run flags] -- CMD...    start a run in the server (started if needed); prints its id\n")
+	for _, name := range order {
+		v := verbs[name]
+		fmt.Fprintf(&b, "  %-30s %s\n", name+" "+v.synopsis, v.summary)
+	}
+	b.WriteString("  (ID: a run id, a unique prefix of one, or a run's name; every verb takes --json and\n" +
+		"  --state-dir; flags go anywhere before --, and every word after -- is an argument:\n" +
+		"  corral submit ID -- --literal text)\n")
+	return b.String()
+}
 
 // IsVerb reports whether name is a control verb Main handles.
 func IsVerb(name string) bool {
@@ -66,13 +64,22 @@ func IsVerb(name string) bool {
 	return ok
 }
 
-// verb is one command: how many positional arguments it needs, its own flags, and
-// what it does with a connected client.
+// verb is one command: its arguments, its own flags, and what it does with a
+// connected client (or, local, without one).
 type verb struct {
-	args  int // required positional arguments (after the flags); -1: at least one
-	flags func(fs *flag.FlagSet, o *opts)
-	do    func(c *client.Client, o *opts, env Env) int
+	synopsis string // "ID [--wait DUR]"
+	summary  string // one line for corral --help
+	args     int    // required positional arguments; argsIDAndMore, argsOptional
+	flags    func(fs *flag.FlagSet, o *opts)
+	do       func(c *client.Client, o *opts, env Env) int
+	local    bool // runs without a server (do gets a nil client)
 }
+
+// A verb's arguments besides an exact count.
+const (
+	argsIDAndMore = -1 // a run id and at least one more
+	argsOptional  = -2 // none or one
+)
 
 // opts are every verb's parsed flags and arguments.
 type opts struct {
@@ -82,6 +89,11 @@ type opts struct {
 	offset   int
 	limit    int
 	offSet   bool
+	escapes  bool
+	until    string
+	ready    time.Duration
+	agent    string
+	hooks    string
 	args     []string
 }
 
@@ -90,12 +102,15 @@ func Main(name string, args []string, env Env) int {
 	v := verbs[name]
 	o, err := parse(name, v, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(env.Stdout, Usage)
+		fmt.Fprintf(env.Stdout, "usage: corral %s %s\n  %s\n", name, v.synopsis, v.summary)
 		return ExitOK
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 		return ExitUsage
+	}
+	if v.local {
+		return v.do(nil, o, env)
 	}
 	c, code := connect(name, o.stateDir, env, false)
 	if c == nil {
@@ -105,6 +120,9 @@ func Main(name string, args []string, env Env) int {
 	return v.do(c, o, env)
 }
 
+// parse reads a verb's flags, which may come anywhere before "--", and its
+// arguments; every word after "--" is an argument, so text that looks like a flag
+// can be typed (corral submit ID -- --force).
 func parse(name string, v verb, args []string) (*opts, error) {
 	o := &opts{}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -114,29 +132,47 @@ func parse(name string, v verb, args []string) (*opts, error) {
 	if v.flags != nil {
 		v.flags(fs, o)
 	}
-	// Flags may follow the run id (corral poll ID --wait 5s): parse what precedes the
-	// first positional, then the rest again.
+	before, after := args, []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		before, after = args[:i], args[i+1:]
+	}
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+		if err := fs.Parse(before); err != nil {
+			return nil, flagError(name, err)
 		}
-		if fs.NArg() == 0 || len(pos) >= max(v.args, 1) {
-			pos = append(pos, fs.Args()...)
+		if fs.NArg() == 0 {
 			break
 		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+		pos, before = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
 	fs.Visit(func(f *flag.Flag) { o.offSet = o.offSet || f.Name == "offset" })
+	pos = append(pos, after...)
 	switch {
 	case v.args >= 0 && len(pos) != v.args:
-		return nil, fmt.Errorf("want %d argument(s), got %d (see corral --help)", v.args, len(pos))
-	case v.args < 0 && len(pos) < 2:
-		return nil, errors.New("want a run id and at least one more argument")
+		return nil, fmt.Errorf("want %d argument(s), got %d (corral %s --help)", v.args, len(pos), name)
+	case v.args == argsIDAndMore && len(pos) < 2:
+		return nil, fmt.Errorf("want a run id and at least one more argument (corral %s --help)", name)
+	case v.args == argsOptional && len(pos) > 1:
+		return nil, fmt.Errorf("want at most one argument, got %d (corral %s --help)", len(pos), name)
 	}
 	o.args = pos
 	return o, nil
+}
+
+// flagError is a flag mistake in one line, with where to look.
+func flagError(name string, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "flag provided but not defined") {
+		msg += " (text that starts with - goes after --)"
+	}
+	if strings.Contains(msg, "invalid value") && strings.Contains(msg, "duration") {
+		msg += " (a duration has a unit: 30s, 5m)"
+	}
+	return fmt.Errorf("%s (corral %s --help)", msg, name)
 }
 
 // connect reaches the state dir's server, starting one first when start is set.

@@ -6,34 +6,71 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/api"
 	"corral/runs/client"
 )
 
-// verbs are the CLI's control verbs, each named by the operation it calls.
+// verbs are the CLI's control verbs, each named by the operation it calls (agents,
+// which reads the rule files here, by its own name).
 var verbs = map[string]verb{
-	api.Poll.Name(): {args: 1, flags: func(fs *flag.FlagSet, o *opts) {
-		fs.DurationVar(&o.wait, "wait", 0, "wait up to this long for output or the end (max 2m)")
-	}, do: poll},
-	api.Log.Name(): {args: 1, flags: func(fs *flag.FlagSet, o *opts) {
-		fs.IntVar(&o.offset, "offset", 0, "first line (0-based)")
-		fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
-	}, do: logLines},
-	api.Write.Name():     {args: 2, do: write},
-	api.SendKeys.Name():  {args: -1, do: sendKeys},
-	api.Paste.Name():     {args: -1, do: textVerb(api.Paste)},
-	api.Submit.Name():    {args: -1, do: textVerb(api.Submit)},
-	api.Kill.Name():      {args: 1, do: refVerb(api.Kill)},
-	api.Interrupt.Name(): {args: 1, do: refVerb(api.Interrupt)},
-	api.Remove.Name():    {args: 1, do: refVerb(api.Remove)},
-	api.Wait.Name(): {args: 1, flags: func(fs *flag.FlagSet, o *opts) {
-		fs.DurationVar(&o.wait, "timeout", 0, "give up after this long (exit 124); 0 waits until it ends")
-	}, do: wait},
-	api.Shutdown.Name(): {args: 0, do: shutdown},
+	api.Poll.Name(): {synopsis: "ID [--wait DUR]", summary: "output since the last poll (waits up to DUR for some)",
+		args: 1, do: poll, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.DurationVar(&o.wait, "wait", 0, "wait up to this long for output or the end (max 2m)")
+		}},
+	api.Log.Name(): {synopsis: "ID [--offset N] [--limit N]", summary: "lines of the kept output (default: the last 200)",
+		args: 1, do: logLines, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.IntVar(&o.offset, "offset", 0, "first line (0-based)")
+			fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
+		}},
+	api.Screen.Name(): {synopsis: "ID [-e]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
+		args: 1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.BoolVar(&o.escapes, "e", false, "keep attributes as SGR escapes")
+		}},
+	api.Write.Name():    {synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
+	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
+	api.Paste.Name():    {synopsis: "ID TEXT", summary: "paste (bracketed when the app asked for it)", args: argsIDAndMore, do: paste},
+	api.Submit.Name(): {synopsis: "ID TEXT [--ready-timeout DUR]",
+		summary: "paste, then Enter; an agent first gets ready, and the submit is checked", args: argsIDAndMore, do: submit,
+		flags: func(fs *flag.FlagSet, o *opts) {
+			fs.DurationVar(&o.ready, "ready-timeout", 30*time.Second, "wait up to this long for the agent to be idle (0: submit at once, unchecked)")
+		}},
+	api.Kill.Name():      {synopsis: "ID", summary: "end the run (manual-cancel, the usual escalation)", args: 1, do: refVerb(api.Kill)},
+	api.Interrupt.Name(): {synopsis: "ID", summary: "Ctrl-C (PTY) or SIGINT to its session (pipe)", args: 1, do: refVerb(api.Interrupt)},
+	api.Remove.Name():    {synopsis: "ID", summary: "forget an ended run", args: 1, do: refVerb(api.Remove)},
+	api.Wait.Name(): {synopsis: "ID [--until STATES] [--timeout DUR]",
+		summary: "block until it ends (exit as corral run), or its agent is in a state (waiting,idle)",
+		args:    1, do: wait, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.DurationVar(&o.wait, "timeout", 0, "give up after this long (exit 124); 0 waits until it happens")
+			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle")
+		}},
+	api.Explain.Name(): {synopsis: "ID", summary: "its agent's state, the rule that decided it and the screen it read",
+		args: 1, do: explain},
+	api.Hook.Name(): {synopsis: "[--run ID] [PAYLOAD]",
+		summary: "report an agent hook's JSON (stdin or PAYLOAD) for the run in $CORRAL_RUN_ID",
+		args:    argsOptional, do: hook, local: true, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.StringVar(&o.agent, "run", "", "the run (default: $CORRAL_RUN_ID)")
+		}},
+	verbAgents: {synopsis: "[--print-hooks AGENT]", summary: "the agents whose state Corral follows, and their rules",
+		args: 0, do: agents, local: true, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.StringVar(&o.hooks, "print-hooks", "", "print the settings that make AGENT report through corral hook")
+		}},
+	api.Shutdown.Name(): {synopsis: "", summary: "end every run (supervisor-shutdown) and the server", args: 0, do: shutdown},
 }
+
+// verbAgents reads the rule files here: no server answers it.
+const verbAgents = "agents"
+
+// order is corral --help's order of the verbs.
+var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Write.Name(), api.SendKeys.Name(),
+	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Remove.Name(), api.Wait.Name(),
+	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
+
+var bg = context.Background()
 
 func poll(c *client.Client, o *opts, env Env) int {
 	p, ok := call(api.Poll, c, api.PollArgs{ID: o.args[0], WaitMS: o.wait.Milliseconds()}, env)
@@ -49,7 +86,8 @@ func poll(c *client.Client, o *opts, env Env) int {
 			State   runs.State  `json:"state"`
 			Reason  runs.Reason `json:"reason,omitempty"`
 			Exit    *int        `json:"exit_code"`
-		}{p.Run.ID, string(p.Output), p.Dropped, p.Ended, p.Run.State, p.Run.Reason, p.Run.ExitCode})
+			agentFields
+		}{p.Run.ID, string(p.Output), p.Dropped, p.Ended, p.Run.State, p.Run.Reason, p.Run.ExitCode, agentOf(p.Run)})
 		return ExitOK
 	}
 	if p.Dropped > 0 {
@@ -60,6 +98,18 @@ func poll(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral: %s\n", runs.Summary(p.Run))
 	}
 	return ExitOK
+}
+
+// agentFields are a run's agent state as the verbs' JSON carries it.
+type agentFields struct {
+	Agent           string           `json:"agent,omitempty"`
+	AgentState      agentstate.State `json:"agent_state"`
+	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
+	AgentRule       string           `json:"agent_rule,omitempty"`
+}
+
+func agentOf(i runs.Info) agentFields {
+	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule}
 }
 
 func logLines(c *client.Client, o *opts, env Env) int {
@@ -80,6 +130,21 @@ func logLines(c *client.Client, o *opts, env Env) int {
 	return ExitOK
 }
 
+func screen(c *client.Client, o *opts, env Env) int {
+	s, ok := call(api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes}, env)
+	if !ok {
+		return ExitFailure
+	}
+	if o.json {
+		printJSON(env.Stdout, s)
+		return ExitOK
+	}
+	for _, l := range s.Lines {
+		fmt.Fprintln(env.Stdout, l)
+	}
+	return ExitOK
+}
+
 func write(c *client.Client, o *opts, env Env) int {
 	data := []byte(o.args[1])
 	if o.args[1] == "-" {
@@ -96,11 +161,31 @@ func sendKeys(c *client.Client, o *opts, env Env) int {
 	return done(api.SendKeys, c, api.KeysArgs{ID: o.args[0], Keys: o.args[1:]}, o, env)
 }
 
-// textVerb is paste or submit: a run and the words after it.
-func textVerb(op *api.Op[api.TextArgs, api.RunRef]) func(*client.Client, *opts, Env) int {
-	return func(c *client.Client, o *opts, env Env) int {
-		return done(op, c, api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:])}, o, env)
+func paste(c *client.Client, o *opts, env Env) int {
+	return done(api.Paste, c, api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:])}, o, env)
+}
+
+// submit waits for an agent to be ready, submits and checks it took (the server
+// does: runs.SubmitReady); not ready in time exits 124, not taken 1.
+func submit(c *client.Client, o *opts, env Env) int {
+	args := api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:]), ReadyTimeoutMS: o.ready.Milliseconds()}
+	rep, err := api.Submit.Call(bg, c, args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral submit: %v\n", err)
+		if isCode(err, api.CodeTimeout) {
+			return ExitTimeout
+		}
+		return ExitFailure
 	}
+	if o.json {
+		printJSON(env.Stdout, struct {
+			api.SubmitReply
+			OK bool `json:"ok"`
+		}{rep, true})
+	} else if rep.Resent {
+		fmt.Fprintf(env.Stderr, "corral submit: the first Enter did not take; sent again, and it did (%s)\n", rep.Took)
+	}
+	return ExitOK
 }
 
 // refVerb is a verb that only names its run.
@@ -125,22 +210,87 @@ func done[A any](op *api.Op[A, api.RunRef], c *client.Client, a A, o *opts, env 
 	return ExitOK
 }
 
-func wait(c *client.Client, o *opts, env Env) int {
-	w, err := api.Wait.Call(context.Background(), c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds()})
+func isCode(err error, code string) bool {
 	var se *api.Error
-	if errors.As(err, &se) && se.Code == api.CodeTimeout {
+	return errors.As(err, &se) && se.Code == code
+}
+
+// wait blocks until the run ends, or with --until until its agent is in a state.
+// Timed out, --json prints {"id", "timed_out": true} and the run as it is.
+func wait(c *client.Client, o *opts, env Env) int {
+	until, err := parseStates(o.until)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral wait: --until: %v\n", err)
+		return ExitUsage
+	}
+	w, err := api.Wait.Call(bg, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until})
+	if isCode(err, api.CodeTimeout) {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
+		if o.json {
+			in, _ := api.Info.Call(bg, c, api.RunRef{ID: o.args[0]})
+			printJSON(env.Stdout, waitJSON{ID: in.Run.ID, TimedOut: true, State: in.Run.State, agentFields: agentOf(in.Run.Info)})
+		}
 		return ExitTimeout
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		return ExitFailure
 	}
+	if len(until) > 0 {
+		return waitedAgent(w, o, env)
+	}
 	if o.json {
 		printJSON(env.Stdout, w.Report)
 	}
 	fmt.Fprintf(env.Stderr, "corral: %s\n", runs.Summary(w.Run))
 	return env.ExitCode(w.Run)
+}
+
+// waitJSON is wait --until's answer, and any wait's that timed out.
+type waitJSON struct {
+	ID       string       `json:"id"`
+	TimedOut bool         `json:"timed_out"`
+	Reached  bool         `json:"reached"`
+	State    runs.State   `json:"state"`
+	Report   *runs.Report `json:"report,omitempty"` // when the run ended first
+	agentFields
+}
+
+// waitedAgent reports wait --until: 0 when the state was reached, 1 when the run
+// ended first.
+func waitedAgent(w api.WaitReply, o *opts, env Env) int {
+	if o.json {
+		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State, agentFields: agentOf(w.Run)}
+		if !w.Reached {
+			j.Report = &w.Report
+		}
+		printJSON(env.Stdout, j)
+	}
+	if !w.Reached {
+		fmt.Fprintf(env.Stderr, "corral wait: ended before its agent got there: %s\n", runs.Summary(w.Run))
+		return ExitFailure
+	}
+	if !o.json {
+		fmt.Fprintf(env.Stdout, "%s %s since %s (%s)\n", w.Run.ID, w.Run.AgentState,
+			w.Run.AgentStateSince.Format(time.TimeOnly), w.Run.AgentRule)
+	}
+	return ExitOK
+}
+
+// parseStates reads "waiting,idle".
+func parseStates(list string) ([]agentstate.State, error) {
+	var out []agentstate.State
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		s, err := agentstate.ParseState(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 func shutdown(c *client.Client, o *opts, env Env) int {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -20,8 +21,14 @@ import (
 // its job. warn is told the registry's warnings on opening.
 func Run(stateDir string, daemon bool, warn func(string)) error {
 	signal.Ignore(syscall.SIGHUP)
-	// Screens: an attached UI is shown frames rendered here.
-	sup, reg, err := runs.Open(config.Default(), stateDir, warn, runs.WithScreens())
+	notify, nerr := config.UserNotify()
+	if nerr != nil {
+		warn(fmt.Sprintf("[notify] not read: %v", nerr))
+	}
+	// Screens: an attached UI is shown frames rendered here, and agents' states are
+	// judged from them.
+	opts := append([]runs.Option{runs.WithScreens()}, runs.FollowAgents(notify, warn)...)
+	sup, reg, err := runs.Open(config.Default(), stateDir, warn, opts...)
 	if err != nil {
 		return err
 	}

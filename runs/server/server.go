@@ -24,6 +24,8 @@ import (
 type Core interface {
 	api.Core
 	Screen(id string) (*screen.Screen, error)
+	// Unfocus forgets what a viewer (an attached UI, by its token) looked at.
+	Unfocus(viewer string)
 }
 
 // Options describe the server to its clients.

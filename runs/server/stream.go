@@ -84,6 +84,7 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 	defer sub.Close()
 	tok, sb := s.addSub()
 	defer s.dropSub(tok)
+	defer s.core.Unfocus(tok) // a UI that went away looks at nothing
 	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(api.SubscribeReply{Token: tok, Runs: snap})}) != nil {
 		return
 	}

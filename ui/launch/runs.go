@@ -21,6 +21,7 @@ type Runs struct {
 	Start, Pending, Configured []runs.Spec
 	Keys                       map[string][]string
 	Mouse, Replay              bool
+	Notify                     config.Notify // [notify]: how a user who is elsewhere is told
 }
 
 // Load reads the config file (or Procfile) the flags and environment point at:
@@ -28,22 +29,23 @@ type Runs struct {
 // file's UI preferences only (keys, mouse); FromEntries turns the entries into runs.
 func Load(configFlag, procfile string) (config.Defaults, []config.RunEntry, Runs, error) {
 	d := config.Default()
+	none := Runs{Notify: config.DefaultNotify()}
 	if procfile != "" {
 		entries, err := config.LoadProcfile(procfile)
-		return d, entries, Runs{}, err
+		return d, entries, none, err
 	}
 	path, err := config.Discover(configFlag)
 	if err != nil || path == "" {
-		return d, nil, Runs{}, err
+		return d, nil, none, err
 	}
 	file, err := config.Load(path)
 	if err == nil {
 		err = CheckKeys(file)
 	}
 	if err != nil {
-		return d, nil, Runs{}, err
+		return d, nil, none, err
 	}
-	return file.Apply(d), file.Runs, Runs{Keys: file.Keys, Mouse: file.UI.Mouse}, nil
+	return file.Apply(d), file.Runs, Runs{Keys: file.Keys, Mouse: file.UI.Mouse, Notify: file.Notify}, nil
 }
 
 // FromEntries sorts the config's entries into rs: the runs to start (autostart), those

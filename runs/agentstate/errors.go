@@ -1,0 +1,6 @@
+package agentstate
+
+import "errors"
+
+// ErrState: a name that is no state.
+var ErrState = errors.New("no state")

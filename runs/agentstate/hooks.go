@@ -1,0 +1,99 @@
+package agentstate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Agents' hooks (optional): Claude Code runs a command for its hook events with the
+// event as JSON on stdin; codex runs its notify program with the event as JSON in its
+// last argument. `corral hook` hands either here, and the run named by CORRAL_RUN_ID
+// gets what it implies. Hooks miss interrupts and approvals (peers found so), so they
+// never decide a state on their own (Detector.Hook).
+
+// HookReport is what one hook event says of its agent.
+type HookReport struct {
+	State State  // the state it implies (Unknown: none)
+	Event string // its name, with its kind where it has one ("Notification/permission_prompt")
+}
+
+// ParseHook reads a hook's JSON payload (Claude Code's or codex's).
+func ParseHook(payload []byte) (HookReport, error) {
+	var h struct {
+		Event            string `json:"hook_event_name"`   // Claude Code
+		NotificationType string `json:"notification_type"` // Claude Code's Notification
+		Message          string `json:"message"`
+		Type             string `json:"type"` // codex notify
+	}
+	if err := json.Unmarshal(payload, &h); err != nil {
+		return HookReport{}, fmt.Errorf("hook payload: %w", err)
+	}
+	switch {
+	case h.Event != "":
+		return claudeHook(h.Event, h.NotificationType, h.Message), nil
+	case h.Type != "":
+		return codexHook(h.Type), nil
+	}
+	return HookReport{}, fmt.Errorf("hook payload names no event (hook_event_name or type)")
+}
+
+// claudeHook maps Claude Code's hook events.
+func claudeHook(event, kind, msg string) HookReport {
+	switch event {
+	case "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart":
+		return HookReport{Working, event}
+	case "Stop":
+		return HookReport{Idle, event}
+	case "PermissionRequest":
+		return HookReport{Waiting, event}
+	case "Notification":
+		if kind == "" && strings.Contains(msg, "permission") {
+			kind = "permission_prompt"
+		}
+		switch kind {
+		case "permission_prompt", "elicitation_dialog":
+			return HookReport{Waiting, event + "/" + kind}
+		case "idle_prompt":
+			return HookReport{Idle, event + "/" + kind}
+		}
+		return HookReport{Unknown, event + "/" + kind}
+	}
+	return HookReport{Unknown, event} // SubagentStop can come after the turn ended: no word
+}
+
+// codexHook maps codex's notify events.
+func codexHook(kind string) HookReport {
+	switch kind {
+	case "agent-turn-complete":
+		return HookReport{Idle, kind}
+	case "approval-requested":
+		return HookReport{Waiting, kind}
+	}
+	return HookReport{Unknown, kind}
+}
+
+// HookSettings is the snippet that makes agent call `corral hook` (corral agents
+// --print-hooks AGENT): for Claude Code the hooks of its settings.json, for codex the
+// notify line of its config.toml. Corral never edits an agent's settings itself.
+func HookSettings(agent, corral string) (string, error) {
+	switch agent {
+	case "claude":
+		cmd, _ := json.Marshal(corral + " hook")
+		var b strings.Builder
+		b.WriteString("{\n  \"hooks\": {\n")
+		events := []string{"UserPromptSubmit", "Stop", "Notification", "PermissionRequest"}
+		for i, e := range events {
+			fmt.Fprintf(&b, "    %q: [{\"hooks\": [{\"type\": \"command\", \"command\": %s}]}]", e, cmd)
+			if i < len(events)-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("  }\n}\n")
+		return b.String(), nil
+	case "codex":
+		return fmt.Sprintf("notify = [%q, \"hook\"]\n", corral), nil
+	}
+	return "", fmt.Errorf("no hooks known for %q (claude and codex have them)", agent)
+}

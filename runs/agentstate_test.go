@@ -1,0 +1,218 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/runs/agentstate"
+)
+
+// toyRules are the rules of a toy agent, a shell script the tests drive line by line.
+const toyRules = `
+agent = "toy"
+commands = ["toy-agent"]
+[[rule]]
+name = "question"
+state = "waiting"
+priority = 100
+region = "bottom 4"
+all = ['Allow\?', '1\. Yes']
+[[rule]]
+name = "spinner"
+state = "working"
+priority = 50
+region = "title"
+any = ['^⠂']
+[[rule]]
+name = "prompt"
+state = "idle"
+region = "bottom 2"
+any = ['^>']
+`
+
+// toyScript is the toy agent: idle, working, asking, working, idle, a line each.
+const toyScript = `printf '\033]0;toy\007> '; read a
+printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'; read b
+printf '\033]0;toy\007\033[2J\033[HAllow? run ls\r\n 1. Yes\r\n 2. No\r\n'; read c
+printf '\033]0;\342\240\202 toy\007\033[2J\033[Hrunning ls'; read d
+printf '\033]0;toy\007\033[2J\033[Hdone\r\n> '; read e`
+
+func toySet(t *testing.T) *agentstate.Set {
+	t.Helper()
+	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agentstate.NewSet(a)
+}
+
+// waitAgent waits (driven by events) until the run's agent is in state want.
+func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) Info {
+	t.Helper()
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		info, err := s.Info(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.AgentState == want {
+			return info
+		}
+		if info.Ended() {
+			t.Fatalf("ended in agent state %s, want %s", info.AgentState, want)
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			t.Fatalf("agent state %s (%s), want %s", info.AgentState, info.AgentRule, want)
+		}
+	}
+}
+
+// An agent's run goes through its states as its screen shows them, each published
+// with its rule; entering waiting and ending a working turn tell a user who is not
+// looking, once each, and not one who is.
+func TestAgentStates(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "notified")
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)),
+		WithNotify(NotifyConfig{Command: "cat >> " + log, MinInterval: time.Millisecond}))
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	id := spawn(t, s, Spec{Name: "toy", Shell: toyScript, PTY: true, Agent: "toy"})
+	info := waitAgent(t, s, id, agentstate.Idle)
+	if info.Agent != "toy" || info.AgentRule != "prompt" || info.AgentStateSince.IsZero() {
+		t.Fatalf("idle: %+v", info)
+	}
+	for _, step := range []struct {
+		want agentstate.State
+		rule string
+	}{{agentstate.Working, "spinner"}, {agentstate.Waiting, "question"}, {agentstate.Working, "spinner"}, {agentstate.Idle, "prompt"}} {
+		if err := s.Write(id, []byte("\r")); err != nil {
+			t.Fatal(err)
+		}
+		if info = waitAgent(t, s, id, step.want); info.AgentRule != step.rule {
+			t.Fatalf("%s by rule %q, want %q", step.want, info.AgentRule, step.rule)
+		}
+	}
+	var texts []string
+	for len(texts) < 2 {
+		select {
+		case ev := <-sub.C:
+			if ev.Type == EventNotify && ev.Run.ID == id {
+				texts = append(texts, ev.Detail)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("notifications: %q", texts)
+		}
+	}
+	if texts[0] != "toy: toy waits for you — Allow? run ls" || texts[1] != "toy: toy finished its turn" {
+		t.Errorf("notifications: %q", texts)
+	}
+	lines := waitLines(t, log, 2)
+	var n Notification
+	if err := json.Unmarshal([]byte(lines[0]), &n); err != nil || n.RunID != id || n.Event != "waiting" || n.Context != "Allow? run ls" {
+		t.Errorf("the command's JSON: %s (%v)", lines[0], err)
+	}
+}
+
+// waitLines waits until the file has n lines.
+func waitLines(t *testing.T, path string, n int) []string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(b) > 0 && len(lines) >= n {
+			return lines
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s has %q, want %d lines", path, b, n)
+		}
+		time.Sleep(10 * time.Millisecond) // another process writes the file: no event to wait on
+	}
+}
+
+// A user who looks at the run is not told; a hook's word dates the state the screen
+// then shows.
+func TestAgentLookedAtAndHooks(t *testing.T) {
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)), WithNotify(NotifyConfig{MinInterval: time.Millisecond}))
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	id := spawn(t, s, Spec{Name: "toy", Shell: toyScript, PTY: true, Agent: "toy"})
+	waitAgent(t, s, id, agentstate.Idle)
+	if err := s.Focus(id, "ui-1", true); err != nil {
+		t.Fatal(err)
+	}
+	s.Write(id, []byte("\r"))
+	waitAgent(t, s, id, agentstate.Working)
+	hookAt := time.Now()
+	if err := s.Hook(id, agentstate.HookReport{State: agentstate.Waiting, Event: "PermissionRequest"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Write(id, []byte("\r"))
+	info := waitAgent(t, s, id, agentstate.Waiting)
+	if info.AgentRule != "question + hook PermissionRequest" || info.AgentStateSince.After(hookAt.Add(time.Second)) {
+		t.Errorf("waiting with the hook: %q since %s (hook at %s)", info.AgentRule, info.AgentStateSince, hookAt)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	for {
+		select {
+		case ev := <-sub.C:
+			if ev.Type == EventNotify {
+				t.Fatalf("a run looked at was notified: %s", ev.Detail)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// An app that asks for focus reports hears where it stands: unfocused while nobody
+// looks, focused when a viewer does, unfocused when the last one leaves.
+func TestFocusReachesTheApp(t *testing.T) {
+	s := newSup(t, WithScreens())
+	id := spawn(t, s, childSpec(true, "keys", "focus"))
+	waitOutput(t, s, id, "got 1b5b4f") // ESC [ O: nobody looks
+	s.Focus(id, "ui-1", true)
+	waitOutput(t, s, id, "got 1b5b49") // ESC [ I
+	s.Focus(id, "ui-2", true)
+	s.Unfocus("ui-1")
+	s.Focus(id, "ui-2", false)
+	out := string(waitOutput(t, s, id, "1b5b49\r\ngot 1b5b4f"))
+	if strings.Count(out, "1b5b49") != 1 {
+		t.Errorf("one focus-in for two viewers: %q", out)
+	}
+}
+
+// A run names its agent, or its command does; a name no rules know is refused, and
+// a run that is no agent has no state.
+func TestAgentOfARun(t *testing.T) {
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	if _, err := s.Spawn(Spec{Shell: "true", PTY: true, Agent: "nope"}); err == nil || !strings.Contains(err.Error(), `no agent "nope"`) {
+		t.Errorf("unknown agent: %v", err)
+	}
+	id, _ := s.Spawn(Spec{Argv: []string{"toy-agent"}, PTY: true}) // recognised, though it fails to start
+	if info, _ := s.Info(id); info.Agent != "toy" {
+		t.Errorf("recognised by command: %q", info.Agent)
+	}
+	id = spawn(t, s, Spec{Shell: "sleep 5", PTY: true})
+	if info, _ := s.Info(id); info.Agent != "" || info.AgentState != agentstate.Unknown {
+		t.Errorf("not an agent: %+v", info)
+	}
+	if _, err := s.Explain(id); err == nil {
+		t.Error("explain of a run that is no agent")
+	}
+	s.Cancel(id)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s.Wait(ctx, id)
+}

@@ -1,0 +1,54 @@
+package runs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Capture is a run's screen as text, as `tmux capture-pane -p [-e]` gives a pane's
+// (corral screen, DESIGN §16): the rendered rows, trailing blanks trimmed, with SGR
+// attributes when asked for. A full-screen agent's raw output (poll, log) is
+// unreadable; its screen is what a person reads.
+type Capture struct {
+	ID            string   `json:"id"`
+	Cols          int      `json:"cols"`
+	Rows          int      `json:"rows"`
+	Lines         []string `json:"lines"`
+	CursorX       int      `json:"cursor_x"`
+	CursorY       int      `json:"cursor_y"`
+	CursorVisible bool     `json:"cursor_visible"`
+	AltScreen     bool     `json:"alt_screen"`
+	Title         string   `json:"title"`
+}
+
+// Capture returns run id's screen now; escapes keeps its attributes as SGR sequences.
+func (s *Supervisor) Capture(id string, escapes bool) (Capture, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return Capture{}, err
+	}
+	if r.screen == nil {
+		return Capture{}, fmt.Errorf("%s: %w", id, ErrNoScreen)
+	}
+	st := r.screen.State()
+	c := Capture{ID: id, CursorX: st.CursorX, CursorY: st.CursorY, CursorVisible: st.CursorVisible,
+		AltScreen: st.AltScreen, Title: st.Title}
+	c.Cols, c.Rows = r.screen.Size()
+	text := r.screen.Text()
+	if escapes {
+		text = r.screen.Render()
+	}
+	for _, l := range strings.Split(text, "\n") {
+		c.Lines = append(c.Lines, trimBlank(l))
+	}
+	return c, nil
+}
+
+// trimBlank drops a rendered row's trailing blanks that have no attribute: a row
+// whose last cells are styled ends with a reset, and keeps them.
+func trimBlank(line string) string {
+	if strings.HasSuffix(line, "\x1b[0m") {
+		return line
+	}
+	return strings.TrimRight(line, " ")
+}
