@@ -55,8 +55,8 @@ type Screen struct {
 	pen, saved vtExtra
 	cells      vtCells
 	focus      vtFocus // what the app was last told of its focus (screen_focus.go)
-	buf        []byte // Render's and Text's output, reused
-	padded     []byte // the feeder's text with the pads of wide characters (screen_wide.go)
+	buf        []byte  // Render's and Text's output, reused
+	padded     []byte  // the feeder's text with the pads of wide characters (screen_wide.go)
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
 	feedHook func([]byte)
 
