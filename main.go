@@ -491,7 +491,11 @@ func cmdAttach(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
 		return exitFailure
 	}
-	return uiExit(launch.Attached(dir, *host, *stateDir, launch.Runs{}, nil))
+	notify, err := config.UserNotify() // how this terminal tells its user; a bad file says so
+	if err != nil {
+		warn(fmt.Sprintf("[notify] not read: %v", err))
+	}
+	return uiExit(launch.Attached(dir, *host, *stateDir, launch.Runs{Notify: notify}, nil))
 }
 
 // uiExit maps the UI's end to an exit code, saying why on stderr when it failed.

@@ -59,6 +59,8 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, m.selectionMoved()
 		}
 		return m, nil
+	case key.Matches(k, km.NextWaiting, km.NextUnseen):
+		return m.jump(key.Matches(k, km.NextWaiting))
 	case key.Matches(k, km.Quit, km.Shutdown):
 		return m.quit(key.Matches(k, km.Shutdown))
 	case key.Matches(k, km.Detach):
@@ -201,4 +203,20 @@ func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 	m.zoom = !m.zoom
 	m.relayout()
 	return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
+}
+
+// jump selects the next run whose agent waits for its user (the one waiting longest
+// first), or the next unseen one (list order, from the selection on).
+func (m Model) jump(waiting bool) (tea.Model, tea.Cmd) {
+	next, ok := m.list.NextUnseen()
+	what := "unseen"
+	if waiting {
+		next, ok = m.list.NextWaiting()
+		what = "waiting for you"
+	}
+	if !ok {
+		return m.note("no run is %s", what)
+	}
+	m.list.Select(next)
+	return m, m.selectionMoved()
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/config"
 	"corral/ptyhost"
 	"corral/runs"
 	"corral/runs/api"
@@ -110,6 +111,36 @@ func watchCmd(c Core, id string) tea.Cmd {
 		c.Watch(id)
 		return nil
 	}
+}
+
+// focusCmd tells the core the user no longer looks at run old and looks at run now
+// ("" for none); a failure only means a run that ended.
+func focusCmd(c Core, old, now string) tea.Cmd {
+	return func() tea.Msg {
+		viewer := c.Viewer()
+		if old != "" {
+			api.Focus.Call(bg, c, api.FocusArgs{ID: old, Viewer: viewer, Focused: false})
+		}
+		if now != "" {
+			api.Focus.Call(bg, c, api.FocusArgs{ID: now, Viewer: viewer, Focused: true})
+		}
+		return nil
+	}
+}
+
+// notifyCmd tells the user through Corral's own terminal: a desktop notification
+// (OSC 9, or OSC 777 by [notify] terminal) with text made safe for a terminal.
+func notifyCmd(kind, text string) tea.Cmd {
+	text = clean(text)
+	switch {
+	case text == "":
+		return nil
+	case kind == config.NotifyOSC777:
+		return tea.Raw("\x1b]777;notify;Corral;" + text + "\x07")
+	case kind == config.NotifyOSC9:
+		return tea.Raw("\x1b]9;" + text + "\x07")
+	}
+	return nil
 }
 
 func sendKeysCmd(c Core, id string, items []ptyhost.Item) tea.Cmd {

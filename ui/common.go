@@ -58,6 +58,10 @@ type Styles struct {
 	Key         Style // a key in the status line
 	Desc        Style // its description
 	Dialog      Style // prompt labels
+	// An agent's state (DESIGN §16): waiting is the loudest thing on screen.
+	AgentWaiting Style
+	AgentWorking Style
+	AgentIdle    Style
 }
 
 // DefaultStyles returns the default palette.
@@ -83,6 +87,10 @@ func DefaultStyles() Styles {
 		Key:         n(s().Bold(true)),
 		Desc:        n(s().Faint(true)),
 		Dialog:      n(s().Bold(true).Foreground(c(6))),
+
+		AgentWaiting: n(s().Bold(true).Reverse(true).Foreground(c(3))),
+		AgentWorking: n(s().Foreground(c(6))),
+		AgentIdle:    n(s().Foreground(c(2))),
 	}
 }
 

@@ -21,6 +21,9 @@ type Core interface {
 	// server's core streams frames of it (others only their attention count); the
 	// in-process core has nothing to do.
 	Watch(id string) error
+	// Viewer names this UI to the core when it says which run its user looks at
+	// (api.Focus): a server forgets what a viewer looked at when it goes away.
+	Viewer() string
 }
 
 var _ Core = Local{}
@@ -35,6 +38,9 @@ func (l Local) Invoke(ctx context.Context, op api.Operation, args any) (any, err
 
 // Watch does nothing: every screen of this process is at hand.
 func (Local) Watch(string) error { return nil }
+
+// Viewer is the in-process UI, the one viewer of its supervisor.
+func (Local) Viewer() string { return "local" }
 
 // Screen is the run's *screen.Screen as a Screen (nil stays nil, not a typed nil).
 func (l Local) Screen(id string) (Screen, error) {
@@ -80,6 +86,12 @@ type Options struct {
 	// Replay: the runs are corral replay's players (castplay): the replay keys act on
 	// the selected one outside focus, and the status line says what they do.
 	Replay bool
+	// Notify is how Corral's terminal tells a user who is elsewhere that an agent
+	// needs them ([notify] terminal: config.NotifyOSC9, NotifyOSC777 or NotifyOff;
+	// "" is off).
+	Notify string
+	// Select is the run to select when it is listed (the one corral -- CMD started).
+	Select string
 }
 
 // Messages from Bridge.

@@ -119,15 +119,18 @@ func (d Details) lines() []string {
 // facts are the labelled lines above the tree.
 func (d Details) facts() []string {
 	i, st := d.info, d.c.Styles
-	lines := []string{
-		d.label("state") + d.stateLine(),
-		d.label("reason") + d.reasonLine(),
-		d.label("overall") + d.deadlineLine(i.Watchdog.Overall, false),
-		d.label("no-out") + d.deadlineLine(i.Watchdog.NoOutput, i.Watchdog.Frozen) + d.outputAge(),
-		d.label("cleanup") + d.cleanupLine(),
-		d.label("fp") + fingerprintLine(i.Fingerprint),
-		d.label("lease") + leaseLine(i),
+	lines := []string{d.label("state") + d.stateLine()}
+	if i.Agent != "" {
+		lines = append(lines, d.label("agent")+d.agentLine())
 	}
+	lines = append(lines,
+		d.label("reason")+d.reasonLine(),
+		d.label("overall")+d.deadlineLine(i.Watchdog.Overall, false),
+		d.label("no-out")+d.deadlineLine(i.Watchdog.NoOutput, i.Watchdog.Frozen)+d.outputAge(),
+		d.label("cleanup")+d.cleanupLine(),
+		d.label("fp")+fingerprintLine(i.Fingerprint),
+		d.label("lease")+leaseLine(i),
+	)
 	if i.Escapees > 0 {
 		return append(lines, d.label("escapes")+st.Warn.Render(fmt.Sprintf("⚠ %d processes left the session", i.Escapees)))
 	}
@@ -151,6 +154,21 @@ func (d Details) stateLine() string {
 	}
 	if i.Adopted {
 		s += " · " + st.Warn.Render("adopted")
+	}
+	return s
+}
+
+// agentLine is the agent's state, since when, and the rule that decided it:
+// "claude · waiting 0:12 · rule permission".
+func (d Details) agentLine() string {
+	i, st := d.info, d.c.Styles
+	s := clean(i.Agent) + " · " + stateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
+		AgentState: i.AgentState}).Render(i.AgentState.String())
+	if !i.AgentStateSince.IsZero() {
+		s += " " + fmtAge(d.now.Sub(i.AgentStateSince))
+	}
+	if i.AgentRule != "" {
+		s += " · " + st.Muted.Render("rule "+clean(i.AgentRule))
 	}
 	return s
 }

@@ -117,6 +117,8 @@ func (f *fakeCore) SubmitReady(_ context.Context, id, _ string, _ time.Duration)
 	return runs.SubmitResult{}, f.note("SubmitReady", id)
 }
 
+func (f *fakeCore) Viewer() string { return "ui" }
+
 // Focus is kept apart from the calls, like Watch: which run the UI shows.
 func (f *fakeCore) Focus(id, viewer string, focused bool) error {
 	f.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // handleEvent routes a lifecycle event to the list and the events pane, and to the
@@ -14,7 +15,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	ev := msg.Event
 	info := ev.Run
 	before := m.list.SelectedKey()
-	_, known := m.list.Run(info.ID)
+	prev, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
 	m.events, _ = m.events.Update(msg)
 	m.events.SetEscaped(escapedProcs(m.list.Runs()))
@@ -29,8 +30,11 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		m.list.Select(info.ID)
 	}
 	sel, _ := m.list.Selected()
-	if ev.Type == runs.EventExit && info.ID != sel.ID {
-		m.list.SetAttention(info.ID, true)
+	if info.ID != sel.ID && (ev.Type == runs.EventExit || enteredQuiet(ev, prev)) {
+		m.list.SetAttention(info.ID, true) // unseen: it ended, or its agent now waits or idles
+	}
+	if ev.Type == runs.EventNotify {
+		cmds = append(cmds, notifyCmd(m.notify, ev.Detail))
 	}
 	// The focused run ended: focus stays on its last screen, and keys go nowhere until
 	// the leave chord (guard.go), so the second Ctrl-C of "press Ctrl-C again to exit"
@@ -43,6 +47,13 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	}
 	cmds = append(cmds, m.sized.fit(m.core, m.list.Runs(), m.lay), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
+}
+
+// enteredQuiet reports whether an agent-state event moves the run's agent into
+// waiting or idle: a state its user should see.
+func enteredQuiet(ev runs.Event, prev runs.Info) bool {
+	s := ev.Run.AgentState
+	return ev.Type == runs.EventAgent && s != prev.AgentState && (s == agentstate.Waiting || s == agentstate.Idle)
 }
 
 // handleOutput notes new output: a moved attention counter (bell, OSC 9/777) marks a

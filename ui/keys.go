@@ -26,6 +26,8 @@ type KeyMap struct {
 	Reconcile, New, Restart, Remove, Zoom, Layout, Search, Scrollback, Help, Quit key.Binding
 	// The mouse on or off; the events pane scrolled older or newer.
 	Mouse, EventsUp, EventsDown key.Binding
+	// Who needs you: the next run whose agent waits (oldest first), the next unseen.
+	NextWaiting, NextUnseen key.Binding
 	// Attached to a server (corral attach) only: leave the runs running, or end them.
 	Detach, Shutdown key.Binding
 	// A parity pair: focused keys to both runs or the selected one; diff or screens.
@@ -70,6 +72,7 @@ func (k *KeyMap) actions() []action {
 		{"bottom", &k.Bottom, s}, {"next_match", &k.NextMatch, s},
 		{"prev_match", &k.PrevMatch, s}, {"live", &k.Live, s},
 		{"mouse", &k.Mouse, b}, {"events_up", &k.EventsUp, b}, {"events_down", &k.EventsDown, b},
+		{"next_waiting", &k.NextWaiting, b}, {"next_unseen", &k.NextUnseen, b},
 		{"copy_mode", &k.CopyMode, []string{groupBrowse, groupScroll}}, {"mark", &k.Mark, s}, {"yank", &k.Yank, s},
 		{"pager", &k.Pager, s}, {"save", &k.Save, s},
 		{"yes", &k.Yes, []string{groupConfirm}}, {"no", &k.No, []string{groupConfirm}},
@@ -125,7 +128,9 @@ func DefaultKeyMap() KeyMap {
 		PairDiff: bind("parity pair: diff/screens", "v"),
 		Leave:    bind("leave focus", "ctrl+]"),
 		Mouse:    bind("mouse on/off", "M"), EventsUp: bind("events: older", "["),
-		EventsDown: bind("events: newer", "]"),
+		EventsDown:  bind("events: newer", "]"),
+		NextWaiting: bind("next waiting run", "w"),
+		NextUnseen:  bind("next unseen run", "u"),
 	}
 }
 
@@ -200,7 +205,7 @@ type helpGroup struct {
 
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
-		{"Runs", []key.Binding{k.Up, k.Down, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
+		{"Runs", []key.Binding{k.Up, k.Down, k.NextWaiting, k.NextUnseen, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
 			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
 		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
 			k.PairKeys, k.PairDiff}},

@@ -266,7 +266,7 @@ func TestWrapHangingKeepsStyles(t *testing.T) {
 // The run list's columns: everything when it fits; then pid, age and kind go first,
 // the full status before the rest of the name; one state/status column when narrow.
 func TestListColumnsByPriority(t *testing.T) {
-	n := listNeed{name: 24, status: 22, short: 14, pid: 5}
+	n := listNeed{name: 24, status: 22, short: 14, pid: 5, state: stateW}
 	for _, c := range []struct {
 		w    int
 		want listCols
@@ -283,7 +283,7 @@ func TestListColumnsByPriority(t *testing.T) {
 		}
 	}
 	// The demo at 130 columns: escape markers stay (before, they went first).
-	demo := listNeed{name: 10, status: 23, short: 15, marks: 2, pid: 5}
+	demo := listNeed{name: 10, status: 23, short: 15, marks: 2, pid: 5, state: stateW}
 	want := listCols{name: 10, kind: 4, state: 15, marks: 2, merged: true}
 	if got := listColumns(37, demo); got != want {
 		t.Errorf("demo at 37: %+v, want %+v", got, want)

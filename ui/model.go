@@ -54,6 +54,7 @@ type Model struct {
 	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
 	prefsPath  string
+	notify     string // how Corral's terminal tells a user elsewhere (Options.Notify)
 
 	*state
 }
@@ -98,7 +99,8 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
-	m.detachable, m.replay, m.prefsPath = o.Detachable, o.Replay, o.PrefsPath
+	m.detachable, m.replay, m.prefsPath, m.notify = o.Detachable, o.Replay, o.PrefsPath, o.Notify
+	m.req.selectNext = o.Select
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.list.SetConfigured(o.Configured)
@@ -130,7 +132,8 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive()),
-		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term))}
+		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term)),
+		m.req.look(m.core, m.list.SelectedLive())}
 	for _, i := range m.list.Runs() {
 		if i.Kind == runs.KindPTY {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -161,6 +164,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleOutput(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.FocusMsg, tea.BlurMsg: // Corral's own terminal: is its user looking?
+		m.req.blurred = msg == tea.Msg(tea.BlurMsg{})
+		return m, m.req.look(m.core, m.list.SelectedLive())
 	case tea.PasteMsg:
 		return m.handlePaste(msg)
 	case tea.MouseMsg:

@@ -13,3 +13,4 @@ type noCore struct{}
 func (noCore) Invoke(context.Context, api.Operation, any) (any, error) { return nil, ErrNoCore }
 func (noCore) Watch(string) error                                      { return ErrNoCore }
 func (noCore) Screen(string) (Screen, error)                           { return nil, ErrNoCore }
+func (noCore) Viewer() string                                          { return "" }

@@ -18,6 +18,8 @@ type requests struct {
 	tickGen           int
 	selectNext        string // select this run when it appears (spawned here)
 	watching          string
+	looking           string // the run the core was last told the user looks at (focus)
+	blurred           bool   // Corral's own terminal lost focus: the user looks at none
 }
 
 func newRequests() requests {
@@ -113,6 +115,21 @@ func (r *requests) watch(core Core, id string) tea.Cmd {
 	}
 	r.watching = id
 	return watchCmd(core, id)
+}
+
+// look tells the core which run the user looks at — the shown one, while Corral's
+// terminal has focus — once per change: the app hears of it (DEC 1004) and a run
+// looked at is not notified.
+func (r *requests) look(core Core, id string) tea.Cmd {
+	if r.blurred {
+		id = ""
+	}
+	if id == r.looking {
+		return nil
+	}
+	old := r.looking
+	r.looking = id
+	return focusCmd(core, old, id)
 }
 
 // arrived reports whether run id is the one a spawn here made (it is selected when

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -297,4 +299,33 @@ func (l RunList) rowAt(y int) (string, bool) {
 		return "", false
 	}
 	return l.keyAt(i), true
+}
+
+// NextWaiting is the run to go to for "who needs me": the live runs whose agent waits,
+// the longest waiting first; the one after the selection when it is one of them.
+func (l RunList) NextWaiting() (string, bool) {
+	var ws []runs.Info
+	for _, i := range l.runs {
+		if i.State == runs.Running && i.Agent != "" && i.AgentState == agentstate.Waiting {
+			ws = append(ws, i)
+		}
+	}
+	if len(ws) == 0 {
+		return "", false
+	}
+	slices.SortStableFunc(ws, func(a, b runs.Info) int { return a.AgentStateSince.Compare(b.AgentStateSince) })
+	at := slices.IndexFunc(ws, func(i runs.Info) bool { return i.ID == l.sel })
+	return ws[(at+1)%len(ws)].ID, true // at is -1 when the selection is not waiting: the oldest
+}
+
+// NextUnseen is the next run, after the selection in list order and round, that has
+// the attention marker.
+func (l RunList) NextUnseen() (string, bool) {
+	n, at := len(l.runs), max(l.index(l.sel), 0)
+	for k := 1; k <= n; k++ {
+		if id := l.runs[(at+k)%n].ID; l.attention[id] {
+			return id, true
+		}
+	}
+	return "", false
 }

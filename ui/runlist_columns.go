@@ -23,17 +23,20 @@ type listCols struct {
 // listNeed is the width each column's longest cell needs.
 type listNeed struct {
 	name, status, short, marks, pid int
+	state                           int // the longest state word
 	pend                            int // "not started", when a row says it
 }
 
-// stateW fits every state word ("starting", "exiting", "paused").
+// stateW fits every state word of a run ("starting", "exiting", "paused"); an agent's
+// state with its glyph ("! waiting") widens the column by one when a row shows one.
 const stateW = 8
 
 // need measures the rows: names, statuses (full and short), markers, pids.
 func (l RunList) need() listNeed {
-	n := listNeed{name: 4}
+	n := listNeed{name: 4, state: stateW}
 	for _, i := range l.runs {
 		full, short := l.statusTexts(i)
+		n.state = max(n.state, widthOf(stateText(i)))
 		n.name = max(n.name, widthOf(clean(i.Name)))
 		n.status = max(n.status, widthOf(full))
 		n.short = max(n.short, widthOf(short))
@@ -66,12 +69,12 @@ func listColumns(w int, n listNeed) listCols {
 		*col += d
 		left -= d
 	}
-	reserve := stateW + 1 // the first ten columns of a name leave room for a state
+	reserve := n.state + 1 // the first ten columns of a name leave room for a state
 	if n.marks > 0 {
 		reserve += n.marks + 1 // and the escape markers: a warning never drops
 	}
 	c.name = take(max(min(n.name, 10, left-reserve-1), 4))
-	c.state = take(stateW)
+	c.state = take(n.state)
 	c.marks = take(n.marks)
 	c.status = take(n.short)
 	if c.status == 0 && n.short > 0 && c.state > 0 { // one column for both

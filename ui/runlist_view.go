@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // The run list's rendering: its frame and one row per run or pending entry
@@ -19,7 +20,7 @@ func (l RunList) View() string {
 
 func (l RunList) lines() []string {
 	st := l.c.Styles
-	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs)))
+	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs))) + l.agentCounts()
 	if n := len(l.pending); n > 0 {
 		title += st.Muted.Render(fmt.Sprintf(" · %d not started", n))
 	}
@@ -84,14 +85,34 @@ func (l RunList) status(i runs.Info) (string, Style) {
 	return "⏱ " + fmtLeft(cd.left), Style{}
 }
 
+// stateText is a run's state as the list shows it: a running agent's own state
+// (working, waiting, idle) with its glyph, else the run's.
 func stateText(i runs.Info) string {
 	if i.Paused && i.State == runs.Running {
 		return "paused"
 	}
+	if g, ok := agentGlyphs[i.AgentState]; ok && i.State == runs.Running && i.Agent != "" {
+		return g + " " + i.AgentState.String()
+	}
 	return i.State.String()
 }
 
+// agentGlyphs mark an agent's state so that it reads at a glance, in colour or not.
+var agentGlyphs = map[agentstate.State]string{
+	agentstate.Waiting: "!", agentstate.Working: "◐", agentstate.Idle: "✓",
+}
+
 func stateStyle(st Styles, i runs.Info) Style {
+	if i.State == runs.Running && !i.Paused && i.Agent != "" {
+		switch i.AgentState {
+		case agentstate.Waiting:
+			return st.AgentWaiting
+		case agentstate.Working:
+			return st.AgentWorking
+		case agentstate.Idle:
+			return st.AgentIdle
+		}
+	}
 	switch {
 	case i.Paused || i.State == runs.Exiting:
 		return st.Warn
@@ -120,4 +141,32 @@ func markers(i runs.Info) string {
 		s += "A"
 	}
 	return s
+}
+
+// agentCounts are the title's agent counts: " · 2 waiting · 1 working · 3 idle",
+// waiting first and loudest; nothing when no run is an agent.
+func (l RunList) agentCounts() string {
+	n := l.AgentCounts()
+	st := l.c.Styles
+	s := ""
+	for _, c := range []struct {
+		state agentstate.State
+		style Style
+	}{{agentstate.Waiting, st.AgentWaiting}, {agentstate.Working, st.AgentWorking}, {agentstate.Idle, st.AgentIdle}} {
+		if k := n[c.state]; k > 0 {
+			s += " · " + c.style.Render(fmt.Sprintf("%d %s", k, c.state))
+		}
+	}
+	return s
+}
+
+// AgentCounts counts the live agent runs in each state.
+func (l RunList) AgentCounts() map[agentstate.State]int {
+	n := map[agentstate.State]int{}
+	for _, i := range l.runs {
+		if i.Agent != "" && i.State == runs.Running {
+			n[i.AgentState]++
+		}
+	}
+	return n
 }

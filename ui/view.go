@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/runs/agentstate"
 )
 
 // rootCache holds the last frame and each pane's lines, so a frame in which nothing
@@ -31,7 +33,7 @@ func (c *rootCache) split(i int, s string) []string {
 // top, and the real cursor where the focused app or the open prompt has it.
 func (m Model) View() tea.View {
 	live, attention := m.list.Counts()
-	v := tea.View{AltScreen: true, WindowTitle: windowTitle(live, attention)}
+	v := tea.View{AltScreen: true, ReportFocus: true, WindowTitle: windowTitle(live, attention, m.list.AgentCounts()[agentstate.Waiting])}
 	if m.lay.w <= 0 || m.lay.h <= 0 {
 		return v
 	}
@@ -54,8 +56,11 @@ func (m Model) View() tea.View {
 // want the operator (a bell, a desktop notification, an end while not selected), so an
 // agent waiting for input shows in the tab bar while its Corral is in another tab. It
 // changes only with those counts: nothing to redraw while idle.
-func windowTitle(live, attention int) string {
+func windowTitle(live, attention, waiting int) string {
 	t := fmt.Sprintf("corral · %d live", live)
+	if waiting > 0 {
+		t += fmt.Sprintf(" · %d waiting", waiting)
+	}
 	if attention > 0 {
 		t += fmt.Sprintf(" · attention %d", attention)
 	}

@@ -116,6 +116,10 @@ func (r *Remote) subscribe() error {
 	return nil
 }
 
+// Viewer is this UI as the server knows it: its subscription's token. What it looked
+// at is forgotten when the subscription ends.
+func (r *Remote) Viewer() string { return r.token }
+
 // Initial is the snapshot the subscription started from.
 func (r *Remote) Initial() []runs.Info { return r.initial }
 

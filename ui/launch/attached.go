@@ -74,11 +74,16 @@ func attachedModel(rem *client.Remote, dir, host string, rs Runs, always []runs.
 	}
 	kept, keptPath := prefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
-	for _, s := range append(notRunning(rs.Start, rem.Initial()), always...) {
+	start := notRunning(rs.Start, rem.Initial())
+	var selectID string
+	for i, s := range append(start, always...) {
 		// A spawn error is a run ended with spawn-error, shown in the UI.
-		api.Spawn.Call(context.Background(), rem, api.Here(ui.SizedForTerminal(s, w, h, kept)))
+		rep, _ := api.Spawn.Call(context.Background(), rem, api.Here(ui.SizedForTerminal(s, w, h, kept)))
+		if i >= len(start) {
+			selectID = rep.ID // corral -- CMD opens on the run it started
+		}
 	}
-	return ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.Keys,
+	return ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 }

@@ -19,7 +19,7 @@ var errAutoplayCut = errors.New("the UI ended before the autoplay did")
 // UI drives itself (ui.Autoplay) and quits; played is the autoplay's own verdict
 // (nil: every run ended as the scenario expects), uiErr the UI's.
 func Demo(dir string, autoplay bool, warn func(string)) (uiErr, played error) {
-	rs := Runs{Start: scenario()}
+	rs := Runs{Start: scenario(), Notify: config.DefaultNotify()}
 	if !autoplay {
 		return Local(config.Default(), dir, rs, nil, warn), nil
 	}

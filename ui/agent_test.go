@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+	"corral/runs/agentstate"
+)
+
+// agentRun is a live agent run in a state since d before t0.
+func agentRun(id, name string, s agentstate.State, d time.Duration, rule string) runs.Info {
+	i := liveRun(id, name, true)
+	i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule = "claude", s, t0.Add(-d), rule
+	return i
+}
+
+// six agents, as a user babysits them: who needs them reads at a glance.
+func sixAgents() []runs.Info {
+	shell := liveRun("r6", "shell", true)
+	return []runs.Info{
+		agentRun("r1", "claude-api", agentstate.Working, time.Minute, "spinner-title"),
+		agentRun("r2", "claude-ui", agentstate.Waiting, 30*time.Second, "permission"),
+		agentRun("r3", "codex-db", agentstate.Idle, 5*time.Minute, "prompt"),
+		agentRun("r4", "codex-docs", agentstate.Waiting, 2*time.Minute, "approval"),
+		agentRun("r5", "claude-new", agentstate.Unknown, 2*time.Second, ""),
+		shell,
+	}
+}
+
+func TestRunListAgentsGolden(t *testing.T) {
+	l := NewRunList(testCommon(), sixAgents())
+	l.SetNow(t0)
+	l.SetSize(72, 9)
+	l.SetAttention("r4", true)
+	goldenView(t, "runlist_agents", l.View(), 72)
+	d := NewDetails(testCommon())
+	d.SetNow(t0)
+	d.SetSize(50, 8)
+	d.Show(rowOfRun(sixAgents()[1]))
+	if v := stripANSI(d.View()); !strings.Contains(v, "agent   claude · waiting 30s · rule permission") {
+		t.Errorf("details:\n%s", v)
+	}
+}
+
+// w goes to the run that has waited longest, then the next; u to the next unseen.
+func TestJumpToWhoNeedsYou(t *testing.T) {
+	rs := sixAgents()
+	core := newFake(rs...)
+	h := newHarness(t, core, 120, 30, rs...)
+	for _, want := range []string{"r4", "r2", "r4"} {
+		h.key("w")
+		if sel := h.m.list.SelectedKey(); sel != want {
+			t.Fatalf("w selected %s, want %s", sel, want)
+		}
+	}
+	h.m.list.SetAttention("r5", true)
+	h.m.list.SetAttention("r1", true)
+	h.key("u")
+	if sel := h.m.list.SelectedKey(); sel != "r5" {
+		t.Fatalf("u selected %s, want r5 (the next unseen after r4)", sel)
+	}
+	h.key("u")
+	if sel := h.m.list.SelectedKey(); sel != "r1" || h.m.list.Attention("r5") {
+		t.Fatalf("u selected %s (r5 unseen: %v), want r1 and r5 seen", sel, h.m.list.Attention("r5"))
+	}
+	h.key("u")
+	if !strings.Contains(h.view(), "no run is unseen") {
+		t.Errorf("no more unseen runs: %q", h.m.flash)
+	}
+}
+
+// An agent entering waiting or idle while not shown marks its run unseen; a
+// notification is written to Corral's terminal as OSC 9.
+func TestAgentEventsInTheUI(t *testing.T) {
+	rs := sixAgents()
+	core := newFake(rs...)
+	h := harnessWith(t, core, Options{Initial: rs, Notify: "osc9"}, 120, 30)
+	working := rs[4]
+	working.AgentState, working.Seq = agentstate.Working, 9
+	h.send(EventMsg{runs.Event{Type: runs.EventAgent, Run: working}})
+	if h.m.list.Attention("r5") {
+		t.Fatal("working marked the run unseen")
+	}
+	waiting := working
+	waiting.AgentState, waiting.Seq = agentstate.Waiting, 10
+	h.send(EventMsg{runs.Event{Type: runs.EventAgent, Run: waiting}})
+	if !h.m.list.Attention("r5") {
+		t.Fatal("waiting did not mark the run unseen")
+	}
+	if title := h.m.View().WindowTitle; title != "corral · 6 live · 3 waiting · attention 1" {
+		t.Errorf("window title %q", title)
+	}
+	_, cmd := h.m.Update(EventMsg{runs.Event{Type: runs.EventNotify, Run: waiting,
+		Detail: "claude-new: claude waits for you — Do you want\x1b]52;c;x\x07 to proceed?"}})
+	var raw []string
+	for _, m := range h.collect(cmd) {
+		if r, ok := m.(tea.RawMsg); ok {
+			raw = append(raw, r.Msg.(string))
+		}
+	}
+	if len(raw) != 1 || raw[0] != "\x1b]9;claude-new: claude waits for you — Do you want]52;c;x to proceed?\x07" {
+		t.Errorf("notification written: %q", raw)
+	}
+}
+
+// The core is told which run the user looks at: the selected one while Corral's
+// terminal has focus, none while it has not.
+func TestFocusFollowsTheUser(t *testing.T) {
+	rs := sixAgents()
+	core := newFake(rs...)
+	h := newHarness(t, core, 120, 30, rs...)
+	h.key("j")
+	h.send(tea.BlurMsg{})
+	h.send(tea.FocusMsg{})
+	want := []string{"r1 ui true", "r1 ui false", "r2 ui true", "r2 ui false", "r2 ui true"}
+	core.mu.Lock()
+	got := slices.Clone(core.focus)
+	core.mu.Unlock()
+	if !slices.Equal(got, want) {
+		t.Errorf("focus calls %q, want %q", got, want)
+	}
+	if !h.m.View().ReportFocus {
+		t.Error("Corral does not ask its terminal for focus reports")
+	}
+}
