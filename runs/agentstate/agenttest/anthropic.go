@@ -1,10 +1,8 @@
 package agenttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
-	"slices"
 )
 
 // The Anthropic Messages API as Claude Code uses it: POST /v1/messages?beta=true,
@@ -46,16 +44,21 @@ func (q anthropicRequest) sideText(title string) string {
 
 func (q anthropicRequest) stage() stage {
 	for _, m := range q.Messages {
-		if m.Role == "user" && bytes.Contains(m.Content, []byte(`"tool_use_id":"`+CallID+`"`)) {
-			return stageFinal
+		var blocks []struct {
+			Type      string `json:"type"`
+			ToolUseID string `json:"tool_use_id"`
+		}
+		json.Unmarshal(m.Content, &blocks) // a plain string content holds no result
+		for _, b := range blocks {
+			if m.Role == "user" && b.Type == "tool_result" && b.ToolUseID == CallID {
+				return stageFinal
+			}
 		}
 	}
-	if slices.ContainsFunc(q.Tools, func(t struct {
-		Name string `json:"name"`
-	}) bool {
-		return t.Name == claudeShellTool
-	}) {
-		return stageTurn
+	for _, t := range q.Tools {
+		if t.Name == claudeShellTool {
+			return stageTurn
+		}
 	}
 	return stageSide
 }

@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -19,20 +18,39 @@ const geminiShellTool = "run_shell_command"
 const geminiSideJSON = `{"reasoning":"A simple, bounded task.","model_choice":"flash","next_speaker":"user"}`
 
 type geminiRequest struct {
-	Contents         json.RawMessage `json:"contents"`
-	Tools            json.RawMessage `json:"tools"`
+	Contents []struct {
+		Parts []struct {
+			FunctionResponse *struct {
+				ID   string `json:"id"`
+				Name string `json:"name"`
+			} `json:"functionResponse"`
+		} `json:"parts"`
+	} `json:"contents"`
+	Tools []struct {
+		FunctionDeclarations []struct {
+			Name string `json:"name"`
+		} `json:"functionDeclarations"`
+	} `json:"tools"`
 	GenerationConfig struct {
 		ResponseMimeType string `json:"responseMimeType"`
 	} `json:"generationConfig"`
 }
 
+// stage: Gemini CLI 0.61 returns a function's result by name, without the call's id.
 func (q geminiRequest) stage() stage {
-	switch {
-	case bytes.Contains(q.Contents, []byte(`"functionResponse"`)) &&
-		bytes.Contains(q.Contents, []byte(`"`+CallID+`"`)):
-		return stageFinal
-	case bytes.Contains(q.Tools, []byte(`"name":"`+geminiShellTool+`"`)):
-		return stageTurn
+	for _, c := range q.Contents {
+		for _, p := range c.Parts {
+			if r := p.FunctionResponse; r != nil && (r.ID == CallID || r.ID == "" && r.Name == geminiShellTool) {
+				return stageFinal
+			}
+		}
+	}
+	for _, t := range q.Tools {
+		for _, f := range t.FunctionDeclarations {
+			if f.Name == geminiShellTool {
+				return stageTurn
+			}
+		}
 	}
 	return stageSide
 }

@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 )
@@ -36,12 +35,24 @@ func (q responsesRequest) sideText(title string) string {
 }
 
 func (q responsesRequest) stage() stage {
-	switch {
-	case bytes.Contains(q.Input, []byte(`"type":"function_call_output"`)) &&
-		bytes.Contains(q.Input, []byte(`"call_id":"`+CallID+`"`)):
-		return stageFinal
-	case bytes.Contains(q.Tools, []byte(`"name":"`+codexShellTool+`"`)):
-		return stageTurn
+	var items []struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id"`
+	}
+	json.Unmarshal(q.Input, &items) // a plain string input holds no result
+	for _, it := range items {
+		if it.Type == "function_call_output" && it.CallID == CallID {
+			return stageFinal
+		}
+	}
+	var tools []struct {
+		Name string `json:"name"`
+	}
+	json.Unmarshal(q.Tools, &tools)
+	for _, t := range tools {
+		if t.Name == codexShellTool {
+			return stageTurn
+		}
 	}
 	return stageSide
 }

@@ -93,8 +93,13 @@ func newRecording(v variant, a agenttest.Agent, l agenttest.Launch) *agenttest.R
 			env[k] = val
 		}
 	}
-	return &agenttest.Recording{Name: v.name, Agent: a.Name, Package: a.Package,
+	rec := &agenttest.Recording{Name: v.name, Agent: a.Name, Package: a.Package,
 		Version: cliVersion(l), Cols: cols, Rows: rows, Env: env, Settings: l.Settings}
+	if !strings.Contains(rec.Version, a.Version) {
+		rec.Notes = append(rec.Notes, fmt.Sprintf("recorded with %s, not the pinned %s@%s",
+			rec.Version, a.Package, a.Version))
+	}
+	return rec
 }
 
 func castHeader(rec *agenttest.Recording, c *capture) agenttest.CastHeader {
