@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
 )
 
 // ErrMissing is returned by Locate when a CLI is not installed; its message says how
@@ -83,6 +84,17 @@ func (a Agent) Locate() (string, error) {
 	return "", fmt.Errorf("%w: %s is not in PATH nor in %s; install it with "+
 		"npm install -g --prefix %s %s@%s (or set %s)", ErrMissing, a.Binary,
 		filepath.Dir(p), DefaultPrefix(), a.Package, a.Version, PrefixEnv)
+}
+
+// Need returns the agent's binary, or skips the test with Locate's message (how to
+// install it) when the CLI is not installed.
+func (a Agent) Need(tb testing.TB) string {
+	tb.Helper()
+	bin, err := a.Locate()
+	if err != nil {
+		tb.Skip(err)
+	}
+	return bin
 }
 
 // Prepare writes a fresh offline home for the agent under root (emptied first) with

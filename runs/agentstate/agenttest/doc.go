@@ -13,9 +13,12 @@
 //   - private offline homes for each CLI (claude.go, codex.go, gemini_home.go): config
 //     files that skip onboarding, trust the project, point the CLI at the server and turn
 //     telemetry and updates off, returned as a Launch (argv, env, working dir);
-//   - Locate, which finds the installed CLIs (PATH, then CORRAL_AGENTS_PREFIX or the npm
-//     prefix record.sh installs into) and says how to install one that is missing.
+//   - Agent.Locate, which finds the installed CLIs (PATH, then CORRAL_AGENTS_PREFIX or the
+//     npm prefix record.sh installs into) and says how to install one that is missing
+//     (Agent.Need skips a test with that message) (agent.go).
 //
-// corpus.go reads the recorded corpus (asciicast v2 plus labelled phases) so tests can
-// replay it without the CLIs.
+// corpus.go reads the recorded corpus (asciicast v2 plus labelled phases, see
+// ../testdata/corpus/README.md) so tests can replay it without the CLIs; check.go says
+// what a well-formed recording is; signals.go lists the titles, OSC 7501/9/777/99
+// sequences and bells in a stream.
 package agenttest

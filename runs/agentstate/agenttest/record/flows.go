@@ -18,6 +18,12 @@ const (
 	askHold  = 8 * time.Second
 	idleHold = 5 * time.Second
 	settle   = 2 * time.Second // output quiet this long: the agent has drawn its state
+	// A screen is read between frames, never inside one: Gemini CLI (Ink) does not
+	// bracket its frames with synchronized output and a 6–10 KB frame arrives in
+	// several reads, so a check right after a read can see half a frame. Frames come
+	// 30–100 ms apart, the reads of one within a few ms.
+	frameGap = 25 * time.Millisecond
+	askQuiet = 300 * time.Millisecond // the question is drawn and holds still
 )
 
 // flow is what a variant makes the agent do after start-up.
@@ -58,7 +64,7 @@ func (d *driver) working1() error {
 	if err := d.submit("prompt", prompt); err != nil {
 		return err
 	}
-	v, err := d.await("working-1", 30*time.Second, 0, func(v view) bool {
+	v, err := d.await("working-1", 30*time.Second, frameGap, func(v view) bool {
 		return d.srv.Seen(agenttest.EventTurn) && d.m.isWorking(v)
 	})
 	if err != nil {
@@ -78,7 +84,7 @@ func (d *driver) approval() error {
 	if err := d.endAt(e); err != nil {
 		return err
 	}
-	v, err := d.await("waiting-permission", 30*time.Second, 0, func(v view) bool {
+	v, err := d.await("waiting-permission", 30*time.Second, askQuiet, func(v view) bool {
 		return d.srv.Seen(agenttest.EventToolCallServed) && d.m.isAsking(v)
 	})
 	if err != nil {
@@ -97,7 +103,7 @@ func (d *driver) approval() error {
 // finish waits for the final answer's stream, then for the agent back at its prompt
 // with the answer shown, lets it sit and quits.
 func (d *driver) finish() error {
-	v, err := d.await("working-2", 30*time.Second, 0, func(v view) bool {
+	v, err := d.await("working-2", 30*time.Second, frameGap, func(v view) bool {
 		return d.srv.Seen(agenttest.EventToolResult) && d.m.isWorking(v)
 	})
 	if err != nil {

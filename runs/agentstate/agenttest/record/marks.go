@@ -19,7 +19,7 @@ var agentMarks = map[string]marks{
 	"claude": {
 		ready:      []string{"? for shortcuts"},
 		working:    []string{"esc to interrupt"},
-		permission: []string{"Do you want to proceed?", "1. Yes"},
+		permission: []string{"Do you want to proceed?", "1. Yes", "Esc to cancel"},
 		idle:       []string{"? for shortcuts"},
 		approve:    "Enter",
 		quit:       "/exit",
@@ -30,7 +30,7 @@ var agentMarks = map[string]marks{
 		// the composer comes with the title when it is.
 		ready:      []string{"? for shortcuts", "GPT-5.5 default"},
 		working:    []string{"esc to interrupt"},
-		permission: []string{"Would you like to run the following command?"},
+		permission: []string{"Would you like to run the following command?", "1. Yes, proceed (y)", "Press enter to confirm"},
 		idle:       []string{"? for shortcuts"},
 		approve:    "y",
 		quit:       "/quit",
@@ -38,7 +38,7 @@ var agentMarks = map[string]marks{
 	"gemini": {
 		ready:      []string{"Type your message"},
 		working:    []string{"esc to cancel"},
-		permission: []string{"Allow execution"},
+		permission: []string{"Allow execution", "1. Allow once", "3. No, suggest changes"},
 		idle:       []string{"Type your message"},
 		approve:    "Enter",
 		quit:       "/quit",
