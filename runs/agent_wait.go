@@ -59,10 +59,36 @@ type SubmitResult struct {
 // submitTake is how long a submit's Enter has to show it took before it is sent again.
 const submitTake = 5 * time.Second
 
+// A checked submit's Enter waits for submitQuiet without output after the paste, at
+// most submitQuietMax (an agent that animates never goes quiet).
+const (
+	submitQuiet    = 300 * time.Millisecond
+	submitQuietMax = 3 * time.Second
+)
+
+// awaitQuiet returns once the run has written nothing for quiet, or after limit.
+func (r *run) awaitQuiet(quiet, limit time.Duration) {
+	end := time.NewTimer(limit)
+	defer end.Stop()
+	still := time.NewTimer(quiet)
+	defer still.Stop()
+	for {
+		select {
+		case <-r.echo: // output: start the quiet over
+			still.Reset(quiet)
+		case <-still.C:
+			return
+		case <-end.C:
+			return
+		}
+	}
+}
+
 // SubmitReady is Submit for an agent, as scripts need it: it waits (up to ready)
-// until the agent is idle at its prompt, submits, checks that the submit took (the
-// agent left idle, or the text left its input line), sends the Enter once more if it
-// did not, and fails with ErrNotTaken if it still did not. A run that is no agent
+// until the agent is idle at its prompt, pastes, presses Enter once the agent has
+// gone quiet, checks that the submit took (the agent left idle, or the text left its
+// input line), sends the Enter once more if it did not, and fails with ErrNotTaken if
+// it still did not. A run that is no agent
 // gets a plain Submit. Agents drop input while they start (Claude Code lost every
 // Enter sent in its first seconds, codex drops prompts typed before its app-server is
 // up): this is what makes `corral spawn` followed by `corral submit` work.
@@ -86,9 +112,16 @@ func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready tim
 		return res, fmt.Errorf("%s: %w after %s: its agent is %s (%s)", id, ErrNotReady,
 			ready.Round(time.Millisecond), info.AgentState, orNone(info.AgentRule))
 	}
-	_, sub := s.Subscribe()
+	if err := s.Paste(id, text); err != nil {
+		return res, err
+	}
+	// Agents read an Enter that comes with or just after a paste as a newline in the
+	// text (Gemini CLI within 40 ms): the Enter waits until the agent has drawn the
+	// text and gone quiet.
+	r.awaitQuiet(submitQuiet, submitQuietMax)
+	_, sub := s.Subscribe() // after the paste: the text drawn in the input is no sign
 	defer sub.Close()
-	if err := s.Submit(id, text); err != nil {
+	if err := s.Write(id, []byte{'\r'}); err != nil {
 		return res, err
 	}
 	for attempt := 0; ; attempt++ {
@@ -106,16 +139,17 @@ func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready tim
 	}
 }
 
-// submitTook waits up to submitTake for a sign that the submit took: the agent left
-// idle ("left idle"); failing that, the text's last line is no longer in the bottom
-// rows of the screen ("the text left the input").
+// submitTook waits up to submitTake for a sign that the submit took: the agent went
+// to work, or asked something ("left idle"); failing that, the text's last line is
+// no longer in the bottom rows of the screen ("the text left the input").
 func (s *Supervisor) submitTook(ctx context.Context, sub *Subscription, r *run, text string) string {
 	timer := time.NewTimer(submitTake)
 	defer timer.Stop()
 	for {
 		select {
 		case ev, ok := <-sub.C:
-			if ok && ev.Run.ID == r.id && ev.Type == EventAgent && ev.Run.AgentState != agentstate.Idle {
+			st := ev.Run.AgentState
+			if ok && ev.Run.ID == r.id && ev.Type == EventAgent && (st == agentstate.Working || st == agentstate.Waiting) {
 				return "left idle"
 			}
 			if ok && ev.Run.ID == r.id && ev.Run.Ended() {

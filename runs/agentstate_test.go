@@ -80,6 +80,7 @@ func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) In
 // with its rule; entering waiting and ending a working turn tell a user who is not
 // looking, once each, and not one who is.
 func TestAgentStates(t *testing.T) {
+	shortTurns(t)
 	dir := t.TempDir()
 	log := filepath.Join(dir, "notified")
 	s := newSup(t, WithScreens(), WithAgents(toySet(t)),
@@ -121,6 +122,13 @@ func TestAgentStates(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &n); err != nil || n.RunID != id || n.Event != "waiting" || n.Context != "Allow? run ls" {
 		t.Errorf("the command's JSON: %s (%v)", lines[0], err)
 	}
+}
+
+// shortTurns counts any return from working to idle as a turn that ended.
+func shortTurns(t *testing.T) {
+	old := minTurn
+	minTurn = 0
+	t.Cleanup(func() { minTurn = old })
 }
 
 // waitLines waits until the file has n lines.

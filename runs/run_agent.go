@@ -34,8 +34,15 @@ type agentRun struct {
 	evalMu   sync.Mutex // one judgment at a time; the fields below
 	det      *agentstate.Detector
 	decided  agentstate.State // the last state other than unknown (a turn ends working → idle)
+	workFrom time.Time        // when the agent last started working
 	notified time.Time        // the last notification, for the rate limit
 }
+
+// minTurn is how long a turn (from leaving idle to working, through any question, to
+// idle again) must have lasted to be told to a user elsewhere as ended: codex
+// flickers to working for 40–60 ms just after it starts, and that is no turn. A
+// variable only so tests can shorten it.
+var minTurn = 1500 * time.Millisecond
 
 // agentFor is the agent whose rules judge spec's run: the one it names, or the one
 // its command runs. Nil for no agent, a pipe run, or a supervisor without screens.
@@ -163,7 +170,10 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 
 	a := r.agent
 	a.evalMu.Lock()
-	turnEnded := tr.State == agentstate.Idle && a.decided == agentstate.Working
+	turnEnded := tr.State == agentstate.Idle && a.decided == agentstate.Working && tr.Since.Sub(a.workFrom) >= minTurn
+	if tr.State == agentstate.Working && (a.decided == agentstate.Idle || a.decided == agentstate.Unknown) {
+		a.workFrom = tr.Since // a turn begins; a question in it does not begin another
+	}
 	if tr.State != agentstate.Unknown && tr.State != tr.From {
 		a.decided = tr.State
 	}
