@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/runs/eventually"
+)
+
+// toyAgent is an agent in a PTY the way the real ones behave where it matters: it
+// takes a while to start and throws away what was typed before it was ready (codex
+// drops a prompt typed before its app-server is up), works, asks for permission,
+// works again and goes back to its prompt. Its rules are a user's rule file.
+const toyAgent = `sleep 1; while read -t 0.05 -r junk; do :; done
+draw() { printf '\033[H\033[2J\033]0;%s\007%b' "$1" "$2"; }
+draw 'toy' 'toy agent v1\r\n\r\n> '; read -r prompt
+draw '⠂ toy' "working on: $prompt\r\n(esc to interrupt)"; sleep 2
+draw 'toy' 'Allow toy to run ls?\r\n  1. Yes\r\n  2. No\r\n'; read -r answer
+draw '⠂ toy' 'running ls\r\n(esc to interrupt)'; sleep 2
+draw 'toy' "done: $prompt TOY-DONE\r\n\r\n> "; read -r more; sleep 600`
+
+const toyRules = `agent = "toy"
+title = "Toy agent"
+commands = ["toy-agent"]
+
+[[rule]]
+name = "question"
+state = "waiting"
+priority = 100
+region = "bottom 6"
+all = ['Allow toy to run', '1\. Yes']
+
+[[rule]]
+name = "spinner"
+state = "working"
+priority = 50
+region = "title"
+any = ['^⠂']
+
+[[rule]]
+name = "prompt"
+state = "idle"
+region = "bottom 2"
+any = ['^>']
+`
+
+// agentEnv is a private state dir, config dir (with the toy's rules) and config file
+// (a [notify] command that appends each notification to notified).
+func agentEnv(t *testing.T) (env []string, notified string) {
+	t.Helper()
+	dir := t.TempDir()
+	notified = filepath.Join(dir, "notified")
+	cfg := filepath.Join(dir, "config")
+	os.MkdirAll(filepath.Join(cfg, "corral", "agents"), 0o700)
+	os.WriteFile(filepath.Join(cfg, "corral", "agents", "toy.toml"), []byte(toyRules), 0o600)
+	conf := filepath.Join(dir, "corral.toml")
+	os.WriteFile(conf, []byte("[notify]\ncommand = \"cat >> "+notified+"\"\nmin_interval = \"0s\"\n"), 0o600)
+	return []string{"CORRAL_STATE_DIR=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + cfg, "CORRAL_CONFIG=" + conf}, notified
+}
+
+func agentCorral(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(corralBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	return run(t, cmd)
+}
+
+// A script drives an agent through the server: submit right after spawn waits until
+// the agent is ready (what it typed early would be lost) and checks it took; wait
+// --until follows its state; screen shows what a person sees; explain says why;
+// ls, poll and wait carry the state; the [notify] command hears of the question once.
+func TestAgentVerbs(t *testing.T) {
+	env, notified := agentEnv(t)
+	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--shell", "--", toyAgent)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	srv := pin(t, serverPID(t, state))
+	endLater(t, srv, syscall.SIGTERM, "server")
+	if r := agentCorral(t, env, "submit", "--json", id, "fix", "the", "tests"); r.code != 0 || !strings.Contains(r.stdout, `"took": "left idle"`) {
+		t.Fatalf("submit right after spawn: %+v", r)
+	}
+	w := agentCorral(t, env, "wait", id, "--until", "waiting", "--timeout", "20s", "--json")
+	var st struct {
+		Reached    bool   `json:"reached"`
+		AgentState string `json:"agent_state"`
+		AgentRule  string `json:"agent_rule"`
+		Since      string `json:"agent_state_since"`
+	}
+	if err := json.Unmarshal([]byte(w.stdout), &st); err != nil || w.code != 0 || !st.Reached ||
+		st.AgentState != "waiting" || st.AgentRule != "question" || st.Since == "" {
+		t.Fatalf("wait --until waiting: %v %+v", err, w)
+	}
+	if r := agentCorral(t, env, "screen", id); !strings.Contains(r.stdout, "working on: fix the tests") &&
+		!strings.Contains(r.stdout, "Allow toy to run ls?\n  1. Yes") {
+		t.Errorf("screen: %+v", r)
+	}
+	if r := agentCorral(t, env, "explain", id); r.code != 0 || !strings.Contains(r.stdout, "waiting since") ||
+		!strings.Contains(r.stdout, "MATCH  100  waiting  question") || !strings.Contains(r.stdout, "bottom 6:") {
+		t.Errorf("explain: %+v", r)
+	}
+	for _, verb := range [][]string{{"ls", "--json"}, {"poll", id, "--json"}} {
+		if r := agentCorral(t, env, verb...); !strings.Contains(r.stdout, `"agent_state": "waiting"`) {
+			t.Errorf("%s does not carry the state: %+v", verb[0], r)
+		}
+	}
+	if r := agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "50ms"); r.code != 124 {
+		t.Errorf("wait --until idle while it waits: %+v", r)
+	}
+	agentCorral(t, env, "send-keys", id, "Enter")
+	if r := agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "20s"); r.code != 0 || !strings.HasPrefix(r.stdout, id+" idle since") {
+		t.Fatalf("wait --until idle: %+v", r)
+	}
+	if r := agentCorral(t, env, "screen", id); !strings.Contains(r.stdout, "done: fix the tests TOY-DONE") {
+		t.Errorf("the answer on screen: %+v", r)
+	}
+	b, _ := os.ReadFile(notified)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var n struct{ Event, Text string }
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &n) != nil || n.Event != "waiting" ||
+		n.Text != "toy: toy waits for you — Allow toy to run ls?" || !strings.Contains(lines[1], `"turn-ended"`) {
+		t.Errorf("notifications: %q", lines)
+	}
+	if r := agentCorral(t, env, "shutdown"); r.code != 0 {
+		t.Fatalf("shutdown: %+v", r)
+	}
+	waitGone(t, srv.PID, "server")
+}
+
+// corral hook reports an agent hook's word to the run in $CORRAL_RUN_ID and never
+// fails the agent; corral agents lists the rules, a user's included, and prints the
+// hook settings.
+func TestAgentHookAndRules(t *testing.T) {
+	env, _ := agentEnv(t)
+	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--shell", "--", toyAgent)
+	id := strings.TrimSpace(sp.stdout)
+	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	endLater(t, pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+	eventually.True(t, 20*time.Second, "the toy at its prompt", func() bool {
+		return agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "1s").code == 0
+	})
+	hook := exec.Command(corralBin, "hook", "--json")
+	hook.Env = append(os.Environ(), append(env, "CORRAL_RUN_ID="+id)...)
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"Stop"}`)
+	if r := run(t, hook); r.code != 0 || !strings.Contains(r.stdout, `"state": "idle"`) {
+		t.Fatalf("hook: %+v", r)
+	}
+	if r := agentCorral(t, env, "explain", id); !strings.Contains(r.stdout, "by rule prompt + hook Stop") {
+		t.Errorf("explain after the hook: %+v", r)
+	}
+	outside := exec.Command(corralBin, "hook")
+	outside.Env = append(os.Environ(), env...)
+	outside.Stdin = strings.NewReader(`{"hook_event_name":"Stop"}`)
+	if r := run(t, outside); r.code != 0 || !strings.Contains(r.stderr, "not in a Corral run") {
+		t.Errorf("hook outside a run: %+v", r)
+	}
+	r := agentCorral(t, env, "agents")
+	for _, want := range []string{"claude (Claude Code) — builtin:claude.toml", "codex", "gemini", "toy (Toy agent) — ",
+		"100  waiting  question  bottom 6"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("agents lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := agentCorral(t, env, "agents", "--print-hooks", "claude"); !strings.Contains(r.stdout, `"Notification"`) ||
+		!strings.Contains(r.stdout, ` hook"`) {
+		t.Errorf("print-hooks: %+v", r)
+	}
+	if r := agentCorral(t, env, "spawn", "--pty", "--agent", "nope", "--", "true"); r.code == 0 || !strings.Contains(r.stderr, `no agent "nope"`) {
+		t.Errorf("an unknown agent: %+v", r)
+	}
+	agentCorral(t, env, "shutdown")
+}
