@@ -44,6 +44,8 @@ func TestJSONRuleOfEveryOutput(t *testing.T) {
 	check("submit --json", in("submit", "--json", "echoer", "four"), false)
 	check("poll --json", in("poll", "--json", "--wait", "1s", "echoer"), false)
 	check("log --json", in("log", "--json", "echoer"), false)
+	check("screen --json", in("screen", "--json", "echoer"), false)
+	check("wait --json (timed out)", in("wait", "--json", "--timeout", "10ms", "echoer"), false)
 	check("ls --json", in("ls", "--json"), false)
 	check("interrupt --json", in("interrupt", "--json", id), false) // the other run: echoer is killed next
 	check("kill --json", in("kill", "--json", "echoer"), false)

@@ -74,7 +74,7 @@ func checkKey(path, k string, v any, errs *[]string) {
 		if n, ok := v.(json.Number); !ok || strings.ContainsAny(n.String(), ".eE") {
 			bad(fmt.Sprintf("an _ms key holds %v, not an integer", v))
 		}
-	case strings.HasSuffix(k, "_at") || k == "time":
+	case strings.HasSuffix(k, "_at") || strings.HasSuffix(k, "_since") || k == "time":
 		if s, ok := v.(string); !ok {
 			bad(fmt.Sprintf("a time holds %v, not an RFC 3339 string", v))
 		} else if _, err := time.Parse(time.RFC3339Nano, s); err != nil {

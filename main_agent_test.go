@@ -103,6 +103,9 @@ func TestAgentVerbs(t *testing.T) {
 		!strings.Contains(r.stdout, "Allow toy to run ls?\n  1. Yes") {
 		t.Errorf("screen: %+v", r)
 	}
+	for _, verb := range [][]string{{"explain", "--json", id}, {"screen", "--json", "-e", id}, {"ls", "--json"}} {
+		checkDocs(t, verb[0]+" --json", []byte(agentCorral(t, env, verb...).stdout), false)
+	}
 	if r := agentCorral(t, env, "explain", id); r.code != 0 || !strings.Contains(r.stdout, "waiting since") ||
 		!strings.Contains(r.stdout, "MATCH  100  waiting  question") || !strings.Contains(r.stdout, "bottom 6:") {
 		t.Errorf("explain: %+v", r)

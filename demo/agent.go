@@ -12,7 +12,9 @@ import (
 // agent imitates an AI coding agent in a terminal: full-screen redraws in colour, a
 // spinner while it "thinks", and a prompt that waits for the user — ringing the bell
 // and sending a desktop notification (OSC 9), as real agents do — then answers what
-// was typed. It enables bracketed paste and accepts pasted text. It exits on "exit".
+// was typed. Its first task asks for permission to run a command first, as real
+// agents do before they run one. It enables bracketed paste and accepts pasted
+// text. It exits on "exit". Its rules (agent.toml) tell Corral its state.
 func agent([]string) int {
 	restore := makeRaw(0)
 	defer restore()
@@ -28,6 +30,14 @@ func agent([]string) int {
 		}
 		a.history = append(a.history, "› "+line)
 		a.think("working on it", 1500*time.Millisecond)
+		if !a.asked {
+			a.asked = true
+			if !a.ask("go test ./...") {
+				a.history = append(a.history, "Not running it, then. What should I do instead?")
+				continue
+			}
+			a.think("running go test ./...", 1500*time.Millisecond)
+		}
 		a.history = append(a.history, fmt.Sprintf("Done: %q (%d chars). Anything else?", line, len([]rune(line))))
 	}
 }
@@ -36,6 +46,29 @@ type agentUI struct {
 	out     *os.File
 	history []string
 	input   []rune
+	asked   bool // the permission question was asked (once, on the first task)
+}
+
+// ask shows a permission question for command and waits for its answer: y or Enter
+// is yes, n or Escape no.
+func (a *agentUI) ask(command string) bool {
+	a.frame(fmt.Sprintf("\x1b[1mfake-agent wants to run:\x1b[0m %s\r\n\r\n Allow?\r\n \x1b[7m 1. Yes (y) \x1b[0m\r\n   2. No (n)", command))
+	a.printf("\a")
+	buf := make([]byte, 64)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if err != nil {
+			return false
+		}
+		for _, c := range buf[:n] {
+			switch c {
+			case 'y', 'Y', '\r', '\n':
+				return true
+			case 'n', 'N', 0x1b:
+				return false
+			}
+		}
+	}
 }
 
 func (a *agentUI) printf(format string, args ...any) { fmt.Fprintf(a.out, format, args...) }

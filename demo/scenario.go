@@ -1,6 +1,9 @@
 package demo
 
-import "time"
+import (
+	_ "embed"
+	"time"
+)
 
 // Run describes one run of the demo scenario. (The scenario cannot use runs.Spec:
 // the runs package's tests import this package.)
@@ -15,7 +18,14 @@ type Run struct {
 	Grace           time.Duration
 	EscapePolicy    string // "" takes the default (own); the daemonizer shows the strict fail
 	Expect          string // the reason this run is expected to end with, "" if it is left running
+	Agent           string // the agent whose rules tell its state (AgentRules for the fake agent)
 }
+
+// AgentRules are the fake agent's rules (agent.toml), in the format of a user's rule
+// file: the demo adds them to the built-in agents.
+//
+//go:embed agent.toml
+var AgentRules []byte
 
 // Scenario is the demo: every behaviour Corral is for, with timings chosen so every
 // state shows up within a minute. The child programs are this binary's own.
@@ -30,7 +40,7 @@ func Scenario() []Run {
 	escapee, _ := child("escape-later", "6s")
 	failing, _ := child("countdown", "8", "3")
 	return []Run{
-		{Name: "agent", Argv: agentArgv, Env: env, PTY: true},
+		{Name: "agent", Argv: agentArgv, Env: env, PTY: true, Agent: "fake-agent"},
 		{Name: "build", Argv: build, Env: env, NoOutputTimeout: -1, Expect: "exit"},
 		{Name: "silent-job", Argv: silent, Env: env, NoOutputTimeout: 10 * time.Second, Expect: "no-output-timeout"},
 		{Name: "deadline", Argv: ticker, Env: env, Timeout: 20 * time.Second, NoOutputTimeout: -1, Expect: "overall-timeout"},

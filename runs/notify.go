@@ -135,13 +135,16 @@ func (s *Supervisor) runNotifyCommand(n Notification) {
 }
 
 // FollowAgents is what a supervisor with screens needs to follow agents' states: the
-// rules (built in, and the user's in agentstate.UserDir(): a file with a mistake is
-// skipped, and warn says so with its file and line) and how a user who is not
-// looking is told (the config's [notify]).
-func FollowAgents(n config.Notify, warn func(string)) []Option {
+// rules (built in, the user's in agentstate.UserDir() — a file with a mistake is
+// skipped, and warn says so with its file and line — and extra, the demo's) and how
+// a user who is not looking is told (the config's [notify]).
+func FollowAgents(n config.Notify, warn func(string), extra ...*agentstate.Agent) []Option {
 	set, errs := agentstate.Load(agentstate.UserDir())
 	for _, e := range errs {
 		warn(e.Error())
+	}
+	for _, a := range extra {
+		set = set.With(a)
 	}
 	return []Option{WithAgents(set), WithNotify(NotifyConfig{Command: n.Command, MinInterval: n.MinInterval})}
 }

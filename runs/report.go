@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"corral/reaper"
+	"corral/runs/agentstate"
 )
 
 // Report is the machine-readable account of one ended run (corral run --json).
@@ -27,6 +28,12 @@ type Report struct {
 	Escapees   []Escapee     `json:"escapees"` // fingerprint and argv of each
 	OutputTail string        `json:"output_tail"`
 	SpawnError string        `json:"spawn_error,omitempty"`
+	// The agent and its last state (DESIGN §16), for runs an agent's rules followed
+	// (none for others: the report's schema is corral run's).
+	Agent           string           `json:"agent,omitempty"`
+	AgentState      agentstate.State `json:"agent_state,omitzero"`
+	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
+	AgentRule       string           `json:"agent_rule,omitempty"`
 }
 
 // ReportCleanup is the cleanup part of a Report.
@@ -48,6 +55,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
 		SpawnError: i.SpawnErr,
+		Agent:      i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 	}
 	if rep.Cleanup.Steps == nil {
 		rep.Cleanup.Steps = []reaper.Step{}

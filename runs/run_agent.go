@@ -161,6 +161,13 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 		r.mu.Unlock()
 		return // an ending run's last screen says nothing anyone needs
 	}
+	if r.info.AgentState == tr.State { // the same state by another rule: no news, no write
+		r.info.AgentRule = tr.Rule
+		cp := r.info
+		r.latest.Store(&cp)
+		r.mu.Unlock()
+		return
+	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
 		i.AgentState, i.AgentStateSince, i.AgentRule = tr.State, tr.Since, tr.Rule
 	})

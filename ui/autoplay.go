@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/api"
 )
 
@@ -26,7 +27,15 @@ func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
 		func() error { return a.waitScreen("agent", "›", 30*time.Second) },
 		func() error { a.selectRun("agent"); a.key("enter"); return nil },
 		func() error { a.typeText("fix the flaky test"); a.key("enter"); return nil },
-		func() error { return a.waitScreen("agent", "Done: \"fix the flaky test\"", 30*time.Second) },
+		// It asks before it runs the tests: leave it, look elsewhere, and let w (the
+		// next run waiting for you) bring it back.
+		func() error { a.key("ctrl+]"); return a.waitAgent("agent", agentstate.Waiting, 30*time.Second) },
+		func() error { a.selectRun("build"); a.key("w"); return a.waitSelected("agent") },
+		func() error {
+			a.key("enter")
+			a.key("y")
+			return a.waitScreen("agent", "Done: \"fix the flaky test\"", 30*time.Second)
+		},
 		func() error { a.key("ctrl+]"); return nil },
 		func() error {
 			a.key("s")
@@ -101,7 +110,7 @@ func (a autoplayer) selectRun(name string) error {
 	for range i {
 		a.key("j")
 	}
-	return a.poll(name+" to be selected", 10*time.Second, func() bool { return a.look().selected == name })
+	return a.waitSelected(name)
 }
 
 // answer answers the question the UI asks once a person could have read it: the
@@ -176,6 +185,19 @@ func (a autoplayer) waitScreen(name, text string, limit time.Duration) error {
 		scr, err := a.core.Screen(in.ID)
 		return err == nil && scr != nil && strings.Contains(scr.Text(), text)
 	})
+}
+
+// waitAgent waits until the run's agent is in state s.
+func (a autoplayer) waitAgent(name string, s agentstate.State, limit time.Duration) error {
+	return a.poll(fmt.Sprintf("%s's agent to be %s", name, s), limit, func() bool {
+		in, ok := a.find(name)
+		return ok && in.AgentState == s
+	})
+}
+
+// waitSelected waits until the UI shows run name selected.
+func (a autoplayer) waitSelected(name string) error {
+	return a.poll(name+" to be selected", 10*time.Second, func() bool { return a.look().selected == name })
 }
 
 func (a autoplayer) waitReason(name string, reason runs.Reason, limit time.Duration) error {

@@ -198,6 +198,10 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 		return line, st.Warn, true
 	case runs.EventWatchdog:
 		return fmt.Sprintf("%s watchdog: %s", name, ev.Detail), st.Warn, true
+	case runs.EventAgent:
+		return fmt.Sprintf("%s agent: %s", name, clean(ev.Detail)), stateStyle(st, i), true
+	case runs.EventNotify:
+		return fmt.Sprintf("%s notified: %s", name, clean(ev.Detail)), st.Attention, true
 	}
 	return "", Style{}, false
 }

@@ -9,6 +9,7 @@ import (
 	"corral/config"
 	"corral/demo"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/ui"
 )
 
@@ -19,7 +20,11 @@ var errAutoplayCut = errors.New("the UI ended before the autoplay did")
 // UI drives itself (ui.Autoplay) and quits; played is the autoplay's own verdict
 // (nil: every run ended as the scenario expects), uiErr the UI's.
 func Demo(dir string, autoplay bool, warn func(string)) (uiErr, played error) {
-	rs := Runs{Start: scenario(), Notify: config.DefaultNotify()}
+	fake, err := agentstate.ParseRules("demo/agent.toml", demo.AgentRules)
+	if err != nil {
+		return err, nil // the demo's own file: a test parses it
+	}
+	rs := Runs{Start: scenario(), Notify: config.DefaultNotify(), Agents: []*agentstate.Agent{fake}}
 	if !autoplay {
 		return Local(config.Default(), dir, rs, nil, warn), nil
 	}
@@ -47,7 +52,8 @@ func scenario() []runs.Spec {
 	var specs []runs.Spec
 	for _, r := range demo.Scenario() {
 		specs = append(specs, runs.Spec{Name: r.Name, Argv: r.Argv, Shell: r.Shell, Env: r.Env, PTY: r.PTY,
-			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace, Escape: runs.EscapePolicy(r.EscapePolicy)})
+			Timeout: r.Timeout, NoOutputTimeout: r.NoOutputTimeout, Grace: r.Grace, Escape: runs.EscapePolicy(r.EscapePolicy),
+			Agent: r.Agent})
 	}
 	return specs
 }

@@ -33,7 +33,7 @@ func Local(d config.Defaults, stateDir string, rs Runs, drive Drive, warn func(s
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	opts := append([]runs.Option{runs.WithScreens()}, runs.FollowAgents(rs.Notify, warn)...)
+	opts := append([]runs.Option{runs.WithScreens()}, runs.FollowAgents(rs.Notify, warn, rs.Agents...)...)
 	sup, reg, err := runs.Open(d, stateDir, warn, opts...)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/parity"
 	"corral/ui"
 )
@@ -21,7 +22,8 @@ type Runs struct {
 	Start, Pending, Configured []runs.Spec
 	Keys                       map[string][]string
 	Mouse, Replay              bool
-	Notify                     config.Notify // [notify]: how a user who is elsewhere is told
+	Notify                     config.Notify       // [notify]: how a user who is elsewhere is told
+	Agents                     []*agentstate.Agent // rules besides the built-in and the user's (the demo's agent)
 }
 
 // Load reads the config file (or Procfile) the flags and environment point at:

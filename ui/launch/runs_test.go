@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"corral/config"
+	"corral/demo"
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // Autostarted entries are started, the others only listed, all are configured, and a
@@ -55,5 +57,18 @@ func TestNotRunning(t *testing.T) {
 	got := notRunning([]runs.Spec{web, job, other}, live)
 	if len(got) != 2 || got[0].Name != "job" || len(got[1].Argv) != 2 {
 		t.Fatalf("to start: %+v", got)
+	}
+}
+
+// The demo's fake agent has rules of its own, in a user's rule-file format.
+func TestDemoAgentRules(t *testing.T) {
+	a, err := agentstate.ParseRules("demo/agent.toml", demo.AgentRules)
+	if err != nil || a.Name != "fake-agent" || len(a.Rules) != 3 {
+		t.Fatalf("demo agent rules: %v %+v", err, a)
+	}
+	for _, s := range scenario() {
+		if s.Name == "agent" && s.Agent != a.Name {
+			t.Errorf("the demo's agent run names agent %q", s.Agent)
+		}
 	}
 }
