@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo"
 	"corral/runs/eventually"
 )
 
@@ -277,4 +278,25 @@ func TestDemoAutoplay(t *testing.T) {
 		}
 	}
 	assertNothingLeft(t, state)
+}
+
+// An app that asked for focus reports (DEC 1004, as codex does) hears focus-in while
+// its run is the one shown and focus-out when the user moves to another.
+func TestUIFocusReportsReachTheApp(t *testing.T) {
+	state := t.TempDir()
+	keys := strings.Join(child("keys", "focus")[3:], `", "`)
+	cfg := writeConfig(t, fmt.Sprintf("[[run]]\nname = \"app\"\npty = true\nargv = [\"%s\"]\nenv = { %s = \"1\" }\n\n"+
+		"[[run]]\nname = \"other\"\ncmd = \"sleep 300\"\n", keys, demo.ChildEnv))
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s --local --config %s", state, corralBin, cfg))
+	x.waitFor(`got 1b5b49`, 20*time.Second) // shown: focus-in
+	x.keys("j")
+	x.waitFor(`Details other`, 10*time.Second)
+	x.keys("k")
+	screen := x.waitFor(`(?s)got 1b5b4f.*got 1b5b49\s*│`, 10*time.Second) // out when left, in again
+	if strings.Count(screen, "got 1b5b49") < 2 {
+		t.Errorf("focus-in once only:\n%s", screen)
+	}
+	x.keys("q")
+	x.answer(`2 live run\(s\) will be ended`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 60*time.Second)
 }
