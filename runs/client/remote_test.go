@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,8 +14,9 @@ import (
 	"corral/runs/server"
 )
 
-// serve serves a real supervisor on a socket in a temp state dir until the test ends.
-func serve(t *testing.T) (dir string, sup *runs.Supervisor, srv *server.Server) {
+// serve serves a real supervisor on a socket in a temp state dir until the test ends;
+// stop stops the server and returns once every connection of it is closed.
+func serve(t *testing.T) (dir string, sup *runs.Supervisor, stop func()) {
 	t.Helper()
 	dir = t.TempDir()
 	d := config.Default()
@@ -27,16 +29,17 @@ func serve(t *testing.T) (dir string, sup *runs.Supervisor, srv *server.Server) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv = server.New(sup, server.Options{StateDir: dir})
+	srv := server.New(sup, server.Options{StateDir: dir})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	var once sync.Once
+	stop = func() { once.Do(func() { srv.Stop(); <-served }) }
 	t.Cleanup(func() {
-		srv.Stop()
-		<-served
+		stop()
 		ln.Close()
 		sup.Shutdown(context.Background())
 	})
-	return dir, sup, srv
+	return dir, sup, stop
 }
 
 func attach(t *testing.T, dir string) *Remote {
@@ -81,7 +84,7 @@ func TestCancelledCallRedials(t *testing.T) {
 // Errors cross the socket with their kind: errors.Is works on a server's answer as on
 // the supervisor's own, and a failed read is an error, never an empty answer.
 func TestErrorsKeepTheirKind(t *testing.T) {
-	dir, _, srv := serve(t)
+	dir, _, stop := serve(t)
 	r := attach(t, dir)
 	_, err := api.Pause.Call(context.Background(), r, api.RunRef{ID: "rnope"})
 	if !errors.Is(err, runs.ErrUnknownRun) {
@@ -100,8 +103,7 @@ func TestErrorsKeepTheirKind(t *testing.T) {
 	if _, err := api.Resize.Call(context.Background(), r, api.ResizeArgs{ID: sp.ID, Cols: 80, Rows: 24}); !errors.Is(err, runs.ErrNotRunning) {
 		t.Errorf("resize of an ended run: %v, want ErrNotRunning", err)
 	}
-	srv.Stop()
-	<-r.Events() // the stream ends with the server
+	stop() // every connection of the server closed: the calls below meet a closed one
 	if _, err := api.Metrics.Call(context.Background(), r, struct{}{}); err == nil {
 		t.Error("metrics from a stopped server: no error")
 	}
