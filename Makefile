@@ -11,7 +11,8 @@ all: build
 build:
 	$(GO) build -o $(BIN) .
 
-# The one test command: formatting, vet, race-enabled tests, cross-compiles.
+# The one test command: formatting, vet, race-enabled tests (twice for ownership: cgroups
+# and sessions), cross-compiles.
 test: fmt-check vet unit cross
 
 fmt-check:
@@ -21,8 +22,11 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
+# Where Corral can make cgroups (root here and in CI) the first pass owns runs by cgroups;
+# the second runs the ownership suite again on sessions, the fallback (DESIGN §17).
 unit:
 	$(GO) test $(TESTFLAGS) $(PKGS)
+	CORRAL_CGROUP_ROOT=off $(GO) test $(TESTFLAGS) ./reaper/ ./runs/ .
 
 cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null .

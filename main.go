@@ -28,6 +28,7 @@ import (
 	"corral/runs/agentstate"
 	"corral/runs/client"
 	"corral/runs/control"
+	"corral/runs/doctor"
 	"corral/runs/foreground"
 	"corral/runs/listing"
 	"corral/runs/parity"
@@ -73,6 +74,7 @@ commands:
   attach --ssh HOST              the same for the server on HOST (over ssh HOST corral proxy)
   proxy [--state-dir DIR]        bridge stdin/stdout to this host's server (what --ssh runs)
   server [--state-dir DIR]       run the state dir's server in the foreground (for systemd)
+  doctor [--state-dir DIR]       how runs are owned here and by the server (cgroups or sessions), and why
 
 The server (one per state dir, started by the first spawn) keeps runs alive when every
 terminal is gone; these verbs drive it, for scripts and agents:
@@ -111,7 +113,17 @@ func profileCPU(path string) (stop func()) {
 var commands = map[string]func(args []string) int{
 	"demo": cmdDemo, "check": cmdCheck, "replay": cmdReplay, "run": cmdRun, "parity": cmdParity,
 	"ls": cmdLs, "reconcile": cmdReconcile, "server": cmdServer, "attach": cmdAttach, "proxy": cmdProxy,
-	"spawn": cmdSpawn,
+	"spawn": cmdSpawn, "doctor": cmdDoctor,
+}
+
+// cmdDoctor is corral doctor: how runs are owned here and by the server, and why.
+func cmdDoctor(args []string) int {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "state directory")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	return doctor.Report(os.Stdout, *stateDir)
 }
 
 func dispatch(args []string) int {

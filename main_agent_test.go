@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/runs"
 	"corral/runs/eventually"
 )
 
@@ -61,7 +62,11 @@ func agentEnv(t *testing.T) (env []string, notified string) {
 	os.WriteFile(filepath.Join(cfg, "corral", "agents", "toy.toml"), []byte(toyRules), 0o600)
 	conf := filepath.Join(dir, "corral.toml")
 	os.WriteFile(conf, []byte("[notify]\ncommand = \"cat >> "+notified+"\"\nmin_interval = \"0s\"\n"), 0o600)
-	return []string{"CORRAL_STATE_DIR=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + cfg, "CORRAL_CONFIG=" + conf}, notified
+	env = []string{"CORRAL_STATE_DIR=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + cfg, "CORRAL_CONFIG=" + conf}
+	if v, ok := os.LookupEnv(runs.CgroupRootEnv); ok { // the backend under test, for the real agents' small env too
+		env = append(env, runs.CgroupRootEnv+"="+v)
+	}
+	return env, notified
 }
 
 func agentCorral(t *testing.T, env []string, args ...string) result {

@@ -61,6 +61,11 @@ type Defaults struct {
 	// StateDir is the state directory named by the config file; "" leaves it to
 	// ResolveStateDir's environment and XDG rules.
 	StateDir string
+
+	// CgroupRoot is where runs' cgroups are made (DESIGN §17): a cgroup2 directory,
+	// "off" for sessions, "" to find one (Corral's own cgroup when delegated, else a
+	// writable cgroup2 mount).
+	CgroupRoot string
 }
 
 // Policy values, spelled as in the config file.

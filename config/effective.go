@@ -65,6 +65,11 @@ func (w *tomlWriter) defaults(d Defaults) {
 	w.kv(keyTTL, tomlDuration(d.FinishedTTL))
 	w.kv(keyReconcile, tomlString(d.ReconcilePolicy))
 	w.kv(keyEscape, tomlString(d.EscapePolicy))
+	if d.CgroupRoot != "" {
+		w.kv(keyCgroupRoot, tomlString(d.CgroupRoot))
+	} else {
+		w.line("# cgroup_root: found (Corral's own cgroup if delegated, else a writable cgroup2 mount), else sessions")
+	}
 	if d.StateDir != "" {
 		w.kv(keyStateDir, tomlString(d.StateDir))
 	} else {

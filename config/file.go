@@ -79,6 +79,7 @@ type FileDefaults struct {
 	ReconcilePolicy string // ReconcileTerminate or ReconcileAdopt
 	EscapePolicy    string // EscapeOwn, EscapeFail or EscapeWarn
 	StateDir        string // relative paths are resolved against the file's directory
+	CgroupRoot      string // a cgroup2 directory, or "off"
 	Set             map[string]bool
 }
 
@@ -194,6 +195,9 @@ func (f *File) Apply(d Defaults) Defaults {
 	}
 	if set(keyEscape) {
 		d.EscapePolicy = fd.EscapePolicy
+	}
+	if set(keyCgroupRoot) {
+		d.CgroupRoot = fd.CgroupRoot
 	}
 	if set(keyStateDir) {
 		d.StateDir = fd.StateDir

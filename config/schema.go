@@ -18,6 +18,7 @@ const (
 	keyReconcile     = "reconcile_policy"
 	keyEscape        = "escape_policy"
 	keyStateDir      = "state_dir"
+	keyCgroupRoot    = "cgroup_root"
 )
 
 // maxSize bounds a run's PTY columns and rows: the emulator allocates cols × rows
@@ -61,6 +62,10 @@ var defaultsKeys = map[string]defaultsSetter{
 	},
 	keyEscape: func(_ *decoder, fd *FileDefaults, v value) (err error) {
 		fd.EscapePolicy, err = asChoice(v, EscapeOwn, EscapeFail, EscapeWarn)
+		return err
+	},
+	keyCgroupRoot: func(d *decoder, fd *FileDefaults, v value) (err error) {
+		fd.CgroupRoot, err = asText(v)
 		return err
 	},
 	keyStateDir: func(d *decoder, fd *FileDefaults, v value) error {

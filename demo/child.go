@@ -84,6 +84,9 @@ var behaviours = map[string]func(args []string) int{
 	"daemonize":    daemonize,
 	"codex-like":   codexLike,
 	"agent-daemon": agentDaemon,
+	"sock-daemon":  sockDaemon,
+	"sock-serve":   sockServe,
+	"sock-client":  sockClient,
 }
 
 func runChild(mode string, args []string) int {

@@ -66,6 +66,10 @@ type Options struct {
 	// runs nothing of its program until Release; Close before Release ends it
 	// having run nothing (issue 15 item 2, see hold_unix.go).
 	Hold bool
+	// InCgroup starts the child directly inside the cgroup whose directory CgroupFD is
+	// open on (Linux: CLONE_INTO_CGROUP), so nothing it forks is ever outside it.
+	InCgroup bool
+	CgroupFD int
 }
 
 // Proc is one hosted child: its input queue and writer, its readers and its

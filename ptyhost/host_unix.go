@@ -35,7 +35,7 @@ func startPTY(cmd *exec.Cmd, o Options) (*Proc, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	// Ctty is a descriptor number in the child: 0, the slave as stdin.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	cmd.SysProcAttr = intoCgroup(&syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}, o)
 	h, err := startCmd(cmd, o)
 	if err != nil {
 		master.Close()
@@ -101,7 +101,7 @@ func startPipe(cmd *exec.Cmd, o Options) (*Proc, error) {
 	}
 	inR, inW, outR, outW, errR, errW := fds[0], fds[1], fds[2], fds[3], fds[4], fds[5]
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = intoCgroup(&syscall.SysProcAttr{Setsid: true}, o)
 	h, err := startCmd(cmd, o)
 	closeAll(inR, outW, errW) // the child's ends: ours must go, or EOF never comes
 	if err != nil {

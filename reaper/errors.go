@@ -17,6 +17,9 @@ var (
 	// group, kill(-1) is every process, pid 1 is init), and ReapIfZombie refuses pids
 	// <= 0 (wait4 would take any child of a group, or of all).
 	ErrProtected = errors.New("reaper: refusing to signal pid or group <= 1")
+	// ErrBadCgroup refuses a cgroup that is not one of Corral's runs' (a record read
+	// from disk names it, and may be forged).
+	ErrBadCgroup = errors.New("reaper: not a run cgroup of corral's")
 	// errBadStat reports a /proc/<pid>/stat line this package cannot parse.
 	errBadStat = errors.New("reaper: malformed stat line")
 )

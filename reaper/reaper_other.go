@@ -72,3 +72,10 @@ func ReadCmdline(pid int) ([]string, error) { return nil, ErrNotSupported }
 
 // ValidPID reports whether pid can name a process other than init.
 func ValidPID(pid int) bool { return pid > 1 && pid <= 1<<22 }
+func Children() []int       { return nil }
+
+// SocketInodes is not supported here yet.
+func SocketInodes(pid int) []uint64 { return nil }
+
+// SocketPeers is not supported here yet.
+func SocketPeers() (map[uint64]uint64, error) { return nil, ErrNotSupported }

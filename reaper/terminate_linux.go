@@ -37,8 +37,12 @@ const (
 // A session still not verified empty gets Target.Retries more passes (retry.go).
 func Terminate(ctx context.Context, t Target) Report { return withRetries(ctx, t, terminateOnce) }
 
-// terminateOnce is one pass of the escalation.
+// terminateOnce is one pass of the escalation: of the run's cgroup on the cgroup
+// backend (cgroupterm_linux.go), else of its session.
 func terminateOnce(ctx context.Context, t Target) Report {
+	if t.Cgroup != nil {
+		return terminateCgroup(ctx, t)
+	}
 	e := newEscalation(ctx, t)
 	defer e.release()
 	e.run()

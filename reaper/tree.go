@@ -15,6 +15,12 @@ const (
 	MarkGroup   Mark = "group"   // in the run's session but another process group (job control)
 	MarkEscaped Mark = "escaped" // a descendant or attributed process in another session
 	MarkAdopted Mark = "adopted" // of a run adopted from a dead Corral instance (set by the caller)
+	// MarkContained: a member of the run's cgroup in another session (a daemon that
+	// called setsid): it left the session, and the cgroup still holds it.
+	MarkContained Mark = "contained"
+	// MarkShared: a daemon another run started and passed to this one, which is
+	// connected to it (set by the caller).
+	MarkShared Mark = "shared"
 )
 
 // TreeProc is one process of a run's tree, as the details pane shows it.
@@ -152,4 +158,21 @@ func (f Family) Escapees(root, sid int) []Proc {
 		}
 	}
 	return out
+}
+
+// CgroupTree is the tree of a run whose cgroup holds members (the processes its
+// cgroup.procs listed, as read): linked by parent pid like Tree, the root's session
+// marked as Tree marks it, any other member marked contained.
+func CgroupTree(members []Proc, sid int) []TreeProc {
+	extra := make([]Fingerprint, 0, len(members))
+	for _, p := range members {
+		extra = append(extra, Fingerprint{PID: p.PID, StartTime: p.StartTime})
+	}
+	tree := Tree(members, sid, extra)
+	for i := range tree {
+		if tree[i].Mark == MarkEscaped {
+			tree[i].Mark = MarkContained
+		}
+	}
+	return tree
 }

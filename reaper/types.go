@@ -52,6 +52,10 @@ type Target struct {
 	// happens rather than only from the Report. It runs synchronously on Terminate's
 	// goroutine, which holds no lock; a slow OnStep delays the escalation.
 	OnStep func(step Step, signalled int)
+	// Cgroup, when set, is the run's cgroup (the cgroup backend): its members are the
+	// run, whatever their session, and it is emptied with cgroup.kill; SID and Claim
+	// play no part then. Nil is the session backend.
+	Cgroup *Cgroup
 	// Retries is how many more passes a session not verified empty gets (a member
 	// stuck in uninterruptible sleep, a failed /proc read): each with no grace and
 	// twice the sweep of the one before, merged into one Report (see retry.go).

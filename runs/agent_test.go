@@ -56,7 +56,7 @@ func wantDaemonArgv(t *testing.T, esc []Escapee) {
 // as its escapees with their argv, in its tree too; cancel ends everything.
 func TestManagedDaemonOwned(t *testing.T) {
 	kinds(t, func(t *testing.T, pty bool) {
-		s := newSup(t, WithEscapeDetection())
+		s := newSup(t, WithEscapeDetection(), sessions())
 		id := spawn(t, s, childSpec(pty, "codex-like"))
 		out := waitOutput(t, s, id, "agent ready")
 		daemons := pidsAfter(out, "daemon")

@@ -7,7 +7,27 @@ import (
 	"time"
 
 	"corral/config"
+	"corral/reaper"
 )
+
+// backends are the ownership backends a benchmark compares side by side: sessions,
+// and cgroups where Corral can make them.
+func backends() []struct {
+	name string
+	opt  Option
+} {
+	out := []struct {
+		name string
+		opt  Option
+	}{{"sessions", WithCgroups(reaper.CgroupBase{Reason: "sessions: benchmark"})}}
+	if base := FindCgroups(""); base.Dir != "" {
+		out = append(out, struct {
+			name string
+			opt  Option
+		}{"cgroup", WithCgroups(base)})
+	}
+	return out
+}
 
 func benchSup(b *testing.B, d config.Defaults, opts ...Option) *Supervisor {
 	s, err := New(append([]Option{WithDefaults(d)}, opts...)...)
@@ -26,35 +46,39 @@ func BenchmarkSpawnToRunning(b *testing.B) {
 		name     string
 		pty, reg bool
 	}{{"pty", true, false}, {"pipe", false, false}, {"pty+registry", true, true}, {"pipe+registry", false, true}} {
-		pty := c.pty
-		b.Run(c.name, func(b *testing.B) {
-			var opts []Option
-			if c.reg {
-				reg, err := OpenRegistry(b.TempDir(), config.Default())
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { reg.Close() })
-				opts = append(opts, WithRegistry(reg))
-			}
-			s := benchSup(b, config.Default(), opts...)
-			spec := childSpec(pty, "sleep")
-			var lat []time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				id, err := s.Spawn(spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(t0))
-				b.StopTimer()
-				s.Cancel(id)
-				s.Wait(context.Background(), id)
-				b.StartTimer()
-			}
-			reportPercentiles(b, lat)
-		})
+		for _, be := range backends() {
+			b.Run(c.name+"/"+be.name, func(b *testing.B) { benchSpawn(b, c.pty, c.reg, be.opt) })
+		}
 	}
+}
+
+// benchSpawn is one case of BenchmarkSpawnToRunning on one backend.
+func benchSpawn(b *testing.B, pty, withRegistry bool, backend Option) {
+	opts := []Option{backend}
+	if withRegistry {
+		reg, err := OpenRegistry(b.TempDir(), config.Default())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { reg.Close() })
+		opts = append(opts, WithRegistry(reg))
+	}
+	s := benchSup(b, config.Default(), opts...)
+	spec := childSpec(pty, "sleep")
+	var lat []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		id, err := s.Spawn(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+		b.StopTimer()
+		s.Cancel(id)
+		s.Wait(context.Background(), id)
+		b.StartTimer()
+	}
+	reportPercentiles(b, lat)
 }
 
 // BenchmarkCancelTree100 measures Cancel to verified empty (Wait returning) for a run
@@ -76,36 +100,41 @@ func BenchmarkCancelTree100(b *testing.B) {
 		{"ignores-term", childSpec(false, "fanout", "100", "ignore-term"), true},
 		{"shell-tree", Spec{Shell: shellTree}, false},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			d := config.Default()
-			d.Grace = 200 * time.Millisecond
-			// As corral runs it: a subreaper with escape detection, so the cancel pays
-			// for the last escape scan and reaps the members reparented to it.
-			s := benchSup(b, d, WithEscapeDetection())
-			var lat []time.Duration
-			for b.Loop() {
-				b.StopTimer()
-				id, err := s.Spawn(c.spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				waitFanout(b, s, id)
-				b.StartTimer()
-				t0 := time.Now()
-				s.Cancel(id)
-				info, _ := s.Wait(context.Background(), id)
-				el := time.Since(t0)
-				if c.ignore {
-					el -= d.Grace
-				}
-				lat = append(lat, el)
-				if info.Cleanup.Killed != 100 || !info.Cleanup.VerifiedEmpty {
-					b.Fatalf("cleanup %+v", info.Cleanup)
-				}
-			}
-			reportPercentiles(b, lat)
-		})
+		for _, be := range backends() {
+			b.Run(c.name+"/"+be.name, func(b *testing.B) { benchCancel(b, c.spec, c.ignore, be.opt) })
+		}
 	}
+}
+
+// benchCancel is one case of BenchmarkCancelTree100 on one backend.
+func benchCancel(b *testing.B, spec Spec, ignore bool, backend Option) {
+	d := config.Default()
+	d.Grace = 200 * time.Millisecond
+	// As corral runs it: a subreaper with escape detection, so the cancel pays for the
+	// last escape scan (sessions) and reaps the members reparented to it.
+	s := benchSup(b, d, WithEscapeDetection(), backend)
+	var lat []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		id, err := s.Spawn(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitFanout(b, s, id)
+		b.StartTimer()
+		t0 := time.Now()
+		s.Cancel(id)
+		info, _ := s.Wait(context.Background(), id)
+		el := time.Since(t0)
+		if ignore {
+			el -= d.Grace
+		}
+		lat = append(lat, el)
+		if info.Cleanup.Killed != 100 || !info.Cleanup.VerifiedEmpty {
+			b.Fatalf("cleanup %+v", info.Cleanup)
+		}
+	}
+	reportPercentiles(b, lat)
 }
 
 func waitFanout(b *testing.B, s *Supervisor, id string) {

@@ -175,7 +175,7 @@ func (s *Supervisor) setPaused(id string, pause bool) error {
 	if pause {
 		sig = sigStop
 	}
-	if err := reaper.SignalSession(r.info.PID, sig); err != nil {
+	if err := r.pauseLocked(pause, sig); err != nil {
 		return fmt.Errorf("pause %s: %w", id, err)
 	}
 	if pause {
@@ -212,4 +212,13 @@ func (s *Supervisor) Tail(id string) ([]byte, error) {
 		return nil, err
 	}
 	return r.out.tail(s.cfg.TailBytes), nil
+}
+
+// pauseLocked stops or continues the run: its cgroup frozen or thawed, or SIGSTOP
+// or SIGCONT to every group of its session.
+func (r *run) pauseLocked(pause bool, sig syscall.Signal) error {
+	if r.cgroup != nil {
+		return r.freeze(pause)
+	}
+	return reaper.SignalSession(r.info.PID, sig)
 }

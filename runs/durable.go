@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"time"
 
@@ -203,8 +204,8 @@ func (r *run) recordLocked() Record {
 		PID: i.PID, PGID: i.PID, SID: i.PID, Fingerprint: i.Fingerprint,
 		State: i.State, Reason: i.Reason, ExitCode: i.ExitCode, Signal: i.Signal,
 		CreatedAt: i.CreatedAt, LastOutputAt: r.wd.State().LastOutput,
-		CleanupMode: "session", Cleanup: i.Cleanup, Adopted: i.Adopted,
-		Escapees: r.escapees, Detail: i.SpawnErr,
+		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
+		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
@@ -279,7 +280,11 @@ func (s *Supervisor) background(ctx context.Context) {
 	beat := time.NewTicker(s.cfg.LeaseHeartbeat)
 	defer beat.Stop()
 	var scan <-chan time.Time
-	if s.escapes != nil {
+	chld := make(chan os.Signal, 1)
+	switch {
+	case s.escapes != nil && s.escapes.contained: // no scan: reap orphans as children end
+		defer notifyChildExits(chld)()
+	case s.escapes != nil:
 		t := time.NewTicker(s.cfg.EscapeScan)
 		defer t.Stop()
 		scan = t.C
@@ -292,6 +297,8 @@ func (s *Supervisor) background(ctx context.Context) {
 			s.heartbeat()
 		case <-scan:
 			s.escapes.tick()
+		case <-chld:
+			s.escapes.reapOrphans()
 		}
 	}
 }

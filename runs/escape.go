@@ -17,6 +17,11 @@ type escapeDetector struct {
 	live    func() []*run // the supervisor's runs not yet exited
 	spawnMu *sync.Mutex   // the supervisor's: starting a process and registering it
 	reg     *Registry     // nil: unattributable processes are not logged
+	// contained: every run is in a cgroup of its own, which holds what leaves a
+	// session, so no scan looks for escapes (none runs on a timer); what is reparented
+	// to Corral is reaped when a child of Corral ends (reapOrphans, on SIGCHLD).
+	contained bool
+	helpers   map[int]bool // Corral's own children that are no run's (under spawnMu)
 
 	mu       sync.Mutex         // one scan at a time; guards seen and reported
 	seen     map[procKey]string // which run each process was last seen in
@@ -26,11 +31,11 @@ type escapeDetector struct {
 
 // newEscapeDetector makes this process a child subreaper: from now on every orphaned
 // descendant is reparented to it and reaped by it.
-func newEscapeDetector(live func() []*run, spawnMu *sync.Mutex, reg *Registry) (*escapeDetector, error) {
+func newEscapeDetector(live func() []*run, spawnMu *sync.Mutex, reg *Registry, contained bool) (*escapeDetector, error) {
 	if err := reaper.SetSubreaper(); err != nil {
 		return nil, fmt.Errorf("escape detection: %w", err)
 	}
-	return &escapeDetector{live: live, spawnMu: spawnMu, reg: reg,
+	return &escapeDetector{live: live, spawnMu: spawnMu, reg: reg, contained: contained, helpers: map[int]bool{},
 		seen: map[procKey]string{}, reported: map[procKey]bool{}}, nil
 }
 
@@ -57,8 +62,8 @@ func keyOf(p reaper.Proc) procKey { return procKey{p.PID, p.StartTime} }
 //     it is that run's escapee. One that cannot be attributed is reported once, never
 //     signalled, and stays unattributed with what it forks.
 func (d *escapeDetector) scan() {
-	if d == nil {
-		return // escape detection is off
+	if d == nil || d.contained {
+		return // escape detection is off, or cgroups hold what leaves a session
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -85,27 +90,21 @@ func (d *escapeDetector) tick() {
 // Idle, that scan was a fifth of Corral's CPU (issue 6) while finding nothing, because
 // nothing had been created. A tick scans when the kernel's last pid moved since the
 // previous tick (something forked), on the tick after such a scan (a daemon's setsid
-// follows its fork by microseconds, which may fall just after the first scan), when the
-// last pid cannot be read, and at least every maxQuietTicks ticks (a setsid long after
-// a fork creates no pid to notice; a 500 ms tick gives 5 s).
+// follows its fork by microseconds, which may fall just after the first scan), and
+// when the last pid cannot be read — never on the timer alone (issue 22: an idle
+// server sleeps). A setsid long after the fork that made its process creates no pid
+// to notice: it is found at the next fork anywhere, or by the scan at the run's end
+// (the cgroup backend has no such gap: its cgroup holds the process).
 type scanPacer struct {
 	lastPID int
 	changed bool // the previous tick saw a new pid
-	quiet   int  // ticks skipped since the last full scan
 }
-
-const maxQuietTicks = 9
 
 // due takes this tick's reaper.LastPID() and reports whether to scan.
 func (p *scanPacer) due(pid int, err error) bool {
 	changed := err != nil || pid != p.lastPID
-	scan := changed || p.changed || p.quiet >= maxQuietTicks
+	scan := changed || p.changed
 	p.lastPID, p.changed = pid, changed
-	if scan {
-		p.quiet = 0
-	} else {
-		p.quiet++
-	}
 	return scan
 }
 
@@ -132,5 +131,46 @@ func (d *escapeDetector) reapExited(gone []reaper.Fingerprint, root int) {
 			continue
 		}
 		reaper.ReapIfZombie(f.PID)
+	}
+}
+
+// reapOrphans reaps, by exact pid, the zombies among Corral's children that are no
+// run's root and no helper of Corral's: processes of runs reparented to Corral (the
+// subreaper) that have ended. The cgroup backend scans nothing, so it does this when
+// a child of Corral ends (SIGCHLD) instead; one read of /proc/self/task/*/children,
+// under spawnMu so that no run root can be started meanwhile.
+func (d *escapeDetector) reapOrphans() {
+	if d == nil {
+		return
+	}
+	d.spawnMu.Lock()
+	defer d.spawnMu.Unlock()
+	roots := map[int]bool{}
+	for _, r := range d.live() {
+		if pid := r.rootPID(); pid != 0 {
+			roots[pid] = true
+		}
+	}
+	for _, pid := range reaper.Children() {
+		if roots[pid] || d.helpers[pid] {
+			continue // its exec.Cmd reaps it
+		}
+		if p, err := reaper.ReadProc(pid); err == nil && (p.State == 'Z' || p.State == 'X') {
+			reaper.ReapIfZombie(pid)
+		}
+	}
+}
+
+// helper notes (or forgets) a child of Corral's own that is no run (a [notify]
+// command), which the orphan reaping must leave to its exec.Cmd. The caller holds
+// spawnMu.
+func (d *escapeDetector) helper(pid int, on bool) {
+	if d == nil {
+		return
+	}
+	if on {
+		d.helpers[pid] = true
+	} else {
+		delete(d.helpers, pid)
 	}
 }

@@ -39,8 +39,8 @@ func (d *escapeDetector) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 	// of idle CPU with 50 runs).
 	self := os.Getpid()
 	for _, p := range all {
-		if p.PPID != self || roots[p.PID] != nil {
-			continue // not our child, or a run root (its exec.Cmd reaps it)
+		if p.PPID != self || roots[p.PID] != nil || d.helpers[p.PID] {
+			continue // not our child, or a run root or helper (its exec.Cmd reaps it)
 		}
 		if p.State == 'Z' || p.State == 'X' {
 			reaper.ReapIfZombie(p.PID)

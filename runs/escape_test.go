@@ -59,7 +59,7 @@ func TestEscapeFails(t *testing.T) {
 // Policy warn: the escape is recorded, the run goes on, and the escapee is ended with
 // the run.
 func TestEscapeWarn(t *testing.T) {
-	s := newSup(t, WithEscapeDetection())
+	s := newSup(t, WithEscapeDetection(), sessions())
 	spec := childSpec(false, "escape")
 	spec.Escape = EscapeWarn
 	id := spawn(t, s, spec)

@@ -70,10 +70,22 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 func escapeDetail(es []Escapee) string {
 	parts := make([]string, 0, len(es))
 	for _, e := range es {
-		parts = append(parts, strings.TrimSpace(fmt.Sprintf("pid %d %s", e.PID, strings.Join(e.Argv, " "))))
+		parts = append(parts, strings.TrimSpace(fmt.Sprintf("pid %d %s", e.PID, shortCommand(e.Argv))))
 	}
 	return strings.Join(parts, "; ")
 }
+
+// shortCommand is argv on one line for an event, cut after detailCommand runes (codex's
+// shell snapshot is a 1.5 kB script in one argument; the record keeps it whole).
+func shortCommand(argv []string) string {
+	s := strings.Join(strings.Fields(strings.Join(argv, " ")), " ")
+	if r := []rune(s); len(r) > detailCommand {
+		return string(r[:detailCommand]) + "…"
+	}
+	return s
+}
+
+const detailCommand = 120
 
 // Escapees returns the processes attributed to a run as escapees.
 func (s *Supervisor) Escapees(id string) ([]Escapee, error) {

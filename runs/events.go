@@ -20,6 +20,7 @@ const (
 	EventEscape   EventType = "escape"      // a process left the run's session (Info.Escapees)
 	EventAgent    EventType = "agent-state" // the agent's state or its rule changed (Info.AgentState)
 	EventNotify   EventType = "notify"      // the agent needs a user who is not looking (Detail: the text)
+	EventShared   EventType = "shared"      // processes passed to (or from) the run that uses them (Detail: which)
 )
 
 // Details a consumer tells events apart by; every other Detail is for display only.

@@ -53,7 +53,9 @@ func testDefaults() config.Defaults {
 // newSup returns a supervisor that is shut down when the test ends.
 func newSup(t *testing.T, opts ...Option) *Supervisor {
 	t.Helper()
-	opts = append([]Option{WithDefaults(testDefaults()), WithLogDir(t.TempDir())}, opts...)
+	// Either backend, as Open would choose it: cgroups where Corral can make them
+	// (root, here), sessions with CORRAL_CGROUP_ROOT=off (CI runs both).
+	opts = append([]Option{WithDefaults(testDefaults()), WithLogDir(t.TempDir()), WithCgroups(FindCgroups(""))}, opts...)
 	s, err := New(opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +68,13 @@ func newSup(t *testing.T, opts ...Option) *Supervisor {
 		}
 	})
 	return s
+}
+
+// sessions is the session backend, for tests of what it does that a cgroup makes
+// moot (finding and attributing escapees); its cgroup counterparts are in
+// cgroup_linux_test.go.
+func sessions() Option {
+	return WithCgroups(reaper.CgroupBase{Reason: "sessions: a test of the session backend"})
 }
 
 // childSpec runs a demo child behaviour of this test binary.

@@ -30,7 +30,14 @@ type Info struct {
 	Adopted     bool               `json:"adopted,omitempty"` // taken over from a dead instance: signals only
 	Escapees    int                `json:"escapees,omitempty"`
 	Cols        uint16             `json:"cols,omitempty"`
-	Rows        uint16             `json:"rows,omitempty"`
+	// Cgroup is the run's cgroup (DESIGN §17); "" when its session bounds it.
+	Cgroup string `json:"cgroup,omitempty"`
+	// Shared counts the processes other runs passed to this one because it is
+	// connected to them (a daemon several runs use, DESIGN §17).
+	Shared int `json:"shared,omitempty"`
+	// Usage is what its cgroup's members have used (live, filled by Snapshot).
+	Usage Usage  `json:"-"`
+	Rows  uint16 `json:"rows,omitempty"`
 
 	CreatedAt    time.Time `json:"created_at"`
 	StartedAt    time.Time `json:"started_at"`
@@ -88,4 +95,11 @@ func (i Info) Duration() time.Duration {
 		return time.Since(i.StartedAt)
 	}
 	return i.EndedAt.Sub(i.StartedAt)
+}
+
+// Usage is what a run's cgroup has used: CPU time, and memory where the cgroup has
+// the memory controller (-1 otherwise). Zero for a run on its session.
+type Usage struct {
+	CPU    time.Duration
+	Memory int64
 }

@@ -128,9 +128,22 @@ func (s *Supervisor) runNotifyCommand(n Notification) {
 	cmd.Stdin = bytes.NewReader(append(body, '\n'))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	out, err := cmd.CombinedOutput()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	s.spawnMu.Lock() // a helper of Corral's, not an orphan of a run's to reap
+	err := cmd.Start()
+	if err == nil {
+		s.escapes.helper(cmd.Process.Pid, true)
+	}
+	s.spawnMu.Unlock()
+	if err == nil {
+		err = cmd.Wait()
+		s.spawnMu.Lock()
+		s.escapes.helper(cmd.Process.Pid, false)
+		s.spawnMu.Unlock()
+	}
 	if err != nil {
-		s.reg.emit("notify-error", "run_id", n.RunID, "err", err.Error(), "output", OneLine(string(out)))
+		s.reg.emit("notify-error", "run_id", n.RunID, "err", err.Error(), "output", OneLine(out.String()))
 	}
 }
 

@@ -22,7 +22,7 @@ func Open(d config.Defaults, stateDir string, warn func(string), extra ...Option
 	for _, w := range reg.Warnings() {
 		warn(w)
 	}
-	opts := append([]Option{WithDefaults(d), WithRegistry(reg), WithEscapeDetection(),
+	opts := append([]Option{WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), WithCgroups(FindCgroups(d.CgroupRoot)),
 		WithLogDir(filepath.Join(dir, "logs")), WithPolicy(Policy(d.ReconcilePolicy))}, extra...)
 	sup, err := New(opts...)
 	if err != nil {

@@ -240,7 +240,7 @@ func TestReparentedEscapeeOwned(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid(1) not installed")
 	}
-	s := newSup(t, WithEscapeDetection())
+	s := newSup(t, WithEscapeDetection(), sessions())
 	id := spawn(t, s, Spec{Shell: "setsid -f sh -c 'echo escapee $$; exec env -i sleep 1000'; exec sleep 1000",
 		Timeout: 1500 * time.Millisecond, NoOutputTimeout: -1})
 	out := waitOutput(t, s, id, "escapee ")
@@ -271,7 +271,7 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	// is the one no scan saw: reparented to Corral first.
 	d := testDefaults()
 	d.EscapeScan = time.Hour
-	s := newSup(t, WithEscapeDetection(), WithDefaults(d))
+	s := newSup(t, WithEscapeDetection(), WithDefaults(d), sessions())
 	victim := childSpec(false, "sleep")
 	victim.Escape = EscapeFail
 	b := spawn(t, s, victim)

@@ -137,8 +137,8 @@ func TestPauseResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		info, _ := s.Info(id)
-		waitProcState(t, info.PID, 'T') // SIGSTOP takes effect asynchronously
-		clk.Advance(30 * time.Second)   // three no-output spans: frozen, nothing fires
+		waitPaused(t, info)
+		clk.Advance(30 * time.Second) // three no-output spans: frozen, nothing fires
 		if info, _ := s.Info(id); info.State != Running || !info.Watchdog.Frozen {
 			t.Fatalf("after pause: %s frozen=%v", info.State, info.Watchdog.Frozen)
 		}
@@ -180,5 +180,20 @@ func waitProcState(t *testing.T, pid int, want byte) {
 	eventually.True(t, 10*time.Second, fmt.Sprintf("pid %d in state %c", pid, want), func() bool {
 		p, err := reaper.ReadProc(pid)
 		return err == nil && p.State == want
+	})
+}
+
+// waitPaused waits until a paused run's processes are stopped: its cgroup frozen, or
+// its root in state T (SIGSTOP takes effect asynchronously).
+func waitPaused(t *testing.T, info Info) {
+	t.Helper()
+	if info.Cgroup == "" {
+		waitProcState(t, info.PID, 'T')
+		return
+	}
+	cg := &reaper.Cgroup{Path: info.Cgroup}
+	eventually.True(t, 10*time.Second, "the run's cgroup frozen", func() bool {
+		f, err := cg.Frozen()
+		return err == nil && f
 	})
 }

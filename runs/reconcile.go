@@ -200,6 +200,9 @@ func (v *procView) liveness(rec Record) (bool, string) {
 	if why := badRecord(rec); why != "" {
 		return false, why
 	}
+	if rec.Cgroup != "" {
+		return cgroupLiveness(rec) // the cgroup is the run: its members, whatever their session
+	}
 	boot, err := reaper.BootID()
 	if err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID {
 		return false, "recorded during another boot"
@@ -263,9 +266,13 @@ func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
 // reapStolen terminates a stolen run and closes its record as orphan-reaped.
 func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
-	rep := reaper.Terminate(ctx, s.orphanTarget(rec))
+	t := s.orphanTarget(rec)
+	rep := reaper.Terminate(ctx, t)
 	s.countCleanup(rep)
 	s.counters.do(func(m *Metrics) { m.ReconcileOrphansTotal++; m.ExitTotal[OrphanReaped.String()]++ })
+	if t.Cgroup != nil && rep.VerifiedEmpty {
+		t.Cgroup.Remove()
+	}
 	d.Decision, d.Reason = VerdictReaped, OrphanReaped
 	d.Detail = fmt.Sprintf("owner dead, lease expired; cleanup %s, killed %d", StepsText(rep.Steps), rep.Killed)
 	if !rep.VerifiedEmpty {
@@ -291,6 +298,9 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == KindPTY, Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
 		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.RunID)}
+	if cg, err := recordCgroup(rec); err == nil {
+		t.Cgroup, t.Claim, t.Extra = cg, nil, nil // exactly the cgroup's members (liveness checked it)
+	}
 	if t.Grace == 0 {
 		t.Grace = s.cfg.Grace
 	}
@@ -310,10 +320,13 @@ func (s *Supervisor) adopt(rec Record) bool {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}),
-		epoch: rec.LeaseEpoch, escapees: rec.Escapees}
+		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared}
+	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {
+		r.cgroup = cg
+	}
 	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
-		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt,
-		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees),
+		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
+		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees), Shared: len(rec.Shared),
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
 	r.wd = watchdog.New(watchdog.Config{}, s.clock, nil) // its deadlines were the old owner's
 	s.mu.Lock()

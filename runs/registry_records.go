@@ -35,11 +35,13 @@ type Record struct {
 	OwnerInstanceID string             `json:"owner_instance_id"`
 	LeaseEpoch      uint64             `json:"lease_epoch"`
 	LeaseExpiresAt  time.Time          `json:"lease_expires_at"`
-	CleanupMode     string             `json:"cleanup_mode"` // how ownership is bounded: "session"
+	CleanupMode     string             `json:"cleanup_mode"` // how ownership is bounded: "session" or "cgroup"
+	Cgroup          string             `json:"cgroup,omitempty"`
 	Cleanup         Cleanup            `json:"cleanup"`
 	Logs            []string           `json:"logs,omitempty"`
 	Adopted         bool               `json:"adopted,omitempty"`
 	Escapees        []Escapee          `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
+	Shared          []Escapee          `json:"shared,omitempty"`   // daemons other runs passed to it (DESIGN §17)
 	Detail          string             `json:"detail,omitempty"`   // why it ended, when a reconcile closed it
 	// The agent and its state when last written (DESIGN §16: corral ls shows it).
 	Agent           string           `json:"agent,omitempty"`

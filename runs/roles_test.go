@@ -61,7 +61,7 @@ func roleSupervise(dir string) error {
 	if err != nil {
 		return err
 	}
-	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()), WithEscapeDetection())
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()), WithEscapeDetection(), WithCgroups(FindCgroups("")))
 	if err != nil {
 		return err
 	}

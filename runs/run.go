@@ -51,7 +51,12 @@ type run struct {
 	attn    uint64 // the screen's attention count last seen, on the PTY reader only
 	said    uint64 // the screen's activity announcements last seen, likewise
 
-	agent   *agentRun // the agent's state (run_agent.go); nil when no agent's rules apply
+	agent  *agentRun      // the agent's state (run_agent.go); nil when no agent's rules apply
+	cgroup *reaper.Cgroup // the run's cgroup (cgroup.go); nil on the session backend
+	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)
+	// ending is set under mu when its finalizer begins: from then on nothing is passed
+	// to it (its escalation may already have looked at its members).
+	ending  bool
 	viewMu  sync.Mutex
 	viewers map[string]bool // the attached UIs looking at the run (focus.go)
 }
@@ -153,6 +158,7 @@ func (r *run) start() error {
 	if r.spec.FixedSize {
 		opts.OnChildResize = r.onChildResize
 	}
+	closeCgroup := r.makeCgroup(&opts)
 
 	r.sup.spawnMu.Lock()
 	if r.ctx.Err() != nil {
@@ -160,6 +166,7 @@ func (r *run) start() error {
 		return r.endUnstarted(nil)
 	}
 	proc, err := ptyhost.Start(cmd, opts)
+	closeCgroup()
 	if err == nil {
 		// The root is known before spawnMu is released: the escape scan, which reaps
 		// zombie children that are not run roots, must never take it for an orphan.
@@ -173,6 +180,9 @@ func (r *run) start() error {
 	}
 	err = r.started(cmd, proc)
 	go r.monitor(r.waitChild)
+	if r.cgroup != nil && r.spec.Escape == EscapeFail {
+		go r.watchContained()
+	}
 	return err
 }
 
@@ -242,6 +252,7 @@ func (r *run) endUnstarted(spawnErr error) error {
 		})
 		r.changeLocked(EventExit, r.info.Reason.String(), nil)
 		r.sup.countExit(r.info.Reason)
+		r.dropCgroup(true) // nothing ran in it
 		r.doneLocked()
 	})
 	return nil

@@ -40,9 +40,13 @@ func (r *run) finalize(exited <-chan struct{}) {
 		if h := r.sup.finalizeHook; h != nil {
 			h(r.id) // before the watchdog stops, so tests can race a deadline here
 		}
+		r.mu.Lock()
+		r.ending = true
+		r.mu.Unlock()
 		r.wd.Stop()
 		r.stopAgent()
 		r.sup.escapes.scan() // a last look for escapees before the session is ended
+		r.handOver()         // a daemon another run is connected to goes on, with that run
 		rep := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
@@ -56,6 +60,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 			r.proc.Close()
 		}
 		r.closeTranscripts()
+		r.dropCgroup(rep.VerifiedEmpty)
 		r.finish(werr, forced)
 	})
 }
@@ -72,8 +77,9 @@ func (r *run) target() reaper.Target {
 	cfg := r.sup.cfg
 	t := reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
 		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
-		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries}
-	if r.info.Adopted {
+		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries,
+		Cgroup: r.cgroup}
+	if r.info.Adopted && r.cgroup == nil {
 		// Not our child: no zombie pins its numbers, so only what is provably the
 		// run's is signalled, each through a verified pidfd (issue 15.1).
 		t.Claim = &reaper.Claim{Root: r.info.Fingerprint, EnvKey: RunIDEnv, EnvValue: r.id}

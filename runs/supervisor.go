@@ -13,6 +13,7 @@ import (
 	"corral/config"
 	"corral/ptyhost"
 	"corral/ptyhost/screen"
+	"corral/reaper"
 	"corral/runs/agentstate"
 	"corral/watchdog"
 )
@@ -35,12 +36,13 @@ type Supervisor struct {
 	order  []string
 	closed bool
 
-	reg       *Registry       // nil: nothing is persisted
-	policy    Policy          // what reconciliation does with a live orphan
-	detect    bool            // WithEscapeDetection was given
-	escapes   *escapeDetector // subreaper + escape scans; nil when off
-	screens   bool            // keep an emulated screen for every PTY run
-	agents    *agentstate.Set // rules of the agents whose state is followed; nil: none
+	reg       *Registry         // nil: nothing is persisted
+	policy    Policy            // what reconciliation does with a live orphan
+	detect    bool              // WithEscapeDetection was given
+	escapes   *escapeDetector   // subreaper + escape scans; nil when off
+	screens   bool              // keep an emulated screen for every PTY run
+	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
+	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
 	notifyCfg NotifyConfig
 	counters  counters
 	hurry     context.Context // cancelled to cut every run's grace short (SIGKILL now)
@@ -98,9 +100,12 @@ func New(opts ...Option) (*Supervisor, error) {
 			return nil, fmt.Errorf("log dir: %w", err)
 		}
 	}
+	if s.cgroups.Dir != "" {
+		reaper.SweepCgroups(s.cgroups.Dir, staleCgroup)
+	}
 	if s.detect {
 		var err error
-		if s.escapes, err = newEscapeDetector(s.liveRuns, &s.spawnMu, s.reg); err != nil {
+		if s.escapes, err = newEscapeDetector(s.liveRuns, &s.spawnMu, s.reg, s.cgroups.Dir != ""); err != nil {
 			return nil, err
 		}
 	}
@@ -256,6 +261,9 @@ func (s *Supervisor) Snapshot() []Info {
 	out := make([]Info, len(rs))
 	for i, r := range rs {
 		out[i] = r.snapshot()
+		if r.cgroup != nil && !out[i].Ended() { // a UI's once-a-second look: two small reads
+			out[i].Usage.CPU, out[i].Usage.Memory, _ = r.cgroup.Usage()
+		}
 	}
 	return out
 }

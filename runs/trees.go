@@ -17,15 +17,28 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 		extra    []reaper.Fingerprint
 		escapees []Escapee
 		adopted  bool
+		shared   []Escapee
 	}
 	wants := map[string]want{}
+	out := map[string][]reaper.TreeProc{}
+	asked := func(id string) bool { return len(ids) == 0 || slices.Contains(ids, id) }
 	for _, r := range s.liveRuns() {
 		r.mu.Lock()
-		w := want{r.info.PID, fingerprints(r.escapees), slices.Clone(r.escapees), r.info.Adopted}
+		w := want{r.info.PID, fingerprints(r.escapees), slices.Clone(r.escapees), r.info.Adopted, slices.Clone(r.shared)}
+		cg := r.cgroup
 		r.mu.Unlock()
-		if w.pid != 0 {
+		switch {
+		case w.pid == 0:
+		case cg != nil: // its cgroup lists its members: no /proc scan
+			if asked(r.id) {
+				out[r.id] = markShared(cgroupTree(cg, w.pid, w.adopted), w.shared)
+			}
+		default:
 			wants[r.id] = w
 		}
+	}
+	if len(wants) == 0 {
+		return out, nil
 	}
 	roots := make([]int, 0, len(wants))
 	var extra []reaper.Fingerprint
@@ -37,9 +50,8 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]reaper.TreeProc{}
 	for id, w := range wants {
-		if len(ids) > 0 && !slices.Contains(ids, id) {
+		if !asked(id) {
 			continue
 		}
 		tree := reaper.Tree(all, w.pid, w.extra)
@@ -57,9 +69,21 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 				}
 			}
 		}
-		out[id] = tree
+		out[id] = markShared(tree, w.shared)
 	}
 	return out, nil
+}
+
+// markShared marks the processes another run passed to this one (shared.go).
+func markShared(tree []reaper.TreeProc, shared []Escapee) []reaper.TreeProc {
+	for i := range tree {
+		for _, e := range shared {
+			if e.PID == tree[i].PID && e.StartTime == tree[i].StartTime {
+				tree[i].Mark, tree[i].Argv = reaper.MarkShared, e.Argv
+			}
+		}
+	}
+	return tree
 }
 
 // treeCache lets Trees, which the UI calls every second for the selected run, skip the
@@ -135,4 +159,22 @@ func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
 		}
 	}
 	return true
+}
+
+// cgroupTree is a cgroup run's tree: its members, each read once.
+func cgroupTree(cg *reaper.Cgroup, root int, adopted bool) []reaper.TreeProc {
+	pids, _ := cg.Procs()
+	members := make([]reaper.Proc, 0, len(pids))
+	for _, pid := range pids {
+		if p, err := reaper.ReadProc(pid); err == nil {
+			members = append(members, p)
+		}
+	}
+	tree := reaper.CgroupTree(members, root)
+	if adopted {
+		for i := range tree {
+			tree[i].Mark = reaper.MarkAdopted
+		}
+	}
+	return tree
 }

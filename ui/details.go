@@ -119,7 +119,7 @@ func (d Details) lines() []string {
 // facts are the labelled lines above the tree.
 func (d Details) facts() []string {
 	i, st := d.info, d.c.Styles
-	lines := []string{d.label("state") + d.stateLine()}
+	lines := []string{d.label("state") + d.stateLine(), d.label("owner") + d.ownerLine()}
 	if i.Agent != "" {
 		lines = append(lines, d.label("agent")+d.agentLine())
 	}
@@ -154,6 +154,26 @@ func (d Details) stateLine() string {
 	}
 	if i.Adopted {
 		s += " · " + st.Warn.Render("adopted")
+	}
+	return s
+}
+
+// ownerLine says what bounds the run (DESIGN §17): its cgroup, with what it has used,
+// or its session.
+func (d Details) ownerLine() string {
+	i, st := d.info, d.c.Styles
+	if i.Cgroup == "" {
+		return "session"
+	}
+	s := "cgroup " + st.Muted.Render(clean(i.Cgroup))
+	if i.Usage.CPU > 0 {
+		s += " · cpu " + fmtCPU(i.Usage.CPU)
+	}
+	if i.Usage.Memory > 0 {
+		s += " · mem " + fmtBytes(i.Usage.Memory)
+	}
+	if i.Shared > 0 {
+		s += " · " + st.Warn.Render(fmt.Sprintf("%d shared", i.Shared))
 	}
 	return s
 }

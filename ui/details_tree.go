@@ -23,7 +23,7 @@ func (d Details) treeLines() []string {
 	case len(d.tree) == 0:
 		return []string{st.Muted.Render(" tree: …")}
 	}
-	head := st.Muted.Render(fmt.Sprintf(" %7s %7s %7s S %7s %6s %-7s %s", "PID", "PGID", "SID", "CPU", "RSS", "MARK", "COMM"))
+	head := st.Muted.Render(fmt.Sprintf(" %7s %7s %7s S %7s %6s %-*s %s", "PID", "PGID", "SID", "CPU", "RSS", markW, "MARK", "COMM"))
 	out := []string{head}
 	for _, p := range d.tree {
 		out = append(out, d.procLine(p))
@@ -33,14 +33,14 @@ func (d Details) treeLines() []string {
 
 func (d Details) procLine(p reaper.TreeProc) string {
 	st := d.c.Styles
-	mark := string(p.Mark)
+	mark := pad(string(p.Mark), markW)
 	switch p.Mark {
-	case reaper.MarkEscaped:
-		mark = st.Warn.Render(pad(mark, 7))
+	case reaper.MarkEscaped, reaper.MarkShared:
+		mark = st.Warn.Render(mark)
 	case reaper.MarkAdopted:
-		mark = st.Attention.Render(pad(mark, 7))
-	default:
-		mark = pad(mark, 7)
+		mark = st.Attention.Render(mark)
+	case reaper.MarkContained: // left its session; the run's cgroup holds it
+		mark = st.Muted.Render(mark)
 	}
 	state := string(rune(p.State))
 	if p.State == 0 {
@@ -53,6 +53,9 @@ func (d Details) procLine(p reaper.TreeProc) string {
 	return fmt.Sprintf(" %7d %7d %7d %s %7s %6s %s %s%s", p.PID, p.PGID, p.SID, state,
 		fmtCPU(p.CPU), fmtBytes(p.RSS), mark, strings.Repeat("  ", min(p.Depth, 8)), clean(name))
 }
+
+// markW fits every mark ("contained").
+const markW = 9
 
 // fmtCPU is CPU time: "0.12s", "12.3s", "5m02s".
 func fmtCPU(d time.Duration) string {

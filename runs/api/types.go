@@ -21,6 +21,8 @@ type (
 		PID      int    `json:"pid"`
 		Instance string `json:"instance_id"`
 		StateDir string `json:"state_dir"`
+		// Ownership is how the server owns its runs, and why (DESIGN §17).
+		Ownership string `json:"ownership,omitempty"`
 	}
 	// RunRef names a run: its id, a unique prefix of it, or its unique name.
 	RunRef struct {

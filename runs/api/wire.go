@@ -18,13 +18,18 @@ import (
 type WireInfo struct {
 	runs.Info
 	Watchdog WireWatchdog `json:"watchdog"`
+	CPUMS    int64        `json:"cpu_ms,omitempty"`       // its cgroup's CPU time
+	Memory   int64        `json:"memory_bytes,omitempty"` // its cgroup's memory (-1: unknown)
 }
 
-func wireInfo(i runs.Info) WireInfo { return WireInfo{Info: i, Watchdog: wireWatchdog(i.Watchdog)} }
+func wireInfo(i runs.Info) WireInfo {
+	return WireInfo{Info: i, Watchdog: wireWatchdog(i.Watchdog), CPUMS: runs.Millis(i.Usage.CPU), Memory: i.Usage.Memory}
+}
 
 func (w WireInfo) info() runs.Info {
 	i := w.Info
 	i.Watchdog = w.Watchdog.state()
+	i.Usage = runs.Usage{CPU: runs.FromMillis(w.CPUMS), Memory: w.Memory}
 	return i
 }
 

@@ -17,7 +17,9 @@ import (
 // Run is a record as corral ls prints it.
 type Run struct {
 	runs.Record
-	OwnerAlive bool `json:"owner_alive"`
+	OwnerAlive bool  `json:"owner_alive"`
+	CPUMS      int64 `json:"cpu_ms,omitempty"`       // a live run's cgroup's CPU time
+	Memory     int64 `json:"memory_bytes,omitempty"` // and memory (-1: the cgroup does not count it)
 }
 
 // Doc is corral ls --json.
@@ -37,7 +39,11 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
 			continue
 		}
-		out = append(out, Run{Record: r, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)})
+		run := Run{Record: r, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)}
+		if u, ok := runs.RecordUsage(r); ok {
+			run.CPUMS, run.Memory = runs.Millis(u.CPU), u.Memory
+		}
+		out = append(out, run)
 	}
 	return out, nil
 }

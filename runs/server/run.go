@@ -51,7 +51,8 @@ func Run(stateDir string, daemon bool, warn func(string)) error {
 			logger.Info("reconciled", "run_id", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
 		}
 	})
-	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger})
+	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason})
+	logger.Info("ownership", "backend", sup.Ownership().Reason)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT) // before Serve: none may kill it unended
 	go stopOnSignal(srv, sigs, logger)

@@ -30,9 +30,11 @@ type Core interface {
 
 // Options describe the server to its clients.
 type Options struct {
-	Instance string       // the registry instance id
-	StateDir string       // the state dir it serves
-	Log      *slog.Logger // nil: discard
+	Instance string // the registry instance id
+	StateDir string // the state dir it serves
+	// Ownership says how the supervisor owns its runs, and why (corral doctor asks).
+	Ownership string
+	Log       *slog.Logger // nil: discard
 }
 
 // Server answers clients on a Listener until Stop or a shutdown request.

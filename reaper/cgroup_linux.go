@@ -1,0 +1,295 @@
+package reaper
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The cgroup backend (DESIGN §17): where Corral can create cgroup v2 directories, each
+// run starts directly inside one of its own (SysProcAttr.UseCgroupFD: CLONE_INTO_CGROUP,
+// no window in which it could fork outside), and the cgroup is the run: its members
+// are cgroup.procs (a setsid daemon, an env -i escapee stay members), it is emptied by
+// cgroup.kill, frozen by cgroup.freeze, and known empty from cgroup.events, watched with
+// inotify. Measured here: cgroup.kill empties 1,001 processes in 50 ms, cgroup.procs of
+// 1,001 members reads in 0.26 ms (shared/research/ownership.md §5).
+
+// Cgroup is one run's control group: a directory of a cgroup2 mount.
+type Cgroup struct{ Path string }
+
+// cgroupName is what a run's cgroup may be called: a run id ("r" and 12 hex digits).
+// A record read from disk names a cgroup; only one of Corral's, under its base, is
+// ever opened to be emptied (OpenCgroup), never an arbitrary path (issue 23).
+func validCgroupName(name string) bool {
+	if len(name) != 13 || name[0] != 'r' {
+		return false
+	}
+	for _, c := range name[1:] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// NewCgroup makes the cgroup named name (a run id) under base.
+func NewCgroup(base, name string) (*Cgroup, error) {
+	if !validCgroupName(name) {
+		return nil, fmt.Errorf("cgroup %q: %w", name, ErrBadCgroup)
+	}
+	p := filepath.Join(base, name)
+	if err := unix.Mkdir(p, 0o755); err != nil {
+		return nil, fmt.Errorf("make cgroup %s: %w", p, err)
+	}
+	return &Cgroup{Path: p}, nil
+}
+
+// SweepCgroups removes the empty run cgroups under base made more than age ago: those
+// of runs whose Corral was killed after it made the cgroup and before anything could
+// record it (a run that lives has members; one that ended removed its own). It
+// returns how many it removed. rmdir(2) of a cgroup that has members fails, so a
+// cgroup that got one meanwhile stays.
+func SweepCgroups(base string, age time.Duration) int {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() || !validCgroupName(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || time.Since(info.ModTime()) < age {
+			continue
+		}
+		c := &Cgroup{Path: filepath.Join(base, e.Name())}
+		if p, err := c.Populated(); err == nil && !p && unix.Rmdir(c.Path) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// OpenCgroup opens a run's existing cgroup, as a record names it: it must be named
+// name (the run's id), lie directly under base, and be a directory of a cgroup2
+// mount. Anything else is refused: a forged record must not make Corral empty another
+// cgroup (a service's, a container's).
+func OpenCgroup(base, name, path string) (*Cgroup, error) {
+	if !validCgroupName(name) || filepath.Clean(path) != filepath.Join(base, name) {
+		return nil, fmt.Errorf("cgroup %q is not run %s's under %s: %w", path, name, base, ErrBadCgroup)
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(path, &st); err != nil {
+		return nil, fmt.Errorf("cgroup %s: %w", path, err)
+	}
+	if st.Type != unix.CGROUP2_SUPER_MAGIC {
+		return nil, fmt.Errorf("%s is not on a cgroup2 mount: %w", path, ErrBadCgroup)
+	}
+	return &Cgroup{Path: path}, nil
+}
+
+// FD opens the cgroup's directory for SysProcAttr.CgroupFD; the caller closes it.
+func (c *Cgroup) FD() (int, error) {
+	fd, err := unix.Open(c.Path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("open cgroup %s: %w", c.Path, err)
+	}
+	return fd, nil
+}
+
+func (c *Cgroup) file(name string) string { return filepath.Join(c.Path, name) }
+
+// Procs lists the cgroup's members (cgroup.procs: thread-group ids).
+func (c *Cgroup) Procs() ([]int, error) {
+	b, err := os.ReadFile(c.file("cgroup.procs"))
+	if err != nil {
+		return nil, fmt.Errorf("cgroup %s: %w", c.Path, err)
+	}
+	var pids []int
+	for _, f := range bytes.Fields(b) {
+		if pid, err := strconv.Atoi(string(f)); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, nil
+}
+
+// events reads cgroup.events: populated (a live member) and frozen.
+func (c *Cgroup) events() (populated, frozen bool, err error) {
+	b, err := os.ReadFile(c.file("cgroup.events"))
+	if err != nil {
+		return false, false, fmt.Errorf("cgroup %s: %w", c.Path, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), " ")
+		switch k {
+		case "populated":
+			populated = v == "1"
+		case "frozen":
+			frozen = v == "1"
+		}
+	}
+	return populated, frozen, nil
+}
+
+// Frozen reports whether the cgroup is frozen (every member stopped).
+func (c *Cgroup) Frozen() (bool, error) {
+	_, f, err := c.events()
+	return f, err
+}
+
+// Populated reports whether the cgroup has a live member.
+func (c *Cgroup) Populated() (bool, error) {
+	p, _, err := c.events()
+	return p, err
+}
+
+func (c *Cgroup) write(name, value string) error {
+	f, err := os.OpenFile(c.file(name), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("cgroup %s: %w", c.Path, err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(value); err != nil {
+		return fmt.Errorf("cgroup %s: write %s: %w", c.Path, name, err)
+	}
+	return nil
+}
+
+// Owner is the uid that owns the cgroup's directory.
+func (c *Cgroup) Owner() (int, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(c.Path, &st); err != nil {
+		return -1, err
+	}
+	return int(st.Uid), nil
+}
+
+// Take moves process pid into the cgroup (with its threads): a daemon another run
+// uses passes to that run's cgroup (DESIGN §17).
+func (c *Cgroup) Take(pid int) error { return c.write("cgroup.procs", strconv.Itoa(pid)) }
+
+// Kill sends SIGKILL to every member at once (cgroup.kill, Linux 5.14): atomic, a
+// process forking meanwhile cannot slip out.
+func (c *Cgroup) Kill() error { return c.write("cgroup.kill", "1") }
+
+// SetFrozen freezes the cgroup (every member stops, wherever it is, and cannot fork or
+// exit by itself until thawed) or thaws it, and waits up to limit until cgroup.events
+// says it is done (a member in uninterruptible sleep freezes when it leaves it).
+func (c *Cgroup) SetFrozen(frozen bool, limit time.Duration) error {
+	v := "0"
+	if frozen {
+		v = "1"
+	}
+	if err := c.write("cgroup.freeze", v); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	return c.await(ctx, func(_, f bool) bool { return f == frozen })
+}
+
+// AwaitEmpty waits until the cgroup has no live member, ctx is done, or deadline
+// passes, watching cgroup.events with inotify (no polling of members). It reports
+// whether the cgroup is empty.
+func (c *Cgroup) AwaitEmpty(ctx context.Context, deadline time.Time) bool {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	return c.await(ctx, func(p, _ bool) bool { return !p }) == nil
+}
+
+// await waits until cond holds of cgroup.events, woken by inotify on every change.
+//
+// The inotify instance is closed off the caller's path: closing one waits for the
+// kernel's fsnotify grace period, measured on Linux 6.18 at 5–23 ms — three times the
+// wait itself when a cancel of 100 processes took 6 ms.
+func (c *Cgroup) await(ctx context.Context, cond func(populated, frozen bool) bool) error {
+	in, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	if err != nil {
+		return fmt.Errorf("inotify: %w", err)
+	}
+	defer func() { go unix.Close(in) }()
+	if _, err := unix.InotifyAddWatch(in, c.file("cgroup.events"), unix.IN_MODIFY); err != nil {
+		return fmt.Errorf("watch %s: %w", c.Path, err)
+	}
+	buf := make([]byte, 4096)
+	for {
+		p, f, err := c.events() // after the watch is set: no change is missed in between
+		if err != nil {
+			return err
+		}
+		if cond(p, f) {
+			return nil
+		}
+		if err := waitReadable(ctx, in); err != nil {
+			return err
+		}
+		unix.Read(in, buf) // drain; the next read of cgroup.events says what changed
+	}
+}
+
+// waitReadable waits until fd is readable or ctx is done. ctx is looked at every
+// awaitSlice: poll(2) cannot wait on a channel, and an eventfd per wait is not worth it.
+func waitReadable(ctx context.Context, fd int) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		slice := awaitSlice
+		if d, ok := ctx.Deadline(); ok {
+			slice = min(slice, max(time.Until(d), time.Millisecond))
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, int(slice/time.Millisecond)+1)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+}
+
+// awaitSlice bounds how long a wait on cgroup.events goes without looking at its
+// context (a hurried shutdown cuts the grace short).
+const awaitSlice = 20 * time.Millisecond
+
+// Remove removes the cgroup (it must be empty: zombies do not count).
+func (c *Cgroup) Remove() error {
+	if err := unix.Rmdir(c.Path); err != nil && !errors.Is(err, unix.ENOENT) {
+		return fmt.Errorf("remove cgroup %s: %w", c.Path, err)
+	}
+	return nil
+}
+
+// Usage is what the cgroup's members have used: CPU time (cpu.stat usage_usec, always
+// there on cgroup2) and memory (memory.current, only where the memory controller is
+// enabled for it; -1 otherwise).
+func (c *Cgroup) Usage() (cpu time.Duration, memory int64, err error) {
+	b, err := os.ReadFile(c.file("cpu.stat"))
+	if err != nil {
+		return 0, -1, fmt.Errorf("cgroup %s: %w", c.Path, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "usage_usec "); ok {
+			us, _ := strconv.ParseInt(v, 10, 64)
+			cpu = time.Duration(us) * time.Microsecond
+		}
+	}
+	memory = -1
+	if b, err := os.ReadFile(c.file("memory.current")); err == nil {
+		memory, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	}
+	return cpu, memory, nil
+}

@@ -1,0 +1,238 @@
+package runs
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/reaper"
+	"corral/runs/eventually"
+)
+
+// The cgroup backend (DESIGN §17) in runs: what leaves a session stays the run's,
+// shown as contained, ended with it, and ended exactly by a reconcile after a crash.
+
+func init() { roles["escape-late"] = roleEscapeLate }
+
+// cgroupSup is a supervisor on the cgroup backend, or a skip where none can be made.
+func cgroupSup(t *testing.T, opts ...Option) *Supervisor {
+	t.Helper()
+	base := FindCgroups("")
+	if base.Dir == "" {
+		t.Skip(base.Reason)
+	}
+	return newSup(t, append(opts, WithCgroups(base))...)
+}
+
+// An agent that forks managed daemons out of its session (as codex does) keeps
+// running; the daemons are members of its cgroup, shown as contained (not escaped),
+// and the cancel ends them with it. Its record says so, and its cgroup is removed.
+func TestCgroupDaemonsContained(t *testing.T) {
+	kinds(t, func(t *testing.T, pty bool) {
+		dir := t.TempDir()
+		s := cgroupSup(t, WithRegistry(openReg(t, dir)), WithEscapeDetection())
+		id := spawn(t, s, childSpec(pty, "codex-like"))
+		out := waitOutput(t, s, id, "agent ready")
+		daemons := pidsAfter(out, "daemon")
+		if len(daemons) != 2 {
+			t.Fatalf("daemons %v", daemons)
+		}
+		info, _ := s.Info(id)
+		if info.Cgroup == "" || info.Escapees != 0 {
+			t.Fatalf("cgroup %q, escapees %d: want a cgroup and no escape", info.Cgroup, info.Escapees)
+		}
+		trees, _ := s.Trees(id)
+		contained := 0
+		for _, p := range trees[id] {
+			if p.Mark == reaper.MarkContained {
+				contained++
+			}
+		}
+		if contained != 2 {
+			t.Errorf("tree %+v: want the 2 daemons contained", trees[id])
+		}
+		if rec, _ := readRecord(s.reg.recordPath(id)); rec.CleanupMode != "cgroup" || rec.Cgroup != info.Cgroup {
+			t.Errorf("record: mode %q cgroup %q", rec.CleanupMode, rec.Cgroup)
+		}
+		s.Cancel(id)
+		end := waitEnd(t, s, id)
+		if end.Cleanup.Killed < 3 {
+			t.Errorf("killed %d, want the root and both daemons", end.Cleanup.Killed)
+		}
+		assertPIDsGone(t, daemons)
+		if _, err := os.Stat(info.Cgroup); !os.IsNotExist(err) {
+			t.Errorf("the run's cgroup is left: %v", err)
+		}
+	})
+}
+
+// A daemon started with setsid and env -i (no session, no run id) is the run's: it
+// ends with it, and the run is verified empty only once it is gone.
+func TestCgroupUnmarkedEscapeeEnds(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid(1) not installed")
+	}
+	s := cgroupSup(t)
+	id := spawn(t, s, Spec{Shell: "setsid -f sh -c 'echo escapee $$; exec env -i sleep 1000'; exec sleep 1000",
+		Timeout: time.Second, NoOutputTimeout: -1})
+	pids := pidsAfter(waitOutput(t, s, id, "escapee "), "escapee")
+	killReapLater(t, pids)
+	info := waitEnd(t, s, id)
+	if info.Reason != OverallTimeout || info.Cleanup.Killed != 2 {
+		t.Errorf("reason %s, killed %d: want overall-timeout, the root and the escapee", info.Reason, info.Cleanup.Killed)
+	}
+	assertPIDsGone(t, pids)
+}
+
+// A process run A detached with run B's id in its environment is A's — its cgroup
+// says so, whatever it claims — so B's end leaves it and A's ends it.
+func TestCgroupSpoofedRunIDIsTheStarters(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid(1) not installed")
+	}
+	s := cgroupSup(t, WithEscapeDetection())
+	b := spawn(t, s, childSpec(false, "sleep"))
+	waitOutput(t, s, b, "ready sleep")
+	a := spawn(t, s, Spec{Shell: "env " + RunIDEnv + "=" + b + " setsid -f sh -c 'echo spoof $$; exec sleep 1000'; exec sleep 1000"})
+	pids := pidsAfter(waitOutput(t, s, a, "spoof "), "spoof")
+	killReapLater(t, pids)
+	s.Cancel(b)
+	waitEnd(t, s, b)
+	if p, err := reaper.ReadProc(pids[0]); err != nil || p.State == 'Z' {
+		t.Fatal("run B's end took the process run A started")
+	}
+	s.Cancel(a)
+	waitEnd(t, s, a)
+	assertPIDsGone(t, pids)
+}
+
+// A paused run's cgroup is frozen: a daemon out of its session stops too.
+func TestCgroupPauseFreezes(t *testing.T) {
+	s := cgroupSup(t)
+	id := spawn(t, s, childSpec(false, "codex-like"))
+	waitOutput(t, s, id, "agent ready")
+	if err := s.Pause(id); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := s.Info(id)
+	waitPaused(t, info)
+	if err := s.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := (&reaper.Cgroup{Path: info.Cgroup}).Frozen(); f {
+		t.Error("still frozen after resume")
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// roleEscapeLate starts a run that detaches an unmarked daemon (setsid, env -i) and
+// prints its pid at once: the role is killed right after, before anything could have
+// looked for it.
+func roleEscapeLate(dir string) error {
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		return err
+	}
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()), WithEscapeDetection(), WithCgroups(FindCgroups("")))
+	if err != nil {
+		return err
+	}
+	id, err := s.Spawn(Spec{Shell: "setsid -f sh -c 'echo escapee $$; exec env -i sleep 1000'; exec sleep 1000"})
+	if err != nil {
+		return err
+	}
+	if err := awaitOutput(s, id, "escapee "); err != nil {
+		return err
+	}
+	out, _ := s.Log(id)
+	info, _ := s.Info(id)
+	fmt.Printf("run %s %s %d\n", id, info.Cgroup, pidsAfter(out.Bytes(), "escapee")[0])
+	select {}
+}
+
+// issue 22: an env -i daemon forked just before Corral was killed, which no scan ever
+// saw and which carries no run id, is ended by the next Corral's reconcile: the
+// record names the cgroup, and the cgroup holds it.
+func TestCgroupReconcileEndsWhatNoScanSaw(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid(1) not installed")
+	}
+	if FindCgroups("").Dir == "" {
+		t.Skip(FindCgroups("").Reason)
+	}
+	dir := t.TempDir()
+	cmd, stderr := startRole(t, "escape-late", dir)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	f := strings.Fields(line)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(f) != 4 {
+		t.Fatalf("role said %q; stderr %s", line, stderr)
+	}
+	id, cg := f[1], f[2]
+	esc, _ := strconv.Atoi(f[3])
+	killReapLater(t, []int{esc})
+	s := regSup(t, openReg(t, dir))
+	ds := reconcileUntilSettled(t, s)
+	if d := ds[id]; d.Decision != VerdictReaped || !strings.Contains(d.Detail, "killed 2") {
+		t.Errorf("decision %+v, want orphan-reaped with the root and the daemon killed", d)
+	}
+	assertPIDsGone(t, []int{esc})
+	eventually.True(t, 5*time.Second, "the cgroup removed", func() bool {
+		_, err := os.Stat(cg)
+		return os.IsNotExist(err)
+	})
+}
+
+// A record naming a cgroup that is not a run cgroup of Corral's — a forged one
+// pointing at a service's — gets nothing signalled: it is closed as invalid.
+func TestCgroupForgedRecordRefused(t *testing.T) {
+	base := FindCgroups("")
+	if base.Dir == "" {
+		t.Skip(base.Reason)
+	}
+	victim, err := reaper.NewCgroup(base.Dir, fmt.Sprintf("r%012x", time.Now().UnixNano()&0xffffffffffff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Remove()
+	fd, _ := victim.FD()
+	cmd := exec.Command("sleep", "1000")
+	cmd.SysProcAttr = cgroupAttr(fd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	fp, _ := reaper.Identify(cmd.Process.Pid)
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	rec := Record{RunID: "r0123456789ab", Name: "forged", Backend: KindPipe, PID: fp.PID, PGID: fp.PID, SID: fp.PID,
+		Fingerprint: fp, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead", LeaseEpoch: 3,
+		LeaseExpiresAt: time.Now().Add(-time.Minute), CleanupMode: "cgroup", Cgroup: victim.Path}
+	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+		t.Fatal(err)
+	}
+	s := regSup(t, reg)
+	ds := reconcileUntilSettled(t, s)
+	if d := ds[rec.RunID]; d.Decision != VerdictLost || !strings.Contains(d.Detail, "invalid record") {
+		t.Errorf("decision %+v, want lost as an invalid record", d)
+	}
+	if p, _ := victim.Populated(); !p {
+		t.Error("the cgroup a forged record named was emptied")
+	}
+}
+
+func cgroupAttr(fd int) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: fd}
+}
