@@ -20,6 +20,9 @@ var (
 	ErrCorruptRecord = errors.New("corrupt run record")
 	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrSymlinkDir: a directory of the state dir (runs/, logs/, …) is a symbolic
+	// link; Corral follows none inside its state dir (issue 23.3).
+	ErrSymlinkDir = errors.New("a directory of the state dir is a symbolic link")
 	// ErrTooLarge: a state-dir file over its size cap; never read whole.
 	ErrTooLarge = errors.New("file too large")
 	// ErrBadID: a run or instance id read from disk that is not one Corral makes; no

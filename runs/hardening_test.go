@@ -83,7 +83,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "sleep"))
 	waitOutput(t, s, id, "ready")
-	l, err := lockFile(filepath.Join(dir, "registry.lock"), true) // another holder: its own open file
+	l, err := lockFile(reg.root, "registry.lock", true) // another holder: its own open file
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	}
 	l.release()
 	waitEnd(t, s, id)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil || rec.State != Exited || rec.Reason != ManualCancel {
 		t.Fatalf("record %+v (%v), want exited by manual-cancel", rec, err)
 	}
@@ -214,7 +214,7 @@ func TestFinalWriteRetried(t *testing.T) {
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "exit", "3"))
 	waitEnd(t, s, id)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil || rec.State != Exited {
 		t.Fatalf("record %+v (%v), want exited", rec, err)
 	}
@@ -239,7 +239,7 @@ func TestFinalWriteGivenUpDropsRecord(t *testing.T) {
 	id := spawn(t, s, childSpec(false, "exit", "0"))
 	waitEnd(t, s, id)
 	if _, err := os.Lstat(reg.recordPath(id)); !errors.Is(err, os.ErrNotExist) {
-		rec, _ := readRecord(reg.recordPath(id))
+		rec, _ := reg.record(id)
 		t.Fatalf("record left as %s after the final write failed for good", rec.State)
 	}
 	ev, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
@@ -275,9 +275,9 @@ func TestHeldSpawnErrors(t *testing.T) {
 // A cancel that comes while the first record waits for registry.lock returns at once,
 // and the held child is never released: its program never runs.
 func TestCancelDuringCommitRunsNothing(t *testing.T) {
-	dir := t.TempDir()
-	s := regSup(t, openReg(t, dir))
-	l, err := lockFile(filepath.Join(dir, "registry.lock"), true)
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	l, err := lockFile(reg.root, "registry.lock", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func TestLegacyRecordStillRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := writeLegacyRecord(t, reg, fp)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil {
 		t.Fatal(err)
 	}

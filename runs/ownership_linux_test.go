@@ -127,7 +127,7 @@ func TestReconcileRecycledPID(t *testing.T) {
 	if d.Decision != VerdictLost {
 		t.Errorf("decision %s (%s), want lost", d.Decision, d.Detail)
 	}
-	if rec, _ := readRecord(reg.recordPath("rrecycled")); rec.State != Exited || rec.Reason != Lost {
+	if rec, _ := reg.record("rrecycled"); rec.State != Exited || rec.Reason != Lost {
 		t.Errorf("record %s/%s, want exited/lost", rec.State, rec.Reason)
 	}
 	if alive, _ := daemon.Alive(); !alive {

@@ -75,7 +75,7 @@ func TestStaleRecordsClosedAsLost(t *testing.T) {
 		if d.Decision != VerdictLost {
 			t.Errorf("%s: %s (%s), want lost", d.ID, d.Decision, d.Detail)
 		}
-		if rec, _ := readRecord(reg.recordPath(d.ID)); rec.State != Exited || rec.Reason != Lost {
+		if rec, _ := reg.record(d.ID); rec.State != Exited || rec.Reason != Lost {
 			t.Errorf("%s record %s/%s", d.ID, rec.State, rec.Reason)
 		}
 	}
@@ -98,7 +98,7 @@ func TestRestartReconcile(t *testing.T) {
 		if d.Decision != VerdictReaped {
 			t.Errorf("%s: %s (%s), want orphan-reaped", id, d.Decision, d.Detail)
 		}
-		if rec, _ := readRecord(reg.recordPath(id)); rec.State != Exited || rec.Reason != OrphanReaped ||
+		if rec, _ := reg.record(id); rec.State != Exited || rec.Reason != OrphanReaped ||
 			!rec.Cleanup.VerifiedEmpty || rec.Cleanup.Killed != 3 {
 			t.Errorf("record %s: %s/%s %+v", id, rec.State, rec.Reason, rec.Cleanup)
 		}
