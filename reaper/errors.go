@@ -17,6 +17,9 @@ var (
 	// group, kill(-1) is every process, pid 1 is init), and ReapIfZombie refuses pids
 	// <= 0 (wait4 would take any child of a group, or of all).
 	ErrProtected = errors.New("reaper: refusing to signal pid or group <= 1")
+	// ErrNotOurs: a live process a record names is not Corral's to signal: another
+	// uid's, or without the run's marker in its environment (issue 23.1).
+	ErrNotOurs = errors.New("reaper: not provably this run's process")
 	// errBadStat reports a /proc/<pid>/stat line this package cannot parse.
 	errBadStat = errors.New("reaper: malformed stat line")
 )

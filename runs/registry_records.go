@@ -14,9 +14,11 @@ import (
 )
 
 // Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
-// what lets a later Corral explain, reap or adopt a run whose owner died.
+// what lets a later Corral explain, reap or adopt a run whose owner died. Its Secret
+// is the one field nothing prints: Public is the record as shown (corral ls).
 type Record struct {
 	RunID           string             `json:"run_id"`
+	Secret          string             `json:"secret,omitempty"` // RunSecretEnv's value; "" in records older than issue 23
 	Name            string             `json:"name"`
 	Backend         Kind               `json:"backend"`
 	Spec            Spec               `json:"spec"`
@@ -45,6 +47,13 @@ type Record struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+}
+
+// Public is the record without its secret: what corral ls and anything else shown to
+// people or programs carry (issue 23.1).
+func (rec Record) Public() Record {
+	rec.Secret = ""
+	return rec
 }
 
 // sweep removes temp files a crashed writer left and moves corrupt records aside.

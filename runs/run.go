@@ -17,6 +17,7 @@ import (
 // wait on the lifecycle.
 type run struct {
 	id     string
+	secret string // RunSecretEnv's value: set when made, never changed
 	spec   Spec
 	sup    *Supervisor
 	ctx    context.Context
@@ -142,6 +143,7 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
+	cmd.Env = append(cmd.Env, RunSecretEnv+"="+r.secret)
 	if r.sup.reg != nil { // corral hook, run by the run's agent, finds the server by it
 		cmd.Env = append(cmd.Env, StateDirEnv+"="+r.sup.reg.Dir())
 	}

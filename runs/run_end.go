@@ -75,8 +75,9 @@ func (r *run) target() reaper.Target {
 		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries}
 	if r.info.Adopted {
 		// Not our child: no zombie pins its numbers, so only what is provably the
-		// run's is signalled, each through a verified pidfd (issue 15.1).
-		t.Claim = &reaper.Claim{Root: r.info.Fingerprint, EnvKey: RunIDEnv, EnvValue: r.id}
+		// run's is signalled, each through a verified pidfd (issue 15.1, 23.1).
+		c := r.claim()
+		t.Claim = &c
 	}
 	return t
 }

@@ -151,7 +151,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	}
 	id := newID()
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &run{id: id, spec: spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: id, secret: newSecret(), spec: spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1)}
 	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
 		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
@@ -197,6 +197,14 @@ func newID() string {
 	var b [6]byte
 	rand.Read(b[:])
 	return "r" + hex.EncodeToString(b[:])
+}
+
+// newSecret returns a run's secret (RunSecretEnv): 128 random bits, which nobody can
+// guess from what Corral shows.
+func newSecret() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func (s *Supervisor) get(id string) (*run, error) {

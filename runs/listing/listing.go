@@ -37,7 +37,7 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
 			continue
 		}
-		out = append(out, Run{Record: r, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)})
+		out = append(out, Run{Record: r.Public(), OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)})
 	}
 	return out, nil
 }
