@@ -21,7 +21,7 @@ import (
 // never lands over a newer one.
 func (r *run) persistLocked() error {
 	reg := r.sup.reg
-	if reg == nil {
+	if reg == nil || r.unrecorded {
 		return nil
 	}
 	rec := r.recordLocked()
@@ -90,6 +90,12 @@ func (r *run) writeBehind() {
 		done := err == nil || errors.Is(err, ErrLeaseLost) || failures >= writeRetries
 		if done && r.wb.pending == rec { // a newer record is written next, not dropped
 			r.wb.pending = nil
+		}
+		if done { // what corral run warns of: the record on disk is not the run's
+			r.info.RecordErr = ""
+			if err != nil {
+				r.info.RecordErr = err.Error()
+			}
 		}
 		r.mu.Unlock()
 		switch {

@@ -16,6 +16,9 @@ var (
 	ErrNotEnded = errors.New("run has not ended")
 	// ErrShutdown: the supervisor is shutting down and accepts no new runs.
 	ErrShutdown = errors.New("supervisor is shutting down")
+	// ErrRegistry: a run's first record could not be written, so the run was not
+	// started (its program never ran): Corral's failure, not the program's.
+	ErrRegistry = errors.New("registry")
 	// ErrCorruptRecord: a registry record that does not parse; it is set aside.
 	ErrCorruptRecord = errors.New("corrupt run record")
 	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.

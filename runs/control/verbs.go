@@ -243,6 +243,9 @@ func wait(c *client.Client, o *opts, env Env) int {
 		printJSON(env.Stdout, w.Report)
 	}
 	fmt.Fprintf(env.Stderr, "corral: %s\n", runs.Summary(w.Run))
+	if warning := runs.RecordWarning(w.Run); warning != "" {
+		fmt.Fprintf(env.Stderr, "corral: %s\n", warning)
+	}
 	return env.ExitCode(w.Run)
 }
 
