@@ -121,3 +121,29 @@ func flood(t *testing.T, state string) []net.Conn {
 	wg.Wait()
 	return conns
 }
+
+// issue 23.6: with the server SIGSTOPped, a client fails within seconds with what is
+// wrong, for a quick verb and for one that blocks by design. Before: corral spawn was
+// still blocked after 30 s.
+func TestStoppedServerClearError(t *testing.T) {
+	state := serverState(t)
+	sp := serverCorral(t, state, "spawn", "--", "sleep", "300")
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	id := strings.TrimSpace(sp.stdout)
+	fp := pin(t, serverPID(t, state))
+	if err := fp.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fp.Signal(syscall.SIGCONT) }) // before serverState's shutdown
+	want := fmt.Sprintf("the server does not answer: pid %d, state T (stopped)", fp.PID)
+	for _, args := range [][]string{{"spawn", "--", "true"}, {"wait", id}, {"poll", "--wait", "60s", id}} {
+		cmd := corral(t, args...)
+		cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
+		r, took := runWithin(t, cmd, 20*time.Second)
+		if r.code != 1 || !strings.Contains(r.stderr, want) || took > 5*time.Second {
+			t.Errorf("%s: exit %d after %v, stderr %q; want exit 1 within 5s saying %q", args[0], r.code, took, r.stderr, want)
+		}
+	}
+}
