@@ -207,19 +207,25 @@ func (e *escalation) putExtra(fp Fingerprint, fd int, p Proc, member bool) {
 	e.seen[fp.PID] = fp.StartTime
 }
 
-// mayCarry reports whether p is worth checking for the claim's marker (Find): alive,
-// signallable, not claimed yet, started at or after the root (a process older than
-// the run cannot have inherited from it) and, cheaply first, of our uid (the owner of
-// /proc/<pid>; admit checks the real and effective uid and the marker itself).
+// mayCarry reports whether p is worth admitting for the claim's marker alone (Find):
+// alive, signallable, not claimed yet, started at or after the root (a process older
+// than the run cannot have inherited from it), of our uid by the owner of /proc/<pid>
+// and carrying the marker. These cheap looks spare most processes a pidfd; admit then
+// checks the pinned process itself (Owned).
 func (e *escalation) mayCarry(p Proc) bool {
-	if dead(p.State) || !ValidPID(p.PID) || p.StartTime < e.t.Claim.Root.StartTime {
+	c := e.t.Claim
+	if dead(p.State) || !ValidPID(p.PID) || p.StartTime < c.Root.StartTime {
 		return false
 	}
 	if x, ok := e.extra[p.PID]; ok && x.fp.StartTime == p.StartTime {
 		return false
 	}
 	var st unix.Stat_t
-	return unix.Stat("/proc/"+strconv.Itoa(p.PID), &st) == nil && int(st.Uid) == os.Geteuid()
+	if unix.Stat("/proc/"+strconv.Itoa(p.PID), &st) != nil || int(st.Uid) != os.Geteuid() {
+		return false
+	}
+	v, err := markerOf(p.PID, c.EnvKey)
+	return err == nil && v == c.EnvValue
 }
 
 // ReadCmdline returns a process's argv from /proc/<pid>/cmdline, for display only: a
