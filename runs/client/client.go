@@ -123,12 +123,8 @@ func (c *Client) Close() error { return c.conn.Close() }
 // Invoke calls op with args and returns its reply, typed as the op's. Unless ctx has
 // a deadline of its own, the call has op's budget (api.Operation.Budget).
 func (c *Client) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
-	budget := op.Budget(args)
-	if _, ok := ctx.Deadline(); ok {
-		budget = 0
-	}
 	var raw json.RawMessage
-	if err := c.call(ctx, op.Name(), args, &raw, budget); err != nil {
+	if err := c.call(ctx, op.Name(), args, &raw, op.Budget(args)); err != nil {
 		return nil, err
 	}
 	return op.DecodeReply(raw)
@@ -140,17 +136,16 @@ func (c *Client) Invoke(ctx context.Context, op api.Operation, args any) (any, e
 // Without a deadline in ctx it waits up to api.DefaultBudget. Either way a server
 // found stopped or gone while the call waits ends it with ErrNoAnswer.
 func (c *Client) Call(ctx context.Context, verb string, args, result any) error {
-	budget := api.DefaultBudget
-	if _, ok := ctx.Deadline(); ok {
-		budget = 0
-	}
-	return c.call(ctx, verb, args, result, budget)
+	return c.call(ctx, verb, args, result, api.DefaultBudget)
 }
 
-// call is Call within budget (0: none but ctx's).
+// call is Call within budget (0: none), unless ctx has a deadline of its own.
 func (c *Client) call(ctx context.Context, verb string, args, result any, budget time.Duration) error {
 	if c.broken != nil {
 		return c.broken
+	}
+	if _, ok := ctx.Deadline(); ok {
+		budget = 0
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
