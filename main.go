@@ -367,6 +367,15 @@ func cmdParity(args []string) int {
 // decides only when it is what ended the run: a run that exited, timed out or escaped
 // just as a signal came keeps its own code, matching the summary line.
 func exitCode(info runs.Info, spawnErr error, got os.Signal) int {
+	code := runExitCode(info, spawnErr, got)
+	if info.RecordErr != "" && (code == 0 || info.Reason == runs.SpawnError) {
+		return exitFailure // Corral could not record the run (issue 23.4); stderr said why
+	}
+	return code
+}
+
+// runExitCode is the exit code the run's own end gives.
+func runExitCode(info runs.Info, spawnErr error, got os.Signal) int {
 	switch info.Reason {
 	case runs.ManualCancel, runs.SupervisorShutdown:
 		if code, ok := signalExit[got]; ok {

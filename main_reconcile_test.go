@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -157,5 +158,40 @@ func TestLsAndReconcile(t *testing.T) {
 	rec := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
 	if rec.code != 0 || rec.stdout != "" {
 		t.Fatalf("reconcile with nothing open: exit %d %q", rec.code, rec.stdout)
+	}
+}
+
+// issue 23.2, through the binary: after corral run was SIGKILLed, a process the user
+// started with the run id ls printed is not reaped with the orphan; ls --json shows
+// no secret (issue 23.1). Before: "orphan-reaped … killed 2", the copy among them.
+func TestReconcileSparesCopiedRunID(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	pid := startKilled(t, state)
+	ls := run(t, corral(t, "ls", "--json", "--state-dir", state))
+	var doc struct {
+		Runs []map[string]any `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(ls.stdout), &doc); err != nil || len(doc.Runs) != 1 {
+		t.Fatalf("ls --json: %v %s", err, ls.stdout)
+	}
+	if _, shown := doc.Runs[0]["secret"]; shown {
+		t.Errorf("ls --json shows the run's secret: %s", ls.stdout)
+	}
+	copied := exec.Command("sleep", "300")
+	copied.Env = append(os.Environ(), fmt.Sprintf("CORRAL_RUN_ID=%s", doc.Runs[0]["run_id"]))
+	copied.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := copied.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fp := pin(t, copied.Process.Pid)
+	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); copied.Wait() })
+	r := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
+	if r.code != 0 || !strings.Contains(r.stdout, `"decision":"orphan-reaped"`) {
+		t.Fatalf("reconcile: %+v", r)
+	}
+	waitGone(t, pid, "the orphan")
+	if alive, _ := fp.Alive(); !alive {
+		t.Fatalf("the process carrying a copied run id was reaped: %s", r.stdout)
 	}
 }

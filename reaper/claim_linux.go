@@ -15,21 +15,11 @@ import (
 // reuse (a reconcile pass shares one across its records); nil takes a fresh one.
 // Reconciliation uses it to tell a live orphan (steal, then reap) from a lost one.
 func Claimed(all []Proc, c Claim, extra []Fingerprint) ([]Fingerprint, error) {
-	e := newEscalation(nil, Target{SID: c.Root.PID, Claim: &c, Extra: extra})
-	defer e.release()
-	if err := e.validate(); err != nil {
+	e, err := claimScan(all, c, extra)
+	if err != nil {
 		return nil, err
 	}
-	e.pinExtra()
-	var err error
-	if all == nil {
-		all, err = ListAll()
-		if err != nil {
-			return nil, err
-		}
-	}
-	e.dropExitedExtra()
-	e.expand(all, true)
+	defer e.release()
 	var out []Fingerprint
 	for _, x := range e.extra {
 		if !x.refused {
@@ -37,6 +27,27 @@ func Claimed(all []Proc, c Claim, extra []Fingerprint) ([]Fingerprint, error) {
 		}
 	}
 	return out, nil
+}
+
+// claimScan pins what claim c and extra prove the run's, on snapshot all (nil: a
+// fresh one). The caller releases the escalation it returns.
+func claimScan(all []Proc, c Claim, extra []Fingerprint) (*escalation, error) {
+	e := newEscalation(nil, Target{SID: c.Root.PID, Claim: &c, Extra: extra})
+	if err := e.validate(); err != nil {
+		e.release()
+		return nil, err
+	}
+	e.pinExtra()
+	var err error
+	if all == nil {
+		if all, err = ListAll(); err != nil {
+			e.release()
+			return nil, err
+		}
+	}
+	e.dropExitedExtra()
+	e.expand(all, true)
+	return e, nil
 }
 
 // validate refuses targets no record of ours can name: a session or root number <= 1
@@ -86,15 +97,18 @@ func (e *escalation) dropExitedExtra() {
 //   - a member of a session led by a proven process: sessions are joined only by
 //     fork, so every member descends from the leader, and a live leader holds the
 //     session number, which therefore cannot be recycled;
-//   - in claim mode, on the first scan, a process of our uid that carries the run's
-//     inherited marker (CORRAL_RUN_ID) and started at or after the run's root: how a
-//     reconcile after a crash still finds an escapee whose parents are gone (15.7).
+//   - in claim mode with Find, on the first scan, a process that carries the run's
+//     secret marker and started at or after the run's root: how a reconcile after a
+//     crash still finds an escapee whose parents are gone (15.7).
 //
-// Each newcomer is pinned (pidfd, then its start time re-read) before it is trusted as
-// a parent in turn. Nothing is ever claimed for sharing a session number with a dead
-// root: that is how a recycled pid once got an unrelated daemon killed (issue 15.1).
+// In claim mode every newcomer must also be Owned (our uid, the run's marker in its
+// environment: issue 23.1). Each is pinned (pidfd, then its start time re-read)
+// before it is trusted as a parent in turn. Nothing is ever claimed for sharing a
+// session number with a dead root: that is how a recycled pid once got an unrelated
+// daemon killed (issue 15.1).
 func (e *escalation) expand(all []Proc, first bool) {
-	if len(e.extra) == 0 && (e.t.Claim == nil || !first || e.t.Claim.EnvKey == "") {
+	find := first && e.t.Claim != nil && e.t.Claim.Find
+	if len(e.extra) == 0 && !find {
 		return
 	}
 	fam := NewFamily(all)
@@ -117,9 +131,9 @@ func (e *escalation) expand(all []Proc, first bool) {
 			queue = append(queue, all[i])
 		}
 	}
-	if first && e.t.Claim != nil && e.t.Claim.EnvKey != "" {
+	if find {
 		for _, p := range all {
-			if e.marked(p) && e.admit(p, true) {
+			if e.mayCarry(p) && e.admit(p, true) {
 				queue = append(queue, p)
 			}
 		}
@@ -155,7 +169,8 @@ func (e *escalation) rootPID() int {
 }
 
 // admit pins p and adds it to e.extra; false when it is already there, dead, not
-// signallable at all (pid <= 1), or no longer the process the snapshot saw.
+// signallable at all (pid <= 1), no longer the process the snapshot saw, or in claim
+// mode not Owned.
 func (e *escalation) admit(p Proc, member bool) bool {
 	if x, ok := e.extra[p.PID]; (ok && x.fp.StartTime == p.StartTime) || dead(p.State) || !ValidPID(p.PID) || p.PID == e.me.pid {
 		return false
@@ -173,7 +188,7 @@ func (e *escalation) admit(p Proc, member bool) bool {
 		return false
 	}
 	fp.PidfsIno, _ = pidfdIno(fd)
-	if _, err := e.s.read(p.PID, &now); err != nil {
+	if _, err := e.s.read(p.PID, &now); err != nil || !e.owns(p.PID, fd) {
 		unix.Close(fd)
 		return false
 	}
@@ -192,12 +207,14 @@ func (e *escalation) putExtra(fp Fingerprint, fd int, p Proc, member bool) {
 	e.seen[fp.PID] = fp.StartTime
 }
 
-// marked reports whether p carries the claim's inherited marker and may be judged by
-// it: our uid (another user's environment says nothing about our runs) and started at
-// or after the root (a process older than the run cannot have inherited from it).
-func (e *escalation) marked(p Proc) bool {
+// mayCarry reports whether p is worth admitting for the claim's marker alone (Find):
+// alive, signallable, not claimed yet, started at or after the root (a process older
+// than the run cannot have inherited from it), of our uid by the owner of /proc/<pid>
+// and carrying the marker. These cheap looks spare most processes a pidfd; admit then
+// checks the pinned process itself (Owned).
+func (e *escalation) mayCarry(p Proc) bool {
 	c := e.t.Claim
-	if dead(p.State) || !ValidPID(p.PID) || p.StartTime < c.Root.StartTime || c.EnvValue == "" {
+	if dead(p.State) || !ValidPID(p.PID) || p.StartTime < c.Root.StartTime {
 		return false
 	}
 	if x, ok := e.extra[p.PID]; ok && x.fp.StartTime == p.StartTime {
@@ -207,7 +224,7 @@ func (e *escalation) marked(p Proc) bool {
 	if unix.Stat("/proc/"+strconv.Itoa(p.PID), &st) != nil || int(st.Uid) != os.Geteuid() {
 		return false
 	}
-	v, err := EnvVar(p.PID, c.EnvKey)
+	v, err := markerOf(p.PID, c.EnvKey)
 	return err == nil && v == c.EnvValue
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -164,16 +165,16 @@ func TestForgedEscapeeInit(t *testing.T) {
 // Claim mode with a live root: the root's session and an escapee that carries the
 // run's marker (its parents gone) are claimed and ended one by one through pidfds; a
 // process with another run's marker is not, nor one with the marker older than the
-// root.
+// root. (The root carries the marker too, as every run's process does: issue 23.1.)
 func TestClaimLiveRun(t *testing.T) {
 	run := ownMarker("rclaim")
 	older := startMarked(t, run)
 	awaitTick(t, older.known[0].StartTime)
-	root := start(t, "tree", "2")
+	root := startCmd(t, markedCmd(run, "tree", "2"))
 	root.learnTree()
 	marked := startMarked(t, run)
 	other := startMarked(t, ownMarker("rother"))
-	claim := Claim{Root: root.known[0], EnvKey: "CORRAL_RUN_ID", EnvValue: run}
+	claim := Claim{Root: root.known[0], EnvKey: "CORRAL_RUN_ID", EnvValue: run, Find: true}
 	got, err := Claimed(nil, claim, nil)
 	if err != nil || len(got) != 4 {
 		t.Fatalf("claimed %d (%v), want the tree of 3 and the marked sleeper: %+v\n%s", len(got), err, got,
@@ -226,11 +227,16 @@ func describeUnknown(fps []Fingerprint, cs ...*child) string {
 // startMarked starts a sleeper in a session of its own with CORRAL_RUN_ID=id.
 func startMarked(t *testing.T, id string) *child {
 	t.Helper()
-	cmd := demoCmd("sleep")
-	cmd.Env = append(cmd.Env, "CORRAL_RUN_ID="+id)
-	c := startCmd(t, cmd)
+	c := startCmd(t, markedCmd(id, "sleep"))
 	c.line("ready sleep")
 	return c
+}
+
+// markedCmd is a demo child with CORRAL_RUN_ID=id in its environment.
+func markedCmd(id, mode string, args ...string) *exec.Cmd {
+	cmd := demoCmd(mode, args...)
+	cmd.Env = append(cmd.Env, "CORRAL_RUN_ID="+id)
+	return cmd
 }
 
 // An escapee's own descendants and session end with the run, on the live-run path too.

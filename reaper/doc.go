@@ -24,7 +24,8 @@
 // a stranger that reused the number. A run whose root Corral does not pin (reconciled
 // after its owner died, or adopted) is ended in claim mode instead (Target.Claim): no
 // group is signalled, only processes proven the run's, one by one through pidfds
-// verified against their fingerprints (Claim lists the proofs; issue 15.1).
+// verified against their fingerprints (Claim lists the proofs; issue 15.1), each of
+// Corral's uid and carrying the run's marker in its environment (Owned, issue 23.1).
 //
 // Corral is a child subreaper (SetSubreaper), so a descendant that double-forks out of
 // its session reparents to Corral rather than init. Reparenting sends no SIGCHLD: the
@@ -33,7 +34,8 @@
 // walks (Escapees), and shows each run as a Tree built from one shared ListAll.
 //
 // Nothing here matches command lines or process names; decisions use only session ids,
-// group ids, pids, fingerprints and, in claim mode, the inherited run id (EnvVar).
+// group ids, pids, fingerprints and, in claim mode, uids and the run's inherited marker
+// (EnvVar).
 // ReadCmdline reads an escapee's argv for display only. Linux is implemented; macOS and Windows compile and
 // return ErrNotSupported.
 package reaper

@@ -20,6 +20,9 @@ var (
 	// ErrBadCgroup refuses a cgroup that is not one of Corral's runs' (a record read
 	// from disk names it, and may be forged).
 	ErrBadCgroup = errors.New("reaper: not a run cgroup of corral's")
+	// ErrNotOurs: a live process a record names is not Corral's to signal: another
+	// uid's, or without the run's marker in its environment (issue 23.1).
+	ErrNotOurs = errors.New("reaper: not provably this run's process")
 	// errBadStat reports a /proc/<pid>/stat line this package cannot parse.
 	errBadStat = errors.New("reaper: malformed stat line")
 )

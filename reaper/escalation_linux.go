@@ -83,7 +83,9 @@ func (e *escalation) count() int { return len(e.live) + len(e.extra) }
 // pinExtra pins every Extra that still matches its fingerprint, and in claim mode the
 // recorded root. A stale one (pid reused, other boot) is dropped here and never
 // signalled; so is one naming pid <= 1 or Corral itself, which only a forged record
-// can (issue 15.8: a forged escapee with pid 1 got SIGTERM and SIGCONT).
+// can (issue 15.8: a forged escapee with pid 1 got SIGTERM and SIGCONT), and in claim
+// mode one that is not Owned (issue 23.1: a forged record's fingerprint of another
+// user's process, or of one without the run's marker).
 func (e *escalation) pinExtra() {
 	fps := e.t.Extra
 	if c := e.t.Claim; c != nil && c.Root.PID != 0 {
@@ -104,6 +106,10 @@ func (e *escalation) pinExtra() {
 		if _, err = e.s.read(f.PID, &p); err != nil {
 			unix.Close(fd)
 			e.unknown = e.unknown || !errors.Is(err, ErrGone)
+			continue
+		}
+		if !e.owns(f.PID, fd) {
+			unix.Close(fd)
 			continue
 		}
 		e.putExtra(f, fd, p, i == 0 && e.t.Claim != nil && e.t.Claim.Root.PID != 0)

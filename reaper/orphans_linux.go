@@ -57,23 +57,29 @@ func ReapIfZombie(pid int) (bool, error) {
 // attribute a reparented orphan to the run whose marker it inherited; a heuristic only,
 // since `env -i` drops the marker.
 func EnvVar(pid int, key string) (string, error) {
+	v, _, err := envVar(pid, key)
+	return v, err
+}
+
+// envVar is EnvVar, also saying whether the environment read was empty.
+func envVar(pid int, key string) (string, bool, error) {
 	if pid <= 0 {
-		return "", ErrGone
+		return "", false, ErrGone
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH) {
-			return "", fmt.Errorf("environ %d: %w", pid, ErrGone)
+			return "", false, fmt.Errorf("environ %d: %w", pid, ErrGone)
 		}
-		return "", fmt.Errorf("environ %d: %w", pid, err)
+		return "", false, fmt.Errorf("environ %d: %w", pid, err)
 	}
 	prefix := key + "="
 	for kv := range bytes.SplitSeq(b, []byte{0}) {
 		if v, ok := bytes.CutPrefix(kv, []byte(prefix)); ok {
-			return string(v), nil
+			return string(v), false, nil
 		}
 	}
-	return "", nil
+	return "", len(b) == 0, nil
 }
 
 // Children lists this process's children: /proc/self/task/*/children, every thread's

@@ -67,6 +67,12 @@ func Claimed(all []Proc, c Claim, extra []Fingerprint) ([]Fingerprint, error) {
 	return nil, ErrNotSupported
 }
 
+// Owned is not supported here yet.
+func Owned(pid int, c Claim) error { return ErrNotSupported }
+
+// SignalClaimed is not supported here yet.
+func SignalClaimed(c Claim, extra []Fingerprint, sig syscall.Signal) error { return ErrNotSupported }
+
 // ReadCmdline is not supported here yet.
 func ReadCmdline(pid int) ([]string, error) { return nil, ErrNotSupported }
 

@@ -63,17 +63,24 @@ type Target struct {
 }
 
 // Claim is what a run whose root Corral does not pin may claim as its own. A process
-// is the run's only when provably so: the recorded root itself (fingerprint); any
-// Extra (fingerprint); a member of a session led by a live claimed process (the live
-// leader holds the session number); a descendant by parent pid of a claimed process,
-// started no earlier than it, its parent pinned and alive after the snapshot; or a
-// process of our uid started at or after the root that carries EnvKey=EnvValue in
-// /proc/PID/environ (the run id every run's process inherits). Never a process merely
-// in a session numbered like the dead root: after pid reuse that is a stranger's.
+// is the run's only when it is Owned — its real and effective uid are Corral's and it
+// carries EnvKey=EnvValue in /proc/PID/environ (what every process of the run
+// inherits), so a record alone, forged or not, never makes a process Corral's (issue
+// 23.1) — and provably so by one of: the recorded root itself (fingerprint); any Extra
+// (fingerprint); a member of a session led by a live claimed process (the live leader
+// holds the session number); a descendant by parent pid of a claimed process, started
+// no earlier than it, its parent pinned and alive after the snapshot; or, with Find, a
+// process started at or after the root (an escapee whose parents are gone). Never a
+// process merely in a session numbered like the dead root: after pid reuse that is a
+// stranger's. A claim without a marker claims nothing.
 type Claim struct {
 	Root     Fingerprint
-	EnvKey   string // e.g. CORRAL_RUN_ID; "" turns the environment rule off
+	EnvKey   string // e.g. CORRAL_RUN_SECRET
 	EnvValue string
+	// Find claims a process for its marker alone. Only for a marker nobody can copy
+	// (a run's secret): a public one (the run id `corral ls` prints) let a process the
+	// user started with a copied id be reaped with the run (issue 23.2).
+	Find bool
 }
 
 // Step is one escalation step Terminate performed.

@@ -52,8 +52,8 @@ type castHeader struct {
 	Env       map[string]string `json:"env,omitempty"`
 }
 
-func openCast(path string, cols, rows uint16, title, term string, limit int64, now time.Time) (*castFile, error) {
-	f, err := openState(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+func openCast(dir *stateDir, name string, cols, rows uint16, title, term string, limit int64, now time.Time) (*castFile, error) {
+	f, err := dir.open(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cast: %w", err)
 	}

@@ -57,7 +57,7 @@ func TestCgroupDaemonsContained(t *testing.T) {
 		if contained != 2 {
 			t.Errorf("tree %+v: want the 2 daemons contained", trees[id])
 		}
-		if rec, _ := readRecord(s.reg.recordPath(id)); rec.CleanupMode != "cgroup" || rec.Cgroup != info.Cgroup {
+		if rec, _ := s.reg.record(id); rec.CleanupMode != "cgroup" || rec.Cgroup != info.Cgroup {
 			t.Errorf("record: mode %q cgroup %q", rec.CleanupMode, rec.Cgroup)
 		}
 		s.Cancel(id)

@@ -113,8 +113,10 @@ func (s *Supervisor) Submit(id, text string) error {
 // run's session.
 func (s *Supervisor) Interrupt(id string) error {
 	r, p, err := s.live(id)
-	if errors.Is(err, ErrAdopted) {
-		return reaper.SignalSession(r.info.PID, syscall.SIGINT) // no terminal: signal it
+	if errors.Is(err, ErrAdopted) { // no terminal: signal it
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.signalAdoptedLocked(syscall.SIGINT)
 	}
 	if err != nil {
 		return err
@@ -123,6 +125,13 @@ func (s *Supervisor) Interrupt(id string) error {
 		return p.Write([]byte{0x03})
 	}
 	return reaper.SignalSession(p.PID(), syscall.SIGINT)
+}
+
+// signalAdoptedLocked signals what an adopted run provably owns, each process through
+// a verified pidfd: its root is not our child, so its session number may be a
+// stranger's by now, and a record may be forged (issue 23.1). r.mu is held.
+func (r *run) signalAdoptedLocked(sig syscall.Signal) error {
+	return reaper.SignalClaimed(r.claim(), fingerprints(r.escapees), sig)
 }
 
 // CloseStdin closes a pipe run's stdin once queued input is written.
@@ -217,8 +226,11 @@ func (s *Supervisor) Tail(id string) ([]byte, error) {
 // pauseLocked stops or continues the run: its cgroup frozen or thawed, or SIGSTOP
 // or SIGCONT to every group of its session.
 func (r *run) pauseLocked(pause bool, sig syscall.Signal) error {
-	if r.cgroup != nil {
+	switch {
+	case r.cgroup != nil:
 		return r.freeze(pause)
+	case r.info.Adopted:
+		return r.signalAdoptedLocked(sig)
 	}
 	return reaper.SignalSession(r.info.PID, sig)
 }

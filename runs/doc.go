@@ -13,8 +13,9 @@
 //     reaper for;
 //   - events (events.go, eventlog.go): subscriptions, events.jsonl and the counters;
 //   - the Registry (registry*.go): durable records in the state dir (record_json.go reads
-//     older ones), leases and instance locks, every state file opened safely
-//     (safefile*.go, flock_*.go); durable.go persists each run's record through it;
+//     older ones), leases and instance locks, every state file opened safely through
+//     its directory held open (statedir*.go, safefile.go, flock_*.go); durable.go
+//     persists each run's record through it;
 //   - reconciliation (reconcile.go, reconcile_later.go): what a Corral does with the
 //     records of dead instances;
 //   - escape detection (escape.go, escape_attribute.go, escapees.go): processes that

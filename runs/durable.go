@@ -22,7 +22,7 @@ import (
 // never lands over a newer one.
 func (r *run) persistLocked() error {
 	reg := r.sup.reg
-	if reg == nil {
+	if reg == nil || r.unrecorded {
 		return nil
 	}
 	rec := r.recordLocked()
@@ -91,6 +91,12 @@ func (r *run) writeBehind() {
 		done := err == nil || errors.Is(err, ErrLeaseLost) || failures >= writeRetries
 		if done && r.wb.pending == rec { // a newer record is written next, not dropped
 			r.wb.pending = nil
+		}
+		if done { // what corral run warns of: the record on disk is not the run's
+			r.info.RecordErr = ""
+			if err != nil {
+				r.info.RecordErr = err.Error()
+			}
 		}
 		r.mu.Unlock()
 		switch {
@@ -200,7 +206,7 @@ func (r *run) committedLocked() {
 func (r *run) recordLocked() Record {
 	i := r.info
 	rec := Record{
-		RunID: i.ID, Name: i.Name, Backend: i.Kind, Spec: r.spec,
+		RunID: i.ID, Secret: r.secret, Name: i.Name, Backend: i.Kind, Spec: r.spec,
 		PID: i.PID, PGID: i.PID, SID: i.PID, Fingerprint: i.Fingerprint,
 		State: i.State, Reason: i.Reason, ExitCode: i.ExitCode, Signal: i.Signal,
 		CreatedAt: i.CreatedAt, LastOutputAt: r.wd.State().LastOutput,

@@ -16,10 +16,16 @@ var (
 	ErrNotEnded = errors.New("run has not ended")
 	// ErrShutdown: the supervisor is shutting down and accepts no new runs.
 	ErrShutdown = errors.New("supervisor is shutting down")
+	// ErrRegistry: a run's first record could not be written, so the run was not
+	// started (its program never ran): Corral's failure, not the program's.
+	ErrRegistry = errors.New("registry")
 	// ErrCorruptRecord: a registry record that does not parse; it is set aside.
 	ErrCorruptRecord = errors.New("corrupt run record")
 	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrSymlinkDir: a directory of the state dir (runs/, logs/, …) is a symbolic
+	// link; Corral follows none inside its state dir (issue 23.3).
+	ErrSymlinkDir = errors.New("a directory of the state dir is a symbolic link")
 	// ErrTooLarge: a state-dir file over its size cap; never read whole.
 	ErrTooLarge = errors.New("file too large")
 	// ErrBadID: a run or instance id read from disk that is not one Corral makes; no

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
-	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -19,8 +19,9 @@ type eventLog struct {
 	log *slog.Logger
 }
 
-func openEventLog(path, instance string) (*eventLog, error) {
-	f, err := openState(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+// openEventLog opens events.jsonl in the state dir root for appending.
+func openEventLog(root *stateDir, instance string) (*eventLog, error) {
+	f, err := root.open("events.jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
@@ -118,10 +119,10 @@ func (r *Registry) saveMetrics(m Metrics) error {
 	if bytes.Equal(b, r.savedMetrics) {
 		return nil // unchanged since the last save: an idle Corral writes nothing
 	}
-	path := filepath.Join(r.dir, "metrics", r.instance+".json")
-	tmp := path + ".tmp"
-	os.Remove(tmp)
-	f, err := openState(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	name := r.instance + ".json"
+	tmp := name + ".tmp"
+	r.metrics.remove(tmp)
+	f, err := r.metrics.open(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
@@ -130,10 +131,10 @@ func (r *Registry) saveMetrics(m Metrics) error {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tmp)
+		r.metrics.remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := r.metrics.rename(tmp, r.metrics, name); err != nil {
 		return err
 	}
 	r.savedMetrics = b
@@ -143,9 +144,12 @@ func (r *Registry) saveMetrics(m Metrics) error {
 // Totals sums the counters every instance has persisted.
 func (r *Registry) Totals() Metrics {
 	total := newMetrics()
-	paths, _ := filepath.Glob(filepath.Join(r.dir, "metrics", "*.json"))
-	for _, p := range paths {
-		b, err := readState(p, recordCap)
+	names, _ := r.metrics.names()
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		b, err := r.metrics.read(name, recordCap)
 		if err != nil {
 			continue
 		}

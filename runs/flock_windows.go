@@ -9,6 +9,6 @@ var errLocked = errors.New("locked by another process")
 
 var errNoLocks = errors.New("registry file locks are not supported on windows yet")
 
-func lockFile(string, bool) (*fileLock, error) { return nil, errNoLocks }
-func tryLockFile(string) (*fileLock, error)    { return nil, errNoLocks }
-func (l *fileLock) release() error             { return nil }
+func lockFile(*stateDir, string, bool) (*fileLock, error) { return nil, errNoLocks }
+func tryLockFile(*stateDir, string) (*fileLock, error)    { return nil, errNoLocks }
+func (l *fileLock) release() error                        { return nil }

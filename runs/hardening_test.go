@@ -83,7 +83,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "sleep"))
 	waitOutput(t, s, id, "ready")
-	l, err := lockFile(filepath.Join(dir, "registry.lock"), true) // another holder: its own open file
+	l, err := lockFile(reg.root, "registry.lock", true) // another holder: its own open file
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	}
 	l.release()
 	waitEnd(t, s, id)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil || rec.State != Exited || rec.Reason != ManualCancel {
 		t.Fatalf("record %+v (%v), want exited by manual-cancel", rec, err)
 	}
@@ -189,12 +189,24 @@ func TestFirstWriteFailureNamesENOSPC(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("spawn error %v, want one naming ENOSPC", err)
 	}
+	if !errors.Is(err, ErrRegistry) {
+		t.Errorf("spawn error %v, want ErrRegistry", err)
+	}
 	info := waitEnd(t, s, id)
-	if info.Reason != SpawnError || !strings.Contains(info.SpawnErr, "no space left on device") {
-		t.Fatalf("info %+v, want spawn-error naming ENOSPC", info)
+	if info.Reason != SpawnError || !strings.Contains(info.SpawnErr, "no space left on device") ||
+		!strings.Contains(info.RecordErr, "no space left on device") {
+		t.Fatalf("info %+v, want spawn-error and record error naming ENOSPC", info)
+	}
+	if sum := Summary(info); !strings.Contains(sum, "spawn-error (registry: ") || !strings.Contains(sum, reg.runs.path) {
+		t.Errorf("summary %q does not name the failure and its path (issue 23.4)", sum)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the program ran without a record")
+	}
+	// Nothing more is written for a run whose first record failed (issue 23.4: each
+	// later write failed alike and was retried for 11 s).
+	if _, err := os.Lstat(reg.recordPath(id)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a record was written after the first failed: %v", err)
 	}
 }
 
@@ -214,9 +226,12 @@ func TestFinalWriteRetried(t *testing.T) {
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "exit", "3"))
 	waitEnd(t, s, id)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil || rec.State != Exited {
 		t.Fatalf("record %+v (%v), want exited", rec, err)
+	}
+	if info, _ := s.Info(id); info.RecordErr != "" {
+		t.Errorf("record error %q after the write landed", info.RecordErr)
 	}
 	if n.Load() != 3 {
 		t.Fatalf("%d failed writes, want 3", n.Load())
@@ -237,10 +252,14 @@ func TestFinalWriteGivenUpDropsRecord(t *testing.T) {
 	enospc(reg, func(rec Record) bool { return rec.State == Exited || rec.State == Exiting })
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "exit", "0"))
-	waitEnd(t, s, id)
+	info := waitEnd(t, s, id)
 	if _, err := os.Lstat(reg.recordPath(id)); !errors.Is(err, os.ErrNotExist) {
-		rec, _ := readRecord(reg.recordPath(id))
+		rec, _ := reg.record(id)
 		t.Fatalf("record left as %s after the final write failed for good", rec.State)
+	}
+	// corral run warns with the cause and the path (issue 23.4: it said nothing).
+	if w := RecordWarning(info); !strings.Contains(w, "no space left on device") || !strings.Contains(w, reg.runs.path) {
+		t.Errorf("record warning %q, want the errno and the path", w)
 	}
 	ev, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
 	if !strings.Contains(string(ev), "record-dropped") {
@@ -275,9 +294,9 @@ func TestHeldSpawnErrors(t *testing.T) {
 // A cancel that comes while the first record waits for registry.lock returns at once,
 // and the held child is never released: its program never runs.
 func TestCancelDuringCommitRunsNothing(t *testing.T) {
-	dir := t.TempDir()
-	s := regSup(t, openReg(t, dir))
-	l, err := lockFile(filepath.Join(dir, "registry.lock"), true)
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	l, err := lockFile(reg.root, "registry.lock", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,9 @@ import (
 	"corral/reaper"
 )
 
+// legacyID is the run id of testdata/record-before-14.11.json.
+const legacyID = "r0123456789ab"
+
 // legacyRecord writes testdata/record-before-14.11.json (a record as Corral wrote it
 // before issue 14.11: camelCase keys, nanosecond durations) for the live process fp.
 func writeLegacyRecord(t *testing.T, reg *Registry, fp reaper.Fingerprint) string {
@@ -22,7 +25,7 @@ func writeLegacyRecord(t *testing.T, reg *Registry, fp reaper.Fingerprint) strin
 	}
 	s := strings.NewReplacer("{{PID}}", fmt.Sprint(fp.PID), "{{BOOT}}", fp.BootID,
 		"{{START}}", fmt.Sprint(fp.StartTime), "{{PIDFS}}", fmt.Sprint(fp.PidfsIno)).Replace(string(b))
-	const id = "r0123456789ab"
+	id := legacyID
 	if err := os.WriteFile(reg.recordPath(id), []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -32,17 +35,18 @@ func writeLegacyRecord(t *testing.T, reg *Registry, fp reaper.Fingerprint) strin
 // A record written by the previous version is read with every field it had, so a user
 // who upgrades with live runs keeps them: the owner is dead and its lease expired, so
 // the run is reaped as an orphan (not lost, not set aside as corrupt), and the record
-// is rewritten in the new names.
+// is rewritten in the new names. Its process carries the run id, as every run of that
+// version did: a record without a secret claims no process that does not (issue 23.1).
 func TestLegacyRecordStillRead(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
-	child, _ := startOutside(t, "sleep")
+	child, _ := startOutsideEnv(t, []string{RunIDEnv + "=" + legacyID}, "sleep")
 	fp, err := reaper.Identify(child.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := writeLegacyRecord(t, reg, fp)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil {
 		t.Fatal(err)
 	}

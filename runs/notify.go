@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -126,8 +125,7 @@ func (s *Supervisor) runNotifyCommand(n Notification) {
 	cmd := exec.CommandContext(ctx, shell, "-c", s.notifyCfg.Command)
 	body, _ := json.Marshal(n)
 	cmd.Stdin = bytes.NewReader(append(body, '\n'))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	inOwnGroup(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	s.spawnMu.Lock() // a helper of Corral's, not an orphan of a run's to reap

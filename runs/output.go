@@ -186,8 +186,8 @@ const (
 	transcriptDelay = 200 * time.Millisecond
 )
 
-func openTranscript(path string, limit int64) (*transcript, error) {
-	f, err := openState(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+func openTranscript(dir *stateDir, name string, limit int64) (*transcript, error) {
+	f, err := dir.open(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

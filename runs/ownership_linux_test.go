@@ -127,7 +127,7 @@ func TestReconcileRecycledPID(t *testing.T) {
 	if d.Decision != VerdictLost {
 		t.Errorf("decision %s (%s), want lost", d.Decision, d.Detail)
 	}
-	if rec, _ := readRecord(reg.recordPath("rrecycled")); rec.State != Exited || rec.Reason != Lost {
+	if rec, _ := reg.record("rrecycled"); rec.State != Exited || rec.Reason != Lost {
 		t.Errorf("record %s/%s, want exited/lost", rec.State, rec.Reason)
 	}
 	if alive, _ := daemon.Alive(); !alive {
@@ -188,22 +188,21 @@ func TestReconcileForgedRecords(t *testing.T) {
 }
 
 // issue 15.7: after a crash in the window before the escape scan saw it, reconcile
-// still finds an escapee that carries the run's id (started after its root, our uid),
-// and reaps it although the root is gone; one carrying another id is left alone.
+// still finds an escapee that carries the run's secret (started after its root, our
+// uid), and reaps it although the root is gone; one carrying another run's secret is
+// left alone, and so is one carrying only the run's id (issue 23.2: ls prints it).
 func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
 	root := deadRoot(t)
-	// Ids of this binary alone: a reconcile reaps every process of our uid carrying the
-	// run's id, as it must, and with fixed ids the same test running at once in
-	// another binary (two CI runs on one machine) reaped this one's escapee.
-	id, otherID := ownID("rmarked"), ownID("rsomeoneelse")
-	escCmd, esc := outsider(t, []string{RunIDEnv + "=" + id}, "sleep")
-	_, other := outsider(t, []string{RunIDEnv + "=" + otherID}, "sleep")
-	deadRecord(t, reg, id, root)
+	id, secret := ownID("rmarked"), newSecret()
+	escCmd, esc := outsider(t, []string{RunSecretEnv + "=" + secret}, "sleep")
+	_, other := outsider(t, []string{RunSecretEnv + "=" + newSecret()}, "sleep")
+	_, copied := outsider(t, []string{RunIDEnv + "=" + id}, "sleep")
+	deadSecretRecord(t, reg, id, secret, root)
 	d := reconcileOne(t, s, id)
 	if d.Decision != VerdictReaped {
-		diag := claimDiagnosis(root, esc, id)
+		diag := claimDiagnosis(root, esc, secret)
 		if p, err := reaper.ReadProc(esc.PID); err == nil && p.State == 'Z' {
 			escCmd.Wait()
 			diag += fmt.Sprintf("; the escapee ended before the reconcile: %v", escCmd.ProcessState)
@@ -214,7 +213,10 @@ func TestReconcileFindsMarkedEscapee(t *testing.T) {
 		t.Error("the escapee carrying the run's id survived the reconcile")
 	}
 	if alive, _ := other.Alive(); !alive {
-		t.Error("a process carrying another run's id was killed")
+		t.Error("a process carrying another run's secret was killed")
+	}
+	if alive, _ := copied.Alive(); !alive {
+		t.Error("a process carrying only the run's id was killed")
 	}
 }
 
@@ -223,11 +225,11 @@ func ownID(name string) string { return fmt.Sprintf("%s-%d", name, os.Getpid()) 
 
 // claimDiagnosis says what the claim rules see of escapee now: seen once in CI, a
 // reconcile found no claimed process while the escapee lived (not reproduced alone).
-func claimDiagnosis(root, esc reaper.Fingerprint, id string) string {
+func claimDiagnosis(root, esc reaper.Fingerprint, secret string) string {
 	alive, aliveErr := esc.Alive()
 	p, procErr := reaper.ReadProc(esc.PID)
-	env, envErr := reaper.EnvVar(esc.PID, RunIDEnv)
-	now, claimErr := reaper.Claimed(nil, reaper.Claim{Root: root, EnvKey: RunIDEnv, EnvValue: id}, nil)
+	env, envErr := reaper.EnvVar(esc.PID, RunSecretEnv)
+	now, claimErr := reaper.Claimed(nil, reaper.Claim{Root: root, EnvKey: RunSecretEnv, EnvValue: secret, Find: true}, nil)
 	return fmt.Sprintf("escapee %+v alive %v (%v), proc %+v (%v), marker %q (%v), root start %d, euid %d; claimed now %v (%v)",
 		esc, alive, aliveErr, p, procErr, env, envErr, root.StartTime, os.Geteuid(), now, claimErr)
 }

@@ -186,13 +186,14 @@ func (v *procView) snapshot() []reaper.Proc {
 	return v.all
 }
 
-// liveness reports whether the recorded run still exists, and if not, why. The root
-// must be the fingerprinted process. Without it, the run is alive only while some
-// process is provably its own (reaper.Claim: a recorded escapee, a descendant of one,
-// or a process of our uid carrying the run's id, started after its root). Sharing the
-// dead root's session number proves nothing: after pid reuse that session is a
-// stranger's, and taking its members for the run's got an unrelated daemon killed
-// (issue 15.1).
+// liveness reports whether the recorded run still exists, and if not, why. It does
+// while some process is provably its own (reaper.Claim: of our uid, carrying the
+// run's marker, and the fingerprinted root, a recorded escapee, a descendant of one,
+// or with the run's secret found by it). A live root that is not provably Corral's
+// (another uid's, or without the marker: a forged record, issue 23.1) makes the run
+// lost, with nothing signalled. Sharing the dead root's session number proves
+// nothing: after pid reuse that session is a stranger's, and taking its members for
+// the run's got an unrelated daemon killed (issue 15.1).
 func (v *procView) liveness(rec Record) (bool, string) {
 	if rec.PID == 0 {
 		return false, "no process was recorded (the owner died while starting it)"
@@ -207,18 +208,19 @@ func (v *procView) liveness(rec Record) (bool, string) {
 	if err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID {
 		return false, "recorded during another boot"
 	}
-	if ok, _ := rec.Fingerprint.Alive(); ok {
+	claim := claimOf(rec)
+	if left, _ := reaper.Claimed(v.snapshot(), claim, rec.escapeeFingerprints()); len(left) > 0 {
 		return true, ""
 	}
-	why := "the process is gone"
+	if ok, _ := rec.Fingerprint.Alive(); ok {
+		return false, fmt.Sprintf("pid %d is alive but not this run's (%v); nothing signalled",
+			rec.PID, reaper.Owned(rec.PID, claim))
+	}
 	if p, err := reaper.ReadProc(rec.PID); err == nil && p.State != 'Z' {
-		why = fmt.Sprintf("pid %d now belongs to another process (start time %d, recorded %d)",
+		return false, fmt.Sprintf("pid %d now belongs to another process (start time %d, recorded %d)",
 			rec.PID, p.StartTime, rec.Fingerprint.StartTime)
 	}
-	if left, _ := reaper.Claimed(v.snapshot(), claimOf(rec), rec.escapeeFingerprints()); len(left) > 0 {
-		return true, ""
-	}
-	return false, why
+	return false, "the process is gone"
 }
 
 // badRecord says why a record cannot name a run of ours, or "". Records come from
@@ -239,10 +241,22 @@ func badRecord(rec Record) string {
 	return ""
 }
 
-// claimOf is what a record lets a Corral that does not pin its root claim (see
-// reaper.Claim): the recorded root, and the run id its processes inherit.
-func claimOf(rec Record) reaper.Claim {
-	return reaper.Claim{Root: rec.Fingerprint, EnvKey: RunIDEnv, EnvValue: rec.RunID}
+// claimOf is what a record lets a Corral that does not pin its root claim.
+func claimOf(rec Record) reaper.Claim { return markerClaim(rec.Fingerprint, rec.RunID, rec.Secret) }
+
+// claim is what this supervisor may claim of an adopted run (its root never changes).
+func (r *run) claim() reaper.Claim { return markerClaim(r.info.Fingerprint, r.id, r.secret) }
+
+// markerClaim is a run's claim (reaper.Claim): processes of our uid carrying the run's
+// secret, found by it even when their parents are gone. A record written before runs
+// had a secret (issue 23) offers only the public run id; then a process must carry it
+// and be proven the run's by the fingerprints or by lineage, and the id alone, which
+// corral ls prints and anyone can copy, claims nothing (issue 23.2).
+func markerClaim(root reaper.Fingerprint, id, secret string) reaper.Claim {
+	if secret == "" {
+		return reaper.Claim{Root: root, EnvKey: RunIDEnv, EnvValue: id}
+	}
+	return reaper.Claim{Root: root, EnvKey: RunSecretEnv, EnvValue: secret, Find: true}
 }
 
 // close finalizes a record under the registry lock, exactly once.
@@ -293,7 +307,8 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	// Paused: the dead owner may have left the run stopped; SIGCONT after the stop
 	// signal costs nothing if it was not.
 	// Claim: the root is not our child, so nothing pins its numbers; only processes
-	// proven the run's are signalled, one by one through verified pidfds (issue 15.1).
+	// proven the run's are signalled, one by one through verified pidfds (issue 15.1),
+	// each of our uid and carrying the run's marker (issue 23.1).
 	claim := claimOf(rec)
 	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == KindPTY, Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
@@ -318,7 +333,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 		return false
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &run{id: rec.RunID, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared}
 	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {

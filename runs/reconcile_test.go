@@ -25,7 +25,14 @@ import (
 // deadRecord writes a record owned by a dead instance with an expired lease.
 func deadRecord(t *testing.T, reg *Registry, id string, fp reaper.Fingerprint) {
 	t.Helper()
-	rec := Record{RunID: id, Name: id, Backend: "pipe", PID: fp.PID, PGID: fp.PID, SID: fp.PID,
+	deadSecretRecord(t, reg, id, "", fp)
+}
+
+// deadSecretRecord is deadRecord with the run's secret; "" writes a record as Corral
+// wrote them before runs had secrets (issue 23).
+func deadSecretRecord(t *testing.T, reg *Registry, id, secret string, fp reaper.Fingerprint) {
+	t.Helper()
+	rec := Record{RunID: id, Secret: secret, Name: id, Backend: "pipe", PID: fp.PID, PGID: fp.PID, SID: fp.PID,
 		Fingerprint: fp, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead",
 		LeaseEpoch: 3, LeaseExpiresAt: time.Now().Add(-time.Minute)}
 	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
@@ -36,9 +43,15 @@ func deadRecord(t *testing.T, reg *Registry, id string, fp reaper.Fingerprint) {
 // startOutside starts a demo child in its own session, outside any supervisor.
 func startOutside(t *testing.T, mode string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
+	return startOutsideEnv(t, nil, mode, args...)
+}
+
+// startOutsideEnv is startOutside with extra environment.
+func startOutsideEnv(t *testing.T, extra []string, mode string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
 	argv, env := demo.Child(mode, args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), env...), extra...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -75,7 +88,7 @@ func TestStaleRecordsClosedAsLost(t *testing.T) {
 		if d.Decision != VerdictLost {
 			t.Errorf("%s: %s (%s), want lost", d.ID, d.Decision, d.Detail)
 		}
-		if rec, _ := readRecord(reg.recordPath(d.ID)); rec.State != Exited || rec.Reason != Lost {
+		if rec, _ := reg.record(d.ID); rec.State != Exited || rec.Reason != Lost {
 			t.Errorf("%s record %s/%s", d.ID, rec.State, rec.Reason)
 		}
 	}
@@ -98,7 +111,7 @@ func TestRestartReconcile(t *testing.T) {
 		if d.Decision != VerdictReaped {
 			t.Errorf("%s: %s (%s), want orphan-reaped", id, d.Decision, d.Detail)
 		}
-		if rec, _ := readRecord(reg.recordPath(id)); rec.State != Exited || rec.Reason != OrphanReaped ||
+		if rec, _ := reg.record(id); rec.State != Exited || rec.Reason != OrphanReaped ||
 			!rec.Cleanup.VerifiedEmpty || rec.Cleanup.Killed != 3 {
 			t.Errorf("record %s: %s/%s %+v", id, rec.State, rec.Reason, rec.Cleanup)
 		}

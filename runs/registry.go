@@ -3,8 +3,6 @@ package runs
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -26,6 +24,10 @@ type Registry struct {
 	mu       sync.Mutex // in-process half of withLock: flock orders processes, not goroutines
 	dirty    bool       // a record was renamed into runs/ under the current lock: sync the dir
 
+	// The state dir and its directories, held open: every file is reached from these
+	// handles, never by a path a planted link could redirect (statedir.go).
+	root, runs, instances, metrics *stateDir
+
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
 
@@ -38,18 +40,18 @@ type Registry struct {
 // Leftover temp files are removed and corrupt records moved aside; neither is fatal:
 // both are reported by Warnings.
 func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
-	for _, sub := range []string{"", "runs", "instances", "metrics", "logs"} {
-		if err := config.EnsureStateDir(filepath.Join(dir, sub)); err != nil {
-			return nil, err
-		}
-	}
 	r := &Registry{dir: dir, cfg: cfg, clock: time.Now, instance: "i" + newID()[1:]}
-	lock, err := lockFile(r.instancePath(r.instance), false)
+	if err := r.openDirs(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	lock, err := lockFile(r.instances, r.instance+".lock", false)
 	if err != nil {
+		r.Close()
 		return nil, fmt.Errorf("registry: instance lock: %w", err)
 	}
 	r.lock = lock
-	if r.events, err = openEventLog(filepath.Join(dir, "events.jsonl"), r.instance); err != nil {
+	if r.events, err = openEventLog(r.root, r.instance); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -58,6 +60,27 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// openDirs opens the state dir (created 0700 and checked by config) and its
+// directories, each without following a symlink: a linked one is refused here, at
+// once and by name, before anything is written (issue 23.3).
+func (r *Registry) openDirs() error {
+	if err := config.EnsureStateDir(r.dir); err != nil {
+		return err
+	}
+	var err error
+	if r.root, err = openStateRoot(r.dir); err != nil {
+		return err
+	}
+	var logs *stateDir // the supervisor's (WithLogDir), made and checked here with the rest
+	dirs := []**stateDir{&r.runs, &r.instances, &r.metrics, &logs}
+	for i, name := range []string{"runs", "instances", "metrics", "logs"} {
+		if *dirs[i], err = r.root.sub(name); err != nil {
+			return err
+		}
+	}
+	return logs.close()
 }
 
 // Instance is this process's instance id.
@@ -83,19 +106,15 @@ func (r *Registry) Warnings() []string { return r.warnings }
 // Close releases the instance lock. Records stay; a later reconcile judges them.
 func (r *Registry) Close() error {
 	r.events.close()
-	if r.lock == nil {
-		return nil
+	var err error
+	if r.lock != nil {
+		r.instances.remove(r.instance + ".lock")
+		err = r.lock.release()
 	}
-	os.Remove(r.instancePath(r.instance))
-	return r.lock.release()
-}
-
-func (r *Registry) instancePath(id string) string {
-	return filepath.Join(r.dir, "instances", id+".lock")
-}
-
-func (r *Registry) recordPath(id string) string {
-	return filepath.Join(r.dir, "runs", id+".json")
+	for _, d := range []*stateDir{r.runs, r.instances, r.metrics, r.root} {
+		d.close()
+	}
+	return err
 }
 
 // withLock runs fn holding registry.lock exclusively.
@@ -110,7 +129,7 @@ func (r *Registry) locked(block bool, fn func() error) error {
 		return errLocked
 	}
 	defer r.mu.Unlock()
-	l, err := lockFile(filepath.Join(r.dir, "registry.lock"), block)
+	l, err := lockFile(r.root, "registry.lock", block)
 	if errors.Is(err, errLocked) {
 		return err
 	}
@@ -124,7 +143,7 @@ func (r *Registry) locked(block bool, fn func() error) error {
 	// one per record: reconciling 1,000 records writes hundreds.
 	if r.dirty {
 		r.dirty = false
-		if serr := syncDir(filepath.Join(r.dir, "runs")); err == nil {
+		if serr := r.runs.sync(); err == nil {
 			err = serr
 		}
 	}
@@ -147,4 +166,4 @@ func (t tx) records() ([]Record, error) { return t.r.list() }
 func (t tx) put(rec Record) error { return t.r.write(rec) }
 
 // drop deletes a record; one already gone is not an error.
-func (t tx) drop(id string) { os.Remove(t.r.recordPath(id)) }
+func (t tx) drop(id string) { t.r.runs.remove(id + ".json") }

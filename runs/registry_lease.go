@@ -20,7 +20,7 @@ func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
 // updateLock is update; without block it returns errLocked rather than wait.
 func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Record)) error {
 	return r.locked(block, func() error {
-		rec, err := readRecord(r.recordPath(id))
+		rec, err := r.record(id)
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (r *Registry) heartbeat(live map[string]heartbeatRun) (renewed, lost []stri
 	err = r.withLock(func() error {
 		expires = r.now().Add(r.cfg.LeaseExpiry)
 		for id, hb := range live {
-			rec, err := readRecord(r.recordPath(id))
+			rec, err := r.record(id)
 			if err != nil || rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != hb.epoch {
 				lost = append(lost, id)
 				continue
@@ -89,12 +89,12 @@ func (r *Registry) InstanceAlive(id string) bool {
 	if checkID(id) != nil {
 		return false // no such instance could exist; and no path is built from it
 	}
-	l, err := tryLockFile(r.instancePath(id))
+	l, err := tryLockFile(r.instances, id+".lock")
 	if errors.Is(err, errLocked) {
 		return true
 	}
 	if err == nil {
-		os.Remove(r.instancePath(id)) // its owner is dead: tidy up while holding it
+		r.instances.remove(id + ".lock") // its owner is dead: tidy up while holding it
 		l.release()
 	}
 	return false
@@ -106,7 +106,7 @@ func (r *Registry) remove(id string) error {
 		return err
 	}
 	return r.withLock(func() error {
-		err := os.Remove(r.recordPath(id))
+		err := r.runs.remove(id + ".json")
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}

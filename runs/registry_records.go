@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -15,9 +14,11 @@ import (
 )
 
 // Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
-// what lets a later Corral explain, reap or adopt a run whose owner died.
+// what lets a later Corral explain, reap or adopt a run whose owner died. Its Secret
+// is the one field nothing prints: Public is the record as shown (corral ls).
 type Record struct {
 	RunID           string             `json:"run_id"`
+	Secret          string             `json:"secret,omitempty"` // RunSecretEnv's value; "" in records older than issue 23
 	Name            string             `json:"name"`
 	Backend         Kind               `json:"backend"`
 	Spec            Spec               `json:"spec"`
@@ -50,21 +51,27 @@ type Record struct {
 	AgentRule       string           `json:"agent_rule,omitempty"`
 }
 
+// Public is the record without its secret: what corral ls and anything else shown to
+// people or programs carry (issue 23.1).
+func (rec Record) Public() Record {
+	rec.Secret = ""
+	return rec
+}
+
 // sweep removes temp files a crashed writer left and moves corrupt records aside.
 // Called under the registry lock, so no live writer has a temp file open.
 func (r *Registry) sweep() error {
-	entries, err := os.ReadDir(filepath.Join(r.dir, "runs"))
+	names, err := r.runs.names()
 	if err != nil {
 		return fmt.Errorf("registry: %w", err)
 	}
-	for _, e := range entries {
-		path := filepath.Join(r.dir, "runs", e.Name())
+	for _, name := range names {
 		switch {
-		case strings.HasSuffix(e.Name(), ".tmp"):
-			os.Remove(path)
-		case strings.HasSuffix(e.Name(), ".json"):
-			if _, err := readRecord(path); err != nil {
-				r.setAside(path, err)
+		case strings.HasSuffix(name, ".tmp"):
+			r.runs.remove(name)
+		case strings.HasSuffix(name, ".json"):
+			if _, err := readRecord(r.runs, name); err != nil {
+				r.setAside(name, err)
 			}
 		}
 	}
@@ -72,27 +79,34 @@ func (r *Registry) sweep() error {
 }
 
 // setAside moves a corrupt record to runs/corrupt/ and remembers a warning.
-func (r *Registry) setAside(path string, cause error) {
-	dir := filepath.Join(r.dir, "runs", "corrupt")
-	os.MkdirAll(dir, 0o700)
-	dst := filepath.Join(dir, fmt.Sprintf("%s.%d", filepath.Base(path), r.now().UnixNano()))
-	if err := os.Rename(path, dst); err != nil {
-		r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s (%v) could not be moved aside: %v", path, cause, err))
-		return
+func (r *Registry) setAside(name string, cause error) {
+	path := r.runs.join(name)
+	corrupt, err := r.runs.sub("corrupt")
+	if err == nil {
+		defer corrupt.close()
+		dst := fmt.Sprintf("%s.%d", name, r.now().UnixNano())
+		if err = r.runs.rename(name, corrupt, dst); err == nil {
+			r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s moved to %s: %v", name, corrupt.join(dst), cause))
+			return
+		}
 	}
-	r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s moved to %s: %v", filepath.Base(path), dst, cause))
+	r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s (%v) could not be moved aside: %v", path, cause, err))
 }
 
-func readRecord(path string) (Record, error) {
+// record reads run id's record.
+func (r *Registry) record(id string) (Record, error) { return readRecord(r.runs, id+".json") }
+
+// readRecord reads the record in file name of d, checking that it names itself.
+func readRecord(d *stateDir, name string) (Record, error) {
 	var rec Record
-	b, err := readState(path, recordCap)
+	b, err := d.read(name, recordCap)
 	if err != nil {
 		return rec, err
 	}
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
 	}
-	if rec.RunID == "" || rec.RunID+".json" != filepath.Base(path) {
+	if rec.RunID == "" || rec.RunID+".json" != name {
 		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
 	}
 	// Every id read from disk is checked before any path is built from it: an owner
@@ -109,18 +123,21 @@ func readRecord(path string) (Record, error) {
 
 // list reads every record, oldest first. Corrupt ones found now are set aside.
 func (r *Registry) list() ([]Record, error) {
-	paths, err := filepath.Glob(filepath.Join(r.dir, "runs", "*.json"))
+	names, err := r.runs.names()
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]Record, 0, len(paths))
-	for _, p := range paths {
-		rec, err := readRecord(p)
+	recs := make([]Record, 0, len(names))
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		rec, err := readRecord(r.runs, name)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // removed meanwhile
 		}
 		if err != nil {
-			r.setAside(p, err)
+			r.setAside(name, err)
 			continue
 		}
 		recs = append(recs, rec)
@@ -156,18 +173,18 @@ func (r *Registry) store(rec Record, durable bool) error {
 	if err != nil {
 		return err
 	}
-	path := r.recordPath(rec.RunID)
-	tmp := path + "." + r.instance + ".tmp"
-	os.Remove(tmp) // O_EXCL below: a planted file or link in its place is replaced, never written through
-	f, err := openState(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	name := rec.RunID + ".json"
+	tmp := name + "." + r.instance + ".tmp"
+	r.runs.remove(tmp) // O_EXCL below: a planted file or link in its place is replaced, never written through
+	f, err := r.runs.open(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
 	if r.writeFault != nil {
 		if ferr := r.writeFault(rec); ferr != nil {
 			f.Close()
-			os.Remove(tmp)
-			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: tmp, Err: ferr})
+			r.runs.remove(tmp)
+			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.join(tmp), Err: ferr})
 		}
 	}
 	if _, err = f.Write(b); err == nil && durable {
@@ -177,21 +194,12 @@ func (r *Registry) store(rec Record, durable bool) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = r.runs.rename(tmp, r.runs, name)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		r.runs.remove(tmp)
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
 	r.dirty = r.dirty || durable
 	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.OpenFile(dir, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

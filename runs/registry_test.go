@@ -21,6 +21,9 @@ func openReg(t *testing.T, dir string) *Registry {
 	return reg
 }
 
+// recordPath is run id's record file, for tests that plant or inspect one.
+func (r *Registry) recordPath(id string) string { return r.runs.join(id + ".json") }
+
 func regSup(t *testing.T, reg *Registry, opts ...Option) *Supervisor {
 	return newSup(t, append([]Option{WithRegistry(reg), WithDefaults(shortLeases())}, opts...)...)
 }
@@ -31,7 +34,7 @@ func TestRecordLifecycleIsDurable(t *testing.T) {
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "exit", "2"))
 	waitEnd(t, s, id)
-	rec, err := readRecord(reg.recordPath(id))
+	rec, err := reg.record(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +87,7 @@ func TestKilledWriterNeverCorrupts(t *testing.T) {
 	if w := reg.Warnings(); len(w) != 0 {
 		t.Fatalf("corruption after killed writers: %q", w)
 	}
-	if _, err := readRecord(reg.recordPath("rwriter")); err != nil {
+	if _, err := reg.record("rwriter"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -207,7 +210,7 @@ func TestLeaseRenewedAtHalfLife(t *testing.T) {
 	waitState(t, s, id, Running)
 	lease := func() time.Time {
 		t.Helper()
-		rec, err := readRecord(reg.recordPath(id))
+		rec, err := reg.record(id)
 		if err != nil {
 			t.Fatal(err)
 		}

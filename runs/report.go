@@ -28,6 +28,8 @@ type Report struct {
 	Escapees   []Escapee     `json:"escapees"` // fingerprint and argv of each
 	OutputTail string        `json:"output_tail"`
 	SpawnError string        `json:"spawn_error,omitempty"`
+	// RecordError: the run's record could not be written (Info.RecordErr).
+	RecordError string `json:"record_error,omitempty"`
 	// The agent and its last state (DESIGN §16), for runs an agent's rules followed
 	// (none for others: the report's schema is corral run's).
 	Agent           string           `json:"agent,omitempty"`
@@ -54,8 +56,8 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
-		SpawnError: i.SpawnErr,
-		Agent:      i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
+		SpawnError: i.SpawnErr, RecordError: i.RecordErr,
+		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 	}
 	if rep.Cleanup.Steps == nil {
 		rep.Cleanup.Steps = []reaper.Step{}
@@ -91,6 +93,10 @@ func Summary(i Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s ended: %s", Printable(i.Name), i.Reason)
 	switch {
+	case i.Reason == SpawnError && i.SpawnErr != "":
+		// Before the signal a held child got for it: "spawn-error (signal SIGTERM)" hid
+		// a full disk (issue 23.4).
+		fmt.Fprintf(&b, " (%s)", i.SpawnErr)
 	case i.ExitCode != nil:
 		fmt.Fprintf(&b, " (exit %d)", *i.ExitCode)
 	case i.Signal != 0:
@@ -106,6 +112,17 @@ func Summary(i Info) string {
 		fmt.Fprintf(&b, "NOT verified empty (%d left)", i.Cleanup.Remaining)
 	}
 	return b.String()
+}
+
+// RecordWarning is the line corral run and corral wait print after the summary when
+// the run's record could not be written (a full disk), or "". A run that could not be
+// started for it says so in its summary already.
+func RecordWarning(i Info) string {
+	if i.RecordErr == "" || i.Reason == SpawnError {
+		return ""
+	}
+	return fmt.Sprintf("warning: the record of %s (%s) in the state dir could not be written: %s",
+		Printable(i.Name), i.ID, i.RecordErr)
 }
 
 // StepsText is the cleanup steps as the summary line writes them: "hup+term", "none".

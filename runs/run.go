@@ -17,6 +17,7 @@ import (
 // wait on the lifecycle.
 type run struct {
 	id     string
+	secret string // RunSecretEnv's value: set when made, never changed
 	spec   Spec
 	sup    *Supervisor
 	ctx    context.Context
@@ -30,15 +31,16 @@ type run struct {
 	tx     [2]*transcript
 	cast   *castFile // PTY runs with a log dir: the asciicast recording
 
-	mu        sync.Mutex
-	info      Info
-	proc      *ptyhost.Proc // nil for an adopted run: no terminal I/O
-	cmd       *exec.Cmd     // nil for an adopted run: not our child, never reaped here
-	exitSeen  bool
-	epoch     uint64           // lease epoch of the stored record; 0 until stored
-	committed State            // the state started committed before moving to it
-	escapees  []Escapee        // processes that left the session, attributed to this run
-	wb        writeBehindState // a record write waiting on the lock or retrying (durable.go)
+	mu         sync.Mutex
+	info       Info
+	proc       *ptyhost.Proc // nil for an adopted run: no terminal I/O
+	cmd        *exec.Cmd     // nil for an adopted run: not our child, never reaped here
+	exitSeen   bool
+	epoch      uint64           // lease epoch of the stored record; 0 until stored
+	committed  State            // the state started committed before moving to it
+	unrecorded bool             // its first record could not be written: it writes none (start.go)
+	escapees   []Escapee        // processes that left the session, attributed to this run
+	wb         writeBehindState // a record write waiting on the lock or retrying (durable.go)
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -147,6 +149,7 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
+	cmd.Env = append(cmd.Env, RunSecretEnv+"="+r.secret)
 	if r.sup.reg != nil { // corral hook, run by the run's agent, finds the server by it
 		cmd.Env = append(cmd.Env, StateDirEnv+"="+r.sup.reg.Dir())
 	}

@@ -81,8 +81,9 @@ func (r *run) target() reaper.Target {
 		Cgroup: r.cgroup}
 	if r.info.Adopted && r.cgroup == nil {
 		// Not our child: no zombie pins its numbers, so only what is provably the
-		// run's is signalled, each through a verified pidfd (issue 15.1).
-		t.Claim = &reaper.Claim{Root: r.info.Fingerprint, EnvKey: RunIDEnv, EnvValue: r.id}
+		// run's is signalled, each through a verified pidfd (issue 15.1, 23.1).
+		c := r.claim()
+		t.Claim = &c
 	}
 	return t
 }

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"io"
+	"path/filepath"
 	"time"
 
 	"corral/ptyhost"
@@ -105,14 +106,14 @@ func (r *run) openTranscripts() error {
 		if path == "" {
 			continue
 		}
-		t, err := openTranscript(path, r.sup.cfg.TranscriptCap)
+		t, err := openTranscript(r.sup.logs, filepath.Base(path), r.sup.cfg.TranscriptCap)
 		if err != nil {
 			return err
 		}
 		r.tx[s] = t
 	}
 	if r.info.Cast != "" {
-		c, err := openCast(r.info.Cast, r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
+		c, err := openCast(r.sup.logs, filepath.Base(r.info.Cast), r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
 			r.sup.cfg.TranscriptCap, time.Now())
 		if err != nil {
 			return err

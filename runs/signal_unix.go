@@ -4,6 +4,7 @@ package runs
 
 import (
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,4 +37,11 @@ func ParseSignal(s string) (syscall.Signal, error) {
 		return sig, nil
 	}
 	return 0, fmt.Errorf("unknown signal %q", s)
+}
+
+// inOwnGroup starts cmd in a process group of its own, which (and only which) a
+// cancelled cmd's context kills: a [notify] command that outlives its limit.
+func inOwnGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }

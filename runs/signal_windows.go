@@ -2,6 +2,7 @@ package runs
 
 import (
 	"fmt"
+	"os/exec"
 	"syscall"
 )
 
@@ -20,3 +21,6 @@ func ParseSignal(s string) (syscall.Signal, error) {
 	}
 	return syscall.Signal(n), nil
 }
+
+// inOwnGroup leaves cmd as it is on Windows: a cancelled context kills the process.
+func inOwnGroup(*exec.Cmd) {}

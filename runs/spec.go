@@ -103,11 +103,19 @@ const StateDirEnv = "CORRAL_RUN_STATE_DIR"
 const AgentNone = "none"
 
 // RunIDEnv is set in every run's environment to its run id, and inherited by its
-// descendants. A live Corral never attributes by it (any run could set another run's
-// id: issue 15.6); a reconcile after a crash uses it to find a dead owner's escapee
-// whose parents are gone, and only for a process of the same uid started after the
-// run's root (reaper.Claim).
+// descendants: `corral hook` finds its run by it. It is public (corral ls prints it)
+// and proves nothing: a live Corral never attributes by it (any run could set another
+// run's id: issue 15.6), and a reconcile never claims a process for carrying it
+// (issue 23.2: a process the user started with a copied id was reaped).
 const RunIDEnv = "CORRAL_RUN_ID"
+
+// RunSecretEnv is set in every run's environment to the run's secret: 128 random bits
+// kept only there and in the run's record (0600 in the 0700 state dir), never in ls,
+// events, logs or reports. What a Corral that did not start a run may signal of it
+// (a reconcile after a crash, an adopted run) must carry it (reaper.Claim, issue
+// 23.1): a forged record cannot name a process that carries a secret nobody forging
+// it could know.
+const RunSecretEnv = "CORRAL_RUN_SECRET"
 
 // Kind is how a run talks to its program: a PTY, or plain pipes.
 type Kind string

@@ -13,10 +13,15 @@ func (r *run) commitStart(rec Record) (release bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
-		// Not committed: a run no later Corral could reconcile must not go on.
-		r.moveLocked(Exiting, func(i *Info) { i.Reason, i.SpawnErr = SpawnError, "registry: "+err.Error() })
+		// Not committed: a run no later Corral could reconcile must not go on, and no
+		// later record is written for it: each would fail as this one did, and the
+		// write-behind's retries held corral run for 11 s (issue 23.4).
+		r.unrecorded = true
+		r.moveLocked(Exiting, func(i *Info) {
+			i.Reason, i.SpawnErr, i.RecordErr = SpawnError, "registry: "+err.Error(), err.Error()
+		})
 		r.cancel(cause{SpawnError})
-		return false, fmt.Errorf("registry: %w", err)
+		return false, fmt.Errorf("%w: %w", ErrRegistry, err)
 	}
 	r.committedLocked()
 	return !r.exitIfCancelledLocked(), nil

@@ -24,6 +24,7 @@ type Supervisor struct {
 	cfg    config.Defaults
 	clock  watchdog.Clock
 	logDir string
+	logs   *stateDir // logDir, held open: transcripts never follow a link (issue 23.3)
 	hub    hub
 
 	// spawnMu covers starting a process and registering it, so a reaper of reparented
@@ -96,7 +97,8 @@ func New(opts ...Option) (*Supervisor, error) {
 		o(s)
 	}
 	if s.logDir != "" {
-		if err := config.EnsureStateDir(s.logDir); err != nil {
+		var err error
+		if s.logs, err = openLogDir(s.logDir); err != nil {
 			return nil, fmt.Errorf("log dir: %w", err)
 		}
 	}
@@ -154,7 +156,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	}
 	id := newID()
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &run{id: id, spec: spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: id, secret: newSecret(), spec: spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1)}
 	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
 		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
@@ -200,6 +202,14 @@ func newID() string {
 	var b [6]byte
 	rand.Read(b[:])
 	return "r" + hex.EncodeToString(b[:])
+}
+
+// newSecret returns a run's secret (RunSecretEnv): 128 random bits, which nobody can
+// guess from what Corral shows.
+func newSecret() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func (s *Supervisor) get(id string) (*run, error) {
@@ -341,7 +351,26 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	s.stopBG()
 	<-s.bgDone
 	s.heartbeat() // persist the final counters
+	if err == nil {
+		s.logs.close() // every run has ended: no transcript is opened any more
+	}
 	return err
+}
+
+// openLogDir opens the log dir (created 0700 if missing) from its parent, so that the
+// log dir itself is never a link: <state>/logs -> elsewhere got a run's logs (issue
+// 23.3). The parent is the state dir, which may be a link the user owns.
+func openLogDir(dir string) (*stateDir, error) {
+	parent := filepath.Dir(dir)
+	if err := config.EnsureStateDir(parent); err != nil {
+		return nil, err
+	}
+	p, err := openStateRoot(parent)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	return p.sub(filepath.Base(dir))
 }
 
 // Hurry cuts the grace of every run being ended now or later: what has not exited on

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 )
 
 // Op is one operation on a supervisor, declared once (verbs.go): its name on the wire,
@@ -14,9 +15,10 @@ import (
 // and gets the reply typed. Adding an operation is one declaration; nothing else
 // names it.
 type Op[A, R any] struct {
-	name string
-	lane Lane
-	do   func(ctx context.Context, c Core, a A) (R, error)
+	name   string
+	lane   Lane
+	do     func(ctx context.Context, c Core, a A) (R, error)
+	budget func(a A) time.Duration // nil: the lane's default (Budget)
 }
 
 // Lane is the connection an operation travels on when the core is a server's: input
@@ -41,7 +43,20 @@ type Operation interface {
 	DecodeReply(raw json.RawMessage) (any, error)
 	// Zero is a zero argument and reply, for tests that walk the protocol's types.
 	Zero() (args, reply any)
+	// Budget is how long a client waits for the reply to args (0: for as long as it
+	// takes, the server watched meanwhile; see client.Client.Call).
+	Budget(args any) time.Duration
 }
+
+// Budgets: how long a client waits for a reply when the operation says nothing else,
+// and the margin an operation that blocks by design (wait, poll --wait, submit) gets
+// beyond its own timeout (issue 23.6: a client waited for ever on a stopped server).
+const (
+	DefaultBudget = 30 * time.Second
+	InputBudget   = 10 * time.Second // keys and pastes: a queue write
+	HelloBudget   = 5 * time.Second  // the first exchange, right after connecting
+	BudgetMargin  = 30 * time.Second
+)
 
 // Caller carries operations to a core and brings their replies back: ui's in-process
 // core applies them to its supervisor, a client sends them to a server.
@@ -81,6 +96,39 @@ func Names() []string {
 
 func (op *Op[A, R]) Name() string { return op.name }
 func (op *Op[A, R]) Lane() Lane   { return op.lane }
+
+// within gives op a budget computed from its arguments (a blocking operation's own
+// timeout plus BudgetMargin).
+func (op *Op[A, R]) within(f func(A) time.Duration) *Op[A, R] {
+	op.budget = f
+	return op
+}
+
+// Budget is how long a client waits for op's reply to args.
+func (op *Op[A, R]) Budget(args any) time.Duration {
+	if op.budget != nil {
+		a, _ := args.(A)
+		return op.budget(a)
+	}
+	if op.lane == LaneInput {
+		return InputBudget
+	}
+	return DefaultBudget
+}
+
+// fixed is a budget that does not depend on the arguments.
+func fixed[A any](d time.Duration) func(A) time.Duration {
+	return func(A) time.Duration { return d }
+}
+
+// blocking is the budget of an operation that blocks up to its own timeout by design:
+// that plus BudgetMargin, or none (0) for one that waits as long as it takes.
+func blocking(timeoutMS int64) time.Duration {
+	if timeoutMS <= 0 {
+		return 0
+	}
+	return time.Duration(timeoutMS)*time.Millisecond + BudgetMargin
+}
 
 // Call invokes op through c with a and returns its reply.
 func (op *Op[A, R]) Call(ctx context.Context, c Caller, a A) (R, error) {
@@ -143,5 +191,11 @@ func session[A, R any](name string) *Session[A, R] {
 	})
 	s := &Session[A, R]{*op}
 	ops[name] = s
+	return s
+}
+
+// within is Op.within for a session operation.
+func (s *Session[A, R]) within(f func(A) time.Duration) *Session[A, R] {
+	s.budget = f
 	return s
 }

@@ -52,6 +52,7 @@ const (
 	CodeTimeout    = "timeout"      // wait's timeout passed first
 	CodeFailed     = "failed"       // the supervisor refused or failed
 	CodeForbidden  = "forbidden"    // the client is another user
+	CodeBusy       = "busy"         // the server is at a limit, or the client broke one (runs/server Limits)
 )
 
 var (

@@ -20,7 +20,7 @@ import (
 
 // The conversation with a server (answered by the server itself).
 var (
-	Hello     = session[HelloArgs, HelloReply]("hello")
+	Hello     = session[HelloArgs, HelloReply]("hello").within(fixed[HelloArgs](HelloBudget))
 	Subscribe = session[struct{}, SubscribeReply]("subscribe")
 	Watch     = session[WatchArgs, struct{}]("watch")
 )
@@ -37,8 +37,8 @@ var (
 	Pause     = declare("pause", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
 	Resume    = declare("resume", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
 	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
-	Wait      = declare("wait", LaneControl, wait)
-	Shutdown  = declare("shutdown", LaneControl, shutdown)
+	Wait      = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
+	Shutdown  = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
 )
 
 // Input, on its own lane.
@@ -47,18 +47,22 @@ var (
 	SendKeys  = declare("send-keys", LaneInput, onRun(sendKeys))
 	SendItems = declare("send-items", LaneInput, onRun(func(c Core, id string, a ItemsArgs) error { return c.SendKeys(id, a.Items) }))
 	Paste     = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
-	Submit    = declare("submit", LaneInput, submit)
-	Resize    = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error { return c.Resize(id, a.Cols, a.Rows) }))
+	Submit    = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
+		return max(blocking(a.ReadyTimeoutMS), InputBudget)
+	})
+	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error { return c.Resize(id, a.Cols, a.Rows) }))
 )
 
 // Output, processes and the registry.
 var (
-	Poll      = declare("poll", LaneControl, poll)
+	Poll = declare("poll", LaneControl, poll).within(func(a PollArgs) time.Duration {
+		return max(blocking(min(a.WaitMS, maxPollWait.Milliseconds())), DefaultBudget)
+	})
 	Log       = declare("log", LaneControl, logLines)
 	Output    = declare("output", LaneControl, output)
 	Trees     = declare("trees", LaneControl, trees)
 	Metrics   = declare("metrics", LaneControl, metrics)
-	Reconcile = declare("reconcile", LaneControl, reconcile)
+	Reconcile = declare("reconcile", LaneControl, reconcile).within(fixed[struct{}](EndingBudget))
 )
 
 func list(_ context.Context, c Core, _ struct{}) (ListReply, error) {
@@ -127,6 +131,10 @@ func sendKeys(c Core, id string, a KeysArgs) error {
 	}
 	return c.SendKeys(id, items)
 }
+
+// EndingBudget is how long a client waits for an operation that ends runs, each
+// within its grace (shutdown, reconcile).
+const EndingBudget = 5 * time.Minute
 
 // maxPollWait bounds a blocking poll, as the original supervisor's did.
 const maxPollWait = 120 * time.Second

@@ -29,6 +29,7 @@ type Client struct {
 	conn   io.ReadWriteCloser
 	r      *bufio.Reader
 	enc    *json.Encoder
+	pid    int            // the server's process, when the kernel says (answer.go); 0 if not
 	broken error          // set when a call was cut short: its reply may still come
 	Hello  api.HelloReply // what the server said of itself
 }
@@ -67,7 +68,7 @@ func DialSocket(dir string) (net.Conn, error) {
 	if err := socketOwner(sock); err != nil {
 		return nil, err
 	}
-	conn, err := net.Dial("unix", sock)
+	conn, err := (&net.Dialer{Timeout: api.HelloBudget}).Dial("unix", sock)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
 			return nil, ErrNoServer
@@ -80,7 +81,7 @@ func DialSocket(dir string) (net.Conn, error) {
 // NewClient says hello over conn, a connection to a server however it is reached
 // (its socket, or corral proxy at the far end of ssh).
 func NewClient(conn io.ReadWriteCloser) (*Client, error) {
-	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn)}
+	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn), pid: serverPID(conn)}
 	var err error
 	if c.Hello, err = api.Hello.Call(context.Background(), c, api.HelloArgs{Version: api.Version}); err != nil {
 		conn.Close()
@@ -119,10 +120,11 @@ func Connect(dir string, start func() error, limit time.Duration) (*Client, erro
 // Close hangs up.
 func (c *Client) Close() error { return c.conn.Close() }
 
-// Invoke calls op with args and returns its reply, typed as the op's.
+// Invoke calls op with args and returns its reply, typed as the op's. Unless ctx has
+// a deadline of its own, the call has op's budget (api.Operation.Budget).
 func (c *Client) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
 	var raw json.RawMessage
-	if err := c.Call(ctx, op.Name(), args, &raw); err != nil {
+	if err := c.call(ctx, op.Name(), args, &raw, op.Budget(args)); err != nil {
 		return nil, err
 	}
 	return op.DecodeReply(raw)
@@ -131,12 +133,25 @@ func (c *Client) Invoke(ctx context.Context, op api.Operation, args any) (any, e
 // Call sends one request and decodes its result into result (which may be nil). A
 // failed call is an *api.Error with the server's code. A ctx that ends first cuts
 // the call short and leaves the client unusable (Broken): the reply may still come.
+// Without a deadline in ctx it waits up to api.DefaultBudget. Either way a server
+// found stopped or gone while the call waits ends it with ErrNoAnswer.
 func (c *Client) Call(ctx context.Context, verb string, args, result any) error {
+	return c.call(ctx, verb, args, result, api.DefaultBudget)
+}
+
+// call is Call within budget (0: none), unless ctx has a deadline of its own.
+func (c *Client) call(ctx context.Context, verb string, args, result any, budget time.Duration) error {
 	if c.broken != nil {
 		return c.broken
 	}
+	if _, ok := ctx.Deadline(); ok {
+		budget = 0
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer c.watch(ctx, cancel, verb, budget)()
 	stop := context.AfterFunc(ctx, c.interrupt)
-	err := c.call(verb, args, result)
+	err := c.exchange(verb, args, result)
 	if !stop() && ctx.Err() != nil {
 		c.broken = fmt.Errorf("%s: %w", verb, context.Cause(ctx))
 		if err != nil {
@@ -159,7 +174,8 @@ func (c *Client) interrupt() {
 	c.conn.Close()
 }
 
-func (c *Client) call(verb string, args, result any) error {
+// exchange sends one request and reads its response.
+func (c *Client) exchange(verb string, args, result any) error {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ import (
 // The agent verbs: explain, hook, agents.
 
 func explain(c *client.Client, o *opts, env Env) int {
-	rep, ok := call(api.Explain, c, api.RunRef{ID: o.args[0]}, env)
+	rep, ok := call(o.ctx, api.Explain, c, api.RunRef{ID: o.args[0]}, env)
 	if !ok {
 		return ExitFailure
 	}
@@ -98,7 +98,7 @@ func hook(_ *client.Client, o *opts, env Env) int {
 		return ExitOK // no server: the run's screen says what it needs
 	}
 	defer c.Close()
-	rep, err := api.Hook.Call(bg, c, api.HookArgs{ID: id, Payload: payload})
+	rep, err := api.Hook.Call(o.ctx, c, api.HookArgs{ID: id, Payload: payload})
 	if o.json && err == nil {
 		printJSON(env.Stdout, rep)
 	}

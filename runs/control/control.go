@@ -94,6 +94,8 @@ type opts struct {
 	ready    time.Duration
 	agent    string
 	hooks    string
+	timeout  time.Duration   // --timeout: how long to wait for the server's answer
+	ctx      context.Context // the verb's calls: within --timeout when given
 	args     []string
 }
 
@@ -108,6 +110,12 @@ func Main(name string, args []string, env Env) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 		return ExitUsage
+	}
+	o.ctx = context.Background()
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		o.ctx, cancel = context.WithTimeout(o.ctx, o.timeout)
+		defer cancel()
 	}
 	if v.local {
 		return v.do(nil, o, env)
@@ -131,6 +139,9 @@ func parse(name string, v verb, args []string) (*opts, error) {
 	fs.StringVar(&o.stateDir, "state-dir", "", "state directory")
 	if v.flags != nil {
 		v.flags(fs, o)
+	}
+	if fs.Lookup("timeout") == nil { // wait's --timeout is its own, and bounds its call
+		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most)")
 	}
 	before, after := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -199,9 +210,9 @@ func connect(name, stateDir string, env Env, start bool) (*client.Client, int) {
 	return c, ExitOK
 }
 
-// call calls op and reports its failure.
-func call[A, R any](op *api.Op[A, R], c *client.Client, a A, env Env) (R, bool) {
-	r, err := op.Call(context.Background(), c, a)
+// call calls op within ctx and reports its failure.
+func call[A, R any](ctx context.Context, op *api.Op[A, R], c *client.Client, a A, env Env) (R, bool) {
+	r, err := op.Call(ctx, c, a)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", op.Name(), err)
 		return r, false
@@ -223,7 +234,7 @@ func Spawn(spec runs.Spec, stateDir string, asJSON bool, env Env) int {
 		return code
 	}
 	defer c.Close()
-	rep, ok := call(api.Spawn, c, api.Here(spec), env)
+	rep, ok := call(context.Background(), api.Spawn, c, api.Here(spec), env)
 	if !ok {
 		return ExitFailure
 	}

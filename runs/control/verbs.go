@@ -1,7 +1,6 @@
 package control
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -70,10 +69,8 @@ var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Wri
 	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Remove.Name(), api.Wait.Name(),
 	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
 
-var bg = context.Background()
-
 func poll(c *client.Client, o *opts, env Env) int {
-	p, ok := call(api.Poll, c, api.PollArgs{ID: o.args[0], WaitMS: o.wait.Milliseconds()}, env)
+	p, ok := call(o.ctx, api.Poll, c, api.PollArgs{ID: o.args[0], WaitMS: o.wait.Milliseconds()}, env)
 	if !ok {
 		return ExitFailure
 	}
@@ -113,7 +110,7 @@ func agentOf(i runs.Info) agentFields {
 }
 
 func logLines(c *client.Client, o *opts, env Env) int {
-	l, ok := call(api.Log, c, api.LogArgs{ID: o.args[0], Offset: o.offset, Limit: o.limit, Tail: !o.offSet}, env)
+	l, ok := call(o.ctx, api.Log, c, api.LogArgs{ID: o.args[0], Offset: o.offset, Limit: o.limit, Tail: !o.offSet}, env)
 	if !ok {
 		return ExitFailure
 	}
@@ -131,7 +128,7 @@ func logLines(c *client.Client, o *opts, env Env) int {
 }
 
 func screen(c *client.Client, o *opts, env Env) int {
-	s, ok := call(api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes}, env)
+	s, ok := call(o.ctx, api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes}, env)
 	if !ok {
 		return ExitFailure
 	}
@@ -169,7 +166,7 @@ func paste(c *client.Client, o *opts, env Env) int {
 // does: runs.SubmitReady); not ready in time exits 124, not taken 1.
 func submit(c *client.Client, o *opts, env Env) int {
 	args := api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:]), ReadyTimeoutMS: o.ready.Milliseconds()}
-	rep, err := api.Submit.Call(bg, c, args)
+	rep, err := api.Submit.Call(o.ctx, c, args)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral submit: %v\n", err)
 		if isCode(err, api.CodeTimeout) {
@@ -197,7 +194,7 @@ func refVerb(op *api.Op[api.RunRef, api.RunRef]) func(*client.Client, *opts, Env
 
 // done makes a call whose only result is the run it acted on.
 func done[A any](op *api.Op[A, api.RunRef], c *client.Client, a A, o *opts, env Env) int {
-	ref, ok := call(op, c, a, env)
+	ref, ok := call(o.ctx, op, c, a, env)
 	if !ok {
 		return ExitFailure
 	}
@@ -223,11 +220,11 @@ func wait(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral wait: --until: %v\n", err)
 		return ExitUsage
 	}
-	w, err := api.Wait.Call(bg, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until})
+	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until})
 	if isCode(err, api.CodeTimeout) {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		if o.json {
-			in, _ := api.Info.Call(bg, c, api.RunRef{ID: o.args[0]})
+			in, _ := api.Info.Call(o.ctx, c, api.RunRef{ID: o.args[0]})
 			printJSON(env.Stdout, waitJSON{ID: in.Run.ID, TimedOut: true, State: in.Run.State, agentFields: agentOf(in.Run.Info)})
 		}
 		return ExitTimeout
@@ -243,6 +240,9 @@ func wait(c *client.Client, o *opts, env Env) int {
 		printJSON(env.Stdout, w.Report)
 	}
 	fmt.Fprintf(env.Stderr, "corral: %s\n", runs.Summary(w.Run))
+	if warning := runs.RecordWarning(w.Run); warning != "" {
+		fmt.Fprintf(env.Stderr, "corral: %s\n", warning)
+	}
 	return env.ExitCode(w.Run)
 }
 
@@ -295,7 +295,7 @@ func parseStates(list string) ([]agentstate.State, error) {
 
 func shutdown(c *client.Client, o *opts, env Env) int {
 	start := time.Now()
-	r, ok := call(api.Shutdown, c, struct{}{}, env)
+	r, ok := call(o.ctx, api.Shutdown, c, struct{}{}, env)
 	if !ok {
 		return ExitFailure
 	}

@@ -72,6 +72,9 @@ func report(sup *runs.Supervisor, id string, info runs.Info, asJSON bool) {
 		enc.Encode(runs.NewReport(info, escapees, tail))
 	}
 	fmt.Fprintf(os.Stderr, "corral: %s\n", runs.Summary(info))
+	if w := runs.RecordWarning(info); w != "" {
+		fmt.Fprintf(os.Stderr, "corral: %s\n", w)
+	}
 }
 
 // waitOrStop waits for the run to end, turning the first signal Corral receives into

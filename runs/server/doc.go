@@ -12,6 +12,13 @@
 // connections. Bad requests (malformed JSON, an unknown verb or run, a message over
 // MaxMessage) get an error response and never take the server down.
 //
+// No client can make the server hold or wait without bound (Limits, issue 23.5): at
+// most Limits.Conns connections; unfinished requests share Limits.Buffered bytes,
+// given back and returned to the OS once answered; a first request must come within
+// Limits.Silent, any request whole within Limits.Slow of its first byte, and a reply
+// be taken within Limits.Slow. A client over a limit is cut with the reason in
+// server.log and, if it still reads, a CodeBusy reply. Idle between requests is fine.
+//
 // The socket is 0600 in the 0700 state dir, and every connection's peer uid is checked
 // (SO_PEERCRED): another user's client is refused before it can send anything. There is
 // no TCP listener; remote use goes through ssh (`corral proxy`).

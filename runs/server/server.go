@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +34,7 @@ type Options struct {
 	// Ownership says how the supervisor owns its runs, and why (corral doctor asks).
 	Ownership string
 	Log       *slog.Logger // nil: discard
+	Limits    Limits       // zero: DefaultLimits
 }
 
 // Server answers clients on a Listener until Stop or a shutdown request.
@@ -43,6 +43,8 @@ type Server struct {
 	opt  Options
 	uid  int
 	log  *slog.Logger
+	buf  budget   // bytes of unfinished requests, over every connection
+	full refusals // connections refused over Limits.Conns, logged in batches
 
 	stopOnce       sync.Once
 	stopped        chan struct{}
@@ -60,12 +62,27 @@ func New(core Core, opt Options) *Server {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Server{core: core, opt: opt, uid: os.Getuid(), log: log,
+	if opt.Limits == (Limits{}) {
+		opt.Limits = DefaultLimits()
+	}
+	s := &Server{core: core, opt: opt, uid: os.Getuid(), log: log,
 		stopped: make(chan struct{}), conns: map[net.Conn]bool{}}
+	s.buf.max = opt.Limits.Buffered
+	return s
 }
 
 // Stopped is closed once Stop was called or a client asked for shutdown.
 func (s *Server) Stopped() <-chan struct{} { return s.stopped }
+
+// stopping reports whether Stop was called.
+func (s *Server) stopping() bool {
+	select {
+	case <-s.stopped:
+		return true
+	default:
+		return false
+	}
+}
 
 // Stop ends Serve: the listener is closed and every connection with it.
 func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
@@ -99,8 +116,8 @@ func (s *Server) Serve(ln net.Listener) error {
 			continue
 		}
 		backoff = 0
-		if !s.track(c) {
-			c.Close()
+		if tracked, err := s.track(c); !tracked {
+			s.refuse(c, err)
 			continue
 		}
 		s.wg.Go(func() {
@@ -110,16 +127,19 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 }
 
-func (s *Server) track(c net.Conn) bool {
+// track counts c among the connections served, unless the server is stopping or
+// already serves Limits.Conns (then the error says so).
+func (s *Server) track(c net.Conn) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	select {
-	case <-s.stopped:
-		return false
-	default:
+	if s.stopping() {
+		return false, nil
+	}
+	if n := len(s.conns); n >= s.opt.Limits.Conns {
+		return false, fmt.Errorf("%w: it serves %d connections", errFull, n)
 	}
 	s.conns[c] = true
-	return true
+	return true, nil
 }
 
 func (s *Server) untrack(c net.Conn) {
@@ -137,7 +157,8 @@ func (s *Server) closeConns() {
 	}
 }
 
-// serveConn checks the peer, then answers its requests in order until it hangs up.
+// serveConn checks the peer, then answers its requests in order until it hangs up or
+// breaks a limit (cut with the reason in the log).
 func (s *Server) serveConn(c net.Conn) {
 	enc := json.NewEncoder(c)
 	if err := checkPeer(c, s.uid); err != nil {
@@ -154,28 +175,67 @@ func (s *Server) serveConn(c net.Conn) {
 		case <-ctx.Done():
 		}
 	}()
-	r := bufio.NewReaderSize(c, 64<<10)
+	q := newRequests(c, &s.buf, s.opt.Limits)
+	defer q.release()
 	for {
-		line, err := api.ReadLine(r, api.MaxMessage)
-		if errors.Is(err, api.ErrTooLarge) {
-			enc.Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeTooLarge,
-				"request over %d bytes: closing the connection", api.MaxMessage)})
+		line, err := q.next()
+		if err != nil {
+			s.cut(c, enc, err)
 			return
 		}
-		if err != nil {
-			return
+		if s.stopping() {
+			return // nothing more is answered once Stop returned
 		}
 		if isSubscribe(line) {
 			s.stream(ctx, c, enc)
 			return
 		}
-		if err := enc.Encode(s.answer(ctx, line)); err != nil {
+		resp := s.answer(ctx, line)
+		q.release() // the request is decoded: its memory goes back before the reply
+		c.SetWriteDeadline(time.Now().Add(s.opt.Limits.Slow))
+		if err := enc.Encode(resp); err != nil {
+			s.log.Warn("cut a connection", "reason", fmt.Sprintf("%v: its reply not taken within %v", errSlow, s.opt.Limits.Slow), "err", err)
 			return
 		}
 		if s.stopAfterReply.Load() {
 			s.Stop()
 		}
 	}
+}
+
+// cut ends a connection whose request could not be read: a client that hung up ends
+// quietly; one that broke a limit is told why, if it still reads, and logged.
+func (s *Server) cut(c net.Conn, enc *json.Encoder, err error) {
+	code := api.CodeBusy
+	switch {
+	case errors.Is(err, api.ErrTooLarge):
+		code, err = api.CodeTooLarge, fmt.Errorf("request over %d bytes: closing the connection", api.MaxMessage)
+	case errors.Is(err, errBusy):
+		err = fmt.Errorf("%w (%d bytes, the limit %d): try again", err, s.buf.used.Load(), s.buf.max)
+	case errors.Is(err, errSilent), errors.Is(err, errSlow):
+	default:
+		return // hung up, or the server is stopping
+	}
+	s.log.Warn("cut a connection", "reason", err.Error())
+	c.SetWriteDeadline(time.Now().Add(time.Second))
+	enc.Encode(api.Response{V: api.Version, Error: api.Errorf(code, "%v", err)})
+}
+
+// refuse turns away a connection the server does not serve: over Limits.Conns (told
+// so, and logged at most once a second with a count), or while stopping.
+func (s *Server) refuse(c net.Conn, err error) {
+	if err == nil {
+		c.Close()
+		return
+	}
+	if n := s.full.add(); n > 0 {
+		s.log.Warn("refused connections", "reason", err.Error(), "refused", n)
+	}
+	go func() { // a client that does not read must not hold up the accept loop
+		c.SetWriteDeadline(time.Now().Add(time.Second))
+		json.NewEncoder(c).Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeBusy, "%v", err)})
+		c.Close()
+	}()
 }
 
 // isSubscribe reports whether line asks, in this protocol version, to turn its

@@ -73,6 +73,12 @@ func newHarness(t testing.TB) *harness {
 // serveIn serves a supervisor on state dir dir until the test ends.
 func serveIn(t testing.TB, dir string) *harness {
 	t.Helper()
+	return serveWith(t, dir, Options{})
+}
+
+// serveWith is serveIn with opt's limits and log.
+func serveWith(t testing.TB, dir string, opt Options) *harness {
+	t.Helper()
 	d := config.Default()
 	d.Grace = 300 * time.Millisecond
 	sup, err := runs.New(runs.WithDefaults(d), runs.WithLogDir(filepath.Join(dir, "logs")))
@@ -83,7 +89,8 @@ func serveIn(t testing.TB, dir string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{dir: dir, sup: sup, ln: ln, srv: New(sup, Options{Instance: "test", StateDir: dir})}
+	opt.Instance, opt.StateDir = "test", dir
+	h := &harness{dir: dir, sup: sup, ln: ln, srv: New(sup, opt)}
 	served := make(chan error, 1)
 	go func() { served <- h.srv.Serve(ln) }()
 	t.Cleanup(func() {

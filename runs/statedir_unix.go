@@ -1,0 +1,124 @@
+//go:build !windows
+
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"corral/config"
+)
+
+const (
+	oNoFollow = unix.O_NOFOLLOW
+	oNonBlock = unix.O_NONBLOCK
+)
+
+// isLinkLoop: O_NOFOLLOW met a symlink as the last component.
+func isLinkLoop(err error) bool { return errors.Is(err, unix.ELOOP) }
+
+// openStateRoot opens the state dir itself, which config.EnsureStateDir has created
+// and checked. It may be a link the user made and owns (config allows that); what it
+// opens must still be a directory of the user's, checked on the handle itself.
+func openStateRoot(path string) (*stateDir, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	d := &stateDir{path: path, f: f}
+	if err := d.checkOwned(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// sub opens the directory name inside d, creating it (mode 0700) if missing, never
+// through a symlink; it must be the user's own, and is tightened to 0700.
+func (d *stateDir) sub(name string) (*stateDir, error) {
+	if err := unix.Mkdirat(int(d.f.Fd()), name, 0o700); err != nil && !errors.Is(err, unix.EEXIST) {
+		return nil, fmt.Errorf("state dir: mkdir %s: %w", d.join(name), err)
+	}
+	s, err := d.subdir(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkOwned(); err != nil {
+		s.close()
+		return nil, err
+	}
+	if err := s.f.Chmod(0o700); err != nil {
+		s.close()
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	return s, nil
+}
+
+// subdir opens the existing directory name inside d without following a symlink:
+// O_NOFOLLOW|O_DIRECTORY fails with ELOOP on a link (or ENOTDIR on a link to a file,
+// on some kernels), which is told as symlinkDirError.
+func (d *stateDir) subdir(name string) (*stateDir, error) {
+	fd, err := openat(d, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err == nil {
+		return &stateDir{path: d.join(name), f: os.NewFile(uintptr(fd), d.join(name))}, nil
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(int(d.f.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return nil, symlinkDirError(d.join(name))
+	}
+	return nil, fmt.Errorf("state dir: open %s: %w", d.join(name), err)
+}
+
+// checkOwned refuses a directory another user owns: they could plant links and records
+// a root Corral would act on (config.ErrForeignStateDir, issue 15 item 3).
+func (d *stateDir) checkOwned() error {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(d.f.Fd()), &st); err != nil {
+		return fmt.Errorf("state dir: stat %s: %w", d.path, err)
+	}
+	if uid := os.Getuid(); int(st.Uid) != uid {
+		return fmt.Errorf("%w: %s is owned by uid %d (you are uid %d)", config.ErrForeignStateDir, d.path, st.Uid, uid)
+	}
+	return nil
+}
+
+// openFile is openat(2) relative to d, close-on-exec.
+func (d *stateDir) openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	fd, err := openat(d, name, flag, uint32(perm.Perm()))
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: d.join(name), Err: err}
+	}
+	return os.NewFile(uintptr(fd), d.join(name)), nil
+}
+
+func openat(d *stateDir, name string, flag int, perm uint32) (int, error) {
+	for {
+		fd, err := unix.Openat(int(d.f.Fd()), name, flag|unix.O_CLOEXEC, perm)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// rename moves name in d to toName in to (renameat(2): neither directory is looked up
+// by path again).
+func (d *stateDir) rename(name string, to *stateDir, toName string) error {
+	if err := unix.Renameat(int(d.f.Fd()), name, int(to.f.Fd()), toName); err != nil {
+		return &os.LinkError{Op: "rename", Old: d.join(name), New: to.join(toName), Err: err}
+	}
+	return nil
+}
+
+// remove unlinks the file name in d; one already gone wraps os.ErrNotExist.
+func (d *stateDir) remove(name string) error {
+	if err := unix.Unlinkat(int(d.f.Fd()), name, 0); err != nil {
+		return &os.PathError{Op: "remove", Path: d.join(name), Err: err}
+	}
+	return nil
+}
+
+// sync makes the renames into d durable.
+func (d *stateDir) sync() error { return d.f.Sync() }

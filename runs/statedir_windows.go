@@ -1,0 +1,57 @@
+//go:build windows
+
+package runs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Windows has neither flag, nor the *at calls: the state dir lives in the user's
+// profile there, and its directories are reached by path.
+const (
+	oNoFollow = 0
+	oNonBlock = 0
+)
+
+func isLinkLoop(error) bool { return false }
+
+func openStateRoot(path string) (*stateDir, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	return &stateDir{path: path, f: f}, nil
+}
+
+func (d *stateDir) sub(name string) (*stateDir, error) {
+	if err := os.MkdirAll(d.join(name), 0o700); err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	return d.subdir(name)
+}
+
+func (d *stateDir) subdir(name string) (*stateDir, error) {
+	path := d.join(name)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, symlinkDirError(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	return &stateDir{path: filepath.Clean(path), f: f}, nil
+}
+
+func (d *stateDir) openFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(d.join(name), flag, perm)
+}
+
+func (d *stateDir) rename(name string, to *stateDir, toName string) error {
+	return os.Rename(d.join(name), to.join(toName))
+}
+
+func (d *stateDir) remove(name string) error { return os.Remove(d.join(name)) }
+
+func (d *stateDir) sync() error { return nil }
