@@ -126,7 +126,7 @@ func TestUIWidthsUsed(t *testing.T) {
 
 	x.run("resize-window", "-t", "t", "-x", "80", "-y", "24")
 	narrow := x.waitUntilSettled("the 80-column layout", 10*time.Second, func(s string) bool {
-		return leftColumn(s) == 26 && strings.Contains(strings.Join(detailsLines(s), "\n"), "escapes")
+		return leftColumn(s) == 26 && strings.Contains(strings.Join(detailsLines(s), "\n"), "owner") // the last fact
 	})
 	for w := range screenWords(detailsLines(narrow)) {
 		if !wideDetails[w] {

@@ -16,6 +16,7 @@ import (
 
 	"corral/demo"
 	"corral/reaper"
+	"corral/runs"
 	"corral/runs/eventually"
 )
 
@@ -146,8 +147,10 @@ type report struct {
 		Killed        int      `json:"killed"`
 		VerifiedEmpty bool     `json:"verified_empty"`
 	}
-	Escapees   []any  `json:"escapees"`
-	OutputTail string `json:"output_tail"`
+	CleanupMode string `json:"cleanup_mode"` // "cgroup" (Cgroup its path) or "session"
+	Cgroup      string `json:"cgroup"`
+	Escapees    []any  `json:"escapees"`
+	OutputTail  string `json:"output_tail"`
 }
 
 func TestRunJSONReport(t *testing.T) {
@@ -160,6 +163,10 @@ func TestRunJSONReport(t *testing.T) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rep); err != nil {
 		t.Fatalf("report %q: %v", r.stdout, err)
+	}
+	if own := runs.FindCgroups(""); (rep.CleanupMode == "cgroup") != (own.Dir != "") ||
+		(rep.CleanupMode == "cgroup") != (rep.Cgroup != "") || rep.CleanupMode == "" {
+		t.Errorf("cleanup_mode %q, cgroup %q; ownership here: %s", rep.CleanupMode, rep.Cgroup, own.Reason)
 	}
 	if rep.Name != "answer" || rep.Kind != "pipe" || rep.Reason != "exit" || rep.ExitCode == nil ||
 		*rep.ExitCode != 3 || rep.Signal != nil || rep.PID == 0 || rep.PGID != rep.PID ||
@@ -295,15 +302,20 @@ func TestRunOwnershipEscape(t *testing.T) {
 }
 
 // By default an escapee is the run's (issue 14.1): the run goes on until its timeout,
-// the report lists the escapee with its command line, and it is dead afterwards.
+// the report lists the escapee with its command line (on sessions; in a cgroup it is a
+// member, contained, counted among the killed), and it is dead afterwards.
 func TestRunEscapeOwnedByDefault(t *testing.T) {
 	r := run(t, corral(t, runArgs([]string{"--json", "--timeout", "2s", "--no-output-timeout", "0"}, child("escape"))...))
 	if !strings.Contains(r.stderr, "ended: overall-timeout") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
 	var rep struct {
-		OutputTail string `json:"output_tail"`
-		Escapees   []struct {
+		OutputTail  string `json:"output_tail"`
+		CleanupMode string `json:"cleanup_mode"`
+		Cleanup     struct {
+			Killed int `json:"killed"`
+		} `json:"cleanup"`
+		Escapees []struct {
 			PID  int      `json:"pid"`
 			Argv []string `json:"argv"`
 		} `json:"escapees"`
@@ -315,7 +327,12 @@ func TestRunEscapeOwnedByDefault(t *testing.T) {
 	if _, err := fmt.Sscanf(rep.OutputTail, "escapee %d", &pid); err != nil {
 		t.Fatalf("tail %q: %v", rep.OutputTail, err)
 	}
-	if len(rep.Escapees) != 1 || rep.Escapees[0].PID != pid || len(rep.Escapees[0].Argv) < 2 || rep.Escapees[0].Argv[1] != "sleep" {
+	if rep.CleanupMode == "cgroup" {
+		// Its cgroup held it: contained, not escaped, and ended with the run.
+		if len(rep.Escapees) != 0 || rep.Cleanup.Killed < 2 {
+			t.Errorf("escapees %+v, killed %d: want none, and the root and the daemon killed", rep.Escapees, rep.Cleanup.Killed)
+		}
+	} else if len(rep.Escapees) != 1 || rep.Escapees[0].PID != pid || len(rep.Escapees[0].Argv) < 2 || rep.Escapees[0].Argv[1] != "sleep" {
 		t.Errorf("escapees %+v, want pid %d with its argv", rep.Escapees, pid)
 	}
 	if p, err := reaper.ReadProc(pid); err == nil && p.State != 'Z' {

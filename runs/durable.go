@@ -209,7 +209,7 @@ func (r *run) recordLocked() Record {
 		RunID: i.ID, Secret: r.secret, Name: i.Name, Backend: i.Kind, Spec: r.spec,
 		PID: i.PID, PGID: i.PID, SID: i.PID, Fingerprint: i.Fingerprint,
 		State: i.State, Reason: i.Reason, ExitCode: i.ExitCode, Signal: i.Signal,
-		CreatedAt: i.CreatedAt, LastOutputAt: r.wd.State().LastOutput,
+		CreatedAt: i.CreatedAt, LastOutputAt: r.outputSavedLocked(),
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
@@ -309,43 +309,61 @@ func (s *Supervisor) background(ctx context.Context) {
 	}
 }
 
-// heartbeat renews this instance's leases and persists its counters.
+// heartbeat renews this instance's lease and persists its counters.
 //
-// A lease is renewed only once less than half of it is left (with the defaults, a 2 s
-// tick and a 10 s lease: every third tick, at 3–5 s left), not on every tick. Idle CPU
-// with 50 runs was dominated by rewriting 50 records every 2 s (issue 6); a steal needs
-// the lease expired *and* this instance's lock free, so while Corral lives the margin
-// only has to cover a stalled tick, and half a lease is 2.5 ticks of it.
+// The lease — every run's at once, instances/<id>.lease (registry_lease.go) — is
+// renewed only once less than half of it is left (with the defaults, a 2 s tick and a
+// 10 s lease: every third tick, at 3–5 s left), not on every tick; a steal needs the
+// lease expired *and* this instance's lock free, so while Corral lives the margin only
+// has to cover a stalled tick, and half a lease is 2.5 ticks of it. With it, the
+// records of runs that printed since their record was last written get the time of
+// their last output; a quiet run's record is not rewritten at all.
 func (s *Supervisor) heartbeat() {
 	if s.reg == nil {
 		return
 	}
-	now := s.reg.now()
-	live := map[string]heartbeatRun{}
-	for _, r := range s.liveRuns() {
-		r.mu.Lock()
-		// Wall clock (Round(0) drops the monotonic reading): the record's expiry is
-		// wall-clock time, and after a suspend the monotonic clock lags it.
-		if r.epoch > 0 && r.info.LeaseExpiresAt.Round(0).Sub(now.Round(0)) < s.cfg.LeaseExpiry/2 {
-			live[r.id] = heartbeatRun{epoch: r.epoch, lastOutput: r.wd.State().LastOutput}
-		}
-		r.mu.Unlock()
+	live := s.liveRuns()
+	for _, r := range live {
 		r.outputHeartbeat()
 	}
-	if len(live) > 0 {
+	// Wall clock (Round(0) drops the monotonic reading): the lease's expiry is
+	// wall-clock time, and after a suspend the monotonic clock lags it.
+	if s.leased.Round(0).Sub(s.reg.now().Round(0)) < s.cfg.LeaseExpiry/2 {
 		s.renew(live)
 	}
 	s.reg.saveMetrics(s.counters.snapshot()) // best effort: counters are not records
 }
 
-// renew writes the renewed leases and shows the new expiry on the runs whose record
-// took it (after a failed write, only those written before it).
-func (s *Supervisor) renew(live map[string]heartbeatRun) {
-	renewed, lost, expires, err := s.reg.heartbeat(live)
-	for _, r := range s.liveRuns() {
-		if slices.Contains(renewed, r.id) {
+// renew renews this instance's lease, shows the new expiry on its runs, and writes the
+// last output time of those that printed since their record was written.
+func (s *Supervisor) renew(runs []*run) {
+	until, err := s.reg.renewInstance()
+	if err != nil {
+		s.reg.emit("registry-error", "err", err.Error())
+		return
+	}
+	s.leased = until
+	printed := map[string]heartbeatRun{}
+	for _, r := range runs {
+		r.mu.Lock()
+		if r.epoch > 0 {
+			r.info.LeaseExpiresAt = until // shown live; not an event of its own
+			if out := r.wd.State().LastOutput; out.After(r.outputSaved) {
+				printed[r.id] = heartbeatRun{epoch: r.epoch, lastOutput: out}
+			}
+		}
+		r.mu.Unlock()
+	}
+	if len(printed) == 0 {
+		return
+	}
+	written, lost, err := s.reg.heartbeat(printed, until)
+	for _, r := range runs {
+		if slices.Contains(written, r.id) {
 			r.mu.Lock()
-			r.info.LeaseExpiresAt = expires // shown live; not an event of its own
+			if out := printed[r.id].lastOutput; out.After(r.outputSaved) {
+				r.outputSaved = out
+			}
 			r.mu.Unlock()
 		}
 	}
@@ -355,6 +373,15 @@ func (s *Supervisor) renew(live map[string]heartbeatRun) {
 	for _, id := range lost {
 		s.reg.emit("lease-lost", "run_id", id)
 	}
+}
+
+// outputSavedLocked is the run's last output time, as the record being built will
+// say it.
+func (r *run) outputSavedLocked() time.Time {
+	if out := r.wd.State().LastOutput; out.After(r.outputSaved) {
+		r.outputSaved = out
+	}
+	return r.outputSaved
 }
 
 // liveRuns returns the runs not yet exited.

@@ -120,21 +120,7 @@ func (r *Registry) saveMetrics(m Metrics) error {
 		return nil // unchanged since the last save: an idle Corral writes nothing
 	}
 	name := r.instance + ".json"
-	tmp := name + ".tmp"
-	r.metrics.remove(tmp)
-	f, err := r.metrics.open(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		r.metrics.remove(tmp)
-		return err
-	}
-	if err := r.metrics.rename(tmp, r.metrics, name); err != nil {
+	if err := r.metrics.replace(name, name+".tmp", b, false); err != nil {
 		return err
 	}
 	r.savedMetrics = b

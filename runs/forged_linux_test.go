@@ -136,10 +136,18 @@ func TestAdoptedRunPausedByClaim(t *testing.T) {
 	if err := s.Pause(ids[1]); err != nil {
 		t.Fatal(err)
 	}
-	eventually.True(t, 10*time.Second, "the adopted root to stop", func() bool {
+	what, paused := "the adopted root to stop", func() bool {
 		p, err := reaper.ReadProc(info.PID)
 		return err == nil && p.State == 'T'
-	})
+	}
+	if info.Cgroup != "" { // on cgroups: the cgroup its record names (checked to be a run's) is frozen
+		cg := &reaper.Cgroup{Path: info.Cgroup}
+		what, paused = "the adopted run's cgroup to freeze", func() bool {
+			frozen, err := cg.Frozen()
+			return err == nil && frozen
+		}
+	}
+	eventually.True(t, 10*time.Second, what, paused)
 	if err := s.Resume(ids[1]); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -306,5 +307,41 @@ func TestSpoofedRunIDIgnored(t *testing.T) {
 	}
 	if p, err := reaper.ReadProc(pids[0]); err != nil || p.State == 'Z' {
 		t.Error("the spoofed process, which neither run provably started, was signalled")
+	}
+}
+
+// A dead instance's lease file keeps its runs from a steal until it expires, though
+// each record's own lease_expires_at passed long ago (a quiet run's record is not
+// rewritten while its owner lives: the instance renews one lease for all its runs).
+// The lease file outlives the instance's lock until then; once it has expired, the
+// run is reaped.
+func TestInstanceLeaseHoldsUntilItExpires(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	id, secret := ownID("rleased"), newSecret()
+	_, root := outsider(t, []string{RunSecretEnv + "=" + secret}, "sleep")
+	deadSecretRecord(t, reg, id, secret, root) // owner "idead", record lease a minute ago
+	until := time.Now().Add(time.Hour).Round(0)
+	b, _ := json.Marshal(instanceLease{InstanceID: "idead", LeaseExpiresAt: until})
+	if err := reg.instances.replace("idead.lease", "idead.lease.tmp", b, false); err != nil {
+		t.Fatal(err)
+	}
+	d := reconcileOne(t, s, id)
+	if d.Decision != VerdictLeftAlone || !d.RetryAt.Equal(until) {
+		t.Fatalf("decision %s (%s) retry at %v; want left alone until %v", d.Decision, d.Detail, d.RetryAt, until)
+	}
+	if alive, _ := root.Alive(); !alive {
+		t.Fatal("a run under a live lease was signalled")
+	}
+	if _, err := reg.instances.read("idead.lease", leaseCap); err != nil {
+		t.Fatalf("the unexpired lease of a dead instance was removed: %v", err)
+	}
+	b, _ = json.Marshal(instanceLease{InstanceID: "idead", LeaseExpiresAt: time.Now().Add(-time.Second)})
+	reg.instances.replace("idead.lease", "idead.lease.tmp", b, false)
+	if d := reconcileOne(t, s, id); d.Decision != VerdictReaped {
+		t.Fatalf("decision %s (%s) after the lease expired, want orphan-reaped", d.Decision, d.Detail)
+	}
+	if alive, _ := root.Alive(); alive {
+		t.Error("the run survived the reconcile after its lease expired")
 	}
 }

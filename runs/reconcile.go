@@ -126,6 +126,7 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 		d.Decision, d.Detail = VerdictKept, "owned by this instance"
 		return d, false
 	}
+	lease := reg.LeaseExpiry(*rec)
 	ownerAlive := view.instanceAlive(reg, rec.OwnerInstanceID)
 	now := reg.now()
 	alive, why := view.liveness(*rec)
@@ -133,16 +134,16 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 	case ownerAlive:
 		d.Decision = VerdictLeftAlone
 		d.Detail = fmt.Sprintf("owned by live instance %s (lease until %s)", rec.OwnerInstanceID,
-			rec.LeaseExpiresAt.Format(time.TimeOnly))
+			lease.Format(time.TimeOnly))
 		return d, false
 	case !alive:
 		d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why
 		s.close(t, rec, Lost, why)
 		return d, false
-	case now.Before(rec.LeaseExpiresAt):
-		d.Decision, d.RetryAt = VerdictLeftAlone, rec.LeaseExpiresAt
+	case now.Before(lease):
+		d.Decision, d.RetryAt = VerdictLeftAlone, lease
 		d.Detail = fmt.Sprintf("owner %s is dead; its lease expires in %s", rec.OwnerInstanceID,
-			rec.LeaseExpiresAt.Sub(now).Round(time.Millisecond))
+			lease.Sub(now).Round(time.Millisecond))
 		return d, false
 	}
 	prev := rec.OwnerInstanceID

@@ -108,6 +108,7 @@ func (r *Registry) Close() error {
 	r.events.close()
 	var err error
 	if r.lock != nil {
+		r.instances.remove(r.instance + ".lease")
 		r.instances.remove(r.instance + ".lock")
 		err = r.lock.release()
 	}

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -45,13 +46,67 @@ func (r *Registry) createLock(block bool, rec Record) error {
 	return r.locked(block, func() error { return r.write(rec) })
 }
 
-// heartbeat renews the leases of this instance's live runs (id → epoch) and records
-// their last output time. It returns the ids it renewed, the expiry it wrote, and the
-// ids whose lease this instance no longer holds; after an error only those renewed
-// before it were written.
-func (r *Registry) heartbeat(live map[string]heartbeatRun) (renewed, lost []string, expires time.Time, err error) {
+// An instance renews the leases of all its runs at once: instances/<id>.lease says
+// until when it holds every record it owns (LeaseExpiry), so an idle Corral rewrites
+// one small file per renewal, not every record. (Renewing 50 idle runs' records every
+// 6 s was the whole of a detached server's idle CPU: 0.2 % of a core, 0 % without.)
+// A record's own lease_expires_at is what it was given when last written (created,
+// stolen, or rewritten with new output); the instance lease extends it while it lasts.
+
+// instanceLease is the content of instances/<id>.lease.
+type instanceLease struct {
+	InstanceID     string    `json:"instance_id"`
+	LeaseExpiresAt time.Time `json:"lease_expires_at"`
+}
+
+// leaseCap bounds what is read of a lease file (it may have been replaced by anything).
+const leaseCap = 4 << 10
+
+// renewInstance extends the lease of every record this instance owns to LeaseExpiry
+// from now, and returns that time. Not fsynced, like a record's renewal: after an OS
+// crash every record is from another boot, whatever its lease says.
+func (r *Registry) renewInstance() (time.Time, error) {
+	until := r.now().Add(r.cfg.LeaseExpiry)
+	b, err := json.Marshal(instanceLease{InstanceID: r.instance, LeaseExpiresAt: until})
+	if err == nil {
+		name := r.instance + ".lease"
+		err = r.instances.replace(name, name+".tmp", b, false)
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("registry: renew lease: %w", err)
+	}
+	return until, nil
+}
+
+// LeaseExpiry is until when rec's lease holds: its own expiry, or its owner's instance
+// lease when that is later. A lease file that is missing, unreadable or names another
+// instance extends nothing.
+func (r *Registry) LeaseExpiry(rec Record) time.Time {
+	if l := r.instanceLease(rec.OwnerInstanceID); l.After(rec.LeaseExpiresAt) {
+		return l
+	}
+	return rec.LeaseExpiresAt
+}
+
+// instanceLease is until when instance id's lease holds (zero: none to be read).
+func (r *Registry) instanceLease(id string) time.Time {
+	if checkID(id) != nil {
+		return time.Time{} // no such instance could exist; and no path is built from it
+	}
+	b, err := r.instances.read(id+".lease", leaseCap)
+	var l instanceLease
+	if err != nil || json.Unmarshal(b, &l) != nil || l.InstanceID != id {
+		return time.Time{}
+	}
+	return l.LeaseExpiresAt
+}
+
+// heartbeat rewrites the records of this instance's runs given (id → epoch) with their
+// last output time and the lease until expires. It returns the ids it wrote and the ids
+// whose lease this instance no longer holds; after an error only those written before
+// it were.
+func (r *Registry) heartbeat(live map[string]heartbeatRun, expires time.Time) (renewed, lost []string, err error) {
 	err = r.withLock(func() error {
-		expires = r.now().Add(r.cfg.LeaseExpiry)
 		for id, hb := range live {
 			rec, err := r.record(id)
 			if err != nil || rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != hb.epoch {
@@ -72,7 +127,7 @@ func (r *Registry) heartbeat(live map[string]heartbeatRun) (renewed, lost []stri
 		}
 		return nil
 	})
-	return renewed, lost, expires, err
+	return renewed, lost, err
 }
 
 type heartbeatRun struct {
@@ -94,7 +149,12 @@ func (r *Registry) InstanceAlive(id string) bool {
 		return true
 	}
 	if err == nil {
-		r.instances.remove(id + ".lock") // its owner is dead: tidy up while holding it
+		// Its owner is dead: tidy up while holding it. The lease file goes only once it
+		// has expired: until then it is what keeps the dead owner's runs from a steal.
+		if r.instanceLease(id).Before(r.now()) {
+			r.instances.remove(id + ".lease")
+		}
+		r.instances.remove(id + ".lock")
 		l.release()
 	}
 	return false

@@ -175,29 +175,12 @@ func (r *Registry) store(rec Record, durable bool) error {
 	}
 	name := rec.RunID + ".json"
 	tmp := name + "." + r.instance + ".tmp"
-	r.runs.remove(tmp) // O_EXCL below: a planted file or link in its place is replaced, never written through
-	f, err := r.runs.open(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
-	}
 	if r.writeFault != nil {
 		if ferr := r.writeFault(rec); ferr != nil {
-			f.Close()
-			r.runs.remove(tmp)
 			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.join(tmp), Err: ferr})
 		}
 	}
-	if _, err = f.Write(b); err == nil && durable {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.runs.rename(tmp, r.runs, name)
-	}
-	if err != nil {
-		r.runs.remove(tmp)
+	if err := r.runs.replace(name, tmp, b, durable); err != nil {
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
 	r.dirty = r.dirty || durable

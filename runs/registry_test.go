@@ -191,8 +191,11 @@ func TestShutdownDeadlineCutsGrace(t *testing.T) {
 	assertPIDsGone(t, pidsAfter(out, "member"))
 }
 
-// A heartbeat renews a lease only once less than half of it is left, and the renewal
-// reaches both the record and the run's Info.
+// A heartbeat renews the instance's lease (every run's at once) only once less than
+// half of it is left; the renewal reaches the runs' Info and what a reconcile judges by
+// (Registry.LeaseExpiry), and a run that printed nothing keeps its record as it was
+// written: an idle Corral rewrites no record. One that printed gets its last output
+// time written.
 func TestLeaseRenewedAtHalfLife(t *testing.T) {
 	d := testDefaults()
 	d.LeaseHeartbeat, d.LeaseExpiry = time.Hour, 10*time.Second // only our own calls beat
@@ -206,29 +209,46 @@ func TestLeaseRenewedAtHalfLife(t *testing.T) {
 	reg.clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	s := newSup(t, WithRegistry(reg), WithDefaults(d))
-	id := spawn(t, s, childSpec(false, "sleep"))
-	waitState(t, s, id, Running)
-	lease := func() time.Time {
+	quiet := spawn(t, s, childSpec(false, "sleep"))
+	waitOutput(t, s, quiet, "ready")
+	talker := spawn(t, s, childSpec(false, "bell"))
+	waitOutput(t, s, talker, "waiting for you")
+	record := func(id string) Record {
 		t.Helper()
 		rec, err := reg.record(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return rec.LeaseExpiresAt
+		return rec
 	}
-	first := lease()
+	s.heartbeat() // the first beat takes the lease and writes what each run printed at start
+	first := reg.LeaseExpiry(record(quiet))
+	written := record(quiet).UpdatedAt
 	advance(4 * time.Second) // 6 s left: more than half
 	s.heartbeat()
-	if got := lease(); !got.Equal(first) {
+	if got := reg.LeaseExpiry(record(quiet)); !got.Equal(first) {
 		t.Fatalf("renewed with 6 s of 10 left: %v → %v", first, got)
 	}
+	if err := s.Write(talker, []byte("hello\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, s, talker, "you said hello")
 	advance(2 * time.Second) // 4 s left
 	s.heartbeat()
 	want := first.Add(6 * time.Second)
-	if got := lease(); !got.Equal(want) {
-		t.Fatalf("lease %v after the half-life beat, want %v", got, want)
+	for _, id := range []string{quiet, talker} {
+		if got := reg.LeaseExpiry(record(id)); !got.Equal(want) {
+			t.Errorf("%s: lease %v after the half-life beat, want %v", id, got, want)
+		}
+		if info, _ := s.Info(id); !info.LeaseExpiresAt.Equal(want) {
+			t.Errorf("%s: Info lease %v, want %v", id, info.LeaseExpiresAt, want)
+		}
 	}
-	if info, _ := s.Info(id); !info.LeaseExpiresAt.Equal(want) {
-		t.Errorf("Info lease %v, want %v", info.LeaseExpiresAt, want)
+	if got := record(quiet).UpdatedAt; !got.Equal(written) {
+		t.Errorf("the quiet run's record was rewritten (%v → %v)", written, got)
+	}
+	if rec := record(talker); rec.LastOutputAt.IsZero() || !rec.UpdatedAt.Equal(now) {
+		t.Errorf("the talker's record: last output %v, written %v; want its output written at %v",
+			rec.LastOutputAt, rec.UpdatedAt, now)
 	}
 }

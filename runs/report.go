@@ -25,9 +25,13 @@ type Report struct {
 	EndedAt    time.Time     `json:"ended_at"`
 	DurationMS int64         `json:"duration_ms"`
 	Cleanup    ReportCleanup `json:"cleanup"`
-	Escapees   []Escapee     `json:"escapees"` // fingerprint and argv of each
-	OutputTail string        `json:"output_tail"`
-	SpawnError string        `json:"spawn_error,omitempty"`
+	// CleanupMode is how the run was owned: "cgroup" (Cgroup its path: a process that
+	// left the session stayed a member, contained, and is no escapee) or "session".
+	CleanupMode string    `json:"cleanup_mode"`
+	Cgroup      string    `json:"cgroup,omitempty"`
+	Escapees    []Escapee `json:"escapees"` // fingerprint and argv of each
+	OutputTail  string    `json:"output_tail"`
+	SpawnError  string    `json:"spawn_error,omitempty"`
 	// RecordError: the run's record could not be written (Info.RecordErr).
 	RecordError string `json:"record_error,omitempty"`
 	// The agent and its last state (DESIGN §16), for runs an agent's rules followed
@@ -54,6 +58,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		StartedAt: i.StartedAt, EndedAt: i.EndedAt, DurationMS: i.Duration().Milliseconds(),
 		Cleanup: ReportCleanup{Steps: i.Cleanup.Steps, Killed: i.Cleanup.Killed,
 			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
+		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup,
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
 		SpawnError: i.SpawnErr, RecordError: i.RecordErr,

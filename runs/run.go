@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"corral/ptyhost"
 	"corral/ptyhost/screen"
@@ -31,16 +32,17 @@ type run struct {
 	tx     [2]*transcript
 	cast   *castFile // PTY runs with a log dir: the asciicast recording
 
-	mu         sync.Mutex
-	info       Info
-	proc       *ptyhost.Proc // nil for an adopted run: no terminal I/O
-	cmd        *exec.Cmd     // nil for an adopted run: not our child, never reaped here
-	exitSeen   bool
-	epoch      uint64           // lease epoch of the stored record; 0 until stored
-	committed  State            // the state started committed before moving to it
-	unrecorded bool             // its first record could not be written: it writes none (start.go)
-	escapees   []Escapee        // processes that left the session, attributed to this run
-	wb         writeBehindState // a record write waiting on the lock or retrying (durable.go)
+	mu          sync.Mutex
+	info        Info
+	proc        *ptyhost.Proc // nil for an adopted run: no terminal I/O
+	cmd         *exec.Cmd     // nil for an adopted run: not our child, never reaped here
+	exitSeen    bool
+	epoch       uint64           // lease epoch of the stored record; 0 until stored
+	outputSaved time.Time        // the last output time its record was last given
+	committed   State            // the state started committed before moving to it
+	unrecorded  bool             // its first record could not be written: it writes none (start.go)
+	escapees    []Escapee        // processes that left the session, attributed to this run
+	wb          writeBehindState // a record write waiting on the lock or retrying (durable.go)
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat

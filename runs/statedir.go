@@ -53,6 +53,31 @@ func (d *stateDir) open(name string, flag int, perm os.FileMode) (*os.File, erro
 	return f, nil
 }
 
+// replace writes b as name in d atomically: to the temp file tmp first (whatever is in
+// its place removed, then created with O_EXCL, so a planted file or link is replaced,
+// never written through), synced when durable, then renamed over name. A failure
+// leaves name as it was and no temp file.
+func (d *stateDir) replace(name, tmp string, b []byte, durable bool) error {
+	d.remove(tmp)
+	f, err := d.open(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(b); err == nil && durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.rename(tmp, d, name)
+	}
+	if err != nil {
+		d.remove(tmp)
+	}
+	return err
+}
+
 // read reads the regular file name in d whole, refusing one larger than limit
 // (ErrTooLarge) rather than reading it.
 func (d *stateDir) read(name string, limit int64) ([]byte, error) {

@@ -51,7 +51,8 @@ type Supervisor struct {
 	stopBG    func()        // stops the background goroutine
 	bgDone    chan struct{} // closed when it has stopped
 	trees     treeCache
-	later     later // background reconciliation (reconcile_later.go)
+	later     later     // background reconciliation (reconcile_later.go)
+	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)

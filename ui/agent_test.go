@@ -149,4 +149,8 @@ func TestDetailsCgroupOwner(t *testing.T) {
 			t.Errorf("details lack %q:\n%s", want, v)
 		}
 	}
+	d.SetSize(48, 16) // too narrow for the path: the rest stays on its line
+	if v := stripANSI(d.View()); !strings.Contains(v, "owner   cgroup · cpu 1.50s · mem 34.0M") {
+		t.Errorf("narrow details lack the owner line without its path:\n%s", v)
+	}
 }

@@ -118,8 +118,8 @@ func (d Details) lines() []string {
 
 // facts are the labelled lines above the tree.
 func (d Details) facts() []string {
-	i, st := d.info, d.c.Styles
-	lines := []string{d.label("state") + d.stateLine(), d.label("owner") + d.ownerLine()}
+	i := d.info
+	lines := []string{d.label("state") + d.stateLine()}
 	if i.Agent != "" {
 		lines = append(lines, d.label("agent")+d.agentLine())
 	}
@@ -131,10 +131,7 @@ func (d Details) facts() []string {
 		d.label("fp")+fingerprintLine(i.Fingerprint),
 		d.label("lease")+leaseLine(i),
 	)
-	if i.Escapees > 0 {
-		return append(lines, d.label("escapes")+st.Warn.Render(fmt.Sprintf("⚠ %d processes left the session", i.Escapees)))
-	}
-	return append(lines, d.label("escapes")+st.Muted.Render("none"))
+	return append(lines, d.label("owner")+d.ownerLine())
 }
 
 // labelW is the width of a fact's label; a fact too long for the pane wraps under
@@ -158,14 +155,17 @@ func (d Details) stateLine() string {
 	return s
 }
 
-// ownerLine says what bounds the run (DESIGN §17): its cgroup, with what it has used,
-// or its session.
+// ownerLine says what bounds the run (DESIGN §17): its cgroup, with what it has used
+// (what left the session stayed in it: no escapes), or its session and its escapees.
 func (d Details) ownerLine() string {
 	i, st := d.info, d.c.Styles
-	if i.Cgroup == "" {
-		return "session"
+	switch {
+	case i.Cgroup == "" && i.Escapees > 0:
+		return "session · " + st.Warn.Render(fmt.Sprintf("⚠ %d processes left the session", i.Escapees))
+	case i.Cgroup == "":
+		return "session · " + st.Muted.Render("escapes none")
 	}
-	s := "cgroup " + st.Muted.Render(clean(i.Cgroup))
+	var s string
 	if i.Usage.CPU > 0 {
 		s += " · cpu " + fmtCPU(i.Usage.CPU)
 	}
@@ -175,7 +175,12 @@ func (d Details) ownerLine() string {
 	if i.Shared > 0 {
 		s += " · " + st.Warn.Render(fmt.Sprintf("%d shared", i.Shared))
 	}
-	return s
+	// The cgroup's path when the line has room for it; a narrow pane keeps the rest on
+	// one line (the path, cut or wrapped, pushed the tree off an 80×24 screen).
+	if path := " " + st.Muted.Render(clean(i.Cgroup)); labelW+widthOf("cgroup"+path+s) <= d.w-2 {
+		return "cgroup" + path + s
+	}
+	return "cgroup" + s
 }
 
 // agentLine is the agent's state, since when, and the rule that decided it:

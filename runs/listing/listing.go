@@ -39,7 +39,9 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
 			continue
 		}
-		run := Run{Record: r.Public(), OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)}
+		rec := r.Public()
+		rec.LeaseExpiresAt = reg.LeaseExpiry(r) // the owner's instance lease extends the record's
+		run := Run{Record: rec, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)}
 		if u, ok := runs.RecordUsage(r); ok {
 			run.CPUMS, run.Memory = runs.Millis(u.CPU), u.Memory
 		}
