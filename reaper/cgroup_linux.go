@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -24,7 +25,10 @@ import (
 // 1,001 members reads in 0.26 ms (shared/research/ownership.md §5).
 
 // Cgroup is one run's control group: a directory of a cgroup2 mount.
-type Cgroup struct{ Path string }
+type Cgroup struct {
+	Path     string
+	noMemory atomic.Bool // memory.current is missing: the memory controller is not enabled for it
+}
 
 // cgroupName is what a run's cgroup may be called: a run id ("r" and 12 hex digits).
 // A record read from disk names a cgroup; only one of Corral's, under its base, is
@@ -288,8 +292,15 @@ func (c *Cgroup) Usage() (cpu time.Duration, memory int64, err error) {
 		}
 	}
 	memory = -1
-	if b, err := os.ReadFile(c.file("memory.current")); err == nil {
+	if c.noMemory.Load() {
+		return cpu, memory, nil
+	}
+	b, err = os.ReadFile(c.file("memory.current"))
+	switch {
+	case err == nil:
 		memory, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	case errors.Is(err, os.ErrNotExist): // enabled in its parent or not, from its making on
+		c.noMemory.Store(true)
 	}
 	return cpu, memory, nil
 }

@@ -180,6 +180,13 @@ func (r *run) watchContained() {
 	}
 }
 
+// usage fills i.Usage from the run's cgroup while it lives.
+func (r *run) usage(i *Info) {
+	if r.cgroup != nil && !i.Ended() {
+		i.Usage.CPU, i.Usage.Memory, _ = r.cgroup.Usage()
+	}
+}
+
 // RecordUsage is what the cgroup a live run's record names has used (corral ls reads
 // it without asking the server); false for a run on sessions, ended, or whose record
 // names no cgroup of Corral's.

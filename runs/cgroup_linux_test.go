@@ -236,3 +236,34 @@ func TestCgroupForgedRecordRefused(t *testing.T) {
 func cgroupAttr(fd int) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: fd}
 }
+
+// A cgroup run's CPU time comes from its cgroup: in its Info always, and in a
+// snapshot (an attached UI's once-a-second read) only while someone looks at it.
+func TestCgroupUsage(t *testing.T) {
+	s := cgroupSup(t)
+	id := spawn(t, s, Spec{Shell: "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo busy done; exec sleep 100"})
+	waitOutput(t, s, id, "busy done")
+	if info, _ := s.Info(id); info.Usage.CPU <= 0 {
+		t.Fatalf("Info usage %+v after a busy loop", info.Usage)
+	}
+	inSnapshot := func() Usage {
+		for _, i := range s.Snapshot() {
+			if i.ID == id {
+				return i.Usage
+			}
+		}
+		t.Fatalf("%s not in the snapshot", id)
+		return Usage{}
+	}
+	if u := inSnapshot(); u.CPU != 0 {
+		t.Errorf("usage %+v read for a run nobody looks at", u)
+	}
+	if err := s.Focus(id, "viewer", true); err != nil {
+		t.Fatal(err)
+	}
+	if u := inSnapshot(); u.CPU <= 0 {
+		t.Errorf("usage %+v of the run looked at", u)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
