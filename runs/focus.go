@@ -27,8 +27,10 @@ func (s *Supervisor) Focus(id, viewer string, focused bool) error {
 	return nil
 }
 
-// Unfocus forgets viewer (an attached UI that went away): it looks at nothing.
+// Unfocus forgets viewer (an attached UI that went away): it looks at nothing, and
+// what its snapshots carried is forgotten.
 func (s *Supervisor) Unfocus(viewer string) {
+	s.forgetViewer(viewer)
 	s.mu.Lock()
 	var rs []*run
 	for _, r := range s.runs {

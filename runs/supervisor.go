@@ -53,6 +53,7 @@ type Supervisor struct {
 	trees     treeCache
 	later     later     // background reconciliation (reconcile_later.go)
 	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
+	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)

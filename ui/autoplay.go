@@ -151,7 +151,7 @@ type probe struct {
 // snapshot is the core's runs now (none when it cannot answer: autoplay then waits
 // on, and its deadline says what it waited for).
 func (a autoplayer) snapshot() []runs.Info {
-	rep, _ := api.Snapshot.Call(context.Background(), a.core, struct{}{})
+	rep, _ := api.Snapshot.Call(context.Background(), a.core, api.SnapshotArgs{})
 	return rep.Runs
 }
 

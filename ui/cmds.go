@@ -28,9 +28,11 @@ func tickCmd(gen int, every time.Duration) tea.Cmd {
 // bounds its own waits); shutdown is bounded below.
 var bg = context.Background()
 
-func snapshotCmd(c Core) tea.Cmd {
+// snapshotCmd reads the runs that changed since this UI's last snapshot (every run
+// with all): the UI keeps its rows and upserts what comes.
+func snapshotCmd(c Core, all bool) tea.Cmd {
 	return func() tea.Msg {
-		rep, err := api.Snapshot.Call(bg, c, struct{}{})
+		rep, err := api.Snapshot.Call(bg, c, api.SnapshotArgs{Viewer: c.Viewer(), All: all})
 		return SnapshotMsg{Runs: rep.Runs, Err: err}
 	}
 }

@@ -128,6 +128,9 @@ func (f *fakeCore) Focus(id, viewer string, focused bool) error {
 }
 
 func (f *fakeCore) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }
+
+// SnapshotFor is every run, every time: the fake keeps nothing per viewer.
+func (f *fakeCore) SnapshotFor(string, bool) []runs.Info { return f.Snapshot() }
 func (f *fakeCore) Spawn(s runs.Spec) (string, error) {
 	err := f.note("Spawn", s.Shell)
 	f.mu.Lock()

@@ -80,7 +80,7 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case SnapshotMsg:
-		m.req.snapshotDone()
+		m.req.snapshotDone(msg.Err != nil)
 		if msg.Err != nil {
 			return m, nil, true // the server's stream says when it is gone; keep what we show
 		}

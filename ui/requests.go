@@ -13,6 +13,7 @@ import (
 // the model sees one.
 type requests struct {
 	snap, metrics     bool            // a Snapshot, a Metrics read is on its way
+	snapAll           bool            // the next Snapshot reads every run (the last one failed)
 	trees, treesDirty bool            // a tree read is on its way; the selection moved meanwhile
 	logBusy, logDirty map[string]bool // a log read per run is on its way; the output moved meanwhile
 	tickGen           int
@@ -32,7 +33,8 @@ func (r *requests) refresh(core Core, id string) tea.Cmd {
 	var cmds []tea.Cmd
 	if !r.snap {
 		r.snap = true
-		cmds = append(cmds, snapshotCmd(core))
+		cmds = append(cmds, snapshotCmd(core, r.snapAll))
+		r.snapAll = false
 	}
 	if !r.metrics {
 		r.metrics = true
@@ -44,8 +46,10 @@ func (r *requests) refresh(core Core, id string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (r *requests) snapshotDone() { r.snap = false }
-func (r *requests) metricsDone()  { r.metrics = false }
+// snapshotDone ends a Snapshot read; after a failed one the next reads every run (what
+// the core counted as sent did not arrive).
+func (r *requests) snapshotDone(failed bool) { r.snap, r.snapAll = false, r.snapAll || failed }
+func (r *requests) metricsDone()             { r.metrics = false }
 
 // tree reads run id's process tree ("" for none), one read at a time: if one is on its
 // way, another follows it (treeDone says so) for the selection of then.

@@ -16,6 +16,7 @@ import (
 type Core interface {
 	Spawn(runs.Spec) (string, error)
 	Snapshot() []runs.Info
+	SnapshotFor(viewer string, all bool) []runs.Info
 	Info(id string) (runs.Info, error)
 	Cancel(id string) error
 	Stop(id string, reason runs.Reason) error

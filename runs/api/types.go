@@ -118,6 +118,13 @@ type (
 		ID    string         `json:"id"`
 		Items []ptyhost.Item `json:"items"`
 	}
+	// SnapshotArgs: a Viewer (an attached UI, by its token) gets the runs that
+	// changed since its last snapshot and those it looks at (runs.SnapshotFor); All,
+	// or no viewer, every run.
+	SnapshotArgs struct {
+		Viewer string `json:"viewer,omitempty"`
+		All    bool   `json:"all,omitempty"`
+	}
 	SnapshotReply struct {
 		Runs RunList `json:"runs"`
 	}

@@ -69,8 +69,11 @@ func list(_ context.Context, c Core, _ struct{}) (ListReply, error) {
 	return ListReply{Runs: c.Snapshot()}, nil
 }
 
-func snapshot(_ context.Context, c Core, _ struct{}) (SnapshotReply, error) {
-	return SnapshotReply{Runs: c.Snapshot()}, nil
+func snapshot(_ context.Context, c Core, a SnapshotArgs) (SnapshotReply, error) {
+	if a.Viewer == "" {
+		return SnapshotReply{Runs: c.Snapshot()}, nil
+	}
+	return SnapshotReply{Runs: c.SnapshotFor(a.Viewer, a.All)}, nil
 }
 
 func info(_ context.Context, c Core, a RunRef) (InfoReply, error) {

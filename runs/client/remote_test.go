@@ -107,7 +107,7 @@ func TestErrorsKeepTheirKind(t *testing.T) {
 	if _, err := api.Metrics.Call(context.Background(), r, struct{}{}); err == nil {
 		t.Error("metrics from a stopped server: no error")
 	}
-	if rep, err := api.Snapshot.Call(context.Background(), r, struct{}{}); err == nil {
+	if rep, err := api.Snapshot.Call(context.Background(), r, api.SnapshotArgs{}); err == nil {
 		t.Errorf("snapshot from a stopped server: no error, %d runs", len(rep.Runs))
 	}
 }
@@ -123,7 +123,7 @@ func TestSnapshotKeepsWatchdog(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { api.Kill.Call(context.Background(), r, api.RunRef{ID: sp.ID}) })
-	rep, err := api.Snapshot.Call(context.Background(), r, struct{}{})
+	rep, err := api.Snapshot.Call(context.Background(), r, api.SnapshotArgs{})
 	if err != nil || len(rep.Runs) != 1 {
 		t.Fatalf("snapshot: %v %d", err, len(rep.Runs))
 	}
