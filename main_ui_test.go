@@ -79,9 +79,11 @@ func TestUIMouseClickWheelCopy(t *testing.T) {
 	if a, _ := strconv.Atoi(strings.TrimPrefix(m[1], "line-")); m[2] != fmt.Sprintf("line-%d", a+1) {
 		t.Errorf("copied %q, want two consecutive lines", want)
 	}
+	// The status line is drawn before tmux has taken the OSC 52 that follows it:
+	// until then show-buffer answers "no buffers" and fails.
 	eventually.Value(t, 10*time.Second, fmt.Sprintf("the tmux buffer to be %q", want), func() (string, bool) {
-		buf := x.run("show-buffer")
-		return buf, buf == want
+		buf, err := x.command("show-buffer").CombinedOutput()
+		return string(buf), err == nil && string(buf) == want
 	})
 	if all := x.run("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(all, "hosted-secret") {
 		t.Errorf("the hosted program's OSC 52 reached the host: buffers %q", all)
