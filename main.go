@@ -11,7 +11,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -55,33 +54,37 @@ const (
 	exitGotSIGPIPE = 141 // corral run's stdout was closed by its reader (a pipeline stage's SIGPIPE)
 )
 
-const usage = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [--escape-policy own|fail] [-- CMD [ARGS...]]
+// usageHead and usageTail are corral --help around the commands and verbs.
+const usageHead = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [--escape-policy own|fail] [-- CMD [ARGS...]]
        corral <command> [flags]
 
 With no command, corral opens the terminal UI with the runs of ./corral.toml (or --config,
 $CORRAL_CONFIG, the user config dir); with -- CMD, with that one PTY run started.
 
 commands:
-  demo [--autoplay]              open the UI on the built-in demo scenario
-  check [FILE]                   validate a config file and print the effective config
-  replay [--speed N] FILE.cast|RUN  play a recording (a run's, by id or name) in a pane
-  run [flags] -- CMD [ARGS...]   run one command under supervision in the foreground
-  parity [flags] -- CMD [ARGS...]  run it in a PTY and with pipes at once; show what differs
-  ls [--json] [--all]            list the runs in the registry
-  reconcile [--json]             close, reap or leave alone the runs of dead Corral instances
-  attach [--state-dir DIR]       open the UI on the state dir's server (started if needed);
-                                 quitting detaches: its runs keep running
-  attach --ssh HOST              the same for the server on HOST (over ssh HOST corral proxy)
-  proxy [--state-dir DIR]        bridge stdin/stdout to this host's server (what --ssh runs)
-  server [--state-dir DIR]       run the state dir's server in the foreground (for systemd)
-  doctor [--state-dir DIR]       how runs are owned here and by the server (cgroups or sessions), and why
-
-The server (one per state dir, started by the first spawn) keeps runs alive when every
-terminal is gone; these verbs drive it, for scripts and agents:
-%s  version                        print the version
-
-Run 'corral run --help' for the run flags and exit codes.
 `
+
+const usageTail = `  version                        print the version
+
+'corral help COMMAND' (or COMMAND --help) tells one command's flags; 'corral run --help'
+also the exit codes.
+`
+
+// usage is corral --help: the commands from their table, then the control verbs.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(usageHead)
+	for _, name := range commandOrder {
+		c := commands[name]
+		fmt.Fprintf(&b, "  %-30s %s\n", name+" "+c.synopsis, strings.ReplaceAll(c.summary, "\n", "\n"+strings.Repeat(" ", 33)))
+	}
+	b.WriteString("\nThe server (one per state dir, started by the first spawn) keeps runs alive when every\n" +
+		"terminal is gone; these verbs drive it, for scripts and agents:\n")
+	fmt.Fprintf(&b, "  %-30s %s\n", "spawn "+commands["spawn"].synopsis, commands["spawn"].summary)
+	b.WriteString(control.Usage())
+	b.WriteString(usageTail)
+	return b.String()
+}
 
 func main() {
 	demo.MaybeChild() // the binary doubles as the demo's and tests' child programs
@@ -108,20 +111,102 @@ func profileCPU(path string) (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
-// commands are corral's subcommands but the control verbs (runs/server/control),
-// version and help.
-var commands = map[string]func(args []string) int{
-	"demo": cmdDemo, "check": cmdCheck, "replay": cmdReplay, "run": cmdRun, "parity": cmdParity,
-	"ls": cmdLs, "reconcile": cmdReconcile, "server": cmdServer, "attach": cmdAttach, "proxy": cmdProxy,
-	"spawn": cmdSpawn, "doctor": cmdDoctor,
+// command is one of corral's subcommands but the control verbs (runs/control),
+// version and help: its line in corral --help and its --help, and what it does.
+type command struct {
+	synopsis, summary string
+	run               func(args []string) int
+}
+
+// commands is filled in init: their functions print corral --help, made from it.
+var commands map[string]command
+
+// commandOrder is corral --help's order.
+var commandOrder = []string{"demo", "check", "replay", "run", "parity", "ls", "reconcile", "attach", "proxy", "server", "doctor"}
+
+func init() {
+	commands = map[string]command{
+		"demo":      {"[--autoplay]", "open the UI on the built-in demo scenario", cmdDemo},
+		"check":     {"[FILE]", "validate a config file and print the effective config", cmdCheck},
+		"replay":    {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
+		"run":       {"[flags] -- CMD [ARGS...]", "run one command under supervision in the foreground", cmdRun},
+		"parity":    {"[flags] -- CMD [ARGS...]", "run it in a PTY and with pipes at once; show what differs", cmdParity},
+		"ls":        {"[--json] [--all]", "list the runs in the registry", cmdLs},
+		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
+		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
+			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
+		"proxy":  {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
+		"server": {"[--state-dir DIR]", "run the state dir's server in the foreground (for systemd)", cmdServer},
+		"doctor": {"[--state-dir DIR]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
+		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
+	}
+}
+
+// parseCommand parses the flags of command name the one way (control.ParseFlags):
+// --help prints help (or the command's synopsis, summary and flags) to stdout and
+// ends the command with 0; a mistake is one line on stderr and ends it with 2.
+func parseCommand(name string, fs *flag.FlagSet, args []string, help string) (code int, ok bool) {
+	err := control.ParseFlags(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		if help == "" {
+			help = commandHelp(name, fs)
+		}
+		fmt.Print(help)
+		return 0, false
+	case err != nil:
+		cmd := strings.TrimSuffix("corral "+name, " corral") // the UI's flags are corral's own
+		fmt.Fprintf(os.Stderr, "%s: %v (%s --help)\n", cmd, err, cmd)
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// commandHelp is a command's --help: its synopsis, what it does, and its flags.
+func commandHelp(name string, fs *flag.FlagSet) string {
+	c := commands[name]
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: corral %s %s\n  %s\n", name, c.synopsis, strings.ReplaceAll(c.summary, "\n", "\n  "))
+	if fs != nil {
+		b.WriteString("\nflags:\n")
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+	}
+	return b.String()
+}
+
+// cmdHelp is corral help [COMMAND]: the whole usage, or one command's or verb's help.
+func cmdHelp(args []string) int {
+	switch {
+	case len(args) == 0:
+		fmt.Print(usage())
+		return 0
+	case control.IsVerb(args[0]):
+		fmt.Print(control.Help(args[0]))
+		return 0
+	}
+	if _, ok := commands[args[0]]; ok {
+		return commands[args[0]].run([]string{"--help"})
+	}
+	fmt.Fprintf(os.Stderr, "corral help: %s\n", unknownCommand(args[0]))
+	return exitUsage
+}
+
+// unknownCommand says that name is no command, with the one it was probably meant to be.
+func unknownCommand(name string) string {
+	names := append(append([]string{"help", "version", "spawn"}, commandOrder...), control.Verbs()...)
+	if s := config.Closest(name, names); s != "" {
+		return fmt.Sprintf("unknown command %q (did you mean %s?); corral --help lists them", name, s)
+	}
+	return fmt.Sprintf("unknown command %q; corral --help lists them", name)
 }
 
 // cmdDoctor is corral doctor: how runs are owned here and by the server, and why.
 func cmdDoctor(args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseCommand("doctor", fs, args, ""); !ok {
+		return code
 	}
 	return doctor.Report(os.Stdout, *stateDir)
 }
@@ -131,20 +216,19 @@ func dispatch(args []string) int {
 		return cmdUI(args)
 	}
 	if cmd, ok := commands[args[0]]; ok {
-		return cmd(args[1:])
+		return cmd.run(args[1:])
 	}
 	switch args[0] {
 	case "version", "--version":
 		fmt.Println("corral", version)
 		return 0
 	case "help", "-h", "--help":
-		fmt.Printf(usage, control.Usage())
-		return 0
+		return cmdHelp(args[1:])
 	}
 	if control.IsVerb(args[0]) {
 		return control.Main(args[0], args[1:], controlEnv())
 	}
-	fmt.Fprintf(os.Stderr, "corral: unknown command %q\n"+usage, args[0], control.Usage())
+	fmt.Fprintf(os.Stderr, "corral: %s\n", unknownCommand(args[0]))
 	return exitUsage
 }
 
@@ -173,6 +257,22 @@ exit codes:
   1                  Corral itself failed (e.g. the state dir is unusable)
 `
 
+const spawnUsage = `usage: corral spawn [flags] -- CMD [ARGS...]
+       corral spawn --shell [flags] -- 'COMMAND LINE'
+
+Starts one command as a run of the state dir's server (started if needed) and prints
+its id (--json: the spawn reply); the run goes on when this command returns. The flags
+are corral run's; corral wait ID waits for its end and exits as corral run would.
+
+flags:
+%s
+exit codes:
+  0    the run was started
+  1    no server could be reached or started, or the run could not start (spawn-error:
+       the reason on stderr)
+  2    usage error
+`
+
 // runFlags are corral run's flags.
 type runFlags struct {
 	pty, shell, json bool
@@ -193,6 +293,7 @@ type optDuration struct {
 }
 
 func (o *optDuration) String() string { return o.d.String() }
+func (o *optDuration) Get() any       { return o.d }
 func (o *optDuration) Set(s string) error {
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -207,9 +308,9 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-func parseRunFlags(args []string) (runFlags, []string, error) {
+func parseRunFlags(name, usageText string, args []string) (runFlags, []string, error) {
 	var f runFlags
-	rest, err := parseFlags(&f, "run", runUsage, args, func(fs *flag.FlagSet) {
+	rest, err := parseFlags(&f, name, usageText, args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
 	})
 	return f, rest, err
@@ -219,7 +320,6 @@ func parseRunFlags(args []string) (runFlags, []string, error) {
 // those more adds, for command name; --help prints usageText with the flags.
 func parseFlags(f *runFlags, name, usageText string, args []string, more func(*flag.FlagSet)) ([]string, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fs.BoolVar(&f.shell, "shell", false, "take one command line, run with $SHELL -c (default: argv, exec'd directly)")
 	fs.StringVar(&f.name, "name", "", "run name (default: the program's name)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "overall timeout, e.g. 30m (default: none)")
@@ -234,17 +334,14 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	if more != nil {
 		more(fs)
 	}
-	fs.Usage = func() {
+	err := control.ParseFlags(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
 		var b strings.Builder
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
-		fmt.Fprintf(os.Stderr, usageText, b.String())
+		fmt.Printf(usageText, b.String())
 	}
-	// Parse prints the usage itself on -h/--help (once: it was printed twice before).
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	return fs.Args(), nil
+	return fs.Args(), err
 }
 
 // escapePolicyHelp documents --escape-policy for corral run and corral -- CMD.
@@ -309,7 +406,7 @@ func specOf(cmd, helpOf string, f runFlags, rest []string, err error) (runs.Spec
 		spec, err = f.spec(rest)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral %s: %v (see corral %s --help)\n", cmd, err, helpOf)
+		fmt.Fprintf(os.Stderr, "corral %s: %v (corral %s --help)\n", cmd, err, helpOf)
 		return spec, exitUsage, false
 	}
 	return spec, 0, true
@@ -317,8 +414,8 @@ func specOf(cmd, helpOf string, f runFlags, rest []string, err error) (runs.Spec
 
 // cmdSpawn is corral spawn: corral run's flags, the run started in the server.
 func cmdSpawn(args []string) int {
-	f, rest, err := parseRunFlags(args)
-	spec, code, ok := specOf("spawn", "run", f, rest, err)
+	f, rest, err := parseRunFlags("spawn", spawnUsage, args)
+	spec, code, ok := specOf("spawn", "spawn", f, rest, err)
 	if !ok {
 		return code
 	}
@@ -413,20 +510,19 @@ var signalExit = map[os.Signal]int{
 }
 
 // listFlags parses the flags shared by ls and reconcile.
-func listFlags(name string, args []string, all *bool) (asJSON bool, stateDir string, ok bool) {
+func listFlags(name string, args []string, all *bool) (asJSON bool, stateDir string, code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.StringVar(&stateDir, "state-dir", "", "state directory")
 	if all != nil {
 		fs.BoolVar(all, "all", false, "include runs that ended longer ago than the finished-run TTL")
 	}
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if err == nil {
-			fmt.Fprintf(os.Stderr, "corral %s: unexpected argument %q\n", name, fs.Arg(0))
-		}
-		return false, "", false
+	code, ok = parseCommand(name, fs, args, "")
+	if ok && fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "corral %s: unexpected argument %q (corral %s --help)\n", name, fs.Arg(0), name)
+		code, ok = exitUsage, false
 	}
-	return asJSON, stateDir, true
+	return asJSON, stateDir, code, ok
 }
 
 // uiFlags are the flags of the UI commands.
@@ -436,10 +532,9 @@ type uiFlags struct {
 	escapePolicy               string // for the run given after --
 }
 
-func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, error) {
+func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, int, bool) {
 	var f uiFlags
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory")
 	if demo {
 		fs.BoolVar(&f.autoplay, "autoplay", false, "drive the demo by itself, then quit (for recordings and CI)")
@@ -449,16 +544,19 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, err
 		fs.BoolVar(&f.local, "local", false, "run the runs in this process, not the server: quitting ends them")
 		fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	}
-	fs.Usage = func() { fmt.Fprintf(os.Stderr, usage, control.Usage()) }
-	err := fs.Parse(args)
-	return f, fs.Args(), err
+	help := ""
+	if !demo {
+		help = usage()
+	}
+	code, ok := parseCommand(name, fs, args, help)
+	return f, fs.Args(), code, ok
 }
 
 // warn says on stderr what Corral found wrong and went on regardless.
 func warn(w string) { fmt.Fprintf(os.Stderr, "corral: %s\n", w) }
 
 func cmdRun(args []string) int {
-	f, rest, err := parseRunFlags(args)
+	f, rest, err := parseRunFlags("run", runUsage, args)
 	spec, code, ok := specOf("run", "run", f, rest, err)
 	if !ok {
 		return code
@@ -504,8 +602,8 @@ func cmdAttach(args []string) int {
 	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory (with --ssh: on HOST)")
 	host := fs.String("ssh", "", "attach to the server on HOST, through ssh HOST corral proxy")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseCommand("attach", fs, args, ""); !ok {
+		return code
 	}
 	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
 	if err != nil {
@@ -536,8 +634,8 @@ func uiExit(err error) int {
 func cmdProxy(args []string) int {
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseCommand("proxy", fs, args, ""); !ok {
+		return code
 	}
 	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
 	if err == nil {
@@ -576,8 +674,8 @@ func cmdServer(args []string) int {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
 	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseCommand("server", fs, args, ""); !ok {
+		return code
 	}
 	if err := server.Run(*stateDir, *daemon, warn); err != nil {
 		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
@@ -587,9 +685,9 @@ func cmdServer(args []string) int {
 }
 
 func cmdReconcile(args []string) int {
-	asJSON, stateDir, ok := listFlags("reconcile", args, nil)
+	asJSON, stateDir, code, ok := listFlags("reconcile", args, nil)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	sup, reg, err := runs.Open(config.Default(), stateDir, warn)
 	if err != nil {
@@ -614,9 +712,9 @@ func cmdReconcile(args []string) int {
 // given after --. Runs with autostart = false are listed, not started, until the
 // operator starts one.
 func cmdUI(args []string) int {
-	f, rest, err := parseUIFlags("corral", args, false)
-	if err != nil {
-		return exitUsage
+	f, rest, code, ok := parseUIFlags("corral", args, false)
+	if !ok {
+		return code
 	}
 	d, entries, rs, err := launch.Load(f.config, f.procfile)
 	if err == nil {
@@ -628,6 +726,12 @@ func cmdUI(args []string) int {
 	}
 	var cmd []runs.Spec
 	if len(rest) > 0 {
+		// A command that cannot start is said here, not in a UI that opens on its
+		// spawn-error (the program as the run would look it up: this PATH, this dir).
+		if _, err := exec.LookPath(rest[0]); err != nil {
+			fmt.Fprintf(os.Stderr, "corral: cannot start %s: %v\n", rest[0], err)
+			return runExitCode(runs.Info{Reason: runs.SpawnError}, err, nil)
+		}
 		esc, err := escapePolicy(f.escapePolicy)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "corral: %v\n", err)
@@ -649,6 +753,10 @@ func cmdUI(args []string) int {
 
 // cmdCheck validates a config file and prints the effective configuration.
 func cmdCheck(args []string) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Print(commandHelp("check", nil))
+		return 0
+	}
 	if len(args) > 1 {
 		fmt.Fprintln(os.Stderr, "corral check: one file at most")
 		return exitUsage
@@ -695,12 +803,13 @@ func cmdCheck(args []string) int {
 // cmdDemo opens the UI on the built-in scenario, with a private state dir so the
 // user's registry is never touched.
 func cmdDemo(args []string) int {
-	f, _, err := parseUIFlags("demo", args, true)
-	if err != nil {
-		return exitUsage
+	f, _, code, ok := parseUIFlags("demo", args, true)
+	if !ok {
+		return code
 	}
 	dir := f.stateDir
 	if dir == "" {
+		var err error
 		if dir, err = os.MkdirTemp("", "corral-demo-"); err != nil {
 			fmt.Fprintf(os.Stderr, "corral demo: %v\n", err)
 			return exitFailure
@@ -708,7 +817,7 @@ func cmdDemo(args []string) int {
 		defer os.RemoveAll(dir)
 	}
 	uiErr, played := launch.Demo(dir, f.autoplay, warn)
-	code := uiExit(uiErr)
+	code = uiExit(uiErr)
 	switch {
 	case played != nil:
 		fmt.Fprintf(os.Stderr, "corral demo: %v\n", played)
@@ -724,8 +833,11 @@ func cmdReplay(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	speed := fs.Float64("speed", 1, "playback speed")
 	stateDir := fs.String("state-dir", "", "state directory (to find a run's recording)")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 || *speed <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: corral replay [--speed N] [--state-dir DIR] FILE.cast|RUN")
+	if code, ok := parseCommand("replay", fs, args, ""); !ok {
+		return code
+	}
+	if fs.NArg() != 1 || *speed <= 0 {
+		fmt.Fprintln(os.Stderr, "corral replay: want one FILE.cast or RUN and a --speed above 0 (corral replay --help)")
 		return exitUsage
 	}
 	path, err := launch.Recording(fs.Arg(0), *stateDir)
@@ -748,9 +860,9 @@ func cmdReplay(args []string) int {
 
 func cmdLs(args []string) int {
 	var all bool
-	asJSON, stateDir, ok := listFlags("ls", args, &all)
+	asJSON, stateDir, code, ok := listFlags("ls", args, &all)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	dir, err := config.StateDir(stateDir)
 	var reg *runs.Registry

@@ -128,8 +128,8 @@ func TestRunUsageErrors(t *testing.T) {
 		}
 	}
 	r := run(t, corral(t, "run", "--help"))
-	if r.code != 0 || !strings.Contains(r.stderr, "exit codes:") || !strings.Contains(r.stderr, "127") {
-		t.Errorf("--help: exit %d, %q", r.code, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "exit codes:") || !strings.Contains(r.stdout, "127") || r.stderr != "" {
+		t.Errorf("--help (asked for: on stdout): exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
 

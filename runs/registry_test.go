@@ -3,6 +3,7 @@ package runs
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -250,5 +251,45 @@ func TestLeaseRenewedAtHalfLife(t *testing.T) {
 	if rec := record(talker); rec.LastOutputAt.IsZero() || !rec.UpdatedAt.Equal(now) {
 		t.Errorf("the talker's record: last output %v, written %v; want its output written at %v",
 			rec.LastOutputAt, rec.UpdatedAt, now)
+	}
+}
+
+// Remove forgets an ended run everywhere: its record leaves the registry (corral ls)
+// and every watcher hears it last; a live run is refused, and a second remove finds
+// no run.
+func TestRemoveForgetsRecordAndTellsWatchers(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	live := spawn(t, s, childSpec(false, "sleep", "300"))
+	id := spawn(t, s, childSpec(false, "exit", "0"))
+	waitEnd(t, s, id)
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	if err := s.Remove(live); !errors.Is(err, ErrNotEnded) {
+		t.Errorf("remove of a live run: %v", err)
+	}
+	if err := s.Remove(id); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for heard := false; !heard; {
+		select {
+		case e := <-sub.C:
+			heard = e.Type == EventRemoved && e.Run.ID == id
+		case <-deadline:
+			t.Fatal("no removed event")
+		}
+	}
+	if _, err := reg.record(id); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the removed run's record: %v", err)
+	}
+	if _, err := reg.record(live); err != nil {
+		t.Errorf("the live run's record: %v", err)
+	}
+	if err := s.Remove(id); !errors.Is(err, ErrUnknownRun) {
+		t.Errorf("a second remove: %v", err)
+	}
+	if _, err := s.Info(id); err == nil {
+		t.Error("the removed run is still known")
 	}
 }

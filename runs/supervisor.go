@@ -302,21 +302,37 @@ func (s *Supervisor) Subscribe() ([]Info, *Subscription) {
 	return snap, s.hub.addLocked()
 }
 
-// Remove forgets an ended run.
+// Remove forgets an ended run: it leaves the supervisor, its record leaves the
+// registry (corral ls), and EventRemoved tells every watcher (attached UIs drop its
+// row). A record whose run was not verified empty stays, for a reconcile to finish.
 func (s *Supervisor) Remove(id string) error {
 	r, err := s.get(id)
 	if err != nil {
 		return err
 	}
 	select {
-	case <-r.done:
+	case <-r.done: // its final record has landed: nothing writes it again
 	default:
 		return fmt.Errorf("remove %s: %w", id, ErrNotEnded)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	_, present := s.runs[id]
 	delete(s.runs, id)
 	s.order = slices.DeleteFunc(s.order, func(x string) bool { return x == id })
+	s.mu.Unlock()
+	if !present { // removed by a racing call
+		return nil
+	}
+	r.mu.Lock()
+	r.changeLocked(EventRemoved, "", nil)
+	keep := s.reg == nil || r.unrecorded || !r.info.Cleanup.VerifiedEmpty
+	r.mu.Unlock()
+	if keep {
+		return nil
+	}
+	if err := s.reg.remove(id); err != nil {
+		return fmt.Errorf("remove %s: its record stays in the registry: %w", id, err)
+	}
 	return nil
 }
 

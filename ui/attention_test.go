@@ -130,3 +130,26 @@ func TestSynchronizedUpdateHoldsTheFrame(t *testing.T) {
 		t.Fatalf("an app stuck mid-update was never drawn:\n%s", v)
 	}
 }
+
+// A run removed anywhere (another UI, corral remove) leaves this UI's list with one
+// note; the answer to this UI's own remove, which may come after the event, says
+// nothing more. A spawn-error's exit line says why the run could not start.
+func TestRemovedRunLeavesTheList(t *testing.T) {
+	core := newFake()
+	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
+	h := newHarness(t, core, 120, 30, a, b)
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventRemoved, Run: b, Time: t0}})
+	h.send(RemovedMsg{ID: "r2"})
+	if _, ok := h.m.list.Run("r2"); ok {
+		t.Fatal("the removed run is still listed")
+	}
+	if v := h.view(); strings.Count(v, "removed tests r2") != 1 {
+		t.Errorf("want one removed note:\n%s", v)
+	}
+	bad := endedRun("r3", "typo")
+	bad.Reason, bad.Signal, bad.SpawnErr = runs.SpawnError, 0, `exec: "typo": not found`
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: bad, Time: t0}})
+	if v := h.view(); !strings.Contains(v, `typo r3 exited: spawn-error: exec: "typo": not found`) {
+		t.Errorf("the spawn-error's exit line does not say why:\n%s", v)
+	}
+}

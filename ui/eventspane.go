@@ -189,6 +189,9 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 		if i.Reason == runs.Exit {
 			how = "exit" + exitText(i, " ", " by signal ")
 		}
+		if i.SpawnErr != "" { // why it could not start: the program not found, …
+			how += ": " + clean(i.SpawnErr)
+		}
 		return name + " exited: " + how, badgeStyle(st, i), true
 	case runs.EventEscape:
 		line := fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees)

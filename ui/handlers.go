@@ -14,6 +14,9 @@ import (
 func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	ev := msg.Event
 	info := ev.Run
+	if ev.Type == runs.EventRemoved { // by this UI, another one or corral remove
+		return m.forget(info.ID)
+	}
 	before := m.list.SelectedKey()
 	prev, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
@@ -210,21 +213,31 @@ func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
 	return m, m.selectionMoved()
 }
 
+// removed is the answer to this UI's remove; the run's removed event, which may come
+// first, is what drops it.
 func (m Model) removed(msg RemovedMsg) (tea.Model, tea.Cmd) {
 	if msg.Err != nil {
 		m.events.ReportErr(m.now, "remove", m.list.Label(msg.ID), msg.Err)
 		return m, nil
 	}
-	i, _ := m.list.Run(msg.ID)
-	if !m.list.Replacing(msg.ID) { // a restart's new run takes the row when it comes
-		m.list.Remove(msg.ID)
+	return m.forget(msg.ID)
+}
+
+// forget drops a removed run from the list and every pane, once.
+func (m Model) forget(id string) (tea.Model, tea.Cmd) {
+	m.req.forget(id)
+	delete(m.screens, id)
+	delete(m.attention, id)
+	delete(m.inputs, id)
+	delete(m.sized, id)
+	i, listed := m.list.Run(id)
+	if !listed { // said already, or a restart's new run has its row
+		return m, nil
 	}
-	m.req.forget(msg.ID)
-	delete(m.screens, msg.ID)
-	delete(m.attention, msg.ID)
-	delete(m.inputs, msg.ID)
-	delete(m.sized, msg.ID)
-	m.events.AddNote(m.now, fmt.Sprintf("removed %s %s", i.Name, msg.ID))
+	if !m.list.Replacing(id) { // a restart's new run takes the row when it comes
+		m.list.Remove(id)
+	}
+	m.events.AddNote(m.now, fmt.Sprintf("removed %s %s", i.Name, id))
 	m.relayout()
 	return m, m.selectionMoved()
 }

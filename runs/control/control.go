@@ -47,7 +47,6 @@ const startLimit = 10 * time.Second
 // Usage is the verbs' part of corral --help, one line each, from the verb table.
 func Usage() string {
 	var b strings.Builder
-	b.WriteString("  spawn [run flags] -- CMD...    start a run in the server (started if needed); prints its id\n")
 	for _, name := range order {
 		v := verbs[name]
 		fmt.Fprintf(&b, "  %-30s %s\n", name+" "+v.synopsis, v.summary)
@@ -57,6 +56,9 @@ func Usage() string {
 		"  corral submit ID -- --literal text)\n")
 	return b.String()
 }
+
+// Verbs are the verbs' names, in corral --help's order.
+func Verbs() []string { return slices.Clone(order) }
 
 // IsVerb reports whether name is a control verb Main handles.
 func IsVerb(name string) bool {
@@ -73,6 +75,9 @@ type verb struct {
 	flags    func(fs *flag.FlagSet, o *opts)
 	do       func(c *client.Client, o *opts, env Env) int
 	local    bool // runs without a server (do gets a nil client)
+	// noServer, when set, is the verb's answer when no server is running: what it
+	// asks for is already so (shutdown).
+	noServer func(o *opts, env Env) int
 }
 
 // A verb's arguments besides an exact count.
@@ -104,7 +109,7 @@ func Main(name string, args []string, env Env) int {
 	v := verbs[name]
 	o, err := parse(name, v, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(env.Stdout, "usage: corral %s %s\n  %s\n", name, v.synopsis, v.summary)
+		fmt.Fprint(env.Stdout, Help(name))
 		return ExitOK
 	}
 	if err != nil {
@@ -120,7 +125,11 @@ func Main(name string, args []string, env Env) int {
 	if v.local {
 		return v.do(nil, o, env)
 	}
-	c, code := connect(name, o.stateDir, env, false)
+	var none func() int
+	if v.noServer != nil {
+		none = func() int { return v.noServer(o, env) }
+	}
+	c, code := connect(name, o.stateDir, env, false, none)
 	if c == nil {
 		return code
 	}
@@ -133,24 +142,15 @@ func Main(name string, args []string, env Env) int {
 // can be typed (corral submit ID -- --force).
 func parse(name string, v verb, args []string) (*opts, error) {
 	o := &opts{}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&o.json, "json", false, "print JSON")
-	fs.StringVar(&o.stateDir, "state-dir", "", "state directory")
-	if v.flags != nil {
-		v.flags(fs, o)
-	}
-	if fs.Lookup("timeout") == nil { // wait's --timeout is its own, and bounds its call
-		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most)")
-	}
+	fs := verbFlags(name, v, o)
 	before, after := args, []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
 		before, after = args[:i], args[i+1:]
 	}
 	var pos []string
 	for {
-		if err := fs.Parse(before); err != nil {
-			return nil, flagError(name, err)
+		if err := ParseFlags(fs, before); err != nil {
+			return nil, flagError(name, v, err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -171,23 +171,51 @@ func parse(name string, v verb, args []string) (*opts, error) {
 	return o, nil
 }
 
-// flagError is a flag mistake in one line, with where to look.
-func flagError(name string, err error) error {
+// verbFlags are verb's flags, parsed into o.
+func verbFlags(name string, v verb, o *opts) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.StringVar(&o.stateDir, "state-dir", "", "state directory")
+	if v.flags != nil {
+		v.flags(fs, o)
+	}
+	if fs.Lookup("timeout") == nil { // wait's --timeout is its own, and bounds its call
+		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most)")
+	}
+	return fs
+}
+
+// Help is a verb's --help (and corral help VERB): its synopsis, what it does, and
+// its flags.
+func Help(name string) string {
+	v := verbs[name]
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: corral %s %s\n  %s\n\nflags:\n", name, v.synopsis, v.summary)
+	fs := verbFlags(name, v, &opts{})
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	if v.args == argsIDAndMore {
+		fmt.Fprintf(&b, "\nFlags go anywhere before --; every word after -- is text: corral %s ID -- --literal\n", name)
+	}
+	return b.String()
+}
+
+// flagError is a flag mistake in one line, with where to look; a verb that types
+// text says where text that looks like a flag goes.
+func flagError(name string, v verb, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
 	msg := err.Error()
-	if strings.HasPrefix(msg, "flag provided but not defined") {
-		msg += " (text that starts with - goes after --)"
-	}
-	if strings.Contains(msg, "invalid value") && strings.Contains(msg, "duration") {
-		msg += " (a duration has a unit: 30s, 5m)"
+	if v.args == argsIDAndMore && strings.HasPrefix(msg, "unknown flag") {
+		msg += "; text that starts with - goes after --"
 	}
 	return fmt.Errorf("%s (corral %s --help)", msg, name)
 }
 
-// connect reaches the state dir's server, starting one first when start is set.
-func connect(name, stateDir string, env Env, start bool) (*client.Client, int) {
+// connect reaches the state dir's server, starting one first when start is set;
+// when none runs, noServer (if set) gives the verb's exit code.
+func connect(name, stateDir string, env Env, start bool, noServer func() int) (*client.Client, int) {
 	dir, err := env.StateDir(stateDir)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
@@ -198,6 +226,9 @@ func connect(name, stateDir string, env Env, start bool) (*client.Client, int) {
 		c, err = client.Connect(dir, func() error { return env.Start(dir) }, startLimit)
 	} else {
 		c, err = client.Dial(dir)
+	}
+	if errors.Is(err, client.ErrNoServer) && noServer != nil {
+		return nil, noServer()
 	}
 	if errors.Is(err, client.ErrNoServer) {
 		fmt.Fprintf(env.Stderr, "corral %s: %v (%s): corral spawn, corral or corral server starts one\n", name, err, dir)
@@ -229,7 +260,7 @@ func printJSON(w io.Writer, v any) {
 // Spawn starts spec in the state dir's server (starting the server if needed) and
 // prints the new run's id.
 func Spawn(spec runs.Spec, stateDir string, asJSON bool, env Env) int {
-	c, code := connect(api.Spawn.Name(), stateDir, env, true)
+	c, code := connect(api.Spawn.Name(), stateDir, env, true, nil)
 	if c == nil {
 		return code
 	}

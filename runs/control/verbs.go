@@ -58,7 +58,8 @@ var verbs = map[string]verb{
 		args: 0, do: agents, local: true, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.StringVar(&o.hooks, "print-hooks", "", "print the settings that make AGENT report through corral hook")
 		}},
-	api.Shutdown.Name(): {synopsis: "", summary: "end every run (supervisor-shutdown) and the server", args: 0, do: shutdown},
+	api.Shutdown.Name(): {synopsis: "", summary: "end every run (supervisor-shutdown) and the server; none running is success",
+		args: 0, do: shutdown, noServer: alreadyShutDown},
 }
 
 // verbAgents reads the rule files here: no server answers it.
@@ -291,6 +292,16 @@ func parseStates(list string) ([]agentstate.State, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// alreadyShutDown is shutdown's answer when no server runs: nothing to end, success.
+func alreadyShutDown(o *opts, env Env) int {
+	if o.json {
+		printJSON(env.Stdout, api.ShutdownReply{})
+	} else {
+		fmt.Fprintln(env.Stderr, "corral: no server is running for this state dir; nothing to shut down")
+	}
+	return ExitOK
 }
 
 func shutdown(c *client.Client, o *opts, env Env) int {
