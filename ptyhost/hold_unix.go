@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -91,6 +92,12 @@ func runHold(target string) {
 // made the hang-up step do nothing, and a Corral started under nohup or as a
 // script's background job (SIGINT ignored) made interrupt do nothing. A signal that
 // is caught when exec runs is reset to its default; catching them here does that.
+// A held child does it before its exec. A child started without a hold (no registry,
+// or a cgroup named by its record first) is forked by the supervisor itself, so the
+// supervisor catches them, once, before its first such start: caught into a channel
+// nobody reads, a signal it ignored stays without effect on it (the server still
+// outlives its terminal), and the Go runtime resets every caught signal to its
+// default in the child between fork and exec.
 func defaultSignals() {
 	sigs := []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGPIPE}
 	for _, s := range sigs {
@@ -99,6 +106,9 @@ func defaultSignals() {
 		}
 	}
 }
+
+// childDefaults is defaultSignals in a supervisor that starts children without a hold.
+var childDefaults sync.Once
 
 // hold is the supervisor's side of a held child.
 type hold struct {
@@ -216,6 +226,7 @@ func (p *Proc) takeHold() *hold {
 // startCmd starts cmd, held when o.Hold asks for it (h is then non-nil).
 func startCmd(cmd *exec.Cmd, o Options) (h *hold, err error) {
 	if !o.Hold {
+		childDefaults.Do(defaultSignals)
 		return nil, cmd.Start()
 	}
 	h, done, err := prepareHold(cmd)

@@ -267,3 +267,48 @@ func TestCgroupUsage(t *testing.T) {
 	s.Cancel(id)
 	waitEnd(t, s, id)
 }
+
+// A run is recorded with its cgroup before anything starts in it (no spawn hold on
+// cgroups): a Corral killed after that record and before the one with the pid leaves
+// a record without a pid, whose cgroup a reconcile empties and removes.
+func TestCgroupRecordedBeforeTheFork(t *testing.T) {
+	base := FindCgroups("")
+	if base.Dir == "" {
+		t.Skip(base.Reason)
+	}
+	dir := t.TempDir()
+	dead := openReg(t, dir)
+	id := newID()
+	cg, err := reaper.NewCgroup(base.Dir, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cg.Kill(); cg.Remove() })
+	if err := dead.create(Record{RunID: id, Name: "unborn", Backend: KindPipe, State: Starting,
+		CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path}); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := cg.FD()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sleep", "1000") // what the dead Corral had just started
+	cmd.SysProcAttr = cgroupAttr(fd)
+	err = cmd.Start()
+	syscall.Close(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go cmd.Wait()
+	dead.Close()
+	s := regSup(t, openReg(t, dir))
+	ds := reconcileUntilSettled(t, s)
+	if d := ds[id]; d.Decision != VerdictReaped || !strings.Contains(d.Detail, "killed 1") {
+		t.Errorf("decision %+v, want orphan-reaped with its one process killed", d)
+	}
+	assertPIDsGone(t, []int{cmd.Process.Pid})
+	eventually.True(t, 5*time.Second, "the cgroup removed", func() bool {
+		_, err := os.Stat(cg.Path)
+		return os.IsNotExist(err)
+	})
+}

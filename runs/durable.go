@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"time"
@@ -177,19 +178,44 @@ func (r *run) doneLocked() {
 	close(r.done)
 }
 
-// commitRunning creates the run's record in state running, before the run moves
-// there (DESIGN §2: running only after the registry commit). Called without r.mu: it
-// waits for registry.lock, and a cancel must not wait behind it.
-func (r *run) commitRunning(rec Record) error {
+// commitRunning stores the run's record in state running, before the run moves
+// there (DESIGN §2: running only after the registry commit): it creates it, or
+// updates the one commitCgroup wrote (epoch 1). Called without r.mu: it waits for
+// registry.lock, and a cancel must not wait behind it.
+func (r *run) commitRunning(rec Record, epoch uint64) error {
 	reg := r.sup.reg
 	if reg == nil {
 		return nil
 	}
 	rec.State = Running
-	if err := reg.create(rec); err != nil {
+	if err := r.putRecord(rec, epoch, true); err != nil {
 		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		return err
 	}
+	return nil
+}
+
+// commitCgroup stores the record of a run about to start in its cgroup, naming the
+// cgroup, before anything runs in it. A Corral killed after the fork then leaves a
+// cgroup its record names, which a reconcile empties (reconcile.go, liveness), so the
+// run needs no spawn hold: a held child is this binary started whole before it can
+// exec the program (about 2 ms here, the larger part of spawn → running). A record
+// that cannot be written fails the spawn, as commitStart's does.
+func (r *run) commitCgroup() error {
+	r.mu.Lock()
+	rec := r.recordLocked()
+	r.mu.Unlock()
+	if err := r.sup.reg.create(rec); err != nil {
+		r.sup.reg.emit("registry-error", "run_id", r.id, "err", err.Error())
+		r.mu.Lock()
+		r.unrecorded = true
+		r.info.RecordErr = err.Error()
+		r.mu.Unlock()
+		return fmt.Errorf("%w: %w", ErrRegistry, err)
+	}
+	r.mu.Lock()
+	r.epoch = 1
+	r.mu.Unlock()
 	return nil
 }
 

@@ -177,12 +177,13 @@ func enospc(reg *Registry, when func(Record) bool) *atomic.Int32 {
 	return &n
 }
 
-// A first write that fails is a spawn error that names the errno, and the held child
-// never runs its program (issue 15 item 11).
+// A first write that fails is a spawn error that names the errno, and the program
+// never runs (issue 15 item 11): the held child is never released (sessions), or
+// nothing is started in the cgroup its record was to name (cgroups).
 func TestFirstWriteFailureNamesENOSPC(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
-	enospc(reg, func(rec Record) bool { return rec.State == Running })
+	enospc(reg, func(rec Record) bool { return rec.State == Running || rec.State == Starting })
 	s := regSup(t, reg)
 	marker := filepath.Join(t.TempDir(), "ran")
 	id, err := s.Spawn(Spec{Argv: []string{"/bin/sh", "-c", ": >" + marker}})
@@ -292,7 +293,8 @@ func TestHeldSpawnErrors(t *testing.T) {
 }
 
 // A cancel that comes while the first record waits for registry.lock returns at once,
-// and the held child is never released: its program never runs.
+// and the program never runs: the held child is never released, or (cgroups) nothing
+// is started.
 func TestCancelDuringCommitRunsNothing(t *testing.T) {
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
@@ -306,10 +308,11 @@ func TestCancelDuringCommitRunsNothing(t *testing.T) {
 		id, _ := s.Spawn(Spec{Argv: []string{"/bin/sh", "-c", ": >" + marker + "; exec sleep 1000"}})
 		spawned <- id
 	}()
-	// The run exists (starting) as soon as Spawn has made it.
-	id := eventually.Value(t, 10*time.Second, "the run to get a process", func() (string, bool) {
+	// The run waits for the lock with a held process (sessions), or with its cgroup
+	// made and nothing started in it (cgroups: its record names the cgroup first).
+	id := eventually.Value(t, 10*time.Second, "the run to wait for its first record", func() (string, bool) {
 		for _, info := range s.Snapshot() {
-			if info.PID != 0 {
+			if info.PID != 0 || info.Cgroup != "" {
 				return info.ID, true
 			}
 		}

@@ -149,7 +149,7 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 	prev := rec.OwnerInstanceID
 	rec.OwnerInstanceID, rec.LeaseEpoch = reg.Instance(), rec.LeaseEpoch+1
 	rec.LeaseExpiresAt = now.Add(s.cfg.LeaseExpiry)
-	rec.Adopted = s.policy == PolicyAdopt
+	rec.Adopted = s.policy == PolicyAdopt && rec.PID != 0 // no root to observe: reaped
 	if err := t.put(*rec); err != nil {
 		d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
 		return d, false
@@ -196,6 +196,11 @@ func (v *procView) snapshot() []reaper.Proc {
 // nothing: after pid reuse that session is a stranger's, and taking its members for
 // the run's got an unrelated daemon killed (issue 15.1).
 func (v *procView) liveness(rec Record) (bool, string) {
+	if rec.PID == 0 && rec.Cgroup != "" {
+		// Recorded before its fork (cgroups need no hold): the owner died before it
+		// recorded the pid; the cgroup holds whatever it started.
+		return cgroupLiveness(rec)
+	}
 	if rec.PID == 0 {
 		return false, "no process was recorded (the owner died while starting it)"
 	}

@@ -164,6 +164,13 @@ func (r *run) start() error {
 		opts.OnChildResize = r.onChildResize
 	}
 	closeCgroup := r.makeCgroup(&opts)
+	if opts.InCgroup && opts.Hold {
+		if err := r.commitCgroup(); err != nil {
+			closeCgroup()
+			return r.failStart(err)
+		}
+		opts.Hold = false
+	}
 
 	r.sup.spawnMu.Lock()
 	if r.ctx.Err() != nil {
@@ -207,9 +214,9 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 		r.mu.Unlock()
 		return nil
 	}
-	rec := r.recordLocked()
+	rec, epoch := r.recordLocked(), r.epoch
 	r.mu.Unlock()
-	if release, err := r.commitStart(rec); !release {
+	if release, err := r.commitStart(rec, epoch); !release {
 		return err
 	}
 	// Outside mu: the exec takes as long as the kernel needs, and a cancel must not

@@ -8,8 +8,8 @@ import "fmt"
 // on registry.lock. A run whose record could not be written, or that was cancelled
 // meanwhile, is moved to exiting and not to be released; only a failed write is an
 // error.
-func (r *run) commitStart(rec Record) (release bool, err error) {
-	err = r.commitRunning(rec)
+func (r *run) commitStart(rec Record, epoch uint64) (release bool, err error) {
+	err = r.commitRunning(rec, epoch)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
