@@ -191,6 +191,10 @@ func TestAttachDetachReattach(t *testing.T) {
 		t.Fatalf("spawn: %+v", r)
 	}
 	x.waitFor(`scripted\s+pipe\s+running`, 20*time.Second)
+	// Nobody touched the UI: the new run took the selection (ui/follow.go). Back up.
+	x.waitFor(`Details scripted r`, 10*time.Second)
+	x.keys("k")
+	x.waitFor(`Details echoer r`, 10*time.Second)
 
 	// Keys typed in focus reach the run; its screen comes back as frames.
 	x.typeInFocus("hello", `got hello`)

@@ -294,8 +294,6 @@ func (s *Supervisor) countExit(reason Reason) {
 			m.TimeoutTotal["overall"]++
 		case NoOutputTimeout:
 			m.TimeoutTotal["no-output"]++
-		case OwnershipEscape:
-			m.OwnershipEscapeTotal++
 		}
 	})
 }

@@ -53,6 +53,11 @@ func TestEscapeFails(t *testing.T) {
 		if p, err := reaper.ReadProc(stranger); err != nil || p.State == 'Z' {
 			t.Fatal("the unrelated process with the same command line was killed")
 		}
+		// One escapee, one escape event; the end is counted with the exits.
+		if m := s.Metrics(); m.OwnershipEscapeTotal != 1 || m.ExitTotal[OwnershipEscape.String()] != 1 {
+			t.Errorf("escape events %d, ownership-escape exits %d: want 1 and 1",
+				m.OwnershipEscapeTotal, m.ExitTotal[OwnershipEscape.String()])
+		}
 	})
 }
 
@@ -68,6 +73,11 @@ func TestEscapeWarn(t *testing.T) {
 	// for it hung once): wait for its effect, read after subscribing.
 	if info := waitEscapees(t, s, id, 1); info.State != Running || info.Escapees < 1 {
 		t.Fatalf("warn policy: %s with %d escapees, want running with one", info.State, info.Escapees)
+	}
+	// The escape event is counted though the run goes on: the counter is the events
+	// pane's "escape events", which listed escapes beside 0 when only ends counted.
+	if m := s.Metrics(); m.OwnershipEscapeTotal != 1 {
+		t.Errorf("escape events counted %d, want 1", m.OwnershipEscapeTotal)
 	}
 	s.Cancel(id)
 	if info := waitEnd(t, s, id); info.Reason != ManualCancel {

@@ -51,6 +51,11 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 		fresh = append(fresh, e)
 	}
 	if len(fresh) > 0 {
+		// One count per escape event, as the UI's events pane lists them (its title
+		// said "escape events 0" beside two: only a policy-fail end was counted, which
+		// run_exit_total{ownership-escape} counts already); counted before the event,
+		// so whoever saw the event reads a counter that has it.
+		r.sup.counters.do(func(m *Metrics) { m.OwnershipEscapeTotal++ })
 		r.changeLocked(EventEscape, escapeDetail(fresh), func(i *Info) { i.Escapees = len(r.escapees) })
 		r.persistLocked()
 	}

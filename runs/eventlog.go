@@ -60,7 +60,7 @@ type Metrics struct {
 	CleanupKillTotal      map[string]int64 `json:"run_cleanup_kill_total"` // by mode: term, kill
 	ReconcileOrphansTotal int64            `json:"run_reconcile_orphans_total"`
 	LeaseStealTotal       int64            `json:"run_lease_steal_total"`
-	OwnershipEscapeTotal  int64            `json:"run_ownership_escape_total"`
+	OwnershipEscapeTotal  int64            `json:"run_ownership_escape_total"` // escape events: a run's processes seen leaving its session
 }
 
 func newMetrics() Metrics {

@@ -28,16 +28,7 @@ func benchFrames(b *testing.B, n int, changing bool) {
 		infos, ids = append(infos, info), append(ids, id)
 		screens[id] = screen.NewScreen(134, 39)
 	}
-	m, err := newModel(Options{Core: core, Initial: infos}, clk.now)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m.tick = func(int) tea.Cmd { return nil }
-	step := func(msg tea.Msg) {
-		next, _ := m.Update(msg)
-		m = next.(Model)
-	}
-	step(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m, step := benchModel(b, core, infos, clk.now)
 	for id, s := range screens {
 		step(ScreenMsg{ID: id, Screen: s})
 	}
@@ -68,7 +59,44 @@ func benchFrames(b *testing.B, n int, changing bool) {
 	}
 }
 
+// benchModel is a model over core with runs infos, its ticks off, sized 200×50, and
+// a step that gives it a message.
+func benchModel(b *testing.B, core *fakeCore, infos []runs.Info, now func() time.Time) (*Model, func(tea.Msg)) {
+	m, err := newModel(Options{Core: core, Initial: infos}, now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	step := func(msg tea.Msg) {
+		next, _ := m.Update(msg)
+		m = next.(Model)
+	}
+	step(tea.WindowSizeMsg{Width: 200, Height: 50})
+	return &m, step
+}
+
 func BenchmarkFrame1(b *testing.B)      { benchFrames(b, 1, true) }
 func BenchmarkFrame4(b *testing.B)      { benchFrames(b, 4, true) }
 func BenchmarkFrame16(b *testing.B)     { benchFrames(b, 16, true) }
 func BenchmarkFrameIdle16(b *testing.B) { benchFrames(b, 16, false) }
+
+// BenchmarkListFilter60 measures the filter typed over sixty runs at 200×50: a key
+// that narrows the list and one that widens it again, each an Update and a frame (the
+// list filtered and drawn again, the selection's panes with it).
+func BenchmarkListFilter60(b *testing.B) {
+	rs := manyRuns(60)
+	m, update := benchModel(b, newFake(rs...), rs, (&clock{t: t0}).now)
+	step := func(k string) {
+		if update(keyMsg(k)); len(m.View().Content) == 0 {
+			b.Fatal("empty frame")
+		}
+	}
+	step("/")
+	step("t")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		step("e")
+		step("backspace")
+	}
+}

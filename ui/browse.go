@@ -27,6 +27,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.Update(answer) // routed to answered
 	case modeScroll:
 		return m.scrollKey(k)
+	case modeFilter:
+		return m.listKey(k)
 	case modeHelp:
 		if m.help.Key(m.c, k, m.lay.w, m.lay.h) {
 			m.mode = modeBrowse
@@ -53,12 +55,13 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	switch {
-	case key.Matches(k, km.Up, km.Down):
-		before := m.list.SelectedKey()
-		if m.list, _ = m.list.Update(k); m.list.SelectedKey() != before {
-			return m, m.selectionMoved()
-		}
-		return m, nil
+	case key.Matches(k, km.Up, km.Down, km.First, km.Last, km.PrevPage, km.NextPage) ||
+		key.Matches(k, km.ClearFilter) && m.list.Filtered():
+		return m.listKey(k)
+	case key.Matches(k, km.Filter) && m.lay.zoomed:
+		return m.note("filter: the run list is hidden while zoomed (%s)", km.Zoom.Help().Key)
+	case key.Matches(k, km.Filter):
+		return m.listKey(k)
 	case key.Matches(k, km.NextWaiting, km.NextUnseen):
 		return m.jump(key.Matches(k, km.NextWaiting))
 	case key.Matches(k, km.Quit, km.Shutdown):
@@ -127,8 +130,6 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		}
 		kind, verb := promptOf(km, k)
 		m.mode = m.dlg.Prompt(kind, verb+" to "+sel.Name, sel.ID, m.mode)
-	case key.Matches(k, km.Search):
-		m.mode = m.dlg.Prompt(promptSearch, "search "+sel.Name, sel.ID, m.mode)
 	case key.Matches(k, km.CopyMode): // scroll mode with copy mode's caret on the last line
 		return m.enterScroll(sel, (*Terminal).ScrollCopy)
 	case key.Matches(k, km.Scrollback):
@@ -205,16 +206,43 @@ func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 	return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
 }
 
+// listKey gives a key to the run list (moving its selection, its filter) and follows
+// it: the mode is the filter's while it is typed, and a moved selection is shown.
+func (m Model) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	before := m.list.SelectedKey()
+	m.list, _ = m.list.Update(k)
+	return m.listMoved(before)
+}
+
+// listMoved follows a change of the run list from the selection before.
+func (m Model) listMoved(before string) (tea.Model, tea.Cmd) {
+	switch {
+	case m.list.Filtering():
+		m.mode = modeFilter
+	case m.mode == modeFilter:
+		m.mode = modeBrowse
+	}
+	if m.list.SelectedKey() != before {
+		return m, m.selectionMoved()
+	}
+	return m, nil
+}
+
 // jump selects the next run whose agent waits for its user (the one waiting longest
-// first), or the next unseen one (list order, from the selection on).
+// first), or the next unseen one (list order, from the selection on), among the runs
+// the filter shows; the notice says how many it hides.
 func (m Model) jump(waiting bool) (tea.Model, tea.Cmd) {
-	next, ok := m.list.NextUnseen()
+	next, ok, hidden := m.list.NextUnseen()
 	what := "unseen"
 	if waiting {
-		next, ok = m.list.NextWaiting()
+		next, ok, hidden = m.list.NextWaiting()
 		what = "waiting for you"
 	}
-	if !ok {
+	switch {
+	case !ok && hidden > 0:
+		return m.note("no run the filter shows is %s; %d it hides (%s clears it)", what, hidden,
+			m.c.Keys.ClearFilter.Help().Key)
+	case !ok:
 		return m.note("no run is %s", what)
 	}
 	m.list.Select(next)

@@ -94,7 +94,7 @@ func (d Details) lines() []string {
 	case !d.has:
 		body = []string{st.Muted.Render(" no run selected")}
 	default:
-		tree := d.treeLines()
+		tree := d.treeLines(iw)
 		if len(d.tree) == 0 { // a message wraps; a table's rows are cut at the edge
 			tree = wrapLines(tree, iw, 1)
 		}

@@ -9,11 +9,12 @@ import (
 	"corral/reaper"
 )
 
-// The details pane's process tree: a header and one line per process.
+// The details pane's process tree: a header and one line per process, in columns
+// sized from the tree and the pane (treeColumns).
 
-// treeLines is the process tree: a header and one line per process, the command
-// indented by depth.
-func (d Details) treeLines() []string {
+// treeLines is the process tree in w columns: a header and one line per process, the
+// command indented by depth; an escapee's command line wraps rather than being cut.
+func (d Details) treeLines(w int) []string {
 	st := d.c.Styles
 	switch {
 	case d.treeErr != "":
@@ -23,39 +24,94 @@ func (d Details) treeLines() []string {
 	case len(d.tree) == 0:
 		return []string{st.Muted.Render(" tree: …")}
 	}
-	head := st.Muted.Render(fmt.Sprintf(" %7s %7s %7s S %7s %6s %-*s %s", "PID", "PGID", "SID", "CPU", "RSS", markW, "MARK", "COMM"))
-	out := []string{head}
+	c := treeColumns(d.tree, w)
+	head := c.fields("PID", "PGID", "SID", "S", "CPU", "RSS", field{"MARK", Style{}, c.mark})
+	out := []string{st.Muted.Render(" " + plainFields(head) + " COMM")}
 	for _, p := range d.tree {
-		out = append(out, d.procLine(p))
+		out = append(out, d.procLines(p, c, w)...)
 	}
 	return out
 }
 
-func (d Details) procLine(p reaper.TreeProc) string {
+// treeCols are the process table's column widths; 0 is a column not shown.
+type treeCols struct{ pid, pgid, sid, state, cpu, rss, mark int }
+
+// treeCommW is the least the command keeps beside the columns.
+const treeCommW = 16
+
+// treeColumns sizes the columns to their widest cell (the header's at least). PID,
+// MARK (whole: at 160 columns it was cut to "esca") and the command are always shown;
+// the state, CPU, RSS, the session and the group follow, in that order, while the
+// command keeps treeCommW columns (the mark already says whether a process left the
+// run's session, which its session and group explain).
+func treeColumns(tree []reaper.TreeProc, w int) treeCols {
+	c := treeCols{pid: 3, pgid: 4, sid: 3, state: 1, cpu: 3, rss: 3, mark: 4}
+	for _, p := range tree {
+		c.pid = max(c.pid, len(strconv.Itoa(p.PID)))
+		c.pgid = max(c.pgid, len(strconv.Itoa(p.PGID)))
+		c.sid = max(c.sid, len(strconv.Itoa(p.SID)))
+		c.cpu = max(c.cpu, len(fmtCPU(p.CPU)))
+		c.rss = max(c.rss, len(fmtBytes(p.RSS)))
+		c.mark = max(c.mark, widthOf(string(p.Mark)))
+	}
+	left := w - 1 - (c.pid + 1) - (c.mark + 1) - treeCommW
+	for _, col := range []*int{&c.state, &c.cpu, &c.rss, &c.sid, &c.pgid} {
+		if *col+1 > left {
+			left = 0 // a column that does not fit drops the ones after it
+			*col = 0
+			continue
+		}
+		left -= *col + 1
+	}
+	return c
+}
+
+// fields are one line's cells in the columns shown, the mark given as a field (styled).
+func (c treeCols) fields(pid, pgid, sid, state, cpu, rss string, mark field) []field {
+	f := []field{{pid, Style{}, -c.pid}}
+	for _, x := range []field{{pgid, Style{}, -c.pgid}, {sid, Style{}, -c.sid}, {state, Style{}, c.state},
+		{cpu, Style{}, -c.cpu}, {rss, Style{}, -c.rss}} {
+		if x.w != 0 {
+			f = append(f, x)
+		}
+	}
+	return append(f, mark)
+}
+
+// procLines is one process: its cells and its command, indented by depth. An
+// escapee is shown by its command line (issue 14.1: what escaped), in its row when it
+// fits, else whole on the lines under the row, wrapped at spaces.
+func (d Details) procLines(p reaper.TreeProc, c treeCols, w int) []string {
 	st := d.c.Styles
-	mark := pad(string(p.Mark), markW)
+	mark := field{string(p.Mark), Style{}, c.mark}
 	switch p.Mark {
 	case reaper.MarkEscaped, reaper.MarkShared:
-		mark = st.Warn.Render(mark)
+		mark.style = st.Warn
 	case reaper.MarkAdopted:
-		mark = st.Attention.Render(mark)
+		mark.style = st.Attention
 	case reaper.MarkContained: // left its session; the run's cgroup holds it
-		mark = st.Muted.Render(mark)
+		mark.style = st.Muted
 	}
 	state := string(rune(p.State))
 	if p.State == 0 {
 		state = "?"
 	}
-	name := p.Comm
-	if len(p.Argv) > 0 {
-		name = strings.Join(p.Argv, " ") // an escapee: what escaped, by its command line (issue 14.1)
+	line := " " + styledFields(c.fields(strconv.Itoa(p.PID), strconv.Itoa(p.PGID), strconv.Itoa(p.SID), state,
+		fmtCPU(p.CPU), fmtBytes(p.RSS), mark)) + " "
+	line += strings.Repeat("  ", min(p.Depth, 8, max(w-widthOf(line), 0)/4))
+	cmd := clean(strings.Join(p.Argv, " "))
+	switch {
+	case len(p.Argv) == 0:
+		return []string{line + clean(p.Comm)}
+	case widthOf(line+cmd) <= w:
+		return []string{line + cmd}
 	}
-	return fmt.Sprintf(" %7d %7d %7d %s %7s %6s %s %s%s", p.PID, p.PGID, p.SID, state,
-		fmtCPU(p.CPU), fmtBytes(p.RSS), mark, strings.Repeat("  ", min(p.Depth, 8)), clean(name))
+	return append([]string{line + clean(p.Comm)}, wrapHanging(treeArgvIndent+cmd, w, len(treeArgvIndent))...)
 }
 
-// markW fits every mark ("contained").
-const markW = 9
+// treeArgvIndent sets an escapee's command line, when it does not fit its row, on the
+// lines under it.
+const treeArgvIndent = "   "
 
 // fmtCPU is CPU time: "0.12s", "12.3s", "5m02s".
 func fmtCPU(d time.Duration) string {

@@ -4,8 +4,9 @@
 // Shape (STYLE.md, "Bubble Tea"):
 //
 //   - The root Model only routes: global messages (window size, quit, help), then by
-//     mode (browsing, focus, dialog, help, scroll/search), then by owner (a run event to
-//     the run list and the events pane, a screen change to the terminal pane).
+//     mode (browsing, the list's filter, focus, dialog, help, scroll/search), then by
+//     owner (a run event to the run list and the events pane, a screen change to the
+//     terminal pane).
 //   - One component per pane (RunList, Details, Terminal, Events), each with New,
 //     Update returning its concrete type, View and SetSize, its methods in files named
 //     after it (terminal_scroll.go, details_tree.go, runlist_pending.go, …). A list row

@@ -338,6 +338,9 @@ func keyMsg(name string) tea.KeyPressMsg {
 		"pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown}, "backspace": {Code: tea.KeyBackspace},
 		"ctrl+]": {Code: ']', Mod: tea.ModCtrl}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
 		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"home":      {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd},
+		"ctrl+f": {Code: 'f', Mod: tea.ModCtrl}, "ctrl+b": {Code: 'b', Mod: tea.ModCtrl},
+		"ctrl+d": {Code: 'd', Mod: tea.ModCtrl}, "ctrl+u": {Code: 'u', Mod: tea.ModCtrl},
 	}
 	if k, ok := special[name]; ok {
 		return tea.KeyPressMsg(k)

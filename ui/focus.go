@@ -63,7 +63,7 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, m.send(b, m.pair.targets(m.term)...)
 }
 
-// handlePaste: a paste goes to the focused run or into the open dialog.
+// handlePaste: a paste goes to the focused run, into the open dialog or the filter.
 func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 	switch m.mode {
 	case modeFocus:
@@ -72,6 +72,10 @@ func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 		}
 	case modeDialog:
 		m.dlg = m.dlg.Paste(p)
+	case modeFilter:
+		before := m.list.SelectedKey()
+		m.list, _ = m.list.Update(p)
+		return m.listMoved(before)
 	}
 	return m, nil
 }

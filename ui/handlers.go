@@ -29,8 +29,10 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, screenCmd(m.core, info.ID))
 		}
 	}
-	if m.req.arrived(info.ID) {
+	if m.req.arrived(info.ID) { // started here: selected (follow.go)
 		m.list.Select(info.ID)
+	} else if !known {
+		m.followSpawn(ev)
 	}
 	sel, _ := m.list.Selected()
 	if info.ID != sel.ID && (ev.Type == runs.EventExit || enteredQuiet(ev, prev)) {

@@ -22,8 +22,10 @@ type KeyMap struct {
 	ReplayKeyMap
 
 	// Browsing the runs.
-	Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause                      key.Binding
-	Reconcile, New, Restart, Remove, Zoom, Layout, Search, Scrollback, Help, Quit key.Binding
+	Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause              key.Binding
+	Reconcile, New, Restart, Remove, Zoom, Layout, Scrollback, Help, Quit key.Binding
+	// Scroll mode: search the transcript (browsing, its key filters the run list).
+	Search key.Binding
 	// The mouse on or off; the events pane scrolled older or newer.
 	Mouse, EventsUp, EventsDown key.Binding
 	// Who needs you: the next run whose agent waits (oldest first), the next unseen.
@@ -44,6 +46,7 @@ const (
 	groupConfirm = "confirm"
 	groupPrompt  = "prompt"
 	groupForm    = "form"
+	groupFilter  = "filter" // the run list's filter being typed
 	groupReplay  = "replay" // before browsing's keys, under corral replay only
 )
 
@@ -62,7 +65,9 @@ func (k *KeyMap) actions() []action {
 		{"cancel", &k.Cancel, b}, {"interrupt", &k.Interrupt, b}, {"pause", &k.Pause, b},
 		{"reconcile", &k.Reconcile, b}, {"new", &k.New, b}, {"restart", &k.Restart, b},
 		{"remove", &k.Remove, b}, {"zoom", &k.Zoom, []string{groupBrowse, groupScroll}}, {"layout", &k.Layout, b},
-		{"search", &k.Search, []string{groupBrowse, groupScroll}},
+		{"search", &k.Search, s}, // scroll mode's: browsing, its key filters the run list
+		{"first", &k.First, b}, {"last", &k.Last, b}, {"page_up_runs", &k.PrevPage, b},
+		{"page_down_runs", &k.NextPage, b}, {"filter", &k.Filter, b}, {"clear_filter", &k.ClearFilter, b},
 		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
 		{"detach", &k.Detach, b}, {"shutdown", &k.Shutdown, b},
 		{"pair_keys", &k.PairKeys, b}, {"pair_diff", &k.PairDiff, b},
@@ -76,8 +81,8 @@ func (k *KeyMap) actions() []action {
 		{"copy_mode", &k.CopyMode, []string{groupBrowse, groupScroll}}, {"mark", &k.Mark, s}, {"yank", &k.Yank, s},
 		{"pager", &k.Pager, s}, {"save", &k.Save, s},
 		{"yes", &k.Yes, []string{groupConfirm}}, {"no", &k.No, []string{groupConfirm}},
-		{"accept", &k.Accept, []string{groupPrompt, groupForm}},
-		{"dismiss", &k.Dismiss, []string{groupPrompt, groupForm}},
+		{"accept", &k.Accept, []string{groupPrompt, groupForm, groupFilter}},
+		{"dismiss", &k.Dismiss, []string{groupPrompt, groupForm, groupFilter}},
 		{"toggle", &k.Toggle, []string{groupForm}},
 		{"next_field", &k.NextField, []string{groupForm}},
 		{"prev_field", &k.PrevField, []string{groupForm}},
@@ -184,7 +189,7 @@ func (k *KeyMap) check() error {
 
 // ShortHelp is the status line's help while browsing.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.Focus, k.Restart, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Search}
+	return []key.Binding{k.Help, k.Quit, k.Focus, k.Restart, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Filter}
 }
 
 // FullHelp is the help page's bindings, one group per column (help.KeyMap).
@@ -205,7 +210,8 @@ type helpGroup struct {
 
 func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
-		{"Runs", []key.Binding{k.Up, k.Down, k.NextWaiting, k.NextUnseen, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
+		{"Runs", []key.Binding{k.Up, k.Down, k.First, k.Last, k.PrevPage, k.NextPage, k.Filter, k.ClearFilter,
+			k.NextWaiting, k.NextUnseen, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
 			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
 		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
 			k.PairKeys, k.PairDiff}},
@@ -239,9 +245,7 @@ func (k KeyMap) forRow(r row, replay bool) KeyMap {
 	} else {
 		k.Restart.SetHelp(k.Restart.Help().Key, "restart")
 	}
-	for _, b := range []*key.Binding{&k.Search, &k.Scrollback} {
-		b.SetEnabled(ok)
-	}
+	k.Scrollback.SetEnabled(ok)
 	if sel.Paused {
 		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
 	}

@@ -18,6 +18,7 @@ const (
 	modeScroll               // keys scroll the transcript
 	modeDialog               // a prompt, question or form is open (dialogs.go)
 	modeHelp                 // the help page
+	modeFilter               // the run list's filter is typed (runlist_filter.go)
 	modeQuitting             // shutting the runs down
 )
 
@@ -70,6 +71,7 @@ type state struct {
 	quitErr   error
 	view      *rootCache
 	tick      func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
+	follow    follower              // when a run spawned elsewhere is selected (follow.go)
 }
 
 // ErrNoCore is what every command of a model built without a Core reports.
@@ -100,7 +102,6 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
 	}
 	m.detachable, m.replay, m.prefsPath, m.notify = o.Detachable, o.Replay, o.PrefsPath, o.Notify
-	m.req.selectNext = o.Select
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.list.SetConfigured(o.Configured)
@@ -112,6 +113,10 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		c.Keys.disableReplay()
 	}
 	m.list.SetNotStarted(o.Pending)
+	m.req.selectNext = o.Select // the run corral -- CMD started: selected when listed
+	if _, listed := m.list.Run(o.Select); listed && m.req.arrived(o.Select) {
+		m.list.Select(o.Select)
+	}
 	m.list.SetFocused(true)
 	m.syncSelection()
 	return m, nil
@@ -163,13 +168,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case OutputMsg:
 		return m.handleOutput(msg)
 	case tea.KeyPressMsg:
+		m.follow.touched(m.now)
 		return m.handleKey(msg)
 	case tea.FocusMsg, tea.BlurMsg: // Corral's own terminal: is its user looking?
 		m.req.blurred = msg == tea.Msg(tea.BlurMsg{})
 		return m, m.req.look(m.core, m.list.SelectedLive())
 	case tea.PasteMsg:
+		m.follow.touched(m.now)
 		return m.handlePaste(msg)
 	case tea.MouseMsg:
+		m.follow.touched(m.now)
 		return m.handleMouse(msg)
 	case confirmAnswer, promptAnswer, formAnswer:
 		return m.answered(msg)

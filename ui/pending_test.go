@@ -150,7 +150,7 @@ func TestPendingStartedThenRestarted(t *testing.T) {
 }
 
 func TestPendingRefusesRunKeys(t *testing.T) {
-	for _, k := range []string{"x", "i", "space", "enter", "s", "p", "S", "d", "/", "pgup"} {
+	for _, k := range []string{"x", "i", "space", "enter", "s", "p", "S", "d", "pgup"} {
 		h := withPending(t, nil)
 		h.key("j")
 		h.key(k)

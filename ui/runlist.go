@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
-	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -25,6 +24,8 @@ type RunList struct {
 	configured []runs.Spec       // the config's runs: a removed one is listed again (pending.go)
 	pendSeq    int               // the next pending row's key number
 	offset     int               // first visible row
+	filter     lineInput         // the filter by name or id (runlist_filter.go)
+	filtering  bool              // the filter is being typed: keys go to it
 	w, h       int
 	now        time.Time
 	focused    bool
@@ -40,14 +41,23 @@ type listKey struct {
 	w, h int
 }
 
-// ListKeyMap is the run list's keys.
+// ListKeyMap is the run list's keys: the selection moved a row, a page or to either
+// end, and the filter (runlist_filter.go). The page keys are not pgup/pgdown: pgup is
+// the scrollback key while browsing, and a pgdown that paged the list beside a pgup
+// that scrolls the terminal pane would read as one pair; ctrl+f/ctrl+b page as in
+// less and vi (and as in scroll mode), ctrl+d/ctrl+u too.
 type ListKeyMap struct {
-	Up, Down key.Binding
+	Up, Down, First, Last, PrevPage, NextPage key.Binding
+	Filter, ClearFilter                       key.Binding
 }
 
 // DefaultListKeyMap returns the run list's default keys.
 func DefaultListKeyMap() ListKeyMap {
-	return ListKeyMap{Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j")}
+	return ListKeyMap{Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j"),
+		First: bind("first run", "g", "home"), Last: bind("last run", "G", "end"),
+		PrevPage: bind("a page up", "ctrl+b", "ctrl+u"), NextPage: bind("a page down", "ctrl+f", "ctrl+d"),
+		Filter:      bind("filter", "/"),
+		ClearFilter: bind("clear the filter", "esc")}
 }
 
 // NewRunList returns a list of the given runs, the first one selected.
@@ -72,35 +82,41 @@ func (l *RunList) SetFocused(f bool) {
 	}
 }
 
-// Update moves the selection on the up and down keys.
+// Update moves the selection (a row, a page, to either end) among the rows shown,
+// opens or clears the filter, and while the filter is typed gives it the keys
+// (filterUpdate).
 func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
+	if l.filtering {
+		return l.filterUpdate(msg), nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
+	if !ok || l.moveKey(k) {
 		return l, nil
 	}
-	switch {
-	case key.Matches(k, l.c.Keys.ListKeyMap.Up):
-		l.move(-1)
-	case key.Matches(k, l.c.Keys.ListKeyMap.Down):
-		l.move(1)
+	switch km := l.c.Keys.ListKeyMap; {
+	case key.Matches(k, km.Filter):
+		l.StartFilter()
+	case key.Matches(k, km.ClearFilter):
+		l.ClearFilter()
 	}
 	return l, nil
 }
 
-func (l *RunList) move(d int) {
-	if l.Len() == 0 {
-		return
-	}
-	i := min(max(l.row(l.sel)+d, 0), l.Len()-1)
-	l.Select(l.keyAt(i))
-}
-
 // Select selects a row by key (a run's id, a pending run's key) and clears its
-// attention marker: it is being looked at.
+// attention marker: it is being looked at. A row the filter hides is selected with
+// the filter cleared: a selection is always shown.
 func (l *RunList) Select(id string) {
 	if l.row(id) < 0 {
 		return
 	}
+	if !l.Matches(id) {
+		l.dropFilter()
+	}
+	l.choose(id)
+}
+
+// choose selects a listed row.
+func (l *RunList) choose(id string) {
 	l.sel = id
 	delete(l.attention, id)
 	l.follow()
@@ -229,28 +245,35 @@ func (l *RunList) takeSlot(info runs.Info) bool {
 	return true
 }
 
-// Remove drops a run; the selection moves to its neighbour, or to the not-started
-// row a config run goes back to.
+// Remove drops a run; the selection moves to its neighbour among the rows shown, or
+// to the not-started row a config run goes back to.
 func (l *RunList) Remove(id string) {
 	i := l.index(id)
 	if i < 0 {
 		return
 	}
+	at := l.shownAt(id)
 	info := l.runs[i]
 	l.runs = append(l.runs[:i:i], l.runs[i+1:]...)
 	delete(l.attention, id)
 	if k, ok := l.unstart(info); ok && l.sel == id {
 		l.sel = k
 	}
-	l.removed(id, i)
+	l.removed(id, at)
 }
 
-// removed moves the selection off a row that was at i and is gone.
-func (l *RunList) removed(key string, i int) {
+// shownAt is where row key is among the rows shown (0 when it is not shown).
+func (l RunList) shownAt(key string) int { return max(slices.Index(l.shown(), l.row(key)), 0) }
+
+// removed moves the selection off a row that was the at-th shown and is gone: to the
+// row shown in its place, or the last; to any row when none is shown.
+func (l *RunList) removed(key string, at int) {
 	if l.sel == key {
 		l.sel = ""
-		if n := l.Len(); n > 0 {
-			l.sel = l.keyAt(min(i, n-1))
+		if shown := l.shown(); len(shown) > 0 {
+			l.sel = l.keyAt(shown[min(at, len(shown)-1)])
+		} else if l.Len() > 0 {
+			l.sel = l.keyAt(0)
 		}
 	}
 	l.follow()
@@ -282,50 +305,4 @@ func (l RunList) Counts() (live, attention int) {
 		}
 	}
 	return live, len(l.attention)
-}
-
-// follow scrolls so the selection is visible.
-func (l *RunList) follow() {
-	rows := max(l.h-2, 1)
-	i := max(l.row(l.sel), 0)
-	l.offset = min(max(l.offset, i-rows+1), i)
-	l.offset = max(min(l.offset, l.Len()-rows), 0)
-}
-
-// rowAt is the key of the list row drawn y lines below the pane's top edge.
-func (l RunList) rowAt(y int) (string, bool) {
-	i := l.offset + y - 1 // the top edge is the frame
-	if y < 1 || y > l.h-2 || i >= l.Len() {
-		return "", false
-	}
-	return l.keyAt(i), true
-}
-
-// NextWaiting is the run to go to for "who needs me": the live runs whose agent waits,
-// the longest waiting first; the one after the selection when it is one of them.
-func (l RunList) NextWaiting() (string, bool) {
-	var ws []runs.Info
-	for _, i := range l.runs {
-		if i.State == runs.Running && i.Agent != "" && i.AgentState == agentstate.Waiting {
-			ws = append(ws, i)
-		}
-	}
-	if len(ws) == 0 {
-		return "", false
-	}
-	slices.SortStableFunc(ws, func(a, b runs.Info) int { return a.AgentStateSince.Compare(b.AgentStateSince) })
-	at := slices.IndexFunc(ws, func(i runs.Info) bool { return i.ID == l.sel })
-	return ws[(at+1)%len(ws)].ID, true // at is -1 when the selection is not waiting: the oldest
-}
-
-// NextUnseen is the next run, after the selection in list order and round, that has
-// the attention marker.
-func (l RunList) NextUnseen() (string, bool) {
-	n, at := len(l.runs), max(l.index(l.sel), 0)
-	for k := 1; k <= n; k++ {
-		if id := l.runs[(at+k)%n].ID; l.attention[id] {
-			return id, true
-		}
-	}
-	return "", false
 }

@@ -123,11 +123,12 @@ func (l *RunList) replacePending(runID string) {
 		if p.runID != runID {
 			continue
 		}
+		at := l.shownAt(p.key)
 		l.pending = append(l.pending[:i:i], l.pending[i+1:]...)
 		if l.sel == p.key {
 			l.sel = runID
 		}
-		l.removed(p.key, len(l.runs)+i)
+		l.removed(p.key, at)
 		return
 	}
 }

@@ -20,7 +20,8 @@ func (l RunList) View() string {
 
 func (l RunList) lines() []string {
 	st := l.c.Styles
-	title := st.Title.Render(fmt.Sprintf("Runs %d", len(l.runs))) + l.agentCounts()
+	title, _ := l.heading()
+	title += l.agentCounts()
 	if n := len(l.pending); n > 0 {
 		title += st.Muted.Render(fmt.Sprintf(" · %d not started", n))
 	}
@@ -29,11 +30,18 @@ func (l RunList) lines() []string {
 	}
 	iw, ih := max(l.w-2, 0), max(l.h-2, 0)
 	body := make([]string, 0, ih)
-	if l.Len() == 0 {
+	shown := l.shown()
+	switch {
+	case l.Len() == 0:
 		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
+	case len(shown) == 0:
+		body = append(body, fit(st.Muted.Render(trunc(" no run matches", iw)), iw))
 	}
 	cols := listColumns(iw, l.need())
-	for i := l.offset; i < l.Len() && len(body) < ih; i++ {
+	for _, i := range shown[min(l.offset, len(shown)):] {
+		if len(body) == ih {
+			break
+		}
 		if i < len(l.runs) {
 			body = append(body, l.runRow(l.runs[i], cols, iw))
 		} else {

@@ -226,10 +226,12 @@ func TestKeyOverrides(t *testing.T) {
 	}
 }
 
+// Search is scroll mode's (browsing, / filters the run list): the scrollback key, then
+// the search key.
 func TestScrollSearch(t *testing.T) {
 	h := twoRuns(t)
 	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}}
-	h.key("/")
+	h.key("pgup", "/")
 	h.typeText("needle")
 	h.key("enter")
 	if h.m.mode != modeScroll {

@@ -42,10 +42,16 @@ func (m Model) View() tea.View {
 		return v
 	}
 	v.Content = m.dlg.Overlay(m.compose())
-	if v.Cursor = m.dlg.Cursor(); m.mode == modeFocus {
+	switch v.Cursor = m.dlg.Cursor(); m.mode {
+	case modeFocus:
 		if v.Cursor = m.term.Cursor(); v.Cursor != nil {
 			v.Cursor.X += m.lay.term.x
 			v.Cursor.Y += m.lay.term.y
+		}
+	case modeFilter:
+		if v.Cursor = m.list.Cursor(); v.Cursor != nil {
+			v.Cursor.X += m.lay.list.x
+			v.Cursor.Y += m.lay.list.y
 		}
 	}
 	v.MouseMode = mouseMode(m.mode == modeFocus, m.term.ScreenState().MouseMode, m.mouse)
@@ -125,6 +131,8 @@ func (m Model) statusLine() string {
 	case m.mode == modeFocus:
 		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
 			st.Muted.Render(" every key goes to "+clean(m.term.info.Name)), w)
+	case m.mode == modeFilter:
+		return fit(filterHelp(st, m.c.Keys), w)
 	case m.flash != "":
 		return fit(st.Warn.Render(" "+m.flash), w)
 	case m.mode == modeScroll:
@@ -137,6 +145,13 @@ func (m Model) statusLine() string {
 		return fit(shortHelp(st, k.ReplayHelp()), w)
 	}
 	return fit(shortHelp(st, k.ShortHelp()), w)
+}
+
+// filterHelp is the status line while the run list's filter is typed.
+func filterHelp(st Styles, k KeyMap) string {
+	pair := func(keys, desc string) string { return " " + st.Key.Render(keys) + " " + st.Desc.Render(desc) + " " }
+	return st.Dialog.Render(" filter runs by name or id ") + pair(helpKeys([]string{firstKey(k.Up), firstKey(k.Down)}), "select") +
+		pair(firstKey(k.Accept), "keep the filter") + pair(firstKey(k.Dismiss), "clear it")
 }
 
 // shortHelp is "key desc" pairs of enabled bindings.

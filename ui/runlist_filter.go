@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The run list's filter (fifty runs could only be walked with j): the filter key opens
+// a line editor in the list's title, and as it is typed the list shows only the rows
+// whose name or id holds every word of it, case-insensitively. Accept keeps it and
+// gives the keys back to the list; dismiss, or the clear key afterwards, drops it.
+// The title shows it and how many runs it shows of how many ("Runs 3 of 54 /web"), a
+// run that arrives meanwhile counted. The selection stays on a row shown: the first
+// match when the selected row stops matching (none matching, it stays where it was),
+// and the movement keys, the mouse and next waiting/unseen go among the rows shown.
+
+// Filtering reports whether the filter is being typed (keys go to it).
+func (l RunList) Filtering() bool { return l.filtering }
+
+// Filtered reports whether a filter hides rows.
+func (l RunList) Filtered() bool { return len(l.terms()) > 0 }
+
+// terms are the filter's words, lower-cased.
+func (l RunList) terms() []string { return strings.Fields(strings.ToLower(l.filter.Value())) }
+
+// matchTerms reports whether name or id holds every term.
+func matchTerms(terms []string, name, id string) bool {
+	name, id = strings.ToLower(name), strings.ToLower(id)
+	for _, t := range terms {
+		if !strings.Contains(name, t) && !strings.Contains(id, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowMatches reports whether row i (runs, then pending runs) holds every term.
+func (l RunList) rowMatches(i int, terms []string) bool {
+	if i < len(l.runs) {
+		return matchTerms(terms, clean(l.runs[i].Name), l.runs[i].ID)
+	}
+	return matchTerms(terms, clean(l.pending[i-len(l.runs)].spec.DisplayName()), "")
+}
+
+// shown is the rows the list shows, by row number: every row without a filter.
+func (l RunList) shown() []int {
+	terms := l.terms()
+	out := make([]int, 0, l.Len())
+	for i := range l.Len() {
+		if len(terms) == 0 || l.rowMatches(i, terms) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Matches reports whether row key is listed and shown under the filter.
+func (l RunList) Matches(key string) bool {
+	i := l.row(key)
+	return i >= 0 && (!l.Filtered() || l.rowMatches(i, l.terms()))
+}
+
+// matchingRuns counts the runs shown (pending rows aside, as the title's count).
+func (l RunList) matchingRuns() int {
+	n, terms := 0, l.terms()
+	for i := range l.runs {
+		if l.rowMatches(i, terms) {
+			n++
+		}
+	}
+	return n
+}
+
+// StartFilter opens the filter for typing, its cursor after the text it has.
+func (l *RunList) StartFilter() {
+	l.filtering = true
+	l.filter.pos = len(l.filter.value)
+	l.ver++
+}
+
+// ClearFilter drops the filter and stops its typing: every row is shown again.
+func (l *RunList) ClearFilter() {
+	l.filtering = false
+	l.dropFilter()
+}
+
+// dropFilter empties the filter (its typing goes on, if it was typed).
+func (l *RunList) dropFilter() {
+	l.filter.SetValue("")
+	l.follow()
+	l.ver++
+}
+
+// filterUpdate gives a key or a paste to the filter being typed: accept keeps it,
+// dismiss drops it, text edits it; a key that types nothing and is not the editor's
+// (the arrows) moves the selection among the rows shown.
+func (l RunList) filterUpdate(msg tea.Msg) RunList {
+	switch m := msg.(type) {
+	case tea.PasteMsg:
+		l.filter.insert(m.Content)
+		l.refilter()
+	case tea.KeyPressMsg:
+		km := l.c.Keys.DialogKeyMap
+		switch {
+		case key.Matches(m, km.Accept):
+			l.filtering = false
+			if !l.Filtered() { // spaces alone filter nothing
+				l.filter.SetValue("")
+			}
+			l.ver++
+		case key.Matches(m, km.Dismiss):
+			l.ClearFilter()
+		case l.filter.key(m):
+			l.refilter()
+		case m.Text == "":
+			l.moveKey(m)
+		}
+	}
+	return l
+}
+
+// refilter keeps the selection on a row shown after the filter changed: the first
+// match when the selected row does not match (none matching: it stays).
+func (l *RunList) refilter() {
+	if shown := l.shown(); len(shown) > 0 && !l.Matches(l.sel) {
+		l.choose(l.keyAt(shown[0]))
+	}
+	l.follow()
+	l.ver++
+}
+
+// heading is the title's start: "Runs 54", with a filter "Runs 3 of 54 /web", and the
+// filter's cursor column in it while it is typed (-1 otherwise). The filter's text
+// scrolls in the room the title has.
+func (l RunList) heading() (string, int) {
+	st := l.c.Styles
+	head := fmt.Sprintf("Runs %d", len(l.runs))
+	if !l.filtering && !l.Filtered() {
+		return st.Title.Render(head), -1
+	}
+	if l.Filtered() {
+		head = fmt.Sprintf("Runs %d of %d", l.matchingRuns(), len(l.runs))
+	}
+	head += " /"
+	text, col := l.filter.view(max(l.w-5-widthOf(head), 1)) // its text holds no control characters
+	if col += widthOf(head); !l.filtering {
+		col = -1
+	}
+	return st.Title.Render(head) + st.Warn.Render(text), col
+}
+
+// Cursor is the filter's cursor while it is typed, relative to the pane (nil
+// otherwise): in the title, after the frame's "┌─".
+func (l RunList) Cursor() *tea.Cursor {
+	if _, col := l.heading(); l.filtering && col >= 0 {
+		c := tea.NewCursor(2+col, 0)
+		c.Shape, c.Blink = tea.CursorBar, true
+		return c
+	}
+	return nil
+}
