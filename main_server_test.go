@@ -18,7 +18,7 @@ import (
 )
 
 // serverCmd is corral with the given state dir (the server is per state dir).
-func serverCorral(t *testing.T, state string, args ...string) result {
+func serverCorral(t testing.TB, state string, args ...string) result {
 	t.Helper()
 	cmd := corral(t, args...)
 	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
@@ -59,7 +59,7 @@ func endLater(t *testing.T, fp reaper.Fingerprint, sig syscall.Signal, what stri
 }
 
 // waitGone waits for pid to be gone (or a zombie nobody has reaped yet).
-func waitGone(t *testing.T, pid int, what string) {
+func waitGone(t testing.TB, pid int, what string) {
 	t.Helper()
 	eventually.True(t, 15*time.Second, fmt.Sprintf("%s (pid %d) to be gone", what, pid), func() bool {
 		p, err := reaper.ReadProc(pid)
@@ -265,7 +265,7 @@ func (x *tmuxTerm) typeInFocus(line, want string) {
 
 // serverState is a state dir whose server, if a test's UI started one, is shut down
 // (every run ended) and waited for when the test ends.
-func serverState(t *testing.T) string {
+func serverState(t testing.TB) string {
 	t.Helper()
 	state := t.TempDir()
 	t.Cleanup(func() {

@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 }
 
 // corral returns a command running the built binary with a private state dir.
-func corral(t *testing.T, args ...string) *exec.Cmd {
+func corral(t testing.TB, args ...string) *exec.Cmd {
 	cmd := exec.Command(corralBin, args...)
 	cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+t.TempDir())
 	return cmd
@@ -63,7 +63,7 @@ type result struct {
 	stdout, stderr string
 }
 
-func run(t *testing.T, cmd *exec.Cmd) result {
+func run(t testing.TB, cmd *exec.Cmd) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

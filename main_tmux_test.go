@@ -20,7 +20,7 @@ import (
 // and its socket's directory (TMUX_TMPDIR, the test's own) removed: tmux leaves the
 // socket file of a killed server behind.
 type tmuxTerm struct {
-	t    *testing.T
+	t    testing.TB
 	sock string
 	dir  string    // TMUX_TMPDIR
 	last time.Time // when keys were last sent
@@ -28,7 +28,7 @@ type tmuxTerm struct {
 
 var tmuxCount atomic.Int32
 
-func startTmux(t *testing.T, w, h int, cmdline string) *tmuxTerm {
+func startTmux(t testing.TB, w, h int, cmdline string) *tmuxTerm {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/pacer"
 )
 
 func startBridge(ctx context.Context, frame time.Duration) (chan runs.Event, chan tea.Msg, chan struct{}) {
@@ -58,7 +59,8 @@ func TestBridgeCoalescesAFlood(t *testing.T) {
 	if !slices.Equal(life, []runs.EventType{runs.EventSpawn, runs.EventExit}) {
 		t.Errorf("lifecycle events %v", life)
 	}
-	if limit := int(elapsed/frame) + 3; outputs > limit {
+	// One per frame interval, the pacer's burst at the start, the last at the close.
+	if limit := int(elapsed/frame) + pacer.Burst + 1; outputs > limit {
 		t.Errorf("%d output messages in %s: more than one per frame (%d)", outputs, elapsed, limit)
 	}
 	if !ids["r1"] || !ids["r2"] {
@@ -104,34 +106,37 @@ func TestBridgeStopsWithContext(t *testing.T) {
 	}
 }
 
-// A run whose output keeps coming is drawn every busyFrames frames; a run that was
-// quiet goes out at once, even while another is busy; typing never counts as busy.
-// The bridge's timer is simulated: it fires when due, on the simulated clock.
+// A run whose output keeps coming is drawn every pacer.BusyFrames frames once it is
+// busy (its first few changes go at once, as an echo's do); a run that was quiet goes
+// out at once, even while another is busy; typing never counts as busy. The bridge
+// runs on a clock of the test's: its pacer's timer fires when due, on that clock.
 func TestBridgeSlowsOnlyBusyRuns(t *testing.T) {
 	const frame = 16 * time.Millisecond
 	var sent []time.Duration // when each OutputMsg went, from the start
 	var ids [][]string
 	at := time.Now()
-	var now time.Time
-	b := newBridge(func(m tea.Msg) { sent, ids = append(sent, now.Sub(at)), append(ids, m.(OutputMsg).IDs) }, frame)
-	defer b.timer.Stop()
+	now := at
+	b := &bridge{send: func(m tea.Msg) { sent, ids = append(sent, now.Sub(at)), append(ids, m.(OutputMsg).IDs) },
+		pace: pacer.New(frame), now: func() time.Time { return now }}
+	defer b.pace.Stop()
 	step := func(d time.Duration, id string) {
-		if b.armed && !b.due.After(at.Add(d)) { // the timer fires first
-			now = b.due
-			b.armed = false
+		if due, ok := b.pace.Due(); ok && !due.After(at.Add(d)) { // the timer fires first
+			now = due
 			b.flush()
-			b.last = now
 		}
 		now = at.Add(d)
-		b.add(id, now)
-		if len(sent) > 0 && sent[len(sent)-1] == d {
-			b.last = now
+		if due, _ := b.receive(ev(runs.EventOutput, id), true); due {
+			b.flush()
 		}
 	}
-	for d := time.Duration(0); d <= frame+2*busyFrames*frame+10*time.Millisecond; d += 4 * time.Millisecond {
+	for d := time.Duration(0); d <= frame+2*pacer.BusyFrames*frame+10*time.Millisecond; d += 4 * time.Millisecond {
 		step(d, "r1") // r1 prints every 4 ms
 	}
-	want := []time.Duration{0, frame, frame + busyFrames*frame, frame + 2*busyFrames*frame}
+	var want []time.Duration
+	for i := range pacer.Burst { // at once, as an echo in a few writes
+		want = append(want, time.Duration(i)*4*time.Millisecond)
+	}
+	want = append(want, frame, frame+pacer.BusyFrames*frame, frame+2*pacer.BusyFrames*frame)
 	if !slices.Equal(sent, want) {
 		t.Fatalf("a busy run was drawn at %v, want %v", sent, want)
 	}

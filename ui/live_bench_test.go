@@ -191,15 +191,15 @@ func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote
 	var core Core = Local{c.sup}
 	snap, sub := c.sup.Subscribe()
 	c.sub = sub
-	events := sub.C
-	if remote {
+	events, frame := sub.C, 16*time.Millisecond
+	if remote { // paced by the server, as under corral attach
 		rem := c.serve(b)
-		core, snap, events = rem, rem.Initial(), rem.Events()
+		core, snap, events, frame = rem, rem.Initial(), rem.Events(), 0
 	}
 	c.loop = startLoop(b, core, snap, onFrame)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { Bridge(ctx, events, c.loop.send, 16*time.Millisecond) })
+	wg.Go(func() { Bridge(ctx, events, c.loop.send, frame) })
 	c.stopB = func() { cancel(); wg.Wait() }
 	return c.loop
 }

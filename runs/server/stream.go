@@ -6,27 +6,32 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
 	"corral/runs"
 	"corral/runs/api"
+	"corral/runs/pacer"
 )
 
 // An attached UI opens one connection with "subscribe": the reply is a snapshot of
 // every run and a token, and from then on the server only writes StreamMsgs on it,
 // one per line: every lifecycle event as it happens (never dropped), and frames of
 // the screens the UI watches (the "watch" verb, on another connection, with the
-// token), coalesced to one per run per frame interval. A run with output that the UI
+// token), paced by a pacer.Pacer (FrameInterval). A run with output that the UI
 // does not watch gets a light frame (its attention count only), so the run list can
 // still mark it without the server emulating its screen. The screen is emulated and
 // rendered once, here, where its bytes are: a frame is the same string an in-process
 // UI would draw (DESIGN §13 asks to choose between frames and a client-side emulator
 // by measurement: frames keep one emulator per run, and a 120×40 frame is ~10 KB).
 
-// FrameInterval is the shortest time between two frames of one run to one client: a
-// frame after a quiet interval goes out at once, so an echo is not held back.
+// FrameInterval is the frame interval of a stream's pacer (package pacer: a lone
+// change goes out at once, a busy run every few frames, the last change always gets
+// a frame). The attached UI passes every frame on at once: the server is the one place
+// its output is paced.
 const FrameInterval = 16 * time.Millisecond
 
 // subscriber is one attached UI's stream state.
@@ -93,70 +98,62 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 		io.Copy(io.Discard, c)
 		cancel()
 	}()
-	st := &streamState{s: s, sb: sb, conn: c, enc: enc, dirty: map[string]bool{}, sent: map[string]time.Time{}}
-	st.timer = time.NewTimer(time.Hour)
-	st.timer.Stop()
+	st := &streamState{s: s, sb: sb, conn: c, enc: enc, pace: pacer.New(FrameInterval)}
+	defer st.pace.Stop()
 	for {
+		var ok bool
 		select {
-		case ev, ok := <-sub.C:
-			if !ok || !st.event(ev) {
-				return
-			}
-		case <-sb.wake:
-			sb.mu.Lock()
-			for id := range sb.watched {
-				st.dirty[id] = true
-			}
-			sb.mu.Unlock()
-			if !st.flush() {
-				return
-			}
-		case <-st.timer.C:
-			st.armed = false
-			if !st.flush() {
-				return
-			}
+		case ev, open := <-sub.C:
+			ok = open && st.event(ev)
+		case <-sb.wake: // newly watched runs get their whole frame now
+			ok = st.flush(st.watched()...)
+		case <-st.pace.C():
+			ok = st.flush()
 		case <-ctx.Done():
+		}
+		if !ok {
 			return
 		}
 	}
 }
 
-// streamState is one stream's coalescing; it lives on the stream's goroutine.
+// streamState is one stream's state; it lives on the stream's goroutine.
 type streamState struct {
-	s     *Server
-	sb    *subscriber
-	conn  net.Conn
-	enc   *json.Encoder
-	dirty map[string]bool
-	sent  map[string]time.Time // when each run's last frame went out
-	timer *time.Timer
-	armed bool
+	s    *Server
+	sb   *subscriber
+	conn net.Conn
+	enc  *json.Encoder
+	pace *pacer.Pacer
 }
 
-// event forwards a lifecycle event at once; an output event marks its run for a frame.
+// event forwards a lifecycle event at once; an output event is a change for the pacer.
 func (st *streamState) event(ev runs.Event) bool {
 	if ev.Type != runs.EventOutput {
 		return st.send(api.StreamMsg{Event: &ev})
 	}
-	st.dirty[ev.Run.ID] = true
+	if !st.pace.Change(ev.Run.ID, time.Now()) {
+		return true
+	}
 	return st.flush()
 }
 
-// flush sends a frame for every dirty run whose last frame is at least a frame
-// interval old, and arms the timer for the rest.
-func (st *streamState) flush() bool {
+// watched is the runs the subscriber watches.
+func (st *streamState) watched() []string {
+	st.sb.mu.Lock()
+	defer st.sb.mu.Unlock()
+	return slices.Collect(maps.Keys(st.sb.watched))
+}
+
+// flush sends a frame of every run changed since the last, and of also's runs.
+func (st *streamState) flush(also ...string) bool {
 	now := time.Now()
-	var next time.Duration
-	for id := range st.dirty {
-		if wait := FrameInterval - now.Sub(st.sent[id]); wait > 0 {
-			if next == 0 || wait < next {
-				next = wait
-			}
-			continue
+	ids := st.pace.Take(now)
+	for _, id := range also {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
-		delete(st.dirty, id)
-		st.sent[id] = now
+	}
+	for _, id := range ids {
 		msg := api.StreamMsg{Event: &runs.Event{Type: runs.EventOutput, Time: now, Run: runs.Info{ID: id}}}
 		if f, ok := st.frame(id); ok {
 			msg = api.StreamMsg{Frame: &f} // a run with no screen (pipe) gets the bare event
@@ -164,10 +161,6 @@ func (st *streamState) flush() bool {
 		if !st.send(msg) {
 			return false
 		}
-	}
-	if next > 0 && !st.armed {
-		st.armed = true
-		st.timer.Reset(next)
 	}
 	return true
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
@@ -44,7 +43,8 @@ func Attached(dir, host, remoteDir string, rs Runs, always []runs.Spec) error {
 	defer cancel()
 	gone := make(chan struct{})
 	go func() {
-		ui.Bridge(ctx, rem.Events(), p.Send, 16*time.Millisecond)
+		// Frame 0: the server paced the frames (package pacer); they are shown at once.
+		ui.Bridge(ctx, rem.Events(), p.Send, 0)
 		close(gone) // the stream ended: the server stopped or died
 		p.Quit()
 	}()

@@ -1,0 +1,105 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkTypedEcho is the latency a person feels (issue 21): a token typed into the
+// outer terminal until it is visible there, with cat as the program. tmux 3.3a is the
+// outer terminal: the clock starts before `send-keys -l TOKEN` and stops when a
+// `capture-pane` shows the token, polled back to back. The series are measured side by
+// side, one sample of each in turn (the order rotating), so a busy neighbour hits them
+// alike:
+//
+//   - tmux: a bare tmux pane running cat;
+//   - corral: `corral -- cat` in a tmux pane (a server of its own in a private state
+//     dir, the UI attached to it), the run focused;
+//   - local: `corral --local -- cat`, the run in the UI's process, focused;
+//   - before, before-local: the two with the binary at $CORRAL_BENCH_BEFORE, when set
+//     (a build of another commit, for a before/after in the same run).
+//
+// b.N is the number of samples per series (80 in .ci/bench). Between samples the line
+// is ended (Enter, untimed: cat prints it back) and a pause of 20–80 ms is left, so
+// tokens land at every phase of Bubble Tea's 60 Hz renderer. Reported: each series'
+// p50 and p90 in ms, and corral's p50 over tmux's.
+func BenchmarkTypedEcho(b *testing.B) {
+	series := []*echoSeries{
+		{name: "tmux", term: startTmux(b, 186, 51, "cat")},
+		{name: "corral", term: corralCat(b, corralBin, "")},
+		{name: "local", term: corralCat(b, corralBin, "--local")},
+	}
+	if before := os.Getenv("CORRAL_BENCH_BEFORE"); before != "" {
+		series = append(series, &echoSeries{name: "before", term: corralCat(b, before, "")},
+			&echoSeries{name: "before-local", term: corralCat(b, before, "--local")})
+	}
+	rng := rand.New(rand.NewPCG(21, 3))
+	n := 0
+	for b.Loop() {
+		for k := range series {
+			s := series[(n+k)%len(series)]
+			s.sample(b, fmt.Sprintf("k%dq%dz", n, k), rng)
+		}
+		n++
+	}
+	for _, s := range series {
+		b.ReportMetric(s.at(0.5), s.name+"-p50-ms")
+		b.ReportMetric(s.at(0.9), s.name+"-p90-ms")
+	}
+	b.ReportMetric(series[1].at(0.5)-series[0].at(0.5), "corral-over-tmux-p50-ms")
+}
+
+// echoSeries is one outer terminal whose program echoes what is typed.
+type echoSeries struct {
+	name string
+	term *tmuxTerm
+	lat  []time.Duration
+}
+
+// corralCat is `bin [flag] -- cat` in a tmux window, with a state dir of its own (a
+// server it starts there is shut down when the benchmark ends), the run focused.
+func corralCat(b *testing.B, bin, flag string) *tmuxTerm {
+	state := serverState(b)
+	x := startTmux(b, 186, 51, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s %s -- cat", state, bin, flag))
+	x.waitFor(`cat\s+pty\s+running`, 20*time.Second)
+	x.keys("Enter")
+	x.waitFor(`FOCUS`, 10*time.Second)
+	return x
+}
+
+// sample times one token from send-keys to the capture that shows it, then ends the
+// line and waits, untimed, until cat has printed it back.
+func (s *echoSeries) sample(b *testing.B, token string, rng *rand.Rand) {
+	x := s.term
+	b.StopTimer()
+	time.Sleep(time.Duration(20+rng.IntN(60)) * time.Millisecond) // the pause is modelled, not awaited
+	b.StartTimer()
+	t0 := time.Now()
+	x.run("send-keys", "-t", "t", "-l", token)
+	for !strings.Contains(x.screen(), token) { // back to back: each capture is a tmux client
+		if time.Since(t0) > 10*time.Second {
+			b.Fatalf("%s: %q never showed:\n%s", s.name, token, x.screen())
+		}
+	}
+	s.lat = append(s.lat, time.Since(t0))
+	b.StopTimer()
+	x.run("send-keys", "-t", "t", "Enter")
+	x.waitUntil("the line printed back", 10*time.Second, func(screen string) bool {
+		return strings.Count(screen, token) >= 2
+	})
+	b.StartTimer()
+}
+
+// at is the p quantile of the series' latencies, in ms.
+func (s *echoSeries) at(p float64) float64 {
+	l := slices.Clone(s.lat)
+	slices.Sort(l)
+	return float64(l[int(p*float64(len(l)-1))]) / float64(time.Millisecond)
+}
