@@ -52,13 +52,18 @@ func (r *run) persistLocked() error {
 	return err
 }
 
-// putRecord stores rec: a create under epoch 0, else a fenced update.
+// putRecord stores rec durably: a create under epoch 0, else a fenced update.
 func (r *run) putRecord(rec Record, epoch uint64, block bool) error {
+	return r.storeRecord(rec, epoch, block, true)
+}
+
+// storeRecord is putRecord, the fsyncs of an update optional (Registry.store).
+func (r *run) storeRecord(rec Record, epoch uint64, block, durable bool) error {
 	reg := r.sup.reg
 	if epoch == 0 {
 		return reg.createLock(block, rec)
 	}
-	return reg.updateLock(block, r.id, epoch, func(stored *Record) {
+	return reg.updateStore(block, durable, r.id, epoch, func(stored *Record) {
 		rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt =
 			stored.OwnerInstanceID, stored.LeaseEpoch, stored.LeaseExpiresAt
 		*stored = rec
@@ -180,15 +185,18 @@ func (r *run) doneLocked() {
 
 // commitRunning stores the run's record in state running, before the run moves
 // there (DESIGN §2: running only after the registry commit): it creates it, or
-// updates the one commitCgroup wrote (epoch 1). Called without r.mu: it waits for
-// registry.lock, and a cancel must not wait behind it.
+// updates the one commitCgroup wrote (epoch 1). That update adds the pid to a record
+// already durable, and is not fsynced: if Corral dies the page cache still holds it,
+// and if the OS dies the cgroup record names everything the run started (it saves a
+// file and a directory fsync, about 1 ms, on every spawn). Called without r.mu: it
+// waits for registry.lock, and a cancel must not wait behind it.
 func (r *run) commitRunning(rec Record, epoch uint64) error {
 	reg := r.sup.reg
 	if reg == nil {
 		return nil
 	}
 	rec.State = Running
-	if err := r.putRecord(rec, epoch, true); err != nil {
+	if err := r.storeRecord(rec, epoch, true, epoch == 0); err != nil {
 		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		return err
 	}

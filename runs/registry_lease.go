@@ -20,6 +20,11 @@ func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
 
 // updateLock is update; without block it returns errLocked rather than wait.
 func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Record)) error {
+	return r.updateStore(block, true, id, epoch, fn)
+}
+
+// updateStore is updateLock, with the fsyncs optional (store).
+func (r *Registry) updateStore(block, durable bool, id string, epoch uint64, fn func(*Record)) error {
 	return r.locked(block, func() error {
 		rec, err := r.record(id)
 		if err != nil {
@@ -32,7 +37,7 @@ func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Reco
 			return nil // finalized exactly once
 		}
 		fn(&rec)
-		return r.write(rec)
+		return r.store(rec, durable)
 	})
 }
 
