@@ -228,7 +228,7 @@ func TestKeyOverrides(t *testing.T) {
 
 func TestScrollSearch(t *testing.T) {
 	h := twoRuns(t)
-	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}}
+	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}})
 	h.key("/")
 	h.typeText("needle")
 	h.key("enter")
