@@ -130,8 +130,13 @@ func TestAgentVerbs(t *testing.T) {
 	if r := agentCorral(t, env, "screen", id); !strings.Contains(r.stdout, "done: fix the tests TOY-DONE") {
 		t.Errorf("the answer on screen: %+v", r)
 	}
-	b, _ := os.ReadFile(notified)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// The notify command runs on its own after the state moved: wait for its second
+	// line (it failed once under load, read right after wait --until idle).
+	lines, _ := eventually.Within(10*time.Second, func() ([]string, bool) {
+		b, _ := os.ReadFile(notified)
+		l := strings.Split(strings.TrimSpace(string(b)), "\n")
+		return l, len(l) >= 2
+	})
 	var n struct{ Event, Text string }
 	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &n) != nil || n.Event != "waiting" ||
 		n.Text != "toy: toy waits for you — Allow toy to run ls?" || !strings.Contains(lines[1], `"turn-ended"`) {

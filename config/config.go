@@ -34,6 +34,9 @@ type Defaults struct {
 	// Terminal.
 	Cols, Rows uint16 // PTY size when there is no pane to size it
 	Term       string // TERM given to PTY runs
+	// ScrollbackLines is how many lines that scrolled off a PTY run's screen it
+	// keeps (tmux's history-limit; its default is 2000).
+	ScrollbackLines int
 
 	// Watchdog (DESIGN §4): no-output default = Factor × overall clamped to
 	// [NoOutputMin, NoOutputMax] and at most overall − NoOutputMargin.
@@ -91,9 +94,10 @@ func Default() Defaults {
 		TranscriptCap: 16 << 20,
 		WriteQueue:    1 << 20,
 
-		Cols: 120,
-		Rows: 40,
-		Term: "xterm-256color",
+		Cols:            120,
+		Rows:            40,
+		Term:            "xterm-256color",
+		ScrollbackLines: 10_000,
 
 		NoOutputFactor: 0.8,
 		NoOutputMin:    180 * time.Second,

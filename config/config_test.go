@@ -17,6 +17,7 @@ func TestDefaultsMatchContract(t *testing.T) {
 		{"output cap", d.OutputCap, 200_000},
 		{"tail", d.TailBytes, 2_000},
 		{"transcript cap", d.TranscriptCap, int64(16 << 20)},
+		{"scrollback lines", d.ScrollbackLines, 10_000},
 		{"cols", d.Cols, uint16(120)},
 		{"rows", d.Rows, uint16(40)},
 		{"term", d.Term, "xterm-256color"},

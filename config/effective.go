@@ -62,6 +62,7 @@ func (w *tomlWriter) defaults(d Defaults) {
 	}
 	w.kv(keyOutputCap, strconv.Itoa(d.OutputCap))
 	w.kv(keyTranscriptCap, strconv.FormatInt(d.TranscriptCap, 10))
+	w.kv(keyScrollback, strconv.Itoa(d.ScrollbackLines))
 	w.kv(keyTTL, tomlDuration(d.FinishedTTL))
 	w.kv(keyReconcile, tomlString(d.ReconcilePolicy))
 	w.kv(keyEscape, tomlString(d.EscapePolicy))

@@ -75,6 +75,7 @@ type FileDefaults struct {
 	NoOutputTimeout time.Duration // 0 is off
 	OutputCap       int
 	TranscriptCap   int64
+	ScrollbackLines int
 	FinishedTTL     time.Duration
 	ReconcilePolicy string // ReconcileTerminate or ReconcileAdopt
 	EscapePolicy    string // EscapeOwn, EscapeFail or EscapeWarn
@@ -186,6 +187,9 @@ func (f *File) Apply(d Defaults) Defaults {
 	}
 	if set(keyTranscriptCap) {
 		d.TranscriptCap = fd.TranscriptCap
+	}
+	if set(keyScrollback) {
+		d.ScrollbackLines = fd.ScrollbackLines
 	}
 	if set(keyTTL) {
 		d.FinishedTTL = fd.FinishedTTL

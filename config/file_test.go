@@ -19,6 +19,7 @@ timeout = "2h"
 no_output_timeout = "15m"
 output_cap = 500_000
 transcript_cap = 0x100000
+scrollback_lines = 5000
 finished_ttl = "1h"
 reconcile_policy = "adopt"
 escape_policy = "warn"
@@ -64,30 +65,30 @@ func wantFull(dir string) *File {
 		Path: "corral.toml",
 		Defaults: FileDefaults{
 			Grace: 10 * time.Second, Timeout: 2 * time.Hour, NoOutputTimeout: 15 * time.Minute,
-			OutputCap: 500_000, TranscriptCap: 1 << 20, FinishedTTL: time.Hour,
+			OutputCap: 500_000, TranscriptCap: 1 << 20, ScrollbackLines: 5000, FinishedTTL: time.Hour,
 			ReconcilePolicy: "adopt", EscapePolicy: "warn", StateDir: "/var/tmp/corral",
 			Set: map[string]bool{
 				"grace": true, "timeout": true, "no_output_timeout": true, "output_cap": true,
-				"transcript_cap": true, "finished_ttl": true, "reconcile_policy": true,
+				"transcript_cap": true, "scrollback_lines": true, "finished_ttl": true, "reconcile_policy": true,
 				"escape_policy": true, "state_dir": true,
 			},
 		},
 		Keys:     map[string][]string{"cancel": {"x", "ctrl+k"}, "focus": {"enter"}, "quit": {}},
-		KeyLines: map[string]int{"cancel": 14, "focus": 15, "quit": 16},
+		KeyLines: map[string]int{"cancel": 15, "focus": 16, "quit": 17},
 		Runs: []RunEntry{
 			{
-				Line: 18, Name: "agent", Cmd: "claude --resume", PTY: true, Cwd: "/srv/app",
+				Line: 19, Name: "agent", Cmd: "claude --resume", PTY: true, Cwd: "/srv/app",
 				Env:     map[string]string{"EDITOR": "vi", "EMPTY": ""},
 				Timeout: 90 * time.Minute, TimeoutSet: true, NoOutputSet: true,
-				Grace: 2 * time.Second, StopSignal: "SIGINT", StopSignalLine: 27, EscapePolicy: "fail",
+				Grace: 2 * time.Second, StopSignal: "SIGINT", StopSignalLine: 28, EscapePolicy: "fail",
 				Cols: 200, Rows: 50,
 			},
 			{
-				Line: 33, Name: "tests", Argv: []string{"go", "test", "-run", "A B", "./..."},
+				Line: 34, Name: "tests", Argv: []string{"go", "test", "-run", "A B", "./..."},
 				Cwd: filepath.Join(dir, "sub"), Env: map[string]string{"CGO_ENABLED": "0"}, Autostart: true,
 			},
 			{
-				Line: 40, Name: "web", Cmd: "rails s -b 0.0.0.0:3000", Autostart: true,
+				Line: 41, Name: "web", Cmd: "rails s -b 0.0.0.0:3000", Autostart: true,
 				Env: map[string]string{"GOFLAGS": "-race", "WITH SPACE": `lit\eral`},
 			},
 		},

@@ -14,6 +14,7 @@ const (
 	keyNoOutput      = "no_output_timeout"
 	keyOutputCap     = "output_cap"
 	keyTranscriptCap = "transcript_cap"
+	keyScrollback    = "scrollback_lines"
 	keyTTL           = "finished_ttl"
 	keyReconcile     = "reconcile_policy"
 	keyEscape        = "escape_policy"
@@ -24,6 +25,10 @@ const (
 // maxSize bounds a run's PTY columns and rows: the emulator allocates cols × rows
 // cells, so a typo must not become gigabytes.
 const maxSize = 1000
+
+// maxScrollback bounds scrollback_lines, for the same reason: every run keeps that
+// many rendered lines.
+const maxScrollback = 1_000_000
 
 type (
 	defaultsSetter func(d *decoder, fd *FileDefaults, v value) error
@@ -50,6 +55,11 @@ var defaultsKeys = map[string]defaultsSetter{
 	},
 	keyTranscriptCap: func(_ *decoder, fd *FileDefaults, v value) (err error) {
 		fd.TranscriptCap, err = asByteCount(v)
+		return err
+	},
+	keyScrollback: func(_ *decoder, fd *FileDefaults, v value) error {
+		n, err := asInt(v, 0, maxScrollback)
+		fd.ScrollbackLines = int(n)
 		return err
 	},
 	keyTTL: func(_ *decoder, fd *FileDefaults, v value) (err error) {

@@ -3,26 +3,32 @@ package runs
 import (
 	"fmt"
 	"strings"
+
+	"corral/ptyhost/screen"
 )
 
-// Capture is a run's screen as text, as `tmux capture-pane -p [-e]` gives a pane's
-// (corral screen, DESIGN §16): the rendered rows, trailing blanks trimmed, with SGR
-// attributes when asked for. A full-screen agent's raw output (poll, log) is
-// unreadable; its screen is what a person reads.
+// Capture is a run's screen as text, as `tmux capture-pane -p [-e] [-S -]` gives a
+// pane's (corral screen, DESIGN §16): the rendered rows, trailing blanks trimmed, with
+// SGR attributes when asked for, and the history above them (the lines that scrolled
+// off) when asked for. A full-screen agent's raw output (poll, log) is unreadable;
+// its screen is what a person reads.
 type Capture struct {
-	ID            string   `json:"id"`
-	Cols          int      `json:"cols"`
-	Rows          int      `json:"rows"`
-	Lines         []string `json:"lines"`
-	CursorX       int      `json:"cursor_x"`
-	CursorY       int      `json:"cursor_y"`
-	CursorVisible bool     `json:"cursor_visible"`
-	AltScreen     bool     `json:"alt_screen"`
-	Title         string   `json:"title"`
+	ID    string   `json:"id"`
+	Cols  int      `json:"cols"`
+	Rows  int      `json:"rows"`
+	Lines []string `json:"lines"`
+	// HistoryLines is how many of Lines, first, are history (0 unless asked for).
+	HistoryLines  int    `json:"history_lines"`
+	CursorX       int    `json:"cursor_x"`
+	CursorY       int    `json:"cursor_y"`
+	CursorVisible bool   `json:"cursor_visible"`
+	AltScreen     bool   `json:"alt_screen"`
+	Title         string `json:"title"`
 }
 
-// Capture returns run id's screen now; escapes keeps its attributes as SGR sequences.
-func (s *Supervisor) Capture(id string, escapes bool) (Capture, error) {
+// Capture returns run id's screen now; escapes keeps its attributes as SGR sequences,
+// history puts the lines that scrolled off the screen (as tmux keeps them) first.
+func (s *Supervisor) Capture(id string, escapes, history bool) (Capture, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return Capture{}, err
@@ -34,6 +40,16 @@ func (s *Supervisor) Capture(id string, escapes bool) (Capture, error) {
 	c := Capture{ID: id, CursorX: st.CursorX, CursorY: st.CursorY, CursorVisible: st.CursorVisible,
 		AltScreen: st.AltScreen, Title: st.Title}
 	c.Cols, c.Rows = r.screen.Size()
+	if history {
+		c.Lines = r.screen.Scrollback()
+		c.HistoryLines = max(len(c.Lines)-c.Rows, 0)
+		if !escapes {
+			for i, l := range c.Lines {
+				c.Lines[i] = strings.TrimRight(screen.Plain(l), " ")
+			}
+		}
+		return c, nil
+	}
 	text := r.screen.Text()
 	if escapes {
 		text = r.screen.Render()

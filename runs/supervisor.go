@@ -173,6 +173,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	r.wd = s.newWatchdog(spec, r)
 	if s.screens && spec.PTY {
 		r.screen = screen.NewScreen(int(spec.Cols), int(spec.Rows))
+		r.screen.SetHistoryLimit(s.cfg.ScrollbackLines)
 		r.screen.SetFocus(false) // nobody looks at a new run until a UI says so
 	}
 	s.runs[id] = r

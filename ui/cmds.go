@@ -74,9 +74,18 @@ func logCmd(c Core, id string) tea.Cmd {
 	}
 }
 
-// historyCmd reads a run's transcript (or, without one, its captured log) as lines.
+// historyCmd reads a run's history as lines: a PTY run's screen's, the lines that
+// scrolled off it and then the screen, as tmux keeps them (fidelity round 3); else
+// (a pipe run, a run without a screen) its transcript, or without one its captured
+// log.
 func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 	return func() tea.Msg {
+		if !pipe {
+			args := api.ScreenArgs{ID: id, Escapes: true, History: true}
+			if cp, err := api.Screen.Call(bg, c, args); err == nil {
+				return HistoryMsg{ID: id, Lines: screenHistory(cp.Lines)}
+			}
+		}
 		if transcript == "" || pipe { // a pipe run's log keeps stderr apart
 			o, err := output(c, id)
 			return HistoryMsg{ID: id, Lines: historyOutput(o), Err: err}

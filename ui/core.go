@@ -133,7 +133,8 @@ type (
 		Output runs.Output
 		Err    error
 	}
-	// HistoryMsg is a run's transcript as text lines, for scrolling and search.
+	// HistoryMsg is a run's history as text lines, for scrolling and search: a PTY
+	// run's screen's scrollback, else its transcript (historyCmd).
 	HistoryMsg struct {
 		ID    string
 		Lines []HistLine

@@ -103,8 +103,20 @@ func (f *fakeCore) Wait(_ context.Context, id string) (runs.Info, error) {
 func (f *fakeCore) Subscribe() ([]runs.Info, *runs.Subscription) {
 	panic("ui never subscribes through its core")
 }
-func (f *fakeCore) Capture(id string, _ bool) (runs.Capture, error) {
-	return runs.Capture{}, f.note("Capture", id)
+
+// Capture answers with the run's screen's Scrollback, or, for a run without a
+// screen in screens, runs.ErrNoScreen.
+func (f *fakeCore) Capture(id string, _, _ bool) (runs.Capture, error) {
+	if err := f.note("Capture", id); err != nil {
+		return runs.Capture{}, err
+	}
+	f.mu.Lock()
+	s := f.screens[id]
+	f.mu.Unlock()
+	if s == nil {
+		return runs.Capture{}, fmt.Errorf("%s: %w", id, runs.ErrNoScreen)
+	}
+	return runs.Capture{ID: id, Lines: s.Scrollback()}, nil
 }
 func (f *fakeCore) Hook(id string, _ agentstate.HookReport) error { return f.note("Hook", id) }
 func (f *fakeCore) Explain(id string) (agentstate.Explanation, error) {
@@ -359,4 +371,17 @@ func (h *harness) typeText(s string) {
 // view renders the frame and returns its text without styles.
 func (h *harness) view() string {
 	return stripANSI(h.m.View().Content)
+}
+
+// ptyOutput gives PTY run id the output out: its log, and a screen (80×24, keeping
+// a history) written with it, whose scrollback is what scroll mode reads.
+func (f *fakeCore) ptyOutput(id string, out runs.Output) {
+	s := screen.NewScreen(80, 24)
+	s.SetHistoryLimit(10_000)
+	for _, c := range out.Chunks {
+		s.Write(c.Data)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.logs[id], f.screens[id] = out, s
 }

@@ -126,7 +126,7 @@ func histLog(n int) runs.Output {
 // scrolled, then scrolls three lines a notch; over the events pane it scrolls those.
 func TestMouseWheelScrolls(t *testing.T) {
 	h := mouseRuns(t)
-	h.core.logs["r1"] = histLog(100)
+	h.core.ptyOutput("r1", histLog(100))
 	tx, ty := h.m.lay.term.x+5, h.m.lay.term.y+5
 	h.send(wheel(tx, ty, true))
 	if h.m.mode != modeScroll {
@@ -158,7 +158,7 @@ func TestMouseWheelScrolls(t *testing.T) {
 // nothing, while the README says the wheel scrolls the transcript).
 func TestMouseWheelInFocusScrolls(t *testing.T) {
 	h := mouseRuns(t)
-	h.core.logs["r1"] = histLog(100)
+	h.core.ptyOutput("r1", histLog(100))
 	h.key("enter")
 	if h.m.mode != modeFocus {
 		t.Fatalf("enter did not focus (mode %v)", h.m.mode)

@@ -62,7 +62,7 @@ func TestPairKeysGoToBothOrOne(t *testing.T) {
 // Once both runs ended the pane shows what differs; v switches to the screens.
 func TestPairDiffWhenBothEnded(t *testing.T) {
 	h := pairRuns(t)
-	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("tty\r\n")}}}
+	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("tty\r\n")}}})
 	for _, id := range []string{"r1", "r2"} {
 		i, _ := h.m.list.Run(id)
 		i.State, i.Reason, i.Seq, i.EndedAt = runs.Exited, runs.Exit, i.Seq+10, t0

@@ -9,8 +9,9 @@ import (
 )
 
 // The transcript keeps its colours as pens, drawn again with SGR Corral writes: basic,
-// bright, 256 and RGB colours and attributes survive, resets end them, and nothing
-// but SGR comes out (a hosted OSC 52, title or DCS, CSI > m, colon forms are dropped).
+// bright, 256 and RGB colours and attributes survive, in the colon form too, with the
+// underline's style and colour, resets end them, and nothing but SGR comes out (a
+// hosted OSC 52, title or DCS, CSI > m are dropped).
 func TestScrollbackKeepsColour(t *testing.T) {
 	for _, c := range []struct{ in, text, styled string }{
 		{"\x1b[31mred\x1b[0m plain", "red plain", "\x1b[0m\x1b[31mred\x1b[0m plain\x1b[0m"},
@@ -20,7 +21,9 @@ func TestScrollbackKeepsColour(t *testing.T) {
 		{"plain only", "plain only", "plain only"},
 		{"\x1b]52;c;ZXZpbA==\a\x1bP+q544e\x1b\\\x1b]0;title\x07x", "x", "x"},
 		{"\x1b[>4;1mnot sgr", "not sgr", "not sgr"},
-		{"\x1b[38:5:1mcolon", "colon", "colon"},
+		{"\x1b[38:5:1mcolon", "colon", "\x1b[0m\x1b[31mcolon\x1b[0m"},
+		{"\x1b[4:3;58:2::1:2:3;5mc\x1b[4:0;59mn", "cn", "\x1b[0m\x1b[4;5;4:3;58:2::1:2:3mc\x1b[0m\x1b[5mn\x1b[0m"},
+		{"\x1b[21;58;5;9;8;53mx\x1b[24;28;55my", "xy", "\x1b[0m\x1b[4;8;53;4:2;58:5:9mx\x1b[0m\x1b[58:5:9my\x1b[0m"},
 		{"\x1b[34mab\rX", "Xb", "\x1b[0m\x1b[34mXb\x1b[0m"},
 	} {
 		ls := historyText([]byte(c.in + "\r\n"))
@@ -73,7 +76,7 @@ func TestTerminalScrollColourGolden(t *testing.T) {
 // The scrollback key scrolls at its first press: one page above the live screen.
 func TestFirstPgUpScrollsAPage(t *testing.T) {
 	h := twoRuns(t)
-	h.core.logs["r1"] = histLog(100)
+	h.core.ptyOutput("r1", histLog(100))
 	h.key("pgup")
 	s := h.m.term.scroll
 	if s == nil || s.top != 100-s.rows-s.page() {

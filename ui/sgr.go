@@ -1,21 +1,21 @@
 package ui
 
 import (
-	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Scrollback keeps the colours of the transcript (issue 14.9): the text converter
+// Scrollback keeps the colours of the history (issue 14.9): the text converter
 // tracks the SGR pen of every character it keeps, and a line is drawn again from those
 // pens. Only SGR that Corral writes itself reaches the host: the pen is parsed into
-// this closed set of attributes and colours, never copied, so no hosted OSC, DCS or
-// malformed sequence passes through (DESIGN §7).
+// this closed set of attributes, underline styles and colours, never copied, so no
+// hosted OSC, DCS or malformed sequence passes through (DESIGN §7).
 
 // attrs are the SGR attributes a pen keeps.
-type attrs uint8
+type attrs uint16
 
 const (
 	atBold attrs = 1 << iota
@@ -24,14 +24,17 @@ const (
 	atUnderline
 	atBlink
 	atReverse
+	atHidden
 	atStrike
+	atOverline
 )
 
 // attrCodes are the SGR codes that set each attribute, in attrs' bit order.
-var attrCodes = [...]int{1, 2, 3, 4, 5, 7, 9}
+var attrCodes = [...]int{1, 2, 3, 4, 5, 7, 8, 9, 53}
 
 // attrResets are the SGR codes that clear attributes (22 both bold and faint).
-var attrResets = map[int]attrs{22: atBold | atFaint, 23: atItalic, 24: atUnderline, 25: atBlink, 27: atReverse, 29: atStrike}
+var attrResets = map[int]attrs{22: atBold | atFaint, 23: atItalic, 24: atUnderline, 25: atBlink,
+	27: atReverse, 28: atHidden, 29: atStrike, 55: atOverline}
 
 // colorKind says how a colour is given.
 type colorKind uint8
@@ -49,8 +52,9 @@ type color struct {
 
 // pen is the graphic rendition of a character. The zero pen is the terminal's default.
 type pen struct {
-	at     attrs
-	fg, bg color
+	at          attrs
+	ul          uint8 // the underline's style (4:n) when it is not single: 2 double … 5 dashed
+	fg, bg, ulc color // ulc: the underline's colour (58)
 }
 
 // penSpan is where a pen starts in a line's text (a byte offset); it lasts to the
@@ -60,32 +64,61 @@ type penSpan struct {
 	pen pen
 }
 
-// sgr applies an SGR parameter string ("1;31", "38;5;208", "" for reset) to p. Colon
-// forms and unknown codes are ignored, as vt10x's normaliser does for the screen.
+// sgrParam is one SGR parameter and its colon sub-parameters (-1 for an empty one).
+type sgrParam struct {
+	n   int
+	sub [6]int
+	ns  int
+}
+
+// sgr applies an SGR parameter string ("1;31", "38;5;208", "4:3;58:5:9", "" for
+// reset) to p, in both the semicolon and the colon forms (the Screen's history
+// writes underline styles and colours in the colon form); unknown codes are ignored.
 func (p pen) sgr(params []byte) pen {
-	if bytes.IndexByte(params, ':') >= 0 {
-		return p
-	}
-	var buf [16]int
+	var buf [16]sgrParam
 	ps := parseParams(params, buf[:0])
 	for i := 0; i < len(ps); i++ {
-		n := ps[i]
-		switch {
+		switch n := ps[i].n; {
 		case n == 0:
 			p = pen{}
-		case n == 38 || n == 48:
-			c, used := extColor(ps[i+1:])
+		case n == 38 || n == 48 || n == 58:
+			c, used := extColor(ps, i)
 			i += used
-			if n == 38 {
-				p.fg = c
-			} else {
-				p.bg = c
-			}
+			*p.slot(n) = c
+		case n == 4 && ps[i].ns > 0:
+			p = p.underline(ps[i].sub[0])
+		case n == 21:
+			p = p.underline(2)
 		default:
 			p = p.basic(n)
 		}
 	}
 	return p
+}
+
+// underline sets the underline's style (0 none, 1 single, 2…5 the others).
+func (p pen) underline(style int) pen {
+	p.at &^= atUnderline
+	p.ul = 0
+	if style > 0 && style <= 5 {
+		p.at |= atUnderline
+	}
+	if style > 1 && style <= 5 { // single is the plain underline
+		p.ul = uint8(style)
+	}
+	return p
+}
+
+// slot is the colour an extended colour code sets: 38 the foreground, 48 the
+// background, 58 the underline's.
+func (p *pen) slot(code int) *color {
+	switch code {
+	case 38:
+		return &p.fg
+	case 48:
+		return &p.bg
+	}
+	return &p.ulc
 }
 
 // basic applies one code that is not an extended colour.
@@ -98,6 +131,9 @@ func (p pen) basic(n int) pen {
 	}
 	if off, ok := attrResets[n]; ok {
 		p.at &^= off
+		if n == 24 {
+			p.ul = 0
+		}
 		return p
 	}
 	switch {
@@ -109,6 +145,8 @@ func (p pen) basic(n int) pen {
 		p.bg = color{colorIndex, uint32(n - 40)}
 	case n == 49:
 		p.bg = color{}
+	case n == 59:
+		p.ulc = color{}
 	case n >= 90 && n <= 97:
 		p.fg = color{colorIndex, uint32(n - 90 + 8)}
 	case n >= 100 && n <= 107:
@@ -117,31 +155,70 @@ func (p pen) basic(n int) pen {
 	return p
 }
 
-// extColor reads the rest of a 38/48 code: "5;n" or "2;r;g;b". It returns the colour
-// and how many parameters it used; a malformed one is the default colour.
-func extColor(ps []int) (color, int) {
-	switch {
-	case len(ps) >= 2 && ps[0] == 5 && ps[1] < 256:
-		return color{colorIndex, uint32(ps[1])}, 2
-	case len(ps) >= 4 && ps[0] == 2 && ps[1] < 256 && ps[2] < 256 && ps[3] < 256:
-		return color{colorRGB, uint32(ps[1])<<16 | uint32(ps[2])<<8 | uint32(ps[3])}, 4
+// extColor reads the extended colour whose code (38, 48, 58) is ps[i]: its colon
+// sub-parameters (5:n, 2:r:g:b, 2::r:g:b) or the parameters after it (5;n, 2;r;g;b).
+// It returns the colour and how many following parameters it used; a malformed one
+// is the default colour.
+func extColor(ps []sgrParam, i int) (color, int) {
+	if p := ps[i]; p.ns > 0 {
+		switch s := p.sub; {
+		case s[0] == 5 && p.ns >= 2:
+			return indexColor(s[1]), 0
+		case s[0] == 2 && p.ns >= 5:
+			return rgbColor(s[2], s[3], s[4]), 0
+		case s[0] == 2 && p.ns == 4:
+			return rgbColor(s[1], s[2], s[3]), 0
+		}
+		return color{}, 0
 	}
-	return color{}, len(ps)
+	rest := ps[i+1:]
+	switch {
+	case len(rest) >= 2 && rest[0].n == 5:
+		return indexColor(rest[1].n), 2
+	case len(rest) >= 4 && rest[0].n == 2:
+		return rgbColor(rest[1].n, rest[2].n, rest[3].n), 4
+	}
+	return color{}, len(rest)
 }
 
-// parseParams appends "1;;31" to out as [1 0 31] (an empty string is [0]), without
-// allocating for the usual few parameters: scrollback parses every SGR of a transcript.
-func parseParams(b []byte, out []int) []int {
-	n := 0
+func indexColor(n int) color {
+	if n < 0 || n > 255 {
+		return color{}
+	}
+	return color{colorIndex, uint32(n)}
+}
+
+func rgbColor(r, g, b int) color {
+	if max(r, g, b) > 255 {
+		return color{}
+	}
+	return color{colorRGB, uint32(max(r, 0))<<16 | uint32(max(g, 0))<<8 | uint32(max(b, 0))}
+}
+
+// parseParams appends "1;;31" to out as [1 0 31] (an empty string is [0]), and
+// "4:3;58:2::1:2:3" as 4 with [3] and 58 with [2 -1 1 2 3], without allocating for
+// the usual few parameters: scrollback parses every SGR of a transcript.
+func parseParams(b []byte, out []sgrParam) []sgrParam {
+	cur := sgrParam{}
+	inSub := false
 	for _, c := range b {
 		switch {
 		case c == ';':
-			out, n = append(out, n), 0
-		case c >= '0' && c <= '9':
-			n = min(n*10+int(c-'0'), 1<<16)
+			out, cur, inSub = append(out, cur), sgrParam{}, false
+		case c == ':':
+			if cur.ns < len(cur.sub) {
+				cur.sub[cur.ns] = -1
+				cur.ns++
+			}
+			inSub = true
+		case c >= '0' && c <= '9' && !inSub:
+			cur.n = min(cur.n*10+int(c-'0'), 1<<16)
+		case c >= '0' && c <= '9' && cur.ns > 0:
+			d := &cur.sub[cur.ns-1]
+			*d = min(max(*d, 0)*10+int(c-'0'), 1<<16)
 		}
 	}
-	return append(out, n)
+	return append(out, cur)
 }
 
 // seq is the SGR sequence that sets p from the default pen ("" for the default).
@@ -155,8 +232,17 @@ func (p pen) seq() string {
 			codes = append(codes, strconv.Itoa(code))
 		}
 	}
+	if p.at&atUnderline != 0 && p.ul > 1 {
+		codes = append(codes, "4:"+strconv.Itoa(int(p.ul)))
+	}
 	codes = p.fg.codes(codes, 30, 90, 38)
 	codes = p.bg.codes(codes, 40, 100, 48)
+	switch c := p.ulc; c.kind { // colon forms, which a terminal without 58 skips whole
+	case colorIndex:
+		codes = append(codes, "58:5:"+strconv.Itoa(int(c.v)))
+	case colorRGB:
+		codes = append(codes, fmt.Sprintf("58:2::%d:%d:%d", c.v>>16, c.v>>8&0xff, c.v&0xff))
+	}
 	return "\x1b[" + strings.Join(codes, ";") + "m"
 }
 

@@ -223,6 +223,20 @@ func historyText(p []byte) []HistLine {
 	return c.finish()
 }
 
+// screenHistory converts a screen's history and rows (Render's lines) to lines,
+// without the blank rows below the last that shows anything.
+func screenHistory(lines []string) []HistLine {
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	c := textConv{lines: make([]HistLine, 0, len(lines))}
+	for _, l := range lines {
+		c.write([]byte(l), false)
+		c.newline()
+	}
+	return c.lines
+}
+
 // historyOutput converts a captured log (stream-marked chunks) to lines.
 func historyOutput(o runs.Output) []HistLine {
 	var c textConv

@@ -230,7 +230,7 @@ func TestKeyOverrides(t *testing.T) {
 // the search key.
 func TestScrollSearch(t *testing.T) {
 	h := twoRuns(t)
-	h.core.logs["r1"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}}
+	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}})
 	h.key("pgup", "/")
 	h.typeText("needle")
 	h.key("enter")

@@ -21,9 +21,10 @@ const (
 	fReverse
 	fHidden
 	fStrike
+	fOverline
 )
 
-var fAttrNames = [...]string{"bold", "dim", "italic", "underline", "blink", "reverse", "hidden", "strike"}
+var fAttrNames = [...]string{"bold", "dim", "italic", "underline", "blink", "reverse", "hidden", "strike", "overline"}
 
 // fcell is one column of a captured screen. The right half of a wide
 // character is a cell with cont set and no text.
@@ -66,7 +67,8 @@ func (c fcell) String() string {
 }
 
 // visible returns c as it looks: on a blank, only what draws on empty space
-// (background, reverse with its foreground, underline, strikethrough) counts.
+// (background, reverse with its foreground, underline, strikethrough, overline)
+// counts.
 func (c fcell) visible() fcell {
 	if c.attr&fUnderline == 0 {
 		c.ul = "" // an underline colour shows only on an underline
@@ -74,7 +76,7 @@ func (c fcell) visible() fcell {
 	if c.cont || (c.text != " " && c.text != "") {
 		return c
 	}
-	v := fcell{text: " ", bg: c.bg, attr: c.attr & (fReverse | fUnderline | fStrike)}
+	v := fcell{text: " ", bg: c.bg, attr: c.attr & (fReverse | fUnderline | fStrike | fOverline)}
 	if v.attr&fUnderline != 0 {
 		v.ulKind, v.ul = c.ulKind, c.ul
 	}
@@ -196,6 +198,12 @@ func (p *cellParser) sgr(params string) {
 			p.setUnderline(k)
 		case n == 4:
 			p.setUnderline(1)
+		case n == 53 || n == 5 && len(sub) == 2 && sub[1] == "3":
+			// tmux 3.3a's capture writes an attribute code above 9 as "tens:units"
+			// (grid_string_cells_code), so overline comes out as 5:3.
+			p.pen.attr |= fOverline
+		case n == 55:
+			p.pen.attr &^= fOverline
 		case n >= 1 && n <= 9:
 			p.pen.attr |= sgrBit(n)
 		case n == 21:

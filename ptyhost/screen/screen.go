@@ -23,9 +23,11 @@ import (
 //   - A panic inside vt10x is recovered; the emulator restarts blank at the same
 //     size and State().Err says why.
 //   - Cells vt10x cannot hold (wide characters, combining marks, dim, hidden,
-//     strikethrough, underline styles and colours) are fed as stand-in runes
-//     that vt10x stores and moves like any other (screen_cells.go,
+//     strikethrough, overline, underline styles and colours) are fed as stand-in
+//     runes that vt10x stores and moves like any other (screen_cells.go,
 //     screen_text.go), and Render turns them back (screen_render.go).
+//   - The lines that scroll off the main screen are kept as tmux keeps them
+//     (screen_history.go), and Scrollback returns them with the screen.
 //
 // vt10x never leaves these files, so a width-aware emulator could replace it here
 // alone. Write is meant for the run's reader goroutine and everything else for
@@ -43,6 +45,9 @@ type Screen struct {
 	reply      io.Writer
 	scan       vtScanner // stream normaliser state (screen_scan.go)
 	csi        vtCSI     // the control sequence being rewritten (screen_csi.go)
+	region     vtRegion  // vt10x's scroll region (screen_scroll.go)
+	tabs       tabStops  // vt10x's tab stops (screen_tabs.go)
+	hist       vtHistory // the lines that left the main screen (screen_history.go)
 	// out holds normalised bytes not yet fed to vt10x; between Writes it keeps
 	// only a pending run of text, colours and line erasures, fed when the screen
 	// is next read (screen_lazy.go), which may end in the start of a UTF-8
@@ -57,6 +62,7 @@ type Screen struct {
 	focus      vtFocus // what the app was last told of its focus (screen_focus.go)
 	buf        []byte  // Render's and Text's output, reused
 	padded     []byte  // the feeder's text with the pads of wide characters (screen_wide.go)
+	scratch    []byte  // the feeder's own sequences (screen_erase.go)
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
 	feedHook func([]byte)
 
@@ -73,7 +79,6 @@ type vtTracked struct {
 	activity  activity
 	notice    string // last notification text, "" after a bare bell
 	err       string // last recovered emulator panic
-	region    bool   // a scroll region smaller than the screen is set (DECSTBM)
 	focus     bool   // ?1004 focus reporting
 }
 
@@ -109,9 +114,10 @@ func NewScreen(cols, rows int) *Screen {
 
 func clampDim(n int) int { return min(max(n, 1), maxScreenDim) }
 
-// newTerm makes a blank emulator of the current size. Its answers (DSR 5, CPR)
-// join ours in replies, in stream order.
+// newTerm makes a blank emulator of the current size, whose scroll region is the
+// whole screen. Its answers (DSR 5, CPR) join ours in replies, in stream order.
 func (s *Screen) newTerm() vt10x.Terminal {
+	s.region, s.tabs = vtRegion{top: 0, bottom: s.rows - 1}, nil
 	return vt10x.New(vt10x.WithSize(s.cols, s.rows), vt10x.WithWriter(vtReplySink{s}))
 }
 
@@ -168,11 +174,12 @@ func (s *Screen) process(p []byte) (changed bool) {
 // forgets any half-read sequence.
 func (s *Screen) restart(why string) {
 	s.track.err = why
-	s.track.region = false
 	s.term = s.newTerm()
 	s.scan.reset()
 	s.out = s.out[:0]
 	s.lazy.reset()
+	s.lazy.tape = nil
+	s.hist.dropTapes()                                        // their keys are gone with the table
 	s.pen, s.saved, s.cells = vtExtra{}, vtExtra{}, vtCells{} // no cell holds a key any more
 }
 
@@ -196,7 +203,7 @@ func (s *Screen) emuChanged() bool {
 func (s *Screen) flush() {
 	n := completeUTF8(s.out)
 	if n > 0 {
-		s.feed(s.out[:n])
+		s.feedOut(n)
 	}
 	s.out = s.out[:copy(s.out, s.out[n:])]
 	s.scan.cell.drop(n, len(s.out))
@@ -249,9 +256,12 @@ func (s *Screen) Resize(cols, rows int) {
 	if cols == s.cols && rows == s.rows {
 		return
 	}
-	s.catchUp()                 // pending text was written at the old size
+	s.catchUp() // pending text was written at the old size
+	s.closeTape()
+	if cur := s.term.Cursor(); cur.Y >= rows {
+		s.keepRows(0, cur.Y-rows+1) // what vt10x slides off the top goes where tmux's goes
+	}
 	s.cols, s.rows = cols, rows // first: a restarted emulator must get the new size
-	s.track.region = false      // vt10x resets the scroll region on resize
 	s.resizeTerm(cols, rows)
 	s.version.Add(1)
 }
@@ -267,7 +277,12 @@ func (s *Screen) resizeTerm(cols, rows int) {
 	if alt {
 		s.feed([]byte("\x1b[H"))
 	}
+	oldCols, _ := s.term.Size()
 	s.safely(func() { s.term.Resize(cols, rows) })
+	s.region = vtRegion{top: 0, bottom: rows - 1} // vt10x resets the scroll region on resize
+	if cols != oldCols {
+		s.resetTabs()
+	}
 	if alt {
 		s.feed(fmt.Appendf(nil, "\x1b[%d;%dH", min(cur.Y, rows-1)+1, min(cur.X, cols-1)+1))
 	}

@@ -79,16 +79,26 @@ func benchWrite(b *testing.B, in []byte, w io.Writer) {
 }
 
 func BenchmarkScreenWritePlain(b *testing.B) {
-	benchWrite(b, benchPlain(), NewScreen(benchCols, benchRows))
+	benchWrite(b, benchPlain(), benchScreen())
 }
 
 func BenchmarkScreenWriteSGR(b *testing.B) {
-	benchWrite(b, benchSGR(), NewScreen(benchCols, benchRows))
+	benchWrite(b, benchSGR(), benchScreen())
 }
 
 func BenchmarkScreenWriteRedraw(b *testing.B) {
-	benchWrite(b, benchRedraw(), NewScreen(benchCols, benchRows))
+	benchWrite(b, benchRedraw(), benchScreen())
 }
+
+// benchScreen is a screen as a supervisor makes them: keeping a history of
+// benchHistory lines (config's scrollback_lines).
+func benchScreen() *Screen {
+	s := NewScreen(benchCols, benchRows)
+	s.SetHistoryLimit(benchHistory)
+	return s
+}
+
+const benchHistory = 10000
 
 // BenchmarkScreenBareVT10x is vt10x alone on the same inputs: the wrapper's
 // cost is the difference.
@@ -122,5 +132,5 @@ func benchCJK() []byte {
 }
 
 func BenchmarkScreenWriteCJK(b *testing.B) {
-	benchWrite(b, benchCJK(), NewScreen(benchCols, benchRows))
+	benchWrite(b, benchCJK(), benchScreen())
 }

@@ -38,20 +38,40 @@ func isReserved(r rune) bool { return r >= vtKeyFirst && r <= vtPad }
 
 // vtExtra is what a cell shows beyond vt10x's bits.
 type vtExtra struct {
-	attr uint8  // exDim, exHidden, exStrike
+	// attr holds exDim, exHidden, exStrike, exOverline, and in its high four
+	// bits the true-colour marks (tc): a cell is drawn for every column, so the
+	// key stays small.
+	attr uint8
 	ul   uint8  // underline style of SGR 4:n when not single (2 double, 3 curly, 4 dotted, 5 dashed)
 	ulc  uint32 // SGR 58 underline colour: 0 default, ulcPalette|n, or ulcRGB|rgb
 }
+
+// tc marks a foreground (tcFG) or background (tcBG) given as a true colour 0,g,b
+// that screen_sgr.go stores with another green (vt10x cannot tell 0,0,b from
+// palette b, nor 0,1,b<8 from the foreground encoding of palette b), and that
+// green (tcFGGreen, tcBGGreen: 0 or 1): Render draws the colour given, as tmux
+// keeps it (Claude Code draws its logo on 48;2;0;0;0).
+func (e vtExtra) tc() uint8 { return e.attr >> 4 }
+
+func (e *vtExtra) setTC(tc uint8) { e.attr = e.attr&0x0f | tc<<4 }
 
 const (
 	exDim = 1 << iota
 	exHidden
 	exStrike
+	exOverline
 )
 
 const (
 	ulcRGB     = 1 << 24
 	ulcPalette = 1 << 25
+)
+
+const (
+	tcFG = 1 << iota
+	tcFGGreen
+	tcBG
+	tcBGGreen
 )
 
 // vtCellKey is what a key stands for: a character, the marks drawn on it, and
@@ -158,118 +178,15 @@ func (s *Screen) collect() {
 		return
 	}
 	s.cells.mark(s.out)
+	for _, ht := range s.hist.tapes {
+		ht.t.each(s.cells.mark)
+	}
 	for y := range s.rows {
 		for x := range s.cols {
 			s.cells.markRune(s.term.Cell(x, y).Char)
 		}
 	}
 	s.cells.sweep()
-}
-
-// penSGR follows the extras in the current "CSI … m", walking it as vt10x
-// and sgrWriter do so that a colour's arguments are not read as attributes.
-func (s *Screen) penSGR() {
-	c := &s.csi
-	if c.np == 0 {
-		s.pen = vtExtra{}
-		return
-	}
-	if s.pen == (vtExtra{}) && c.np == 1 && c.p[0].n == 1 && !extraParam[min(max(c.p[0].v[0], 0), 99)] {
-		return // the common "CSI 0 m", "CSI 1 m", "CSI 31 m": nothing of the extras
-	}
-	for i := 0; i < c.np; i++ {
-		p := &c.p[i]
-		v := max(p.v[0], 0)
-		switch {
-		case v == 38 || v == 48 || v == 58:
-			used := s.penColor(c, i)
-			if used < 0 {
-				return
-			}
-			i += used
-		case v == 4 && p.n > 1:
-			s.pen.ul = underlineStyle(p.v[1])
-		default:
-			s.penAttr(v)
-		}
-	}
-}
-
-// extraParam marks the plain SGR parameters below 100 that set an extra
-// (penAttr); 38, 48 and 58 are there for the colour arguments they take.
-var extraParam = func() (t [100]bool) {
-	for _, v := range []int{2, 8, 9, 21, 38, 48, 58} {
-		t[v] = true
-	}
-	return t
-}()
-
-// underlineStyle maps "4:n" to vtExtra.ul: single (1) and none (0, or an
-// unknown style) are vt10x's underline bit alone.
-func underlineStyle(n int32) uint8 {
-	if n >= 2 && n <= 5 {
-		return uint8(n)
-	}
-	return 0
-}
-
-// penAttr applies one plain SGR parameter to the extras.
-func (s *Screen) penAttr(v int32) {
-	e := &s.pen
-	switch v {
-	case 0:
-		*e = vtExtra{}
-	case 2:
-		e.attr |= exDim
-	case 8:
-		e.attr |= exHidden
-	case 9:
-		e.attr |= exStrike
-	case 22:
-		e.attr &^= exDim
-	case 28:
-		e.attr &^= exHidden
-	case 29:
-		e.attr &^= exStrike
-	case 4, 24:
-		e.ul = 0
-	case 21: // double underline (ECMA-48, xterm, tmux)
-		e.ul = 2
-	case 59:
-		e.ulc = 0
-	}
-}
-
-// penColor reads the extended colour at i, keeps it when it is an underline
-// colour (58), and returns how many following parameters it used, or -1 when it
-// is malformed and ends the SGR (as in sgrWriter.color).
-func (s *Screen) penColor(c *vtCSI, i int) int {
-	args, used, ok := readExtColor(c, i)
-	if !ok {
-		return -1
-	}
-	if c.p[i].v[0] == 58 {
-		if ulc, ok := underlineColor(args); ok {
-			s.pen.ulc = ulc
-		}
-	}
-	return used
-}
-
-func underlineColor(args [4]int32) (uint32, bool) {
-	for i := 1; i < len(args); i++ {
-		if args[i] > 255 {
-			return 0, false
-		}
-		args[i] = max(args[i], 0)
-	}
-	switch args[0] {
-	case 5:
-		return ulcPalette | uint32(args[1]), true
-	case 2:
-		return ulcRGB | uint32(args[1])<<16 | uint32(args[2])<<8 | uint32(args[3]), true
-	}
-	return 0, false
 }
 
 // decGraphics is the DEC special graphics set (VT100 line drawing) for the
@@ -287,21 +204,3 @@ func (s *Screen) lineDrawing(r rune) rune {
 	}
 	return r
 }
-
-// ulcSGR appends ";58:…" for an underline colour, in the colon form, which
-// readers that do not know 58 skip whole.
-func ulcSGR(b []byte, ulc uint32) []byte {
-	switch {
-	case ulc&ulcPalette != 0:
-		b = append(b, ";58:5:"...)
-		return appendUint(b, ulc&0xff)
-	case ulc&ulcRGB != 0:
-		b = append(b, ";58:2::"...)
-		b = appendUint(b, ulc>>16&0xff)
-		b = appendUint(append(b, ':'), ulc>>8&0xff)
-		return appendUint(append(b, ':'), ulc&0xff)
-	}
-	return b
-}
-
-func appendUint(b []byte, v uint32) []byte { return appendInt32(b, int32(v)) }

@@ -166,11 +166,26 @@ func (s *Screen) csiPlain(final byte) {
 		s.scrollRegion()
 	case 'H', 'f':
 		s.emitCSI(final, 2, 1)
-	case '@', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'I', 'L', 'M', 'P', 'S', 'T', 'X', 'Z', 'a', 'd', 'e', '`':
+	case 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'I', 'Z', 'a', 'd', 'e', '`':
 		s.emitCSI(final, 1, 1)
-	case 'J', 'K', 'g':
+	case '@', 'L', 'M', 'P', 'S', 'T', 'X': // they blank cells: background colour erase
+		s.out = append(s.out, vtEraseMark)
+		s.emitCSI(final, 1, 1)
+	case 'J', 'K':
 		if final == 'K' {
 			s.lazy.seq = vtSeqEL // may stay in the pending run
+		}
+		if final == 'J' && c.arg(0) == 3 && c.arg(1) > 0 {
+			return // not ED 3, which tmux takes only without a second parameter
+		}
+		s.out = append(s.out, vtEraseMark)
+		s.emitCSI(final, 1, 0)
+	case 'g':
+		switch c.arg(0) {
+		case -1, 0:
+			s.tabSet(false)
+		case 3:
+			s.tabs.clearAll(s.cols)
 		}
 		s.emitCSI(final, 1, 0)
 	case 'n': // DSR 5 and CPR: vt10x answers those itself, into replies
@@ -203,7 +218,10 @@ func (s *Screen) csiPrivate(final byte) {
 	switch final {
 	case 'h', 'l':
 		s.privateModes(final)
-	case 'J', 'K', 'n':
+	case 'J', 'K':
+		s.out = append(s.out, vtEraseMark)
+		s.emitCSI(final, 1, 0)
+	case 'n':
 		s.emitCSI(final, 1, 0)
 	}
 }
@@ -281,6 +299,9 @@ func (s *Screen) appendParam(b []byte, i, v int) []byte {
 func (s *Screen) scrollRegion() {
 	c := &s.csi
 	top, bottom := 1, s.rows
+	// The scroll follower (screen_scroll.go) needs the region as the feeder reaches
+	// each byte: what comes before is fed first, what comes after sees the new one.
+	s.flush()
 	s.out = append(s.out, "\x1b["...)
 	if c.np > 0 {
 		top = max(c.arg(0), 1)
@@ -292,9 +313,9 @@ func (s *Screen) scrollRegion() {
 	}
 	s.out = append(s.out, 'r')
 	// What vt10x's setScroll makes of it (clamped to the screen, swapped when
-	// reversed), for the lazy emulation's cut (screen_lazy.go).
+	// reversed), for the lazy emulation's cut (screen_lazy.go) too.
 	t, b := min(top, s.rows)-1, min(bottom, s.rows)-1
-	s.track.region = min(t, b) > 0 || max(t, b) < s.rows-1
+	s.region = vtRegion{top: min(t, b), bottom: max(t, b)}
 }
 
 // repeat implements REP ("CSI n b"), which vt10x ignores (defect #14;

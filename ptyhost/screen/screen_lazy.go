@@ -33,17 +33,19 @@ import "bytes"
 // column evolves the same whatever came before (CR sets it to 0 and clears the
 // pending wrap; HT, BS and autowrap depend only on the column and the tab stops),
 // and every LF or autowrap moves the cursor down one row or, on the last row,
-// scrolls the screen up and adds a blank last row (vt10x blanks it with the default
-// attributes, not the current ones). From any starting row r0 the first rows−1−r0
+// scrolls the screen up and adds a blank last row (of the background colour the pen
+// has at that LF, screen_scroll.go; of the default one after an autowrap). From any
+// starting row r0 the first rows−1−r0
 // advances reach the last row, so at least 2·rows−1 − (rows−1) = rows scrolls
 // follow: every row on the screen at the end of P[c:] was added during P[c:] and
 // written only by P[c:], and the cursor ends on the last row at the same column. The
 // only state P[:c] leaves that P[c:] can see is the attributes, which its SGRs set;
 // an SGR whose first parameter resets them (0 or none) makes the ones before it
 // irrelevant. So P[:c] is replaced by its SGRs from the last reset on, and vt10x
-// ends in exactly the state all of P would have left. A stream without CRs (a raw-
+// ends in exactly the state all of P would have left; what P[:c] scrolled off, the
+// history, goes to a tape (screen_tape.go). A stream without CRs (a raw-
 // mode app printing bare LFs) is never cut, only fed late; a partial scroll region
-// (DECSTBM, tracked in track.region) disables the cut, as rows outside the region
+// (DECSTBM, tracked in region) disables the cut, as rows outside the region
 // never scroll away. screen_lazy_test.go checks all this against eager feeding on
 // random streams and splits, and that the bounds 2·rows−1 and CR are tight.
 //
@@ -93,6 +95,10 @@ type vtLazy struct {
 	keep    []byte // scratch for the SGRs a cut carries over
 	// eager feeds everything at once, as before lazy emulation (tests compare both).
 	eager bool
+	// tape holds what cuts dropped from the run, for the history (screen_tape.go);
+	// tapeEnd is where in s.out the run ended, -1 while it goes on.
+	tape    *vtTape
+	tapeEnd int
 }
 
 // vtMark is where an SGR sequence of the pending run lies in s.out.
@@ -101,9 +107,10 @@ type vtMark struct {
 	reset   bool // its first parameter resets every attribute
 }
 
-// reset forgets the pending run once s.out has been fed.
+// reset forgets the pending run once s.out has been fed; a tape still open stays,
+// as the run goes on in what comes next.
 func (l *vtLazy) reset() {
-	*l = vtLazy{sgrs: l.sgrs[:0], keep: l.keep, gen: l.gen + 1, eager: l.eager}
+	*l = vtLazy{sgrs: l.sgrs[:0], keep: l.keep, gen: l.gen + 1, eager: l.eager, tape: l.tape, tapeEnd: -1}
 }
 
 // beginWrite notes what is pending before a Write's bytes are scanned.
@@ -116,7 +123,7 @@ func (s *Screen) afterStep(n0 int, gen uint32) {
 	l := &s.lazy
 	switch {
 	case l.gen != gen: // the step fed s.out (answer, inAltScreen): nothing of it is pending
-		l.endAt(len(s.out))
+		l.endAt(0, len(s.out))
 	case len(s.out) == n0: // nothing forwarded (yet)
 	case len(s.out) > n0 && l.seq == vtSeqSGR:
 		o := s.out[n0:]
@@ -124,13 +131,17 @@ func (s *Screen) afterStep(n0 int, gen uint32) {
 		l.sgrs = append(l.sgrs, vtMark{at: n0, end: len(s.out), reset: reset})
 	case len(s.out) > n0 && l.seq == vtSeqEL:
 	default:
-		l.endAt(len(s.out))
+		l.endAt(n0, len(s.out))
 	}
 	l.seq = vtSeqOther
 }
 
-// endAt starts the pending run at i: what comes before is fed at the end of the Write.
-func (l *vtLazy) endAt(i int) {
+// endAt ends the pending run at end and starts the next at i: what comes before is
+// fed at the end of the Write.
+func (l *vtLazy) endAt(end, i int) {
+	if l.tape != nil && l.tapeEnd < 0 {
+		l.tapeEnd = end
+	}
 	l.start, l.sgrs, l.lfs, l.counted = i, l.sgrs[:0], 0, i
 }
 
@@ -143,7 +154,7 @@ func (s *Screen) settle() (grew bool) {
 		return false
 	}
 	if l.start > 0 { // s.out[:start] ends with what ended the run: a sequence or a control
-		s.feed(s.out[:l.start])
+		s.feedOut(l.start)
 		s.out = s.out[:copy(s.out, s.out[l.start:])]
 		s.scan.cell.drop(l.start, len(s.out))
 		for i := range l.sgrs {
@@ -153,10 +164,13 @@ func (s *Screen) settle() (grew bool) {
 		l.counted -= l.start
 		l.start, l.oldDone = 0, 0
 	}
+	if l.tape != nil && l.tapeEnd == 0 { // the run ended with nothing of it left to feed
+		s.closeTape()
+	}
 	grew = completeUTF8(s.out) > l.oldDone
 	l.lfs += bytes.Count(s.out[l.counted:], []byte{'\n'})
 	l.counted = len(s.out)
-	if l.lfs >= max(lazyTrimAt*s.rows, l.retry) && !s.track.region {
+	if l.lfs >= max(lazyTrimAt*s.rows, l.retry) && !s.region.partial(s.rows) {
 		s.cutPending()
 	}
 	if len(s.out) > lazyMaxPending {
@@ -201,6 +215,7 @@ func (s *Screen) cutPending() {
 		l.retry = 2 * l.lfs // amortised: a stream that cannot be cut is not searched again per Write
 		return
 	}
+	s.tapeCut(c, l.lfs-need-bytes.Count(s.out[c:q], []byte{'\n'})) // the history of what goes
 	shift := len(keep) - c
 	if lc := &s.scan.cell; lc.at >= c && lc.end > lc.at {
 		lc.at, lc.end = lc.at+shift, lc.end+shift

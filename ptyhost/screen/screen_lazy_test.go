@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -143,6 +144,9 @@ func sameScreens(t *testing.T, what string, want, got *Screen) {
 	if w, g := want.Render(), got.Render(); w != g {
 		t.Fatalf("%s: Render differs\nwant:\n%s\ngot:\n%s", what, w, g)
 	}
+	if w, g := want.Scrollback(), got.Scrollback(); !slices.Equal(w, g) {
+		t.Fatalf("%s: Scrollback differs (%d lines, want %d)\n%s", what, len(g), len(w), firstDiff(w, g))
+	}
 	if w, g := want.State(), got.State(); w != g {
 		t.Fatalf("%s: State differs\nwant %+v\ngot  %+v", what, w, g)
 	}
@@ -181,6 +185,9 @@ func TestLazyMatchesEager(t *testing.T) {
 		size := sizes[int(seed)%len(sizes)]
 		cols, rows := size[0], size[1]
 		eager, lazy := newEager(cols, rows), NewScreen(cols, rows)
+		limit := []int{0, 3, rows + 1, 10 * rows, 100000}[rng.IntN(5)]
+		eager.SetHistoryLimit(limit)
+		lazy.SetHistoryLimit(limit)
 		var rEager, rLazy bytes.Buffer
 		eager.SetReply(&rEager)
 		lazy.SetReply(&rLazy)
@@ -332,4 +339,21 @@ func TestScanFastPathsMatchSlow(t *testing.T) {
 		}
 		sameScreens(t, fmt.Sprintf("seed %d: %q", seed, in.String()), slow, fast)
 	}
+}
+
+// firstDiff shows where two lists of lines first differ.
+func firstDiff(want, got []string) string {
+	for i := range max(len(want), len(got)) {
+		w, g := "(none)", "(none)"
+		if i < len(want) {
+			w = fmt.Sprintf("%q", want[i])
+		}
+		if i < len(got) {
+			g = fmt.Sprintf("%q", got[i])
+		}
+		if w != g {
+			return fmt.Sprintf("line %d: got %s, want %s", i, g, w)
+		}
+	}
+	return "same lines"
 }

@@ -14,6 +14,7 @@ const (
 	glyphReverse   = 1 << 0
 	glyphUnderline = 1 << 1
 	glyphBold      = 1 << 2
+	glyphGfx       = 1 << 3 // line drawing (ESC ( 0), a bit of the pen
 	glyphItalic    = 1 << 4
 	glyphBlink     = 1 << 5
 	// glyphShown are the bits that change how a cell is drawn (not gfx, which
@@ -44,10 +45,13 @@ func (s *Screen) joinRows(row func(y int)) string {
 	return string(s.buf)
 }
 
-func (s *Screen) renderRow(y int) {
+func (s *Screen) renderRow(y int) { s.renderCells(y, s.cols) }
+
+// renderCells appends row y's cells before column end to s.buf, as Render draws them.
+func (s *Screen) renderCells(y, end int) {
 	cur := vtStyle{fg: vt10x.DefaultFG, bg: vt10x.DefaultBG}
 	start := cur
-	for x := 0; x < s.cols; {
+	for x := 0; x < end; {
 		g := s.term.Cell(x, y)
 		k, w := s.shown(g, x, y)
 		if st := styleOf(g, k.ex); st != cur {
@@ -151,8 +155,11 @@ func (st vtStyle) appendSGR(b []byte) []byte {
 			b = append(b, ':', '0'+st.ex.ul)
 		}
 	}
-	b = appendColor(b, st.fg, 30)
-	b = appendColor(b, st.bg, 40)
+	if st.ex.attr&exOverline != 0 {
+		b = append(b, ";53"...)
+	}
+	b = appendColor(b, st.fg, 30, st.ex.tc()&(tcFG|tcFGGreen))
+	b = appendColor(b, st.bg, 40, st.ex.tc()&(tcBG|tcBGGreen)>>2)
 	b = ulcSGR(b, st.ex.ulc)
 	return append(b, 'm')
 }
@@ -161,13 +168,18 @@ func (st vtStyle) appendSGR(b []byte) []byte {
 // (background). vt10x's encoding (color.go, state.go setAttr): 0–7 ANSI, 8–15
 // bright, 16–255 the xterm palette, 256 and up r<<16|g<<8|b, 1<<24 and up the
 // defaults, which an absolute SGR leaves out.
-func appendColor(b []byte, c vt10x.Color, base int) []byte {
-	if base == 30 {
+func appendColor(b []byte, c vt10x.Color, base int, tc uint8) []byte {
+	if base == 30 && tc == 0 {
 		c = shownFG(c)
 	}
 	switch {
 	case c >= vt10x.DefaultFG:
 		return b
+	case tc&tcFG != 0: // a true colour 0,g,b stored with another green (vtExtra.tc)
+		b = strconv.AppendInt(append(b, ';'), int64(base+8), 10)
+		b = append(b, ";2;0;"...)
+		b = strconv.AppendInt(b, int64(tc&tcFGGreen>>1), 10)
+		return strconv.AppendInt(append(b, ';'), int64(c&0xff), 10)
 	case c < 8:
 		return strconv.AppendInt(append(b, ';'), int64(base)+int64(c), 10)
 	case c < 16:
@@ -234,3 +246,28 @@ func (s *Screen) blankRow(y int) bool {
 	}
 	return true
 }
+
+// rowLine is row y as a line of history: Render's row without the blank cells of
+// default style at its end (a line of blanks is empty).
+func (s *Screen) rowLine(y int) string {
+	at := len(s.buf)
+	s.renderCells(y, s.usedCols(y))
+	line := string(s.buf[at:])
+	s.buf = s.buf[:at]
+	return line
+}
+
+// usedCols is how many columns of row y hold something other than a blank of the
+// default style: 0 for a row a program has not written or has erased.
+func (s *Screen) usedCols(y int) int {
+	for x := s.cols - 1; x >= 0; x-- {
+		g := s.term.Cell(x, y)
+		if k, _ := s.shown(g, x, y); k.base != ' ' || k.marks != "" || styleOf(g, k.ex) != plainStyle {
+			return x + 1
+		}
+	}
+	return 0
+}
+
+// plainStyle is the default style: how a blank that nothing touched is drawn.
+var plainStyle = vtStyle{fg: vt10x.DefaultFG, bg: vt10x.DefaultBG}

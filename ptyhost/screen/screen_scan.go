@@ -128,7 +128,7 @@ func (s *Screen) ground(p []byte) int {
 	i, ctl := 0, -1
 	for ; i < len(p); i++ {
 		if b := p[i]; !plainByte[b] {
-			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB || b == vtInsertMark || b == vtCombineMark {
+			if b == vtESC || b == vtBEL || b == vtCAN || b == vtSUB || isMark(b) {
 				break
 			}
 			ctl = i
@@ -136,12 +136,12 @@ func (s *Screen) ground(p []byte) int {
 	}
 	if s.slowText() || !asciiOnly(p[:i]) {
 		if end := s.textSlow(p[:i]); end >= 0 {
-			s.lazy.endAt(end)
+			s.lazy.endAt(end-1, end)
 		}
 	} else {
 		s.out = append(s.out, p[:i]...)
 		if ctl >= 0 {
-			s.lazy.endAt(len(s.out) - i + ctl + 1)
+			s.lazy.endAt(len(s.out)-i+ctl, len(s.out)-i+ctl+1)
 		}
 		s.noteASCII(p[:i])
 	}
@@ -155,7 +155,7 @@ func (s *Screen) ground(p []byte) int {
 		s.scan.state = vtEsc
 	case vtBEL:
 		s.bell()
-	} // CAN and SUB outside a sequence do nothing; SOH and STX are the feeder's marks (screen_text.go)
+	} // CAN and SUB outside a sequence do nothing; SOH, STX and ETX are the feeder's marks (screen_text.go)
 	return i + 1
 }
 
@@ -217,7 +217,12 @@ func (s *Screen) escFinal(b byte) {
 	case '8':
 		s.restoreCursor()
 		s.out = append(s.out, vtESC, b)
-	case 'D', 'E', 'H', 'M', '=', '>':
+	case 'M': // RI: at the top margin it scrolls down, blanking a line
+		s.out = append(s.out, vtEraseMark, vtESC, b)
+	case 'H': // HTS
+		s.tabSet(true)
+		s.out = append(s.out, vtESC, b)
+	case 'D', 'E', '=', '>':
 		s.out = append(s.out, vtESC, b)
 	}
 }
@@ -286,7 +291,7 @@ func (s *Screen) control(b byte) {
 		s.scan.state = vtGround
 	case vtBEL:
 		s.bell()
-	case vtInsertMark, vtCombineMark: // ignored by terminals; the bytes are the feeder's marks
+	case vtInsertMark, vtCombineMark, vtEraseMark: // ignored by terminals; the bytes are the feeder's marks
 	default:
 		s.out = append(s.out, b)
 	}
@@ -344,9 +349,13 @@ func (s *Screen) inAltScreen() bool {
 func (s *Screen) fullReset() {
 	if s.inAltScreen() {
 		s.out = append(s.out, "\x1b[?47l"...)
+	} else { // tmux's reset clears the screen into the history (screen_write_reset)
+		s.out = append(s.out, vtEraseMark, vtESC, '[', '2', 'J')
 	}
 	s.out = append(s.out, "\x1bc\x1b[2J"...)
-	s.track.paste, s.track.sync, s.track.shape, s.track.region, s.track.focus = false, false, 0, false, false
+	s.track.paste, s.track.sync, s.track.shape, s.track.focus = false, false, 0, false
+	s.region = vtRegion{top: 0, bottom: s.rows - 1} // vt10x's reset; what came before is fed
+	s.tabs = nil
 	s.scan.last = 0
 	s.pen, s.saved = vtExtra{}, vtExtra{}
 	s.scan.gfx, s.scan.savedGfx, s.scan.irm = false, false, false

@@ -11,8 +11,10 @@ import "strconv"
 //     vt10x would otherwise read as attributes of their own ("58;2;1;4;5"
 //     would turn on bold, underline and blink);
 //   - a truecolour whose red and green are 0 would be stored as a palette index
-//     (38;2;0;0;255 → colour 255, light grey): its green goes to 1, which no eye
-//     can tell apart and which keeps it a truecolour;
+//     (38;2;0;0;255 → colour 255, light grey): its green goes to 1, which keeps
+//     it a truecolour, and the cells written with it carry the exact colour in
+//     their key (vtExtra.tc), so Render draws 0,0,b; blanks erased with it keep
+//     the green of 1, which no eye can tell apart;
 //   - 21 (double underline in ECMA-48 and xterm; vt10x reads "bold off")
 //     becomes underline;
 //   - an SGR left with nothing is dropped: forwarding "CSI m" would reset;
@@ -22,10 +24,10 @@ import "strconv"
 //     palette n, so bold leaves the colour alone as in tmux (issue 10 item 2).
 //     A real truecolour 0,0…1,0…7 goes to 0,2,n to keep the two apart.
 //
-// Dim (2), hidden (8), strike (9), the underline's style (4:n, 21) and colour
-// (58) have no vt10x bit: penSGR (screen_cells.go) follows them beside it and
-// the cells written with them carry them in their key. Overline (53) is
-// forwarded and lost (tmux 3.3a keeps it; no recorded program uses it).
+// Dim (2), hidden (8), strike (9), overline (53), the underline's style (4:n, 21)
+// and colour (58) have no vt10x bit: penSGR (screen_cells.go) follows them beside
+// it and the cells written with them carry them in their key. vt10x ignores 53 and
+// 55, so they go on unchanged.
 
 // sgrVerbatim reports whether the current "CSI … m" needs none of the rewrites above,
 // so it can go to vt10x as it came: plain numbers only, none that is rewritten or

@@ -164,6 +164,20 @@ func TestScreenWorkarounds(t *testing.T) {
 			bareFgIsNot(0, 0, vt10x.DefaultFG)},
 		{"OSC 4 palette change dropped", []string{"\x1b]4;1;#00ff00\x07\x1b[31mx"}, fgIs(0, 0, vt10x.Red),
 			bareFgIsNot(0, 0, vt10x.Red)},
+		{"ED 1 on the second line clears the first", []string{"top\r\nab\x1b[1J"}, lineIs(0, ""),
+			bareLineIsNot(0, "")},
+		{"line drawing maps from ` (tmux), not from A", []string{"\x1b(0ABq`\x1b(B"}, lineIs(0, "AB─◆"),
+			bareLineIsNot(0, "AB─◆")},
+		{"erased blanks take the background alone", []string{"x\x1b[4;31;44m\x1b[K"}, func(t *testing.T, s *Screen) {
+			if g := cell(s, 5, 0); g.Mode&glyphShown != 0 || g.FG != vt10x.DefaultFG || g.BG != vt10x.Blue {
+				t.Errorf("erased cell %+v, want background blue alone", g)
+			}
+		}, func(term vt10x.Terminal) bool { return term.Cell(5, 0).Mode&glyphUnderline != 0 }},
+		{"a line feed brings in the background colour", []string{"\r\n\r\n\r\n\x1b[42m\n"}, func(t *testing.T, s *Screen) {
+			if g := cell(s, 10, testRows-1); g.BG != vt10x.Green {
+				t.Errorf("the new line's cell %+v, want background green", g)
+			}
+		}, func(term vt10x.Terminal) bool { return term.Cell(10, testRows-1).BG != vt10x.Green }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

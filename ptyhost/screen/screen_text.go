@@ -12,10 +12,13 @@ import "unicode/utf8"
 //   - vtInsertMark before a cell: insert mode was on when it was written;
 //   - vtCombineMark, a cell rune, then a cell: the cell replaces the one
 //     written last, already fed, if that still holds the rune (a wide character
-//     the feeder dropped at the margin does not), as a combining mark joined it.
+//     the feeder dropped at the margin does not), as a combining mark joined it;
+//   - vtEraseMark before a sequence that blanks cells (screen_erase.go): the
+//     blanks take the background colour alone, as in tmux.
 const (
 	vtInsertMark  = 0x01
 	vtCombineMark = 0x02
+	vtEraseMark   = 0x03
 )
 
 // vtLastCell is the last cell written, so that a combining mark after it can
@@ -45,8 +48,13 @@ func (c *vtLastCell) drop(n, rest int) {
 
 // slowText reports whether even ASCII text must go one character at a time.
 func (s *Screen) slowText() bool {
-	return s.pen != (vtExtra{}) || s.scan.irm || len(s.scan.part) > 0
+	return s.pen != (vtExtra{}) || s.scan.irm || len(s.scan.part) > 0 || s.scan.gfx
 }
+
+// gfxKept reports whether r is a character that line drawing leaves alone but vt10x
+// would map: its table starts at 'A' (arrows, a block, a snowman…), the DEC set and
+// tmux at '`' (0x60). Such a character is fed as a key, which vt10x does not map.
+func (s *Screen) gfxKept(r rune) bool { return s.scan.gfx && r >= 'A' && r <= '_' }
 
 // textSlow appends text (characters and the C0 controls ground passes on) to
 // out and returns where out's pending run may start after the last control
@@ -178,7 +186,7 @@ func (s *Screen) putRuneBytes(r rune, src []byte) {
 	}
 	at := len(s.out)
 	c := r
-	if s.pen != (vtExtra{}) || isReserved(r) {
+	if s.pen != (vtExtra{}) || isReserved(r) || s.gfxKept(r) {
 		k, ok := s.key(vtCellKey{base: s.lineDrawing(r), ex: s.pen}, w)
 		switch {
 		case ok:

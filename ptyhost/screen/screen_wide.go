@@ -32,17 +32,20 @@ const vtWrapNext = 1 << 1
 // the text between goes to feedText.
 func (s *Screen) feedCells(p []byte) {
 	for len(p) > 0 {
-		i := bytes.IndexAny(p, "\x01\x02")
+		i := bytes.IndexAny(p, "\x01\x02\x03")
 		if i < 0 {
 			s.feedText(p)
 			return
 		}
 		s.feedText(p[:i])
 		used := i + 1
-		if p[i] == vtInsertMark {
+		switch p[i] {
+		case vtInsertMark:
 			s.insertCell(p[i+1:])
-		} else {
+		case vtCombineMark:
 			used += s.recombine(p[i+1:])
+		default:
+			used += s.erase(p[i+1:])
 		}
 		p = p[used:]
 	}
@@ -53,7 +56,7 @@ func (s *Screen) feedCells(p []byte) {
 // that moves the cursor in a way not followed here, and not before every wide
 // character (BenchmarkScreenWriteCJK).
 type vtCol struct {
-	x                int
+	x, y             int  // y is followed by the scroll follower only (screen_scroll.go)
 	next             bool // vt10x's wrap-next state
 	known, wrap, lnm bool
 }
@@ -61,8 +64,32 @@ type vtCol struct {
 // column reads the cursor and the modes that move it from vt10x.
 func (s *Screen) column() vtCol {
 	cur, m := s.term.Cursor(), s.term.Mode()
-	return vtCol{x: cur.X, next: cur.State&vtWrapNext != 0, known: true,
+	return vtCol{x: cur.X, y: cur.Y, next: cur.State&vtWrapNext != 0, known: true,
 		wrap: m&vt10x.ModeWrap != 0, lnm: m&vt10x.ModeCRLF != 0}
+}
+
+// putRow is put for the scroll follower, which follows the line too: an autowrap
+// moves to the next line, or stays on the region's last one (it scrolls), or on the
+// screen's last one below the region.
+func (c *vtCol) putRow(cols, rows, bottom int) {
+	if c.next && c.wrap && c.y != bottom {
+		c.y = min(c.y+1, rows-1)
+	}
+	c.put(cols)
+}
+
+// cellsBeforeScroll is how many cells can be written from c before one wraps on the
+// region's last line, bottom, and so scrolls; -1 if none ever does (no autowrap, or
+// the cursor is below the region).
+func (c *vtCol) cellsBeforeScroll(cols, bottom int) int {
+	if !c.wrap || c.y > bottom {
+		return -1
+	}
+	first := cols - c.x // the cells of this line; the one after wraps
+	if c.next {
+		first = 0
+	}
+	return first + (bottom-c.y)*cols
 }
 
 // put follows vt10x writing one cell (parse in its state.go).
@@ -75,6 +102,21 @@ func (c *vtCol) put(cols int) {
 	} else {
 		c.next = true
 	}
+}
+
+// skip follows the sequence or control at the start of p and returns its length; 0
+// when p starts with text.
+func (c *vtCol) skip(p []byte) int {
+	switch b := p[0]; {
+	case b == vtESC:
+		n, still := seqLen(p)
+		c.known = c.known && still
+		return n
+	case b < 0x20 || b == 0x7f:
+		c.control(b)
+		return 1
+	}
+	return 0
 }
 
 // control follows a C0 control; the ones not followed make the column unknown.
@@ -106,37 +148,31 @@ func (s *Screen) feedText(p []byte) {
 	var c vtCol
 	start := 0 // p[start:i] is not written yet
 	for i := 0; i < len(p); {
-		switch b := p[i]; {
-		case b == vtESC:
-			n, still := seqLen(p[i:])
-			c.known = c.known && still
+		if n := c.skip(p[i:]); n > 0 {
 			i += n
-		case b < 0x20 || b == 0x7f:
-			c.control(b)
-			i++
-		default:
-			_, n := utf8.DecodeRune(p[i:])
-			if !bytes.HasPrefix(p[i+n:], []byte(vtPadUTF8)) {
-				c.put(s.cols)
-				i += n
-				continue
-			}
-			if !c.known {
-				s.write(p[start:i])
-				start, c = i, s.column()
-			}
-			end := i + n + len(vtPadUTF8)
-			switch s.wideFit(&c) {
-			case wideDrop:
-				s.write(p[start:i])
-				start = end
-			case wideWrap: // leaving the last column as it is, as vt10x's own wrap does
-				s.write(p[start:i])
-				_, _ = s.term.Write([]byte("\r\n"))
-				start = i
-			}
-			i = end
+			continue
 		}
+		_, n := utf8.DecodeRune(p[i:])
+		if !bytes.HasPrefix(p[i+n:], []byte(vtPadUTF8)) {
+			c.put(s.cols)
+			i += n
+			continue
+		}
+		if !c.known {
+			s.write(p[start:i])
+			start, c = i, s.column()
+		}
+		end := i + n + len(vtPadUTF8)
+		switch s.wideFit(&c) {
+		case wideDrop:
+			s.write(p[start:i])
+			start = end
+		case wideWrap: // leaving the last column as it is, as vt10x's own wrap does
+			s.write(p[start:i])
+			s.wrapLine()
+			start = i
+		}
+		i = end
 	}
 	s.write(p[start:])
 }
@@ -212,12 +248,6 @@ func seqLen(p []byte) (int, bool) {
 	return 2, false
 }
 
-func (s *Screen) write(p []byte) {
-	if len(p) > 0 {
-		_, _ = s.term.Write(p)
-	}
-}
-
 // insertCell makes room for the cell at the start of p (insert mode).
 func (s *Screen) insertCell(p []byte) {
 	if len(p) == 0 {
@@ -251,10 +281,19 @@ func (s *Screen) recombine(p []byte) int {
 		end = cur.X
 	}
 	at := end - (w - 1)
-	if at < 0 || s.term.Cell(at, cur.Y).Char != old || (w == 2 && s.term.Cell(end, cur.Y).Char != vtPad) {
+	if at < 0 || !holds(s.term.Cell(at, cur.Y), old) || (w == 2 && s.term.Cell(end, cur.Y).Char != vtPad) {
 		return n
 	}
 	cha := append(strconv.AppendInt([]byte("\x1b["), int64(at+1), 10), 'G')
 	_, _ = s.term.Write(append(cha, p[n0:n]...))
 	return n
+}
+
+// holds reports whether vt10x's cell g is rune r as it was written: drawn from the
+// line-drawing set when it was written in that mode.
+func holds(g vt10x.Glyph, r rune) bool {
+	if g.Mode&glyphGfx != 0 && r >= 0x60 && r <= 0x7e {
+		r = decGraphics[r-0x60]
+	}
+	return g.Char == r
 }

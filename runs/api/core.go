@@ -41,7 +41,7 @@ type Core interface {
 	Shutdown(ctx context.Context) error
 
 	// Agents (DESIGN §16).
-	Capture(id string, escapes bool) (runs.Capture, error)
+	Capture(id string, escapes, history bool) (runs.Capture, error)
 	Focus(id, viewer string, focused bool) error
 	Hook(id string, rep agentstate.HookReport) error
 	Explain(id string) (agentstate.Explanation, error)

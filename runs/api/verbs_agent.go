@@ -22,6 +22,7 @@ type (
 	ScreenArgs struct {
 		ID      string `json:"id"`
 		Escapes bool   `json:"escapes"` // keep attributes as SGR (capture-pane -e)
+		History bool   `json:"history"` // the lines that scrolled off first (capture-pane -S -)
 	}
 	// FocusArgs: Viewer (an attached UI, by its subscription token) looks at the run
 	// now, or no longer.
@@ -61,7 +62,7 @@ func screenOf(_ context.Context, c Core, a ScreenArgs) (runs.Capture, error) {
 	if err != nil {
 		return runs.Capture{}, err
 	}
-	return c.Capture(id, a.Escapes)
+	return c.Capture(id, a.Escapes, a.History)
 }
 
 func hook(_ context.Context, c Core, a HookArgs) (HookReply, error) {

@@ -95,6 +95,7 @@ type opts struct {
 	limit    int
 	offSet   bool
 	escapes  bool
+	history  bool
 	until    string
 	ready    time.Duration
 	agent    string

@@ -26,9 +26,10 @@ var verbs = map[string]verb{
 			fs.IntVar(&o.offset, "offset", 0, "first line (0-based)")
 			fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
 		}},
-	api.Screen.Name(): {synopsis: "ID [-e]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
+	api.Screen.Name(): {synopsis: "ID [-e] [--history]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
 		args: 1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.escapes, "e", false, "keep attributes as SGR escapes")
+			fs.BoolVar(&o.history, "history", false, "the lines that scrolled off the screen first (capture-pane -S -)")
 		}},
 	api.Write.Name():    {synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
 	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
@@ -129,7 +130,7 @@ func logLines(c *client.Client, o *opts, env Env) int {
 }
 
 func screen(c *client.Client, o *opts, env Env) int {
-	s, ok := call(o.ctx, api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes}, env)
+	s, ok := call(o.ctx, api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes, History: o.history}, env)
 	if !ok {
 		return ExitFailure
 	}

@@ -5,13 +5,20 @@
 # capture-pane -e -N -p). TestFidelity replays NAME.raw into screen.Screen and
 # compares every cell with NAME.tmux, so CI needs neither tmux nor the programs.
 #
+# It also regenerates ../scrollback (fidelity round 3): streams whose history
+# matters, and tmux's history and screen after them at a given size
+# (NAME-WxH.tmux, from capture-pane -e -N -p -S - with a history-limit of
+# HL lines, TestScrollbackFidelity's scrollbackLimit). The Claude Code, Gemini
+# and codex streams are those of the agent-state corpus
+# (runs/agentstate/testdata/corpus/NAME.cast), read from there, not copied.
+#
 # Usage: ptyhost/screen/testdata/fidelity/record.sh [name ...]   (default: all)
-# Needs tmux, and the programs: apt-get install -y vim less nano htop mc dialog tig
+# Needs tmux, jq, and the programs: apt-get install -y vim less nano htop mc dialog tig
 # Recording uses a private tmux server (-L) that it ends by its own socket
 # name (kill-server), never by a process name.
 set -eu
 cd "$(dirname "$0")"
-W=80 H=24
+W=80 H=24 HL=10000
 SOCK=corral-fidelity-$$
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null || true' EXIT
@@ -48,14 +55,23 @@ record() {
 
 # capture NAME : feeds NAME.raw into a fresh W×H tmux pane and saves its
 # rendering. Echo is off so that tmux's answers to the stream's queries (DA,
-# DSR) do not land on the screen. The pane's command signals once the bytes are written, so the
-# capture waits on that, not on a delay.
+# DSR) do not land on the screen, and output processing too, so that a bare LF
+# reaches tmux as it is (not as CR LF). The pane's command signals once the bytes
+# are written, so the capture waits on that, not on a delay.
 capture() {
-	SOCK=corral-fidelity-$$-cap-$1
-	tm start-server \; set -g status off \;\
-		new-session -d -x $W -y $H "stty -echo; cat $PWD/$1.raw; tmux -L $SOCK wait-for -S fed; exec sleep 3600"
+	feed "$PWD/$1.raw" "$1.tmux"
+}
+
+# feed FILE OUT [capture-pane args] : tmux's capture of FILE's bytes in a W×H pane
+# with a history of HL lines.
+feed() {
+	local in=$1 out=$2
+	shift 2
+	SOCK=corral-fidelity-$$-cap-$(basename "$out")
+	tm start-server \; set -g status off \; set -g history-limit $HL \;\
+		new-session -d -x $W -y $H "stty -echo -opost; cat $in; tmux -L $SOCK wait-for -S fed; exec sleep 3600"
 	tm wait-for fed
-	tm capture-pane -e -N -p >"$1.tmux"
+	tm capture-pane -e -N -p "$@" >"$out"
 	tm kill-server
 }
 
@@ -110,11 +126,36 @@ edges() {
 	printf '%s' "$E[17;1H你好世界$E[17;3H$E[1K|"
 }
 
-all="probe edges vim less top git-log ls nano htop mc dialog tig"
+. ./streams.sh # bce, attrs, xterm, lines, progress
+
+# scrollback NAME W H : tmux's history and screen after NAME's stream at W×H, in
+# ../scrollback/NAME-WxH.tmux; the stream is ../scrollback/NAME.raw, or the
+# corpus cast of that name.
+scrollback() {
+	local name=$1 in=../scrollback/$1.raw cast=../../../../runs/agentstate/testdata/corpus/$1.cast
+	if [ ! -f "$in" ]; then
+		in=$(mktemp)
+		jq -j 'select(type == "array" and .[1] == "o") | .[2]' "$cast" >"$in"
+	fi
+	W=$2 H=$3 feed "$(realpath "$in")" "../scrollback/$1-$2x$3.tmux" -S -
+	case $in in /tmp/*) rm -f "$in" ;; esac
+}
+
+all="probe edges bce attrs xterm vim less top git-log ls nano htop mc dialog tig scrollback"
 for name in ${@:-$all}; do
 	case $name in
 	probe) probe >probe.raw && capture probe ;;
 	edges) edges >edges.raw && capture edges ;;
+	bce) bce >bce.raw && capture bce ;;
+	attrs) attrs >attrs.raw && capture attrs ;;
+	xterm) xterm >xterm.raw && capture xterm ;;
+	scrollback)
+		lines >../scrollback/lines.raw
+		progress >../scrollback/progress.raw
+		scrollback lines 80 24 && scrollback progress 80 24
+		scrollback claude 120 40 && scrollback claude 120 15 && scrollback claude-interrupt 100 12
+		scrollback gemini 120 40 && scrollback codex 120 40
+		;;
 	vim) record vim "vim -u NONE -N -c 'syntax on' -c 'set number' /tmp/corral-fidelity-sample.txt" ;;
 	less) record less "less -R /tmp/corral-fidelity-sample.txt" ;;
 	top) record top "top -b -n1 -w 80 | head -20 | sed 's/[0-9]/0/g'; sleep 3600" ;;
