@@ -51,10 +51,33 @@ func NewCgroup(base, name string) (*Cgroup, error) {
 		return nil, fmt.Errorf("cgroup %q: %w", name, ErrBadCgroup)
 	}
 	p := filepath.Join(base, name)
-	if err := unix.Mkdir(p, 0o755); err != nil {
+	if err := mkdirIn(base, name); err != nil {
 		return nil, fmt.Errorf("make cgroup %s: %w", p, err)
 	}
 	return &Cgroup{Path: p}, nil
+}
+
+// mkdirIn makes the cgroup base/name, making base again when it is gone: the base is
+// removed whenever its last cgroup is (Remove), by any Corral, so that none is left
+// behind on the machine; one Corral's removal must not fail another's start.
+func mkdirIn(base, name string) error {
+	err := unix.Mkdir(filepath.Join(base, name), 0o755)
+	if errors.Is(err, unix.ENOENT) {
+		if err = unix.Mkdir(base, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
+			err = unix.Mkdir(filepath.Join(base, name), 0o755)
+		}
+	}
+	return err
+}
+
+// removeWithBase removes the cgroup dir, then its base if that is now empty (rmdir of
+// a cgroup with children fails: another Corral's runs keep it).
+func removeWithBase(dir string) error {
+	if err := unix.Rmdir(dir); err != nil && !errors.Is(err, unix.ENOENT) {
+		return err
+	}
+	unix.Rmdir(filepath.Dir(dir))
+	return nil
 }
 
 // SweepCgroups removes the empty run cgroups under base made more than age ago: those
@@ -77,7 +100,7 @@ func SweepCgroups(base string, age time.Duration) int {
 			continue
 		}
 		c := &Cgroup{Path: filepath.Join(base, e.Name())}
-		if p, err := c.Populated(); err == nil && !p && unix.Rmdir(c.Path) == nil {
+		if p, err := c.Populated(); err == nil && !p && removeWithBase(c.Path) == nil {
 			n++
 		}
 	}
@@ -271,7 +294,7 @@ const awaitSlice = 20 * time.Millisecond
 
 // Remove removes the cgroup (it must be empty: zombies do not count).
 func (c *Cgroup) Remove() error {
-	if err := unix.Rmdir(c.Path); err != nil && !errors.Is(err, unix.ENOENT) {
+	if err := removeWithBase(c.Path); err != nil {
 		return fmt.Errorf("remove cgroup %s: %w", c.Path, err)
 	}
 	return nil

@@ -66,10 +66,10 @@ func tryBase(parent, what string) CgroupBase {
 		return CgroupBase{Reason: fmt.Sprintf("sessions: cannot make a cgroup in %s: %v", what, err)}
 	}
 	probe := filepath.Join(dir, "probe-"+strconv.Itoa(os.Getpid()))
-	if err := unix.Mkdir(probe, 0o755); err != nil {
+	if err := mkdirIn(dir, filepath.Base(probe)); err != nil {
 		return CgroupBase{Reason: fmt.Sprintf("sessions: cannot make a cgroup in %s: %v", dir, err)}
 	}
-	defer unix.Rmdir(probe)
+	defer removeWithBase(probe) // the base is made again by the first run's cgroup
 	if err := unix.Access(filepath.Join(probe, "cgroup.kill"), unix.W_OK); err != nil {
 		return CgroupBase{Reason: fmt.Sprintf("sessions: no cgroup.kill in %s (Linux 5.14 or later has it): %v", what, err)}
 	}
