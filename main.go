@@ -29,6 +29,7 @@ import (
 	"corral/runs/control"
 	"corral/runs/doctor"
 	"corral/runs/foreground"
+	"corral/runs/keeper"
 	"corral/runs/listing"
 	"corral/runs/parity"
 	"corral/runs/server"
@@ -135,8 +136,9 @@ func init() {
 		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
-		"proxy":  {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
-		"server": {"[--state-dir DIR]", "run the state dir's server in the foreground (for systemd)", cmdServer},
+		"proxy": {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
+		"server": {"[--state-dir DIR] [--upgrade]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
+			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends", cmdServer},
 		"doctor": {"[--state-dir DIR]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
 		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
 	}
@@ -674,8 +676,21 @@ func cmdServer(args []string) int {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
 	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
+	upgrade := fs.Bool("upgrade", false, "hand the running server's runs to a server of this binary; no run ends")
+	noKeeper := fs.Bool("no-keeper", false, "no keeper: the runs end with the server")
 	if code, ok := parseCommand("server", fs, args, ""); !ok {
 		return code
+	}
+	if *upgrade {
+		return control.Upgrade(*stateDir, controlEnv())
+	}
+	if keeper.Supported && !*noKeeper && !keeper.Started() {
+		// This process keeps the runs; the server proper is its child (DESIGN §18).
+		if err := server.Keep(*stateDir, append([]string{"server"}, args...), *daemon); err != nil {
+			fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
+			return exitFailure
+		}
+		return 0
 	}
 	if err := server.Run(*stateDir, *daemon, warn); err != nil {
 		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)

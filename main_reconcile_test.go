@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
@@ -53,52 +52,6 @@ func TestOneReconcileAfterACrash(t *testing.T) {
 		t.Fatalf("reconcile: exit %d, %+v\nstdout %s\nstderr %s", r.code, d, r.stdout, r.stderr)
 	}
 	waitGone(t, pid, "the orphan")
-}
-
-// A server SIGKILLed with a run in it: the next command starts a new server, which
-// reaps the orphan once the dead server's lease has expired, by itself, exactly once.
-func TestKilledServerReconciledByTheNext(t *testing.T) {
-	t.Parallel()
-	state := serverState(t)
-	sp := serverCorral(t, state, "spawn", "--name", "orphan", "--", "sleep", "300")
-	if sp.code != 0 {
-		t.Fatalf("spawn: %+v", sp)
-	}
-	id := strings.TrimSpace(sp.stdout)
-	old := serverPID(t, state)
-	pin(t, old).Signal(syscall.SIGKILL)
-	waitGone(t, old, "the killed server")
-	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
-		t.Fatalf("spawn on a new server: %+v", r)
-	}
-	if serverPID(t, state) == old {
-		t.Fatal("no new server")
-	}
-	eventually.Value(t, 30*time.Second, "the new server to reap the orphan", func() (string, bool) {
-		var ls struct {
-			Runs []struct {
-				RunID  string `json:"run_id"`
-				ID     string `json:"id"`
-				State  string `json:"state"`
-				Reason string `json:"reason"`
-			} `json:"runs"`
-		}
-		r := serverCorral(t, state, "ls", "--json")
-		json.Unmarshal([]byte(r.stdout), &ls)
-		done := false
-		for _, x := range ls.Runs {
-			if (x.RunID == id || x.ID == id) && x.State == "exited" {
-				if x.Reason != "orphan-reaped" {
-					t.Fatalf("the orphan's record closed %s: %s", x.Reason, r.stdout)
-				}
-				done = true
-			}
-		}
-		return r.stdout, done
-	})
-	if n := strings.Count(readEvents(t, state), `"decision":"orphan-reaped"`); n != 1 {
-		t.Errorf("%d orphan-reaped decisions, want exactly 1", n)
-	}
 }
 
 // readEvents is the state dir's events.jsonl.

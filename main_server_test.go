@@ -273,9 +273,13 @@ func serverState(t testing.TB) string {
 		if err != nil {
 			return
 		}
+		keeper, _ := os.ReadFile(filepath.Join(state, "keeper.lock"))
 		serverCorral(t, state, "shutdown")
 		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 1 {
 			waitGone(t, pid, "server")
+		}
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(keeper))); pid > 1 {
+			waitGone(t, pid, "keeper") // it follows once it keeps nothing
 		}
 	})
 	return state

@@ -301,6 +301,14 @@ func (p *Proc) endReaders() {
 	}
 }
 
+// Detach ends the readers and waits for them, leaving every descriptor open and the
+// child as it is: output not read yet stays in the kernel for whoever reads next (a
+// server that hands its runs over, DESIGN §18).
+func (p *Proc) Detach() {
+	p.endReaders()
+	<-p.outputDone
+}
+
 // Close stops the writer (dropping queued input), ends the readers if still
 // running, waits for all of them and closes every fd. It never signals the
 // child itself, but closing the last PTY master hangs up the slave, and the
@@ -321,4 +329,39 @@ func (p *Proc) Close() error {
 		}
 	})
 	return p.closeErr
+}
+
+// Files are the parent's descriptors of the child's stdio: the PTY master; or stdin,
+// stdout and stderr of a pipe run. They stay the Proc's: a keeper gets copies (DESIGN
+// §18), and a later server hosts the same child with them again (Resume).
+func (p *Proc) Files() []*os.File { return p.files }
+
+// WindowSize is the window size of the PTY whose master f is, as the kernel has it.
+func WindowSize(f *os.File) (cols, rows uint16, err error) { return getWinsize(f) }
+
+// Resume hosts a child another process started, through the descriptors that process
+// handed on (Files): the PTY master; or stdin (nil when it was closed), stdout and
+// stderr. Reading starts at once, so output the caller holds from before must be
+// handed to OnOutput first. Options.Hold and the cgroup fields do not apply.
+func Resume(pid int, files []*os.File, o Options) (*Proc, error) {
+	if o.WriteQueue <= 0 {
+		o.WriteQueue = DefaultWriteQueue
+	}
+	switch len(files) {
+	case 1:
+		cols, rows, err := getWinsize(files[0])
+		if err != nil {
+			return nil, fmt.Errorf("resume pty: %w", err)
+		}
+		o.Cols, o.Rows = cols, rows
+		return newPTYProc(pid, files[0], o), nil
+	case 3:
+		p := newPipeProc(pid, files[0], files[1], files[2], o)
+		if files[0] == nil {
+			p.in.closeInput() // closed before: the child has read its EOF
+			p.files = files[1:]
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("%w: resume takes 1 (PTY) or 3 (pipes) descriptors, not %d", ErrBadCmd, len(files))
 }

@@ -85,3 +85,8 @@ func SocketInodes(pid int) []uint64 { return nil }
 
 // SocketPeers is not supported here yet.
 func SocketPeers() (map[uint64]uint64, error) { return nil, ErrNotSupported }
+
+// ExitedStatus is not supported here yet.
+func ExitedStatus(pid int) (ws syscall.WaitStatus, _ bool, _ error) {
+	return ws, false, ErrNotSupported
+}

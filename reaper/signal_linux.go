@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -162,4 +163,49 @@ func WaitExited(pid int) error {
 			return nil
 		}
 	}
+}
+
+// ExitedStatus reports whether the direct child pid has exited and its wait status,
+// WITHOUT reaping it (waitid(P_PID, pid, WEXITED|WNOHANG|WNOWAIT)): the zombie keeps
+// its numbers until its holder reaps it (ReapIfZombie). A pid that is not our child
+// is an error (ECHILD).
+func ExitedStatus(pid int) (syscall.WaitStatus, bool, error) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, false, fmt.Errorf("waitid %d: %w", pid, err)
+		}
+		c := (*sigchld)(unsafe.Pointer(&info))
+		if c.pid != int32(pid) {
+			return 0, false, nil // still running: WNOHANG leaves the info zeroed
+		}
+		return c.waitStatus(), true, nil
+	}
+}
+
+// sigchld is the head of a siginfo_t that waitid fills for a child: signo, errno and
+// code, then (aligned to a pointer) the child's pid, uid and status.
+type sigchld struct {
+	signo, errno, code int32
+	_                  [unsafe.Sizeof(uintptr(0))/4 - 1]int32
+	pid                int32
+	uid                uint32
+	status             int32
+}
+
+// waitStatus encodes the siginfo as wait4 would have: an exit code in the second
+// byte, or the killing signal (with 0x80 for a core dump) in the first.
+func (c *sigchld) waitStatus() syscall.WaitStatus {
+	const cldExited, cldDumped = 1, 3 // CLD_* of <signal.h>
+	switch c.code {
+	case cldExited:
+		return syscall.WaitStatus(uint32(c.status&0xff) << 8)
+	case cldDumped:
+		return syscall.WaitStatus(uint32(c.status&0x7f) | 0x80)
+	}
+	return syscall.WaitStatus(uint32(c.status & 0x7f)) // CLD_KILLED
 }

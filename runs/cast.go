@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -65,6 +66,33 @@ func openCast(dir *stateDir, name string, cols, rows uint16, title, term string,
 	b, _ := json.Marshal(h)
 	c.line(append(b, '\n'))
 	return c, c.err
+}
+
+// resumeCast continues the recording a previous server wrote of a run it took over
+// (DESIGN §18): appended to, its times counted from its header's start (whole seconds,
+// so they are never earlier than they were). No header: no recording.
+func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
+	head, err := dir.read(name, 4<<10)
+	if err != nil {
+		return nil, fmt.Errorf("cast: %w", err)
+	}
+	var h castHeader
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 {
+		return nil, fmt.Errorf("cast: %s: no asciicast v2 header", name)
+	}
+	f, err := dir.open(name, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cast: %w", err)
+	}
+	c := &castFile{f: f, w: bufio.NewWriterSize(f, 32<<10), start: time.Unix(h.Timestamp, 0), left: limit}
+	if st, err := f.Stat(); err == nil {
+		c.left = limit - st.Size()
+		c.capped = c.left <= 0
+	}
+	c.timer = time.AfterFunc(time.Hour, c.flushLater)
+	c.timer.Stop()
+	return c, nil
 }
 
 // output records a chunk of output read at time at.

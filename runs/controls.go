@@ -136,11 +136,17 @@ func (r *run) signalAdoptedLocked(sig syscall.Signal) error {
 
 // CloseStdin closes a pipe run's stdin once queued input is written.
 func (s *Supervisor) CloseStdin(id string) error {
-	_, p, err := s.live(id)
+	r, p, err := s.live(id)
 	if err != nil {
 		return err
 	}
-	return p.CloseStdin()
+	if err := p.CloseStdin(); err != nil {
+		return err
+	}
+	if k := s.keeper; k != nil {
+		k.CloseInput(r.id) // its copy would keep the run from reading EOF
+	}
+	return nil
 }
 
 // Resize sets a PTY run's window size; the kernel sends the child SIGWINCH.

@@ -179,19 +179,31 @@ type transcript struct {
 	capped  bool
 	limit   int64
 	failure error
+	flushed time.Time // when the buffer last went to the file
 }
 
 const (
 	transcriptBuf   = 64 << 10
 	transcriptDelay = 200 * time.Millisecond
+	transcriptQuiet = 10 * time.Millisecond // no write for this long: the next goes at once
 )
 
-func openTranscript(dir *stateDir, name string, limit int64) (*transcript, error) {
-	f, err := dir.open(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+// openTranscript creates the transcript; with resume it continues the one a previous
+// server wrote (a run it took over, DESIGN §18), within the same cap.
+func openTranscript(dir *stateDir, name string, limit int64, resume bool) (*transcript, error) {
+	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if resume {
+		flag = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	f, err := dir.open(name, flag, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	t := &transcript{f: f, left: limit, limit: limit}
+	if st, err := f.Stat(); resume && err == nil {
+		t.left = limit - st.Size()
+		t.capped = t.left <= 0 // its closing line is written already
+	}
 	t.timer = time.AfterFunc(time.Hour, t.flushLater)
 	t.timer.Stop()
 	return t, nil
@@ -222,6 +234,11 @@ func (t *transcript) write(p []byte) {
 		t.flushLocked()
 	case len(t.buf) >= transcriptBuf:
 		t.flushLocked()
+	case len(t.buf) == len(p) && time.Since(t.flushed) >= transcriptQuiet:
+		// The first output after a quiet spell goes to the file at once: a server killed
+		// then (kill -9, OOM) loses none of it, and the keeper's next server continues
+		// the transcript without a gap (DESIGN §18). Only a burst is batched.
+		t.flushLocked()
 	case !t.armed:
 		t.armed = true
 		t.timer.Reset(transcriptDelay)
@@ -246,6 +263,7 @@ func (t *transcript) flushLocked() {
 		t.failure = err
 	}
 	t.buf = t.buf[:0]
+	t.flushed = time.Now()
 }
 
 func (t *transcript) close() error {

@@ -10,6 +10,7 @@ import (
 	"corral/ptyhost"
 	"corral/ptyhost/screen"
 	"corral/reaper"
+	"corral/runs/keeper"
 	"corral/watchdog"
 )
 
@@ -57,6 +58,7 @@ type run struct {
 
 	agent  *agentRun      // the agent's state (run_agent.go); nil when no agent's rules apply
 	cgroup *reaper.Cgroup // the run's cgroup (cgroup.go); nil on the session backend
+	kept   *keeper.Exit   // a run resumed from a previous server: its root's exit (readopt.go)
 	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)
 	// ending is set under mu when its finalizer begins: from then on nothing is passed
 	// to it (its escalation may already have looked at its members).
@@ -147,7 +149,7 @@ func (r *run) start() error {
 	if h := r.sup.startHook; h != nil {
 		h(r.id)
 	}
-	if err := r.openTranscripts(); err != nil {
+	if err := r.openTranscripts(false); err != nil {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
@@ -191,6 +193,9 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	err = r.started(cmd, proc)
+	if err == nil {
+		r.keep() // before the monitor: a drop never comes before its keep
+	}
 	go r.monitor(r.waitChild)
 	if r.cgroup != nil && r.spec.Escape == EscapeFail {
 		go r.watchContained()

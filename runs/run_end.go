@@ -36,6 +36,9 @@ func (r *run) waitChild() { _ = reaper.WaitExited(r.proc.PID()) }
 // it on a cancel; stragglers when the root exited on its own), reap the root, drain
 // the output within its bound, and record the result.
 func (r *run) finalize(exited <-chan struct{}) {
+	if r.sup.detached.Load() {
+		return // handed over: the next server finalizes it, with the real status
+	}
 	r.once.Do(func() {
 		if h := r.sup.finalizeHook; h != nil {
 			h(r.id) // before the watchdog stops, so tests can race a deadline here
@@ -55,8 +58,11 @@ func (r *run) finalize(exited <-chan struct{}) {
 		var werr error
 		var forced bool
 		if r.cmd != nil {
-			werr = r.cmd.Wait() // the one place this run's root is reaped
+			werr = r.cmd.Wait() // the one place this run's root is reaped (a resumed one's: its keeper)
+		}
+		if r.proc != nil {
 			forced = r.proc.FinishOutput(r.sup.cfg.Drain)
+			r.unkeep() // the keeper's copies go before ours, so the last close hangs up
 			r.proc.Close()
 		}
 		r.closeTranscripts()
@@ -93,6 +99,9 @@ func (r *run) finish(werr error, forced bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	code, sig := exitStatus(r.cmd, werr)
+	if ws, ok := r.keptStatus(); ok {
+		code, sig = waitStatus(ws)
+	}
 	r.moveLocked(Exited, func(i *Info) {
 		i.ExitCode, i.Signal = code, sig
 		if i.Reason == Exit && sig != 0 {
@@ -124,6 +133,15 @@ func exitStatus(cmd *exec.Cmd, werr error) (*int, int) {
 		return nil, 0
 	}
 	code := ps.ExitCode()
+	return &code, 0
+}
+
+// waitStatus reads an exit code or a fatal signal from a wait status.
+func waitStatus(ws syscall.WaitStatus) (*int, int) {
+	if ws.Signaled() {
+		return nil, int(ws.Signal())
+	}
+	code := ws.ExitStatus()
 	return &code, 0
 }
 

@@ -100,26 +100,34 @@ func (r *run) mirror(s ptyhost.Stream) io.Writer {
 
 // openTranscripts creates the run's transcript files at the paths newRun chose: one
 // for a PTY run, stdout and stderr apart for a pipe run.
-func (r *run) openTranscripts() error {
+// With resume it continues those a previous server wrote (readopt.go).
+func (r *run) openTranscripts(resume bool) error {
 	paths := [2]string{r.info.Transcript, r.info.StderrTranscript}
 	for s, path := range paths {
 		if path == "" {
 			continue
 		}
-		t, err := openTranscript(r.sup.logs, filepath.Base(path), r.sup.cfg.TranscriptCap)
+		t, err := openTranscript(r.sup.logs, filepath.Base(path), r.sup.cfg.TranscriptCap, resume)
 		if err != nil {
 			return err
 		}
 		r.tx[s] = t
 	}
-	if r.info.Cast != "" {
-		c, err := openCast(r.sup.logs, filepath.Base(r.info.Cast), r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
-			r.sup.cfg.TranscriptCap, time.Now())
-		if err != nil {
-			return err
-		}
-		r.cast = c
+	if r.info.Cast == "" {
+		return nil
 	}
+	var c *castFile
+	var err error
+	if resume {
+		c, err = resumeCast(r.sup.logs, filepath.Base(r.info.Cast), r.sup.cfg.TranscriptCap)
+	} else {
+		c, err = openCast(r.sup.logs, filepath.Base(r.info.Cast), r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
+			r.sup.cfg.TranscriptCap, time.Now())
+	}
+	if err != nil {
+		return err
+	}
+	r.cast = c
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corral/config"
@@ -15,6 +16,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/keeper"
 	"corral/watchdog"
 )
 
@@ -44,6 +46,8 @@ type Supervisor struct {
 	screens   bool              // keep an emulated screen for every PTY run
 	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
 	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
+	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
+	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
 	notifyCfg NotifyConfig
 	counters  counters
 	hurry     context.Context // cancelled to cut every run's grace short (SIGKILL now)
@@ -162,15 +166,8 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1)}
 	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
 		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
-	if s.logDir != "" {
-		r.info.Transcript = filepath.Join(s.logDir, id+".log")
-		if !spec.PTY {
-			r.info.StderrTranscript = filepath.Join(s.logDir, id+".stderr.log")
-		} else {
-			r.info.Cast = filepath.Join(s.logDir, id+".cast")
-		}
-	}
-	r.wd = s.newWatchdog(spec, r)
+	s.logPaths(r)
+	r.wd = s.newWatchdog(spec, r, 0)
 	if s.screens && spec.PTY {
 		r.screen = screen.NewScreen(int(spec.Cols), int(spec.Rows))
 		r.screen.SetHistoryLimit(s.cfg.ScrollbackLines)
@@ -181,11 +178,26 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	return r, nil
 }
 
-func (s *Supervisor) newWatchdog(spec Spec, r *run) *watchdog.Watchdog {
+// logPaths names the run's transcripts and recording in the log dir, if there is one.
+func (s *Supervisor) logPaths(r *run) {
+	if s.logDir == "" {
+		return
+	}
+	r.info.Transcript = filepath.Join(s.logDir, r.id+".log")
+	if !r.spec.PTY {
+		r.info.StderrTranscript = filepath.Join(s.logDir, r.id+".stderr.log")
+	} else {
+		r.info.Cast = filepath.Join(s.logDir, r.id+".cast")
+	}
+}
+
+// newWatchdog is the run's watchdog; elapsed is how long the run has already run (a
+// run resumed from a previous server), which its overall deadline counts.
+func (s *Supervisor) newWatchdog(spec Spec, r *run, elapsed time.Duration) *watchdog.Watchdog {
 	rule := watchdog.DeriveRule{Factor: s.cfg.NoOutputFactor, Min: s.cfg.NoOutputMin,
 		Max: s.cfg.NoOutputMax, Margin: s.cfg.NoOutputMargin}
 	cfg := watchdog.Config{
-		Overall:    spec.Timeout,
+		Overall:    elapsedFor(spec.Timeout, elapsed),
 		NoOutput:   watchdog.Derive(spec.Timeout, spec.NoOutputTimeout, rule),
 		Warn:       s.cfg.WarnFraction,
 		EchoWindow: s.cfg.EchoWindow,
@@ -401,6 +413,33 @@ func openLogDir(dir string) (*stateDir, error) {
 // its stop signal is SIGKILLed at once. (A second signal to Corral, a shutdown
 // deadline.)
 func (s *Supervisor) Hurry() { s.hurryNow() }
+
+// Detach lets go of every run without ending it, for a server that hands its runs to
+// the next one through its keeper (corral server --upgrade, DESIGN §18): no run starts
+// or ends here from now on; the readers stop and what they read is written out; the
+// processes, their records and the keeper's copies stay as they are.
+func (s *Supervisor) Detach() {
+	s.mu.Lock()
+	s.closed = true
+	rs := make([]*run, 0, len(s.runs))
+	for _, r := range s.runs {
+		rs = append(rs, r)
+	}
+	s.mu.Unlock()
+	s.detached.Store(true)
+	s.stopBG()
+	<-s.bgDone
+	for _, r := range rs {
+		r.wd.Stop()
+		r.mu.Lock()
+		p := r.proc
+		r.mu.Unlock()
+		if p != nil {
+			p.Detach()
+		}
+		r.closeTranscripts()
+	}
+}
 
 // snapshot is the run's info with the live watchdog state.
 func (r *run) snapshot() Info {

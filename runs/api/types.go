@@ -137,6 +137,15 @@ type (
 	ShutdownReply struct {
 		Ended int `json:"ended"` // live runs it ended
 	}
+	// UpgradeArgs name the binary the server's keeper starts in its place
+	// (corral server --upgrade, DESIGN §18): an absolute path.
+	UpgradeArgs struct {
+		Exe string `json:"exe"`
+	}
+	UpgradeReply struct {
+		PID  int `json:"pid"`  // the server that hands over
+		Runs int `json:"runs"` // live runs it hands over
+	}
 )
 
 // refOf is the run reference every per-run argument type carries.

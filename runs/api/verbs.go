@@ -23,6 +23,9 @@ var (
 	Hello     = session[HelloArgs, HelloReply]("hello").within(fixed[HelloArgs](HelloBudget))
 	Subscribe = session[struct{}, SubscribeReply]("subscribe")
 	Watch     = session[WatchArgs, struct{}]("watch")
+	// Upgrade hands the server's runs to a server of another binary, through its
+	// keeper: no run ends.
+	Upgrade = session[UpgradeArgs, UpgradeReply]("upgrade")
 )
 
 // Runs.

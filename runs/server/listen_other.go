@@ -30,3 +30,5 @@ func Listen(string) (*Listener, error) { return nil, errNotHere }
 
 // OpenLog is not supported here yet.
 func OpenLog(string) (*os.File, error) { return nil, errNotHere }
+
+func openLog(string, string) (*os.File, error) { return nil, errNotHere }

@@ -102,6 +102,9 @@ func (l *Listener) Close() error {
 
 // OpenLog opens the server's log in the state dir for appending, never through a
 // symlink.
-func OpenLog(dir string) (*os.File, error) {
-	return os.OpenFile(filepath.Join(dir, LogName), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+func OpenLog(dir string) (*os.File, error) { return openLog(dir, LogName) }
+
+// openLog opens a log in the state dir for appending, never through a link.
+func openLog(dir, name string) (*os.File, error) {
+	return os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 }

@@ -11,6 +11,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
+	"corral/runs/keeper"
 )
 
 // Run is corral server: the state dir's server, in the foreground (systemd, a
@@ -28,6 +29,15 @@ func Run(stateDir string, daemon bool, warn func(string)) error {
 	// Screens: an attached UI is shown frames rendered here, and agents' states are
 	// judged from them.
 	opts := append([]runs.Option{runs.WithScreens()}, runs.FollowAgents(notify, warn)...)
+	// A keeper started this server (DESIGN §18): every run is handed to it, so the
+	// runs outlive the server; those a server before this one left are taken back.
+	kc, kerr := keeper.FromEnv()
+	if kerr != nil {
+		warn(kerr.Error())
+	}
+	if kc != nil {
+		opts = append(opts, runs.WithKeeper(kc))
+	}
 	sup, reg, err := runs.Open(config.Default(), stateDir, warn, opts...)
 	if err != nil {
 		return err
@@ -42,7 +52,13 @@ func Run(stateDir string, daemon bool, warn func(string)) error {
 	defer ln.Close()
 	logger, closeLog := serverLog(reg.Dir(), daemon)
 	defer closeLog()
-	logger.Info("server started", "pid", os.Getpid(), "instance_id", reg.Instance(), "socket", ln.Path)
+	logger.Info("server started", "pid", os.Getpid(), "instance_id", reg.Instance(), "socket", ln.Path,
+		"keeper", kc != nil)
+	var handover Handover
+	if kc != nil {
+		handover = kc
+		readopt(sup, kc, logger)
+	}
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
 			logger.Warn("reconcile failed", "err", err)
@@ -51,16 +67,35 @@ func Run(stateDir string, daemon bool, warn func(string)) error {
 			logger.Info("reconciled", "run_id", d.ID, "name", d.Name, "decision", d.Decision, "detail", d.Detail)
 		}
 	})
-	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason})
+	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason,
+		Keeper: handover})
 	logger.Info("ownership", "backend", sup.Ownership().Reason)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT) // before Serve: none may kill it unended
 	go stopOnSignal(srv, sigs, logger)
 	err = srv.Serve(ln)
 	ln.Close() // no client may reach a server that is ending its runs
+	if srv.HandedOver() {
+		sup.Detach() // the keeper's next server takes them: nothing ends
+		logger.Info("server stopped: runs handed over", "err", err)
+		return nil
+	}
 	sup.Shutdown(context.Background())
 	logger.Info("server stopped", "err", err)
 	return nil
+}
+
+// readopt takes back the runs the keeper kept from a server before this one, before
+// anything reconciles (their records are stolen first, so no reconcile takes them for
+// a dead owner's).
+func readopt(sup *runs.Supervisor, kc *keeper.Client, logger *slog.Logger) {
+	kept, err := kc.Recover()
+	if err != nil {
+		logger.Warn("keeper: recover", "err", err)
+	}
+	for _, d := range sup.Readopt(kept) {
+		logger.Info("readopted", "run_id", d.ID, "name", d.Name, "pid", d.PID, "decision", d.Decision, "detail", d.Detail)
+	}
 }
 
 // stopOnSignal stops srv on the first of sigs, until it has stopped otherwise.

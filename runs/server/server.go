@@ -35,7 +35,13 @@ type Options struct {
 	Ownership string
 	Log       *slog.Logger // nil: discard
 	Limits    Limits       // zero: DefaultLimits
+	// Keeper is the keeper that started the server (DESIGN §18), told whom to start
+	// next on an upgrade; nil when none did.
+	Keeper Handover
 }
+
+// Handover is what an upgrade asks of the keeper: to start exe once this server ends.
+type Handover interface{ Handover(exe string) error }
 
 // Server answers clients on a Listener until Stop or a shutdown request.
 type Server struct {
@@ -49,6 +55,7 @@ type Server struct {
 	stopOnce       sync.Once
 	stopped        chan struct{}
 	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
+	handedOver     atomic.Bool // an upgrade was answered: the runs go on with the next server
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
@@ -83,6 +90,10 @@ func (s *Server) stopping() bool {
 		return false
 	}
 }
+
+// HandedOver reports whether the server stopped for an upgrade: its runs are the
+// next server's, and must not be ended.
+func (s *Server) HandedOver() bool { return s.handedOver.Load() }
 
 // Stop ends Serve: the listener is closed and every connection with it.
 func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stopped) }) }

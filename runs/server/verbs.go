@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 
 	"corral/runs/api"
 )
@@ -28,6 +30,7 @@ func bind[A, R any](op *api.Session[A, R], h func(s *Server, ctx context.Context
 func init() {
 	bind(api.Hello, hello)
 	bind(api.Watch, watch)
+	bind(api.Upgrade, upgrade)
 }
 
 // dispatch answers one request by its operation's name.
@@ -56,4 +59,45 @@ func (s *Server) dispatch(ctx context.Context, req api.Request) (any, error) {
 func hello(s *Server, _ context.Context, _ api.HelloArgs) (api.HelloReply, error) {
 	return api.HelloReply{Version: api.Version, PID: os.Getpid(), Instance: s.opt.Instance, StateDir: s.opt.StateDir,
 		Ownership: s.opt.Ownership}, nil
+}
+
+// upgrade hands the runs over to a server of a.Exe: the keeper is told to start it
+// once this one has ended, and this one ends (after its reply) without ending a run.
+func upgrade(s *Server, _ context.Context, a api.UpgradeArgs) (api.UpgradeReply, error) {
+	pid := os.Getpid()
+	if s.opt.Keeper == nil {
+		return api.UpgradeReply{}, api.Errorf(api.CodeFailed, "the server (pid %d) was not started by a keeper, "+
+			"so its runs cannot outlive it: end them (corral shutdown), then start the new binary", pid)
+	}
+	if err := executable(a.Exe); err != nil {
+		return api.UpgradeReply{}, api.Errorf(api.CodeBadRequest, "upgrade: %v", err)
+	}
+	if err := s.opt.Keeper.Handover(a.Exe); err != nil {
+		return api.UpgradeReply{}, api.Errorf(api.CodeFailed, "upgrade: %v", err)
+	}
+	live := 0
+	for _, i := range s.core.Snapshot() {
+		if !i.Ended() {
+			live++
+		}
+	}
+	s.log.Info("upgrade requested", "exe", a.Exe, "runs", live)
+	s.handedOver.Store(true)
+	s.stopAfterReply.Store(true)
+	return api.UpgradeReply{PID: pid, Runs: live}, nil
+}
+
+// executable checks that path names a regular file someone may execute.
+func executable(path string) error {
+	if !filepath.IsAbs(path) {
+		return fmt.Errorf("%q is not an absolute path", path)
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0:
+		return fmt.Errorf("%s is not an executable file", path)
+	}
+	return nil
 }

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/runs/eventually"
+)
+
+// Runs that survive their server (DESIGN §18, issue 24), through the binary: the
+// server is the keeper's child, the keeper holds every run's terminal or pipes, and a
+// server started after another takes the runs back.
+
+// keeperPID reads the state dir's keeper's pid from its lock file.
+func keeperPID(t *testing.T, state string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(state, "keeper.lock"))
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		t.Fatalf("keeper pid: %q %v", b, err)
+	}
+	return pid
+}
+
+// counter is a shell loop printing PREFIX1, PREFIX2, … every 50 ms.
+func counter(prefix string) string {
+	return fmt.Sprintf(`i=0; while :; do i=$((i+1)); echo %s$i; sleep 0.05; done`, prefix)
+}
+
+// lsRuns is corral ls --json's runs by name.
+func lsRuns(t *testing.T, state string) map[string]lsEntry {
+	t.Helper()
+	var ls struct {
+		Runs []lsEntry `json:"runs"`
+	}
+	r := serverCorral(t, state, "ls", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil {
+		t.Fatalf("ls --json: %v: %+v", err, r)
+	}
+	out := map[string]lsEntry{}
+	for _, x := range ls.Runs {
+		out[x.Name] = x
+	}
+	return out
+}
+
+type lsEntry struct {
+	Name     string `json:"name"`
+	PID      int    `json:"pid"`
+	State    string `json:"state"`
+	Reason   string `json:"reason"`
+	ExitCode *int   `json:"exit_code"`
+}
+
+// counted checks that text holds prefix's counter values from 1 (or its first) to at
+// least upTo with none missing, and returns the last.
+func counted(t *testing.T, text, prefix string) (first, last int, gaps []string) {
+	t.Helper()
+	first, last = -1, -1
+	for _, m := range regexp.MustCompile(prefix+`(\d+)`).FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[1])
+		switch {
+		case last == -1:
+			first = n
+		case n != last+1:
+			gaps = append(gaps, fmt.Sprintf("%d→%d", last, n))
+		}
+		last = n
+	}
+	return first, last, gaps
+}
+
+// newServerPID waits for the state dir's server to be another than old, and answering.
+func newServerPID(t *testing.T, state string, old int) int {
+	t.Helper()
+	var pid int
+	eventually.True(t, 20*time.Second, "a new server", func() bool {
+		b, _ := os.ReadFile(filepath.Join(state, "server.lock"))
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return pid > 1 && pid != old && serverCorral(t, state, "ls").code == 0
+	})
+	return pid
+}
+
+// SIGKILL of the server with PTY and pipe runs writing counters: the keeper starts a
+// new server, which takes the same pids back; corral log shows every counter value
+// without a gap; the PTY screen shows the last lines; input reaches the run; a run
+// that exited during the change has its real exit code. Then shutdown ends
+// everything, the keeper included.
+func TestServerKilledRunsGoOn(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	trigger := filepath.Join(t.TempDir(), "go")
+	spawns := [][]string{
+		{"--pty", "--name", "tty", "--shell", "--", counter("t")},
+		{"--name", "pipe", "--shell", "--", counter("p")},
+		{"--pty", "--name", "echo", "--shell", "--", `while read l; do echo "got $l"; done`},
+		{"--name", "seven", "--shell", "--", fmt.Sprintf(`while [ ! -e %s ]; do sleep 0.01; done; exit 7`, trigger)},
+	}
+	for _, s := range spawns {
+		if r := serverCorral(t, state, append([]string{"spawn"}, s...)...); r.code != 0 {
+			t.Fatalf("spawn %v: %+v", s, r)
+		}
+	}
+	keeper := keeperPID(t, state)
+	endLater(t, pin(t, keeper), syscall.SIGTERM, "keeper")
+	before := lsRuns(t, state)
+	eventually.True(t, 10*time.Second, "the counters to count", func() bool {
+		_, last, _ := counted(t, serverCorral(t, state, "log", "tty").stdout, "t")
+		return last >= 5
+	})
+	old := serverPID(t, state)
+	pin(t, old).Signal(syscall.SIGKILL)
+	os.WriteFile(trigger, nil, 0o600) // "seven" exits while, or just after, no server runs
+	waitGone(t, old, "the killed server")
+	newServerPID(t, state, old)
+
+	after := lsRuns(t, state)
+	for _, name := range []string{"tty", "pipe", "echo"} {
+		if after[name].PID != before[name].PID || after[name].State != "running" {
+			t.Errorf("%s: before %+v, after %+v", name, before[name], after[name])
+		}
+	}
+	eventually.True(t, 10*time.Second, "seven to end with its own exit code", func() bool {
+		s := lsRuns(t, state)["seven"]
+		return s.State == "exited" && s.ExitCode != nil && *s.ExitCode == 7 && s.Reason == "exit"
+	})
+	for _, c := range []struct{ name, prefix string }{{"tty", "t"}, {"pipe", "p"}} {
+		var text string
+		eventually.Value(t, 10*time.Second, c.name+"'s log to go on past the kill", func() (string, bool) {
+			text = serverCorral(t, state, "log", c.name, "--limit", "100000").stdout
+			_, last, _ := counted(t, text, c.prefix)
+			return text, last >= 60 // 3 s of counting: well past the kill
+		})
+		if first, last, gaps := counted(t, text, c.prefix); first != 1 || len(gaps) > 0 {
+			t.Errorf("%s's log: %d..%d, gaps %v", c.name, first, last, gaps)
+		}
+	}
+	eventually.Value(t, 10*time.Second, "the PTY screen to show the latest lines", func() (string, bool) {
+		scr := serverCorral(t, state, "screen", "tty").stdout
+		_, last, _ := counted(t, scr, "t")
+		return scr, last >= 60
+	})
+	if r := serverCorral(t, state, "submit", "echo", "after the kill"); r.code != 0 {
+		t.Fatalf("submit: %+v", r)
+	}
+	eventually.Value(t, 10*time.Second, "input to reach the resumed run", func() (string, bool) {
+		out := serverCorral(t, state, "log", "echo").stdout
+		return out, strings.Contains(out, "got after the kill")
+	})
+
+	if r := serverCorral(t, state, "shutdown"); r.code != 0 {
+		t.Fatalf("shutdown: %+v", r)
+	}
+	waitGone(t, keeper, "the keeper, once nothing is kept")
+	for name, r := range after {
+		if r.PID > 1 {
+			waitGone(t, r.PID, name)
+		}
+	}
+}
+
+// corral server --upgrade to another binary with 20 runs: no run ends, the same pids
+// run under a server of the new binary, and they answer input.
+func TestServerUpgradeKeepsRuns(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	newBin := filepath.Join(t.TempDir(), "corral-next")
+	copyFile(t, corralBin, newBin)
+	const n = 20
+	for i := range n {
+		if r := serverCorral(t, state, "spawn", "--pty", "--name", fmt.Sprintf("r%02d", i), "--shell", "--",
+			`while read l; do echo "got $l"; done`); r.code != 0 {
+			t.Fatalf("spawn: %+v", r)
+		}
+	}
+	endLater(t, pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	before := lsRuns(t, state)
+	old := serverPID(t, state)
+
+	up := run(t, withState(corralCmd(newBin, "server", "--upgrade"), state))
+	if up.code != 0 || !strings.Contains(up.stderr, "20 live run(s) handed over, 20 live now") {
+		t.Fatalf("upgrade: %+v", up)
+	}
+	next := serverPID(t, state)
+	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", next)); next == old || exe != newBin {
+		t.Fatalf("server after the upgrade: pid %d (was %d), exe %q, want %q", next, old, exe, newBin)
+	}
+	after := lsRuns(t, state)
+	for name, b := range before {
+		if a := after[name]; a.PID != b.PID || a.State != "running" {
+			t.Errorf("%s: before %+v, after %+v", name, b, a)
+		}
+	}
+	serverCorral(t, state, "submit", "r07", "still here")
+	eventually.Value(t, 10*time.Second, "input to reach a handed-over run", func() (string, bool) {
+		out := serverCorral(t, state, "log", "r07").stdout
+		return out, strings.Contains(out, "got still here")
+	})
+	if strings.Contains(readEvents(t, state), `"reason":"supervisor-shutdown"`) {
+		t.Error("a run was ended by the upgrade")
+	}
+}
+
+// An upgrade asked of a server no keeper started is refused with why, and ends nothing.
+func TestUpgradeWithoutKeeperRefused(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	srv := withState(corral(t, "server", "--no-keeper"), state)
+	srv.Stderr = io.Discard
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Wait() }) // last: after endLater's SIGTERM
+	endLater(t, pin(t, srv.Process.Pid), syscall.SIGTERM, "server")
+	eventually.True(t, 10*time.Second, "the server to answer", func() bool {
+		return serverCorral(t, state, "ls").code == 0
+	})
+	up := serverCorral(t, state, "server", "--upgrade")
+	if up.code == 0 || !strings.Contains(up.stderr, "was not started by a keeper") {
+		t.Fatalf("upgrade of a server without keeper: %+v", up)
+	}
+	if pid := serverPID(t, state); pid != srv.Process.Pid {
+		t.Fatalf("server pid %d, want %d: it must go on", pid, srv.Process.Pid)
+	}
+}
+
+// SIGKILL of the keeper and the server: nothing holds the runs any more, and the next
+// server reaps them by reconciliation, exactly once; nothing is left.
+func TestKeeperAndServerKilledReconciled(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	sp := serverCorral(t, state, "spawn", "--name", "orphan", "--", "sleep", "300")
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	orphan := lsRuns(t, state)["orphan"].PID
+	endLater(t, pin(t, orphan), syscall.SIGKILL, "the orphan") // only if the test failed
+	keeper, old := keeperPID(t, state), serverPID(t, state)
+	pin(t, keeper).Signal(syscall.SIGKILL)
+	pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, keeper, "the killed keeper")
+	waitGone(t, old, "the killed server")
+	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
+		t.Fatalf("spawn on a new server: %+v", r)
+	}
+	eventually.True(t, 30*time.Second, "the new server to reap the orphan", func() bool {
+		o := lsRuns(t, state)["orphan"]
+		if o.State == "exited" && o.Reason != "orphan-reaped" {
+			t.Fatalf("the orphan's record closed %s", o.Reason)
+		}
+		return o.State == "exited"
+	})
+	waitGone(t, orphan, "the orphan")
+	if n := strings.Count(readEvents(t, state), `"decision":"orphan-reaped"`); n != 1 {
+		t.Errorf("%d orphan-reaped decisions, want exactly 1", n)
+	}
+}
+
+// SIGSTOP of the server: the runs go on writing (into the terminal's buffer); once it
+// continues, every value is in the log.
+func TestServerStoppedRunsGoOn(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	mark := filepath.Join(t.TempDir(), "count")
+	loop := fmt.Sprintf(`i=0; while :; do i=$((i+1)); echo s$i; echo $i > %s; sleep 0.05; done`, mark)
+	if r := serverCorral(t, state, "spawn", "--pty", "--name", "tty", "--shell", "--", loop); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	count := func() int {
+		b, _ := os.ReadFile(mark)
+		n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		return n
+	}
+	eventually.True(t, 10*time.Second, "the run to count", func() bool { return count() > 0 })
+	srv := pin(t, serverPID(t, state))
+	srv.Signal(syscall.SIGSTOP)
+	t.Cleanup(func() { srv.Signal(syscall.SIGCONT) })
+	from := count()
+	eventually.True(t, 20*time.Second, "the run to count on while its server is stopped", func() bool {
+		return count() >= from+20
+	})
+	srv.Signal(syscall.SIGCONT)
+	var text string
+	eventually.Value(t, 10*time.Second, "the log after the stop", func() (string, bool) {
+		text = serverCorral(t, state, "log", "tty", "--limit", "100000").stdout
+		_, last, _ := counted(t, text, "s")
+		return text, last >= from+20
+	})
+	if first, last, gaps := counted(t, text, "s"); first != 1 || len(gaps) > 0 {
+		t.Errorf("log: %d..%d, gaps %v", first, last, gaps)
+	}
+}
+
+// corralCmd runs bin (a corral binary) in the test's environment.
+func corralCmd(bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = os.Environ()
+	return cmd
+}
+
+// withState points cmd at state (the last CORRAL_STATE_DIR wins).
+func withState(cmd *exec.Cmd, state string) *exec.Cmd {
+	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
+	return cmd
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err == nil {
+		err = os.WriteFile(dst, b, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,480 @@
+package keeper
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"corral/reaper"
+)
+
+// EnvFD names the variable that tells a server which descriptor is its keeper's.
+const EnvFD = "CORRAL_KEEPER_FD"
+
+// Options are the keeper process's: the state dir it keeps runs for and the server
+// it starts there (Exe Args…; it adds only the socket, as descriptor 3).
+type Options struct {
+	StateDir string
+	Exe      string
+	Args     []string
+	Log      *slog.Logger
+	Stderr   *os.File // the server's stderr (a keeper in the foreground); nil: /dev/null
+}
+
+// Supported: this system has keepers.
+const Supported = true
+
+// Started reports whether a keeper started this process (FromEnv finds it).
+func Started() bool {
+	_, ok := os.LookupEnv(EnvFD)
+	return ok
+}
+
+// ErrRunning: the state dir has a keeper already (it starts the server).
+var ErrRunning = errors.New("keeper: the state dir has a keeper already")
+
+// BufferCap bounds the output kept per run while no server reads: past it the
+// keeper stops reading and the run's next write blocks, as on a terminal nobody
+// reads (a flood loses nothing; it waits).
+const BufferCap = 4 << 20
+
+// Restart backoff: a server that ended within firstBackoff of its start is started
+// again after a wait that doubles up to maxBackoff, so a server that cannot start
+// (a broken binary after an upgrade) does not spin.
+const (
+	firstBackoff = 200 * time.Millisecond
+	maxBackoff   = 10 * time.Second
+	steadyAfter  = 5 * time.Second
+)
+
+// Serve is the keeper process: it starts the server and keeps its runs until it keeps
+// none and its server has ended. It returns ErrRunning at once when the state dir has
+// a keeper.
+func Serve(o Options) error {
+	lock, err := lockKeeper(o.StateDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := reaper.SetSubreaper(); err != nil {
+		return err
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	k := &keeper{o: o, log: o.Log, runs: map[string]*kept{}, wake: make(chan struct{}, 1)}
+	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
+	chld := make(chan os.Signal, 1)
+	signal.Notify(chld, syscall.SIGCHLD)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT)
+	k.log.Info("keeper started", "pid", os.Getpid())
+	backoff := time.Duration(0)
+	var restart <-chan time.Time
+	if err := k.startServer(); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-chld:
+		case s := <-term:
+			k.forward(s)
+		case <-k.wake:
+		case <-restart:
+			restart = nil
+			if err := k.startServer(); err != nil {
+				k.log.Error("server not started", "err", err)
+				backoff = nextBackoff(backoff)
+				restart = time.After(backoff)
+			}
+		}
+		gone, lived := k.reap()
+		if !gone {
+			continue
+		}
+		if k.keeping() == 0 {
+			k.log.Info("keeper stopped: the server ended and no run is kept")
+			return nil
+		}
+		backoff = 0
+		if lived < steadyAfter {
+			backoff = nextBackoff(backoff)
+		}
+		restart = time.After(backoff)
+	}
+}
+
+func nextBackoff(d time.Duration) time.Duration {
+	if d == 0 {
+		return firstBackoff
+	}
+	return min(2*d, maxBackoff)
+}
+
+// lockKeeper takes keeper.lock in the state dir, never through a link.
+func lockKeeper(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, "keeper.lock"), os.O_CREATE|os.O_RDWR|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("keeper: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, ErrRunning
+		}
+		return nil, fmt.Errorf("keeper: lock: %w", err)
+	}
+	// Its pid, for people and tests (the lock is what counts).
+	if f.Truncate(0) == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return f, nil
+}
+
+// keeper is the keeper process's state.
+type keeper struct {
+	o    Options
+	log  *slog.Logger
+	wake chan struct{}
+
+	mu   sync.Mutex
+	runs map[string]*kept
+	srv  *server // the server it started last; nil once that one is reaped
+	next string  // the binary to start next, from a handover
+}
+
+// server is one server the keeper started.
+type server struct {
+	pid     int
+	conn    *conn
+	started time.Time
+	ready   bool // it has recovered: exits are told to it as they happen
+}
+
+// kept is one run: its descriptors, what was read while no server read, and its
+// root's exit once observed.
+type kept struct {
+	id    string
+	pid   int
+	pty   bool
+	files []*os.File // the PTY master; or stdin (nil once closed), stdout, stderr
+
+	mu       sync.Mutex
+	buf      [2][]byte
+	draining sync.WaitGroup
+	drains   bool
+
+	exited bool
+	lost   bool // exited, reaped by its server before it ended: no status
+	status syscall.WaitStatus
+}
+
+func (k *keeper) keeping() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.runs)
+}
+
+func (k *keeper) poke() {
+	select {
+	case k.wake <- struct{}{}:
+	default:
+	}
+}
+
+// startServer starts the server with its end of a new socket pair as descriptor 3.
+func (k *keeper) startServer() error {
+	c, theirs, err := pair()
+	if err != nil {
+		return err
+	}
+	defer theirs.Close()
+	k.mu.Lock()
+	exe := k.o.Exe
+	if k.next != "" {
+		exe = k.next
+	}
+	k.mu.Unlock()
+	cmd := exec.Command(exe, k.o.Args...)
+	cmd.ExtraFiles = []*os.File{theirs}
+	cmd.Env = append(os.Environ(), EnvFD+"=3")
+	cmd.Dir = "/"
+	if k.o.Stderr != nil {
+		cmd.Stderr = k.o.Stderr
+	}
+	if err := cmd.Start(); err != nil {
+		c.close()
+		return fmt.Errorf("keeper: start server %s: %w", exe, err)
+	}
+	srv := &server{pid: cmd.Process.Pid, conn: c, started: time.Now()}
+	cmd.Process.Release() // reaped by reap, with every other child
+	k.mu.Lock()
+	k.srv = srv
+	k.mu.Unlock()
+	k.log.Info("server started", "pid", srv.pid, "exe", exe, "kept", k.keeping())
+	go k.serve(srv)
+	return nil
+}
+
+// forward passes SIGTERM or SIGINT on to the server, which ends its runs and exits;
+// the keeper follows once it keeps nothing.
+func (k *keeper) forward(s os.Signal) {
+	k.mu.Lock()
+	srv := k.srv
+	k.mu.Unlock()
+	k.log.Info("signal", "signal", s.String())
+	if srv != nil {
+		unix.Kill(srv.pid, syscall.SIGTERM)
+	}
+}
+
+// serve reads the server's messages until it hangs up; then the keeper reads the
+// runs' output itself.
+func (k *keeper) serve(srv *server) {
+	for {
+		m, files, err := srv.conn.recv()
+		if err != nil {
+			if !errors.Is(err, errHungUp) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+				k.log.Warn("server connection", "err", err)
+			}
+			break
+		}
+		k.handle(srv, m, files)
+	}
+	srv.conn.close()
+	k.mu.Lock()
+	srv.ready = false
+	if k.srv == nil || k.srv == srv { // not once a newer server has taken the runs
+		for _, kp := range k.runs {
+			kp.startDrain()
+		}
+	}
+	k.mu.Unlock()
+	k.log.Info("server hung up", "pid", srv.pid)
+	k.poke()
+}
+
+func (k *keeper) handle(srv *server, m msg, files []*os.File) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	switch m.Op {
+	case opHello:
+		k.recoverTo(srv)
+		return
+	case opKeep:
+		if old := k.runs[m.ID]; old != nil {
+			old.close()
+		}
+		k.runs[m.ID] = &kept{id: m.ID, pid: m.PID, pty: m.PTY, files: files}
+		return
+	case opDrop:
+		if kp := k.runs[m.ID]; kp != nil {
+			delete(k.runs, m.ID)
+			kp.close()
+			if kp.exited {
+				reaper.ReapIfZombie(kp.pid) // ours to reap: the server is done with it
+			}
+		}
+	case opCloseIn:
+		if kp := k.runs[m.ID]; kp != nil && !kp.pty && kp.files[0] != nil {
+			kp.files[0].Close()
+			kp.files[0] = nil
+		}
+	case opHandover:
+		k.next = m.Exe
+		k.log.Info("handover", "next", m.Exe)
+	default:
+		k.log.Warn("unknown message", "op", m.Op)
+	}
+	for _, f := range files {
+		f.Close() // only keep carries descriptors
+	}
+}
+
+// recoverTo sends srv every run kept: its descriptors, the output read meanwhile and
+// its exit if it has exited; then ready. Called with k.mu held, so no message of the
+// server is handled in between. A run whose descriptors cannot be sent stays kept
+// for the next server.
+func (k *keeper) recoverTo(srv *server) {
+	n := 0
+	for _, kp := range k.runs {
+		kp.stopDrain()
+		if err := kp.sendTo(srv.conn); err != nil {
+			k.log.Warn("recover", "run_id", kp.id, "err", err)
+			continue
+		}
+		n++
+	}
+	if err := srv.conn.send(msg{Op: opReady}); err != nil {
+		k.log.Warn("recover", "err", err)
+		return
+	}
+	srv.ready = true
+	k.log.Info("recovered", "server", srv.pid, "runs", n)
+}
+
+// sendTo sends the run, its output kept (which it then forgets) and its exit.
+func (kp *kept) sendTo(c *conn) error {
+	var files []*os.File
+	for _, f := range kp.files {
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	m := msg{Op: opRun, ID: kp.id, PID: kp.pid, PTY: kp.pty}
+	if !kp.pty && kp.files[0] == nil {
+		m.Stream = -1 // stdin was closed: the files are stdout and stderr
+	}
+	if err := c.send(m, files...); err != nil {
+		return err
+	}
+	kp.mu.Lock()
+	defer kp.mu.Unlock()
+	for s, b := range kp.buf {
+		for len(b) > 0 {
+			n := min(len(b), chunk)
+			if err := c.send(msg{Op: opData, ID: kp.id, Stream: s, Data: b[:n]}); err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+		kp.buf[s] = nil
+	}
+	if kp.exited {
+		return c.send(kp.exitMsg())
+	}
+	return nil
+}
+
+// reap reaps every child of the keeper but the kept roots — escaped processes
+// reparented to it, and the server — then observes kept roots that exited (without
+// reaping them: their pids stay pinned until the server drops them) and tells a
+// recovered server. It reports whether the server was reaped, and how long it lived.
+func (k *keeper) reap() (serverGone bool, lived time.Duration) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	roots := map[int]bool{}
+	for _, kp := range k.runs {
+		roots[kp.pid] = true
+	}
+	for _, pid := range reaper.Children() {
+		if roots[pid] {
+			continue
+		}
+		reaped, _ := reaper.ReapIfZombie(pid)
+		if reaped && k.srv != nil && pid == k.srv.pid {
+			serverGone, lived = true, time.Since(k.srv.started)
+			k.log.Info("server ended", "pid", pid, "lived", lived.Round(time.Millisecond))
+			k.srv.conn.close() // its reader ends, and the runs are read here from now on
+			k.srv = nil
+		}
+	}
+	for _, kp := range k.runs {
+		if !kp.exited {
+			k.observe(kp)
+		}
+	}
+	return serverGone, lived
+}
+
+// observe checks whether a kept root has exited. While a server lives its roots are
+// its children, not ours (ECHILD); once it has ended every root it had not reaped is
+// ours, so a root that is not was reaped by it: exited, status unknown.
+func (k *keeper) observe(kp *kept) {
+	ws, exited, err := reaper.ExitedStatus(kp.pid)
+	switch {
+	case err != nil && k.srv == nil:
+		kp.exited, kp.lost = true, true
+	case err != nil, !exited:
+		return
+	default:
+		kp.exited, kp.status = true, ws
+	}
+	k.log.Info("run exited", "run_id", kp.id, "pid", kp.pid, "status", uint32(kp.status), "unknown", kp.lost)
+	if k.srv != nil && k.srv.ready {
+		if err := k.srv.conn.send(kp.exitMsg()); err != nil {
+			k.log.Warn("exit not told", "run_id", kp.id, "err", err)
+		}
+	}
+}
+
+func (kp *kept) exitMsg() msg {
+	return msg{Op: opExited, ID: kp.id, PID: kp.pid, Status: uint32(kp.status), Lost: kp.lost}
+}
+
+// startDrain reads the run's output until a server takes it back, the buffer is full,
+// or the output ends. Called with the keeper's lock held.
+func (kp *kept) startDrain() {
+	if kp.drains {
+		return
+	}
+	kp.drains = true
+	outs := kp.files[1:]
+	if kp.pty {
+		outs = kp.files[:1]
+	}
+	for s, f := range outs {
+		f.SetReadDeadline(time.Time{})
+		kp.draining.Add(1)
+		go kp.drain(s, f)
+	}
+}
+
+func (kp *kept) drain(s int, f *os.File) {
+	defer kp.draining.Done()
+	buf := make([]byte, 32<<10)
+	for {
+		kp.mu.Lock()
+		room := BufferCap - len(kp.buf[0]) - len(kp.buf[1])
+		kp.mu.Unlock()
+		if room <= 0 {
+			return // full: the run waits for a server, as on a terminal nobody reads
+		}
+		n, err := f.Read(buf[:min(room, len(buf))])
+		if n > 0 {
+			kp.mu.Lock()
+			kp.buf[s] = append(kp.buf[s], buf[:n]...)
+			kp.mu.Unlock()
+		}
+		if err != nil {
+			return // a deadline (a server takes the run back), EOF, or EIO: the output ended
+		}
+	}
+}
+
+// stopDrain ends the run's readers and waits for them. Called with the keeper's lock
+// held.
+func (kp *kept) stopDrain() {
+	if !kp.drains {
+		return
+	}
+	past := time.Unix(1, 0)
+	for _, f := range kp.files {
+		if f != nil {
+			f.SetReadDeadline(past)
+		}
+	}
+	kp.draining.Wait()
+	kp.drains = false
+}
+
+func (kp *kept) close() {
+	kp.stopDrain()
+	for _, f := range kp.files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"corral/ptyhost"
+	"corral/ptyhost/screen"
+	"corral/reaper"
+	"corral/runs/keeper"
+)
+
+// Runs that outlive their server (DESIGN §18): every started run's descriptors are
+// handed to the keeper that started this server; a server started after another
+// (crash or upgrade) takes back the runs the keeper kept and supervises them as if it
+// had started them, with their own PTY or pipes.
+
+// WithKeeper hands every run's descriptors to k, the keeper that started this server,
+// so the runs outlive it; Readopt takes back those of the server before.
+func WithKeeper(k *keeper.Client) Option { return func(s *Supervisor) { s.keeper = k } }
+
+// DetailResumed is EventSpawn's detail for a run taken over from a previous server
+// through the keeper: same process, same terminal.
+const DetailResumed = "resumed"
+
+// keep hands the started run's descriptors to the keeper. A keeper that is gone costs
+// the run nothing but its survival of this server: that is logged.
+func (r *run) keep() {
+	k := r.sup.keeper
+	if k == nil || r.proc == nil {
+		return
+	}
+	if err := k.Keep(r.id, r.proc.PID(), r.spec.PTY, r.proc.Files()...); err != nil {
+		r.sup.reg.emit("keeper-error", "run_id", r.id, "err", err.Error())
+	}
+}
+
+// unkeep tells the keeper the run has ended (it closes its copies of the descriptors
+// and reaps the root if it is its child).
+func (r *run) unkeep() {
+	if k := r.sup.keeper; k != nil {
+		k.Drop(r.id)
+	}
+}
+
+// replayBytes is how much of a resumed run's transcript rebuilds its screen and its
+// in-memory log: the end of it, as a terminal would have shown it.
+const replayBytes = 1 << 20
+
+// Readopt takes over the runs the keeper kept for this state dir from a server before
+// this one: each record is stolen from the dead instance (a new lease epoch, written
+// before anything else, so the old owner's fencing holds), and the run is hosted
+// again through its own descriptors — same pid, same record, its transcript
+// continued, its screen rebuilt from the transcript and the output the keeper read
+// meanwhile, its watchdog resumed with the time that passed counted. A run whose root
+// exited meanwhile ends with its real status. Call it before anything reconciles.
+func (s *Supervisor) Readopt(kept []keeper.Run) []Decision {
+	out := make([]Decision, 0, len(kept))
+	for _, k := range kept {
+		out = append(out, s.resume(k))
+	}
+	return out
+}
+
+func (s *Supervisor) resume(k keeper.Run) Decision {
+	d := Decision{ID: k.ID, PID: k.PID}
+	rec, err := s.stealKept(k)
+	if err != nil {
+		// Not a run this registry can account for: the keeper's word is that a server
+		// of this state dir started it, so it is ended (its root is pinned by the
+		// keeper until the drop), never left running unsupervised.
+		closeFiles(k.Files)
+		t := reaper.Target{SID: k.PID, PTY: k.PTY, Grace: s.cfg.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll}
+		rep := reaper.Terminate(context.Background(), t)
+		if s.keeper != nil {
+			s.keeper.Drop(k.ID)
+		}
+		d.Decision, d.Reason = VerdictReaped, OrphanReaped
+		d.Detail = fmt.Sprintf("kept by the keeper but %v; ended: %s", err, StepsText(rep.Steps))
+		s.reg.emit("resume", "run_id", k.ID, "pid", k.PID, "err", err.Error())
+		return d
+	}
+	d.Name = rec.Name
+	r := s.resumedRun(rec, k)
+	if err := r.rehost(k); err != nil {
+		d.Detail = "resumed without its terminal: " + err.Error()
+	}
+	s.mu.Lock()
+	s.runs[r.id] = r
+	s.order = append(s.order, r.id)
+	s.mu.Unlock()
+	r.change(EventSpawn, DetailResumed, nil)
+	r.wd.Start()
+	go r.monitor(func() { <-k.Exit.Done() })
+	if rec.State == Exiting { // its old server was ending it: so does this one
+		reason := rec.Reason
+		if reason == ReasonNone {
+			reason = SupervisorShutdown
+		}
+		r.stop(reason)
+	}
+	d.Decision = VerdictAdopted
+	if d.Detail == "" {
+		d.Detail = "resumed from the keeper: same process, same terminal"
+	}
+	s.reg.emit("resume", "run_id", r.id, "pid", k.PID, "epoch", rec.LeaseEpoch)
+	return d
+}
+
+// stealKept takes the kept run's record from its dead owner, under the registry lock.
+// The record must be live and name the same root; its owner must be dead (the keeper
+// saw its server end, and its instance lock says so too).
+func (s *Supervisor) stealKept(k keeper.Run) (Record, error) {
+	if s.reg == nil {
+		return Record{}, ErrNoRegistry
+	}
+	var rec Record
+	err := s.reg.transact(func(t tx) error {
+		var err error
+		rec, err = t.r.record(k.ID)
+		switch {
+		case err != nil:
+			return err
+		case rec.State == Exited:
+			return fmt.Errorf("its record says it exited (%s)", rec.Reason)
+		case rec.PID != k.PID:
+			return fmt.Errorf("its record names pid %d, the keeper %d", rec.PID, k.PID)
+		case s.reg.InstanceAlive(rec.OwnerInstanceID):
+			return fmt.Errorf("its owner %s is alive", rec.OwnerInstanceID)
+		}
+		prev := rec.OwnerInstanceID
+		rec.OwnerInstanceID, rec.LeaseEpoch = s.reg.Instance(), rec.LeaseEpoch+1
+		rec.LeaseExpiresAt = s.reg.now().Add(s.cfg.LeaseExpiry)
+		rec.Adopted = false
+		if err := t.put(rec); err != nil {
+			return err
+		}
+		s.reg.emit("lease-steal", "run_id", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
+		return nil
+	})
+	return rec, err
+}
+
+// resumedRun is the run of a stolen record, as newRun makes one.
+func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1),
+		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, kept: k.Exit,
+		committed: Running}
+	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {
+		r.cgroup = cg
+	}
+	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
+		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
+		StartedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt, Escapees: len(rec.Escapees),
+		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
+		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
+	s.logPaths(r)
+	r.wd = s.newWatchdog(rec.Spec, r, s.clock.Now().Sub(rec.CreatedAt))
+	if a, err := s.agentFor(rec.Spec); err == nil && a != nil {
+		r.startAgent(a)
+	}
+	return r
+}
+
+// rehost gives the resumed run its terminal back: transcripts continued, the screen
+// and the log rebuilt from the transcript's end, the output the keeper read fed
+// through as if just read, then the descriptors hosted again.
+func (r *run) rehost(k keeper.Run) error {
+	if err := r.openTranscripts(true); err != nil {
+		r.sup.reg.emit("resume", "run_id", r.id, "err", err.Error())
+	}
+	opts := ptyhost.Options{OnOutput: r.onOutput, WriteQueue: r.sup.cfg.WriteQueue}
+	if r.spec.FixedSize {
+		opts.OnChildResize = r.onChildResize
+	}
+	cols, rows := r.spec.Cols, r.spec.Rows
+	if k.PTY && len(k.Files) == 1 {
+		if c, rw, err := ptyhost.WindowSize(k.Files[0]); err == nil {
+			cols, rows = c, rw
+		}
+	}
+	r.info.Cols, r.info.Rows = cols, rows
+	if r.sup.screens && r.spec.PTY {
+		r.screen = screen.NewScreen(int(cols), int(rows))
+		r.screen.SetHistoryLimit(r.sup.cfg.ScrollbackLines)
+		r.screen.SetFocus(false)
+	}
+	r.replay()
+	for s, b := range k.Output {
+		if len(b) > 0 {
+			r.onOutput(ptyhost.Stream(s), b)
+		}
+	}
+	proc, err := ptyhost.Resume(k.PID, k.Files, opts)
+	if err != nil {
+		closeFiles(k.Files)
+		return err
+	}
+	r.mu.Lock()
+	r.proc = proc
+	if r.screen != nil {
+		r.screen.SetReply(replyWriter{proc})
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// replay rebuilds the screen, the key modes and the in-memory log from the end of the
+// transcripts the previous server wrote; nothing is written again.
+func (r *run) replay() {
+	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
+		if path == "" || r.sup.logs == nil {
+			continue
+		}
+		b := readEnd(r.sup.logs, filepath.Base(path), replayBytes)
+		if len(b) == 0 {
+			continue
+		}
+		if r.screen != nil {
+			r.screen.Write(b)
+		}
+		if r.spec.PTY {
+			r.modes.Feed(b)
+		}
+		r.out.write(ptyhost.Stream(s), b)
+	}
+	if r.screen != nil {
+		r.attn = r.screen.Attention()
+		r.said, _ = r.screen.Activity()
+	}
+}
+
+// readEnd reads up to the last n bytes of a file in dir ("" when it cannot).
+func readEnd(dir *stateDir, name string, n int64) []byte {
+	f, err := dir.open(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(st.Size()-n, 0)
+	b, _ := io.ReadAll(io.NewSectionReader(f, off, st.Size()-off))
+	return b
+}
+
+func closeFiles(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// keptStatus is a resumed run's root's wait status, from its keeper; ok is false for
+// a run this server started, or when the keeper could not know it.
+func (r *run) keptStatus() (ws syscall.WaitStatus, ok bool) {
+	if r.kept == nil {
+		return ws, false
+	}
+	select {
+	case <-r.kept.Done():
+		return r.kept.Status()
+	default:
+		return ws, false
+	}
+}
+
+// elapsedFor is what is left of a duration d of which elapsed has passed (at least a
+// millisecond: a deadline that passed while no server watched fires at once).
+func elapsedFor(d, elapsed time.Duration) time.Duration {
+	if d <= 0 {
+		return d
+	}
+	return max(d-elapsed, time.Millisecond)
+}
