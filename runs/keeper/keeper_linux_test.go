@@ -1,0 +1,200 @@
+package keeper
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/runs/eventually"
+)
+
+// The test binary is also the keeper and its server: KEEPER_TEST=DIR makes it a
+// keeper of DIR whose server is this binary again with the argument fakeServer.
+const fakeServer = "fake-server"
+
+func TestMain(m *testing.M) {
+	dir := os.Getenv("KEEPER_TEST")
+	switch {
+	case dir != "" && len(os.Args) > 1 && os.Args[1] == fakeServer:
+		os.Exit(serveFake(dir))
+	case dir != "":
+		err := Serve(Options{StateDir: dir, Exe: os.Args[0], Args: []string{fakeServer}})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// serveFake is a server in miniature. The first starts a pipe run that prints "one",
+// waits for a line and exits 3; it hands the run to the keeper and never reads it.
+// The next takes the run back, writes "two", reads to the end and reports what it
+// got: the output the keeper kept, the rest, and the exit status.
+func serveFake(dir string) int {
+	k, err := FromEnv()
+	if err != nil || k == nil {
+		return 2
+	}
+	if os.Getenv(EnvFD) != "" {
+		return 3 // FromEnv must take the variable away from what this process starts
+	}
+	runs, err := k.Recover()
+	if err != nil {
+		return 4
+	}
+	os.WriteFile(filepath.Join(dir, fmt.Sprintf("server.%d", len(runs))), []byte(strconv.Itoa(os.Getpid())), 0o600)
+	if len(runs) == 0 {
+		inR, inW, _ := os.Pipe()
+		outR, outW, _ := os.Pipe()
+		errR, errW, _ := os.Pipe()
+		cmd := exec.Command("/bin/sh", "-c", `echo one; read x; echo "got $x"; exit 3`)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return 5
+		}
+		inR.Close()
+		outW.Close()
+		errW.Close()
+		if err := k.Keep("r1", cmd.Process.Pid, false, inW, outR, errR); err != nil {
+			return 6
+		}
+		os.WriteFile(filepath.Join(dir, "started"), nil, 0o600)
+		select {} // until killed
+	}
+	r := runs[0]
+	kept := string(r.Output[0])
+	r.Files[0].Write([]byte("two\n"))
+	rest, _ := io.ReadAll(r.Files[1])
+	<-r.Exit.Done()
+	ws, known := r.Exit.Status()
+	res := fmt.Sprintf("%s|%q|%q|%d|%v", r.ID, kept, rest, ws.ExitStatus(), known)
+	os.WriteFile(filepath.Join(dir, "result"), []byte(res), 0o600)
+	k.Drop(r.ID)
+	return 0
+}
+
+// A server SIGKILLed while its run waits: the keeper reads what the run printed, the
+// run becomes its child, a new server is started and takes the run back through the
+// same pipes — the output kept, input reaching it, its exit status from the keeper —
+// and once the run is dropped and the server ends, the keeper ends too.
+func TestKeeperCarriesARunAcrossServers(t *testing.T) {
+	dir := t.TempDir()
+	keeper := exec.Command(os.Args[0])
+	keeper.Env = append(os.Environ(), "KEEPER_TEST="+dir)
+	logf, err := os.Create(filepath.Join(t.TempDir(), "keeper.stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keeper.Stderr = logf // a file: Wait never waits on a pipe a child still holds
+	stderr := func() string { b, _ := os.ReadFile(logf.Name()); return string(b) }
+	if err := keeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = keeper.Wait(); close(done) }()
+	t.Cleanup(func() {
+		select {
+		case <-done:
+		default:
+			keeper.Process.Kill()
+			<-done
+		}
+	})
+	eventually.True(t, 10*time.Second, "the first server to start its run", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	})
+	b, _ := os.ReadFile(filepath.Join(dir, "server.0"))
+	first, _ := strconv.Atoi(string(b))
+	if first <= 1 {
+		t.Fatalf("first server pid %q", b)
+	}
+	syscall.Kill(first, syscall.SIGKILL)
+	var res string
+	eventually.Value(t, 20*time.Second, "the next server's report", func() (string, bool) {
+		b, err := os.ReadFile(filepath.Join(dir, "result"))
+		res = string(b)
+		return res, err == nil
+	})
+	if want := `r1|"one\n"|"got two\n"|3|true`; res != want {
+		t.Fatalf("the next server got %s, want %s", res, want)
+	}
+	select {
+	case <-done:
+		if waitErr != nil {
+			t.Fatalf("keeper: %v: %s", waitErr, stderr())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the keeper did not end once it kept nothing: %s", stderr())
+	}
+	if pid, _ := os.ReadFile(filepath.Join(dir, "keeper.lock")); strings.TrimSpace(string(pid)) != strconv.Itoa(keeper.Process.Pid) {
+		t.Errorf("keeper.lock says %q, the keeper is %d", pid, keeper.Process.Pid)
+	}
+}
+
+// A second keeper of the same state dir ends at once with ErrRunning.
+func TestOneKeeperPerStateDir(t *testing.T) {
+	dir := t.TempDir()
+	l, err := lockKeeper(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := Serve(Options{StateDir: dir, Exe: "/bin/false"}); err != ErrRunning {
+		t.Fatalf("second keeper: %v, want ErrRunning", err)
+	}
+}
+
+// Messages keep their boundaries and carry descriptors: what is written to the
+// descriptor received arrives at the pipe sent.
+func TestWireCarriesDescriptors(t *testing.T) {
+	a, bf, err := pair()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	b, err := newConn(bf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.close()
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	data := bytes.Repeat([]byte("x"), chunk)
+	if err := a.send(msg{Op: opKeep, ID: "r1", PID: 42}, w); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if err := a.send(msg{Op: opData, ID: "r1", Data: data}); err != nil {
+		t.Fatal(err)
+	}
+	m, files, err := b.recv()
+	if err != nil || m.Op != opKeep || m.ID != "r1" || m.PID != 42 || len(files) != 1 {
+		t.Fatalf("keep: %+v %d files, %v", m, len(files), err)
+	}
+	files[0].Write([]byte("through"))
+	files[0].Close()
+	if got, _ := io.ReadAll(r); string(got) != "through" {
+		t.Fatalf("read %q through the descriptor sent", got)
+	}
+	m, files, err = b.recv()
+	if err != nil || m.Op != opData || !bytes.Equal(m.Data, data) || len(files) != 0 {
+		t.Fatalf("data: op %q, %d bytes, %d files, %v", m.Op, len(m.Data), len(files), err)
+	}
+	a.close()
+	if _, _, err := b.recv(); err == nil {
+		t.Fatal("recv after the peer closed: no error")
+	}
+}
