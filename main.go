@@ -135,8 +135,9 @@ func init() {
 		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
-		"proxy":  {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
-		"server": {"[--state-dir DIR]", "run the state dir's server in the foreground (for systemd)", cmdServer},
+		"proxy": {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
+		"server": {"[--state-dir DIR] [--window-size POLICY]", "run the state dir's server in the foreground (for systemd);\n" +
+			"--window-size: the size of a run several attached UIs show:\nlatest, smallest or largest ([ui] window_size)", cmdServer},
 		"doctor": {"[--state-dir DIR]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
 		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
 	}
@@ -674,10 +675,17 @@ func cmdServer(args []string) int {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
 	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
+	windowSize := fs.String("window-size", "", "a run several attached UIs show takes the size of the latest active, the smallest or the largest (default: [ui] window_size, else latest)")
 	if code, ok := parseCommand("server", fs, args, ""); !ok {
 		return code
 	}
-	if err := server.Run(*stateDir, *daemon, warn); err != nil {
+	switch *windowSize {
+	case "", config.WindowLatest, config.WindowSmallest, config.WindowLargest:
+	default:
+		fmt.Fprintf(os.Stderr, "corral server: --window-size %q: want latest, smallest or largest (corral server --help)\n", *windowSize)
+		return exitUsage
+	}
+	if err := server.Run(*stateDir, *daemon, *windowSize, warn); err != nil {
 		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
 		return exitFailure
 	}
