@@ -137,8 +137,9 @@ func init() {
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
 		"proxy": {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
-		"server": {"[--state-dir DIR] [--upgrade]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
-			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends", cmdServer},
+		"server": {"[--state-dir DIR] [--upgrade] [--window-size POLICY]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
+			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends; --window-size: the size of a run\n" +
+			"several attached UIs show: latest, smallest or largest ([ui] window_size)", cmdServer},
 		"doctor": {"[--state-dir DIR]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
 		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
 	}
@@ -676,10 +677,17 @@ func cmdServer(args []string) int {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
 	daemon := fs.Bool("daemon", false, "log to the state dir only (how clients start it)")
+	windowSize := fs.String("window-size", "", "a run several attached UIs show takes the size of the latest active, the smallest or the largest (default: [ui] window_size, else latest)")
 	upgrade := fs.Bool("upgrade", false, "hand the running server's runs to a server of this binary; no run ends")
 	noKeeper := fs.Bool("no-keeper", false, "no keeper: the runs end with the server")
 	if code, ok := parseCommand("server", fs, args, ""); !ok {
 		return code
+	}
+	switch *windowSize {
+	case "", config.WindowLatest, config.WindowSmallest, config.WindowLargest:
+	default:
+		fmt.Fprintf(os.Stderr, "corral server: --window-size %q: want latest, smallest or largest (corral server --help)\n", *windowSize)
+		return exitUsage
 	}
 	if *upgrade {
 		return control.Upgrade(*stateDir, controlEnv())
@@ -692,7 +700,7 @@ func cmdServer(args []string) int {
 		}
 		return 0
 	}
-	if err := server.Run(*stateDir, *daemon, warn); err != nil {
+	if err := server.Run(*stateDir, *daemon, *windowSize, warn); err != nil {
 		fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
 		return exitFailure
 	}

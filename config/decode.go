@@ -69,7 +69,7 @@ func (d *decoder) topLevel(t table) error {
 			msg += " (it belongs in [defaults])"
 		case runKeys[k] != nil:
 			msg += " (it belongs in a [[run]] table)"
-		case uiKeys[k]:
+		case uiKeys[k] != nil:
 			msg += " (it belongs in [ui])"
 		}
 		d.note(d.fail(p.line, "", dotted(p.key), errors.New(msg)))
@@ -116,21 +116,28 @@ func (d *decoder) keys(t table) error {
 }
 
 // uiKeys are the keys of [ui].
-var uiKeys = map[string]bool{"mouse": true}
+var uiKeys = map[string]func(u *FileUI, v value) error{
+	"mouse": func(u *FileUI, v value) (err error) {
+		u.Mouse, err = asBool(v)
+		return err
+	},
+	keyWindowSize: func(u *FileUI, v value) (err error) {
+		u.WindowSize, err = asChoice(v, WindowLatest, WindowSmallest, WindowLargest)
+		return err
+	},
+}
 
 // ui reads [ui]: the terminal UI's preferences.
 func (d *decoder) ui(t table) error {
 	for _, p := range t.pairs {
-		if len(p.key) != 1 || !uiKeys[p.key[0]] {
+		set := uiKeys[p.key[0]]
+		if len(p.key) != 1 || set == nil {
 			d.note(unknownKey(d, p, "[ui]", uiKeys))
 			continue
 		}
-		on, err := asBool(p.val)
-		if err != nil {
+		if err := set(&d.f.UI, p.val); err != nil {
 			d.note(d.fail(p.line, "[ui]", p.key[0], err))
-			continue
 		}
-		d.f.UI.Mouse = on
 	}
 	return nil
 }

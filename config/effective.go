@@ -31,9 +31,14 @@ func (f *File) Effective(d Defaults) string {
 			w.kv(action, tomlStrings(f.Keys[action]))
 		}
 	}
-	if f.UI.Mouse {
+	if f.UI.Mouse || f.UI.WindowSize != "" {
 		w.line("\n[ui]")
+	}
+	if f.UI.Mouse {
 		w.kv("mouse", "true")
+	}
+	if f.UI.WindowSize != "" {
+		w.kv(keyWindowSize, tomlString(f.UI.WindowSize))
 	}
 	w.notify(f.Notify)
 	for _, r := range f.Runs {

@@ -17,6 +17,7 @@ import (
 //	cancel = ["x", "ctrl+k"]
 //	[ui]                  # the terminal UI
 //	mouse = true          # clicks and the wheel (off: the terminal keeps its selection)
+//	window_size = "latest" # a run several attached UIs show: "latest", "smallest", "largest"
 //	[[run]]               # one per run
 //	name = "build"
 //	cmd = "make -j8"
@@ -65,7 +66,18 @@ type FileUI struct {
 	// Mouse: clicks select and focus, the wheel scrolls (issue 12.7). Off by default
 	// so the terminal's own selection keeps working.
 	Mouse bool
+	// WindowSize is the size a run shown by several attached UIs takes, as tmux's
+	// window-size: WindowLatest ("" too), WindowSmallest or WindowLargest. The server
+	// reads it from the config file found without a flag (User).
+	WindowSize string
 }
+
+// Window-size policies, spelled as in the config file.
+const (
+	WindowLatest   = "latest"   // the UI that resized, showed, focused or typed into the run last
+	WindowSmallest = "smallest" // the smallest columns and rows of the UIs showing it
+	WindowLargest  = "largest"  // the largest columns and rows of the UIs showing it
+)
 
 // FileDefaults is the [defaults] table. Set holds the keys the file gave (as spelled
 // in the file, "no_output_timeout"), so Apply overrides only those.
@@ -209,17 +221,25 @@ func (f *File) Apply(d Defaults) Defaults {
 	return d
 }
 
-// UserNotify is the [notify] of the config file found without a flag ($CORRAL_CONFIG,
-// ./corral.toml, the user's): what the server, which reads no other config, tells
-// users with. A file that does not load gives the defaults and its error.
-func UserNotify() (Notify, error) {
+// User is the config file found without a flag ($CORRAL_CONFIG, ./corral.toml, the
+// user's): the server, which reads no other config, takes its [notify] (how it tells
+// users) and its [ui] window_size from it. No file is a File of defaults; a file that
+// does not load gives the defaults and its error.
+func User() (*File, error) {
+	none := &File{Notify: DefaultNotify()}
 	path, err := Discover("")
 	if err != nil || path == "" {
-		return DefaultNotify(), err
+		return none, err
 	}
 	f, err := Load(path)
 	if err != nil {
-		return DefaultNotify(), err
+		return none, err
 	}
-	return f.Notify, nil
+	return f, nil
+}
+
+// UserNotify is the [notify] of User.
+func UserNotify() (Notify, error) {
+	f, err := User()
+	return f.Notify, err
 }

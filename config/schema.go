@@ -20,6 +20,7 @@ const (
 	keyEscape        = "escape_policy"
 	keyStateDir      = "state_dir"
 	keyCgroupRoot    = "cgroup_root"
+	keyWindowSize    = "window_size"
 )
 
 // maxSize bounds a run's PTY columns and rows: the emulator allocates cols × rows

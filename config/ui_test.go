@@ -56,3 +56,33 @@ func TestUIMouseEffective(t *testing.T) {
 		t.Fatalf("read back: mouse %v, err %v", back != nil && back.UI.Mouse, err)
 	}
 }
+
+// [ui] window_size (issue 25): one of the three policies, read back from the
+// effective configuration; another value or type is an error on its line.
+func TestUIWindowSize(t *testing.T) {
+	for _, want := range []string{WindowLatest, WindowSmallest, WindowLargest} {
+		f, err := Parse("corral.toml", []byte("[ui]\nwindow_size = \""+want+"\"\n"))
+		if err != nil || f.UI.WindowSize != want {
+			t.Fatalf("%s: %q, %v", want, f.UI.WindowSize, err)
+		}
+		back, err := Parse("corral.toml", []byte(f.Effective(Default())))
+		if err != nil || back.UI.WindowSize != want || back.UI.Mouse {
+			t.Errorf("%s read back: %+v, %v", want, back.UI, err)
+		}
+	}
+	f, err := Parse("corral.toml", []byte("[ui]\nmouse = true\n"))
+	if err != nil || f.UI.WindowSize != "" {
+		t.Fatalf("absent: %q, %v", f.UI.WindowSize, err)
+	}
+	for _, c := range []struct{ doc, msg string }{
+		{"[ui]\nwindow_size = \"biggest\"\n", `want "latest" or "smallest" or "largest"`},
+		{"[ui]\nwindow_size = 3\n", "want"},
+		{"[ui]\nwindow_sise = \"latest\"\n", `did you mean "window_size"?`},
+	} {
+		_, err := Parse("corral.toml", []byte(c.doc))
+		var e *Error
+		if !errors.As(err, &e) || e.Line != 2 || e.In != "[ui]" || !strings.Contains(e.Msg, c.msg) {
+			t.Errorf("%q: err = %v, want line 2 [ui]: …%s", c.doc, err, c.msg)
+		}
+	}
+}

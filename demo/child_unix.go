@@ -12,7 +12,30 @@ import (
 	"golang.org/x/term"
 )
 
-func init() { behaviours["latency"] = latency }
+func init() {
+	behaviours["latency"] = latency
+	behaviours["winsize"] = winsize
+}
+
+// winsize draws its terminal's size, as the kernel tells it, at once and on every
+// SIGWINCH: the screen cleared, "size COLSxROWS" at the top left, and "corner
+// COLSxROWS" ending in the bottom right corner, where the cursor stays (what a pane
+// smaller than the screen must show).
+func winsize([]string) int {
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	for {
+		ws, err := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		corner := fmt.Sprintf("corner %dx%d", ws.Col, ws.Row)
+		fmt.Printf("\x1b[2J\x1b[Hsize %dx%d\x1b[%d;%dH%s", ws.Col, ws.Row, ws.Row,
+			max(int(ws.Col)-len(corner), 1), corner)
+		<-winch
+	}
+}
 
 // latency FILE: the child end of the input and echo latency benchmark (issue 6). In
 // raw mode it reads its input one byte at a time; for each it echoes "key N;" on a

@@ -149,16 +149,23 @@ func (s *Supervisor) CloseStdin(id string) error {
 	return nil
 }
 
-// Resize sets a PTY run's window size; the kernel sends the child SIGWINCH.
+// Resize sets a PTY run's window size; the kernel sends the child SIGWINCH. The screen
+// takes the size first, as tmux's does: what the child draws once told of the size
+// must be emulated at that size, and it may be read before a later resize of the
+// screen would happen.
 func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 	r, p, err := s.live(id)
 	if err != nil {
 		return err
 	}
+	old := r.snapshot()
+	r.takeSize(cols, rows)
 	if err := p.Resize(cols, rows); err != nil {
+		if old.Cols > 0 && old.Rows > 0 {
+			r.takeSize(old.Cols, old.Rows)
+		}
 		return err
 	}
-	r.takeSize(cols, rows)
 	r.change(EventState, DetailResize, func(i *Info) { i.Cols, i.Rows = cols, rows })
 	return nil
 }

@@ -24,13 +24,17 @@ func (s *Supervisor) Focus(id, viewer string, focused bool) error {
 	if r.screen != nil {
 		r.screen.SetFocus(looked)
 	}
+	if focused {
+		s.Active(id, viewer) // the latest window-size policy follows it (winsize.go)
+	}
 	return nil
 }
 
-// Unfocus forgets viewer (an attached UI that went away): it looks at nothing, and
-// what its snapshots carried is forgotten.
+// Unfocus forgets viewer (an attached UI that went away): it looks at nothing, what
+// its snapshots carried is forgotten, and its sizes no longer size any run.
 func (s *Supervisor) Unfocus(viewer string) {
 	s.forgetViewer(viewer)
+	s.forgetWindows(viewer)
 	s.mu.Lock()
 	var rs []*run
 	for _, r := range s.runs {

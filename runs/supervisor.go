@@ -58,6 +58,7 @@ type Supervisor struct {
 	later     later     // background reconciliation (reconcile_later.go)
 	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
 	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
+	win       windows   // the viewers' sizes of each run (winsize.go)
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)

@@ -97,7 +97,7 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 
 func writeCmd(c Core, id string, b []byte) tea.Cmd {
 	return func() tea.Msg {
-		_, err := api.Write.Call(bg, c, api.WriteArgs{ID: id, Data: b})
+		_, err := api.Write.Call(bg, c, api.WriteArgs{ID: id, Data: b, Viewer: c.Viewer()})
 		return WrittenMsg{ID: id, Err: err}
 	}
 }
@@ -115,11 +115,13 @@ func runCmd(c Core, op *api.Op[api.RunRef, api.RunRef], id string) tea.Cmd {
 	return doCmd(c, op, id, api.RunRef{ID: id})
 }
 
-// watchCmd names the shown run to the core; a failure only means no frames, which
-// the pane shows as it is.
+// watchCmd names the shown run to the core: a server streams its frames, and its size
+// follows this UI's pane as the window-size policy says (api.Show). A failure only
+// means no frames, which the pane shows as it is, or a run that ended.
 func watchCmd(c Core, id string) tea.Cmd {
 	return func() tea.Msg {
 		c.Watch(id)
+		api.Show.Call(bg, c, api.ShowArgs{Viewer: c.Viewer(), ID: id})
 		return nil
 	}
 }
@@ -225,7 +227,7 @@ func resizeCmd(c Core, rs []resize) tea.Cmd {
 	return func() tea.Msg {
 		done := DoneMsg{Op: api.Resize.Name()}
 		for _, r := range rs {
-			_, err := api.Resize.Call(bg, c, api.ResizeArgs{ID: r.id, Cols: r.cols, Rows: r.rows})
+			_, err := api.Resize.Call(bg, c, api.ResizeArgs{ID: r.id, Cols: r.cols, Rows: r.rows, Viewer: c.Viewer()})
 			if err != nil && !errors.Is(err, runs.ErrNotRunning) && done.Err == nil {
 				done.ID, done.Err = r.id, err
 			}

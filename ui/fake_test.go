@@ -38,6 +38,7 @@ type fakeCore struct {
 	items     [][]ptyhost.Item
 	watched   []string // Watch calls, in order
 	focus     []string // Focus calls, "id viewer true", in order
+	shows     []string // Show calls, "viewer id", in order
 	metrics   runs.Metrics
 }
 
@@ -160,8 +161,30 @@ func (f *fakeCore) Submit(id, text string) error {
 	return f.note("Submit", id, fmt.Sprintf("%q", text))
 }
 func (f *fakeCore) Resize(id string, c, r uint16) error { return f.note("Resize", id, c, r) }
-func (f *fakeCore) Remove(id string) error              { return f.note("Remove", id) }
-func (f *fakeCore) Shutdown(ctx context.Context) error  { return f.note("Shutdown") }
+
+// ResizeFor is a Resize when the run is not that size yet, as a supervisor with one
+// viewer does.
+func (f *fakeCore) ResizeFor(id, _ string, c, r uint16) error {
+	f.mu.Lock()
+	i := slices.IndexFunc(f.snap, func(i runs.Info) bool { return i.ID == id })
+	same := i >= 0 && f.snap[i].Cols == c && f.snap[i].Rows == r
+	f.mu.Unlock()
+	if same {
+		return nil
+	}
+	return f.Resize(id, c, r)
+}
+
+// Show and Active are the window-size bookkeeping: kept apart from the calls.
+func (f *fakeCore) Show(viewer, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.shows = append(f.shows, viewer+" "+id)
+	return nil
+}
+func (f *fakeCore) Active(string, string)              {}
+func (f *fakeCore) Remove(id string) error             { return f.note("Remove", id) }
+func (f *fakeCore) Shutdown(ctx context.Context) error { return f.note("Shutdown") }
 func (f *fakeCore) Metrics() runs.Metrics {
 	f.note("Metrics")
 	f.mu.Lock()

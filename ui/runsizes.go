@@ -10,7 +10,10 @@ import (
 // change of its pane, not on every event.
 type runSizes map[string][2]uint16
 
-// fit resizes every live PTY run whose size is not its pane's in layout l (runSize).
+// fit asks for every live PTY run's pane size in layout l (runSize), once per run and
+// change: the core sizes the run by its window-size policy over every UI that asked
+// (runs/winsize.go), so a run already that size is asked for too (another UI may
+// have sized it).
 func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
 	if l.w == 0 {
 		return nil
@@ -21,7 +24,7 @@ func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
 			continue
 		}
 		want := runSize(l, i)
-		if [2]uint16{i.Cols, i.Rows} == want || s[i.ID] == want {
+		if s[i.ID] == want {
 			continue
 		}
 		s[i.ID] = want

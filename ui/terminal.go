@@ -268,14 +268,24 @@ func (t Terminal) title(st screen.ScreenState) string {
 	if t.info.Ended() {
 		out += " " + badgeStyle(s, t.info).Render(badge(t.info))
 	}
+	// A screen larger than the pane says so: another attached UI may size a live run
+	// larger (said before the app's title, which may be long); a replay keeps its
+	// recording's size (said after its progress, the replay's title).
+	var cut string
+	if t.screen != nil {
+		cols, rows := t.screen.Size()
+		if iw, ih := t.InnerSize(); cols > iw || rows > ih {
+			cut = s.Warn.Render(fmt.Sprintf(" %d×%d > pane %d×%d", cols, rows, iw, ih))
+		}
+	}
+	if !t.info.Spec.FixedSize {
+		out += cut
+	}
 	if st.Title != "" {
 		out += s.Muted.Render(" — " + clean(st.Title))
 	}
-	if t.screen != nil && t.info.Spec.FixedSize { // a replay keeps its recording's size (after its progress)
-		cols, rows := t.screen.Size()
-		if iw, ih := t.InnerSize(); cols > iw || rows > ih {
-			out += s.Warn.Render(fmt.Sprintf(" %d×%d shown in %d×%d", cols, rows, iw, ih))
-		}
+	if t.info.Spec.FixedSize {
+		out += cut
 	}
 	if st.Err != "" {
 		out += " " + s.Danger.Render("⚠ "+clean(st.Err))

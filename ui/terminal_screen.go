@@ -14,21 +14,23 @@ import (
 
 // screenBody is the screen's rendering fitted to the pane: lines are already exactly
 // the screen's width, so they are only cut or padded when the pane and the screen
-// disagree (a resize on its way, a replay at its recording's size).
+// disagree (a resize on its way, a replay at its recording's size, a run another
+// attached UI sized larger: runs/winsize.go).
 //
-// A screen taller than the pane (a replay of a bigger recording) shows the rows
-// around its cursor, where its newest output is: from the top while the cursor is in
-// the first ih rows, then the ih rows ending at the cursor's.
+// A screen larger than the pane shows the part its cursor is in, where its newest
+// output is: from the top while the cursor is in the first ih rows, then the ih rows
+// ending at the cursor's; across, from the left while the cursor is in the first iw
+// columns, then the iw columns ending at the cursor's (screenOrigin).
 func (t Terminal) screenBody(st screen.ScreenState, iw, ih int) []string {
 	lines := strings.Split(t.screen.Render(), "\n")
 	cols, _ := t.screen.Size()
+	left, top := screenOrigin(cols, len(lines), iw, ih, st)
 	if len(lines) > ih {
-		top := screenTop(len(lines), ih, st.CursorY)
 		lines = lines[top : top+ih]
 	}
-	if cols != iw {
+	if cols != iw || left > 0 {
 		for i := range lines {
-			lines[i] = fitScreenLine(lines[i], cols, iw)
+			lines[i] = fitScreenLine(lines[i], left, cols, iw)
 		}
 	}
 	for len(lines) < ih {
@@ -37,24 +39,32 @@ func (t Terminal) screenBody(st screen.ScreenState, iw, ih int) []string {
 	return lines
 }
 
-// screenTop is the first of a screen's rows a pane ih rows high shows.
+// screenOrigin is the screen's cell at the pane's top left corner: a screen of cols ×
+// rows in a pane of iw × ih shows the part its cursor is in.
+func screenOrigin(cols, rows, iw, ih int, st screen.ScreenState) (left, top int) {
+	return screenTop(cols, iw, st.CursorX), screenTop(rows, ih, st.CursorY)
+}
+
+// screenTop is the first of a screen's rows a pane ih rows high shows (or the first
+// of its columns, across).
 func screenTop(rows, ih, cursorY int) int {
 	return min(max(cursorY-ih+1, 0), max(rows-ih, 0))
 }
 
-// fitScreenLine makes a line of Render, cols columns wide, exactly w columns. The
+// fitScreenLine makes a line of Render, cols columns wide, exactly the w columns from
+// column left (the pens of the columns skipped still apply). The
 // Screen counts columns rune by rune, as a terminal does (screen.RuneWidth), so a
 // cluster like 👍🏽 or 👨‍👩‍👧 is as wide as its parts; so does Bubble Tea's renderer
 // on a terminal without grapheme clustering (mode 2027). widthOf and fit count such a
 // cluster as one wide character, which would pad or cut the line to the wrong width
 // and push the pane's right edge (issue 10 item 6), so a screen line is padded by
 // what it is known to lack, and cut rune by rune.
-func fitScreenLine(line string, cols, w int) string {
-	if cols < w {
+func fitScreenLine(line string, left, cols, w int) string {
+	if cols < w && left == 0 {
 		return line + strings.Repeat(" ", w-cols)
 	}
 	var b strings.Builder
-	n := 0
+	n, skip := 0, left
 	for i := 0; i < len(line); {
 		if line[i] == 0x1b { // Render writes SGR sequences only: ESC [ … m
 			end := strings.IndexByte(line[i:], 'm') + 1
@@ -66,6 +76,15 @@ func fitScreenLine(line string, cols, w int) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(line[i:])
+		if skip > 0 { // left of the pane: a wide character cut in two leaves a blank
+			if skip -= screen.RuneWidth(r); skip < 0 {
+				b.WriteByte(' ')
+				n = -skip
+				skip = 0
+			}
+			i += size
+			continue
+		}
 		if n += screen.RuneWidth(r); n > w {
 			n -= screen.RuneWidth(r) // a wide character that does not fit
 			break
@@ -84,12 +103,13 @@ func (t Terminal) Cursor() *tea.Cursor {
 		return nil
 	}
 	iw, ih := t.InnerSize()
-	_, rows := t.screen.Size()
-	y := st.CursorY - screenTop(rows, ih, st.CursorY)
-	if st.CursorX >= iw || y >= ih {
+	cols, rows := t.screen.Size()
+	left, top := screenOrigin(cols, rows, iw, ih, st)
+	x, y := st.CursorX-left, st.CursorY-top
+	if x >= iw || y >= ih {
 		return nil
 	}
-	c := tea.NewCursor(st.CursorX+1, y+1)
+	c := tea.NewCursor(x+1, y+1)
 	c.Shape, c.Blink = cursorShape(st.CursorShape)
 	return c
 }

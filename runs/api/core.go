@@ -28,6 +28,11 @@ type Core interface {
 	Paste(id, text string) error
 	Submit(id, text string) error
 	Resize(id string, cols, rows uint16) error
+	// An attached UI's window size, the run its pane shows, its activity on a run
+	// (the window-size policy, runs/winsize.go).
+	ResizeFor(id, viewer string, cols, rows uint16) error
+	Show(viewer, id string) error
+	Active(id, viewer string)
 	Remove(id string) error
 	Poll(id string) (runs.Output, error)
 	Log(id string) (runs.Output, error)

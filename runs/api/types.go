@@ -61,9 +61,12 @@ type (
 		TotalLines int      `json:"total_lines"` // in the kept log
 		Truncated  bool     `json:"truncated"`   // older output was dropped by the cap
 	}
+	// WriteArgs: Viewer, when set, is the attached UI that typed (the latest
+	// window-size policy follows it).
 	WriteArgs struct {
-		ID   string `json:"id"`
-		Data []byte `json:"data"`
+		ID     string `json:"id"`
+		Data   []byte `json:"data"`
+		Viewer string `json:"viewer,omitempty"`
 	}
 	KeysArgs struct {
 		ID   string   `json:"id"`
@@ -105,10 +108,19 @@ type (
 		ID     string      `json:"id"`
 		Reason runs.Reason `json:"reason"`
 	}
+	// ResizeArgs: Viewer, when set, is the attached UI whose pane has that size; the
+	// run then takes the size its window-size policy gives over its viewers
+	// (runs.Supervisor.ResizeFor). Without, the run takes the size.
 	ResizeArgs struct {
-		ID   string `json:"id"`
-		Cols uint16 `json:"cols"`
-		Rows uint16 `json:"rows"`
+		ID     string `json:"id"`
+		Cols   uint16 `json:"cols"`
+		Rows   uint16 `json:"rows"`
+		Viewer string `json:"viewer,omitempty"`
+	}
+	// ShowArgs: Viewer's pane shows run ID now ("" for none).
+	ShowArgs struct {
+		Viewer string `json:"viewer"`
+		ID     string `json:"id"`
 	}
 	TreesArgs struct {
 		IDs []string `json:"ids"`

@@ -46,15 +46,44 @@ var (
 
 // Input, on its own lane.
 var (
-	Write     = declare("write", LaneInput, onRun(func(c Core, id string, a WriteArgs) error { return c.Write(id, a.Data) }))
+	Write     = declare("write", LaneInput, onRun(write))
 	SendKeys  = declare("send-keys", LaneInput, onRun(sendKeys))
 	SendItems = declare("send-items", LaneInput, onRun(func(c Core, id string, a ItemsArgs) error { return c.SendKeys(id, a.Items) }))
 	Paste     = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
 	Submit    = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
 		return max(blocking(a.ReadyTimeoutMS), InputBudget)
 	})
-	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error { return c.Resize(id, a.Cols, a.Rows) }))
+	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error {
+		return c.ResizeFor(id, a.Viewer, a.Cols, a.Rows)
+	}))
+	Show = declare("show", LaneInput, show)
 )
+
+// write types into a run; an attached UI's keys make it the run's latest viewer.
+func write(c Core, id string, a WriteArgs) error {
+	if err := c.Write(id, a.Data); err != nil {
+		return err
+	}
+	if a.Viewer != "" {
+		c.Active(id, a.Viewer)
+	}
+	return nil
+}
+
+// show says which run a viewer's pane shows (its window size counts for that run).
+func show(_ context.Context, c Core, a ShowArgs) (RunRef, error) {
+	if a.Viewer == "" {
+		return RunRef{}, errorf(CodeBadRequest, "show: no viewer")
+	}
+	id := a.ID
+	if id != "" {
+		var err error
+		if id, err = Resolve(c, id); err != nil {
+			return RunRef{}, err
+		}
+	}
+	return RunRef{ID: id}, c.Show(a.Viewer, id)
+}
 
 // Output, processes and the registry.
 var (

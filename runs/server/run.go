@@ -19,16 +19,22 @@ import (
 // put it in its own session with stdio on /dev/null): it logs only to server.log
 // then. It serves until corral shutdown, SIGTERM or SIGINT, and ends every live run
 // (supervisor-shutdown) before it returns. SIGHUP is ignored: outliving terminals is
-// its job. warn is told the registry's warnings on opening.
-func Run(stateDir string, daemon bool, warn func(string)) error {
+// its job. windowSize is the window-size policy of runs several attached UIs show
+// (config.WindowLatest, …; "" takes the config file's [ui] window_size). warn is told
+// the registry's warnings on opening.
+func Run(stateDir string, daemon bool, windowSize string, warn func(string)) error {
 	signal.Ignore(syscall.SIGHUP)
-	notify, nerr := config.UserNotify()
-	if nerr != nil {
-		warn(fmt.Sprintf("[notify] not read: %v", nerr))
+	user, uerr := config.User()
+	if uerr != nil {
+		warn(fmt.Sprintf("config not read ([notify], [ui] window_size): %v", uerr))
+	}
+	if windowSize == "" {
+		windowSize = user.UI.WindowSize
 	}
 	// Screens: an attached UI is shown frames rendered here, and agents' states are
 	// judged from them.
-	opts := append([]runs.Option{runs.WithScreens()}, runs.FollowAgents(notify, warn)...)
+	opts := append([]runs.Option{runs.WithScreens(), runs.WithWindowSize(windowSize)},
+		runs.FollowAgents(user.Notify, warn)...)
 	// A keeper started this server (DESIGN §18): every run is handed to it, so the
 	// runs outlive the server; those a server before this one left are taken back.
 	kc, kerr := keeper.FromEnv()
