@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
