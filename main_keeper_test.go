@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/runs/client"
 	"corral/runs/eventually"
 )
 
@@ -85,9 +86,13 @@ func newServerPID(t *testing.T, state string, old int) int {
 	t.Helper()
 	var pid int
 	eventually.True(t, 20*time.Second, "a new server", func() bool {
-		b, _ := os.ReadFile(filepath.Join(state, "server.lock"))
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		return pid > 1 && pid != old && serverCorral(t, state, "ls").code == 0
+		c, err := client.Dial(state)
+		if err != nil {
+			return false
+		}
+		defer c.Close()
+		pid = c.Hello.PID
+		return pid != old
 	})
 	return pid
 }
@@ -215,7 +220,7 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 // An upgrade asked of a server no keeper started is refused with why, and ends nothing.
 func TestUpgradeWithoutKeeperRefused(t *testing.T) {
 	t.Parallel()
-	state := t.TempDir()
+	state := serverState(t) // shuts down whatever server is left
 	srv := withState(corral(t, "server", "--no-keeper"), state)
 	srv.Stderr = io.Discard
 	if err := srv.Start(); err != nil {
@@ -224,7 +229,11 @@ func TestUpgradeWithoutKeeperRefused(t *testing.T) {
 	t.Cleanup(func() { srv.Wait() }) // last: after endLater's SIGTERM
 	endLater(t, pin(t, srv.Process.Pid), syscall.SIGTERM, "server")
 	eventually.True(t, 10*time.Second, "the server to answer", func() bool {
-		return serverCorral(t, state, "ls").code == 0
+		c, err := client.Dial(state)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
 	})
 	up := serverCorral(t, state, "server", "--upgrade")
 	if up.code == 0 || !strings.Contains(up.stderr, "was not started by a keeper") {
