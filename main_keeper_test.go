@@ -23,7 +23,7 @@ import (
 // server started after another takes the runs back.
 
 // keeperPID reads the state dir's keeper's pid from its lock file.
-func keeperPID(t *testing.T, state string) int {
+func keeperPID(t testing.TB, state string) int {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(state, "keeper.lock"))
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
@@ -39,7 +39,9 @@ func counter(prefix string) string {
 }
 
 // lsRuns is corral ls --json's runs by name.
-func lsRuns(t *testing.T, state string) map[string]lsEntry {
+func lsRuns(t *testing.T, state string) map[string]lsEntry { return lsRunsOf(t, state) }
+
+func lsRunsOf(t testing.TB, state string) map[string]lsEntry {
 	t.Helper()
 	var ls struct {
 		Runs []lsEntry `json:"runs"`
@@ -82,7 +84,7 @@ func counted(t *testing.T, text, prefix string) (first, last int, gaps []string)
 }
 
 // newServerPID waits for the state dir's server to be another than old, and answering.
-func newServerPID(t *testing.T, state string, old int) int {
+func newServerPID(t testing.TB, state string, old int) int {
 	t.Helper()
 	var pid int
 	eventually.True(t, 20*time.Second, "a new server", func() bool {
@@ -333,4 +335,61 @@ func copyFile(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// BenchmarkKeeper: a server holding keeperRuns PTY runs is SIGKILLed, b.N times; each
+// time the keeper starts a new server and it takes every run back. Reported: the time
+// from the kill to a new server answering with the runs taken back (ms/op), the keeper's
+// resident memory with no run and with the runs (and per run), and the server's.
+// keeperSteady is how long a server must have run for the keeper to restart it at once
+// (runs/keeper steadyAfter).
+const keeperSteady = 5100 * time.Millisecond
+
+func BenchmarkKeeper(b *testing.B) {
+	const keeperRuns = 200
+	state := b.TempDir()
+	at := func(args ...string) result {
+		return run(b, withState(corralCmd(corralBin, args...), state))
+	}
+	if r := at("spawn", "--pty", "--name", "r000", "--", "sleep", "3600"); r.code != 0 {
+		b.Fatalf("spawn: %+v", r)
+	}
+	keeper := keeperPID(b, state)
+	b.Cleanup(func() {
+		at("shutdown")
+		waitGone(b, keeper, "keeper")
+	})
+	empty := memoryKB(b, keeper, "VmRSS")
+	for i := 1; i < keeperRuns; i++ {
+		if r := at("spawn", "--pty", "--name", fmt.Sprintf("r%03d", i), "--", "sleep", "3600"); r.code != 0 {
+			b.Fatalf("spawn: %+v", r)
+		}
+	}
+	full := memoryKB(b, keeper, "VmRSS")
+	srv := serverPID(b, state)
+	b.ResetTimer()
+	for range b.N {
+		// A server that dies young is restarted after a backoff; one that ran steadily
+		// at once, which is the case measured.
+		b.StopTimer()
+		time.Sleep(keeperSteady)
+		b.StartTimer()
+		pin(b, srv).Signal(syscall.SIGKILL)
+		srv = newServerPID(b, state, srv)
+	}
+	b.StopTimer()
+	l := lsRunsOf(b, state)
+	live := 0
+	for _, r := range l {
+		if r.State == "running" {
+			live++
+		}
+	}
+	if live != keeperRuns {
+		b.Fatalf("%d runs live after the kills, want %d", live, keeperRuns)
+	}
+	b.ReportMetric(float64(empty), "keeper-KiB-1run")
+	b.ReportMetric(float64(full), "keeper-KiB-200runs")
+	b.ReportMetric(float64(full-empty)/float64(keeperRuns-1), "keeper-KiB/run")
+	b.ReportMetric(float64(memoryKB(b, srv, "VmRSS")), "server-KiB-200runs")
 }

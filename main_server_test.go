@@ -26,7 +26,7 @@ func serverCorral(t testing.TB, state string, args ...string) result {
 }
 
 // serverPID reads the running server's pid from its lock file.
-func serverPID(t *testing.T, state string) int {
+func serverPID(t testing.TB, state string) int {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(state, "server.lock"))
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
@@ -37,7 +37,7 @@ func serverPID(t *testing.T, state string) int {
 }
 
 // pin fingerprints pid, a process the test knows is alive and its own now.
-func pin(t *testing.T, pid int) reaper.Fingerprint {
+func pin(t testing.TB, pid int) reaper.Fingerprint {
 	t.Helper()
 	fp, err := reaper.Identify(pid)
 	if err != nil {

@@ -45,7 +45,7 @@ func startServer(t *testing.T, state string) *exec.Cmd {
 }
 
 // memoryKB is a line of /proc/<pid>/status in KiB (VmRSS, VmHWM).
-func memoryKB(t *testing.T, pid int, field string) int {
+func memoryKB(t testing.TB, pid int, field string) int {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {

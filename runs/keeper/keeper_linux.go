@@ -108,8 +108,9 @@ func Serve(o Options) error {
 			k.log.Info("keeper stopped: the server ended and no run is kept")
 			return nil
 		}
-		backoff = 0
-		if lived < steadyAfter {
+		if lived >= steadyAfter {
+			backoff = 0 // a crash after a steady run: the next server at once
+		} else {
 			backoff = nextBackoff(backoff)
 		}
 		restart = time.After(backoff)
