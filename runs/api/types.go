@@ -14,10 +14,12 @@ import (
 type (
 	// Hello opens a conversation: the client's version; the reply is the server's.
 	HelloArgs struct {
-		Version int `json:"version"`
+		Version int    `json:"version"`
+		Binary  string `json:"binary,omitempty"` // the client's corral version (Binary)
 	}
 	HelloReply struct {
 		Version  int    `json:"version"`
+		Binary   string `json:"binary,omitempty"` // the server's corral version
 		PID      int    `json:"pid"`
 		Instance string `json:"instance_id"`
 		StateDir string `json:"state_dir"`

@@ -260,8 +260,7 @@ func (s *Server) answer(ctx context.Context, line []byte) (resp api.Response) {
 		return api.Response{V: api.Version, Error: api.Errorf(api.CodeBadRequest, "malformed request: %v", err)}
 	}
 	if req.V != api.Version {
-		return api.Response{V: api.Version, Error: api.Errorf(api.CodeVersion,
-			"this server speaks protocol %d, the client %d: run the same corral version on both sides", api.Version, req.V)}
+		return api.Response{V: api.Version, Error: api.VersionError(api.Side{Protocol: api.Version, Binary: api.Binary, PID: os.Getpid()}, req)}
 	}
 	res, err := s.dispatch(ctx, req)
 	if err != nil {
