@@ -155,6 +155,11 @@ type (
 	SubscribeReply struct {
 		Token string  `json:"token"`
 		Runs  RunList `json:"runs"`
+		// History is the events the state dir's events.jsonl holds from before the
+		// subscription (runs.RecentEvents: bounded), oldest first: what happened while
+		// no UI was attached. A live event the stream also delivers may be among its
+		// last (logged as it was published): client.Remote drops that copy.
+		History []runs.Event `json:"history,omitempty"`
 	}
 	WatchArgs struct {
 		Token string   `json:"token"`
