@@ -26,13 +26,12 @@ type link struct {
 	lost atomic.Bool   // the server is lost; calls fail with api.ErrServerLost
 	done chan struct{} // closed by Close
 	once sync.Once
-	re   atomic.Pointer[relinker] // nil: the Remote does not reconnect (over ssh)
+	re   *relinker // nil: the Remote does not reconnect (over ssh)
 }
 
-func (l *link) init()              { l.done = make(chan struct{}) }
-func (l *link) start(re *relinker) { l.re.Store(re) }
-func (l *link) close()             { l.once.Do(func() { close(l.done) }) }
-func (l *link) closed() bool       { return isDone(l.done) }
+func (l *link) init(re *relinker) { l.done, l.re = make(chan struct{}), re }
+func (l *link) close()            { l.once.Do(func() { close(l.done) }) }
+func (l *link) closed() bool      { return isDone(l.done) }
 func isDone(c <-chan struct{}) bool {
 	select {
 	case <-c:
@@ -66,7 +65,7 @@ func localLink(dir string, start func() error, limit time.Duration) *relinker {
 // otherwise it says the server is lost and tries again, more slowly each time, until
 // it is attached again (true) or closed (false).
 func (r *Remote) relink(cause error) bool {
-	re := r.link.re.Load()
+	re := r.link.re
 	if re == nil || r.link.closed() || !re.unplanned() {
 		return false
 	}

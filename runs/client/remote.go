@@ -76,11 +76,7 @@ func (l *lane) open() error {
 // and subscribes. When the server is lost under it (killed, crashed) it reconnects by
 // itself the same way, starting a new server (link.go).
 func Attach(dir string, start func() error, limit time.Duration) (*Remote, error) {
-	r, err := AttachWith(attachDial(dir, start, limit))
-	if err == nil {
-		r.link.start(localLink(dir, start, limit))
-	}
-	return r, err
+	return attachWith(attachDial(dir, start, limit), localLink(dir, start, limit))
 }
 
 // attachDial dials a state dir's server for one attachment: the first connection
@@ -97,9 +93,12 @@ func attachDial(dir string, start func() error, limit time.Duration) func() (*Cl
 
 // AttachWith attaches over the connections dial opens (three: control, input and
 // the stream), whatever carries them: the local socket, or ssh to corral proxy.
-func AttachWith(dial func() (*Client, error)) (*Remote, error) {
+func AttachWith(dial func() (*Client, error)) (*Remote, error) { return attachWith(dial, nil) }
+
+// attachWith is AttachWith, reconnecting with re when the server is lost (nil: never).
+func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
-	r.link.init()
+	r.link.init(re)
 	r.ctl.dial, r.input.dial = dial, dial
 	if err := r.ctl.open(); err != nil {
 		return nil, err

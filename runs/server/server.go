@@ -48,6 +48,7 @@ type Server struct {
 
 	stopOnce       sync.Once
 	stopped        chan struct{}
+	closeLn        func()      // closes Serve's listener, once (nil before Serve)
 	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
 
 	mu    sync.Mutex
@@ -84,15 +85,32 @@ func (s *Server) stopping() bool {
 	}
 }
 
-// Stop ends Serve: the listener is closed and every connection with it.
-func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
+// Stop ends Serve: the listener is closed and every connection with it. The listener
+// closes first (its socket removed), so a client whose connection ends can tell a
+// server that stopped from one that was killed, which leaves its socket behind (an
+// attached UI reconnects only to the latter: client/link.go).
+func (s *Server) Stop() {
+	s.stopOnce.Do(func() {
+		s.mu.Lock()
+		closeLn := s.closeLn
+		s.mu.Unlock()
+		if closeLn != nil {
+			closeLn()
+		}
+		close(s.stopped)
+	})
+}
 
 // Serve accepts connections until Stop; it closes ln and every connection before it
 // returns. Each connection is served on its own goroutine.
 func (s *Server) Serve(ln net.Listener) error {
+	closeLn := sync.OnceFunc(func() { ln.Close() })
+	s.mu.Lock()
+	s.closeLn = closeLn
+	s.mu.Unlock()
 	go func() {
 		<-s.stopped
-		ln.Close()
+		closeLn()
 		s.closeConns()
 	}()
 	backoff := time.Duration(0)

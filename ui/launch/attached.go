@@ -92,6 +92,8 @@ func attachedModel(rem *client.Remote, dir, host string, rs Runs, always []runs.
 // under it (serverGone, not by a signal: ErrServerEnded), or detached.
 func left(fm ui.Model, serverGone bool, dir, host, remoteDir string) error {
 	switch {
+	case fm.ShuttingDown() && fm.ShutdownErr() != nil: // the server lost, say: nothing was ended
+		return fm.ShutdownErr()
 	case fm.ShuttingDown():
 		fmt.Fprintln(os.Stderr, "corral: every run ended; the server stopped")
 	case serverGone && !fm.Detached():
