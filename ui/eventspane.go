@@ -142,7 +142,7 @@ func (e *Events) AddReconciled(at time.Time, ds []runs.Decision, err error) {
 }
 
 // AddHistory adds an event from before the UI attached (the state dir's log), marked
-// as history: "earlier · " and muted. An event the live pane leaves out stays out; one
+// as history: "earlier · " (with the day when it was not today) and muted. An event the live pane leaves out stays out; one
 // the pane has no words for (a reconcile decision, an escalation step, an error)
 // reads "type name id: its fields".
 func (e *Events) AddHistory(ev runs.Event) {
@@ -159,7 +159,19 @@ func (e *Events) AddHistory(ev runs.Event) {
 			text += ": " + ev.Detail
 		}
 	}
-	e.add(ev.Time, "earlier · "+text, e.c.Styles.Muted)
+	// The log's times are UTC; the pane's are local, and the line says the day when
+	// it was not today.
+	at := ev.Time.Local()
+	mark := "earlier · "
+	if y, m, d := at.Date(); !sameDay(y, m, d, e.c.Now().Local()) {
+		mark = "earlier " + at.Format("Jan 2") + " · "
+	}
+	e.add(at, mark+text, e.c.Styles.Muted)
+}
+
+func sameDay(y int, m time.Month, d int, t time.Time) bool {
+	ty, tm, td := t.Date()
+	return y == ty && m == tm && d == td
 }
 
 // lifecycleEvent reports whether t is one of a run's lifecycle events (describe's,

@@ -24,10 +24,14 @@ func TestServerLostAndBack(t *testing.T) {
 	core.snap = []runs.Info{a, b}
 	core.screens["r1"] = screenWith(80, 24, "$ ")
 	code := 3
-	old := runs.Event{Type: runs.EventExit, Time: t0.Add(-time.Hour),
+	old := runs.Event{Type: runs.EventExit, Time: t0.Add(-time.Minute),
 		Run: runs.Info{ID: "r0", Name: "early", State: runs.Exited, Reason: runs.Exit, ExitCode: &code}}
 	h := harnessWith(t, core, Options{Initial: []runs.Info{a, b}, Detachable: true, History: []runs.Event{old}}, 120, 30)
 	if v := h.view(); !strings.Contains(v, "earlier · early r0 exited: exit 3") {
+		t.Fatalf("no history line:\n%s", v)
+	}
+	h.m.events.AddHistory(runs.Event{Type: "lease-steal", Time: t0.Add(-48 * time.Hour), Run: runs.Info{ID: "r9", Name: "nine"}, Detail: "from=i1"})
+	if v := h.view(); !strings.Contains(v, "earlier "+t0.Add(-48*time.Hour).Local().Format("Jan 2")+" · lease-steal nine r9: from=i1") {
 		t.Fatalf("no history line:\n%s", v)
 	}
 
