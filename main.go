@@ -25,6 +25,7 @@ import (
 	"corral/ptyhost/hostterm"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/api"
 	"corral/runs/client"
 	"corral/runs/control"
 	"corral/runs/doctor"
@@ -89,6 +90,7 @@ func usage() string {
 
 func main() {
 	demo.MaybeChild() // the binary doubles as the demo's and tests' child programs
+	api.Binary = version
 	stop := profileCPU(os.Getenv("CORRAL_CPUPROFILE"))
 	code := dispatch(os.Args[1:])
 	stop()

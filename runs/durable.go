@@ -261,7 +261,7 @@ func (s *Supervisor) logEvent(e Event) {
 	if s.reg == nil || e.Type == EventOutput || e.Type == EventWatchdog {
 		return
 	}
-	attrs := []any{"run_id", e.Run.ID, "name", e.Run.Name, "state", e.Run.State.String()}
+	attrs := []any{"run_id", e.Run.ID, "name", e.Run.Name, "state", e.Run.State.String(), "seq", e.Run.Seq}
 	if e.Detail != "" {
 		attrs = append(attrs, "detail", e.Detail)
 	}

@@ -92,6 +92,9 @@ type Options struct {
 	Notify string
 	// Select is the run to select when it is listed (the one corral -- CMD started).
 	Select string
+	// History is the events of the state dir's log from before the UI attached
+	// (api.SubscribeReply.History), oldest first: shown in the events pane as history.
+	History []runs.Event
 }
 
 // Messages from Bridge.

@@ -141,6 +141,60 @@ func (e *Events) AddReconciled(at time.Time, ds []runs.Decision, err error) {
 	}
 }
 
+// AddHistory adds an event from before the UI attached (the state dir's log), marked
+// as history: "earlier · " (with the day when it was not today) and muted. An event the live pane leaves out stays out; one
+// the pane has no words for (a reconcile decision, an escalation step, an error)
+// reads "type name id: its fields".
+func (e *Events) AddHistory(ev runs.Event) {
+	text, _, ok := e.describe(ev)
+	if !ok && lifecycleEvent(ev.Type) {
+		return
+	}
+	if !ok {
+		text = string(ev.Type)
+		if ev.Run.ID != "" {
+			text += " " + ev.Run.Name + " " + ev.Run.ID
+		}
+		if ev.Detail != "" {
+			text += ": " + ev.Detail
+		}
+	}
+	// The log's times are UTC; the pane's are local, and the line says the day when
+	// it was not today.
+	at := ev.Time.Local()
+	mark := "earlier · "
+	if y, m, d := at.Date(); !sameDay(y, m, d, e.c.Now().Local()) {
+		mark = "earlier " + at.Format("Jan 2") + " · "
+	}
+	e.add(at, mark+text, e.c.Styles.Muted)
+}
+
+func sameDay(y int, m time.Month, d int, t time.Time) bool {
+	ty, tm, td := t.Date()
+	return y == ty && m == tm && d == td
+}
+
+// lifecycleEvent reports whether t is one of a run's lifecycle events (describe's,
+// and those it leaves out on purpose).
+func lifecycleEvent(t runs.EventType) bool {
+	switch t {
+	case runs.EventSpawn, runs.EventState, runs.EventCancel, runs.EventPause, runs.EventCleanup, runs.EventExit,
+		runs.EventOutput, runs.EventWatchdog, runs.EventEscape, runs.EventAgent, runs.EventNotify, runs.EventShared,
+		runs.EventRemoved:
+		return true
+	}
+	return false
+}
+
+// AddOnce adds a line unless it is the newest already (the keys of one burst typed
+// while the server is lost fail one write at a time: one line says it).
+func (e *Events) AddOnce(at time.Time, text string, style Style) {
+	if n := len(e.lines); n > 0 && e.lines[n-1].text == clean(text) {
+		return
+	}
+	e.add(at, text, style)
+}
+
 // AddNote records something the UI did or learned.
 func (e *Events) AddNote(at time.Time, text string) { e.add(at, text, Style{}) }
 

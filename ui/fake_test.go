@@ -40,6 +40,7 @@ type fakeCore struct {
 	focus     []string // Focus calls, "id viewer true", in order
 	shows     []string // Show calls, "viewer id", in order
 	metrics   runs.Metrics
+	history   []runs.Event // the log's recent events (History, as client.Remote keeps them)
 }
 
 func newFake(snap ...runs.Info) *fakeCore {
@@ -141,6 +142,13 @@ func (f *fakeCore) Focus(id, viewer string, focused bool) error {
 }
 
 func (f *fakeCore) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }
+
+// History is the log's recent events, as a reattached client.Remote has them.
+func (f *fakeCore) History() []runs.Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.history)
+}
 
 // SnapshotFor is every run, every time: the fake keeps nothing per viewer.
 func (f *fakeCore) SnapshotFor(string, bool) []runs.Info { return f.Snapshot() }

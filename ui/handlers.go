@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/api"
 )
 
 // handleEvent routes a lifecycle event to the list and the events pane, and to the
@@ -14,6 +16,12 @@ import (
 func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	ev := msg.Event
 	info := ev.Run
+	if ev.Type == api.EventServerLost || ev.Type == api.EventServerBack {
+		return m.linkEvent(ev)
+	}
+	if ev.Time.After(m.lastEvent) {
+		m.lastEvent = ev.Time
+	}
 	if ev.Type == runs.EventRemoved { // by this UI, another one or corral remove
 		return m.forget(info.ID)
 	}
@@ -97,6 +105,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.events.SetEscaped(escapedProcs(m.list.Runs()))
 		m.syncSelection()
 		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
+	case ResyncMsg:
+		next, cmd := m.resynced(msg)
+		return next.(Model), cmd, true
 	case MetricsMsg:
 		m.req.metricsDone()
 		if msg.Err == nil {
@@ -150,6 +161,10 @@ func safeAttention(s Screen) (n uint64) {
 func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case WrittenMsg:
+		if errors.Is(msg.Err, api.ErrServerLost) {
+			m.events.AddOnce(m.now, "keys for "+m.list.Label(msg.ID)+" not delivered: the server is lost", m.c.Styles.Danger)
+			return m, m.inputs.written(m.core, msg.ID)
+		}
 		m.events.ReportErr(m.now, "write", m.list.Label(msg.ID), msg.Err)
 		return m, m.inputs.written(m.core, msg.ID)
 	case DoneMsg:
@@ -227,6 +242,12 @@ func (m Model) removed(msg RemovedMsg) (tea.Model, tea.Cmd) {
 
 // forget drops a removed run from the list and every pane, once.
 func (m Model) forget(id string) (tea.Model, tea.Cmd) {
+	return m.forgetSaying(id, "removed %s %s")
+}
+
+// forgetSaying is forget with the events pane's note (a format of the run's name and
+// id).
+func (m Model) forgetSaying(id, note string) (tea.Model, tea.Cmd) {
 	m.req.forget(id)
 	delete(m.screens, id)
 	delete(m.attention, id)
@@ -239,7 +260,7 @@ func (m Model) forget(id string) (tea.Model, tea.Cmd) {
 	if !m.list.Replacing(id) { // a restart's new run takes the row when it comes
 		m.list.Remove(id)
 	}
-	m.events.AddNote(m.now, fmt.Sprintf("removed %s %s", i.Name, id))
+	m.events.AddNote(m.now, fmt.Sprintf(note, i.Name, id))
 	m.relayout()
 	return m, m.selectionMoved()
 }

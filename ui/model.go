@@ -72,6 +72,8 @@ type state struct {
 	view      *rootCache
 	tick      func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
 	follow    follower              // when a run spawned elsewhere is selected (follow.go)
+	link      string                // while the server is lost: what the status line says (link.go)
+	lastEvent time.Time             // the newest event shown: the history after a reconnect starts past it
 }
 
 // ErrNoCore is what every command of a model built without a Core reports.
@@ -113,6 +115,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		c.Keys.disableReplay()
 	}
 	m.list.SetNotStarted(o.Pending)
+	m.addHistory(o.History)
 	m.req.selectNext = o.Select // the run corral -- CMD started: selected when listed
 	if _, listed := m.list.Run(o.Select); listed && m.req.arrived(o.Select) {
 		m.list.Select(o.Select)

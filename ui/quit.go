@@ -16,6 +16,9 @@ import (
 func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 	if !shutdown && m.detachable {
 		n := len(m.list.Live())
+		if m.link != "" { // the server is lost: there is nothing to ask it
+			n = 0
+		}
 		if n == 0 {
 			m.detached = true
 			return m, tea.Quit

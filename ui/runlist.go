@@ -29,6 +29,7 @@ type RunList struct {
 	w, h       int
 	now        time.Time
 	focused    bool
+	link       string // the server lost: said in the title (SetLink)
 
 	ver   uint64 // bumped by every change of what is shown
 	cache *viewCache[listKey]
@@ -200,6 +201,30 @@ func (l *RunList) Upsert(info runs.Info) {
 		l.runs[i] = info
 	}
 	l.ver++
+}
+
+// Overwrite puts info in its row whatever its sequence number (a new run is listed as
+// Upsert lists it): after a reconnect the new server's word on a run replaces the lost
+// one's, whose numbers it does not continue.
+func (l *RunList) Overwrite(info runs.Info) {
+	i := l.index(info.ID)
+	if i < 0 {
+		l.Upsert(info)
+		return
+	}
+	if info.Watchdog == (watchdog.State{}) {
+		info.Watchdog = l.runs[i].Watchdog
+	}
+	l.runs[i] = info
+	l.ver++
+}
+
+// SetLink says in the title that the server is lost ("" when it is not).
+func (l *RunList) SetLink(s string) {
+	if s != l.link {
+		l.link = s
+		l.ver++
+	}
 }
 
 // Replace makes run id take the row of the ended run old (R restarts in place,

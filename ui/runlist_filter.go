@@ -139,6 +139,9 @@ func (l RunList) heading() (string, int) {
 	st := l.c.Styles
 	head := fmt.Sprintf("Runs %d", len(l.runs))
 	if !l.filtering && !l.Filtered() {
+		if l.link != "" {
+			return st.Title.Render(head) + st.Warn.Render(" · "+l.link), -1
+		}
 		return st.Title.Render(head), -1
 	}
 	if l.Filtered() {

@@ -125,6 +125,8 @@ func (m Model) statusLine() string {
 		return fit(quitLine(st, m.list.Live()), w)
 	case m.mode == modeDialog && inLine:
 		return dialogLine
+	case m.link != "":
+		return fit(st.Warn.Render(" "+m.link+" — keys are not delivered; "+m.c.Keys.Quit.Help().Key+" detaches"), w)
 	case m.mode == modeFocus && m.term.info.Ended():
 		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
 			st.Warn.Render(" "+clean(m.term.info.Name)+" has ended: its last screen; keys are not sent"), w)

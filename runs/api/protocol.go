@@ -10,9 +10,6 @@ import (
 	"corral/runs"
 )
 
-// Version is the protocol version. A change that an older peer would misread bumps it.
-const Version = 1
-
 // MaxMessage bounds one request or response line. A request over it is refused with
 // CodeTooLarge and its connection closed (the rest of the line cannot be skipped
 // safely); a response over it cannot happen: output is capped well below.
@@ -36,6 +33,11 @@ type Response struct {
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Set with CodeVersion only: the server that refused (its protocol, binary, pid),
+	// so a client words the mismatch itself (version.go).
+	Protocol int    `json:"protocol,omitempty"`
+	Binary   string `json:"binary,omitempty"`
+	PID      int    `json:"pid,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }

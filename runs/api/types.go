@@ -14,10 +14,12 @@ import (
 type (
 	// Hello opens a conversation: the client's version; the reply is the server's.
 	HelloArgs struct {
-		Version int `json:"version"`
+		Version int    `json:"version"`
+		Binary  string `json:"binary,omitempty"` // the client's corral version (Binary)
 	}
 	HelloReply struct {
 		Version  int    `json:"version"`
+		Binary   string `json:"binary,omitempty"` // the server's corral version
 		PID      int    `json:"pid"`
 		Instance string `json:"instance_id"`
 		StateDir string `json:"state_dir"`
@@ -174,6 +176,11 @@ type (
 	SubscribeReply struct {
 		Token string  `json:"token"`
 		Runs  RunList `json:"runs"`
+		// History is the events the state dir's events.jsonl holds from before the
+		// subscription (runs.RecentEvents: bounded), oldest first: what happened while
+		// no UI was attached. A live event the stream also delivers may be among its
+		// last (logged as it was published): client.Remote drops that copy.
+		History []runs.Event `json:"history,omitempty"`
 	}
 	WatchArgs struct {
 		Token string   `json:"token"`

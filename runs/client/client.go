@@ -83,11 +83,15 @@ func DialSocket(dir string) (net.Conn, error) {
 func NewClient(conn io.ReadWriteCloser) (*Client, error) {
 	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn), pid: serverPID(conn)}
 	var err error
-	if c.Hello, err = api.Hello.Call(context.Background(), c, api.HelloArgs{Version: api.Version}); err != nil {
+	if c.Hello, err = api.Hello.Call(context.Background(), c, api.HelloArgs{Version: api.Version, Binary: api.Binary}); err != nil {
 		conn.Close()
 		var pe *api.Error
 		if errors.As(err, &pe) && pe.Code == api.CodeVersion {
-			return nil, fmt.Errorf("%w: %s", api.ErrVersion, pe.Message)
+			srv := api.Side{Protocol: pe.Protocol, Binary: pe.Binary, PID: pe.PID}
+			if srv.PID == 0 {
+				srv.PID = c.pid // a server older than the field: the kernel says
+			}
+			return nil, fmt.Errorf("%w: %s", api.ErrVersion, api.Mismatch(srv, api.Side{Protocol: api.Version, Binary: api.Binary}))
 		}
 		return nil, err
 	}
@@ -192,6 +196,9 @@ func (c *Client) exchange(verb string, args, result any) error {
 		return fmt.Errorf("%s: malformed response: %w", verb, err)
 	}
 	if resp.Error != nil {
+		if resp.Error.Code == api.CodeVersion && resp.Error.Protocol == 0 {
+			resp.Error.Protocol = resp.V // a server older than the field says it in the envelope
+		}
 		return resp.Error
 	}
 	if result == nil || len(resp.Result) == 0 {

@@ -21,15 +21,18 @@ import (
 // rest, and the stream.
 type Remote struct {
 	ctl, input lane
-	stream     *Client
-	token      string
 	initial    []runs.Info
+	history    []runs.Event
 	events     chan runs.Event
+	link       link // reconnecting when the server is lost (link.go)
 
 	mu      sync.Mutex
+	stream  *Client // replaced when the link comes back
+	token   string
 	screens map[string]*remoteScreen
-	kinds   map[string]runs.Kind // run id → its kind
-	watched []string             // most recently asked-for screens first
+	kinds   map[string]runs.Kind    // run id → its kind
+	watched []string                // most recently asked-for screens first
+	recent  map[recentKey]time.Time // the history's events a live one may repeat
 }
 
 // watchMax is how many screens one UI keeps streamed: the selected run's and a few
@@ -70,69 +73,143 @@ func (l *lane) open() error {
 }
 
 // Attach connects to the state dir's server (starting it with start when none runs)
-// and subscribes.
+// and subscribes. When the server is lost under it (killed, crashed) it reconnects by
+// itself the same way, starting a new server (link.go).
 func Attach(dir string, start func() error, limit time.Duration) (*Remote, error) {
+	return attachWith(attachDial(dir, start, limit), localLink(dir, start, limit))
+}
+
+// attachDial dials a state dir's server for one attachment: the first connection
+// starts a server when none runs, the others only dial it.
+func attachDial(dir string, start func() error, limit time.Duration) func() (*Client, error) {
 	var started atomic.Bool // only the first connection starts a server
-	return AttachWith(func() (*Client, error) {
+	return func() (*Client, error) {
 		if started.CompareAndSwap(false, true) {
 			return Connect(dir, start, limit)
 		}
 		return Dial(dir)
-	})
+	}
 }
 
 // AttachWith attaches over the connections dial opens (three: control, input and
 // the stream), whatever carries them: the local socket, or ssh to corral proxy.
-func AttachWith(dial func() (*Client, error)) (*Remote, error) {
+func AttachWith(dial func() (*Client, error)) (*Remote, error) { return attachWith(dial, nil) }
+
+// attachWith is AttachWith, reconnecting with re when the server is lost (nil: never).
+func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
+	r.link.init(re)
 	r.ctl.dial, r.input.dial = dial, dial
 	if err := r.ctl.open(); err != nil {
 		return nil, err
 	}
 	err := r.input.open()
+	var stream *Client
 	if err == nil {
-		r.stream, err = dial()
+		stream, err = dial()
 	}
+	var rep api.SubscribeReply
 	if err == nil {
-		err = r.subscribe()
+		rep, err = subscribe(stream)
 	}
 	if err != nil {
+		if stream != nil {
+			stream.Close()
+		}
 		r.Close()
 		return nil, err
 	}
+	r.initial, r.history = rep.Runs, rep.History
+	r.subscribed(stream, rep)
 	go r.receive()
 	return r, nil
 }
 
-func (r *Remote) subscribe() error {
-	rep, err := api.Subscribe.Call(context.Background(), r.stream, struct{}{})
+func subscribe(stream *Client) (api.SubscribeReply, error) {
+	rep, err := api.Subscribe.Call(context.Background(), stream, struct{}{})
 	if err != nil {
-		return fmt.Errorf("subscribe: %w", err)
+		return rep, fmt.Errorf("subscribe: %w", err)
 	}
-	r.token, r.initial = rep.Token, rep.Runs
-	for _, i := range r.initial {
+	return rep, nil
+}
+
+// subscribed makes stream, subscribed with rep, the Remote's.
+func (r *Remote) subscribed(stream *Client, rep api.SubscribeReply) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stream, r.token = stream, rep.Token
+	for _, i := range rep.Runs {
 		r.kinds[i.ID] = i.Kind
 	}
-	return nil
+	r.recent = map[recentKey]time.Time{}
+	for _, e := range rep.History {
+		r.recent[keyOf(e)] = e.Time
+	}
+}
+
+// recentKey is what makes a live event the same as one of the history's: the server
+// logs an event as it publishes it, so the last one logged before the subscription
+// may also come live.
+type recentKey struct {
+	id, detail string
+	typ        runs.EventType
+	seq        uint64
+	state      runs.State
+}
+
+func keyOf(e runs.Event) recentKey {
+	return recentKey{id: e.Run.ID, detail: e.Detail, typ: e.Type, seq: e.Run.Seq, state: e.Run.State}
+}
+
+// repeats reports whether live event e is one the history already held: the same
+// run, type, sequence number, state and detail, within a second of it.
+func (r *Remote) repeats(e runs.Event) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := keyOf(e)
+	at, ok := r.recent[k]
+	if !ok {
+		return false
+	}
+	delete(r.recent, k)
+	return e.Time.Sub(at).Abs() < time.Second
 }
 
 // Viewer is this UI as the server knows it: its subscription's token. What it looked
 // at is forgotten when the subscription ends.
-func (r *Remote) Viewer() string { return r.token }
+func (r *Remote) Viewer() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.token
+}
 
 // Initial is the snapshot the subscription started from.
 func (r *Remote) Initial() []runs.Info { return r.initial }
+
+// History is the events of the state dir's log from before the UI attached, or
+// reattached after the server was lost (api.SubscribeReply.History).
+func (r *Remote) History() []runs.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.history
+}
 
 // Events delivers the server's events, output events included (one per frame
 // received); it is closed when the stream ends (the server stopped or went away).
 func (r *Remote) Events() <-chan runs.Event { return r.events }
 
-// Server is what the server said of itself when the UI attached.
+// Server is what the server said of itself when the UI attached (or, after the
+// server was lost, when the UI reconnected).
 func (r *Remote) Server() api.HelloReply { return r.ctl.c.Load().Hello }
 
-// Close detaches: the connections close; the server and its runs go on.
+// Close detaches: the connections close; the server and its runs go on. A reconnect
+// under way stops.
 func (r *Remote) Close() error {
-	for _, c := range []*Client{r.ctl.c.Load(), r.input.c.Load(), r.stream} {
+	r.link.close()
+	r.mu.Lock()
+	stream := r.stream
+	r.mu.Unlock()
+	for _, c := range []*Client{r.ctl.c.Load(), r.input.c.Load(), stream} {
 		if c != nil {
 			c.Close()
 		}
@@ -140,14 +217,27 @@ func (r *Remote) Close() error {
 	return nil
 }
 
-// receive reads the stream until it ends: events are passed on, frames update their
-// screen and are passed on as output events.
+// receive reads the stream until it ends, and again after each reconnect: events are
+// passed on, frames update their screen and are passed on as output events.
 func (r *Remote) receive() {
 	defer close(r.events)
 	for {
-		line, err := api.ReadLine(r.stream.r, api.MaxMessage+1024)
-		if err != nil {
+		r.mu.Lock()
+		stream := r.stream
+		r.mu.Unlock()
+		err := r.read(stream)
+		if !r.relink(err) {
 			return
+		}
+	}
+}
+
+// read passes on what stream brings until it ends, with the error it ended with.
+func (r *Remote) read(stream *Client) error {
+	for {
+		line, err := api.ReadLine(stream.r, api.MaxMessage+1024)
+		if err != nil {
+			return err
 		}
 		var m api.StreamMsg
 		if json.Unmarshal(line, &m) != nil {
@@ -155,16 +245,33 @@ func (r *Remote) receive() {
 		}
 		switch {
 		case m.Event != nil:
+			if r.repeats(*m.Event) {
+				continue
+			}
 			if k := m.Event.Run.Kind; k != "" {
 				r.mu.Lock()
 				r.kinds[m.Event.Run.ID] = k
 				r.mu.Unlock()
 			}
-			r.events <- *m.Event
+			if !r.send(*m.Event) {
+				return nil
+			}
 		case m.Frame != nil:
 			r.screenOf(m.Frame.ID).update(*m.Frame)
-			r.events <- runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}
+			if !r.send(runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}) {
+				return nil
+			}
 		}
+	}
+}
+
+// send passes e on, unless the Remote is closed first.
+func (r *Remote) send(e runs.Event) bool {
+	select {
+	case r.events <- e:
+		return true
+	case <-r.link.done:
+		return false
 	}
 }
 
@@ -206,8 +313,12 @@ func (r *Remote) Watch(id string) error {
 		}
 	}
 	r.watched = w
+	tok := r.token
 	r.mu.Unlock()
-	_, err := r.ctl.invoke(context.Background(), api.Watch, api.WatchArgs{Token: r.token, IDs: w})
+	if r.link.lost.Load() {
+		return nil // the reconnect asks for them again
+	}
+	_, err := r.ctl.invoke(context.Background(), api.Watch, api.WatchArgs{Token: tok, IDs: w})
 	return err
 }
 
@@ -280,8 +391,14 @@ func (s *remoteScreen) Size() (int, int) {
 	return s.f.Cols, s.f.Rows
 }
 
-// Invoke calls op on the server, on its lane's connection.
+// Invoke calls op on the server, on its lane's connection. While the server is lost
+// and the Remote reconnects, nothing is sent: the call fails at once with
+// api.ErrServerLost (a key typed then is not delivered later, to a server it was not
+// typed for).
 func (r *Remote) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	if r.link.lost.Load() {
+		return nil, fmt.Errorf("%s: %w", op.Name(), api.ErrServerLost)
+	}
 	l := &r.ctl
 	if op.Lane() == api.LaneInput {
 		l = &r.input

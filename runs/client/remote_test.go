@@ -1,9 +1,14 @@
 package client
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -132,5 +137,27 @@ func TestSnapshotKeepsWatchdog(t *testing.T) {
 	}
 	if s, err := r.Screen(sp.ID); err != nil || s == nil {
 		t.Errorf("screen of a just-spawned PTY run: %v %v", s, err)
+	}
+}
+
+// A server of another protocol version that predates the mismatch's fields (its
+// error carries only a message, its version only in the envelope): the client words
+// the mismatch itself, with the server's version from the envelope, and Dial's error
+// is ErrVersion.
+func TestVersionMismatchFromAnOlderServer(t *testing.T) {
+	cli, srv := net.Pipe()
+	defer cli.Close()
+	go func() {
+		defer srv.Close()
+		r := bufio.NewReader(srv)
+		if _, err := r.ReadBytes('\n'); err != nil {
+			return
+		}
+		io.WriteString(srv, `{"v":7,"error":{"code":"version","message":"this server speaks protocol 7"}}`+"\n")
+	}()
+	_, err := NewClient(cli)
+	want := fmt.Sprintf("the server runs corral protocol 7, this client (corral %s) speaks %d: ", api.Binary, api.Version)
+	if !errors.Is(err, api.ErrVersion) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want ErrVersion with %q", err, want)
 	}
 }

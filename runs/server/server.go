@@ -54,6 +54,7 @@ type Server struct {
 
 	stopOnce       sync.Once
 	stopped        chan struct{}
+	closeLn        func()      // closes Serve's listener, once (nil before Serve)
 	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
 	handedOver     atomic.Bool // an upgrade was answered: the runs go on with the next server
 
@@ -95,15 +96,32 @@ func (s *Server) stopping() bool {
 // next server's, and must not be ended.
 func (s *Server) HandedOver() bool { return s.handedOver.Load() }
 
-// Stop ends Serve: the listener is closed and every connection with it.
-func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
+// Stop ends Serve: the listener is closed and every connection with it. The listener
+// closes first (its socket removed), so a client whose connection ends can tell a
+// server that stopped from one that was killed, which leaves its socket behind (an
+// attached UI reconnects only to the latter: client/link.go).
+func (s *Server) Stop() {
+	s.stopOnce.Do(func() {
+		s.mu.Lock()
+		closeLn := s.closeLn
+		s.mu.Unlock()
+		if closeLn != nil {
+			closeLn()
+		}
+		close(s.stopped)
+	})
+}
 
 // Serve accepts connections until Stop; it closes ln and every connection before it
 // returns. Each connection is served on its own goroutine.
 func (s *Server) Serve(ln net.Listener) error {
+	closeLn := sync.OnceFunc(func() { ln.Close() })
+	s.mu.Lock()
+	s.closeLn = closeLn
+	s.mu.Unlock()
 	go func() {
 		<-s.stopped
-		ln.Close()
+		closeLn()
 		s.closeConns()
 	}()
 	backoff := time.Duration(0)
@@ -271,8 +289,7 @@ func (s *Server) answer(ctx context.Context, line []byte) (resp api.Response) {
 		return api.Response{V: api.Version, Error: api.Errorf(api.CodeBadRequest, "malformed request: %v", err)}
 	}
 	if req.V != api.Version {
-		return api.Response{V: api.Version, Error: api.Errorf(api.CodeVersion,
-			"this server speaks protocol %d, the client %d: run the same corral version on both sides", api.Version, req.V)}
+		return api.Response{V: api.Version, Error: api.VersionError(api.Side{Protocol: api.Version, Binary: api.Binary, PID: os.Getpid()}, req)}
 	}
 	res, err := s.dispatch(ctx, req)
 	if err != nil {

@@ -144,9 +144,18 @@ func TestHelloAndVersion(t *testing.T) {
 	if c.Hello.Version != api.Version || c.Hello.PID != os.Getpid() || c.Hello.StateDir != h.dir {
 		t.Errorf("hello: %+v", c.Hello)
 	}
-	resp := h.raw(t, `{"v":99,"verb":"hello","args":{"version":99}}`+"\n")
-	if resp.Error == nil || resp.Error.Code != api.CodeVersion || !strings.Contains(resp.Error.Message, "protocol 1") {
-		t.Errorf("version mismatch: %+v", resp.Error)
+	resp := h.raw(t, `{"v":99,"verb":"hello","args":{"version":99,"binary":"9.9"}}`+"\n")
+	want := fmt.Sprintf("the server (pid %d, corral %s) runs corral protocol %d, this client (corral 9.9) speaks 99: ", os.Getpid(), api.Binary, api.Version)
+	if e := resp.Error; e == nil || e.Code != api.CodeVersion || !strings.HasPrefix(e.Message, want) ||
+		e.Protocol != api.Version || e.PID != os.Getpid() || e.Binary != api.Binary || resp.V != api.Version {
+		t.Errorf("version mismatch: %+v, want a message starting %q", resp.Error, want)
+	}
+	// Same version, a field this server does not know (a newer client's optional
+	// one): ignored, the call answered.
+	resp = h.raw(t, fmt.Sprintf(`{"v":%d,"verb":"hello","args":{"version":%d,"binary":"x","later":{"a":1}},"also":true}`+"\n", api.Version, api.Version))
+	var rep api.HelloReply
+	if resp.Error != nil || json.Unmarshal(resp.Result, &rep) != nil || rep.Version != api.Version || rep.Binary != api.Binary {
+		t.Errorf("unknown fields at the same version: %+v", resp)
 	}
 }
 

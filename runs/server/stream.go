@@ -90,7 +90,7 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 	tok, sb := s.addSub()
 	defer s.dropSub(tok)
 	defer s.core.Unfocus(tok) // a UI that went away looks at nothing
-	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(api.SubscribeReply{Token: tok, Runs: snap})}) != nil {
+	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(api.SubscribeReply{Token: tok, Runs: snap, History: s.history()})}) != nil {
 		return
 	}
 	// The client never writes on a stream; a read returns when it hangs up.
@@ -115,6 +115,19 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 			return
 		}
 	}
+}
+
+// history is the recent events of the state dir's log, written before now (the
+// subscription is already taken: what comes after it comes live).
+func (s *Server) history() []runs.Event {
+	if s.opt.StateDir == "" {
+		return nil
+	}
+	evs, err := runs.RecentEvents(s.opt.StateDir, time.Now())
+	if err != nil {
+		s.log.Warn("recent events", "err", err)
+	}
+	return evs
 }
 
 // streamState is one stream's state; it lives on the stream's goroutine.

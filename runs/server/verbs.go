@@ -57,7 +57,7 @@ func (s *Server) dispatch(ctx context.Context, req api.Request) (any, error) {
 }
 
 func hello(s *Server, _ context.Context, _ api.HelloArgs) (api.HelloReply, error) {
-	return api.HelloReply{Version: api.Version, PID: os.Getpid(), Instance: s.opt.Instance, StateDir: s.opt.StateDir,
+	return api.HelloReply{Version: api.Version, Binary: api.Binary, PID: os.Getpid(), Instance: s.opt.Instance, StateDir: s.opt.StateDir,
 		Ownership: s.opt.Ownership}, nil
 }
 

@@ -83,7 +83,7 @@ func attachedModel(rem *client.Remote, dir, host string, rs Runs, always []runs.
 			selectID = rep.ID // corral -- CMD opens on the run it started
 		}
 	}
-	return ui.New(ui.Options{Core: rem, Initial: rem.Initial(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
+	return ui.New(ui.Options{Core: rem, Initial: rem.Initial(), History: rem.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
 }
@@ -92,6 +92,8 @@ func attachedModel(rem *client.Remote, dir, host string, rs Runs, always []runs.
 // under it (serverGone, not by a signal: ErrServerEnded), or detached.
 func left(fm ui.Model, serverGone bool, dir, host, remoteDir string) error {
 	switch {
+	case fm.ShuttingDown() && fm.ShutdownErr() != nil: // the server lost, say: nothing was ended
+		return fm.ShutdownErr()
 	case fm.ShuttingDown():
 		fmt.Fprintln(os.Stderr, "corral: every run ended; the server stopped")
 	case serverGone && !fm.Detached():

@@ -8,7 +8,8 @@ var (
 	ErrUsage = errors.New("usage")
 	// ErrNoTerminal: the UI needs stdin and stdout to be a terminal.
 	ErrNoTerminal = errors.New("the UI needs a terminal")
-	// ErrServerEnded: the server stopped or died under an attached UI.
+	// ErrServerEnded: the server stopped (shutdown, SIGTERM) under an attached UI; one
+	// killed or crashed is reconnected to (runs/client/link.go).
 	ErrServerEnded = errors.New("the server ended")
 )
 

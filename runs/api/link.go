@@ -1,0 +1,19 @@
+package api
+
+import (
+	"errors"
+
+	"corral/runs"
+)
+
+// ErrServerLost: an attached UI's server went away and its core (client.Remote) is
+// reconnecting; the call was not sent.
+var ErrServerLost = errors.New("not delivered: the server is lost, reconnecting")
+
+// An attached UI's core's own events, beside the server's: the server was lost
+// (Run.PID: the lost server's pid; Detail: why, then each failed attempt), and the
+// core is attached again (Run.PID: the new server's pid). Their Run names no run.
+const (
+	EventServerLost runs.EventType = "server-lost"
+	EventServerBack runs.EventType = "server-back"
+)
