@@ -177,13 +177,14 @@ func TestServerKilledRunsGoOn(t *testing.T) {
 	}
 }
 
-// corral server --upgrade to another binary with 20 runs: no run ends, the same pids
-// run under a server of the new binary, and they answer input.
+// corral server --upgrade to another binary, one that speaks the next protocol, with
+// 20 runs: no run ends, the same pids run under a server of the new binary, and they
+// answer input.
 func TestServerUpgradeKeepsRuns(t *testing.T) {
 	t.Parallel()
 	state := serverState(t)
-	newBin := filepath.Join(t.TempDir(), "corral-next")
-	copyFile(t, corralBin, newBin)
+	newBin := nextCorral(t)
+	t.Cleanup(func() { withBin(t, newBin, state, "shutdown") }) // before serverState's
 	const n = 20
 	for i := range n {
 		if r := serverCorral(t, state, "spawn", "--pty", "--name", fmt.Sprintf("r%02d", i), "--shell", "--",
@@ -195,7 +196,7 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 	before := lsRuns(t, state)
 	old := serverPID(t, state)
 
-	up := run(t, withState(corralCmd(newBin, "server", "--upgrade"), state))
+	up := withBin(t, newBin, state, "server", "--upgrade")
 	if up.code != 0 || !strings.Contains(up.stderr, "20 live run(s) handed over, 20 live now") {
 		t.Fatalf("upgrade: %+v", up)
 	}
@@ -209,9 +210,9 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 			t.Errorf("%s: before %+v, after %+v", name, b, a)
 		}
 	}
-	serverCorral(t, state, "submit", "r07", "still here")
+	withBin(t, newBin, state, "submit", "r07", "still here")
 	eventually.Value(t, 10*time.Second, "input to reach a handed-over run", func() (string, bool) {
-		out := serverCorral(t, state, "log", "r07").stdout
+		out := withBin(t, newBin, state, "log", "r07").stdout
 		return out, strings.Contains(out, "got still here")
 	})
 	if strings.Contains(readEvents(t, state), `"reason":"supervisor-shutdown"`) {
@@ -326,70 +327,37 @@ func withState(cmd *exec.Cmd, state string) *exec.Cmd {
 	return cmd
 }
 
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	b, err := os.ReadFile(src)
+// An attached UI rides an upgrade: the handed-over server leaves its socket, so the
+// UI takes the end of its stream for a lost server, reconnects to the new one and
+// finds its run there, taking input.
+func TestUpgradeAttachedUIReconnects(t *testing.T) {
+	state := serverState(t)
+	if r := serverCorral(t, state, "spawn", "--pty", "--name", "echoer", "--shell", "--", `while read l; do echo "got $l"; done`); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	endLater(t, pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin))
+	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)
+	x.typeInFocus("one", `got one`)
+	old := serverPID(t, state)
+	newBin := filepath.Join(t.TempDir(), "corral")
+	b, err := os.ReadFile(corralBin)
 	if err == nil {
-		err = os.WriteFile(dst, b, 0o755)
+		err = os.WriteFile(newBin, b, 0o755)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// BenchmarkKeeper: a server holding keeperRuns PTY runs is SIGKILLed, b.N times; each
-// time the keeper starts a new server and it takes every run back. Reported: the time
-// from the kill to a new server answering with the runs taken back (ms/op), the keeper's
-// resident memory with no run and with the runs (and per run), and the server's.
-// keeperSteady is how long a server must have run for the keeper to restart it at once
-// (runs/keeper steadyAfter).
-const keeperSteady = 5100 * time.Millisecond
-
-func BenchmarkKeeper(b *testing.B) {
-	const keeperRuns = 200
-	state := b.TempDir()
-	at := func(args ...string) result {
-		return run(b, withState(corralCmd(corralBin, args...), state))
+	if up := withBin(t, newBin, state, "server", "--upgrade"); up.code != 0 {
+		t.Fatalf("upgrade: %+v", up)
 	}
-	if r := at("spawn", "--pty", "--name", "r000", "--", "sleep", "3600"); r.code != 0 {
-		b.Fatalf("spawn: %+v", r)
+	next := serverPID(t, state)
+	x.waitFor(fmt.Sprintf(`reconnected to server pid %d`, next), 20*time.Second)
+	if next == old {
+		t.Fatalf("no new server: pid %d", next)
 	}
-	keeper := keeperPID(b, state)
-	b.Cleanup(func() {
-		at("shutdown")
-		waitGone(b, keeper, "keeper")
-	})
-	empty := memoryKB(b, keeper, "VmRSS")
-	for i := 1; i < keeperRuns; i++ {
-		if r := at("spawn", "--pty", "--name", fmt.Sprintf("r%03d", i), "--", "sleep", "3600"); r.code != 0 {
-			b.Fatalf("spawn: %+v", r)
-		}
-	}
-	full := memoryKB(b, keeper, "VmRSS")
-	srv := serverPID(b, state)
-	b.ResetTimer()
-	for range b.N {
-		// A server that dies young is restarted after a backoff; one that ran steadily
-		// at once, which is the case measured.
-		b.StopTimer()
-		time.Sleep(keeperSteady)
-		b.StartTimer()
-		pin(b, srv).Signal(syscall.SIGKILL)
-		srv = newServerPID(b, state, srv)
-	}
-	b.StopTimer()
-	l := lsRunsOf(b, state)
-	live := 0
-	for _, r := range l {
-		if r.State == "running" {
-			live++
-		}
-	}
-	if live != keeperRuns {
-		b.Fatalf("%d runs live after the kills, want %d", live, keeperRuns)
-	}
-	b.ReportMetric(float64(empty), "keeper-KiB-1run")
-	b.ReportMetric(float64(full), "keeper-KiB-200runs")
-	b.ReportMetric(float64(full-empty)/float64(keeperRuns-1), "keeper-KiB/run")
-	b.ReportMetric(float64(memoryKB(b, srv, "VmRSS")), "server-KiB-200runs")
+	x.typeInFocus("two", `got two`)
+	x.keys("Q")
+	x.answer(`1 live run\(s\) will be ended`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }

@@ -52,9 +52,9 @@ func uiPID(t *testing.T, x *tmuxTerm) int {
 // and the UI says "server lost — reconnecting…" while it cannot reach one (here the
 // test holds the server lock, so the servers it starts cannot listen), reports keys
 // typed meanwhile as not delivered, and once the lock is free it is attached to a new
-// server, says which, and works: a run spawned from it shows its output. With no
-// keeper yet the killed server's run is lost (the new server reconciles it) and
-// leaves the list with a note. Nothing is left running.
+// server, says which, and works: the killed server's run is back (the keeper kept it,
+// DESIGN §18) with the same pid and takes input, and a run spawned from it shows its
+// output. Nothing is left running.
 func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 	state := serverState(t)
 	if r := serverCorral(t, state, "spawn", "--pty", "--name", "echoer", "--shell", "--", `while read l; do echo "got $l"; done`); r.code != 0 {
@@ -64,6 +64,7 @@ func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 	oldFP := pin(t, old)
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin))
 	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)
+	echoer := registry(t, state)[0].PID
 	x.typeInFocus("one", `got one`)
 
 	// Stop the UI while the server dies and the test takes the server lock, so that
@@ -109,7 +110,11 @@ func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 	if pid := serverPID(t, state); got[1] != strconv.Itoa(pid) || pid == old {
 		t.Errorf("reconnected to pid %s; the server is %d (the killed one was %d)", got[1], pid, old)
 	}
-	x.waitFor(`echoer r[0-9a-f]+ is not in the new server`, 10*time.Second)
+	x.waitFor(`echoer\s+pty\s+running`, 10*time.Second)
+	if r := registry(t, state); len(r) != 1 || r[0].PID != echoer {
+		t.Fatalf("after the reconnect the registry holds %+v; echoer was pid %d", r, echoer)
+	}
+	x.typeInFocus("three", `got three`)
 
 	// A working UI: a run spawned from it shows its output.
 	x.keys("n")
@@ -119,7 +124,7 @@ func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 	x.waitFor(`spawned-42`, 20*time.Second)
 
 	x.keys("Q")
-	x.answer(`1 live run\(s\) will be ended`, "y")
+	x.answer(`2 live run\(s\) will be ended`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	for _, r := range registry(t, state) {
 		if r.State != "exited" {

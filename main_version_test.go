@@ -55,7 +55,7 @@ func TestProtocolVersionMismatch(t *testing.T) {
 		advice               string
 	}{
 		{"older client", next, corralBin, 2, 1, "0.2.0-next", version, "use the binary the server runs, or a newer corral"},
-		{"older server", corralBin, next, 1, 2, version, "0.2.0-next", "end the server with it (`corral shutdown` ends its runs)"},
+		{"older server", corralBin, next, 1, 2, version, "0.2.0-next", "move the server to this one: `corral server --upgrade` (with this binary) hands it every run, and none ends"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			state := t.TempDir()

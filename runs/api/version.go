@@ -59,7 +59,7 @@ func Mismatch(server, client Side) string {
 	}
 	advice := "use the binary the server runs, or a newer corral"
 	if server.Protocol < client.Protocol {
-		advice = "use the binary the server runs, or end the server with it (`corral shutdown` ends its runs) so this one starts a new server"
+		advice = "use the binary the server runs, or move the server to this one: `corral server --upgrade` (with this binary) hands it every run, and none ends"
 	}
 	return fmt.Sprintf("%s runs corral protocol %d, %s speaks %d: %s", srv, server.Protocol, cli, client.Protocol, advice)
 }

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -30,21 +31,15 @@ func Upgrade(stateDir string, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 		return ExitFailure
 	}
-	c, err := client.Dial(dir)
+	rep, err := askUpgrade(dir, exe)
 	if errors.Is(err, client.ErrNoServer) {
-		c, err = client.Connect(dir, func() error { return env.Start(dir) }, startLimit)
+		c, err := client.Connect(dir, func() error { return env.Start(dir) }, startLimit)
 		if err == nil {
 			fmt.Fprintf(env.Stderr, "corral: no server was running; started one (pid %d)\n", c.Hello.PID)
 			c.Close()
 			return ExitOK
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
-		return ExitFailure
-	}
-	rep, err := api.Upgrade.Call(context.Background(), c, api.UpgradeArgs{Exe: exe})
-	c.Close()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 		return ExitFailure
@@ -66,6 +61,34 @@ func Upgrade(stateDir string, env Env) int {
 	fmt.Fprintf(env.Stderr, "corral: server upgraded: pid %d → %d (%s); %d live run(s) handed over, %d live now\n",
 		rep.PID, next.Hello.PID, exe, rep.Runs, kept)
 	return ExitOK
+}
+
+// askUpgrade asks the state dir's server to hand its runs to exe. It says no hello:
+// the server may speak another protocol (that is often why it is upgraded), and it
+// answers upgrade whatever the version of the request.
+func askUpgrade(dir, exe string) (api.UpgradeReply, error) {
+	var rep api.UpgradeReply
+	conn, err := client.DialSocket(dir)
+	if err != nil {
+		return rep, err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(api.DefaultBudget))
+	args, _ := json.Marshal(api.UpgradeArgs{Exe: exe})
+	if err := json.NewEncoder(conn).Encode(api.Request{V: api.Version, Verb: api.Upgrade.Name(), Args: args}); err != nil {
+		return rep, err
+	}
+	var resp api.Response
+	if err := json.NewDecoder(conn).Decode(&resp); err != nil {
+		return rep, fmt.Errorf("the server did not answer: %w", err)
+	}
+	switch {
+	case resp.Error != nil && resp.Error.Code == api.CodeUnknown:
+		return rep, errors.New("the server predates corral server --upgrade: its runs cannot be handed over (corral shutdown ends them)")
+	case resp.Error != nil:
+		return rep, resp.Error
+	}
+	return rep, json.Unmarshal(resp.Result, &rep)
 }
 
 // newServer waits for a server other than pid old to answer in dir.

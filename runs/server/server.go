@@ -115,7 +115,14 @@ func (s *Server) Stop() {
 // Serve accepts connections until Stop; it closes ln and every connection before it
 // returns. Each connection is served on its own goroutine.
 func (s *Server) Serve(ln net.Listener) error {
-	closeLn := sync.OnceFunc(func() { ln.Close() })
+	closeLn := sync.OnceFunc(func() {
+		if u, ok := ln.(interface{ SetUnlinkOnClose(bool) }); ok && s.handedOver.Load() {
+			// Handed over: the socket stays for the next server to replace, so attached
+			// UIs take the end of their stream for a lost server and reconnect.
+			u.SetUnlinkOnClose(false)
+		}
+		ln.Close()
+	})
 	s.mu.Lock()
 	s.closeLn = closeLn
 	s.mu.Unlock()
@@ -288,7 +295,9 @@ func (s *Server) answer(ctx context.Context, line []byte) (resp api.Response) {
 	if err := json.Unmarshal(line, &req); err != nil {
 		return api.Response{V: api.Version, Error: api.Errorf(api.CodeBadRequest, "malformed request: %v", err)}
 	}
-	if req.V != api.Version {
+	// upgrade is answered whatever the protocol: it is how a server moves to a binary
+	// that speaks another (its arguments and reply never change).
+	if req.V != api.Version && req.Verb != api.Upgrade.Name() {
 		return api.Response{V: api.Version, Error: api.VersionError(api.Side{Protocol: api.Version, Binary: api.Binary, PID: os.Getpid()}, req)}
 	}
 	res, err := s.dispatch(ctx, req)
