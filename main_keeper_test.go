@@ -361,3 +361,79 @@ func TestUpgradeAttachedUIReconnects(t *testing.T) {
 	x.answer(`1 live run\(s\) will be ended`, "y")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 }
+
+// keeperSteady is how long a server must have run for the keeper to restart it at once
+// (runs/keeper steadyAfter).
+const keeperSteady = 5100 * time.Millisecond
+
+// BenchmarkKeeper: a server holding keeperRuns PTY runs is SIGKILLed, b.N times; each
+// time the keeper starts a new server and it takes every run back. Reported: the time
+// from the kill to a new server answering with the runs taken back (ms/op), the new
+// server's own time to take them back (its log), the keeper's resident memory with one
+// run and with all (and per run), and the server's.
+func BenchmarkKeeper(b *testing.B) {
+	const keeperRuns = 200
+	state := b.TempDir()
+	at := func(args ...string) result {
+		return run(b, withState(corralCmd(corralBin, args...), state))
+	}
+	if r := at("spawn", "--pty", "--name", "r000", "--", "sleep", "3600"); r.code != 0 {
+		b.Fatalf("spawn: %+v", r)
+	}
+	keeper := keeperPID(b, state)
+	b.Cleanup(func() {
+		at("shutdown")
+		waitGone(b, keeper, "keeper")
+	})
+	empty := memoryKB(b, keeper, "VmRSS")
+	for i := 1; i < keeperRuns; i++ {
+		if r := at("spawn", "--pty", "--name", fmt.Sprintf("r%03d", i), "--", "sleep", "3600"); r.code != 0 {
+			b.Fatalf("spawn: %+v", r)
+		}
+	}
+	full := memoryKB(b, keeper, "VmRSS")
+	srv := serverPID(b, state)
+	b.ResetTimer()
+	for range b.N {
+		// A server that dies young is restarted after a backoff; one that ran steadily
+		// at once, which is the case measured.
+		b.StopTimer()
+		time.Sleep(keeperSteady)
+		b.StartTimer()
+		pin(b, srv).Signal(syscall.SIGKILL)
+		srv = newServerPID(b, state, srv)
+	}
+	b.StopTimer()
+	live := 0
+	for _, r := range lsRunsOf(b, state) {
+		if r.State == "running" {
+			live++
+		}
+	}
+	if live != keeperRuns {
+		b.Fatalf("%d runs live after the kills, want %d", live, keeperRuns)
+	}
+	if took, err := lastReadopt(state); err == nil {
+		b.ReportMetric(float64(took.Microseconds())/1000, "readopt-ms")
+	} else {
+		b.Error(err)
+	}
+	b.ReportMetric(float64(empty), "keeper-KiB-1run")
+	b.ReportMetric(float64(full), "keeper-KiB-200runs")
+	b.ReportMetric(float64(full-empty)/float64(keeperRuns-1), "keeper-KiB/run")
+	b.ReportMetric(float64(memoryKB(b, srv, "VmRSS")), "server-KiB-200runs")
+}
+
+// lastReadopt is how long the last server of state took to take its runs back, from
+// its log ("readopt done … took=…").
+func lastReadopt(state string) (time.Duration, error) {
+	b, err := os.ReadFile(filepath.Join(state, "server.log"))
+	if err != nil {
+		return 0, err
+	}
+	m := regexp.MustCompile(`msg="readopt done" runs=\d+ took=(\S+)`).FindAllSubmatch(b, -1)
+	if len(m) == 0 {
+		return 0, fmt.Errorf("no readopt in server.log")
+	}
+	return time.ParseDuration(string(m[len(m)-1][1]))
+}

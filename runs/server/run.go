@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"corral/config"
 	"corral/runs"
@@ -95,6 +96,7 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) err
 // anything reconciles (their records are stolen first, so no reconcile takes them for
 // a dead owner's).
 func readopt(sup *runs.Supervisor, kc *keeper.Client, logger *slog.Logger) {
+	start := time.Now()
 	kept, err := kc.Recover()
 	if err != nil {
 		logger.Warn("keeper: recover", "err", err)
@@ -102,6 +104,7 @@ func readopt(sup *runs.Supervisor, kc *keeper.Client, logger *slog.Logger) {
 	for _, d := range sup.Readopt(kept) {
 		logger.Info("readopted", "run_id", d.ID, "name", d.Name, "pid", d.PID, "decision", d.Decision, "detail", d.Detail)
 	}
+	logger.Info("readopt done", "runs", len(kept), "took", time.Since(start).Round(time.Microsecond))
 }
 
 // stopOnSignal stops srv on the first of sigs, until it has stopped otherwise.
