@@ -73,16 +73,18 @@ func (k *Client) Recover() ([]Run, error) {
 	var out []Run
 	byID := map[string]int{}
 	for {
-		m, files, err := k.c.recv()
+		m, fds, err := k.c.recv()
 		if err != nil {
 			return out, fmt.Errorf("keeper: recover: %w", err)
 		}
 		switch m.Op {
 		case opRun:
 			r := Run{ID: m.ID, PID: m.PID, PTY: m.PTY, Exit: &Exit{done: make(chan struct{})}}
-			r.Files = files
 			if !m.PTY && m.Stream == -1 {
-				r.Files = append([]*os.File{nil}, files...)
+				r.Files = append(r.Files, nil) // stdin was closed
+			}
+			for _, fd := range fds {
+				r.Files = append(r.Files, os.NewFile(uintptr(fd), m.ID))
 			}
 			byID[m.ID] = len(out)
 			out = append(out, r)
@@ -104,10 +106,8 @@ func (k *Client) Recover() ([]Run, error) {
 func (k *Client) follow() {
 	defer close(k.gone)
 	for {
-		m, files, err := k.c.recv()
-		for _, f := range files {
-			f.Close()
-		}
+		m, fds, err := k.c.recv()
+		closeAll(fds)
 		if err != nil {
 			return
 		}
@@ -138,7 +138,7 @@ func (k *Client) Keep(id string, pid int, pty bool, files ...*os.File) error {
 	if pty && len(files) != 1 || !pty && len(files) != 3 {
 		return errors.New("keeper: keep: a PTY run has one descriptor, a pipe run three")
 	}
-	return k.c.send(msg{Op: opKeep, ID: id, PID: pid, PTY: pty}, files...)
+	return k.c.sendFiles(msg{Op: opKeep, ID: id, PID: pid, PTY: pty}, files...)
 }
 
 // Drop tells the keeper the run has ended: it closes its copies and reaps the root

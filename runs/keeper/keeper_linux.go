@@ -167,15 +167,17 @@ type server struct {
 // kept is one run: its descriptors, what was read while no server read, and its
 // root's exit once observed.
 type kept struct {
-	id    string
-	pid   int
-	pty   bool
-	files []*os.File // the PTY master; or stdin (nil once closed), stdout, stderr
+	id  string
+	pid int
+	pty bool
+	// fds are the PTY master; or stdin (-1 once closed), stdout and stderr: numbers,
+	// in no poller, so the keeper never wakes for a byte while a server reads them.
+	fds []int
 
 	mu       sync.Mutex
 	buf      [2][]byte
 	draining sync.WaitGroup
-	drains   bool
+	readers  []*os.File // while no server reads: pollable duplicates of the outputs
 
 	exited bool
 	lost   bool // exited, reaped by its server before it ended: no status
@@ -245,14 +247,14 @@ func (k *keeper) forward(s os.Signal) {
 // runs' output itself.
 func (k *keeper) serve(srv *server) {
 	for {
-		m, files, err := srv.conn.recv()
+		m, fds, err := srv.conn.recv()
 		if err != nil {
 			if !errors.Is(err, errHungUp) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 				k.log.Warn("server connection", "err", err)
 			}
 			break
 		}
-		k.handle(srv, m, files)
+		k.handle(srv, m, fds)
 	}
 	srv.conn.close()
 	k.mu.Lock()
@@ -267,7 +269,7 @@ func (k *keeper) serve(srv *server) {
 	k.poke()
 }
 
-func (k *keeper) handle(srv *server, m msg, files []*os.File) {
+func (k *keeper) handle(srv *server, m msg, fds []int) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	switch m.Op {
@@ -278,7 +280,7 @@ func (k *keeper) handle(srv *server, m msg, files []*os.File) {
 		if old := k.runs[m.ID]; old != nil {
 			old.close()
 		}
-		k.runs[m.ID] = &kept{id: m.ID, pid: m.PID, pty: m.PTY, files: files}
+		k.runs[m.ID] = &kept{id: m.ID, pid: m.PID, pty: m.PTY, fds: fds}
 		return
 	case opDrop:
 		if kp := k.runs[m.ID]; kp != nil {
@@ -289,9 +291,9 @@ func (k *keeper) handle(srv *server, m msg, files []*os.File) {
 			}
 		}
 	case opCloseIn:
-		if kp := k.runs[m.ID]; kp != nil && !kp.pty && kp.files[0] != nil {
-			kp.files[0].Close()
-			kp.files[0] = nil
+		if kp := k.runs[m.ID]; kp != nil && !kp.pty && kp.fds[0] >= 0 {
+			unix.Close(kp.fds[0])
+			kp.fds[0] = -1
 		}
 	case opHandover:
 		k.next = m.Exe
@@ -299,9 +301,7 @@ func (k *keeper) handle(srv *server, m msg, files []*os.File) {
 	default:
 		k.log.Warn("unknown message", "op", m.Op)
 	}
-	for _, f := range files {
-		f.Close() // only keep carries descriptors
-	}
+	closeAll(fds) // only keep carries descriptors
 }
 
 // recoverTo sends srv every run kept: its descriptors, the output read meanwhile and
@@ -328,17 +328,17 @@ func (k *keeper) recoverTo(srv *server) {
 
 // sendTo sends the run, its output kept (which it then forgets) and its exit.
 func (kp *kept) sendTo(c *conn) error {
-	var files []*os.File
-	for _, f := range kp.files {
-		if f != nil {
-			files = append(files, f)
+	var fds []int
+	for _, fd := range kp.fds {
+		if fd >= 0 {
+			fds = append(fds, fd)
 		}
 	}
 	m := msg{Op: opRun, ID: kp.id, PID: kp.pid, PTY: kp.pty}
-	if !kp.pty && kp.files[0] == nil {
-		m.Stream = -1 // stdin was closed: the files are stdout and stderr
+	if len(fds) < len(kp.fds) {
+		m.Stream = -1 // stdin was closed: the descriptors are stdout and stderr
 	}
-	if err := c.send(m, files...); err != nil {
+	if err := c.send(m, fds...); err != nil {
 		return err
 	}
 	kp.mu.Lock()
@@ -416,18 +416,23 @@ func (kp *kept) exitMsg() msg {
 }
 
 // startDrain reads the run's output until a server takes it back, the buffer is full,
-// or the output ends. Called with the keeper's lock held.
+// or the output ends: through duplicates of its outputs made pollable for the time
+// being. Called with the keeper's lock held.
 func (kp *kept) startDrain() {
-	if kp.drains {
+	if kp.readers != nil {
 		return
 	}
-	kp.drains = true
-	outs := kp.files[1:]
+	outs := kp.fds[1:]
 	if kp.pty {
-		outs = kp.files[:1]
+		outs = kp.fds[:1]
 	}
-	for s, f := range outs {
-		f.SetReadDeadline(time.Time{})
+	dups, err := dupAllFDs(outs)
+	if err != nil {
+		return // nothing read: the output waits in the kernel for the next server
+	}
+	for s, fd := range dups {
+		f := os.NewFile(uintptr(fd), kp.id)
+		kp.readers = append(kp.readers, f)
 		kp.draining.Add(1)
 		go kp.drain(s, f)
 	}
@@ -455,27 +460,28 @@ func (kp *kept) drain(s int, f *os.File) {
 	}
 }
 
-// stopDrain ends the run's readers and waits for them. Called with the keeper's lock
-// held.
+// stopDrain ends the run's readers, waits for them and closes their duplicates (out
+// of the poller again). Called with the keeper's lock held.
 func (kp *kept) stopDrain() {
-	if !kp.drains {
+	if kp.readers == nil {
 		return
 	}
 	past := time.Unix(1, 0)
-	for _, f := range kp.files {
-		if f != nil {
-			f.SetReadDeadline(past)
-		}
+	for _, f := range kp.readers {
+		f.SetReadDeadline(past)
 	}
 	kp.draining.Wait()
-	kp.drains = false
+	for _, f := range kp.readers {
+		f.Close()
+	}
+	kp.readers = nil
 }
 
 func (kp *kept) close() {
 	kp.stopDrain()
-	for _, f := range kp.files {
-		if f != nil {
-			f.Close()
+	for _, fd := range kp.fds {
+		if fd >= 0 {
+			unix.Close(fd)
 		}
 	}
 }

@@ -173,25 +173,26 @@ func TestWireCarriesDescriptors(t *testing.T) {
 	r, w, _ := os.Pipe()
 	defer r.Close()
 	data := bytes.Repeat([]byte("x"), chunk)
-	if err := a.send(msg{Op: opKeep, ID: "r1", PID: 42}, w); err != nil {
+	if err := a.sendFiles(msg{Op: opKeep, ID: "r1", PID: 42}, w); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
 	if err := a.send(msg{Op: opData, ID: "r1", Data: data}); err != nil {
 		t.Fatal(err)
 	}
-	m, files, err := b.recv()
-	if err != nil || m.Op != opKeep || m.ID != "r1" || m.PID != 42 || len(files) != 1 {
-		t.Fatalf("keep: %+v %d files, %v", m, len(files), err)
+	m, fds, err := b.recv()
+	if err != nil || m.Op != opKeep || m.ID != "r1" || m.PID != 42 || len(fds) != 1 {
+		t.Fatalf("keep: %+v %d descriptors, %v", m, len(fds), err)
 	}
-	files[0].Write([]byte("through"))
-	files[0].Close()
+	got := os.NewFile(uintptr(fds[0]), "got")
+	got.Write([]byte("through"))
+	got.Close()
 	if got, _ := io.ReadAll(r); string(got) != "through" {
 		t.Fatalf("read %q through the descriptor sent", got)
 	}
-	m, files, err = b.recv()
-	if err != nil || m.Op != opData || !bytes.Equal(m.Data, data) || len(files) != 0 {
-		t.Fatalf("data: op %q, %d bytes, %d files, %v", m.Op, len(m.Data), len(files), err)
+	m, fds, err = b.recv()
+	if err != nil || m.Op != opData || !bytes.Equal(m.Data, data) || len(fds) != 0 {
+		t.Fatalf("data: op %q, %d bytes, %d descriptors, %v", m.Op, len(m.Data), len(fds), err)
 	}
 	a.close()
 	if _, _, err := b.recv(); err == nil {

@@ -90,18 +90,13 @@ func pair() (*conn, *os.File, error) {
 	return c, os.NewFile(uintptr(fds[1]), "keeper-server"), nil
 }
 
-// send writes one message with files' descriptors. Safe from several goroutines: a
-// message is written whole or not at all.
-func (c *conn) send(m msg, files ...*os.File) error {
+// send writes one message with the descriptors fds (ours stay open). Safe from
+// several goroutines: a message is written whole or not at all.
+func (c *conn) send(m msg, fds ...int) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	fds, err := dupAll(files)
-	if err != nil {
-		return err
-	}
-	defer closeAll(fds)
 	var oob []byte
 	if len(fds) > 0 {
 		oob = unix.UnixRights(fds...)
@@ -114,9 +109,20 @@ func (c *conn) send(m msg, files ...*os.File) error {
 	return nil
 }
 
-// recv reads one message and the descriptors it carries (close-on-exec). Only one
-// goroutine reads a conn.
-func (c *conn) recv() (msg, []*os.File, error) {
+// sendFiles is send with the descriptors of files, taken without touching the files.
+func (c *conn) sendFiles(m msg, files ...*os.File) error {
+	fds, err := dupAll(files)
+	if err != nil {
+		return err
+	}
+	defer closeAll(fds)
+	return c.send(m, fds...)
+}
+
+// recv reads one message and the descriptors it carries, close-on-exec and not yet
+// made files: the keeper holds them as numbers, so no poller of its own wakes for
+// their every byte. Only one goroutine reads a conn.
+func (c *conn) recv() (msg, []int, error) {
 	n, oobn, flags, _, err := c.c.ReadMsgUnix(c.buf, c.oob)
 	if err != nil {
 		return msg{}, nil, err
@@ -124,7 +130,7 @@ func (c *conn) recv() (msg, []*os.File, error) {
 	if n == 0 {
 		return msg{}, nil, errHungUp // a SOCK_SEQPACKET peer that closed
 	}
-	files, ferr := parseFiles(c.oob[:oobn])
+	fds, ferr := parseRights(c.oob[:oobn])
 	var m msg
 	switch {
 	case ferr != nil:
@@ -135,19 +141,17 @@ func (c *conn) recv() (msg, []*os.File, error) {
 		err = json.Unmarshal(c.buf[:n], &m)
 	}
 	if err != nil {
-		for _, f := range files {
-			f.Close()
-		}
+		closeAll(fds)
 		return msg{}, nil, err
 	}
-	return m, files, nil
+	return m, fds, nil
 }
 
 func (c *conn) close() error { return c.c.Close() }
 
 var errHungUp = errors.New("keeper: the other end hung up")
 
-func parseFiles(oob []byte) ([]*os.File, error) {
+func parseRights(oob []byte) ([]int, error) {
 	if len(oob) == 0 {
 		return nil, nil
 	}
@@ -155,17 +159,18 @@ func parseFiles(oob []byte) ([]*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []*os.File
+	var out []int
 	for _, cm := range cmsgs {
 		fds, err := unix.ParseUnixRights(&cm)
 		if err != nil {
 			continue
 		}
 		for _, fd := range fds {
-			files = append(files, os.NewFile(uintptr(fd), "kept"))
+			unix.CloseOnExec(fd)
+			out = append(out, fd)
 		}
 	}
-	return files, nil
+	return out, nil
 }
 
 // dupAll duplicates each file's descriptor without touching the file: Fd() would put
@@ -187,6 +192,20 @@ func dupAll(files []*os.File) ([]int, error) {
 		fds = append(fds, dup)
 	}
 	return fds, nil
+}
+
+// dupAllFDs duplicates descriptors (close-on-exec).
+func dupAllFDs(fds []int) ([]int, error) {
+	var out []int
+	for _, fd := range fds {
+		dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			closeAll(out)
+			return nil, err
+		}
+		out = append(out, dup)
+	}
+	return out, nil
 }
 
 func closeAll(fds []int) {
