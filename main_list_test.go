@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corral/runs"
 )
 
 // End-to-end tests of the UI at fifty runs, on the real binary in tmux: the list's
@@ -161,15 +163,27 @@ func rightPane(screen, title string) []string {
 
 var escapeEventsRE = regexp.MustCompile(`┌─Events[^·]*· spawned \d+ · escape events (\d+)`)
 
-// A codex-like agent whose two daemons leave its session (sessions, not cgroups: a
-// cgroup keeps them as members), at 120, 160 and 200 columns: the tree's MARK column
-// whole, each daemon's command line whole, and the events title's escape events
-// equal to the escape lines listed (at 160 the mark was cut to "esca", the command
-// lines were not shown, and the title said "escape events 0" beside two lines).
+// A codex-like agent whose two daemons leave its session, at 120, 160 and 200
+// columns: the tree's MARK column whole, each daemon's command line whole, and the
+// events title's escape events equal to the escape lines listed (at 160 the mark was
+// cut to "esca", the command lines were not shown, and the title said "escape events
+// 0" beside two lines). On sessions the daemons are escapees; on cgroups they are
+// contained (members still), shown with their command lines all the same.
 func TestUITreeAndEventsAtWidths(t *testing.T) {
+	t.Run("sessions", func(t *testing.T) { testTreeAtWidths(t, "off", " escaped ") })
+	// On cgroups the daemons stay the run's (contained): the same columns and lines.
+	t.Run("cgroups", func(t *testing.T) {
+		if runs.FindCgroups("").Dir == "" {
+			t.Skip("no cgroup backend here")
+		}
+		testTreeAtWidths(t, "", " contained ")
+	})
+}
+
+func testTreeAtWidths(t *testing.T, cgroupRoot, mark string) {
 	state := t.TempDir()
-	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_CGROUP_ROOT=off CORRAL_STATE_DIR=%s %s --local -- env CORRAL_CHILD=1 %s codex-like",
-		state, corralBin, corralBin))
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_CGROUP_ROOT=%s CORRAL_STATE_DIR=%s %s --local -- env CORRAL_CHILD=1 %s codex-like",
+		cgroupRoot, state, corralBin, corralBin))
 	x.waitFor(`agent ready`, 20*time.Second)
 	argv := []string{corralBin, "agent-daemon", "app-server", "--managed-daemon", "pid-update-loop"}
 	for _, sz := range [][2]int{{120, 40}, {160, 45}, {200, 50}} {
@@ -189,7 +203,8 @@ func TestUITreeAndEventsAtWidths(t *testing.T) {
 			}
 			m := escapeEventsRE.FindStringSubmatch(s)
 			listed := strings.Count(strings.Join(rightPane(s, "Events"), "\n"), "⚠ escape:")
-			return strings.Count(tree, " escaped ") == 2 && m != nil && listed > 0 && m[1] == fmt.Sprint(listed)
+			return strings.Count(tree, mark) == 2 && m != nil && m[1] == fmt.Sprint(listed) &&
+				(listed > 0) == (mark == " escaped ")
 		})
 	}
 	x.keys("q")

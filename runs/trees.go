@@ -171,8 +171,13 @@ func cgroupTree(cg *reaper.Cgroup, root int, adopted bool) []reaper.TreeProc {
 		}
 	}
 	tree := reaper.CgroupTree(members, root)
-	if adopted {
-		for i := range tree {
+	for i := range tree {
+		if tree[i].Mark == reaper.MarkContained {
+			// Left the session, held by the cgroup: shown with its command line, as an
+			// escapee is on sessions (a daemon's arguments say which it is).
+			tree[i].Argv, _ = reaper.ReadCmdline(tree[i].PID)
+		}
+		if adopted {
 			tree[i].Mark = reaper.MarkAdopted
 		}
 	}
