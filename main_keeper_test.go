@@ -437,3 +437,33 @@ func lastReadopt(state string) (time.Duration, error) {
 	}
 	return time.ParseDuration(string(m[len(m)-1][1]))
 }
+
+// A run paused under a server that is killed is still paused under the next one, and
+// says so; resumed, it goes on.
+func TestPausedRunStaysPausedAcrossServers(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	if r := serverCorral(t, state, "spawn", "--pty", "--name", "tty", "--shell", "--", counter("z")); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	if r := serverCorral(t, state, "pause", "tty"); r.code != 0 {
+		t.Fatalf("pause: %+v", r)
+	}
+	old := serverPID(t, state)
+	pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	newServerPID(t, state, old)
+	var info string
+	eventually.Value(t, 10*time.Second, "the run to show paused", func() (string, bool) {
+		info = serverCorral(t, state, "info", "tty").stdout
+		return info, regexp.MustCompile(`"paused":\s*true`).MatchString(info)
+	})
+	if r := serverCorral(t, state, "resume", "tty"); r.code != 0 {
+		t.Fatalf("resume: %+v", r)
+	}
+	_, before, _ := counted(t, serverCorral(t, state, "log", "tty").stdout, "z")
+	eventually.True(t, 10*time.Second, "the run to count on once resumed", func() bool {
+		_, last, _ := counted(t, serverCorral(t, state, "log", "tty").stdout, "z")
+		return last > before+3
+	})
+}

@@ -96,6 +96,10 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailResumed, nil)
 	r.wd.Start()
+	if r.pausedNow() { // paused under the old server: still stopped, and shown so
+		r.wd.Pause()
+		r.change(EventPause, "resumed paused", func(i *Info) { i.Paused = true })
+	}
 	go r.monitor(func() { <-k.Exit.Done() })
 	if rec.State == Exiting { // its old server was ending it: so does this one
 		reason := rec.Reason
@@ -235,6 +239,17 @@ func (r *run) replay() {
 		r.attn = r.screen.Attention()
 		r.said, _ = r.screen.Activity()
 	}
+}
+
+// pausedNow reports whether the run is paused as its old server left it: its cgroup
+// frozen, or its root stopped (SIGSTOP).
+func (r *run) pausedNow() bool {
+	if r.cgroup != nil {
+		frozen, err := r.cgroup.Frozen()
+		return err == nil && frozen
+	}
+	p, err := reaper.ReadProc(r.info.PID)
+	return err == nil && p.State == 'T'
 }
 
 // readEnd reads up to the last n bytes of a file in dir ("" when it cannot).

@@ -42,6 +42,9 @@ var verbs = map[string]verb{
 	api.Kill.Name():      {synopsis: "ID", summary: "end the run (manual-cancel, the usual escalation)", args: 1, do: refVerb(api.Kill)},
 	api.Interrupt.Name(): {synopsis: "ID", summary: "Ctrl-C (PTY) or SIGINT to its session (pipe)", args: 1, do: refVerb(api.Interrupt)},
 	api.Remove.Name():    {synopsis: "ID", summary: "forget an ended run", args: 1, do: refVerb(api.Remove)},
+	api.Pause.Name():     {synopsis: "ID", summary: "stop the run where it is (its cgroup frozen, or SIGSTOP); its deadlines wait", args: 1, do: refVerb(api.Pause)},
+	api.Resume.Name():    {synopsis: "ID", summary: "let a paused run go on", args: 1, do: refVerb(api.Resume)},
+	api.Info.Name():      {synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
 	api.Wait.Name(): {synopsis: "ID [--until STATES] [--timeout DUR]",
 		summary: "block until it ends (exit as corral run), or its agent is in a state (waiting,idle)",
 		args:    1, do: wait, flags: func(fs *flag.FlagSet, o *opts) {
@@ -68,8 +71,18 @@ const verbAgents = "agents"
 
 // order is corral --help's order of the verbs.
 var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Write.Name(), api.SendKeys.Name(),
-	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Remove.Name(), api.Wait.Name(),
+	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Pause.Name(), api.Resume.Name(),
+	api.Remove.Name(), api.Info.Name(), api.Wait.Name(),
 	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
+
+func info(c *client.Client, o *opts, env Env) int {
+	r, ok := call(o.ctx, api.Info, c, api.RunRef{ID: o.args[0]}, env)
+	if !ok {
+		return ExitFailure
+	}
+	printJSON(env.Stdout, r)
+	return ExitOK
+}
 
 func poll(c *client.Client, o *opts, env Env) int {
 	p, ok := call(o.ctx, api.Poll, c, api.PollArgs{ID: o.args[0], WaitMS: o.wait.Milliseconds()}, env)
