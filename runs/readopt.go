@@ -71,19 +71,7 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	d := Decision{ID: k.ID, PID: k.PID}
 	rec, err := s.stealKept(k)
 	if err != nil {
-		// Not a run this registry can account for: the keeper's word is that a server
-		// of this state dir started it, so it is ended (its root is pinned by the
-		// keeper until the drop), never left running unsupervised.
-		closeFiles(k.Files)
-		t := reaper.Target{SID: k.PID, PTY: k.PTY, Grace: s.cfg.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll}
-		rep := reaper.Terminate(context.Background(), t)
-		if s.keeper != nil {
-			s.keeper.Drop(k.ID)
-		}
-		d.Decision, d.Reason = VerdictReaped, OrphanReaped
-		d.Detail = fmt.Sprintf("kept by the keeper but %v; ended: %s", err, StepsText(rep.Steps))
-		s.reg.emit("resume", "run_id", k.ID, "pid", k.PID, "err", err.Error())
-		return d
+		return s.unaccounted(k, err)
 	}
 	d.Name = rec.Name
 	r := s.resumedRun(rec, k)
@@ -113,6 +101,30 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 		d.Detail = "resumed from the keeper: same process, same terminal"
 	}
 	s.reg.emit("resume", "run_id", r.id, "pid", k.PID, "epoch", rec.LeaseEpoch)
+	return d
+}
+
+// unaccounted deals with a kept run whose record does not let this server take it
+// (missing, closed, naming another pid): the keeper's word is that a server of this
+// state dir started it. A root still alive is the keeper's child, so its numbers are
+// pinned: its session is ended, never left running unsupervised. A root that exited
+// may have been reaped already and its number reused: nothing is signalled.
+func (s *Supervisor) unaccounted(k keeper.Run, why error) Decision {
+	d := Decision{ID: k.ID, PID: k.PID, Decision: VerdictLost, Reason: Lost}
+	closeFiles(k.Files)
+	select {
+	case <-k.Exit.Done():
+		d.Detail = fmt.Sprintf("kept by the keeper but %v; it had exited: nothing signalled", why)
+	default:
+		t := reaper.Target{SID: k.PID, PTY: k.PTY, Grace: s.cfg.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll}
+		rep := reaper.Terminate(context.Background(), t)
+		d.Decision, d.Reason = VerdictReaped, OrphanReaped
+		d.Detail = fmt.Sprintf("kept by the keeper but %v; ended: %s", why, StepsText(rep.Steps))
+	}
+	if s.keeper != nil {
+		s.keeper.Drop(k.ID)
+	}
+	s.reg.emit("resume", "run_id", k.ID, "pid", k.PID, "err", why.Error(), "decision", d.Decision)
 	return d
 }
 

@@ -60,9 +60,9 @@ func (r *run) finalize(exited <-chan struct{}) {
 		if r.cmd != nil {
 			werr = r.cmd.Wait() // the one place this run's root is reaped (a resumed one's: its keeper)
 		}
+		r.unkeep() // the keeper's copies go before ours, so the last close hangs up
 		if r.proc != nil {
 			forced = r.proc.FinishOutput(r.sup.cfg.Drain)
-			r.unkeep() // the keeper's copies go before ours, so the last close hangs up
 			r.proc.Close()
 		}
 		r.closeTranscripts()
