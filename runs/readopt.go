@@ -178,7 +178,20 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
 	s.logPaths(r)
-	r.wd = s.newWatchdog(rec.Spec, r, s.clock.Now().Sub(rec.CreatedAt))
+	now := s.clock.Now()
+	// The last output: the record's is as of the old server's last heartbeat; its
+	// transcripts' times are within a fraction of a second of the output itself.
+	last := rec.CreatedAt
+	for _, t := range []time.Time{rec.LastOutputAt, s.lastWrite(r.info.Transcript), s.lastWrite(r.info.StderrTranscript)} {
+		if t.After(last) {
+			last = t
+		}
+	}
+	silent := now.Sub(last)
+	if len(k.Output[0])+len(k.Output[1]) > 0 {
+		silent = 0 // it wrote while no server read
+	}
+	r.wd = s.newWatchdog(rec.Spec, r, now.Sub(rec.CreatedAt), silent)
 	if a, err := s.agentFor(rec.Spec); err == nil && a != nil {
 		r.startAgent(a)
 	}
@@ -262,6 +275,23 @@ func (r *run) pausedNow() bool {
 	}
 	p, err := reaper.ReadProc(r.info.PID)
 	return err == nil && p.State == 'T'
+}
+
+// lastWrite is when a log file was last written (zero when it cannot be read).
+func (s *Supervisor) lastWrite(path string) time.Time {
+	if path == "" || s.logs == nil {
+		return time.Time{}
+	}
+	f, err := s.logs.open(filepath.Base(path), os.O_RDONLY, 0)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return time.Time{}
+	}
+	return st.ModTime()
 }
 
 // readEnd reads up to the last n bytes of a file in dir ("" when it cannot).

@@ -168,7 +168,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
 		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
 	s.logPaths(r)
-	r.wd = s.newWatchdog(spec, r, 0)
+	r.wd = s.newWatchdog(spec, r, 0, 0)
 	if s.screens && spec.PTY {
 		r.screen = screen.NewScreen(int(spec.Cols), int(spec.Rows))
 		r.screen.SetHistoryLimit(s.cfg.ScrollbackLines)
@@ -192,9 +192,10 @@ func (s *Supervisor) logPaths(r *run) {
 	}
 }
 
-// newWatchdog is the run's watchdog; elapsed is how long the run has already run (a
-// run resumed from a previous server), which its overall deadline counts.
-func (s *Supervisor) newWatchdog(spec Spec, r *run, elapsed time.Duration) *watchdog.Watchdog {
+// newWatchdog is the run's watchdog; elapsed is how long the run has already run and
+// silent how long it has gone without output (a run resumed from a previous server),
+// which its deadlines count.
+func (s *Supervisor) newWatchdog(spec Spec, r *run, elapsed, silent time.Duration) *watchdog.Watchdog {
 	rule := watchdog.DeriveRule{Factor: s.cfg.NoOutputFactor, Min: s.cfg.NoOutputMin,
 		Max: s.cfg.NoOutputMax, Margin: s.cfg.NoOutputMargin}
 	cfg := watchdog.Config{
@@ -202,6 +203,7 @@ func (s *Supervisor) newWatchdog(spec Spec, r *run, elapsed time.Duration) *watc
 		NoOutput:   watchdog.Derive(spec.Timeout, spec.NoOutputTimeout, rule),
 		Warn:       s.cfg.WarnFraction,
 		EchoWindow: s.cfg.EchoWindow,
+		Silent:     silent,
 	}
 	return watchdog.New(cfg, s.clock, func(c watchdog.Cause) {
 		if c == watchdog.Overall {

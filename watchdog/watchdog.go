@@ -12,6 +12,10 @@ type Config struct {
 	NoOutput   time.Duration // <= 0: off (already resolved with Derive)
 	Warn       float64       // fraction of a deadline's span at its end during which Deadline.Warning is true (e.g. 0.2)
 	EchoWindow time.Duration // output within this long after Input() is echo of our own input and does not re-arm
+	// Silent is how long the run has already gone without output when Start is called
+	// (a run a new server takes over): the no-output deadline counts it, at least a
+	// millisecond being left.
+	Silent time.Duration
 }
 
 // Watchdog tracks the deadlines of one run. It is safe for concurrent use.
@@ -83,10 +87,11 @@ func (w *Watchdog) Start() {
 		w.arm(&w.overall, now, w.overall.span)
 	}
 	if w.noOutput.on() {
+		left := max(w.noOutput.span-max(w.cfg.Silent, 0), time.Millisecond)
 		if w.frozen {
-			w.noOutput.left = w.noOutput.span
+			w.noOutput.left = left
 		} else {
-			w.arm(&w.noOutput, now, w.noOutput.span)
+			w.arm(&w.noOutput, now, left)
 		}
 	}
 }
