@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -466,4 +467,88 @@ func TestPausedRunStaysPausedAcrossServers(t *testing.T) {
 		_, last, _ := counted(t, serverCorral(t, state, "log", "tty").stdout, "z")
 		return last > before+3
 	})
+}
+
+// BenchmarkKeeperFlood: a PTY run printing 100 MB (cat of a file), spawn → corral wait
+// returned, under a server with its keeper and under one with --no-keeper, alternately.
+// Reported: each one's median in ms, and the keeper's CPU ticks over all its floods.
+func BenchmarkKeeperFlood(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "flood.txt")
+	f, err := os.Create(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := []byte(strings.Repeat("word ", 19) + "\n")
+	for n := 0; n < 100<<20; n += len(line) {
+		f.Write(line)
+	}
+	f.Close()
+	kept, bare := floodServer(b, false), floodServer(b, true)
+	keeper := keeperPID(b, kept.state)
+	ticks := cpuTicks(b, keeper)
+	for b.Loop() {
+		kept.flood(b, file)
+		bare.flood(b, file)
+	}
+	b.ReportMetric(kept.median(), "keeper-ms")
+	b.ReportMetric(bare.median(), "no-keeper-ms")
+	b.ReportMetric(float64(cpuTicks(b, keeper)-ticks), "keeper-cpu-ticks")
+}
+
+// floodTarget is a state dir whose server floods are timed in.
+type floodTarget struct {
+	state string
+	ms    []float64
+}
+
+func floodServer(b *testing.B, noKeeper bool) *floodTarget {
+	t := &floodTarget{state: b.TempDir()}
+	if noKeeper {
+		srv := withState(corralCmd(corralBin, "server", "--no-keeper"), t.state)
+		if err := srv.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { srv.Wait() })
+		eventually.True(b, 10*time.Second, "the server to answer", func() bool {
+			c, err := client.Dial(t.state)
+			if err == nil {
+				c.Close()
+			}
+			return err == nil
+		})
+	} else if r := run(b, withState(corralCmd(corralBin, "spawn", "--", "true"), t.state)); r.code != 0 {
+		b.Fatalf("start: %+v", r)
+	}
+	b.Cleanup(func() { run(b, withState(corralCmd(corralBin, "shutdown"), t.state)) })
+	return t
+}
+
+func (t *floodTarget) flood(b *testing.B, file string) {
+	start := time.Now()
+	r := run(b, withState(corralCmd(corralBin, "spawn", "--pty", "--", "cat", file), t.state))
+	if r.code != 0 {
+		b.Fatalf("spawn: %+v", r)
+	}
+	if w := run(b, withState(corralCmd(corralBin, "wait", strings.TrimSpace(r.stdout)), t.state)); w.code != 0 {
+		b.Fatalf("wait: %+v", w)
+	}
+	t.ms = append(t.ms, float64(time.Since(start).Microseconds())/1000)
+}
+
+func (t *floodTarget) median() float64 {
+	s := slices.Clone(t.ms)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// cpuTicks is a process's user and system time in clock ticks (/proc/PID/stat).
+func cpuTicks(b *testing.B, pid int) int {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+2:]))
+	u, _ := strconv.Atoi(f[11])
+	s, _ := strconv.Atoi(f[12])
+	return u + s
 }
