@@ -194,6 +194,9 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 		}
 	}
 	endLater(t, pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	if d := serverCorral(t, state, "doctor"); !strings.Contains(d.stdout, fmt.Sprintf("keeper:           pid %d: the runs outlive the server", keeperPID(t, state))) {
+		t.Errorf("corral doctor of a server with its keeper:\n%s", d.stdout)
+	}
 	before := lsRuns(t, state)
 	old := serverPID(t, state)
 
@@ -239,6 +242,9 @@ func TestUpgradeWithoutKeeperRefused(t *testing.T) {
 		}
 		return err == nil
 	})
+	if d := serverCorral(t, state, "doctor"); !strings.Contains(d.stdout, "keeper:           none: the runs end with the server") {
+		t.Errorf("corral doctor of a server without keeper:\n%s", d.stdout)
+	}
 	up := serverCorral(t, state, "server", "--upgrade")
 	if up.code == 0 || !strings.Contains(up.stderr, "was not started by a keeper") {
 		t.Fatalf("upgrade of a server without keeper: %+v", up)

@@ -25,6 +25,9 @@ type (
 		StateDir string `json:"state_dir"`
 		// Ownership is how the server owns its runs, and why (DESIGN §17).
 		Ownership string `json:"ownership,omitempty"`
+		// Keeper is the pid of the keeper that holds the runs so they outlive the
+		// server (DESIGN §18); 0: none, the runs end with it.
+		Keeper int `json:"keeper,omitempty"`
 	}
 	// RunRef names a run: its id, a unique prefix of it, or its unique name.
 	RunRef struct {

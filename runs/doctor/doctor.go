@@ -39,6 +39,11 @@ func Report(w io.Writer, stateFlag string) int {
 		c.Close()
 		fmt.Fprintf(w, "server:           pid %d, instance %s\n", h.PID, h.Instance)
 		fmt.Fprintf(w, "server ownership: %s\n", orUnknown(h.Ownership))
+		if h.Keeper > 0 {
+			fmt.Fprintf(w, "keeper:           pid %d: the runs outlive the server (corral server --upgrade moves them to a new binary)\n", h.Keeper)
+		} else {
+			fmt.Fprintf(w, "keeper:           none: the runs end with the server (--no-keeper, an older Corral, or not Linux)\n")
+		}
 	} else {
 		fmt.Fprintf(w, "server:           none running (%v)\n", err)
 	}

@@ -57,8 +57,12 @@ func (s *Server) dispatch(ctx context.Context, req api.Request) (any, error) {
 }
 
 func hello(s *Server, _ context.Context, _ api.HelloArgs) (api.HelloReply, error) {
-	return api.HelloReply{Version: api.Version, Binary: api.Binary, PID: os.Getpid(), Instance: s.opt.Instance, StateDir: s.opt.StateDir,
-		Ownership: s.opt.Ownership}, nil
+	h := api.HelloReply{Version: api.Version, Binary: api.Binary, PID: os.Getpid(), Instance: s.opt.Instance, StateDir: s.opt.StateDir,
+		Ownership: s.opt.Ownership}
+	if s.opt.Keeper != nil {
+		h.Keeper = os.Getppid() // the keeper starts the server as its child
+	}
+	return h, nil
 }
 
 // upgrade hands the runs over to a server of a.Exe: the keeper is told to start it
