@@ -81,7 +81,7 @@ func Serve(o Options) error {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT)
 	k.log.Info("keeper started", "pid", os.Getpid())
-	backoff := time.Duration(0)
+	backoff, young := time.Duration(0), 0
 	var restart <-chan time.Time
 	if err := k.startServer(); err != nil {
 		return err
@@ -96,6 +96,7 @@ func Serve(o Options) error {
 			restart = nil
 			if err := k.startServer(); err != nil {
 				k.log.Error("server not started", "err", err)
+				k.upgradeFailed()
 				backoff = nextBackoff(backoff)
 				restart = time.After(backoff)
 			}
@@ -109,11 +110,30 @@ func Serve(o Options) error {
 			return nil
 		}
 		if lived >= steadyAfter {
-			backoff = 0 // a crash after a steady run: the next server at once
+			backoff, young = 0, 0 // a crash after a steady run: the next server at once
 		} else {
-			backoff = nextBackoff(backoff)
+			backoff, young = nextBackoff(backoff), young+1
+		}
+		if young >= youngLimit {
+			k.upgradeFailed()
 		}
 		restart = time.After(backoff)
+	}
+}
+
+// youngLimit: this many servers of an upgraded binary dying young in a row, and the
+// keeper goes back to the binary it started with, so a broken upgrade cannot leave the
+// runs with no server that stays up (and no way to ask for another upgrade).
+const youngLimit = 3
+
+// upgradeFailed drops the binary a handover named, if any: the next server is the
+// keeper's own binary again.
+func (k *keeper) upgradeFailed() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.next != "" {
+		k.log.Warn("the upgraded binary does not stay up: back to the keeper's own", "next", k.next, "exe", k.o.Exe)
+		k.next = ""
 	}
 }
 

@@ -70,6 +70,10 @@ func serveFake(dir string) int {
 			return 6
 		}
 		os.WriteFile(filepath.Join(dir, "started"), nil, 0o600)
+		if next := os.Getenv("KEEPER_TEST_HANDOVER"); next != "" {
+			k.Handover(next) // an upgrade: this server ends, the run is the next one's
+			return 0
+		}
 		select {} // until killed
 	}
 	r := runs[0]
@@ -141,6 +145,41 @@ func TestKeeperCarriesARunAcrossServers(t *testing.T) {
 	}
 	if pid, _ := os.ReadFile(filepath.Join(dir, "keeper.lock")); strings.TrimSpace(string(pid)) != strconv.Itoa(keeper.Process.Pid) {
 		t.Errorf("keeper.lock says %q, the keeper is %d", pid, keeper.Process.Pid)
+	}
+}
+
+// An upgrade to a binary that does not stay up: after a few servers of it die young
+// the keeper starts its own binary again, and that server takes the run back.
+func TestKeeperFallsBackFromABrokenUpgrade(t *testing.T) {
+	dir := t.TempDir()
+	keeper := exec.Command(os.Args[0])
+	keeper.Env = append(os.Environ(), "KEEPER_TEST="+dir, "KEEPER_TEST_HANDOVER=/bin/false")
+	if err := keeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { keeper.Wait(); close(done) }()
+	t.Cleanup(func() {
+		select {
+		case <-done:
+		default:
+			keeper.Process.Kill()
+			<-done
+		}
+	})
+	var res string
+	eventually.Value(t, 30*time.Second, "a server of the keeper's own binary to take the run back", func() (string, bool) {
+		b, err := os.ReadFile(filepath.Join(dir, "result"))
+		res = string(b)
+		return res, err == nil
+	})
+	if want := `r1|"one\n"|"got two\n"|3|true`; res != want {
+		t.Fatalf("the fallback server got %s, want %s", res, want)
+	}
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the keeper did not end once it kept nothing")
 	}
 }
 
