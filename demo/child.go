@@ -8,6 +8,7 @@ package demo
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -190,18 +191,23 @@ func readline([]string) int {
 	return 0
 }
 
-// keys [bracketed] [focus] puts a terminal stdin into raw mode (optionally enabling
-// bracketed paste and focus reports), prints "ready", then prints every read as
-// "got <hex>" so a test sees exactly the bytes that arrived. It exits on EOF.
+// keys [bracketed] [focus] [switch] puts a terminal stdin into raw mode (optionally
+// enabling bracketed paste and focus reports), prints "ready", then prints every read
+// as "got <hex>" so a test sees exactly the bytes that arrived. With switch, a read
+// that holds '+' turns application cursor keys on (DECCKM, as vim and less do) and
+// one that holds '-' turns them off, before it is reported. It exits on EOF.
 func keys(args []string) int {
 	restore := makeRaw(0)
 	defer restore()
+	var switches bool
 	for _, a := range args {
 		switch a {
 		case "bracketed":
 			fmt.Print("\x1b[?2004h") // ask for bracketed paste, as editors and agents do
 		case "focus":
 			fmt.Print("\x1b[?1004h") // ask for focus reports, as codex does
+		case "switch":
+			switches = true
 		}
 	}
 	fmt.Print("ready\r\n")
@@ -209,6 +215,12 @@ func keys(args []string) int {
 	for {
 		n, err := os.Stdin.Read(buf)
 		if n > 0 {
+			switch {
+			case switches && bytes.IndexByte(buf[:n], '+') >= 0:
+				fmt.Print("\x1b[?1h\r\n") // on a line of its own: "got" lines start lines
+			case switches && bytes.IndexByte(buf[:n], '-') >= 0:
+				fmt.Print("\x1b[?1l\r\n")
+			}
 			fmt.Printf("got %x\r\n", buf[:n])
 		}
 		if err != nil {

@@ -7,9 +7,11 @@ import (
 
 // ModeTracker follows the two terminal modes that change how input must be encoded —
 // application cursor keys (DECCKM, CSI ? 1 h/l) and bracketed paste (CSI ? 2004 h/l) —
-// from a run's output, so keys and pastes sent without any screen attached (corral run,
-// the CLI) are still encoded the way the app asked. Sequences split across reads are
-// followed across Feed calls. The zero value is ready to use.
+// from a run's output, so keys and pastes sent to a PTY run that has no screen (its
+// supervisor keeps none) are still encoded the way the app asked; where a run has a
+// screen (package screen), the screen's modes are the one source and this is not fed.
+// Sequences split across reads are followed across Feed calls. The zero value is
+// ready to use.
 type ModeTracker struct {
 	mu     sync.Mutex
 	state  uint8 // ground, esc or csi

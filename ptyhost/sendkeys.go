@@ -18,11 +18,16 @@ var (
 	ErrUnterminatedQuote = errors.New("unterminated quote")
 )
 
-// Item is one parsed send-keys word: a key, or literal text when IsText.
+// Item is one piece of input for a run, encoded for the app's modes only when it is
+// written (EncodeItems): a key; literal text when IsText (a parsed send-keys word, or
+// what a UI's key typed); text pasted when Paste (bracketed if the app enabled mode
+// 2004); or, when Data is set, bytes already encoded (a UI's mouse and focus reports).
 type Item struct {
 	Key    Key    `json:"key"`
-	Text   string `json:"text"` // literal text when IsText
+	Text   string `json:"text"` // literal text when IsText, pasted text when Paste
 	IsText bool   `json:"is_text"`
+	Paste  bool   `json:"paste,omitempty"`
+	Data   []byte `json:"data,omitempty"`
 }
 
 // ParseSendKeys parses a send-keys line, tmux style. Words are split on
@@ -82,13 +87,21 @@ func ParseSendKeysArgs(args []string) ([]Item, error) {
 	return items, nil
 }
 
-// EncodeItems turns parsed items into the bytes to write to the run. Text is
-// written as is, like tmux send-keys -l.
+// EncodeItems turns items into the bytes to write to a run whose app has modes m:
+// keys as EncodeKey encodes them, text as is (like tmux send-keys -l), pastes as
+// EncodePaste does and data unchanged.
 func EncodeItems(items []Item, m Modes) ([]byte, error) {
 	var out []byte
 	for i, it := range items {
-		if it.IsText {
+		switch {
+		case it.Paste:
+			out = append(out, EncodePaste(it.Text, m.BracketedPaste)...)
+			continue
+		case it.IsText:
 			out = append(out, it.Text...)
+			continue
+		case len(it.Data) > 0:
+			out = append(out, it.Data...)
 			continue
 		}
 		b, err := EncodeKey(it.Key, m)

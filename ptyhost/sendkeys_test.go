@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -218,4 +219,32 @@ func FuzzParseSendKeys(f *testing.F) {
 		}
 		_, _ = ParseSendKeysArgs(strings.Fields(line))
 	})
+}
+
+// TestEncodeItemsUIInput: what a UI sends (keys, typed text, pastes, mouse reports
+// already encoded) is encoded with the modes given, keys and pastes alike, and comes
+// through the protocol's JSON unchanged (a legacy mouse report holds bytes above 0x7f).
+func TestEncodeItemsUIInput(t *testing.T) {
+	mouse := []byte{0x1b, '[', 'M', 32, 200, 255}
+	items := []Item{itemText("é"), itemKey(KeyUp), {Text: "a\nb", Paste: true}, {Data: mouse}, itemRune('x', ModAlt)}
+	b, err := json.Marshal(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []Item
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		m    Modes
+		want string
+	}{
+		{Modes{}, "é\x1b[Aa\rb" + string(mouse) + "\x1bx"},
+		{Modes{AppCursor: true, BracketedPaste: true}, "é\x1bOA\x1b[200~a\nb\x1b[201~" + string(mouse) + "\x1bx"},
+	} {
+		got, err := EncodeItems(back, c.m)
+		if err != nil || string(got) != c.want {
+			t.Errorf("EncodeItems(%+v) = %q, %v; want %q", c.m, got, err, c.want)
+		}
+	}
 }

@@ -285,3 +285,40 @@ func TestSubmitEnterInARead(t *testing.T) {
 	s.Cancel(id)
 	waitEnd(t, s, id)
 }
+
+// Keys are encoded at the run with the modes its app set by the last byte read: the
+// screen's when the supervisor keeps screens (its mode tracker then sees nothing),
+// the tracker's when it does not. The keys child switches application cursor keys on
+// at a '+' and off at a '-'.
+func TestKeysEncodedWithRunModes(t *testing.T) {
+	for _, screens := range []bool{true, false} {
+		t.Run(fmt.Sprintf("screens=%v", screens), func(t *testing.T) {
+			var opts []Option
+			if screens {
+				opts = append(opts, WithScreens())
+			}
+			s := newSup(t, opts...)
+			id := spawn(t, s, childSpec(true, "keys", "switch"))
+			waitOutput(t, s, id, "ready")
+			up := []ptyhost.Item{{Key: ptyhost.Key{Code: ptyhost.KeyUp}}}
+			want := ""
+			for _, step := range []struct{ toggle, up string }{{"+", "\x1bOA"}, {"-", "\x1b[A"}, {"x+", "\x1bOA"}} {
+				if err := s.Write(id, []byte(step.toggle)); err != nil {
+					t.Fatal(err)
+				}
+				waitOutput(t, s, id, fmt.Sprintf("got %x\r\n", step.toggle))
+				if err := s.SendKeys(id, up); err != nil {
+					t.Fatal(err)
+				}
+				want += step.toggle + step.up
+				waitKeyBytes(t, s, id, []byte(want))
+			}
+			r, _ := s.get(id)
+			if tracked := r.modes.Modes(); screens && tracked != (ptyhost.Modes{}) {
+				t.Errorf("the mode tracker was fed beside the screen: %+v", tracked)
+			}
+			s.Cancel(id)
+			waitEnd(t, s, id)
+		})
+	}
+}

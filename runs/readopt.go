@@ -241,8 +241,8 @@ func (r *run) rehost(k keeper.Run) error {
 	return nil
 }
 
-// replay rebuilds the screen, the key modes and the in-memory log from the end of the
-// transcripts the previous server wrote; nothing is written again.
+// replay rebuilds the screen (or, without one, the key modes) and the in-memory log
+// from the end of the transcripts the previous server wrote; nothing is written again.
 func (r *run) replay() {
 	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
 		if path == "" || r.sup.logs == nil {
@@ -254,8 +254,7 @@ func (r *run) replay() {
 		}
 		if r.screen != nil {
 			r.screen.Write(b)
-		}
-		if r.spec.PTY {
+		} else if r.spec.PTY {
 			r.modes.Feed(b)
 		}
 		r.out.write(ptyhost.Stream(s), b)

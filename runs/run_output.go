@@ -14,9 +14,9 @@ import (
 // onOutput is called by the host's reader goroutine for every read. It must stay
 // cheap: it never takes the run's lifecycle lock.
 func (r *run) onOutput(s ptyhost.Stream, p []byte) {
-	// The screen and the modes first, the log after them: whoever sees the bytes in
-	// the log (a poll, a test waiting for output, the UI's log read) then finds them on
-	// the screen too, and keys are encoded for the modes they set. In the other order
+	// The screen (or, without one, the mode tracker) first, the log after them: whoever
+	// sees the bytes in the log (a poll, a test waiting for output, the UI's log read)
+	// then finds them on the screen too, and keys are encoded for the modes they set. In the other order
 	// a poll could return bytes the pane did not show yet (CI saw exactly that).
 	if r.screen != nil {
 		r.screen.Write(p)
@@ -36,8 +36,8 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 			}
 		}
 	}
-	if r.spec.PTY {
-		r.modes.Feed(p)
+	if r.spec.PTY && r.screen == nil {
+		r.modes.Feed(p) // keys are encoded with the screen's modes where there is one
 	}
 	r.out.write(s, p)
 	r.tx[s].write(p)

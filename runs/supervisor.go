@@ -454,8 +454,15 @@ func (r *run) snapshot() Info {
 	return i
 }
 
-// modesOf returns the input-encoding modes the run's app asked for.
-func (r *run) modesOf() ptyhost.Modes { return r.modes.Modes() }
+// modesOf returns the input-encoding modes the run's app asked for, as of the last
+// byte of output read: its screen's, or, for a PTY run without one (a supervisor
+// without WithScreens), the tracker's. A pipe run's are zero: nothing switches them.
+func (r *run) modesOf() ptyhost.Modes {
+	if r.screen != nil {
+		return r.screen.Modes()
+	}
+	return r.modes.Modes()
+}
 
 // Screen returns a PTY run's emulated screen (nil for pipe runs, adopted runs and
 // supervisors without WithScreens). It stays valid after the run ends.

@@ -95,6 +95,14 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 	}
 }
 
+// inputCmd types items into run id, encoded there with its app's modes (api.Input).
+func inputCmd(c Core, id string, items []ptyhost.Item) tea.Cmd {
+	return func() tea.Msg {
+		_, err := api.Input.Call(bg, c, api.InputArgs{ID: id, Items: items, Viewer: c.Viewer()})
+		return WrittenMsg{ID: id, Err: err}
+	}
+}
+
 func writeCmd(c Core, id string, b []byte) tea.Cmd {
 	return func() tea.Msg {
 		_, err := api.Write.Call(bg, c, api.WriteArgs{ID: id, Data: b, Viewer: c.Viewer()})

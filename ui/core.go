@@ -149,7 +149,8 @@ type (
 		ID  string // the run, "" if none
 		Err error
 	}
-	// WrittenMsg reports that queued input reached Core.Write.
+	// WrittenMsg reports that queued input reached the run (api.Input; api.Write for
+	// the replay player's keys).
 	WrittenMsg struct {
 		ID  string
 		Err error

@@ -227,12 +227,25 @@ func (f *fakeCore) Write(id string, b []byte) error {
 	f.mu.Unlock()
 	return err
 }
+
+// SendKeys, as the supervisor's, encodes the items with the modes of the run's screen
+// as it is now (none without one) and writes them.
 func (f *fakeCore) SendKeys(id string, items []ptyhost.Item) error {
-	err := f.note("SendKeys", id, len(items))
+	if err := f.note("SendKeys", id, len(items)); err != nil {
+		return err
+	}
 	f.mu.Lock()
 	f.items = append(f.items, items)
+	var m ptyhost.Modes
+	if s := f.screens[id]; s != nil {
+		m = s.Modes()
+	}
 	f.mu.Unlock()
-	return err
+	b, err := ptyhost.EncodeItems(items, m)
+	if err != nil {
+		return err
+	}
+	return f.Write(id, b)
 }
 func (f *fakeCore) Reconcile(ctx context.Context) ([]runs.Decision, error) {
 	err := f.note("Reconcile")

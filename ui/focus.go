@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost"
 	"corral/runs"
 )
 
@@ -22,7 +23,7 @@ func (m Model) enterFocus(sel runs.Info) (tea.Model, tea.Cmd) {
 	m.list.SetFocused(false)
 	m.term.SetFocused(true)
 	if m.term.ReadState().FocusEvents {
-		return m, m.send([]byte("\x1b[I"), sel.ID)
+		return m, m.sendBytes([]byte("\x1b[I"), sel.ID)
 	}
 	return m, nil
 }
@@ -36,7 +37,7 @@ func (m *Model) leaveMode() tea.Cmd {
 		m.list.SetFocused(true)
 		m.term.SetFocused(false)
 		if m.term.ReadState().FocusEvents {
-			return m.send([]byte("\x1b[O"), m.term.ID())
+			return m.sendBytes([]byte("\x1b[O"), m.term.ID())
 		}
 	case modeScroll:
 		m.term.Live()
@@ -56,19 +57,19 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.flash = ""
 		return m, nil
 	}
-	b, ok := KeyBytes(k, m.term.ReadState().Modes)
+	it, ok := KeyItem(k)
 	if !ok {
 		return m, nil
 	}
-	return m, m.send(b, m.pair.targets(m.term)...)
+	return m, m.send([]ptyhost.Item{it}, m.pair.targets(m.term)...)
 }
 
 // handlePaste: a paste goes to the focused run, into the open dialog or the filter.
 func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 	switch m.mode {
 	case modeFocus:
-		if b := PasteBytes(p, m.term.ReadState().Modes); len(b) > 0 {
-			return m, m.send(b, m.pair.targets(m.term)...)
+		if it, ok := PasteItem(p); ok {
+			return m, m.send([]ptyhost.Item{it}, m.pair.targets(m.term)...)
 		}
 	case modeDialog:
 		m.dlg = m.dlg.Paste(p)
@@ -80,14 +81,20 @@ func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// send queues input for runs ids, each write starting unless one is in flight; a run
-// that does not read its input gets an error in the events pane.
-func (m *Model) send(b []byte, ids ...string) tea.Cmd {
+// send queues input for runs ids, each write starting unless one is in flight; each
+// run encodes it with its own app's modes. A run that does not read its input gets
+// an error in the events pane.
+func (m *Model) send(items []ptyhost.Item, ids ...string) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, id := range ids {
-		cmd, err := m.inputs.send(m.core, id, b)
+		cmd, err := m.inputs.send(m.core, id, items)
 		m.events.ReportErr(m.now, "write", m.list.Label(id), err)
 		cmds = append(cmds, cmd)
 	}
 	return tea.Batch(cmds...)
+}
+
+// sendBytes queues input encoded here (focus and mouse reports) for runs ids.
+func (m *Model) sendBytes(b []byte, ids ...string) tea.Cmd {
+	return m.send([]ptyhost.Item{dataItem(b)}, ids...)
 }

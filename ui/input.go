@@ -10,8 +10,11 @@ import (
 	"corral/ptyhost/screen"
 )
 
-// Input translation for focus mode: Bubble Tea's decoded key, paste and
-// mouse messages become the bytes an xterm would have sent to the hosted app.
+// Input translation for focus mode: Bubble Tea's decoded key, paste and mouse
+// messages become what an xterm would have sent to the hosted app. Keys and pastes
+// become input items, encoded at the run with the modes its app has when they arrive
+// (issue 21: a frame here may be older than a mode switch); mouse reports are bytes,
+// encoded here for the pane's cells with the mouse modes its screen shows.
 
 // lockMods are key lock states; they never change the bytes of a key (caps
 // lock is already applied to Key.Text).
@@ -52,13 +55,14 @@ var keypadRunes = map[rune]rune{
 	tea.KeyKpMinus: '-', tea.KeyKpDecimal: '.', tea.KeyKpDivide: '/', tea.KeyKpSep: ',',
 }
 
-// KeyBytes translates a key press into the bytes xterm would send to the app
-// in modes m. Named keys and modified keys go through ptyhost.EncodeKey, so
-// the UI and send-keys share one encoder: alt+key is an ESC prefix,
-// ctrl+letter is letter & 0x1f, arrows honour app cursor mode, and so on.
-// Printable text (msg.Text non-empty, no ctrl or alt) is sent as its UTF-8
-// text, which covers shifted characters, caps lock, keyboard layouts and
-// multi-rune graphemes.
+// KeyItem translates a key press into the input item that types it. The item is
+// encoded at the run (runs.Supervisor.SendKeys, ptyhost.EncodeItems) with the modes
+// its app has set by then, never with the modes of a frame this UI drew: named keys
+// and modified keys are keys for ptyhost.EncodeKey, so the UI and send-keys share
+// one encoder (alt+key is an ESC prefix, ctrl+letter is letter & 0x1f, arrows honour
+// app cursor mode, and so on). Printable text (msg.Text non-empty, no ctrl or alt) is
+// text, which covers shifted characters, caps lock, keyboard layouts and multi-rune
+// graphemes.
 //
 // shift+enter, which agent TUIs (Claude Code, codex) take as "newline", has
 // no legacy encoding: a bare CR would submit instead. It is sent as alt+enter
@@ -67,33 +71,35 @@ var keypadRunes = map[rune]rune{
 // It returns false for keys with no encoding, which the caller then ignores:
 // bare modifier presses, media and lock keys, F13 and up, and combinations a
 // legacy terminal cannot express (ctrl+1, ctrl+tab, super+x, …).
-func KeyBytes(msg tea.KeyPressMsg, m ptyhost.Modes) ([]byte, bool) {
+func KeyItem(msg tea.KeyPressMsg) (ptyhost.Item, bool) {
 	mod := msg.Mod &^ lockMods
 	if mod&^(tea.ModShift|tea.ModAlt|tea.ModCtrl) != 0 {
-		return nil, false // meta, hyper, super: not expressible without kitty's protocol
+		return ptyhost.Item{}, false // meta, hyper, super: not expressible without kitty's protocol
 	}
 	_, named := namedKeys[msg.Code]
 	if msg.Text != "" && !named && mod&^tea.ModShift == 0 {
-		return []byte(msg.Text), true
+		return textItem(msg.Text), true
 	}
 	if msg.Code == tea.KeyExtended {
 		// A multi-rune grapheme (emoji with modifiers, combining marks): only
 		// alt can be added to it.
 		if msg.Text == "" || mod&^tea.ModShift != tea.ModAlt {
-			return nil, false
+			return ptyhost.Item{}, false
 		}
-		return append([]byte{0x1b}, msg.Text...), true
+		return textItem("\x1b" + msg.Text), true
 	}
 	k, ok := ptyKey(msg, mod)
 	if !ok {
-		return nil, false
+		return ptyhost.Item{}, false
 	}
-	b, err := ptyhost.EncodeKey(k, m)
-	if err != nil {
-		return nil, false
+	// Whether a key has an encoding does not depend on the modes.
+	if _, err := ptyhost.EncodeKey(k, ptyhost.Modes{}); err != nil {
+		return ptyhost.Item{}, false
 	}
-	return b, true
+	return ptyhost.Item{Key: k}, true
 }
+
+func textItem(s string) ptyhost.Item { return ptyhost.Item{Text: s, IsText: true} }
 
 // ptyKey converts a Bubble Tea key with modifiers mod (shift, alt and ctrl
 // only) to a ptyhost.Key.
@@ -140,13 +146,16 @@ func isCharacter(r rune) bool {
 	return r > 0x1f && r != 0x7f && r <= unicode.MaxRune && !unicode.IsControl(r)
 }
 
-// PasteBytes returns the bytes that paste msg's text into the app: wrapped in
-// bracketed-paste markers, with any marker inside the text removed, when the
-// app enabled mode 2004, else the text with newlines sent as Enter (CR). An
-// empty paste is nil.
-func PasteBytes(msg tea.PasteMsg, m ptyhost.Modes) []byte {
-	return ptyhost.EncodePaste(msg.Content, m.BracketedPaste)
+// PasteItem is the item that pastes msg's text into the app, encoded at the run
+// (ptyhost.EncodePaste): wrapped in bracketed-paste markers, with any marker inside
+// the text removed, when the app enabled mode 2004 by then, else the text with
+// newlines sent as Enter (CR). An empty paste is no item.
+func PasteItem(msg tea.PasteMsg) (ptyhost.Item, bool) {
+	return ptyhost.Item{Text: msg.Content, Paste: true}, msg.Content != ""
 }
+
+// dataItem is input already encoded here (mouse and focus reports).
+func dataItem(b []byte) ptyhost.Item { return ptyhost.Item{Data: b} }
 
 // xterm mouse button codes: the low bits name the button, the rest are flags.
 const (

@@ -134,10 +134,31 @@ func keyCases() []keyCase {
 	}
 }
 
+// keyBytes is what a run whose app has modes m writes for the key typed: KeyItem's
+// item, encoded as the run encodes it.
+func keyBytes(msg tea.KeyPressMsg, m ptyhost.Modes) ([]byte, bool) {
+	it, ok := KeyItem(msg)
+	if !ok {
+		return nil, false
+	}
+	b, err := ptyhost.EncodeItems([]ptyhost.Item{it}, m)
+	return b, err == nil
+}
+
+// pasteBytes is what a run whose app has modes m writes for the paste.
+func pasteBytes(msg tea.PasteMsg, m ptyhost.Modes) []byte {
+	it, ok := PasteItem(msg)
+	if !ok {
+		return nil
+	}
+	b, _ := ptyhost.EncodeItems([]ptyhost.Item{it}, m)
+	return b
+}
+
 func TestKeyBytes(t *testing.T) {
 	for _, c := range keyCases() {
 		t.Run(c.name, func(t *testing.T) {
-			got, ok := KeyBytes(c.msg, c.modes)
+			got, ok := keyBytes(c.msg, c.modes)
 			if ok != c.wantOK || string(got) != c.want {
 				t.Errorf("KeyBytes(%#v, %+v) = %q, %v; want %q, %v", c.msg, c.modes, got, ok, c.want, c.wantOK)
 			}
@@ -188,7 +209,7 @@ func TestKeyBytesLegacyRoundTrip(t *testing.T) {
 		if n != len(in) || !isKey {
 			t.Fatalf("%q: decoded %d bytes into %#v", in, n, ev)
 		}
-		got, ok := KeyBytes(tea.KeyPressMsg(kev), noModes)
+		got, ok := keyBytes(tea.KeyPressMsg(kev), noModes)
 		if !ok || string(got) != in {
 			t.Errorf("%q (%s) → %q, %v; want it unchanged", in, tea.KeyPressMsg(kev), got, ok)
 		}
@@ -211,7 +232,7 @@ func TestPasteBytes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := PasteBytes(tea.PasteMsg{Content: c.text}, ptyhost.Modes{BracketedPaste: c.bracketed})
+			got := pasteBytes(tea.PasteMsg{Content: c.text}, ptyhost.Modes{BracketedPaste: c.bracketed})
 			if string(got) != c.want {
 				t.Errorf("PasteBytes(%q, bracketed=%v) = %q; want %q", c.text, c.bracketed, got, c.want)
 			}

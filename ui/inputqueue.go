@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ptyhost"
 )
 
 // maxQueuedInput bounds input waiting for an earlier write to finish; past it the
@@ -17,16 +19,18 @@ var errInputBacklog = errors.New("input backlog: the run is not reading its inpu
 // so only one write per run is in flight and the keys typed meanwhile go in the next.
 type inputQueues map[string]*inputQueue
 
-// inputQueue is one run's input: a write in flight, and what waits for it.
+// inputQueue is one run's input: a write in flight, and what waits for it (size
+// bytes of it, about).
 type inputQueue struct {
-	busy bool
-	buf  []byte
+	busy  bool
+	items []ptyhost.Item
+	size  int
 }
 
-// send queues b for run id and returns a write unless one is in flight; a run that
-// has not taken its input yet makes errInputBacklog.
-func (qs inputQueues) send(core Core, id string, b []byte) (tea.Cmd, error) {
-	if id == "" || len(b) == 0 {
+// send queues items for run id and returns a write unless one is in flight; a run
+// that has not taken its input yet makes errInputBacklog.
+func (qs inputQueues) send(core Core, id string, items []ptyhost.Item) (tea.Cmd, error) {
+	if id == "" || len(items) == 0 {
 		return nil, nil
 	}
 	q := qs[id]
@@ -36,12 +40,13 @@ func (qs inputQueues) send(core Core, id string, b []byte) (tea.Cmd, error) {
 	}
 	if !q.busy {
 		q.busy = true
-		return writeCmd(core, id, append([]byte(nil), b...)), nil
+		return inputCmd(core, id, items), nil
 	}
-	if len(q.buf)+len(b) > maxQueuedInput {
+	n := itemsSize(items)
+	if q.size+n > maxQueuedInput {
 		return nil, errInputBacklog
 	}
-	q.buf = append(q.buf, b...)
+	q.items, q.size = append(q.items, items...), q.size+n
 	return nil, nil
 }
 
@@ -53,10 +58,19 @@ func (qs inputQueues) written(core Core, id string) tea.Cmd {
 		return nil
 	}
 	q.busy = false
-	if len(q.buf) == 0 {
+	if len(q.items) == 0 {
 		return nil
 	}
-	b := q.buf
-	q.buf, q.busy = nil, true
-	return writeCmd(core, id, b)
+	items := q.items
+	q.items, q.size, q.busy = nil, 0, true
+	return inputCmd(core, id, items)
+}
+
+// itemsSize is about the bytes items encode to (a key, a few).
+func itemsSize(items []ptyhost.Item) int {
+	n := 0
+	for _, it := range items {
+		n += len(it.Text) + len(it.Data) + 1
+	}
+	return n
 }

@@ -158,6 +158,9 @@ type liveCore struct {
 	stopB func()
 	// unserve stops the server and detaches, for a loop attached through a socket.
 	unserve func()
+	// stream, set before attaching through a socket, carries the attachment's stream:
+	// a test holds it to keep the UI's frames older than what the runs did since.
+	stream *holdableConn
 }
 
 func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
@@ -212,7 +215,12 @@ func (c *liveCore) serve(b testing.TB) *client.Remote {
 	}
 	srv := server.New(c.sup, server.Options{StateDir: c.dir})
 	go srv.Serve(ln)
-	rem, err := client.Attach(c.dir, func() error { return errors.New("no server") }, time.Second)
+	var rem *client.Remote
+	if c.stream == nil {
+		rem, err = client.Attach(c.dir, func() error { return errors.New("no server") }, time.Second)
+	} else {
+		rem, err = client.AttachWith(c.stream.dialThird(c.dir))
+	}
 	if err != nil {
 		b.Fatal(err)
 	}

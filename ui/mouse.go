@@ -56,7 +56,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		if x, y, in := m.lay.inTerm(ev.X, ev.Y); in {
 			if st := m.term.ReadState(); st.MouseMode != 0 {
 				if b, ok := MouseBytes(msg, x, y, st); ok {
-					return m, m.send(b, m.term.ID())
+					return m, m.sendBytes(b, m.term.ID())
 				}
 				return m, nil
 			}

@@ -31,13 +31,14 @@ func TestUpdateCommands(t *testing.T) {
 		calls []string // the core calls the keys made, in order (Snapshot, Trees, Screen, Log ignored)
 	}{
 		{"select", func(h *harness) { h.key("j") }, nil},
-		{"focus keys reach Write", func(h *harness) { h.key("enter", "a", "enter", "up", "ctrl+c") },
-			[]string{`Write r1 "a"`, `Write r1 "\r"`, `Write r1 "\x1b[A"`, `Write r1 "\x03"`}},
+		{"focus keys reach Write", func(h *harness) { h.key("enter", "a", "enter", "up", "ctrl+c") }, // encoded at the run
+			[]string{"SendKeys r1 1", `Write r1 "a"`, "SendKeys r1 1", `Write r1 "\r"`, "SendKeys r1 1", `Write r1 "\x1b[A"`,
+				"SendKeys r1 1", `Write r1 "\x03"`}},
 		{"ctrl+] leaves focus", func(h *harness) { h.key("enter", "ctrl+]", "i", "y") }, []string{"Interrupt r1"}},
 		{"paste in focus", func(h *harness) { h.key("enter"); h.send(tea.PasteMsg{Content: "a\nb"}) },
-			[]string{`Write r1 "a\rb"`}},
+			[]string{"SendKeys r1 1", `Write r1 "a\rb"`}},
 		{"send-keys prompt", func(h *harness) { h.key("s"); h.typeText(`"echo hi" Enter C-c`); h.key("enter") },
-			[]string{"SendKeys r1 3"}},
+			[]string{"SendKeys r1 3", `Write r1 "echo hi\r\x03"`}},
 		{"send-keys bad key", func(h *harness) { h.key("s"); h.typeText("C-Foo"); h.key("enter") }, nil},
 		{"paste prompt", func(h *harness) { h.key("p"); h.typeText("hello"); h.key("enter") },
 			[]string{`Paste r1 "hello"`}},

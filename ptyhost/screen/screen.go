@@ -319,6 +319,21 @@ func (s *Screen) Attention() uint64 {
 	return s.track.attention
 }
 
+// Modes is State().Modes without bringing the emulator up to date: a key is encoded
+// with it at the run (runs.Supervisor.SendKeys) while output may be pending. What a
+// Write leaves pending is only text, SGRs and line erasures (screen_lazy.go), none of
+// which changes a mode, and a sequence split across reads changes nothing until its
+// end arrives, so the modes are those of every byte written so far.
+func (s *Screen) Modes() ptyhost.Modes {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modes(s.term.Mode())
+}
+
+func (s *Screen) modes(m vt10x.ModeFlag) ptyhost.Modes {
+	return ptyhost.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste}
+}
+
 // State returns the modes, cursor and tracked extras.
 func (s *Screen) State() ScreenState {
 	s.mu.Lock()
@@ -327,7 +342,7 @@ func (s *Screen) State() ScreenState {
 	m := s.term.Mode()
 	cur := s.term.Cursor()
 	return ScreenState{
-		Modes:         ptyhost.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste},
+		Modes:         s.modes(m),
 		SyncOutput:    s.track.sync,
 		FocusEvents:   m&vt10x.ModeFocus != 0,
 		MouseMode:     mouseMode(m),

@@ -135,6 +135,14 @@ type (
 		ID    string         `json:"id"`
 		Items []ptyhost.Item `json:"items"`
 	}
+	// InputArgs are what a UI's focused pane types, pastes and reports, as items
+	// encoded at the run with its app's modes when they arrive; Viewer, when set, is
+	// the attached UI that typed (the latest window-size policy follows it).
+	InputArgs struct {
+		ID     string         `json:"id"`
+		Items  []ptyhost.Item `json:"items"`
+		Viewer string         `json:"viewer,omitempty"`
+	}
 	// SnapshotArgs: a Viewer (an attached UI, by its token) gets the runs that
 	// changed since its last snapshot and those it looks at (runs.SnapshotFor); All,
 	// or no viewer, every run.
@@ -173,6 +181,7 @@ func (a TextArgs) ref() string   { return a.ID }
 func (a StopArgs) ref() string   { return a.ID }
 func (a ResizeArgs) ref() string { return a.ID }
 func (a ItemsArgs) ref() string  { return a.ID }
+func (a InputArgs) ref() string  { return a.ID }
 
 // The stream of an attached UI (subscribe): a snapshot, then events and frames.
 type (

@@ -49,8 +49,11 @@ var (
 	Write     = declare("write", LaneInput, onRun(write))
 	SendKeys  = declare("send-keys", LaneInput, onRun(sendKeys))
 	SendItems = declare("send-items", LaneInput, onRun(func(c Core, id string, a ItemsArgs) error { return c.SendKeys(id, a.Items) }))
-	Paste     = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
-	Submit    = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
+	// Input is what a UI's focused pane sends. It has a verb of its own because a
+	// server that knows only send-items would read its pastes and reports as keys.
+	Input  = declare("input", LaneInput, onRun(input))
+	Paste  = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
+	Submit = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
 		return max(blocking(a.ReadyTimeoutMS), InputBudget)
 	})
 	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error {
@@ -59,15 +62,22 @@ var (
 	Show = declare("show", LaneInput, show)
 )
 
-// write types into a run; an attached UI's keys make it the run's latest viewer.
+// write types bytes into a run, input items encoded there with its app's modes; an
+// attached UI's input makes it the run's latest viewer.
 func write(c Core, id string, a WriteArgs) error {
-	if err := c.Write(id, a.Data); err != nil {
-		return err
+	return typed(c, id, a.Viewer, c.Write(id, a.Data))
+}
+
+func input(c Core, id string, a InputArgs) error {
+	return typed(c, id, a.Viewer, c.SendKeys(id, a.Items))
+}
+
+// typed makes viewer, when set, the latest of run id once its input went in (err nil).
+func typed(c Core, id, viewer string, err error) error {
+	if err == nil && viewer != "" {
+		c.Active(id, viewer)
 	}
-	if a.Viewer != "" {
-		c.Active(id, a.Viewer)
-	}
-	return nil
+	return err
 }
 
 // show says which run a viewer's pane shows (its window size counts for that run).
