@@ -558,3 +558,63 @@ func cpuTicks(b *testing.B, pid int) int {
 	s, _ := strconv.Atoi(f[12])
 	return u + s
 }
+
+// A daemon that leaves a run taken over from a killed server is reparented to the
+// keeper (the runs' subreaper now), not to the new server: it is still found as the
+// run's and ended with it (on sessions by attribution; on cgroups it is a member).
+func TestResumedRunsEscapeeEnded(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	dir := t.TempDir()
+	trigger, pidFile := filepath.Join(dir, "go"), filepath.Join(dir, "daemon")
+	script := fmt.Sprintf(`while [ ! -e %s ]; do sleep 0.02; done; (setsid sleep 300 & echo $! > %s.tmp; mv %s.tmp %s); sleep 300`,
+		trigger, pidFile, pidFile, pidFile)
+	if r := serverCorral(t, state, "spawn", "--pty", "--name", "forks", "--shell", "--", script); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	old := serverPID(t, state)
+	pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	newServerPID(t, state, old)
+	os.WriteFile(trigger, nil, 0o600)
+	var daemon int
+	eventually.True(t, 10*time.Second, "the daemon to start", func() bool {
+		b, _ := os.ReadFile(pidFile)
+		daemon, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return daemon > 1
+	})
+	fp := pin(t, daemon)
+	endLater(t, fp, syscall.SIGKILL, "the daemon") // only if the test failed
+	if r := serverCorral(t, state, "kill", "forks"); r.code != 0 {
+		t.Fatalf("kill: %+v", r)
+	}
+	serverCorral(t, state, "wait", "forks", "--timeout", "30s")
+	waitGone(t, daemon, "the daemon that left the resumed run")
+}
+
+// An upgrade of a server with no live run still starts the new binary (the keeper does
+// not take "nothing kept" for "nothing to do").
+func TestUpgradeWithNoRuns(t *testing.T) {
+	t.Parallel()
+	state := serverState(t)
+	if r := serverCorral(t, state, "spawn", "--name", "done", "--", "true"); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	serverCorral(t, state, "wait", "done")
+	old := serverPID(t, state)
+	newBin := filepath.Join(t.TempDir(), "corral")
+	b, err := os.ReadFile(corralBin)
+	if err == nil {
+		err = os.WriteFile(newBin, b, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up := withBin(t, newBin, state, "server", "--upgrade"); up.code != 0 || !strings.Contains(up.stderr, "0 live run(s) handed over") {
+		t.Fatalf("upgrade: %+v", up)
+	}
+	next := serverPID(t, state)
+	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", next)); next == old || exe != newBin {
+		t.Fatalf("after the upgrade: server pid %d (was %d), exe %q, want %q", next, old, exe, newBin)
+	}
+}

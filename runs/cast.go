@@ -81,8 +81,12 @@ func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
 	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 {
 		return nil, fmt.Errorf("cast: %s: no asciicast v2 header", name)
 	}
-	f, err := dir.open(name, os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := dir.open(name, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
+		return nil, fmt.Errorf("cast: %w", err)
+	}
+	if err := cutToLastLine(f); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("cast: %w", err)
 	}
 	c := &castFile{f: f, w: bufio.NewWriterSize(f, 32<<10), start: time.Unix(h.Timestamp, 0), left: limit}
@@ -93,6 +97,27 @@ func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
 	c.timer = time.AfterFunc(time.Hour, c.flushLater)
 	c.timer.Stop()
 	return c, nil
+}
+
+// cutToLastLine drops a last line without its newline: the buffer of a server killed
+// mid-write goes to the file at any byte, and a line appended after a cut one would make
+// neither parse.
+func cutToLastLine(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	const window = 64 << 10
+	off := max(st.Size()-window, 0)
+	b := make([]byte, st.Size()-off)
+	if _, err := f.ReadAt(b, off); err != nil {
+		return err
+	}
+	i := bytes.LastIndexByte(b, '\n')
+	if i == len(b)-1 {
+		return nil
+	}
+	return f.Truncate(off + int64(i) + 1) // i == -1: a line longer than the window, cut whole
 }
 
 // output records a chunk of output read at time at.

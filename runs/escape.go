@@ -22,6 +22,7 @@ type escapeDetector struct {
 	// to Corral is reaped when a child of Corral ends (reapOrphans, on SIGCHLD).
 	contained bool
 	helpers   map[int]bool // Corral's own children that are no run's (under spawnMu)
+	keeper    int          // the keeper's pid when one started this server (readopt.go); 0: none
 
 	mu       sync.Mutex         // one scan at a time; guards seen and reported
 	seen     map[procKey]string // which run each process was last seen in

@@ -37,9 +37,13 @@ func (d *escapeDetector) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 	// /proc/self/task/*/children lists, which would cost one more read per thread, and
 	// Corral has a thread per run blocked in waitid (issue 6: reading them was a tenth
 	// of idle CPU with 50 runs).
+	// With a keeper, what leaves a run taken over from the server before this one is
+	// reparented to the keeper (the roots' subreaper): its children count too, but for
+	// this server itself (and the keeper reaps them, not us).
 	self := os.Getpid()
 	for _, p := range all {
-		if p.PPID != self || roots[p.PID] != nil || d.helpers[p.PID] {
+		ours := p.PPID == self || (d.keeper > 1 && p.PPID == d.keeper && p.PID != self)
+		if !ours || roots[p.PID] != nil || d.helpers[p.PID] {
 			continue // not our child, or a run root or helper (its exec.Cmd reaps it)
 		}
 		if p.State == 'Z' || p.State == 'X' {

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -83,19 +84,20 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailResumed, nil)
-	r.wd.Start()
-	if r.pausedNow() { // paused under the old server: still stopped, and shown so
-		r.wd.Pause()
-		r.change(EventPause, "resumed paused", func(i *Info) { i.Paused = true })
-	}
-	go r.monitor(func() { <-k.Exit.Done() })
-	if rec.State == Exiting { // its old server was ending it: so does this one
+	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason
 		if reason == ReasonNone {
 			reason = SupervisorShutdown
 		}
-		r.stop(reason)
+		r.stop(reason) // before the monitor, so an exit seen first cannot take the reason
+	} else {
+		r.wd.Start()
+		if r.pausedNow() { // paused under the old server: still stopped, and shown so
+			r.wd.Pause()
+			r.change(EventPause, "resumed paused", func(i *Info) { i.Paused = true })
+		}
 	}
+	go r.monitor(func() { r.waitKept(k.Exit) })
 	d.Decision = VerdictAdopted
 	if d.Detail == "" {
 		d.Detail = "resumed from the keeper: same process, same terminal"
@@ -103,6 +105,10 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	s.reg.emit("resume", "run_id", r.id, "pid", k.PID, "epoch", rec.LeaseEpoch)
 	return d
 }
+
+// errOwnerAlive: the kept run's record belongs to an instance that is alive (it took the
+// run over while no server of the keeper ran): it is that instance's to supervise.
+var errOwnerAlive = errors.New("its owner is alive")
 
 // unaccounted deals with a kept run whose record does not let this server take it
 // (missing, closed, naming another pid): the keeper's word is that a server of this
@@ -112,8 +118,17 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 func (s *Supervisor) unaccounted(k keeper.Run, why error) Decision {
 	d := Decision{ID: k.ID, PID: k.PID, Decision: VerdictLost, Reason: Lost}
 	closeFiles(k.Files)
+	exited := false
 	select {
 	case <-k.Exit.Done():
+		exited = true
+	default:
+	}
+	switch {
+	case errors.Is(why, errOwnerAlive):
+		d.Decision, d.Reason = VerdictLeftAlone, ReasonNone
+		d.Detail = fmt.Sprintf("kept by the keeper but %v: left to it", why)
+	case exited:
 		d.Detail = fmt.Sprintf("kept by the keeper but %v; it had exited: nothing signalled", why)
 	default:
 		t := reaper.Target{SID: k.PID, PTY: k.PTY, Grace: s.cfg.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll}
@@ -147,7 +162,7 @@ func (s *Supervisor) stealKept(k keeper.Run) (Record, error) {
 		case rec.PID != k.PID:
 			return fmt.Errorf("its record names pid %d, the keeper %d", rec.PID, k.PID)
 		case s.reg.InstanceAlive(rec.OwnerInstanceID):
-			return fmt.Errorf("its owner %s is alive", rec.OwnerInstanceID)
+			return fmt.Errorf("%w: %s", errOwnerAlive, rec.OwnerInstanceID)
 		}
 		prev := rec.OwnerInstanceID
 		rec.OwnerInstanceID, rec.LeaseEpoch = s.reg.Instance(), rec.LeaseEpoch+1
@@ -314,6 +329,43 @@ func closeFiles(files []*os.File) {
 		if f != nil {
 			f.Close()
 		}
+	}
+}
+
+// waitKept waits for a resumed run's root to exit: its keeper tells; a keeper that died
+// tells nothing more, and the root, now nobody's child here, is waited for through a
+// pidfd (its status unknown).
+func (r *run) waitKept(e *keeper.Exit) {
+	select {
+	case <-e.Done():
+		return
+	case <-r.sup.keeper.Gone():
+	}
+	select {
+	case <-e.Done():
+	default:
+		reaper.WaitGone(context.Background(), r.info.Fingerprint)
+	}
+}
+
+// unpinned reports whether a resumed run's numbers are no longer held: its keeper
+// died, or its root had been reaped by its old server (the keeper could not know its
+// status). Then only what is provably the run's is signalled, as for an adopted run.
+func (r *run) unpinned() bool {
+	if r.kept == nil {
+		return false
+	}
+	select {
+	case <-r.kept.Done():
+		_, known := r.kept.Status()
+		return !known
+	default:
+	}
+	select {
+	case <-r.sup.keeper.Gone():
+		return true
+	default:
+		return false
 	}
 }
 

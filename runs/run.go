@@ -193,9 +193,6 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	err = r.started(cmd, proc)
-	if err == nil {
-		r.keep() // before the monitor: a drop never comes before its keep
-	}
 	go r.monitor(r.waitChild)
 	if r.cgroup != nil && r.spec.Escape == EscapeFail {
 		go r.watchContained()
@@ -224,6 +221,9 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 	if release, err := r.commitStart(rec, epoch); !release {
 		return err
 	}
+	// Kept before its program runs and before it is running (no close-in can come
+	// before its keep, no drop either: the monitor starts after this).
+	r.keep()
 	// Outside mu: the exec takes as long as the kernel needs, and a cancel must not
 	// wait for it. The record is durable, so the program may run now.
 	rerr := proc.Release()

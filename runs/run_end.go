@@ -85,7 +85,7 @@ func (r *run) target() reaper.Target {
 		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
 		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries,
 		Cgroup: r.cgroup}
-	if r.info.Adopted && r.cgroup == nil {
+	if (r.info.Adopted || r.unpinned()) && r.cgroup == nil {
 		// Not our child: no zombie pins its numbers, so only what is provably the
 		// run's is signalled, each through a verified pidfd (issue 15.1, 23.1).
 		c := r.claim()

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -116,6 +117,9 @@ func New(opts ...Option) (*Supervisor, error) {
 		var err error
 		if s.escapes, err = newEscapeDetector(s.liveRuns, &s.spawnMu, s.reg, s.cgroups.Dir != ""); err != nil {
 			return nil, err
+		}
+		if s.keeper != nil {
+			s.escapes.keeper = os.Getppid() // the keeper starts the server as its child
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -74,8 +74,12 @@ func (k *Client) Recover() ([]Run, error) {
 	byID := map[string]int{}
 	for {
 		m, fds, err := k.c.recv()
+		if errors.Is(err, errBadMessage) {
+			continue
+		}
 		if err != nil {
-			return out, fmt.Errorf("keeper: recover: %w", err)
+			closeFiles(out)
+			return nil, fmt.Errorf("keeper: recover: %w", err)
 		}
 		switch m.Op {
 		case opRun:
@@ -108,6 +112,9 @@ func (k *Client) follow() {
 	for {
 		m, fds, err := k.c.recv()
 		closeAll(fds)
+		if errors.Is(err, errBadMessage) {
+			continue
+		}
 		if err != nil {
 			return
 		}
@@ -129,7 +136,19 @@ func (k *Client) exited(m msg) {
 	close(e.done)
 }
 
-// Gone is closed when the keeper hung up: runs started from then on outlive nothing.
+// closeFiles closes the descriptors of runs not taken.
+func closeFiles(runs []Run) {
+	for _, r := range runs {
+		for _, f := range r.Files {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+}
+
+// Gone is closed when the keeper hung up: runs started from then on outlive nothing,
+// and the roots it held are no longer pinned (nor their exits reported).
 func (k *Client) Gone() <-chan struct{} { return k.gone }
 
 // Keep hands the keeper a copy of a started run's descriptors: the PTY master, or

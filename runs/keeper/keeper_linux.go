@@ -101,11 +101,15 @@ func Serve(o Options) error {
 				restart = time.After(backoff)
 			}
 		}
-		gone, lived := k.reap()
-		if !gone {
+		gone := k.reap()
+		if gone == nil {
 			continue
 		}
-		if k.keeping() == 0 {
+		// Every message the server sent before it died is read first (its last drops,
+		// a keep just before a crash): its connection gives EOF after them.
+		<-gone.served
+		lived := time.Since(gone.started)
+		if k.done() {
 			k.log.Info("keeper stopped: the server ended and no run is kept")
 			return nil
 		}
@@ -119,6 +123,14 @@ func Serve(o Options) error {
 		}
 		restart = time.After(backoff)
 	}
+}
+
+// done reports whether the keeper has nothing left to do: no run kept and no binary
+// handed over (an upgrade of a server with no run still starts the new one).
+func (k *keeper) done() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.runs) == 0 && !k.handover
 }
 
 // youngLimit: this many servers of an upgraded binary dying young in a row, and the
@@ -170,10 +182,11 @@ type keeper struct {
 	log  *slog.Logger
 	wake chan struct{}
 
-	mu   sync.Mutex
-	runs map[string]*kept
-	srv  *server // the server it started last; nil once that one is reaped
-	next string  // the binary to start next, from a handover
+	mu       sync.Mutex
+	runs     map[string]*kept
+	srv      *server // the server it started last; nil once that one is reaped
+	next     string  // the binary servers are started from after a handover
+	handover bool    // a handover asked for a server of next that is not started yet
 }
 
 // server is one server the keeper started.
@@ -181,7 +194,8 @@ type server struct {
 	pid     int
 	conn    *conn
 	started time.Time
-	ready   bool // it has recovered: exits are told to it as they happen
+	ready   bool          // it has recovered: exits are told to it as they happen
+	served  chan struct{} // closed once its connection has ended and every message is handled
 }
 
 // kept is one run: its descriptors, what was read while no server read, and its
@@ -229,6 +243,7 @@ func (k *keeper) startServer() error {
 	if k.next != "" {
 		exe = k.next
 	}
+	k.handover = false
 	k.mu.Unlock()
 	cmd := exec.Command(exe, k.o.Args...)
 	cmd.ExtraFiles = []*os.File{theirs}
@@ -241,7 +256,7 @@ func (k *keeper) startServer() error {
 		c.close()
 		return fmt.Errorf("keeper: start server %s: %w", exe, err)
 	}
-	srv := &server{pid: cmd.Process.Pid, conn: c, started: time.Now()}
+	srv := &server{pid: cmd.Process.Pid, conn: c, started: time.Now(), served: make(chan struct{})}
 	cmd.Process.Release() // reaped by reap, with every other child
 	k.mu.Lock()
 	k.srv = srv
@@ -266,10 +281,15 @@ func (k *keeper) forward(s os.Signal) {
 // serve reads the server's messages until it hangs up; then the keeper reads the
 // runs' output itself.
 func (k *keeper) serve(srv *server) {
+	defer close(srv.served)
 	for {
 		m, fds, err := srv.conn.recv()
+		if errors.Is(err, errBadMessage) {
+			k.log.Warn("message skipped", "err", err) // the server goes on: so does its connection
+			continue
+		}
 		if err != nil {
-			if !errors.Is(err, errHungUp) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+			if !errors.Is(err, errHungUp) && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 				k.log.Warn("server connection", "err", err)
 			}
 			break
@@ -297,6 +317,10 @@ func (k *keeper) handle(srv *server, m msg, fds []int) {
 		k.recoverTo(srv)
 		return
 	case opKeep:
+		if want := map[bool]int{true: 1, false: 3}[m.PTY]; len(fds) != want {
+			k.log.Warn("keep skipped", "run_id", m.ID, "descriptors", len(fds), "want", want)
+			break
+		}
 		if old := k.runs[m.ID]; old != nil {
 			old.close()
 		}
@@ -316,7 +340,7 @@ func (k *keeper) handle(srv *server, m msg, fds []int) {
 			kp.fds[0] = -1
 		}
 	case opHandover:
-		k.next = m.Exe
+		k.next, k.handover = m.Exe, true
 		k.log.Info("handover", "next", m.Exe)
 	default:
 		k.log.Warn("unknown message", "op", m.Op)
@@ -382,8 +406,8 @@ func (kp *kept) sendTo(c *conn) error {
 // reap reaps every child of the keeper but the kept roots — escaped processes
 // reparented to it, and the server — then observes kept roots that exited (without
 // reaping them: their pids stay pinned until the server drops them) and tells a
-// recovered server. It reports whether the server was reaped, and how long it lived.
-func (k *keeper) reap() (serverGone bool, lived time.Duration) {
+// recovered server. It returns the server if it was reaped.
+func (k *keeper) reap() (gone *server) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	roots := map[int]bool{}
@@ -396,10 +420,8 @@ func (k *keeper) reap() (serverGone bool, lived time.Duration) {
 		}
 		reaped, _ := reaper.ReapIfZombie(pid)
 		if reaped && k.srv != nil && pid == k.srv.pid {
-			serverGone, lived = true, time.Since(k.srv.started)
-			k.log.Info("server ended", "pid", pid, "lived", lived.Round(time.Millisecond))
-			k.srv.conn.close() // its reader ends, and the runs are read here from now on
-			k.srv = nil
+			gone, k.srv = k.srv, nil
+			k.log.Info("server ended", "pid", pid, "lived", time.Since(gone.started).Round(time.Millisecond))
 		}
 	}
 	for _, kp := range k.runs {
@@ -407,7 +429,7 @@ func (k *keeper) reap() (serverGone bool, lived time.Duration) {
 			k.observe(kp)
 		}
 	}
-	return serverGone, lived
+	return gone
 }
 
 // observe checks whether a kept root has exited. While a server lives its roots are

@@ -136,13 +136,13 @@ func (c *conn) recv() (msg, []int, error) {
 	case ferr != nil:
 		err = ferr
 	case flags&(unix.MSG_TRUNC|unix.MSG_CTRUNC) != 0:
-		err = errors.New("keeper: message truncated")
+		err = errors.New("truncated")
 	default:
 		err = json.Unmarshal(c.buf[:n], &m)
 	}
 	if err != nil {
 		closeAll(fds)
-		return msg{}, nil, err
+		return msg{}, nil, fmt.Errorf("%w: %v", errBadMessage, err) // read whole: the next is whole too
 	}
 	return m, fds, nil
 }
@@ -150,6 +150,10 @@ func (c *conn) recv() (msg, []int, error) {
 func (c *conn) close() error { return c.c.Close() }
 
 var errHungUp = errors.New("keeper: the other end hung up")
+
+// errBadMessage: one message could not be read (cut, malformed, its descriptors lost);
+// the connection itself is fine.
+var errBadMessage = errors.New("keeper: bad message")
 
 func parseRights(oob []byte) ([]int, error) {
 	if len(oob) == 0 {

@@ -64,7 +64,12 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) err
 	var handover Handover
 	if kc != nil {
 		handover = kc
-		readopt(sup, kc, logger)
+		if err := readopt(sup, kc, logger); err != nil {
+			// Half a conversation with the keeper: this server ends, nothing taken, and
+			// the keeper starts another (it keeps every run meanwhile).
+			sup.Detach()
+			return err
+		}
 	}
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
@@ -95,16 +100,18 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) err
 // readopt takes back the runs the keeper kept from a server before this one, before
 // anything reconciles (their records are stolen first, so no reconcile takes them for
 // a dead owner's).
-func readopt(sup *runs.Supervisor, kc *keeper.Client, logger *slog.Logger) {
+func readopt(sup *runs.Supervisor, kc *keeper.Client, logger *slog.Logger) error {
 	start := time.Now()
 	kept, err := kc.Recover()
 	if err != nil {
-		logger.Warn("keeper: recover", "err", err)
+		logger.Error("keeper: recover", "err", err)
+		return err
 	}
 	for _, d := range sup.Readopt(kept) {
 		logger.Info("readopted", "run_id", d.ID, "name", d.Name, "pid", d.PID, "decision", d.Decision, "detail", d.Detail)
 	}
 	logger.Info("readopt done", "runs", len(kept), "took", time.Since(start).Round(time.Microsecond))
+	return nil
 }
 
 // stopOnSignal stops srv on the first of sigs, until it has stopped otherwise.
