@@ -347,14 +347,7 @@ func TestUpgradeAttachedUIReconnects(t *testing.T) {
 	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)
 	x.typeInFocus("one", `got one`)
 	old := serverPID(t, state)
-	newBin := filepath.Join(t.TempDir(), "corral")
-	b, err := os.ReadFile(corralBin)
-	if err == nil {
-		err = os.WriteFile(newBin, b, 0o755)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	newBin := copyOfCorral(t)
 	if up := withBin(t, newBin, state, "server", "--upgrade"); up.code != 0 {
 		t.Fatalf("upgrade: %+v", up)
 	}
@@ -602,14 +595,7 @@ func TestUpgradeWithNoRuns(t *testing.T) {
 	}
 	serverCorral(t, state, "wait", "done")
 	old := serverPID(t, state)
-	newBin := filepath.Join(t.TempDir(), "corral")
-	b, err := os.ReadFile(corralBin)
-	if err == nil {
-		err = os.WriteFile(newBin, b, 0o755)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	newBin := copyOfCorral(t)
 	if up := withBin(t, newBin, state, "server", "--upgrade"); up.code != 0 || !strings.Contains(up.stderr, "0 live run(s) handed over") {
 		t.Fatalf("upgrade: %+v", up)
 	}
@@ -617,4 +603,18 @@ func TestUpgradeWithNoRuns(t *testing.T) {
 	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", next)); next == old || exe != newBin {
 		t.Fatalf("after the upgrade: server pid %d (was %d), exe %q, want %q", next, old, exe, newBin)
 	}
+}
+
+// copyOfCorral is the binary under test copied elsewhere: "another binary" to upgrade to.
+func copyOfCorral(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "corral")
+	b, err := os.ReadFile(corralBin)
+	if err == nil {
+		err = os.WriteFile(bin, b, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
