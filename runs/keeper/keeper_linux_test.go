@@ -88,99 +88,99 @@ func serveFake(dir string) int {
 	return 0
 }
 
+// testKeeper is this test binary run as a keeper of a temporary state dir.
+type testKeeper struct {
+	dir     string
+	cmd     *exec.Cmd
+	log     string        // its stderr, a file: Wait never waits on a pipe a child still holds
+	done    chan struct{} // closed once it has exited
+	waitErr error
+}
+
+func startKeeper(t *testing.T, env ...string) *testKeeper {
+	t.Helper()
+	k := &testKeeper{dir: t.TempDir(), done: make(chan struct{})}
+	k.cmd = exec.Command(os.Args[0])
+	k.cmd.Env = append(append(os.Environ(), "KEEPER_TEST="+k.dir), env...)
+	logf, err := os.Create(filepath.Join(t.TempDir(), "keeper.stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	k.log, k.cmd.Stderr = logf.Name(), logf
+	if err := k.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { k.waitErr = k.cmd.Wait(); close(k.done) }()
+	t.Cleanup(func() {
+		select {
+		case <-k.done:
+		default:
+			k.cmd.Process.Kill()
+			<-k.done
+		}
+	})
+	return k
+}
+
+func (k *testKeeper) stderr() string { b, _ := os.ReadFile(k.log); return string(b) }
+
+// result waits for the report of the server that took the run back, and checks it.
+func (k *testKeeper) result(t *testing.T, what string) {
+	t.Helper()
+	var res string
+	eventually.Value(t, 30*time.Second, what, func() (string, bool) {
+		b, err := os.ReadFile(filepath.Join(k.dir, "result"))
+		res = string(b)
+		return res, err == nil
+	})
+	if want := `r1|"one\n"|"got two\n"|3|true`; res != want {
+		t.Fatalf("%s: got %s, want %s", what, res, want)
+	}
+}
+
+// ended waits for the keeper to end, as it must once it keeps nothing.
+func (k *testKeeper) ended(t *testing.T) {
+	t.Helper()
+	select {
+	case <-k.done:
+		if k.waitErr != nil {
+			t.Fatalf("keeper: %v: %s", k.waitErr, k.stderr())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the keeper did not end once it kept nothing: %s", k.stderr())
+	}
+}
+
 // A server SIGKILLed while its run waits: the keeper reads what the run printed, the
 // run becomes its child, a new server is started and takes the run back through the
 // same pipes — the output kept, input reaching it, its exit status from the keeper —
 // and once the run is dropped and the server ends, the keeper ends too.
 func TestKeeperCarriesARunAcrossServers(t *testing.T) {
-	dir := t.TempDir()
-	keeper := exec.Command(os.Args[0])
-	keeper.Env = append(os.Environ(), "KEEPER_TEST="+dir)
-	logf, err := os.Create(filepath.Join(t.TempDir(), "keeper.stderr"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	keeper.Stderr = logf // a file: Wait never waits on a pipe a child still holds
-	stderr := func() string { b, _ := os.ReadFile(logf.Name()); return string(b) }
-	if err := keeper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = keeper.Wait(); close(done) }()
-	t.Cleanup(func() {
-		select {
-		case <-done:
-		default:
-			keeper.Process.Kill()
-			<-done
-		}
-	})
+	k := startKeeper(t)
 	eventually.True(t, 10*time.Second, "the first server to start its run", func() bool {
-		_, err := os.Stat(filepath.Join(dir, "started"))
+		_, err := os.Stat(filepath.Join(k.dir, "started"))
 		return err == nil
 	})
-	b, _ := os.ReadFile(filepath.Join(dir, "server.0"))
+	b, _ := os.ReadFile(filepath.Join(k.dir, "server.0"))
 	first, _ := strconv.Atoi(string(b))
 	if first <= 1 {
 		t.Fatalf("first server pid %q", b)
 	}
 	syscall.Kill(first, syscall.SIGKILL)
-	var res string
-	eventually.Value(t, 20*time.Second, "the next server's report", func() (string, bool) {
-		b, err := os.ReadFile(filepath.Join(dir, "result"))
-		res = string(b)
-		return res, err == nil
-	})
-	if want := `r1|"one\n"|"got two\n"|3|true`; res != want {
-		t.Fatalf("the next server got %s, want %s", res, want)
-	}
-	select {
-	case <-done:
-		if waitErr != nil {
-			t.Fatalf("keeper: %v: %s", waitErr, stderr())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the keeper did not end once it kept nothing: %s", stderr())
-	}
-	if pid, _ := os.ReadFile(filepath.Join(dir, "keeper.lock")); strings.TrimSpace(string(pid)) != strconv.Itoa(keeper.Process.Pid) {
-		t.Errorf("keeper.lock says %q, the keeper is %d", pid, keeper.Process.Pid)
+	k.result(t, "the next server's report")
+	k.ended(t)
+	if pid, _ := os.ReadFile(filepath.Join(k.dir, "keeper.lock")); strings.TrimSpace(string(pid)) != strconv.Itoa(k.cmd.Process.Pid) {
+		t.Errorf("keeper.lock says %q, the keeper is %d", pid, k.cmd.Process.Pid)
 	}
 }
 
 // An upgrade to a binary that does not stay up: after a few servers of it die young
 // the keeper starts its own binary again, and that server takes the run back.
 func TestKeeperFallsBackFromABrokenUpgrade(t *testing.T) {
-	dir := t.TempDir()
-	keeper := exec.Command(os.Args[0])
-	keeper.Env = append(os.Environ(), "KEEPER_TEST="+dir, "KEEPER_TEST_HANDOVER=/bin/false")
-	if err := keeper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { keeper.Wait(); close(done) }()
-	t.Cleanup(func() {
-		select {
-		case <-done:
-		default:
-			keeper.Process.Kill()
-			<-done
-		}
-	})
-	var res string
-	eventually.Value(t, 30*time.Second, "a server of the keeper's own binary to take the run back", func() (string, bool) {
-		b, err := os.ReadFile(filepath.Join(dir, "result"))
-		res = string(b)
-		return res, err == nil
-	})
-	if want := `r1|"one\n"|"got two\n"|3|true`; res != want {
-		t.Fatalf("the fallback server got %s, want %s", res, want)
-	}
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the keeper did not end once it kept nothing")
-	}
+	k := startKeeper(t, "KEEPER_TEST_HANDOVER=/bin/false")
+	k.result(t, "a server of the keeper's own binary to take the run back")
+	k.ended(t)
 }
 
 // A second keeper of the same state dir ends at once with ErrRunning.
