@@ -3,7 +3,6 @@ package client
 import (
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -17,23 +16,7 @@ func AttachTo(dir, host, remoteDir string, start func(dir string) error) (*Remot
 	if host == "" {
 		return Attach(dir, func() error { return start(dir) }, 10*time.Second)
 	}
-	ssh := os.Getenv("CORRAL_SSH")
-	if ssh == "" {
-		ssh = "ssh"
-	}
-	return AttachWith(func() (*Client, error) {
-		args := []string{host, "corral", "proxy"}
-		if remoteDir != "" {
-			args = append(args, "--state-dir", remoteDir)
-		}
-		cmd := exec.Command(ssh, args...)
-		cmd.Stderr = os.Stderr
-		conn, err := CommandConn(cmd)
-		if err != nil {
-			return nil, err
-		}
-		return NewClient(conn)
-	})
+	return AttachWith(Host{Name: host, SSH: host, StateDir: remoteDir}.Dial)
 }
 
 // ProxySelf bridges in and out to this host's server for the state dir, starting it
