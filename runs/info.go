@@ -18,6 +18,9 @@ type Info struct {
 	Spec  Spec   `json:"spec"`
 	State State  `json:"state"`
 	Seq   uint64 `json:"seq"` // increases with every change; lets a consumer drop stale copies
+	// Host is the host whose server runs it, set by a client of several hosts
+	// (DESIGN §19, client.Fleet); a supervisor leaves it empty.
+	Host string `json:"host,omitempty"`
 
 	Reason   Reason `json:"reason,omitempty"`
 	ExitCode *int   `json:"exit_code"`        // set when the root exited with a code

@@ -1,0 +1,517 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"corral/ptyhost/screen"
+	"corral/runs"
+	"corral/runs/api"
+)
+
+// Fleet is several hosts' servers as one core (DESIGN §19): a UI over all of them
+// calls it as it calls one Remote. Each host keeps its own server, runs, registry and
+// ownership; the Fleet only routes: an operation on a run goes to the server of that
+// run's host, one that names no run to the host its context names (api.OnHost), else
+// to every connected host with the replies merged. Each host is attached on its own
+// (a Remote of its own, its own connections), so a host that is slow or gone never
+// holds up the keys and screens of another: it shows as unreachable and is tried
+// again, more slowly each time, while the others go on.
+type Fleet struct {
+	members []*member
+	events  chan runs.Event
+	done    chan struct{}
+	once    sync.Once
+	wg      sync.WaitGroup
+
+	mu      sync.Mutex
+	where   map[string]*member // run id → its host
+	initial []runs.Info
+	history []runs.Event
+}
+
+// Member is one host of a Fleet and how it is attached.
+type Member struct {
+	Host   Host
+	Attach func() (*Remote, error)
+}
+
+// Local is this machine's server for the state dir as a Fleet's member: started
+// with start when none runs, the first time. Its Remote reconnects by itself when the
+// server is lost; when it stopped on purpose, it is only dialled again, never
+// started: whoever stopped it meant it.
+func Local(dir string, start func() error) Member {
+	var once sync.Once
+	return Member{Host: Host{Name: LocalHost, StateDir: dir}, Attach: func() (*Remote, error) {
+		first := false
+		once.Do(func() { first = true })
+		if first {
+			return Attach(dir, start, fleetStartLimit)
+		}
+		return Attach(dir, func() error { return ErrNoServer }, fleetStartLimit)
+	}}
+}
+
+// Over is a host reached over ssh as a Fleet's member.
+func Over(h Host) Member {
+	return Member{Host: h, Attach: func() (*Remote, error) { return AttachWith(h.Dial) }}
+}
+
+// How a Fleet retries a host that could not be attached: soon, then twice as long
+// each time up to fleetRetryMax; and how long opening it waits for the hosts' first
+// attempts before the UI shows (the rest come in as they attach).
+const (
+	fleetRetryFirst = 500 * time.Millisecond
+	fleetRetryMax   = 15 * time.Second
+	fleetOpenWait   = 3 * time.Second
+	fleetStartLimit = 10 * time.Second
+	// fleetFanOut bounds how long a call every host answers waits for a slow one:
+	// the others' replies are not held up by it.
+	fleetFanOut = 5 * time.Second
+)
+
+// member is one host and its link.
+type member struct {
+	host   Host
+	attach func() (*Remote, error)
+
+	mu    sync.Mutex
+	rem   *Remote // nil while not attached
+	state api.HostState
+	first chan struct{} // closed after the first attempt
+}
+
+// OpenFleet attaches to every member's host at once and returns when each has been
+// tried once, or after fleetOpenWait: a host still connecting then, or unreachable,
+// comes in later (api.EventHostState). The first member is the default host of an
+// operation that names none and has no host to go to (metrics aside, merged).
+func OpenFleet(members []Member) (*Fleet, error) {
+	if len(members) == 0 {
+		return nil, errors.New("no host to attach to")
+	}
+	f := &Fleet{events: make(chan runs.Event, 256), done: make(chan struct{}), where: map[string]*member{}}
+	seen := map[string]bool{}
+	for _, mb := range members {
+		if seen[mb.Host.Name] {
+			return nil, fmt.Errorf("host %q is named twice", mb.Host.Name)
+		}
+		seen[mb.Host.Name] = true
+		m := &member{host: mb.Host, attach: mb.Attach, first: make(chan struct{})}
+		m.state = api.HostState{Name: mb.Host.Name, Where: where(mb.Host), Status: api.HostConnecting, Since: time.Now()}
+		f.members = append(f.members, m)
+	}
+	for _, m := range f.members {
+		f.wg.Add(1)
+		go f.keep(m)
+	}
+	deadline := time.After(fleetOpenWait)
+	for _, m := range f.members {
+		select {
+		case <-m.first:
+		case <-deadline:
+		}
+	}
+	return f, nil
+}
+
+func where(h Host) string {
+	if h.Remote() {
+		return "ssh " + h.SSH
+	}
+	return "this machine"
+}
+
+// keep attaches m, passes its events on while attached, and attaches it again when
+// its link ends, until the Fleet closes.
+func (f *Fleet) keep(m *member) {
+	defer f.wg.Done()
+	delay := fleetRetryFirst
+	for {
+		rem, err := m.attach()
+		if f.closed() {
+			if rem != nil {
+				rem.Close()
+			}
+			m.firstDone()
+			return
+		}
+		if err != nil {
+			f.failed(m, err, delay)
+			m.firstDone()
+			select {
+			case <-f.done:
+				return
+			case <-time.After(delay):
+			}
+			delay = min(2*delay, fleetRetryMax)
+			continue
+		}
+		delay = fleetRetryFirst
+		f.attached(m, rem)
+		m.firstDone()
+		f.forward(m, rem)
+		rem.Close()
+		f.dropped(m)
+	}
+}
+
+func (m *member) firstDone() {
+	select {
+	case <-m.first:
+	default:
+		close(m.first)
+	}
+}
+
+// attached makes rem m's Remote, learns its runs and says so.
+func (f *Fleet) attached(m *member, rem *Remote) {
+	initial := stamped(rem.Initial(), m.host.Name)
+	m.mu.Lock()
+	m.rem = rem
+	m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostConnected, Since: time.Now(), Server: rem.Server().PID}
+	m.mu.Unlock()
+	f.mu.Lock()
+	for _, i := range initial {
+		f.where[i.ID] = m
+	}
+	select {
+	case <-m.first: // a later attachment: the UI fetches its runs when told
+	default:
+		f.initial = append(f.initial, initial...)
+		f.history = append(f.history, stampedEvents(rem.History(), m.host.Name)...)
+	}
+	f.mu.Unlock()
+	f.changed(m)
+}
+
+// failed records a failed attempt; the next comes after delay.
+func (f *Fleet) failed(m *member, err error, delay time.Duration) {
+	status := api.HostUnreachable
+	var ae *api.Error
+	if errors.As(err, &ae) && ae.Code == api.CodeVersion {
+		status = api.HostMismatch
+	}
+	m.mu.Lock()
+	s := m.state
+	if s.Status != status {
+		s.Since = time.Now()
+	}
+	s.Status, s.Err, s.Next, s.Attempt, s.Server = status, err.Error(), time.Now().Add(delay), s.Attempt+1, 0
+	m.state = s
+	m.mu.Unlock()
+	f.changed(m)
+}
+
+// dropped: m's link ended (the stream closed: the server stopped, or ssh went away).
+func (f *Fleet) dropped(m *member) {
+	m.mu.Lock()
+	m.rem = nil
+	m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostUnreachable, Since: time.Now(), Err: "the link to its server ended"}
+	m.mu.Unlock()
+	f.changed(m)
+}
+
+// changed tells the UI that m's state changed.
+func (f *Fleet) changed(m *member) {
+	f.send(runs.Event{Type: api.EventHostState, Time: time.Now(), Run: runs.Info{Host: m.host.Name}})
+}
+
+// forward passes m's events on, each stamped with its host, until its stream ends.
+// The local server's own lost and back events become its host's state.
+func (f *Fleet) forward(m *member, rem *Remote) {
+	for ev := range rem.Events() {
+		switch ev.Type {
+		case api.EventServerLost:
+			m.mu.Lock()
+			if m.state.Status != api.HostLost {
+				m.state.Since = time.Now()
+			}
+			m.state.Status, m.state.Err, m.state.Server = api.HostLost, ev.Detail, 0
+			m.mu.Unlock()
+			f.changed(m)
+			continue
+		case api.EventServerBack:
+			m.mu.Lock()
+			m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostConnected, Since: time.Now(), Server: ev.Run.PID}
+			m.mu.Unlock()
+			f.changed(m)
+			continue
+		}
+		ev.Run.Host = m.host.Name
+		if ev.Run.ID != "" {
+			f.learn(ev.Run.ID, m)
+		}
+		if !f.send(ev) {
+			return
+		}
+	}
+}
+
+func (f *Fleet) learn(id string, m *member) {
+	f.mu.Lock()
+	f.where[id] = m
+	f.mu.Unlock()
+}
+
+// send passes e on, unless the Fleet closes first.
+func (f *Fleet) send(e runs.Event) bool {
+	select {
+	case f.events <- e:
+		return true
+	case <-f.done:
+		return false
+	}
+}
+
+func (f *Fleet) closed() bool { return isDone(f.done) }
+
+// Close detaches from every host: their servers and runs go on.
+func (f *Fleet) Close() error {
+	f.once.Do(func() { close(f.done) })
+	for _, m := range f.members {
+		if r := m.remote(); r != nil {
+			r.Close()
+		}
+	}
+	f.wg.Wait()
+	return nil
+}
+
+// Events delivers every host's events, each with Run.Host set, and the Fleet's own
+// EventHostState; closed by Close.
+func (f *Fleet) Events() <-chan runs.Event { return f.events }
+
+// Initial is the runs of the hosts attached when the Fleet opened, Run.Host set.
+func (f *Fleet) Initial() []runs.Info {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]runs.Info(nil), f.initial...)
+}
+
+// History is the recent events of the hosts attached when the Fleet opened, oldest
+// first.
+func (f *Fleet) History() []runs.Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := append([]runs.Event(nil), f.history...)
+	sortEvents(h)
+	return h
+}
+
+// HistoryOf is one host's recent events, from when it last attached.
+func (f *Fleet) HistoryOf(host string) []runs.Event {
+	m := f.member(host)
+	if m == nil {
+		return nil
+	}
+	if r := m.remote(); r != nil {
+		return stampedEvents(r.History(), host)
+	}
+	return nil
+}
+
+// Hosts is every host's state, in the order they were given.
+func (f *Fleet) Hosts() []api.HostState {
+	out := make([]api.HostState, len(f.members))
+	for i, m := range f.members {
+		m.mu.Lock()
+		out[i] = m.state
+		m.mu.Unlock()
+	}
+	return out
+}
+
+// Viewer is the Fleet's stand-in for the UI's token: each host knows the UI by its own
+// subscription's token, which the Fleet puts in place of this one (withViewer).
+func (f *Fleet) Viewer() string { return fleetViewer }
+
+const fleetViewer = "fleet"
+
+func (f *Fleet) member(host string) *member {
+	for _, m := range f.members {
+		if m.host.Name == host {
+			return m
+		}
+	}
+	return nil
+}
+
+func (m *member) remote() *Remote {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rem
+}
+
+// connected is m's Remote, or why there is none.
+func (m *member) connected() (*Remote, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.rem != nil {
+		return m.rem, nil
+	}
+	s := m.state
+	if s.Status == api.HostConnecting {
+		return nil, fmt.Errorf("host %s: connecting", m.host.Name)
+	}
+	return nil, fmt.Errorf("host %s: %s since %s: %s", m.host.Name, s.Status, s.Since.Format("15:04:05"), s.Err)
+}
+
+// invoke calls op on m's server, with the UI's token there, and stamps the reply.
+func (m *member) invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	r, err := m.connected()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := r.Invoke(ctx, op, withViewer(args, r.Viewer()))
+	return stampReply(rep, m.host.Name), err
+}
+
+// Screen is run id's screen, from its host's Remote.
+func (f *Fleet) Screen(id string) (screen.View, error) {
+	m, err := f.owner(id)
+	if err != nil {
+		return nil, err
+	}
+	r, err := m.connected()
+	if err != nil {
+		return nil, err
+	}
+	return r.Screen(id)
+}
+
+// Watch asks run id's host for its frames ("" asks nothing).
+func (f *Fleet) Watch(id string) error {
+	if id == "" {
+		return nil
+	}
+	m, err := f.owner(id)
+	if err != nil {
+		return err
+	}
+	r, err := m.connected()
+	if err != nil {
+		return err
+	}
+	return r.Watch(id)
+}
+
+// owner is run id's host: as its events and replies said, else the connected host
+// whose server knows it (a reference by name or prefix, or a run not seen yet).
+func (f *Fleet) owner(id string) (*member, error) {
+	f.mu.Lock()
+	m, ok := f.where[id]
+	f.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	type found struct {
+		m  *member
+		id string
+	}
+	var hits []found
+	var mu sync.Mutex
+	f.each(context.Background(), fleetFanOut, func(ctx context.Context, m *member) {
+		rep, err := m.invoke(ctx, api.Info, api.RunRef{ID: id})
+		if err == nil {
+			mu.Lock()
+			hits = append(hits, found{m, rep.(api.InfoReply).Run.ID})
+			mu.Unlock()
+		}
+	})
+	switch len(hits) {
+	case 0:
+		return nil, fmt.Errorf("no run %q on any connected host", id)
+	case 1:
+		f.learn(hits[0].id, hits[0].m)
+		return hits[0].m, nil
+	}
+	return nil, fmt.Errorf("%q names runs on %d hosts: give the run id and its host", id, len(hits))
+}
+
+// each calls do for every connected host at once, each within bound (0: the
+// caller's context alone), and returns when all have returned.
+func (f *Fleet) each(ctx context.Context, bound time.Duration, do func(ctx context.Context, m *member)) {
+	var wg sync.WaitGroup
+	for _, m := range f.members {
+		if m.remote() == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, cancel := ctx, context.CancelFunc(func() {})
+			if bound > 0 {
+				c, cancel = context.WithTimeout(ctx, bound)
+			}
+			defer cancel()
+			do(c, m)
+		}()
+	}
+	wg.Wait()
+}
+
+// Invoke routes op: to the host ctx names, else to the host of the run args name,
+// else to every connected host, merged (fleet_merge.go).
+func (f *Fleet) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	if h := api.HostOf(ctx); h != "" {
+		m := f.member(h)
+		if m == nil {
+			return nil, fmt.Errorf("%s: no host %q (hosts: %s)", op.Name(), h, f.names())
+		}
+		return f.invoke(ctx, m, op, args)
+	}
+	if id, ok := api.RunOf(args); ok && id != "" {
+		m, err := f.owner(id)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op.Name(), err)
+		}
+		return f.invoke(ctx, m, op, args)
+	}
+	return f.fanOut(ctx, op, args)
+}
+
+// invoke calls op on m and learns which runs are m's from the reply.
+func (f *Fleet) invoke(ctx context.Context, m *member, op api.Operation, args any) (any, error) {
+	rep, err := m.invoke(ctx, op, args)
+	f.learnReply(rep, m)
+	return rep, err
+}
+
+// learnReply learns which runs are m's from its reply: the one a spawn started, the
+// ones a listing holds.
+func (f *Fleet) learnReply(rep any, m *member) {
+	var ids []string
+	switch r := rep.(type) {
+	case api.SpawnReply:
+		ids = append(ids, r.ID)
+	case api.SnapshotReply:
+		for _, i := range r.Runs {
+			ids = append(ids, i.ID)
+		}
+	case api.ListReply:
+		for _, i := range r.Runs {
+			ids = append(ids, i.ID)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, id := range ids {
+		if id != "" {
+			f.where[id] = m
+		}
+	}
+}
+
+func (f *Fleet) names() string {
+	s := ""
+	for i, m := range f.members {
+		if i > 0 {
+			s += ", "
+		}
+		s += m.host.Name
+	}
+	return s
+}

@@ -1,0 +1,214 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"corral/runs"
+	"corral/runs/api"
+)
+
+// How a Fleet answers an operation that names no run and no host: every connected
+// host answers, and the replies are merged into one of the operation's type. What
+// comes back carries each run's host (Info.Host).
+
+// fanOut calls op on every connected host and merges the replies; it fails only when
+// every host failed (or none is connected). A host that does not answer within
+// fleetFanOut is left out of a listing: the others' rows are not held up by it. Ending
+// every run (shutdown) and reconciling wait for every host as long as the operation
+// allows.
+func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, error) {
+	if t, ok := args.(api.TreesArgs); ok {
+		return f.trees(ctx, op, t)
+	}
+	type answer struct {
+		host string
+		rep  any
+		err  error
+	}
+	var (
+		mu      sync.Mutex
+		answers []answer
+	)
+	bound := fleetFanOut
+	if op == api.Operation(api.Shutdown) || op == api.Operation(api.Reconcile) {
+		bound = 0
+	}
+	f.each(ctx, bound, func(ctx context.Context, m *member) {
+		rep, err := f.invoke(ctx, m, op, args)
+		mu.Lock()
+		answers = append(answers, answer{m.host.Name, rep, err})
+		mu.Unlock()
+	})
+	var reps []any
+	var errs []error
+	for _, a := range answers {
+		if a.err != nil {
+			errs = append(errs, fmt.Errorf("host %s: %w", a.host, a.err))
+			continue
+		}
+		reps = append(reps, a.rep)
+	}
+	if len(reps) == 0 {
+		if len(errs) == 0 {
+			return nil, fmt.Errorf("%s: no host is connected", op.Name())
+		}
+		return nil, errors.Join(errs...)
+	}
+	return merge(reps), nil
+}
+
+// trees asks each host for the trees of its own runs.
+func (f *Fleet) trees(ctx context.Context, op api.Operation, a api.TreesArgs) (any, error) {
+	by := map[*member][]string{}
+	for _, id := range a.IDs {
+		m, err := f.owner(id)
+		if err != nil {
+			continue // gone meanwhile: its tree is empty
+		}
+		by[m] = append(by[m], id)
+	}
+	out := api.TreeMap{}
+	var mu sync.Mutex
+	var errs []error
+	f.each(ctx, fleetFanOut, func(ctx context.Context, m *member) {
+		ids := by[m]
+		if len(ids) == 0 {
+			return
+		}
+		rep, err := m.invoke(ctx, op, api.TreesArgs{IDs: ids})
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("host %s: %w", m.host.Name, err))
+			return
+		}
+		for id, t := range rep.(api.TreeMap) {
+			out[id] = t
+		}
+	})
+	if len(out) == 0 && len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+// merge folds several hosts' replies to one operation into one.
+func merge(reps []any) any {
+	switch first := reps[0].(type) {
+	case api.SnapshotReply:
+		var out api.SnapshotReply
+		for _, r := range reps {
+			out.Runs = append(out.Runs, r.(api.SnapshotReply).Runs...)
+		}
+		return out
+	case api.ListReply:
+		var out api.ListReply
+		for _, r := range reps {
+			out.Runs = append(out.Runs, r.(api.ListReply).Runs...)
+		}
+		return out
+	case runs.Metrics:
+		out := runs.Metrics{ExitTotal: map[string]int64{}, TimeoutTotal: map[string]int64{}, CleanupKillTotal: map[string]int64{}}
+		for _, r := range reps {
+			out.Add(r.(runs.Metrics))
+		}
+		return out
+	case []runs.Decision:
+		var out []runs.Decision
+		for _, r := range reps {
+			out = append(out, r.([]runs.Decision)...)
+		}
+		return out
+	case api.ShutdownReply:
+		var out api.ShutdownReply
+		for _, r := range reps {
+			out.Ended += r.(api.ShutdownReply).Ended
+		}
+		return out
+	default:
+		return first // the same from every host (a viewer that looks at no run)
+	}
+}
+
+// withViewer puts the UI's token on this host (tok) in place of the Fleet's stand-in
+// in args that name a viewer.
+func withViewer(args any, tok string) any {
+	switch a := args.(type) {
+	case api.SnapshotArgs:
+		a.Viewer = viewerOn(a.Viewer, tok)
+		return a
+	case api.ShowArgs:
+		a.Viewer = viewerOn(a.Viewer, tok)
+		return a
+	case api.WriteArgs:
+		a.Viewer = viewerOn(a.Viewer, tok)
+		return a
+	case api.ResizeArgs:
+		a.Viewer = viewerOn(a.Viewer, tok)
+		return a
+	case api.InputArgs:
+		a.Viewer = viewerOn(a.Viewer, tok)
+		return a
+	case api.FocusArgs:
+		a.Viewer = viewerOn(a.Viewer, tok)
+		return a
+	}
+	return args
+}
+
+func viewerOn(v, tok string) string {
+	if v == fleetViewer {
+		return tok
+	}
+	return v
+}
+
+// stampReply sets the host on the runs a reply carries.
+func stampReply(rep any, host string) any {
+	switch r := rep.(type) {
+	case api.SnapshotReply:
+		r.Runs = stamped(r.Runs, host)
+		return r
+	case api.ListReply:
+		r.Runs = stamped(r.Runs, host)
+		return r
+	case api.InfoReply:
+		r.Run.Host = host
+		return r
+	case api.PollReply:
+		r.Run.Host = host
+		return r
+	case api.WaitReply:
+		r.Run.Host = host
+		return r
+	case api.ExplainReply:
+		r.Run.Host = host
+		return r
+	}
+	return rep
+}
+
+func stamped(is []runs.Info, host string) []runs.Info {
+	out := slices.Clone(is)
+	for i := range out {
+		out[i].Host = host
+	}
+	return out
+}
+
+func stampedEvents(es []runs.Event, host string) []runs.Event {
+	out := slices.Clone(es)
+	for i := range out {
+		out[i].Run.Host = host
+	}
+	return out
+}
+
+// sortEvents orders several hosts' events by time, each host's in its own order.
+func sortEvents(es []runs.Event) {
+	slices.SortStableFunc(es, func(a, b runs.Event) int { return a.Time.Compare(b.Time) })
+}
