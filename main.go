@@ -602,11 +602,18 @@ func reportReconcile(sup *runs.Supervisor) {
 	})
 }
 
-// cmdAttach opens the terminal UI on the state dir's server, starting it if needed.
+// cmdAttach opens the terminal UI on the state dir's server, starting it if needed;
+// with --ssh, on the server of each host named (local: this machine's), one UI over
+// all of them when there are several.
 func cmdAttach(args []string) int {
 	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory (with --ssh: on HOST)")
-	host := fs.String("ssh", "", "attach to the server on HOST, through ssh HOST corral proxy")
+	var dests []string
+	fs.Func("ssh", "attach to the server on HOST, through ssh HOST corral proxy; repeatable: one UI over\n"+
+		"several hosts (local names this machine's server)", func(v string) error {
+		dests = append(dests, v)
+		return nil
+	})
 	if code, ok := parseCommand("attach", fs, args, ""); !ok {
 		return code
 	}
@@ -619,7 +626,11 @@ func cmdAttach(args []string) int {
 	if err != nil {
 		warn(fmt.Sprintf("[notify] not read: %v", err))
 	}
-	return uiExit(launch.Attached(dir, *host, *stateDir, launch.Runs{Notify: notify}, nil))
+	t, err := launch.SSHTarget(dir, *stateDir, dests)
+	if err != nil {
+		return uiExit(err)
+	}
+	return uiExit(launch.Attached(t, launch.Runs{Notify: notify}, nil))
 }
 
 // uiExit maps the UI's end to an exit code, saying why on stderr when it failed.
@@ -773,7 +784,7 @@ func cmdUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return uiExit(launch.Attached(dir, "", "", rs, cmd))
+	return uiExit(launch.Attached(launch.Target{Dir: dir}, rs, cmd))
 }
 
 // cmdCheck validates a config file and prints the effective configuration.

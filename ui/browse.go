@@ -74,7 +74,8 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Help):
 		m.mode = modeHelp
 	case key.Matches(k, km.New):
-		m.mode = m.dlg.Form(m.mode)
+		sel, _ := m.list.Selected()
+		m.mode = m.dlg.Form(m.mode, m.hostNames(), sel.Host)
 	case key.Matches(k, km.Reconcile):
 		m.flash = "reconciling…"
 		return m, reconcileCmd(m.core)
@@ -106,7 +107,7 @@ func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.syncSelection()
 		spec := r.pend.spec
 		m.term.FitSpec(&spec)
-		return m, startCmd(m.core, r.pend.key, spec)
+		return m, startCmd(m.onHost(localHost), r.pend.key, spec)
 	case r.kind == rowPending:
 		if notice, ok := m.c.Keys.pendingNotice(k, r.pend); ok {
 			return m.note("%s", notice)
@@ -153,7 +154,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		spec := sel.Spec
 		spec.Stdout, spec.Stderr = nil, nil
 		m.term.FitSpec(&spec)
-		return m, restartCmd(core, spec, sel.ID)
+		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID)
 	}
 	return m, nil
 }
@@ -186,10 +187,10 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		spec := a.spec
 		m.term.FitSpec(&spec)
 		if !a.parity {
-			return m, spawnCmd(m.core, spec)
+			return m, spawnCmd(m.onHost(a.host), spec)
 		}
 		spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
-		return m, spawnPairCmd(m.core, spec)
+		return m, spawnPairCmd(m.onHost(a.host), spec)
 	}
 	return m, nil
 }

@@ -110,6 +110,8 @@ func (d Details) lines() []string {
 	switch {
 	case d.hasPend:
 		title += " " + st.Muted.Render(clean(d.pend.spec.Name)+" (not started)")
+	case d.has && d.info.Host != "":
+		title += " " + st.Muted.Render(clean(d.info.Name)+" "+d.info.ID+" on "+clean(d.info.Host))
 	case d.has:
 		title += " " + st.Muted.Render(clean(d.info.Name)+" "+d.info.ID)
 	}

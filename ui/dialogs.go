@@ -74,6 +74,7 @@ type (
 	formAnswer struct {
 		spec   runs.Spec
 		parity bool
+		host   string // over several hosts, the one to start it on
 	}
 )
 
@@ -157,9 +158,11 @@ func (d *dialogHost) Prompt(kind promptKind, label, target string, from mode) mo
 	return d.show(dlgPrompt, from)
 }
 
-// Form opens the new-run form.
-func (d *dialogHost) Form(from mode) mode {
+// Form opens the new-run form; over several hosts it asks for one of hosts, at first
+// host.
+func (d *dialogHost) Form(from mode, hosts []string, host string) mode {
 	d.form = NewForm(d.c)
+	d.form.SetHosts(hosts, host)
 	d.form.SetSize(d.w, d.h)
 	return d.show(dlgForm, from)
 }
@@ -189,7 +192,7 @@ func (d dialogHost) Key(k tea.KeyPressMsg) (dialogHost, tea.Msg) {
 		if !ok {
 			return d, nil
 		}
-		return d, formAnswer{spec: spec, parity: d.form.Parity()}
+		return d, formAnswer{spec: spec, parity: d.form.Parity(), host: d.form.Host()}
 	}
 	return d.promptKey(k)
 }

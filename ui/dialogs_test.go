@@ -54,7 +54,7 @@ func TestDialogHostAnswers(t *testing.T) {
 		t.Fatalf("C-c: answer %#v, open %v", msg, d.open)
 	}
 
-	d.Form(modeBrowse)
+	d.Form(modeBrowse, nil, "")
 	d.form.fields[0].insert("echo hi")
 	d, msg = d.Key(keyMsg("enter"))
 	if f, ok := msg.(formAnswer); !ok || f.spec.Shell != "echo hi" || f.parity || d.open {

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,13 +15,15 @@ import (
 )
 
 // Form is the new-run form: a command line, PTY, pipe or a parity pair of both,
-// optional timeouts and the escape policy.
+// optional timeouts, the escape policy and, over several hosts, the host.
 type Form struct {
 	c          *Common
 	fields     [3]lineInput // command, timeout, no-output timeout
 	kind       formKind
-	failEscape bool // escape policy fail; own (the default) otherwise (issue 14.1)
-	focus      int  // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes
+	failEscape bool     // escape policy fail; own (the default) otherwise (issue 14.1)
+	focus      int      // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes, 5 host
+	hosts      []string // the hosts to start it on (none over one host)
+	host       int      // the chosen one
 	err        string
 	w, h       int
 	done       bool
@@ -29,8 +32,33 @@ type Form struct {
 
 const formRows = 5
 
-// escapeRow is the form row of the escape policy toggle.
-const escapeRow = 4
+// escapeRow is the form row of the escape policy toggle; hostRow the host's, shown
+// over several hosts.
+const (
+	escapeRow = 4
+	hostRow   = 5
+)
+
+// rows is how many rows the form has.
+func (f Form) rows() int {
+	if len(f.hosts) > 1 {
+		return formRows + 1
+	}
+	return formRows
+}
+
+// SetHosts offers hosts to start the run on, at first def.
+func (f *Form) SetHosts(hosts []string, def string) {
+	f.hosts, f.host = hosts, max(slices.Index(hosts, def), 0)
+}
+
+// Host is the host chosen ("" over one host).
+func (f Form) Host() string {
+	if len(f.hosts) == 0 {
+		return ""
+	}
+	return f.hosts[f.host]
+}
 
 // formKind is the kind row: the toggle cycles through them in this order.
 type formKind int
@@ -78,12 +106,14 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		f.done = true
 	case key.Matches(k, km.Toggle) && f.focus == escapeRow:
 		f.failEscape = !f.failEscape
+	case (key.Matches(k, km.Toggle) || k.Text == " ") && f.focus == hostRow:
+		f.host = (f.host + 1) % len(f.hosts)
 	case key.Matches(k, km.Toggle):
 		f.kind = (f.kind + 1) % kinds
 	case key.Matches(k, km.NextField):
-		f.focus = (f.focus + 1) % formRows
+		f.focus = (f.focus + 1) % f.rows()
 	case key.Matches(k, km.PrevField):
-		f.focus = (f.focus + formRows - 1) % formRows
+		f.focus = (f.focus + f.rows() - 1) % f.rows()
 	case f.focus == 1 && k.Text == " ":
 		f.kind = (f.kind + 1) % kinds
 	case f.focus == escapeRow && k.Text == " ":
@@ -162,7 +192,7 @@ func parseTimeout(s string, canOff bool) (time.Duration, error) {
 }
 
 // box geometry: the form is centred, formWidth columns wide.
-func (f Form) size() (w, h int) { return min(max(f.w-4, 20), 72), formRows + 5 }
+func (f Form) size() (w, h int) { return min(max(f.w-4, 20), 72), f.rows() + 5 }
 
 func (f Form) origin() (x, y int) {
 	w, h := f.size()
@@ -188,15 +218,32 @@ func (f Form) Lines() []string {
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
 		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
-		"",
-		st.Danger.Render(" " + f.err),
-		st.Muted.Render(" " + f.c.Keys.DialogKeyMap.Accept.Help().Key + " start · " + f.c.Keys.DialogKeyMap.Dismiss.Help().Key +
-			" cancel · " + f.c.Keys.DialogKeyMap.PrevField.Help().Key + ", " + f.c.Keys.DialogKeyMap.NextField.Help().Key + " field"),
 	}
+	if len(f.hosts) > 1 {
+		rows = append(rows, f.row(hostRow, "host", f.hostChoice()+st.Muted.Render("  (space)")))
+	}
+	rows = append(rows,
+		"",
+		st.Danger.Render(" "+f.err),
+		st.Muted.Render(" "+f.c.Keys.DialogKeyMap.Accept.Help().Key+" start · "+f.c.Keys.DialogKeyMap.Dismiss.Help().Key+
+			" cancel · "+f.c.Keys.DialogKeyMap.PrevField.Help().Key+", "+f.c.Keys.DialogKeyMap.NextField.Help().Key+" field"))
 	for i := range rows {
 		rows[i] = fit(rows[i], iw)
 	}
 	return box(st.BorderFocus, st.TitleFocus.Render("New run"), rows, w, h)
+}
+
+// hostChoice is the hosts with the chosen one bracketed: "[local] alpha  beta ".
+func (f Form) hostChoice() string {
+	var b strings.Builder
+	for i, h := range f.hosts {
+		if i == f.host {
+			b.WriteString("[" + clean(h) + "]")
+		} else {
+			b.WriteString(" " + clean(h) + " ")
+		}
+	}
+	return b.String()
 }
 
 func (f Form) hint(i int, s string) string {

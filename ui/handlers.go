@@ -16,8 +16,11 @@ import (
 func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	ev := msg.Event
 	info := ev.Run
-	if ev.Type == api.EventServerLost || ev.Type == api.EventServerBack {
+	switch ev.Type {
+	case api.EventServerLost, api.EventServerBack:
 		return m.linkEvent(ev)
+	case api.EventHostState:
+		return m, hostsCmd(m.core)
 	}
 	if ev.Time.After(m.lastEvent) {
 		m.lastEvent = ev.Time
@@ -107,6 +110,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
 	case ResyncMsg:
 		next, cmd := m.resynced(msg)
+		return next.(Model), cmd, true
+	case HostsMsg:
+		next, cmd := m.hostsChanged(msg)
 		return next.(Model), cmd, true
 	case MetricsMsg:
 		m.req.metricsDone()

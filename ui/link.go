@@ -19,6 +19,7 @@ import (
 // ResyncMsg is what the UI fetches again after its core reattached: every run of the
 // new server, and the recent events of the state dir's log (History).
 type ResyncMsg struct {
+	Host    string // over several hosts, the one attached again: only its runs are fetched
 	Runs    []runs.Info
 	History []runs.Event
 	Err     error
@@ -86,10 +87,14 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 		m.list.Overwrite(i)
 	}
 	var model tea.Model = m
+	gone := "%s %s is not in the new server: removed (corral ls shows its record)"
+	if msg.Host != "" {
+		gone = "%s %s is not in host " + msg.Host + "'s server: removed (corral ls --host " + msg.Host + " shows its record)"
+	}
 	for _, i := range m.list.Runs() {
-		if !known[i.ID] {
+		if !known[i.ID] && (msg.Host == "" || i.Host == msg.Host) {
 			var cmd tea.Cmd
-			model, cmd = model.(Model).forgetSaying(i.ID, "%s %s is not in the new server: removed (corral ls shows its record)")
+			model, cmd = model.(Model).forgetSaying(i.ID, gone)
 			cmds = append(cmds, cmd)
 		}
 	}

@@ -107,6 +107,9 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.list.SetConfigured(o.Configured)
+	if h, ok := o.Core.(hostedCore); ok {
+		m.list.SetHosts(h.Hosts())
+	}
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)
 		c.Keys.Shutdown.SetEnabled(false)
@@ -198,7 +201,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // relayout sizes every pane from the screen size, the side panes shown, the zoom and
 // the number of runs.
 func (m *Model) relayout() {
-	l := computeLayout(m.lay.w, m.lay.h, m.list.Len(), m.zoom, m.lay.panes)
+	l := computeLayout(m.lay.w, m.lay.h, m.list.Len()+len(m.list.hosts), m.zoom, m.lay.panes)
 	m.lay = l
 	m.list.SetSize(l.list.w, l.list.h)
 	m.details.SetSize(l.details.w, l.details.h)

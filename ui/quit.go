@@ -23,11 +23,19 @@ func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 			m.detached = true
 			return m, tea.Quit
 		}
-		m.mode = m.dlg.Ask(fmt.Sprintf("Detach? %d live run(s) keep running in the server (%s ends them all).",
-			n, m.c.Keys.Shutdown.Help().Key), question{op: confirmDetach}, m.mode)
+		where := "in the server"
+		if m.list.Grouped() {
+			where = fmt.Sprintf("on their %d host(s)", m.list.hostCount())
+		}
+		m.mode = m.dlg.Ask(fmt.Sprintf("Detach? %d live run(s) keep running %s (%s ends them all).",
+			n, where, m.c.Keys.Shutdown.Help().Key), question{op: confirmDetach}, m.mode)
 		return m, nil
 	}
-	if q := quitQuestion(m.list); q != "" {
+	if q := quitQuestion(m.list); q != "" && m.list.Grouped() {
+		m.mode = m.dlg.Ask(strings.Replace(q, "will be ended", fmt.Sprintf("on %d host(s) will be ended", m.list.hostCount()), 1),
+			question{op: confirmQuit}, m.mode)
+		return m, nil
+	} else if q != "" {
 		m.mode = m.dlg.Ask(q, question{op: confirmQuit}, m.mode)
 		return m, nil
 	}

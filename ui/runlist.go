@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/api"
 	"corral/watchdog"
 )
 
@@ -29,7 +30,8 @@ type RunList struct {
 	w, h       int
 	now        time.Time
 	focused    bool
-	link       string // the server lost: said in the title (SetLink)
+	link       string          // the server lost: said in the title (SetLink)
+	hosts      []api.HostState // several hosts: the runs grouped by host (runlist_hosts.go)
 
 	ver   uint64 // bumped by every change of what is shown
 	cache *viewCache[listKey]

@@ -40,12 +40,13 @@ func matchTerms(terms []string, name, id string) bool {
 // rowMatches reports whether row i (runs, then pending runs) holds every term.
 func (l RunList) rowMatches(i int, terms []string) bool {
 	if i < len(l.runs) {
-		return matchTerms(terms, clean(l.runs[i].Name), l.runs[i].ID)
+		return matchTerms(terms, clean(l.runs[i].Name), l.runs[i].ID+" "+l.runs[i].Host)
 	}
 	return matchTerms(terms, clean(l.pending[i-len(l.runs)].spec.DisplayName()), "")
 }
 
-// shown is the rows the list shows, by row number: every row without a filter.
+// shown is the rows the list shows, by row number, in the order they are drawn (by
+// host over several): every row without a filter.
 func (l RunList) shown() []int {
 	terms := l.terms()
 	out := make([]int, 0, l.Len())
@@ -54,7 +55,7 @@ func (l RunList) shown() []int {
 			out = append(out, i)
 		}
 	}
-	return out
+	return l.grouped(out)
 }
 
 // Matches reports whether row key is listed and shown under the filter.

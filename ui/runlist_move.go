@@ -58,29 +58,35 @@ func (l *RunList) page(d int) {
 		return
 	}
 	i := max(slices.Index(shown, l.row(l.sel)), 0)
-	l.offset = max(min(l.offset+d*rows, len(shown)-rows), 0)
+	l.offset = max(min(l.offset+d*rows, len(l.display())-rows), 0)
 	l.choose(l.keyAt(shown[min(max(i+d*rows, 0), len(shown)-1)]))
 }
 
 // rows is how many rows the pane holds.
 func (l RunList) rows() int { return max(l.h-2, 1) }
 
-// follow scrolls so the selection is visible.
+// follow scrolls so the selection is visible, with its host's header when it is its
+// group's first row.
 func (l *RunList) follow() {
-	rows, shown := l.rows(), l.shown()
-	i := max(slices.Index(shown, l.row(l.sel)), 0)
-	l.offset = min(max(l.offset, i-rows+1), i)
-	l.offset = max(min(l.offset, len(shown)-rows), 0)
+	rows, lines := l.rows(), l.display()
+	i := max(lineOf(lines, l.row(l.sel)), 0)
+	top := i
+	if i > 0 && lines[i-1].header > 0 {
+		top = i - 1
+	}
+	l.offset = min(max(l.offset, i-rows+1), top)
+	l.offset = max(min(l.offset, len(lines)-rows), 0)
 }
 
-// rowAt is the key of the list row drawn y lines below the pane's top edge.
+// rowAt is the key of the list row drawn y lines below the pane's top edge (none on
+// a host's header).
 func (l RunList) rowAt(y int) (string, bool) {
-	shown := l.shown()
+	lines := l.display()
 	i := l.offset + y - 1 // the top edge is the frame
-	if y < 1 || y > l.h-2 || i >= len(shown) {
+	if y < 1 || y > l.h-2 || i >= len(lines) || lines[i].header > 0 {
 		return "", false
 	}
-	return l.keyAt(shown[i]), true
+	return l.keyAt(lines[i].row), true
 }
 
 // NextWaiting is the run to go to for "who needs me": the live runs shown whose agent

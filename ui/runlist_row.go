@@ -47,7 +47,9 @@ func (l RunList) SelectedLive() string {
 // Label names run id for a message: its name and id, or the id alone if it is not
 // listed.
 func (l RunList) Label(id string) string {
-	if i, ok := l.Run(id); ok {
+	if i, ok := l.Run(id); ok && l.Grouped() {
+		return i.Name + " " + id + " on " + i.Host
+	} else if ok {
 		return i.Name + " " + id
 	}
 	return id

@@ -30,21 +30,25 @@ func (l RunList) lines() []string {
 	}
 	iw, ih := max(l.w-2, 0), max(l.h-2, 0)
 	body := make([]string, 0, ih)
-	shown := l.shown()
+	lines := l.display()
 	switch {
-	case l.Len() == 0:
+	case l.Len() == 0 && !l.Grouped():
 		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
-	case len(shown) == 0:
+	case len(l.shown()) == 0 && l.Filtered():
 		body = append(body, fit(st.Muted.Render(trunc(" no run matches", iw)), iw))
 	}
 	cols := listColumns(iw, l.need())
-	for _, i := range shown[min(l.offset, len(shown)):] {
+	for _, ln := range lines[min(l.offset, len(lines)):] {
 		if len(body) == ih {
 			break
 		}
-		if i < len(l.runs) {
+		i := ln.row
+		switch {
+		case ln.header > 0:
+			body = append(body, l.hostLine(l.hosts[ln.header-1], iw))
+		case i < len(l.runs):
 			body = append(body, l.runRow(l.runs[i], cols, iw))
-		} else {
+		default:
 			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].key, iw))
 		}
 	}
@@ -60,6 +64,9 @@ func (l RunList) border() Style {
 
 // runRow is one run, exactly w columns.
 func (l RunList) runRow(i runs.Info, c listCols, w int) string {
+	if l.hostDown(i) && i.ID != l.sel { // what its host said last: muted
+		return l.c.Styles.Muted.Render(fit(plainFields(l.rowFields(i, c)), w))
+	}
 	return l.drawRow(l.rowFields(i, c), i.ID, w)
 }
 

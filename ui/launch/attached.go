@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,24 +18,97 @@ import (
 	"corral/ui"
 )
 
-// Attached is the terminal UI as a client of the state dir's server (or host's, whose
-// state dir there is remoteDir): it starts rs's runs there unless the server already
-// runs them, and the runs of always (-- CMD) in any case; quitting detaches: every
-// run goes on in the server, and so they do when the terminal closes (SIGHUP) or
-// Corral is told to stop; the shutdown key ends them.
-func Attached(dir, host, remoteDir string, rs Runs, always []runs.Spec) error {
+// Target is where an attached UI's runs are: this machine's server for the state dir
+// Dir ("" for none), and servers on other hosts over ssh. One server is attached as
+// it always was; several are one UI over all of them (DESIGN §19, client.Fleet).
+type Target struct {
+	Dir   string
+	Hosts []client.Host
+}
+
+// several reports whether the target is more than one server.
+func (t Target) several() bool { return len(t.Hosts) > 1 || len(t.Hosts) == 1 && t.Dir != "" }
+
+// where says the target for a message: the state dir, HOST:DIR, or the hosts.
+func (t Target) where() string {
+	switch {
+	case t.several():
+		return fmt.Sprintf("%d hosts", len(t.Hosts)+min(len(t.Dir), 1))
+	case len(t.Hosts) == 1:
+		return t.Hosts[0].SSH + ":" + t.Hosts[0].StateDir
+	}
+	return t.Dir
+}
+
+// attachedCore is what an attached UI runs on: one server's client.Remote, or a
+// client.Fleet over several.
+type attachedCore interface {
+	ui.Core
+	Events() <-chan runs.Event
+	Initial() []runs.Info
+	History() []runs.Event
+	Close() error
+}
+
+// attach attaches to the target's server, or servers: a host's that cannot be
+// reached does not keep the UI from opening over the others.
+func attach(t Target) (attachedCore, error) {
+	if !t.several() {
+		if len(t.Hosts) == 1 {
+			return client.AttachWith(t.Hosts[0].Dial)
+		}
+		return client.AttachTo(t.Dir, "", "", server.StartSelf)
+	}
+	var ms []client.Member
+	if t.Dir != "" {
+		dir := t.Dir
+		ms = append(ms, client.Local(dir, func() error { return server.StartSelf(dir) }))
+	}
+	for _, h := range t.Hosts {
+		ms = append(ms, client.Over(h))
+	}
+	return client.OpenFleet(ms)
+}
+
+// SSHTarget is what corral attach attaches to: this machine's server for dir
+// without --ssh; else the hosts --ssh names, each with the state dir given (which is
+// theirs), and this machine's when one of them is local.
+func SSHTarget(dir, stateDir string, dests []string) (Target, error) {
+	if len(dests) == 0 {
+		return Target{Dir: dir}, nil
+	}
+	var t Target
+	for i, d := range dests {
+		if d == "" || slices.Contains(dests[:i], d) {
+			return t, usage(fmt.Errorf("--ssh %q: give each host once", d))
+		}
+		if d == client.LocalHost {
+			t.Dir = dir
+			continue
+		}
+		t.Hosts = append(t.Hosts, client.Host{Name: d, SSH: d, StateDir: stateDir})
+	}
+	return t, nil
+}
+
+// Attached is the terminal UI as a client of the target's server or servers: it
+// starts rs's runs on this machine's server unless it already runs them, and the runs
+// of always (-- CMD) in any case; quitting detaches: every run goes on in its server,
+// and so they do when the terminal closes (SIGHUP) or Corral is told to stop; the
+// shutdown key ends them.
+func Attached(t Target, rs Runs, always []runs.Spec) error {
 	if !isTerminal() {
 		return usage(fmt.Errorf("%w (corral run, spawn and poll work without one)", ErrNoTerminal))
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	rem, err := client.AttachTo(dir, host, remoteDir, server.StartSelf)
+	core, err := attach(t)
 	if err != nil {
 		return err
 	}
-	defer rem.Close()
-	m, err := attachedModel(rem, dir, host, rs, always)
+	defer core.Close()
+	m, err := attachedModel(core, t, rs, always)
 	if err != nil {
 		return usage(err)
 	}
@@ -44,7 +118,7 @@ func Attached(dir, host, remoteDir string, rs Runs, always []runs.Spec) error {
 	gone := make(chan struct{})
 	go func() {
 		// Frame 0: the server paced the frames (package pacer); they are shown at once.
-		ui.Bridge(ctx, rem.Events(), p.Send, 0)
+		ui.Bridge(ctx, core.Events(), p.Send, 0)
 		close(gone) // the stream ended: the server stopped or died
 		p.Quit()
 	}()
@@ -62,48 +136,56 @@ func Attached(dir, host, remoteDir string, rs Runs, always []runs.Spec) error {
 		return err
 	}
 	fm, _ := final.(ui.Model)
-	return left(fm, isClosed(gone) && !isClosed(signalled), dir, host, remoteDir)
+	return left(fm, isClosed(gone) && !isClosed(signalled), t)
 }
 
 // attachedModel starts the runs the server does not run yet (sized for this
-// terminal) and builds the UI over rem.
-func attachedModel(rem *client.Remote, dir, host string, rs Runs, always []runs.Spec) (ui.Model, error) {
-	local := dir
-	if host != "" {
-		local = "" // the kept layout is in the state dir, which is on host
+// terminal; over several hosts, on this machine's) and builds the UI over core.
+func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui.Model, error) {
+	local := t.Dir
+	if len(t.Hosts) == 1 && !t.several() {
+		local = "" // the kept layout is in the state dir, which is on the host
 	}
 	kept, keptPath := prefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
-	start := notRunning(rs.Start, rem.Initial())
+	ctx := context.Background()
+	if t.several() {
+		ctx = api.OnHost(ctx, client.LocalHost)
+	}
+	start := notRunning(rs.Start, core.Initial())
 	var selectID string
 	for i, s := range append(start, always...) {
 		// A spawn error is a run ended with spawn-error, shown in the UI.
-		rep, _ := api.Spawn.Call(context.Background(), rem, api.Here(ui.SizedForTerminal(s, w, h, kept)))
+		rep, _ := api.Spawn.Call(ctx, core, api.Here(ui.SizedForTerminal(s, w, h, kept)))
 		if i >= len(start) {
 			selectID = rep.ID // corral -- CMD opens on the run it started
 		}
 	}
-	return ui.New(ui.Options{Core: rem, Initial: rem.Initial(), History: rem.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
+	empty := "No runs in this server. Press n to start one, or corral spawn one from a script."
+	if t.several() {
+		empty = "No runs on these hosts. Press n to start one, or corral spawn --host NAME one from a script."
+	}
+	return ui.New(ui.Options{Core: core, Initial: core.Initial(), History: core.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
-		Empty: "No runs in this server. Press n to start one, or corral spawn one from a script."})
+		Empty: empty})
 }
 
 // left says how the UI was left: every run ended (the shutdown key), the server gone
 // under it (serverGone, not by a signal: ErrServerEnded), or detached.
-func left(fm ui.Model, serverGone bool, dir, host, remoteDir string) error {
+func left(fm ui.Model, serverGone bool, t Target) error {
 	switch {
 	case fm.ShuttingDown() && fm.ShutdownErr() != nil: // the server lost, say: nothing was ended
 		return fm.ShutdownErr()
+	case fm.ShuttingDown() && t.several():
+		fmt.Fprintln(os.Stderr, "corral: every run on every connected host ended")
 	case fm.ShuttingDown():
 		fmt.Fprintln(os.Stderr, "corral: every run ended; the server stopped")
 	case serverGone && !fm.Detached():
 		return ErrServerEnded
+	case t.several():
+		fmt.Fprintf(os.Stderr, "corral: detached from %s; their runs keep running (corral attach to come back)\n", t.where())
 	default:
-		where := dir
-		if host != "" {
-			where = host + ":" + remoteDir
-		}
-		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", where)
+		fmt.Fprintf(os.Stderr, "corral: detached from %s; its runs keep running (corral attach to come back)\n", t.where())
 	}
 	return nil
 }

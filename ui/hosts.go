@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+	"corral/runs/api"
+)
+
+// A UI over several hosts (DESIGN §19) has a core that routes each operation to the
+// server of the run it names (client.Fleet). The run list groups the runs by host
+// under headers that say each host's link (runlist_hosts.go); a host that drops keeps
+// its rows, muted, while the others go on; when it is back its runs are fetched
+// afresh from its server alone (ResyncMsg with Host). The new-run form asks for the
+// host; a restart goes to the ended run's host; configured runs start on this
+// machine's.
+
+// hostedCore is a core over several hosts: client.Fleet.
+type hostedCore interface {
+	Hosts() []api.HostState
+	HistoryOf(host string) []runs.Event
+}
+
+// HostsMsg is every host's state, read after one changed (api.EventHostState).
+type HostsMsg struct{ Hosts []api.HostState }
+
+func hostsCmd(c Core) tea.Cmd {
+	h, ok := c.(hostedCore)
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg { return HostsMsg{Hosts: h.Hosts()} }
+}
+
+// hostNames are the hosts' names, in order (nil over one host).
+func (m Model) hostNames() []string {
+	var names []string
+	for _, h := range m.list.hosts {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// hostsChanged takes the hosts' states: each change of a host's link is said in the
+// events pane, and a host connected (again, or to a new server) has its runs fetched.
+func (m Model) hostsChanged(msg HostsMsg) (tea.Model, tea.Cmd) {
+	old := map[string]api.HostState{}
+	for _, h := range m.list.hosts {
+		old[h.Name] = h
+	}
+	var cmds []tea.Cmd
+	for _, h := range msg.Hosts {
+		was, known := old[h.Name]
+		if known && was.Status == h.Status && was.Server == h.Server {
+			continue
+		}
+		if text, warn := hostChange(h, was); text != "" {
+			style := m.c.Styles.Muted
+			if warn {
+				style = m.c.Styles.Warn
+			}
+			m.events.add(m.now, text, style)
+		}
+		if h.Status == api.HostConnected && (was.Status != api.HostConnected || was.Server != h.Server) {
+			cmds = append(cmds, resyncHostCmd(m.core, h.Name))
+		}
+	}
+	m.list.SetHosts(msg.Hosts)
+	m.relayout()
+	return m, tea.Batch(cmds...)
+}
+
+// hostChange is what the events pane says of a host's new state (warn: loudly).
+func hostChange(h, was api.HostState) (string, bool) {
+	switch h.Status {
+	case api.HostConnected:
+		s := fmt.Sprintf("host %s connected (%s)", h.Name, h.Where)
+		if h.Server > 0 {
+			s += fmt.Sprintf(", server pid %d", h.Server)
+		}
+		if was.Status == api.HostUnreachable || was.Status == api.HostLost {
+			s += fmt.Sprintf(" after %s away", h.Since.Sub(was.Since).Round(time.Second))
+		}
+		return s, false
+	case api.HostUnreachable:
+		return fmt.Sprintf("host %s unreachable: %s; trying again, its runs are shown as last seen", h.Name, finalLine(h.Err)), true
+	case api.HostMismatch:
+		return fmt.Sprintf("host %s: %s", h.Name, finalLine(h.Err)), true
+	case api.HostLost:
+		return fmt.Sprintf("host %s: server lost (%s): reconnecting…", h.Name, finalLine(h.Err)), true
+	}
+	return "", false
+}
+
+// resyncHostCmd fetches one host's runs and recent events afresh.
+func resyncHostCmd(c Core, host string) tea.Cmd {
+	return func() tea.Msg {
+		rep, err := api.Snapshot.Call(api.OnHost(bg, host), c, api.SnapshotArgs{Viewer: c.Viewer(), All: true})
+		msg := ResyncMsg{Host: host, Runs: rep.Runs, Err: err}
+		if h, ok := c.(hostedCore); ok {
+			msg.History = h.HistoryOf(host)
+		}
+		return msg
+	}
+}
+
+// hostCore sends the operations of a core over several hosts that name no run to
+// one host: a run started there.
+type hostCore struct {
+	Core
+	host string
+}
+
+func (h hostCore) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	return h.Core.Invoke(api.OnHost(ctx, h.host), op, args)
+}
+
+// onHost is c, sending what names no run to host ("" and over one host: c itself).
+func (m Model) onHost(host string) Core {
+	if host == "" || !m.list.Grouped() {
+		return m.core
+	}
+	return hostCore{Core: m.core, host: host}
+}

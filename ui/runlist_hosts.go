@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"corral/runs"
+	"corral/runs/agentstate"
+	"corral/runs/api"
+)
+
+// Over several hosts (DESIGN §19, client.Fleet) the run list groups the runs by host,
+// in the hosts' order: each group starts with its host's header line, which says how
+// the host is reached, its link (connected, connecting, reconnecting, unreachable
+// since …, version mismatch) and its counts. A header is not a row: the selection
+// moves over the runs, from one group into the next. Over one host there are no
+// headers. The configured runs not started yet belong to this machine's host.
+
+// SetHosts sets the hosts whose runs the list groups (nil: one host, no headers).
+func (l *RunList) SetHosts(hs []api.HostState) {
+	if !slices.Equal(hs, l.hosts) {
+		l.hosts = slices.Clone(hs)
+		l.follow()
+		l.ver++
+	}
+}
+
+// Grouped reports whether the list groups runs by host.
+func (l RunList) Grouped() bool { return len(l.hosts) > 0 }
+
+// hostOfRow is the host row i belongs to: a run's, or this machine's for a
+// configured run not started.
+func (l RunList) hostOfRow(i int) string {
+	if i < len(l.runs) {
+		return l.runs[i].Host
+	}
+	return localHost
+}
+
+// localHost is this machine's host among several (client.LocalHost).
+const localHost = "local"
+
+// hostRank is where host h's group comes: the hosts' order, unknown hosts last.
+func (l RunList) hostRank(h string) int {
+	if i := slices.IndexFunc(l.hosts, func(s api.HostState) bool { return s.Name == h }); i >= 0 {
+		return i
+	}
+	return len(l.hosts)
+}
+
+// grouped orders rows by their host's group, each group in list order.
+func (l RunList) grouped(rows []int) []int {
+	if len(l.hosts) > 0 {
+		slices.SortStableFunc(rows, func(a, b int) int { return l.hostRank(l.hostOfRow(a)) - l.hostRank(l.hostOfRow(b)) })
+	}
+	return rows
+}
+
+// listLine is one line of the list's body: a host's header, or a row.
+type listLine struct {
+	header int // the host's index + 1 for a header; 0 for a row
+	row    int
+}
+
+// display is the body's lines: the rows shown, each host's after its header.
+func (l RunList) display() []listLine {
+	shown := l.shown()
+	out := make([]listLine, 0, len(shown)+len(l.hosts))
+	if len(l.hosts) == 0 {
+		for _, i := range shown {
+			out = append(out, listLine{row: i})
+		}
+		return out
+	}
+	k := 0
+	for h := range l.hosts {
+		out = append(out, listLine{header: h + 1})
+		for ; k < len(shown) && l.hostRank(l.hostOfRow(shown[k])) == h; k++ {
+			out = append(out, listLine{row: shown[k]})
+		}
+	}
+	for ; k < len(shown); k++ {
+		out = append(out, listLine{row: shown[k]})
+	}
+	return out
+}
+
+// lineOf is the body line row i is drawn on (-1 if not shown).
+func lineOf(lines []listLine, i int) int {
+	return slices.IndexFunc(lines, func(x listLine) bool { return x.header == 0 && x.row == i })
+}
+
+// hostLine is host h's header, exactly w columns: its name, link and counts, then how
+// it is reached, the least needed last (a narrow list cuts it).
+func (l RunList) hostLine(h api.HostState, w int) string {
+	st := l.c.Styles
+	live, n, agents := 0, 0, map[agentstate.State]int{}
+	for _, i := range l.runs {
+		if i.Host != h.Name {
+			continue
+		}
+		n++
+		if !i.Ended() {
+			live++
+		}
+		if i.Agent != "" && i.State == runs.Running {
+			agents[i.AgentState]++
+		}
+	}
+	parts := []string{st.Title.Render(clean(h.Name)), l.linkText(h)}
+	if n > 0 {
+		parts = append(parts, st.Muted.Render(fmt.Sprintf("%d live of %d", live, n)))
+	}
+	for _, c := range []struct {
+		state agentstate.State
+		style Style
+	}{{agentstate.Waiting, st.AgentWaiting}, {agentstate.Working, st.AgentWorking}, {agentstate.Idle, st.AgentIdle}} {
+		if k := agents[c.state]; k > 0 {
+			parts = append(parts, c.style.Render(fmt.Sprintf("%d %s", k, c.state)))
+		}
+	}
+	if h.Where != "" {
+		parts = append(parts, st.Muted.Render(clean(h.Where)))
+	}
+	return fit(trunc(" "+strings.Join(parts, st.Muted.Render(" · ")), w), w)
+}
+
+// linkText is a host's link as its header says it.
+func (l RunList) linkText(h api.HostState) string {
+	st := l.c.Styles
+	switch h.Status {
+	case api.HostConnected:
+		return st.Running.Render("connected")
+	case api.HostConnecting:
+		return st.Warn.Render("connecting…")
+	case api.HostLost:
+		return st.Warn.Render("server lost, reconnecting…")
+	}
+	s := string(h.Status) + " since " + h.Since.Format("15:04:05") // why: in the events pane
+	if !h.Next.IsZero() {
+		if left := h.Next.Sub(l.now); left > 0 {
+			s += fmt.Sprintf(" · retry %s", left.Round(time.Second))
+		} else {
+			s += " · trying…"
+		}
+	}
+	return st.Danger.Render(s)
+}
+
+// finalLine is the last non-empty line of s.
+func finalLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// hostDown reports whether run i's host is not connected: its row is what the host
+// said last.
+func (l RunList) hostDown(i runs.Info) bool {
+	r := l.hostRank(i.Host)
+	return r < len(l.hosts) && l.hosts[r].Status != api.HostConnected
+}
+
+// hostCount is how many hosts the live runs are on.
+func (l RunList) hostCount() int {
+	seen := map[string]bool{}
+	for _, i := range l.Live() {
+		seen[i.Host] = true
+	}
+	return len(seen)
+}
