@@ -45,10 +45,14 @@ func (d *decoder) table(t table) error {
 		return d.runEnv(t)
 	case slices.Equal(t.key, []string{"run"}):
 		return d.fail(t.line, "", "", errors.New("want [[run]] (one table per run), not [run]"))
+	case t.array && slices.Equal(t.key, []string{"host"}):
+		return d.host(t)
+	case slices.Equal(t.key, []string{"host"}):
+		return d.fail(t.line, "", "", errors.New("want [[host]] (one table per host), not [host]"))
 	}
 	msg := "unknown table " + tableName(t.key, t.array)
 	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "ui": "[ui]", "notify": "[notify]",
-		"run": "[[run]]", "run.env": "[run.env]"}
+		"run": "[[run]]", "run.env": "[run.env]", "host": "[[host]]"}
 	if s := closest(strings.Join(t.key, "."), slices.Sorted(maps.Keys(known))); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", known[s])
 	}
@@ -65,6 +69,8 @@ func (d *decoder) topLevel(t table) error {
 			msg = fmt.Sprintf("write it as a [%s] table", k)
 		case k == "run":
 			msg = "write each run as a [[run]] table"
+		case k == "host":
+			msg = "write each host as a [[host]] table"
 		case defaultsKeys[k] != nil:
 			msg += " (it belongs in [defaults])"
 		case runKeys[k] != nil:

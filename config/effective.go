@@ -44,7 +44,18 @@ func (f *File) Effective(d Defaults) string {
 	for _, r := range f.Runs {
 		w.run(r)
 	}
+	for _, h := range f.Hosts {
+		w.host(h)
+	}
 	return w.String()
+}
+
+func (w *tomlWriter) host(h HostEntry) {
+	w.line("\n[[host]]")
+	w.kv("name", tomlString(h.Name))
+	w.kv("ssh", tomlString(h.SSH))
+	w.optional("corral", h.Corral != "", tomlString(h.Corral))
+	w.optional(keyStateDir, h.StateDir != "", tomlString(h.StateDir))
 }
 
 type tomlWriter struct{ strings.Builder }

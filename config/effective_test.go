@@ -41,6 +41,14 @@ func checkRoundTrip(t *testing.T, f *File) {
 	if len(f.Runs) != len(g.Runs) {
 		t.Fatalf("%d runs became %d\n%s", len(f.Runs), len(g.Runs), text)
 	}
+	if len(f.Hosts) != len(g.Hosts) {
+		t.Fatalf("%d hosts became %d\n%s", len(f.Hosts), len(g.Hosts), text)
+	}
+	for i := range f.Hosts {
+		if a, b := f.Hosts[i], g.Hosts[i]; a.Name != b.Name || a.SSH != b.SSH || a.Corral != b.Corral || a.StateDir != b.StateDir {
+			t.Errorf("host %d changed:\n%+v\n%+v\n%s", i, a, b, text)
+		}
+	}
 	for i := range f.Runs {
 		a, b := f.Runs[i], g.Runs[i]
 		a.Line, b.Line, a.StopSignalLine, b.StopSignalLine = 0, 0, 0, 0 // positions, not values

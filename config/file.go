@@ -24,10 +24,14 @@ import (
 //	timeout = "30m"
 //	[run.env]             # env additions of the run above
 //	CGO_ENABLED = "0"
+//	[[host]]              # one per other machine, reached over ssh (HostEntry)
+//	name = "gpu"
+//	ssh = "me@gpu.lan"
 type File struct {
 	Path     string
 	Defaults FileDefaults
 	Runs     []RunEntry
+	Hosts    []HostEntry
 	Keys     map[string][]string // action name → key names; the UI checks them against its actions
 	KeyLines map[string]int      // action name → its line in [keys], for the UI's complaints
 	UI       FileUI

@@ -58,6 +58,16 @@ cmd = 'rails s -b 0.0.0.0:3000'
 [run.env]
 GOFLAGS = "-race"
 "WITH SPACE" = 'lit\eral'
+
+[[host]]
+name = "gpu"
+ssh = "me@gpu.lan"
+
+[[host]]
+name = "box"
+ssh = "box"
+corral = "~/bin/corral"
+state_dir = "/data/corral"
 `
 
 func wantFull(dir string) *File {
@@ -91,6 +101,10 @@ func wantFull(dir string) *File {
 				Line: 41, Name: "web", Cmd: "rails s -b 0.0.0.0:3000", Autostart: true,
 				Env: map[string]string{"GOFLAGS": "-race", "WITH SPACE": `lit\eral`},
 			},
+		},
+		Hosts: []HostEntry{
+			{Line: 48, Name: "gpu", SSH: "me@gpu.lan"},
+			{Line: 52, Name: "box", SSH: "box", Corral: "~/bin/corral", StateDir: "/data/corral"},
 		},
 	}
 }
@@ -175,6 +189,21 @@ func TestParseBad(t *testing.T) {
 		{"env outside a run", "[run.env]\nX = \"1\"\n", 1, "", "", "must follow the [[run]]"},
 		{"argv element on its own line", run + "argv = [\n  \"a\",\n  3,\n]\n", 5, `run "build"`, "argv", "want a string, not 3"},
 		{"keys not strings", "[keys]\ncancel = 3\n", 2, "[keys]", "cancel", "array of strings"},
+		{"host as a plain table", "[host]\nname = \"a\"\n", 1, "", "", "want [[host]]"},
+		{"host at the top level", "host = \"a\"\n", 1, "", "host", "[[host]] table"},
+		{"host without a name", "[[host]]\nssh = \"a\"\n", 1, "host #1", "", `missing key "name"`},
+		{"host without ssh", "\n[[host]]\nname = \"gpu\"\n", 2, `host "gpu"`, "", `missing key "ssh"`},
+		{"host named local", "[[host]]\nname = \"local\"\nssh = \"a\"\n", 2, "host #1", "name", "this machine's server"},
+		{"host named twice", "[[host]]\nname = \"a\"\nssh = \"a\"\n[[host]]\nname = \"a\"\nssh = \"b\"\n", 5,
+			"host #2", "name", "taken by the host on line 1"},
+		{"host key unknown", "[[host]]\nname = \"a\"\nssh = \"a\"\nstatedir = \"/x\"\n", 4, `host "a"`, "statedir",
+			`did you mean "state_dir"`},
+		{"host ssh an option", "[[host]]\nname = \"a\"\nssh = \"-oProxyCommand=x\"\n", 3, `host "a"`, "ssh", "ssh destination"},
+		{"host ssh blank", "[[host]]\nname = \"a\"\nssh = \" \"\n", 3, `host "a"`, "ssh", "non-empty"},
+		{"host corral relative", "[[host]]\nname = \"a\"\nssh = \"a\"\ncorral = \"bin/corral\"\n", 4, `host "a"`, "corral",
+			"absolute path on the host"},
+		{"host state_dir not a string", "[[host]]\nname = \"a\"\nssh = \"a\"\nstate_dir = 1\n", 4, `host "a"`, "state_dir",
+			"want a string"},
 		{"syntax: unterminated string", "[defaults]\ngrace = \"5s\n", 2, "", "", "TOML:"},
 		{"syntax: duplicate key", run + "cmd = \"a\"\ncmd = \"b\"\n", 4, "", "", "already defined"},
 		{"syntax: table twice", "[defaults]\n[keys]\n[defaults]\n", 3, "", "", "already exists"},

@@ -4,11 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"corral/config"
 )
 
 // LocalHost is the name of this machine's server among several hosts (DESIGN §19):
 // a [[host]] entry cannot take it.
-const LocalHost = "local"
+const LocalHost = config.LocalHost
 
 // Host is a server Corral reaches: this machine's (SSH empty) or one on another
 // machine over OpenSSH, each with its own runs, registry and ownership (DESIGN §19).
