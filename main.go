@@ -626,7 +626,12 @@ func cmdAttach(args []string) int {
 	if err != nil {
 		warn(fmt.Sprintf("[notify] not read: %v", err))
 	}
-	t, err := launch.SSHTarget(dir, *stateDir, dests)
+	configured, err := control.UserHosts()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral attach: %v\n", err)
+		return exitUsage
+	}
+	t, err := launch.AttachTarget(dir, *stateDir, dests, configured)
 	if err != nil {
 		return uiExit(err)
 	}
@@ -784,7 +789,7 @@ func cmdUI(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral: %v\n", err)
 		return exitFailure
 	}
-	return uiExit(launch.Attached(launch.Target{Dir: dir}, rs, cmd))
+	return uiExit(launch.Attached(launch.Target{Dir: dir, Hosts: rs.Hosts}, rs, cmd))
 }
 
 // cmdCheck validates a config file and prints the effective configuration.

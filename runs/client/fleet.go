@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -82,6 +83,11 @@ type member struct {
 	rem   *Remote // nil while not attached
 	state api.HostState
 	first chan struct{} // closed after the first attempt
+	// What the UI asked of the host, asked again of its next Remote: the screens it
+	// holds (the same objects go on), the runs it watches, the run its user looks at.
+	screens map[string]*remoteScreen
+	watched []string
+	focus   *api.FocusArgs
 }
 
 // OpenFleet attaches to every member's host at once and returns when each has been
@@ -166,9 +172,20 @@ func (m *member) firstDone() {
 	}
 }
 
-// attached makes rem m's Remote, learns its runs and says so.
+// attached makes rem m's Remote, learns its runs and says so. A Remote after the
+// first takes on what the UI had of the last: its screens, watches and focus.
 func (f *Fleet) attached(m *member, rem *Remote) {
 	initial := stamped(rem.Initial(), m.host.Name)
+	m.mu.Lock()
+	rem.adopt(m.screens)
+	watched, focus := slices.Clone(m.watched), m.focus
+	m.mu.Unlock()
+	for _, id := range slices.Backward(watched) {
+		rem.Watch(id) // the most recent last: first in the Remote's list
+	}
+	if focus != nil {
+		rem.Invoke(context.Background(), api.Focus, withViewer(*focus, rem.Viewer()))
+	}
 	m.mu.Lock()
 	m.rem = rem
 	m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostConnected, Since: time.Now(), Server: rem.Server().PID}
@@ -208,6 +225,9 @@ func (f *Fleet) failed(m *member, err error, delay time.Duration) {
 // dropped: m's link ended (the stream closed: the server stopped, or ssh went away).
 func (f *Fleet) dropped(m *member) {
 	m.mu.Lock()
+	if m.rem != nil {
+		m.screens = m.rem.screensHeld()
+	}
 	m.rem = nil
 	m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostUnreachable, Since: time.Now(), Err: "the link to its server ended"}
 	m.mu.Unlock()
@@ -365,6 +385,14 @@ func (m *member) invoke(ctx context.Context, op api.Operation, args any) (any, e
 	if err != nil {
 		return nil, err
 	}
+	if fa, ok := args.(api.FocusArgs); ok {
+		m.mu.Lock()
+		m.focus = &fa
+		if !fa.Focused {
+			m.focus = nil
+		}
+		m.mu.Unlock()
+	}
 	rep, err := r.Invoke(ctx, op, withViewer(args, r.Viewer()))
 	return stampReply(rep, m.host.Name), err
 }
@@ -391,6 +419,10 @@ func (f *Fleet) Watch(id string) error {
 	if err != nil {
 		return err
 	}
+	m.mu.Lock()
+	m.watched = slices.DeleteFunc(m.watched, func(x string) bool { return x == id })
+	m.watched = append([]string{id}, m.watched[:min(len(m.watched), watchMax-1)]...)
+	m.mu.Unlock()
 	r, err := m.connected()
 	if err != nil {
 		return err

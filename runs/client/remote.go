@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -341,6 +342,27 @@ func (r *Remote) kind(id string) (runs.Kind, error) {
 	return in.Run.Kind, nil
 }
 
+// screensHeld is the Remote's screens, for the next Remote of its host (Fleet).
+func (r *Remote) screensHeld() map[string]*remoteScreen {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.screens)
+}
+
+// adopt takes the screens a host's previous Remote held, so that the screens a UI
+// holds go on showing its runs: a frame that came to a screen of this Remote's own
+// meanwhile is moved into the old one.
+func (r *Remote) adopt(old map[string]*remoteScreen) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, s := range old {
+		if cur, ok := r.screens[id]; ok {
+			s.takeFrom(cur)
+		}
+		r.screens[id] = s
+	}
+}
+
 // remoteScreen is a screen as its last frame showed it.
 type remoteScreen struct {
 	mu    sync.Mutex
@@ -358,6 +380,20 @@ func (s *remoteScreen) update(f api.Frame) {
 	s.f = f
 	if f.State != nil {
 		s.state = *f.State
+	}
+}
+
+// takeFrom makes s show what o shows: its attention count, and its frame if it has
+// one.
+func (s *remoteScreen) takeFrom(o *remoteScreen) {
+	o.mu.Lock()
+	f, state := o.f, o.state
+	o.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.f.Attention, s.state.Attention = f.Attention, f.Attention
+	if f.Version > 0 || f.Render != "" {
+		s.f, s.state = f, state
 	}
 }
 

@@ -70,12 +70,13 @@ func attach(t Target) (attachedCore, error) {
 	return client.OpenFleet(ms)
 }
 
-// SSHTarget is what corral attach attaches to: this machine's server for dir
-// without --ssh; else the hosts --ssh names, each with the state dir given (which is
-// theirs), and this machine's when one of them is local.
-func SSHTarget(dir, stateDir string, dests []string) (Target, error) {
+// AttachTarget is what corral attach attaches to: without --ssh, this machine's
+// server for dir and every configured host's; else the hosts --ssh names (dests): a
+// configured host by its name, local for this machine's, and any other word an ssh
+// destination, with the state dir given (which is then theirs).
+func AttachTarget(dir, stateDir string, dests []string, configured []client.Host) (Target, error) {
 	if len(dests) == 0 {
-		return Target{Dir: dir}, nil
+		return Target{Dir: dir, Hosts: configured}, nil
 	}
 	var t Target
 	for i, d := range dests {
@@ -84,6 +85,10 @@ func SSHTarget(dir, stateDir string, dests []string) (Target, error) {
 		}
 		if d == client.LocalHost {
 			t.Dir = dir
+			continue
+		}
+		if k := slices.IndexFunc(configured, func(h client.Host) bool { return h.Name == d }); k >= 0 {
+			t.Hosts = append(t.Hosts, configured[k])
 			continue
 		}
 		t.Hosts = append(t.Hosts, client.Host{Name: d, SSH: d, StateDir: stateDir})

@@ -10,6 +10,8 @@ import (
 	"corral/config"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/client"
+	"corral/runs/control"
 	"corral/runs/parity"
 	"corral/ui"
 )
@@ -24,6 +26,7 @@ type Runs struct {
 	Mouse, Replay              bool
 	Notify                     config.Notify       // [notify]: how a user who is elsewhere is told
 	Agents                     []*agentstate.Agent // rules besides the built-in and the user's (the demo's agent)
+	Hosts                      []client.Host       // [[host]]: other machines' servers shown beside this one's
 }
 
 // Load reads the config file (or Procfile) the flags and environment point at:
@@ -47,7 +50,7 @@ func Load(configFlag, procfile string) (config.Defaults, []config.RunEntry, Runs
 	if err != nil {
 		return d, nil, none, err
 	}
-	return file.Apply(d), file.Runs, Runs{Keys: file.Keys, Mouse: file.UI.Mouse, Notify: file.Notify}, nil
+	return file.Apply(d), file.Runs, Runs{Keys: file.Keys, Mouse: file.UI.Mouse, Notify: file.Notify, Hosts: control.Hosts(file)}, nil
 }
 
 // FromEntries sorts the config's entries into rs: the runs to start (autostart), those

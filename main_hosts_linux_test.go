@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/runs/client/sshtest"
+)
+
+// hostsConfig writes a config whose [[host]] entries are the fleet's hosts, each
+// reached with corral at its absolute path (an ssh session's PATH is sshd's).
+func hostsConfig(t *testing.T, names ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "[[host]]\nname = %q\nssh = %q\ncorral = %q\n\n", n, n, corralBin)
+	}
+	path := filepath.Join(t.TempDir(), "corral.toml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// selectRun selects the run named name with the list's filter, and clears the filter.
+func (x *tmuxTerm) selectRun(name string) {
+	x.t.Helper()
+	x.keys("/")
+	x.text(name)
+	x.keys("Enter")
+	x.keys("Escape")
+}
+
+// Three hosts in one UI over real OpenSSH: this machine's server and two others'
+// (alpha and beta, each an sshd with its own state dir). The list groups the runs
+// under each host's header; keys reach the run of each host; beta's sshd stopped (its
+// connections cut) makes its header say unreachable while alpha and this machine go
+// on taking keys; beta's sshd back, the UI reconnects by itself and beta's run, which
+// went on, takes keys again. Detaching ends nothing.
+func TestHostsInOneUI(t *testing.T) {
+	fleet := sshtest.Start(t, "alpha", "beta")
+	state := serverState(t)
+	cfg := hostsConfig(t, "alpha", "beta")
+	for _, h := range []struct{ name, dir string }{{"here", state}, {"far-a", fleet.Host("alpha").StateDir}, {"far-b", fleet.Host("beta").StateDir}} {
+		if r := serverCorral(t, h.dir, "spawn", "--pty", "--name", h.name, "--shell", "--", `while read l; do echo "`+h.name+` $l"; done`); r.code != 0 {
+			t.Fatalf("spawn %s: %+v", h.name, r)
+		}
+	}
+	x := startTmux(t, 160, 45, fmt.Sprintf("env CORRAL_SSH='%s' CORRAL_CONFIG=%s CORRAL_STATE_DIR=%s %s attach",
+		fleet.SSH, cfg, state, corralBin))
+	x.waitFor(`local · connected[\s\S]*here\s+pty\s+running[\s\S]*alpha · connected[\s\S]*far-a\s+pty\s+running[\s\S]*beta · connected[\s\S]*far-b\s+pty\s+running`, 30*time.Second)
+	for _, name := range []string{"far-b", "far-a", "here"} {
+		x.selectRun(name)
+		x.typeInFocus("hi", name+` hi`)
+	}
+
+	fleet.Host("beta").Stop()
+	x.waitFor(`beta · unreachable since`, 30*time.Second)
+	x.waitFor(`host beta unreachable`, 10*time.Second)
+	x.selectRun("far-a")
+	x.typeInFocus("while-beta-away", `far-a while-beta-away`)
+	x.selectRun("here")
+	x.typeInFocus("still-here", `here still-here`)
+
+	fleet.Host("beta").Restart()
+	x.waitFor(`beta · connected`, 60*time.Second)
+	x.selectRun("far-b")
+	x.typeInFocus("back", `far-b back`)
+
+	x.keys("D")
+	x.answer(`Detach\? 3 live run\(s\) keep running on their 3 host\(s\)`, "y")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+	for _, h := range []struct{ name, dir string }{{"here", state}, {"far-a", fleet.Host("alpha").StateDir}, {"far-b", fleet.Host("beta").StateDir}} {
+		if r := serverCorral(t, h.dir, "poll", "--json", h.name); !strings.Contains(r.stdout, `"state": "running"`) {
+			t.Errorf("%s did not outlive the detach: %+v", h.name, r)
+		}
+	}
+}
