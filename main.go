@@ -134,7 +134,7 @@ func init() {
 		"replay":    {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
 		"run":       {"[flags] -- CMD [ARGS...]", "run one command under supervision in the foreground", cmdRun},
 		"parity":    {"[flags] -- CMD [ARGS...]", "run it in a PTY and with pipes at once; show what differs", cmdParity},
-		"ls":        {"[--json] [--all]", "list the runs in the registry", cmdLs},
+		"ls":        {"[--json] [--all] [--host NAME]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
 		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
@@ -419,12 +419,17 @@ func specOf(cmd, helpOf string, f runFlags, rest []string, err error) (runs.Spec
 
 // cmdSpawn is corral spawn: corral run's flags, the run started in the server.
 func cmdSpawn(args []string) int {
-	f, rest, err := parseRunFlags("spawn", spawnUsage, args)
+	var f runFlags
+	var host string
+	rest, err := parseFlags(&f, "spawn", spawnUsage, args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
+		fs.StringVar(&host, "host", "", "start it on this [[host]] of the config, over ssh (its server's directory and environment)")
+	})
 	spec, code, ok := specOf("spawn", "spawn", f, rest, err)
 	if !ok {
 		return code
 	}
-	return control.Spawn(spec, f.stateDir, f.json, controlEnv())
+	return control.Spawn(spec, control.Where{StateDir: f.stateDir, Host: host}, f.json, controlEnv())
 }
 
 // cmdParity is corral parity: the same spec as a PTY run and as a pipe run (DESIGN §14).
@@ -514,13 +519,16 @@ var signalExit = map[os.Signal]int{
 	syscall.SIGHUP: exitGotSIGHUP, syscall.SIGQUIT: exitGotSIGQUIT,
 }
 
-// listFlags parses the flags shared by ls and reconcile.
-func listFlags(name string, args []string, all *bool) (asJSON bool, stateDir string, code int, ok bool) {
+// listFlags parses the flags shared by ls and reconcile (all and host: ls's own).
+func listFlags(name string, args []string, all *bool, host *string) (asJSON bool, stateDir string, code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.StringVar(&stateDir, "state-dir", "", "state directory")
 	if all != nil {
 		fs.BoolVar(all, "all", false, "include runs that ended longer ago than the finished-run TTL")
+	}
+	if host != nil {
+		fs.StringVar(host, "host", "", "only this host's runs: local, or a [[host]] of the config (default: every host)")
 	}
 	code, ok = parseCommand(name, fs, args, "")
 	if ok && fs.NArg() > 0 {
@@ -726,7 +734,7 @@ func cmdServer(args []string) int {
 }
 
 func cmdReconcile(args []string) int {
-	asJSON, stateDir, code, ok := listFlags("reconcile", args, nil)
+	asJSON, stateDir, code, ok := listFlags("reconcile", args, nil, nil)
 	if !ok {
 		return code
 	}
@@ -899,34 +907,85 @@ func cmdReplay(args []string) int {
 	return uiExit(launch.Replay(dir, path, cols, rows, *speed, warn))
 }
 
+// cmdLs is corral ls: the registry's runs here; with [[host]] entries in the config,
+// every host's (--host narrows to one), the host beside each id.
 func cmdLs(args []string) int {
 	var all bool
-	asJSON, stateDir, code, ok := listFlags("ls", args, &all)
+	var host string
+	asJSON, stateDir, code, ok := listFlags("ls", args, &all, &host)
 	if !ok {
 		return code
 	}
+	hosts, err := control.UserHosts()
+	if err != nil && host != "" && host != client.LocalHost {
+		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+		return exitUsage
+	}
+	if err != nil {
+		warn(fmt.Sprintf("the config's [[host]] entries not read: %v", err))
+	}
+	local := func() (listing.Doc, error) { return listLocal(stateDir, all) }
+	if host == client.LocalHost || host == "" && len(hosts) == 0 {
+		doc, err := local()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+			return exitFailure
+		}
+		if asJSON {
+			listing.WriteJSON(os.Stdout, doc.Runs, doc.Metrics)
+		} else {
+			listing.WriteTable(os.Stdout, doc.Runs)
+		}
+		return 0
+	}
+	return listHosts(hosts, host, stateDir, all, asJSON, local)
+}
+
+// listHosts is corral ls across the configured hosts (host: only that one); a host
+// that could not be listed is one line on stderr, and exit code 1.
+func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, local func() (listing.Doc, error)) int {
+	sel := append([]client.Host{{Name: client.LocalHost}}, hosts...)
+	if host != "" {
+		h, err := control.FindHost(hosts, host)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
+			return exitUsage
+		}
+		if stateDir != "" {
+			h.StateDir = stateDir // the state dir there
+		}
+		sel = []client.Host{h}
+	}
+	docs := control.ListHosts(sel, all, local)
+	if asJSON {
+		listing.WriteHostsJSON(os.Stdout, docs)
+	} else {
+		listing.WriteHostsTable(os.Stdout, docs)
+	}
+	code := 0
+	for _, d := range docs {
+		if d.Err != nil {
+			fmt.Fprintf(os.Stderr, "corral ls: %v\n", d.Err)
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+// listLocal is this machine's registry as corral ls lists it.
+func listLocal(stateDir string, all bool) (listing.Doc, error) {
 	dir, err := config.StateDir(stateDir)
 	var reg *runs.Registry
 	if err == nil {
 		reg, err = runs.OpenRegistry(dir, config.Default())
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-		return exitFailure
+		return listing.Doc{}, err
 	}
 	defer reg.Close()
 	for _, w := range reg.Warnings() {
 		warn(w)
 	}
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-		return exitFailure
-	}
-	if asJSON {
-		listing.WriteJSON(os.Stdout, rs, reg.Totals())
-		return 0
-	}
-	listing.WriteTable(os.Stdout, rs)
-	return 0
+	return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err
 }

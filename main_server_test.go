@@ -224,8 +224,8 @@ func TestAttachDetachReattach(t *testing.T) {
 }
 
 // attach --ssh runs each of its connections through `ssh HOST corral proxy`. Here
-// $CORRAL_SSH is a stand-in for ssh that runs the command on this host (no sshd is
-// needed): the proxy bridges to the server, the UI shows its runs and drives them,
+// $CORRAL_SSH is a stand-in for ssh that runs the command on this host (the
+// real-sshd tests are main_hosts_test.go's): the proxy bridges to the server, the UI shows its runs and drives them,
 // and detaching leaves no proxy behind.
 func TestAttachOverSSHProxy(t *testing.T) {
 	state := t.TempDir()
@@ -239,7 +239,8 @@ func TestAttachOverSSHProxy(t *testing.T) {
 		waitGone(t, srvPID, "server")
 	})
 	fakeSSH := filepath.Join(t.TempDir(), "fake-ssh")
-	os.WriteFile(fakeSSH, []byte("#!/bin/sh\nshift # the host\nexec \"$@\"\n"), 0o755)
+	// ssh's arguments: "--", the host, and the remote command as one line.
+	os.WriteFile(fakeSSH, []byte("#!/bin/sh\nshift 2\nexec sh -c \"$1\"\n"), 0o755)
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_SSH=%s PATH=%s:$PATH %s attach --ssh somehost --state-dir %s",
 		fakeSSH, filepath.Dir(corralBin), corralBin, state))
 	x.waitFor(`far\s+pty\s+running`, 20*time.Second)

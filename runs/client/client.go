@@ -23,6 +23,13 @@ import (
 // ErrNoServer: nothing listens on the state dir's socket.
 var ErrNoServer = errors.New("no corral server is running for this state dir")
 
+// ErrUnreachable: ssh could not reach a host (it exited 255: no route, refused,
+// not allowed in).
+var ErrUnreachable = errors.New("host unreachable")
+
+// ErrNoCorral: ssh reached a host, whose shell could not run corral there.
+var ErrNoCorral = errors.New("corral not found on the host")
+
 // Client is one connection to a server. Its calls are answered in order; it is not
 // safe for concurrent use (open one Client per goroutine that calls).
 type Client struct {

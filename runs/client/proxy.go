@@ -48,8 +48,17 @@ func Proxy(dir string, in io.Reader, out io.Writer) error {
 }
 
 // CommandConn runs a command (ssh HOST corral proxy) and is a connection over its
-// stdin and stdout: Close closes its stdin and waits for it to exit.
+// stdin and stdout: Close closes its stdin and waits for it to exit. Its stderr,
+// unless cmd has one, is kept (its last 4 KiB) for Host.Dial to say why it failed,
+// never shown.
 func CommandConn(cmd *exec.Cmd) (io.ReadWriteCloser, error) {
+	stderr := &tail{}
+	if cmd.Stderr == nil {
+		cmd.Stderr = stderr
+	}
+	// ssh may leave a helper (a ProxyCommand) holding its stderr: its exit, not
+	// theirs, ends Close.
+	cmd.WaitDelay = time.Second
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -61,15 +70,16 @@ func CommandConn(cmd *exec.Cmd) (io.ReadWriteCloser, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	return &cmdConn{cmd: cmd, r: r, w: w}, nil
+	return &cmdConn{cmd: cmd, r: r, w: w, stderr: stderr}, nil
 }
 
 type cmdConn struct {
-	cmd  *exec.Cmd
-	r    io.Reader
-	w    io.WriteCloser
-	once sync.Once
-	err  error
+	cmd    *exec.Cmd
+	r      io.Reader
+	w      io.WriteCloser
+	stderr *tail
+	once   sync.Once
+	err    error
 }
 
 func (c *cmdConn) Read(p []byte) (int, error)  { return c.r.Read(p) }

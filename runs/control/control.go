@@ -51,9 +51,9 @@ func Usage() string {
 		v := verbs[name]
 		fmt.Fprintf(&b, "  %-30s %s\n", name+" "+v.synopsis, v.summary)
 	}
-	b.WriteString("  (ID: a run id, a unique prefix of one, or a run's name; every verb takes --json and\n" +
-		"  --state-dir; flags go anywhere before --, and every word after -- is an argument:\n" +
-		"  corral submit ID -- --literal text)\n")
+	b.WriteString("  (ID: a run id, a unique prefix of one, or a run's name; every verb takes --json,\n" +
+		"  --state-dir and --host NAME (a [[host]] of the config: its server, over ssh); flags go\n" +
+		"  anywhere before --, and every word after -- is an argument: corral submit ID -- --literal text)\n")
 	return b.String()
 }
 
@@ -90,6 +90,7 @@ const (
 type opts struct {
 	json     bool
 	stateDir string
+	host     string // --host: a [[host]] of the config, or local
 	wait     time.Duration
 	offset   int
 	limit    int
@@ -130,7 +131,7 @@ func Main(name string, args []string, env Env) int {
 	if v.noServer != nil {
 		none = func() int { return v.noServer(o, env) }
 	}
-	c, code := connect(name, o.stateDir, env, false, none)
+	c, code := connect(name, Where{StateDir: o.stateDir, Host: o.host}, env, false, none)
 	if c == nil {
 		return code
 	}
@@ -176,7 +177,10 @@ func parse(name string, v verb, args []string) (*opts, error) {
 func verbFlags(name string, v verb, o *opts) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.BoolVar(&o.json, "json", false, "print JSON")
-	fs.StringVar(&o.stateDir, "state-dir", "", "state directory")
+	fs.StringVar(&o.stateDir, "state-dir", "", "state directory (with --host: the one there)")
+	if !v.local { // hook and agents are about this machine
+		fs.StringVar(&o.host, "host", "", "the server of this [[host]] of the config, over ssh (local: this machine's)")
+	}
 	if v.flags != nil {
 		v.flags(fs, o)
 	}
@@ -214,10 +218,50 @@ func flagError(name string, v verb, err error) error {
 	return fmt.Errorf("%s (corral %s --help)", msg, name)
 }
 
-// connect reaches the state dir's server, starting one first when start is set;
-// when none runs, noServer (if set) gives the verb's exit code.
-func connect(name, stateDir string, env Env, start bool, noServer func() int) (*client.Client, int) {
-	dir, err := env.StateDir(stateDir)
+// Where is the server a verb talks to: the state dir's here, or with Host the one
+// on that [[host]] of the config (its state dir there, StateDir if given).
+type Where struct {
+	StateDir string
+	Host     string // "" or client.LocalHost: this machine's
+}
+
+// remote is the host w names, when it is another machine's; ok false (and the
+// error said) when no host goes by that name.
+func (w Where) remote(name string, env Env) (h client.Host, ok bool) {
+	if w.Host == "" || w.Host == client.LocalHost {
+		return client.Host{}, true
+	}
+	hosts, err := UserHosts()
+	if err == nil {
+		h, err = FindHost(hosts, w.Host)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
+		return h, false
+	}
+	if w.StateDir != "" {
+		h.StateDir = w.StateDir
+	}
+	return h, true
+}
+
+// connect reaches the server w names, starting one first when start is set (over
+// ssh, corral proxy there always does); when none runs here, noServer (if set)
+// gives the verb's exit code.
+func connect(name string, w Where, env Env, start bool, noServer func() int) (*client.Client, int) {
+	h, ok := w.remote(name, env)
+	if !ok {
+		return nil, ExitUsage
+	}
+	if h.Remote() {
+		c, err := h.Dial()
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
+			return nil, ExitFailure
+		}
+		return c, ExitOK
+	}
+	dir, err := env.StateDir(w.StateDir)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 		return nil, ExitFailure
@@ -258,15 +302,20 @@ func printJSON(w io.Writer, v any) {
 	enc.Encode(v)
 }
 
-// Spawn starts spec in the state dir's server (starting the server if needed) and
-// prints the new run's id.
-func Spawn(spec runs.Spec, stateDir string, asJSON bool, env Env) int {
-	c, code := connect(api.Spawn.Name(), stateDir, env, true, nil)
+// Spawn starts spec in the server w names (starting it if needed) and prints the
+// new run's id. A run spawned here starts from this directory and environment; one
+// on another host from its server's (this machine's mean nothing there).
+func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
+	c, code := connect(api.Spawn.Name(), w, env, true, nil)
 	if c == nil {
 		return code
 	}
 	defer c.Close()
-	rep, ok := call(context.Background(), api.Spawn, c, api.Here(spec), env)
+	args := api.SpawnArgs{Spec: spec}
+	if h, _ := w.remote(api.Spawn.Name(), env); !h.Remote() {
+		args = api.Here(spec)
+	}
+	rep, ok := call(context.Background(), api.Spawn, c, args, env)
 	if !ok {
 		return ExitFailure
 	}

@@ -60,22 +60,29 @@ func WriteJSON(w io.Writer, rs []Run, totals runs.Metrics) error {
 // WriteTable writes rs as an aligned table with a header line.
 func WriteTable(w io.Writer, rs []Run) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tKIND\tSTATE\tREASON\tPID\tOWNER\tLEASE\tAGE")
+	fmt.Fprintln(tw, header)
 	for _, r := range rs {
-		owner, lease := "-", "-"
-		if r.State != runs.Exited {
-			owner = r.OwnerInstanceID + map[bool]string{true: " (alive)", false: " (dead)"}[r.OwnerAlive]
-			lease = time.Until(r.LeaseExpiresAt).Round(time.Second).String()
-		}
-		reason := r.Reason.String()
-		if reason == "" {
-			reason = "-"
-		}
-		p := runs.Printable
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
-			reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
+		fmt.Fprintln(tw, row(r))
 	}
 	return tw.Flush()
+}
+
+// header is the table's columns, row one run's cells, tab-separated.
+const header = "ID\tNAME\tKIND\tSTATE\tREASON\tPID\tOWNER\tLEASE\tAGE"
+
+func row(r Run) string {
+	owner, lease := "-", "-"
+	if r.State != runs.Exited {
+		owner = r.OwnerInstanceID + map[bool]string{true: " (alive)", false: " (dead)"}[r.OwnerAlive]
+		lease = time.Until(r.LeaseExpiresAt).Round(time.Second).String()
+	}
+	reason := r.Reason.String()
+	if reason == "" {
+		reason = "-"
+	}
+	p := runs.Printable
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
+		reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 }
 
 // WriteDecisions writes corral reconcile's decisions: one JSON object a line with

@@ -1,0 +1,46 @@
+package control
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"corral/runs/client"
+	"corral/runs/listing"
+)
+
+// ListHosts is corral ls across hosts (DESIGN §19): this machine's runs from local
+// (its registry), every other host's from `corral ls --json --host local` run there
+// over ssh, all hosts at once so one that does not answer holds up none of the
+// others. A host that could not be listed has its Err.
+func ListHosts(hosts []client.Host, all bool, local func() (listing.Doc, error)) []listing.HostDoc {
+	out := make([]listing.HostDoc, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		out[i].Host = h.Name
+		if !h.Remote() {
+			out[i].Doc, out[i].Err = local()
+			continue
+		}
+		wg.Go(func() { out[i].Doc, out[i].Err = listRemote(h, all) })
+	}
+	wg.Wait()
+	return out
+}
+
+// listRemote runs corral ls --json on h; --host local there lists that machine's
+// registry alone, whatever hosts its own config names.
+func listRemote(h client.Host, all bool) (listing.Doc, error) {
+	args := []string{"ls", "--json", "--host", client.LocalHost}
+	if all {
+		args = append(args, "--all")
+	}
+	out, err := h.Output(args...)
+	var doc listing.Doc
+	if err == nil {
+		if err = json.Unmarshal(out, &doc); err != nil {
+			err = fmt.Errorf("host %s: corral ls --json there printed no listing: %w", h.Name, err)
+		}
+	}
+	return doc, err
+}
