@@ -153,7 +153,7 @@ func (e *Events) AddHistory(ev runs.Event) {
 	if !ok {
 		text = string(ev.Type)
 		if ev.Run.ID != "" {
-			text += " " + ev.Run.Name + " " + ev.Run.ID
+			text += " " + runName(ev.Run)
 		}
 		if ev.Detail != "" {
 			text += ": " + ev.Detail
@@ -167,6 +167,15 @@ func (e *Events) AddHistory(ev runs.Event) {
 		mark = "earlier " + at.Format("Jan 2") + " · "
 	}
 	e.add(at, mark+text, e.c.Styles.Muted)
+}
+
+// runName names a run in an event line: its name and id, and over several hosts
+// (ids are unique per host only) its host.
+func runName(i runs.Info) string {
+	if i.Host != "" {
+		return i.Name + " " + i.ID + "@" + i.Host
+	}
+	return i.Name + " " + i.ID
 }
 
 func sameDay(y int, m time.Month, d int, t time.Time) bool {
@@ -217,7 +226,7 @@ func (e *Events) AddDecision(at time.Time, d runs.Decision) {
 // describe turns a core event into a line; resizes and output are not shown.
 func (e Events) describe(ev runs.Event) (string, Style, bool) {
 	st, i := e.c.Styles, ev.Run
-	name := i.Name + " " + i.ID
+	name := runName(i)
 	switch ev.Type {
 	case runs.EventSpawn:
 		if i.Adopted {

@@ -112,6 +112,12 @@ func TestHostsGroupTheList(t *testing.T) {
 	if !strings.Contains(h.view(), "beta-one b1 on beta") {
 		t.Fatalf("the details do not name the run's host:\n%s", h.view())
 	}
+	ended := onHostRun(endedRun("b1", "beta-one"), "beta")
+	ended.Seq = 20
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Time: t0, Run: ended}})
+	if v := h.view(); !strings.Contains(v, "beta-one b1@beta exited") {
+		t.Fatalf("the events pane does not name the run's host:\n%s", v)
+	}
 	h.key("/")
 	h.typeText("beta")
 	h.key("enter")
