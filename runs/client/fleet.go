@@ -486,7 +486,8 @@ func (f *Fleet) each(ctx context.Context, bound time.Duration, do func(ctx conte
 }
 
 // Invoke routes op: to the host ctx names, else to the host of the run args name,
-// else to every connected host, merged (fleet_merge.go).
+// else to every connected host, merged, for a listing, ending or reconciling; else to
+// the first host (fleet_merge.go).
 func (f *Fleet) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
 	if h := api.HostOf(ctx); h != "" {
 		m := f.member(h)

@@ -24,6 +24,9 @@ func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, er
 	if t, ok := args.(api.TreesArgs); ok {
 		return f.trees(ctx, op, t)
 	}
+	if !merged[op.Name()] { // a spawn with no host named: the first host's, never every host's
+		return f.invoke(ctx, f.members[0], op, args)
+	}
 	type answer struct {
 		host string
 		rep  any
@@ -59,6 +62,13 @@ func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, er
 		return nil, errors.Join(errs...)
 	}
 	return merge(reps), nil
+}
+
+// merged are the operations every host answers when they name no run and no host;
+// any other goes to the first host (a spawn: this machine's when it is among them).
+var merged = map[string]bool{
+	api.Snapshot.Name(): true, api.List.Name(): true, api.Metrics.Name(): true,
+	api.Reconcile.Name(): true, api.Shutdown.Name(): true, api.Show.Name(): true,
 }
 
 // trees asks each host for the trees of its own runs.

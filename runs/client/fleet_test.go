@@ -250,3 +250,18 @@ func TestFleetPutsEachHostsTokenInEveryViewer(t *testing.T) {
 		}
 	}
 }
+
+// An operation that names no run and no host and that is not a listing (a spawn)
+// goes to the first host alone: never one run per host.
+func TestFleetSpawnWithoutHostGoesToTheFirst(t *testing.T) {
+	f, _, _ := twoHosts(t)
+	rep, err := api.Spawn.Call(context.Background(), f, api.SpawnArgs{Spec: runs.Spec{Argv: []string{"sleep", "30"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := api.Snapshot.Call(context.Background(), f, api.SnapshotArgs{All: true})
+	if err != nil || len(snap.Runs) != 1 || snap.Runs[0].ID != rep.ID || snap.Runs[0].Host != "alpha" {
+		t.Fatalf("after a spawn with no host: %+v, %v (want one run, on alpha)", snap.Runs, err)
+	}
+	api.Kill.Call(context.Background(), f, api.RunRef{ID: rep.ID})
+}

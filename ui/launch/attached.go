@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -19,8 +20,9 @@ import (
 )
 
 // Target is where an attached UI's runs are: this machine's server for the state dir
-// Dir ("" for none), and servers on other hosts over ssh. One server is attached as
-// it always was; several are one UI over all of them (DESIGN §19, client.Fleet).
+// Dir ("" for none), and servers on other hosts over ssh. This machine's server alone
+// is attached as it always was; any other host through a client.Fleet (DESIGN §19),
+// which keeps each host attached, tried again when it drops, one UI over all.
 type Target struct {
 	Dir   string
 	Hosts []client.Host
@@ -29,13 +31,13 @@ type Target struct {
 // several reports whether the target is more than one server.
 func (t Target) several() bool { return len(t.Hosts) > 1 || len(t.Hosts) == 1 && t.Dir != "" }
 
-// where says the target for a message: the state dir, HOST:DIR, or the hosts.
+// where says the target for a message: the state dir, the host, or the hosts.
 func (t Target) where() string {
 	switch {
 	case t.several():
 		return fmt.Sprintf("%d hosts", len(t.Hosts)+min(len(t.Dir), 1))
 	case len(t.Hosts) == 1:
-		return t.Hosts[0].SSH + ":" + t.Hosts[0].StateDir
+		return "host " + t.Hosts[0].Name
 	}
 	return t.Dir
 }
@@ -50,13 +52,11 @@ type attachedCore interface {
 	Close() error
 }
 
-// attach attaches to the target's server, or servers: a host's that cannot be
-// reached does not keep the UI from opening over the others.
+// attach attaches to the target's server, or servers: a host that cannot be reached
+// does not keep the UI from opening over the others; with no server reached at all
+// (hosts over ssh only, none answering) it fails with why.
 func attach(t Target) (attachedCore, error) {
-	if !t.several() {
-		if len(t.Hosts) == 1 {
-			return client.AttachWith(t.Hosts[0].Dial)
-		}
+	if len(t.Hosts) == 0 {
 		return client.AttachTo(t.Dir, "", "", server.StartSelf)
 	}
 	var ms []client.Member
@@ -67,7 +67,20 @@ func attach(t Target) (attachedCore, error) {
 	for _, h := range t.Hosts {
 		ms = append(ms, client.Over(h))
 	}
-	return client.OpenFleet(ms)
+	f, err := client.OpenFleet(ms)
+	if err != nil || t.Dir != "" {
+		return f, err
+	}
+	var why []error
+	for _, h := range f.Hosts() {
+		switch h.Status {
+		case api.HostConnected, api.HostConnecting, api.HostLost:
+			return f, nil
+		}
+		why = append(why, errors.New(h.Err))
+	}
+	f.Close()
+	return nil, errors.Join(why...)
 }
 
 // AttachTarget is what corral attach attaches to: without --ssh, this machine's
@@ -147,14 +160,11 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 // attachedModel starts the runs the server does not run yet (sized for this
 // terminal; over several hosts, on this machine's) and builds the UI over core.
 func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui.Model, error) {
-	local := t.Dir
-	if len(t.Hosts) == 1 && !t.several() {
-		local = "" // the kept layout is in the state dir, which is on the host
-	}
+	local := t.Dir // "" over ssh alone: the kept layout is in the state dir, which is on the host
 	kept, keptPath := prefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	ctx := context.Background()
-	if t.several() {
+	if t.Dir != "" && len(t.Hosts) > 0 {
 		ctx = api.OnHost(ctx, client.LocalHost)
 	}
 	start := notRunning(rs.Start, core.Initial())
