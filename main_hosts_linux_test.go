@@ -79,3 +79,30 @@ func TestHostsInOneUI(t *testing.T) {
 		}
 	}
 }
+
+// corral attach --ssh HOST alone: a host that drops is tried again, the UI stays up
+// and goes on once it is back; a host that cannot be reached at all is one error and
+// no UI.
+func TestAttachOneHostReconnects(t *testing.T) {
+	fleet := sshtest.Start(t, "alpha")
+	cfg := hostsConfig(t, "alpha")
+	alpha := fleet.Host("alpha")
+	if r := serverCorral(t, alpha.StateDir, "spawn", "--pty", "--name", "far", "--shell", "--", `while read l; do echo "far $l"; done`); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	env := fmt.Sprintf("env CORRAL_SSH='%s' CORRAL_CONFIG=%s %s", fleet.SSH, cfg, corralBin)
+	x := startTmux(t, 140, 40, env+" attach --ssh alpha")
+	x.waitFor(`alpha · connected[\s\S]*far\s+pty\s+running`, 30*time.Second)
+	x.typeInFocus("one", `far one`)
+	alpha.Stop()
+	x.waitFor(`alpha · unreachable since`, 30*time.Second)
+	alpha.Restart()
+	x.waitFor(`alpha · connected`, 60*time.Second)
+	x.typeInFocus("two", `far two`)
+	x.keys("D")
+	x.waitFor(`detached from host alpha; its runs keep running[\s\S]*CORRAL-EXIT=0`, 10*time.Second)
+
+	alpha.Stop()
+	y := startTmux(t, 140, 40, env+" attach --ssh alpha")
+	y.waitFor(`corral: host alpha: ssh alpha: .*Connection refused[\s\S]*CORRAL-EXIT=1`, 30*time.Second)
+}
