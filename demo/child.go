@@ -206,6 +206,8 @@ func keys(args []string) int {
 			fmt.Print("\x1b[?2004h") // ask for bracketed paste, as editors and agents do
 		case "focus":
 			fmt.Print("\x1b[?1004h") // ask for focus reports, as codex does
+		case "mouse":
+			fmt.Print("\x1b[?1000h\x1b[?1006h") // ask for mouse reports in SGR form, as vim and htop do
 		case "switch":
 			switches = true
 		}

@@ -67,6 +67,10 @@ type Key struct {
 type Modes struct {
 	AppCursor      bool `json:"app_cursor"`      // DECCKM: arrows as ESC O A..D
 	BracketedPaste bool `json:"bracketed_paste"` // mode 2004
+	// Mouse is the xterm mouse mode last enabled (9, 1000, 1002 or 1003; 0: off),
+	// MouseSGR mode 1006: how a mouse event is reported (EncodeMouse).
+	Mouse    int  `json:"mouse,omitempty"`
+	MouseSGR bool `json:"mouse_sgr,omitempty"`
 }
 
 const escByte = 0x1b

@@ -2,12 +2,13 @@ package ptyhost
 
 import (
 	"bytes"
+	"strconv"
 	"sync"
 )
 
-// ModeTracker follows the two terminal modes that change how input must be encoded —
-// application cursor keys (DECCKM, CSI ? 1 h/l) and bracketed paste (CSI ? 2004 h/l) —
-// from a run's output, so keys and pastes sent to a PTY run that has no screen (its
+// ModeTracker follows the terminal modes that change how input must be encoded —
+// application cursor keys (DECCKM, CSI ? 1 h/l), bracketed paste (CSI ? 2004 h/l) and
+// mouse reporting (CSI ? 9/1000/1002/1003 h/l, SGR form 1006) — from a run's output, so keys and pastes sent to a PTY run that has no screen (its
 // supervisor keeps none) are still encoded the way the app asked; where a run has a
 // screen (package screen), the screen's modes are the one source and this is not fed.
 // Sequences split across reads are followed across Feed calls. The zero value is
@@ -88,6 +89,13 @@ func (t *ModeTracker) apply(final byte) {
 			t.modes.AppCursor = on
 		case "2004":
 			t.modes.BracketedPaste = on
+		case "9", "1000", "1002", "1003": // as xterm: the last set wins, any reset ends reporting
+			t.modes.Mouse = 0
+			if on {
+				t.modes.Mouse, _ = strconv.Atoi(string(f))
+			}
+		case "1006":
+			t.modes.MouseSGR = on
 		}
 	}
 }

@@ -18,6 +18,10 @@ func TestModeTracker(t *testing.T) {
 		{"other mode", []string{"\x1b[?25h\x1b[?1049h"}, Modes{}},
 		{"reset", []string{"\x1b[?1;2004h", "\x1bc"}, Modes{}},
 		{"esc restarts", []string{"\x1b[?20\x1b[?1h"}, Modes{AppCursor: true}},
+		{"mouse sgr", []string{"\x1b[?1000h\x1b[?1006h"}, Modes{Mouse: 1000, MouseSGR: true}},
+		{"mouse last set wins", []string{"\x1b[?1000;1003h"}, Modes{Mouse: 1003}},
+		{"mouse off", []string{"\x1b[?1002h", "\x1b[?1002l"}, Modes{}},
+		{"x10", []string{"\x1b[?9h"}, Modes{Mouse: 9}},
 		{"overlong params ignored", []string{"\x1b[?" + string(make([]byte, 100)) + "h"}, Modes{}},
 	}
 	for _, c := range cases {

@@ -28,6 +28,7 @@ type Item struct {
 	IsText bool   `json:"is_text"`
 	Paste  bool   `json:"paste,omitempty"`
 	Data   []byte `json:"data,omitempty"`
+	Mouse  *Mouse `json:"mouse,omitempty"` // a mouse event, reported as the app asked (EncodeMouse)
 }
 
 // ParseSendKeys parses a send-keys line, tmux style. Words are split on
@@ -89,7 +90,8 @@ func ParseSendKeysArgs(args []string) ([]Item, error) {
 
 // EncodeItems turns items into the bytes to write to a run whose app has modes m:
 // keys as EncodeKey encodes them, text as is (like tmux send-keys -l), pastes as
-// EncodePaste does and data unchanged.
+// EncodePaste does, mouse events as EncodeMouse reports them (nothing for one the app
+// did not ask for) and data unchanged.
 func EncodeItems(items []Item, m Modes) ([]byte, error) {
 	var out []byte
 	for i, it := range items {
@@ -102,6 +104,10 @@ func EncodeItems(items []Item, m Modes) ([]byte, error) {
 			continue
 		case len(it.Data) > 0:
 			out = append(out, it.Data...)
+			continue
+		case it.Mouse != nil:
+			b, _ := EncodeMouse(*it.Mouse, m)
+			out = append(out, b...)
 			continue
 		}
 		b, err := EncodeKey(it.Key, m)

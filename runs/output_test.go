@@ -322,3 +322,37 @@ func TestKeysEncodedWithRunModes(t *testing.T) {
 		})
 	}
 }
+
+// A mouse event is reported at the run as its app asked by the last byte read: in SGR
+// form to an app that enabled ?1000 and ?1006 (the screen's modes, or the tracker's
+// without screens), and not at all to one that asked for no mouse.
+func TestMouseEncodedWithRunModes(t *testing.T) {
+	click := ptyhost.Item{Mouse: &ptyhost.Mouse{Kind: ptyhost.MousePress, Button: 0, X: 2, Y: 3}}
+	enter := ptyhost.Item{Key: ptyhost.Key{Code: ptyhost.KeyEnter}}
+	for _, c := range []struct {
+		name    string
+		screens bool
+		args    []string
+		want    string
+	}{
+		{"screen", true, []string{"keys", "mouse"}, "\x1b[<0;3;4M\r"},
+		{"tracker", false, []string{"keys", "mouse"}, "\x1b[<0;3;4M\r"},
+		{"not asked", true, []string{"keys"}, "\r"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var opts []Option
+			if c.screens {
+				opts = append(opts, WithScreens())
+			}
+			s := newSup(t, opts...)
+			id := spawn(t, s, childSpec(true, c.args[0], c.args[1:]...))
+			waitOutput(t, s, id, "ready")
+			if err := s.SendKeys(id, []ptyhost.Item{click, enter}); err != nil {
+				t.Fatal(err)
+			}
+			waitKeyBytes(t, s, id, []byte(c.want))
+			s.Cancel(id)
+			waitEnd(t, s, id)
+		})
+	}
+}

@@ -94,7 +94,7 @@ func (m *Model) send(items []ptyhost.Item, ids ...string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// sendBytes queues input encoded here (focus and mouse reports) for runs ids.
+// sendBytes queues input encoded here (focus reports) for runs ids.
 func (m *Model) sendBytes(b []byte, ids ...string) tea.Cmd {
 	return m.send([]ptyhost.Item{dataItem(b)}, ids...)
 }

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ptyhost"
-	"corral/ptyhost/screen"
 )
 
 // Input translation for focus mode: Bubble Tea's decoded key, paste and mouse
@@ -154,125 +152,38 @@ func PasteItem(msg tea.PasteMsg) (ptyhost.Item, bool) {
 	return ptyhost.Item{Text: msg.Content, Paste: true}, msg.Content != ""
 }
 
-// dataItem is input already encoded here (mouse and focus reports).
+// dataItem is input already encoded here (focus reports).
 func dataItem(b []byte) ptyhost.Item { return ptyhost.Item{Data: b} }
 
-// xterm mouse button codes: the low bits name the button, the rest are flags.
-const (
-	mouseCodeRelease = 3 // legacy release (button unknown); also "no button" in motion
-	mouseFlagShift   = 4
-	mouseFlagAlt     = 8
-	mouseFlagCtrl    = 16
-	mouseFlagMotion  = 32
-	mouseLegacyMax   = 222 // largest 0-based coordinate the legacy form can carry: 222+33 = 255
-)
-
-// mouseButtonCodes are xterm's codes for the buttons: 0–2 the main buttons,
-// 64–67 the wheel, 128–131 buttons 8–11.
+// mouseButtonCodes are xterm's codes for Bubble Tea's buttons: 0–2 the main
+// buttons, 64–67 the wheel, 128–131 buttons 8–11.
 var mouseButtonCodes = map[tea.MouseButton]int{
-	tea.MouseLeft: 0, tea.MouseMiddle: 1, tea.MouseRight: 2,
+	tea.MouseNone: ptyhost.MouseNone, tea.MouseLeft: 0, tea.MouseMiddle: 1, tea.MouseRight: 2,
 	tea.MouseWheelUp: 64, tea.MouseWheelDown: 65, tea.MouseWheelLeft: 66, tea.MouseWheelRight: 67,
 	tea.MouseBackward: 128, tea.MouseForward: 129, tea.MouseButton10: 130, tea.MouseButton11: 131,
 }
 
-// isWheel reports whether b is a wheel "button", which has presses only.
-func isWheel(b tea.MouseButton) bool {
-	switch b {
-	case tea.MouseWheelUp, tea.MouseWheelDown, tea.MouseWheelLeft, tea.MouseWheelRight:
-		return true
-	}
-	return false
-}
-
-// MouseBytes encodes a mouse event at pane-relative cell (x, y), 0-based, for
-// an app that asked for mouse reporting (st.MouseMode != 0), as xterm does:
-// SGR (CSI < b ; x+1 ; y+1 M, or m for a release) when st.MouseSGR, else the
-// legacy form CSI M b+32 x+33 y+33, which cannot carry a coordinate above 222.
-//
-// b is xterm's button code (0 left, 1 middle, 2 right, 64–67 wheel, 128–131
-// buttons 8–11; 3 for a legacy release and for motion without a button), plus
-// 32 for motion and 4/8/16 for shift/alt/ctrl. Mode 9 (X10) reports presses
-// only and, like xterm, without modifiers; 1000 adds releases (wheel events
-// are presses); 1002 adds motion while a button is held; 1003 all motion.
-//
-// It returns false when the app did not ask for this kind of event, when x or
-// y is negative (outside the pane) or does not fit the legacy form, and for
-// events with no encoding (a press of no button, a wheel release).
-func MouseBytes(msg tea.MouseMsg, x, y int, st screen.ScreenState) ([]byte, bool) {
-	if x < 0 || y < 0 {
-		return nil, false
-	}
+// MouseItem is a mouse event at pane-relative cell (x, y), 0-based, as an item for a
+// run: encoded there with its app's mouse modes (ptyhost.EncodeMouse), as a key is.
+// It reports false for an event Bubble Tea gave no kind or button xterm has a code
+// for.
+func MouseItem(msg tea.MouseMsg, x, y int) (ptyhost.Item, bool) {
 	ev := msg.Mouse()
-	var release, motion bool
+	var kind ptyhost.MouseKind
 	switch msg.(type) {
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		kind = ptyhost.MousePress
 	case tea.MouseReleaseMsg:
-		release = true
+		kind = ptyhost.MouseRelease
 	case tea.MouseMotionMsg:
-		motion = true
+		kind = ptyhost.MouseMotion
 	default:
-		return nil, false
+		return ptyhost.Item{}, false
 	}
-	if !mouseModeReports(st.MouseMode, release, motion, ev.Button) {
-		return nil, false
+	button, known := mouseButtonCodes[ev.Button]
+	if !known {
+		return ptyhost.Item{}, false
 	}
-
-	code, known := mouseButtonCodes[ev.Button]
-	switch {
-	case ev.Button == tea.MouseNone && (release || motion):
-		code = mouseCodeRelease
-	case !known, release && isWheel(ev.Button):
-		return nil, false
-	}
-	if release && !st.MouseSGR {
-		code = mouseCodeRelease // the legacy form cannot say which button went up
-	}
-	if motion {
-		code += mouseFlagMotion
-	}
-	if st.MouseMode != 9 {
-		code += mouseModFlags(ev.Mod)
-	}
-
-	if st.MouseSGR {
-		final := 'M'
-		if release {
-			final = 'm'
-		}
-		return fmt.Appendf(nil, "\x1b[<%d;%d;%d%c", code, x+1, y+1, final), true
-	}
-	if x > mouseLegacyMax || y > mouseLegacyMax {
-		return nil, false
-	}
-	return []byte{0x1b, '[', 'M', byte(code + 32), byte(x + 33), byte(y + 33)}, true
-}
-
-// mouseModeReports reports whether xterm mouse mode mode sends an event of
-// this kind.
-func mouseModeReports(mode int, release, motion bool, button tea.MouseButton) bool {
-	switch mode {
-	case 9:
-		return !release && !motion
-	case 1000:
-		return !motion
-	case 1002:
-		return !motion || button != tea.MouseNone
-	case 1003:
-		return true
-	}
-	return false
-}
-
-func mouseModFlags(mod tea.KeyMod) int {
-	var f int
-	if mod&tea.ModShift != 0 {
-		f += mouseFlagShift
-	}
-	if mod&tea.ModAlt != 0 {
-		f += mouseFlagAlt
-	}
-	if mod&tea.ModCtrl != 0 {
-		f += mouseFlagCtrl
-	}
-	return f
+	return ptyhost.Item{Mouse: &ptyhost.Mouse{Kind: kind, Button: button, X: x, Y: y,
+		Shift: ev.Mod&tea.ModShift != 0, Alt: ev.Mod&tea.ModAlt != 0, Ctrl: ev.Mod&tea.ModCtrl != 0}}, true
 }

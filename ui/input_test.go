@@ -243,6 +243,17 @@ func TestPasteBytes(t *testing.T) {
 	}
 }
 
+// MouseBytes is what a run whose app has st's mouse modes is sent for msg at (x, y):
+// the UI's item, encoded there.
+func MouseBytes(msg tea.MouseMsg, x, y int, st screen.ScreenState) ([]byte, bool) {
+	it, ok := MouseItem(msg, x, y)
+	if !ok {
+		return nil, false
+	}
+	b, err := ptyhost.EncodeItems([]ptyhost.Item{it}, ptyhost.Modes{Mouse: st.MouseMode, MouseSGR: st.MouseSGR})
+	return b, err == nil && len(b) > 0
+}
+
 func TestMouseBytes(t *testing.T) {
 	sgr := func(mode int) screen.ScreenState { return screen.ScreenState{MouseMode: mode, MouseSGR: true} }
 	legacy := func(mode int) screen.ScreenState { return screen.ScreenState{MouseMode: mode} }

@@ -4,10 +4,13 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ptyhost"
 )
 
 // The mouse (issue 12.7). A focused app that asked for mouse reporting gets the events
-// inside the terminal pane, as xterm would send them (MouseBytes). Otherwise the mouse
+// inside the terminal pane as items (MouseItem), which the run reports as xterm would,
+// with its app's mouse modes when they arrive. Otherwise the mouse
 // is Corral's only when the user turned it on ([ui] mouse, or the mouse key): a click
 // selects a run or focuses the terminal pane, the wheel scrolls the transcript, the
 // events pane or the list. Off, Corral asks the terminal for no mouse events, so the
@@ -55,8 +58,8 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	if m.mode == modeFocus {
 		if x, y, in := m.lay.inTerm(ev.X, ev.Y); in {
 			if st := m.term.ReadState(); st.MouseMode != 0 {
-				if b, ok := MouseBytes(msg, x, y, st); ok {
-					return m, m.sendBytes(b, m.term.ID())
+				if it, ok := MouseItem(msg, x, y); ok {
+					return m, m.send([]ptyhost.Item{it}, m.term.ID())
 				}
 				return m, nil
 			}

@@ -331,7 +331,8 @@ func (s *Screen) Modes() ptyhost.Modes {
 }
 
 func (s *Screen) modes(m vt10x.ModeFlag) ptyhost.Modes {
-	return ptyhost.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste}
+	return ptyhost.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste,
+		Mouse: mouseMode(m), MouseSGR: m&vt10x.ModeMouseSgr != 0}
 }
 
 // State returns the modes, cursor and tracked extras.

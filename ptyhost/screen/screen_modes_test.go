@@ -6,7 +6,8 @@ import (
 )
 
 // lazyModeSeqs switch the input modes on and off, and reset them all (RIS).
-var lazyModeSeqs = []string{"\x1b[?1h", "\x1b[?1l", "\x1b[?2004h", "\x1b[?2004l", "\x1b[?1;2004h", "\x1bc"}
+var lazyModeSeqs = []string{"\x1b[?1h", "\x1b[?1l", "\x1b[?2004h", "\x1b[?2004l", "\x1b[?1;2004h", "\x1bc",
+	"\x1b[?1000h", "\x1b[?1006h", "\x1b[?1003h", "\x1b[?1000l", "\x1b[?1006l"}
 
 // TestModesWithoutCatchUp: Modes, which a key is encoded with at the run, is what an
 // eager screen's State says after every read of random streams (text, colours,
