@@ -134,7 +134,7 @@ func init() {
 		"replay":    {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
 		"run":       {"[flags] -- CMD [ARGS...]", "run one command under supervision in the foreground", cmdRun},
 		"parity":    {"[flags] -- CMD [ARGS...]", "run it in a PTY and with pipes at once; show what differs", cmdParity},
-		"ls":        {"[--json] [--all] [--host NAME]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
+		"ls":        {"[--json] [--all] [--host H]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
 		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
