@@ -239,8 +239,8 @@ func TestAttachOverSSHProxy(t *testing.T) {
 		waitGone(t, srvPID, "server")
 	})
 	fakeSSH := filepath.Join(t.TempDir(), "fake-ssh")
-	// ssh's arguments: "--", the host, and the remote command as one line.
-	os.WriteFile(fakeSSH, []byte("#!/bin/sh\nshift 2\nexec sh -c \"$1\"\n"), 0o755)
+	// ssh's arguments: its options, "--", the host, and the remote command as one line.
+	os.WriteFile(fakeSSH, []byte("#!/bin/sh\nwhile [ \"$1\" != -- ]; do shift; done\nshift 2\nexec sh -c \"$1\"\n"), 0o755)
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_SSH=%s PATH=%s:$PATH %s attach --ssh somehost --state-dir %s",
 		fakeSSH, filepath.Dir(corralBin), corralBin, state))
 	x.waitFor(`far\s+pty\s+running`, 20*time.Second)

@@ -49,8 +49,15 @@ func (h Host) Command(args ...string) *exec.Cmd {
 		line[i] = shellWord(w)
 	}
 	// "--" ends ssh's options: a destination can never be read as one.
-	return exec.Command(ssh[0], append(ssh[1:], "--", h.SSH, strings.Join(line, " "))...)
+	argv := append(append(ssh[1:], keepAlive...), "--", h.SSH, strings.Join(line, " "))
+	return exec.Command(ssh[0], argv...)
 }
+
+// keepAlive makes ssh ask the far end every 5 s and give up after 3 answers missed: a
+// link that died without a word (a host gone off the network, a laptop asleep) ends
+// its connection within 15 s, so the UI says the host is unreachable and tries again,
+// rather than waiting on TCP's own timeouts (hours). ssh's -o wins over its config.
+var keepAlive = []string{"-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
 
 func (h Host) corral() string {
 	if h.Corral == "" {
