@@ -106,3 +106,26 @@ func TestAttachOneHostReconnects(t *testing.T) {
 	y := startTmux(t, 140, 40, env+" attach --ssh alpha")
 	y.waitFor(`corral: host alpha: ssh alpha: .*Connection refused[\s\S]*CORRAL-EXIT=1`, 30*time.Second)
 }
+
+// A host that goes silent without closing anything (its sshds stopped: a machine off
+// the network, asleep) is found unreachable by ssh's keep-alives within seconds, not
+// TCP's hours; once it answers again the UI reconnects and its run takes keys.
+func TestHostGoneSilent(t *testing.T) {
+	fleet := sshtest.Start(t, "alpha")
+	cfg := hostsConfig(t, "alpha")
+	alpha := fleet.Host("alpha")
+	if r := serverCorral(t, alpha.StateDir, "spawn", "--pty", "--name", "far", "--shell", "--", `while read l; do echo "far $l"; done`); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	x := startTmux(t, 140, 40, fmt.Sprintf("env CORRAL_SSH='%s' CORRAL_CONFIG=%s %s attach --ssh alpha", fleet.SSH, cfg, corralBin))
+	x.waitFor(`alpha · connected[\s\S]*far\s+pty\s+running`, 30*time.Second)
+	alpha.Freeze()
+	frozen := time.Now()
+	x.waitFor(`alpha · unreachable since`, 60*time.Second)
+	t.Logf("a silent host found unreachable after %s", time.Since(frozen).Round(time.Second))
+	alpha.Thaw()
+	x.waitFor(`alpha · connected`, 60*time.Second)
+	x.typeInFocus("awake", `far awake`)
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corral/ptyhost/screen"
@@ -69,9 +70,10 @@ const (
 	fleetRetryMax   = 15 * time.Second
 	fleetOpenWait   = 3 * time.Second
 	fleetStartLimit = 10 * time.Second
-	// fleetFanOut bounds how long a call every host answers waits for a slow one:
-	// the others' replies are not held up by it.
-	fleetFanOut = 5 * time.Second
+	// fleetFanOut bounds a call every host is asked (a listing); fleetPatience is how
+	// long after the first answer the others are waited for (fleet_merge.go ask).
+	fleetFanOut   = 5 * time.Second
+	fleetPatience = 1500 * time.Millisecond
 )
 
 // member is one host and its link.
@@ -88,6 +90,7 @@ type member struct {
 	screens map[string]*remoteScreen
 	watched []string
 	focus   *api.FocusArgs
+	asked   atomic.Bool // a listing's call to it is in flight (fleet_merge.go ask)
 }
 
 // OpenFleet attaches to every member's host at once and returns when each has been
@@ -444,15 +447,13 @@ func (f *Fleet) owner(id string) (*member, error) {
 		id string
 	}
 	var hits []found
-	var mu sync.Mutex
-	f.each(context.Background(), fleetFanOut, func(ctx context.Context, m *member) {
-		rep, err := m.invoke(ctx, api.Info, api.RunRef{ID: id})
-		if err == nil {
-			mu.Lock()
-			hits = append(hits, found{m, rep.(api.InfoReply).Run.ID})
-			mu.Unlock()
+	for _, a := range f.ask(context.Background(), fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
+		return m.invoke(ctx, api.Info, api.RunRef{ID: id})
+	}) {
+		if a.err == nil {
+			hits = append(hits, found{a.m, a.rep.(api.InfoReply).Run.ID})
 		}
-	})
+	}
 	switch len(hits) {
 	case 0:
 		return nil, fmt.Errorf("no run %q on any connected host", id)
@@ -461,28 +462,6 @@ func (f *Fleet) owner(id string) (*member, error) {
 		return hits[0].m, nil
 	}
 	return nil, fmt.Errorf("%q names runs on %d hosts: give the run id and its host", id, len(hits))
-}
-
-// each calls do for every connected host at once, each within bound (0: the
-// caller's context alone), and returns when all have returned.
-func (f *Fleet) each(ctx context.Context, bound time.Duration, do func(ctx context.Context, m *member)) {
-	var wg sync.WaitGroup
-	for _, m := range f.members {
-		if m.remote() == nil {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c, cancel := ctx, context.CancelFunc(func() {})
-			if bound > 0 {
-				c, cancel = context.WithTimeout(ctx, bound)
-			}
-			defer cancel()
-			do(c, m)
-		}()
-	}
-	wg.Wait()
 }
 
 // Invoke routes op: to the host ctx names, else to the host of the run args name,

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
+	"time"
 
 	"corral/runs"
 	"corral/runs/api"
@@ -16,10 +16,11 @@ import (
 // comes back carries each run's host (Info.Host).
 
 // fanOut calls op on every connected host and merges the replies; it fails only when
-// every host failed (or none is connected). A host that does not answer within
-// fleetFanOut is left out of a listing: the others' rows are not held up by it. Ending
-// every run (shutdown) and reconciling wait for every host as long as the operation
-// allows.
+// every host failed (or none is connected). A listing takes the hosts that answered
+// within fleetPatience of the first: a host slower than that (gone silent, its ssh
+// not yet given up) is left out, and not asked again until it has answered, so the
+// others' rows are not held up by it. Ending every run (shutdown) and reconciling
+// wait for every host as long as the operation allows.
 func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, error) {
 	if t, ok := args.(api.TreesArgs); ok {
 		return f.trees(ctx, op, t)
@@ -27,30 +28,18 @@ func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, er
 	if !merged[op.Name()] { // a spawn with no host named: the first host's, never every host's
 		return f.invoke(ctx, f.members[0], op, args)
 	}
-	type answer struct {
-		host string
-		rep  any
-		err  error
-	}
-	var (
-		mu      sync.Mutex
-		answers []answer
-	)
-	bound := fleetFanOut
+	bound, patience := fleetFanOut, fleetPatience
 	if op == api.Operation(api.Shutdown) || op == api.Operation(api.Reconcile) {
-		bound = 0
+		bound, patience = 0, 0
 	}
-	f.each(ctx, bound, func(ctx context.Context, m *member) {
-		rep, err := f.invoke(ctx, m, op, args)
-		mu.Lock()
-		answers = append(answers, answer{m.host.Name, rep, err})
-		mu.Unlock()
+	answers := f.ask(ctx, bound, patience, func(ctx context.Context, m *member) (any, error) {
+		return f.invoke(ctx, m, op, args)
 	})
 	var reps []any
 	var errs []error
 	for _, a := range answers {
 		if a.err != nil {
-			errs = append(errs, fmt.Errorf("host %s: %w", a.host, a.err))
+			errs = append(errs, fmt.Errorf("host %s: %w", a.m.host.Name, a.err))
 			continue
 		}
 		reps = append(reps, a.rep)
@@ -82,28 +71,74 @@ func (f *Fleet) trees(ctx context.Context, op api.Operation, a api.TreesArgs) (a
 		by[m] = append(by[m], id)
 	}
 	out := api.TreeMap{}
-	var mu sync.Mutex
 	var errs []error
-	f.each(ctx, fleetFanOut, func(ctx context.Context, m *member) {
-		ids := by[m]
-		if len(ids) == 0 {
-			return
+	answers := f.ask(ctx, fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
+		if ids := by[m]; len(ids) > 0 {
+			return m.invoke(ctx, op, api.TreesArgs{IDs: ids})
 		}
-		rep, err := m.invoke(ctx, op, api.TreesArgs{IDs: ids})
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil {
-			errs = append(errs, fmt.Errorf("host %s: %w", m.host.Name, err))
-			return
+		return api.TreeMap{}, nil
+	})
+	for _, a := range answers {
+		if a.err != nil {
+			errs = append(errs, fmt.Errorf("host %s: %w", a.m.host.Name, a.err))
+			continue
 		}
-		for id, t := range rep.(api.TreeMap) {
+		for id, t := range a.rep.(api.TreeMap) {
 			out[id] = t
 		}
-	})
+	}
 	if len(out) == 0 && len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return out, nil
+}
+
+// answer is one host's reply to an operation every host is asked.
+type answer struct {
+	m   *member
+	rep any
+	err error
+}
+
+// ask calls call on every connected host at once, each within bound (0: the caller's
+// context alone), and returns their answers: every one, or, with patience, those in
+// by patience after the first. A host left out is not asked again (with patience)
+// until its call has returned.
+func (f *Fleet) ask(ctx context.Context, bound, patience time.Duration, call func(ctx context.Context, m *member) (any, error)) []answer {
+	ch := make(chan answer, len(f.members)) // a late answer is dropped, never blocks
+	asked := 0
+	for _, m := range f.members {
+		if m.remote() == nil || patience > 0 && !m.asked.CompareAndSwap(false, true) {
+			continue
+		}
+		asked++
+		go func() {
+			if patience > 0 {
+				defer m.asked.Store(false)
+			}
+			c, cancel := ctx, context.CancelFunc(func() {})
+			if bound > 0 {
+				c, cancel = context.WithTimeout(ctx, bound)
+			}
+			defer cancel()
+			rep, err := call(c, m)
+			ch <- answer{m, rep, err}
+		}()
+	}
+	var out []answer
+	var late <-chan time.Time
+	for len(out) < asked {
+		select {
+		case a := <-ch:
+			out = append(out, a)
+			if patience > 0 && late == nil {
+				late = time.After(patience)
+			}
+		case <-late:
+			return out
+		}
+	}
+	return out
 }
 
 // merge folds several hosts' replies to one operation into one.

@@ -19,14 +19,24 @@ import (
 // until cut, which closes every connection it opened and refuses new ones (ssh to a
 // host that went away); mend lets them through again.
 type netLink struct {
-	dir   string
-	mu    sync.Mutex
-	down  bool
-	conns []net.Conn
-	dials int
+	dir     string
+	mu      sync.Mutex
+	down    bool
+	conns   []net.Conn
+	dials   int
+	stalled bool
+	thawed  *sync.Cond // on mu: stalled is false again
 }
 
 func (l *netLink) dial() (*Client, error) {
+	conn, err := l.open()
+	if err != nil {
+		return nil, err
+	}
+	return NewClient(silentConn{conn, l})
+}
+
+func (l *netLink) open() (net.Conn, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.dials++
@@ -34,11 +44,46 @@ func (l *netLink) dial() (*Client, error) {
 		return nil, errors.New("ssh: connect to host: Connection refused")
 	}
 	conn, err := DialSocket(l.dir)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		l.conns = append(l.conns, conn)
 	}
-	l.conns = append(l.conns, conn)
-	return NewClient(conn)
+	return conn, err
+}
+
+// silentConn holds what it reads while its link is stalled: the host has gone silent
+// without closing anything.
+type silentConn struct {
+	net.Conn
+	l *netLink
+}
+
+func (c silentConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.l.mu.Lock()
+	for c.l.stalled {
+		c.l.thawed.Wait()
+	}
+	c.l.mu.Unlock()
+	return n, err
+}
+
+// stall makes the host silent: nothing it says arrives until thaw.
+func (l *netLink) stall() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.thawed == nil {
+		l.thawed = sync.NewCond(&l.mu)
+	}
+	l.stalled = true
+}
+
+func (l *netLink) thaw() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stalled = false
+	if l.thawed != nil {
+		l.thawed.Broadcast()
+	}
 }
 
 func (l *netLink) cut() {
@@ -264,4 +309,38 @@ func TestFleetSpawnWithoutHostGoesToTheFirst(t *testing.T) {
 		t.Fatalf("after a spawn with no host: %+v, %v (want one run, on alpha)", snap.Runs, err)
 	}
 	api.Kill.Call(context.Background(), f, api.RunRef{ID: rep.ID})
+}
+
+// A host gone silent (its link open, nothing coming back) holds up no listing of the
+// others: a snapshot returns without it, and one asked while its last call is still
+// out does not ask it again; the other host's runs take keys meanwhile; once it
+// answers again its runs are listed again.
+func TestFleetSilentHostHoldsNothingUp(t *testing.T) {
+	f, _, beta := twoHosts(t)
+	a := spawnOn(t, f, "alpha", "cat")
+	b := spawnOn(t, f, "beta", "sleep", "60")
+	t.Cleanup(beta.thaw)
+	ctx := context.Background()
+	beta.stall()
+	for range 2 {
+		snap, err := api.Snapshot.Call(ctx, f, api.SnapshotArgs{All: true})
+		if err != nil || len(snap.Runs) != 1 || snap.Runs[0].ID != a {
+			t.Fatalf("snapshot with beta silent: %+v, %v (want alpha's run alone)", snap.Runs, err)
+		}
+	}
+	if _, err := api.Write.Call(ctx, f, api.WriteArgs{ID: a, Data: []byte("alpha goes on\n")}); err != nil {
+		t.Fatal(err)
+	}
+	eventually.True(t, 10*time.Second, "alpha echoes while beta is silent", func() bool {
+		p, err := api.Poll.Call(ctx, f, api.PollArgs{ID: a})
+		return err == nil && strings.Contains(string(p.Output), "alpha goes on")
+	})
+	beta.thaw()
+	eventually.True(t, 20*time.Second, "beta listed again once it answers", func() bool {
+		snap, err := api.Snapshot.Call(ctx, f, api.SnapshotArgs{All: true})
+		return err == nil && len(snap.Runs) == 2
+	})
+	for _, id := range []string{a, b} {
+		api.Kill.Call(ctx, f, api.RunRef{ID: id})
+	}
 }

@@ -124,6 +124,29 @@ func (h *Host) Stop() {
 	}
 }
 
+// Freeze makes the host go silent without a word, as a machine that fell off the
+// network or went to sleep: its listener and every connection's sshd processes are
+// stopped (SIGSTOP), so nothing answers and no connection is closed; a client notices
+// only by its own keep-alives. Thaw lets them go on.
+func (h *Host) Freeze() { h.signalAll(syscall.SIGSTOP) }
+
+// Thaw undoes Freeze: the connections' sshds find their clients gone and end.
+func (h *Host) Thaw() { h.signalAll(syscall.SIGCONT) }
+
+func (h *Host) signalAll(sig syscall.Signal) {
+	h.t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cmd == nil {
+		return
+	}
+	h.cmd.Process.Signal(sig)
+	conns, _ := h.sessions(h.cmd.Process.Pid)
+	for _, p := range conns {
+		p.Signal(sig)
+	}
+}
+
 // Restart starts the host's sshd again, on its port, with its keys.
 func (h *Host) Restart() {
 	h.t.Helper()
