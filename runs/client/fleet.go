@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"corral/ptyhost/screen"
@@ -90,7 +89,28 @@ type member struct {
 	screens map[string]*remoteScreen
 	watched []string
 	focus   *api.FocusArgs
-	asked   atomic.Bool // a listing's call to it is in flight (fleet_merge.go ask)
+	out     map[string]bool // the listings whose call to it is still out, by name (fleet_merge.go ask)
+}
+
+// send notes that a call of listing op goes out to m, unless one is out already.
+func (m *member) send(op string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.out[op] {
+		return false
+	}
+	if m.out == nil {
+		m.out = map[string]bool{}
+	}
+	m.out[op] = true
+	return true
+}
+
+// back notes that listing op's call to m returned.
+func (m *member) back(op string) {
+	m.mu.Lock()
+	delete(m.out, op)
+	m.mu.Unlock()
 }
 
 // OpenFleet attaches to every member's host at once and returns when each has been
@@ -447,7 +467,7 @@ func (f *Fleet) owner(id string) (*member, error) {
 		id string
 	}
 	var hits []found
-	for _, a := range f.ask(context.Background(), fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
+	for _, a := range f.ask(context.Background(), "", fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
 		return m.invoke(ctx, api.Info, api.RunRef{ID: id})
 	}) {
 		if a.err == nil {

@@ -28,11 +28,11 @@ func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, er
 	if !merged[op.Name()] { // a spawn with no host named: the first host's, never every host's
 		return f.invoke(ctx, f.members[0], op, args)
 	}
-	bound, patience := fleetFanOut, fleetPatience
+	listing, bound, patience := op.Name(), fleetFanOut, fleetPatience
 	if op == api.Operation(api.Shutdown) || op == api.Operation(api.Reconcile) {
-		bound, patience = 0, 0
+		listing, bound, patience = "", 0, 0
 	}
-	answers := f.ask(ctx, bound, patience, func(ctx context.Context, m *member) (any, error) {
+	answers := f.ask(ctx, listing, bound, patience, func(ctx context.Context, m *member) (any, error) {
 		return f.invoke(ctx, m, op, args)
 	})
 	var reps []any
@@ -72,7 +72,7 @@ func (f *Fleet) trees(ctx context.Context, op api.Operation, a api.TreesArgs) (a
 	}
 	out := api.TreeMap{}
 	var errs []error
-	answers := f.ask(ctx, fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
+	answers := f.ask(ctx, op.Name(), fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
 		if ids := by[m]; len(ids) > 0 {
 			return m.invoke(ctx, op, api.TreesArgs{IDs: ids})
 		}
@@ -102,26 +102,26 @@ type answer struct {
 
 // ask calls call on every connected host at once, each within bound (0: the caller's
 // context alone), and returns their answers: every one, or, with patience, those in
-// by patience after the first. A host left out is not asked again (with patience)
-// until its call has returned.
-func (f *Fleet) ask(ctx context.Context, bound, patience time.Duration, call func(ctx context.Context, m *member) (any, error)) []answer {
+// by patience after the first. With a listing's name, a host whose last call of it
+// is still out is not asked again until that call has returned ("": always asked).
+func (f *Fleet) ask(ctx context.Context, listing string, bound, patience time.Duration, call func(ctx context.Context, m *member) (any, error)) []answer {
 	ch := make(chan answer, len(f.members)) // a late answer is dropped, never blocks
 	asked := 0
 	for _, m := range f.members {
-		if m.remote() == nil || patience > 0 && !m.asked.CompareAndSwap(false, true) {
+		if m.remote() == nil || listing != "" && !m.send(listing) {
 			continue
 		}
 		asked++
 		go func() {
-			if patience > 0 {
-				defer m.asked.Store(false)
-			}
 			c, cancel := ctx, context.CancelFunc(func() {})
 			if bound > 0 {
 				c, cancel = context.WithTimeout(ctx, bound)
 			}
-			defer cancel()
 			rep, err := call(c, m)
+			cancel()
+			if listing != "" {
+				m.back(listing) // before the answer: a listing asked next must find it back
+			}
 			ch <- answer{m, rep, err}
 		}()
 	}

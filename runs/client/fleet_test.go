@@ -344,3 +344,40 @@ func TestFleetSilentHostHoldsNothingUp(t *testing.T) {
 		api.Kill.Call(ctx, f, api.RunRef{ID: id})
 	}
 }
+
+// Different listings asked at once (the UI's refresh asks a snapshot, the metrics and
+// the trees together) each get every host: only a host's own call of the same
+// listing still out keeps it from being asked.
+func TestFleetListingsAtOnceEachGetEveryHost(t *testing.T) {
+	f, _, _ := twoHosts(t)
+	a := spawnOn(t, f, "alpha", "sleep", "30")
+	b := spawnOn(t, f, "beta", "sleep", "30")
+	ctx := context.Background()
+	for range 20 {
+		var wg sync.WaitGroup
+		var snapRuns, trees int
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			s, err := api.Snapshot.Call(ctx, f, api.SnapshotArgs{All: true})
+			if err == nil {
+				snapRuns = len(s.Runs)
+			}
+
+		}()
+		go func() {
+			defer wg.Done()
+			tr, err := api.Trees.Call(ctx, f, api.TreesArgs{IDs: []string{a, b}})
+			if err == nil {
+				trees = len(tr)
+			}
+		}()
+		wg.Wait()
+		if snapRuns != 2 || trees != 2 {
+			t.Fatalf("asked at once: snapshot of %d runs, trees of %d; want both hosts' in each", snapRuns, trees)
+		}
+	}
+	for _, id := range []string{a, b} {
+		api.Kill.Call(ctx, f, api.RunRef{ID: id})
+	}
+}
