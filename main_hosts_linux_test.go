@@ -13,7 +13,7 @@ import (
 
 // hostsConfig writes a config whose [[host]] entries are the fleet's hosts, each
 // reached with corral at its absolute path (an ssh session's PATH is sshd's).
-func hostsConfig(t *testing.T, names ...string) string {
+func hostsConfig(t testing.TB, names ...string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, n := range names {

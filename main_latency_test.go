@@ -16,8 +16,8 @@ import (
 // outer terminal until it is visible there, with cat as the program. tmux 3.3a is the
 // outer terminal: the clock starts before `send-keys -l TOKEN` and stops when a
 // `capture-pane` shows the token, polled back to back. The series are measured side by
-// side, one sample of each in turn (the order rotating), so a busy neighbour hits them
-// alike:
+// side, one sample of each in turn (the order shuffled every round: interleave), so a
+// busy neighbour hits them alike:
 //
 //   - tmux: a bare tmux pane running cat;
 //   - corral: `corral -- cat` in a tmux pane (a server of its own in a private state
@@ -40,20 +40,33 @@ func BenchmarkTypedEcho(b *testing.B) {
 		series = append(series, &echoSeries{name: "before", term: corralCat(b, before, "")},
 			&echoSeries{name: "before-local", term: corralCat(b, before, "--local")})
 	}
+	interleave(b, series, (*echoSeries).sample)
+	reportSeries(b, series)
+	b.ReportMetric(series[1].at(0.5)-series[0].at(0.5), "corral-over-tmux-p50-ms")
+}
+
+// interleave takes b.N samples of every series side by side: one sample of each in
+// turn, so a busy neighbour hits them alike, in an order shuffled every round. Not
+// rotated: a rotation always puts the same series right after another, which may gain
+// from the processes the one before it woke (over ssh, swapping two Corral series'
+// places moved their difference by about 3 ms at p50). Each sample's token is unique.
+func interleave(b *testing.B, series []*echoSeries, sample func(s *echoSeries, b *testing.B, token string, rng *rand.Rand)) {
 	rng := rand.New(rand.NewPCG(21, 3))
 	n := 0
 	for b.Loop() {
-		for k := range series {
-			s := series[(n+k)%len(series)]
-			s.sample(b, fmt.Sprintf("k%dq%dz", n, k), rng)
+		for k, i := range rng.Perm(len(series)) {
+			sample(series[i], b, fmt.Sprintf("k%dq%dz", n, k), rng)
 		}
 		n++
 	}
+}
+
+// reportSeries reports each series' p50 and p90 in ms.
+func reportSeries(b *testing.B, series []*echoSeries) {
 	for _, s := range series {
 		b.ReportMetric(s.at(0.5), s.name+"-p50-ms")
 		b.ReportMetric(s.at(0.9), s.name+"-p90-ms")
 	}
-	b.ReportMetric(series[1].at(0.5)-series[0].at(0.5), "corral-over-tmux-p50-ms")
 }
 
 // echoSeries is one outer terminal whose program echoes what is typed.
@@ -79,22 +92,33 @@ func corralCat(b *testing.B, bin, flag string) *tmuxTerm {
 func (s *echoSeries) sample(b *testing.B, token string, rng *rand.Rand) {
 	x := s.term
 	b.StopTimer()
-	time.Sleep(time.Duration(20+rng.IntN(60)) * time.Millisecond) // the pause is modelled, not awaited
+	pause(rng)
 	b.StartTimer()
 	t0 := time.Now()
 	x.run("send-keys", "-t", "t", "-l", token)
-	for !strings.Contains(x.screen(), token) { // back to back: each capture is a tmux client
-		if time.Since(t0) > 10*time.Second {
-			b.Fatalf("%s: %q never showed:\n%s", s.name, token, x.screen())
-		}
-	}
-	s.lat = append(s.lat, time.Since(t0))
+	s.shows(b, token, t0)
 	b.StopTimer()
 	x.run("send-keys", "-t", "t", "Enter")
 	x.waitUntil("the line printed back", 10*time.Second, func(screen string) bool {
 		return strings.Count(screen, token) >= 2
 	})
 	b.StartTimer()
+}
+
+// pause leaves 20–80 ms between samples, so tokens land at every phase of Bubble
+// Tea's 60 Hz renderer. The pause is modelled, not awaited.
+func pause(rng *rand.Rand) { time.Sleep(time.Duration(20+rng.IntN(60)) * time.Millisecond) }
+
+// shows polls the outer terminal back to back (each capture is a tmux client) until
+// token is on its screen, and notes the time since t0 as a sample.
+func (s *echoSeries) shows(b *testing.B, token string, t0 time.Time) {
+	x := s.term
+	for !strings.Contains(x.screen(), token) {
+		if time.Since(t0) > 10*time.Second {
+			b.Fatalf("%s: %q never showed:\n%s", s.name, token, x.screen())
+		}
+	}
+	s.lat = append(s.lat, time.Since(t0))
 }
 
 // at is the p quantile of the series' latencies, in ms.
