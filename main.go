@@ -282,6 +282,7 @@ exit codes:
 type runFlags struct {
 	pty, shell, json bool
 	name, stateDir   string
+	dir              string
 	stopSignal       string
 	timeout, grace   time.Duration
 	noOutput         optDuration
@@ -327,6 +328,7 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.BoolVar(&f.shell, "shell", false, "take one command line, run with $SHELL -c (default: argv, exec'd directly)")
 	fs.StringVar(&f.name, "name", "", "run name (default: the program's name)")
+	fs.StringVar(&f.dir, "dir", "", "directory to run in (default: this one; with --host, the home directory there);\n~/ is the home directory of the machine it runs on")
 	fs.DurationVar(&f.timeout, "timeout", 0, "overall timeout, e.g. 30m (default: none)")
 	fs.Var(&f.noOutput, "no-output-timeout", "end the run after this long without output; 0 turns it off (default: derived from --timeout)")
 	fs.DurationVar(&f.grace, "grace", 0, "time between the stop signal and SIGKILL (default 5s)")
@@ -365,7 +367,7 @@ func escapePolicy(flagValue string) (runs.EscapePolicy, error) {
 }
 
 func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
-	s = runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env, Agent: f.agent}
+	s = runs.Spec{Name: f.name, PTY: f.pty, Timeout: f.timeout, Grace: f.grace, Env: f.env, Agent: f.agent, Dir: f.dir}
 	switch {
 	case len(rest) == 0:
 		return s, errors.New("no command given")
@@ -423,7 +425,7 @@ func cmdSpawn(args []string) int {
 	var host string
 	rest, err := parseFlags(&f, "spawn", spawnUsage, args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
-		fs.StringVar(&host, "host", "", "start it on this [[host]] of the config, over ssh (its server's directory and environment)")
+		fs.StringVar(&host, "host", "", "start it on this [[host]] of the config, over ssh (its server's environment; --dir there)")
 	})
 	spec, code, ok := specOf("spawn", "spawn", f, rest, err)
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -79,14 +80,18 @@ func TestHostsVerbsOverSSH(t *testing.T) {
 	if sp.code != 0 {
 		t.Fatalf("spawn --host alpha: %+v", sp)
 	}
-	if sp := h.corral("spawn", "--host", "beta", "--name", "sleeper", "--shell", "--", "echo beta-up; exec sleep 600"); sp.code != 0 {
+	if sp := h.corral("spawn", "--host", "beta", "--name", "sleeper", "--shell", "--", `echo "beta-up in $(pwd)"; exec sleep 600`); sp.code != 0 {
 		t.Fatalf("spawn --host beta: %+v", sp)
 	}
 	if r := h.corral("send-keys", "--host", "alpha", "echoer", "hello", "Enter"); r.code != 0 {
 		t.Fatalf("send-keys: %+v", r)
 	}
 	h.pollUntil("alpha", "echoer", "got hello")
-	h.pollUntil("beta", "sleeper", "beta-up")
+	me, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.pollUntil("beta", "sleeper", "beta-up in "+me.HomeDir) // nothing of this machine's: its home there
 	id := strings.TrimSpace(sp.stdout)
 	if _, err := os.Stat(filepath.Join(h.fleet.Host("alpha").StateDir, "runs", id+".json")); err != nil {
 		t.Errorf("the run is not in alpha's registry: %v", err)

@@ -37,3 +37,17 @@ func TestRunEnv(t *testing.T) {
 		}
 	}
 }
+
+// A run's directory may be relative to the home directory of the machine it runs on
+// (a spawn from another host names no directory of this one): ~ is the HOME of the
+// run's environment.
+func TestHomeRelativeDir(t *testing.T) {
+	for _, c := range []struct{ dir, want string }{
+		{"~", "/home/u"}, {"~/src/app", "/home/u/src/app"}, {"/abs", "/abs"}, {"", ""}, {"~x", "~x"},
+	} {
+		s := Spec{Argv: []string{"true"}, Dir: c.dir, BaseEnv: []string{"HOME=/home/u", "PATH=/bin"}}
+		if got := s.command(config.Default(), "r1").Dir; got != c.want {
+			t.Errorf("Dir %q ran in %q, want %q", c.dir, got, c.want)
+		}
+	}
+}

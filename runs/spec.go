@@ -212,10 +212,27 @@ func (s Spec) command(d config.Defaults, id string) *exec.Cmd {
 		cmd = exec.Command(s.program(env), s.Argv[1:]...)
 		cmd.Args[0] = s.Argv[0]
 	}
-	cmd.Dir = s.Dir
+	cmd.Dir = s.dir(env)
 	env = runEnv(env, s.PTY, d.Term) // Corral's terminal, not the host's (env.go)
 	cmd.Env = append(append(env, s.Env...), RunIDEnv+"="+id)
 	return cmd
+}
+
+// HomeRelative reports whether dir is a run's directory relative to the home directory
+// of the machine it runs on ("~" or "~/…"): a spawn on another host names one there.
+func HomeRelative(dir string) bool { return dir == "~" || strings.HasPrefix(dir, "~/") }
+
+// dir is the directory to run in: Dir, a leading ~ the home directory of env's user
+// ($HOME there, else this process's user's).
+func (s Spec) dir(env []string) string {
+	if !HomeRelative(s.Dir) {
+		return s.Dir
+	}
+	home := envValue(env, "HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, strings.TrimPrefix(s.Dir, "~"))
 }
 
 // program is the path to exec for Argv[0]: found in BaseEnv's PATH when the spec has
@@ -231,7 +248,7 @@ func (s Spec) program(env []string) string {
 		}
 		p := filepath.Join(dir, name)
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(s.Dir, p)
+			p = filepath.Join(s.dir(env), p)
 		}
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			return p

@@ -179,7 +179,7 @@ func submitCmd(c Core, id, text string) tea.Cmd {
 // spawn starts spec from this process (its directory and environment); a run that
 // ended at once with spawn-error comes back with its id and the error.
 func spawn(c Core, spec runs.Spec) (string, error) {
-	rep, err := api.Spawn.Call(bg, c, api.Here(spec))
+	rep, err := api.Spawn.Call(bg, c, spawnArgs(c, spec))
 	if err == nil && rep.SpawnError != "" {
 		err = errors.New(rep.SpawnError)
 	}

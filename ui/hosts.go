@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -109,10 +110,11 @@ func resyncHostCmd(c Core, host string) tea.Cmd {
 }
 
 // hostCore sends the operations of a core over several hosts that name no run to
-// one host: a run started there.
+// one host: a run started there (on another machine than this: remote).
 type hostCore struct {
 	Core
-	host string
+	host   string
+	remote bool
 }
 
 func (h hostCore) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
@@ -124,5 +126,16 @@ func (m Model) onHost(host string) Core {
 	if host == "" || !m.list.Grouped() {
 		return m.core
 	}
-	return hostCore{Core: m.core, host: host}
+	i := slices.IndexFunc(m.list.hosts, func(h api.HostState) bool { return h.Name == host })
+	return hostCore{Core: m.core, host: host, remote: i >= 0 && !m.list.hosts[i].Local}
+}
+
+// spawnArgs are spawn's arguments for spec on c: from this process's directory and
+// environment, or, for a host on another machine, from nothing of this one's
+// (api.There).
+func spawnArgs(c Core, spec runs.Spec) api.SpawnArgs {
+	if h, ok := c.(hostCore); ok && h.remote {
+		return api.There(spec)
+	}
+	return api.Here(spec)
 }

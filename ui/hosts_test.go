@@ -174,4 +174,10 @@ func TestNewRunAsksForTheHost(t *testing.T) {
 	if !slices.Equal(got, []string{"beta", "alpha"}) {
 		t.Fatalf("spawns went to %v, want the form's beta, then the restart's alpha", got)
 	}
+	core.fakeCore.mu.Lock()
+	spec := core.fakeCore.specs[0]
+	core.fakeCore.mu.Unlock()
+	if spec.Dir != "~" || spec.BaseEnv != nil {
+		t.Fatalf("a run started on another machine took this one's directory %q or environment (%d vars)", spec.Dir, len(spec.BaseEnv))
+	}
 }

@@ -32,6 +32,7 @@ const (
 type HostState struct {
 	Name    string     // as configured ([[host]] name, or client.LocalHost)
 	Where   string     // how it is reached: "this machine", or "ssh DEST"
+	Local   bool       // this machine's server
 	Status  HostStatus // the link now
 	Since   time.Time  // in this status since
 	Err     string     // why it is not connected (the last attempt's error)

@@ -146,10 +146,20 @@ func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
 // directory and with its environment, unless spec names a directory, so that a run
 // spawned from a shell runs where that shell is, wherever the supervisor runs.
 func Here(spec runs.Spec) SpawnArgs {
-	if wd, err := os.Getwd(); err == nil && !filepath.IsAbs(spec.Dir) {
+	if wd, err := os.Getwd(); err == nil && !filepath.IsAbs(spec.Dir) && !runs.HomeRelative(spec.Dir) {
 		spec.Dir = filepath.Join(wd, spec.Dir) // the server's own directory is /
 	}
 	return SpawnArgs{Spec: spec, BaseEnv: os.Environ()}
+}
+
+// There is spawn's arguments for spec started on another host (DESIGN §19): nothing
+// of this machine goes (its directory and environment mean nothing there); with no
+// directory named, the run starts in the home directory of that host's user.
+func There(spec runs.Spec) SpawnArgs {
+	if spec.Dir == "" {
+		spec.Dir = "~"
+	}
+	return SpawnArgs{Spec: spec}
 }
 
 // statesText is "waiting or idle".

@@ -129,7 +129,7 @@ func OpenFleet(members []Member) (*Fleet, error) {
 		}
 		seen[mb.Host.Name] = true
 		m := &member{host: mb.Host, attach: mb.Attach, first: make(chan struct{})}
-		m.state = api.HostState{Name: mb.Host.Name, Where: where(mb.Host), Status: api.HostConnecting, Since: time.Now()}
+		m.state = m.fresh(api.HostConnecting)
 		f.members = append(f.members, m)
 	}
 	for _, m := range f.members {
@@ -146,11 +146,13 @@ func OpenFleet(members []Member) (*Fleet, error) {
 	return f, nil
 }
 
-func where(h Host) string {
-	if h.Remote() {
-		return "ssh " + h.SSH
+// fresh is m's state as it enters status now.
+func (m *member) fresh(status api.HostStatus) api.HostState {
+	where := "this machine"
+	if m.host.Remote() {
+		where = "ssh " + m.host.SSH
 	}
-	return "this machine"
+	return api.HostState{Name: m.host.Name, Where: where, Local: !m.host.Remote(), Status: status, Since: time.Now()}
 }
 
 // keep attaches m, passes its events on while attached, and attaches it again when
@@ -211,7 +213,8 @@ func (f *Fleet) attached(m *member, rem *Remote) {
 	}
 	m.mu.Lock()
 	m.rem = rem
-	m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostConnected, Since: time.Now(), Server: rem.Server().PID}
+	m.state = m.fresh(api.HostConnected)
+	m.state.Server = rem.Server().PID
 	m.mu.Unlock()
 	f.mu.Lock()
 	for _, i := range initial {
@@ -252,7 +255,8 @@ func (f *Fleet) dropped(m *member) {
 		m.screens = m.rem.screensHeld()
 	}
 	m.rem = nil
-	m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostUnreachable, Since: time.Now(), Err: "the link to its server ended"}
+	m.state = m.fresh(api.HostUnreachable)
+	m.state.Err = "the link to its server ended"
 	m.mu.Unlock()
 	f.changed(m)
 }
@@ -278,7 +282,8 @@ func (f *Fleet) forward(m *member, rem *Remote) {
 			continue
 		case api.EventServerBack:
 			m.mu.Lock()
-			m.state = api.HostState{Name: m.host.Name, Where: where(m.host), Status: api.HostConnected, Since: time.Now(), Server: ev.Run.PID}
+			m.state = m.fresh(api.HostConnected)
+			m.state.Server = ev.Run.PID
 			m.mu.Unlock()
 			f.changed(m)
 			continue

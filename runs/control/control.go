@@ -304,14 +304,15 @@ func printJSON(w io.Writer, v any) {
 
 // Spawn starts spec in the server w names (starting it if needed) and prints the
 // new run's id. A run spawned here starts from this directory and environment; one
-// on another host from its server's (this machine's mean nothing there).
+// on another host in its home directory (or --dir there), with its server's
+// environment (this machine's mean nothing there).
 func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
 	c, code := connect(api.Spawn.Name(), w, env, true, nil)
 	if c == nil {
 		return code
 	}
 	defer c.Close()
-	args := api.SpawnArgs{Spec: spec}
+	args := api.There(spec)
 	if h, _ := w.remote(api.Spawn.Name(), env); !h.Remote() {
 		args = api.Here(spec)
 	}
