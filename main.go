@@ -225,7 +225,7 @@ func dispatch(args []string) int {
 	}
 	switch args[0] {
 	case "version", "--version":
-		fmt.Println("corral", version)
+		fmt.Printf("corral %s (protocol %d)\n", version, api.Version)
 		return 0
 	case "help", "-h", "--help":
 		return cmdHelp(args[1:])

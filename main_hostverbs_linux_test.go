@@ -193,6 +193,11 @@ func TestHostSetupErrors(t *testing.T) {
 		!strings.HasPrefix(ls.stdout, "HOST") {
 		t.Errorf("ls with a host without corral: %+v", ls)
 	}
+	doc := h.corral("doctor")
+	if doc.code != 1 || !regexp.MustCompile(`(?m)^host alpha: +ssh alpha: corral \S+ \(protocol \d+\), as here$`).MatchString(doc.stdout) ||
+		!strings.Contains(doc.stdout, "ssh alpha: host badpath (ssh alpha): no corral runs as /nonexistent/bin/corral there") {
+		t.Errorf("doctor with a good host and a host without corral: %+v", doc)
+	}
 	r = h.corral("kill", "--host", "gamma", "x")
 	if want := `corral kill: unknown host "gamma": the hosts are local, alpha, nopath, badpath ([[host]] in the config)` + "\n"; r.code != 2 || r.stderr != want {
 		t.Errorf("unknown host: %+v, want %q", r, want)

@@ -1,18 +1,21 @@
 // Package doctor is corral doctor: what this machine lets Corral do, and what the
 // state dir's server does — how runs are owned (cgroups or sessions, and why), the
-// agent rules in use and their problems, the state dir — for a user to read before
-// trusting it with an afternoon of agents.
+// agent rules in use and their problems, the state dir, the [[host]]s and the corral
+// each has — for a user to read before trusting it with an afternoon of agents.
 package doctor
 
 import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"corral/config"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/api"
 	"corral/runs/client"
+	"corral/runs/control"
 )
 
 // Report writes the diagnosis and returns the exit code: 0, or 1 when something is
@@ -47,6 +50,9 @@ func Report(w io.Writer, stateFlag string) int {
 	} else {
 		fmt.Fprintf(w, "server:           none running (%v)\n", err)
 	}
+	if !hosts(w) {
+		code = 1
+	}
 	set, errs := agentstate.Load(agentstate.UserDir())
 	fmt.Fprintf(w, "agent rules:      %s (yours: %s/*.toml)\n", strings.Join(set.Names(), ", "), agentstate.UserDir())
 	for _, e := range errs {
@@ -54,6 +60,50 @@ func Report(w io.Writer, stateFlag string) int {
 		code = 1
 	}
 	return code
+}
+
+// hosts says, for each [[host]] of the config, whether it is reached over ssh and
+// with which corral there (its `corral version`: the binary and protocol, beside this
+// one's), all at once; false when one is not reached or speaks another protocol.
+// Nothing is started there.
+func hosts(w io.Writer) bool {
+	hs, err := control.UserHosts()
+	if err != nil {
+		fmt.Fprintf(w, "hosts:            %v\n", err)
+		return false
+	}
+	if len(hs) == 0 {
+		return true
+	}
+	here := fmt.Sprintf("corral %s (protocol %d)", api.Binary, api.Version)
+	lines := make([]string, len(hs))
+	ok := make([]bool, len(hs))
+	var wg sync.WaitGroup
+	for i, h := range hs {
+		wg.Go(func() {
+			out, err := h.Output("version")
+			there := strings.TrimSpace(string(out))
+			switch {
+			case err != nil:
+				lines[i] = err.Error()
+			case there == here:
+				lines[i], ok[i] = there+", as here", true
+			case !strings.Contains(there, "(protocol "):
+				lines[i] = there + ", here " + here + ": an older corral, which does not say its protocol (install this one there)"
+			case strings.Contains(there, fmt.Sprintf("(protocol %d)", api.Version)):
+				lines[i], ok[i] = there+", here "+here, true
+			default:
+				lines[i] = there + ", here " + here + ": another protocol (corral server --upgrade there with this one's binary, or this one with that)"
+			}
+		})
+	}
+	wg.Wait()
+	all := true
+	for i, h := range hs {
+		fmt.Fprintf(w, "host %-12s ssh %s: %s\n", h.Name+":", h.SSH, lines[i])
+		all = all && ok[i]
+	}
+	return all
 }
 
 func orUnknown(s string) string {
