@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,4 +129,33 @@ func TestHostGoneSilent(t *testing.T) {
 	x.typeInFocus("awake", `far awake`)
 	x.keys("D")
 	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+}
+
+// A host whose corral speaks another protocol shows so in its header, and corral
+// doctor says which corral each side has; the other hosts work as ever.
+func TestHostVersionMismatchInOneUI(t *testing.T) {
+	fleet := sshtest.Start(t, "alpha", "beta")
+	state := serverState(t)
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf("[[host]]\nname = \"alpha\"\nssh = \"alpha\"\ncorral = %q\n\n[[host]]\nname = \"beta\"\nssh = \"beta\"\ncorral = %q\n",
+		corralBin, nextCorral(t))), 0o644)
+	if r := serverCorral(t, fleet.Host("alpha").StateDir, "spawn", "--pty", "--name", "far-a", "--shell", "--", `while read l; do echo "far-a $l"; done`); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	env := fmt.Sprintf("env CORRAL_SSH='%s' CORRAL_CONFIG=%s CORRAL_STATE_DIR=%s", fleet.SSH, cfg, state)
+	x := startTmux(t, 160, 45, env+" "+corralBin+" attach")
+	x.waitFor(`alpha · connected[\s\S]*far-a\s+pty\s+running[\s\S]*beta · version mismatch since`, 30*time.Second)
+	x.waitFor(`host beta: .*protocol`, 10*time.Second)
+	x.selectRun("far-a")
+	x.typeInFocus("fine", `far-a fine`)
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+
+	cmd := exec.Command(corralBin, "doctor")
+	cmd.Env = append(os.Environ(), "CORRAL_SSH="+fleet.SSH, "CORRAL_CONFIG="+cfg, "CORRAL_STATE_DIR="+state)
+	doc := run(t, cmd)
+	if doc.code != 1 || !strings.Contains(doc.stdout, "ssh beta: corral 0.2.0-next (protocol 2), here corral") ||
+		!strings.Contains(doc.stdout, "another protocol") {
+		t.Errorf("doctor with a host of another protocol: %+v", doc)
+	}
 }

@@ -75,6 +75,17 @@ func (m Model) hostsChanged(msg HostsMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// hostsAtStart lists the hosts as the UI opens, and says in the events pane why any
+// that is not connected is not (later changes are said as they come).
+func (m *Model) hostsAtStart(hs []api.HostState) {
+	m.list.SetHosts(hs)
+	for _, h := range hs {
+		if text, warn := hostChange(h, api.HostState{}); warn {
+			m.events.add(m.now, text, m.c.Styles.Warn)
+		}
+	}
+}
+
 // hostChange is what the events pane says of a host's new state (warn: loudly).
 func hostChange(h, was api.HostState) (string, bool) {
 	switch h.Status {

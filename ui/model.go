@@ -108,7 +108,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.list.SetConfigured(o.Configured)
 	if h, ok := o.Core.(hostedCore); ok {
-		m.list.SetHosts(h.Hosts())
+		m.hostsAtStart(h.Hosts())
 	}
 	if !o.Detachable {
 		c.Keys.Detach.SetEnabled(false)

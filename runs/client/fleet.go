@@ -24,9 +24,12 @@ import (
 type Fleet struct {
 	members []*member
 	events  chan runs.Event
-	done    chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup
+	// patience is how long a listing waits for the other hosts after the first
+	// answer (fleetPatience; tests on a loaded machine wait longer).
+	patience time.Duration
+	done     chan struct{}
+	once     sync.Once
+	wg       sync.WaitGroup
 
 	mu      sync.Mutex
 	where   map[string]*member // run id → its host
@@ -121,7 +124,7 @@ func OpenFleet(members []Member) (*Fleet, error) {
 	if len(members) == 0 {
 		return nil, errors.New("no host to attach to")
 	}
-	f := &Fleet{events: make(chan runs.Event, 256), done: make(chan struct{}), where: map[string]*member{}}
+	f := &Fleet{events: make(chan runs.Event, 256), done: make(chan struct{}), where: map[string]*member{}, patience: fleetPatience}
 	seen := map[string]bool{}
 	for _, mb := range members {
 		if seen[mb.Host.Name] {
@@ -234,7 +237,7 @@ func (f *Fleet) attached(m *member, rem *Remote) {
 func (f *Fleet) failed(m *member, err error, delay time.Duration) {
 	status := api.HostUnreachable
 	var ae *api.Error
-	if errors.As(err, &ae) && ae.Code == api.CodeVersion {
+	if errors.Is(err, api.ErrVersion) || errors.As(err, &ae) && ae.Code == api.CodeVersion {
 		status = api.HostMismatch
 	}
 	m.mu.Lock()
@@ -472,7 +475,7 @@ func (f *Fleet) owner(id string) (*member, error) {
 		id string
 	}
 	var hits []found
-	for _, a := range f.ask(context.Background(), "", fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
+	for _, a := range f.ask(context.Background(), "", fleetFanOut, f.patience, func(ctx context.Context, m *member) (any, error) {
 		return m.invoke(ctx, api.Info, api.RunRef{ID: id})
 	}) {
 		if a.err == nil {

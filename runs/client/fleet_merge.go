@@ -28,7 +28,7 @@ func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, er
 	if !merged[op.Name()] { // a spawn with no host named: the first host's, never every host's
 		return f.invoke(ctx, f.members[0], op, args)
 	}
-	listing, bound, patience := op.Name(), fleetFanOut, fleetPatience
+	listing, bound, patience := op.Name(), fleetFanOut, f.patience
 	if op == api.Operation(api.Shutdown) || op == api.Operation(api.Reconcile) {
 		listing, bound, patience = "", 0, 0
 	}
@@ -72,7 +72,7 @@ func (f *Fleet) trees(ctx context.Context, op api.Operation, a api.TreesArgs) (a
 	}
 	out := api.TreeMap{}
 	var errs []error
-	answers := f.ask(ctx, op.Name(), fleetFanOut, fleetPatience, func(ctx context.Context, m *member) (any, error) {
+	answers := f.ask(ctx, op.Name(), fleetFanOut, f.patience, func(ctx context.Context, m *member) (any, error) {
 		if ids := by[m]; len(ids) > 0 {
 			return m.invoke(ctx, op, api.TreesArgs{IDs: ids})
 		}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"reflect"
 	"strings"
@@ -116,6 +117,9 @@ func twoHosts(t *testing.T) (f *Fleet, alpha, beta *netLink) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every host answers, however loaded the machine: a host left out for being slow
+	// is the silent host's test's (TestFleetSilentHostHoldsNothingUp).
+	f.patience = fleetFanOut
 	t.Cleanup(func() { f.Close() })
 	return f, alpha, beta
 }
@@ -260,7 +264,10 @@ func TestFleetVersionMismatch(t *testing.T) {
 	bad := Member{Host: Host{Name: "old", SSH: "old"}, Attach: func() (*Remote, error) {
 		return nil, &api.Error{Code: api.CodeVersion, Message: "the server speaks protocol 3, this corral 4"}
 	}}
-	f, err := OpenFleet([]Member{good.member("new"), bad})
+	worded := Member{Host: Host{Name: "older", SSH: "older"}, Attach: func() (*Remote, error) {
+		return nil, fmt.Errorf("host older: %w: the server speaks protocol 3", api.ErrVersion) // as NewClient words it
+	}}
+	f, err := OpenFleet([]Member{good.member("new"), bad, worded})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,6 +275,9 @@ func TestFleetVersionMismatch(t *testing.T) {
 	s := hostState(f, "old")
 	if s.Status != api.HostMismatch || !strings.Contains(s.Err, "protocol 3") {
 		t.Fatalf("old host: %+v", s)
+	}
+	if s := hostState(f, "older"); s.Status != api.HostMismatch {
+		t.Fatalf("a host whose hello said another protocol: %+v", s)
 	}
 	if hostState(f, "new").Status != api.HostConnected {
 		t.Fatalf("new host: %+v", hostState(f, "new"))
@@ -321,6 +331,7 @@ func TestFleetSilentHostHoldsNothingUp(t *testing.T) {
 	b := spawnOn(t, f, "beta", "sleep", "60")
 	t.Cleanup(beta.thaw)
 	ctx := context.Background()
+	f.patience = fleetPatience
 	beta.stall()
 	for range 2 {
 		snap, err := api.Snapshot.Call(ctx, f, api.SnapshotArgs{All: true})

@@ -11,6 +11,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
+	"corral/runs/api"
 )
 
 // LocalHost is the name of this machine's server among several hosts (DESIGN §19):
@@ -132,7 +133,7 @@ func (e *hostError) Unwrap() error { return e.kind }
 // (exit: Wait's error) and the last line it wrote to stderr.
 func (h Host) failed(err, exit error, last string) error {
 	var ee *exec.ExitError
-	if !errors.As(exit, &ee) {
+	if !errors.As(exit, &ee) || errors.Is(err, api.ErrVersion) { // a mismatch: corral there answered
 		return fmt.Errorf("host %s: %w", h.Name, err)
 	}
 	said := ""
