@@ -51,7 +51,7 @@
 // for them and removes any marker inside the text, so a paste can never turn
 // into typed keys. A combination a legacy terminal cannot express is an error,
 // never a guess. ModeTracker follows the modes from a run's output when no
-// screen is kept.
+// screen is kept, reading the sequences with x/ansi's parser.
 //
 // # Corral's own terminal
 //

@@ -1,6 +1,9 @@
 package ptyhost
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestModeTracker(t *testing.T) {
 	cases := []struct {
@@ -23,6 +26,19 @@ func TestModeTracker(t *testing.T) {
 		{"mouse off", []string{"\x1b[?1002h", "\x1b[?1002l"}, Modes{}},
 		{"x10", []string{"\x1b[?9h"}, Modes{Mouse: 9}},
 		{"overlong params ignored", []string{"\x1b[?" + string(make([]byte, 100)) + "h"}, Modes{}},
+		// Where x/ansi's parser reads differently from a byte scanner:
+		{"split at every byte", strings.Split("\x1b[?1000;1006h\x1b[?1h", ""), Modes{AppCursor: true, Mouse: 1000, MouseSGR: true}},
+		{"reset split", []string{"\x1b[?1;2004h\x1b", "c"}, Modes{}},
+		{"more params than kept", []string{"\x1b[?" + strings.Repeat("25;", 40) + "2004h"}, Modes{}},
+		{"long list of modes", []string{"\x1b[?1000;1002;1003;1006;1004;1005;1015;2004h"},
+			Modes{Mouse: 1003, MouseSGR: true, BracketedPaste: true}},
+		{"leading zeros", []string{"\x1b[?0001h"}, Modes{AppCursor: true}},
+		{"sub-parameters name no mode", []string{"\x1b[?1:2004h\x1b[?1000:1;1006h"}, Modes{MouseSGR: true}},
+		{"intermediate", []string{"\x1b[?1$h"}, Modes{}},
+		{"8-bit CSI not obeyed", []string{"\x9b?1h"}, Modes{}},
+		{"after strings ended by BEL and ST", []string{"\x1b]0;t\x07\x1b[?1h\x1bP+q\x1b", "\\\x1b[?2004h"},
+			Modes{AppCursor: true, BracketedPaste: true}},
+		{"CAN abandons", []string{"\x1b[?1\x18h"}, Modes{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

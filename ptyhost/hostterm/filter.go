@@ -11,6 +11,13 @@ import "io"
 // as it would in a terminal of its own. Sequences split across writes are followed.
 // Writes to the terminal itself are not filtered when Corral's output is not a
 // terminal: a file or a pipe gets the bytes as the program wrote them.
+//
+// It is not built on x/ansi's parser (issue 21): that parser hands on parsed fields,
+// not the bytes to pass through; its UTF-8 state takes the byte after a lead byte
+// whatever it is, so "\xc3\x1b]52;…" would pass the ESC as part of a character and the
+// host terminal, which resynchronises on the ESC, would run the clipboard write; and the
+// parser alone, doing nothing, took 1.9× as long as this whole filter on
+// BenchmarkFilter's input (8.1 ms against 4.4 ms a MiB).
 type Filter struct {
 	w     io.Writer
 	state int

@@ -17,6 +17,12 @@ func TestHostFilter(t *testing.T) {
 		{"APC dropped", "a\x1b_Gx\x1b\\b", "ab"},
 		{"window ops dropped", "a\x1b[21tb\x1b[8;100;100t", "ab"},
 		{"charset passes", "\x1b(0q\x1b(B", "\x1b(0q\x1b(B"},
+		// Where a filter on x/ansi's parser would differ: its UTF-8 state takes the byte
+		// after a lead byte whatever it is, so the ESC would pass as part of a character
+		// and the host terminal, which resynchronises there, would run the OSC.
+		{"OSC after a cut character dropped", "a\xc3\x1b]52;c;ZWNobw==\x07b", "a\xc3b"},
+		{"PM and SOS dropped", "a\x1b^x\x1b\\b\x1bXy\x1b\\c", "abc"},
+		{"control in a CSI passes in place", "\x1b[1\r2m", "\x1b[1\r2m"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

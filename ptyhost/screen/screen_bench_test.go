@@ -103,14 +103,21 @@ const benchHistory = 10000
 // BenchmarkScreenBareVT10x is vt10x alone on the same inputs: the wrapper's
 // cost is the difference.
 func BenchmarkScreenBareVT10x(b *testing.B) {
-	for _, in := range []struct {
-		name string
-		data []byte
-	}{{"plain", benchPlain()}, {"sgr", benchSGR()}, {"redraw", benchRedraw()}} {
+	for _, in := range benchInputs()[:3] {
 		b.Run(in.name, func(b *testing.B) {
 			benchWrite(b, in.data, vt10x.New(vt10x.WithSize(benchCols, benchRows)))
 		})
 	}
+}
+
+type benchInput struct {
+	name string
+	data []byte
+}
+
+// benchInputs are the inputs above by name: plain, sgr, redraw, cjk.
+func benchInputs() []benchInput {
+	return []benchInput{{"plain", benchPlain()}, {"sgr", benchSGR()}, {"redraw", benchRedraw()}, {"cjk", benchCJK()}}
 }
 
 // BenchmarkScreenRender renders a full 120×40 frame with a colour change every

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,6 +12,8 @@ import (
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Remote is a server's supervisor as an attached UI sees it: the same methods as the
@@ -443,19 +444,4 @@ func (r *Remote) Invoke(ctx context.Context, op api.Operation, args any) (any, e
 }
 
 // Text is the frame's text with its SGR sequences (all a rendered frame holds) removed.
-func (s *remoteScreen) Text() string {
-	r := s.Render()
-	var b strings.Builder
-	for i := 0; i < len(r); i++ {
-		if r[i] == 0x1b && i+1 < len(r) && r[i+1] == '[' {
-			j := i + 2
-			for j < len(r) && (r[j] < 0x40 || r[j] > 0x7e) {
-				j++
-			}
-			i = j
-			continue
-		}
-		b.WriteByte(r[i])
-	}
-	return b.String()
-}
+func (s *remoteScreen) Text() string { return ansi.Strip(s.Render()) }

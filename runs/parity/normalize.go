@@ -3,6 +3,9 @@ package parity
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	ansiparser "github.com/charmbracelet/x/ansi/parser"
 )
 
 // Rules are the normalization rules, in the order they apply, for --help and the README.
@@ -86,87 +89,57 @@ func (b *lineBuf) empty() bool    { return !b.wrote }
 func (b *lineBuf) reset()         { *b = lineBuf{cells: b.cells[:0]} }
 
 // parser removes escape sequences from a byte stream that may split them (and UTF-8
-// runes) across pieces, and hands on the runes that remain. It follows ECMA-48's
-// shapes, not any terminal's repertoire: a sequence it does not know is still
-// removed whole.
+// runes) across pieces, and hands on the runes that remain. x/ansi's parser (DEC's
+// VT500 state machine, as xterm's) reads the sequences, so a sequence it does not know
+// is still removed whole, a control inside one acts as in a terminal, BEL ends an OSC
+// but no DCS, APC, PM or SOS, and CAN or SUB abandons any. Around it, bytes that are not
+// UTF-8 show as U+FFFD, as a UTF-8 terminal shows them: 0x80–0x9F are not taken for
+// 8-bit C1 controls (one in a binary's output would swallow text), and a character cut
+// by a byte that cannot continue it ends there, that byte read anew (an ESC after a
+// stray lead byte still starts its sequence).
 type parser struct {
-	state   int
-	pending []byte // an incomplete UTF-8 rune
+	ap   *ansi.Parser // made by the first feed
+	emit func(rune)
 }
-
-const (
-	stText   = iota
-	stEsc    // after ESC
-	stEscInt // ESC and intermediates (0x20–0x2F), waiting for the final byte
-	stCSI    // ESC [ … waiting for a final byte 0x40–0x7E
-	stString // OSC/DCS/APC/PM/SOS body, ended by BEL (OSC) or ST (ESC \)
-	stStrEsc // ESC inside a string: ST if '\' follows
-)
 
 func (p *parser) feed(data []byte, emit func(rune)) {
+	if p.ap == nil {
+		p.ap = new(ansi.Parser)
+		p.ap.SetParamsSize(ansiparser.MaxParamsSize)
+		p.ap.SetDataSize(1) // payloads are dropped unread; 0 would mean unbounded
+		p.ap.SetHandler(ansi.Handler{Print: p.print, Execute: p.execute})
+	}
+	p.emit = emit
 	for _, c := range data {
-		p.step(c, emit)
+		p.step(c)
 	}
 }
 
-func (p *parser) step(c byte, emit func(rune)) {
-	switch p.state {
-	case stEsc:
-		p.afterEsc(c)
-	case stEscInt:
-		if c < 0x20 || c > 0x2f {
-			p.state = stText
-		}
-	case stCSI:
-		if c >= 0x40 && c <= 0x7e {
-			p.state = stText
-		}
-	case stString:
-		switch c {
-		case 0x07:
-			p.state = stText
-		case 0x1b:
-			p.state = stStrEsc
-		}
-	case stStrEsc:
-		p.state = stString
-		if c == '\\' {
-			p.state = stText
-		}
-	default:
-		p.text(c, emit)
+func (p *parser) step(c byte) {
+	st := p.ap.State()
+	if st == ansiparser.Utf8State && utf8.RuneStart(c) { // c cannot continue the character
+		p.ap.Reset()
+		p.emit(utf8.RuneError)
+		st = ansiparser.GroundState
 	}
-}
-
-func (p *parser) afterEsc(c byte) {
-	switch {
-	case c == '[':
-		p.state = stCSI
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-		p.state = stString
-	case c >= 0x20 && c <= 0x2f:
-		p.state = stEscInt
-	default: // a two-byte sequence (ESC 7, ESC =, ESC M …): done
-		p.state = stText
-	}
-}
-
-func (p *parser) text(c byte, emit func(rune)) {
-	if len(p.pending) > 0 || c >= utf8.RuneSelf {
-		p.pending = append(p.pending, c)
-		if utf8.FullRune(p.pending) {
-			r, _ := utf8.DecodeRune(p.pending)
-			p.pending = p.pending[:0]
-			emit(r)
-		}
+	if st == ansiparser.GroundState && c >= utf8.RuneSelf && (c < 0xc2 || c > 0xf4) { // no first byte of UTF-8
+		p.emit(utf8.RuneError)
 		return
 	}
-	switch c {
-	case 0x1b:
-		p.state = stEsc
-	case 0x07, 0x00, 0x0e, 0x0f:
+	p.ap.Advance(c)
+}
+
+func (p *parser) print(r rune) { p.emit(r) }
+
+// execute hands on the controls a line is made of (LF, CR, BS, TAB…) but BEL, NUL, SO
+// and SI (Rules), and the ESC x/ansi executes for the first of two in a row.
+func (p *parser) execute(c byte) {
+	switch {
+	case c == 0x07, c == 0x00, c == 0x0e, c == 0x0f, c == 0x1b:
+	case c >= utf8.RuneSelf: // an 8-bit C1 control inside a sequence: not UTF-8
+		p.emit(utf8.RuneError)
 	default:
-		emit(rune(c))
+		p.emit(rune(c))
 	}
 }
 

@@ -2,6 +2,7 @@ package parity
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,21 @@ func TestNormalize(t *testing.T) {
 		{"backspace", []piece{{data: []byte("ab\bc\n")}}, []string{"ac"}, false},
 		{"bell removed, no final newline", []piece{{data: []byte("done\a")}}, []string{"done"}, true},
 		{"empty lines kept", []piece{{data: []byte("\n\nx\n")}}, []string{"", "", "x"}, false},
+		// What x/ansi's parser changed, or could have:
+		{"split at every byte", bytePieces("\x1b]0;t\x1b\\a\x1b[38;2;1;2;3mb\x1bP1$r\x1b\\c\x1b(Bd\n"),
+			[]string{"abcd"}, false},
+		{"BEL ends an OSC, not a DCS", []piece{{data: []byte("a\x1b]8;;u\x07b\x1bPq\x07c\x1b\\d\n")}},
+			[]string{"abd"}, false},
+		{"APC ended by ST", []piece{{data: []byte("a\x1b_Gf=1\x07x\x1b\\b\n")}}, []string{"ab"}, false},
+		{"overlong parameters", []piece{{data: []byte("a\x1b[" + strings.Repeat("1;", 300) + "mb\n")}},
+			[]string{"ab"}, false},
+		{"control inside a sequence acts", []piece{{data: []byte("ab\x1b[1\rc\x1b[0mX\n")}}, []string{"Xb"}, false},
+		{"CAN abandons a sequence and stays, as in text", []piece{{data: []byte("a\x1b[1\x18b\x18\n")}},
+			[]string{"a\x18b\x18"}, false},
+		{"ESC ESC", []piece{{data: []byte("a\x1b\x1b[31mb\n")}}, []string{"ab"}, false},
+		{"8-bit C1 is not a control", []piece{{data: []byte("a\x9b31mb\x9dc\n")}}, []string{"a\ufffd31mb\ufffdc"}, false},
+		{"cut character then a sequence", []piece{{data: []byte("a\xe4\xbd")}, {data: []byte("\x1b[1mb\n")}},
+			[]string{"a\ufffdb"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -34,6 +50,15 @@ func TestNormalize(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bytePieces is s read one byte at a time.
+func bytePieces(s string) []piece {
+	var ps []piece
+	for i := range len(s) {
+		ps = append(ps, piece{data: []byte(s[i : i+1])})
+	}
+	return ps
 }
 
 func TestNormalizeMarksStderr(t *testing.T) {
