@@ -30,6 +30,7 @@ type Fleet struct {
 	done     chan struct{}
 	once     sync.Once
 	wg       sync.WaitGroup
+	joining  sync.Mutex // a host attached is checked against the others, one at a time (join)
 
 	mu      sync.Mutex
 	where   map[string]*member // run id → its host
@@ -149,6 +150,31 @@ func OpenFleet(members []Member) (*Fleet, error) {
 	return f, nil
 }
 
+// join makes rem m's Remote (attached), unless its server is another host's already
+// (twin): one at a time, so two entries attaching at once to one server cannot both.
+func (f *Fleet) join(m *member, rem *Remote) error {
+	f.joining.Lock()
+	defer f.joining.Unlock()
+	if err := f.twin(m, rem); err != nil {
+		return err
+	}
+	f.attached(m, rem)
+	return nil
+}
+
+// twin is why m, attached with rem, is another host's server again (nil if it is
+// not): two entries that reach one server (an alias, localhost and the machine's
+// name) would list its runs twice under two names. The server's instance says.
+func (f *Fleet) twin(m *member, rem *Remote) error {
+	inst := rem.Server().Instance
+	for _, o := range f.members {
+		if r := o.remote(); o != m && r != nil && inst != "" && r.Server().Instance == inst {
+			return fmt.Errorf("the same server as host %s (instance %s, state dir %s): one host is listed once", o.host.Name, inst, rem.Server().StateDir)
+		}
+	}
+	return nil
+}
+
 // fresh is m's state as it enters status now.
 func (m *member) fresh(status api.HostStatus) api.HostState {
 	where := "this machine"
@@ -165,6 +191,9 @@ func (f *Fleet) keep(m *member) {
 	delay := fleetRetryFirst
 	for {
 		rem, err := m.attach()
+		if err == nil {
+			err = f.join(m, rem)
+		}
 		if f.closed() {
 			if rem != nil {
 				rem.Close()
@@ -173,6 +202,10 @@ func (f *Fleet) keep(m *member) {
 			return
 		}
 		if err != nil {
+			if rem != nil {
+				rem.Close()
+				rem = nil
+			}
 			f.failed(m, err, delay)
 			m.firstDone()
 			select {
@@ -184,7 +217,6 @@ func (f *Fleet) keep(m *member) {
 			continue
 		}
 		delay = fleetRetryFirst
-		f.attached(m, rem)
 		m.firstDone()
 		f.forward(m, rem)
 		rem.Close()
