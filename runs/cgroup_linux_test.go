@@ -312,3 +312,29 @@ func TestCgroupRecordedBeforeTheFork(t *testing.T) {
 		return os.IsNotExist(err)
 	})
 }
+
+// A run in its cgroup is running once its cgroup's record is durable; its pid reaches
+// the record behind it (commitBehindLocked), and a run that ends at once still leaves
+// its final record, never the running one written late over it.
+func TestCgroupRecordPIDBehind(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := cgroupSup(t, WithRegistry(reg), WithDefaults(shortLeases()))
+	id := spawn(t, s, childSpec(false, "sleep"))
+	if rec, err := reg.record(id); err != nil || rec.Cgroup == "" {
+		t.Fatalf("record %+v, %v: want it naming the cgroup when Spawn returns", rec, err)
+	}
+	info, _ := s.Info(id)
+	eventually.True(t, 10*time.Second, "the record's pid", func() bool {
+		rec, err := reg.record(id)
+		return err == nil && rec.State == Running && rec.PID == info.PID && rec.PID > 0
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	for range 20 {
+		quick := spawn(t, s, childSpec(false, "exit", "3"))
+		waitEnd(t, s, quick)
+		if rec, err := reg.record(quick); err != nil || rec.State != Exited || rec.ExitCode == nil || *rec.ExitCode != 3 {
+			t.Fatalf("record of a run that exited at once: %+v, %v", rec, err)
+		}
+	}
+}
