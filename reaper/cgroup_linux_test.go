@@ -197,3 +197,18 @@ func TestSweepCgroups(t *testing.T) {
 		}
 	}
 }
+
+// The cgroup whose cgroup.procs a start into a cgroup also needs: the nearest one
+// holding both Corral's own and the target.
+func TestCommonCgroup(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"/sys/fs/cgroup/user.slice/u@1.service/app", "/sys/fs/cgroup/user.slice/u@1.service/app/corral/r1", "/sys/fs/cgroup/user.slice/u@1.service/app"},
+		{"/sys/fs/cgroup/a/b", "/sys/fs/cgroup/a/c/corral/r1", "/sys/fs/cgroup/a"},
+		{"/sys/fs/cgroup/ab", "/sys/fs/cgroup/a/corral", "/sys/fs/cgroup"},
+		{"/sys/fs/cgroup", "/sys/fs/cgroup/corral/probe-1", "/sys/fs/cgroup"},
+	} {
+		if got := commonCgroup(c.a, c.b); got != c.want {
+			t.Errorf("commonCgroup(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -73,7 +73,44 @@ func tryBase(parent, what string) CgroupBase {
 	if err := unix.Access(filepath.Join(probe, "cgroup.kill"), unix.W_OK); err != nil {
 		return CgroupBase{Reason: fmt.Sprintf("sessions: no cgroup.kill in %s (Linux 5.14 or later has it): %v", what, err)}
 	}
+	if err := mayStartIn(probe); err != nil {
+		return CgroupBase{Reason: fmt.Sprintf("sessions: cannot start a process in a cgroup of %s: %v", what, err)}
+	}
 	return CgroupBase{Dir: dir, Reason: "cgroup: in " + what}
+}
+
+// mayStartIn says whether this process may start a child inside cgroup dir
+// (CLONE_INTO_CGROUP) or move one there: the kernel asks for write access to dir's
+// cgroup.procs and to that of the nearest cgroup holding both dir and this process's
+// own. A directory chowned to the user without its cgroup.procs (a delegation done by
+// hand, half: systemd chowns cgroup.procs, cgroup.threads and cgroup.subtree_control
+// with it) lets cgroups be made, and every start into them fail.
+func mayStartIn(dir string) error {
+	own, err := CgroupOf(os.Getpid())
+	if err != nil {
+		return err
+	}
+	for _, cg := range []string{dir, commonCgroup(own, dir)} {
+		procs := filepath.Join(cg, "cgroup.procs")
+		if err := unix.Faccessat(unix.AT_FDCWD, procs, unix.W_OK, unix.AT_EACCESS); err != nil {
+			return fmt.Errorf("%s: %w", procs, err)
+		}
+	}
+	return nil
+}
+
+// commonCgroup is the nearest cgroup directory that holds both a and b (cleaned
+// paths of one cgroup2 mount).
+func commonCgroup(a, b string) string {
+	for !within(b, a) {
+		a = filepath.Dir(a)
+	}
+	return a
+}
+
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/") || dir == "/"
 }
 
 // cgroup2Mount is where the cgroup2 hierarchy is mounted (/sys/fs/cgroup on a unified
@@ -124,3 +161,6 @@ func CgroupOf(pid int) (string, error) {
 
 // cgroup2MountOnce is cgroup2Mount, read once.
 var cgroup2MountOnce = sync.OnceValues(cgroup2Mount)
+
+// Cgroup2Mount is where the cgroup2 hierarchy is mounted, or why there is none.
+func Cgroup2Mount() (string, error) { return cgroup2MountOnce() }

@@ -241,8 +241,10 @@ func TestTerminateOnStep(t *testing.T) {
 			if !slices.Equal(calls, tc.want) || !slices.Equal(rep.Steps, stepsOf(calls)) {
 				t.Errorf("OnStep calls %v, report steps %v; want %v", calls, rep.Steps, tc.want)
 			}
-			// As it happens: the stop signal before the grace ran out, SIGKILL after.
-			if len(at) > 0 && at[0] >= tg.Grace || len(at) > 1 && at[1] < tg.Grace {
+			// As it happens: the stop signal reported before the grace was waited, SIGKILL
+			// after it. (Measured from the stop signal, not from the call: finding the
+			// session's members took longer than the grace on a loaded machine.)
+			if len(at) > 1 && at[1]-at[0] < tg.Grace {
 				t.Errorf("steps called at %v (grace %v)", at, tg.Grace)
 			}
 			c.wait()

@@ -13,6 +13,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs/eventually"
+	"corral/runs/keeper"
 )
 
 // The cgroup backend (DESIGN §17) in runs: what leaves a session stays the run's,
@@ -311,4 +312,88 @@ func TestCgroupRecordedBeforeTheFork(t *testing.T) {
 		_, err := os.Stat(cg.Path)
 		return os.IsNotExist(err)
 	})
+}
+
+// A run in its cgroup is running once its cgroup's record is durable; its pid reaches
+// the record behind it (commitBehindLocked), and a run that ends at once still leaves
+// its final record, never the running one written late over it.
+func TestCgroupRecordPIDBehind(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := cgroupSup(t, WithRegistry(reg), WithDefaults(shortLeases()))
+	id := spawn(t, s, childSpec(false, "sleep"))
+	if rec, err := reg.record(id); err != nil || rec.Cgroup == "" {
+		t.Fatalf("record %+v, %v: want it naming the cgroup when Spawn returns", rec, err)
+	}
+	info, _ := s.Info(id)
+	eventually.True(t, 10*time.Second, "the record's pid", func() bool {
+		rec, err := reg.record(id)
+		return err == nil && rec.State == Running && rec.PID == info.PID && rec.PID > 0
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	for range 20 {
+		quick := spawn(t, s, childSpec(false, "exit", "3"))
+		waitEnd(t, s, quick)
+		if rec, err := reg.record(quick); err != nil || rec.State != Exited || rec.ExitCode == nil || *rec.ExitCode != 3 {
+			t.Fatalf("record of a run that exited at once: %+v, %v", rec, err)
+		}
+	}
+}
+
+// A server that died after its keeper kept a cgroup run and before the run's pid
+// reached its record (commitBehindLocked) left a record that names the run's cgroup
+// and no pid: the next server takes the run back when the kept root is a member of
+// that cgroup (the record then names it), and refuses a root that is not.
+func TestCgroupKeptBeforeItsPID(t *testing.T) {
+	base := FindCgroups("")
+	if base.Dir == "" {
+		t.Skip(base.Reason)
+	}
+	dir := t.TempDir()
+	old, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := newID()
+	cg, err := reaper.NewCgroup(base.Dir, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := cg.FD()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := childSpec(false, "sleep")
+	root := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	root.Env = append(os.Environ(), spec.Env...)
+	root.SysProcAttr = &syscall.SysProcAttr{Setsid: true, UseCgroupFD: true, CgroupFD: fd}
+	err = root.Start()
+	syscall.Close(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		root.Process.Kill()
+		root.Wait()
+		cg.Remove()
+	})
+	if err := old.create(Record{RunID: id, Secret: newSecret(), Name: "kept", Backend: KindPipe, Spec: spec,
+		State: Starting, CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close() // its server died
+
+	reg := openReg(t, dir)
+	s := regSup(t, reg)
+	if _, err := s.stealKept(keeper.Run{ID: id, PID: os.Getpid()}); err == nil {
+		t.Error("a kept root outside the record's cgroup was taken")
+	}
+	rec, err := s.stealKept(keeper.Run{ID: id, PID: root.Process.Pid})
+	if err != nil {
+		t.Fatalf("the run kept before its pid was recorded: %v", err)
+	}
+	if onDisk, _ := reg.record(id); rec.PID != root.Process.Pid || onDisk.PID != rec.PID || onDisk.State != Running ||
+		onDisk.Fingerprint.PID != rec.PID || onDisk.OwnerInstanceID != reg.Instance() {
+		t.Errorf("stolen record %+v, on disk %+v: want the kept root's pid, running, this instance's", rec, onDisk)
+	}
 }

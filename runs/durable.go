@@ -28,7 +28,7 @@ func (r *run) persistLocked() error {
 	}
 	rec := r.recordLocked()
 	if r.wb.busy {
-		r.wb.pending = &rec
+		r.wb.pending, r.wb.light = &rec, false
 		return nil
 	}
 	err := r.putRecord(rec, r.epoch, false)
@@ -42,7 +42,7 @@ func (r *run) persistLocked() error {
 		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		return err
 	}
-	r.wb.busy, r.wb.pending = true, &rec
+	r.wb.busy, r.wb.pending, r.wb.light = true, &rec, false
 	r.sup.writers.Add(1)
 	go r.writeBehind()
 	if errors.Is(err, errLocked) {
@@ -79,7 +79,7 @@ func (r *run) writeBehind() {
 	delay, failures := writeRetryDelay, 0
 	for {
 		r.mu.Lock()
-		rec, epoch := r.wb.pending, r.epoch
+		rec, epoch, light := r.wb.pending, r.epoch, r.wb.light
 		if rec == nil {
 			r.wb.busy = false
 			if r.wb.closeDone {
@@ -89,7 +89,7 @@ func (r *run) writeBehind() {
 			return
 		}
 		r.mu.Unlock()
-		err := r.putRecord(*rec, epoch, true)
+		err := r.storeRecord(*rec, epoch, true, !light)
 		r.mu.Lock()
 		if err == nil && epoch == 0 {
 			r.epoch = 1
@@ -170,6 +170,7 @@ func (s *Supervisor) waitWriters(ctx context.Context) {
 type writeBehindState struct {
 	busy      bool    // a write-behind goroutine owns the run's writes
 	pending   *Record // the newest record it has yet to write
+	light     bool    // pending needs no fsync (commitBehindLocked's)
 	closeDone bool    // the run has exited: close done once the last write is over
 }
 
@@ -183,24 +184,40 @@ func (r *run) doneLocked() {
 	close(r.done)
 }
 
-// commitRunning stores the run's record in state running, before the run moves
-// there (DESIGN §2: running only after the registry commit): it creates it, or
-// updates the one commitCgroup wrote (epoch 1). That update adds the pid to a record
-// already durable, and is not fsynced: if Corral dies the page cache still holds it,
-// and if the OS dies the cgroup record names everything the run started (it saves a
-// file and a directory fsync, about 1 ms, on every spawn). Called without r.mu: it
-// waits for registry.lock, and a cancel must not wait behind it.
+// commitRunning creates the run's record in state running, before the run moves
+// there (DESIGN §2: running only after the registry commit); a run in its cgroup
+// has one already (commitCgroup), and commitBehindLocked adds its pid. Called
+// without r.mu: it waits for registry.lock, and a cancel must not wait behind it.
 func (r *run) commitRunning(rec Record, epoch uint64) error {
 	reg := r.sup.reg
 	if reg == nil {
 		return nil
 	}
 	rec.State = Running
-	if err := r.storeRecord(rec, epoch, true, epoch == 0); err != nil {
+	if err := r.putRecord(rec, epoch, true); err != nil {
 		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		return err
 	}
 	return nil
+}
+
+// commitBehindLocked is commitRunning for a run that started in its cgroup: its
+// running record (the pid) goes to the write-behind, not fsynced, instead of being
+// waited for on the spawn's path. commitCgroup made the record naming its cgroup
+// durable before the fork, which is all a reconcile needs of a Corral killed before
+// this write lands (a record without a pid is alive while its cgroup is populated, and
+// reaped, never adopted). Waited for, the write took registry.lock, read, wrote and
+// renamed the record: 0.6–0.9 ms of a 3 ms spawn → running here. Later records queue
+// behind it, so it never lands over a newer state.
+func (r *run) commitBehindLocked(rec Record) {
+	rec.State = Running
+	r.committedLocked()
+	r.wb.pending, r.wb.light = &rec, true
+	if !r.wb.busy {
+		r.wb.busy = true
+		r.sup.writers.Add(1)
+		go r.writeBehind()
+	}
 }
 
 // commitCgroup stores the record of a run about to start in its cgroup, naming the

@@ -159,10 +159,14 @@ func (s *Supervisor) stealKept(k keeper.Run) (Record, error) {
 			return err
 		case rec.State == Exited:
 			return fmt.Errorf("its record says it exited (%s)", rec.Reason)
-		case rec.PID != k.PID:
+		case rec.PID != k.PID && !pidBehind(rec, k.PID):
 			return fmt.Errorf("its record names pid %d, the keeper %d", rec.PID, k.PID)
 		case s.reg.InstanceAlive(rec.OwnerInstanceID):
 			return fmt.Errorf("%w: %s", errOwnerAlive, rec.OwnerInstanceID)
+		}
+		if rec.PID == 0 { // the root is the keeper's child: its number is pinned
+			rec.PID, rec.PGID, rec.SID, rec.State = k.PID, k.PID, k.PID, Running
+			rec.Fingerprint, _ = reaper.Identify(k.PID)
 		}
 		prev := rec.OwnerInstanceID
 		rec.OwnerInstanceID, rec.LeaseEpoch = s.reg.Instance(), rec.LeaseEpoch+1
@@ -175,6 +179,22 @@ func (s *Supervisor) stealKept(k keeper.Run) (Record, error) {
 		return nil
 	})
 	return rec, err
+}
+
+// pidBehind reports whether rec is the record of a run kept with root pid whose pid
+// had not reached it yet: a run in its cgroup is kept before its pid is written
+// (commitBehindLocked), and a server that died between the two left a record that
+// names the run's cgroup and no pid. The root must be a member of that cgroup.
+func pidBehind(rec Record, pid int) bool {
+	if rec.PID != 0 || rec.Cgroup == "" {
+		return false
+	}
+	cg, err := recordCgroup(rec)
+	if err != nil {
+		return false
+	}
+	in, err := reaper.CgroupOf(pid)
+	return err == nil && in == cg.Path
 }
 
 // resumedRun is the run of a stolen record, as newRun makes one.

@@ -217,9 +217,14 @@ func (r *run) started(cmd *exec.Cmd, proc *ptyhost.Proc) error {
 		return nil
 	}
 	rec, epoch := r.recordLocked(), r.epoch
-	r.mu.Unlock()
-	if release, err := r.commitStart(rec, epoch); !release {
-		return err
+	if r.cgroup != nil && epoch == 1 { // commitCgroup's record is durable and names its cgroup
+		r.commitBehindLocked(rec)
+		r.mu.Unlock()
+	} else {
+		r.mu.Unlock()
+		if release, err := r.commitStart(rec, epoch); !release {
+			return err
+		}
 	}
 	// Kept before its program runs and before it is running (no close-in can come
 	// before its keep, no drop either: the monitor starts after this).

@@ -14,10 +14,13 @@ import (
 // onOutput is called by the host's reader goroutine for every read. It must stay
 // cheap: it never takes the run's lifecycle lock.
 func (r *run) onOutput(s ptyhost.Stream, p []byte) {
-	// The screen (or, without one, the mode tracker) first, the log after them: whoever
-	// sees the bytes in the log (a poll, a test waiting for output, the UI's log read)
-	// then finds them on the screen too, and keys are encoded for the modes they set. In the other order
-	// a poll could return bytes the pane did not show yet (CI saw exactly that).
+	// The screen (or, without one, the mode tracker) and the watchdog first, the log
+	// after them: whoever sees the bytes in the log (a poll, a test waiting for output,
+	// the UI's log read) then finds them on the screen too, keys are encoded for the
+	// modes they set, and the run's Info (its last output, its deadline) counts them. In
+	// the other order a poll could return bytes the pane did not show yet (CI saw
+	// exactly that), and a viewer's snapshot taken after it saw them could leave the run
+	// out as unchanged (SnapshotFor: a reader preempted between the two under load).
 	if r.screen != nil {
 		r.screen.Write(p)
 		// A bell or a desktop notification: the app asks for its human, and its
@@ -39,6 +42,7 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	if r.spec.PTY && r.screen == nil {
 		r.modes.Feed(p) // keys are encoded with the screen's modes where there is one
 	}
+	r.wd.Output()
 	r.out.write(s, p)
 	r.tx[s].write(p)
 	r.cast.output(p, time.Now())
@@ -47,7 +51,6 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 			r.mirrorLost(err)
 		}
 	}
-	r.wd.Output()
 	if r.agent != nil {
 		r.agentOutput(r.sup.clock.Now())
 	}
