@@ -84,10 +84,42 @@ func TestRequestsOneInFlight(t *testing.T) {
 	if !r.logDone("r1") || r.logDone("r1") || r.logDone("r2") {
 		t.Fatal("the log read asked for meanwhile was not due once")
 	}
-	if r.refresh(core, "") == nil || r.refresh(core, "") != nil {
+	if r.refresh(core, "", t0) == nil || r.refresh(core, "", t0) != nil {
 		t.Fatal("a second snapshot and metrics read went while the first were on their way")
+	}
+	// The counters are read again after a lifecycle event or metricsEvery, not on every
+	// refresh: what they count comes with events.
+	r.snapshotDone(false)
+	r.metricsDone()
+	if cmd := r.refresh(core, "", t0.Add(time.Second)); len(collectCmd(cmd)) != 1 {
+		t.Fatalf("an idle refresh read %d things, want the snapshot alone", len(collectCmd(cmd)))
+	}
+	r.snapshotDone(false)
+	r.metricsDue = true
+	if cmd := r.refresh(core, "", t0.Add(2*time.Second)); len(collectCmd(cmd)) != 2 {
+		t.Fatal("the counters were not read after an event")
+	}
+	r.snapshotDone(false)
+	r.metricsDone()
+	if cmd := r.refresh(core, "", t0.Add(2*time.Second+metricsEvery)); len(collectCmd(cmd)) != 2 {
+		t.Fatal("the counters were not read after metricsEvery")
 	}
 	if gen := r.tickGen; r.restartTick() != gen+1 {
 		t.Fatal("restartTick did not start a new generation")
 	}
+}
+
+// collectCmd is the commands a (batch) command holds, without running them.
+func collectCmd(cmd tea.Cmd) []tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	if b, ok := cmd().(tea.BatchMsg); ok {
+		var out []tea.Cmd
+		for _, c := range b {
+			out = append(out, collectCmd(c)...)
+		}
+		return out
+	}
+	return []tea.Cmd{cmd}
 }

@@ -142,7 +142,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 // Init starts the tick, reads the first snapshot and process tree, and fetches the
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive()),
+	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now),
 		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term)),
 		m.req.look(m.core, m.list.SelectedLive())}
 	for _, i := range m.list.Runs() {
@@ -168,7 +168,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.gen != m.req.tickGen { // a tick of an older chain
 			return m, nil
 		}
-		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive()))
+		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now))
 	case EventMsg:
 		return m.handleEvent(msg)
 	case OutputMsg:

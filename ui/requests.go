@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -14,6 +16,8 @@ import (
 type requests struct {
 	snap, metrics     bool            // a Snapshot, a Metrics read is on its way
 	snapAll           bool            // the next Snapshot reads every run (the last one failed)
+	metricsDue        bool            // a lifecycle event came since the last Metrics read
+	metricsAt         time.Time       // when the last Metrics read went out
 	trees, treesDirty bool            // a tree read is on its way; the selection moved meanwhile
 	logBusy, logDirty map[string]bool // a log read per run is on its way; the output moved meanwhile
 	tickGen           int
@@ -27,17 +31,22 @@ func newRequests() requests {
 	return requests{logBusy: map[string]bool{}, logDirty: map[string]bool{}}
 }
 
-// refresh asks for a snapshot, the counters and run id's tree ("" for none), each
-// unless one is on its way.
-func (r *requests) refresh(core Core, id string) tea.Cmd {
+// metricsEvery is how often the counters are read when no lifecycle event came: what
+// they count (spawns, exits, timeouts, kills, steals, escapes) comes with events, so
+// an idle UI does not ask for them every second (issue 22: attached idle).
+const metricsEvery = 10 * time.Second
+
+// refresh asks for a snapshot, run id's tree ("" for none) and, after a lifecycle
+// event or metricsEvery, the counters, each unless one is on its way.
+func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
 	if !r.snap {
 		r.snap = true
 		cmds = append(cmds, snapshotCmd(core, r.snapAll))
 		r.snapAll = false
 	}
-	if !r.metrics {
-		r.metrics = true
+	if !r.metrics && (r.metricsDue || now.Sub(r.metricsAt) >= metricsEvery) {
+		r.metrics, r.metricsDue, r.metricsAt = true, false, now
 		cmds = append(cmds, metricsCmd(core))
 	}
 	if !r.trees {

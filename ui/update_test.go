@@ -277,9 +277,10 @@ func TestKeyOverrideTakesEffect(t *testing.T) {
 	}
 }
 
-// The once-a-second tick reads the counters through its command, never in Update; the
-// events pane's title shows them; a read that finds the same counters (in new maps)
-// leaves the pane's version, so nothing is drawn again.
+// The tick reads the counters through its command, never in Update, once metricsEvery
+// passed or a lifecycle event came (what they count comes with events: an idle tick
+// reads none); the events pane's title shows them; a read that finds the same
+// counters (in new maps) leaves the pane's version, so nothing is drawn again.
 func TestTickRefreshesMetrics(t *testing.T) {
 	h := twoRuns(t)
 	metricsCalls := func() int { return len(h.core.called("Metrics")) }
@@ -291,6 +292,11 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	h.core.mu.Unlock()
 	ver := h.m.events.ver
 
+	h.send(tickMsg{gen: h.m.req.tickGen})
+	if n := metricsCalls(); n != 1 {
+		t.Fatalf("an idle tick read the counters (%d calls)", n)
+	}
+	h.clk.t = h.clk.t.Add(metricsEvery)
 	next, cmd := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
 	if n := metricsCalls(); n != 1 {
@@ -308,12 +314,18 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	}
 
 	ver, view := h.m.events.ver, h.m.events.View()
+	h.clk.t = h.clk.t.Add(metricsEvery)
 	h.send(tickMsg{gen: h.m.req.tickGen})
 	if n := metricsCalls(); n != 3 {
-		t.Fatalf("the second tick read the counters %d times in all, want 3", n)
+		t.Fatalf("the second due tick read the counters %d times in all, want 3", n)
 	}
 	if h.m.events.ver != ver || h.m.events.View() != view {
 		t.Errorf("the same counters moved the pane's version from %d to %d", ver, h.m.events.ver)
+	}
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Time: t0, Run: liveRun("r9", "new", false)}})
+	h.send(tickMsg{gen: h.m.req.tickGen})
+	if n := metricsCalls(); n != 4 {
+		t.Fatalf("the tick after an event read the counters %d times in all, want 4", n)
 	}
 }
 
@@ -321,6 +333,7 @@ func TestTickRefreshesMetrics(t *testing.T) {
 func TestMetricsReadOneAtATime(t *testing.T) {
 	h := twoRuns(t)
 	before := len(h.core.called("Metrics"))
+	h.clk.t = h.clk.t.Add(metricsEvery)
 	next, first := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
 	next, second := h.m.Update(tickMsg{gen: h.m.req.tickGen})
@@ -333,6 +346,7 @@ func TestMetricsReadOneAtATime(t *testing.T) {
 	if n := len(h.core.called("Metrics")) - before; n != 1 {
 		t.Fatalf("%d counters reads, want 1", n)
 	}
+	h.clk.t = h.clk.t.Add(metricsEvery)
 	h.send(tickMsg{gen: h.m.req.tickGen})
 	if n := len(h.core.called("Metrics")) - before; n != 2 {
 		t.Errorf("after the read came back a tick did not read again (%d reads)", n)
