@@ -25,7 +25,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	if ev.Time.After(m.lastEvent) {
 		m.lastEvent = ev.Time
 	}
-	m.req.metricsDue = true // what the counters count comes with events
+	m.req.metricsDue = true           // what the counters count comes with events
 	if ev.Type == runs.EventRemoved { // by this UI, another one or corral remove
 		return m.forget(info.ID)
 	}
