@@ -39,7 +39,7 @@ func TestServerKilledKeysKeepModes(t *testing.T) {
 	}
 	logHas("the app to switch to application cursor keys", fmt.Sprintf("got %x", "+"))
 	// A server killed loses the output it had not written to the transcript yet (at
-	// most transcriptDelay's worth), which is what a new server rebuilds the screen from.
+	// most a burst's last transcriptWindow), which is what a new server rebuilds the screen from.
 	transcript := transcriptOf(t, state, "keys")
 	eventually.True(t, 20*time.Second, "the switch to reach the transcript", func() bool {
 		b, _ := os.ReadFile(transcript)

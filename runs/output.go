@@ -164,28 +164,35 @@ func (l *outputLog) tail(n int) []byte {
 // transcript is a capped file of everything a stream printed. When the cap is reached
 // it writes one closing line and stops, so a runaway run cannot fill the disk.
 //
-// Writes are buffered: one write(2) per read was a tenth of the reader's CPU in a
-// 100 MB flood and a fifth of the UI's in ten streaming runs (issue 6, with the
-// kernel's wake-ups of sysmon on top). The buffer goes to the file when it holds
-// transcriptBuf bytes, transcriptDelay after its first byte (so the file, which the
-// UI reads for scrollback, is never more than that behind), and on close.
+// Writes are buffered only within a burst. One write(2) per read was a tenth of the
+// reader's CPU in a 100 MB flood and a fifth of the UI's in ten streaming runs (issue
+// 6), so the reads of a burst are gathered. But what a server has read is lost if it
+// is killed (kill -9, OOM) before the bytes reach the file, and the keeper's next
+// server continues the transcript from the file (DESIGN §18). So the first
+// transcriptBurst writes of every transcriptWindow go to the file at once: output at
+// a person's or a log's pace is never held back, however its reads are spaced. The
+// rest of a burst waits until the buffer holds transcriptBuf bytes or the window ends:
+// a kill loses at most a burst's last window.
 type transcript struct {
 	mu      sync.Mutex
 	f       *os.File
 	buf     []byte
-	timer   *time.Timer // flushes buf transcriptDelay after its first byte
+	timer   *time.Timer // flushes buf when the window it was held in ends
 	armed   bool
+	window  time.Time // when the current window began
+	writes  int       // written through in it
 	left    int64
 	capped  bool
 	limit   int64
 	failure error
-	flushed time.Time // when the buffer last went to the file
 }
 
 const (
-	transcriptBuf   = 64 << 10
+	transcriptBuf    = 64 << 10
+	transcriptBurst  = 2
+	transcriptWindow = 20 * time.Millisecond
+	// transcriptDelay is the most a recording's buffer is held (cast.go).
 	transcriptDelay = 200 * time.Millisecond
-	transcriptQuiet = 10 * time.Millisecond // no write for this long: the next goes at once
 )
 
 // openTranscript creates the transcript; with resume it continues the one a previous
@@ -228,24 +235,26 @@ func (t *transcript) write(p []byte) {
 		t.flushLocked()
 	}
 	t.buf = append(t.buf, p...)
+	now := time.Now()
+	if now.Sub(t.window) >= transcriptWindow {
+		t.window, t.writes = now, 0
+	}
 	switch {
 	case t.capped:
 		t.buf = fmt.Appendf(t.buf, "\n[corral: transcript capped at %d bytes]\n", t.limit)
 		t.flushLocked()
 	case len(t.buf) >= transcriptBuf:
 		t.flushLocked()
-	case len(t.buf) == len(p) && time.Since(t.flushed) >= transcriptQuiet:
-		// The first output after a quiet spell goes to the file at once: a server killed
-		// then (kill -9, OOM) loses none of it, and the keeper's next server continues
-		// the transcript without a gap (DESIGN §18). Only a burst is batched.
+	case t.writes < transcriptBurst:
+		t.writes++
 		t.flushLocked()
 	case !t.armed:
 		t.armed = true
-		t.timer.Reset(transcriptDelay)
+		t.timer.Reset(transcriptWindow - now.Sub(t.window))
 	}
 }
 
-// flushLater is the timer's flush: the stream went quiet, so the buffer is let go.
+// flushLater is the timer's flush at the end of a window: the buffer is let go.
 func (t *transcript) flushLater() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -263,7 +272,6 @@ func (t *transcript) flushLocked() {
 		t.failure = err
 	}
 	t.buf = t.buf[:0]
-	t.flushed = time.Now()
 }
 
 func (t *transcript) close() error {

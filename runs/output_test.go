@@ -12,6 +12,7 @@ import (
 
 	"corral/demo"
 	"corral/ptyhost"
+	"corral/runs/eventually"
 )
 
 // 50 MB through a run: the child is never blocked (it finishes), the in-memory log
@@ -241,14 +242,14 @@ func TestPollKeepsSplitRune(t *testing.T) {
 	}
 }
 
-// The transcript is buffered, but a run that goes quiet has its output in the file
-// within transcriptDelay (the UI reads the file for scrollback while the run lives).
+// The transcript is buffered in a burst, but a run that goes quiet has its output in
+// the file within a window (the UI reads the file for scrollback while the run lives).
 func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
 	s := newSup(t)
 	id := spawn(t, s, childSpec(true, "silent"))
 	waitOutput(t, s, id, "now silent")
 	info, _ := s.Info(id)
-	tick := time.NewTicker(transcriptDelay / 5)
+	tick := time.NewTicker(transcriptWindow / 5)
 	defer tick.Stop()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -355,4 +356,47 @@ func TestMouseEncodedWithRunModes(t *testing.T) {
 			waitEnd(t, s, id)
 		})
 	}
+}
+
+// A transcript holds back only the tail of a burst, and only for a window: what comes
+// after a pause is in the file when write returns, even while an earlier burst's tail
+// waits (the keeper's next server goes on from the file after a kill -9; CI once saw a
+// counter lose three lines when a line came 5 ms after another and everything after it
+// waited for the burst's 200 ms timer).
+func TestTranscriptHoldsOnlyABurstsTail(t *testing.T) {
+	root, err := openStateRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.close()
+	tx, err := openTranscript(root, "t.log", 1<<20, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.close()
+	file := func() string { b, _ := os.ReadFile(root.join("t.log")); return string(b) }
+	var want string
+	write := func(s string) { want += s; tx.write([]byte(s)) }
+
+	for i := range transcriptBurst + 3 { // a burst: its first writes go through
+		write(fmt.Sprintf("burst %d\n", i))
+		if i < transcriptBurst && file() != want {
+			t.Fatalf("write %d of a burst was held: file %q", i, file())
+		}
+	}
+	time.Sleep(transcriptWindow + 5*time.Millisecond) // output at a log's pace from here on
+	for i := range 5 {
+		write(fmt.Sprintf("paced %d\n", i))
+		if got := file(); got != want {
+			t.Fatalf("paced write %d was held: file %q, want %q", i, got, want)
+		}
+		time.Sleep(transcriptWindow/transcriptBurst + time.Millisecond)
+	}
+	write("tail 1\n")
+	write("tail 2\n")
+	write("tail 3\n") // the third in a window waits for it to end
+	eventually.Value(t, 5*time.Second, "a burst's tail to reach the file", func() (string, bool) {
+		got := file()
+		return got, got == want
+	})
 }

@@ -14,6 +14,10 @@ import (
 // onOutput is called by the host's reader goroutine for every read. It must stay
 // cheap: it never takes the run's lifecycle lock.
 func (r *run) onOutput(s ptyhost.Stream, p []byte) {
+	// The transcript before anything else: these bytes are gone from the PTY or pipe,
+	// and a server killed now (kill -9, OOM) leaves its successor only the file to go
+	// on from (DESIGN §18). Nobody reads the file as a signal that something was shown.
+	r.tx[s].write(p)
 	// The screen (or, without one, the mode tracker) and the watchdog first, the log
 	// after them: whoever sees the bytes in the log (a poll, a test waiting for output,
 	// the UI's log read) then finds them on the screen too, keys are encoded for the
@@ -44,7 +48,6 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	}
 	r.wd.Output()
 	r.out.write(s, p)
-	r.tx[s].write(p)
 	r.cast.output(p, time.Now())
 	if w := r.mirror(s); w != nil && !r.mirrorErr.Load() {
 		if _, err := w.Write(p); err != nil {
