@@ -8,6 +8,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/api"
+	"corral/ui/common"
 )
 
 // handleKey routes a key by mode.
@@ -197,7 +198,7 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // note shows a notice in the status line.
 func (m Model) note(format string, a ...any) (tea.Model, tea.Cmd) {
-	m.flash = clean(fmt.Sprintf(format, a...))
+	m.flash = common.Clean(fmt.Sprintf(format, a...))
 	return m, nil
 }
 

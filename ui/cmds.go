@@ -11,6 +11,7 @@ import (
 	"corral/ptyhost"
 	"corral/runs"
 	"corral/runs/api"
+	"corral/ui/common"
 )
 
 // Every Core call of the UI is in this file, inside a tea.Cmd that captures the values
@@ -152,7 +153,7 @@ func focusCmd(c Core, old, now string) tea.Cmd {
 // notifyCmd tells the user through Corral's own terminal: a desktop notification
 // (OSC 9, or OSC 777 by [notify] terminal) with text made safe for a terminal.
 func notifyCmd(kind, text string) tea.Cmd {
-	text = clean(text)
+	text = common.Clean(text)
 	switch {
 	case text == "":
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/ui/common"
 	"corral/watchdog"
 )
 
@@ -27,7 +28,7 @@ type Details struct {
 	now     time.Time
 
 	ver   uint64
-	cache *viewCache[detailsKey]
+	cache *common.ViewCache[detailsKey]
 }
 
 type detailsKey struct {
@@ -37,7 +38,7 @@ type detailsKey struct {
 }
 
 // NewDetails returns an empty details pane.
-func NewDetails(c *Common) Details { return Details{c: c, cache: &viewCache[detailsKey]{}} }
+func NewDetails(c *Common) Details { return Details{c: c, cache: &common.ViewCache[detailsKey]{}} }
 
 // SetSize sets the pane's outer size.
 func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
@@ -81,7 +82,7 @@ func (d Details) Update(msg tea.Msg) (Details, tea.Cmd) {
 // View renders the pane, cached until it changes or the clock's second moves.
 func (d Details) View() string {
 	k := detailsKey{ver: d.ver, sec: d.now.Unix(), w: d.w, h: d.h}
-	return d.cache.get(k, func() string { return joinLines(d.lines()) })
+	return d.cache.Get(k, func() string { return common.JoinLines(d.lines()) })
 }
 
 func (d Details) lines() []string {
@@ -104,18 +105,18 @@ func (d Details) lines() []string {
 		body = body[:ih]
 	}
 	for i := range body {
-		body[i] = fit(body[i], iw)
+		body[i] = common.Fit(body[i], iw)
 	}
 	title := st.Title.Render("Details")
 	switch {
 	case d.hasPend:
-		title += " " + st.Muted.Render(clean(d.pend.spec.Name)+" (not started)")
+		title += " " + st.Muted.Render(common.Clean(d.pend.spec.Name)+" (not started)")
 	case d.has && d.info.Host != "":
-		title += " " + st.Muted.Render(clean(d.info.Name)+" "+d.info.ID+" on "+clean(d.info.Host))
+		title += " " + st.Muted.Render(common.Clean(d.info.Name)+" "+d.info.ID+" on "+common.Clean(d.info.Host))
 	case d.has:
-		title += " " + st.Muted.Render(clean(d.info.Name)+" "+d.info.ID)
+		title += " " + st.Muted.Render(common.Clean(d.info.Name)+" "+d.info.ID)
 	}
-	return box(st.Border, title, body, d.w, d.h)
+	return common.Box(st.Border, title, body, d.w, d.h)
 }
 
 // facts are the labelled lines above the tree.
@@ -140,7 +141,9 @@ func (d Details) facts() []string {
 // its value.
 const labelW = 9
 
-func (d Details) label(s string) string { return d.c.Styles.Muted.Render(" " + pad(s, labelW-1)) }
+func (d Details) label(s string) string {
+	return d.c.Styles.Muted.Render(" " + common.Pad(s, labelW-1))
+}
 
 func (d Details) stateLine() string {
 	i, st := d.info, d.c.Styles
@@ -172,14 +175,14 @@ func (d Details) ownerLine() string {
 		s += " · cpu " + fmtCPU(i.Usage.CPU)
 	}
 	if i.Usage.Memory > 0 {
-		s += " · mem " + fmtBytes(i.Usage.Memory)
+		s += " · mem " + common.FmtBytes(i.Usage.Memory)
 	}
 	if i.Shared > 0 {
 		s += " · " + st.Warn.Render(fmt.Sprintf("%d shared", i.Shared))
 	}
 	// The cgroup's path when the line has room for it; a narrow pane keeps the rest on
 	// one line (the path, cut or wrapped, pushed the tree off an 80×24 screen).
-	if path := " " + st.Muted.Render(clean(i.Cgroup)); labelW+widthOf("cgroup"+path+s) <= d.w-2 {
+	if path := " " + st.Muted.Render(common.Clean(i.Cgroup)); labelW+common.WidthOf("cgroup"+path+s) <= d.w-2 {
 		return "cgroup" + path + s
 	}
 	return "cgroup" + s
@@ -189,13 +192,13 @@ func (d Details) ownerLine() string {
 // "claude · waiting 0:12 · rule permission".
 func (d Details) agentLine() string {
 	i, st := d.info, d.c.Styles
-	s := clean(i.Agent) + " · " + stateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
+	s := common.Clean(i.Agent) + " · " + stateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
 		AgentState: i.AgentState}).Render(i.AgentState.String())
 	if !i.AgentStateSince.IsZero() {
-		s += " " + fmtAge(d.now.Sub(i.AgentStateSince))
+		s += " " + common.FmtAge(d.now.Sub(i.AgentStateSince))
 	}
 	if i.AgentRule != "" {
-		s += " · " + st.Muted.Render("rule "+clean(i.AgentRule))
+		s += " · " + st.Muted.Render("rule "+common.Clean(i.AgentRule))
 	}
 	return s
 }
@@ -207,7 +210,7 @@ func (d Details) reasonLine() string {
 	}
 	s := badgeStyle(st, i).Render(i.Reason.String()) + exitText(i, " · exit ", " · signal ")
 	if i.SpawnErr != "" {
-		s += " · " + st.Danger.Render(clean(i.SpawnErr))
+		s += " · " + st.Danger.Render(common.Clean(i.SpawnErr))
 	}
 	return s
 }
@@ -218,19 +221,19 @@ func (d Details) deadlineLine(dl watchdog.Deadline, frozen bool) string {
 	cd, armed := deadlineAt(dl, frozen, d.now)
 	switch {
 	case armed && frozen && w.Awaiting && !d.info.Paused:
-		return fmtLeft(cd.left) + " left of " + fmtLeft(dl.Span) + " · " + st.Warn.Render("waiting for input")
+		return common.FmtLeft(cd.left) + " left of " + common.FmtLeft(dl.Span) + " · " + st.Warn.Render("waiting for input")
 	case armed && frozen:
-		return st.Warn.Render(fmtLeft(cd.left)+" left") + " of " + fmtLeft(dl.Span) + " · frozen"
+		return st.Warn.Render(common.FmtLeft(cd.left)+" left") + " of " + common.FmtLeft(dl.Span) + " · frozen"
 	case armed && cd.warn:
-		return st.Warn.Render(fmtLeft(cd.left)+" left") + " of " + fmtLeft(dl.Span) + " · armed"
+		return st.Warn.Render(common.FmtLeft(cd.left)+" left") + " of " + common.FmtLeft(dl.Span) + " · armed"
 	case armed:
-		return fmtLeft(cd.left) + " left of " + fmtLeft(dl.Span) + " · armed"
+		return common.FmtLeft(cd.left) + " left of " + common.FmtLeft(dl.Span) + " · armed"
 	case dl.Span == 0:
 		return st.Muted.Render("off")
 	case w.Fired != watchdog.None:
 		return st.Danger.Render("fired") + " (" + w.Fired.String() + ")"
 	}
-	return st.Muted.Render(fmtLeft(dl.Span) + " · stopped")
+	return st.Muted.Render(common.FmtLeft(dl.Span) + " · stopped")
 }
 
 func (d Details) outputAge() string {
@@ -242,7 +245,7 @@ func (d Details) outputAge() string {
 	if !w.LastOutput.IsZero() {
 		age = d.now.Sub(w.LastOutput)
 	}
-	return d.c.Styles.Muted.Render(" · last output " + fmtAge(age) + " ago")
+	return d.c.Styles.Muted.Render(" · last output " + common.FmtAge(age) + " ago")
 }
 
 func (d Details) cleanupLine() string {
@@ -282,13 +285,13 @@ func fingerprintLine(f reaper.Fingerprint) string {
 	if len(boot) > 8 {
 		boot = boot[:8]
 	}
-	return fmt.Sprintf("pid %d · start %d · boot %s", f.PID, f.StartTime, clean(boot))
+	return fmt.Sprintf("pid %d · start %d · boot %s", f.PID, f.StartTime, common.Clean(boot))
 }
 
 func leaseLine(i runs.Info) string {
 	if i.LeaseOwner == "" {
 		return "—"
 	}
-	return fmt.Sprintf("%s · until %s · epoch %d", clean(i.LeaseOwner),
+	return fmt.Sprintf("%s · until %s · epoch %d", common.Clean(i.LeaseOwner),
 		i.LeaseExpiresAt.Format(time.TimeOnly), i.LeaseEpoch)
 }

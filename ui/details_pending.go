@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // The details pane showing a configured run not started yet (pending.go): its spec
@@ -27,13 +28,13 @@ func (d Details) pendingFacts() []string {
 	if d.pend.starting {
 		state = "starting…"
 	}
-	label, cmd := "shell", clean(s.Shell)
+	label, cmd := "shell", common.Clean(s.Shell)
 	if len(s.Argv) > 0 {
 		label, cmd = "argv", argvText(s.Argv)
 	}
 	cwd := st.Muted.Render("corral's own")
 	if s.Dir != "" {
-		cwd = clean(s.Dir)
+		cwd = common.Clean(s.Dir)
 	}
 	lines := []string{
 		d.label("state") + st.Muted.Render(state) + " · " + string(s.Kind()),
@@ -54,7 +55,7 @@ func (d Details) pendingFacts() []string {
 func argvText(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t\"'\\") || clean(a) != a {
+		if a == "" || strings.ContainsAny(a, " \t\"'\\") || common.Clean(a) != a {
 			a = strconv.Quote(a)
 		}
 		parts[i] = a
@@ -66,7 +67,7 @@ func (d Details) spanText(span time.Duration) string {
 	if span <= 0 {
 		return d.c.Styles.Muted.Render("off")
 	}
-	return fmtLeft(span)
+	return common.FmtLeft(span)
 }
 
 // noOutputText follows watchdog.Derive: negative is off, zero is derived from the
@@ -74,7 +75,7 @@ func (d Details) spanText(span time.Duration) string {
 func (d Details) noOutputText(s runs.Spec) string {
 	switch {
 	case s.NoOutputTimeout > 0:
-		return fmtLeft(s.NoOutputTimeout)
+		return common.FmtLeft(s.NoOutputTimeout)
 	case s.NoOutputTimeout < 0 || s.Timeout <= 0:
 		return d.c.Styles.Muted.Render("off")
 	}
@@ -94,5 +95,5 @@ func envNames(env []string) string {
 	for i, kv := range env {
 		names[i], _, _ = strings.Cut(kv, "=")
 	}
-	return fmt.Sprintf("+%d: %s", len(env), clean(strings.Join(names, " ")))
+	return fmt.Sprintf("+%d: %s", len(env), common.Clean(strings.Join(names, " ")))
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/ui/common"
 )
 
 // The details pane's process tree: a header and one line per process, in columns
@@ -18,15 +19,15 @@ func (d Details) treeLines(w int) []string {
 	st := d.c.Styles
 	switch {
 	case d.treeErr != "":
-		return []string{" " + st.Danger.Render("tree: "+clean(d.treeErr))}
+		return []string{" " + st.Danger.Render("tree: "+common.Clean(d.treeErr))}
 	case len(d.tree) == 0 && d.info.Ended():
 		return []string{st.Muted.Render(" tree: ended, no processes")}
 	case len(d.tree) == 0:
 		return []string{st.Muted.Render(" tree: …")}
 	}
 	c := treeColumns(d.tree, w)
-	head := c.fields("PID", "PGID", "SID", "S", "CPU", "RSS", field{"MARK", Style{}, c.mark})
-	out := []string{st.Muted.Render(" " + plainFields(head) + " COMM")}
+	head := c.fields("PID", "PGID", "SID", "S", "CPU", "RSS", common.Field{Text: "MARK", W: c.mark})
+	out := []string{st.Muted.Render(" " + common.PlainFields(head) + " COMM")}
 	for _, p := range d.tree {
 		out = append(out, d.procLines(p, c, w)...)
 	}
@@ -51,8 +52,8 @@ func treeColumns(tree []reaper.TreeProc, w int) treeCols {
 		c.pgid = max(c.pgid, len(strconv.Itoa(p.PGID)))
 		c.sid = max(c.sid, len(strconv.Itoa(p.SID)))
 		c.cpu = max(c.cpu, len(fmtCPU(p.CPU)))
-		c.rss = max(c.rss, len(fmtBytes(p.RSS)))
-		c.mark = max(c.mark, widthOf(string(p.Mark)))
+		c.rss = max(c.rss, len(common.FmtBytes(p.RSS)))
+		c.mark = max(c.mark, common.WidthOf(string(p.Mark)))
 	}
 	left := w - 1 - (c.pid + 1) - (c.mark + 1) - treeCommW
 	for _, col := range []*int{&c.state, &c.cpu, &c.rss, &c.sid, &c.pgid} {
@@ -67,11 +68,11 @@ func treeColumns(tree []reaper.TreeProc, w int) treeCols {
 }
 
 // fields are one line's cells in the columns shown, the mark given as a field (styled).
-func (c treeCols) fields(pid, pgid, sid, state, cpu, rss string, mark field) []field {
-	f := []field{{pid, Style{}, -c.pid}}
-	for _, x := range []field{{pgid, Style{}, -c.pgid}, {sid, Style{}, -c.sid}, {state, Style{}, c.state},
-		{cpu, Style{}, -c.cpu}, {rss, Style{}, -c.rss}} {
-		if x.w != 0 {
+func (c treeCols) fields(pid, pgid, sid, state, cpu, rss string, mark common.Field) []common.Field {
+	f := []common.Field{{Text: pid, W: -c.pid}}
+	for _, x := range []common.Field{{Text: pgid, W: -c.pgid}, {Text: sid, W: -c.sid}, {Text: state, W: c.state},
+		{Text: cpu, W: -c.cpu}, {Text: rss, W: -c.rss}} {
+		if x.W != 0 {
 			f = append(f, x)
 		}
 	}
@@ -83,30 +84,31 @@ func (c treeCols) fields(pid, pgid, sid, state, cpu, rss string, mark field) []f
 // fits, else whole on the lines under the row, wrapped at spaces.
 func (d Details) procLines(p reaper.TreeProc, c treeCols, w int) []string {
 	st := d.c.Styles
-	mark := field{string(p.Mark), Style{}, c.mark}
+	mark := common.Field{Text: string(p.Mark), W: c.mark}
 	switch p.Mark {
 	case reaper.MarkEscaped, reaper.MarkShared:
-		mark.style = st.Warn
+		mark.Style = st.Warn
 	case reaper.MarkAdopted:
-		mark.style = st.Attention
+		mark.Style = st.Attention
 	case reaper.MarkContained: // left its session; the run's cgroup holds it
-		mark.style = st.Muted
+		mark.Style = st.Muted
 	}
 	state := string(rune(p.State))
 	if p.State == 0 {
 		state = "?"
 	}
-	line := " " + styledFields(c.fields(strconv.Itoa(p.PID), strconv.Itoa(p.PGID), strconv.Itoa(p.SID), state,
-		fmtCPU(p.CPU), fmtBytes(p.RSS), mark)) + " "
-	line += strings.Repeat("  ", min(p.Depth, 8, max(w-widthOf(line), 0)/4))
-	cmd := clean(strings.Join(p.Argv, " "))
+	line := " " + common.StyledFields(c.fields(strconv.Itoa(p.PID), strconv.Itoa(p.PGID), strconv.Itoa(p.SID), state,
+		fmtCPU(p.CPU), common.FmtBytes(p.RSS), mark)) +
+		" "
+	line += strings.Repeat("  ", min(p.Depth, 8, max(w-common.WidthOf(line), 0)/4))
+	cmd := common.Clean(strings.Join(p.Argv, " "))
 	switch {
 	case len(p.Argv) == 0:
-		return []string{line + clean(p.Comm)}
-	case widthOf(line+cmd) <= w:
+		return []string{line + common.Clean(p.Comm)}
+	case common.WidthOf(line+cmd) <= w:
 		return []string{line + cmd}
 	}
-	return append([]string{line + clean(p.Comm)}, wrapHanging(treeArgvIndent+cmd, w, len(treeArgvIndent))...)
+	return append([]string{line + common.Clean(p.Comm)}, wrapHanging(treeArgvIndent+cmd, w, len(treeArgvIndent))...)
 }
 
 // treeArgvIndent sets an escapee's command line, when it does not fit its row, on the

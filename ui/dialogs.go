@@ -7,6 +7,7 @@ import (
 	"corral/ptyhost"
 	"corral/runs"
 	"corral/runs/api"
+	"corral/ui/common"
 )
 
 // The dialog host owns the dialogs (a one-line prompt, a y/n question, the new-run
@@ -153,7 +154,7 @@ func (d *dialogHost) Ask(text string, q question, from mode) mode {
 
 // Prompt opens a one-line prompt of kind for run target.
 func (d *dialogHost) Prompt(kind promptKind, label, target string, from mode) mode {
-	d.prompt = NewPrompt(d.c, kind, clean(label), target)
+	d.prompt = NewPrompt(d.c, kind, common.Clean(label), target)
 	d.prompt.SetSize(d.w, 1)
 	return d.show(dlgPrompt, from)
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // maxEvents caps the events pane (oldest dropped).
@@ -26,13 +27,13 @@ type Events struct {
 	escaped int // escaped processes of the listed runs (the ⚠N of their rows)
 
 	ver   uint64
-	cache *viewCache[eventsKey]
+	cache *common.ViewCache[eventsKey]
 }
 
 type evLine struct {
 	at    time.Time
 	text  string
-	style Style
+	style common.Style
 }
 
 type eventsKey struct {
@@ -41,7 +42,7 @@ type eventsKey struct {
 }
 
 // NewEvents returns an empty events pane.
-func NewEvents(c *Common) Events { return Events{c: c, cache: &viewCache[eventsKey]{}} }
+func NewEvents(c *Common) Events { return Events{c: c, cache: &common.ViewCache[eventsKey]{}} }
 
 // SetSize sets the pane's outer size.
 func (e *Events) SetSize(w, h int) { e.w, e.h = w, h; e.ver++ }
@@ -100,8 +101,8 @@ func (e Events) Len() int { return len(e.lines) }
 // Line returns line i as plain text (for tests and the quit progress).
 func (e Events) Line(i int) string { return e.lines[i].text }
 
-func (e *Events) add(at time.Time, text string, style Style) {
-	e.lines = append(e.lines, evLine{at: at, text: clean(text), style: style})
+func (e *Events) add(at time.Time, text string, style common.Style) {
+	e.lines = append(e.lines, evLine{at: at, text: common.Clean(text), style: style})
 	if e.back > 0 {
 		e.back++ // scrolled back: the lines shown stay put
 	}
@@ -197,15 +198,15 @@ func lifecycleEvent(t runs.EventType) bool {
 
 // AddOnce adds a line unless it is the newest already (the keys of one burst typed
 // while the server is lost fail one write at a time: one line says it).
-func (e *Events) AddOnce(at time.Time, text string, style Style) {
-	if n := len(e.lines); n > 0 && e.lines[n-1].text == clean(text) {
+func (e *Events) AddOnce(at time.Time, text string, style common.Style) {
+	if n := len(e.lines); n > 0 && e.lines[n-1].text == common.Clean(text) {
 		return
 	}
 	e.add(at, text, style)
 }
 
 // AddNote records something the UI did or learned.
-func (e *Events) AddNote(at time.Time, text string) { e.add(at, text, Style{}) }
+func (e *Events) AddNote(at time.Time, text string) { e.add(at, text, common.Style{}) }
 
 // AddDecision records one reconciliation decision.
 func (e *Events) AddDecision(at time.Time, d runs.Decision) {
@@ -216,7 +217,7 @@ func (e *Events) AddDecision(at time.Time, d runs.Decision) {
 	if d.Detail != "" {
 		text += " · " + d.Detail
 	}
-	style := Style{}
+	style := common.Style{}
 	if d.Decision != runs.VerdictKept && d.Decision != runs.VerdictLeftAlone {
 		style = e.c.Styles.Warn
 	}
@@ -224,7 +225,7 @@ func (e *Events) AddDecision(at time.Time, d runs.Decision) {
 }
 
 // describe turns a core event into a line; resizes and output are not shown.
-func (e Events) describe(ev runs.Event) (string, Style, bool) {
+func (e Events) describe(ev runs.Event) (string, common.Style, bool) {
 	st, i := e.c.Styles, ev.Run
 	name := runName(i)
 	switch ev.Type {
@@ -232,44 +233,44 @@ func (e Events) describe(ev runs.Event) (string, Style, bool) {
 		if i.Adopted {
 			return fmt.Sprintf("adopted %s pid %d", name, i.PID), st.Warn, true
 		}
-		return fmt.Sprintf("spawn %s (%s)", name, ev.Detail), Style{}, true
+		return fmt.Sprintf("spawn %s (%s)", name, ev.Detail), common.Style{}, true
 	case runs.EventState:
 		if ev.Detail == runs.DetailResize || i.State == runs.Exited { // the exit event says more
-			return "", Style{}, false
+			return "", common.Style{}, false
 		}
-		return fmt.Sprintf("%s → %s%s", name, i.State, pidSuffix(i)), Style{}, true
+		return fmt.Sprintf("%s → %s%s", name, i.State, pidSuffix(i)), common.Style{}, true
 	case runs.EventCancel:
 		return fmt.Sprintf("%s stop: %s", name, ev.Detail), st.Warn, true
 	case runs.EventPause:
 		if i.Paused {
 			return name + " paused", st.Warn, true
 		}
-		return name + " resumed", Style{}, true
+		return name + " resumed", common.Style{}, true
 	case runs.EventCleanup:
-		return fmt.Sprintf("%s cleanup: %s", name, ev.Detail), Style{}, true
+		return fmt.Sprintf("%s cleanup: %s", name, ev.Detail), common.Style{}, true
 	case runs.EventExit:
 		how := i.Reason.String() + exitText(i, " · exit ", " · signal ")
 		if i.Reason == runs.Exit {
 			how = "exit" + exitText(i, " ", " by signal ")
 		}
 		if i.SpawnErr != "" { // why it could not start: the program not found, …
-			how += ": " + clean(i.SpawnErr)
+			how += ": " + common.Clean(i.SpawnErr)
 		}
 		return name + " exited: " + how, badgeStyle(st, i), true
 	case runs.EventEscape:
 		line := fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees)
 		if ev.Detail != "" {
-			line += ": " + clean(ev.Detail) // which ones, by pid and command line (issue 14.1)
+			line += ": " + common.Clean(ev.Detail) // which ones, by pid and command line (issue 14.1)
 		}
 		return line, st.Warn, true
 	case runs.EventWatchdog:
 		return fmt.Sprintf("%s watchdog: %s", name, ev.Detail), st.Warn, true
 	case runs.EventAgent:
-		return fmt.Sprintf("%s agent: %s", name, clean(ev.Detail)), stateStyle(st, i), true
+		return fmt.Sprintf("%s agent: %s", name, common.Clean(ev.Detail)), stateStyle(st, i), true
 	case runs.EventNotify:
-		return fmt.Sprintf("%s notified: %s", name, clean(ev.Detail)), st.Attention, true
+		return fmt.Sprintf("%s notified: %s", name, common.Clean(ev.Detail)), st.Attention, true
 	}
-	return "", Style{}, false
+	return "", common.Style{}, false
 }
 
 func pidSuffix(i runs.Info) string {
@@ -302,7 +303,7 @@ func (e Events) window() (int, int) {
 
 // View renders the lines of the window: the newest that fit unless scrolled back.
 func (e Events) View() string {
-	return e.cache.get(eventsKey{ver: e.ver, w: e.w, h: e.h}, func() string { return joinLines(e.render()) })
+	return e.cache.Get(eventsKey{ver: e.ver, w: e.w, h: e.h}, func() string { return common.JoinLines(e.render()) })
 }
 
 func (e Events) render() []string {
@@ -311,16 +312,16 @@ func (e Events) render() []string {
 	body := make([]string, 0, ih)
 	for _, l := range e.lines[from:to] {
 		stamp := e.c.Styles.Muted.Render(" " + l.at.Format(time.TimeOnly) + " ")
-		body = append(body, fit(stamp+l.style.Render(trunc(l.text, max(iw-10, 0))), iw))
+		body = append(body, common.Fit(stamp+l.style.Render(common.Trunc(l.text, max(iw-10, 0))), iw))
 	}
-	return box(e.c.Styles.Border, e.title(), body, e.w, e.h)
+	return common.Box(e.c.Styles.Border, e.title(), body, e.w, e.h)
 }
 
 // title is "Events · " and the counters, cut to what the top edge holds (box keeps
 // "┌─" and "─┐" of it).
 func (e Events) title() string {
 	name := "Events" + e.position()
-	return e.c.Styles.Title.Render(name) + metricsLine(e.c.Styles, " · ", e.pairs, e.w-4-widthOf(name))
+	return e.c.Styles.Title.Render(name) + metricsLine(e.c.Styles, " · ", e.pairs, e.w-4-common.WidthOf(name))
 }
 
 // position is where the window is when not every line fits: " 12–17/40", with

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // Form is the new-run form: a command line, PTY, pipe or a parity pair of both,
@@ -129,7 +130,7 @@ func (f *Form) key(k tea.KeyPressMsg) {
 	}
 }
 
-// input is the focused text field (nil on the kind row).
+// input is the focused text common.Field (nil on the kind row).
 func (f *Form) input() *lineInput {
 	switch f.focus {
 	case 0:
@@ -200,7 +201,7 @@ func (f Form) origin() (x, y int) {
 }
 
 // View is the form's box lines (see Lines); as one string.
-func (f Form) View() string { return joinLines(f.Lines()) }
+func (f Form) View() string { return common.JoinLines(f.Lines()) }
 
 // Lines draws the form.
 func (f Form) Lines() []string {
@@ -228,9 +229,9 @@ func (f Form) Lines() []string {
 		st.Muted.Render(" "+f.c.Keys.DialogKeyMap.Accept.Help().Key+" start · "+f.c.Keys.DialogKeyMap.Dismiss.Help().Key+
 			" cancel · "+f.c.Keys.DialogKeyMap.PrevField.Help().Key+", "+f.c.Keys.DialogKeyMap.NextField.Help().Key+" field"))
 	for i := range rows {
-		rows[i] = fit(rows[i], iw)
+		rows[i] = common.Fit(rows[i], iw)
 	}
-	return box(st.BorderFocus, st.TitleFocus.Render("New run"), rows, w, h)
+	return common.Box(st.BorderFocus, st.TitleFocus.Render("New run"), rows, w, h)
 }
 
 // hostChoice is the hosts with the chosen one bracketed: "[local] alpha  beta ".
@@ -238,9 +239,9 @@ func (f Form) hostChoice() string {
 	var b strings.Builder
 	for i, h := range f.hosts {
 		if i == f.host {
-			b.WriteString("[" + clean(h) + "]")
+			b.WriteString("[" + common.Clean(h) + "]")
 		} else {
-			b.WriteString(" " + clean(h) + " ")
+			b.WriteString(" " + common.Clean(h) + " ")
 		}
 	}
 	return b.String()
@@ -258,7 +259,7 @@ func (f Form) row(i int, label, value string) string {
 	if f.focus == i {
 		mark = f.c.Styles.Dialog.Render("› ")
 	}
-	return mark + f.c.Styles.Muted.Render(pad(label, 10)) + value
+	return mark + f.c.Styles.Muted.Render(common.Pad(label, 10)) + value
 }
 
 func (f Form) fieldText(i, iw int) string {

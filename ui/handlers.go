@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
+	"corral/ui/common"
 )
 
 // handleEvent routes a lifecycle event to the list and the events pane, and to the
@@ -206,7 +207,7 @@ func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
 		p, _ := m.list.Pending(msg.Pending)
 		m.list.SetStarting(msg.Pending, false)
 		m.syncSelection()
-		m.events.AddError(m.now, "start", clean(p.spec.Name), msg.Err)
+		m.events.AddError(m.now, "start", common.Clean(p.spec.Name), msg.Err)
 		return m.note("start %s: %v", p.spec.Name, msg.Err)
 	}
 	m.events.ReportErr(m.now, "spawn", m.list.Label(msg.ID), msg.Err)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"fmt"
 	"slices"
 
@@ -67,7 +68,7 @@ func helpLines(c *Common, w int, gaps bool) []string {
 	keyW := 0
 	for _, g := range groups {
 		for _, b := range g.keys {
-			keyW = max(keyW, widthOf(b.Help().Key))
+			keyW = max(keyW, common.WidthOf(b.Help().Key))
 		}
 	}
 	var out []string
@@ -80,7 +81,7 @@ func helpLines(c *Common, w int, gaps bool) []string {
 			if !b.Enabled() { // keys of another mode (detach, shutdown: attached only)
 				continue
 			}
-			l := " " + st.Key.Render(pad(b.Help().Key, keyW)) + " " + st.Desc.Render(b.Help().Desc)
+			l := " " + st.Key.Render(common.Pad(b.Help().Key, keyW)) + " " + st.Desc.Render(b.Help().Desc)
 			out = append(out, wrapHanging(l, w, keyW+2)...)
 		}
 		if gaps {
@@ -107,12 +108,12 @@ func (hv helpView) View(c *Common, w, h int) string {
 				if y < len(col) {
 					l = col[y]
 				}
-				body[y] += fit(l, hl.colW)
+				body[y] += common.Fit(l, hl.colW)
 			}
 		}
 	}
 	for i := range body {
-		body[i] = fit(body[i], iw)
+		body[i] = common.Fit(body[i], iw)
 	}
 	title := st.TitleFocus.Render("Help")
 	if n > 1 {
@@ -120,7 +121,7 @@ func (hv helpView) View(c *Common, w, h int) string {
 		title += st.Muted.Render(fmt.Sprintf(" page %d/%d · %s/%s: next, %s/%s: back · any other key closes", at+1, n,
 			firstKey(k.ScrollDown), firstKey(k.PageDown), firstKey(k.ScrollUp), firstKey(k.PageUp)))
 	}
-	return joinLines(box(st.BorderFocus, title, body, w, h))
+	return common.JoinLines(common.Box(st.BorderFocus, title, body, w, h))
 }
 
 // Key turns the help's pages; any other key closes it (true).

@@ -12,6 +12,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // The terminal pane's inner columns at common sizes (issue 12.6; before: 46, 58, 82
@@ -248,7 +249,7 @@ func TestWrapHangingKeepsStyles(t *testing.T) {
 		t.Fatalf("not wrapped: %q", got)
 	}
 	for i, l := range got {
-		if w := widthOf(l); w > 20 {
+		if w := common.WidthOf(l); w > 20 {
 			t.Errorf("line %d is %d columns: %q", i, w, l)
 		}
 		if strings.Contains(l, "\x1b[") && !strings.HasSuffix(l, "\x1b[m") {
@@ -318,11 +319,11 @@ func TestDetailsTreeRowsStayRows(t *testing.T) {
 
 // A question longer than the status line keeps its answer keys: the question is cut.
 func TestLongQuestionKeepsItsKeys(t *testing.T) {
-	c := &Common{Keys: DefaultKeyMap(), Styles: DefaultStyles(), Now: func() time.Time { return t0 }}
+	c := newCommon(DefaultKeyMap(), func() time.Time { return t0 })
 	q := NewConfirm(c, "Remove integration-tests-linux's run and screen? It is listed as not started again (R starts it).")
 	q.SetSize(80, 1)
 	v := stripANSI(q.View())
-	if widthOf(v) != 80 || !strings.HasSuffix(strings.TrimRight(v, " "), "n/N/esc no") || !strings.Contains(v, "Remove") {
+	if common.WidthOf(v) != 80 || !strings.HasSuffix(strings.TrimRight(v, " "), "n/N/esc no") || !strings.Contains(v, "Remove") {
 		t.Fatalf("%q", v)
 	}
 }

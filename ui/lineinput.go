@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"strings"
 	"unicode"
 
@@ -79,7 +80,7 @@ func (in *lineInput) insert(s string) {
 			}
 		case r == '\t':
 			rs = append(rs, r)
-		case !isControl(r):
+		case !common.IsControl(r):
 			rs = append(rs, r)
 		}
 	}
@@ -116,5 +117,5 @@ func (in lineInput) view(w int) (string, int) {
 		col -= ansi.StringWidth(cells[start])
 		start++
 	}
-	return trunc(strings.Join(cells[start:], ""), w), col
+	return common.Trunc(strings.Join(cells[start:], ""), w), col
 }

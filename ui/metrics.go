@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // The counters of DESIGN §11 (this Corral's, as Core.Metrics reports them) drawn as
@@ -78,7 +79,7 @@ func appendGroup(ps []metricPair, label string, counts map[string]int64, known [
 	}
 	slices.Sort(other)
 	for i, k := range append(keys, other...) {
-		text := fmt.Sprintf("%s %d", clean(k), counts[k])
+		text := fmt.Sprintf("%s %d", common.Clean(k), counts[k])
 		if i == 0 {
 			text = label + " " + text
 		}
@@ -90,7 +91,7 @@ func appendGroup(ps []metricPair, label string, counts map[string]int64, known [
 // metricsLine draws pairs, after lead, in at most w columns ("" if none fits). When
 // they do not all fit it stops between two pairs, never inside one (a cut number would
 // read as another count), and ends with " …".
-func metricsLine(st Styles, lead string, ps []metricPair, w int) string {
+func metricsLine(st common.Styles, lead string, ps []metricPair, w int) string {
 	seps := make([]string, len(ps))
 	total := 0
 	for i, p := range ps {
@@ -102,13 +103,13 @@ func metricsLine(st Styles, lead string, ps []metricPair, w int) string {
 		default:
 			seps[i] = " "
 		}
-		total += widthOf(seps[i]) + widthOf(p.text)
+		total += common.WidthOf(seps[i]) + common.WidthOf(p.text)
 	}
 	n := len(ps)
 	if total > w {
 		n = 0
 		for used := 0; n < len(ps); n++ {
-			if used += widthOf(seps[n]) + widthOf(ps[n].text); used > w-2 { // room for " …"
+			if used += common.WidthOf(seps[n]) + common.WidthOf(ps[n].text); used > w-2 { // room for " …"
 				break
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 func TestExitReasonsAreTheClosedSetInOrder(t *testing.T) {
@@ -42,7 +43,7 @@ func TestMetricsLine(t *testing.T) {
 			if got := stripANSI(line); got != c.want {
 				t.Errorf("w %d:\n got %q\nwant %q", c.w, got, c.want)
 			}
-			if n := widthOf(line); n > c.w {
+			if n := common.WidthOf(line); n > c.w {
 				t.Errorf("%d columns, more than %d", n, c.w)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/parity"
+	"corral/ui/common"
 )
 
 // A parity pair (DESIGN §14) is two runs of one spec, a PTY one and a pipe one, that
@@ -143,7 +144,7 @@ func (p pairView) view(c *Common, term Terminal, l layout) string {
 	for i := range out {
 		out[i] = lineAt(a, i) + lineAt(b, i)
 	}
-	return joinLines(out)
+	return common.JoinLines(out)
 }
 
 func lineAt(ls []string, i int) string {
@@ -162,7 +163,7 @@ func diffPane(c *Common, r *parity.Result, w, h int) string {
 	}
 	body := []string{sideLine(r.PTYInfo(), r.PTY), sideLine(r.PipeInfo(), r.Pipe), ""}
 	for _, d := range r.Differences {
-		body = append(body, " "+st.Warn.Render(clean(d)))
+		body = append(body, " "+st.Warn.Render(common.Clean(d)))
 	}
 	if r.Identical {
 		body = append(body, " "+st.Muted.Render("same output (after normalization), reason, exit, cleanup and escapees"))
@@ -170,11 +171,11 @@ func diffPane(c *Common, r *parity.Result, w, h int) string {
 	for _, l := range strings.Split(strings.TrimSuffix(r.Diff, "\n"), "\n") {
 		switch {
 		case strings.HasPrefix(l, "+"):
-			l = st.OK.Render(clean(l))
+			l = st.OK.Render(common.Clean(l))
 		case strings.HasPrefix(l, "-"):
-			l = st.Danger.Render(clean(l))
+			l = st.Danger.Render(common.Clean(l))
 		default:
-			l = clean(l)
+			l = common.Clean(l)
 		}
 		body = append(body, " "+l)
 	}
@@ -185,16 +186,16 @@ func diffPane(c *Common, r *parity.Result, w, h int) string {
 	}
 	body = append(body, hint)
 	for i, l := range body {
-		body[i] = fit(l, w-2)
+		body[i] = common.Fit(l, w-2)
 	}
-	return joinLines(box(st.Border, st.Title.Render(title)+" "+st.Muted.Render("(pty − / pipe +)"), body, w, h))
+	return common.JoinLines(common.Box(st.Border, st.Title.Render(title)+" "+st.Muted.Render("(pty − / pipe +)"), body, w, h))
 }
 
 // sideLine is one run of a pair in the comparison: kind, how it ended, how long it
 // ran, its cleanup.
 func sideLine(i runs.Info, rep runs.Report) string {
 	end := badge(i)
-	return fmt.Sprintf(" %-5s %s · %s · cleanup %s · killed %d · escapees %d", i.Kind, clean(end),
+	return fmt.Sprintf(" %-5s %s · %s · cleanup %s · killed %d · escapees %d", i.Kind, common.Clean(end),
 		i.Duration().Round(time.Millisecond), runs.StepsText(rep.Cleanup.Steps), rep.Cleanup.Killed, len(rep.Escapees))
 }
 
@@ -260,7 +261,7 @@ func (p *pairView) key(diff bool, term Terminal) string {
 	}
 	p.one = !p.one
 	if p.one {
-		return "focused keys go to " + clean(term.info.Name) + " only"
+		return "focused keys go to " + common.Clean(term.info.Name) + " only"
 	}
 	return "focused keys go to both runs of the pair"
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -72,14 +73,14 @@ func (p Prompt) View() string { s, _ := p.view(); return s }
 func (p Prompt) view() (string, int) {
 	st := p.c.Styles
 	head := st.Dialog.Render(" "+p.label) + " › "
-	hw := widthOf(" "+p.label) + 3
+	hw := common.WidthOf(" "+p.label) + 3
 	tail := ""
 	if p.err != "" {
-		tail = "  " + st.Danger.Render(trunc(p.err, max(p.w/2, 10)))
+		tail = "  " + st.Danger.Render(common.Trunc(p.err, max(p.w/2, 10)))
 	}
-	room := max(p.w-hw-widthOf(tail)-1, 4)
+	room := max(p.w-hw-common.WidthOf(tail)-1, 4)
 	text, col := p.in.view(room)
-	return fit(head+text+tail, p.w), hw + col
+	return common.Fit(head+text+tail, p.w), hw + col
 }
 
 // Cursor is the real cursor in the prompt line (relative to the line).
@@ -153,9 +154,9 @@ func (f Confirm) View() string {
 	st := f.c.Styles
 	keys := " " + st.Key.Render(f.c.Keys.DialogKeyMap.Yes.Help().Key) + st.Desc.Render(" yes  ") +
 		st.Key.Render(f.c.Keys.DialogKeyMap.No.Help().Key) + st.Desc.Render(" no")
-	q := st.Warn.Render(" " + clean(f.question))
-	if room := f.w - widthOf(keys); widthOf(q) > room {
+	q := st.Warn.Render(" " + common.Clean(f.question))
+	if room := f.w - common.WidthOf(keys); common.WidthOf(q) > room {
 		q = ansi.Truncate(q, max(room, 0), "…") + "\x1b[0m"
 	}
-	return fit(q+keys, f.w)
+	return common.Fit(q+keys, f.w)
 }

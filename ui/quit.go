@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // quit quits, asking first when it must. Attached to a server, the quit key detaches
@@ -64,13 +65,13 @@ func quitQuestion(l RunList) string {
 }
 
 // quitLine is the progress of the shutdown: the runs still live.
-func quitLine(st Styles, live []runs.Info) string {
+func quitLine(st common.Styles, live []runs.Info) string {
 	if len(live) == 0 {
 		return st.Warn.Render(" quitting: all runs ended, finishing…")
 	}
 	names := make([]string, len(live))
 	for i, r := range live {
-		names[i] = clean(r.Name) + " (" + r.State.String() + ")"
+		names[i] = common.Clean(r.Name) + " (" + r.State.String() + ")"
 	}
 	return st.Warn.Render(fmt.Sprintf(" quitting: ending %d run(s): ", len(live))) + strings.Join(names, ", ")
 }

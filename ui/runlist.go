@@ -9,6 +9,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/api"
+	"corral/ui/common"
 	"corral/watchdog"
 )
 
@@ -34,7 +35,7 @@ type RunList struct {
 	hosts      []api.HostState // several hosts: the runs grouped by host (runlist_hosts.go)
 
 	ver   uint64 // bumped by every change of what is shown
-	cache *viewCache[listKey]
+	cache *common.ViewCache[listKey]
 }
 
 // listKey is what the list's rendering depends on.
@@ -65,7 +66,7 @@ func DefaultListKeyMap() ListKeyMap {
 
 // NewRunList returns a list of the given runs, the first one selected.
 func NewRunList(c *Common, initial []runs.Info) RunList {
-	l := RunList{c: c, attention: map[string]bool{}, slot: map[string]string{}, cache: &viewCache[listKey]{}}
+	l := RunList{c: c, attention: map[string]bool{}, slot: map[string]string{}, cache: &common.ViewCache[listKey]{}}
 	for _, i := range initial {
 		l.Upsert(i)
 	}

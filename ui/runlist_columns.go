@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // The run list's columns are sized from what the rows hold and the width there is
@@ -36,15 +37,15 @@ func (l RunList) need() listNeed {
 	n := listNeed{name: 4, state: stateW}
 	for _, i := range l.runs {
 		full, short := l.statusTexts(i)
-		n.state = max(n.state, widthOf(stateText(i)))
-		n.name = max(n.name, widthOf(clean(i.Name)))
-		n.status = max(n.status, widthOf(full))
-		n.short = max(n.short, widthOf(short))
-		n.marks = max(n.marks, widthOf(markers(i)))
+		n.state = max(n.state, common.WidthOf(stateText(i)))
+		n.name = max(n.name, common.WidthOf(common.Clean(i.Name)))
+		n.status = max(n.status, common.WidthOf(full))
+		n.short = max(n.short, common.WidthOf(short))
+		n.marks = max(n.marks, common.WidthOf(markers(i)))
 		n.pid = max(n.pid, len(pidText(i)))
 	}
 	for _, p := range l.pending {
-		n.name = max(n.name, widthOf(clean(p.spec.Name)))
+		n.name = max(n.name, common.WidthOf(common.Clean(p.spec.Name)))
 		n.short = max(n.short, len("not started")-stateW-1)
 		n.pend = len("not started")
 	}
@@ -113,23 +114,23 @@ func (l RunList) statusTexts(i runs.Info) (full, short string) {
 // one (cut if it must be).
 func (l RunList) statusFor(i runs.Info, w int) string {
 	full, short := l.statusTexts(i)
-	if widthOf(full) <= w {
+	if common.WidthOf(full) <= w {
 		return full
 	}
 	return short
 }
 
 // rowFields are a run's cells in the list's columns.
-func (l RunList) rowFields(i runs.Info, c listCols) []field {
+func (l RunList) rowFields(i runs.Info, c listCols) []common.Field {
 	st := l.c.Styles
 	_, statusStyle := l.status(i)
-	f := []field{{" ", st.Attention, 1}, {clean(i.Name), st.Title, c.name}}
+	f := []common.Field{{Text: " ", Style: st.Attention, W: 1}, {Text: common.Clean(i.Name), Style: st.Title, W: c.name}}
 	if l.attention[i.ID] {
-		f[0].text = "●"
+		f[0].Text = "●"
 	}
-	add := func(text string, style Style, w int) {
+	add := func(text string, style common.Style, w int) {
 		if w != 0 {
-			f = append(f, field{text, style, w})
+			f = append(f, common.Field{Text: text, Style: style, W: w})
 		}
 	}
 	add(string(i.Kind), st.Muted, c.kind)
@@ -139,7 +140,7 @@ func (l RunList) rowFields(i runs.Info, c listCols) []field {
 	}
 	add(state, style, c.state)
 	add(pidText(i), st.Muted, -c.pid)
-	add(fmtAge(l.age(i)), st.Muted, -c.age)
+	add(common.FmtAge(l.age(i)), st.Muted, -c.age)
 	add(l.statusFor(i, c.status), statusStyle, c.status)
 	add(markers(i), st.Warn, c.marks)
 	return f
@@ -147,7 +148,7 @@ func (l RunList) rowFields(i runs.Info, c listCols) []field {
 
 // pendingFields are a pending row's cells: its state spans the state, pid, age and
 // status columns.
-func (l RunList) pendingFields(p pendingRun, c listCols) []field {
+func (l RunList) pendingFields(p pendingRun, c listCols) []common.Field {
 	st := l.c.Styles
 	span := c.state
 	for _, w := range []int{c.pid, c.age, c.status} {
@@ -159,13 +160,13 @@ func (l RunList) pendingFields(p pendingRun, c listCols) []field {
 	if p.starting {
 		state = "starting…"
 	}
-	f := []field{{" ", st.Muted, 1}, {clean(p.spec.Name), st.Muted, c.name}}
+	f := []common.Field{{Text: " ", Style: st.Muted, W: 1}, {Text: common.Clean(p.spec.Name), Style: st.Muted, W: c.name}}
 	if c.kind > 0 {
-		f = append(f, field{string(p.spec.Kind()), st.Muted, c.kind})
+		f = append(f, common.Field{Text: string(p.spec.Kind()), Style: st.Muted, W: c.kind})
 	}
-	f = append(f, field{state, st.Muted, span})
+	f = append(f, common.Field{Text: state, Style: st.Muted, W: span})
 	if c.marks > 0 {
-		f = append(f, field{"", st.Muted, c.marks})
+		f = append(f, common.Field{Text: "", Style: st.Muted, W: c.marks})
 	}
 	return f
 }

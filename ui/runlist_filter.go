@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"fmt"
 	"strings"
 
@@ -40,9 +41,9 @@ func matchTerms(terms []string, name, id string) bool {
 // rowMatches reports whether row i (runs, then pending runs) holds every term.
 func (l RunList) rowMatches(i int, terms []string) bool {
 	if i < len(l.runs) {
-		return matchTerms(terms, clean(l.runs[i].Name), l.runs[i].ID+" "+l.runs[i].Host)
+		return matchTerms(terms, common.Clean(l.runs[i].Name), l.runs[i].ID+" "+l.runs[i].Host)
 	}
-	return matchTerms(terms, clean(l.pending[i-len(l.runs)].spec.DisplayName()), "")
+	return matchTerms(terms, common.Clean(l.pending[i-len(l.runs)].spec.DisplayName()), "")
 }
 
 // shown is the rows the list shows, by row number, in the order they are drawn (by
@@ -149,8 +150,8 @@ func (l RunList) heading() (string, int) {
 		head = fmt.Sprintf("Runs %d of %d", l.matchingRuns(), len(l.runs))
 	}
 	head += " /"
-	text, col := l.filter.view(max(l.w-5-widthOf(head), 1)) // its text holds no control characters
-	if col += widthOf(head); !l.filtering {
+	text, col := l.filter.view(max(l.w-5-common.WidthOf(head), 1)) // its text holds no control characters
+	if col += common.WidthOf(head); !l.filtering {
 		col = -1
 	}
 	return st.Title.Render(head) + st.Warn.Render(text), col

@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
+	"corral/ui/common"
 )
 
 // Over several hosts (DESIGN §19, client.Fleet) the run list groups the runs by host,
@@ -109,22 +110,22 @@ func (l RunList) hostLine(h api.HostState, w int) string {
 			agents[i.AgentState]++
 		}
 	}
-	parts := []string{st.Title.Render(clean(h.Name)), l.linkText(h)}
+	parts := []string{st.Title.Render(common.Clean(h.Name)), l.linkText(h)}
 	if n > 0 {
 		parts = append(parts, st.Muted.Render(fmt.Sprintf("%d live of %d", live, n)))
 	}
 	for _, c := range []struct {
 		state agentstate.State
-		style Style
+		style common.Style
 	}{{agentstate.Waiting, st.AgentWaiting}, {agentstate.Working, st.AgentWorking}, {agentstate.Idle, st.AgentIdle}} {
 		if k := agents[c.state]; k > 0 {
 			parts = append(parts, c.style.Render(fmt.Sprintf("%d %s", k, c.state)))
 		}
 	}
 	if h.Where != "" {
-		parts = append(parts, st.Muted.Render(clean(h.Where)))
+		parts = append(parts, st.Muted.Render(common.Clean(h.Where)))
 	}
-	return fit(trunc(" "+strings.Join(parts, st.Muted.Render(" · ")), w), w)
+	return common.Fit(common.Trunc(" "+strings.Join(parts, st.Muted.Render(" · ")), w), w)
 }
 
 // linkText is a host's link as its header says it.

@@ -7,6 +7,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/ui/common"
 )
 
 // The run list's rendering: its frame and one row per run or pending entry
@@ -15,7 +16,7 @@ import (
 // View renders the pane; it is cached until something shown changes.
 func (l RunList) View() string {
 	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}
-	return l.cache.get(k, func() string { return joinLines(l.lines()) })
+	return l.cache.Get(k, func() string { return common.JoinLines(l.lines()) })
 }
 
 func (l RunList) lines() []string {
@@ -33,9 +34,9 @@ func (l RunList) lines() []string {
 	lines := l.display()
 	switch {
 	case l.Len() == 0 && !l.Grouped():
-		body = append(body, fit(st.Muted.Render(trunc(" no runs", iw)), iw))
+		body = append(body, common.Fit(st.Muted.Render(common.Trunc(" no runs", iw)), iw))
 	case len(l.shown()) == 0 && l.Filtered():
-		body = append(body, fit(st.Muted.Render(trunc(" no run matches", iw)), iw))
+		body = append(body, common.Fit(st.Muted.Render(common.Trunc(" no run matches", iw)), iw))
 	}
 	cols := listColumns(iw, l.need())
 	for _, ln := range lines[min(l.offset, len(lines)):] {
@@ -52,10 +53,10 @@ func (l RunList) lines() []string {
 			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].key, iw))
 		}
 	}
-	return box(l.border(), title, body, l.w, l.h)
+	return common.Box(l.border(), title, body, l.w, l.h)
 }
 
-func (l RunList) border() Style {
+func (l RunList) border() common.Style {
 	if l.focused {
 		return l.c.Styles.BorderFocus
 	}
@@ -65,24 +66,24 @@ func (l RunList) border() Style {
 // runRow is one run, exactly w columns.
 func (l RunList) runRow(i runs.Info, c listCols, w int) string {
 	if l.hostDown(i) && i.ID != l.sel { // what its host said last: muted
-		return l.c.Styles.Muted.Render(fit(plainFields(l.rowFields(i, c)), w))
+		return l.c.Styles.Muted.Render(common.Fit(common.PlainFields(l.rowFields(i, c)), w))
 	}
 	return l.drawRow(l.rowFields(i, c), i.ID, w)
 }
 
 // drawRow joins a row's fields into exactly w columns, reversed when selected.
-func (l RunList) drawRow(f []field, key string, w int) string {
+func (l RunList) drawRow(f []common.Field, key string, w int) string {
 	if key == l.sel {
-		return l.c.Styles.Selected.Render(fit(plainFields(f), w))
+		return l.c.Styles.Selected.Render(common.Fit(common.PlainFields(f), w))
 	}
-	if n := fieldsWidth(f); n <= w { // fields are exact: no need to measure the row
-		return styledFields(f) + strings.Repeat(" ", w-n)
+	if n := common.FieldsWidth(f); n <= w { // fields are exact: no need to measure the row
+		return common.StyledFields(f) + strings.Repeat(" ", w-n)
 	}
-	return fit(styledFields(f), w)
+	return common.Fit(common.StyledFields(f), w)
 }
 
 // status is the countdown of a live run or the badge of an ended one.
-func (l RunList) status(i runs.Info) (string, Style) {
+func (l RunList) status(i runs.Info) (string, common.Style) {
 	st := l.c.Styles
 	switch {
 	case i.Ended():
@@ -95,9 +96,9 @@ func (l RunList) status(i runs.Info) (string, Style) {
 		return "", st.Muted
 	}
 	if cd.warn {
-		return "⏱ " + fmtLeft(cd.left), st.Warn
+		return "⏱ " + common.FmtLeft(cd.left), st.Warn
 	}
-	return "⏱ " + fmtLeft(cd.left), Style{}
+	return "⏱ " + common.FmtLeft(cd.left), common.Style{}
 }
 
 // stateText is a run's state as the list shows it: a running agent's own state
@@ -117,7 +118,7 @@ var agentGlyphs = map[agentstate.State]string{
 	agentstate.Waiting: "!", agentstate.Working: "◐", agentstate.Idle: "✓",
 }
 
-func stateStyle(st Styles, i runs.Info) Style {
+func stateStyle(st common.Styles, i runs.Info) common.Style {
 	if i.State == runs.Running && !i.Paused && i.Agent != "" {
 		switch i.AgentState {
 		case agentstate.Waiting:
@@ -136,7 +137,7 @@ func stateStyle(st Styles, i runs.Info) Style {
 	case i.Ended():
 		return st.Muted
 	}
-	return Style{}
+	return common.Style{}
 }
 
 func pidText(i runs.Info) string {
@@ -166,7 +167,7 @@ func (l RunList) agentCounts() string {
 	s := ""
 	for _, c := range []struct {
 		state agentstate.State
-		style Style
+		style common.Style
 	}{{agentstate.Waiting, st.AgentWaiting}, {agentstate.Working, st.AgentWorking}, {agentstate.Idle, st.AgentIdle}} {
 		if k := n[c.state]; k > 0 {
 			s += " · " + c.style.Render(fmt.Sprintf("%d %s", k, c.state))

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // scrollState is the terminal pane's scroll mode: the run's history as text lines,
@@ -113,11 +114,11 @@ func firstKey(b key.Binding) string {
 // messageBody is one line of text, wrapped, at the top of an empty pane.
 func messageBody(msg string, iw, ih int) []string {
 	out := make([]string, 0, ih)
-	for _, l := range strings.Split(ansi.Wrap(clean(msg), max(iw-2, 1), ""), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(common.Clean(msg), max(iw-2, 1), ""), "\n") {
 		if len(out) == ih {
 			break
 		}
-		out = append(out, fit(" "+l, iw))
+		out = append(out, common.Fit(" "+l, iw))
 	}
 	for len(out) < ih {
 		out = append(out, strings.Repeat(" ", iw))

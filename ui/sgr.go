@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"fmt"
 	"strconv"
 	"strings"
@@ -295,7 +296,7 @@ func (l HistLine) styledRange(a, b int) string {
 // what is left of a piece starts the next), each with its colours, so a wrapped line
 // keeps its colour on every row.
 func (l HistLine) wrapped(w int) []string {
-	if widthOf(l.Text) <= w {
+	if common.WidthOf(l.Text) <= w {
 		return []string{l.Styled()}
 	}
 	var out []string

@@ -9,6 +9,7 @@ import (
 
 	"corral/ptyhost/screen"
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // Terminal is the terminal pane of the selected run: its emulated screen (PTY runs),
@@ -185,7 +186,7 @@ func (t Terminal) View() string {
 		return t.cache.val
 	}
 	t.cache.key, t.cache.ok, t.cache.held = k, true, time.Time{}
-	t.cache.val = joinLines(t.render())
+	t.cache.val = common.JoinLines(t.render())
 	return t.cache.val
 }
 
@@ -252,13 +253,13 @@ func (t Terminal) frame(title string, body []string) []string {
 	if t.focused {
 		border = t.c.Styles.BorderFocus
 	}
-	return box(border, title, body, t.w, t.h)
+	return common.Box(border, title, body, t.w, t.h)
 }
 
 // title names the run and, when focused, says how to leave.
 func (t Terminal) title(st screen.ScreenState) string {
 	s := t.c.Styles
-	out := s.Title.Render(clean(t.info.Name)) + s.Muted.Render(" "+string(t.info.Kind))
+	out := s.Title.Render(common.Clean(t.info.Name)) + s.Muted.Render(" "+string(t.info.Kind))
 	if t.focused {
 		out = s.Focus.Render(" FOCUS — "+t.c.Keys.Leave.Help().Key+" to leave ") + " " + out
 	}
@@ -282,13 +283,13 @@ func (t Terminal) title(st screen.ScreenState) string {
 		out += cut
 	}
 	if st.Title != "" {
-		out += s.Muted.Render(" — " + clean(st.Title))
+		out += s.Muted.Render(" — " + common.Clean(st.Title))
 	}
 	if t.info.Spec.FixedSize {
 		out += cut
 	}
 	if st.Err != "" {
-		out += " " + s.Danger.Render("⚠ "+clean(st.Err))
+		out += " " + s.Danger.Render("⚠ "+common.Clean(st.Err))
 	}
 	return out
 }
@@ -309,7 +310,7 @@ func (t Terminal) histLines(lines []HistLine, iw, ih int) []string {
 	for i := len(lines) - 1; i >= 0 && len(out) < ih; i-- {
 		parts := lines[i].wrapped(max(iw-1, 1))
 		for j := len(parts) - 1; j >= 0 && len(out) < ih; j-- {
-			out = append(out, t.gutter(lines[i].Err, false)+fit(parts[j], iw-1))
+			out = append(out, t.gutter(lines[i].Err, false)+common.Fit(parts[j], iw-1))
 		}
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {

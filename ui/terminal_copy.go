@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"fmt"
 	"strings"
 
@@ -99,11 +100,12 @@ func (t *Terminal) yank(inTmux bool) (tea.Cmd, string) {
 	text, n := t.Selection()
 	t.LeaveCopy()
 	if len(text) > maxCopyBytes {
-		return nil, clean(fmt.Sprintf("copy: %s is too much for the clipboard (the limit is %s); save the transcript instead",
-			fmtBytes(int64(len(text))), fmtBytes(maxCopyBytes)))
+		return nil, common.Clean(fmt.Sprintf("copy: %s is too much for the clipboard (the limit is %s); save the transcript instead",
+			common.FmtBytes(int64(len(text))), common.FmtBytes(maxCopyBytes)))
+
 	}
-	notice := fmt.Sprintf("copied %d line(s), %s, to the clipboard (OSC 52): %s", n, fmtBytes(int64(len(text))),
-		trunc(clean(strings.ReplaceAll(text, "\n", " ⏎ ")), 40))
+	notice := fmt.Sprintf("copied %d line(s), %s, to the clipboard (OSC 52): %s", n, common.FmtBytes(int64(len(text))),
+		common.Trunc(common.Clean(strings.ReplaceAll(text, "\n", " ⏎ ")), 40))
 	if inTmux { // tmux's default (external) drops an application's OSC 52
 		notice += " · in tmux it needs set -g set-clipboard on"
 	}

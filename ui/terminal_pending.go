@@ -2,6 +2,7 @@ package ui
 
 import (
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // The terminal pane showing a configured run not started yet (pending.go).
@@ -17,10 +18,10 @@ func (t *Terminal) showPending(p pendingRun) {
 
 func (t Terminal) pendingTitle() string {
 	st := t.c.Styles
-	return st.Title.Render(clean(t.info.Name)) + st.Muted.Render(" "+string(t.info.Kind)+" · not started")
+	return st.Title.Render(common.Clean(t.info.Name)) + st.Muted.Render(" "+string(t.info.Kind)+" · not started")
 }
 
 func (t Terminal) pendingBody(iw, ih int) []string {
 	k := t.c.Keys.Restart.Help().Key
-	return messageBody(clean(t.info.Name)+" has not started. Press "+k+" to start it.", iw, ih)
+	return messageBody(common.Clean(t.info.Name)+" has not started. Press "+k+" to start it.", iw, ih)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"fmt"
 	"strings"
 
@@ -108,7 +109,7 @@ func (t Terminal) scrollTitle() string {
 	if s.copy.on {
 		mode = " COPY — " + firstKey(t.c.Keys.ScrollKeyMap.Mark) + " mark · " + firstKey(t.c.Keys.ScrollKeyMap.Yank) + " copy "
 	}
-	out := st.Focus.Render(mode) + " " + st.Title.Render(clean(t.info.Name))
+	out := st.Focus.Render(mode) + " " + st.Title.Render(common.Clean(t.info.Name))
 	if len(s.lines) > 0 {
 		out += st.Muted.Render(fmt.Sprintf(" lines %d–%d of %d", s.top+1, min(s.top+s.rows, len(s.lines)), len(s.lines)))
 	}
@@ -117,7 +118,7 @@ func (t Terminal) scrollTitle() string {
 		if s.cur >= 0 {
 			n = fmt.Sprintf("%d/%d", len(s.matches)-s.cur, len(s.matches))
 		}
-		out += " " + st.Warn.Render("/"+clean(s.query)+" "+n)
+		out += " " + st.Warn.Render("/"+common.Clean(s.query)+" "+n)
 	}
 	return out
 }
@@ -154,11 +155,11 @@ func (t Terminal) scrollLine(i, iw int) string {
 	gutter := t.gutter(l.Err, i == cur || s.copy.on && i == s.copy.caret)
 	switch {
 	case s.copy.selected(i):
-		return gutter + fit(t.c.Styles.Match.Render(trunc(l.Text, iw-1)), iw-1)
+		return gutter + common.Fit(t.c.Styles.Match.Render(common.Trunc(l.Text, iw-1)), iw-1)
 	case s.query != "" && matchAt(l.Text, s.query, fold) >= 0:
-		return gutter + fit(t.highlight(trunc(l.Text, iw-1), s.query, fold), iw-1)
+		return gutter + common.Fit(t.highlight(common.Trunc(l.Text, iw-1), s.query, fold), iw-1)
 	}
-	return gutter + fit(trunc(l.Styled(), iw-1), iw-1)
+	return gutter + common.Fit(common.Trunc(l.Styled(), iw-1), iw-1)
 }
 
 // highlight marks every occurrence of q in a plain text line.

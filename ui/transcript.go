@@ -11,6 +11,7 @@ import (
 
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/ui/common"
 )
 
 // HistLine is one line of a run's history as plain text; Err marks a pipe run's stderr.
@@ -79,7 +80,7 @@ func (c *textConv) ground(r rune, errStream bool) {
 		c.col = max(c.col-1, 0)
 	case r == '\t':
 		c.col = (c.col/8 + 1) * 8
-	case r == utf8.RuneError || isControl(r):
+	case r == utf8.RuneError || common.IsControl(r):
 	default:
 		c.put(r, errStream)
 	}

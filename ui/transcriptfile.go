@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"fmt"
 	"os"
 	"os/exec"
@@ -154,18 +155,18 @@ func transcriptFileResult(msg tea.Msg) (tea.Cmd, string) {
 	switch msg := msg.(type) {
 	case pagerFileMsg:
 		if msg.err != nil {
-			return nil, "pager: " + clean(msg.err.Error())
+			return nil, "pager: " + common.Clean(msg.err.Error())
 		}
 		return runPager(msg), ""
 	case pagerDoneMsg:
 		if msg.err != nil {
-			return nil, "pager: " + clean(msg.err.Error())
+			return nil, "pager: " + common.Clean(msg.err.Error())
 		}
 	case savedMsg:
 		if msg.err != nil {
-			return nil, "save: " + clean(msg.err.Error())
+			return nil, "save: " + common.Clean(msg.err.Error())
 		}
-		return nil, fmt.Sprintf("saved to %s (%d lines)", clean(msg.path), msg.lines) // the path first: it is what a narrow status line must keep
+		return nil, fmt.Sprintf("saved to %s (%d lines)", common.Clean(msg.path), msg.lines) // the path first: it is what a narrow status line must keep
 	}
 	return nil, ""
 }

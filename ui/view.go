@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/runs/agentstate"
+	"corral/ui/common"
 )
 
 // rootCache holds the last frame and each pane's lines, so a frame in which nothing
@@ -102,7 +103,7 @@ func (m Model) compose() string {
 		}
 	}
 	lines = append(lines, parts[4])
-	c.parts, c.ok, c.content = parts, true, joinLines(lines)
+	c.parts, c.ok, c.content = parts, true, common.JoinLines(lines)
 	return c.content
 }
 
@@ -122,42 +123,45 @@ func (m Model) statusLine() string {
 	dialogLine, inLine := m.dlg.StatusLine()
 	switch {
 	case m.mode == modeQuitting:
-		return fit(quitLine(st, m.list.Live()), w)
+		return common.Fit(quitLine(st, m.list.Live()), w)
 	case m.mode == modeDialog && inLine:
 		return dialogLine
 	case m.link != "":
-		return fit(st.Warn.Render(" "+m.link+" — keys are not delivered; "+m.c.Keys.Quit.Help().Key+" detaches"), w)
+		return common.Fit(st.Warn.Render(" "+m.link+" — keys are not delivered; "+m.c.Keys.Quit.Help().Key+" detaches"), w)
 	case m.mode == modeFocus && m.term.info.Ended():
-		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
-			st.Warn.Render(" "+clean(m.term.info.Name)+" has ended: its last screen; keys are not sent"), w)
+		return common.Fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
+			st.Warn.Render(" "+common.Clean(m.term.info.Name)+" has ended: its last screen; keys are not sent"), w)
+
 	case m.mode == modeFocus:
-		return fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
-			st.Muted.Render(" every key goes to "+clean(m.term.info.Name)), w)
+		return common.Fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
+			st.Muted.Render(" every key goes to "+common.Clean(m.term.info.Name)), w)
+
 	case m.mode == modeFilter:
-		return fit(filterHelp(st, m.c.Keys), w)
+		return common.Fit(filterHelp(st, m.c.Keys), w)
 	case m.flash != "":
-		return fit(st.Warn.Render(" "+m.flash), w)
+		return common.Fit(st.Warn.Render(" "+m.flash), w)
 	case m.mode == modeScroll:
 		k := m.c.Keys
-		return fit(shortHelp(st, []key.Binding{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
+		return common.Fit(shortHelp(st, []key.Binding{k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.NextMatch, k.PrevMatch, k.Search, k.Live}), w)
+
 	}
 	k := m.c.Keys.forRow(m.list.SelectedRow(), m.replay)
 	if m.replay {
-		return fit(shortHelp(st, k.ReplayHelp()), w)
+		return common.Fit(shortHelp(st, k.ReplayHelp()), w)
 	}
-	return fit(shortHelp(st, k.ShortHelp()), w)
+	return common.Fit(shortHelp(st, k.ShortHelp()), w)
 }
 
 // filterHelp is the status line while the run list's filter is typed.
-func filterHelp(st Styles, k KeyMap) string {
+func filterHelp(st common.Styles, k KeyMap) string {
 	pair := func(keys, desc string) string { return " " + st.Key.Render(keys) + " " + st.Desc.Render(desc) + " " }
 	return st.Dialog.Render(" filter runs by name or id ") + pair(helpKeys([]string{firstKey(k.Up), firstKey(k.Down)}), "select") +
 		pair(firstKey(k.Accept), "keep the filter") + pair(firstKey(k.Dismiss), "clear it")
 }
 
 // shortHelp is "key desc" pairs of enabled bindings.
-func shortHelp(st Styles, bs []key.Binding) string {
+func shortHelp(st common.Styles, bs []key.Binding) string {
 	var b strings.Builder
 	for _, k := range bs {
 		if !k.Enabled() {
@@ -176,8 +180,8 @@ func overlay(content string, box []string, x, y int) string {
 			break
 		}
 		l := lines[y+i]
-		w := widthOf(b)
+		w := common.WidthOf(b)
 		lines[y+i] = ansi.Truncate(l, x, "") + "\x1b[0m" + b + ansi.TruncateLeft(l, x+w, "")
 	}
-	return joinLines(lines)
+	return common.JoinLines(lines)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"corral/runs"
+	"corral/ui/common"
 	"corral/watchdog"
 )
 
@@ -81,7 +82,7 @@ func cleanExit(i runs.Info) bool {
 	return i.Reason == runs.Exit && i.ExitCode != nil && *i.ExitCode == 0
 }
 
-func badgeStyle(st Styles, i runs.Info) Style {
+func badgeStyle(st common.Styles, i runs.Info) common.Style {
 	if cleanExit(i) {
 		return st.OK
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -16,7 +17,7 @@ import (
 // it starts and closes them, so a pane's frame stays unstyled; each is at most w
 // columns.
 func wrapHanging(s string, w, hang int) []string {
-	if widthOf(s) <= w || w <= 0 {
+	if common.WidthOf(s) <= w || w <= 0 {
 		return []string{s}
 	}
 	hang = min(hang, w-1)
@@ -26,7 +27,7 @@ func wrapHanging(s string, w, hang int) []string {
 	}
 	cont := hang
 	for _, word := range strings.Split(rest, " ") {
-		if widthOf(word) > w-hang {
+		if common.WidthOf(word) > w-hang {
 			cont = min(1, hang)
 		}
 	}
@@ -50,7 +51,7 @@ func wrapWords(s string, first, w int) []string {
 	var out []string
 	line, lw, limit := "", -1, first
 	for _, word := range strings.Split(s, " ") {
-		ww := widthOf(word)
+		ww := common.WidthOf(word)
 		if lw >= 0 && lw+1+ww <= limit {
 			line, lw = line+" "+word, lw+1+ww
 			continue
@@ -61,7 +62,7 @@ func wrapWords(s string, first, w int) []string {
 		for ww > limit && limit > 0 { // longer than a line: break it
 			out = append(out, ansi.Truncate(word, limit, ""))
 			word, limit = ansi.TruncateLeft(word, limit, ""), w
-			ww = widthOf(word)
+			ww = common.WidthOf(word)
 		}
 		line, lw = word, ww
 	}

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// clean drops control characters (C0, DEL, C1) from text a run or a user chose (names,
+// Clean drops control characters (C0, DEL, C1) from text a run or a user chose (names,
 // titles, commands), so none reaches the host terminal as a control.
-func clean(s string) string {
+func Clean(s string) string {
 	ok := true
 	for _, r := range s {
-		if isControl(r) {
+		if IsControl(r) {
 			ok = false
 			break
 		}
@@ -24,18 +24,18 @@ func clean(s string) string {
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if !isControl(r) {
+		if !IsControl(r) {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
 
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError }
+func IsControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError }
 
-// fit makes a styled line exactly w columns: cut, or padded with spaces.
-func fit(line string, w int) string {
-	n := widthOf(line)
+// Fit makes a styled line exactly w columns: cut, or padded with spaces.
+func Fit(line string, w int) string {
+	n := WidthOf(line)
 	switch {
 	case n == w:
 		return line
@@ -43,58 +43,58 @@ func fit(line string, w int) string {
 		return line + strings.Repeat(" ", w-n)
 	}
 	line = ansi.Truncate(line, w, "")
-	if n = widthOf(line); n < w { // a wide character did not fit
+	if n = WidthOf(line); n < w { // a wide character did not Fit
 		line += strings.Repeat(" ", w-n)
 	}
 	return line + "\x1b[0m"
 }
 
-// trunc cuts plain text to w columns, marking the cut with "…".
-func trunc(s string, w int) string {
+// Trunc cuts plain text to w columns, marking the cut with "…".
+func Trunc(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if widthOf(s) <= w {
+	if WidthOf(s) <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
 }
 
-// pad is plain text cut or padded to exactly w columns.
-func pad(s string, w int) string { return fit(trunc(s, w), w) }
+// Pad is plain text cut or padded to exactly w columns.
+func Pad(s string, w int) string { return Fit(Trunc(s, w), w) }
 
-// padLeft right-aligns plain text in w columns.
-func padLeft(s string, w int) string {
-	s = trunc(s, w)
-	return strings.Repeat(" ", max(w-widthOf(s), 0)) + s
+// PadLeft right-aligns plain text in w columns.
+func PadLeft(s string, w int) string {
+	s = Trunc(s, w)
+	return strings.Repeat(" ", max(w-WidthOf(s), 0)) + s
 }
 
-// field is one column of a row: text in a style, padded to w columns (right-aligned
-// in -w columns when w < 0).
-type field struct {
-	text  string
-	style Style
-	w     int
+// Field is one column of a row: Text in a Style, padded to W columns (right-aligned
+// in -W columns when W < 0).
+type Field struct {
+	Text  string
+	Style Style
+	W     int
 }
 
-func (f field) cell() string {
-	if f.w < 0 {
-		return padLeft(f.text, -f.w)
+func (f Field) cell() string {
+	if f.W < 0 {
+		return PadLeft(f.Text, -f.W)
 	}
-	return pad(f.text, f.w)
+	return Pad(f.Text, f.W)
 }
 
-// fieldsWidth is the width of joined fields.
-func fieldsWidth(fs []field) int {
+// FieldsWidth is the width of joined fields.
+func FieldsWidth(fs []Field) int {
 	n := len(fs) - 1
 	for _, f := range fs {
-		n += max(f.w, -f.w)
+		n += max(f.W, -f.W)
 	}
 	return n
 }
 
-// plainFields joins fields with one space, unstyled (for a row drawn in one style).
-func plainFields(fs []field) string {
+// PlainFields joins fields with one space, unstyled (for a row drawn in one style).
+func PlainFields(fs []Field) string {
 	var b strings.Builder
 	for i, f := range fs {
 		if i > 0 {
@@ -105,43 +105,43 @@ func plainFields(fs []field) string {
 	return b.String()
 }
 
-// styledFields joins fields with one space, each in its style.
-func styledFields(fs []field) string {
+// StyledFields joins fields with one space, each in its style.
+func StyledFields(fs []Field) string {
 	var b strings.Builder
 	for i, f := range fs {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(f.style.Render(f.cell()))
+		b.WriteString(f.Style.Render(f.cell()))
 	}
 	return b.String()
 }
 
-// viewCache memoises a rendering by what it depends on. View has a value receiver,
+// ViewCache memoises a rendering by what it depends on. View has a value receiver,
 // so components hold a pointer to it; a stale entry is never returned because the
 // key names everything the rendering reads.
-type viewCache[K comparable] struct {
+type ViewCache[K comparable] struct {
 	key K
 	ok  bool
 	val string
 }
 
-func (c *viewCache[K]) get(k K, render func() string) string {
+func (c *ViewCache[K]) Get(k K, render func() string) string {
 	if !c.ok || c.key != k {
 		c.key, c.ok, c.val = k, true, render()
 	}
 	return c.val
 }
 
-// box draws a frame of w×h columns and lines around body, whose lines must already be
+// Box draws a frame of w×h columns and lines around body, whose lines must already be
 // exactly w-2 columns (missing lines are blank). The title sits in the top edge. Every
 // line is exactly w columns and leaves no style open, so panes join by concatenation.
-func box(border Style, title string, body []string, w, h int) []string {
+func Box(border Style, title string, body []string, w, h int) []string {
 	if w < 2 || h < 2 {
-		return blankLines(max(w, 0), max(h, 0))
+		return BlankLines(max(w, 0), max(h, 0))
 	}
 	out := make([]string, 0, h)
-	tw := widthOf(title)
+	tw := WidthOf(title)
 	if tw > w-4 {
 		title, tw = ansi.Truncate(title, max(w-4, 0), "…")+"\x1b[0m", min(tw, max(w-4, 0))
 	}
@@ -162,7 +162,8 @@ func box(border Style, title string, body []string, w, h int) []string {
 	return append(out, border.Render("└"+strings.Repeat("─", w-2)+"┘"))
 }
 
-func blankLines(w, h int) []string {
+// BlankLines is h lines of w spaces.
+func BlankLines(w, h int) []string {
 	out := make([]string, h)
 	blank := strings.Repeat(" ", w)
 	for i := range out {
@@ -171,8 +172,8 @@ func blankLines(w, h int) []string {
 	return out
 }
 
-// joinLines joins lines with "\n" into one string, sized up front.
-func joinLines(lines []string) string {
+// JoinLines joins lines with "\n" into one string, sized up front.
+func JoinLines(lines []string) string {
 	n := len(lines)
 	for _, l := range lines {
 		n += len(l)
@@ -188,8 +189,8 @@ func joinLines(lines []string) string {
 	return b.String()
 }
 
-// fmtLeft is a countdown: "4:59", "1h02m".
-func fmtLeft(d time.Duration) string {
+// FmtLeft is a countdown: "4:59", "1h02m".
+func FmtLeft(d time.Duration) string {
 	d = max(d, 0).Truncate(time.Second)
 	if d >= time.Hour {
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
@@ -197,8 +198,8 @@ func fmtLeft(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-// fmtAge is a short age: "12s", "5m", "3h", "2d".
-func fmtAge(d time.Duration) string {
+// FmtAge is a short age: "12s", "5m", "3h", "2d".
+func FmtAge(d time.Duration) string {
 	switch d = max(d, 0); {
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
@@ -210,8 +211,8 @@ func fmtAge(d time.Duration) string {
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
-// fmtBytes is a short size: "812K", "4.2M".
-func fmtBytes(n int64) string {
+// FmtBytes is a short size: "812K", "4.2M".
+func FmtBytes(n int64) string {
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%dB", n)
@@ -223,11 +224,11 @@ func fmtBytes(n int64) string {
 	return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
 }
 
-// widthOf is the display width of a styled string. Most of what the panes draw is
+// WidthOf is the display width of a styled string. Most of what the panes draw is
 // ASCII between SGR sequences, which is counted here directly; anything else goes to
 // ansi.StringWidth (grapheme clusters, East Asian widths: what the renderer uses),
 // which costs ten times more.
-func widthOf(s string) int {
+func WidthOf(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
