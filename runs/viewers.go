@@ -1,7 +1,9 @@
 package runs
 
 import (
+	"reflect"
 	"sync"
+	"time"
 
 	"corral/watchdog"
 )
@@ -25,16 +27,32 @@ type sentRun struct {
 	wd  watchdog.State
 }
 
-func sentOf(i Info) sentRun {
-	w := i.Watchdog
-	// Computed at the snapshot from the absolute times, as the viewer computes them.
+func sentOf(i Info) sentRun { return sentRun{seq: i.Seq, wd: absolute(i.Watchdog)} }
+
+// absolute is a watchdog state without what is computed at the snapshot from its
+// absolute times (a viewer computes that itself), and without monotonic readings.
+func absolute(w watchdog.State) watchdog.State {
+	left := w.NoOutput.Left
 	w.Overall.Left, w.NoOutput.Left, w.LastOutputAge = 0, 0, 0
 	if w.Frozen { // a frozen remainder is not computed from anything: keep it
-		w.NoOutput.Left = i.Watchdog.NoOutput.Left
+		w.NoOutput.Left = left
 	}
 	w.LastOutput = w.LastOutput.Round(0)
 	w.Overall.At, w.NoOutput.At = w.Overall.At.Round(0), w.NoOutput.At.Round(0)
-	return sentRun{seq: i.Seq, wd: w}
+	return w
+}
+
+// Moved reports whether a fresh snapshot of a run says anything a viewer holding prev
+// does not know: a viewer reads less often while nothing moves (the UI's refresh).
+// What is computed at the snapshot from absolute times and the lease's renewal (a
+// heartbeat, always well before it runs out) do not count.
+func (i Info) Moved(prev Info) bool {
+	still := func(x Info) Info {
+		x.Watchdog = absolute(x.Watchdog)
+		x.LastOutputAt, x.LeaseExpiresAt = x.LastOutputAt.Round(0), time.Time{}
+		return x
+	}
+	return !reflect.DeepEqual(still(i), still(prev))
 }
 
 func (a sentRun) same(b sentRun) bool {

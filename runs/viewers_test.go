@@ -1,8 +1,10 @@
 package runs
 
 import (
+	"corral/watchdog"
 	"slices"
 	"testing"
+	"time"
 )
 
 // A viewer's snapshot carries what changed since its last one and what it looks at;
@@ -49,4 +51,32 @@ func TestSnapshotForSendsWhatChanged(t *testing.T) {
 	s.Cancel(a)
 	waitEnd(t, s, a)
 	step("a ended", false, a)
+}
+
+// A fresh snapshot of a run that only aged (its deadlines' time left, the age of its
+// last output, its lease renewed) has not moved; any other field has.
+func TestInfoMoved(t *testing.T) {
+	at := time.Now()
+	prev := Info{ID: "r1", Seq: 4, LeaseExpiresAt: at.Add(30 * time.Second),
+		Watchdog: watchdog.State{LastOutput: at, LastOutputAge: time.Second,
+			NoOutput: watchdog.Deadline{Armed: true, At: at.Add(time.Minute), Left: time.Minute, Span: time.Minute}}}
+	aged := prev
+	aged.LeaseExpiresAt = at.Add(45 * time.Second)
+	aged.Watchdog.LastOutputAge, aged.Watchdog.NoOutput.Left = 9*time.Second, 51*time.Second
+	if aged.Moved(prev) {
+		t.Fatal("a run that only aged moved")
+	}
+	for name, change := range map[string]func(*Info){
+		"seq":         func(i *Info) { i.Seq++ },
+		"usage":       func(i *Info) { i.Usage.CPU += time.Millisecond },
+		"last output": func(i *Info) { i.Watchdog.LastOutput = at.Add(time.Second) },
+		"frozen left": func(i *Info) { i.Watchdog.Frozen, i.Watchdog.NoOutput.Left = true, time.Second },
+		"lease owner": func(i *Info) { i.LeaseOwner = "other" },
+	} {
+		moved := aged
+		change(&moved)
+		if !moved.Moved(prev) {
+			t.Errorf("%s changed, but the run did not move", name)
+		}
+	}
 }

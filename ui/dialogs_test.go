@@ -75,7 +75,7 @@ func TestRequestsOneInFlight(t *testing.T) {
 	if r.tree(core, "r1") == nil || r.tree(core, "r1") != nil {
 		t.Fatal("a second tree read went while the first was on its way")
 	}
-	if !r.treeDone() || r.treeDone() {
+	if !r.treeDone(TreesMsg{}) || r.treeDone(TreesMsg{}) {
 		t.Fatal("the tree read asked for meanwhile was not due once, after the first")
 	}
 	if r.log(core, "r1") == nil || r.log(core, "r1") != nil || r.log(core, "r2") == nil {
@@ -89,17 +89,17 @@ func TestRequestsOneInFlight(t *testing.T) {
 	}
 	// The counters are read again after a lifecycle event or metricsEvery, not on every
 	// refresh: what they count comes with events.
-	r.snapshotDone(false)
+	r.snapshotDone(false, true)
 	r.metricsDone()
 	if cmd := r.refresh(core, "", t0.Add(time.Second)); len(collectCmd(cmd)) != 1 {
 		t.Fatalf("an idle refresh read %d things, want the snapshot alone", len(collectCmd(cmd)))
 	}
-	r.snapshotDone(false)
+	r.snapshotDone(false, true)
 	r.metricsDue = true
 	if cmd := r.refresh(core, "", t0.Add(2*time.Second)); len(collectCmd(cmd)) != 2 {
 		t.Fatal("the counters were not read after an event")
 	}
-	r.snapshotDone(false)
+	r.snapshotDone(false, true)
 	r.metricsDone()
 	if cmd := r.refresh(core, "", t0.Add(2*time.Second+metricsEvery)); len(collectCmd(cmd)) != 2 {
 		t.Fatal("the counters were not read after metricsEvery")

@@ -26,7 +26,8 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	if ev.Time.After(m.lastEvent) {
 		m.lastEvent = ev.Time
 	}
-	m.req.metricsDue = true           // what the counters count comes with events
+	m.req.metricsDue = true // what the counters count comes with events
+	m.req.active()
 	if ev.Type == runs.EventRemoved { // by this UI, another one or corral remove
 		return m.forget(info.ID)
 	}
@@ -78,6 +79,7 @@ func enteredQuiet(ev runs.Event, prev runs.Info) bool {
 // run that is not selected; the selected run's log is read again. Screens need
 // nothing here: the terminal pane renders again when its screen's version moved.
 func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
+	m.req.active() // the runs' last output moved, and their trees may have
 	sel, _ := m.list.Selected()
 	var cmd tea.Cmd
 	for _, id := range msg.IDs {
@@ -98,15 +100,18 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case SnapshotMsg:
-		m.req.snapshotDone(msg.Err != nil)
 		if msg.Err != nil {
+			m.req.snapshotDone(true, true)
 			return m, nil, true // the server's stream says when it is gone; keep what we show
 		}
+		changed := false
 		for _, i := range msg.Runs {
-			if _, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
+			if prev, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
+				changed = changed || i.Moved(prev) // the looked-at run comes every time
 				m.list.Upsert(i)
 			}
 		}
+		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(escapedProcs(m.list.Runs()))
 		m.syncSelection()
 		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
@@ -123,7 +128,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 	case TreesMsg:
 		m.details, _ = m.details.Update(msg)
-		if m.req.treeDone() {
+		if m.req.treeDone(msg) {
 			return m, m.req.tree(m.core, m.list.SelectedLive()), true
 		}
 	case ScreenMsg: // keep a run's screen; bells rung before it arrived do not count

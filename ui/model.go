@@ -175,6 +175,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleOutput(msg)
 	case tea.KeyPressMsg:
 		m.follow.touched(m.now)
+		m.req.active()
 		return m.handleKey(msg)
 	case tea.FocusMsg, tea.BlurMsg: // Corral's own terminal: is its user looking?
 		m.req.blurred = msg == tea.Msg(tea.BlurMsg{})

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"reflect"
 	"time"
+
+	"corral/reaper"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -14,17 +17,20 @@ import (
 // the run Core.Watch last named. It lives in the model's shared state: every copy of
 // the model sees one.
 type requests struct {
-	snap, metrics     bool            // a Snapshot, a Metrics read is on its way
-	snapAll           bool            // the next Snapshot reads every run (the last one failed)
-	metricsDue        bool            // a lifecycle event came since the last Metrics read
-	metricsAt         time.Time       // when the last Metrics read went out
-	trees, treesDirty bool            // a tree read is on its way; the selection moved meanwhile
-	logBusy, logDirty map[string]bool // a log read per run is on its way; the output moved meanwhile
-	tickGen           int
-	selectNext        string // select this run when it appears (spawned here)
-	watching          string
-	looking           string // the run the core was last told the user looks at (focus)
-	blurred           bool   // Corral's own terminal lost focus: the user looks at none
+	snap, metrics        bool          // a Snapshot, a Metrics read is on its way
+	snapAll              bool          // the next Snapshot reads every run (the last one failed)
+	metricsDue           bool          // a lifecycle event came since the last Metrics read
+	metricsAt            time.Time     // when the last Metrics read went out
+	trees, treesDirty    bool          // a tree read is on its way; the selection moved meanwhile
+	snapEvery, treeEvery time.Duration // their periods now (settle)
+	snapAt, treeAt       time.Time     // when the last of each went out
+	lastTrees            map[string][]reaper.TreeProc
+	logBusy, logDirty    map[string]bool // a log read per run is on its way; the output moved meanwhile
+	tickGen              int
+	selectNext           string // select this run when it appears (spawned here)
+	watching             string
+	looking              string // the run the core was last told the user looks at (focus)
+	blurred              bool   // Corral's own terminal lost focus: the user looks at none
 }
 
 func newRequests() requests {
@@ -36,12 +42,20 @@ func newRequests() requests {
 // an idle UI does not ask for them every second (issue 22: attached idle).
 const metricsEvery = 10 * time.Second
 
-// refresh asks for a snapshot, run id's tree ("" for none) and, after a lifecycle
-// event or metricsEvery, the counters, each unless one is on its way.
+// refreshIdleMax is the longest the snapshot and the process tree are left unread
+// while nothing happens: each read that brings nothing new doubles its period from
+// refreshEvery up to this, and an event, output or a key brings it back to
+// refreshEvery. An attached UI over fifty idle runs otherwise asked the server twice
+// a second for nothing, most of its cost over Bubble Tea's floor (issue 22).
+const refreshIdleMax = 8 * time.Second
+
+// refresh asks for a snapshot and run id's tree ("" for none) when their periods are
+// up and, after a lifecycle event or metricsEvery, the counters, each unless one is
+// on its way.
 func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
-	if !r.snap {
-		r.snap = true
+	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery {
+		r.snap, r.snapAt = true, now
 		cmds = append(cmds, snapshotCmd(core, r.snapAll))
 		r.snapAll = false
 	}
@@ -49,16 +63,32 @@ func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 		r.metrics, r.metricsDue, r.metricsAt = true, false, now
 		cmds = append(cmds, metricsCmd(core))
 	}
-	if !r.trees {
+	if !r.trees && now.Sub(r.treeAt) >= r.treeEvery {
+		r.treeAt = now
 		cmds = append(cmds, r.tree(core, id))
 	}
 	return tea.Batch(cmds...)
 }
 
+// active says something happened (an event, output, a key): the snapshot and the
+// tree are read at the next tick and every refreshEvery from then on.
+func (r *requests) active() { r.snapEvery, r.treeEvery = 0, 0 }
+
+// settle is a read's period after it brought something new (changed) or nothing.
+func settle(every time.Duration, changed bool) time.Duration {
+	if changed {
+		return refreshEvery
+	}
+	return min(max(2*every, refreshEvery), refreshIdleMax)
+}
+
 // snapshotDone ends a Snapshot read; after a failed one the next reads every run (what
 // the core counted as sent did not arrive).
-func (r *requests) snapshotDone(failed bool) { r.snap, r.snapAll = false, r.snapAll || failed }
-func (r *requests) metricsDone()             { r.metrics = false }
+func (r *requests) snapshotDone(failed, changed bool) {
+	r.snap, r.snapAll = false, r.snapAll || failed
+	r.snapEvery = settle(r.snapEvery, changed || failed)
+}
+func (r *requests) metricsDone() { r.metrics = false }
 
 // tree reads run id's process tree ("" for none), one read at a time: if one is on its
 // way, another follows it (treeDone says so) for the selection of then.
@@ -75,8 +105,10 @@ func (r *requests) tree(core Core, id string) tea.Cmd {
 }
 
 // treeDone ends a tree read; true if the selection moved meanwhile and another is due.
-func (r *requests) treeDone() (again bool) {
+func (r *requests) treeDone(msg TreesMsg) (again bool) {
 	r.trees = false
+	changed := msg.Err != nil || !reflect.DeepEqual(msg.Trees, r.lastTrees)
+	r.lastTrees, r.treeEvery = msg.Trees, settle(r.treeEvery, changed)
 	again, r.treesDirty = r.treesDirty, false
 	return again
 }
