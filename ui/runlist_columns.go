@@ -37,7 +37,7 @@ func (l RunList) need() listNeed {
 	n := listNeed{name: 4, state: stateW}
 	for _, i := range l.runs {
 		full, short := l.statusTexts(i)
-		n.state = max(n.state, common.WidthOf(common.StateText(i)))
+		n.state = max(n.state, common.WidthOf(stateText(i)))
 		n.name = max(n.name, common.WidthOf(common.Clean(i.Name)))
 		n.status = max(n.status, common.WidthOf(full))
 		n.short = max(n.short, common.WidthOf(short))
@@ -104,7 +104,7 @@ func listColumns(w int, n listNeed) listCols {
 // live run's countdown.
 func (l RunList) statusTexts(i runs.Info) (full, short string) {
 	if i.Ended() {
-		return i.Reason.String() + common.ExitText(i, " ", " sig"), badge(i)
+		return i.Reason.String() + exitText(i, " ", " sig"), badge(i)
 	}
 	s, _ := l.status(i)
 	return s, s
@@ -134,7 +134,7 @@ func (l RunList) rowFields(i runs.Info, c listCols) []common.Field {
 		}
 	}
 	add(string(i.Kind), st.Muted, c.kind)
-	state, style := common.StateText(i), common.StateStyle(st, i)
+	state, style := stateText(i), stateStyle(st, i)
 	if s := l.statusFor(i, c.state); c.merged && s != "" {
 		state, style = s, statusStyle
 	}

@@ -87,7 +87,7 @@ func (l RunList) status(i runs.Info) (string, common.Style) {
 	st := l.c.Styles
 	switch {
 	case i.Ended():
-		return badge(i), common.BadgeStyle(st, i)
+		return badge(i), badgeStyle(st, i)
 	case i.Paused:
 		return "frozen", st.Warn
 	}
@@ -100,6 +100,13 @@ func (l RunList) status(i runs.Info) (string, common.Style) {
 	}
 	return "⏱ " + common.FmtLeft(cd.Left), common.Style{}
 }
+
+// A run's state as the list shows it, and its style, live in ui/common (the details
+// and events panes draw them too).
+var (
+	stateText  = common.StateText
+	stateStyle = common.StateStyle
+)
 
 func pidText(i runs.Info) string {
 	if i.PID == 0 {

@@ -267,7 +267,7 @@ func (t Terminal) title(st screen.ScreenState) string {
 		out += s.Muted.Render(" [zoom]")
 	}
 	if t.info.Ended() {
-		out += " " + common.BadgeStyle(s, t.info).Render(badge(t.info))
+		out += " " + badgeStyle(s, t.info).Render(badge(t.info))
 	}
 	// A screen larger than the pane says so: another attached UI may size a live run
 	// larger (said before the app's title, which may be long); a replay keeps its

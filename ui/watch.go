@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"corral/runs"
 	"corral/ui/common"
 	"corral/watchdog"
 )
@@ -24,19 +23,10 @@ func tighter(w watchdog.State, now time.Time) (common.Countdown, bool) {
 	return o, okO
 }
 
-// reasonShort is a reason as a list badge.
-var reasonShort = map[runs.Reason]string{
-	runs.Exit: "exit", runs.Signal: "signal", runs.ManualCancel: "cancel",
-	runs.OverallTimeout: "timeout", runs.NoOutputTimeout: "no-output", runs.SpawnError: "spawn-err",
-	runs.OwnershipEscape: "escape", runs.SupervisorShutdown: "shutdown",
-	runs.OrphanReaped: "reaped", runs.Lost: "lost",
-}
-
-// badge is an ended run's reason and exit code or signal: "cancel sig15", "exit 0".
-func badge(i runs.Info) string {
-	s := reasonShort[i.Reason]
-	if s == "" {
-		s = i.Reason.String()
-	}
-	return s + common.ExitText(i, " ", " sig")
-}
+// An ended run's badge, its exit text and its style live in ui/common, which every
+// pane reads (the terminal pane's title too).
+var (
+	badge      = common.Badge
+	exitText   = common.ExitText
+	badgeStyle = common.BadgeStyle
+)

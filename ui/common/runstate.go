@@ -1,7 +1,6 @@
 package common
 
 import (
-	"fmt"
 	"time"
 
 	"corral/runs"
@@ -9,9 +8,9 @@ import (
 	"corral/watchdog"
 )
 
-// A run's state, reason and deadlines as the panes draw them: the run list's rows, the
-// details pane's facts, the terminal pane's title and the events pane's lines agree
-// because they read these.
+// A run's state and its deadlines as the panes draw them: the run list's rows, the
+// details pane's facts and the events pane's lines agree because they read these
+// (an ended run's badge is badge.go).
 
 // StateText is a run's state as the list shows it: a running agent's own state
 // (working, waiting, idle) with its glyph, else the run's.
@@ -52,30 +51,6 @@ func StateStyle(st Styles, i runs.Info) Style {
 		return st.Muted
 	}
 	return Style{}
-}
-
-// ExitText is the exit code or signal, after sep: "1", or sig+"9".
-func ExitText(i runs.Info, sep, sig string) string {
-	switch {
-	case i.ExitCode != nil:
-		return fmt.Sprintf("%s%d", sep, *i.ExitCode)
-	case i.Signal != 0:
-		return fmt.Sprintf("%s%d", sig, i.Signal)
-	}
-	return ""
-}
-
-// cleanExit: ended on its own with status 0.
-func cleanExit(i runs.Info) bool {
-	return i.Reason == runs.Exit && i.ExitCode != nil && *i.ExitCode == 0
-}
-
-// BadgeStyle is the style of an ended run's reason: OK for a clean exit, else Danger.
-func BadgeStyle(st Styles, i runs.Info) Style {
-	if cleanExit(i) {
-		return st.OK
-	}
-	return st.Danger
 }
 
 // warnFraction: a deadline warns in its last 20% (issue 4, "Details pane").
