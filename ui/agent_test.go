@@ -8,9 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"corral/reaper"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/ui/details"
 )
 
 // agentRun is a live agent run in a state since d before t0.
@@ -39,10 +39,11 @@ func TestRunListAgentsGolden(t *testing.T) {
 	l.SetSize(72, 9)
 	l.SetAttention("r4", true)
 	goldenView(t, "runlist_agents", l.View(), 72)
-	d := NewDetails(testCommon())
+	c := testCommon()
+	d := details.New(c.Common, &c.Keys.Restart)
 	d.SetNow(t0)
 	d.SetSize(50, 8)
-	d.Show(rowOfRun(sixAgents()[1]))
+	d.ShowRun(sixAgents()[1], true)
 	if v := stripANSI(d.View()); !strings.Contains(v, "agent   claude · waiting 30s · rule permission") {
 		t.Errorf("details:\n%s", v)
 	}
@@ -127,30 +128,5 @@ func TestFocusFollowsTheUser(t *testing.T) {
 	}
 	if !h.m.View().ReportFocus {
 		t.Error("Corral does not ask its terminal for focus reports")
-	}
-}
-
-// A run in a cgroup of its own says so, with what its cgroup has used, and a daemon
-// that left its session shows as contained, not escaped.
-func TestDetailsCgroupOwner(t *testing.T) {
-	i := liveRun("r1", "codex", true)
-	i.Cgroup, i.Usage = "/sys/fs/cgroup/unified/corral/r1", runs.Usage{CPU: 1500 * time.Millisecond, Memory: 34 << 20}
-	d := NewDetails(testCommon())
-	d.SetNow(t0)
-	d.SetSize(90, 16)
-	d.Show(rowOfRun(i))
-	d, _ = d.Update(TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": {
-		{Proc: reaper.Proc{PID: 4242, PGID: 4242, SID: 4242, State: 'S', Comm: "codex"}, Mark: reaper.MarkRoot},
-		{Proc: reaper.Proc{PID: 4300, PGID: 4300, SID: 4300, State: 'S', Comm: "codex"}, Mark: reaper.MarkContained},
-	}}})
-	v := stripANSI(d.View())
-	for _, want := range []string{"owner   cgroup /sys/fs/cgroup/unified/corral/r1 · cpu 1.50s · mem 34.0M", "contained codex"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("details lack %q:\n%s", want, v)
-		}
-	}
-	d.SetSize(48, 16) // too narrow for the path: the rest stays on its line
-	if v := stripANSI(d.View()); !strings.Contains(v, "owner   cgroup · cpu 1.50s · mem 34.0M") {
-		t.Errorf("narrow details lack the owner line without its path:\n%s", v)
 	}
 }

@@ -87,7 +87,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.relayout()
 		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), savePrefsCmd(m.prefsPath, Prefs{Panes: m.lay.panes.String()}))
 	case key.Matches(k, km.EventsUp, km.EventsDown):
-		m.events.ScrollBy(notch(key.Matches(k, km.EventsUp), m.events.Page()))
+		m.events, _ = m.events.Update(k)
 	case key.Matches(k, km.Mouse):
 		m.mouse = !m.mouse
 		return m.note("%s", mouseNotice(m.mouse, km.Mouse.Help().Key))

@@ -5,31 +5,20 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/ui/internal/uitest"
 )
 
-// daemonArgv is what a codex-like agent's two escaped daemons run (issue 14.1).
-var daemonArgv = [][]string{
-	{"/tmp/ctmux1234567890/corral", "agent-daemon", "app-server", "--managed-daemon"},
-	{"/tmp/ctmux1234567890/corral", "agent-daemon", "pid-update-loop"},
-}
+var daemonArgv = uitest.DaemonArgv
 
 // escapedAgent is a live agent whose two daemons left its session, its tree, and the
 // two escape events the supervisor sent about them.
 func escapedAgent() (runs.Info, []reaper.TreeProc, []EventMsg) {
 	info := liveRun("r1", "codex", true)
 	info.Escapees = 2
-	tree := []reaper.TreeProc{
-		{Proc: reaper.Proc{PID: 1234567, PPID: 1, PGID: 1234567, SID: 1234567, State: 'S', Comm: "corral", RSS: 12 << 20},
-			Mark: reaper.MarkRoot, CPU: 1500 * time.Millisecond},
-		{Proc: reaper.Proc{PID: 1234590, PPID: 1234567, PGID: 1234590, SID: 1234590, State: 'S', Comm: "corral", RSS: 8 << 20},
-			Mark: reaper.MarkEscaped, Depth: 1, Argv: daemonArgv[0]},
-		{Proc: reaper.Proc{PID: 1234591, PPID: 1234567, PGID: 1234591, SID: 1234591, State: 'S', Comm: "corral", RSS: 7 << 20},
-			Mark: reaper.MarkEscaped, Depth: 1, Argv: daemonArgv[1]},
-	}
+	tree := uitest.EscapedTree()
 	var evs []EventMsg
 	for i, p := range tree[1:] {
 		e := info
@@ -75,23 +64,5 @@ func TestTreeAndEventsAtWidths(t *testing.T) {
 			t.Errorf("%d×%d: title %q beside %d escape lines", sz[0], sz[1], title, listed)
 		}
 		goldenView(t, fmt.Sprintf("frame_tree_%dx%d", sz[0], sz[1]), frame, sz[0])
-	}
-}
-
-// The columns drop the least needed first and never the mark.
-func TestTreeColumnsByWidth(t *testing.T) {
-	_, tree, _ := escapedAgent()
-	for _, c := range []struct {
-		w    int
-		want treeCols
-	}{
-		{34, treeCols{pid: 7, mark: 7}},
-		{46, treeCols{pid: 7, state: 1, cpu: 5, mark: 7}},
-		{58, treeCols{pid: 7, sid: 7, state: 1, cpu: 5, rss: 5, mark: 7}},
-		{80, treeCols{pid: 7, pgid: 7, sid: 7, state: 1, cpu: 5, rss: 5, mark: 7}},
-	} {
-		if got := treeColumns(tree, c.w); got != c.want {
-			t.Errorf("%d columns: %+v, want %+v", c.w, got, c.want)
-		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
-	"corral/watchdog"
+	"corral/ui/internal/uitest"
 )
 
 // fakeCore is a Core that records every call (name and arguments) and answers from
@@ -262,39 +262,17 @@ func (f *fakeCore) Log(id string) (runs.Output, error) {
 	return f.logs[id], err
 }
 
-// t0 is the fixed clock of every test.
-var t0 = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
+// t0 is the fixed clock of every test; liveRun is a running run with armed
+// deadlines, endedRun a cancelled one.
+var (
+	t0                = uitest.T0
+	liveRun, endedRun = uitest.LiveRun, uitest.EndedRun
+)
 
 // clock is a settable test clock.
 type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
-
-// liveRun is a running run with armed deadlines.
-func liveRun(id, name string, pty bool) runs.Info {
-	spec := runs.Spec{Name: name, Shell: name, PTY: pty, Timeout: 10 * time.Minute}
-	i := runs.Info{ID: id, Name: name, Kind: spec.Kind(), Spec: spec, State: runs.Running, Seq: 3,
-		PID: 4242, Cols: 80, Rows: 24, CreatedAt: t0.Add(-2 * time.Minute), StartedAt: t0.Add(-2 * time.Minute),
-		Fingerprint: reaper.Fingerprint{BootID: "0123456789abcdef", PID: 4242, StartTime: 777},
-		LeaseOwner:  "inst-1", LeaseEpoch: 1, LeaseExpiresAt: t0.Add(30 * time.Second),
-		Transcript: ""}
-	i.Watchdog = watchdog.State{
-		Overall:    watchdog.Deadline{Armed: true, At: t0.Add(8 * time.Minute), Span: 10 * time.Minute},
-		NoOutput:   watchdog.Deadline{Armed: true, At: t0.Add(50 * time.Second), Span: 5 * time.Minute},
-		LastOutput: t0.Add(-4 * time.Minute), LastOutputAge: 4 * time.Minute,
-	}
-	return i
-}
-
-// endedRun is a cancelled run.
-func endedRun(id, name string) runs.Info {
-	i := liveRun(id, name, false)
-	i.State, i.Reason, i.Signal, i.Seq = runs.Exited, runs.ManualCancel, 15, 9
-	i.EndedAt = t0.Add(-time.Minute)
-	i.Watchdog = watchdog.State{Overall: watchdog.Deadline{Span: 10 * time.Minute}, Stopped: true}
-	i.Cleanup = runs.Cleanup{Steps: []reaper.Step{reaper.StepTerm}, Killed: 1, VerifiedEmpty: true}
-	return i
-}
 
 // harness is a root model under test with its fake core and clock.
 type harness struct {

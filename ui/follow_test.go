@@ -18,8 +18,8 @@ func spawned(id, name string) EventMsg {
 func TestFollowSpawnedElsewhere(t *testing.T) {
 	h := twoRuns(t) // no key pressed yet
 	h.send(spawned("r10", "worker-0"))
-	if got := h.m.list.SelectedKey(); got != "r10" || h.m.details.info.ID != "r10" || h.m.term.ID() != "r10" {
-		t.Fatalf("a spawned run on an untouched UI: selection %s, details %s", got, h.m.details.info.ID)
+	if got := h.m.list.SelectedKey(); got != "r10" || h.m.details.ID() != "r10" || h.m.term.ID() != "r10" {
+		t.Fatalf("a spawned run on an untouched UI: selection %s, details %s", got, h.m.details.ID())
 	}
 	for i := 1; i < 50; i++ { // a script's burst, a moment later
 		h.clk.t = h.clk.t.Add(followQuiet / 100)
@@ -81,7 +81,7 @@ func TestFollowOnlyWhenBrowsing(t *testing.T) {
 func TestFollowSelectListedAtStart(t *testing.T) {
 	a, b := liveRun("r1", "claude", true), liveRun("r2", "cmd", false)
 	h := harnessWith(t, newFake(a, b), Options{Initial: []runs.Info{a, b}, Select: "r2"}, 120, 30)
-	if got := h.m.list.SelectedKey(); got != "r2" || h.m.details.info.ID != "r2" {
+	if got := h.m.list.SelectedKey(); got != "r2" || h.m.details.ID() != "r2" {
 		t.Errorf("selection %s, want the run of corral -- CMD (r2)", got)
 	}
 }

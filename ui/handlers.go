@@ -34,8 +34,8 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	before := m.list.SelectedKey()
 	prev, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
-	m.events, _ = m.events.Update(msg)
-	m.events.SetEscaped(escapedProcs(m.list.Runs()))
+	m.events, _ = m.events.Update(ev)
+	m.events.SetEscaped(m.list.Runs())
 	var cmds []tea.Cmd
 	if !known {
 		m.relayout()
@@ -112,7 +112,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			}
 		}
 		m.req.snapshotDone(false, changed)
-		m.events.SetEscaped(escapedProcs(m.list.Runs()))
+		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
 		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
 	case ResyncMsg:
@@ -127,7 +127,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.events.SetMetrics(msg.Metrics)
 		}
 	case TreesMsg:
-		m.details, _ = m.details.Update(msg)
+		m.details.SetTrees(msg.Trees, msg.Err)
 		if m.req.treeDone(msg) {
 			return m, m.req.tree(m.core, m.list.SelectedLive()), true
 		}

@@ -64,7 +64,7 @@ func (m Model) hostsChanged(msg HostsMsg) (tea.Model, tea.Cmd) {
 			if warn {
 				style = m.c.Styles.Warn
 			}
-			m.events.add(m.now, text, style)
+			m.events.Add(m.now, text, style)
 		}
 		if h.Status == api.HostConnected && (was.Status != api.HostConnected || was.Server != h.Server) {
 			cmds = append(cmds, resyncHostCmd(m.core, h.Name))
@@ -81,7 +81,7 @@ func (m *Model) hostsAtStart(hs []api.HostState) {
 	m.list.SetHosts(hs)
 	for _, h := range hs {
 		if text, warn := hostChange(h, api.HostState{}); warn {
-			m.events.add(m.now, text, m.c.Styles.Warn)
+			m.events.Add(m.now, text, m.c.Styles.Warn)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+
+	"corral/ui/events"
 )
 
 // KeyMap is every key of the UI as data. Each binding has a stable action name (see
@@ -13,11 +15,13 @@ import (
 //
 // The components with keys of their own have their own KeyMap, embedded here so that
 // every binding has one action name and one place to override it: the run list
-// (ListKeyMap), the terminal pane's scroll and copy modes (ScrollKeyMap), the dialogs
-// (DialogKeyMap) and corral replay's player (ReplayKeyMap).
+// (ListKeyMap), the terminal pane's scroll and copy modes (ScrollKeyMap), the events
+// pane (EventsKeyMap), the dialogs (DialogKeyMap) and corral replay's player
+// (ReplayKeyMap).
 type KeyMap struct {
 	ListKeyMap
 	ScrollKeyMap
+	EventsKeyMap
 	DialogKeyMap
 	ReplayKeyMap
 
@@ -26,8 +30,8 @@ type KeyMap struct {
 	Reconcile, New, Restart, Remove, Zoom, Layout, Scrollback, Help, Quit key.Binding
 	// Scroll mode: search the transcript (browsing, its key filters the run list).
 	Search key.Binding
-	// The mouse on or off; the events pane scrolled older or newer.
-	Mouse, EventsUp, EventsDown key.Binding
+	// The mouse on or off.
+	Mouse key.Binding
 	// Who needs you: the next run whose agent waits (oldest first), the next unseen.
 	NextWaiting, NextUnseen key.Binding
 	// Attached to a server (corral attach) only: leave the runs running, or end them.
@@ -49,6 +53,10 @@ const (
 	groupFilter  = "filter" // the run list's filter being typed
 	groupReplay  = "replay" // before browsing's keys, under corral replay only
 )
+
+// EventsKeyMap is the events pane's keys (events.KeyMap), named so that it embeds
+// beside the other components' key maps.
+type EventsKeyMap = events.KeyMap
 
 // action names a binding for overrides and conflict checks.
 type action struct {
@@ -115,7 +123,7 @@ func helpKeys(keys []string) string {
 // DefaultKeyMap returns the default keys (issue 4, "Keys").
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		ListKeyMap: DefaultListKeyMap(), ScrollKeyMap: DefaultScrollKeyMap(),
+		ListKeyMap: DefaultListKeyMap(), ScrollKeyMap: DefaultScrollKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
 		DialogKeyMap: DefaultDialogKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
 		Focus:    bind("focus (keys go to the run)", "enter"),
 		SendKeys: bind("send keys", "s"), Paste: bind("paste text", "p"),
@@ -126,14 +134,13 @@ func DefaultKeyMap() KeyMap {
 		Zoom: bind("zoom", "z"), Layout: bind("side panes: all/run list only", "l"),
 		Search:     bind("search", "/"),
 		Scrollback: bind("scroll back", "pgup"), Help: bind("help", "?"),
-		Quit:     bind("quit", "q", "ctrl+c"),
-		Detach:   bind("detach (runs keep running)", "D"),
-		Shutdown: bind("end every run and the server", "Q"),
-		PairKeys: bind("parity pair: keys to both/one", "b"),
-		PairDiff: bind("parity pair: diff/screens", "v"),
-		Leave:    bind("leave focus", "ctrl+]"),
-		Mouse:    bind("mouse on/off", "M"), EventsUp: bind("events: older", "["),
-		EventsDown:  bind("events: newer", "]"),
+		Quit:        bind("quit", "q", "ctrl+c"),
+		Detach:      bind("detach (runs keep running)", "D"),
+		Shutdown:    bind("end every run and the server", "Q"),
+		PairKeys:    bind("parity pair: keys to both/one", "b"),
+		PairDiff:    bind("parity pair: diff/screens", "v"),
+		Leave:       bind("leave focus", "ctrl+]"),
+		Mouse:       bind("mouse on/off", "M"),
 		NextWaiting: bind("next waiting run", "w"),
 		NextUnseen:  bind("next unseen run", "u"),
 	}

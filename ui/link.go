@@ -49,7 +49,7 @@ func (m Model) linkEvent(ev runs.Event) (tea.Model, tea.Cmd) {
 	switch ev.Type {
 	case api.EventServerLost:
 		if m.link == "" {
-			m.events.add(ev.Time, fmt.Sprintf("server pid %d lost (%s): reconnecting…", ev.Run.PID, ev.Detail), m.c.Styles.Warn)
+			m.events.Add(ev.Time, fmt.Sprintf("server pid %d lost (%s): reconnecting…", ev.Run.PID, ev.Detail), m.c.Styles.Warn)
 			m.link = linkLost
 		} else {
 			m.link = linkLost + " " + ev.Detail
@@ -60,7 +60,7 @@ func (m Model) linkEvent(ev runs.Event) (tea.Model, tea.Cmd) {
 		m.link = ""
 		m.list.SetLink("")
 		m.flash = fmt.Sprintf("reconnected to server pid %d", ev.Run.PID)
-		m.events.add(ev.Time, m.flash, m.c.Styles.Warn)
+		m.events.Add(ev.Time, m.flash, m.c.Styles.Warn)
 		return m, resyncCmd(m.core)
 	}
 	return m, nil
@@ -99,7 +99,7 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	m = model.(Model)
-	m.events.SetEscaped(escapedProcs(m.list.Runs()))
+	m.events.SetEscaped(m.list.Runs())
 	m.relayout()
 	cmds = append(cmds, m.selectionMoved(), m.sized.fit(m.core, m.list.Runs(), m.lay))
 	return m, tea.Batch(cmds...)

@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/details"
+	"corral/ui/events"
 )
 
 // mode is where keys go.
@@ -38,9 +40,9 @@ type Model struct {
 	mode mode
 
 	list    RunList
-	details Details
+	details details.Details
 	term    Terminal
-	events  Events
+	events  events.Events
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
 	dlg     dialogHost
 	help    helpView
@@ -97,8 +99,8 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	}
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
-		list: NewRunList(c, o.Initial), details: NewDetails(c),
-		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogHost(c),
+		list: NewRunList(c, o.Initial), details: details.New(c.Common, &c.Keys.Restart),
+		term: NewTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogHost(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},

@@ -84,7 +84,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	case p == paneTerm:
 		return m.wheelTerm(up)
 	case p == paneEvents:
-		m.events.ScrollBy(notch(up, 1))
+		m.events, _ = m.events.Update(msg)
 	case p == paneList && m.mode == modeBrowse:
 		before := m.list.SelectedKey()
 		if m.list.move(notch(up, -1)); m.list.SelectedKey() != before {

@@ -6,21 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/internal/uitest"
 )
 
 // pendingSpecs are two configured runs not started: an argv PTY run and a shell pipe run.
-func pendingSpecs() []runs.Spec {
-	return []runs.Spec{
-		{Name: "agent", Argv: []string{"claude", "--model", "big one"}, PTY: true, Dir: "/src/app",
-			Timeout: 2 * time.Hour, Env: []string{"A=1", "TOKEN=secret"}},
-		{Name: "api", Shell: "go run ./cmd/api", Timeout: 0, NoOutputTimeout: -1, Grace: 10 * time.Second},
-	}
-}
+var pendingSpecs = uitest.PendingSpecs
 
 // withPending is a harness with a live PTY run (selected) and the two pending runs.
 func withPending(t *testing.T, keys map[string][]string) *harness {
@@ -214,16 +208,6 @@ func TestPendingRunListGolden(t *testing.T) {
 	goldenView(t, "runlist_pending", l.View(), 72)
 	l.SetSize(40, 6)
 	goldenView(t, "runlist_pending_narrow", l.View(), 40)
-}
-
-func TestPendingDetailsGolden(t *testing.T) {
-	for i, name := range []string{"details_pending_argv", "details_pending_shell"} {
-		d := NewDetails(testCommon())
-		d.SetNow(t0)
-		d.SetSize(60, 12)
-		d.Show(rowOfPending(pendingRun{key: "pending/0", spec: pendingSpecs()[i]}))
-		goldenView(t, name, d.View(), 60)
-	}
 }
 
 func TestPendingFrameGolden(t *testing.T) {

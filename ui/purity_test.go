@@ -8,6 +8,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/ui/internal/uitest"
 )
 
 // TestUpdateAndViewNeverCallTheCore feeds every kind of message through Update and
@@ -42,7 +43,7 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 		MetricsMsg{Metrics: runs.Metrics{SpawnTotal: 3, ExitTotal: map[string]int64{"exit": 1}}},
 		MetricsMsg{Metrics: runs.Metrics{SpawnTotal: 3, ExitTotal: map[string]int64{"exit": 1}}},
 		MetricsMsg{Metrics: runs.Metrics{SpawnTotal: 4, OwnershipEscapeTotal: 1}},
-		TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": testTree()}},
+		TreesMsg{Trees: map[string][]reaper.TreeProc{"r1": uitest.Tree()}},
 		EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: spawned, Detail: "pty", Time: t0}},
 		OutputMsg{IDs: []string{"r1", "r3", "r4"}},
 		LogMsg{ID: "r3", Output: runs.Output{Chunks: []runs.Chunk{{Data: []byte("x\n")}}}},

@@ -84,8 +84,8 @@ func TestListAtScaleKeys(t *testing.T) {
 		if !slices.Contains(h.drawn(), sel) {
 			t.Fatalf("%s: the selected %s is not drawn: %q", c.key, sel, h.drawn())
 		}
-		if h.m.details.info.ID != sel {
-			t.Fatalf("%s: details show %s, not the selection %s", c.key, h.m.details.info.ID, sel)
+		if h.m.details.ID() != sel {
+			t.Fatalf("%s: details show %s, not the selection %s", c.key, h.m.details.ID(), sel)
 		}
 	}
 	// A page moves the view by a page too: ctrl+f from the top shows the next rows.
@@ -116,8 +116,8 @@ func TestListFilterIncremental(t *testing.T) {
 	if got := h.drawnNames(); got != "test-e2e-12 test-e2e-17" {
 		t.Errorf("rows %q, want test-e2e-12 and -17", got)
 	}
-	if got := h.m.list.SelectedKey(); got != "r12" || h.m.details.info.ID != "r12" {
-		t.Errorf("selection %s (details %s), want the first match r12", got, h.m.details.info.ID)
+	if got := h.m.list.SelectedKey(); got != "r12" || h.m.details.ID() != "r12" {
+		t.Errorf("selection %s (details %s), want the first match r12", got, h.m.details.ID())
 	}
 	h.key("down")
 	if got := h.m.list.SelectedKey(); got != "r17" || h.m.mode != modeFilter {
@@ -216,7 +216,7 @@ func TestListFilterArrivals(t *testing.T) {
 	h.typeText("make db")
 	h.key("enter")
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: liveRun("r92", "make-db", false), Time: t0}})
-	if got := h.m.list.SelectedKey(); got != "r92" || h.m.list.Filtered() || h.m.details.info.ID != "r92" {
+	if got := h.m.list.SelectedKey(); got != "r92" || h.m.list.Filtered() || h.m.details.ID() != "r92" {
 		t.Errorf("a run started here under a filter hiding it: selection %s, filtered %v", got, h.m.list.Filtered())
 	}
 }

@@ -95,50 +95,18 @@ func (l RunList) status(i runs.Info) (string, common.Style) {
 	if !ok {
 		return "", st.Muted
 	}
-	if cd.warn {
-		return "⏱ " + common.FmtLeft(cd.left), st.Warn
+	if cd.Warn {
+		return "⏱ " + common.FmtLeft(cd.Left), st.Warn
 	}
-	return "⏱ " + common.FmtLeft(cd.left), common.Style{}
+	return "⏱ " + common.FmtLeft(cd.Left), common.Style{}
 }
 
-// stateText is a run's state as the list shows it: a running agent's own state
-// (working, waiting, idle) with its glyph, else the run's.
-func stateText(i runs.Info) string {
-	if i.Paused && i.State == runs.Running {
-		return "paused"
-	}
-	if g, ok := agentGlyphs[i.AgentState]; ok && i.State == runs.Running && i.Agent != "" {
-		return g + " " + i.AgentState.String()
-	}
-	return i.State.String()
-}
-
-// agentGlyphs mark an agent's state so that it reads at a glance, in colour or not.
-var agentGlyphs = map[agentstate.State]string{
-	agentstate.Waiting: "!", agentstate.Working: "◐", agentstate.Idle: "✓",
-}
-
-func stateStyle(st common.Styles, i runs.Info) common.Style {
-	if i.State == runs.Running && !i.Paused && i.Agent != "" {
-		switch i.AgentState {
-		case agentstate.Waiting:
-			return st.AgentWaiting
-		case agentstate.Working:
-			return st.AgentWorking
-		case agentstate.Idle:
-			return st.AgentIdle
-		}
-	}
-	switch {
-	case i.Paused || i.State == runs.Exiting:
-		return st.Warn
-	case i.State == runs.Running:
-		return st.Running
-	case i.Ended():
-		return st.Muted
-	}
-	return common.Style{}
-}
+// A run's state as the list shows it, and its style, live in ui/common (the details
+// and events panes draw them too).
+var (
+	stateText  = common.StateText
+	stateStyle = common.StateStyle
+)
 
 func pidText(i runs.Info) string {
 	if i.PID == 0 {

@@ -138,17 +138,9 @@ func TestEscapeCountsAgree(t *testing.T) {
 	}
 }
 
-// Golden: the events pane scrolled back (the ↑ position), and copy mode's caret and
-// marked selection.
+// Golden: copy mode's caret and marked selection (the events pane scrolled back is
+// ui/events' test of this name).
 func TestScrolledPanesGolden(t *testing.T) {
-	e := NewEvents(testCommon())
-	e.SetSize(60, 6)
-	for i := range 12 {
-		e.AddNote(t0, fmt.Sprintf("note %02d", i))
-	}
-	e.ScrollBy(5)
-	goldenView(t, "events_scrolled", e.View(), 60)
-
 	tm := NewTerminal(testCommon(), "")
 	tm.SetSize(40, 7)
 	tm.Show(rowOfRun(liveRun("r1", "shell", true)), screenWith(38, 5, "live"))

@@ -11,7 +11,11 @@ import (
 // and terminal panes, and its partner if it is a pair's.
 func (m *Model) syncSelection() {
 	r := m.list.SelectedRow()
-	m.details.Show(r)
+	if r.kind == rowPending {
+		m.details.ShowPending(r.pend.spec, r.pend.starting)
+	} else {
+		m.details.ShowRun(r.run, r.kind == rowRun)
+	}
 	m.term.Show(r, m.screens[r.run.ID])
 	if m.pair.sync(r, m.list, m.screens) {
 		m.pair.size(&m.term, m.lay)

@@ -290,7 +290,7 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	h.core.mu.Lock()
 	h.core.metrics = runs.Metrics{SpawnTotal: 2, ExitTotal: map[string]int64{"manual-cancel": 1}}
 	h.core.mu.Unlock()
-	ver := h.m.events.ver
+	ver := h.m.events.Version()
 
 	h.send(tickMsg{gen: h.m.req.tickGen})
 	if n := metricsCalls(); n != 1 {
@@ -309,18 +309,18 @@ func TestTickRefreshesMetrics(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, want) {
 		t.Fatalf("the events pane does not show the new counters %q:\n%s", want, v)
 	}
-	if h.m.events.ver == ver {
+	if h.m.events.Version() == ver {
 		t.Fatal("new counters did not move the pane's version")
 	}
 
-	ver, view := h.m.events.ver, h.m.events.View()
+	ver, view := h.m.events.Version(), h.m.events.View()
 	h.clk.t = h.clk.t.Add(metricsEvery)
 	h.send(tickMsg{gen: h.m.req.tickGen})
 	if n := metricsCalls(); n != 3 {
 		t.Fatalf("the second due tick read the counters %d times in all, want 3", n)
 	}
-	if h.m.events.ver != ver || h.m.events.View() != view {
-		t.Errorf("the same counters moved the pane's version from %d to %d", ver, h.m.events.ver)
+	if h.m.events.Version() != ver || h.m.events.View() != view {
+		t.Errorf("the same counters moved the pane's version from %d to %d", ver, h.m.events.Version())
 	}
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Time: t0, Run: liveRun("r9", "new", false)}})
 	h.send(tickMsg{gen: h.m.req.tickGen})

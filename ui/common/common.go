@@ -1,5 +1,6 @@
 // Package common is what every pane of the UI reads and none changes: the styles, the
-// clock, and the text helpers that draw rows and frames (cut, pad, box, widths, ages).
+// clock, and the text helpers that draw rows and frames (cut, pad, box, widths, ages,
+// wrapping), and a run's state, badge and countdowns as every pane draws them.
 // The root builds one Common and passes the pointer down; each pane has its own keys.
 package common
 

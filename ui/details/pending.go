@@ -1,4 +1,4 @@
-package ui
+package details
 
 import (
 	"fmt"
@@ -10,14 +10,20 @@ import (
 	"corral/ui/common"
 )
 
-// The details pane showing a configured run not started yet (pending.go): its spec
-// and how to start it.
+// The details pane showing a configured run not started yet (autostart = false, or
+// removed after it ran: ui/pending.go): its spec and how to start it.
 
-// showPending shows a pending run's spec.
-func (d *Details) showPending(p pendingRun) {
+// pending is a configured run not started: its spec, and whether its start was asked.
+type pending struct {
+	spec     runs.Spec
+	starting bool
+}
+
+// ShowPending shows a pending run's spec; starting says its start was asked.
+func (d *Details) ShowPending(spec runs.Spec, starting bool) {
 	d.tree, d.treeErr = nil, ""
 	d.info, d.has = runs.Info{}, false
-	d.pend, d.hasPend = p, true
+	d.pend, d.hasPend = pending{spec: spec, starting: starting}, true
 	d.ver++
 }
 
@@ -47,7 +53,7 @@ func (d Details) pendingFacts() []string {
 	if len(s.Env) > 0 {
 		lines = append(lines, d.label("env")+envNames(s.Env))
 	}
-	k := d.c.Keys.Restart.Help().Key
+	k := d.startKey.Help().Key
 	return append(lines, "", " "+st.Key.Render(k)+" to start it")
 }
 

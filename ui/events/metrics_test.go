@@ -1,8 +1,10 @@
-package ui
+package events
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"corral/runs"
 	"corral/ui/common"
@@ -40,7 +42,7 @@ func TestMetricsLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			line := metricsLine(st, "", metricPairs(c.m), c.w)
-			if got := stripANSI(line); got != c.want {
+			if got := ansi.Strip(line); got != c.want {
 				t.Errorf("w %d:\n got %q\nwant %q", c.w, got, c.want)
 			}
 			if n := common.WidthOf(line); n > c.w {

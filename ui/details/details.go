@@ -1,4 +1,7 @@
-package ui
+// Package details is the details pane: the selected run's state and reason, its
+// watchdog deadlines ticking live, cleanup, fingerprint, lease, owner and process tree
+// (tree.go), or a configured run's spec before it starts (pending.go).
+package details
 
 import (
 	"fmt"
@@ -6,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	"charm.land/bubbles/v2/key"
 
 	"corral/reaper"
 	"corral/runs"
@@ -17,15 +20,16 @@ import (
 // Details is the details pane of the selected run: state and reason, watchdog
 // deadlines ticking live, cleanup, fingerprint, lease, escapees and the process tree.
 type Details struct {
-	c       *Common
-	info    runs.Info
-	has     bool
-	pend    pendingRun // shown instead of a run when hasPend (pending.go)
-	hasPend bool
-	tree    []reaper.TreeProc
-	treeErr string
-	w, h    int
-	now     time.Time
+	c        *common.Common
+	startKey *key.Binding // the key that starts a pending run, said under its spec
+	info     runs.Info
+	has      bool
+	pend     pending // shown instead of a run when hasPend (pending.go)
+	hasPend  bool
+	tree     []reaper.TreeProc
+	treeErr  string
+	w, h     int
+	now      time.Time
 
 	ver   uint64
 	cache *common.ViewCache[detailsKey]
@@ -37,8 +41,11 @@ type detailsKey struct {
 	w, h int
 }
 
-// NewDetails returns an empty details pane.
-func NewDetails(c *Common) Details { return Details{c: c, cache: &common.ViewCache[detailsKey]{}} }
+// New returns an empty details pane. startKey is the key that starts a pending run,
+// read when drawn so overrides made after New apply.
+func New(c *common.Common, startKey *key.Binding) Details {
+	return Details{c: c, startKey: startKey, cache: &common.ViewCache[detailsKey]{}}
+}
 
 // SetSize sets the pane's outer size.
 func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
@@ -46,18 +53,9 @@ func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
 // SetNow sets the clock the countdowns are shown against.
 func (d *Details) SetNow(t time.Time) { d.now = t }
 
-// Show shows the selected row: a run, a pending run's spec, or nothing.
-func (d *Details) Show(r row) {
-	if r.kind == rowPending {
-		d.showPending(r.pend)
-		return
-	}
-	d.showRun(r.run, r.kind == rowRun)
-}
-
-// showRun shows a run (ok false: none). A different run, or the run's end (its
+// ShowRun shows a run (ok false: none). A different run, or the run's end (its
 // processes are verified gone), drops the tree shown.
-func (d *Details) showRun(info runs.Info, ok bool) {
+func (d *Details) ShowRun(info runs.Info, ok bool) {
 	if !ok || info.ID != d.info.ID || info.Ended() {
 		d.tree, d.treeErr = nil, ""
 	}
@@ -65,18 +63,22 @@ func (d *Details) showRun(info runs.Info, ok bool) {
 	d.ver++
 }
 
-// Update takes the process trees of a TreesMsg.
-func (d Details) Update(msg tea.Msg) (Details, tea.Cmd) {
-	if m, ok := msg.(TreesMsg); ok && d.has {
-		d.treeErr = ""
-		if m.Err != nil {
-			d.treeErr = m.Err.Error()
-		} else {
-			d.tree = m.Trees[d.info.ID] // none: not live any more
-		}
-		d.ver++
+// ID is the run shown ("" for none or a pending run).
+func (d Details) ID() string { return d.info.ID }
+
+// SetTrees takes the process trees read (by run id), or the read's error; the run
+// shown has its own or, not live any more, none.
+func (d *Details) SetTrees(trees map[string][]reaper.TreeProc, err error) {
+	if !d.has {
+		return
 	}
-	return d, nil
+	d.treeErr = ""
+	if err != nil {
+		d.treeErr = err.Error()
+	} else {
+		d.tree = trees[d.info.ID]
+	}
+	d.ver++
 }
 
 // View renders the pane, cached until it changes or the clock's second moves.
@@ -91,15 +93,15 @@ func (d Details) lines() []string {
 	var body []string
 	switch {
 	case d.hasPend:
-		body = wrapLines(d.pendingFacts(), iw, labelW)
+		body = common.WrapLines(d.pendingFacts(), iw, labelW)
 	case !d.has:
 		body = []string{st.Muted.Render(" no run selected")}
 	default:
 		tree := d.treeLines(iw)
 		if len(d.tree) == 0 { // a message wraps; a table's rows are cut at the edge
-			tree = wrapLines(tree, iw, 1)
+			tree = common.WrapLines(tree, iw, 1)
 		}
-		body = append(wrapLines(d.facts(), iw, labelW), tree...)
+		body = append(common.WrapLines(d.facts(), iw, labelW), tree...)
 	}
 	if len(body) > ih {
 		body = body[:ih]
@@ -147,7 +149,7 @@ func (d Details) label(s string) string {
 
 func (d Details) stateLine() string {
 	i, st := d.info, d.c.Styles
-	s := stateStyle(st, i).Render(stateText(i)) + " · " + string(i.Kind)
+	s := common.StateStyle(st, i).Render(common.StateText(i)) + " · " + string(i.Kind)
 	if i.PID != 0 {
 		s += " · pid " + strconv.Itoa(i.PID)
 	}
@@ -192,7 +194,7 @@ func (d Details) ownerLine() string {
 // "claude · waiting 0:12 · rule permission".
 func (d Details) agentLine() string {
 	i, st := d.info, d.c.Styles
-	s := common.Clean(i.Agent) + " · " + stateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
+	s := common.Clean(i.Agent) + " · " + common.StateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
 		AgentState: i.AgentState}).Render(i.AgentState.String())
 	if !i.AgentStateSince.IsZero() {
 		s += " " + common.FmtAge(d.now.Sub(i.AgentStateSince))
@@ -208,7 +210,7 @@ func (d Details) reasonLine() string {
 	if i.Reason == runs.ReasonNone {
 		return st.Muted.Render("—")
 	}
-	s := badgeStyle(st, i).Render(i.Reason.String()) + exitText(i, " · exit ", " · signal ")
+	s := common.BadgeStyle(st, i).Render(i.Reason.String()) + common.ExitText(i, " · exit ", " · signal ")
 	if i.SpawnErr != "" {
 		s += " · " + st.Danger.Render(common.Clean(i.SpawnErr))
 	}
@@ -218,16 +220,16 @@ func (d Details) reasonLine() string {
 // deadlineLine is one deadline: time left of its span and its state.
 func (d Details) deadlineLine(dl watchdog.Deadline, frozen bool) string {
 	st, w := d.c.Styles, d.info.Watchdog
-	cd, armed := deadlineAt(dl, frozen, d.now)
+	cd, armed := common.DeadlineAt(dl, frozen, d.now)
 	switch {
 	case armed && frozen && w.Awaiting && !d.info.Paused:
-		return common.FmtLeft(cd.left) + " left of " + common.FmtLeft(dl.Span) + " · " + st.Warn.Render("waiting for input")
+		return common.FmtLeft(cd.Left) + " left of " + common.FmtLeft(dl.Span) + " · " + st.Warn.Render("waiting for input")
 	case armed && frozen:
-		return st.Warn.Render(common.FmtLeft(cd.left)+" left") + " of " + common.FmtLeft(dl.Span) + " · frozen"
-	case armed && cd.warn:
-		return st.Warn.Render(common.FmtLeft(cd.left)+" left") + " of " + common.FmtLeft(dl.Span) + " · armed"
+		return st.Warn.Render(common.FmtLeft(cd.Left)+" left") + " of " + common.FmtLeft(dl.Span) + " · frozen"
+	case armed && cd.Warn:
+		return st.Warn.Render(common.FmtLeft(cd.Left)+" left") + " of " + common.FmtLeft(dl.Span) + " · armed"
 	case armed:
-		return common.FmtLeft(cd.left) + " left of " + common.FmtLeft(dl.Span) + " · armed"
+		return common.FmtLeft(cd.Left) + " left of " + common.FmtLeft(dl.Span) + " · armed"
 	case dl.Span == 0:
 		return st.Muted.Render("off")
 	case w.Fired != watchdog.None:

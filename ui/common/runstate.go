@@ -1,0 +1,78 @@
+package common
+
+import (
+	"time"
+
+	"corral/runs"
+	"corral/runs/agentstate"
+	"corral/watchdog"
+)
+
+// A run's state and its deadlines as the panes draw them: the run list's rows, the
+// details pane's facts and the events pane's lines agree because they read these
+// (an ended run's badge is badge.go).
+
+// StateText is a run's state as the list shows it: a running agent's own state
+// (working, waiting, idle) with its glyph, else the run's.
+func StateText(i runs.Info) string {
+	if i.Paused && i.State == runs.Running {
+		return "paused"
+	}
+	if g, ok := agentGlyphs[i.AgentState]; ok && i.State == runs.Running && i.Agent != "" {
+		return g + " " + i.AgentState.String()
+	}
+	return i.State.String()
+}
+
+// agentGlyphs mark an agent's state so that it reads at a glance, in colour or not.
+var agentGlyphs = map[agentstate.State]string{
+	agentstate.Waiting: "!", agentstate.Working: "◐", agentstate.Idle: "✓",
+}
+
+// StateStyle is the style a run's state is drawn in: an agent's state, paused or
+// exiting, running, ended.
+func StateStyle(st Styles, i runs.Info) Style {
+	if i.State == runs.Running && !i.Paused && i.Agent != "" {
+		switch i.AgentState {
+		case agentstate.Waiting:
+			return st.AgentWaiting
+		case agentstate.Working:
+			return st.AgentWorking
+		case agentstate.Idle:
+			return st.AgentIdle
+		}
+	}
+	switch {
+	case i.Paused || i.State == runs.Exiting:
+		return st.Warn
+	case i.State == runs.Running:
+		return st.Running
+	case i.Ended():
+		return st.Muted
+	}
+	return Style{}
+}
+
+// warnFraction: a deadline warns in its last 20% (issue 4, "Details pane").
+const warnFraction = 5 // Left <= Span/warnFraction
+
+// Countdown is one deadline as the UI shows it at a given time.
+type Countdown struct {
+	Left   time.Duration
+	Warn   bool
+	Frozen bool
+}
+
+// DeadlineAt computes a deadline's time left at now: from its absolute time while it
+// runs, so countdowns tick between snapshots; the frozen remainder while paused.
+func DeadlineAt(d watchdog.Deadline, frozen bool, now time.Time) (Countdown, bool) {
+	if !d.Armed {
+		return Countdown{}, false
+	}
+	c := Countdown{Left: d.Left, Frozen: frozen}
+	if !frozen && !d.At.IsZero() {
+		c.Left = max(d.At.Sub(now), 0)
+	}
+	c.Warn = d.Span > 0 && c.Left <= d.Span/warnFraction
+	return c, true
+}

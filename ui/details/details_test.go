@@ -1,0 +1,141 @@
+package details
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"corral/reaper"
+	"corral/runs"
+	"corral/ui/common"
+	"corral/ui/internal/uitest"
+	"corral/watchdog"
+)
+
+var startKey = key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "start/restart run"))
+
+func testCommon() *common.Common { return common.New(func() time.Time { return uitest.T0 }) }
+
+func TestDetailsGolden(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(72, 18)
+	info := uitest.LiveRun("r1", "claude", true)
+	info.Escapees = 1
+	d.ShowRun(info, true)
+	d.SetTrees(map[string][]reaper.TreeProc{"r1": uitest.Tree()}, nil)
+	uitest.GoldenView(t, "details_live", d.View(), 72)
+
+	ended := uitest.EndedRun("r4", "cancelled")
+	ended.Cleanup = runs.Cleanup{Steps: []reaper.Step{reaper.StepTerm, reaper.StepKill}, Killed: 3, Hard: 1, VerifiedEmpty: true}
+	d.ShowRun(ended, true)
+	d.SetTrees(map[string][]reaper.TreeProc{}, nil)
+	uitest.GoldenView(t, "details_ended", d.View(), 72)
+}
+
+// An escapee is shown by its command line, as detected, so a reader can tell what
+// escaped (issue 14.1); control characters in it are neutralised like a comm's.
+func TestDetailsEscapeeArgv(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(100, 18)
+	info := uitest.LiveRun("r1", "codex", true)
+	info.Escapees = 1
+	d.ShowRun(info, true)
+	tree := uitest.Tree()
+	tree[3].Argv = []string{"codex", "app-server", "--managed-daemon\x1b]52;c;x\a"}
+	d.SetTrees(map[string][]reaper.TreeProc{"r1": tree}, nil)
+	v := d.View()
+	if !strings.Contains(v, "codex app-server --managed-daemon") || strings.Contains(v, "\x1b]52") {
+		t.Errorf("escapee line without its argv, or unfiltered:\n%s", v)
+	}
+}
+
+func TestDetailsWatchdogStates(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetSize(80, 12)
+	info := uitest.LiveRun("r1", "a", true)
+	d.ShowRun(info, true)
+	for _, c := range []struct {
+		at   time.Duration
+		want string
+	}{
+		{0, "0:50 left of 5:00 · armed"},
+		{45 * time.Second, "0:05 left of 5:00 · armed"},
+		{0, "8:00 left of 10:00 · armed"},
+	} {
+		d.SetNow(uitest.T0.Add(c.at))
+		if v := ansi.Strip(d.View()); !strings.Contains(v, c.want) {
+			t.Errorf("at +%s want %q in\n%s", c.at, c.want, v)
+		}
+	}
+	info.Paused, info.Watchdog.Frozen = true, true
+	info.Watchdog.NoOutput = watchdog.Deadline{Armed: true, Span: 5 * time.Minute, Left: 42 * time.Second}
+	d.ShowRun(info, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "0:42 left of 5:00 · frozen") {
+		t.Errorf("want frozen no-output deadline:\n%s", v)
+	}
+	fired := uitest.EndedRun("r2", "b")
+	fired.Reason, fired.Watchdog.Fired = runs.NoOutputTimeout, watchdog.NoOutput
+	fired.Watchdog.NoOutput.Span = time.Minute
+	d.ShowRun(fired, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "fired (no-output-timeout)") {
+		t.Errorf("want a fired deadline:\n%s", v)
+	}
+}
+
+// A run in a cgroup of its own says so, with what its cgroup has used, and a daemon
+// that left its session shows as contained, not escaped.
+func TestDetailsCgroupOwner(t *testing.T) {
+	i := uitest.LiveRun("r1", "codex", true)
+	i.Cgroup, i.Usage = "/sys/fs/cgroup/unified/corral/r1", runs.Usage{CPU: 1500 * time.Millisecond, Memory: 34 << 20}
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(90, 16)
+	d.ShowRun(i, true)
+	d.SetTrees(map[string][]reaper.TreeProc{"r1": {
+		{Proc: reaper.Proc{PID: 4242, PGID: 4242, SID: 4242, State: 'S', Comm: "codex"}, Mark: reaper.MarkRoot},
+		{Proc: reaper.Proc{PID: 4300, PGID: 4300, SID: 4300, State: 'S', Comm: "codex"}, Mark: reaper.MarkContained},
+	}}, nil)
+	v := ansi.Strip(d.View())
+	for _, want := range []string{"owner   cgroup /sys/fs/cgroup/unified/corral/r1 · cpu 1.50s · mem 34.0M", "contained codex"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("details lack %q:\n%s", want, v)
+		}
+	}
+	d.SetSize(48, 16) // too narrow for the path: the rest stays on its line
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "owner   cgroup · cpu 1.50s · mem 34.0M") {
+		t.Errorf("narrow details lack the owner line without its path:\n%s", v)
+	}
+}
+
+func TestPendingDetailsGolden(t *testing.T) {
+	for i, name := range []string{"details_pending_argv", "details_pending_shell"} {
+		d := New(testCommon(), &startKey)
+		d.SetNow(uitest.T0)
+		d.SetSize(60, 12)
+		d.ShowPending(uitest.PendingSpecs()[i], false)
+		uitest.GoldenView(t, name, d.View(), 60)
+	}
+}
+
+// The columns drop the least needed first and never the mark.
+func TestTreeColumnsByWidth(t *testing.T) {
+	tree := uitest.EscapedTree()
+	for _, c := range []struct {
+		w    int
+		want treeCols
+	}{
+		{34, treeCols{pid: 7, mark: 7}},
+		{46, treeCols{pid: 7, state: 1, cpu: 5, mark: 7}},
+		{58, treeCols{pid: 7, sid: 7, state: 1, cpu: 5, rss: 5, mark: 7}},
+		{80, treeCols{pid: 7, pgid: 7, sid: 7, state: 1, cpu: 5, rss: 5, mark: 7}},
+	} {
+		if got := treeColumns(tree, c.w); got != c.want {
+			t.Errorf("%d columns: %+v, want %+v", c.w, got, c.want)
+		}
+	}
+}
