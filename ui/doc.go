@@ -9,7 +9,8 @@
 //     terminal pane).
 //   - One component per pane (RunList, Details, Terminal, Events), each with New,
 //     Update returning its concrete type, View and SetSize, its methods in files named
-//     after it (terminal_scroll.go, details_tree.go, runlist_pending.go, …). A list row
+//     after it (details_tree.go, runlist_pending.go, …); the terminal pane is package
+//     ui/terminal, which the root builds and routes to (terminal.go). A list row
 //     (runlist_row.go) is a run or a configured run not started yet; Details and
 //     Terminal show one row. Components with keys of their own have their own KeyMap,
 //     embedded in KeyMap (keys.go), which overrides by action name. They share one

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/terminal"
 )
 
 // mode is where keys go.
@@ -39,7 +40,7 @@ type Model struct {
 
 	list    RunList
 	details Details
-	term    Terminal
+	term    terminal.Terminal
 	events  Events
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
 	dlg     dialogHost
@@ -98,7 +99,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
 		list: NewRunList(c, o.Initial), details: NewDetails(c),
-		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogHost(c),
+		term: newTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogHost(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},

@@ -12,7 +12,7 @@ import (
 func (m *Model) syncSelection() {
 	r := m.list.SelectedRow()
 	m.details.Show(r)
-	m.term.Show(r, m.screens[r.run.ID])
+	showRow(&m.term, r, m.screens[r.run.ID])
 	if m.pair.sync(r, m.list, m.screens) {
 		m.pair.size(&m.term, m.lay)
 	}

@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"time"
 
-	"corral/runs"
 	"corral/ui/common"
 	"corral/watchdog"
 )
@@ -49,42 +47,10 @@ func tighter(w watchdog.State, now time.Time) (countdown, bool) {
 	return o, okO
 }
 
-// reasonShort is a reason as a list badge.
-var reasonShort = map[runs.Reason]string{
-	runs.Exit: "exit", runs.Signal: "signal", runs.ManualCancel: "cancel",
-	runs.OverallTimeout: "timeout", runs.NoOutputTimeout: "no-output", runs.SpawnError: "spawn-err",
-	runs.OwnershipEscape: "escape", runs.SupervisorShutdown: "shutdown",
-	runs.OrphanReaped: "reaped", runs.Lost: "lost",
-}
-
-// badge is an ended run's reason and exit code or signal: "cancel sig15", "exit 0".
-func badge(i runs.Info) string {
-	s := reasonShort[i.Reason]
-	if s == "" {
-		s = i.Reason.String()
-	}
-	return s + exitText(i, " ", " sig")
-}
-
-// exitText is the exit code or signal, after sep: "1", or sig+"9".
-func exitText(i runs.Info, sep, sig string) string {
-	switch {
-	case i.ExitCode != nil:
-		return fmt.Sprintf("%s%d", sep, *i.ExitCode)
-	case i.Signal != 0:
-		return fmt.Sprintf("%s%d", sig, i.Signal)
-	}
-	return ""
-}
-
-// cleanExit: ended on its own with status 0.
-func cleanExit(i runs.Info) bool {
-	return i.Reason == runs.Exit && i.ExitCode != nil && *i.ExitCode == 0
-}
-
-func badgeStyle(st common.Styles, i runs.Info) common.Style {
-	if cleanExit(i) {
-		return st.OK
-	}
-	return st.Danger
-}
+// An ended run's badge, its exit text and its style live in ui/common, which every
+// pane reads (the terminal pane's title too).
+var (
+	badge      = common.Badge
+	exitText   = common.ExitText
+	badgeStyle = common.BadgeStyle
+)

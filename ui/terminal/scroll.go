@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"strings"
@@ -44,7 +44,7 @@ func (s *scrollState) page() int { return max(s.rows-1, 1) }
 
 // motion is where a scroll key moves a line position (the window's top, or copy
 // mode's caret): a line or a page up or down, or the first line or last.
-func (s *scrollState) motion(k tea.KeyPressMsg, km ScrollKeyMap, pos, last int) (int, bool) {
+func (s *scrollState) motion(k tea.KeyPressMsg, km KeyMap, pos, last int) (int, bool) {
 	switch {
 	case key.Matches(k, km.ScrollUp):
 		return pos - 1, true
@@ -102,14 +102,6 @@ func (s *scrollState) fit(_, rows int) {
 }
 
 func (s *scrollState) clamp() { s.top = max(min(s.top, len(s.lines)-s.rows), 0) }
-
-// firstKey is a binding's first key, for titles too narrow for them all.
-func firstKey(b key.Binding) string {
-	if ks := b.Keys(); len(ks) > 0 {
-		return ks[0]
-	}
-	return ""
-}
 
 // messageBody is one line of text, wrapped, at the top of an empty pane.
 func messageBody(msg string, iw, ih int) []string {

@@ -1,0 +1,48 @@
+package common
+
+import (
+	"fmt"
+
+	"corral/runs"
+)
+
+// reasonShort is a reason as a list badge.
+var reasonShort = map[runs.Reason]string{
+	runs.Exit: "exit", runs.Signal: "signal", runs.ManualCancel: "cancel",
+	runs.OverallTimeout: "timeout", runs.NoOutputTimeout: "no-output", runs.SpawnError: "spawn-err",
+	runs.OwnershipEscape: "escape", runs.SupervisorShutdown: "shutdown",
+	runs.OrphanReaped: "reaped", runs.Lost: "lost",
+}
+
+// Badge is an ended run's reason and exit code or signal: "cancel sig15", "exit 0".
+func Badge(i runs.Info) string {
+	s := reasonShort[i.Reason]
+	if s == "" {
+		s = i.Reason.String()
+	}
+	return s + ExitText(i, " ", " sig")
+}
+
+// ExitText is the exit code or signal, after sep: "1", or sig+"9".
+func ExitText(i runs.Info, sep, sig string) string {
+	switch {
+	case i.ExitCode != nil:
+		return fmt.Sprintf("%s%d", sep, *i.ExitCode)
+	case i.Signal != 0:
+		return fmt.Sprintf("%s%d", sig, i.Signal)
+	}
+	return ""
+}
+
+// CleanExit: ended on its own with status 0.
+func CleanExit(i runs.Info) bool {
+	return i.Reason == runs.Exit && i.ExitCode != nil && *i.ExitCode == 0
+}
+
+// BadgeStyle is the style of an ended run's badge: OK for a clean exit, else Danger.
+func BadgeStyle(st Styles, i runs.Info) Style {
+	if CleanExit(i) {
+		return st.OK
+	}
+	return st.Danger
+}
