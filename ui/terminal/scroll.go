@@ -13,6 +13,12 @@ import (
 
 // scrollState is the terminal pane's scroll mode: the run's history as text lines,
 // the window on it and the search.
+//
+// Not bubbles' viewport: it holds rendered strings, so 96k history lines must all be
+// drawn and measured before the first frame (1.5 s against 0.5 ms here, which draws
+// the rows shown), its search highlights parse the whole content (3 s against 85 ms),
+// its View pads through lipgloss (395 µs a frame against 84 µs), and it neither
+// centres a match nor says which match is current (the title's n/m, the ▶ gutter).
 type scrollState struct {
 	lines   []HistLine
 	loading bool
