@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"corral/ui/common"
-	"corral/ui/terminal"
 	"fmt"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
+
+	"corral/ui/common"
+	"corral/ui/terminal"
 )
 
 // KeyMap is every key of the UI as data. Each binding has a stable action name (see
@@ -90,7 +91,7 @@ func (k *KeyMap) actions() []action {
 	}, k.replayActions()...)
 }
 
-// bind and helpKeys are ui/common's, which each pane's key map builds with.
+// bind, helpKeys and firstKey are ui/common's, which each pane's key map builds with.
 var (
 	bind     = common.Bind
 	helpKeys = common.HelpKeys

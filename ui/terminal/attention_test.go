@@ -1,11 +1,12 @@
 package terminal
 
 import (
-	"corral/ptyhost/screen"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/ptyhost/screen"
 )
 
 func TestScreenErrorShownInTitle(t *testing.T) {

@@ -1,12 +1,13 @@
 package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The terminal pane in copy mode (copymode.go): the caret and mark, the selection,

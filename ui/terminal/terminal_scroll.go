@@ -1,12 +1,13 @@
 package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The terminal pane in scroll mode: the transcript window, its search and its keys

@@ -1,12 +1,13 @@
 package terminal
 
 import (
-	"corral/ptyhost/screen"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/ptyhost/screen"
 )
 
 // A screen line holds clusters that a grapheme count and a terminal counting rune by

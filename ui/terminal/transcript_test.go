@@ -1,13 +1,14 @@
 package terminal
 
 import (
-	"corral/ptyhost"
-	"corral/runs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"corral/ptyhost"
+	"corral/runs"
 )
 
 func texts(ls []HistLine) []string {

@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The transcript outside Corral (issue 14.9): in the user's $PAGER (less -R unless
