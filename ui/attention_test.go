@@ -90,47 +90,6 @@ func TestPanickingRenderShowsErrorInPane(t *testing.T) {
 	}
 }
 
-func TestScreenErrorShownInTitle(t *testing.T) {
-	tm := NewTerminal(testCommon(), "")
-	tm.SetSize(60, 6)
-	s := &errScreen{Screen: screen.NewScreen(58, 4)}
-	tm.Show(rowOfRun(liveRun("r1", "claude", true)), s)
-	if v := stripANSI(tm.View()); !strings.Contains(v, "⚠ vt10x: index out of range") {
-		t.Errorf("the recovered emulator error is not shown:\n%s", v)
-	}
-}
-
-type errScreen struct{ *screen.Screen }
-
-func (e *errScreen) State() screen.ScreenState {
-	st := e.Screen.State()
-	st.Err = "vt10x: index out of range"
-	return st
-}
-
-func TestSynchronizedUpdateHoldsTheFrame(t *testing.T) {
-	tm := NewTerminal(testCommon(), "")
-	tm.SetSize(40, 5)
-	tm.SetNow(t0)
-	s := screenWith(38, 3, "old frame")
-	tm.Show(rowOfRun(liveRun("r1", "app", true)), s)
-	_ = tm.View()
-	s.Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jhalf"))
-	if v := stripANSI(tm.View()); !strings.Contains(v, "old frame") {
-		t.Fatalf("a half-drawn synchronized frame was shown:\n%s", v)
-	}
-	s.Write([]byte(" drawn\x1b[?2026l"))
-	if v := stripANSI(tm.View()); !strings.Contains(v, "half drawn") {
-		t.Fatalf("the finished frame was not shown:\n%s", v)
-	}
-	s.Write([]byte("\x1b[?2026h\x1b[Hstuck"))
-	_ = tm.View()
-	tm.SetNow(t0.Add(syncHold))
-	if v := stripANSI(tm.View()); !strings.Contains(v, "stuck") {
-		t.Fatalf("an app stuck mid-update was never drawn:\n%s", v)
-	}
-}
-
 // A run removed anywhere (another UI, corral remove) leaves this UI's list with one
 // note; the answer to this UI's own remove, which may come after the event, says
 // nothing more. A spawn-error's exit line says why the run could not start.

@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
+	"corral/ui/terminal"
 )
 
 // handleKey routes a key by mode.
@@ -133,9 +134,9 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		kind, verb := promptOf(km, k)
 		m.mode = m.dlg.Prompt(kind, verb+" to "+sel.Name, sel.ID, m.mode)
 	case key.Matches(k, km.CopyMode): // scroll mode with copy mode's caret on the last line
-		return m.enterScroll(sel, (*Terminal).ScrollCopy)
+		return m.enterScroll(sel, (*terminal.Terminal).ScrollCopy)
 	case key.Matches(k, km.Scrollback):
-		return m.enterScroll(sel, (*Terminal).ScrollPage) // the first press scrolls a page (issue 14.9)
+		return m.enterScroll(sel, (*terminal.Terminal).ScrollPage) // the first press scrolls a page (issue 14.9)
 	case key.Matches(k, km.Cancel, km.Interrupt, km.Remove):
 		text, q, refusal := askAbout(km, k, sel, m.list.Configured(sel)) // guard.go
 		if refusal != "" {
@@ -182,7 +183,7 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, a.cmd(m.core)
 		}
 		if sel, ok := m.list.Run(a.target); ok {
-			return m.enterScroll(sel, func(t *Terminal) { t.Scroll(a.text) })
+			return m.enterScroll(sel, func(t *terminal.Terminal) { t.Scroll(a.text) })
 		}
 	case formAnswer:
 		spec := a.spec

@@ -12,6 +12,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
+	"corral/ui/terminal"
 )
 
 // Every Core call of the UI is in this file, inside a tea.Cmd that captures the values
@@ -84,15 +85,15 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 		if !pipe {
 			args := api.ScreenArgs{ID: id, Escapes: true, History: true}
 			if cp, err := api.Screen.Call(bg, c, args); err == nil {
-				return HistoryMsg{ID: id, Lines: screenHistory(cp.Lines)}
+				return HistoryMsg{ID: id, Lines: terminal.ScreenHistory(cp.Lines)}
 			}
 		}
 		if transcript == "" || pipe { // a pipe run's log keeps stderr apart
 			o, err := output(c, id)
-			return HistoryMsg{ID: id, Lines: historyOutput(o), Err: err}
+			return HistoryMsg{ID: id, Lines: terminal.HistoryOutput(o), Err: err}
 		}
-		b, err := readTail(transcript, maxHistoryBytes)
-		return HistoryMsg{ID: id, Lines: historyText(b), Err: err}
+		b, err := terminal.ReadTail(transcript, terminal.MaxHistoryBytes)
+		return HistoryMsg{ID: id, Lines: terminal.HistoryText(b), Err: err}
 	}
 }
 

@@ -76,15 +76,15 @@ func TestCopyModeCaretMovesWindow(t *testing.T) {
 	h := twoRuns(t)
 	h.core.ptyOutput("r1", histLog(100))
 	h.key("pgup", "c", "g")
-	if c := h.m.term.scroll.copy.caret; c != 0 || h.m.term.scroll.top != 0 {
-		t.Fatalf("g: caret %d top %d, want 0 0", c, h.m.term.scroll.top)
+	if c := h.m.term.Caret(); c != 0 || scrollTop(h.m.term) != 0 {
+		t.Fatalf("g: caret %d top %d, want 0 0", c, scrollTop(h.m.term))
 	}
 	if v := h.view(); !strings.Contains(v, "▶line 000") {
 		t.Errorf("the caret is not drawn:\n%s", v)
 	}
 	h.key("G")
-	if s := h.m.term.scroll; s.copy.caret != 99 || s.top+s.rows != 100 {
-		t.Errorf("G: caret %d window %d+%d, want 99 at the bottom", s.copy.caret, s.top, s.rows)
+	if top, rows := h.m.term.Window(); h.m.term.Caret() != 99 || top+rows != 100 {
+		t.Errorf("G: caret %d window %d+%d, want 99 at the bottom", h.m.term.Caret(), top, rows)
 	}
 }
 
@@ -102,28 +102,6 @@ func TestSaveTranscript(t *testing.T) {
 	}
 	if v := h.view(); !strings.Contains(v, "saved to "+path+" (2 lines)") {
 		t.Errorf("the status line does not say where:\n%s", v)
-	}
-}
-
-// The pager gets a file of the history with Corral's SGR (colour kept, the hosted OSC
-// gone), and less -R when $PAGER is not set.
-func TestPagerFile(t *testing.T) {
-	t.Setenv("PAGER", "")
-	lines := historyText([]byte("\x1b]0;title\a\x1b[31mred\x1b[0m\r\nplain\r\n"))
-	msg := pagerCmd(lines)().(pagerFileMsg)
-	if msg.err != nil {
-		t.Fatal(msg.err)
-	}
-	defer os.Remove(msg.path)
-	b, _ := os.ReadFile(msg.path)
-	if want := "\x1b[0m\x1b[31mred\x1b[0m\nplain\n"; string(b) != want || msg.pager != "less -R" {
-		t.Errorf("pager file %q with %q, want %q with less -R", b, msg.pager, want)
-	}
-	t.Setenv("PAGER", "most")
-	if msg := pagerCmd(lines)().(pagerFileMsg); msg.pager != "most" {
-		t.Errorf("$PAGER ignored: %q", msg.pager)
-	} else {
-		os.Remove(msg.path)
 	}
 }
 

@@ -3,10 +3,10 @@ package ui
 import (
 	"context"
 
-	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
+	"corral/ui/terminal"
 )
 
 // Core is what the UI drives: the operations of package api (called only from tea.Cmds,
@@ -51,12 +51,8 @@ func (l Local) Screen(id string) (Screen, error) {
 	return s, err
 }
 
-// Screen is what the terminal pane reads of a run's emulated screen: a
-// *screen.Screen, or a server's screen as its last frame showed it. Its methods take
-// the screen's own lock and do no I/O, so View may call them. Attention is
-// State().Attention, read for every run with new output; unlike State it leaves the
-// pending output of an unseen run unemulated.
-type Screen = screen.View
+// Screen is what the terminal pane reads of a run's emulated screen (terminal.Screen).
+type Screen = terminal.Screen
 
 // Options configure New.
 type Options struct {
@@ -130,19 +126,12 @@ type (
 		ID     string
 		Screen Screen
 	}
-	// LogMsg is a run's in-memory output, for runs shown as a log.
-	LogMsg struct {
-		ID     string
-		Output runs.Output
-		Err    error
-	}
-	// HistoryMsg is a run's history as text lines, for scrolling and search: a PTY
-	// run's screen's scrollback, else its transcript (historyCmd).
-	HistoryMsg struct {
-		ID    string
-		Lines []HistLine
-		Err   error
-	}
+	// LogMsg is a run's in-memory output, for runs shown as a log (the terminal
+	// pane's).
+	LogMsg = terminal.LogMsg
+	// HistoryMsg is a run's history as text lines, for scrolling and search
+	// (historyCmd; the terminal pane's).
+	HistoryMsg = terminal.HistoryMsg
 	// DoneMsg reports a finished core command; Err is shown in the events pane.
 	DoneMsg struct {
 		Op  string // what was done ("cancel", "pause", …)

@@ -9,12 +9,12 @@
 //     terminal pane).
 //   - One component per pane (RunList, Details, Terminal, Events), each with New,
 //     Update returning its concrete type, View and SetSize, its methods in files named
-//     after it (terminal_scroll.go, runlist_pending.go, …) or in a package of its own
-//     (ui/details, ui/events), which never imports ui. A list row (runlist_row.go) is a
-//     run or a configured run not started yet; Details and Terminal show one row.
-//     Components with keys of their own have their own KeyMap, embedded in KeyMap
-//     (keys.go), which overrides by action name. They share one read-only *Common
-//     (styles, keys, clock).
+//     after it (runlist_pending.go, …) or in a package of its own (ui/details,
+//     ui/events, ui/terminal), which never imports ui; the root builds them and routes
+//     to them. A list row (runlist_row.go) is a run or a configured run not started yet;
+//     Details and Terminal show one row. Components with keys of their own have their
+//     own KeyMap, embedded in KeyMap (keys.go), which overrides by action name. They
+//     share one read-only *common.Common (styles, clock).
 //   - The dialog host (dialogs.go) owns the dialogs (Prompt, Confirm, Form); a dialog
 //     done answers with a typed message (confirmAnswer, promptAnswer, formAnswer) that
 //     the Model routes to an action. The reads in flight (requests.go), the per-run

@@ -53,7 +53,7 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd := m.leaveMode()
 		return m, cmd
 	}
-	if m.term.info.Ended() {
+	if m.term.Info().Ended() {
 		m.flash = ""
 		return m, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"corral/runs/agentstate"
 	"corral/runs/api"
 	"corral/ui/common"
+	"corral/ui/terminal"
 )
 
 // handleEvent routes a lifecycle event to the list and the events pane, and to the
@@ -136,7 +137,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.screens[msg.ID] = msg.Screen
 			m.attention[msg.ID] = safeAttention(msg.Screen)
 			if sel, ok := m.list.Selected(); ok && sel.ID == msg.ID {
-				m.term.Show(rowOfRun(sel), msg.Screen)
+				m.term.ShowRun(sel, msg.Screen)
 			}
 		}
 	case PairDiffMsg:
@@ -151,8 +152,8 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
-	case pagerFileMsg, pagerDoneMsg, savedMsg:
-		cmd, notice := transcriptFileResult(msg)
+	case terminal.FileMsg:
+		cmd, notice := terminal.FileResult(msg)
 		if notice != "" {
 			m.flash = notice
 		}

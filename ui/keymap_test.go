@@ -48,16 +48,16 @@ func TestOverridesReachComponentKeyMaps(t *testing.T) {
 	}
 
 	h.key("pgup")
-	if h.m.mode != modeScroll || h.m.term.scroll == nil || h.m.term.scroll.loading {
+	if h.m.mode != modeScroll || !h.m.term.Scrolling() || !historyLoaded(h.m.term) {
 		t.Fatalf("pgup did not open the transcript (mode %v)", h.m.mode)
 	}
-	top := h.m.term.scroll.top
+	top := scrollTop(h.m.term)
 	h.key("k")
-	if h.m.term.scroll.top != top {
-		t.Fatalf("k still scrolls up (top %d → %d)", top, h.m.term.scroll.top)
+	if scrollTop(h.m.term) != top {
+		t.Fatalf("k still scrolls up (top %d → %d)", top, scrollTop(h.m.term))
 	}
 	h.key("u")
-	if h.m.term.scroll.top != top-1 {
-		t.Fatalf("u did not scroll up a line (top %d → %d)", top, h.m.term.scroll.top)
+	if scrollTop(h.m.term) != top-1 {
+		t.Fatalf("u did not scroll up a line (top %d → %d)", top, scrollTop(h.m.term))
 	}
 }

@@ -3,11 +3,12 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 
+	"corral/ui/common"
 	"corral/ui/events"
+	"corral/ui/terminal"
 )
 
 // KeyMap is every key of the UI as data. Each binding has a stable action name (see
@@ -97,33 +98,21 @@ func (k *KeyMap) actions() []action {
 	}, k.replayActions()...)
 }
 
-func bind(desc string, keys ...string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
-}
+// bind, helpKeys and firstKey are ui/common's, which each pane's key map builds with.
+var (
+	bind     = common.Bind
+	helpKeys = common.HelpKeys
+	firstKey = common.FirstKey
+)
 
-// helpKeys is how a binding's keys read in help: "↑/k".
-func helpKeys(keys []string) string {
-	names := make([]string, len(keys))
-	for i, k := range keys {
-		switch k {
-		case "up":
-			k = "↑"
-		case "down":
-			k = "↓"
-		case "left":
-			k = "←"
-		case "right":
-			k = "→"
-		}
-		names[i] = k
-	}
-	return strings.Join(names, "/")
-}
+// ScrollKeyMap is the terminal pane's keys (package terminal), embedded in KeyMap
+// under this name so that its action names and accesses stay.
+type ScrollKeyMap = terminal.KeyMap
 
 // DefaultKeyMap returns the default keys (issue 4, "Keys").
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		ListKeyMap: DefaultListKeyMap(), ScrollKeyMap: DefaultScrollKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
+		ListKeyMap: DefaultListKeyMap(), ScrollKeyMap: terminal.DefaultKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
 		DialogKeyMap: DefaultDialogKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
 		Focus:    bind("focus (keys go to the run)", "enter"),
 		SendKeys: bind("send keys", "s"), Paste: bind("paste text", "p"),

@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/ui/details"
 	"corral/ui/events"
+	"corral/ui/terminal"
 )
 
 // mode is where keys go.
@@ -41,7 +42,7 @@ type Model struct {
 
 	list    RunList
 	details details.Details
-	term    Terminal
+	term    terminal.Terminal
 	events  events.Events
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
 	dlg     dialogHost
@@ -100,7 +101,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
 		list: NewRunList(c, o.Initial), details: details.New(c.Common, &c.Keys.Restart),
-		term: NewTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogHost(c),
+		term: newTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogHost(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},

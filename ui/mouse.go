@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ptyhost"
+	"corral/ui/terminal"
 )
 
 // The mouse (issue 12.7). A focused app that asked for mouse reporting gets the events
@@ -126,7 +127,7 @@ func (m Model) wheelTerm(up bool) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		leave := m.leaveMode() // nothing to leave in browse mode
-		next, cmd := m.enterScroll(sel, func(t *Terminal) { t.ScrollUp(wheelLines) })
+		next, cmd := m.enterScroll(sel, func(t *terminal.Terminal) { t.ScrollUp(wheelLines) })
 		return next, tea.Batch(leave, cmd)
 	}
 	return m, nil

@@ -133,11 +133,11 @@ func TestMouseWheelScrolls(t *testing.T) {
 		t.Fatalf("wheel up did not enter scroll mode (mode %v)", h.m.mode)
 	}
 	_, rows := h.m.term.InnerSize()
-	if top := h.m.term.scroll.top; top != 100-rows-wheelLines {
+	if top := scrollTop(h.m.term); top != 100-rows-wheelLines {
 		t.Fatalf("first notch: top %d, want %d", top, 100-rows-wheelLines)
 	}
 	h.send(wheel(tx, ty, true), wheel(tx, ty, true), wheel(tx, ty, false))
-	if top := h.m.term.scroll.top; top != 100-rows-2*wheelLines {
+	if top := scrollTop(h.m.term); top != 100-rows-2*wheelLines {
 		t.Errorf("after up, up, down: top %d, want %d", top, 100-rows-2*wheelLines)
 	}
 	if v := h.view(); !strings.Contains(v, fmt.Sprintf("line %03d", 100-rows-2*wheelLines)) {
@@ -164,7 +164,7 @@ func TestMouseWheelInFocusScrolls(t *testing.T) {
 		t.Fatalf("enter did not focus (mode %v)", h.m.mode)
 	}
 	h.send(wheel(h.m.lay.term.x+5, h.m.lay.term.y+5, true))
-	if h.m.mode != modeScroll || h.m.term.scroll == nil {
+	if h.m.mode != modeScroll || !h.m.term.Scrolling() {
 		t.Fatalf("wheel up in focus: mode %v, want scrolling", h.m.mode)
 	}
 	if w := h.core.written["r1"]; len(w) > 0 {

@@ -10,6 +10,7 @@ import (
 	"corral/runs"
 	"corral/runs/parity"
 	"corral/ui/common"
+	"corral/ui/terminal"
 )
 
 // A parity pair (DESIGN §14) is two runs of one spec, a PTY one and a pipe one, that
@@ -21,9 +22,9 @@ import (
 // pairView is the pair shown with the selected run, if any.
 type pairView struct {
 	on     bool
-	other  Terminal // the partner's pane (the selected run's is Model.term)
-	left   bool     // the selected run is the PTY one, drawn on the left
-	one    bool     // in focus, keys go to the selected run only
+	other  terminal.Terminal // the partner's pane (the selected run's is Model.term)
+	left   bool              // the selected run is the PTY one, drawn on the left
+	one    bool              // in focus, keys go to the selected run only
 	diffs  map[string]*parity.Result
 	asked  map[string]bool // comparisons on their way, by pair id
 	noDiff bool            // the runs rather than the comparison, once both ended
@@ -37,7 +38,7 @@ type PairDiffMsg struct {
 }
 
 func newPairView(c *Common) pairView {
-	return pairView{other: NewTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
+	return pairView{other: newTerminal(c, ""), diffs: map[string]*parity.Result{}, asked: map[string]bool{}}
 }
 
 // sync shows the selected row's partner beside it, or no second pane; true if the
@@ -52,13 +53,13 @@ func (p *pairView) sync(r row, l RunList, screens map[string]Screen) (resize boo
 		p.on, p.left, resize = paired, left, true
 	}
 	if paired {
-		p.other.Show(rowOfRun(partner), screens[partner.ID])
+		p.other.ShowRun(partner, screens[partner.ID])
 	}
 	return resize
 }
 
 // size gives the terminal pane to the selected run (term), or halves of it to a pair.
-func (p *pairView) size(term *Terminal, l layout) {
+func (p *pairView) size(term *terminal.Terminal, l layout) {
 	if !p.on {
 		term.SetSize(l.term.w, l.term.h)
 		return
@@ -88,7 +89,7 @@ func runSize(l layout, i runs.Info) [2]uint16 {
 }
 
 // watched is the run whose screen the pane shows: for a pair, its PTY run.
-func (p pairView) watched(term Terminal) string {
+func (p pairView) watched(term terminal.Terminal) string {
 	if p.on && !p.left {
 		return p.other.ID()
 	}
@@ -97,12 +98,12 @@ func (p pairView) watched(term Terminal) string {
 
 // showsLog reports whether a pane shows run id as a log: the selected run's (term) or
 // a shown partner's.
-func (p pairView) showsLog(term Terminal, id string) bool {
+func (p pairView) showsLog(term terminal.Terminal, id string) bool {
 	return id == term.ID() && term.ShowsLog() || p.on && id == p.other.ID() && p.other.ShowsLog()
 }
 
 // shownLogs are those of runs ids that a pane shows as a log.
-func (p pairView) shownLogs(term Terminal, ids ...string) []string {
+func (p pairView) shownLogs(term terminal.Terminal, ids ...string) []string {
 	var shown []string
 	for _, id := range ids {
 		if id != "" && p.showsLog(term, id) {
@@ -116,7 +117,7 @@ func (p pairView) shownLogs(term Terminal, ids ...string) []string {
 // can be listed after its output came and went (a pipe run that printed and exited
 // before its event arrived): no OutputMsg will ask for its log, so the pane that
 // starts showing it asks (the CI saw the pipe half stay "…").
-func (p pairView) missingLogs(term Terminal) []string {
+func (p pairView) missingLogs(term terminal.Terminal) []string {
 	var ids []string // NeedsLog implies ShowsLog
 	if term.NeedsLog() {
 		ids = append(ids, term.ID())
@@ -129,11 +130,11 @@ func (p pairView) missingLogs(term Terminal) []string {
 
 // termView is the terminal pane: the selected run's, or a pair's two halves joined,
 // or the pair's comparison.
-func (p pairView) view(c *Common, term Terminal, l layout) string {
+func (p pairView) view(c *Common, term terminal.Terminal, l layout) string {
 	if !p.on {
 		return term.View()
 	}
-	if r := p.diffs[term.info.Spec.Pair]; r != nil && !p.noDiff {
+	if r := p.diffs[term.Info().Spec.Pair]; r != nil && !p.noDiff {
 		return diffPane(c, r, l.term.w, l.term.h)
 	}
 	a, b := strings.Split(term.View(), "\n"), strings.Split(p.other.View(), "\n")
@@ -239,9 +240,9 @@ func (p *pairView) takeDiff(msg PairDiffMsg) error {
 
 // targets are the runs a focused key goes to: the selected run (term), and its
 // partner unless keys go to one only.
-func (p pairView) targets(term Terminal) []string {
+func (p pairView) targets(term terminal.Terminal) []string {
 	ids := []string{term.ID()}
-	if p.on && !p.one && !p.other.info.Ended() {
+	if p.on && !p.one && !p.other.Info().Ended() {
 		ids = append(ids, p.other.ID())
 	}
 	return ids
@@ -249,11 +250,11 @@ func (p pairView) targets(term Terminal) []string {
 
 // key handles the pair keys in browse mode: keys to both or one, diff or runs; it
 // returns the notice to show.
-func (p *pairView) key(diff bool, term Terminal) string {
+func (p *pairView) key(diff bool, term terminal.Terminal) string {
 	switch {
 	case !p.on:
 		return "not a parity pair (start one with n, kind parity, or corral parity)"
-	case diff && p.diffs[term.info.Spec.Pair] == nil:
+	case diff && p.diffs[term.Info().Spec.Pair] == nil:
 		return "the comparison comes when both runs have ended"
 	case diff:
 		p.noDiff = !p.noDiff
@@ -261,7 +262,7 @@ func (p *pairView) key(diff bool, term Terminal) string {
 	}
 	p.one = !p.one
 	if p.one {
-		return "focused keys go to " + common.Clean(term.info.Name) + " only"
+		return "focused keys go to " + common.Clean(term.Info().Name) + " only"
 	}
 	return "focused keys go to both runs of the pair"
 }

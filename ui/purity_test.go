@@ -9,6 +9,7 @@ import (
 	"corral/reaper"
 	"corral/runs"
 	"corral/ui/internal/uitest"
+	"corral/ui/terminal"
 )
 
 // TestUpdateAndViewNeverCallTheCore feeds every kind of message through Update and
@@ -57,10 +58,10 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 		keyMsg("i"), keyMsg("space"), keyMsg("r"),
 		keyMsg("n"), keyMsg("l"), keyMsg("s"), keyMsg("tab"), keyMsg("down"), keyMsg("enter"),
 		keyMsg("z"), keyMsg("z"), keyMsg("/"), keyMsg("q"), keyMsg("enter"),
-		HistoryMsg{ID: "r1", Lines: []HistLine{{Text: "q here"}}},
+		HistoryMsg{ID: "r1", Lines: []terminal.HistLine{{Text: "q here"}}},
 		// Copy mode, the pager and the save (their files are written by commands only).
 		keyMsg("c"), keyMsg("v"), keyMsg("k"), keyMsg("y"), keyMsg("o"), keyMsg("w"),
-		savedMsg{path: "/tmp/x", lines: 1}, pagerFileMsg{err: errors.New("full")}, pagerDoneMsg{},
+		terminal.SavedMsg{Path: "/tmp/x", Lines: 1}, terminal.PagerFileMsg{Err: errors.New("full")}, terminal.PagerDoneMsg{},
 		keyMsg("n"), keyMsg("N"), keyMsg("pgup"), keyMsg("esc"), keyMsg("pgup"), keyMsg("esc"),
 		keyMsg("j"), keyMsg("R"), keyMsg("d"), keyMsg("k"),
 		keyMsg("?"), keyMsg("a"),

@@ -5,15 +5,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/terminal"
 )
 
-// Scroll mode: the terminal pane shows the run's transcript (terminal_scroll.go),
-// with search, copy mode (terminal_copy.go), the pager and the save
+// Scroll mode: the terminal pane shows the run's transcript (package terminal),
+// with search, copy mode (its copymode.go), the pager and the save
 // (transcriptfile.go).
 
 // enterScroll puts the pane in scroll mode (open says where: a page up, a search, a
 // wheel's lines up) and reads the run's transcript.
-func (m Model) enterScroll(sel runs.Info, open func(*Terminal)) (tea.Model, tea.Cmd) {
+func (m Model) enterScroll(sel runs.Info, open func(*terminal.Terminal)) (tea.Model, tea.Cmd) {
 	open(&m.term)
 	m.mode = modeScroll
 	return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)

@@ -16,7 +16,7 @@ func (m *Model) syncSelection() {
 	} else {
 		m.details.ShowRun(r.run, r.kind == rowRun)
 	}
-	m.term.Show(r, m.screens[r.run.ID])
+	showRow(&m.term, r, m.screens[r.run.ID])
 	if m.pair.sync(r, m.list, m.screens) {
 		m.pair.size(&m.term, m.lay)
 	}

@@ -128,13 +128,13 @@ func (m Model) statusLine() string {
 		return dialogLine
 	case m.link != "":
 		return common.Fit(st.Warn.Render(" "+m.link+" — keys are not delivered; "+m.c.Keys.Quit.Help().Key+" detaches"), w)
-	case m.mode == modeFocus && m.term.info.Ended():
+	case m.mode == modeFocus && m.term.Info().Ended():
 		return common.Fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
-			st.Warn.Render(" "+common.Clean(m.term.info.Name)+" has ended: its last screen; keys are not sent"), w)
+			st.Warn.Render(" "+common.Clean(m.term.Info().Name)+" has ended: its last screen; keys are not sent"), w)
 
 	case m.mode == modeFocus:
 		return common.Fit(st.Focus.Render(" FOCUS — "+m.c.Keys.Leave.Help().Key+" to leave ")+
-			st.Muted.Render(" every key goes to "+common.Clean(m.term.info.Name)), w)
+			st.Muted.Render(" every key goes to "+common.Clean(m.term.Info().Name)), w)
 
 	case m.mode == modeFilter:
 		return common.Fit(filterHelp(st, m.c.Keys), w)

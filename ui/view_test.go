@@ -8,6 +8,7 @@ import (
 	"corral/ptyhost"
 	"corral/ptyhost/screen"
 	"corral/runs"
+	"corral/ui/terminal"
 	"corral/watchdog"
 )
 
@@ -62,12 +63,12 @@ func screenWith(cols, rows int, text string) *screen.Screen {
 
 func TestTerminalGolden(t *testing.T) {
 	c := testCommon()
-	tm := NewTerminal(c, "No runs. Press n to start one, or run corral -- CMD.")
+	tm := newTerminal(c, "No runs. Press n to start one, or run corral -- CMD.")
 	tm.SetSize(40, 8)
 	goldenView(t, "terminal_empty", tm.View(), 40)
 
 	s := screenWith(38, 6, "\x1b[1;31mred\x1b[0m plain\r\n\x1b]0;my title\x07wide 你好 ok\r\n\x1b[7mrev\x1b[0m$ ")
-	tm.Show(rowOfRun(liveRun("r1", "shell", true)), s)
+	tm.ShowRun(liveRun("r1", "shell", true), s)
 	goldenView(t, "terminal_screen", tm.View(), 40)
 	tm.SetFocused(true)
 	goldenView(t, "terminal_focused", tm.View(), 40)
@@ -79,9 +80,9 @@ func TestTerminalGolden(t *testing.T) {
 // A pipe run's live log keeps its colours, also on the rows a wrapped line continues
 // on (issue 14.9).
 func TestTerminalPipeLogGolden(t *testing.T) {
-	tm := NewTerminal(testCommon(), "")
+	tm := newTerminal(testCommon(), "")
 	tm.SetSize(40, 8)
-	tm.Show(rowOfRun(liveRun("p1", "build", false)), nil)
+	tm.ShowRun(liveRun("p1", "build", false), nil)
 	out := runs.Output{Chunks: []runs.Chunk{
 		{Stream: ptyhost.Stdout, Data: []byte("compiling\n\x1b[32mok\x1b[0m pkg/a\n")},
 		{Stream: ptyhost.Stderr, Data: []byte("warning: something long \x1b[33menough to wrap around\x1b[0m the pane\n")},
@@ -92,18 +93,18 @@ func TestTerminalPipeLogGolden(t *testing.T) {
 }
 
 func TestTerminalScrollGolden(t *testing.T) {
-	tm := NewTerminal(testCommon(), "")
+	tm := newTerminal(testCommon(), "")
 	tm.SetSize(40, 8)
-	tm.Show(rowOfRun(liveRun("r1", "shell", true)), screenWith(38, 6, "live"))
+	tm.ShowRun(liveRun("r1", "shell", true), screenWith(38, 6, "live"))
 	tm.Scroll("error")
 	goldenView(t, "terminal_scroll_loading", tm.View(), 40)
-	var lines []HistLine
+	var lines []terminal.HistLine
 	for i := range 30 {
 		text := "line " + string(rune('a'+i%26))
 		if i == 8 || i == 20 {
 			text += " Error here error"
 		}
-		lines = append(lines, HistLine{Text: text, Err: i == 21})
+		lines = append(lines, terminal.HistLine{Text: text, Err: i == 21})
 	}
 	tm, _ = tm.Update(HistoryMsg{ID: "r1", Lines: lines})
 	goldenView(t, "terminal_scroll", tm.View(), 40)

@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// BenchmarkHistoryText is the cost of reading a full transcript (maxHistoryBytes) into
+// BenchmarkHistoryText is the cost of reading a full transcript (MaxHistoryBytes) into
 // scrollback lines: plain, and with an SGR colour change every few words, as a test
 // runner or a compiler prints (the pens of issue 14.9).
 func BenchmarkHistoryText(b *testing.B) {
@@ -16,11 +16,11 @@ func BenchmarkHistoryText(b *testing.B) {
 		{"plain", "ok   corral/ui   0.214s  the quick brown fox jumps over the lazy dog\r\n"},
 		{"colour", "\x1b[32mok\x1b[0m   \x1b[1mcorral/ui\x1b[0m   \x1b[38;5;244m0.214s\x1b[0m  the quick \x1b[31mbrown\x1b[0m fox\r\n"},
 	} {
-		data := []byte(strings.Repeat(c.line, maxHistoryBytes/len(c.line)))
+		data := []byte(strings.Repeat(c.line, MaxHistoryBytes/len(c.line)))
 		b.Run(fmt.Sprintf("%s-%dMiB", c.name, len(data)>>20), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				historyText(data)
+				HistoryText(data)
 			}
 		})
 	}

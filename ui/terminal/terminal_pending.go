@@ -1,17 +1,17 @@
-package ui
+package terminal
 
 import (
 	"corral/runs"
 	"corral/ui/common"
 )
 
-// The terminal pane showing a configured run not started yet (pending.go).
+// The terminal pane showing a configured run not started yet (the root's pending.go).
 
-// showPending shows a pending run: its name and how to start it.
-func (t *Terminal) showPending(p pendingRun) {
+// ShowPending shows a configured run not started yet: its name and how to start it.
+func (t *Terminal) ShowPending(name string, kind runs.Kind) {
 	t.scroll, t.log, t.hasLog = nil, runs.Output{}, false
 	t.id, t.screen = "", nil
-	t.info = runs.Info{Name: p.spec.Name, Kind: p.spec.Kind()}
+	t.info = runs.Info{Name: name, Kind: kind}
 	t.pending = true
 	t.ver++
 }
@@ -22,6 +22,6 @@ func (t Terminal) pendingTitle() string {
 }
 
 func (t Terminal) pendingBody(iw, ih int) []string {
-	k := t.c.Keys.Restart.Help().Key
+	k := t.hints.Restart.Help().Key
 	return messageBody(common.Clean(t.info.Name)+" has not started. Press "+k+" to start it.", iw, ih)
 }

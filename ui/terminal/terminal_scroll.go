@@ -1,28 +1,30 @@
-package ui
+package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The terminal pane in scroll mode: the transcript window, its search and its keys
 // (scrollState, scroll.go, holds the window).
 
-// ScrollKeyMap is the terminal pane's keys in scroll mode: scrolling the transcript,
+// KeyMap is the terminal pane's keys in scroll mode: scrolling the transcript,
 // its search's matches, and copy mode (caret, mark, yank to the clipboard), the pager,
 // a file.
-type ScrollKeyMap struct {
+type KeyMap struct {
 	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom, NextMatch, PrevMatch, Live key.Binding
 	CopyMode, Mark, Yank, Pager, Save                                               key.Binding
 }
 
-// DefaultScrollKeyMap returns the scroll mode's default keys.
-func DefaultScrollKeyMap() ScrollKeyMap {
-	return ScrollKeyMap{
+// DefaultKeyMap returns the scroll mode's default keys.
+func DefaultKeyMap() KeyMap {
+	bind := common.Bind
+	return KeyMap{
 		ScrollUp: bind("scroll up", "up", "k"), ScrollDown: bind("scroll down", "down", "j"),
 		PageUp: bind("page up", "pgup", "ctrl+b"), PageDown: bind("page down", "pgdown", "ctrl+f"),
 		Top: bind("oldest", "g", "home"), Bottom: bind("newest", "G", "end"),
@@ -80,7 +82,7 @@ func (t *Terminal) Live() { t.scroll = nil; t.ver++ }
 // scrollKey moves the window or between matches. n goes to the next match upward
 // (older), as a search that starts at the newest line continues; N back down.
 func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
-	s, km := t.scroll, t.c.Keys.ScrollKeyMap
+	s, km := t.scroll, *t.keys
 	if s.copy.on {
 		t.copyMove(k)
 		return
@@ -105,9 +107,9 @@ func (t *Terminal) scrollKey(k tea.KeyPressMsg) {
 
 func (t Terminal) scrollTitle() string {
 	st, s := t.c.Styles, t.scroll
-	mode := " SCROLL — " + t.c.Keys.ScrollKeyMap.Live.Help().Key + " for live "
+	mode := " SCROLL — " + t.keys.Live.Help().Key + " for live "
 	if s.copy.on {
-		mode = " COPY — " + firstKey(t.c.Keys.ScrollKeyMap.Mark) + " mark · " + firstKey(t.c.Keys.ScrollKeyMap.Yank) + " copy "
+		mode = " COPY — " + common.FirstKey(t.keys.Mark) + " mark · " + common.FirstKey(t.keys.Yank) + " copy "
 	}
 	out := st.Focus.Render(mode) + " " + st.Title.Render(common.Clean(t.info.Name))
 	if len(s.lines) > 0 {
@@ -179,4 +181,21 @@ func (t Terminal) highlight(text, q string, fold bool) string {
 	}
 	b.WriteString(text)
 	return b.String()
+}
+
+// Window is scroll mode's window: its first line and how many it shows (0, 0 outside
+// scroll mode).
+func (t Terminal) Window() (top, rows int) {
+	if t.scroll == nil {
+		return 0, 0
+	}
+	return t.scroll.top, t.scroll.rows
+}
+
+// Page is how far a page key moves in scroll mode: a window less one line.
+func (t Terminal) Page() int {
+	if t.scroll == nil {
+		return 0
+	}
+	return t.scroll.page()
 }

@@ -1,12 +1,13 @@
-package ui
+package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The terminal pane in copy mode (copymode.go): the caret and mark, the selection,
@@ -38,7 +39,7 @@ func (t *Terminal) LeaveCopy() {
 // copyMove moves the caret with the scroll keys (the window follows it) and sets or
 // clears the mark.
 func (t *Terminal) copyMove(k tea.KeyPressMsg) {
-	s, km := t.scroll, t.c.Keys.ScrollKeyMap
+	s, km := t.scroll, *t.keys
 	c := &s.copy
 	caret, moved := s.motion(k, km, c.caret, len(s.lines)-1)
 	c.caret = caret
@@ -83,7 +84,7 @@ func (t Terminal) History() ([]HistLine, bool) {
 // copyKey handles a key in copy mode: yank, back to scrolling, or a caret move; it
 // returns what to send the host terminal and a notice.
 func (t *Terminal) copyKey(k tea.KeyPressMsg, inTmux bool) (tea.Cmd, string) {
-	km := t.c.Keys.ScrollKeyMap
+	km := *t.keys
 	switch {
 	case key.Matches(k, km.Yank):
 		return t.yank(inTmux)
@@ -110,4 +111,12 @@ func (t *Terminal) yank(inTmux bool) (tea.Cmd, string) {
 		notice += " · in tmux it needs set -g set-clipboard on"
 	}
 	return tea.Raw(osc52(text)), notice
+}
+
+// Caret is copy mode's caret line (-1 outside copy mode).
+func (t Terminal) Caret() int {
+	if !t.Copying() {
+		return -1
+	}
+	return t.scroll.copy.caret
 }

@@ -1,7 +1,6 @@
-package ui
+package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The transcript outside Corral (issue 14.9): in the user's $PAGER (less -R unless
@@ -21,26 +22,33 @@ import (
 const defaultPager = "less -R"
 
 type (
-	// pagerFileMsg: the history is written to a temporary file for the pager.
-	pagerFileMsg struct {
-		path, pager string
-		cmd         *exec.Cmd // the pager on path, built here: exec.Command looks sh up
-		err         error
+	// PagerFileMsg: the history is written to a temporary file for the pager.
+	PagerFileMsg struct {
+		Path, Pager string
+		Cmd         *exec.Cmd // the pager on Path, built here: exec.Command looks sh up
+		Err         error
 	}
-	// pagerDoneMsg: the pager exited and its file is gone.
-	pagerDoneMsg struct{ err error }
-	// savedMsg: the history is saved to path (lines of plain text).
-	savedMsg struct {
-		path  string
-		lines int
-		err   error
+	// PagerDoneMsg: the pager exited and its file is gone.
+	PagerDoneMsg struct{ Err error }
+	// SavedMsg: the history is saved to Path (Lines lines of plain text).
+	SavedMsg struct {
+		Path  string
+		Lines int
+		Err   error
 	}
 )
+
+// FileMsg is the pager's and the save's messages, which the root hands to FileResult.
+type FileMsg interface{ fileMsg() }
+
+func (PagerFileMsg) fileMsg() {}
+func (PagerDoneMsg) fileMsg() {}
+func (SavedMsg) fileMsg()     {}
 
 // TranscriptKey handles the scroll-mode keys of this file and copy mode's: a command
 // and a notice for the status line; false for the other keys.
 func (t *Terminal) TranscriptKey(k tea.KeyPressMsg, inTmux bool) (tea.Cmd, string, bool) {
-	km := t.c.Keys.ScrollKeyMap
+	km := *t.keys
 	if t.Copying() {
 		cmd, notice := t.copyKey(k, inTmux)
 		return cmd, notice, true
@@ -70,7 +78,7 @@ func pagerCmd(lines []HistLine) tea.Cmd {
 		}
 		f, err := os.CreateTemp("", "corral-transcript-*.txt")
 		if err != nil {
-			return pagerFileMsg{err: err}
+			return PagerFileMsg{Err: err}
 		}
 		err = writeLines(f, lines, HistLine.Styled)
 		if cerr := f.Close(); err == nil {
@@ -78,13 +86,13 @@ func pagerCmd(lines []HistLine) tea.Cmd {
 		}
 		if err != nil {
 			os.Remove(f.Name()) // half written: of no use
-			return pagerFileMsg{err: err}
+			return PagerFileMsg{Err: err}
 		}
 		// The pager command line is the user's, as a shell reads $PAGER; the file is an
 		// argument, never part of the command text.
 		c := exec.Command("sh", "-c", pager+` "$1"`, "sh", f.Name())
 		c.Env = pagerEnv(os.Environ())
-		return pagerFileMsg{path: f.Name(), pager: pager, cmd: c}
+		return PagerFileMsg{Path: f.Name(), Pager: pager, Cmd: c}
 	}
 }
 
@@ -101,10 +109,10 @@ func pagerEnv(env []string) []string {
 }
 
 // runPager hands the terminal to the pager on the file; the file goes when it exits.
-func runPager(msg pagerFileMsg) tea.Cmd {
-	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg {
-		os.Remove(msg.path)
-		return pagerDoneMsg{err: err}
+func runPager(msg PagerFileMsg) tea.Cmd {
+	return tea.ExecProcess(msg.Cmd, func(err error) tea.Msg {
+		os.Remove(msg.Path)
+		return PagerDoneMsg{Err: err}
 	})
 }
 
@@ -114,18 +122,18 @@ func saveCmd(lines []HistLine, name, id string) tea.Cmd {
 	return func() tea.Msg {
 		dir, err := os.Getwd()
 		if err != nil {
-			return savedMsg{err: err}
+			return SavedMsg{Err: err}
 		}
 		path := filepath.Join(dir, "corral-"+safeName(name)+"-"+id+".txt")
 		f, err := os.Create(path)
 		if err != nil {
-			return savedMsg{err: err}
+			return SavedMsg{Err: err}
 		}
 		err = writeLines(f, lines, func(l HistLine) string { return l.Text })
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return savedMsg{path: path, lines: len(lines), err: err}
+		return SavedMsg{Path: path, Lines: len(lines), Err: err}
 	}
 }
 
@@ -149,24 +157,24 @@ func writeLines(f *os.File, lines []HistLine, text func(HistLine) string) error 
 	return err
 }
 
-// transcriptFileResult takes the pager's and the save's results: the pager to run,
-// and a notice for the status line.
-func transcriptFileResult(msg tea.Msg) (tea.Cmd, string) {
+// FileResult takes the pager's and the save's results: the pager to run, and a
+// notice for the status line.
+func FileResult(msg FileMsg) (tea.Cmd, string) {
 	switch msg := msg.(type) {
-	case pagerFileMsg:
-		if msg.err != nil {
-			return nil, "pager: " + common.Clean(msg.err.Error())
+	case PagerFileMsg:
+		if msg.Err != nil {
+			return nil, "pager: " + common.Clean(msg.Err.Error())
 		}
 		return runPager(msg), ""
-	case pagerDoneMsg:
-		if msg.err != nil {
-			return nil, "pager: " + common.Clean(msg.err.Error())
+	case PagerDoneMsg:
+		if msg.Err != nil {
+			return nil, "pager: " + common.Clean(msg.Err.Error())
 		}
-	case savedMsg:
-		if msg.err != nil {
-			return nil, "save: " + common.Clean(msg.err.Error())
+	case SavedMsg:
+		if msg.Err != nil {
+			return nil, "save: " + common.Clean(msg.Err.Error())
 		}
-		return nil, fmt.Sprintf("saved to %s (%d lines)", common.Clean(msg.path), msg.lines) // the path first: it is what a narrow status line must keep
+		return nil, fmt.Sprintf("saved to %s (%d lines)", common.Clean(msg.Path), msg.Lines) // the path first: it is what a narrow status line must keep
 	}
 	return nil, ""
 }

@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"fmt"
@@ -41,12 +41,12 @@ func TestBiggerReplayShowsItsCursorRows(t *testing.T) {
 	for i := 1; i <= 40; i++ {
 		fmt.Fprintf(&text, "\r\nline %d", i)
 	}
-	tm := NewTerminal(testCommon(), "")
+	tm := newTest("")
 	info := liveRun("r1", "replay", true)
 	info.Spec.FixedSize = true
-	tm.Show(rowOfRun(info), screenWith(60, 30, text.String()))
+	tm.ShowRun(info, screenWith(60, 30, text.String()))
 	tm.SetSize(50, 22) // 20 rows inside
-	v := stripANSI(tm.View())
+	v := ansi.Strip(tm.View())
 	if !strings.Contains(v, "line 40") || strings.Contains(v, "line 20 ") || !strings.Contains(v, "60×30 > pane 48×20") {
 		t.Fatalf("want the last rows and the cut in the title:\n%s", v)
 	}
@@ -66,12 +66,12 @@ func TestLargerRunShowsItsCursorPart(t *testing.T) {
 	// 100×30: "top left" at the top left, a red "right" and a wide 世 near the bottom
 	// right, the cursor after them.
 	text := "top left\x1b[28;61H世界 \x1b[31mfar right\x1b[29;90Hend"
-	tm := NewTerminal(testCommon(), "")
+	tm := newTest("")
 	tm.SetFocused(true)
-	tm.Show(rowOfRun(liveRun("r1", "agent", true)), screenWith(100, 30, text))
+	tm.ShowRun(liveRun("r1", "agent", true), screenWith(100, 30, text))
 	tm.SetSize(72, 12) // 70×10 inside
 	styled := tm.View()
-	v := stripANSI(styled)
+	v := ansi.Strip(styled)
 	if !strings.Contains(v, "100×30 > pane 70×10") {
 		t.Errorf("the title does not say the run is cut:\n%s", v)
 	}
@@ -83,7 +83,7 @@ func TestLargerRunShowsItsCursorPart(t *testing.T) {
 	if left, top := screenOrigin(100, 30, 70, 10, screen.ScreenState{CursorX: 92, CursorY: 28}); left != 23 || top != 19 {
 		t.Errorf("origin = %d,%d, want 23,19", left, top)
 	}
-	if got := stripANSI(fitScreenLine("ab世cd", 3, 6, 3)); got != " cd" {
+	if got := ansi.Strip(fitScreenLine("ab世cd", 3, 6, 3)); got != " cd" {
 		t.Errorf("a wide character cut by the left edge: %q, want \" cd\"", got)
 	}
 	if got := fitScreenLine("\x1b[31mred\x1b[0m", 1, 3, 2); !strings.HasPrefix(got, "\x1b[31med") {

@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"encoding/base64"

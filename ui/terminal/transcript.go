@@ -1,4 +1,4 @@
-package ui
+package terminal
 
 import (
 	"bytes"
@@ -23,10 +23,10 @@ type HistLine struct {
 	spans []penSpan // nil for a line without colour (sgr.go)
 }
 
-// History bounds: a transcript is read from its last maxHistoryBytes, and at most
+// History bounds: a transcript is read from its last MaxHistoryBytes, and at most
 // maxHistoryLines lines (of at most maxLineRunes each) are kept.
 const (
-	maxHistoryBytes = 8 << 20
+	MaxHistoryBytes = 8 << 20
 	maxHistoryLines = 100_000
 	maxLineRunes    = 2000
 )
@@ -216,17 +216,17 @@ func (c *textConv) finish() []HistLine {
 	return c.lines
 }
 
-// historyText converts raw bytes to lines.
-func historyText(p []byte) []HistLine {
+// HistoryText converts raw bytes to lines.
+func HistoryText(p []byte) []HistLine {
 	// Sized once: growing 100k lines by doubling was a third of the time (pprof).
 	c := textConv{lines: make([]HistLine, 0, min(bytes.Count(p, []byte{'\n'})+1, 2*maxHistoryLines))}
 	c.write(p, false)
 	return c.finish()
 }
 
-// screenHistory converts a screen's history and rows (Render's lines) to lines,
+// ScreenHistory converts a screen's history and rows (Render's lines) to lines,
 // without the blank rows below the last that shows anything.
-func screenHistory(lines []string) []HistLine {
+func ScreenHistory(lines []string) []HistLine {
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -238,8 +238,8 @@ func screenHistory(lines []string) []HistLine {
 	return c.lines
 }
 
-// historyOutput converts a captured log (stream-marked chunks) to lines.
-func historyOutput(o runs.Output) []HistLine {
+// HistoryOutput converts a captured log (stream-marked chunks) to lines.
+func HistoryOutput(o runs.Output) []HistLine {
 	var c textConv
 	for _, ch := range o.Chunks {
 		c.write(ch.Data, ch.Stream == ptyhost.Stderr)
@@ -247,9 +247,9 @@ func historyOutput(o runs.Output) []HistLine {
 	return c.finish()
 }
 
-// readTail reads the last max bytes of a file, starting after the first newline when
+// ReadTail reads the last max bytes of a file, starting after the first newline when
 // it had to cut (the cut line would read wrong).
-func readTail(path string, limit int64) ([]byte, error) {
+func ReadTail(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -1,12 +1,13 @@
-package ui
+package terminal
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/ui/common"
 )
 
 // Scrollback keeps the colours of the history (issue 14.9): the text converter
