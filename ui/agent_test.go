@@ -4,50 +4,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
 	"corral/runs/agentstate"
-	"corral/ui/details"
+	"corral/ui/internal/uitest"
 )
 
-// agentRun is a live agent run in a state since d before t0.
-func agentRun(id, name string, s agentstate.State, d time.Duration, rule string) runs.Info {
-	i := liveRun(id, name, true)
-	i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule = "claude", s, t0.Add(-d), rule
-	return i
-}
-
-// six agents, as a user babysits them: who needs them reads at a glance.
-func sixAgents() []runs.Info {
-	shell := liveRun("r6", "shell", true)
-	return []runs.Info{
-		agentRun("r1", "claude-api", agentstate.Working, time.Minute, "spinner-title"),
-		agentRun("r2", "claude-ui", agentstate.Waiting, 30*time.Second, "permission"),
-		agentRun("r3", "codex-db", agentstate.Idle, 5*time.Minute, "prompt"),
-		agentRun("r4", "codex-docs", agentstate.Waiting, 2*time.Minute, "approval"),
-		agentRun("r5", "claude-new", agentstate.Unknown, 2*time.Second, ""),
-		shell,
-	}
-}
-
-func TestRunListAgentsGolden(t *testing.T) {
-	l := NewRunList(testCommon(), sixAgents())
-	l.SetNow(t0)
-	l.SetSize(72, 9)
-	l.SetAttention("r4", true)
-	goldenView(t, "runlist_agents", l.View(), 72)
-	c := testCommon()
-	d := details.New(c.Common, &c.Keys.Restart)
-	d.SetNow(t0)
-	d.SetSize(50, 8)
-	d.ShowRun(sixAgents()[1], true)
-	if v := stripANSI(d.View()); !strings.Contains(v, "agent   claude · waiting 30s · rule permission") {
-		t.Errorf("details:\n%s", v)
-	}
-}
+// sixAgents are six agents, as a user babysits them (their run list's golden is
+// runlist's TestRunListAgentsGolden).
+var sixAgents = uitest.SixAgents
 
 // w goes to the run that has waited longest, then the next; u to the next unseen.
 func TestJumpToWhoNeedsYou(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
+	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
 
@@ -102,21 +103,21 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	r := m.list.SelectedRow()
 	switch {
-	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart) && r.pend.starting:
-		return m.note("start: %s is starting", r.pend.spec.Name)
-	case r.kind == rowPending && key.Matches(k, m.c.Keys.Restart): // its spec, sized to the pane, once
-		m.list.SetStarting(r.pend.key, true)
+	case r.Kind == runlist.RowPending && key.Matches(k, m.c.Keys.Restart) && r.Pend.Starting:
+		return m.note("start: %s is starting", r.Pend.Spec.Name)
+	case r.Kind == runlist.RowPending && key.Matches(k, m.c.Keys.Restart): // its spec, sized to the pane, once
+		m.list.SetStarting(r.Pend.Key, true)
 		m.syncSelection()
-		spec := r.pend.spec
+		spec := r.Pend.Spec
 		m.term.FitSpec(&spec)
-		return m, startCmd(m.onHost(localHost), r.pend.key, spec)
-	case r.kind == rowPending:
-		if notice, ok := m.c.Keys.pendingNotice(k, r.pend); ok {
+		return m, startCmd(m.onHost(runlist.LocalHost), r.Pend.Key, spec)
+	case r.Kind == runlist.RowPending:
+		if notice, ok := m.c.Keys.pendingNotice(k, r.Pend); ok {
 			return m.note("%s", notice)
 		}
 		return m, nil
-	case r.kind == rowRun:
-		return m.runKey(k, r.run)
+	case r.Kind == runlist.RowRun:
+		return m.runKey(k, r.Run)
 	}
 	return m, nil
 }

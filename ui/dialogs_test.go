@@ -55,7 +55,7 @@ func TestDialogHostAnswers(t *testing.T) {
 	}
 
 	d.Form(modeBrowse, nil, "")
-	d.form.fields[0].insert("echo hi")
+	d.form.fields[0].Insert("echo hi")
 	d, msg = d.Key(keyMsg("enter"))
 	if f, ok := msg.(formAnswer); !ok || f.spec.Shell != "echo hi" || f.parity || d.open {
 		t.Fatalf("form: answer %#v, open %v", msg, d.open)

@@ -7,11 +7,11 @@
 //     mode (browsing, the list's filter, focus, dialog, help, scroll/search), then by
 //     owner (a run event to the run list and the events pane, a screen change to the
 //     terminal pane).
-//   - One component per pane (RunList, Details, Terminal, Events), each with New,
+//   - One component per pane (runlist.List, Details, Terminal, Events), each with New,
 //     Update returning its concrete type, View and SetSize, its methods in files named
-//     after it (runlist_pending.go, …) or in a package of its own (ui/details,
+//     after it (dialogs.go, …) or in a package of its own (ui/runlist, ui/details,
 //     ui/events, ui/terminal), which never imports ui; the root builds them and routes
-//     to them. A list row (runlist_row.go) is a run or a configured run not started yet;
+//     to them. A list row (runlist.Row) is a run or a configured run not started yet;
 //     Details and Terminal show one row. Components with keys of their own have their
 //     own KeyMap, embedded in KeyMap (keys.go), which overrides by action name. They
 //     share one read-only *common.Common (styles, clock).

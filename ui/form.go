@@ -19,7 +19,7 @@ import (
 // optional timeouts, the escape policy and, over several hosts, the host.
 type Form struct {
 	c          *Common
-	fields     [3]lineInput // command, timeout, no-output timeout
+	fields     [3]common.LineInput // command, timeout, no-output timeout
 	kind       formKind
 	failEscape bool     // escape policy fail; own (the default) otherwise (issue 14.1)
 	focus      int      // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes, 5 host
@@ -92,7 +92,7 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 		f.key(m)
 	case tea.PasteMsg:
 		if in := f.input(); in != nil {
-			in.insert(m.Content)
+			in.Insert(m.Content)
 		}
 	}
 	return f, nil
@@ -124,14 +124,14 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		if in == nil && k.Text != "" { // typing on a toggle row: the text is the command's
 			f.focus, in = 0, &f.fields[0]
 		}
-		if in != nil && in.key(k) {
+		if in != nil && in.Key(k) {
 			f.err = ""
 		}
 	}
 }
 
 // input is the focused text common.Field (nil on the kind row).
-func (f *Form) input() *lineInput {
+func (f *Form) input() *common.LineInput {
 	switch f.focus {
 	case 0:
 		return &f.fields[0]
@@ -263,7 +263,7 @@ func (f Form) row(i int, label, value string) string {
 }
 
 func (f Form) fieldText(i, iw int) string {
-	s, _ := f.fields[i].view(max(iw-14, 4))
+	s, _ := f.fields[i].View(max(iw-14, 4))
 	return s
 }
 
@@ -274,7 +274,7 @@ func (f Form) Cursor() *tea.Cursor {
 		return nil
 	}
 	w, _ := f.size()
-	_, col := in.view(max(w-2-14, 4))
+	_, col := in.View(max(w-2-14, 4))
 	x, y := f.origin()
 	c := tea.NewCursor(x+1+12+col, y+1+f.focus)
 	c.Shape = tea.CursorBar

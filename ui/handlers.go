@@ -213,8 +213,8 @@ func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
 		p, _ := m.list.Pending(msg.Pending)
 		m.list.SetStarting(msg.Pending, false)
 		m.syncSelection()
-		m.events.AddError(m.now, "start", common.Clean(p.spec.Name), msg.Err)
-		return m.note("start %s: %v", p.spec.Name, msg.Err)
+		m.events.AddError(m.now, "start", common.Clean(p.Spec.Name), msg.Err)
+		return m.note("start %s: %v", p.Spec.Name, msg.Err)
 	}
 	m.events.ReportErr(m.now, "spawn", m.list.Label(msg.ID), msg.Err)
 	switch {

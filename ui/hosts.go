@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -14,7 +15,7 @@ import (
 
 // A UI over several hosts (DESIGN §19) has a core that routes each operation to the
 // server of the run it names (client.Fleet). The run list groups the runs by host
-// under headers that say each host's link (runlist_hosts.go); a host that drops keeps
+// under headers that say each host's link (runlist/hosts.go); a host that drops keeps
 // its rows, muted, while the others go on; when it is back its runs are fetched
 // afresh from its server alone (ResyncMsg with Host). The new-run form asks for the
 // host; a restart goes to the ended run's host; configured runs start on this
@@ -40,7 +41,7 @@ func hostsCmd(c Core) tea.Cmd {
 // hostNames are the hosts' names, in order (nil over one host).
 func (m Model) hostNames() []string {
 	var names []string
-	for _, h := range m.list.hosts {
+	for _, h := range m.list.Hosts() {
 		names = append(names, h.Name)
 	}
 	return names
@@ -50,7 +51,7 @@ func (m Model) hostNames() []string {
 // events pane, and a host connected (again, or to a new server) has its runs fetched.
 func (m Model) hostsChanged(msg HostsMsg) (tea.Model, tea.Cmd) {
 	old := map[string]api.HostState{}
-	for _, h := range m.list.hosts {
+	for _, h := range m.list.Hosts() {
 		old[h.Name] = h
 	}
 	var cmds []tea.Cmd
@@ -108,6 +109,12 @@ func hostChange(h, was api.HostState) (string, bool) {
 	return "", false
 }
 
+// finalLine is the last non-empty line of s.
+func finalLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
 // resyncHostCmd fetches one host's runs and recent events afresh.
 func resyncHostCmd(c Core, host string) tea.Cmd {
 	return func() tea.Msg {
@@ -137,8 +144,8 @@ func (m Model) onHost(host string) Core {
 	if host == "" || !m.list.Grouped() {
 		return m.core
 	}
-	i := slices.IndexFunc(m.list.hosts, func(h api.HostState) bool { return h.Name == host })
-	return hostCore{Core: m.core, host: host, remote: i >= 0 && !m.list.hosts[i].Local}
+	i := slices.IndexFunc(m.list.Hosts(), func(h api.HostState) bool { return h.Name == host })
+	return hostCore{Core: m.core, host: host, remote: i >= 0 && !m.list.Hosts()[i].Local}
 }
 
 // spawnArgs are spawn's arguments for spec on c: from this process's directory and

@@ -8,6 +8,7 @@ import (
 
 	"corral/ui/common"
 	"corral/ui/events"
+	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
 
@@ -109,10 +110,14 @@ var (
 // under this name so that its action names and accesses stay.
 type ScrollKeyMap = terminal.KeyMap
 
+// ListKeyMap is the run list's keys (package runlist), embedded in KeyMap under this
+// name so that its action names and accesses stay.
+type ListKeyMap = runlist.KeyMap
+
 // DefaultKeyMap returns the default keys (issue 4, "Keys").
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		ListKeyMap: DefaultListKeyMap(), ScrollKeyMap: terminal.DefaultKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
+		ListKeyMap: runlist.DefaultKeyMap(), ScrollKeyMap: terminal.DefaultKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
 		DialogKeyMap: DefaultDialogKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
 		Focus:    bind("focus (keys go to the run)", "enter"),
 		SendKeys: bind("send keys", "s"), Paste: bind("paste text", "p"),
@@ -222,8 +227,8 @@ func (k KeyMap) helpGroups() []helpGroup {
 
 // forRow is the keymap with the bindings that do nothing for the selected row
 // disabled, so help shows what can be done now.
-func (k KeyMap) forRow(r row, replay bool) KeyMap {
-	sel, ok := r.run, r.kind == rowRun
+func (k KeyMap) forRow(r runlist.Row, replay bool) KeyMap {
+	sel, ok := r.Run, r.Kind == runlist.RowRun
 	live := ok && !sel.Ended()
 	terminal := live && !sel.Adopted
 	for _, b := range []*key.Binding{&k.Focus, &k.SendKeys, &k.Paste, &k.Submit} {
@@ -235,7 +240,7 @@ func (k KeyMap) forRow(r row, replay bool) KeyMap {
 	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
 		b.SetEnabled(ok && sel.Ended())
 	}
-	if r.kind == rowPending {
+	if r.Kind == runlist.RowPending {
 		k.Restart.SetEnabled(true)
 		k.Restart.SetHelp(k.Restart.Help().Key, "start")
 	} else {

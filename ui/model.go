@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/ui/details"
 	"corral/ui/events"
+	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
 
@@ -21,7 +22,7 @@ const (
 	modeScroll               // keys scroll the transcript
 	modeDialog               // a prompt, question or form is open (dialogs.go)
 	modeHelp                 // the help page
-	modeFilter               // the run list's filter is typed (runlist_filter.go)
+	modeFilter               // the run list's filter is typed (runlist/filter.go)
 	modeQuitting             // shutting the runs down
 )
 
@@ -40,7 +41,7 @@ type Model struct {
 	now  time.Time
 	mode mode
 
-	list    RunList
+	list    runlist.List
 	details details.Details
 	term    terminal.Terminal
 	events  events.Events
@@ -100,7 +101,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	}
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
-		list: NewRunList(c, o.Initial), details: details.New(c.Common, &c.Keys.Restart),
+		list: runlist.New(c.Common, &c.Keys.ListKeyMap, runlist.FilterKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}, o.Initial), details: details.New(c.Common, &c.Keys.Restart),
 		term: newTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogHost(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
@@ -205,7 +206,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // relayout sizes every pane from the screen size, the side panes shown, the zoom and
 // the number of runs.
 func (m *Model) relayout() {
-	l := computeLayout(m.lay.w, m.lay.h, m.list.Len()+len(m.list.hosts), m.zoom, m.lay.panes)
+	l := computeLayout(m.lay.w, m.lay.h, m.list.Len()+len(m.list.Hosts()), m.zoom, m.lay.panes)
 	m.lay = l
 	m.list.SetSize(l.list.w, l.list.h)
 	m.details.SetSize(l.details.w, l.details.h)

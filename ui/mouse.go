@@ -74,7 +74,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	up := ev.Button == tea.MouseWheelUp
 	switch p := m.lay.hit(ev.X, ev.Y); {
 	case click && ev.Button == tea.MouseLeft && p == paneList:
-		if id, ok := m.list.rowAt(ev.Y); ok {
+		if id, ok := m.list.RowAt(ev.Y); ok {
 			return m.pick(id)
 		}
 	case click && ev.Button == tea.MouseLeft && p == paneTerm && m.mode == modeBrowse:
@@ -88,7 +88,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		m.events, _ = m.events.Update(msg)
 	case p == paneList && m.mode == modeBrowse:
 		before := m.list.SelectedKey()
-		if m.list.move(notch(up, -1)); m.list.SelectedKey() != before {
+		if m.list, _ = m.list.Update(msg); m.list.SelectedKey() != before {
 			return m, m.selectionMoved()
 		}
 	}

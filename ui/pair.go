@@ -10,6 +10,7 @@ import (
 	"corral/runs"
 	"corral/runs/parity"
 	"corral/ui/common"
+	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
 
@@ -43,12 +44,12 @@ func newPairView(c *Common) pairView {
 
 // sync shows the selected row's partner beside it, or no second pane; true if the
 // terminal pane must be sized again (size).
-func (p *pairView) sync(r row, l RunList, screens map[string]Screen) (resize bool) {
+func (p *pairView) sync(r runlist.Row, l runlist.List, screens map[string]Screen) (resize bool) {
 	partner, paired := runs.Info{}, false
-	if r.kind == rowRun {
-		partner, paired = l.Partner(r.run)
+	if r.Kind == runlist.RowRun {
+		partner, paired = l.Partner(r.Run)
 	}
-	left := r.kind == rowRun && r.run.Kind == runs.KindPTY
+	left := r.Kind == runlist.RowRun && r.Run.Kind == runs.KindPTY
 	if paired != p.on || left != p.left {
 		p.on, p.left, resize = paired, left, true
 	}
@@ -214,7 +215,7 @@ func pairDiffCmd(c Core, pty, pipe runs.Info) tea.Cmd {
 }
 
 // compare asks for the comparison of info's pair once both of its runs ended.
-func (p *pairView) compare(core Core, l RunList, info runs.Info) tea.Cmd {
+func (p *pairView) compare(core Core, l runlist.List, info runs.Info) tea.Cmd {
 	partner, ok := l.Partner(info)
 	pair := info.Spec.Pair
 	if !ok || !info.Ended() || !partner.Ended() || p.asked[pair] {

@@ -11,6 +11,7 @@ import (
 
 	"corral/runs"
 	"corral/ui/internal/uitest"
+	"corral/ui/runlist"
 )
 
 // pendingSpecs are two configured runs not started: an argv PTY run and a shell pipe run.
@@ -59,7 +60,7 @@ func TestPendingListedNotStarted(t *testing.T) {
 		}
 	}
 	h.key("j")
-	if h.m.list.SelectedRow().kind != rowPending {
+	if h.m.list.SelectedRow().Kind != runlist.RowPending {
 		t.Fatal("j did not select the pending run")
 	}
 	v = h.view()
@@ -169,7 +170,7 @@ func TestPendingSpawnRefused(t *testing.T) {
 	h.core.fail["Spawn"] = errors.New("supervisor is shutting down")
 	h.key("j", "R")
 	p, ok := h.m.list.Pending("pending/0")
-	if !ok || p.starting {
+	if !ok || p.Starting {
 		t.Fatalf("the row after a refused spawn: %+v %v", p, ok)
 	}
 	if v := h.view(); !strings.Contains(v, "start agent: supervisor is shutting down") {
@@ -196,18 +197,6 @@ func TestPendingStartKeyOverride(t *testing.T) {
 	if got := h.core.called("Spawn"); len(got) != 1 {
 		t.Errorf("the new key did not start: %q", got)
 	}
-}
-
-func TestPendingRunListGolden(t *testing.T) {
-	l := NewRunList(testCommon(), []runs.Info{liveRun("r1", "claude", true), endedRun("r2", "tests")})
-	l.SetNotStarted(pendingSpecs())
-	l.SetNow(t0)
-	l.SetSize(72, 6)
-	l.SetStarting("pending/1", true)
-	l.Select("pending/0")
-	goldenView(t, "runlist_pending", l.View(), 72)
-	l.SetSize(40, 6)
-	goldenView(t, "runlist_pending_narrow", l.View(), 40)
 }
 
 func TestPendingFrameGolden(t *testing.T) {
@@ -241,8 +230,8 @@ func TestRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 		t.Fatalf("calls %q, want Remove r1", got)
 	}
 	r := h.m.list.SelectedRow()
-	p, ok := r.pend, r.kind == rowPending
-	if !ok || p.spec.Name != "svc" || len(h.m.list.Runs()) != 1 {
+	p, ok := r.Pend, r.Kind == runlist.RowPending
+	if !ok || p.Spec.Name != "svc" || len(h.m.list.Runs()) != 1 {
 		t.Fatalf("selected %q (pending %v), runs %d; want svc's not-started row", h.m.list.SelectedKey(), ok, len(h.m.list.Runs()))
 	}
 	if v := h.view(); !regexp.MustCompile(`svc\s+pipe\s+not started`).MatchString(v) {

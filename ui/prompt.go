@@ -26,7 +26,7 @@ type Prompt struct {
 	kind   promptKind
 	label  string
 	target string // the run it acts on
-	in     lineInput
+	in     common.LineInput
 	err    string
 	w      int
 	done   bool
@@ -36,7 +36,7 @@ type Prompt struct {
 // NewPrompt returns an open prompt.
 func NewPrompt(c *Common, kind promptKind, label, target string) Prompt {
 	return Prompt{c: c, kind: kind, label: label, target: target,
-		in: lineInput{multiline: kind == promptPaste || kind == promptSubmit}}
+		in: common.NewLineInput(kind == promptPaste || kind == promptSubmit)}
 }
 
 // SetSize sets the width of the status line.
@@ -57,11 +57,11 @@ func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 			p.done, p.ok = true, true
 		case key.Matches(m, p.c.Keys.DialogKeyMap.Dismiss):
 			p.done = true
-		case p.in.key(m):
+		case p.in.Key(m):
 			p.err = ""
 		}
 	case tea.PasteMsg:
-		p.in.insert(m.Content)
+		p.in.Insert(m.Content)
 		p.err = ""
 	}
 	return p, nil
@@ -79,7 +79,7 @@ func (p Prompt) view() (string, int) {
 		tail = "  " + st.Danger.Render(common.Trunc(p.err, max(p.w/2, 10)))
 	}
 	room := max(p.w-hw-common.WidthOf(tail)-1, 4)
-	text, col := p.in.view(room)
+	text, col := p.in.View(room)
 	return common.Fit(head+text+tail, p.w), hw + col
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"corral/runs"
 	"corral/ui/common"
+	"corral/ui/runlist"
 )
 
 // quit quits, asking first when it must. Attached to a server, the quit key detaches
@@ -26,14 +27,14 @@ func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 		}
 		where := "in the server"
 		if m.list.Grouped() {
-			where = fmt.Sprintf("on their %d host(s)", m.list.hostCount())
+			where = fmt.Sprintf("on their %d host(s)", m.list.HostCount())
 		}
 		m.mode = m.dlg.Ask(fmt.Sprintf("Detach? %d live run(s) keep running %s (%s ends them all).",
 			n, where, m.c.Keys.Shutdown.Help().Key), question{op: confirmDetach}, m.mode)
 		return m, nil
 	}
 	if q := quitQuestion(m.list); q != "" && m.list.Grouped() {
-		m.mode = m.dlg.Ask(strings.Replace(q, "will be ended", fmt.Sprintf("on %d host(s) will be ended", m.list.hostCount()), 1),
+		m.mode = m.dlg.Ask(strings.Replace(q, "will be ended", fmt.Sprintf("on %d host(s) will be ended", m.list.HostCount()), 1),
 			question{op: confirmQuit}, m.mode)
 		return m, nil
 	} else if q != "" {
@@ -54,7 +55,7 @@ func (m Model) startQuit() (tea.Model, tea.Cmd) {
 }
 
 // quitQuestion is what quitting asks, or "" to quit at once.
-func quitQuestion(l RunList) string {
+func quitQuestion(l runlist.List) string {
 	if n := len(l.Live()); n > 0 {
 		return fmt.Sprintf("%d live run(s) will be ended (supervisor-shutdown). Quit?", n)
 	}

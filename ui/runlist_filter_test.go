@@ -44,8 +44,8 @@ func (h *harness) listTitle() string {
 func (h *harness) drawn() []string {
 	l := h.m.list
 	var out []string
-	for y := 1; y < l.h-1; y++ {
-		if k, ok := l.rowAt(y); ok {
+	for y := 1; y < h.m.lay.list.h-1; y++ {
+		if k, ok := l.RowAt(y); ok {
 			out = append(out, k)
 		}
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"corral/ui/runlist"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -11,12 +13,12 @@ import (
 // and terminal panes, and its partner if it is a pair's.
 func (m *Model) syncSelection() {
 	r := m.list.SelectedRow()
-	if r.kind == rowPending {
-		m.details.ShowPending(r.pend.spec, r.pend.starting)
+	if r.Kind == runlist.RowPending {
+		m.details.ShowPending(r.Pend.Spec, r.Pend.Starting)
 	} else {
-		m.details.ShowRun(r.run, r.kind == rowRun)
+		m.details.ShowRun(r.Run, r.Kind == runlist.RowRun)
 	}
-	showRow(&m.term, r, m.screens[r.run.ID])
+	showRow(&m.term, r, m.screens[r.Run.ID])
 	if m.pair.sync(r, m.list, m.screens) {
 		m.pair.size(&m.term, m.lay)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"corral/runs"
+	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
 
@@ -17,12 +18,12 @@ func newTerminal(c *Common, empty string) terminal.Terminal {
 
 // showRow shows a row in a terminal pane: a run with its screen (nil for none), a
 // pending run, or nothing.
-func showRow(t *terminal.Terminal, r row, s Screen) {
-	switch r.kind {
-	case rowPending:
-		t.ShowPending(r.pend.spec.Name, r.pend.spec.Kind())
-	case rowRun:
-		t.ShowRun(r.run, s)
+func showRow(t *terminal.Terminal, r runlist.Row, s Screen) {
+	switch r.Kind {
+	case runlist.RowPending:
+		t.ShowPending(r.Pend.Spec.Name, r.Pend.Spec.Kind())
+	case runlist.RowRun:
+		t.ShowRun(r.Run, s)
 	default:
 		t.ShowRun(runs.Info{}, nil)
 	}

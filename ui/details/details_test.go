@@ -36,6 +36,18 @@ func TestDetailsGolden(t *testing.T) {
 	uitest.GoldenView(t, "details_ended", d.View(), 72)
 }
 
+// A waiting agent's line says its agent, state, time in it and the rule that saw it
+// (it was half of ui's TestRunListAgentsGolden, the list's half is runlist's).
+func TestDetailsAgentLine(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(50, 8)
+	d.ShowRun(uitest.SixAgents()[1], true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "agent   claude · waiting 30s · rule permission") {
+		t.Errorf("details:\n%s", v)
+	}
+}
+
 // An escapee is shown by its command line, as detected, so a reader can tell what
 // escaped (issue 14.1); control characters in it are neutralised like a comm's.
 func TestDetailsEscapeeArgv(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -91,6 +92,26 @@ func PendingSpecs() []runs.Spec {
 		{Name: "agent", Argv: []string{"claude", "--model", "big one"}, PTY: true, Dir: "/src/app",
 			Timeout: 2 * time.Hour, Env: []string{"A=1", "TOKEN=secret"}},
 		{Name: "api", Shell: "go run ./cmd/api", Timeout: 0, NoOutputTimeout: -1, Grace: 10 * time.Second},
+	}
+}
+
+// AgentRun is a live agent run in a state since d before T0.
+func AgentRun(id, name string, s agentstate.State, d time.Duration, rule string) runs.Info {
+	i := LiveRun(id, name, true)
+	i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule = "claude", s, T0.Add(-d), rule
+	return i
+}
+
+// SixAgents are six agents, as a user babysits them: who needs them reads at a glance.
+func SixAgents() []runs.Info {
+	shell := LiveRun("r6", "shell", true)
+	return []runs.Info{
+		AgentRun("r1", "claude-api", agentstate.Working, time.Minute, "spinner-title"),
+		AgentRun("r2", "claude-ui", agentstate.Waiting, 30*time.Second, "permission"),
+		AgentRun("r3", "codex-db", agentstate.Idle, 5*time.Minute, "prompt"),
+		AgentRun("r4", "codex-docs", agentstate.Waiting, 2*time.Minute, "approval"),
+		AgentRun("r5", "claude-new", agentstate.Unknown, 2*time.Second, ""),
+		shell,
 	}
 }
 

@@ -1,25 +1,27 @@
-package ui
+package runlist
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/ui/common"
+	"corral/watchdog"
 )
 
 // The run list's rendering: its frame and one row per run or pending entry
-// (runlist_columns.go sizes the columns).
+// (columns.go sizes the columns).
 
 // View renders the pane; it is cached until something shown changes.
-func (l RunList) View() string {
+func (l List) View() string {
 	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}
 	return l.cache.Get(k, func() string { return common.JoinLines(l.lines()) })
 }
 
-func (l RunList) lines() []string {
+func (l List) lines() []string {
 	st := l.c.Styles
 	title, _ := l.heading()
 	title += l.agentCounts()
@@ -50,13 +52,13 @@ func (l RunList) lines() []string {
 		case i < len(l.runs):
 			body = append(body, l.runRow(l.runs[i], cols, iw))
 		default:
-			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].key, iw))
+			body = append(body, l.drawRow(l.pendingFields(l.pending[i-len(l.runs)], cols), l.pending[i-len(l.runs)].Key, iw))
 		}
 	}
 	return common.Box(l.border(), title, body, l.w, l.h)
 }
 
-func (l RunList) border() common.Style {
+func (l List) border() common.Style {
 	if l.focused {
 		return l.c.Styles.BorderFocus
 	}
@@ -64,7 +66,7 @@ func (l RunList) border() common.Style {
 }
 
 // runRow is one run, exactly w columns.
-func (l RunList) runRow(i runs.Info, c listCols, w int) string {
+func (l List) runRow(i runs.Info, c listCols, w int) string {
 	if l.hostDown(i) && i.ID != l.sel { // what its host said last: muted
 		return l.c.Styles.Muted.Render(common.Fit(common.PlainFields(l.rowFields(i, c)), w))
 	}
@@ -72,7 +74,7 @@ func (l RunList) runRow(i runs.Info, c listCols, w int) string {
 }
 
 // drawRow joins a row's fields into exactly w columns, reversed when selected.
-func (l RunList) drawRow(f []common.Field, key string, w int) string {
+func (l List) drawRow(f []common.Field, key string, w int) string {
 	if key == l.sel {
 		return l.c.Styles.Selected.Render(common.Fit(common.PlainFields(f), w))
 	}
@@ -83,11 +85,11 @@ func (l RunList) drawRow(f []common.Field, key string, w int) string {
 }
 
 // status is the countdown of a live run or the badge of an ended one.
-func (l RunList) status(i runs.Info) (string, common.Style) {
+func (l List) status(i runs.Info) (string, common.Style) {
 	st := l.c.Styles
 	switch {
 	case i.Ended():
-		return badge(i), badgeStyle(st, i)
+		return common.Badge(i), common.BadgeStyle(st, i)
 	case i.Paused:
 		return "frozen", st.Warn
 	}
@@ -101,12 +103,21 @@ func (l RunList) status(i runs.Info) (string, common.Style) {
 	return "⏱ " + common.FmtLeft(cd.Left), common.Style{}
 }
 
-// A run's state as the list shows it, and its style, live in ui/common (the details
-// and events panes draw them too).
-var (
-	stateText  = common.StateText
-	stateStyle = common.StateStyle
-)
+// tighter is the armed deadline with the least time left.
+func tighter(w watchdog.State, now time.Time) (common.Countdown, bool) {
+	o, okO := common.DeadlineAt(w.Overall, false, now)
+	n, okN := common.DeadlineAt(w.NoOutput, w.Frozen, now)
+	switch {
+	case okO && okN:
+		if n.Left < o.Left {
+			return n, true
+		}
+		return o, true
+	case okN:
+		return n, true
+	}
+	return o, okO
+}
 
 func pidText(i runs.Info) string {
 	if i.PID == 0 {
@@ -129,7 +140,7 @@ func markers(i runs.Info) string {
 
 // agentCounts are the title's agent counts: " · 2 waiting · 1 working · 3 idle",
 // waiting first and loudest; nothing when no run is an agent.
-func (l RunList) agentCounts() string {
+func (l List) agentCounts() string {
 	n := l.AgentCounts()
 	st := l.c.Styles
 	s := ""
@@ -145,7 +156,7 @@ func (l RunList) agentCounts() string {
 }
 
 // AgentCounts counts the live agent runs in each state.
-func (l RunList) AgentCounts() map[agentstate.State]int {
+func (l List) AgentCounts() map[agentstate.State]int {
 	n := map[agentstate.State]int{}
 	for _, i := range l.runs {
 		if i.Agent != "" && i.State == runs.Running {

@@ -1,4 +1,4 @@
-package ui
+package runlist
 
 import (
 	"time"
@@ -33,11 +33,11 @@ type listNeed struct {
 const stateW = 8
 
 // need measures the rows: names, statuses (full and short), markers, pids.
-func (l RunList) need() listNeed {
+func (l List) need() listNeed {
 	n := listNeed{name: 4, state: stateW}
 	for _, i := range l.runs {
 		full, short := l.statusTexts(i)
-		n.state = max(n.state, common.WidthOf(stateText(i)))
+		n.state = max(n.state, common.WidthOf(common.StateText(i)))
 		n.name = max(n.name, common.WidthOf(common.Clean(i.Name)))
 		n.status = max(n.status, common.WidthOf(full))
 		n.short = max(n.short, common.WidthOf(short))
@@ -45,7 +45,7 @@ func (l RunList) need() listNeed {
 		n.pid = max(n.pid, len(pidText(i)))
 	}
 	for _, p := range l.pending {
-		n.name = max(n.name, common.WidthOf(common.Clean(p.spec.Name)))
+		n.name = max(n.name, common.WidthOf(common.Clean(p.Spec.Name)))
 		n.short = max(n.short, len("not started")-stateW-1)
 		n.pend = len("not started")
 	}
@@ -102,9 +102,9 @@ func listColumns(w int, n listNeed) listCols {
 // statusTexts are a run's status in full and short: an ended run's reason as the
 // closed set names it or as a badge ("no-output-timeout sig9", "no-output sig9"), a
 // live run's countdown.
-func (l RunList) statusTexts(i runs.Info) (full, short string) {
+func (l List) statusTexts(i runs.Info) (full, short string) {
 	if i.Ended() {
-		return i.Reason.String() + exitText(i, " ", " sig"), badge(i)
+		return i.Reason.String() + common.ExitText(i, " ", " sig"), common.Badge(i)
 	}
 	s, _ := l.status(i)
 	return s, s
@@ -112,7 +112,7 @@ func (l RunList) statusTexts(i runs.Info) (full, short string) {
 
 // statusFor is the status text that fits w columns: the full one, else the short
 // one (cut if it must be).
-func (l RunList) statusFor(i runs.Info, w int) string {
+func (l List) statusFor(i runs.Info, w int) string {
 	full, short := l.statusTexts(i)
 	if common.WidthOf(full) <= w {
 		return full
@@ -121,7 +121,7 @@ func (l RunList) statusFor(i runs.Info, w int) string {
 }
 
 // rowFields are a run's cells in the list's columns.
-func (l RunList) rowFields(i runs.Info, c listCols) []common.Field {
+func (l List) rowFields(i runs.Info, c listCols) []common.Field {
 	st := l.c.Styles
 	_, statusStyle := l.status(i)
 	f := []common.Field{{Text: " ", Style: st.Attention, W: 1}, {Text: common.Clean(i.Name), Style: st.Title, W: c.name}}
@@ -134,7 +134,7 @@ func (l RunList) rowFields(i runs.Info, c listCols) []common.Field {
 		}
 	}
 	add(string(i.Kind), st.Muted, c.kind)
-	state, style := stateText(i), stateStyle(st, i)
+	state, style := common.StateText(i), common.StateStyle(st, i)
 	if s := l.statusFor(i, c.state); c.merged && s != "" {
 		state, style = s, statusStyle
 	}
@@ -148,7 +148,7 @@ func (l RunList) rowFields(i runs.Info, c listCols) []common.Field {
 
 // pendingFields are a pending row's cells: its state spans the state, pid, age and
 // status columns.
-func (l RunList) pendingFields(p pendingRun, c listCols) []common.Field {
+func (l List) pendingFields(p Pending, c listCols) []common.Field {
 	st := l.c.Styles
 	span := c.state
 	for _, w := range []int{c.pid, c.age, c.status} {
@@ -157,12 +157,12 @@ func (l RunList) pendingFields(p pendingRun, c listCols) []common.Field {
 		}
 	}
 	state := "not started"
-	if p.starting {
+	if p.Starting {
 		state = "starting…"
 	}
-	f := []common.Field{{Text: " ", Style: st.Muted, W: 1}, {Text: common.Clean(p.spec.Name), Style: st.Muted, W: c.name}}
+	f := []common.Field{{Text: " ", Style: st.Muted, W: 1}, {Text: common.Clean(p.Spec.Name), Style: st.Muted, W: c.name}}
 	if c.kind > 0 {
-		f = append(f, common.Field{Text: string(p.spec.Kind()), Style: st.Muted, W: c.kind})
+		f = append(f, common.Field{Text: string(p.Spec.Kind()), Style: st.Muted, W: c.kind})
 	}
 	f = append(f, common.Field{Text: state, Style: st.Muted, W: span})
 	if c.marks > 0 {
@@ -171,7 +171,7 @@ func (l RunList) pendingFields(p pendingRun, c listCols) []common.Field {
 	return f
 }
 
-func (l RunList) age(i runs.Info) time.Duration {
+func (l List) age(i runs.Info) time.Duration {
 	switch {
 	case i.StartedAt.IsZero():
 		return l.now.Sub(i.CreatedAt)

@@ -1,7 +1,6 @@
-package ui
+package common
 
 import (
-	"corral/ui/common"
 	"strings"
 	"unicode"
 
@@ -9,17 +8,17 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// lineInput is a one-line text editor for prompts and the form (bubbles' textinput
+// LineInput is a one-line text editor for prompts, the form and the run list's filter (bubbles' textinput
 // would pull in a clipboard module the build does not have). Multi-line values
 // (pastes) are kept whole and shown with ⏎ for each newline.
-type lineInput struct {
+type LineInput struct {
 	value     []rune
 	pos       int
 	multiline bool // keep newlines (a paste prompt); otherwise they become spaces
 }
 
-// key edits on a key press and reports whether it used the key.
-func (in *lineInput) key(k tea.KeyPressMsg) bool {
+// Key edits on a key press and reports whether it used the key.
+func (in *LineInput) Key(k tea.KeyPressMsg) bool {
 	switch k.Keystroke() {
 	case "left", "ctrl+b":
 		in.pos = max(in.pos-1, 0)
@@ -48,12 +47,12 @@ func (in *lineInput) key(k tea.KeyPressMsg) bool {
 		if k.Text == "" || k.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
 			return false
 		}
-		in.insert(k.Text)
+		in.Insert(k.Text)
 	}
 	return true
 }
 
-func (in *lineInput) deleteWord() {
+func (in *LineInput) deleteWord() {
 	i := in.pos
 	for i > 0 && unicode.IsSpace(in.value[i-1]) {
 		i--
@@ -65,9 +64,9 @@ func (in *lineInput) deleteWord() {
 	in.pos = i
 }
 
-// insert adds text at the cursor, dropping control characters (and newlines unless
+// Insert adds text at the cursor, dropping control characters (and newlines unless
 // multi-line).
-func (in *lineInput) insert(s string) {
+func (in *LineInput) Insert(s string) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var rs []rune
 	for _, r := range s {
@@ -80,7 +79,7 @@ func (in *lineInput) insert(s string) {
 			}
 		case r == '\t':
 			rs = append(rs, r)
-		case !common.IsControl(r):
+		case !IsControl(r):
 			rs = append(rs, r)
 		}
 	}
@@ -89,13 +88,15 @@ func (in *lineInput) insert(s string) {
 	in.pos += len(rs)
 }
 
-func (in lineInput) Value() string { return string(in.value) }
+// Value is the text.
+func (in LineInput) Value() string { return string(in.value) }
 
-func (in *lineInput) SetValue(s string) { in.value, in.pos = nil, 0; in.insert(s) }
+// SetValue replaces the text, the cursor at its start.
+func (in *LineInput) SetValue(s string) { in.value, in.pos = nil, 0; in.Insert(s) }
 
-// view shows the value in w columns, scrolled so the cursor is visible, and returns
+// View shows the value in w columns, scrolled so the cursor is visible, and returns
 // the cursor's column.
-func (in lineInput) view(w int) (string, int) {
+func (in LineInput) View(w int) (string, int) {
 	shown := func(r rune) string {
 		switch r {
 		case '\n':
@@ -117,5 +118,12 @@ func (in lineInput) view(w int) (string, int) {
 		col -= ansi.StringWidth(cells[start])
 		start++
 	}
-	return common.Trunc(strings.Join(cells[start:], ""), w), col
+	return Trunc(strings.Join(cells[start:], ""), w), col
 }
+
+// NewLineInput is an editor that keeps newlines (a paste prompt's) when multiline;
+// the zero LineInput turns them into spaces.
+func NewLineInput(multiline bool) LineInput { return LineInput{multiline: multiline} }
+
+// CursorEnd puts the cursor after the text.
+func (in *LineInput) CursorEnd() { in.pos = len(in.value) }

@@ -1,4 +1,4 @@
-package ui
+package runlist
 
 import (
 	"slices"
@@ -15,8 +15,8 @@ import (
 // its user or is unseen; the view scrolled to keep it drawn.
 
 // moveKey moves the selection on a movement key; false for any other key.
-func (l *RunList) moveKey(k tea.KeyPressMsg) bool {
-	km := l.c.Keys.ListKeyMap
+func (l *List) moveKey(k tea.KeyPressMsg) bool {
+	km := l.keys
 	switch {
 	case key.Matches(k, km.Up):
 		l.move(-1)
@@ -37,7 +37,7 @@ func (l *RunList) moveKey(k tea.KeyPressMsg) bool {
 }
 
 // move moves the selection d rows among the rows shown, stopping at either end.
-func (l *RunList) move(d int) {
+func (l *List) move(d int) {
 	shown := l.shown()
 	if len(shown) == 0 {
 		return
@@ -52,7 +52,7 @@ func (l *RunList) move(d int) {
 // page moves the view and the selection a page (the rows the pane holds), as a
 // pager does: the row at the selection's place on the next page is selected; at the
 // end, the last row.
-func (l *RunList) page(d int) {
+func (l *List) page(d int) {
 	rows, shown := l.rows(), l.shown()
 	if len(shown) == 0 {
 		return
@@ -63,11 +63,11 @@ func (l *RunList) page(d int) {
 }
 
 // rows is how many rows the pane holds.
-func (l RunList) rows() int { return max(l.h-2, 1) }
+func (l List) rows() int { return max(l.h-2, 1) }
 
 // follow scrolls so the selection is visible, with its host's header when it is its
 // group's first row.
-func (l *RunList) follow() {
+func (l *List) follow() {
 	rows, lines := l.rows(), l.display()
 	i := max(lineOf(lines, l.row(l.sel)), 0)
 	top := i
@@ -78,9 +78,9 @@ func (l *RunList) follow() {
 	l.offset = max(min(l.offset, len(lines)-rows), 0)
 }
 
-// rowAt is the key of the list row drawn y lines below the pane's top edge (none on
+// RowAt is the key of the list row drawn y lines below the pane's top edge (none on
 // a host's header).
-func (l RunList) rowAt(y int) (string, bool) {
+func (l List) RowAt(y int) (string, bool) {
 	lines := l.display()
 	i := l.offset + y - 1 // the top edge is the frame
 	if y < 1 || y > l.h-2 || i >= len(lines) || lines[i].header > 0 {
@@ -92,7 +92,7 @@ func (l RunList) rowAt(y int) (string, bool) {
 // NextWaiting is the run to go to for "who needs me": the live runs shown whose agent
 // waits, the longest waiting first; the one after the selection when it is one of
 // them. hidden counts the waiting runs the filter hides.
-func (l RunList) NextWaiting() (next string, ok bool, hidden int) {
+func (l List) NextWaiting() (next string, ok bool, hidden int) {
 	var ws []runs.Info
 	for _, i := range l.runs {
 		switch {
@@ -113,7 +113,7 @@ func (l RunList) NextWaiting() (next string, ok bool, hidden int) {
 
 // NextUnseen is the next run shown, after the selection in list order and round, that
 // has the attention marker; hidden counts the marked runs the filter hides.
-func (l RunList) NextUnseen() (next string, ok bool, hidden int) {
+func (l List) NextUnseen() (next string, ok bool, hidden int) {
 	n, at := len(l.runs), max(l.index(l.sel), 0)
 	for k := 1; k <= n; k++ {
 		id := l.runs[(at+k)%n].ID

@@ -1,4 +1,9 @@
-package ui
+// Package runlist is the run list pane: one row per run, then one per configured run
+// not started yet, grouped by host over several; its selection (the row the details
+// and terminal panes show), moved by its keys, the mouse wheel and the filter typed in
+// its title. It follows the bubbles contract: New, Update returning List, View,
+// SetSize, and its KeyMap, which the root's KeyMap embeds.
+package runlist
 
 import (
 	"slices"
@@ -13,26 +18,30 @@ import (
 	"corral/watchdog"
 )
 
-// RunList is the run list pane: one row per run with its name, kind, state, pid, age,
+// List is the run list pane: one row per run with its name, kind, state, pid, age,
 // watchdog countdown, reason badge, escape/adopted markers and attention marker, then
-// one row per configured run not started yet (pending.go).
-type RunList struct {
-	c          *Common
+// one row per configured run not started yet (pending.go). It is a List, not a Model:
+// the root's Model is the program's, and this is one pane of it (as details.Details
+// and terminal.Terminal are).
+type List struct {
+	c          *common.Common
+	keys       *KeyMap    // the root's: an override after New reaches it
+	fk         FilterKeys // accept and dismiss while the filter is typed
 	runs       []runs.Info
-	pending    []pendingRun
+	pending    []Pending
 	sel        string // the selected row's key: a run's id or a pending run's key
 	attention  map[string]bool
 	slot       map[string]string // a restarted run's id → the row it takes (Replace)
 	configured []runs.Spec       // the config's runs: a removed one is listed again (pending.go)
 	pendSeq    int               // the next pending row's key number
 	offset     int               // first visible row
-	filter     lineInput         // the filter by name or id (runlist_filter.go)
+	filter     common.LineInput  // the filter by name or id (filter.go)
 	filtering  bool              // the filter is being typed: keys go to it
 	w, h       int
 	now        time.Time
 	focused    bool
 	link       string          // the server lost: said in the title (SetLink)
-	hosts      []api.HostState // several hosts: the runs grouped by host (runlist_hosts.go)
+	hosts      []api.HostState // several hosts: the runs grouped by host (hosts.go)
 
 	ver   uint64 // bumped by every change of what is shown
 	cache *common.ViewCache[listKey]
@@ -45,28 +54,34 @@ type listKey struct {
 	w, h int
 }
 
-// ListKeyMap is the run list's keys: the selection moved a row, a page or to either
-// end, and the filter (runlist_filter.go). The page keys are not pgup/pgdown: pgup is
+// KeyMap is the run list's keys: the selection moved a row, a page or to either
+// end, and the filter (filter.go). The page keys are not pgup/pgdown: pgup is
 // the scrollback key while browsing, and a pgdown that paged the list beside a pgup
 // that scrolls the terminal pane would read as one pair; ctrl+f/ctrl+b page as in
 // less and vi (and as in scroll mode), ctrl+d/ctrl+u too.
-type ListKeyMap struct {
+type KeyMap struct {
 	Up, Down, First, Last, PrevPage, NextPage key.Binding
 	Filter, ClearFilter                       key.Binding
 }
 
-// DefaultListKeyMap returns the run list's default keys.
-func DefaultListKeyMap() ListKeyMap {
-	return ListKeyMap{Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j"),
+// DefaultKeyMap returns the run list's default keys.
+func DefaultKeyMap() KeyMap {
+	bind := common.Bind
+	return KeyMap{Up: bind("select up", "up", "k"), Down: bind("select down", "down", "j"),
 		First: bind("first run", "g", "home"), Last: bind("last run", "G", "end"),
 		PrevPage: bind("a page up", "ctrl+b", "ctrl+u"), NextPage: bind("a page down", "ctrl+f", "ctrl+d"),
 		Filter:      bind("filter", "/"),
 		ClearFilter: bind("clear the filter", "esc")}
 }
 
-// NewRunList returns a list of the given runs, the first one selected.
-func NewRunList(c *Common, initial []runs.Info) RunList {
-	l := RunList{c: c, attention: map[string]bool{}, slot: map[string]string{}, cache: &common.ViewCache[listKey]{}}
+// FilterKeys are the dialogs' keys the filter is typed with (accept keeps it, dismiss
+// drops it): pointers into the root's KeyMap, so overrides reach them.
+type FilterKeys struct{ Accept, Dismiss *key.Binding }
+
+// New returns a list of the given runs, the first one selected. keys and fk point into
+// the root's KeyMap.
+func New(c *common.Common, keys *KeyMap, fk FilterKeys, initial []runs.Info) List {
+	l := List{c: c, keys: keys, fk: fk, attention: map[string]bool{}, slot: map[string]string{}, cache: &common.ViewCache[listKey]{}}
 	for _, i := range initial {
 		l.Upsert(i)
 	}
@@ -74,30 +89,39 @@ func NewRunList(c *Common, initial []runs.Info) RunList {
 }
 
 // SetSize sets the pane's outer size.
-func (l *RunList) SetSize(w, h int) { l.w, l.h = w, h; l.follow(); l.ver++ }
+func (l *List) SetSize(w, h int) { l.w, l.h = w, h; l.follow(); l.ver++ }
 
 // SetNow sets the clock countdowns and ages are shown against.
-func (l *RunList) SetNow(t time.Time) { l.now = t }
+func (l *List) SetNow(t time.Time) { l.now = t }
 
 // SetFocused marks the pane as the one keys go to.
-func (l *RunList) SetFocused(f bool) {
+func (l *List) SetFocused(f bool) {
 	if f != l.focused {
 		l.focused, l.ver = f, l.ver+1
 	}
 }
 
-// Update moves the selection (a row, a page, to either end) among the rows shown,
-// opens or clears the filter, and while the filter is typed gives it the keys
-// (filterUpdate).
-func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
+// Update moves the selection (a row, a page, to either end; a row a wheel notch)
+// among the rows shown, opens or clears the filter, and while the filter is typed
+// gives it the keys (filterUpdate).
+func (l List) Update(msg tea.Msg) (List, tea.Cmd) {
 	if l.filtering {
 		return l.filterUpdate(msg), nil
+	}
+	if w, ok := msg.(tea.MouseWheelMsg); ok {
+		switch w.Mouse().Button {
+		case tea.MouseWheelUp:
+			l.move(-1)
+		case tea.MouseWheelDown:
+			l.move(1)
+		}
+		return l, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || l.moveKey(k) {
 		return l, nil
 	}
-	switch km := l.c.Keys.ListKeyMap; {
+	switch km := l.keys; {
 	case key.Matches(k, km.Filter):
 		l.StartFilter()
 	case key.Matches(k, km.ClearFilter):
@@ -109,7 +133,7 @@ func (l RunList) Update(msg tea.Msg) (RunList, tea.Cmd) {
 // Select selects a row by key (a run's id, a pending run's key) and clears its
 // attention marker: it is being looked at. A row the filter hides is selected with
 // the filter cleared: a selection is always shown.
-func (l *RunList) Select(id string) {
+func (l *List) Select(id string) {
 	if l.row(id) < 0 {
 		return
 	}
@@ -120,7 +144,7 @@ func (l *RunList) Select(id string) {
 }
 
 // choose selects a listed row.
-func (l *RunList) choose(id string) {
+func (l *List) choose(id string) {
 	l.sel = id
 	delete(l.attention, id)
 	l.follow()
@@ -128,10 +152,10 @@ func (l *RunList) choose(id string) {
 }
 
 // SelectedKey is the selected row's key ("" for none).
-func (l RunList) SelectedKey() string { return l.sel }
+func (l List) SelectedKey() string { return l.sel }
 
 // Selected returns the selected run; false also when the selection is a pending run.
-func (l RunList) Selected() (runs.Info, bool) {
+func (l List) Selected() (runs.Info, bool) {
 	if i := l.index(l.sel); i >= 0 {
 		return l.runs[i], true
 	}
@@ -139,7 +163,7 @@ func (l RunList) Selected() (runs.Info, bool) {
 }
 
 // Run returns one run by id.
-func (l RunList) Run(id string) (runs.Info, bool) {
+func (l List) Run(id string) (runs.Info, bool) {
 	if i := l.index(id); i >= 0 {
 		return l.runs[i], true
 	}
@@ -148,13 +172,13 @@ func (l RunList) Run(id string) (runs.Info, bool) {
 
 // Runs returns the runs in list order, without the pending ones; the slice must not be
 // changed.
-func (l RunList) Runs() []runs.Info { return l.runs }
+func (l List) Runs() []runs.Info { return l.runs }
 
 // Len is the number of rows: runs and pending runs.
-func (l RunList) Len() int { return len(l.runs) + len(l.pending) }
+func (l List) Len() int { return len(l.runs) + len(l.pending) }
 
 // row is the row of a key, -1 if none.
-func (l RunList) row(key string) int {
+func (l List) row(key string) int {
 	if i := l.index(key); i >= 0 {
 		return i
 	}
@@ -165,14 +189,14 @@ func (l RunList) row(key string) int {
 }
 
 // keyAt is the key of row i.
-func (l RunList) keyAt(i int) string {
+func (l List) keyAt(i int) string {
 	if i < len(l.runs) {
 		return l.runs[i].ID
 	}
-	return l.pending[i-len(l.runs)].key
+	return l.pending[i-len(l.runs)].Key
 }
 
-func (l RunList) index(id string) int {
+func (l List) index(id string) int {
 	for i := range l.runs {
 		if l.runs[i].ID == id {
 			return i
@@ -183,7 +207,7 @@ func (l RunList) index(id string) int {
 
 // Upsert adds a run or updates it. A copy older than the one held (by Seq) is dropped,
 // except for its watchdog state, which only snapshots carry.
-func (l *RunList) Upsert(info runs.Info) {
+func (l *List) Upsert(info runs.Info) {
 	i := l.index(info.ID)
 	switch {
 	case i < 0 && l.takeSlot(info):
@@ -209,7 +233,7 @@ func (l *RunList) Upsert(info runs.Info) {
 // Overwrite puts info in its row whatever its sequence number (a new run is listed as
 // Upsert lists it): after a reconnect the new server's word on a run replaces the lost
 // one's, whose numbers it does not continue.
-func (l *RunList) Overwrite(info runs.Info) {
+func (l *List) Overwrite(info runs.Info) {
 	i := l.index(info.ID)
 	if i < 0 {
 		l.Upsert(info)
@@ -223,7 +247,7 @@ func (l *RunList) Overwrite(info runs.Info) {
 }
 
 // SetLink says in the title that the server is lost ("" when it is not).
-func (l *RunList) SetLink(s string) {
+func (l *List) SetLink(s string) {
 	if s != l.link {
 		l.link = s
 		l.ver++
@@ -232,7 +256,7 @@ func (l *RunList) SetLink(s string) {
 
 // Replace makes run id take the row of the ended run old (R restarts in place,
 // issue 14.8): now if id is listed already, else when it comes.
-func (l *RunList) Replace(old, id string) {
+func (l *List) Replace(old, id string) {
 	if i := l.index(id); i >= 0 {
 		info := l.runs[i]
 		l.runs = append(l.runs[:i:i], l.runs[i+1:]...)
@@ -247,7 +271,7 @@ func (l *RunList) Replace(old, id string) {
 }
 
 // Replacing reports whether a restarted run is still to take old's row.
-func (l RunList) Replacing(old string) bool {
+func (l List) Replacing(old string) bool {
 	for _, o := range l.slot {
 		if o == old {
 			return true
@@ -257,7 +281,7 @@ func (l RunList) Replacing(old string) bool {
 }
 
 // takeSlot puts info in the row of the run it replaces, if it replaces one listed.
-func (l *RunList) takeSlot(info runs.Info) bool {
+func (l *List) takeSlot(info runs.Info) bool {
 	old, ok := l.slot[info.ID]
 	delete(l.slot, info.ID)
 	j := l.index(old)
@@ -275,7 +299,7 @@ func (l *RunList) takeSlot(info runs.Info) bool {
 
 // Remove drops a run; the selection moves to its neighbour among the rows shown, or
 // to the not-started row a config run goes back to.
-func (l *RunList) Remove(id string) {
+func (l *List) Remove(id string) {
 	i := l.index(id)
 	if i < 0 {
 		return
@@ -291,11 +315,11 @@ func (l *RunList) Remove(id string) {
 }
 
 // shownAt is where row key is among the rows shown (0 when it is not shown).
-func (l RunList) shownAt(key string) int { return max(slices.Index(l.shown(), l.row(key)), 0) }
+func (l List) shownAt(key string) int { return max(slices.Index(l.shown(), l.row(key)), 0) }
 
 // removed moves the selection off a row that was the at-th shown and is gone: to the
 // row shown in its place, or the last; to any row when none is shown.
-func (l *RunList) removed(key string, at int) {
+func (l *List) removed(key string, at int) {
 	if l.sel == key {
 		l.sel = ""
 		if shown := l.shown(); len(shown) > 0 {
@@ -309,7 +333,7 @@ func (l *RunList) removed(key string, at int) {
 }
 
 // SetAttention sets or clears a run's attention marker (never on the selected run).
-func (l *RunList) SetAttention(id string, on bool) {
+func (l *List) SetAttention(id string, on bool) {
 	if on && id == l.sel || l.attention[id] == on {
 		return
 	}
@@ -322,11 +346,11 @@ func (l *RunList) SetAttention(id string, on bool) {
 }
 
 // Attention reports whether a run has the attention marker.
-func (l RunList) Attention(id string) bool { return l.attention[id] }
+func (l List) Attention(id string) bool { return l.attention[id] }
 
 // Counts returns how many runs are live (not exited) and how many have the attention
 // marker.
-func (l RunList) Counts() (live, attention int) {
+func (l List) Counts() (live, attention int) {
 	for _, i := range l.runs {
 		if !i.Ended() {
 			live++

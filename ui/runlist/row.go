@@ -1,43 +1,40 @@
-package ui
+package runlist
 
 import (
 	"corral/runs"
 )
 
-// rowKind is what a row of the run list is.
-type rowKind int
+// RowKind is what a row of the run list is.
+type RowKind int
 
 const (
-	rowNone    rowKind = iota // no row: the list is empty
-	rowRun                    // a run the core knows
-	rowPending                // a configured run not started yet (pending.go)
+	RowNone    RowKind = iota // no row: the list is empty
+	RowRun                    // a run the core knows
+	RowPending                // a configured run not started yet (pending.go)
 )
 
-// row is one row of the run list, the selection the details and terminal panes show:
-// a run, or a configured run not started yet.
-type row struct {
-	kind rowKind
-	run  runs.Info  // rowRun
-	pend pendingRun // rowPending
+// Row is one row of the run list, the selection the details and terminal panes show:
+// a run, or a configured run not started yet. It is a value the list hands out.
+type Row struct {
+	Kind RowKind
+	Run  runs.Info // RowRun
+	Pend Pending   // RowPending
 }
 
-func rowOfRun(i runs.Info) row      { return row{kind: rowRun, run: i} }
-func rowOfPending(p pendingRun) row { return row{kind: rowPending, pend: p} }
-
-// SelectedRow is the selected row (rowNone for none).
-func (l RunList) SelectedRow() row {
+// SelectedRow is the selected row (RowNone for none).
+func (l List) SelectedRow() Row {
 	if i := l.index(l.sel); i >= 0 {
-		return rowOfRun(l.runs[i])
+		return Row{Kind: RowRun, Run: l.runs[i]}
 	}
 	if p, ok := l.Pending(l.sel); ok {
-		return rowOfPending(p)
+		return Row{Kind: RowPending, Pend: p}
 	}
-	return row{}
+	return Row{}
 }
 
 // SelectedLive is the selected run's id while it is live ("" otherwise): the run
 // whose process tree is read.
-func (l RunList) SelectedLive() string {
+func (l List) SelectedLive() string {
 	if sel, ok := l.Selected(); ok && !sel.Ended() {
 		return sel.ID
 	}
@@ -46,7 +43,7 @@ func (l RunList) SelectedLive() string {
 
 // Label names run id for a message: its name and id, or the id alone if it is not
 // listed.
-func (l RunList) Label(id string) string {
+func (l List) Label(id string) string {
 	if i, ok := l.Run(id); ok && l.Grouped() {
 		return i.Name + " " + id + " on " + i.Host
 	} else if ok {
@@ -56,7 +53,7 @@ func (l RunList) Label(id string) string {
 }
 
 // Live is the runs that have not ended.
-func (l RunList) Live() []runs.Info {
+func (l List) Live() []runs.Info {
 	var live []runs.Info
 	for _, i := range l.runs {
 		if !i.Ended() {
@@ -68,7 +65,7 @@ func (l RunList) Live() []runs.Info {
 
 // UnseenEnds counts ended runs carrying the attention marker: their end was never
 // looked at.
-func (l RunList) UnseenEnds() int {
+func (l List) UnseenEnds() int {
 	n := 0
 	for _, i := range l.runs {
 		if i.Ended() && l.attention[i.ID] {
@@ -79,7 +76,7 @@ func (l RunList) UnseenEnds() int {
 }
 
 // Partner is the other run of info's parity pair, if it is listed.
-func (l RunList) Partner(info runs.Info) (runs.Info, bool) {
+func (l List) Partner(info runs.Info) (runs.Info, bool) {
 	if info.Spec.Pair == "" {
 		return runs.Info{}, false
 	}

@@ -1,4 +1,4 @@
-package ui
+package runlist
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ import (
 // headers. The configured runs not started yet belong to this machine's host.
 
 // SetHosts sets the hosts whose runs the list groups (nil: one host, no headers).
-func (l *RunList) SetHosts(hs []api.HostState) {
+func (l *List) SetHosts(hs []api.HostState) {
 	if !slices.Equal(hs, l.hosts) {
 		l.hosts = slices.Clone(hs)
 		l.follow()
@@ -28,23 +28,28 @@ func (l *RunList) SetHosts(hs []api.HostState) {
 	}
 }
 
+// Hosts are the hosts whose runs the list groups, in order (nil over one host); the
+// slice must not be changed.
+func (l List) Hosts() []api.HostState { return l.hosts }
+
 // Grouped reports whether the list groups runs by host.
-func (l RunList) Grouped() bool { return len(l.hosts) > 0 }
+func (l List) Grouped() bool { return len(l.hosts) > 0 }
 
 // hostOfRow is the host row i belongs to: a run's, or this machine's for a
 // configured run not started.
-func (l RunList) hostOfRow(i int) string {
+func (l List) hostOfRow(i int) string {
 	if i < len(l.runs) {
 		return l.runs[i].Host
 	}
-	return localHost
+	return LocalHost
 }
 
-// localHost is this machine's host among several (client.LocalHost).
-const localHost = "local"
+// LocalHost is this machine's host among several (client.LocalHost): the host of the
+// configured runs not started yet.
+const LocalHost = "local"
 
 // hostRank is where host h's group comes: the hosts' order, unknown hosts last.
-func (l RunList) hostRank(h string) int {
+func (l List) hostRank(h string) int {
 	if i := slices.IndexFunc(l.hosts, func(s api.HostState) bool { return s.Name == h }); i >= 0 {
 		return i
 	}
@@ -52,7 +57,7 @@ func (l RunList) hostRank(h string) int {
 }
 
 // grouped orders rows by their host's group, each group in list order.
-func (l RunList) grouped(rows []int) []int {
+func (l List) grouped(rows []int) []int {
 	if len(l.hosts) > 0 {
 		slices.SortStableFunc(rows, func(a, b int) int { return l.hostRank(l.hostOfRow(a)) - l.hostRank(l.hostOfRow(b)) })
 	}
@@ -66,7 +71,7 @@ type listLine struct {
 }
 
 // display is the body's lines: the rows shown, each host's after its header.
-func (l RunList) display() []listLine {
+func (l List) display() []listLine {
 	shown := l.shown()
 	out := make([]listLine, 0, len(shown)+len(l.hosts))
 	if len(l.hosts) == 0 {
@@ -95,7 +100,7 @@ func lineOf(lines []listLine, i int) int {
 
 // hostLine is host h's header, exactly w columns: its name, link and counts, then how
 // it is reached, the least needed last (a narrow list cuts it).
-func (l RunList) hostLine(h api.HostState, w int) string {
+func (l List) hostLine(h api.HostState, w int) string {
 	st := l.c.Styles
 	live, n, agents := 0, 0, map[agentstate.State]int{}
 	for _, i := range l.runs {
@@ -129,7 +134,7 @@ func (l RunList) hostLine(h api.HostState, w int) string {
 }
 
 // linkText is a host's link as its header says it.
-func (l RunList) linkText(h api.HostState) string {
+func (l List) linkText(h api.HostState) string {
 	st := l.c.Styles
 	switch h.Status {
 	case api.HostConnected:
@@ -150,21 +155,15 @@ func (l RunList) linkText(h api.HostState) string {
 	return st.Danger.Render(s)
 }
 
-// finalLine is the last non-empty line of s.
-func finalLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
-}
-
 // hostDown reports whether run i's host is not connected: its row is what the host
 // said last.
-func (l RunList) hostDown(i runs.Info) bool {
+func (l List) hostDown(i runs.Info) bool {
 	r := l.hostRank(i.Host)
 	return r < len(l.hosts) && l.hosts[r].Status != api.HostConnected
 }
 
-// hostCount is how many hosts the live runs are on.
-func (l RunList) hostCount() int {
+// HostCount is how many hosts the live runs are on.
+func (l List) HostCount() int {
 	seen := map[string]bool{}
 	for _, i := range l.Live() {
 		seen[i.Host] = true

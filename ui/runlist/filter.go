@@ -1,12 +1,13 @@
-package ui
+package runlist
 
 import (
-	"corral/ui/common"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/common"
 )
 
 // The run list's filter (fifty runs could only be walked with j): the filter key opens
@@ -19,13 +20,13 @@ import (
 // and the movement keys, the mouse and next waiting/unseen go among the rows shown.
 
 // Filtering reports whether the filter is being typed (keys go to it).
-func (l RunList) Filtering() bool { return l.filtering }
+func (l List) Filtering() bool { return l.filtering }
 
 // Filtered reports whether a filter hides rows.
-func (l RunList) Filtered() bool { return len(l.terms()) > 0 }
+func (l List) Filtered() bool { return len(l.terms()) > 0 }
 
 // terms are the filter's words, lower-cased.
-func (l RunList) terms() []string { return strings.Fields(strings.ToLower(l.filter.Value())) }
+func (l List) terms() []string { return strings.Fields(strings.ToLower(l.filter.Value())) }
 
 // matchTerms reports whether name or id holds every term.
 func matchTerms(terms []string, name, id string) bool {
@@ -39,16 +40,16 @@ func matchTerms(terms []string, name, id string) bool {
 }
 
 // rowMatches reports whether row i (runs, then pending runs) holds every term.
-func (l RunList) rowMatches(i int, terms []string) bool {
+func (l List) rowMatches(i int, terms []string) bool {
 	if i < len(l.runs) {
 		return matchTerms(terms, common.Clean(l.runs[i].Name), l.runs[i].ID+" "+l.runs[i].Host)
 	}
-	return matchTerms(terms, common.Clean(l.pending[i-len(l.runs)].spec.DisplayName()), "")
+	return matchTerms(terms, common.Clean(l.pending[i-len(l.runs)].Spec.DisplayName()), "")
 }
 
 // shown is the rows the list shows, by row number, in the order they are drawn (by
 // host over several): every row without a filter.
-func (l RunList) shown() []int {
+func (l List) shown() []int {
 	terms := l.terms()
 	out := make([]int, 0, l.Len())
 	for i := range l.Len() {
@@ -60,13 +61,13 @@ func (l RunList) shown() []int {
 }
 
 // Matches reports whether row key is listed and shown under the filter.
-func (l RunList) Matches(key string) bool {
+func (l List) Matches(key string) bool {
 	i := l.row(key)
 	return i >= 0 && (!l.Filtered() || l.rowMatches(i, l.terms()))
 }
 
 // matchingRuns counts the runs shown (pending rows aside, as the title's count).
-func (l RunList) matchingRuns() int {
+func (l List) matchingRuns() int {
 	n, terms := 0, l.terms()
 	for i := range l.runs {
 		if l.rowMatches(i, terms) {
@@ -77,20 +78,20 @@ func (l RunList) matchingRuns() int {
 }
 
 // StartFilter opens the filter for typing, its cursor after the text it has.
-func (l *RunList) StartFilter() {
+func (l *List) StartFilter() {
 	l.filtering = true
-	l.filter.pos = len(l.filter.value)
+	l.filter.CursorEnd()
 	l.ver++
 }
 
 // ClearFilter drops the filter and stops its typing: every row is shown again.
-func (l *RunList) ClearFilter() {
+func (l *List) ClearFilter() {
 	l.filtering = false
 	l.dropFilter()
 }
 
 // dropFilter empties the filter (its typing goes on, if it was typed).
-func (l *RunList) dropFilter() {
+func (l *List) dropFilter() {
 	l.filter.SetValue("")
 	l.follow()
 	l.ver++
@@ -99,23 +100,22 @@ func (l *RunList) dropFilter() {
 // filterUpdate gives a key or a paste to the filter being typed: accept keeps it,
 // dismiss drops it, text edits it; a key that types nothing and is not the editor's
 // (the arrows) moves the selection among the rows shown.
-func (l RunList) filterUpdate(msg tea.Msg) RunList {
+func (l List) filterUpdate(msg tea.Msg) List {
 	switch m := msg.(type) {
 	case tea.PasteMsg:
-		l.filter.insert(m.Content)
+		l.filter.Insert(m.Content)
 		l.refilter()
 	case tea.KeyPressMsg:
-		km := l.c.Keys.DialogKeyMap
 		switch {
-		case key.Matches(m, km.Accept):
+		case key.Matches(m, *l.fk.Accept):
 			l.filtering = false
 			if !l.Filtered() { // spaces alone filter nothing
 				l.filter.SetValue("")
 			}
 			l.ver++
-		case key.Matches(m, km.Dismiss):
+		case key.Matches(m, *l.fk.Dismiss):
 			l.ClearFilter()
-		case l.filter.key(m):
+		case l.filter.Key(m):
 			l.refilter()
 		case m.Text == "":
 			l.moveKey(m)
@@ -126,7 +126,7 @@ func (l RunList) filterUpdate(msg tea.Msg) RunList {
 
 // refilter keeps the selection on a row shown after the filter changed: the first
 // match when the selected row does not match (none matching: it stays).
-func (l *RunList) refilter() {
+func (l *List) refilter() {
 	if shown := l.shown(); len(shown) > 0 && !l.Matches(l.sel) {
 		l.choose(l.keyAt(shown[0]))
 	}
@@ -137,7 +137,7 @@ func (l *RunList) refilter() {
 // heading is the title's start: "Runs 54", with a filter "Runs 3 of 54 /web", and the
 // filter's cursor column in it while it is typed (-1 otherwise). The filter's text
 // scrolls in the room the title has.
-func (l RunList) heading() (string, int) {
+func (l List) heading() (string, int) {
 	st := l.c.Styles
 	head := fmt.Sprintf("Runs %d", len(l.runs))
 	if !l.filtering && !l.Filtered() {
@@ -150,7 +150,7 @@ func (l RunList) heading() (string, int) {
 		head = fmt.Sprintf("Runs %d of %d", l.matchingRuns(), len(l.runs))
 	}
 	head += " /"
-	text, col := l.filter.view(max(l.w-5-common.WidthOf(head), 1)) // its text holds no control characters
+	text, col := l.filter.View(max(l.w-5-common.WidthOf(head), 1)) // its text holds no control characters
 	if col += common.WidthOf(head); !l.filtering {
 		col = -1
 	}
@@ -159,7 +159,7 @@ func (l RunList) heading() (string, int) {
 
 // Cursor is the filter's cursor while it is typed, relative to the pane (nil
 // otherwise): in the title, after the frame's "┌─".
-func (l RunList) Cursor() *tea.Cursor {
+func (l List) Cursor() *tea.Cursor {
 	if _, col := l.heading(); l.filtering && col >= 0 {
 		c := tea.NewCursor(2+col, 0)
 		c.Shape, c.Blink = tea.CursorBar, true
