@@ -13,13 +13,14 @@ import (
 
 	"corral/runs"
 	"corral/ui/common"
+	"corral/ui/lineinput"
 )
 
 // Form is the new-run form: a command line, PTY, pipe or a parity pair of both,
 // optional timeouts, the escape policy and, over several hosts, the host.
 type Form struct {
 	c          *Common
-	fields     [3]common.LineInput // command, timeout, no-output timeout
+	fields     [3]lineinput.Model // command, timeout, no-output timeout
 	kind       formKind
 	failEscape bool     // escape policy fail; own (the default) otherwise (issue 14.1)
 	focus      int      // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes, 5 host
@@ -131,7 +132,7 @@ func (f *Form) key(k tea.KeyPressMsg) {
 }
 
 // input is the focused text common.Field (nil on the kind row).
-func (f *Form) input() *common.LineInput {
+func (f *Form) input() *lineinput.Model {
 	switch f.focus {
 	case 0:
 		return &f.fields[0]

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"corral/ui/common"
+	"corral/ui/lineinput"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -26,7 +27,7 @@ type Prompt struct {
 	kind   promptKind
 	label  string
 	target string // the run it acts on
-	in     common.LineInput
+	in     lineinput.Model
 	err    string
 	w      int
 	done   bool
@@ -36,7 +37,7 @@ type Prompt struct {
 // NewPrompt returns an open prompt.
 func NewPrompt(c *Common, kind promptKind, label, target string) Prompt {
 	return Prompt{c: c, kind: kind, label: label, target: target,
-		in: common.NewLineInput(kind == promptPaste || kind == promptSubmit)}
+		in: lineinput.New(kind == promptPaste || kind == promptSubmit)}
 }
 
 // SetSize sets the width of the status line.

@@ -1,4 +1,8 @@
-package common
+// Package lineinput is a one-line text editor: the dialogs' prompts and fields and
+// the run list's filter. It is not bubbles' textinput, whose sanitizer turns every
+// newline and tab into a space (a paste prompt keeps them, shown ⏎ and →) and which
+// imports a clipboard module the build does not have.
+package lineinput
 
 import (
 	"strings"
@@ -6,19 +10,23 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/ui/common"
 )
 
-// LineInput is a one-line text editor for prompts, the form and the run list's filter (bubbles' textinput
-// would pull in a clipboard module the build does not have). Multi-line values
-// (pastes) are kept whole and shown with ⏎ for each newline.
-type LineInput struct {
+// Model is a one-line text editor. Multi-line values (pastes) are kept whole and
+// shown with ⏎ for each newline.
+type Model struct {
 	value     []rune
 	pos       int
 	multiline bool // keep newlines (a paste prompt); otherwise they become spaces
 }
 
+// New returns an empty editor; a multi-line one keeps newlines.
+func New(multiline bool) Model { return Model{multiline: multiline} }
+
 // Key edits on a key press and reports whether it used the key.
-func (in *LineInput) Key(k tea.KeyPressMsg) bool {
+func (in *Model) Key(k tea.KeyPressMsg) bool {
 	switch k.Keystroke() {
 	case "left", "ctrl+b":
 		in.pos = max(in.pos-1, 0)
@@ -27,7 +35,7 @@ func (in *LineInput) Key(k tea.KeyPressMsg) bool {
 	case "home", "ctrl+a":
 		in.pos = 0
 	case "end", "ctrl+e":
-		in.pos = len(in.value)
+		in.CursorEnd()
 	case "backspace", "ctrl+h":
 		if in.pos > 0 {
 			in.value = append(in.value[:in.pos-1], in.value[in.pos:]...)
@@ -52,7 +60,10 @@ func (in *LineInput) Key(k tea.KeyPressMsg) bool {
 	return true
 }
 
-func (in *LineInput) deleteWord() {
+// CursorEnd moves the cursor after the last character.
+func (in *Model) CursorEnd() { in.pos = len(in.value) }
+
+func (in *Model) deleteWord() {
 	i := in.pos
 	for i > 0 && unicode.IsSpace(in.value[i-1]) {
 		i--
@@ -66,7 +77,7 @@ func (in *LineInput) deleteWord() {
 
 // Insert adds text at the cursor, dropping control characters (and newlines unless
 // multi-line).
-func (in *LineInput) Insert(s string) {
+func (in *Model) Insert(s string) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var rs []rune
 	for _, r := range s {
@@ -79,7 +90,7 @@ func (in *LineInput) Insert(s string) {
 			}
 		case r == '\t':
 			rs = append(rs, r)
-		case !IsControl(r):
+		case !common.IsControl(r):
 			rs = append(rs, r)
 		}
 	}
@@ -89,14 +100,14 @@ func (in *LineInput) Insert(s string) {
 }
 
 // Value is the text.
-func (in LineInput) Value() string { return string(in.value) }
+func (in Model) Value() string { return string(in.value) }
 
-// SetValue replaces the text, the cursor at its start.
-func (in *LineInput) SetValue(s string) { in.value, in.pos = nil, 0; in.Insert(s) }
+// SetValue replaces the text, with the cursor at its end.
+func (in *Model) SetValue(s string) { in.value, in.pos = nil, 0; in.Insert(s) }
 
 // View shows the value in w columns, scrolled so the cursor is visible, and returns
 // the cursor's column.
-func (in LineInput) View(w int) (string, int) {
+func (in Model) View(w int) (string, int) {
 	shown := func(r rune) string {
 		switch r {
 		case '\n':
@@ -118,12 +129,5 @@ func (in LineInput) View(w int) (string, int) {
 		col -= ansi.StringWidth(cells[start])
 		start++
 	}
-	return Trunc(strings.Join(cells[start:], ""), w), col
+	return common.Trunc(strings.Join(cells[start:], ""), w), col
 }
-
-// NewLineInput is an editor that keeps newlines (a paste prompt's) when multiline;
-// the zero LineInput turns them into spaces.
-func NewLineInput(multiline bool) LineInput { return LineInput{multiline: multiline} }
-
-// CursorEnd puts the cursor after the text.
-func (in *LineInput) CursorEnd() { in.pos = len(in.value) }
