@@ -3,9 +3,10 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
+
+	"corral/ui/common"
 )
 
 // KeyMap is every key of the UI as data. Each binding has a stable action name (see
@@ -89,28 +90,11 @@ func (k *KeyMap) actions() []action {
 	}, k.replayActions()...)
 }
 
-func bind(desc string, keys ...string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
-}
-
-// helpKeys is how a binding's keys read in help: "↑/k".
-func helpKeys(keys []string) string {
-	names := make([]string, len(keys))
-	for i, k := range keys {
-		switch k {
-		case "up":
-			k = "↑"
-		case "down":
-			k = "↓"
-		case "left":
-			k = "←"
-		case "right":
-			k = "→"
-		}
-		names[i] = k
-	}
-	return strings.Join(names, "/")
-}
+// bind and helpKeys are ui/common's, which each pane's key map builds with.
+var (
+	bind     = common.Bind
+	helpKeys = common.HelpKeys
+)
 
 // DefaultKeyMap returns the default keys (issue 4, "Keys").
 func DefaultKeyMap() KeyMap {

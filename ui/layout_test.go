@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"corral/reaper"
 	"corral/runs"
@@ -314,16 +313,5 @@ func TestDetailsTreeRowsStayRows(t *testing.T) {
 				t.Errorf("%dx%d: row %d is not the process %s under PID:\n%s", sz[0], sz[1], i+1, pid, strings.Join(lines, "\n"))
 			}
 		}
-	}
-}
-
-// A question longer than the status line keeps its answer keys: the question is cut.
-func TestLongQuestionKeepsItsKeys(t *testing.T) {
-	c := newCommon(DefaultKeyMap(), func() time.Time { return t0 })
-	q := NewConfirm(c, "Remove integration-tests-linux's run and screen? It is listed as not started again (R starts it).")
-	q.SetSize(80, 1)
-	v := stripANSI(q.View())
-	if common.WidthOf(v) != 80 || !strings.HasSuffix(strings.TrimRight(v, " "), "n/N/esc no") || !strings.Contains(v, "Remove") {
-		t.Fatalf("%q", v)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/dialog"
 )
 
 // mode is where keys go.
@@ -42,7 +43,7 @@ type Model struct {
 	term    Terminal
 	events  Events
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
-	dlg     dialogHost
+	dlg     dialogs
 	help    helpView
 	guard   strayGuard // keys close behind keys that went astray are dropped (guard.go)
 
@@ -98,7 +99,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
 		list: NewRunList(c, o.Initial), details: NewDetails(c),
-		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogHost(c),
+		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogs(c),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
@@ -185,11 +186,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		m.follow.touched(m.now)
 		return m.handleMouse(msg)
-	case confirmAnswer, promptAnswer, formAnswer:
+	case dialog.ConfirmAnswer, dialog.PromptAnswer, dialog.FormAnswer:
 		return m.answered(msg)
 	case probeMsg: // what autoplay may read of the model (autoplay.go)
 		sel, _ := m.list.Selected()
-		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.kind == dlgConfirm}
+		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.Asking()}
 		return m, nil
 	}
 	if next, cmd, ok := m.handleData(msg); ok {

@@ -10,6 +10,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
+	"corral/ui/lineinput"
 	"corral/watchdog"
 )
 
@@ -26,7 +27,7 @@ type RunList struct {
 	configured []runs.Spec       // the config's runs: a removed one is listed again (pending.go)
 	pendSeq    int               // the next pending row's key number
 	offset     int               // first visible row
-	filter     lineInput         // the filter by name or id (runlist_filter.go)
+	filter     lineinput.Model   // the filter by name or id (runlist_filter.go)
 	filtering  bool              // the filter is being typed: keys go to it
 	w, h       int
 	now        time.Time

@@ -79,7 +79,7 @@ func (l RunList) matchingRuns() int {
 // StartFilter opens the filter for typing, its cursor after the text it has.
 func (l *RunList) StartFilter() {
 	l.filtering = true
-	l.filter.pos = len(l.filter.value)
+	l.filter.CursorEnd()
 	l.ver++
 }
 
@@ -102,7 +102,7 @@ func (l *RunList) dropFilter() {
 func (l RunList) filterUpdate(msg tea.Msg) RunList {
 	switch m := msg.(type) {
 	case tea.PasteMsg:
-		l.filter.insert(m.Content)
+		l.filter.Insert(m.Content)
 		l.refilter()
 	case tea.KeyPressMsg:
 		km := l.c.Keys.DialogKeyMap
@@ -115,7 +115,7 @@ func (l RunList) filterUpdate(msg tea.Msg) RunList {
 			l.ver++
 		case key.Matches(m, km.Dismiss):
 			l.ClearFilter()
-		case l.filter.key(m):
+		case l.filter.Key(m):
 			l.refilter()
 		case m.Text == "":
 			l.moveKey(m)
@@ -150,7 +150,7 @@ func (l RunList) heading() (string, int) {
 		head = fmt.Sprintf("Runs %d of %d", l.matchingRuns(), len(l.runs))
 	}
 	head += " /"
-	text, col := l.filter.view(max(l.w-5-common.WidthOf(head), 1)) // its text holds no control characters
+	text, col := l.filter.View(max(l.w-5-common.WidthOf(head), 1)) // its text holds no control characters
 	if col += common.WidthOf(head); !l.filtering {
 		col = -1
 	}

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/dialog"
 )
 
 // Scroll mode: the terminal pane shows the run's transcript (terminal_scroll.go),
@@ -33,7 +34,7 @@ func (m Model) scrollKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.leaveMode()
 	case key.Matches(k, km.Search):
 		if sel, ok := m.list.Selected(); ok {
-			m.mode = m.dlg.Prompt(promptSearch, "search "+sel.Name, sel.ID, m.mode)
+			m.mode = m.dlg.prompt(dialog.Search, "search "+sel.Name, sel.ID, m.mode)
 		}
 	case key.Matches(k, km.Zoom):
 		return m.toggleZoom()

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"errors"
@@ -13,13 +13,15 @@ import (
 
 	"corral/runs"
 	"corral/ui/common"
+	"corral/ui/lineinput"
 )
 
 // Form is the new-run form: a command line, PTY, pipe or a parity pair of both,
 // optional timeouts, the escape policy and, over several hosts, the host.
 type Form struct {
-	c          *Common
-	fields     [3]lineInput // command, timeout, no-output timeout
+	c          *common.Common
+	keys       *KeyMap
+	fields     [3]lineinput.Model // command, timeout, no-output timeout
 	kind       formKind
 	failEscape bool     // escape policy fail; own (the default) otherwise (issue 14.1)
 	focus      int      // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes, 5 host
@@ -72,7 +74,7 @@ const (
 )
 
 // NewForm returns an empty form for a PTY run.
-func NewForm(c *Common) Form { return Form{c: c} }
+func NewForm(c *common.Common, keys *KeyMap) Form { return Form{c: c, keys: keys} }
 
 // Parity reports whether the accepted spec is to start as a parity pair.
 func (f Form) Parity() bool { return f.kind == kindParity }
@@ -92,14 +94,14 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 		f.key(m)
 	case tea.PasteMsg:
 		if in := f.input(); in != nil {
-			in.insert(m.Content)
+			in.Insert(m.Content)
 		}
 	}
 	return f, nil
 }
 
 func (f *Form) key(k tea.KeyPressMsg) {
-	km := f.c.Keys.DialogKeyMap
+	km := f.keys
 	switch {
 	case key.Matches(k, km.Accept):
 		f.accept()
@@ -124,14 +126,14 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		if in == nil && k.Text != "" { // typing on a toggle row: the text is the command's
 			f.focus, in = 0, &f.fields[0]
 		}
-		if in != nil && in.key(k) {
+		if in != nil && in.Key(k) {
 			f.err = ""
 		}
 	}
 }
 
 // input is the focused text common.Field (nil on the kind row).
-func (f *Form) input() *lineInput {
+func (f *Form) input() *lineinput.Model {
 	switch f.focus {
 	case 0:
 		return &f.fields[0]
@@ -215,7 +217,7 @@ func (f Form) Lines() []string {
 	}
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
-		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.DialogKeyMap.Toggle.Help().Key+")")),
+		f.row(1, "kind", kind+st.Muted.Render("  ("+f.keys.Toggle.Help().Key+")")),
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
 		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
@@ -226,8 +228,8 @@ func (f Form) Lines() []string {
 	rows = append(rows,
 		"",
 		st.Danger.Render(" "+f.err),
-		st.Muted.Render(" "+f.c.Keys.DialogKeyMap.Accept.Help().Key+" start · "+f.c.Keys.DialogKeyMap.Dismiss.Help().Key+
-			" cancel · "+f.c.Keys.DialogKeyMap.PrevField.Help().Key+", "+f.c.Keys.DialogKeyMap.NextField.Help().Key+" field"))
+		st.Muted.Render(" "+f.keys.Accept.Help().Key+" start · "+f.keys.Dismiss.Help().Key+
+			" cancel · "+f.keys.PrevField.Help().Key+", "+f.keys.NextField.Help().Key+" field"))
 	for i := range rows {
 		rows[i] = common.Fit(rows[i], iw)
 	}
@@ -263,7 +265,7 @@ func (f Form) row(i int, label, value string) string {
 }
 
 func (f Form) fieldText(i, iw int) string {
-	s, _ := f.fields[i].view(max(iw-14, 4))
+	s, _ := f.fields[i].View(max(iw-14, 4))
 	return s
 }
 
@@ -274,7 +276,7 @@ func (f Form) Cursor() *tea.Cursor {
 		return nil
 	}
 	w, _ := f.size()
-	_, col := in.view(max(w-2-14, 4))
+	_, col := in.View(max(w-2-14, 4))
 	x, y := f.origin()
 	c := tea.NewCursor(x+1+12+col, y+1+f.focus)
 	c.Shape = tea.CursorBar

@@ -1,25 +1,32 @@
-package ui
+// Package lineinput is a one-line text editor: the dialogs' prompts and fields and
+// the run list's filter. It is not bubbles' textinput, whose sanitizer turns every
+// newline and tab into a space (a paste prompt keeps them, shown ⏎ and →) and which
+// imports a clipboard module the build does not have.
+package lineinput
 
 import (
-	"corral/ui/common"
 	"strings"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/ui/common"
 )
 
-// lineInput is a one-line text editor for prompts and the form (bubbles' textinput
-// would pull in a clipboard module the build does not have). Multi-line values
-// (pastes) are kept whole and shown with ⏎ for each newline.
-type lineInput struct {
+// Model is a one-line text editor. Multi-line values (pastes) are kept whole and
+// shown with ⏎ for each newline.
+type Model struct {
 	value     []rune
 	pos       int
 	multiline bool // keep newlines (a paste prompt); otherwise they become spaces
 }
 
-// key edits on a key press and reports whether it used the key.
-func (in *lineInput) key(k tea.KeyPressMsg) bool {
+// New returns an empty editor; a multi-line one keeps newlines.
+func New(multiline bool) Model { return Model{multiline: multiline} }
+
+// Key edits on a key press and reports whether it used the key.
+func (in *Model) Key(k tea.KeyPressMsg) bool {
 	switch k.Keystroke() {
 	case "left", "ctrl+b":
 		in.pos = max(in.pos-1, 0)
@@ -28,7 +35,7 @@ func (in *lineInput) key(k tea.KeyPressMsg) bool {
 	case "home", "ctrl+a":
 		in.pos = 0
 	case "end", "ctrl+e":
-		in.pos = len(in.value)
+		in.CursorEnd()
 	case "backspace", "ctrl+h":
 		if in.pos > 0 {
 			in.value = append(in.value[:in.pos-1], in.value[in.pos:]...)
@@ -48,12 +55,15 @@ func (in *lineInput) key(k tea.KeyPressMsg) bool {
 		if k.Text == "" || k.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
 			return false
 		}
-		in.insert(k.Text)
+		in.Insert(k.Text)
 	}
 	return true
 }
 
-func (in *lineInput) deleteWord() {
+// CursorEnd moves the cursor after the last character.
+func (in *Model) CursorEnd() { in.pos = len(in.value) }
+
+func (in *Model) deleteWord() {
 	i := in.pos
 	for i > 0 && unicode.IsSpace(in.value[i-1]) {
 		i--
@@ -65,9 +75,9 @@ func (in *lineInput) deleteWord() {
 	in.pos = i
 }
 
-// insert adds text at the cursor, dropping control characters (and newlines unless
+// Insert adds text at the cursor, dropping control characters (and newlines unless
 // multi-line).
-func (in *lineInput) insert(s string) {
+func (in *Model) Insert(s string) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var rs []rune
 	for _, r := range s {
@@ -89,13 +99,15 @@ func (in *lineInput) insert(s string) {
 	in.pos += len(rs)
 }
 
-func (in lineInput) Value() string { return string(in.value) }
+// Value is the text.
+func (in Model) Value() string { return string(in.value) }
 
-func (in *lineInput) SetValue(s string) { in.value, in.pos = nil, 0; in.insert(s) }
+// SetValue replaces the text, with the cursor at its end.
+func (in *Model) SetValue(s string) { in.value, in.pos = nil, 0; in.Insert(s) }
 
-// view shows the value in w columns, scrolled so the cursor is visible, and returns
+// View shows the value in w columns, scrolled so the cursor is visible, and returns
 // the cursor's column.
-func (in lineInput) view(w int) (string, int) {
+func (in Model) View(w int) (string, int) {
 	shown := func(r rune) string {
 		switch r {
 		case '\n':
