@@ -7,6 +7,31 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// A dialog closed gives the keys back to the mode it opened from: a search prompt to
+// scroll mode, a question to browsing.
+func TestDialogReturnsToItsMode(t *testing.T) {
+	h := twoRuns(t)
+	h.key("pgup")
+	if h.m.mode != modeScroll {
+		t.Fatalf("pgup: mode %v, want scroll", h.m.mode)
+	}
+	if h.key("/"); h.m.mode != modeDialog || !h.m.dlg.Open() || h.m.dlg.ret != modeScroll {
+		t.Fatalf("/: mode %v, open %v, returns to %v", h.m.mode, h.m.dlg.Open(), h.m.dlg.ret)
+	}
+	if h.key("esc"); h.m.mode != modeScroll || h.m.dlg.Open() {
+		t.Fatalf("esc: mode %v, want scroll", h.m.mode)
+	}
+	if h.key("q"); h.m.mode != modeBrowse { // back to live
+		t.Fatalf("q: mode %v, want browsing", h.m.mode)
+	}
+	if h.key("x"); h.m.mode != modeDialog || !h.m.dlg.Asking() {
+		t.Fatalf("x: mode %v, asking %v", h.m.mode, h.m.dlg.Asking())
+	}
+	if h.key("n"); h.m.mode != modeBrowse {
+		t.Fatalf("n: mode %v, want browsing", h.m.mode)
+	}
+}
+
 // requests keeps one read of each kind in flight; one asked for meanwhile is due
 // when the first ends, and only then.
 func TestRequestsOneInFlight(t *testing.T) {

@@ -14,9 +14,9 @@
 //     Terminal show one row. Components with keys of their own have their own KeyMap,
 //     embedded in KeyMap (keys.go), which overrides by action name. They share one
 //     read-only *Common (styles, keys, clock).
-//   - The dialog host (dialogs.go) owns the dialogs (Prompt, Confirm, Form); a dialog
-//     done answers with a typed message (confirmAnswer, promptAnswer, formAnswer) that
-//     the Model routes to an action. The reads in flight (requests.go), the per-run
+//   - Package ui/dialog owns the dialogs (Host, Prompt, Confirm, Form); a dialog done
+//     answers with a typed message (dialog.ConfirmAnswer, PromptAnswer, FormAnswer)
+//     that the Model routes to an action (dialogs.go). The reads in flight (requests.go), the per-run
 //     input queues (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key
 //     guard (guard.go), the parity pair (pair.go) and the help page (help.go) are small
 //     types of their own.

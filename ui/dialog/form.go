@@ -132,7 +132,7 @@ func (f *Form) key(k tea.KeyPressMsg) {
 	}
 }
 
-// input is the focused text common.Field (nil on the kind row).
+// input is the focused text field (nil on the kind row).
 func (f *Form) input() *lineinput.Model {
 	switch f.focus {
 	case 0:
