@@ -91,15 +91,15 @@ func (d Details) lines() []string {
 	var body []string
 	switch {
 	case d.hasPend:
-		body = wrapLines(d.pendingFacts(), iw, labelW)
+		body = common.WrapLines(d.pendingFacts(), iw, labelW)
 	case !d.has:
 		body = []string{st.Muted.Render(" no run selected")}
 	default:
 		tree := d.treeLines(iw)
 		if len(d.tree) == 0 { // a message wraps; a table's rows are cut at the edge
-			tree = wrapLines(tree, iw, 1)
+			tree = common.WrapLines(tree, iw, 1)
 		}
-		body = append(wrapLines(d.facts(), iw, labelW), tree...)
+		body = append(common.WrapLines(d.facts(), iw, labelW), tree...)
 	}
 	if len(body) > ih {
 		body = body[:ih]

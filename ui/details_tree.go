@@ -108,7 +108,7 @@ func (d Details) procLines(p reaper.TreeProc, c treeCols, w int) []string {
 	case common.WidthOf(line+cmd) <= w:
 		return []string{line + cmd}
 	}
-	return append([]string{line + common.Clean(p.Comm)}, wrapHanging(treeArgvIndent+cmd, w, len(treeArgvIndent))...)
+	return append([]string{line + common.Clean(p.Comm)}, common.WrapHanging(treeArgvIndent+cmd, w, len(treeArgvIndent))...)
 }
 
 // treeArgvIndent sets an escapee's command line, when it does not fit its row, on the

@@ -82,7 +82,7 @@ func helpLines(c *Common, w int, gaps bool) []string {
 				continue
 			}
 			l := " " + st.Key.Render(common.Pad(b.Help().Key, keyW)) + " " + st.Desc.Render(b.Help().Desc)
-			out = append(out, wrapHanging(l, w, keyW+2)...)
+			out = append(out, common.WrapHanging(l, w, keyW+2)...)
 		}
 		if gaps {
 			out = append(out, "")
@@ -90,7 +90,7 @@ func helpLines(c *Common, w int, gaps bool) []string {
 	}
 	foot := fmt.Sprintf(" In focus every key, paste and mouse event goes to the run until %s. Press any key to close.",
 		c.Keys.Leave.Help().Key)
-	return append(out, wrapHanging(foot, w, 1)...)
+	return append(out, common.WrapHanging(foot, w, 1)...)
 }
 
 // View draws the help page shown on a w×h screen.

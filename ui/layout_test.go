@@ -11,7 +11,6 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
-	"corral/ui/common"
 )
 
 // The terminal pane's inner columns at common sizes (issue 12.6; before: 46, 58, 82
@@ -235,31 +234,6 @@ func TestLayoutSaveErrorShown(t *testing.T) {
 	h.key("l", "l")
 	if h.m.lay.panes != panesAll || !strings.Contains(h.view(), "save layout") {
 		t.Errorf("want the save error in the events pane:\n%s", h.view())
-	}
-}
-
-// Wrapped styled text: every line closes its styles and a continuation line reopens
-// the style it is in; continuation lines hang under the value.
-func TestWrapHangingKeepsStyles(t *testing.T) {
-	st := testCommon().Styles
-	line := " label   " + st.Warn.Render("one two three four five") + " six"
-	got := wrapHanging(line, 20, 9)
-	if len(got) < 2 {
-		t.Fatalf("not wrapped: %q", got)
-	}
-	for i, l := range got {
-		if w := common.WidthOf(l); w > 20 {
-			t.Errorf("line %d is %d columns: %q", i, w, l)
-		}
-		if strings.Contains(l, "\x1b[") && !strings.HasSuffix(l, "\x1b[m") {
-			t.Errorf("line %d leaves a style open: %q", i, l)
-		}
-	}
-	if !strings.HasPrefix(got[1], strings.Repeat(" ", 9)+"\x1b[1") {
-		t.Errorf("continuation does not hang under the value in its style: %q", got[1])
-	}
-	if strings.Join(strings.Fields(stripANSI(strings.Join(got, " "))), " ") != "label one two three four five six" {
-		t.Errorf("words lost or cut: %q", got)
 	}
 }
 

@@ -1,7 +1,6 @@
-package ui
+package common
 
 import (
-	"corral/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -11,13 +10,13 @@ import (
 // (issue 14.7: details and help were cut mid-word at 80×24). A word longer than the
 // whole width is still broken: there is nothing else to do with it.
 
-// wrapHanging wraps a styled line to w columns; continuation lines are indented by
+// WrapHanging wraps a styled line to w columns; continuation lines are indented by
 // hang columns (under the value of a "label value" line), or by one when a word of
 // the value would not fit there. Each line it returns carries the styles open where
 // it starts and closes them, so a pane's frame stays unstyled; each is at most w
 // columns.
-func wrapHanging(s string, w, hang int) []string {
-	if common.WidthOf(s) <= w || w <= 0 {
+func WrapHanging(s string, w, hang int) []string {
+	if WidthOf(s) <= w || w <= 0 {
 		return []string{s}
 	}
 	hang = min(hang, w-1)
@@ -27,7 +26,7 @@ func wrapHanging(s string, w, hang int) []string {
 	}
 	cont := hang
 	for _, word := range strings.Split(rest, " ") {
-		if common.WidthOf(word) > w-hang {
+		if WidthOf(word) > w-hang {
 			cont = min(1, hang)
 		}
 	}
@@ -51,7 +50,7 @@ func wrapWords(s string, first, w int) []string {
 	var out []string
 	line, lw, limit := "", -1, first
 	for _, word := range strings.Split(s, " ") {
-		ww := common.WidthOf(word)
+		ww := WidthOf(word)
 		if lw >= 0 && lw+1+ww <= limit {
 			line, lw = line+" "+word, lw+1+ww
 			continue
@@ -62,7 +61,7 @@ func wrapWords(s string, first, w int) []string {
 		for ww > limit && limit > 0 { // longer than a line: break it
 			out = append(out, ansi.Truncate(word, limit, ""))
 			word, limit = ansi.TruncateLeft(word, limit, ""), w
-			ww = common.WidthOf(word)
+			ww = WidthOf(word)
 		}
 		line, lw = word, ww
 	}
@@ -103,12 +102,12 @@ func sgrState(open, line string) string {
 	return open
 }
 
-// wrapLines wraps every line of a body to w columns with hang-column continuation
+// WrapLines wraps every line of a body to w columns with hang-column continuation
 // indents.
-func wrapLines(lines []string, w, hang int) []string {
+func WrapLines(lines []string, w, hang int) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		out = append(out, wrapHanging(l, w, hang)...)
+		out = append(out, WrapHanging(l, w, hang)...)
 	}
 	return out
 }
