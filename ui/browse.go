@@ -32,7 +32,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeFilter:
 		return m.listKey(k)
 	case modeHelp:
-		if m.help.Key(m.c, k, m.lay.w, m.lay.h) {
+		if m.help, _ = m.help.Update(k); !m.help.Open() {
 			m.mode = modeBrowse
 		}
 		return m, nil
@@ -74,6 +74,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.PairKeys, km.PairDiff):
 		m.flash = m.pair.key(key.Matches(k, km.PairDiff), m.term)
 	case key.Matches(k, km.Help):
+		m.help.Show(km.helpGroups())
 		m.mode = modeHelp
 	case key.Matches(k, km.New):
 		sel, _ := m.list.Selected()

@@ -16,10 +16,10 @@
 //     read-only *Common (styles, keys, clock).
 //   - Package ui/dialog owns the dialogs (Host, Prompt, Confirm, Form); a dialog done
 //     answers with a typed message (dialog.ConfirmAnswer, PromptAnswer, FormAnswer)
-//     that the Model routes to an action (dialogs.go). The reads in flight (requests.go), the per-run
-//     input queues (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key
-//     guard (guard.go), the parity pair (pair.go) and the help page (help.go) are small
-//     types of their own.
+//     that the Model routes to an action (dialogs.go); package ui/help is the help
+//     page. The reads in flight (requests.go), the per-run input queues
+//     (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key guard
+//     (guard.go) and the parity pair (pair.go) are small types of their own.
 //   - Core calls happen only inside tea.Cmds built by cmds.go, which capture values,
 //     never the model. Update and View do no I/O; a test proves it with a counting fake.
 //   - Core events arrive through Bridge, one goroutine: lifecycle events one message

@@ -8,6 +8,7 @@ import (
 
 	"corral/runs"
 	"corral/ui/dialog"
+	"corral/ui/help"
 )
 
 // mode is where keys go.
@@ -44,7 +45,7 @@ type Model struct {
 	events  Events
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
 	dlg     dialogs
-	help    helpView
+	help    help.Model
 	guard   strayGuard // keys close behind keys that went astray are dropped (guard.go)
 
 	flash  string // a one-line notice in the status line, until the next key
@@ -100,6 +101,8 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m := Model{c: c, core: o.Core, now: c.Now(),
 		list: NewRunList(c, o.Initial), details: NewDetails(c),
 		term: NewTerminal(c, o.Empty), events: NewEvents(c), pair: newPairView(c), dlg: newDialogs(c),
+		help: help.New(c.Common, help.Keys{Down: &c.Keys.ScrollDown, PageDown: &c.Keys.PageDown, Up: &c.Keys.ScrollUp,
+			PageUp: &c.Keys.PageUp, Leave: &c.Keys.Leave}),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
@@ -210,4 +213,5 @@ func (m *Model) relayout() {
 	m.term.SetZoomed(l.zoomed)
 	m.events.SetSize(l.events.w, l.events.h)
 	m.dlg.SetSize(l.w, l.h)
+	m.help.SetSize(l.w, l.h)
 }

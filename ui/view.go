@@ -38,7 +38,7 @@ func (m Model) View() tea.View {
 		return v
 	}
 	if m.mode == modeHelp {
-		v.Content = m.help.View(m.c, m.lay.w, m.lay.h)
+		v.Content = m.help.View()
 		return v
 	}
 	v.Content = m.dlg.Overlay(m.compose())
