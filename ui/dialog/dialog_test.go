@@ -115,3 +115,32 @@ func TestLongQuestionKeepsItsKeys(t *testing.T) {
 		t.Fatalf("%q", v)
 	}
 }
+
+// A paste or submit prompt keeps a pasted text's lines and tabs whole (shown ⏎ and →)
+// and sends them as they were; a one-line prompt (search, send-keys) and the form's
+// fields turn a newline into a space. (The reason the prompts are not on bubbles'
+// textinput, which turns every newline and tab into a space.)
+func TestPastePromptKeepsLines(t *testing.T) {
+	d := newTestHost(func() time.Time { return t0 })
+	d.SetSize(100, 30)
+	d.Prompt(Paste, "paste to r1", "r1")
+	d, _ = d.Update(tea.PasteMsg{Content: "a\r\nb\tc"})
+	if line, _ := d.StatusLine(); !strings.Contains(ansi.Strip(line), "a⏎b→c") {
+		t.Errorf("paste prompt shows %q", ansi.Strip(line))
+	}
+	d, msg := answer(d, keyMsg("enter"))
+	if a, ok := msg.(PromptAnswer); !ok || a.Kind != Paste || a.Text != "a\nb\tc" {
+		t.Fatalf("paste prompt answered %#v", msg)
+	}
+
+	d.Prompt(Search, "search r1", "r1")
+	d, _ = d.Update(tea.PasteMsg{Content: "a\r\nb"})
+	if d, msg = answer(d, keyMsg("enter")); msg == nil || msg.(PromptAnswer).Text != "a b" {
+		t.Fatalf("search prompt answered %#v", msg)
+	}
+	d.Form(nil, "")
+	d, _ = d.Update(tea.PasteMsg{Content: "echo a\nb"})
+	if _, msg = answer(d, keyMsg("enter")); msg == nil || msg.(FormAnswer).Spec.Shell != "echo a b" {
+		t.Fatalf("form answered %#v", msg)
+	}
+}
