@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
+	"corral/ui/dialog"
 	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
@@ -19,21 +20,21 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeFocus:
 		return m.focusKey(k)
 	case modeDialog:
-		var answer tea.Msg
-		m.dlg, answer = m.dlg.Key(k)
-		if !m.dlg.open {
+		var answer tea.Cmd
+		m.dlg.Host, answer = m.dlg.Update(k)
+		if !m.dlg.Open() {
 			m.mode = m.dlg.ret
 		}
 		if answer == nil {
 			return m, nil
 		}
-		return m.Update(answer) // routed to answered
+		return m.Update(answer()) // routed to answered now, before the next key (the guard reads it)
 	case modeScroll:
 		return m.scrollKey(k)
 	case modeFilter:
 		return m.listKey(k)
 	case modeHelp:
-		if m.help.Key(m.c, k, m.lay.w, m.lay.h) {
+		if m.help, _ = m.help.Update(k); !m.help.Open() {
 			m.mode = modeBrowse
 		}
 		return m, nil
@@ -75,10 +76,11 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.PairKeys, km.PairDiff):
 		m.flash = m.pair.key(key.Matches(k, km.PairDiff), m.term)
 	case key.Matches(k, km.Help):
+		m.help.Show(km.helpGroups())
 		m.mode = modeHelp
 	case key.Matches(k, km.New):
 		sel, _ := m.list.Selected()
-		m.mode = m.dlg.Form(m.mode, m.hostNames(), sel.Host)
+		m.mode = m.dlg.form(m.mode, m.hostNames(), sel.Host)
 	case key.Matches(k, km.Reconcile):
 		m.flash = "reconciling…"
 		return m, reconcileCmd(m.core)
@@ -133,7 +135,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 			return m.note("%s", why)
 		}
 		kind, verb := promptOf(km, k)
-		m.mode = m.dlg.Prompt(kind, verb+" to "+sel.Name, sel.ID, m.mode)
+		m.mode = m.dlg.prompt(kind, verb+" to "+sel.Name, sel.ID, m.mode)
 	case key.Matches(k, km.CopyMode): // scroll mode with copy mode's caret on the last line
 		return m.enterScroll(sel, (*terminal.Terminal).ScrollCopy)
 	case key.Matches(k, km.Scrollback):
@@ -143,7 +145,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		if refusal != "" {
 			return m.note("%s", refusal)
 		}
-		m.mode = m.dlg.Ask(text, q, m.mode)
+		m.mode = m.dlg.ask(text, q, m.mode)
 	case key.Matches(k, km.Pause) && sel.Ended():
 		return m.note("%s: %s has ended", pauseVerb(sel), sel.Name)
 	case key.Matches(k, km.Pause) && sel.Paused:
@@ -165,35 +167,35 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 // answered acts on a dialog's answer (dialogs.go).
 func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch a := msg.(type) {
-	case confirmAnswer:
-		if a.stray { // keys were coming that were not meant for it
+	case dialog.ConfirmAnswer:
+		if a.Stray { // keys were coming that were not meant for it
 			m.guard.quarantine(m.c.Now())
 		}
 		switch {
-		case !a.yes:
+		case !a.Yes:
 			return m, nil
-		case a.op == confirmQuit:
+		case a.Op == dialog.Quit:
 			return m.startQuit()
-		case a.op == confirmDetach:
+		case a.Op == dialog.Detach:
 			m.detached = true
 			return m, tea.Quit
 		}
-		return m, a.cmd(m.core)
-	case promptAnswer:
-		if a.kind != promptSearch {
-			return m, a.cmd(m.core)
+		return m, questionCmd(m.core, a.Question)
+	case dialog.PromptAnswer:
+		if a.Kind != dialog.Search {
+			return m, promptCmd(m.core, a)
 		}
-		if sel, ok := m.list.Run(a.target); ok {
-			return m.enterScroll(sel, func(t *terminal.Terminal) { t.Scroll(a.text) })
+		if sel, ok := m.list.Run(a.Target); ok {
+			return m.enterScroll(sel, func(t *terminal.Terminal) { t.Scroll(a.Text) })
 		}
-	case formAnswer:
-		spec := a.spec
+	case dialog.FormAnswer:
+		spec := a.Spec
 		m.term.FitSpec(&spec)
-		if !a.parity {
-			return m, spawnCmd(m.onHost(a.host), spec)
+		if !a.Parity {
+			return m, spawnCmd(m.onHost(a.Host), spec)
 		}
 		spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
-		return m, spawnPairCmd(m.onHost(a.host), spec)
+		return m, spawnPairCmd(m.onHost(a.Host), spec)
 	}
 	return m, nil
 }

@@ -1,69 +1,34 @@
 package ui
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// The dialog host answers with typed messages: a question's answer carries what it
-// decides and whether keys came that were not meant for it; a prompt's carries its
-// text (a send-keys line parsed, one that does not parse keeps the prompt open); the
-// form's carries the spec. Each dialog closes itself when done and keeps the mode to
-// return to.
-func TestDialogHostAnswers(t *testing.T) {
-	clk := &clock{t: t0}
-	d := newDialogHost(newCommon(DefaultKeyMap(), clk.now))
-	d.SetSize(100, 30)
-
-	if got := d.Ask("Cancel r1?", question{confirmCancel, "r1"}, modeScroll); got != modeDialog || !d.open || d.ret != modeScroll {
-		t.Fatalf("Ask: mode %v open %v ret %v", got, d.open, d.ret)
+// A dialog closed gives the keys back to the mode it opened from: a search prompt to
+// scroll mode, a question to browsing.
+func TestDialogReturnsToItsMode(t *testing.T) {
+	h := twoRuns(t)
+	h.key("pgup")
+	if h.m.mode != modeScroll {
+		t.Fatalf("pgup: mode %v, want scroll", h.m.mode)
 	}
-	clk.t = clk.t.Add(time.Second) // read, then answered
-	d, msg := d.Key(keyMsg("y"))
-	if a, ok := msg.(confirmAnswer); !ok || !a.yes || a.stray || a.op != confirmCancel || a.id != "r1" || d.open {
-		t.Fatalf("y: answer %#v, open %v", msg, d.open)
+	if h.key("/"); h.m.mode != modeDialog || !h.m.dlg.Open() || h.m.dlg.ret != modeScroll {
+		t.Fatalf("/: mode %v, open %v, returns to %v", h.m.mode, h.m.dlg.Open(), h.m.dlg.ret)
 	}
-
-	d.Ask("Remove r2?", question{confirmRemove, "r2"}, modeBrowse)
-	clk.t = clk.t.Add(time.Second)
-	d, msg = d.Key(keyMsg("a")) // typing, not answering
-	if a, ok := msg.(confirmAnswer); !ok || a.yes || !a.stray || d.open {
-		t.Fatalf("a stray key: answer %#v, open %v", msg, d.open)
+	if h.key("esc"); h.m.mode != modeScroll || h.m.dlg.Open() {
+		t.Fatalf("esc: mode %v, want scroll", h.m.mode)
 	}
-
-	d.Prompt(promptSendKeys, "send-keys to r1", "r1", modeBrowse)
-	for _, r := range "C-Foo" {
-		d, _ = d.Key(tea.KeyPressMsg{Code: r, Text: string(r)})
+	if h.key("q"); h.m.mode != modeBrowse { // back to live
+		t.Fatalf("q: mode %v, want browsing", h.m.mode)
 	}
-	d, msg = d.Key(keyMsg("enter"))
-	if line, in := d.StatusLine(); msg != nil || !d.open || !in || !strings.Contains(stripANSI(line), "bad key") {
-		t.Fatalf("a bad send-keys line: answer %#v, open %v, line %q", msg, d.open, line)
+	if h.key("x"); h.m.mode != modeDialog || !h.m.dlg.Asking() {
+		t.Fatalf("x: mode %v, asking %v", h.m.mode, h.m.dlg.Asking())
 	}
-	for range "C-Foo" {
-		d, _ = d.Key(keyMsg("backspace"))
-	}
-	for _, r := range "C-c" {
-		d, _ = d.Key(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-	d, msg = d.Key(keyMsg("enter"))
-	a, ok := msg.(promptAnswer)
-	if !ok || a.target != "r1" || len(a.items) != 1 || a.items[0].IsText || a.items[0].Key.Rune != 'c' || d.open {
-		t.Fatalf("C-c: answer %#v, open %v", msg, d.open)
-	}
-
-	d.Form(modeBrowse, nil, "")
-	d.form.fields[0].Insert("echo hi")
-	d, msg = d.Key(keyMsg("enter"))
-	if f, ok := msg.(formAnswer); !ok || f.spec.Shell != "echo hi" || f.parity || d.open {
-		t.Fatalf("form: answer %#v, open %v", msg, d.open)
-	}
-
-	d.Prompt(promptPaste, "paste to r1", "r1", modeBrowse)
-	if d, msg = d.Key(keyMsg("esc")); msg != nil || d.open {
-		t.Fatalf("esc: answer %#v, open %v", msg, d.open)
+	if h.key("n"); h.m.mode != modeBrowse {
+		t.Fatalf("n: mode %v, want browsing", h.m.mode)
 	}
 }
 

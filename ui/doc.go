@@ -9,18 +9,18 @@
 //     terminal pane).
 //   - One component per pane (runlist.List, Details, Terminal, Events), each with New,
 //     Update returning its concrete type, View and SetSize, its methods in files named
-//     after it (dialogs.go, …) or in a package of its own (ui/runlist, ui/details,
-//     ui/events, ui/terminal), which never imports ui; the root builds them and routes
-//     to them. A list row (runlist.Row) is a run or a configured run not started yet;
-//     Details and Terminal show one row. Components with keys of their own have their
-//     own KeyMap, embedded in KeyMap (keys.go), which overrides by action name. They
-//     share one read-only *common.Common (styles, clock).
-//   - The dialog host (dialogs.go) owns the dialogs (Prompt, Confirm, Form); a dialog
-//     done answers with a typed message (confirmAnswer, promptAnswer, formAnswer) that
-//     the Model routes to an action. The reads in flight (requests.go), the per-run
-//     input queues (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key
-//     guard (guard.go), the parity pair (pair.go) and the help page (help.go) are small
-//     types of their own.
+//     after it (runlist_pending.go, …) or in a package of its own (ui/runlist,
+//     ui/details, ui/events, ui/terminal, ui/dialog, ui/help), which never imports ui;
+//     the root builds them and routes to them. A list row (runlist.Row) is a run or a
+//     configured run not started yet; Details and Terminal show one row. Components
+//     with keys of their own have their own KeyMap, embedded in KeyMap (keys.go), which
+//     overrides by action name. They share one read-only *common.Common (styles, clock).
+//   - Package ui/dialog owns the dialogs (Host, Prompt, Confirm, Form); a dialog done
+//     answers with a typed message (dialog.ConfirmAnswer, PromptAnswer, FormAnswer)
+//     that the Model routes to an action (dialogs.go); package ui/help is the help
+//     page. The reads in flight (requests.go), the per-run input queues
+//     (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key guard
+//     (guard.go) and the parity pair (pair.go) are small types of their own.
 //   - Core calls happen only inside tea.Cmds built by cmds.go, which capture values,
 //     never the model. Update and View do no I/O; a test proves it with a counting fake.
 //   - Core events arrive through Bridge, one goroutine: lifecycle events one message

@@ -72,7 +72,7 @@ func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 			return m, m.send([]ptyhost.Item{it}, m.pair.targets(m.term)...)
 		}
 	case modeDialog:
-		m.dlg = m.dlg.Paste(p)
+		m.dlg.Host, _ = m.dlg.Update(p)
 	case modeFilter:
 		before := m.list.SelectedKey()
 		m.list, _ = m.list.Update(p)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/dialog"
 )
 
 // Keys that must not act by accident (issue 14.4, 14.3). Outside focus single keys
@@ -59,23 +60,23 @@ func (g *strayGuard) drop(now time.Time) (int, bool) {
 // askAbout is the question a destructive key asks about a run (cancel, interrupt,
 // remove), or why it does not apply (refusal); configured says the run was started
 // from the config, so removing it lists it as not started again (issue 14.8).
-func askAbout(km KeyMap, k tea.KeyPressMsg, sel runs.Info, configured bool) (text string, q question, refusal string) {
+func askAbout(km KeyMap, k tea.KeyPressMsg, sel runs.Info, configured bool) (text string, q dialog.Question, refusal string) {
 	switch {
 	case key.Matches(k, km.Interrupt) && sel.Ended():
 		return "", q, fmt.Sprintf("interrupt: %s has ended", sel.Name)
 	case key.Matches(k, km.Interrupt):
-		return fmt.Sprintf("Interrupt %s (Ctrl-C)?", sel.Name), question{confirmInterrupt, sel.ID}, ""
+		return fmt.Sprintf("Interrupt %s (Ctrl-C)?", sel.Name), dialog.Question{Op: dialog.Interrupt, ID: sel.ID}, ""
 	case key.Matches(k, km.Remove) && !sel.Ended():
 		return "", q, fmt.Sprintf("remove: %s is still %s", sel.Name, sel.State)
 	case key.Matches(k, km.Remove) && configured:
 		return fmt.Sprintf("Remove %s's run and screen? It is listed as not started again (%s starts it).",
-			sel.Name, km.Restart.Help().Key), question{confirmRemove, sel.ID}, ""
+			sel.Name, km.Restart.Help().Key), dialog.Question{Op: dialog.Remove, ID: sel.ID}, ""
 	case key.Matches(k, km.Remove):
-		return fmt.Sprintf("Remove %s and its screen from the list?", sel.Name), question{confirmRemove, sel.ID}, ""
+		return fmt.Sprintf("Remove %s and its screen from the list?", sel.Name), dialog.Question{Op: dialog.Remove, ID: sel.ID}, ""
 	case sel.Ended():
 		return "", q, fmt.Sprintf("cancel: %s has ended", sel.Name)
 	}
-	return fmt.Sprintf("Cancel %s (%s)?", sel.Name, sel.ID), question{confirmCancel, sel.ID}, ""
+	return fmt.Sprintf("Cancel %s (%s)?", sel.Name, sel.ID), dialog.Question{Op: dialog.Cancel, ID: sel.ID}, ""
 }
 
 // noTerminalIO says why a run takes no keys, paste or submit ("" if it does).

@@ -125,8 +125,8 @@ func TestRestartInPlace(t *testing.T) {
 func TestFormKindRowKeepsTypedText(t *testing.T) {
 	h := twoRuns(t)
 	h.key("n", "down") // the kind row
-	h.key("l", "s")
-	if got := h.m.dlg.form.fields[0].Value(); got != "ls" {
-		t.Fatalf("command %q, want ls", got)
+	h.key("l", "s", "enter")
+	if specs := h.core.specs; len(specs) != 1 || specs[0].Shell != "ls" {
+		t.Fatalf("started %+v, want the command ls", specs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"corral/ui/common"
 	"corral/ui/events"
+	"corral/ui/help"
 	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
@@ -198,29 +199,24 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	groups := k.helpGroups()
 	out := make([][]key.Binding, len(groups))
 	for i, g := range groups {
-		out[i] = g.keys
+		out[i] = g.Keys
 	}
 	return out
 }
 
-// helpGroup is a titled group of the help page.
-type helpGroup struct {
-	title string
-	keys  []key.Binding
-}
-
-func (k KeyMap) helpGroups() []helpGroup {
-	return []helpGroup{
-		{"Runs", []key.Binding{k.Up, k.Down, k.First, k.Last, k.PrevPage, k.NextPage, k.Filter, k.ClearFilter,
+// helpGroups is the help page's groups of keys, titled.
+func (k KeyMap) helpGroups() []help.Group {
+	return []help.Group{
+		{Title: "Runs", Keys: []key.Binding{k.Up, k.Down, k.First, k.Last, k.PrevPage, k.NextPage, k.Filter, k.ClearFilter,
 			k.NextWaiting, k.NextUnseen, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
 			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
-		{"The selected run", []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
+		{Title: "The selected run", Keys: []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
 			k.PairKeys, k.PairDiff}},
-		{"Focus", []key.Binding{k.Leave}},
-		{"Transcript", []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
+		{Title: "Focus", Keys: []key.Binding{k.Leave}},
+		{Title: "Transcript", Keys: []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live, k.CopyMode, k.Mark, k.Yank, k.Pager, k.Save}},
-		{"Dialogs", []key.Binding{k.Accept, k.Dismiss, k.Yes, k.No, k.Toggle, k.NextField, k.PrevField}},
-		{"Replay (corral replay)", []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
+		{Title: "Dialogs", Keys: []key.Binding{k.Accept, k.Dismiss, k.Yes, k.No, k.Toggle, k.NextField, k.PrevField}},
+		{Title: "Replay (corral replay)", Keys: []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
 			k.ReplayEnd, k.ReplayFaster, k.ReplaySlower}},
 	}
 }

@@ -8,11 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"corral/reaper"
 	"corral/runs"
-	"corral/ui/common"
 )
 
 // The terminal pane's inner columns at common sizes (issue 12.6; before: 46, 58, 82
@@ -262,16 +260,5 @@ func TestDetailsTreeRowsStayRows(t *testing.T) {
 				t.Errorf("%dx%d: row %d is not the process %s under PID:\n%s", sz[0], sz[1], i+1, pid, strings.Join(lines, "\n"))
 			}
 		}
-	}
-}
-
-// A question longer than the status line keeps its answer keys: the question is cut.
-func TestLongQuestionKeepsItsKeys(t *testing.T) {
-	c := newCommon(DefaultKeyMap(), func() time.Time { return t0 })
-	q := NewConfirm(c, "Remove integration-tests-linux's run and screen? It is listed as not started again (R starts it).")
-	q.SetSize(80, 1)
-	v := stripANSI(q.View())
-	if common.WidthOf(v) != 80 || !strings.HasSuffix(strings.TrimRight(v, " "), "n/N/esc no") || !strings.Contains(v, "Remove") {
-		t.Fatalf("%q", v)
 	}
 }

@@ -8,7 +8,9 @@ import (
 
 	"corral/runs"
 	"corral/ui/details"
+	"corral/ui/dialog"
 	"corral/ui/events"
+	"corral/ui/help"
 	"corral/ui/runlist"
 	"corral/ui/terminal"
 )
@@ -46,8 +48,8 @@ type Model struct {
 	term    terminal.Terminal
 	events  events.Events
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
-	dlg     dialogHost
-	help    helpView
+	dlg     dialogs
+	help    help.Model
 	guard   strayGuard // keys close behind keys that went astray are dropped (guard.go)
 
 	flash  string // a one-line notice in the status line, until the next key
@@ -102,7 +104,9 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	c := newCommon(keys, now)
 	m := Model{c: c, core: o.Core, now: c.Now(),
 		list: runlist.New(c.Common, &c.Keys.ListKeyMap, runlist.FilterKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}, o.Initial), details: details.New(c.Common, &c.Keys.Restart),
-		term: newTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogHost(c),
+		term: newTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogs(c),
+		help: help.New(c.Common, help.Keys{Down: &c.Keys.ScrollDown, PageDown: &c.Keys.PageDown, Up: &c.Keys.ScrollUp,
+			PageUp: &c.Keys.PageUp, Leave: &c.Keys.Leave}),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
@@ -190,11 +194,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		m.follow.touched(m.now)
 		return m.handleMouse(msg)
-	case confirmAnswer, promptAnswer, formAnswer:
+	case dialog.ConfirmAnswer, dialog.PromptAnswer, dialog.FormAnswer:
 		return m.answered(msg)
 	case probeMsg: // what autoplay may read of the model (autoplay.go)
 		sel, _ := m.list.Selected()
-		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.kind == dlgConfirm}
+		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.Asking()}
 		return m, nil
 	}
 	if next, cmd, ok := m.handleData(msg); ok {
@@ -214,4 +218,5 @@ func (m *Model) relayout() {
 	m.term.SetZoomed(l.zoomed)
 	m.events.SetSize(l.events.w, l.events.h)
 	m.dlg.SetSize(l.w, l.h)
+	m.help.SetSize(l.w, l.h)
 }

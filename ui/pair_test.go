@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"corral/ptyhost"
 	"corral/runs"
 )
@@ -86,7 +88,7 @@ func TestPairDiffWhenBothEnded(t *testing.T) {
 func TestFormStartsAPair(t *testing.T) {
 	h := twoRuns(t)
 	h.key("n")
-	h.m.dlg.form.fields[0].Insert("echo hi")
+	h.send(tea.PasteMsg{Content: "echo hi"})
 	h.key("tab", "tab", "enter")
 	specs := h.core.specs
 	if len(specs) != 2 || !specs[0].PTY || specs[1].PTY || specs[0].Pair == "" || specs[0].Pair != specs[1].Pair ||

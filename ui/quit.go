@@ -8,6 +8,7 @@ import (
 
 	"corral/runs"
 	"corral/ui/common"
+	"corral/ui/dialog"
 	"corral/ui/runlist"
 )
 
@@ -29,16 +30,16 @@ func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 		if m.list.Grouped() {
 			where = fmt.Sprintf("on their %d host(s)", m.list.HostCount())
 		}
-		m.mode = m.dlg.Ask(fmt.Sprintf("Detach? %d live run(s) keep running %s (%s ends them all).",
-			n, where, m.c.Keys.Shutdown.Help().Key), question{op: confirmDetach}, m.mode)
+		m.mode = m.dlg.ask(fmt.Sprintf("Detach? %d live run(s) keep running %s (%s ends them all).",
+			n, where, m.c.Keys.Shutdown.Help().Key), dialog.Question{Op: dialog.Detach}, m.mode)
 		return m, nil
 	}
 	if q := quitQuestion(m.list); q != "" && m.list.Grouped() {
-		m.mode = m.dlg.Ask(strings.Replace(q, "will be ended", fmt.Sprintf("on %d host(s) will be ended", m.list.HostCount()), 1),
-			question{op: confirmQuit}, m.mode)
+		m.mode = m.dlg.ask(strings.Replace(q, "will be ended", fmt.Sprintf("on %d host(s) will be ended", m.list.HostCount()), 1),
+			dialog.Question{Op: dialog.Quit}, m.mode)
 		return m, nil
 	} else if q != "" {
-		m.mode = m.dlg.Ask(q, question{op: confirmQuit}, m.mode)
+		m.mode = m.dlg.ask(q, dialog.Question{Op: dialog.Quit}, m.mode)
 		return m, nil
 	}
 	return m.startQuit()

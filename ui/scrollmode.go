@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/ui/dialog"
 	"corral/ui/terminal"
 )
 
@@ -34,7 +35,7 @@ func (m Model) scrollKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.leaveMode()
 	case key.Matches(k, km.Search):
 		if sel, ok := m.list.Selected(); ok {
-			m.mode = m.dlg.Prompt(promptSearch, "search "+sel.Name, sel.ID, m.mode)
+			m.mode = m.dlg.prompt(dialog.Search, "search "+sel.Name, sel.ID, m.mode)
 		}
 	case key.Matches(k, km.Zoom):
 		return m.toggleZoom()

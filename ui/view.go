@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"corral/runs/agentstate"
 	"corral/ui/common"
@@ -39,7 +38,7 @@ func (m Model) View() tea.View {
 		return v
 	}
 	if m.mode == modeHelp {
-		v.Content = m.help.View(m.c, m.lay.w, m.lay.h)
+		v.Content = m.help.View()
 		return v
 	}
 	v.Content = m.dlg.Overlay(m.compose())
@@ -170,18 +169,4 @@ func shortHelp(st common.Styles, bs []key.Binding) string {
 		b.WriteString(" " + st.Key.Render(k.Help().Key) + " " + st.Desc.Render(k.Help().Desc) + " ")
 	}
 	return b.String()
-}
-
-// overlay draws box lines over content at column x, line y.
-func overlay(content string, box []string, x, y int) string {
-	lines := strings.Split(content, "\n")
-	for i, b := range box {
-		if y+i >= len(lines) {
-			break
-		}
-		l := lines[y+i]
-		w := common.WidthOf(b)
-		lines[y+i] = ansi.Truncate(l, x, "") + "\x1b[0m" + b + ansi.TruncateLeft(l, x+w, "")
-	}
-	return common.JoinLines(lines)
 }

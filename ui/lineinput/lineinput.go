@@ -1,21 +1,47 @@
 // Package lineinput is a one-line text editor: the dialogs' prompts and fields and
-// the run list's filter. It is not bubbles' textinput, whose sanitizer turns every
-// newline and tab into a space (a paste prompt keeps them, shown ⏎ and →) and which
-// imports a clipboard module the build does not have.
+// the run list's filter. Its keys are bindings named as bubbles' textinput names them,
+// but it is not textinput: textinput's sanitizer turns every newline and tab into a
+// space ("\r\n" into two), and a paste or submit prompt keeps them (shown ⏎ and →) and
+// sends them as they were; its ctrl+v reads the system clipboard (another module,
+// a clipboard program run), where a terminal's paste comes as a paste; and its word
+// moves on alt keys would take keys that today fall through (the run list's filter
+// moves the selection on a key the editor does not use).
 package lineinput
 
 import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/ui/common"
 )
 
-// Model is a one-line text editor. Multi-line values (pastes) are kept whole and
-// shown with ⏎ for each newline.
+// keyMap is the editing keys (named as bubbles' textinput names them).
+type keyMap struct {
+	CharacterForward, CharacterBackward, LineStart, LineEnd   key.Binding
+	DeleteCharacterBackward, DeleteCharacterForward           key.Binding
+	DeleteBeforeCursor, DeleteAfterCursor, DeleteWordBackward key.Binding
+}
+
+// keys is every editor's keys: the arrows, home and end, and Emacs's. They are not
+// configurable, so the zero Model edits.
+var keys = keyMap{
+	CharacterForward:        key.NewBinding(key.WithKeys("right", "ctrl+f")),
+	CharacterBackward:       key.NewBinding(key.WithKeys("left", "ctrl+b")),
+	LineStart:               key.NewBinding(key.WithKeys("home", "ctrl+a")),
+	LineEnd:                 key.NewBinding(key.WithKeys("end", "ctrl+e")),
+	DeleteCharacterBackward: key.NewBinding(key.WithKeys("backspace", "ctrl+h")),
+	DeleteCharacterForward:  key.NewBinding(key.WithKeys("delete", "ctrl+d")),
+	DeleteBeforeCursor:      key.NewBinding(key.WithKeys("ctrl+u")),
+	DeleteAfterCursor:       key.NewBinding(key.WithKeys("ctrl+k")),
+	DeleteWordBackward:      key.NewBinding(key.WithKeys("ctrl+w")),
+}
+
+// Model is a one-line text editor; the zero Model is an empty one. Multi-line values
+// (pastes) are kept whole and shown with ⏎ for each newline.
 type Model struct {
 	value     []rune
 	pos       int
@@ -27,29 +53,30 @@ func New(multiline bool) Model { return Model{multiline: multiline} }
 
 // Key edits on a key press and reports whether it used the key.
 func (in *Model) Key(k tea.KeyPressMsg) bool {
-	switch k.Keystroke() {
-	case "left", "ctrl+b":
+	km := keys
+	switch {
+	case key.Matches(k, km.CharacterBackward):
 		in.pos = max(in.pos-1, 0)
-	case "right", "ctrl+f":
+	case key.Matches(k, km.CharacterForward):
 		in.pos = min(in.pos+1, len(in.value))
-	case "home", "ctrl+a":
+	case key.Matches(k, km.LineStart):
 		in.pos = 0
-	case "end", "ctrl+e":
+	case key.Matches(k, km.LineEnd):
 		in.CursorEnd()
-	case "backspace", "ctrl+h":
+	case key.Matches(k, km.DeleteCharacterBackward):
 		if in.pos > 0 {
 			in.value = append(in.value[:in.pos-1], in.value[in.pos:]...)
 			in.pos--
 		}
-	case "delete", "ctrl+d":
+	case key.Matches(k, km.DeleteCharacterForward):
 		if in.pos < len(in.value) {
 			in.value = append(in.value[:in.pos], in.value[in.pos+1:]...)
 		}
-	case "ctrl+u":
+	case key.Matches(k, km.DeleteBeforeCursor):
 		in.value, in.pos = append([]rune(nil), in.value[in.pos:]...), 0
-	case "ctrl+k":
+	case key.Matches(k, km.DeleteAfterCursor):
 		in.value = in.value[:in.pos]
-	case "ctrl+w":
+	case key.Matches(k, km.DeleteWordBackward):
 		in.deleteWord()
 	default:
 		if k.Text == "" || k.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {

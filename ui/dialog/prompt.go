@@ -1,30 +1,32 @@
-package ui
+package dialog
 
 import (
-	"corral/ui/common"
-	"corral/ui/lineinput"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"corral/ui/common"
+	"corral/ui/lineinput"
 )
 
-// promptKind is what a prompt's text is for.
-type promptKind int
+// PromptKind is what a prompt's text is for.
+type PromptKind int
 
 const (
-	promptSendKeys promptKind = iota
-	promptPaste
-	promptSubmit
-	promptSearch
+	SendKeys PromptKind = iota
+	Paste
+	Submit
+	Search
 )
 
 // Prompt is a one-line prompt in the status line: send-keys, paste, submit, search.
 // Accept and Dismiss end it; the root reads the result with Done.
 type Prompt struct {
-	c      *Common
-	kind   promptKind
+	c      *common.Common
+	keys   *KeyMap
+	kind   PromptKind
 	label  string
 	target string // the run it acts on
 	in     lineinput.Model
@@ -35,9 +37,9 @@ type Prompt struct {
 }
 
 // NewPrompt returns an open prompt.
-func NewPrompt(c *Common, kind promptKind, label, target string) Prompt {
-	return Prompt{c: c, kind: kind, label: label, target: target,
-		in: lineinput.New(kind == promptPaste || kind == promptSubmit)}
+func NewPrompt(c *common.Common, keys *KeyMap, kind PromptKind, label, target string) Prompt {
+	return Prompt{c: c, keys: keys, kind: kind, label: label, target: target,
+		in: lineinput.New(kind == Paste || kind == Submit)}
 }
 
 // SetSize sets the width of the status line.
@@ -54,9 +56,9 @@ func (p Prompt) Update(msg tea.Msg) (Prompt, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(m, p.c.Keys.DialogKeyMap.Accept):
+		case key.Matches(m, p.keys.Accept):
 			p.done, p.ok = true, true
-		case key.Matches(m, p.c.Keys.DialogKeyMap.Dismiss):
+		case key.Matches(m, p.keys.Dismiss):
 			p.done = true
 		case p.in.Key(m):
 			p.err = ""
@@ -93,12 +95,13 @@ func (p Prompt) Cursor() *tea.Cursor {
 }
 
 // Confirm is a y/n question in the status line. It is answered by a person who read
-// it (issue 14.4): a y or n that comes before answerGrace has passed since it opened
+// it (issue 14.4): a y or n that comes before AnswerGrace has passed since it opened
 // was typed before the question was there (a paste, a sentence typed into the wrong
 // place) and is ignored; any other key means the keys were not meant for it, and
 // closes it as a no.
 type Confirm struct {
-	c        *Common
+	c        *common.Common
+	keys     *KeyMap
 	question string
 	w        int
 	done     bool
@@ -107,13 +110,13 @@ type Confirm struct {
 	early    bool // an answer came too early and was ignored
 }
 
-// answerGrace is less than anyone takes to read a question and press y, and more
+// AnswerGrace is less than anyone takes to read a question and press y, and more
 // than separates the keys of a paste or of fast typing.
-const answerGrace = 120 * time.Millisecond
+const AnswerGrace = 120 * time.Millisecond
 
 // NewConfirm asks a question.
-func NewConfirm(c *Common, question string) Confirm {
-	return Confirm{c: c, question: question, opened: c.Now()}
+func NewConfirm(c *common.Common, keys *KeyMap, question string) Confirm {
+	return Confirm{c: c, keys: keys, question: question, opened: c.Now()}
 }
 
 // Early reports whether an answer was ignored for coming before the question could
@@ -132,16 +135,16 @@ func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 	if !ok {
 		return f, nil
 	}
-	answer := key.Matches(k, f.c.Keys.DialogKeyMap.Yes, f.c.Keys.DialogKeyMap.No)
+	answer := key.Matches(k, f.keys.Yes, f.keys.No)
 	// A clock that did not move at all is a test's fixed clock, never a person.
-	if gap := f.c.Now().Sub(f.opened); answer && gap > 0 && gap < answerGrace {
+	if gap := f.c.Now().Sub(f.opened); answer && gap > 0 && gap < AnswerGrace {
 		f.early = true
 		return f, nil
 	}
 	switch {
-	case key.Matches(k, f.c.Keys.DialogKeyMap.Yes):
+	case key.Matches(k, f.keys.Yes):
 		f.done, f.yes = true, true
-	case key.Matches(k, f.c.Keys.DialogKeyMap.No):
+	case key.Matches(k, f.keys.No):
 		f.done = true
 	case k.Text != "": // typing, not answering: the question goes
 		f.done = true
@@ -153,8 +156,8 @@ func (f Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd) {
 // answer keys stay: a question whose keys are cut off cannot be answered.
 func (f Confirm) View() string {
 	st := f.c.Styles
-	keys := " " + st.Key.Render(f.c.Keys.DialogKeyMap.Yes.Help().Key) + st.Desc.Render(" yes  ") +
-		st.Key.Render(f.c.Keys.DialogKeyMap.No.Help().Key) + st.Desc.Render(" no")
+	keys := " " + st.Key.Render(f.keys.Yes.Help().Key) + st.Desc.Render(" yes  ") +
+		st.Key.Render(f.keys.No.Help().Key) + st.Desc.Render(" no")
 	q := st.Warn.Render(" " + common.Clean(f.question))
 	if room := f.w - common.WidthOf(keys); common.WidthOf(q) > room {
 		q = ansi.Truncate(q, max(room, 0), "…") + "\x1b[0m"

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"errors"
@@ -19,7 +19,8 @@ import (
 // Form is the new-run form: a command line, PTY, pipe or a parity pair of both,
 // optional timeouts, the escape policy and, over several hosts, the host.
 type Form struct {
-	c          *Common
+	c          *common.Common
+	keys       *KeyMap
 	fields     [3]lineinput.Model // command, timeout, no-output timeout
 	kind       formKind
 	failEscape bool     // escape policy fail; own (the default) otherwise (issue 14.1)
@@ -73,7 +74,7 @@ const (
 )
 
 // NewForm returns an empty form for a PTY run.
-func NewForm(c *Common) Form { return Form{c: c} }
+func NewForm(c *common.Common, keys *KeyMap) Form { return Form{c: c, keys: keys} }
 
 // Parity reports whether the accepted spec is to start as a parity pair.
 func (f Form) Parity() bool { return f.kind == kindParity }
@@ -100,7 +101,7 @@ func (f Form) Update(msg tea.Msg) (Form, tea.Cmd) {
 }
 
 func (f *Form) key(k tea.KeyPressMsg) {
-	km := f.c.Keys.DialogKeyMap
+	km := f.keys
 	switch {
 	case key.Matches(k, km.Accept):
 		f.accept()
@@ -131,7 +132,7 @@ func (f *Form) key(k tea.KeyPressMsg) {
 	}
 }
 
-// input is the focused text common.Field (nil on the kind row).
+// input is the focused text field (nil on the kind row).
 func (f *Form) input() *lineinput.Model {
 	switch f.focus {
 	case 0:
@@ -216,7 +217,7 @@ func (f Form) Lines() []string {
 	}
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
-		f.row(1, "kind", kind+st.Muted.Render("  ("+f.c.Keys.DialogKeyMap.Toggle.Help().Key+")")),
+		f.row(1, "kind", kind+st.Muted.Render("  ("+f.keys.Toggle.Help().Key+")")),
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
 		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
@@ -227,8 +228,8 @@ func (f Form) Lines() []string {
 	rows = append(rows,
 		"",
 		st.Danger.Render(" "+f.err),
-		st.Muted.Render(" "+f.c.Keys.DialogKeyMap.Accept.Help().Key+" start · "+f.c.Keys.DialogKeyMap.Dismiss.Help().Key+
-			" cancel · "+f.c.Keys.DialogKeyMap.PrevField.Help().Key+", "+f.c.Keys.DialogKeyMap.NextField.Help().Key+" field"))
+		st.Muted.Render(" "+f.keys.Accept.Help().Key+" start · "+f.keys.Dismiss.Help().Key+
+			" cancel · "+f.keys.PrevField.Help().Key+", "+f.keys.NextField.Help().Key+" field"))
 	for i := range rows {
 		rows[i] = common.Fit(rows[i], iw)
 	}
