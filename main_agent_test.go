@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs"
-	"corral/runs/eventually"
 )
 
 // toyAgent is an agent in a PTY the way the real ones behave where it matters: it

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/client"
-	"corral/runs/eventually"
 )
 
 // Runs that survive their server (DESIGN §18, issue 24), through the binary: the

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // Keys are encoded at the run with its screen's modes (issue 21), and a run readopted

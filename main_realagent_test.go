@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/agentstate/agenttest"
-	"corral/runs/eventually"
 )
 
 // approveKey answers each CLI's permission question with yes.

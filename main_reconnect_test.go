@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // What happened while no UI was attached is in the events pane of the next: a run

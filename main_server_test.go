@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // serverCmd is corral with the given state dir (the server is per state dir).

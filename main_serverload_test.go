@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // Issue 23, end to end through the real binary: a server no client can swell or

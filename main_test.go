@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
 	"corral/runs"
-	"corral/runs/eventually"
 )
 
 // corralBin is the real corral binary, built once for these end-to-end tests. It also

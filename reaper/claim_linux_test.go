@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 
 	"golang.org/x/sys/unix"
 )

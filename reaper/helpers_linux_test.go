@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 
 	"github.com/creack/pty"
 )

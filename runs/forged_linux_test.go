@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // nobody is the uid and gid of another user's processes in these tests.

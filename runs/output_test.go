@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/ptyhost"
-	"corral/runs/eventually"
 )
 
 // 50 MB through a run: the child is never blocked (it finishes), the in-memory log

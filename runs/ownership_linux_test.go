@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // inPIDNamespace runs the calling test again inside a PID namespace of its own and

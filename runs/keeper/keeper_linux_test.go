@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // The test binary is also the keeper and its server: KEEPER_TEST=DIR makes it a
