@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"corral/demo/testkit"
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
@@ -32,7 +34,7 @@ func startKilled(t *testing.T, state string) int {
 	if pid <= 1 {
 		t.Fatal("the child never said it was ready")
 	}
-	endLater(t, pin(t, pid), syscall.SIGKILL, "the orphan") // only if a test failed
+	endLater(t, testkit.Pin(t, pid), syscall.SIGKILL, "the orphan") // only if a test failed
 	cmd.Process.Kill()
 	cmd.Wait()
 	return pid
@@ -136,7 +138,7 @@ func TestReconcileSparesCopiedRunID(t *testing.T) {
 	if err := copied.Start(); err != nil {
 		t.Fatal(err)
 	}
-	fp := pin(t, copied.Process.Pid)
+	fp := testkit.Pin(t, copied.Process.Pid)
 	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); copied.Wait() })
 	r := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
 	if r.code != 0 || !strings.Contains(r.stdout, `"decision":"orphan-reaped"`) {

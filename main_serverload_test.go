@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 )
 
@@ -132,7 +133,7 @@ func TestStoppedServerClearError(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	id := strings.TrimSpace(sp.stdout)
-	fp := pin(t, serverPID(t, state))
+	fp := testkit.Pin(t, serverPID(t, state))
 	if err := fp.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 	"corral/reaper"
 )
@@ -43,10 +44,7 @@ func inPIDNamespace(t *testing.T) bool {
 func deadRoot(t *testing.T) reaper.Fingerprint {
 	t.Helper()
 	cmd, _ := startOutside(t, "sleep")
-	fp, err := reaper.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, cmd.Process.Pid)
 	cmd.Process.Kill()
 	cmd.Wait()
 	return fp
@@ -66,10 +64,7 @@ func outsider(t *testing.T, env []string, mode string, args ...string) (*exec.Cm
 	}
 	buf := make([]byte, 256)
 	out.Read(buf) // its first line: it is running
-	fp, err := reaper.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, cmd.Process.Pid)
 	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); cmd.Wait() })
 	return cmd, fp
 }
@@ -110,10 +105,7 @@ func TestReconcileRecycledPID(t *testing.T) {
 		if len(pid) != 1 {
 			t.Fatalf("daemonizer said %q", line)
 		}
-		fp, err := reaper.Identify(pid[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		fp := testkit.Pin(t, pid[0])
 		t.Cleanup(func() { fp.Signal(syscall.SIGKILL) })
 		if cmd.Process.Pid == root.PID {
 			cmd.Wait()
@@ -148,10 +140,7 @@ func TestReconcileForgedRecords(t *testing.T) {
 	s := regSup(t, reg)
 	_, victim := outsider(t, nil, "sleep")
 	gone := deadRoot(t)
-	init, err := reaper.Identify(1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	init := testkit.Pin(t, 1)
 	forge := func(id string, pid, sid int, fp reaper.Fingerprint, esc ...reaper.Fingerprint) {
 		rec := Record{RunID: id, Name: id, Backend: "pipe", PID: pid, PGID: sid, SID: sid, Fingerprint: fp,
 			State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead", LeaseEpoch: 3,

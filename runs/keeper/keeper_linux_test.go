@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 )
 
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	testkit.Main(m)
 }
 
 // serveFake is a server in miniature. The first starts a pipe run that prints "one",
