@@ -56,5 +56,5 @@
 // # Corral's own terminal
 //
 // Corral's own terminal while a run is in the foreground (raw mode, SIGWINCH,
-// the escape chord, the output filter) is package ptyhost/hostterm.
+// the escape chord, the output filter) is package runs/foreground/hostterm.
 package ptyhost
