@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
@@ -69,7 +69,7 @@ type (
 		kind   promptKind
 		target string
 		text   string
-		items  []ptyhost.Item
+		items  []keys.Item
 	}
 	// formAnswer: the new-run form was accepted.
 	formAnswer struct {
@@ -225,7 +225,7 @@ func (d dialogHost) promptKey(k tea.KeyPressMsg) (dialogHost, tea.Msg) {
 	}
 	a := promptAnswer{kind: d.prompt.kind, target: d.prompt.target, text: text}
 	if a.kind == promptSendKeys {
-		items, err := ptyhost.ParseSendKeys(text)
+		items, err := keys.ParseSendKeys(text)
 		if err != nil {
 			d.prompt.SetError(err)
 			return d, nil

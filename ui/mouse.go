@@ -3,9 +3,9 @@ package ui
 import (
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
+	"corral/ptyhost/keys"
 
-	"corral/ptyhost"
+	tea "charm.land/bubbletea/v2"
 )
 
 // The mouse (issue 12.7). A focused app that asked for mouse reporting gets the events
@@ -59,7 +59,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		if x, y, in := m.lay.inTerm(ev.X, ev.Y); in {
 			if st := m.term.ReadState(); st.MouseMode != 0 {
 				if it, ok := MouseItem(msg, x, y); ok {
-					return m, m.send([]ptyhost.Item{it}, m.term.ID())
+					return m, m.send([]keys.Item{it}, m.term.ID())
 				}
 				return m, nil
 			}
