@@ -17,28 +17,6 @@ import (
 	"corral/reaper"
 )
 
-// inPIDNamespace runs the calling test again inside a PID namespace of its own and
-// reports false outside (the outer run only checks that the inner one passed), true
-// inside. Skips where the namespace cannot be made (not root, no unshare).
-func inPIDNamespace(t *testing.T) bool {
-	t.Helper()
-	if demo.InPIDNamespace() {
-		return true
-	}
-	cmd, err := demo.PIDNamespace(t.Name())
-	if err != nil {
-		t.Skip(err)
-	}
-	out, err := cmd.CombinedOutput()
-	if strings.HasPrefix(string(out), "unshare:") { // e.g. root without CAP_SYS_ADMIN in a container
-		t.Skipf("no PID namespace here: %s", strings.TrimSpace(string(out)))
-	}
-	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-		t.Fatalf("inside a PID namespace: %v\n%s", err, out)
-	}
-	return false
-}
-
 // deadRoot starts a sleeper outside Corral, fingerprints it and kills it: the root of
 // a run whose owner and root both died.
 func deadRoot(t *testing.T) reaper.Fingerprint {
@@ -89,7 +67,7 @@ func reconcileOne(t *testing.T, s *Supervisor, id string) Decision {
 // setsid (session = the dead root's number) and forked; reconcile closes the record
 // lost and signals nothing of the daemon. Before the fix: orphan-reaped, killed 1.
 func TestReconcileRecycledPID(t *testing.T) {
-	if !inPIDNamespace(t) {
+	if !demo.RerunInPIDNamespace(t) {
 		return
 	}
 	reg := openReg(t, t.TempDir())
@@ -133,7 +111,7 @@ func TestReconcileRecycledPID(t *testing.T) {
 // fingerprint are closed lost; nothing is signalled. Inside a PID namespace, so that
 // init is the test's init, which fails the run if anything reaches it.
 func TestReconcileForgedRecords(t *testing.T) {
-	if !inPIDNamespace(t) {
+	if !demo.RerunInPIDNamespace(t) {
 		return
 	}
 	reg := openReg(t, t.TempDir())
