@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
@@ -35,6 +36,16 @@ func startKilled(t *testing.T, state string) int {
 		t.Fatal("the child never said it was ready")
 	}
 	endLater(t, testkit.Pin(t, pid), syscall.SIGKILL, "the orphan") // only if a test failed
+	// With cgroups the child runs before its pid is recorded (no hold): corral killed in
+	// between leaves a record without a pid, and decisions that name none.
+	eventually.True(t, 20*time.Second, "the child's pid in its record", func() bool {
+		for _, r := range lsRunsOf(t, state) {
+			if r.PID == pid {
+				return true
+			}
+		}
+		return false
+	})
 	cmd.Process.Kill()
 	cmd.Wait()
 	return pid
