@@ -22,7 +22,6 @@ import (
 
 	"corral/config"
 	"corral/demo"
-	"corral/ptyhost/hostterm"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -30,6 +29,7 @@ import (
 	"corral/runs/control"
 	"corral/runs/doctor"
 	"corral/runs/foreground"
+	"corral/runs/foreground/hostterm"
 	"corral/runs/keeper"
 	"corral/runs/listing"
 	"corral/runs/parity"

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/runs"
-	"corral/runs/eventually"
 )
 
 // toyAgent is an agent in a PTY the way the real ones behave where it matters: it
@@ -88,7 +89,7 @@ func TestAgentVerbs(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
-	srv := pin(t, serverPID(t, state))
+	srv := testkit.Pin(t, serverPID(t, state))
 	endLater(t, srv, syscall.SIGTERM, "server")
 	if r := agentCorral(t, env, "submit", "--json", id, "fix", "the", "tests"); r.code != 0 || !strings.Contains(r.stdout, `"took": "left idle"`) {
 		t.Fatalf("submit right after spawn: %+v", r)
@@ -156,7 +157,7 @@ func TestAgentHookAndRules(t *testing.T) {
 	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--shell", "--", toyAgent)
 	id := strings.TrimSpace(sp.stdout)
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
-	endLater(t, pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
 	eventually.True(t, 20*time.Second, "the toy at its prompt", func() bool {
 		return agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "1s").code == 0
 	})

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
 	"corral/runs"
-	"corral/runs/eventually"
 )
 
 // The cgroup backend where Corral's own cgroup is delegated to its user, as systemd

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/client/sshtest"
-	"corral/runs/eventually"
 )
 
 // hosts is a test's machines: real sshds (runs/client/sshtest), a config whose

@@ -15,8 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/runs/client"
-	"corral/runs/eventually"
 )
 
 // Runs that survive their server (DESIGN §18, issue 24), through the binary: the
@@ -121,14 +122,14 @@ func TestServerKilledRunsGoOn(t *testing.T) {
 		}
 	}
 	keeper := keeperPID(t, state)
-	endLater(t, pin(t, keeper), syscall.SIGTERM, "keeper")
+	endLater(t, testkit.Pin(t, keeper), syscall.SIGTERM, "keeper")
 	before := lsRuns(t, state)
 	eventually.True(t, 10*time.Second, "the counters to count", func() bool {
 		_, last, _ := counted(t, serverCorral(t, state, "log", "tty").stdout, "t")
 		return last >= 5
 	})
 	old := serverPID(t, state)
-	pin(t, old).Signal(syscall.SIGKILL)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
 	os.WriteFile(trigger, nil, 0o600) // "seven" exits while, or just after, no server runs
 	waitGone(t, old, "the killed server")
 	newServerPID(t, state, old)
@@ -193,7 +194,7 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 			t.Fatalf("spawn: %+v", r)
 		}
 	}
-	endLater(t, pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
 	if d := serverCorral(t, state, "doctor"); !strings.Contains(d.stdout, fmt.Sprintf("keeper:           pid %d: the runs outlive the server", keeperPID(t, state))) {
 		t.Errorf("corral doctor of a server with its keeper:\n%s", d.stdout)
 	}
@@ -234,7 +235,7 @@ func TestUpgradeWithoutKeeperRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Wait() }) // last: after endLater's SIGTERM
-	endLater(t, pin(t, srv.Process.Pid), syscall.SIGTERM, "server")
+	endLater(t, testkit.Pin(t, srv.Process.Pid), syscall.SIGTERM, "server")
 	eventually.True(t, 10*time.Second, "the server to answer", func() bool {
 		c, err := client.Dial(state)
 		if err == nil {
@@ -264,10 +265,10 @@ func TestKeeperAndServerKilledReconciled(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	orphan := lsRuns(t, state)["orphan"].PID
-	endLater(t, pin(t, orphan), syscall.SIGKILL, "the orphan") // only if the test failed
+	endLater(t, testkit.Pin(t, orphan), syscall.SIGKILL, "the orphan") // only if the test failed
 	keeper, old := keeperPID(t, state), serverPID(t, state)
-	pin(t, keeper).Signal(syscall.SIGKILL)
-	pin(t, old).Signal(syscall.SIGKILL)
+	testkit.Pin(t, keeper).Signal(syscall.SIGKILL)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
 	waitGone(t, keeper, "the killed keeper")
 	waitGone(t, old, "the killed server")
 	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
@@ -302,7 +303,7 @@ func TestServerStoppedRunsGoOn(t *testing.T) {
 		return n
 	}
 	eventually.True(t, 10*time.Second, "the run to count", func() bool { return count() > 0 })
-	srv := pin(t, serverPID(t, state))
+	srv := testkit.Pin(t, serverPID(t, state))
 	srv.Signal(syscall.SIGSTOP)
 	t.Cleanup(func() { srv.Signal(syscall.SIGCONT) })
 	from := count()
@@ -342,7 +343,7 @@ func TestUpgradeAttachedUIReconnects(t *testing.T) {
 	if r := serverCorral(t, state, "spawn", "--pty", "--name", "echoer", "--shell", "--", `while read l; do echo "got $l"; done`); r.code != 0 {
 		t.Fatalf("spawn: %+v", r)
 	}
-	endLater(t, pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin))
 	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)
 	x.typeInFocus("one", `got one`)
@@ -400,7 +401,7 @@ func BenchmarkKeeper(b *testing.B) {
 		b.StopTimer()
 		time.Sleep(keeperSteady)
 		b.StartTimer()
-		pin(b, srv).Signal(syscall.SIGKILL)
+		testkit.Pin(b, srv).Signal(syscall.SIGKILL)
 		srv = newServerPID(b, state, srv)
 	}
 	b.StopTimer()
@@ -450,7 +451,7 @@ func TestPausedRunStaysPausedAcrossServers(t *testing.T) {
 		t.Fatalf("pause: %+v", r)
 	}
 	old := serverPID(t, state)
-	pin(t, old).Signal(syscall.SIGKILL)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
 	waitGone(t, old, "the killed server")
 	newServerPID(t, state, old)
 	var info string
@@ -566,7 +567,7 @@ func TestResumedRunsEscapeeEnded(t *testing.T) {
 		t.Fatalf("spawn: %+v", r)
 	}
 	old := serverPID(t, state)
-	pin(t, old).Signal(syscall.SIGKILL)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
 	waitGone(t, old, "the killed server")
 	newServerPID(t, state, old)
 	os.WriteFile(trigger, nil, 0o600)
@@ -576,7 +577,7 @@ func TestResumedRunsEscapeeEnded(t *testing.T) {
 		daemon, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		return daemon > 1
 	})
-	fp := pin(t, daemon)
+	fp := testkit.Pin(t, daemon)
 	endLater(t, fp, syscall.SIGKILL, "the daemon") // only if the test failed
 	if r := serverCorral(t, state, "kill", "forks"); r.code != 0 {
 		t.Fatalf("kill: %+v", r)

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 )
 
 // Keys are encoded at the run with its screen's modes (issue 21), and a run readopted
@@ -26,7 +27,7 @@ func TestServerKilledKeysKeepModes(t *testing.T) {
 		t.Fatalf("spawn: %+v", r)
 	}
 	keeper := keeperPID(t, state)
-	endLater(t, pin(t, keeper), syscall.SIGTERM, "keeper")
+	endLater(t, testkit.Pin(t, keeper), syscall.SIGTERM, "keeper")
 	logHas := func(what, s string) {
 		eventually.Value(t, 20*time.Second, what, func() (string, bool) {
 			out := serverCorral(t, state, "log", "keys").stdout
@@ -47,7 +48,7 @@ func TestServerKilledKeysKeepModes(t *testing.T) {
 	})
 
 	old := serverPID(t, state)
-	pin(t, old).Signal(syscall.SIGKILL)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
 	waitGone(t, old, "the killed server")
 	newServerPID(t, state, old)
 	if r := serverCorral(t, state, "send-keys", "keys", "Up"); r.code != 0 {

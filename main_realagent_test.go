@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/agentstate/agenttest"
-	"corral/runs/eventually"
 )
 
 // approveKey answers each CLI's permission question with yes.
@@ -65,7 +66,7 @@ func realAgentTurn(t *testing.T, name string, launch agenttest.Launch, env []str
 		t.Fatalf("spawn: %+v", sp)
 	}
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
-	srv := pin(t, serverPID(t, state))
+	srv := testkit.Pin(t, serverPID(t, state))
 	endLater(t, srv, syscall.SIGTERM, "server")
 	if r := corralAt("submit", id, "Please check that the workspace is writable."); r.code != 0 {
 		t.Fatalf("submit right after spawn: %+v\n%s", r, corralAt("screen", id).stdout)
@@ -135,7 +136,7 @@ func TestRealCodexSharedDaemon(t *testing.T) {
 		ids = append(ids, strings.TrimSpace(sp.stdout))
 		if len(ids) == 1 {
 			state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
-			endLater(t, pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+			endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
 		}
 		if r := corralAt("wait", ids[len(ids)-1], "--until", "idle", "--timeout", "90s"); r.code != 0 {
 			t.Fatalf("wait --until idle: %+v\n%s", r, corralAt("screen", ids[len(ids)-1]).stdout)

@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 )
 
 // startKilled starts `corral run` on the sleep child in state, waits for the child,
@@ -32,7 +35,17 @@ func startKilled(t *testing.T, state string) int {
 	if pid <= 1 {
 		t.Fatal("the child never said it was ready")
 	}
-	endLater(t, pin(t, pid), syscall.SIGKILL, "the orphan") // only if a test failed
+	endLater(t, testkit.Pin(t, pid), syscall.SIGKILL, "the orphan") // only if a test failed
+	// With cgroups the child runs before its pid is recorded (no hold): corral killed in
+	// between leaves a record without a pid, and decisions that name none.
+	eventually.True(t, 20*time.Second, "the child's pid in its record", func() bool {
+		for _, r := range lsRunsOf(t, state) {
+			if r.PID == pid {
+				return true
+			}
+		}
+		return false
+	})
 	cmd.Process.Kill()
 	cmd.Wait()
 	return pid
@@ -136,7 +149,7 @@ func TestReconcileSparesCopiedRunID(t *testing.T) {
 	if err := copied.Start(); err != nil {
 		t.Fatal(err)
 	}
-	fp := pin(t, copied.Process.Pid)
+	fp := testkit.Pin(t, copied.Process.Pid)
 	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); copied.Wait() })
 	r := run(t, corral(t, "reconcile", "--json", "--state-dir", state))
 	if r.code != 0 || !strings.Contains(r.stdout, `"decision":"orphan-reaped"`) {

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // What happened while no UI was attached is in the events pane of the next: a run
@@ -61,7 +62,7 @@ func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 		t.Fatalf("spawn: %+v", r)
 	}
 	old := serverPID(t, state)
-	oldFP := pin(t, old)
+	oldFP := testkit.Pin(t, old)
 	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin))
 	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)
 	echoer := registry(t, state)[0].PID
@@ -69,7 +70,7 @@ func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 
 	// Stop the UI while the server dies and the test takes the server lock, so that
 	// the UI cannot find or start a server until the test lets it.
-	ui := pin(t, uiPID(t, x))
+	ui := testkit.Pin(t, uiPID(t, x))
 	t.Cleanup(func() { ui.Signal(syscall.SIGCONT) })
 	if err := ui.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)

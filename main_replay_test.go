@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // A run the UI opens with starts at its pane's size: the recording's header is the

@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // serverCmd is corral with the given state dir (the server is per state dir).
@@ -34,16 +35,6 @@ func serverPID(t testing.TB, state string) int {
 		t.Fatalf("server pid: %q %v", b, err)
 	}
 	return pid
-}
-
-// pin fingerprints pid, a process the test knows is alive and its own now.
-func pin(t testing.TB, pid int) reaper.Fingerprint {
-	t.Helper()
-	fp, err := reaper.Identify(pid)
-	if err != nil {
-		t.Fatalf("pid %d: %v", pid, err)
-	}
-	return fp
 }
 
 // endLater sends sig to fp when the test ends, if it is still that process, and
@@ -79,7 +70,7 @@ func TestServerControlVerbs(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	srvPID := serverPID(t, state)
-	endLater(t, pin(t, srvPID), syscall.SIGTERM, "server")
+	endLater(t, testkit.Pin(t, srvPID), syscall.SIGTERM, "server")
 	if r := serverCorral(t, state, "send-keys", "echoer", "hello", "Enter"); r.code != 0 {
 		t.Fatalf("send-keys: %+v", r)
 	}
@@ -181,7 +172,7 @@ func TestAttachDetachReattach(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	srvPID := serverPID(t, state)
-	endLater(t, pin(t, srvPID), syscall.SIGTERM, "server")
+	endLater(t, testkit.Pin(t, srvPID), syscall.SIGTERM, "server")
 	attach := fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin)
 	x := startTmux(t, 120, 40, attach)
 	x.waitFor(`echoer\s+pty\s+running`, 20*time.Second)

@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 )
 
 // Issue 23, end to end through the real binary: a server no client can swell or
@@ -132,7 +133,7 @@ func TestStoppedServerClearError(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	id := strings.TrimSpace(sp.stdout)
-	fp := pin(t, serverPID(t, state))
+	fp := testkit.Pin(t, serverPID(t, state))
 	if err := fp.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

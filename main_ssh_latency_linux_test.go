@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/client/sshtest"
-	"corral/runs/eventually"
 )
 
 // The latency budgets over ssh (issue 26), against a plain `ssh -t HOST tmux attach`.

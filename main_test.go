@@ -15,9 +15,10 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
 	"corral/runs"
-	"corral/runs/eventually"
 )
 
 // corralBin is the real corral binary, built once for these end-to-end tests. It also
@@ -25,8 +26,12 @@ import (
 var corralBin string
 
 func TestMain(m *testing.M) {
-	demo.MaybeChild()
-	demo.DefaultSignalsForChildren()
+	testkit.Main(m, testkit.Before(buildCorral), testkit.After(func() { os.RemoveAll(filepath.Dir(corralBin)) }))
+}
+
+// buildCorral builds the corral binary the tests run, in a directory of its own, and
+// sets corralBin.
+func buildCorral() {
 	dir, err := os.MkdirTemp("", "corral-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -37,9 +42,6 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build corral: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
 }
 
 // corral returns a command running the built binary with a private state dir.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // tmuxTerm is a private tmux server (its own socket) showing one window that runs a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // Mouse, copy mode, scrollback and the events pane of the real binary in tmux

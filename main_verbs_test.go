@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/runs/control"
 )
 
@@ -110,7 +111,7 @@ func TestRemoveLeavesListAndUI(t *testing.T) {
 	}
 	keep := spawn("keeper", "sleep", "300")
 	srvPID := serverPID(t, state)
-	endLater(t, pin(t, srvPID), syscall.SIGTERM, "server")
+	endLater(t, testkit.Pin(t, srvPID), syscall.SIGTERM, "server")
 	gone := spawn("goner", "true")
 	if r := serverCorral(t, state, "wait", gone); r.code != 0 {
 		t.Fatalf("wait: %+v", r)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit"
 )
 
 // size is a terminal size read off a screen.
@@ -82,7 +83,7 @@ func TestWindowSizeTwoClients(t *testing.T) {
 			if r := run(t, cmd); r.code != 0 {
 				t.Fatalf("spawn: %+v", r)
 			}
-			endLater(t, pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+			endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
 			attach := fmt.Sprintf("env CORRAL_STATE_DIR=%s %s attach", state, corralBin)
 
 			big := startTmux(t, 170, 50, attach)

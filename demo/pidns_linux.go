@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -44,6 +45,39 @@ func PIDNamespace(run string) (*exec.Cmd, error) {
 
 // InPIDNamespace reports whether this process is the test running inside one.
 func InPIDNamespace() bool { return os.Getenv(pidnsEnv) == "test" }
+
+// TB is what RerunInPIDNamespace needs of a test: testing.TB's methods (demo, part
+// of the corral binary, does not import testing).
+type TB interface {
+	Helper()
+	Name() string
+	Skip(args ...any)
+	Skipf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// RerunInPIDNamespace runs the calling test again inside a PID namespace of its own
+// and reports false outside (the caller returns: the outer run only checks that the
+// inner one passed), true inside. It skips where the namespace cannot be made (not
+// root, no unshare, or root without CAP_SYS_ADMIN in a container).
+func RerunInPIDNamespace(t TB) bool {
+	t.Helper()
+	if InPIDNamespace() {
+		return true
+	}
+	cmd, err := PIDNamespace(t.Name())
+	if err != nil {
+		t.Skip(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if strings.HasPrefix(string(out), "unshare:") {
+		t.Skipf("no PID namespace here: %s", strings.TrimSpace(string(out)))
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("inside a PID namespace: %v\n%s", err, out)
+	}
+	return false
+}
 
 // SetLastPID writes ns_last_pid, so the next process created in this namespace gets
 // pid+1 (unless a thread is created first; callers retry).

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"corral/runs/castplay"
+	"corral/demo/castplay"
 )
 
 // castHeaderCap bounds the header line read (castplay.Load bounds the rest).

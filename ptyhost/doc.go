@@ -1,7 +1,7 @@
 // Package ptyhost runs a command and carries its bytes: execution hosts with one
-// contract, and the encoding of keys and pastes into those bytes. The terminal
-// screen that PTY output draws is package ptyhost/screen, which imports this
-// package for Modes and nothing else; ptyhost imports none of it.
+// contract. The terminal screen that PTY output draws is package ptyhost/screen;
+// the encoding of keys and pastes into those bytes is package ptyhost/keys (the
+// screen imports it for Modes); ptyhost imports neither.
 //
 // # Hosts
 //
@@ -44,17 +44,11 @@
 //
 // # Keys and pastes
 //
-// EncodeKey turns a key press into the bytes an xterm sends, given the modes
-// the hosted app has switched on (application cursor keys, bracketed paste);
-// ParseSendKeys and EncodeItems do the same for a tmux-style send-keys line;
-// EncodePaste wraps pasted text in bracketed-paste markers when the app asked
-// for them and removes any marker inside the text, so a paste can never turn
-// into typed keys. A combination a legacy terminal cannot express is an error,
-// never a guess. ModeTracker follows the modes from a run's output when no
-// screen is kept, reading the sequences with x/ansi's parser.
+// What a UI or send-keys sends a run (keys, pastes, mouse reports, the modes that
+// shape their bytes) is package ptyhost/keys, which imports nothing of ptyhost.
 //
 // # Corral's own terminal
 //
 // Corral's own terminal while a run is in the foreground (raw mode, SIGWINCH,
-// the escape chord, the output filter) is package ptyhost/hostterm.
+// the escape chord, the output filter) is package runs/foreground/hostterm.
 package ptyhost

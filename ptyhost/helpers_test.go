@@ -15,15 +15,12 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit"
 
 	"golang.org/x/sys/unix"
 )
 
-func TestMain(m *testing.M) {
-	demo.MaybeChild()
-	demo.DefaultSignalsForChildren()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // output collects a run's output per stream and lets a test wait for text.
 type output struct {

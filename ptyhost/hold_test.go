@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"corral/reaper"
+	"corral/demo/testkit"
 )
 
 // bothHosts runs f for a PTY and a pipe host.
@@ -50,10 +50,7 @@ func TestHoldAbortRunsNothing(t *testing.T) {
 func TestHoldReleaseExecsInPlace(t *testing.T) {
 	bothHosts(t, func(t *testing.T, pty bool) {
 		r := startChild(t, Options{PTY: pty, Hold: true}, "exit", "7")
-		held, err := reaper.Identify(r.p.PID())
-		if err != nil {
-			t.Fatal(err)
-		}
+		held := testkit.Pin(t, r.p.PID())
 		if err := r.p.Release(); err != nil {
 			t.Fatalf("release: %v", err)
 		}

@@ -11,33 +11,10 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 
 	"golang.org/x/sys/unix"
 )
-
-// inPIDNamespace runs the calling test again inside a PID namespace of its own and
-// reports false outside (the caller returns: the outer run only checks the inner one
-// passed), true inside. Skips where the namespace cannot be made (not root, no
-// unshare); root CI and this machine kind have both.
-func inPIDNamespace(t *testing.T) bool {
-	t.Helper()
-	if demo.InPIDNamespace() {
-		return true
-	}
-	cmd, err := demo.PIDNamespace(t.Name())
-	if err != nil {
-		t.Skip(err)
-	}
-	out, err := cmd.CombinedOutput()
-	if strings.HasPrefix(string(out), "unshare:") { // e.g. root without CAP_SYS_ADMIN in a container
-		t.Skipf("no PID namespace here: %s", strings.TrimSpace(string(out)))
-	}
-	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-		t.Fatalf("inside a PID namespace: %v\n%s", err, out)
-	}
-	return false
-}
 
 // recycle ends c's root and hands its pid to a new "daemonize" process (started with
 // setsid, so it leads a session with the dead root's number), which forks a sleeper
@@ -70,7 +47,7 @@ func recycle(t *testing.T, root *child) (*child, Fingerprint) {
 // claimed, and a claim-mode Terminate signals nothing (issue 15.1). Fails when a
 // member of the numbered session is taken for the run's.
 func TestClaimIgnoresRecycledSession(t *testing.T) {
-	if !inPIDNamespace(t) {
+	if !demo.RerunInPIDNamespace(t) {
 		return
 	}
 	root := start(t, "sleep")
@@ -140,7 +117,7 @@ func TestForgedClaimsRefused(t *testing.T) {
 // A forged escapee naming pid 1 with init's real fingerprint is never signalled: the
 // namespace's init reports any signal it gets and fails the run (issue 15.8).
 func TestForgedEscapeeInit(t *testing.T) {
-	if !inPIDNamespace(t) {
+	if !demo.RerunInPIDNamespace(t) {
 		return
 	}
 	init, err := Identify(1)

@@ -14,26 +14,13 @@ import (
 	"time"
 
 	"corral/demo"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 
 	"github.com/creack/pty"
 )
 
 // waitFor bounds every wait on a child's output or state.
 const waitFor = 20 * time.Second
-
-func TestMain(m *testing.M) {
-	demo.MaybeChild()
-	demo.DefaultSignalsForChildren()
-	// Orphans of our children (a tree's lower levels once their parent is reaped, the
-	// escapee of a double fork) reparent to the nearest subreaper: us, not PID 1, which
-	// reaps slowly here. The tests then reap them by exact pid and leave nothing behind.
-	if err := SetSubreaper(); err != nil {
-		fmt.Fprintln(os.Stderr, "reaper test: set subreaper:", err)
-		os.Exit(2)
-	}
-	os.Exit(m.Run())
-}
 
 // child is one demo child program started in its own session. It records every process
 // it learns as a fingerprint, so cleanup kills only those, by identity.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // runMarker is the per-run environment marker the escape tests put in the root's

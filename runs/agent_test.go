@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // waitEscapees waits (bounded, driven by events) until the run has at least n escapees.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 	"corral/watchdog"
 )
 

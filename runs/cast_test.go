@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/ptyhost/screen"
-	"corral/runs/eventually"
 )
 
 // replayCast parses an asciicast v2 file strictly and plays it into a fresh Screen.

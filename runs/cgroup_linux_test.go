@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 	"corral/runs/keeper"
 )
 

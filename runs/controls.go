@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/reaper"
 )
 
@@ -40,14 +41,14 @@ func (s *Supervisor) Write(id string, b []byte) error {
 	return p.Write(b)
 }
 
-// SendKeys sends parsed send-keys items (ptyhost.ParseSendKeys), encoded for the modes
+// SendKeys sends parsed send-keys items (keys.ParseSendKeys), encoded for the modes
 // the run's app has enabled.
-func (s *Supervisor) SendKeys(id string, items []ptyhost.Item) error {
+func (s *Supervisor) SendKeys(id string, items []keys.Item) error {
 	r, err := s.get(id)
 	if err != nil {
 		return err
 	}
-	b, err := ptyhost.EncodeItems(items, r.modesOf())
+	b, err := keys.EncodeItems(items, r.modesOf())
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (s *Supervisor) Paste(id, text string) error {
 	if err != nil {
 		return err
 	}
-	return s.Write(id, ptyhost.EncodePaste(text, r.modesOf().BracketedPaste))
+	return s.Write(id, keys.EncodePaste(text, r.modesOf().BracketedPaste))
 }
 
 // The pause of a submit between its text and its Enter (issue 14.6). Agents' input
@@ -83,7 +84,7 @@ func (s *Supervisor) Submit(id, text string) error {
 	if err != nil {
 		return err
 	}
-	b := ptyhost.EncodePaste(text, r.modesOf().BracketedPaste)
+	b := keys.EncodePaste(text, r.modesOf().BracketedPaste)
 	r.wd.Input()
 	r.agentInput()
 	r.inputMu.Lock()

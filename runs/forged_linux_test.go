@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // nobody is the uid and gid of another user's processes in these tests.
@@ -32,10 +33,7 @@ func foreignSleeper(t *testing.T, env ...string) reaper.Fingerprint {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	fp, err := reaper.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, cmd.Process.Pid)
 	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); cmd.Wait() })
 	// Its uid is set before the exec; the exec is what the environment check reads.
 	eventually.True(t, 10*time.Second, "the foreign sleeper to exec", func() bool {

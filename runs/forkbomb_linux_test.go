@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // A thousand processes, on either backend (CORRAL_CGROUP_ROOT=off for sessions):

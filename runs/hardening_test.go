@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // within runs f and fails the test if it has not returned by d: the bugs below hang.

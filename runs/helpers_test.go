@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,35 +11,11 @@ import (
 
 	"corral/config"
 	"corral/demo"
+	"corral/demo/testkit"
 	"corral/reaper"
 )
 
-func TestMain(m *testing.M) {
-	demo.MaybeChild()
-	demo.DefaultSignalsForChildren()
-	maybeRole()
-	code := m.Run()
-	if left := leftoverChildren(); len(left) > 0 {
-		fmt.Fprintf(os.Stderr, "processes left behind by the tests: %v\n", left)
-		code = 1
-	}
-	os.Exit(code)
-}
-
-// leftoverChildren lists live processes whose parent is this test binary.
-func leftoverChildren() []reaper.Proc {
-	all, err := reaper.ListAll()
-	if err != nil {
-		return nil
-	}
-	var left []reaper.Proc
-	for _, p := range all {
-		if p.PPID == os.Getpid() && p.State != 'Z' {
-			left = append(left, p)
-		}
-	}
-	return left
-}
+func TestMain(m *testing.M) { testkit.Main(m, testkit.Before(maybeRole)) }
 
 // testDefaults are the defaults with a short grace so escalation tests are quick.
 func testDefaults() config.Defaults {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/reaper"
 )
 
@@ -41,10 +42,7 @@ func TestLegacyRecordStillRead(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
 	child, _ := startOutsideEnv(t, []string{RunIDEnv + "=" + legacyID}, "sleep")
-	fp, err := reaper.Identify(child.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, child.Process.Pid)
 	id := writeLegacyRecord(t, reg, fp)
 	rec, err := reg.record(id)
 	if err != nil {

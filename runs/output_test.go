@@ -11,8 +11,9 @@ import (
 	"unicode/utf8"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/ptyhost"
-	"corral/runs/eventually"
+	"corral/ptyhost/keys"
 )
 
 // 50 MB through a run: the child is never blocked (it finishes), the in-memory log
@@ -173,7 +174,7 @@ func TestSendKeysPasteSubmitReachChild(t *testing.T) {
 		want      string
 	}{
 		{"send-keys", false, func(s *Supervisor, id string) error {
-			items, err := ptyhost.ParseSendKeys(`"hi there" C-c Up M-x Enter`)
+			items, err := keys.ParseSendKeys(`"hi there" C-c Up M-x Enter`)
 			if err != nil {
 				return err
 			}
@@ -301,7 +302,7 @@ func TestKeysEncodedWithRunModes(t *testing.T) {
 			s := newSup(t, opts...)
 			id := spawn(t, s, childSpec(true, "keys", "switch"))
 			waitOutput(t, s, id, "ready")
-			up := []ptyhost.Item{{Key: ptyhost.Key{Code: ptyhost.KeyUp}}}
+			up := []keys.Item{{Key: keys.Key{Code: keys.KeyUp}}}
 			want := ""
 			for _, step := range []struct{ toggle, up string }{{"+", "\x1bOA"}, {"-", "\x1b[A"}, {"x+", "\x1bOA"}} {
 				if err := s.Write(id, []byte(step.toggle)); err != nil {
@@ -315,7 +316,7 @@ func TestKeysEncodedWithRunModes(t *testing.T) {
 				waitKeyBytes(t, s, id, []byte(want))
 			}
 			r, _ := s.get(id)
-			if tracked := r.modes.Modes(); screens && tracked != (ptyhost.Modes{}) {
+			if tracked := r.modes.Modes(); screens && tracked != (keys.Modes{}) {
 				t.Errorf("the mode tracker was fed beside the screen: %+v", tracked)
 			}
 			s.Cancel(id)
@@ -328,8 +329,8 @@ func TestKeysEncodedWithRunModes(t *testing.T) {
 // form to an app that enabled ?1000 and ?1006 (the screen's modes, or the tracker's
 // without screens), and not at all to one that asked for no mouse.
 func TestMouseEncodedWithRunModes(t *testing.T) {
-	click := ptyhost.Item{Mouse: &ptyhost.Mouse{Kind: ptyhost.MousePress, Button: 0, X: 2, Y: 3}}
-	enter := ptyhost.Item{Key: ptyhost.Key{Code: ptyhost.KeyEnter}}
+	click := keys.Item{Mouse: &keys.Mouse{Kind: keys.MousePress, Button: 0, X: 2, Y: 3}}
+	enter := keys.Item{Key: keys.Key{Code: keys.KeyEnter}}
 	for _, c := range []struct {
 		name    string
 		screens bool
@@ -348,7 +349,7 @@ func TestMouseEncodedWithRunModes(t *testing.T) {
 			s := newSup(t, opts...)
 			id := spawn(t, s, childSpec(true, c.args[0], c.args[1:]...))
 			waitOutput(t, s, id, "ready")
-			if err := s.SendKeys(id, []ptyhost.Item{click, enter}); err != nil {
+			if err := s.SendKeys(id, []keys.Item{click, enter}); err != nil {
 				t.Fatal(err)
 			}
 			waitKeyBytes(t, s, id, []byte(c.want))

@@ -12,41 +12,17 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
-
-// inPIDNamespace runs the calling test again inside a PID namespace of its own and
-// reports false outside (the outer run only checks that the inner one passed), true
-// inside. Skips where the namespace cannot be made (not root, no unshare).
-func inPIDNamespace(t *testing.T) bool {
-	t.Helper()
-	if demo.InPIDNamespace() {
-		return true
-	}
-	cmd, err := demo.PIDNamespace(t.Name())
-	if err != nil {
-		t.Skip(err)
-	}
-	out, err := cmd.CombinedOutput()
-	if strings.HasPrefix(string(out), "unshare:") { // e.g. root without CAP_SYS_ADMIN in a container
-		t.Skipf("no PID namespace here: %s", strings.TrimSpace(string(out)))
-	}
-	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-		t.Fatalf("inside a PID namespace: %v\n%s", err, out)
-	}
-	return false
-}
 
 // deadRoot starts a sleeper outside Corral, fingerprints it and kills it: the root of
 // a run whose owner and root both died.
 func deadRoot(t *testing.T) reaper.Fingerprint {
 	t.Helper()
 	cmd, _ := startOutside(t, "sleep")
-	fp, err := reaper.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, cmd.Process.Pid)
 	cmd.Process.Kill()
 	cmd.Wait()
 	return fp
@@ -66,10 +42,7 @@ func outsider(t *testing.T, env []string, mode string, args ...string) (*exec.Cm
 	}
 	buf := make([]byte, 256)
 	out.Read(buf) // its first line: it is running
-	fp, err := reaper.Identify(cmd.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, cmd.Process.Pid)
 	t.Cleanup(func() { fp.Signal(syscall.SIGKILL); cmd.Wait() })
 	return cmd, fp
 }
@@ -94,7 +67,7 @@ func reconcileOne(t *testing.T, s *Supervisor, id string) Decision {
 // setsid (session = the dead root's number) and forked; reconcile closes the record
 // lost and signals nothing of the daemon. Before the fix: orphan-reaped, killed 1.
 func TestReconcileRecycledPID(t *testing.T) {
-	if !inPIDNamespace(t) {
+	if !demo.RerunInPIDNamespace(t) {
 		return
 	}
 	reg := openReg(t, t.TempDir())
@@ -110,10 +83,7 @@ func TestReconcileRecycledPID(t *testing.T) {
 		if len(pid) != 1 {
 			t.Fatalf("daemonizer said %q", line)
 		}
-		fp, err := reaper.Identify(pid[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		fp := testkit.Pin(t, pid[0])
 		t.Cleanup(func() { fp.Signal(syscall.SIGKILL) })
 		if cmd.Process.Pid == root.PID {
 			cmd.Wait()
@@ -141,17 +111,14 @@ func TestReconcileRecycledPID(t *testing.T) {
 // fingerprint are closed lost; nothing is signalled. Inside a PID namespace, so that
 // init is the test's init, which fails the run if anything reaches it.
 func TestReconcileForgedRecords(t *testing.T) {
-	if !inPIDNamespace(t) {
+	if !demo.RerunInPIDNamespace(t) {
 		return
 	}
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
 	_, victim := outsider(t, nil, "sleep")
 	gone := deadRoot(t)
-	init, err := reaper.Identify(1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	init := testkit.Pin(t, 1)
 	forge := func(id string, pid, sid int, fp reaper.Fingerprint, esc ...reaper.Fingerprint) {
 		rec := Record{RunID: id, Name: id, Backend: "pipe", PID: pid, PGID: sid, SID: sid, Fingerprint: fp,
 			State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead", LeaseEpoch: 3,

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 	"corral/watchdog"
 )
 

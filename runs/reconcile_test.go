@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"corral/demo"
+	"corral/demo/testkit"
 	"corral/reaper"
 )
 
@@ -69,10 +70,7 @@ func TestStaleRecordsClosedAsLost(t *testing.T) {
 	reg := openReg(t, dir)
 	s := regSup(t, reg)
 	stranger, _ := startOutside(t, "sleep")
-	fp, err := reaper.Identify(stranger.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := testkit.Pin(t, stranger.Process.Pid)
 	reused := fp
 	reused.StartTime--
 	reused.PidfsIno = 0

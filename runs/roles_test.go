@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"corral/config"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // Roles let the test binary act as a whole Corral process, so the registry tests

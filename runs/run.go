@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/keeper"
@@ -25,8 +26,8 @@ type run struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	out    *outputLog
-	modes  ptyhost.ModeTracker // the input modes of a PTY run without a screen
-	screen *screen.Screen      // PTY runs of a supervisor WithScreens; nil otherwise
+	modes  keys.ModeTracker // the input modes of a PTY run without a screen
+	screen *screen.Screen   // PTY runs of a supervisor WithScreens; nil otherwise
 	wd     *watchdog.Watchdog
 	done   chan struct{} // closed when the run is Exited
 	once   sync.Once     // the finalizer runs exactly once

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // A daemon run A started and run B uses (B is connected to its socket, as every codex

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // markerEnv names the directory where each run's program leaves a file named by its

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"corral/config"
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/agentstate"
@@ -461,7 +461,7 @@ func (r *run) snapshot() Info {
 // modesOf returns the input-encoding modes the run's app asked for, as of the last
 // byte of output read: its screen's, or, for a PTY run without one (a supervisor
 // without WithScreens), the tracker's. A pipe run's are zero: nothing switches them.
-func (r *run) modesOf() ptyhost.Modes {
+func (r *run) modesOf() keys.Modes {
 	if r.screen != nil {
 		return r.screen.Modes()
 	}

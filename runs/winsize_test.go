@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"corral/config"
-	"corral/runs/eventually"
+	"corral/demo/testkit/eventually"
 )
 
 // The policy alone: latest is the size of the viewer active last; smallest and largest

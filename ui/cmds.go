@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/config"
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
@@ -98,7 +98,7 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 }
 
 // inputCmd types items into run id, encoded there with its app's modes (api.Input).
-func inputCmd(c Core, id string, items []ptyhost.Item) tea.Cmd {
+func inputCmd(c Core, id string, items []keys.Item) tea.Cmd {
 	return func() tea.Msg {
 		_, err := api.Input.Call(bg, c, api.InputArgs{ID: id, Items: items, Viewer: c.Viewer()})
 		return WrittenMsg{ID: id, Err: err}
@@ -166,7 +166,7 @@ func notifyCmd(kind, text string) tea.Cmd {
 	return nil
 }
 
-func sendKeysCmd(c Core, id string, items []ptyhost.Item) tea.Cmd {
+func sendKeysCmd(c Core, id string, items []keys.Item) tea.Cmd {
 	return doCmd(c, api.SendItems, id, api.ItemsArgs{ID: id, Items: items})
 }
 

@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
@@ -35,7 +35,7 @@ type fakeCore struct {
 	fail      map[string]error // method name → error it returns
 	written   map[string][]byte
 	specs     []runs.Spec
-	items     [][]ptyhost.Item
+	items     [][]keys.Item
 	watched   []string // Watch calls, in order
 	focus     []string // Focus calls, "id viewer true", in order
 	shows     []string // Show calls, "viewer id", in order
@@ -230,18 +230,18 @@ func (f *fakeCore) Write(id string, b []byte) error {
 
 // SendKeys, as the supervisor's, encodes the items with the modes of the run's screen
 // as it is now (none without one) and writes them.
-func (f *fakeCore) SendKeys(id string, items []ptyhost.Item) error {
+func (f *fakeCore) SendKeys(id string, items []keys.Item) error {
 	if err := f.note("SendKeys", id, len(items)); err != nil {
 		return err
 	}
 	f.mu.Lock()
 	f.items = append(f.items, items)
-	var m ptyhost.Modes
+	var m keys.Modes
 	if s := f.screens[id]; s != nil {
 		m = s.Modes()
 	}
 	f.mu.Unlock()
-	b, err := ptyhost.EncodeItems(items, m)
+	b, err := keys.EncodeItems(items, m)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/runs"
 )
 
@@ -61,7 +61,7 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	return m, m.send([]ptyhost.Item{it}, m.pair.targets(m.term)...)
+	return m, m.send([]keys.Item{it}, m.pair.targets(m.term)...)
 }
 
 // handlePaste: a paste goes to the focused run, into the open dialog or the filter.
@@ -69,7 +69,7 @@ func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 	switch m.mode {
 	case modeFocus:
 		if it, ok := PasteItem(p); ok {
-			return m, m.send([]ptyhost.Item{it}, m.pair.targets(m.term)...)
+			return m, m.send([]keys.Item{it}, m.pair.targets(m.term)...)
 		}
 	case modeDialog:
 		m.dlg.Host, _ = m.dlg.Update(p)
@@ -84,7 +84,7 @@ func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 // send queues input for runs ids, each write starting unless one is in flight; each
 // run encodes it with its own app's modes. A run that does not read its input gets
 // an error in the events pane.
-func (m *Model) send(items []ptyhost.Item, ids ...string) tea.Cmd {
+func (m *Model) send(items []keys.Item, ids ...string) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, id := range ids {
 		cmd, err := m.inputs.send(m.core, id, items)
@@ -96,5 +96,5 @@ func (m *Model) send(items []ptyhost.Item, ids ...string) tea.Cmd {
 
 // sendBytes queues input encoded here (focus reports) for runs ids.
 func (m *Model) sendBytes(b []byte, ids ...string) tea.Cmd {
-	return m.send([]ptyhost.Item{dataItem(b)}, ids...)
+	return m.send([]keys.Item{dataItem(b)}, ids...)
 }

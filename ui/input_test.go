@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 )
 
@@ -21,14 +21,14 @@ type keyCase struct {
 	name   string
 	in     string
 	msg    tea.KeyPressMsg
-	modes  ptyhost.Modes
+	modes  keys.Modes
 	want   string
 	wantOK bool
 }
 
 var (
-	appCursor = ptyhost.Modes{AppCursor: true}
-	noModes   = ptyhost.Modes{}
+	appCursor = keys.Modes{AppCursor: true}
+	noModes   = keys.Modes{}
 )
 
 func keyCases() []keyCase {
@@ -136,22 +136,22 @@ func keyCases() []keyCase {
 
 // keyBytes is what a run whose app has modes m writes for the key typed: KeyItem's
 // item, encoded as the run encodes it.
-func keyBytes(msg tea.KeyPressMsg, m ptyhost.Modes) ([]byte, bool) {
+func keyBytes(msg tea.KeyPressMsg, m keys.Modes) ([]byte, bool) {
 	it, ok := KeyItem(msg)
 	if !ok {
 		return nil, false
 	}
-	b, err := ptyhost.EncodeItems([]ptyhost.Item{it}, m)
+	b, err := keys.EncodeItems([]keys.Item{it}, m)
 	return b, err == nil
 }
 
 // pasteBytes is what a run whose app has modes m writes for the paste.
-func pasteBytes(msg tea.PasteMsg, m ptyhost.Modes) []byte {
+func pasteBytes(msg tea.PasteMsg, m keys.Modes) []byte {
 	it, ok := PasteItem(msg)
 	if !ok {
 		return nil
 	}
-	b, _ := ptyhost.EncodeItems([]ptyhost.Item{it}, m)
+	b, _ := keys.EncodeItems([]keys.Item{it}, m)
 	return b
 }
 
@@ -232,7 +232,7 @@ func TestPasteBytes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := pasteBytes(tea.PasteMsg{Content: c.text}, ptyhost.Modes{BracketedPaste: c.bracketed})
+			got := pasteBytes(tea.PasteMsg{Content: c.text}, keys.Modes{BracketedPaste: c.bracketed})
 			if string(got) != c.want {
 				t.Errorf("PasteBytes(%q, bracketed=%v) = %q; want %q", c.text, c.bracketed, got, c.want)
 			}
@@ -250,7 +250,7 @@ func MouseBytes(msg tea.MouseMsg, x, y int, st screen.ScreenState) ([]byte, bool
 	if !ok {
 		return nil, false
 	}
-	b, err := ptyhost.EncodeItems([]ptyhost.Item{it}, ptyhost.Modes{Mouse: st.MouseMode, MouseSGR: st.MouseSGR})
+	b, err := keys.EncodeItems([]keys.Item{it}, keys.Modes{Mouse: st.MouseMode, MouseSGR: st.MouseSGR})
 	return b, err == nil && len(b) > 0
 }
 

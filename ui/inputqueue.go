@@ -3,9 +3,9 @@ package ui
 import (
 	"errors"
 
-	tea "charm.land/bubbletea/v2"
+	"corral/ptyhost/keys"
 
-	"corral/ptyhost"
+	tea "charm.land/bubbletea/v2"
 )
 
 // maxQueuedInput bounds input waiting for an earlier write to finish; past it the
@@ -23,13 +23,13 @@ type inputQueues map[string]*inputQueue
 // bytes of it, about).
 type inputQueue struct {
 	busy  bool
-	items []ptyhost.Item
+	items []keys.Item
 	size  int
 }
 
 // send queues items for run id and returns a write unless one is in flight; a run
 // that has not taken its input yet makes errInputBacklog.
-func (qs inputQueues) send(core Core, id string, items []ptyhost.Item) (tea.Cmd, error) {
+func (qs inputQueues) send(core Core, id string, items []keys.Item) (tea.Cmd, error) {
 	if id == "" || len(items) == 0 {
 		return nil, nil
 	}
@@ -67,7 +67,7 @@ func (qs inputQueues) written(core Core, id string) tea.Cmd {
 }
 
 // itemsSize is about the bytes items encode to (a key, a few).
-func itemsSize(items []ptyhost.Item) int {
+func itemsSize(items []keys.Item) int {
 	n := 0
 	for _, it := range items {
 		n += len(it.Text) + len(it.Data) + 1

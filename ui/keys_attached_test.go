@@ -13,9 +13,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/client"
-	"corral/runs/eventually"
 )
 
 // TestAttachedKeyUsesRunsCurrentModes (issue 21): an attached UI's key is encoded at

@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/ui/terminal"
 )
 
@@ -60,7 +60,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		if x, y, in := m.lay.inTerm(ev.X, ev.Y); in {
 			if st := m.term.ReadState(); st.MouseMode != 0 {
 				if it, ok := MouseItem(msg, x, y); ok {
-					return m, m.send([]ptyhost.Item{it}, m.term.ID())
+					return m, m.send([]keys.Item{it}, m.term.ID())
 				}
 				return m, nil
 			}

@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"corral/runs/castplay"
+	"corral/demo/castplay"
 )
 
 // Under corral replay each run is a player of a recording (demo's cast-play, reading

@@ -107,8 +107,8 @@
 // and an unwatched run costs no emulation. What is dropped unfed is kept for the
 // history as a tape, replayed when the history is read (screen_tape.go).
 //
-// The Screen reports the input modes (ptyhost.Modes) the hosted app switched
-// on, which is this package's one tie to package ptyhost: screen imports
-// ptyhost, never the reverse. View is what a renderer reads of a screen, a
+// The Screen reports the input modes (keys.Modes) the hosted app switched
+// on, which is this package's one tie to the rest of ptyhost: screen imports
+// ptyhost/keys, never the reverse, and not ptyhost. View is what a renderer reads of a screen, a
 // Screen here or a server's screen as its last frame showed it.
 package screen

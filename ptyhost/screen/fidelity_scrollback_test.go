@@ -1,4 +1,4 @@
-package screen
+package screen_test
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"corral/ptyhost/screen"
 )
 
 // scrollbackLimit is the history-limit record.sh gives tmux (HL): above the lines
@@ -35,7 +37,7 @@ func TestScrollbackFidelity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := NewScreen(cols, rows)
+			s := screen.NewScreen(cols, rows)
 			s.SetHistoryLimit(scrollbackLimit)
 			stream := scrollbackStream(t, name)
 			for i, p := 0, stream; len(p) > 0; i++ {

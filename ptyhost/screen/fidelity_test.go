@@ -1,4 +1,4 @@
-package screen
+package screen_test
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"corral/demo/testkit/tmuxcap"
+	"corral/ptyhost/screen"
 )
 
 // fidelityCols and fidelityRows are the size record.sh records at.
@@ -88,7 +91,7 @@ func fidelityDiff(t *testing.T, raw string) []string {
 	if err != nil {
 		t.Fatalf("tmux capture of %s: %v", raw, err)
 	}
-	s := NewScreen(fidelityCols, fidelityRows)
+	s := screen.NewScreen(fidelityCols, fidelityRows)
 	if _, err := s.Write(stream); err != nil {
 		t.Fatal(err)
 	}
@@ -99,33 +102,33 @@ func fidelityDiff(t *testing.T, raw string) []string {
 	return diffCells(got, want)
 }
 
+// parseCells reads a capture (tmux's, or Render's) of a cols×rows screen: a line
+// wider than the screen is an error.
+func parseCells(capture string, cols, rows int) ([][]tmuxcap.Cell, error) {
+	grid, err := tmuxcap.Parse(capture, cols, rows)
+	for y, row := range grid {
+		if len(row) > cols {
+			return nil, fmt.Errorf("line %d: %d cells, screen %d", y+1, len(row), cols)
+		}
+	}
+	return grid, err
+}
+
 // diffCells compares two grids cell by cell, as they look; each differing row
 // is shown whole once (Screen, then tmux), then its differing cells.
-func diffCells(got, want [][]fcell) []string {
+func diffCells(got, want [][]tmuxcap.Cell) []string {
 	var out []string
 	for y := range want {
 		var row []string
 		for x := range want[y] {
-			g, w := got[y][x].visible(), want[y][x].visible()
-			if want[y][x].pad {
-				g, w = fcell{text: g.text, cont: g.cont}, fcell{text: w.text}
-			}
-			if g != w {
-				row = append(row, fmt.Sprintf("  row %d col %d: screen %v, tmux %v", y+1, x+1, g, w))
+			if !tmuxcap.Same(got[y][x], want[y][x]) {
+				row = append(row, fmt.Sprintf("  row %d col %d: screen %v, tmux %v", y+1, x+1, got[y][x].Visible(), want[y][x].Visible()))
 			}
 		}
 		if len(row) > 0 {
-			out = append(out, fmt.Sprintf("row %d screen |%s|\n       tmux   |%s|", y+1, rowText(got[y]), rowText(want[y])))
+			out = append(out, fmt.Sprintf("row %d screen |%s|\n       tmux   |%s|", y+1, tmuxcap.Text(got[y]), tmuxcap.Text(want[y])))
 			out = append(out, row...)
 		}
 	}
 	return out
-}
-
-func rowText(row []fcell) string {
-	var b strings.Builder
-	for _, c := range row {
-		b.WriteString(c.text)
-	}
-	return b.String()
 }

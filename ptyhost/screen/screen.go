@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/hinshun/vt10x"
+	"corral/ptyhost/keys"
 
-	"corral/ptyhost"
+	"github.com/hinshun/vt10x"
 )
 
 // Screen is the terminal screen of one PTY run. It is vt10x behind a wrapper that
@@ -84,12 +84,12 @@ type vtTracked struct {
 
 // ScreenState is what the UI needs besides the rendered text.
 type ScreenState struct {
-	Modes       ptyhost.Modes `json:"modes"`        // AppCursor (from vt10x), BracketedPaste (tracked here)
-	SyncOutput  bool          `json:"sync_output"`  // ?2026 set: the app is mid-frame; a renderer may hold the previous frame
-	FocusEvents bool          `json:"focus_events"` // ?1004
-	MouseMode   int           `json:"mouse_mode"`   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
-	MouseSGR    bool          `json:"mouse_sgr"`    // ?1006
-	AltScreen   bool          `json:"alt_screen"`
+	Modes       keys.Modes `json:"modes"`        // AppCursor (from vt10x), BracketedPaste (tracked here)
+	SyncOutput  bool       `json:"sync_output"`  // ?2026 set: the app is mid-frame; a renderer may hold the previous frame
+	FocusEvents bool       `json:"focus_events"` // ?1004
+	MouseMode   int        `json:"mouse_mode"`   // 0 off, else the xterm mode last enabled: 9, 1000, 1002 or 1003
+	MouseSGR    bool       `json:"mouse_sgr"`    // ?1006
+	AltScreen   bool       `json:"alt_screen"`
 	// CursorX is a display column of Render's output, CursorY a line.
 	CursorX       int    `json:"cursor_x"`
 	CursorY       int    `json:"cursor_y"`
@@ -324,14 +324,14 @@ func (s *Screen) Attention() uint64 {
 // Write leaves pending is only text, SGRs and line erasures (screen_lazy.go), none of
 // which changes a mode, and a sequence split across reads changes nothing until its
 // end arrives, so the modes are those of every byte written so far.
-func (s *Screen) Modes() ptyhost.Modes {
+func (s *Screen) Modes() keys.Modes {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.modes(s.term.Mode())
 }
 
-func (s *Screen) modes(m vt10x.ModeFlag) ptyhost.Modes {
-	return ptyhost.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste,
+func (s *Screen) modes(m vt10x.ModeFlag) keys.Modes {
+	return keys.Modes{AppCursor: m&vt10x.ModeAppCursor != 0, BracketedPaste: s.track.paste,
 		Mouse: mouseMode(m), MouseSGR: m&vt10x.ModeMouseSgr != 0}
 }
 

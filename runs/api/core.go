@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/agentstate"
@@ -24,7 +24,7 @@ type Core interface {
 	Pause(id string) error
 	Resume(id string) error
 	Write(id string, b []byte) error
-	SendKeys(id string, items []ptyhost.Item) error
+	SendKeys(id string, items []keys.Item) error
 	Paste(id, text string) error
 	Submit(id, text string) error
 	Resize(id string, cols, rows uint16) error

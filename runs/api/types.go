@@ -3,7 +3,7 @@ package api
 import (
 	"encoding/json"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
@@ -132,16 +132,16 @@ type (
 	}
 	// ItemsArgs are keys already parsed (the UI's send-keys prompt parses them itself).
 	ItemsArgs struct {
-		ID    string         `json:"id"`
-		Items []ptyhost.Item `json:"items"`
+		ID    string      `json:"id"`
+		Items []keys.Item `json:"items"`
 	}
 	// InputArgs are what a UI's focused pane types, pastes and reports, as items
 	// encoded at the run with its app's modes when they arrive; Viewer, when set, is
 	// the attached UI that typed (the latest window-size policy follows it).
 	InputArgs struct {
-		ID     string         `json:"id"`
-		Items  []ptyhost.Item `json:"items"`
-		Viewer string         `json:"viewer,omitempty"`
+		ID     string      `json:"id"`
+		Items  []keys.Item `json:"items"`
+		Viewer string      `json:"viewer,omitempty"`
 	}
 	// SnapshotArgs: a Viewer (an attached UI, by its token) gets the runs that
 	// changed since its last snapshot and those it looks at (runs.SnapshotFor); All,

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/runs"
 	"corral/runs/agentstate"
 )
@@ -180,7 +180,7 @@ func codeOfSubmit(err error) string {
 }
 
 func sendKeys(c Core, id string, a KeysArgs) error {
-	items, err := ptyhost.ParseSendKeysArgs(a.Keys)
+	items, err := keys.ParseSendKeysArgs(a.Keys)
 	if err != nil {
 		return errorf(CodeBadRequest, "%v", err)
 	}

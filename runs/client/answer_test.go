@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/api"
-	"corral/runs/eventually"
 )
 
 // mute is a client whose server reads every request and never answers, and whose

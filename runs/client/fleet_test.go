@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/eventually"
 )
 
 // link is a host's network as a test controls it: dial reaches the host's server

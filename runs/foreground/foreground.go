@@ -13,8 +13,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"corral/ptyhost/hostterm"
 	"corral/runs"
+	"corral/runs/foreground/hostterm"
 )
 
 // Result is how a foreground run ended.

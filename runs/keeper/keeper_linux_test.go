@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"corral/runs/eventually"
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 )
 
 // The test binary is also the keeper and its server: KEEPER_TEST=DIR makes it a
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	testkit.Main(m)
 }
 
 // serveFake is a server in miniature. The first starts a pipe run that prints "one",

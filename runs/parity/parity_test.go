@@ -3,30 +3,16 @@ package parity
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"corral/config"
-	"corral/demo"
-	"corral/reaper"
+	"corral/demo/testkit"
 	"corral/runs"
 )
 
-func TestMain(m *testing.M) {
-	demo.MaybeChild()
-	code := m.Run()
-	all, _ := reaper.ListAll()
-	for _, p := range all {
-		if p.PPID == os.Getpid() && p.State != 'Z' {
-			fmt.Fprintf(os.Stderr, "process left behind: %+v\n", p)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // compareShell runs one shell command line both ways under a fresh supervisor.
 func compareShell(t *testing.T, line string, opt Options) Result {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/api"
-	"corral/runs/eventually"
 )
 
 // logBuffer is a server log the test reads while the server writes it.

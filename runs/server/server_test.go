@@ -16,8 +16,7 @@ import (
 	"time"
 
 	"corral/config"
-	"corral/demo"
-	"corral/reaper"
+	"corral/demo/testkit"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
@@ -29,19 +28,10 @@ import (
 const peerTestEnv = "CORRAL_SERVER_TEST_DIAL"
 
 func TestMain(m *testing.M) {
-	demo.MaybeChild()
 	if sock := os.Getenv(peerTestEnv); sock != "" {
 		os.Exit(dialAndPrint(sock))
 	}
-	code := m.Run()
-	all, _ := reaper.ListAll()
-	for _, p := range all {
-		if p.PPID == os.Getpid() && p.State != 'Z' {
-			fmt.Fprintf(os.Stderr, "process left behind: %+v\n", p)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	testkit.Main(m)
 }
 
 func dialAndPrint(sock string) int {

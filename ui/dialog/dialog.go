@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/runs"
 	"corral/ui/common"
 )
@@ -70,7 +70,7 @@ type (
 		Kind   PromptKind
 		Target string
 		Text   string
-		Items  []ptyhost.Item
+		Items  []keys.Item
 	}
 	// FormAnswer: the new-run form was accepted.
 	FormAnswer struct {
@@ -208,7 +208,7 @@ func (d Host) promptKey(k tea.KeyPressMsg) (Host, tea.Msg) {
 	}
 	a := PromptAnswer{Kind: d.prompt.kind, Target: d.prompt.target, Text: text}
 	if a.Kind == SendKeys {
-		items, err := ptyhost.ParseSendKeys(text)
+		items, err := keys.ParseSendKeys(text)
 		if err != nil {
 			d.prompt.SetError(err)
 			return d, nil

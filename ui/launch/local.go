@@ -12,8 +12,8 @@ import (
 	"golang.org/x/term"
 
 	"corral/config"
-	"corral/ptyhost/hostterm"
 	"corral/runs"
+	"corral/runs/foreground/hostterm"
 	"corral/ui"
 )
 

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
-	"corral/runs/eventually"
 )
 
 // startLimit bounds an sshd's start (until it listens) and an end waited for, on

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"corral/demo/testkit"
 	"corral/reaper"
 )
 
@@ -63,10 +64,7 @@ func TestStopAndRestart(t *testing.T) {
 	}
 	line, _ := bufio.NewReader(out).ReadString('\n')
 	pid, _ := strconv.Atoi(strings.TrimSpace(line))
-	sleeper, err := reaper.Identify(pid)
-	if err != nil {
-		t.Fatalf("the remote command's pid %q: %v", line, err)
-	}
+	sleeper := testkit.Pin(t, pid)
 	h.Stop()
 	var ee *exec.ExitError
 	if err := c.Wait(); !errors.As(err, &ee) || ee.ExitCode() != 255 {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"corral/ptyhost"
+	"corral/ptyhost/keys"
 	"corral/runs"
 	"corral/runs/agentstate/agenttest"
 )
@@ -126,7 +126,7 @@ func (d *driver) input(name, data string, send func() error) error {
 
 // keys sends tmux-style send-keys words (Enter, y, Escape).
 func (d *driver) keys(name, words string) error {
-	items, err := ptyhost.ParseSendKeysArgs(strings.Fields(words))
+	items, err := keys.ParseSendKeysArgs(strings.Fields(words))
 	if err != nil {
 		return err
 	}

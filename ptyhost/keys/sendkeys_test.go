@@ -1,4 +1,4 @@
-package ptyhost
+package keys
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package ptyhost
+package keys
 
 // Bracketed paste markers (xterm mode 2004).
 const (

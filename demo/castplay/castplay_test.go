@@ -12,7 +12,7 @@ import (
 )
 
 // demoCast is a real recording: corral demo --autoplay in tmux, 140×45, 41.5 s.
-const demoCast = "../../demo/demo.cast"
+const demoCast = "../demo.cast"
 
 func loadDemo(t *testing.T) (*Index, *os.File) {
 	t.Helper()

@@ -6,6 +6,7 @@
 // signals Corral itself receives turned into a first stop and later hurries.
 //
 // It knows nothing of runs: what it drives is a small interface (Input) or a
-// function value given by the caller, so it sits below package runs with the rest
-// of ptyhost.
+// function value given by the caller. It sits beside package foreground, which wires
+// it to a run; main (a run's output printed) and ui/launch (Corral's signals) use it
+// too.
 package hostterm
