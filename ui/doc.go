@@ -7,14 +7,14 @@
 //     mode (browsing, the list's filter, focus, dialog, help, scroll/search), then by
 //     owner (a run event to the run list and the events pane, a screen change to the
 //     terminal pane).
-//   - One component per pane (runlist.List, Details, Terminal, Events), each with New,
-//     Update returning its concrete type, View and SetSize, its methods in files named
-//     after it (runlist_pending.go, …) or in a package of its own (ui/runlist,
-//     ui/details, ui/events, ui/terminal, ui/dialog, ui/help), which never imports ui;
-//     the root builds them and routes to them. A list row (runlist.Row) is a run or a
-//     configured run not started yet; Details and Terminal show one row. Components
-//     with keys of their own have their own KeyMap, embedded in KeyMap (keys.go), which
-//     overrides by action name. They share one read-only *common.Common (styles, clock).
+//   - One component per pane, each a package of its own that never imports ui:
+//     ui/runlist (runlist.List), ui/details, ui/terminal, ui/events, and ui/dialog and
+//     ui/help for what opens over them; each has New, Update returning its concrete
+//     type, View and SetSize, its fields unexported, so the root reaches them through
+//     their methods only. A list row (runlist.Row) is a run or a configured run not
+//     started yet; Details and Terminal show one row. Components with keys of their own
+//     have their own KeyMap, embedded in KeyMap (keys.go), which overrides by action
+//     name. They share one read-only *common.Common (styles, clock, drawing helpers).
 //   - Package ui/dialog owns the dialogs (Host, Prompt, Confirm, Form); a dialog done
 //     answers with a typed message (dialog.ConfirmAnswer, PromptAnswer, FormAnswer)
 //     that the Model routes to an action (dialogs.go); package ui/help is the help
