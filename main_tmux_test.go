@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"corral/demo/testkit/eventually"
+	"corral/reaper"
 )
 
 // tmuxTerm is a private tmux server (its own socket) showing one window that runs a
@@ -46,8 +49,39 @@ func startTmux(t testing.TB, w, h int, cmdline string) *tmuxTerm {
 	// The pane outlives the command, so its exit code and last screen can be read.
 	shell := cmdline + "; echo CORRAL-EXIT=$?; sleep 600"
 	x.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), shell)
-	t.Cleanup(func() { x.command("kill-server").Run() })
+	t.Cleanup(func() {
+		// The pane's processes (the Corral under test) end on the server's hangup, but
+		// not at once: one still shutting down writes into a state dir that t.TempDir's
+		// cleanup, which runs next, is removing (CI saw "directory not empty").
+		pane := x.paneProcs()
+		x.command("kill-server").Run()
+		for _, p := range pane {
+			eventually.True(t, 20*time.Second, fmt.Sprintf("the pane's %s (pid %d) to end", p.Comm, p.PID), func() bool {
+				now, err := reaper.ReadProc(p.PID)
+				return err != nil || now.StartTime != p.StartTime || now.State == 'Z'
+			})
+		}
+	})
 	return x
+}
+
+// paneProcs is the pane's shell and the processes below it in its session (the Corral
+// under test), by pid and start time. A server Corral started for itself has a
+// session of its own and outlives the pane by design: not listed.
+func (x *tmuxTerm) paneProcs() []reaper.Proc {
+	out, err := x.command("display", "-p", "-t", "t", "#{pane_pid}").Output()
+	if err != nil {
+		return nil
+	}
+	root, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	all, _ := reaper.ListAll()
+	var procs []reaper.Proc
+	for _, p := range all {
+		if p.SID == root { // the pane's shell leads its session
+			procs = append(procs, p)
+		}
+	}
+	return procs
 }
 
 // command is a tmux client of x's server.
