@@ -174,6 +174,16 @@ func (x *tmuxTerm) waitFor(re string, limit time.Duration) string {
 	return x.waitUntil(fmt.Sprintf("%q", re), limit, rx.MatchString)
 }
 
+// read waits for re as waitFor does, as a person who reads it before the next key:
+// that key goes a typingGap after re showed, not after the keys before it (a key
+// pressed at once after a notice about a paste's keys is taken as more of the paste).
+func (x *tmuxTerm) read(re string, limit time.Duration) string {
+	x.t.Helper()
+	s := x.waitFor(re, limit)
+	x.last = time.Now()
+	return s
+}
+
 // waitUntil waits until ok(screen), with a deadline. tmux has no change notification,
 // so it polls the screen.
 func (x *tmuxTerm) waitUntil(what string, limit time.Duration, ok func(string) bool) string {
