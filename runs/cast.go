@@ -12,6 +12,9 @@ import (
 	"unicode/utf8"
 )
 
+// castDelay is the most a recording's buffer is held.
+const castDelay = 200 * time.Millisecond
+
 // castFile records a PTY run as an asciicast v2 file (a JSON header line, then one
 // [seconds, "o"|"r", data] line per output chunk or resize), so any run can be replayed
 // with standard tools or `corral replay`. JSON strings must be valid UTF-8, so an
@@ -24,9 +27,9 @@ import (
 // json.Marshal and the string conversions it was half of the reader's CPU in a 100 MB
 // flood (ui BenchmarkFlood, issue 6).
 //
-// Like the transcript, the buffer goes to the file transcriptDelay after its first
-// byte, not only when full: `corral replay RUN` of a live run read an empty file, and
-// a crash lost up to the buffer's 32 KiB (review).
+// The buffer goes to the file castDelay after its first byte, not only when full:
+// `corral replay RUN` of a live run read an empty file, and a crash lost up to the
+// buffer's 32 KiB (review).
 type castFile struct {
 	mu     sync.Mutex
 	f      *os.File
@@ -38,7 +41,7 @@ type castFile struct {
 	left   int64
 	capped bool
 	err    error
-	timer  *time.Timer // flushes the buffer transcriptDelay after its first byte
+	timer  *time.Timer // flushes the buffer castDelay after its first byte
 	armed  bool
 	closed bool
 }
@@ -175,7 +178,7 @@ func (c *castFile) line(b []byte) {
 	c.left -= int64(len(b))
 	if !c.armed && c.w.Buffered() > 0 {
 		c.armed = true
-		c.timer.Reset(transcriptDelay)
+		c.timer.Reset(castDelay)
 	}
 }
 

@@ -191,8 +191,6 @@ const (
 	transcriptBuf    = 64 << 10
 	transcriptBurst  = 2
 	transcriptWindow = 20 * time.Millisecond
-	// transcriptDelay is the most a recording's buffer is held (cast.go).
-	transcriptDelay = 200 * time.Millisecond
 )
 
 // openTranscript creates the transcript; with resume it continues the one a previous

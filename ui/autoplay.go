@@ -12,6 +12,7 @@ import (
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
+	"corral/ui/dialog"
 )
 
 // Autoplay drives a running UI over the demo scenario by itself, the way a person
@@ -114,15 +115,15 @@ func (a autoplayer) selectRun(name string) error {
 }
 
 // answer answers the question the UI asks once a person could have read it: the
-// UI's guard ignores an answer that reaches it less than answerGrace after the
+// UI's guard ignores an answer that reaches it less than dialog.AnswerGrace after the
 // question opened (a paste, keys typed ahead), however late it was typed, so on a
 // loaded machine a fixed pause between the two keys is not enough. The question is
-// seen open first; the answer sent answerGrace after that reaches the UI later still.
+// seen open first; the answer sent dialog.AnswerGrace after that reaches the UI later still.
 func (a autoplayer) answer(k string) error {
 	if err := a.poll("the question to open", 10*time.Second, func() bool { return a.look().asking }); err != nil {
 		return err
 	}
-	a.pause(2 * answerGrace)
+	a.pause(2 * dialog.AnswerGrace)
 	a.key(k)
 	return nil
 }

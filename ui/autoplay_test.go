@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ui/dialog"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func TestAutoplayAnswersAStalledUI(t *testing.T) {
 		for msg := range msgs {
 			if _, ok := msg.(tea.KeyPressMsg); ok && !stalled {
 				stalled = true
-				time.Sleep(3 * answerGrace) // busy when the key came: it and the next wait
+				time.Sleep(3 * dialog.AnswerGrace) // busy when the key came: it and the next wait
 			}
 			h.clk.t = time.Now()
 			h.send(msg)

@@ -17,13 +17,6 @@ import (
 // name so that its action names and accesses stay.
 type DialogKeyMap = dialog.KeyMap
 
-// DefaultDialogKeyMap returns the dialogs' default keys.
-var DefaultDialogKeyMap = dialog.DefaultKeyMap
-
-// answerGrace is how long after a question opens an answer is taken as typed before
-// it was there (dialog.Confirm); the guard reads it too.
-const answerGrace = dialog.AnswerGrace
-
 // dialogs is the dialog host and the mode keys return to when its dialog closes.
 type dialogs struct {
 	dialog.Host

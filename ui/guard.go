@@ -16,9 +16,9 @@ import (
 // (`xyq d`), cancelled a run, answered its question and quit. So:
 //   - every destructive key asks (cancel, interrupt, remove, quit with live or unseen
 //     ended runs), and a question takes only an answer typed after it could be read
-//     (Confirm, answerGrace); a key that is no answer closes it as a no;
+//     (Confirm, dialog.AnswerGrace); a key that is no answer closes it as a no;
 //   - once a question saw keys not meant for it, the keys that follow close behind
-//     (each within answerGrace of the last) are dropped too, with a notice: the rest
+//     (each within dialog.AnswerGrace of the last) are dropped too, with a notice: the rest
 //     of the paste or the sentence;
 //   - when the focused run ends, focus stays on its last screen and keys go nowhere
 //     until the leave chord: "press Ctrl-C again to exit" and the run's exit must not
@@ -49,7 +49,7 @@ func (g *strayGuard) drop(now time.Time) (int, bool) {
 	}
 	gap := now.Sub(g.lastKey)
 	g.lastKey = now
-	if gap > 0 && gap < answerGrace {
+	if gap > 0 && gap < dialog.AnswerGrace {
 		g.dropped++
 		return g.dropped, true
 	}

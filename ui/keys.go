@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"corral/ui/common"
+	"corral/ui/dialog"
 	"corral/ui/events"
 	"corral/ui/help"
 	"corral/ui/runlist"
@@ -100,13 +101,6 @@ func (k *KeyMap) actions() []action {
 	}, k.replayActions()...)
 }
 
-// bind, helpKeys and firstKey are ui/common's, which each pane's key map builds with.
-var (
-	bind     = common.Bind
-	helpKeys = common.HelpKeys
-	firstKey = common.FirstKey
-)
-
 // ScrollKeyMap is the terminal pane's keys (package terminal), embedded in KeyMap
 // under this name so that its action names and accesses stay.
 type ScrollKeyMap = terminal.KeyMap
@@ -119,25 +113,25 @@ type ListKeyMap = runlist.KeyMap
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		ListKeyMap: runlist.DefaultKeyMap(), ScrollKeyMap: terminal.DefaultKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
-		DialogKeyMap: DefaultDialogKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
-		Focus:    bind("focus (keys go to the run)", "enter"),
-		SendKeys: bind("send keys", "s"), Paste: bind("paste text", "p"),
-		Submit: bind("submit (paste+enter)", "S"), Cancel: bind("cancel", "x"),
-		Interrupt: bind("interrupt (ctrl+c)", "i"), Pause: bind("pause/resume", "space"),
-		Reconcile: bind("reconcile now", "r"), New: bind("new run", "n"),
-		Restart: bind("start/restart run", "R"), Remove: bind("remove ended run", "d"),
-		Zoom: bind("zoom", "z"), Layout: bind("side panes: all/run list only", "l"),
-		Search:     bind("search", "/"),
-		Scrollback: bind("scroll back", "pgup"), Help: bind("help", "?"),
-		Quit:        bind("quit", "q", "ctrl+c"),
-		Detach:      bind("detach (runs keep running)", "D"),
-		Shutdown:    bind("end every run and the server", "Q"),
-		PairKeys:    bind("parity pair: keys to both/one", "b"),
-		PairDiff:    bind("parity pair: diff/screens", "v"),
-		Leave:       bind("leave focus", "ctrl+]"),
-		Mouse:       bind("mouse on/off", "M"),
-		NextWaiting: bind("next waiting run", "w"),
-		NextUnseen:  bind("next unseen run", "u"),
+		DialogKeyMap: dialog.DefaultKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
+		Focus:    common.Bind("focus (keys go to the run)", "enter"),
+		SendKeys: common.Bind("send keys", "s"), Paste: common.Bind("paste text", "p"),
+		Submit: common.Bind("submit (paste+enter)", "S"), Cancel: common.Bind("cancel", "x"),
+		Interrupt: common.Bind("interrupt (ctrl+c)", "i"), Pause: common.Bind("pause/resume", "space"),
+		Reconcile: common.Bind("reconcile now", "r"), New: common.Bind("new run", "n"),
+		Restart: common.Bind("start/restart run", "R"), Remove: common.Bind("remove ended run", "d"),
+		Zoom: common.Bind("zoom", "z"), Layout: common.Bind("side panes: all/run list only", "l"),
+		Search:     common.Bind("search", "/"),
+		Scrollback: common.Bind("scroll back", "pgup"), Help: common.Bind("help", "?"),
+		Quit:        common.Bind("quit", "q", "ctrl+c"),
+		Detach:      common.Bind("detach (runs keep running)", "D"),
+		Shutdown:    common.Bind("end every run and the server", "Q"),
+		PairKeys:    common.Bind("parity pair: keys to both/one", "b"),
+		PairDiff:    common.Bind("parity pair: diff/screens", "v"),
+		Leave:       common.Bind("leave focus", "ctrl+]"),
+		Mouse:       common.Bind("mouse on/off", "M"),
+		NextWaiting: common.Bind("next waiting run", "w"),
+		NextUnseen:  common.Bind("next unseen run", "u"),
 	}
 }
 
@@ -168,7 +162,7 @@ func (k KeyMap) withOverrides(over map[string][]string) (KeyMap, error) {
 			return k, &KeyError{Action: name, Msg: "empty key"}
 		}
 		acts[i].b.SetKeys(keys...)
-		acts[i].b.SetHelp(helpKeys(keys), acts[i].b.Help().Desc)
+		acts[i].b.SetHelp(common.HelpKeys(keys), acts[i].b.Help().Desc)
 	}
 	return k, k.check()
 }

@@ -196,7 +196,7 @@ func diffPane(c *Common, r *parity.Result, w, h int) string {
 // sideLine is one run of a pair in the comparison: kind, how it ended, how long it
 // ran, its cleanup.
 func sideLine(i runs.Info, rep runs.Report) string {
-	end := badge(i)
+	end := common.Badge(i)
 	return fmt.Sprintf(" %-5s %s · %s · cleanup %s · killed %d · escapees %d", i.Kind, common.Clean(end),
 		i.Duration().Round(time.Millisecond), runs.StepsText(rep.Cleanup.Steps), rep.Cleanup.Killed, len(rep.Escapees))
 }

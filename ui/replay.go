@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/demo/castplay"
+	"corral/ui/common"
 )
 
 // Under corral replay each run is a player of a recording (demo's cast-play, reading
@@ -22,10 +23,10 @@ type ReplayKeyMap struct {
 // DefaultReplayKeyMap returns the player's default keys.
 func DefaultReplayKeyMap() ReplayKeyMap {
 	return ReplayKeyMap{
-		ReplayPause: bind("pause/resume", "space"), ReplayFaster: bind("faster", "+", "="),
-		ReplaySlower: bind("slower", "-"), ReplayBack: bind("back 10 s", "left"),
-		ReplayForward: bind("on 10 s", "right"), ReplayStart: bind("restart", "home"),
-		ReplayEnd: bind("to the end", "end"),
+		ReplayPause: common.Bind("pause/resume", "space"), ReplayFaster: common.Bind("faster", "+", "="),
+		ReplaySlower: common.Bind("slower", "-"), ReplayBack: common.Bind("back 10 s", "left"),
+		ReplayForward: common.Bind("on 10 s", "right"), ReplayStart: common.Bind("restart", "home"),
+		ReplayEnd: common.Bind("to the end", "end"),
 	}
 }
 

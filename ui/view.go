@@ -155,8 +155,8 @@ func (m Model) statusLine() string {
 // filterHelp is the status line while the run list's filter is typed.
 func filterHelp(st common.Styles, k KeyMap) string {
 	pair := func(keys, desc string) string { return " " + st.Key.Render(keys) + " " + st.Desc.Render(desc) + " " }
-	return st.Dialog.Render(" filter runs by name or id ") + pair(helpKeys([]string{firstKey(k.Up), firstKey(k.Down)}), "select") +
-		pair(firstKey(k.Accept), "keep the filter") + pair(firstKey(k.Dismiss), "clear it")
+	return st.Dialog.Render(" filter runs by name or id ") + pair(common.HelpKeys([]string{common.FirstKey(k.Up), common.FirstKey(k.Down)}), "select") +
+		pair(common.FirstKey(k.Accept), "keep the filter") + pair(common.FirstKey(k.Dismiss), "clear it")
 }
 
 // shortHelp is "key desc" pairs of enabled bindings.

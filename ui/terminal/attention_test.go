@@ -7,13 +7,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/ptyhost/screen"
+	"corral/ui/internal/uitest"
 )
 
 func TestScreenErrorShownInTitle(t *testing.T) {
 	tm := newTest("")
 	tm.SetSize(60, 6)
 	s := &errScreen{Screen: screen.NewScreen(58, 4)}
-	tm.ShowRun(liveRun("r1", "claude", true), s)
+	tm.ShowRun(uitest.LiveRun("r1", "claude", true), s)
 	if v := ansi.Strip(tm.View()); !strings.Contains(v, "⚠ vt10x: index out of range") {
 		t.Errorf("the recovered emulator error is not shown:\n%s", v)
 	}
@@ -30,9 +31,9 @@ func (e *errScreen) State() screen.ScreenState {
 func TestSynchronizedUpdateHoldsTheFrame(t *testing.T) {
 	tm := newTest("")
 	tm.SetSize(40, 5)
-	tm.SetNow(t0)
+	tm.SetNow(uitest.T0)
 	s := screenWith(38, 3, "old frame")
-	tm.ShowRun(liveRun("r1", "app", true), s)
+	tm.ShowRun(uitest.LiveRun("r1", "app", true), s)
 	_ = tm.View()
 	s.Write([]byte("\x1b[?2026h\x1b[H\x1b[2Jhalf"))
 	if v := ansi.Strip(tm.View()); !strings.Contains(v, "old frame") {
@@ -44,7 +45,7 @@ func TestSynchronizedUpdateHoldsTheFrame(t *testing.T) {
 	}
 	s.Write([]byte("\x1b[?2026h\x1b[Hstuck"))
 	_ = tm.View()
-	tm.SetNow(t0.Add(syncHold))
+	tm.SetNow(uitest.T0.Add(syncHold))
 	if v := ansi.Strip(tm.View()); !strings.Contains(v, "stuck") {
 		t.Fatalf("an app stuck mid-update was never drawn:\n%s", v)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/ptyhost/screen"
+	"corral/ui/internal/uitest"
 )
 
 // A screen line holds clusters that a grapheme count and a terminal counting rune by
@@ -42,7 +43,7 @@ func TestBiggerReplayShowsItsCursorRows(t *testing.T) {
 		fmt.Fprintf(&text, "\r\nline %d", i)
 	}
 	tm := newTest("")
-	info := liveRun("r1", "replay", true)
+	info := uitest.LiveRun("r1", "replay", true)
 	info.Spec.FixedSize = true
 	tm.ShowRun(info, screenWith(60, 30, text.String()))
 	tm.SetSize(50, 22) // 20 rows inside
@@ -68,7 +69,7 @@ func TestLargerRunShowsItsCursorPart(t *testing.T) {
 	text := "top left\x1b[28;61H世界 \x1b[31mfar right\x1b[29;90Hend"
 	tm := newTest("")
 	tm.SetFocused(true)
-	tm.ShowRun(liveRun("r1", "agent", true), screenWith(100, 30, text))
+	tm.ShowRun(uitest.LiveRun("r1", "agent", true), screenWith(100, 30, text))
 	tm.SetSize(72, 12) // 70×10 inside
 	styled := tm.View()
 	v := ansi.Strip(styled)
