@@ -183,7 +183,9 @@ func (r *run) watchContained() {
 // usage fills i.Usage from the run's cgroup while it lives.
 func (r *run) usage(i *Info) {
 	if r.cgroup != nil && !i.Ended() {
-		i.Usage.CPU, i.Usage.Memory, _ = r.cgroup.Usage()
+		if cpu, mem, err := r.cgroup.Usage(); err == nil {
+			i.Usage = Usage{CPU: cpu, Memory: mem, Known: true}
+		}
 	}
 }
 
@@ -199,5 +201,5 @@ func RecordUsage(rec Record) (Usage, bool) {
 		return Usage{}, false
 	}
 	cpu, mem, err := cg.Usage()
-	return Usage{CPU: cpu, Memory: mem}, err == nil
+	return Usage{CPU: cpu, Memory: mem, Known: err == nil}, err == nil
 }

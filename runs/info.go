@@ -105,8 +105,11 @@ func (i Info) Duration() time.Duration {
 }
 
 // Usage is what a run's cgroup has used: CPU time, and memory where the cgroup has
-// the memory controller (-1 otherwise). Zero for a run on its session.
+// the memory controller (-1 otherwise). Zero for a run on its session. Known says it
+// was read (a snapshot reads it only for the runs someone looks at): JSON writes
+// what is not known as nothing rather than a zero or a -1.
 type Usage struct {
 	CPU    time.Duration
 	Memory int64
+	Known  bool
 }

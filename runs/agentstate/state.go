@@ -21,6 +21,21 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", s)
 }
 
+// Glyph marks the state so that it reads at a glance, in colour or not: "!"
+// waiting, "◐" working, "✓" idle; "" for unknown. The UI's run list and corral ls
+// draw it before the state's name.
+func (s State) Glyph() string {
+	switch s {
+	case Waiting:
+		return "!"
+	case Working:
+		return "◐"
+	case Idle:
+		return "✓"
+	}
+	return ""
+}
+
 // ParseState reads a state's name.
 func ParseState(name string) (State, error) {
 	for s, n := range stateNames {

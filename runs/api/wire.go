@@ -18,18 +18,35 @@ import (
 type WireInfo struct {
 	runs.Info
 	Watchdog WireWatchdog `json:"watchdog"`
-	CPUMS    int64        `json:"cpu_ms,omitempty"`       // its cgroup's CPU time
-	Memory   int64        `json:"memory_bytes,omitempty"` // its cgroup's memory (-1: unknown)
+	// Its cgroup's CPU time and memory while it lives; absent when not known (a run on
+	// its session, ended, or a cgroup without the memory controller), never -1.
+	CPUMS  *int64 `json:"cpu_ms,omitempty"`
+	Memory *int64 `json:"memory_bytes,omitempty"`
 }
 
 func wireInfo(i runs.Info) WireInfo {
-	return WireInfo{Info: i, Watchdog: wireWatchdog(i.Watchdog), CPUMS: runs.Millis(i.Usage.CPU), Memory: i.Usage.Memory}
+	w := WireInfo{Info: i, Watchdog: wireWatchdog(i.Watchdog)}
+	if i.Usage.Known {
+		w.CPUMS = new(runs.Millis(i.Usage.CPU))
+		if i.Usage.Memory >= 0 {
+			w.Memory = new(i.Usage.Memory)
+		}
+	}
+	return w
 }
 
 func (w WireInfo) info() runs.Info {
 	i := w.Info
 	i.Watchdog = w.Watchdog.state()
-	i.Usage = runs.Usage{CPU: runs.FromMillis(w.CPUMS), Memory: w.Memory}
+	if w.CPUMS != nil {
+		i.Usage.CPU, i.Usage.Known = runs.FromMillis(*w.CPUMS), true
+	}
+	switch {
+	case w.Memory != nil && *w.Memory >= 0: // an older server wrote -1 for unknown
+		i.Usage.Memory = *w.Memory
+	case w.CPUMS != nil: // a cgroup that does not count memory
+		i.Usage.Memory = -1
+	}
 	return i
 }
 

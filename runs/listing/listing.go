@@ -17,9 +17,12 @@ import (
 // Run is a record as corral ls prints it.
 type Run struct {
 	runs.Record
-	OwnerAlive bool  `json:"owner_alive"`
-	CPUMS      int64 `json:"cpu_ms,omitempty"`       // a live run's cgroup's CPU time
-	Memory     int64 `json:"memory_bytes,omitempty"` // and memory (-1: the cgroup does not count it)
+	OwnerAlive bool `json:"owner_alive"`
+	// A live run's cgroup's CPU time and memory; nil (absent from the JSON) when not
+	// known: a run on its session, ended, or a cgroup without the memory controller.
+	// A known 0 is written as 0.
+	CPUMS  *int64 `json:"cpu_ms,omitempty"`
+	Memory *int64 `json:"memory_bytes,omitempty"`
 }
 
 // Doc is corral ls --json.
@@ -43,7 +46,10 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		rec.LeaseExpiresAt = reg.LeaseExpiry(r) // the owner's instance lease extends the record's
 		run := Run{Record: rec, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)}
 		if u, ok := runs.RecordUsage(r); ok {
-			run.CPUMS, run.Memory = runs.Millis(u.CPU), u.Memory
+			run.CPUMS = new(runs.Millis(u.CPU))
+			if u.Memory >= 0 {
+				run.Memory = new(u.Memory)
+			}
 		}
 		out = append(out, run)
 	}
@@ -68,7 +74,7 @@ func WriteTable(w io.Writer, rs []Run) error {
 }
 
 // header is the table's columns, row one run's cells, tab-separated.
-const header = "ID\tNAME\tKIND\tSTATE\tREASON\tPID\tOWNER\tLEASE\tAGE"
+const header = "ID\tNAME\tKIND\tSTATE\tAGENT\tREASON\tPID\tOWNER\tLEASE\tAGE"
 
 func row(r Run) string {
 	owner, lease := "-", "-"
@@ -81,8 +87,24 @@ func row(r Run) string {
 		reason = "-"
 	}
 	p := runs.Printable
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
-		reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
+		p(agentCell(r.Record)), reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
+}
+
+// agentCell is the AGENT column: the agent and, while the run lives, its state with
+// the glyph the UI's run list draws ("claude ! waiting", "codex unknown"); the agent
+// alone once the run ended (its last state says nothing any more); "-" for a run
+// that is no agent, as every empty cell of the table.
+func agentCell(r runs.Record) string {
+	switch {
+	case r.Agent == "":
+		return "-"
+	case r.State != runs.Running:
+		return r.Agent
+	case r.AgentState.Glyph() == "":
+		return r.Agent + " " + r.AgentState.String()
+	}
+	return r.Agent + " " + r.AgentState.Glyph() + " " + r.AgentState.String()
 }
 
 // WriteDecisions writes corral reconcile's decisions: one JSON object a line with

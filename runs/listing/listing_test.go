@@ -3,15 +3,17 @@ package listing
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 )
 
 // Another host's corral ls --json reads back whole: the record and what ls adds
 // (Record's own reader, promoted, would drop those).
 func TestRunJSONRoundTrip(t *testing.T) {
-	in := Run{Record: runs.Record{RunID: "r1", Name: "agent", State: runs.Running}, OwnerAlive: true, CPUMS: 12, Memory: 34}
+	in := Run{Record: runs.Record{RunID: "r1", Name: "agent", State: runs.Running}, OwnerAlive: true, CPUMS: new(int64(12)), Memory: new(int64(34))}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, []Run{in}, runs.Metrics{}); err != nil {
 		t.Fatal(err)
@@ -22,7 +24,81 @@ func TestRunJSONRoundTrip(t *testing.T) {
 	}
 	got := doc.Runs[0]
 	if len(doc.Runs) != 1 || got.RunID != "r1" || got.Name != "agent" || got.State != runs.Running ||
-		!got.OwnerAlive || got.CPUMS != 12 || got.Memory != 34 {
+		!got.OwnerAlive || got.CPUMS == nil || *got.CPUMS != 12 || got.Memory == nil || *got.Memory != 34 {
 		t.Errorf("read back %+v, want %+v", got, in)
+	}
+}
+
+// What ls does not know is absent from its JSON, never -1: a cgroup without the memory
+// controller has no memory_bytes, a run on its session neither cpu_ms nor
+// memory_bytes; a known 0 is still written. Another host's older Corral that wrote -1
+// reads back as unknown.
+func TestRunJSONOmitsUnknown(t *testing.T) {
+	rs := []Run{
+		{Record: runs.Record{RunID: "nomem", State: runs.Running}, CPUMS: new(int64(0))},
+		{Record: runs.Record{RunID: "session", State: runs.Running}},
+		{Record: runs.Record{RunID: "zero", State: runs.Running}, CPUMS: new(int64(5)), Memory: new(int64(0))},
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, rs, runs.Metrics{}); err != nil {
+		t.Fatal(err)
+	}
+	var raw struct{ Runs []map[string]any }
+	if err := json.Unmarshal(b.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "-1") {
+		t.Errorf("a -1 in ls --json:\n%s", b.String())
+	}
+	has := func(i int, key string) bool { _, ok := raw.Runs[i][key]; return ok }
+	if !has(0, "cpu_ms") || raw.Runs[0]["cpu_ms"] != 0.0 || has(0, "memory_bytes") {
+		t.Errorf("no memory controller: %v", raw.Runs[0])
+	}
+	if has(1, "cpu_ms") || has(1, "memory_bytes") {
+		t.Errorf("a run on its session: %v", raw.Runs[1])
+	}
+	if raw.Runs[2]["memory_bytes"] != 0.0 {
+		t.Errorf("a known 0 of memory: %v", raw.Runs[2])
+	}
+	var old Run
+	if err := json.Unmarshal([]byte(`{"run_id":"r1","cpu_ms":3,"memory_bytes":-1}`), &old); err != nil ||
+		old.Memory != nil || old.CPUMS == nil || *old.CPUMS != 3 {
+		t.Errorf("an older host's -1 read as %+v (%v)", old, err)
+	}
+}
+
+// corral ls's AGENT column: the agent and its live state with the UI's glyph, the
+// agent alone once the run ended, "-" for a run that is no agent.
+func TestTableAgentColumn(t *testing.T) {
+	rec := func(id string, st runs.State, agent string, as agentstate.State) Run {
+		return Run{Record: runs.Record{RunID: id, Name: id, Backend: runs.KindPTY, State: st, Agent: agent, AgentState: as}}
+	}
+	var b bytes.Buffer
+	err := WriteTable(&b, []Run{
+		rec("waits", runs.Running, "claude", agentstate.Waiting),
+		rec("works", runs.Running, "codex", agentstate.Working),
+		rec("idles", runs.Running, "gemini", agentstate.Idle),
+		rec("unsure", runs.Running, "claude", agentstate.Unknown),
+		rec("ended", runs.Exited, "claude", agentstate.Idle),
+		rec("plain", runs.Running, "", agentstate.Unknown),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	head := lines[0]
+	at := strings.Index(head, "AGENT")
+	if at < 0 || !strings.HasPrefix(head[at:], "AGENT ") || strings.Index(head, "STATE") > at {
+		t.Fatalf("no AGENT column after STATE: %q", head)
+	}
+	want := map[string]string{"waits": "claude ! waiting", "works": "codex ◐ working", "idles": "gemini ✓ idle",
+		"unsure": "claude unknown", "ended": "claude", "plain": "-"}
+	for _, ln := range lines[1 : len(lines)-1] {
+		id := strings.Fields(ln)[0]
+		// the column starts where its header does (tabwriter pads in runes)
+		cell := strings.TrimSpace(string([]rune(ln)[len([]rune(head[:at])):][:len(want[id])]))
+		if cell != want[id] {
+			t.Errorf("%s: AGENT %q, want %q\n%s", id, cell, want[id], b.String())
+		}
 	}
 }

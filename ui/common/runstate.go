@@ -18,15 +18,10 @@ func StateText(i runs.Info) string {
 	if i.Paused && i.State == runs.Running {
 		return "paused"
 	}
-	if g, ok := agentGlyphs[i.AgentState]; ok && i.State == runs.Running && i.Agent != "" {
+	if g := i.AgentState.Glyph(); g != "" && i.State == runs.Running && i.Agent != "" {
 		return g + " " + i.AgentState.String()
 	}
 	return i.State.String()
-}
-
-// agentGlyphs mark an agent's state so that it reads at a glance, in colour or not.
-var agentGlyphs = map[agentstate.State]string{
-	agentstate.Waiting: "!", agentstate.Working: "◐", agentstate.Idle: "✓",
 }
 
 // StateStyle is the style a run's state is drawn in: an agent's state, paused or
