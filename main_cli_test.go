@@ -88,3 +88,16 @@ func TestRunPTYEscapeChord(t *testing.T) {
 		t.Fatalf("the chord did not cancel the run:\n%s", s)
 	}
 }
+
+// corral check prints a run's env, but not the value of a variable whose name says it
+// is a secret: ANTHROPIC_API_KEY=sk-… reads <masked>, as in an assignment of its argv.
+func TestCheckMasksSecrets(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	os.WriteFile(cfg, []byte("[[run]]\nname = \"a\"\nargv = [\"env\", \"GH_TOKEN=ghp-argv-secret\", \"true\"]\n"+
+		"env = { ANTHROPIC_API_KEY = \"sk-ant-env-secret\", HOME = \"/srv/agent-home\" }\n"), 0o644)
+	r := run(t, corral(t, "check", cfg))
+	if r.code != 0 || strings.Contains(r.stdout, "secret") || !strings.Contains(r.stdout, `ANTHROPIC_API_KEY = "<masked>"`) ||
+		!strings.Contains(r.stdout, `"GH_TOKEN=<masked>"`) || !strings.Contains(r.stdout, `HOME = "/srv/agent-home"`) {
+		t.Fatalf("%+v", r)
+	}
+}

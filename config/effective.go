@@ -12,7 +12,9 @@ import (
 // Effective renders the configuration Corral would use, for `corral check`: d with
 // the file's [defaults] applied (every key, whether the file set it or not), the
 // [keys] overrides, then each run as written. The text is itself a valid
-// corral.toml: parsing it at the same path gives the same values.
+// corral.toml: parsing it at the same path gives the same values, but for the values
+// of environment variables whose names say they are secrets (secret.go), in a run's
+// env, an argv assignment or its cmd, which read Masked.
 func (f *File) Effective(d Defaults) string {
 	d = f.Apply(d)
 	var w tomlWriter
@@ -98,9 +100,13 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.line("\n[[run]]")
 	w.kv("name", tomlString(r.Name))
 	if r.Argv != nil {
-		w.kv("argv", tomlStrings(r.Argv))
+		argv := make([]string, len(r.Argv))
+		for i, a := range r.Argv {
+			argv[i] = maskWord(a)
+		}
+		w.kv("argv", tomlStrings(argv))
 	} else {
-		w.kv("cmd", tomlString(r.Cmd))
+		w.kv("cmd", tomlString(maskShell(r.Cmd)))
 	}
 	w.kv("pty", strconv.FormatBool(r.PTY))
 	w.optional("parity", r.Parity, "true")
@@ -117,7 +123,7 @@ func (w *tomlWriter) run(r RunEntry) {
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {
-			vars = append(vars, tomlKey(k)+" = "+tomlString(r.Env[k]))
+			vars = append(vars, tomlKey(k)+" = "+tomlString(maskEnv(k, r.Env[k])))
 		}
 		w.kv("env", "{ "+strings.Join(vars, ", ")+" }")
 	}
