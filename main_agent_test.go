@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -120,6 +121,12 @@ func TestAgentVerbs(t *testing.T) {
 		if r := agentCorral(t, env, verb...); !strings.Contains(r.stdout, `"agent_state": "waiting"`) {
 			t.Errorf("%s does not carry the state: %+v", verb[0], r)
 		}
+	}
+	if r := agentCorral(t, env, "explain", id); !strings.Contains(r.stdout, `question  bottom 6: "Allow toy to run" matched "Allow toy to run ls?" in its row`) {
+		t.Errorf("explain does not say why the question matched: %+v", r)
+	}
+	if r := agentCorral(t, env, "ls"); !regexp.MustCompile(`(?m)^` + id + `\s+toy\s+pty\s+running\s+toy ! waiting\s`).MatchString(r.stdout) {
+		t.Errorf("ls has no AGENT column with the state: %+v", r)
 	}
 	if r := agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "50ms"); r.code != 124 {
 		t.Errorf("wait --until idle while it waits: %+v", r)

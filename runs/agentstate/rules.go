@@ -256,7 +256,10 @@ type Check struct {
 	State    State  `json:"state"`
 	Priority int    `json:"priority"`
 	Matched  bool   `json:"matched"`
-	Why      string `json:"why,omitempty"` // the clause that failed
+	// Why is, for a rule that matched, what each clause found and where (`title: "^✳"
+	// matched "✳ Claude Code"`, `bottom 8: "proceed\\?" matched "Do you want to
+	// proceed?" in its row 3`); for one that did not, the clause that failed.
+	Why string `json:"why,omitempty"`
 }
 
 // RegionText is a region and what it held.
@@ -273,6 +276,9 @@ func (a *Agent) Explain(in Input) Explanation {
 	decided := false
 	for _, r := range a.Rules {
 		ok, why := r.match(rd)
+		if ok {
+			why = r.matchedWhy(rd)
+		}
 		e.Checks = append(e.Checks, Check{Rule: r.Name, State: r.State, Priority: r.Priority, Matched: ok, Why: why})
 		if ok && !decided {
 			e.Verdict, decided = Verdict{State: r.State, Rule: r.Name, Context: r.context(rd)}, true
@@ -285,6 +291,61 @@ func (a *Agent) Explain(in Input) Explanation {
 		e.Regions = append(e.Regions, RegionText{Region: r.String(), Lines: rd.read[r]})
 	}
 	return e
+}
+
+// matchedWhy says why a rule that matched did: each clause's finds, "; " between.
+// Explain alone computes it; Evaluate, on every change of the screen, does not.
+func (r Rule) matchedWhy(rd *reading) string {
+	parts := make([]string, len(r.When))
+	for i, c := range r.When {
+		parts[i] = c.matchedWhy(rd)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// matchedWhy is what a clause that matched found: the pattern of its any that
+// matched first and each of its all, with the text each matched on (a screen row's
+// number in the region), then that none of its not did.
+func (c Clause) matchedWhy(rd *reading) string {
+	lines := rd.lines(c.Region)
+	text := strings.Join(lines, "\n")
+	var found []string
+	at := func(re *regexp.Regexp) {
+		loc := re.FindStringIndex(text)
+		if loc == nil { // cannot be: the clause matched
+			return
+		}
+		n := strings.Count(text[:loc[0]], "\n")
+		s := pattern(re) + " matched " + strconv.Quote(clip(strings.TrimSpace(lines[n]), whyTextMax))
+		if c.Region.onScreen() {
+			s += " in its row " + strconv.Itoa(n+1)
+		}
+		found = append(found, s)
+	}
+	for _, re := range c.Any {
+		if re.MatchString(text) {
+			at(re)
+			break
+		}
+	}
+	for _, re := range c.All {
+		at(re)
+	}
+	if len(c.Not) > 0 {
+		found = append(found, "none of not "+quoted(c.Not))
+	}
+	return c.Region.String() + ": " + strings.Join(found, ", ")
+}
+
+// whyTextMax bounds the text a reason quotes, in runes.
+const whyTextMax = 80
+
+// clip is s cut to n runes, with "…" when it was longer.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func sortedRegions(m map[Region][]string) []Region {

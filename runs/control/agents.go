@@ -47,7 +47,7 @@ func writeExplanation(w io.Writer, run runs.Info, e agentstate.Explanation, now 
 		if ch.Matched {
 			mark = "MATCH"
 		}
-		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", mark, ch.Priority, ch.State, ch.Rule, ch.Why)
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", mark, ch.Priority, ch.State, ch.Rule, runs.Printable(ch.Why))
 	}
 	tw.Flush()
 	for _, r := range e.Regions {
