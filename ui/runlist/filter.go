@@ -2,17 +2,21 @@ package runlist
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"corral/runs"
 	"corral/ui/common"
 )
 
 // The run list's filter (fifty runs could only be walked with j): the filter key opens
 // a line editor in the list's title, and as it is typed the list shows only the rows
-// whose name or id holds every word of it, case-insensitively. Accept keeps it and
+// whose name or id holds every word of it, case-insensitively, or whose kind (pty,
+// pipe), agent (codex), agent state (waiting, working, idle, unknown) or state
+// (running, paused, exited) starts with it: /waiting, /pty, /codex. Accept keeps it and
 // gives the keys back to the list; dismiss, or the clear key afterwards, drops it.
 // The title shows it and how many runs it shows of how many ("Runs 3 of 54 /web"), a
 // run that arrives meanwhile counted. The selection stays on a row shown: the first
@@ -28,11 +32,14 @@ func (l List) Filtered() bool { return len(l.terms()) > 0 }
 // terms are the filter's words, lower-cased.
 func (l List) terms() []string { return strings.Fields(strings.ToLower(l.filter.Value())) }
 
-// matchTerms reports whether name or id holds every term.
-func matchTerms(terms []string, name, id string) bool {
+// matchTerms reports whether every term is in name or id, or begins one of words
+// (a row's kind, agent and states, lower-case). A word matches only from its start,
+// so typing "e" does not already match every pipe run and every idle agent.
+func matchTerms(terms []string, name, id string, words ...string) bool {
 	name, id = strings.ToLower(name), strings.ToLower(id)
 	for _, t := range terms {
-		if !strings.Contains(name, t) && !strings.Contains(id, t) {
+		if !strings.Contains(name, t) && !strings.Contains(id, t) &&
+			!slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, t) }) {
 			return false
 		}
 	}
@@ -42,9 +49,25 @@ func matchTerms(terms []string, name, id string) bool {
 // rowMatches reports whether row i (runs, then pending runs) holds every term.
 func (l List) rowMatches(i int, terms []string) bool {
 	if i < len(l.runs) {
-		return matchTerms(terms, common.Clean(l.runs[i].Name), l.runs[i].ID+" "+l.runs[i].Host)
+		r := l.runs[i]
+		return matchTerms(terms, common.Clean(r.Name), r.ID+" "+r.Host, runWords(r)...)
 	}
-	return matchTerms(terms, common.Clean(l.pending[i-len(l.runs)].Spec.DisplayName()), "")
+	p := l.pending[i-len(l.runs)]
+	return matchTerms(terms, common.Clean(p.Spec.DisplayName()), "", string(p.Spec.Kind()), strings.ToLower(p.Spec.Agent))
+}
+
+// runWords are what the filter matches of a run besides its name and id: its kind,
+// its agent, and its state as the row shows it: a live agent's state (waiting,
+// working, idle, or unknown when no rule decides), paused, or the run's own.
+func runWords(i runs.Info) []string {
+	w := []string{string(i.Kind), strings.ToLower(i.Agent), i.State.String()}
+	if i.Paused && i.State == runs.Running {
+		w = append(w, "paused")
+	}
+	if i.Agent != "" && i.State == runs.Running {
+		w = append(w, i.AgentState.String())
+	}
+	return w
 }
 
 // shown is the rows the list shows, by row number, in the order they are drawn (by
