@@ -244,6 +244,10 @@ Runs one command in its own session, streams its output, and ends it for exactly
 reason. When it ends, one line goes to stderr:
   corral: NAME ended: REASON (exit CODE|signal SIG) after DURATION; cleanup: STEPS, killed N, verified empty
 
+Flags go before the command: parsing stops at its first word, and every word after
+it is the command's. A Corral flag there (corral run sleep 9 --name x) is passed to
+the command, with a warning on stderr; -- before the command silences it.
+
 flags:
 %s
 exit codes:
@@ -268,6 +272,10 @@ const spawnUsage = `usage: corral spawn [flags] -- CMD [ARGS...]
 Starts one command as a run of the state dir's server (started if needed) and prints
 its id (--json: the spawn reply); the run goes on when this command returns. The flags
 are corral run's; corral wait ID waits for its end and exits as corral run would.
+
+Flags go before the command: parsing stops at its first word, and every word after
+it is the command's. A Corral flag there (corral spawn sleep 9 --name x) is passed to
+the command, with a warning on stderr; -- before the command silences it.
 
 flags:
 %s
@@ -347,6 +355,11 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
 		fmt.Printf(usageText, b.String())
+	}
+	if after := control.FlagsAfterCommand(fs, args, fs.Args()); err == nil && len(after) > 0 {
+		fmt.Fprintf(os.Stderr, "corral %s: warning: %s after the command %s passed to it; put Corral's flags "+
+			"before the command, or -- before the command to silence this\n", name, strings.Join(after, ", "),
+			map[bool]string{true: "is", false: "are"}[len(after) == 1])
 	}
 	return fs.Args(), err
 }

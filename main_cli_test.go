@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"corral/demo/testkit"
 )
 
 // CORRAL_CHILD=1 in a user's environment (it marks the test binary's child programs)
@@ -99,5 +102,35 @@ func TestCheckMasksSecrets(t *testing.T) {
 	if r.code != 0 || strings.Contains(r.stdout, "secret") || !strings.Contains(r.stdout, `ANTHROPIC_API_KEY = "<masked>"`) ||
 		!strings.Contains(r.stdout, `"GH_TOKEN=<masked>"`) || !strings.Contains(r.stdout, `HOME = "/srv/agent-home"`) {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// Corral's flags go before the command: after its first word they are the command's.
+// corral spawn sleep 100 --name t2 runs sleep with --name t2, as before, but says so
+// on stderr; -- before the command silences it; corral run parses the same way.
+func TestFlagAfterCommandWarns(t *testing.T) {
+	const warning = "warning: --name after the command is passed to it; put Corral's flags before the command, or -- before the command to silence this"
+	r := run(t, corral(t, "run", "echo", "hi", "--name", "t2"))
+	if r.code != 0 || r.stdout != "hi --name t2\n" || !strings.Contains(r.stderr, "corral run: "+warning) {
+		t.Errorf("run with --name after the command: %+v", r)
+	}
+	if r := run(t, corral(t, "run", "--", "echo", "hi", "--name", "t2")); r.code != 0 || strings.Contains(r.stderr, "warning") {
+		t.Errorf("run -- with --name after the command: %+v", r)
+	}
+	state := t.TempDir()
+	sp := serverCorral(t, state, "spawn", "echo", "spawned", "--name", "t2")
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+	if !strings.Contains(sp.stderr, "corral spawn: "+warning) {
+		t.Errorf("spawn with --name after the command: %+v", sp)
+	}
+	id := strings.TrimSpace(sp.stdout)
+	if w := serverCorral(t, state, "wait", id, "--timeout", "20s"); w.code != 0 {
+		t.Fatalf("wait: %+v", w)
+	}
+	if l := serverCorral(t, state, "log", id); !strings.Contains(l.stdout, "spawned --name t2") {
+		t.Errorf("the run's output: %+v", l)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"corral/config"
@@ -66,4 +68,29 @@ func isDuration(f *flag.Flag) bool {
 	}
 	_, ok = g.Get().(time.Duration)
 	return ok
+}
+
+// FlagsAfterCommand are the flags of fs that args, parsed by fs into rest (the
+// command and its arguments), hold after the command: `corral spawn sleep 100 --name
+// t2` runs `sleep 100 --name t2`, since parsing stops at the first word that is not a
+// flag, and the user probably meant --name for Corral. Only --NAME forms of fs's own
+// flags count (`find . -name x` is common and means find's); none when the command
+// came after `--`, which says every word after it is the command's.
+func FlagsAfterCommand(fs *flag.FlagSet, args, rest []string) []string {
+	n := len(args) - len(rest)
+	if len(rest) < 2 || (n > 0 && args[n-1] == "--") {
+		return nil
+	}
+	var found []string
+	for _, w := range rest[1:] {
+		if w == "--" {
+			break // the command's own end of options: what follows is its arguments
+		}
+		name, ok := strings.CutPrefix(w, "--")
+		name, _, _ = strings.Cut(name, "=")
+		if ok && name != "" && fs.Lookup(name) != nil && !slices.Contains(found, "--"+name) {
+			found = append(found, "--"+name)
+		}
+	}
+	return found
 }

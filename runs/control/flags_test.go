@@ -3,6 +3,7 @@ package control
 import (
 	"errors"
 	"flag"
+	"slices"
 	"testing"
 	"time"
 )
@@ -36,5 +37,34 @@ func TestParseFlagsSaysWhatIsWrong(t *testing.T) {
 	}
 	if err := ParseFlags(fs, []string{"--help"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("--help: %v", err)
+	}
+}
+
+// A Corral flag after the command (where parsing has stopped, so the command gets it)
+// is found, in its --NAME and --NAME=V forms, once each; not after --, not in the
+// command's own arguments after its --, not a single-dash word (find's -name), not a
+// flag Corral does not have.
+func TestFlagsAfterCommand(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"sleep", "100", "--name", "t2"}, []string{"--name"}},
+		{[]string{"--pty", "sleep", "100", "--name=t2", "--pty", "--name", "x"}, []string{"--name", "--pty"}},
+		{[]string{"--", "sleep", "100", "--name", "t2"}, nil},
+		{[]string{"--name", "a", "--", "git", "log", "--name"}, nil},
+		{[]string{"git", "log", "--", "--name"}, nil},
+		{[]string{"find", ".", "-name", "x.go"}, nil},
+		{[]string{"ls", "--color", "--all"}, nil},
+		{[]string{"--name"}, nil}, // a mistake, said by ParseFlags
+		{[]string{"sleep"}, nil},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.String("name", "", "")
+		fs.Bool("pty", false, "")
+		ParseFlags(fs, c.args)
+		if got := FlagsAfterCommand(fs, c.args, fs.Args()); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
 	}
 }
