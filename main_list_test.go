@@ -49,7 +49,7 @@ func TestUIListAtScale(t *testing.T) {
 	x.waitFor(`Details svc-01 r`, 10*time.Second)
 
 	x.keys("/")
-	x.waitFor(`(?s)Runs 54 /─.*filter runs by name or id`, 10*time.Second)
+	x.waitFor(`(?s)Runs 54 /─.*filter runs by name, id, kind, agent or state`, 10*time.Second)
 	x.text("we")
 	x.waitFor(`Runs 3 of 54 /we─`, 10*time.Second)
 	x.text("b-")

@@ -155,7 +155,7 @@ func (m Model) statusLine() string {
 // filterHelp is the status line while the run list's filter is typed.
 func filterHelp(st common.Styles, k KeyMap) string {
 	pair := func(keys, desc string) string { return " " + st.Key.Render(keys) + " " + st.Desc.Render(desc) + " " }
-	return st.Dialog.Render(" filter runs by name or id ") + pair(common.HelpKeys([]string{common.FirstKey(k.Up), common.FirstKey(k.Down)}), "select") +
+	return st.Dialog.Render(" filter runs by name, id, kind, agent or state ") + pair(common.HelpKeys([]string{common.FirstKey(k.Up), common.FirstKey(k.Down)}), "select") +
 		pair(common.FirstKey(k.Accept), "keep the filter") + pair(common.FirstKey(k.Dismiss), "clear it")
 }
 

@@ -36,7 +36,7 @@ type List struct {
 	configured []runs.Spec       // the config's runs: a removed one is listed again (pending.go)
 	pendSeq    int               // the next pending row's key number
 	offset     int               // first visible row
-	filter     lineinput.Model   // the filter by name or id (filter.go)
+	filter     lineinput.Model   // the filter by name, id, kind, agent or state (filter.go)
 	filtering  bool              // the filter is being typed: keys go to it
 	w, h       int
 	now        time.Time
