@@ -304,8 +304,9 @@ func (r Rule) matchedWhy(rd *reading) string {
 }
 
 // matchedWhy is what a clause that matched found: the pattern of its any that
-// matched first and each of its all, with the text each matched on (a screen row's
-// number in the region), then that none of its not did.
+// matched first and each of its all, with the text each matched on (its blanks
+// squeezed: a box's padding; a screen row's number in the region), then that none of
+// its not did.
 func (c Clause) matchedWhy(rd *reading) string {
 	lines := rd.lines(c.Region)
 	text := strings.Join(lines, "\n")
@@ -316,7 +317,7 @@ func (c Clause) matchedWhy(rd *reading) string {
 			return
 		}
 		n := strings.Count(text[:loc[0]], "\n")
-		s := pattern(re) + " matched " + strconv.Quote(clip(strings.TrimSpace(lines[n]), whyTextMax))
+		s := pattern(re) + " matched " + strconv.Quote(clip(strings.Join(strings.Fields(lines[n]), " "), whyTextMax))
 		if c.Region.onScreen() {
 			s += " in its row " + strconv.Itoa(n+1)
 		}
