@@ -146,12 +146,13 @@ func TestExplain(t *testing.T) {
 		t.Errorf("the question's check: %+v", c)
 	}
 	// A rule that matched says why: each clause, the pattern and the text it matched
-	// on, a screen row's place in its region, the exclusions that found nothing.
+	// on (a box's padding squeezed), a screen row's place in its region, the
+	// exclusions that found nothing.
 	if c := e.Checks[2]; !c.Matched || c.Why != `bottom 3: "^>( |$)" matched ">" in its row 2; title: none of not ["^[\\x{2801}-\\x{28FF}]"]` {
 		t.Errorf("the prompt's check: %+v", c)
 	}
-	e = a.Explain(Input{Signals: Signals{Title: "⠂ thinking"}, Screen: rows{"Allow?", "  1. Yes", "> "}})
-	if c := e.Checks[0]; !c.Matched || c.Why != `bottom 5: "Allow\\?" matched "Allow?" in its row 1, "^ *1\\. Yes" matched "1. Yes" in its row 2, none of not ["esc to interrupt"]` {
+	e = a.Explain(Input{Signals: Signals{Title: "⠂ thinking"}, Screen: rows{"│ Allow?        │", "  1. Yes", "> "}})
+	if c := e.Checks[0]; !c.Matched || c.Why != `bottom 5: "Allow\\?" matched "│ Allow? │" in its row 1, "^ *1\\. Yes" matched "1. Yes" in its row 2, none of not ["esc to interrupt"]` {
 		t.Errorf("the question's check: %+v", c)
 	}
 	if c := e.Checks[1]; !c.Matched || c.Why != `title: "^[\\x{2801}-\\x{28FF}]" matched "⠂ thinking"` {
