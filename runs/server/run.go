@@ -71,6 +71,11 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) err
 			return err
 		}
 	}
+	// The runs that ended under a server before this one are listed again, and every
+	// run is in the order it was created, before any UI or corral ls --json sees them.
+	if n := sup.TakeEnded(); n > 0 {
+		logger.Info("ended runs listed again", "runs", n)
+	}
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
 			logger.Warn("reconcile failed", "err", err)
