@@ -133,8 +133,8 @@ func TestServerWindowSizeFlag(t *testing.T) {
 
 // The window-size policy holds across a new server: a UI attached when the server is
 // killed says its pane's size and the run it shows again once it has reconnected, so
-// when a smaller UI attached to the new server leaves, the run takes the larger UI's
-// size back (the new server knew of no other UI before).
+// when a smaller UI attached to the new server shows another run, or leaves, the run
+// takes the larger UI's size back (the new server knew of no other UI before).
 func TestWindowSizeAfterReconnect(t *testing.T) {
 	state := serverState(t)
 	cfg := filepath.Join(t.TempDir(), "corral.toml")
@@ -144,6 +144,9 @@ func TestWindowSizeAfterReconnect(t *testing.T) {
 	cmd := corral(t, "spawn", "--pty", "--name", "sizes", "--env", demo.ChildEnv+"=1", "--", corralBin, "winsize")
 	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state, "CORRAL_CONFIG="+cfg)
 	if r := run(t, cmd); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	if r := serverCorral(t, state, "spawn", "--pty", "--name", "other", "--", "cat"); r.code != 0 {
 		t.Fatalf("spawn: %+v", r)
 	}
 	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
@@ -164,6 +167,11 @@ func TestWindowSizeAfterReconnect(t *testing.T) {
 		t.Fatalf("the small UI's pane %v is not smaller than the big one's %v", a, b)
 	}
 	big.seesWhole("the big UI shows the run at the small UI's size", a)
+	small.keys("Down") // the small UI shows the other run: the big UI alone shows this one
+	small.waitFor(`─other pty─`, 10*time.Second)
+	big.seesWhole("the big UI, once the small one showed another run", b)
+	small.keys("Up")
+	big.seesWhole("the big UI, the small one showing the run again", a)
 	small.run("kill-server")
 	big.seesWhole("the big UI, once the small one left", b)
 }
