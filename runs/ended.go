@@ -14,10 +14,12 @@ import (
 // handed its runs over (an upgrade) leaves the records of the runs that had ended
 // under it, and the server after it lists them again, as they ended — state, reason,
 // exit code, cleanup, the end of their output — so an attached UI keeps their rows
-// and corral info and corral wait still answer for them. They are listed as long as
-// corral ls lists them: until the finished-run TTL (config finished_ttl) has passed
-// since their record was last written; a reconcile removes the record after that,
-// and the user's remove (x, corral rm) removes it at once.
+// and corral info and corral wait still answer for them. A server takes, as it
+// starts, those corral ls lists: written less than the finished-run TTL (config
+// finished_ttl, 30 minutes by default) ago. Nothing piles up: a reconcile removes
+// the records older than that, the user's remove (x, corral remove) removes one at
+// once, and a server that keeps running keeps its ended runs until removed, as it
+// always did.
 
 // How much of an ended run's transcript rebuilds its output log (which keeps its
 // OutputCap of it), and of that its last screen: enough for a screen, without
