@@ -130,3 +130,48 @@ func TestServerWindowSizeFlag(t *testing.T) {
 		t.Errorf("help server: %+v", r)
 	}
 }
+
+// The window-size policy holds across a new server: a UI attached when the server is
+// killed says its pane's size and the run it shows again once it has reconnected, so
+// when a smaller UI attached to the new server shows another run, or leaves, the run
+// takes the larger UI's size back (the new server knew of no other UI before).
+func TestWindowSizeAfterReconnect(t *testing.T) {
+	state := serverState(t)
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	if err := os.WriteFile(cfg, []byte("[ui]\nwindow_size = \"latest\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := corral(t, "spawn", "--pty", "--name", "sizes", "--env", demo.ChildEnv+"=1", "--", corralBin, "winsize")
+	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state, "CORRAL_CONFIG="+cfg)
+	if r := run(t, cmd); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	if r := serverCorral(t, state, "spawn", "--pty", "--name", "other", "--", "cat"); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	attach := fmt.Sprintf("env CORRAL_STATE_DIR=%s CORRAL_CONFIG=%s %s attach", state, cfg, corralBin)
+	big := startTmux(t, 170, 50, attach)
+	b := big.seesWhole("the big UI alone", size{})
+
+	old := serverPID(t, state)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	next := newServerPID(t, state, old)
+	big.waitFor(fmt.Sprintf(`reconnected to server pid %d`, next), 30*time.Second)
+	big.seesWhole("the big UI, reconnected", b)
+
+	small := startTmux(t, 110, 30, attach)
+	a := small.seesWhole("the small UI, last to attach", size{})
+	if a.cols >= b.cols || a.rows >= b.rows {
+		t.Fatalf("the small UI's pane %v is not smaller than the big one's %v", a, b)
+	}
+	big.seesWhole("the big UI shows the run at the small UI's size", a)
+	small.keys("Down") // the small UI shows the other run: the big UI alone shows this one
+	small.waitFor(`─other pty─`, 10*time.Second)
+	big.seesWhole("the big UI, once the small one showed another run", b)
+	small.keys("Up")
+	big.seesWhole("the big UI, the small one showing the run again", a)
+	small.run("kill-server")
+	big.seesWhole("the big UI, once the small one left", b)
+}

@@ -454,7 +454,9 @@ func (r *run) snapshot() Info {
 	i := r.info
 	r.mu.Unlock()
 	i.Watchdog = r.wd.State()
-	i.LastOutputAt = i.Watchdog.LastOutput
+	if !i.Watchdog.LastOutput.IsZero() { // else its record's (a run of a server before)
+		i.LastOutputAt = i.Watchdog.LastOutput
+	}
 	return i
 }
 

@@ -70,7 +70,7 @@ func (m Model) linkEvent(ev runs.Event) (tea.Model, tea.Cmd) {
 // server says (its sequence numbers do not continue the lost one's), its new runs are
 // listed, and a run it does not know leaves the list with a note; the events logged
 // since the last the UI saw are added as history; screens and watches are asked for
-// again.
+// again, and so are the sizes of its panes and the runs it shows and looks at.
 func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 	if msg.Err != nil {
 		m.events.AddError(m.now, "reconnect", "", msg.Err)
@@ -100,6 +100,11 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 	}
 	m = model.(Model)
 	m.events.SetEscaped(m.list.Runs())
+	// The new server knows nothing of this UI's pane: its size for each run, the run it
+	// shows and the one the user looks at are said again, so the window-size policy
+	// counts this UI (else a UI attached after it sizes every run alone).
+	clear(m.sized)
+	m.req.watching, m.req.looking = "", ""
 	m.relayout()
 	cmds = append(cmds, m.selectionMoved(), m.sized.fit(m.core, m.list.Runs(), m.lay))
 	return m, tea.Batch(cmds...)

@@ -71,6 +71,12 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) err
 			return err
 		}
 	}
+	// The runs that ended under a server before this one are listed again, and every
+	// run is in the order it was created, before any UI or corral ls --json sees them.
+	start := time.Now()
+	if n := sup.TakeEnded(); n > 0 {
+		logger.Info("ended runs listed again", "runs", n, "took", time.Since(start).Round(time.Microsecond))
+	}
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
 			logger.Warn("reconcile failed", "err", err)
