@@ -86,12 +86,12 @@ func TestEvaluate(t *testing.T) {
 		scr   rows
 		want  Verdict
 	}{
-		{"idle at the prompt", "toy", rows{"hello", "> ", "", ""}, Verdict{Idle, "prompt", ">"}},
-		{"working", "⠂ toy", rows{"thinking", "> "}, Verdict{Working, "spinner", "⠂ toy"}},
-		{"asks", "toy", rows{"Allow? run ls", "  1. Yes", "  2. No", ""}, Verdict{Waiting, "question", "Allow? run ls"}},
+		{"idle at the prompt", "toy", rows{"hello", "> ", "", ""}, Verdict{State: Idle, Rule: "prompt", Context: ">"}},
+		{"working", "⠂ toy", rows{"thinking", "> "}, Verdict{State: Working, Rule: "spinner", Context: "⠂ toy"}},
+		{"asks", "toy", rows{"Allow? run ls", "  1. Yes", "  2. No", ""}, Verdict{State: Waiting, Rule: "question", Context: "Allow? run ls"}},
 		{"a question while it works is no question", "toy", rows{"Allow?", " 1. Yes", "esc to interrupt"}, Verdict{}},
 		{"nothing known", "toy", rows{"booting"}, Verdict{}},
-		{"the question alone, no answers: strict", "toy", rows{"Allow?", "> "}, Verdict{Idle, "prompt", ">"}},
+		{"the question alone, no answers: strict", "toy", rows{"Allow?", "> "}, Verdict{State: Idle, Rule: "prompt", Context: ">"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := a.Evaluate(Input{Signals: Signals{Title: tt.title}, Screen: tt.scr})
