@@ -292,8 +292,8 @@ func TestCorpusQuestionText(t *testing.T) {
 func TestClean(t *testing.T) {
 	for in, want := range map[string]string{
 		"│ Allow execution of [Shell]?" + strings.Repeat(" ", 90) + "│": "Allow execution of [Shell]?",
-		"╭──╮\n│ a   b\t c │\x1b\n╰──╯":                                      "a b c",
-		"  plain  ":                                                        "plain",
+		"╭──╮\n│ a   b\t c │\x1b\n╰──╯":                                 "a b c",
+		"  plain  ": "plain",
 	} {
 		if got := Clean(in); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
