@@ -186,3 +186,60 @@ func TestNotifyNeverForAKeyPress(t *testing.T) {
 		t.Errorf("told: %q", got)
 	}
 }
+
+// A server after this one (a crash, an upgrade) finds in the run's record what was
+// told: when it reads the same question from the kept screen — unknown, then waiting,
+// as the screen re-derives it — it is a duplicate, not announced again; an agent whose
+// record says nothing was told is announced. (The new server is the registry opened
+// again and the record's notes given to a run whose agent starts from unknown, as a
+// re-adopted run's does.)
+func TestNotifyNotRepeatedAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	s, clk := notifySup(t, dir)
+	touch := func(name string) { os.WriteFile(filepath.Join(dir, name), nil, 0o600) }
+	id := spawn(t, s, Spec{Name: "toy", PTY: true, Agent: "toy", Shell: toySteps(dir,
+		[2]string{toyIdle, "a"}, [2]string{toyWork, "b"}, [2]string{toyAsk, ""})})
+	waitAgent(t, s, id, agentstate.Idle)
+	touch("a")
+	waitAgent(t, s, id, agentstate.Working)
+	clk.Advance(2 * time.Second)
+	touch("b")
+	waitAgent(t, s, id, agentstate.Waiting)
+	waitTold(t, dir, id, "sent: toy: toy waits for you — Allow? run ls")
+
+	var rec Record
+	eventually.True(t, 10*time.Second, "the record to keep what was told", func() bool {
+		reg, err := OpenRegistry(dir, shortLeases())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reg.Close()
+		recs, _ := reg.List()
+		for _, r := range recs {
+			if r.RunID == id {
+				rec = r
+			}
+		}
+		return rec.AgentNotified != nil
+	})
+	clk.Advance(time.Minute) // past the rate limit: only the episode can tell it was said
+	for _, restored := range []bool{true, false} {
+		gate := fmt.Sprintf("gate-%v", restored)
+		again := spawn(t, s, Spec{Name: "toy", PTY: true, Agent: "toy", Shell: toySteps(dir,
+			[2]string{"true", gate}, [2]string{toyAsk, ""})})
+		r, err := s.get(again)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if restored {
+			r.restoreAgent(rec)
+		}
+		touch(gate)
+		waitAgent(t, s, again, agentstate.Waiting)
+		want := "duplicate"
+		if !restored {
+			want = "sent: toy: toy waits for you — Allow? run ls"
+		}
+		waitTold(t, dir, again, want)
+	}
+}
