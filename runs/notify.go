@@ -108,7 +108,7 @@ type NotifyMark struct {
 	State   agentstate.State `json:"state"`
 	Episode uint64           `json:"episode"`
 	Event   string           `json:"event"`
-	At      time.Time        `json:"at"`
+	At      time.Time        `json:"told_at"`
 	How     string           `json:"how"` // "sent", or why it was not: "focused", "input"
 }
 

@@ -345,7 +345,7 @@ func (a *Agent) Explain(in Input) Explanation {
 		ok, why := r.match(rd)
 		e.Checks = append(e.Checks, Check{Rule: r.Name, State: r.State, Priority: r.Priority, Matched: ok, Why: why})
 		if ok && !decided {
-			e.Verdict, decided = Verdict{State: r.State, Rule: r.Name, Context: r.context(rd)}, true
+			e.Verdict, decided = r.verdict(rd), true
 		}
 		for _, c := range r.When {
 			rd.lines(c.Region) // every region a rule names is shown, matched or not
