@@ -201,8 +201,12 @@ func (n need) mark(at time.Time, how string) *NotifyMark {
 	return &NotifyMark{State: n.state, Episode: n.episode, Event: n.event, At: at, How: how}
 }
 
-// near reports whether input at in came within inputWindow before at (or after it).
-func near(in, at time.Time) bool { return !in.IsZero() && at.Sub(in) < inputWindow }
+// near reports whether input at in came within inputWindow before at, or after it (a
+// key typed while the agent drew what it shows: someone is there). A zero window
+// takes no input as near.
+func near(in, at time.Time) bool {
+	return inputWindow > 0 && !in.IsZero() && at.Sub(in) < inputWindow
+}
 
 // notify tells a user who is not looking that r's agent needs them, now or when the
 // rate limit's window ends; or says why not.
