@@ -237,3 +237,29 @@ func TestHookPayloads(t *testing.T) {
 		t.Error("a payload with no event was taken")
 	}
 }
+
+// A rule's question and detail patterns say what a notification quotes: the row where
+// one matches, or its first capture group, cleaned; a bad pattern is an error with its
+// line, like any other.
+func TestQuestionAndDetail(t *testing.T) {
+	a, err := ParseRules("q.toml", []byte(`agent = "q"
+[[rule]]
+name = "ask"
+state = "waiting"
+region = "bottom 6"
+all = ['1\. Yes']
+question = ['Allow\?', 'never']
+detail = ['^│ *\$ (.+?) *│$']
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := rows{"╭────────────╮", "│ Allow?     │", "│ $ rm -rf x │", "│ 1. Yes     │", "╰────────────╯"}
+	if v := a.Evaluate(Input{Screen: scr}); v.Context != "Allow?" || v.Detail != "rm -rf x" {
+		t.Errorf("quoted %q, %q", v.Context, v.Detail)
+	}
+	_, err = ParseRules("bad.toml", []byte("agent = \"q\"\n[[rule]]\nname = \"ask\"\nstate = \"waiting\"\nregion = \"screen\"\nany = ['x']\nquestion = ['(']\n"))
+	if err == nil || !strings.Contains(err.Error(), "bad.toml:7") {
+		t.Errorf("a bad question pattern: %v", err)
+	}
+}
