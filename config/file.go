@@ -48,7 +48,8 @@ type Notify struct {
 	// Command, when set, is run (by $SHELL -c) with a JSON object on its stdin for
 	// each notification.
 	Command string
-	// MinInterval is the least time between two notifications of one run.
+	// MinInterval is the least time between two notifications of one run: what
+	// comes within it is said in one when it ends.
 	MinInterval time.Duration
 	Line        int // of the [notify] table, for messages
 }

@@ -81,6 +81,7 @@ func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) In
 // looking, once each, and not one who is.
 func TestAgentStates(t *testing.T) {
 	shortTurns(t)
+	keysAreNews(t) // the toy answers each key at once
 	dir := t.TempDir()
 	log := filepath.Join(dir, "notified")
 	s := newSup(t, WithScreens(), WithAgents(toySet(t)),
@@ -129,6 +130,13 @@ func shortTurns(t *testing.T) {
 	old := minTurn
 	minTurn = 0
 	t.Cleanup(func() { minTurn = old })
+}
+
+// keysAreNews announces what an agent shows right after input too.
+func keysAreNews(t *testing.T) {
+	old := inputWindow
+	inputWindow = 0
+	t.Cleanup(func() { inputWindow = old })
 }
 
 // waitLines waits until the file has n lines.

@@ -265,6 +265,9 @@ func (r *run) recordLocked() Record {
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 	}
+	if r.agent != nil {
+		rec.AgentEpisode, rec.AgentNotified = r.agent.notes.kept()
+	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {
 			rec.Logs = append(rec.Logs, l)

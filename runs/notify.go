@@ -6,20 +6,49 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"corral/config"
 	"corral/runs/agentstate"
+	"corral/watchdog"
 )
 
 // Telling a user who is elsewhere (DESIGN §16): when an agent enters waiting, or ends
 // a working turn, and nobody looks at its run, the supervisor publishes a notify
 // event — an attached UI turns it into a desktop notification through its own
 // terminal (OSC 9 or 777) — and runs the [notify] command, if any, with the
-// notification as JSON on its stdin. At most one per run per MinInterval.
+// notification as JSON on its stdin.
+//
+// Nothing is dropped in silence and nothing is said twice:
+//
+//   - Rate limit: at most one notification per run per MinInterval. What comes within
+//     the window is held and said in one notification when the window ends ("claude
+//     finished its turn, then waits for you — …"). By then a held question the agent
+//     no longer asks (it works again, or its episode ended: answered) is left out; a
+//     finished turn is always said.
+//   - Episodes: an episode is one spell of the agent needing the user. It begins when
+//     the agent enters waiting, or idle at the end of a working turn (a need), and
+//     ends when the agent is next seen working or input is written to the run; its
+//     number counts the episodes that ended. A need in the episode already told (or
+//     seen) is a duplicate: the agent flickering out of waiting and back, or a new
+//     server re-deriving the state from the kept screen, says nothing new. The number
+//     and the last need told (state, episode) are kept in the run's record, so a
+//     server after a crash or an upgrade knows what was said. (The screen's attention
+//     counter is not part of it: a new server rebuilds the screen from the end of the
+//     transcript, so its count is not the old one's.)
+//   - Input: a person (or a script of theirs) at the run is not told what answered
+//     their own keys: a question the agent shows within inputWindow of input written
+//     to the run, or a turn that ends within inputWindow of input written while it
+//     worked (an interrupt), is not announced.
+//   - Every need not sent when it came is a notify-suppressed event in events.jsonl
+//     with its reason: focused (someone looks at the run), coalesced (held for the end
+//     of the window), duplicate, input, answered (a held question no longer asked when
+//     the window ended), ended (the run ended with it held).
 
 // NotifyConfig is how a user who is not looking is told (config's [notify]).
 type NotifyConfig struct {
@@ -40,49 +69,305 @@ type Notification struct {
 	Name       string           `json:"name"`
 	Agent      string           `json:"agent"`
 	AgentState agentstate.State `json:"agent_state"`
-	Event      string           `json:"event"` // "waiting" or "turn-ended"
-	Text       string           `json:"text"`  // one line, safe to show anywhere
-	Context    string           `json:"context,omitempty"`
+	Event      string           `json:"event"`             // "waiting" or "turn-ended": the latest said
+	Events     []string         `json:"events,omitempty"`  // all it says, in order, when it says several
+	Text       string           `json:"text"`              // one line, safe to show anywhere
+	Context    string           `json:"context,omitempty"` // the question, as the rules quote it
+	Detail     string           `json:"detail,omitempty"`  // its one line of context
 	Time       time.Time        `json:"time"`
 }
+
+// Events of a notification.
+const (
+	NotifyWaiting   = "waiting"
+	NotifyTurnEnded = "turn-ended"
+)
+
+// inputWindow is how soon after input written to the run what the agent shows is its
+// answer to that input, not news for someone elsewhere: an agent redraws within tens
+// of milliseconds of a key, a few hundred under load, and its state is dated by the
+// first byte of that redraw. A question reached by a second of work after the key is
+// announced. A variable only so tests can change it.
+var inputWindow = time.Second
 
 // notifyCommandLimit bounds one run of the [notify] command.
 const notifyCommandLimit = 30 * time.Second
 
-// notify tells a user who is not looking that r's agent needs them.
-func (s *Supervisor) notify(r *run, info Info, turnEnded bool, context string) {
-	if r.looked() {
+// need is a moment the agent needs the user: it entered waiting, or ended a turn.
+type need struct {
+	event    string // NotifyWaiting or NotifyTurnEnded
+	state    agentstate.State
+	episode  uint64
+	since    time.Time
+	question string
+	detail   string
+}
+
+// NotifyMark is the last need a run's user was told of or saw, as its record keeps it.
+type NotifyMark struct {
+	State   agentstate.State `json:"state"`
+	Episode uint64           `json:"episode"`
+	Event   string           `json:"event"`
+	At      time.Time        `json:"told_at"`
+	How     string           `json:"how"` // "sent", or why it was not: "focused", "input"
+}
+
+// notes is what a run's notifications remember; mu is taken after the run's mu, never
+// before it.
+type notes struct {
+	mu      sync.Mutex
+	episode uint64      // episodes that ended
+	needed  bool        // a need came in this episode: input ends it
+	mark    *NotifyMark // the last need told or seen
+	sent    time.Time   // the last notification sent, for the rate limit
+	held    []need      // needs within the window, said when it ends
+	timer   watchdog.Timer
+	input   time.Time // when input was last written to the run
+	working time.Time // when the agent last entered working
+}
+
+// worked notes the agent entered working at: the episode of a need ends.
+func (n *notes) worked(at time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.working = at
+	if n.needed {
+		n.episode, n.needed = n.episode+1, false
+	}
+}
+
+// typed notes input written to the run at: a person is there, and the episode of a
+// need ends (in memory only: a record written for each key would cost a write per
+// key; a server after a restart takes a need that stays on screen as seen).
+func (n *notes) typed(at time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.input = at
+	if n.needed {
+		n.episode, n.needed = n.episode+1, false
+	}
+}
+
+// kept is what the record keeps.
+func (n *notes) kept() (uint64, *NotifyMark) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var m *NotifyMark
+	if n.mark != nil {
+		cp := *n.mark
+		m = &cp
+	}
+	return n.episode, m
+}
+
+// restore takes back what a record kept (a run re-adopted by a new server).
+func (n *notes) restore(rec Record) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.episode = rec.AgentEpisode
+	if m := rec.AgentNotified; m != nil {
+		cp := *m
+		n.mark, n.needed = &cp, m.Episode == rec.AgentEpisode
+		if m.How == "sent" {
+			n.sent = m.At
+		}
+	}
+}
+
+// restoreAgent gives a re-adopted run's agent what its record kept: the episodes and
+// the last need told, and the state before (a turn that was working when the old
+// server went, and is idle now, ended).
+func (r *run) restoreAgent(rec Record) {
+	a := r.agent
+	if a == nil {
 		return
 	}
-	a, now := r.agent, s.clock.Now()
+	a.notes.restore(rec)
 	a.evalMu.Lock()
-	if !a.notified.IsZero() && now.Sub(a.notified) < s.notifyCfg.MinInterval {
-		a.evalMu.Unlock()
+	if rec.AgentState != agentstate.Unknown {
+		a.decided = rec.AgentState
+	}
+	if rec.AgentState == agentstate.Working {
+		a.workFrom = rec.AgentStateSince
+		a.notes.mu.Lock()
+		a.notes.working = rec.AgentStateSince
+		a.notes.mu.Unlock()
+	}
+	a.evalMu.Unlock()
+}
+
+// mark is n as a record keeps it.
+func (n need) mark(at time.Time, how string) *NotifyMark {
+	return &NotifyMark{State: n.state, Episode: n.episode, Event: n.event, At: at, How: how}
+}
+
+// near reports whether input at in came within inputWindow before at, or after it (a
+// key typed while the agent drew what it shows: someone is there). A zero window
+// takes no input as near.
+func near(in, at time.Time) bool {
+	return inputWindow > 0 && !in.IsZero() && at.Sub(in) < inputWindow
+}
+
+// notify tells a user who is not looking that r's agent needs them, now or when the
+// rate limit's window ends; or says why not.
+func (s *Supervisor) notify(r *run, info Info, n need) {
+	nt := &r.agent.notes
+	now := s.clock.Now()
+	nt.mu.Lock()
+	n.episode, nt.needed = nt.episode, true
+	reason := ""
+	switch {
+	case nt.mark != nil && nt.mark.Episode == n.episode && nt.mark.State == n.state,
+		slices.ContainsFunc(nt.held, func(h need) bool { return h.episode == n.episode && h.state == n.state }):
+		reason = "duplicate"
+	case n.event == NotifyWaiting && near(nt.input, n.since),
+		n.event == NotifyTurnEnded && nt.input.After(nt.working) && near(nt.input, n.since):
+		reason = "input"
+	case r.looked():
+		reason = "focused"
+	}
+	if reason != "" {
+		if reason != "duplicate" {
+			nt.mark = n.mark(now, reason)
+		}
+		nt.mu.Unlock()
+		s.suppressed(r, n, reason)
+		if reason != "duplicate" {
+			r.persistNotes()
+		}
 		return
 	}
-	a.notified = now
-	a.evalMu.Unlock()
-	n := Notification{RunID: info.ID, Name: info.Name, Agent: info.Agent, AgentState: info.AgentState,
-		Event: "waiting", Context: OneLine(context), Time: now}
-	if turnEnded {
-		n.Event = "turn-ended"
+	if wait := nt.sent.Add(s.notifyCfg.MinInterval).Sub(now); len(nt.held) > 0 || !nt.sent.IsZero() && wait > 0 {
+		nt.held = append(nt.held, n)
+		if nt.timer == nil {
+			nt.timer = s.clock.AfterFunc(wait, func() { s.flushNotes(r) })
+		}
+		nt.mu.Unlock()
+		s.suppressed(r, n, "coalesced")
+		return
 	}
-	n.Text = notificationText(n)
+	nt.sent, nt.mark = now, n.mark(now, "sent")
+	nt.mu.Unlock()
+	s.send(r, info, []need{n}, now)
+	r.persistNotes()
+}
+
+// flushNotes says what the window held, at its end: one notification for all of it,
+// less the questions no longer asked.
+func (s *Supervisor) flushNotes(r *run) {
+	nt := &r.agent.notes
+	info := r.snapshot()
+	now := s.clock.Now()
+	nt.mu.Lock()
+	held := nt.held
+	nt.held, nt.timer = nil, nil
+	var say []need
+	var answered []need
+	for _, n := range held {
+		if n.event == NotifyWaiting && (info.AgentState != agentstate.Waiting || nt.episode != n.episode) {
+			answered = append(answered, n)
+		} else {
+			say = append(say, n)
+		}
+	}
+	reason := ""
+	switch {
+	case len(say) == 0:
+	case info.State != Running:
+		reason = "ended"
+	case r.looked():
+		reason = "focused"
+		nt.mark = say[len(say)-1].mark(now, reason)
+	default:
+		nt.sent, nt.mark = now, say[len(say)-1].mark(now, "sent")
+	}
+	nt.mu.Unlock()
+	for _, n := range answered {
+		s.suppressed(r, n, "answered")
+	}
+	if len(say) == 0 {
+		return
+	}
+	if reason != "" {
+		for _, n := range say {
+			s.suppressed(r, n, reason)
+		}
+	} else {
+		s.send(r, info, say, now)
+	}
+	r.persistNotes()
+}
+
+// dropNotes ends the window of a run that has ended: what it held is not said.
+func (r *run) dropNotes() {
+	nt := &r.agent.notes
+	nt.mu.Lock()
+	held := nt.held
+	if nt.timer != nil {
+		nt.timer.Stop()
+	}
+	nt.held, nt.timer = nil, nil
+	nt.mu.Unlock()
+	for _, n := range held {
+		r.sup.suppressed(r, n, "ended")
+	}
+}
+
+// suppressed says in events.jsonl that a need was not sent when it came, and why.
+func (s *Supervisor) suppressed(r *run, n need, reason string) {
+	s.reg.emit("notify-suppressed", "run_id", r.id, "reason", reason, "event", n.event,
+		"agent_state", n.state.String(), "episode", n.episode)
+}
+
+// persistNotes writes the record with the last need told, while the run lives.
+func (r *run) persistNotes() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.info.State == Running {
+		r.persistLocked()
+	}
+}
+
+// send publishes one notification for needs (several: what a window held).
+func (s *Supervisor) send(r *run, info Info, needs []need, now time.Time) {
+	last := needs[len(needs)-1]
+	n := Notification{RunID: info.ID, Name: info.Name, Agent: info.Agent, AgentState: info.AgentState,
+		Event: last.event, Time: now}
+	for _, x := range needs {
+		if x.event == NotifyWaiting {
+			n.Context, n.Detail = OneLine(x.question), OneLine(x.detail)
+		}
+		if len(needs) > 1 {
+			n.Events = append(n.Events, x.event)
+		}
+	}
+	n.Text = notificationText(n, needs)
 	r.change(EventNotify, n.Text, nil)
 	if s.notifyCfg.Command != "" {
 		go s.runNotifyCommand(n)
 	}
 }
 
-// notificationText is one line: "claude-1: claude waits — Do you want to proceed?".
-func notificationText(n Notification) string {
-	what := n.Agent + " waits for you"
-	if n.Event == "turn-ended" {
-		what = n.Agent + " finished its turn"
+// notificationText is one line: "claude-1: claude waits for you — Do you want to
+// proceed? (rm -rf build)", "claude-1: claude finished its turn, then waits for you
+// — …".
+func notificationText(n Notification, needs []need) string {
+	var what []string
+	for _, x := range needs {
+		w := "waits for you"
+		if x.event == NotifyTurnEnded {
+			w = "finished its turn"
+		}
+		if len(what) == 0 || what[len(what)-1] != w {
+			what = append(what, w)
+		}
 	}
-	t := n.Name + ": " + what
-	if n.Context != "" && n.Event == "waiting" {
+	t := n.Name + ": " + n.Agent + " " + strings.Join(what, ", then ")
+	if n.Context != "" {
 		t += " — " + n.Context
+		if n.Detail != "" {
+			t += " (" + n.Detail + ")"
+		}
 	}
 	return OneLine(t)
 }

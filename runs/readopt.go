@@ -229,6 +229,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	r.wd = s.newWatchdog(rec.Spec, r, now.Sub(rec.CreatedAt), silent)
 	if a, err := s.agentFor(rec.Spec); err == nil && a != nil {
 		r.startAgent(a)
+		r.restoreAgent(rec) // what its notifications said: not said again
 	}
 	return r
 }

@@ -49,6 +49,11 @@ type Record struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	// What its notifications said (notify.go): the episodes of its agent's needing
+	// the user that ended, and the last need told or seen, so a server after this
+	// one never tells it again.
+	AgentEpisode  uint64      `json:"agent_episode,omitempty"`
+	AgentNotified *NotifyMark `json:"agent_notified,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

@@ -35,7 +35,8 @@ type agentRun struct {
 	det      *agentstate.Detector
 	decided  agentstate.State // the last state other than unknown (a turn ends working → idle)
 	workFrom time.Time        // when the agent last started working
-	notified time.Time        // the last notification, for the rate limit
+
+	notes notes // what its notifications remember (notify.go)
 }
 
 // minTurn is how long a turn (from leaving idle to working, through any question, to
@@ -93,6 +94,7 @@ func (r *run) agentInput() {
 	r.agent.mu.Lock()
 	r.agent.answered = attn
 	r.agent.mu.Unlock()
+	r.agent.notes.typed(r.sup.clock.Now())
 }
 
 // stopAgent ends the judgments (the run has exited).
@@ -104,6 +106,7 @@ func (r *run) stopAgent() {
 	r.agent.stopped = true
 	r.agent.timer.Stop()
 	r.agent.mu.Unlock()
+	r.dropNotes()
 }
 
 // judgeAgent is the timer: it judges the output that came since the last judgment,
@@ -168,6 +171,9 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 		r.mu.Unlock()
 		return
 	}
+	if tr.State == agentstate.Working {
+		r.agent.notes.worked(tr.Since) // before the record is written: it keeps the episode
+	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
 		i.AgentState, i.AgentStateSince, i.AgentRule = tr.State, tr.Since, tr.Rule
 	})
@@ -186,7 +192,11 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 	}
 	a.evalMu.Unlock()
 	if tr.State == agentstate.Waiting && tr.From != agentstate.Waiting || turnEnded {
-		r.sup.notify(r, info, turnEnded, tr.Context)
+		n := need{event: NotifyWaiting, state: tr.State, since: tr.Since, question: tr.Context, detail: tr.Detail}
+		if turnEnded {
+			n.event = NotifyTurnEnded
+		}
+		r.sup.notify(r, info, n)
 	}
 }
 

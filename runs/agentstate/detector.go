@@ -19,7 +19,8 @@ type Transition struct {
 	Since   time.Time
 	Rule    string
 	From    State
-	Context string // the line the rule matched (Verdict.Context)
+	Context string // what a notification quotes (Verdict.Context)
+	Detail  string // its line of context (Verdict.Detail)
 }
 
 // hookNote is the agent's own word through a hook, kept until the screen agrees or
@@ -55,10 +56,10 @@ func (d *Detector) Update(in Input, at time.Time) (Transition, bool) {
 		return d.cur, false
 	}
 	if v.State == d.cur.State {
-		d.cur.Rule, d.cur.Context = v.Rule, v.Context // the same state, now for another reason: since stays
+		d.cur.Rule, d.cur.Context, d.cur.Detail = v.Rule, v.Context, v.Detail // the same state, now for another reason: since stays
 		return d.cur, true
 	}
-	t := Transition{State: v.State, Since: at, Rule: v.Rule, From: d.cur.State, Context: v.Context}
+	t := Transition{State: v.State, Since: at, Rule: v.Rule, From: d.cur.State, Context: v.Context, Detail: v.Detail}
 	if h := d.hook; h.state == v.State && h.event != "" && !h.at.After(at) && at.Sub(h.at) <= hookWindow {
 		t.Since, t.Rule = h.at, v.Rule+" + hook "+h.event
 	}

@@ -7,7 +7,9 @@
 // and clauses over a region — the title (OSC 0/2), the agent's own announcements
 // (OSC 7501), its progress (OSC 9;4), its latest unanswered notification, or rows of
 // the rendered screen — with patterns that must, may or must not match. The matching
-// rule of highest priority decides; when none does the state is unknown, and a program
+// rule of highest priority decides (a waiting rule may also say which rows hold its
+// question and one line of context: what a notification quotes, cleaned of box
+// drawing and padding); when none does the state is unknown, and a program
 // no rule file knows is unknown too: Corral does not guess.
 //
 // Waiting is strict. Peers' users complain most about a false "needs you" (an agent

@@ -260,3 +260,43 @@ func (r *replay) changeByte(stream []byte, from int, p agenttest.Phase) int {
 	}
 	return max(k, 1)
 }
+
+// What a notification quotes at each recorded permission question: the question
+// itself, without the box it is drawn in or its padding, and one line of context.
+func TestCorpusQuestionText(t *testing.T) {
+	want := map[string][2]string{
+		"claude": {"Do you want to proceed?", "echo corral-ok > corral-ok.txt"},
+		"codex":  {"Would you like to run the following command?", "echo corral-ok > corral-ok.txt"},
+		"gemini": {"Allow execution of [Shell]?", "echo corral-ok > corral-ok.txt"},
+	}
+	for name, w := range want {
+		t.Run(name, func(t *testing.T) {
+			r := newReplay(t, name)
+			var p agenttest.Phase
+			for _, q := range r.rec.Phases {
+				if q.Name == "waiting-permission" {
+					p = q
+				}
+			}
+			for _, off := range []int{p.From, p.To} {
+				v := r.at[off]
+				if v.State != Waiting || v.Context != w[0] || v.Detail != w[1] {
+					t.Errorf("at byte %d: %s (%s) quoting %q, %q; want %q, %q", off, v.State, v.Rule, v.Context, v.Detail, w[0], w[1])
+				}
+			}
+		})
+	}
+}
+
+// Clean cuts box drawing, padding and line breaks from what is quoted.
+func TestClean(t *testing.T) {
+	for in, want := range map[string]string{
+		"│ Allow execution of [Shell]?" + strings.Repeat(" ", 90) + "│": "Allow execution of [Shell]?",
+		"╭──╮\n│ a   b\t c │\x1b\n╰──╯":                                 "a b c",
+		"  plain  ": "plain",
+	} {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

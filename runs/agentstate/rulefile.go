@@ -24,6 +24,8 @@ import (
 //	region   = "bottom 20"                    # one clause inline …
 //	all      = ['Do you want to', '1\. Yes']
 //	not      = ['esc to interrupt']
+//	question = ['Do you want to proceed\?']    # the row a notification quotes (optional)
+//	detail   = ['^ *\$ (.+)']                  # its one line of context (optional)
 //
 //	  [[rule.when]]                           # … or several, all of which must match
 //	  region = "title"
@@ -97,7 +99,7 @@ func (p *ruleParser) top(t config.TOMLTable) {
 	}
 }
 
-var ruleKeys = []string{"name", "state", "priority", "region", "any", "all", "not"}
+var ruleKeys = []string{"name", "state", "priority", "region", "any", "all", "not", "question", "detail"}
 
 func (p *ruleParser) rule(t config.TOMLTable) {
 	r := Rule{Line: t.Line}
@@ -115,6 +117,10 @@ func (p *ruleParser) rule(t config.TOMLTable) {
 			}
 		case "priority":
 			r.Priority = p.int(kv, in)
+		case "question":
+			r.Question = p.patterns(kv, in)
+		case "detail":
+			r.Detail = p.patterns(kv, in)
 		case "region", "any", "all", "not":
 			inline.set(p, kv, in)
 		default:

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Agent is one agent's rules: how it is recognised and what each state looks like.
@@ -24,6 +25,12 @@ type Rule struct {
 	Priority int
 	When     []Clause
 	Line     int // of its [[rule]] in Source
+	// Question and Detail say which rows a notification quotes (rule-file keys
+	// question and detail): the first pattern that matches the rows the rule's
+	// clauses read gives the text — its first capture group when it has one, else the
+	// whole row where the match begins — cleaned (Clean). Without Question the text
+	// is the row the rule's first pattern matched; without Detail there is none.
+	Question, Detail []*regexp.Regexp
 }
 
 // Clause is patterns over one region: one of Any (when given) and each of All must
@@ -209,9 +216,13 @@ func (r Rule) match(rd *reading) (bool, string) {
 type Verdict struct {
 	State State  `json:"state"`
 	Rule  string `json:"rule"` // "" when no rule matched (State is Unknown)
-	// Context is the line where the rule's first pattern matched ("Do you want to
-	// proceed?"): what a notification quotes.
+	// Context is what a notification quotes ("Do you want to proceed?"): the row the
+	// rule's question patterns name, or else the line where its first pattern
+	// matched; box drawing and padding cut (Clean).
 	Context string `json:"context"`
+	// Detail is at most one line of context the rule's detail patterns name (the
+	// command a permission question is about); "" when none.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Evaluate decides the state: the first rule, by priority, whose clauses all match.
@@ -220,10 +231,69 @@ func (a *Agent) Evaluate(in Input) Verdict {
 	rd := &reading{in: in, read: map[Region][]string{}}
 	for _, r := range a.Rules {
 		if ok, _ := r.match(rd); ok {
-			return Verdict{State: r.State, Rule: r.Name, Context: r.context(rd)}
+			return r.verdict(rd)
 		}
 	}
 	return Verdict{}
+}
+
+// verdict is the rule's decision with what a notification quotes.
+func (r Rule) verdict(rd *reading) Verdict {
+	v := Verdict{State: r.State, Rule: r.Name, Context: r.quote(rd, r.Question), Detail: r.quote(rd, r.Detail)}
+	if v.Context == "" {
+		v.Context = r.context(rd)
+	}
+	return v
+}
+
+// quote is the text the first of pats to match the rule's regions names: its first
+// capture group, or the row where the match begins; cleaned.
+func (r Rule) quote(rd *reading, pats []*regexp.Regexp) string {
+	for _, re := range pats {
+		for _, c := range r.When {
+			text := strings.Join(rd.lines(c.Region), "\n")
+			m := re.FindStringSubmatchIndex(text)
+			switch {
+			case m == nil:
+				continue
+			case len(m) >= 4 && m[2] >= 0:
+				return Clean(text[m[2]:m[3]])
+			}
+			from := strings.LastIndexByte(text[:m[0]], '\n') + 1
+			to := strings.IndexByte(text[m[0]:], '\n')
+			if to < 0 {
+				to = len(text)
+			} else {
+				to += m[0]
+			}
+			return Clean(text[from:to])
+		}
+	}
+	return ""
+}
+
+// Clean makes a screen's text a line fit to quote: box drawing and block elements
+// (a dialog's borders, Gemini's │ … │) cut, every run of spaces, padding and line
+// breaks one space, no control character, trimmed.
+func Clean(s string) string {
+	var b strings.Builder
+	space := false
+	for _, c := range s {
+		switch {
+		case c >= 0x2500 && c <= 0x259F: // box drawing, block elements
+			space = true
+			continue
+		case unicode.IsSpace(c) || unicode.IsControl(c) || unicode.Is(unicode.Cf, c):
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // context is the line of the first match of the rule's first pattern that must match.
@@ -232,7 +302,7 @@ func (r Rule) context(rd *reading) string {
 		for _, re := range append(c.Any, c.All...) {
 			for _, line := range rd.lines(c.Region) {
 				if re.MatchString(line) {
-					return strings.TrimSpace(line)
+					return Clean(line)
 				}
 			}
 		}
@@ -281,7 +351,7 @@ func (a *Agent) Explain(in Input) Explanation {
 		}
 		e.Checks = append(e.Checks, Check{Rule: r.Name, State: r.State, Priority: r.Priority, Matched: ok, Why: why})
 		if ok && !decided {
-			e.Verdict, decided = Verdict{State: r.State, Rule: r.Name, Context: r.context(rd)}, true
+			e.Verdict, decided = r.verdict(rd), true
 		}
 		for _, c := range r.When {
 			rd.lines(c.Region) // every region a rule names is shown, matched or not

@@ -86,12 +86,12 @@ func TestEvaluate(t *testing.T) {
 		scr   rows
 		want  Verdict
 	}{
-		{"idle at the prompt", "toy", rows{"hello", "> ", "", ""}, Verdict{Idle, "prompt", ">"}},
-		{"working", "⠂ toy", rows{"thinking", "> "}, Verdict{Working, "spinner", "⠂ toy"}},
-		{"asks", "toy", rows{"Allow? run ls", "  1. Yes", "  2. No", ""}, Verdict{Waiting, "question", "Allow? run ls"}},
+		{"idle at the prompt", "toy", rows{"hello", "> ", "", ""}, Verdict{State: Idle, Rule: "prompt", Context: ">"}},
+		{"working", "⠂ toy", rows{"thinking", "> "}, Verdict{State: Working, Rule: "spinner", Context: "⠂ toy"}},
+		{"asks", "toy", rows{"Allow? run ls", "  1. Yes", "  2. No", ""}, Verdict{State: Waiting, Rule: "question", Context: "Allow? run ls"}},
 		{"a question while it works is no question", "toy", rows{"Allow?", " 1. Yes", "esc to interrupt"}, Verdict{}},
 		{"nothing known", "toy", rows{"booting"}, Verdict{}},
-		{"the question alone, no answers: strict", "toy", rows{"Allow?", "> "}, Verdict{Idle, "prompt", ">"}},
+		{"the question alone, no answers: strict", "toy", rows{"Allow?", "> "}, Verdict{State: Idle, Rule: "prompt", Context: ">"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := a.Evaluate(Input{Signals: Signals{Title: tt.title}, Screen: tt.scr})
@@ -248,5 +248,31 @@ func TestHookPayloads(t *testing.T) {
 	}
 	if _, err := ParseHook([]byte(`{"x":1}`)); err == nil {
 		t.Error("a payload with no event was taken")
+	}
+}
+
+// A rule's question and detail patterns say what a notification quotes: the row where
+// one matches, or its first capture group, cleaned; a bad pattern is an error with its
+// line, like any other.
+func TestQuestionAndDetail(t *testing.T) {
+	a, err := ParseRules("q.toml", []byte(`agent = "q"
+[[rule]]
+name = "ask"
+state = "waiting"
+region = "bottom 6"
+all = ['1\. Yes']
+question = ['Allow\?', 'never']
+detail = ['^│ *\$ (.+?) *│$']
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := rows{"╭────────────╮", "│ Allow?     │", "│ $ rm -rf x │", "│ 1. Yes     │", "╰────────────╯"}
+	if v := a.Evaluate(Input{Screen: scr}); v.Context != "Allow?" || v.Detail != "rm -rf x" {
+		t.Errorf("quoted %q, %q", v.Context, v.Detail)
+	}
+	_, err = ParseRules("bad.toml", []byte("agent = \"q\"\n[[rule]]\nname = \"ask\"\nstate = \"waiting\"\nregion = \"screen\"\nany = ['x']\nquestion = ['(']\n"))
+	if err == nil || !strings.Contains(err.Error(), "bad.toml:7") {
+		t.Errorf("a bad question pattern: %v", err)
 	}
 }
