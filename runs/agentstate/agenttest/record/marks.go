@@ -43,6 +43,16 @@ var agentMarks = map[string]marks{
 		approve:    "Enter",
 		quit:       "/quit",
 	},
+	"opencode": {
+		// The model line under the input ("Build · Corral model") comes with the
+		// provider's config; the placeholder "Ask anything…" only on the home screen.
+		ready:      []string{"Ask anything", "Corral model", "ctrl+p commands"},
+		working:    []string{"esc interrupt"},
+		permission: []string{"Permission required", "Allow once", "Reject"},
+		idle:       []string{"ctrl+p commands"},
+		approve:    "Enter",
+		quit:       "/exit",
+	},
 }
 
 func hasAll(text string, subs []string) bool {
