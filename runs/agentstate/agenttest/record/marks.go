@@ -44,8 +44,9 @@ var agentMarks = map[string]marks{
 		quit:       "/quit",
 	},
 	"opencode": {
-		// The model line under the input ("Build · Corral model") comes with the
-		// provider's config; the placeholder "Ask anything…" only on the home screen.
+		// "Corral model" on the model line under the input says the config was read
+		// (else it shows its default model and sends the prompt there); the
+		// placeholder "Ask anything…" is on the home screen only.
 		ready:      []string{"Ask anything", "Corral model", "ctrl+p commands"},
 		working:    []string{"esc interrupt"},
 		permission: []string{"Permission required", "Allow once", "Reject"},
