@@ -184,7 +184,8 @@ func TestAgentHookAndRules(t *testing.T) {
 		t.Errorf("hook outside a run: %+v", r)
 	}
 	r := agentCorral(t, env, "agents")
-	for _, want := range []string{"claude (Claude Code) — builtin:claude.toml", "codex", "gemini", "toy (Toy agent) — ",
+	for _, want := range []string{"claude (Claude Code) — builtin:claude.toml", "codex", "gemini",
+		"opencode (opencode) — builtin:opencode.toml", "toy (Toy agent) — ",
 		"100  waiting  question  bottom 6"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("agents lacks %q:\n%s", want, r.stdout)

@@ -19,7 +19,7 @@ import (
 )
 
 // approveKey answers each CLI's permission question with yes.
-var approveKey = map[string]string{"claude": "Enter", "codex": "y", "gemini": "Enter"}
+var approveKey = map[string]string{"claude": "Enter", "codex": "y", "gemini": "Enter", "opencode": "Enter"}
 
 // The real agent CLIs, offline against the scripted model server, driven as a script
 // would: spawn, submit at once (it must not be lost), wait until the agent asks,

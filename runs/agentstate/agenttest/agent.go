@@ -21,7 +21,7 @@ const PrefixEnv = "CORRAL_AGENTS_PREFIX"
 
 // Agent is one coding-agent CLI this package can run offline.
 type Agent struct {
-	Name    string // claude, codex, gemini: the corpus file names
+	Name    string // claude, codex, gemini, opencode: the corpus file names
 	Binary  string // the command npm installs
 	Package string // npm package
 	Version string // the version the corpus was recorded with
@@ -47,6 +47,8 @@ var Agents = []Agent{
 		prepare: prepareCodex},
 	{Name: "gemini", Binary: "gemini", Package: "@google/gemini-cli", Version: "0.61.0",
 		prepare: prepareGemini},
+	{Name: "opencode", Binary: "opencode", Package: "opencode-ai", Version: "1.18.33",
+		prepare: prepareOpencode},
 }
 
 // Lookup returns the agent named name.

@@ -7,7 +7,7 @@ import (
 
 // Recordings are the corpus's recordings, by name; RequiredPhases says what each
 // must hold.
-var Recordings = []string{"claude", "codex", "gemini", "codex-unfocused", "claude-interrupt"}
+var Recordings = []string{"claude", "codex", "gemini", "opencode", "codex-unfocused", "claude-interrupt"}
 
 // RequiredPhases lists, in order, the phases recording name must have. A full turn
 // goes from start-up through a permission prompt to the final answer; an interrupted

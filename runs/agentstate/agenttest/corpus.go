@@ -24,7 +24,7 @@ const (
 // Recording is NAME.phases.json.
 type Recording struct {
 	Name     string            `json:"name"`    // claude, codex-unfocused, …
-	Agent    string            `json:"agent"`   // claude, codex, gemini
+	Agent    string            `json:"agent"`   // claude, codex, gemini, opencode
 	Package  string            `json:"package"` // npm package
 	Version  string            `json:"version"` // what the CLI's --version said
 	Cols     int               `json:"cols"`

@@ -43,7 +43,7 @@ const (
 // Event is one thing the server did, in the order it happened.
 type Event struct {
 	Kind EventKind `json:"kind"`
-	API  string    `json:"api"` // anthropic, openai or gemini
+	API  string    `json:"api"` // anthropic, openai, chat or gemini
 	Path string    `json:"path"`
 	At   time.Time `json:"at"`
 }
@@ -111,6 +111,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveAnthropic(w, r, body)
 	case strings.HasSuffix(p, "/responses"):
 		s.serveResponses(w, r, body)
+	case strings.HasSuffix(p, "/chat/completions"):
+		s.serveChat(w, r, body)
 	case strings.Contains(p, ":streamGenerateContent"), strings.Contains(p, ":generateContent"):
 		s.serveGemini(w, r, body)
 	case strings.Contains(p, ":countTokens"):

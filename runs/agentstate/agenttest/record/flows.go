@@ -191,6 +191,7 @@ var variants = []variant{
 	{name: "claude", agent: "claude", flow: fullTurn, phases: mainPhases},
 	{name: "codex", agent: "codex", flow: fullTurn, phases: mainPhases},
 	{name: "gemini", agent: "gemini", flow: fullTurn, phases: mainPhases},
+	{name: "opencode", agent: "opencode", flow: fullTurn, phases: mainPhases},
 	{name: "codex-unfocused", agent: "codex", flow: unfocusedTurn, phases: mainPhases},
 	{name: "claude-interrupt", agent: "claude", flow: interruptTurn,
 		phases: []string{"startup", "idle-ready", "working-1", "idle-interrupted"}},

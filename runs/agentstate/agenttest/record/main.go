@@ -5,7 +5,8 @@
 //	go run ./runs/agentstate/agenttest/record [-out DIR] [-root DIR] [-q] [NAME…]
 //	go run ./runs/agentstate/agenttest/record -summary ROWS [-out DIR] [NAME…]
 //
-// NAME is a recording (claude, codex, gemini, codex-unfocused, claude-interrupt);
+// NAME is a recording (claude, codex, gemini, opencode, codex-unfocused,
+// claude-interrupt);
 // none records them all. runs/agentstate/testdata/corpus/record.sh installs the CLIs
 // and runs this.
 package main

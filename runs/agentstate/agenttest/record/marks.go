@@ -43,6 +43,17 @@ var agentMarks = map[string]marks{
 		approve:    "Enter",
 		quit:       "/quit",
 	},
+	"opencode": {
+		// "Corral model" on the model line under the input says the config was read
+		// (else it shows its default model and sends the prompt there); the
+		// placeholder "Ask anything…" is on the home screen only.
+		ready:      []string{"Ask anything", "Corral model", "ctrl+p commands"},
+		working:    []string{"esc interrupt"},
+		permission: []string{"Permission required", "Allow once", "Reject"},
+		idle:       []string{"ctrl+p commands"},
+		approve:    "Enter",
+		quit:       "/exit",
+	},
 }
 
 func hasAll(text string, subs []string) bool {

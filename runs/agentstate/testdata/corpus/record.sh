@@ -21,5 +21,6 @@ need() { # need BINARY PACKAGE@VERSION
 need claude @anthropic-ai/claude-code@2.1.197
 need codex @openai/codex@0.169.0
 need gemini @google/gemini-cli@0.61.0
+need opencode opencode-ai@1.18.33
 
 go run ./runs/agentstate/agenttest/record -out runs/agentstate/testdata/corpus "$@"
