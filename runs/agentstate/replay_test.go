@@ -265,9 +265,10 @@ func (r *replay) changeByte(stream []byte, from int, p agenttest.Phase) int {
 // itself, without the box it is drawn in or its padding, and one line of context.
 func TestCorpusQuestionText(t *testing.T) {
 	want := map[string][2]string{
-		"claude": {"Do you want to proceed?", "echo corral-ok > corral-ok.txt"},
-		"codex":  {"Would you like to run the following command?", "echo corral-ok > corral-ok.txt"},
-		"gemini": {"Allow execution of [Shell]?", "echo corral-ok > corral-ok.txt"},
+		"claude":   {"Do you want to proceed?", "echo corral-ok > corral-ok.txt"},
+		"codex":    {"Would you like to run the following command?", "echo corral-ok > corral-ok.txt"},
+		"gemini":   {"Allow execution of [Shell]?", "echo corral-ok > corral-ok.txt"},
+		"opencode": {"Permission required", "echo corral-ok > corral-ok.txt"},
 	}
 	for name, w := range want {
 		t.Run(name, func(t *testing.T) {
