@@ -100,7 +100,7 @@ func SweepCgroups(base string, age time.Duration) int {
 			continue
 		}
 		c := &Cgroup{Path: filepath.Join(base, e.Name())}
-		if p, err := c.Populated(); err == nil && !p && removeWithBase(c.Path) == nil {
+		if p, err := c.Populated(); err == nil && !p && c.Remove() == nil {
 			n++
 		}
 	}
@@ -136,19 +136,78 @@ func (c *Cgroup) FD() (int, error) {
 
 func (c *Cgroup) file(name string) string { return filepath.Join(c.Path, name) }
 
-// Procs lists the cgroup's members (cgroup.procs: thread-group ids).
+// Procs lists the members of the cgroup's whole subtree (cgroup.procs of it and of
+// every cgroup below it: thread-group ids). A run may make cgroups inside its own and
+// move into them, as containers, systemd-run and build sandboxes do; those processes
+// are the run's all the same (cgroup.kill, cgroup.freeze and cgroup.events act on the
+// subtree). A cgroup below that is removed while it is read is skipped; the run's own
+// being gone is an error (IsGone).
 func (c *Cgroup) Procs() ([]int, error) {
-	b, err := os.ReadFile(c.file("cgroup.procs"))
-	if err != nil {
-		return nil, fmt.Errorf("cgroup %s: %w", c.Path, err)
-	}
 	var pids []int
-	for _, f := range bytes.Fields(b) {
-		if pid, err := strconv.Atoi(string(f)); err == nil {
-			pids = append(pids, pid)
+	err := c.walk(func(dir string, top bool) error {
+		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err != nil {
+			if !top && (errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENODEV)) {
+				return nil // removed meanwhile: its members went elsewhere first
+			}
+			return fmt.Errorf("cgroup %s: %w", dir, err)
+		}
+		for _, f := range bytes.Fields(b) {
+			if pid, err := strconv.Atoi(string(f)); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		return nil
+	})
+	return pids, err
+}
+
+// walk calls fn on the cgroup's directory, then on every cgroup below it, parents
+// before their children. A cgroup's directory holds its interface files and its
+// child cgroups; only the children are directories.
+func (c *Cgroup) walk(fn func(dir string, top bool) error) error {
+	if err := fn(c.Path, true); err != nil {
+		return err
+	}
+	queue := []string{c.Path}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if dir == c.Path {
+				return fmt.Errorf("cgroup %s: %w", dir, err)
+			}
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			sub := filepath.Join(dir, e.Name())
+			if err := fn(sub, false); err != nil {
+				return err
+			}
+			queue = append(queue, sub)
 		}
 	}
-	return pids, nil
+	return nil
+}
+
+// Contains reports whether the cgroup directory dir (CgroupOf) is the cgroup or one
+// below it.
+func (c *Cgroup) Contains(dir string) bool {
+	return dir == c.Path || strings.HasPrefix(dir, c.Path+"/")
+}
+
+// IsGone reports whether err says the cgroup's directory no longer exists: emptied and
+// removed from outside (rmdir(2) needs it empty, so its members were moved first).
+func IsGone(err error) bool { return errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENODEV) }
+
+// Gone reports whether the cgroup's directory no longer exists.
+func (c *Cgroup) Gone() bool {
+	var st unix.Stat_t
+	return IsGone(unix.Stat(c.Path, &st))
 }
 
 // events reads cgroup.events: populated (a live member) and frozen.
@@ -292,8 +351,21 @@ func waitReadable(ctx context.Context, fd int) error {
 // context (a hurried shutdown cuts the grace short).
 const awaitSlice = 20 * time.Millisecond
 
-// Remove removes the cgroup (it must be empty: zombies do not count).
+// Remove removes the cgroup and every cgroup the run made below it, children first
+// (they must be empty: zombies do not count).
 func (c *Cgroup) Remove() error {
+	var below []string
+	c.walk(func(dir string, top bool) error {
+		if !top {
+			below = append(below, dir)
+		}
+		return nil
+	})
+	for i := len(below) - 1; i >= 0; i-- {
+		if err := unix.Rmdir(below[i]); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("remove cgroup %s: %w", below[i], err)
+		}
+	}
 	if err := removeWithBase(c.Path); err != nil {
 		return fmt.Errorf("remove cgroup %s: %w", c.Path, err)
 	}

@@ -3,7 +3,10 @@ package reaper
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,7 +21,10 @@ import (
 // cgroup.kill, atomic. (runc freezes a container to signal it; measured here, a
 // freeze and thaw of 100 processes took 20–50 ms, the pidfds 1.5 ms.)
 
-// terminateCgroup is one pass of the escalation of a run's cgroup.
+// terminateCgroup is one pass of the escalation of a run's cgroup, its whole subtree,
+// and beside it, at the same time, of what the cgroup does not hold: the root and the
+// escapees (Target.Extra) that left it, ended by the session mechanics. A cgroup gone
+// from outside leaves those mechanics alone with what the run still knows.
 func terminateCgroup(ctx context.Context, t Target) Report {
 	if ctx == nil {
 		ctx = context.Background()
@@ -26,10 +32,96 @@ func terminateCgroup(ctx context.Context, t Target) Report {
 	if t.Sweep <= 0 {
 		t.Sweep = defaultSweep
 	}
-	c := &cgroupEscalation{ctx: ctx, t: t, cg: t.Cgroup, start: time.Now(), seen: map[int]uint64{}, hard: map[int]uint64{}}
+	if t.Cgroup.Gone() {
+		// Emptied and removed from outside (rmdir needs it empty, so its members were
+		// moved elsewhere first): never "verified empty" for a cgroup nobody can read.
+		rest := t
+		rest.Cgroup = nil
+		return terminateOnce(ctx, rest)
+	}
+	t.OnStep = onceEach(t.OnStep)
+	var outside Report
+	var wg sync.WaitGroup
+	if needOutside(t) {
+		wg.Go(func() {
+			e := newEscalation(ctx, t)
+			e.outside = t.Cgroup
+			defer e.release()
+			e.run()
+			outside = e.report()
+		})
+	}
+	c := &cgroupEscalation{ctx: ctx, t: t, cg: t.Cgroup, start: time.Now(), seen: map[int]uint64{}, hard: map[int]uint64{},
+		names: map[int][]string{}}
 	c.run()
-	return c.report()
+	rep := c.report()
+	wg.Wait()
+	rep.join(outside)
+	return rep
 }
+
+// needOutside reports whether anything of the run may be outside its cgroup: an
+// escapee, the root when it is not a member, or (a reconcile's claim with Find)
+// processes carrying the run's secret.
+func needOutside(t Target) bool {
+	if len(t.Extra) > 0 || (t.Claim != nil && (t.Claim.Find || t.Claim.Root.PID != 0)) {
+		return true
+	}
+	if t.Root.PID == 0 {
+		return false
+	}
+	dir, err := CgroupOf(t.Root.PID)
+	return err != nil || !t.Cgroup.Contains(dir)
+}
+
+// onceEach reports each step to f once, whichever of the cgroup's escalation and the
+// one beside it performs it first.
+func onceEach(f func(Step, int)) func(Step, int) {
+	if f == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	done := map[Step]bool{}
+	return func(s Step, n int) {
+		mu.Lock()
+		first := !done[s]
+		done[s] = true
+		mu.Unlock()
+		if first {
+			f(s, n)
+		}
+	}
+}
+
+// join folds the report of the escalation beside the cgroup's into the cgroup's: the
+// processes ended add up, and the whole is verified empty only when both are.
+func (r *Report) join(o Report) {
+	if o.Steps == nil && o.Elapsed == 0 && o.Err == nil {
+		return // none ran
+	}
+	r.Killed += o.Killed
+	r.Hard += o.Hard
+	r.VerifiedEmpty = r.VerifiedEmpty && o.VerifiedEmpty
+	r.Remaining = append(r.Remaining, o.Remaining...)
+	r.Exited = append(r.Exited, o.Exited...)
+	for _, n := range o.Ended {
+		if len(r.Ended) < MaxNamed {
+			r.Ended = append(r.Ended, n)
+		}
+	}
+	for _, s := range []Step{StepHup, StepTerm, StepKill} {
+		if slices.Contains(o.Steps, s) && !slices.Contains(r.Steps, s) {
+			r.Steps = append(r.Steps, s)
+		}
+	}
+	slices.SortFunc(r.Steps, func(a, b Step) int { return stepOrder(a) - stepOrder(b) })
+	r.Elapsed = max(r.Elapsed, o.Elapsed)
+	if r.Err == nil {
+		r.Err = o.Err
+	}
+}
+
+func stepOrder(s Step) int { return slices.Index([]Step{StepHup, StepTerm, StepKill}, s) }
 
 type cgroupEscalation struct {
 	ctx        context.Context
@@ -38,6 +130,7 @@ type cgroupEscalation struct {
 	start      time.Time
 	steps      []Step
 	seen, hard map[int]uint64 // members seen alive; those alive when SIGKILL went (pid → start time)
+	names      map[int][]string // command lines of the first MaxNamed members seen
 	empty      bool
 	err        error
 }
@@ -90,6 +183,13 @@ func (c *cgroupEscalation) members() ([]int, error) {
 		if _, ok := c.seen[pid]; !ok {
 			if p, err := ReadProc(pid); err == nil {
 				c.seen[pid] = p.StartTime
+				if len(c.names) < MaxNamed {
+					argv, _ := ReadCmdline(pid)
+					if len(argv) == 0 {
+						argv = []string{p.Comm}
+					}
+					c.names[pid] = argv
+				}
 			}
 		}
 	}
@@ -112,7 +212,7 @@ func (c *cgroupEscalation) signalMembers(sigs []syscall.Signal) {
 		if err != nil {
 			continue // gone
 		}
-		if got, err := CgroupOf(pid); err == nil && got == c.cg.Path {
+		if got, err := CgroupOf(pid); err == nil && c.cg.Contains(got) {
 			fds = append(fds, fd)
 		} else {
 			unix.Close(fd)
@@ -126,9 +226,22 @@ func (c *cgroupEscalation) signalMembers(sigs []syscall.Signal) {
 	for _, fd := range fds {
 		unix.Close(fd)
 	}
-	if c.t.Paused {
-		c.cg.write("cgroup.freeze", "0")
-	}
+	c.thaw()
+}
+
+// thaw thaws every cgroup of the subtree: a paused run's (its own), and any the run
+// froze below its own (a frozen process only queues the stop signal; cgroup.kill ends
+// it all the same, but only after the grace).
+func (c *cgroupEscalation) thaw() {
+	c.cg.walk(func(dir string, top bool) error {
+		if top && !c.t.Paused {
+			return nil
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "cgroup.freeze")); err == nil && strings.TrimSpace(string(b)) == "1" {
+			(&Cgroup{Path: dir}).write("cgroup.freeze", "0")
+		}
+		return nil
+	})
 }
 
 func (c *cgroupEscalation) done(step Step, n int) {
@@ -158,9 +271,14 @@ func (c *cgroupEscalation) report() Report {
 	}
 	rep.Killed = countGone(c.seen, left)
 	rep.Hard = countGone(c.hard, left)
+	boot, _ := BootID()
 	for pid, start := range c.seen {
 		if _, ok := left[pid]; !ok {
-			rep.Exited = append(rep.Exited, Fingerprint{PID: pid, StartTime: start})
+			fp := Fingerprint{BootID: boot, PID: pid, StartTime: start}
+			rep.Exited = append(rep.Exited, fp)
+			if argv, ok := c.names[pid]; ok {
+				rep.Ended = append(rep.Ended, Named{Fingerprint: fp, Argv: argv})
+			}
 		}
 	}
 	return rep

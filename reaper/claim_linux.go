@@ -54,6 +54,12 @@ func claimScan(all []Proc, c Claim, extra []Fingerprint) (*escalation, error) {
 // or out of the kernel's pid range (a forged or corrupt record, issue 15.1), and
 // Corral's own session.
 func (e *escalation) validate() error {
+	if e.outside != nil { // no session is signalled: only pinned, verified processes
+		if e.t.Claim != nil && e.t.Claim.Root.PID != 0 && !ValidPID(e.t.Claim.Root.PID) {
+			return ErrProtected
+		}
+		return nil
+	}
 	if e.t.Claim != nil && e.t.Claim.Root.PID != 0 && !ValidPID(e.t.Claim.Root.PID) {
 		return ErrProtected
 	}
@@ -188,10 +194,11 @@ func (e *escalation) admit(p Proc, member bool) bool {
 		return false
 	}
 	fp.PidfsIno, _ = pidfdIno(fd)
-	if _, err := e.s.read(p.PID, &now); err != nil || !e.owns(p.PID, fd) {
+	if _, err := e.s.read(p.PID, &now); err != nil || !e.owns(p.PID, fd) || e.inside(p.PID) {
 		unix.Close(fd)
 		return false
 	}
+	e.name(p.PID, now.Comm)
 	e.putExtra(fp, fd, now, member)
 	return true
 }
@@ -205,6 +212,7 @@ func (e *escalation) putExtra(fp Fingerprint, fd int, p Proc, member bool) {
 	}
 	e.extra[fp.PID] = escapee{fp: fp, fd: fd, refused: refused, member: member}
 	e.seen[fp.PID] = fp.StartTime
+	e.out[fp.PID] = !member
 }
 
 // mayCarry reports whether p is worth admitting for the claim's marker alone (Find):

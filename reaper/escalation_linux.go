@@ -43,6 +43,12 @@ type escalation struct {
 	stopped map[int]bool    // groups that got the stop signal
 	zombies map[int]uint64  // session members confirmed exited: pid → start time
 	steps   []Step
+	names   map[int][]string // command lines of the first MaxNamed processes seen, for Report.Ended
+	out     map[int]bool     // pids seen as Extra (outside the session or cgroup)
+	// outside: this escalation ends what the cgroup does not hold, beside the cgroup's
+	// (terminateCgroup): Root and Extra, and what descends from them, that are not in
+	// it. No session is signalled by group then.
+	outside *Cgroup
 	unknown bool  // an Extra could not be checked (I/O error): never verified empty
 	scanned bool  // a full scan was done (claim mode reads environments on the first only)
 	empty   bool  // verified: no live member, no Extra
@@ -64,7 +70,32 @@ func newEscalation(ctx context.Context, t Target) *escalation {
 		ctx: ctx, t: t, me: ownIDs(), boot: boot, start: time.Now(), s: getScanner(), w: newWaiter(),
 		live: map[int]member{}, next: map[int]member{}, extra: map[int]escapee{},
 		seen: map[int]uint64{}, hard: map[int]uint64{}, stopped: map[int]bool{}, zombies: map[int]uint64{},
+		names: map[int][]string{}, out: map[int]bool{},
 	}
+}
+
+// name reads the command line of a process seen for the first time, for Report.Ended:
+// of the first MaxNamed only (a read each, while the process lives); its command name
+// from stat when it has none (a zombie, a kernel thread) or it cannot be read.
+func (e *escalation) name(pid int, comm string) {
+	if _, ok := e.seen[pid]; ok || len(e.names) >= MaxNamed {
+		return
+	}
+	argv, _ := ReadCmdline(pid)
+	if len(argv) == 0 && comm != "" {
+		argv = []string{comm}
+	}
+	e.names[pid] = argv
+}
+
+// inside reports whether pid is a member of the cgroup beside which this escalation
+// runs (outside mode): the cgroup's own escalation ends it.
+func (e *escalation) inside(pid int) bool {
+	if e.outside == nil {
+		return false
+	}
+	dir, err := CgroupOf(pid)
+	return err == nil && e.outside.Contains(dir)
 }
 
 // release closes every pidfd the escalation still holds.
@@ -88,8 +119,11 @@ func (e *escalation) count() int { return len(e.live) + len(e.extra) }
 // user's process, or of one without the run's marker).
 func (e *escalation) pinExtra() {
 	fps := e.t.Extra
+	rooted := false
 	if c := e.t.Claim; c != nil && c.Root.PID != 0 {
-		fps = append([]Fingerprint{c.Root}, fps...)
+		fps, rooted = append([]Fingerprint{c.Root}, fps...), true
+	} else if e.outside != nil && e.t.Root.PID != 0 {
+		fps, rooted = append([]Fingerprint{e.t.Root}, fps...), true
 	}
 	for i, f := range fps {
 		if !ValidPID(f.PID) || f.PID == e.me.pid {
@@ -108,11 +142,12 @@ func (e *escalation) pinExtra() {
 			e.unknown = e.unknown || !errors.Is(err, ErrGone)
 			continue
 		}
-		if !e.owns(f.PID, fd) {
+		if !e.owns(f.PID, fd) || e.inside(f.PID) {
 			unix.Close(fd)
 			continue
 		}
-		e.putExtra(f, fd, p, i == 0 && e.t.Claim != nil && e.t.Claim.Root.PID != 0)
+		e.name(f.PID, p.Comm)
+		e.putExtra(f, fd, p, i == 0 && rooted)
 	}
 }
 
@@ -122,7 +157,7 @@ func (e *escalation) pinExtra() {
 // the proven set (expand). Processes descending from Extra are added in both modes.
 func (e *escalation) rescan() error {
 	clear(e.next)
-	claim := e.t.Claim != nil
+	claim := e.t.Claim != nil || e.outside != nil // no session to scan: only what is proven extends
 	var all []Proc
 	keep := claim || len(e.extra) > 0
 	err := e.s.each(func(p *Proc, _ []byte) {
@@ -138,6 +173,7 @@ func (e *escalation) rescan() error {
 		}
 		m.pgid = p.PGID
 		e.next[p.PID] = m
+		e.name(p.PID, p.Comm)
 		e.seen[p.PID] = p.StartTime
 	})
 	for pid, m := range e.live {
@@ -300,7 +336,11 @@ func (e *escalation) report() Report {
 	rep.Hard = countGone(e.hard, left)
 	for pid, start := range e.seen {
 		if st, ok := left[pid]; !ok || st != start {
-			rep.Exited = append(rep.Exited, Fingerprint{PID: pid, StartTime: start})
+			fp := Fingerprint{BootID: e.boot, PID: pid, StartTime: start}
+			rep.Exited = append(rep.Exited, fp)
+			if argv, ok := e.names[pid]; ok {
+				rep.Ended = append(rep.Ended, Named{Fingerprint: fp, Argv: argv, Outside: e.out[pid]})
+			}
 		}
 	}
 	return rep

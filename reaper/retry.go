@@ -34,6 +34,10 @@ func (r *Report) merge(again Report) {
 	r.Hard += again.Hard
 	r.VerifiedEmpty, r.Remaining = again.VerifiedEmpty, again.Remaining
 	r.Exited = append(r.Exited, again.Exited...)
+	r.Ended = append(r.Ended, again.Ended...)
+	if len(r.Ended) > MaxNamed {
+		r.Ended = r.Ended[:MaxNamed]
+	}
 	r.Elapsed += again.Elapsed
 	if !slices.Contains(r.Steps, StepKill) && slices.Contains(again.Steps, StepKill) {
 		r.Steps = append(r.Steps, StepKill)

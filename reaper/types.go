@@ -52,10 +52,18 @@ type Target struct {
 	// happens rather than only from the Report. It runs synchronously on Terminate's
 	// goroutine, which holds no lock; a slow OnStep delays the escalation.
 	OnStep func(step Step, signalled int)
-	// Cgroup, when set, is the run's cgroup (the cgroup backend): its members are the
-	// run, whatever their session, and it is emptied with cgroup.kill; SID and Claim
-	// play no part then. Nil is the session backend.
+	// Cgroup, when set, is the run's cgroup (the cgroup backend): the members of its
+	// whole subtree are the run, whatever their session, and it is emptied with
+	// cgroup.kill. What the cgroup does not hold — Root and Extra when they are not in
+	// it (moved out of it, as root can) — is ended by the session mechanics beside it,
+	// through pidfds verified against their fingerprints (and, with Claim, only those
+	// Owned); no session is signalled by group then. A cgroup gone from outside (emptied
+	// and removed) leaves the session mechanics alone for SID, Root and Extra. Nil is
+	// the session backend.
 	Cgroup *Cgroup
+	// Root is the run's root on the cgroup backend: ended beside the cgroup when it is
+	// not a member of it. Zero: not known.
+	Root Fingerprint
 	// Retries is how many more passes a session not verified empty gets (a member
 	// stuck in uninterruptible sleep, a failed /proc read): each with no grace and
 	// twice the sweep of the one before, merged into one Report (see retry.go).
@@ -83,6 +91,20 @@ type Claim struct {
 	Find bool
 }
 
+// Named is a process an escalation ended: its identity and its command line read
+// when it was first seen (display only: a process can rewrite it at will).
+type Named struct {
+	Fingerprint
+	Argv []string
+	// Outside: not a member of the session or cgroup itself but one of Target.Extra
+	// (an escapee) or found from one.
+	Outside bool
+}
+
+// MaxNamed bounds Report.Ended: a cancelled tree of thousands is counted in full and
+// named in part (reading each command line costs a file read while it lives).
+const MaxNamed = 100
+
 // Step is one escalation step Terminate performed.
 type Step string
 
@@ -103,7 +125,11 @@ type Report struct {
 	// Exited names (PID, StartTime) every process seen alive that is gone at the end.
 	// Those that were reparented to a subreaper Corral are its zombies now; the caller
 	// may reap them by exact pid (runs does, so /proc does not fill with them).
-	Exited  []Fingerprint
+	Exited []Fingerprint
+	// Ended names what the cleanup ended (at most MaxNamed of them; Killed counts them
+	// all): each process seen alive and gone at the end, with its command line as first
+	// seen, so a report can say what was killed, not only how many.
+	Ended   []Named
 	Elapsed time.Duration
 	// Err says why the escalation was refused (ErrOwnSession, ErrProtected,
 	// ErrNotSupported) or could not verify (a /proc read failure). Nil otherwise.

@@ -132,20 +132,23 @@ func recordCgroup(rec Record) (*reaper.Cgroup, error) {
 }
 
 // cgroupLiveness is liveness for a run with a cgroup: alive while the cgroup has a
-// live member. An empty one is gone, and removed.
-func cgroupLiveness(rec Record) (bool, string) {
+// live member (populated counts its whole subtree). An empty one is gone, and
+// removed. gone: the cgroup no longer exists (removed from outside) or is empty; the
+// caller falls back to what else the record knows (a root or escapee moved out of it
+// before it was emptied lives on elsewhere).
+func cgroupLiveness(rec Record) (alive bool, why string, gone bool) {
 	cg, err := recordCgroup(rec)
 	if errors.Is(err, reaper.ErrBadCgroup) {
-		return false, "invalid record: " + err.Error() + "; nothing signalled"
+		return false, "invalid record: " + err.Error() + "; nothing signalled", false
 	}
 	if err != nil {
-		return false, "its cgroup is gone: " + err.Error()
+		return false, "its cgroup is gone: " + err.Error(), reaper.IsGone(err)
 	}
 	if p, err := cg.Populated(); err == nil && !p {
 		cg.Remove()
-		return false, "its cgroup " + cg.Path + " is empty"
+		return false, "its cgroup " + cg.Path + " is empty", true
 	}
-	return true, ""
+	return true, "", false
 }
 
 // watchContained is escape policy fail on the cgroup backend: a member that left the

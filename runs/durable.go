@@ -340,8 +340,12 @@ func (s *Supervisor) background(ctx context.Context) {
 	var scan <-chan time.Time
 	chld := make(chan os.Signal, 1)
 	switch {
-	case s.escapes != nil && s.escapes.contained: // no scan: reap orphans as children end
+	case s.escapes != nil && s.escapes.contained: // reap orphans as children end
 		defer notifyChildExits(chld)()
+		// and look for what left a run's cgroup, on the ticks the pacer finds due
+		t := time.NewTicker(s.cfg.EscapeScan)
+		defer t.Stop()
+		scan = t.C
 	case s.escapes != nil:
 		t := time.NewTicker(s.cfg.EscapeScan)
 		defer t.Stop()

@@ -63,8 +63,12 @@ func keyOf(p reaper.Proc) procKey { return procKey{p.PID, p.StartTime} }
 //     it is that run's escapee. One that cannot be attributed is reported once, never
 //     signalled, and stays unattributed with what it forks.
 func (d *escapeDetector) scan() {
-	if d == nil || d.contained {
-		return // escape detection is off, or cgroups hold what leaves a session
+	if d == nil {
+		return // escape detection is off
+	}
+	if d.contained {
+		d.scanContained() // cgroups hold what leaves a session; this finds what leaves a cgroup
+		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

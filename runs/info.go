@@ -78,7 +78,30 @@ type Cleanup struct {
 	VerifiedEmpty bool          `json:"verified_empty"`
 	Remaining     int           `json:"remaining,omitempty"`
 	OutputForced  bool          `json:"output_forced,omitempty"` // the drain hit its bound
+	// Ended names what the cleanup ended (at most reaper.MaxNamed; Killed counts them
+	// all) and the shared daemons it passed on instead, each with how.
+	Ended []EndedProcess `json:"ended,omitempty"`
 }
+
+// EndedProcess is one process a run's cleanup ended or passed on, for its report: its
+// pid and start time, its command line as first seen (display only), and how.
+type EndedProcess struct {
+	PID       int      `json:"pid"`
+	StartTime uint64   `json:"start_time"`
+	Argv      []string `json:"argv,omitempty"`
+	How       EndedHow `json:"how"`
+	To        string   `json:"to,omitempty"` // passed-on: the run it went to
+}
+
+// EndedHow is how a cleanup ended a process.
+type EndedHow string
+
+// The ways, as JSON and the UI write them.
+const (
+	EndedMember   EndedHow = "member"    // a member of the run (its session or its cgroup), ended at cleanup
+	EndedEscapee  EndedHow = "escapee"   // it had left the run's session or cgroup; ended at cleanup
+	EndedPassedOn EndedHow = "passed-on" // a shared daemon another run uses: passed to that run, not ended
+)
 
 // MarshalJSON writes no steps as [], never null: ls --json wrote null where
 // run --json wrote [] for the same thing (review).

@@ -194,7 +194,7 @@ func pidBehind(rec Record, pid int) bool {
 		return false
 	}
 	in, err := reaper.CgroupOf(pid)
-	return err == nil && in == cg.Path
+	return err == nil && cg.Contains(in)
 }
 
 // resumedRun is the run of a stolen record, as newRun makes one.
@@ -202,6 +202,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1),
+		again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, kept: k.Exit,
 		committed: Running}
 	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {

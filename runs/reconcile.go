@@ -199,7 +199,8 @@ func (v *procView) liveness(rec Record) (bool, string) {
 	if rec.PID == 0 && rec.Cgroup != "" {
 		// Recorded before its fork (cgroups need no hold): the owner died before it
 		// recorded the pid; the cgroup holds whatever it started.
-		return cgroupLiveness(rec)
+		alive, why, _ := cgroupLiveness(rec)
+		return alive, why
 	}
 	if rec.PID == 0 {
 		return false, "no process was recorded (the owner died while starting it)"
@@ -208,7 +209,12 @@ func (v *procView) liveness(rec Record) (bool, string) {
 		return false, why
 	}
 	if rec.Cgroup != "" {
-		return cgroupLiveness(rec) // the cgroup is the run: its members, whatever their session
+		// The cgroup is the run: its members, whatever their session. One gone from
+		// outside (emptied and removed) leaves what the record still knows: the root
+		// and the escapees, found as on sessions.
+		if alive, why, gone := cgroupLiveness(rec); !gone {
+			return alive, why
+		}
 	}
 	boot, err := reaper.BootID()
 	if err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID {
@@ -320,7 +326,9 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
 		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.RunID)}
 	if cg, err := recordCgroup(rec); err == nil {
-		t.Cgroup, t.Claim, t.Extra = cg, nil, nil // exactly the cgroup's members (liveness checked it)
+		// The cgroup's whole subtree; beside it, the claim's processes that left it
+		// (moved to another cgroup), each Owned.
+		t.Cgroup = cg
 	}
 	if t.Grace == 0 {
 		t.Grace = s.cfg.Grace
@@ -340,7 +348,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}),
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared}
 	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {
 		r.cgroup = cg

@@ -47,6 +47,9 @@ type ReportCleanup struct {
 	Steps         []reaper.Step `json:"steps"`
 	Killed        int           `json:"killed"`
 	VerifiedEmpty bool          `json:"verified_empty"`
+	// Ended names what the cleanup ended and how (Cleanup.Ended): what "killed"
+	// counts, each with its pid and command line, and the shared daemons passed on.
+	Ended []EndedProcess `json:"ended"`
 }
 
 // NewReport builds the report of an ended run from its info, its escapees and its
@@ -57,7 +60,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		PID: i.PID, PGID: i.PID, SID: i.PID, // every run is its own session
 		StartedAt: i.StartedAt, EndedAt: i.EndedAt, DurationMS: i.Duration().Milliseconds(),
 		Cleanup: ReportCleanup{Steps: i.Cleanup.Steps, Killed: i.Cleanup.Killed,
-			VerifiedEmpty: i.Cleanup.VerifiedEmpty},
+			VerifiedEmpty: i.Cleanup.VerifiedEmpty, Ended: append([]EndedProcess{}, i.Cleanup.Ended...)},
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup,
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),

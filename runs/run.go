@@ -59,6 +59,11 @@ type run struct {
 
 	agent  *agentRun      // the agent's state (run_agent.go); nil when no agent's rules apply
 	cgroup *reaper.Cgroup // the run's cgroup (cgroup.go); nil on the session backend
+	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
+	cgroupGone atomic.Bool
+	// again is a cancel of a run already ending: its finalizer runs the escalation
+	// once more while the root lives on (a second kill must do something).
+	again chan struct{}
 	kept   *keeper.Exit   // a run resumed from a previous server: its root's exit (readopt.go)
 	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)
 	// ending is set under mu when its finalizer begins: from then on nothing is passed
@@ -125,6 +130,12 @@ func (r *run) stop(reason Reason) bool {
 		if err := r.moveLocked(Exiting, func(i *Info) { i.Reason = reason }); err != nil {
 			return false
 		}
+	case Exiting:
+		select { // already ending: one more pass of the escalation, if it waits on the root
+		case r.again <- struct{}{}:
+		default:
+		}
+		return false
 	default:
 		return false
 	}

@@ -3,6 +3,7 @@ package runs
 import (
 	"errors"
 	"os/exec"
+	"slices"
 	"syscall"
 
 	"corral/reaper"
@@ -48,13 +49,20 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.mu.Unlock()
 		r.wd.Stop()
 		r.stopAgent()
-		r.sup.escapes.scan() // a last look for escapees before the session is ended
-		r.handOver()         // a daemon another run is connected to goes on, with that run
+		if r.cgroup != nil {
+			r.lookOutside() // a last look for what left the cgroup before it is ended
+		} else {
+			r.sup.escapes.scan() // a last look for escapees before the session is ended
+		}
+		passed := r.handOver() // a daemon another run is connected to goes on, with that run
 		rep := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
-		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) { i.Cleanup = cleanupOf(rep) })
+		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) {
+			i.Cleanup = cleanupOf(rep)
+			i.Cleanup.Ended = append(i.Cleanup.Ended, passed...)
+		})
 		r.sup.countCleanup(rep)
-		<-exited
+		r.awaitRoot(exited, rep)
 		var werr error
 		var forced bool
 		if r.cmd != nil {
@@ -71,6 +79,41 @@ func (r *run) finalize(exited <-chan struct{}) {
 	})
 }
 
+// awaitRoot waits for the root to exit after the cleanup. A cancel meanwhile (a second
+// kill: the first did not end the run) runs the escalation again, with what is known
+// of the run by then, and adds what it did to the cleanup.
+func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
+	for {
+		select {
+		case <-exited:
+			return
+		case <-r.again:
+		}
+		if r.cgroup != nil {
+			r.lookOutside()
+		} else {
+			r.sup.escapes.scan()
+		}
+		more := reaper.Terminate(r.sup.hurry, r.target())
+		r.sup.escapes.reapExited(more.Exited, r.rootPID())
+		rep.Killed += more.Killed
+		rep.Hard += more.Hard
+		rep.VerifiedEmpty, rep.Remaining = more.VerifiedEmpty, more.Remaining
+		rep.Ended = append(rep.Ended, more.Ended...)
+		for _, s := range more.Steps {
+			if !slices.Contains(rep.Steps, s) {
+				rep.Steps = append(rep.Steps, s)
+			}
+		}
+		r.change(EventCleanup, cleanupDetail(rep)+" (again)", func(i *Info) {
+			passed := slices.DeleteFunc(slices.Clone(i.Cleanup.Ended), func(e EndedProcess) bool { return e.How != EndedPassedOn })
+			i.Cleanup = cleanupOf(rep)
+			i.Cleanup.Ended = append(i.Cleanup.Ended, passed...)
+		})
+		r.sup.countCleanup(more)
+	}
+}
+
 // endRetries: a run's session not verified empty (a member stuck in uninterruptible
 // sleep, a failed /proc read) gets two more passes of the escalation before the run
 // is recorded as it is.
@@ -85,9 +128,15 @@ func (r *run) target() reaper.Target {
 		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
 		Extra: fingerprints(r.escapees), OnStep: r.sup.stepLogger(r.id), Retries: endRetries,
 		Cgroup: r.cgroup}
-	if (r.info.Adopted || r.unpinned()) && r.cgroup == nil {
+	if r.cgroup != nil {
+		// Ended beside the cgroup if it is not in it (moved out), or alone if the
+		// cgroup is gone.
+		t.Root = r.info.Fingerprint
+	}
+	if r.info.Adopted || r.unpinned() {
 		// Not our child: no zombie pins its numbers, so only what is provably the
-		// run's is signalled, each through a verified pidfd (issue 15.1, 23.1).
+		// run's is signalled, each through a verified pidfd (issue 15.1, 23.1). On the
+		// cgroup backend, for what is outside the cgroup.
 		c := r.claim()
 		t.Claim = &c
 	}
@@ -146,8 +195,17 @@ func waitStatus(ws syscall.WaitStatus) (*int, int) {
 }
 
 func cleanupOf(rep reaper.Report) Cleanup {
-	return Cleanup{Steps: rep.Steps, Killed: rep.Killed, Hard: rep.Hard,
+	c := Cleanup{Steps: rep.Steps, Killed: rep.Killed, Hard: rep.Hard,
 		VerifiedEmpty: rep.VerifiedEmpty, Remaining: len(rep.Remaining)}
+	for _, n := range rep.Ended {
+		how := EndedMember
+		if n.Outside {
+			how = EndedEscapee
+		}
+		c.Ended = append(c.Ended, EndedProcess{PID: n.PID, StartTime: n.StartTime, Argv: n.Argv, How: how})
+	}
+	slices.SortFunc(c.Ended, func(a, b EndedProcess) int { return a.PID - b.PID })
+	return c
 }
 
 func cleanupDetail(rep reaper.Report) string {

@@ -16,30 +16,36 @@ import (
 // with what it started: into its cgroup, or among its escapees on sessions. It is
 // shown as shared there, and ends with the last run that uses it.
 
-// handOver passes r's shared daemons to the runs that use them. Called by finalize
-// before the escalation, which then no longer reaches them.
-func (r *run) handOver() {
+// handOver passes r's shared daemons to the runs that use them, and names them for
+// r's cleanup report. Called by finalize before the escalation, which then no longer
+// reaches them.
+func (r *run) handOver() []EndedProcess {
 	mine := r.daemons()
 	if len(mine) == 0 {
-		return
+		return nil
 	}
 	users := r.sup.socketUsers(r)
 	if len(users) == 0 {
-		return
+		return nil
 	}
 	peers, err := reaper.SocketPeers()
 	if err != nil {
 		r.sup.reg.emit("shared-error", "run_id", r.id, "err", err.Error())
-		return
+		return nil
 	}
+	var passed []EndedProcess
 	for _, p := range mine {
 		for _, ino := range reaper.SocketInodes(p.PID) {
 			if to := users[peers[ino]]; to != nil {
-				r.passTo(to, withDescendants(p, mine))
+				for _, e := range r.passTo(to, withDescendants(p, mine)) {
+					passed = append(passed, EndedProcess{PID: e.PID, StartTime: e.StartTime, Argv: e.Argv,
+						How: EndedPassedOn, To: to.id})
+				}
 				break
 			}
 		}
 	}
+	return passed
 }
 
 // daemons are r's processes outside its root's session: its cgroup's other members,
@@ -120,11 +126,12 @@ func withDescendants(p reaper.Proc, among []reaper.Proc) []reaper.Proc {
 // passTo moves procs from r to to: into to's cgroup, or from r's escapees to to's. A
 // run that has begun to end takes nothing: its escalation may have listed its members
 // already, and what it took then would outlive it (they stay r's, and end with it).
-func (r *run) passTo(to *run, procs []reaper.Proc) {
+func (r *run) passTo(to *run, procs []reaper.Proc) []Escapee {
 	moved := to.take(procs, r)
 	if len(moved) > 0 {
 		r.forget(moved, to)
 	}
+	return moved
 }
 
 // take makes procs, passed on by from, this run's, unless it is ending; it returns

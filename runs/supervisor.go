@@ -168,7 +168,7 @@ func (s *Supervisor) newRun(spec Spec) (*run, error) {
 	id := newID()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: id, secret: newSecret(), spec: spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1)}
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1), again: make(chan struct{}, 1)}
 	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
 		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
 	s.logPaths(r)

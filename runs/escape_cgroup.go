@@ -1,0 +1,145 @@
+package runs
+
+import (
+	"os"
+
+	"corral/reaper"
+)
+
+// Escapes on the cgroup backend. A run's cgroup subtree holds what leaves its
+// session, but a process can leave the subtree itself: root (as these runs often
+// are) may write any pid into another cgroup's cgroup.procs, and a cgroup can be
+// emptied and removed from outside. Such a process is an escapee like one that left
+// a session on the session backend, and it is found the same way: it descends (by
+// parent pid) from the run's root or from a member, or it carries the run's secret
+// (an orphan reparented to Corral, the subreaper, or anything found at the run's
+// end), and it is in no cgroup of the run's subtree. It is reported with its pid and
+// command line, persisted, ended with the run (beside the cgroup, through a pidfd
+// verified against its fingerprint) and, under policy fail, ends the run.
+
+// scanContained is the escape scan on the cgroup backend: one snapshot for every
+// live run in a cgroup, on the ticks the pacer finds due (something forked).
+func (d *escapeDetector) scanContained() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	all, err := reaper.ListAll()
+	if err != nil {
+		return
+	}
+	index := indexOf(all)
+	for _, r := range d.live() {
+		r.mu.Lock()
+		ending := r.ending // its finalizer looks once more, then hands over
+		r.mu.Unlock()
+		if r.cgroup == nil || ending {
+			continue
+		}
+		if left := r.outsideCgroup(all, index, d.keeper, false); len(left) > 0 {
+			r.noteEscapees(left)
+		}
+	}
+}
+
+// lookOutside is the last look for a cgroup run's escapees before its cleanup (as the
+// session backend's last scan): every process of the run outside its subtree,
+// including those found by its secret alone.
+func (r *run) lookOutside() {
+	if r.cgroup == nil {
+		return
+	}
+	all, err := reaper.ListAll()
+	if err != nil {
+		return
+	}
+	keeper := 0
+	if r.sup.escapes != nil {
+		keeper = r.sup.escapes.keeper
+	}
+	if left := r.outsideCgroup(all, indexOf(all), keeper, true); len(left) > 0 {
+		r.noteEscapees(left)
+	}
+}
+
+func indexOf(all []reaper.Proc) map[int]int {
+	index := make(map[int]int, len(all))
+	for i, p := range all {
+		index[p.PID] = i
+	}
+	return index
+}
+
+// outsideCgroup returns the run's live processes, on snapshot all, that are not in its
+// cgroup's subtree (none of them its root, which its cleanup ends beside the cgroup
+// wherever it is): the descendants of its root and of its members, the children of
+// Corral (or its keeper) that carry the run's secret and, with bySecret, every process
+// of this uid started since the root that carries it. With the cgroup gone (removed
+// from outside), the root's session is the run's as on the session backend, and
+// what descends from it outside that session is escaped.
+func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, bySecret bool) []reaper.Proc {
+	pids, err := r.cgroup.Procs()
+	gone := reaper.IsGone(err)
+	if err != nil && !gone {
+		return nil
+	}
+	if gone && r.cgroupGone.CompareAndSwap(false, true) {
+		r.sup.reg.emit("cgroup-error", "run_id", r.id, "err", "the run's cgroup "+r.cgroup.Path+
+			" was removed from outside", "fallback", "session")
+	}
+	in := make(map[int]bool, len(pids))
+	for _, pid := range pids {
+		in[pid] = true
+	}
+	r.mu.Lock()
+	root, rootStart, secret := r.info.PID, r.info.Fingerprint.StartTime, r.secret
+	known := make(map[reaper.Fingerprint]bool, len(r.escapees))
+	for _, e := range r.escapees {
+		known[reaper.Fingerprint{PID: e.PID, StartTime: e.StartTime}] = true
+	}
+	r.mu.Unlock()
+	if root == 0 {
+		return nil
+	}
+	self := os.Getpid()
+	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
+	var out []reaper.Proc
+	for _, p := range all {
+		if in[p.PID] || p.PID == root || p.PID == self || p.State == 'Z' || p.State == 'X' ||
+			p.StartTime < rootStart || (gone && p.SID == root) || known[reaper.Fingerprint{PID: p.PID, StartTime: p.StartTime}] {
+			continue
+		}
+		ours := descends(p, all, index, func(pid int) bool { return pid == root || in[pid] })
+		if !ours && secret != "" && (bySecret || p.PPID == self || (keeper > 1 && p.PPID == keeper)) {
+			ours = reaper.Owned(p.PID, claim) == nil
+		}
+		if !ours {
+			continue
+		}
+		if !gone {
+			// Forked after the subtree was read: in it, unless it left since.
+			if dir, err := reaper.CgroupOf(p.PID); err != nil || r.cgroup.Contains(dir) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// descends reports whether p descends, by parent pid on the snapshot, from a process
+// for which from is true.
+func descends(p reaper.Proc, all []reaper.Proc, index map[int]int, from func(int) bool) bool {
+	for range 64 { // a snapshot racing pid reuse may hold a cycle
+		if p.PPID <= 1 {
+			return false
+		}
+		if from(p.PPID) {
+			return true
+		}
+		i, ok := index[p.PPID]
+		if !ok {
+			return false
+		}
+		p = all[i]
+	}
+	return false
+}
