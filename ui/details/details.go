@@ -5,6 +5,7 @@ package details
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -133,6 +134,11 @@ func (d Details) facts() []string {
 		d.label("overall")+d.deadlineLine(i.Watchdog.Overall, false),
 		d.label("no-out")+d.deadlineLine(i.Watchdog.NoOutput, i.Watchdog.Frozen)+d.outputAge(),
 		d.label("cleanup")+d.cleanupLine(),
+	)
+	if len(i.Cleanup.Ended) > 0 {
+		lines = append(lines, d.label("ended")+d.endedLine())
+	}
+	lines = append(lines,
 		d.label("fp")+fingerprintLine(i.Fingerprint),
 		d.label("lease")+leaseLine(i),
 	)
@@ -278,6 +284,52 @@ func (d Details) cleanupLine() string {
 	}
 	return s
 }
+
+// endedLine names what the cleanup ended, escapees and daemons passed on first:
+// "pid 4242 app-server --managed (escapee) · pid 4240 sleep 1000 · +3 more".
+func (d Details) endedLine() string {
+	c, st := d.info.Cleanup, d.c.Styles
+	ended := slices.Clone(c.Ended)
+	rank := map[runs.EndedHow]int{runs.EndedEscapee: 0, runs.EndedPassedOn: 1, runs.EndedMember: 2}
+	slices.SortStableFunc(ended, func(a, b runs.EndedProcess) int { return rank[a.How] - rank[b.How] })
+	named := 0
+	for _, e := range ended {
+		if e.How != runs.EndedPassedOn {
+			named++
+		}
+	}
+	more := max(c.Killed-named, 0) // beyond the named ones (a tree of thousands)
+	if len(ended) > endedShown {
+		more += len(ended) - endedShown
+		ended = ended[:endedShown]
+	}
+	parts := make([]string, 0, len(ended)+1)
+	for _, e := range ended {
+		cmd := strings.Join(strings.Fields(strings.Join(e.Argv, " ")), " ")
+		if r := []rune(cmd); len(r) > endedCommand {
+			cmd = string(r[:endedCommand]) + "…"
+		}
+		s := fmt.Sprintf("pid %d %s", e.PID, common.Clean(cmd))
+		switch e.How {
+		case runs.EndedEscapee:
+			s += " " + st.Warn.Render("(escapee)")
+		case runs.EndedPassedOn:
+			s += " " + st.Muted.Render("(passed on to "+common.Clean(e.To)+")")
+		}
+		parts = append(parts, s)
+	}
+	if more > 0 {
+		parts = append(parts, st.Muted.Render(fmt.Sprintf("+%d more", more)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// endedShown processes are named in the details pane, each command cut after
+// endedCommand runes (corral info has them all, whole).
+const (
+	endedShown   = 4
+	endedCommand = 40
+)
 
 func fingerprintLine(f reaper.Fingerprint) string {
 	if f.PID == 0 {

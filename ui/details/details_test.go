@@ -151,3 +151,29 @@ func TestTreeColumnsByWidth(t *testing.T) {
 		}
 	}
 }
+
+// An ended run's details name what its cleanup ended — escapees and daemons passed on
+// first, each with its pid and command (control characters neutralised) — and how
+// many more it killed than it names.
+func TestDetailsEndedNamed(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(120, 18)
+	ended := uitest.EndedRun("r4", "cancelled")
+	ended.Cleanup = runs.Cleanup{Steps: []reaper.Step{reaper.StepTerm}, Killed: 7, VerifiedEmpty: true,
+		Ended: []runs.EndedProcess{
+			{PID: 40, Argv: []string{"sleep", "1000"}, How: runs.EndedMember},
+			{PID: 41, Argv: []string{"codex", "app-server\x1b[2J"}, How: runs.EndedEscapee},
+			{PID: 42, Argv: []string{"mcp-server"}, How: runs.EndedPassedOn, To: "r5"},
+		}}
+	d.ShowRun(ended, true)
+	raw := d.View()
+	if strings.Contains(raw, "\x1b[2J") {
+		t.Error("a command's control sequence reached the screen")
+	}
+	v := ansi.Strip(raw)
+	want := "ended   pid 41 codex app-server[2J (escapee) · pid 42 mcp-server (passed on to r5) · pid 40 sleep 1000 · +5 more"
+	if !strings.Contains(v, want) {
+		t.Errorf("details lack %q:\n%s", want, v)
+	}
+}
