@@ -129,7 +129,7 @@ type cgroupEscalation struct {
 	cg         *Cgroup
 	start      time.Time
 	steps      []Step
-	seen, hard map[int]uint64 // members seen alive; those alive when SIGKILL went (pid → start time)
+	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
 	names      map[int][]string // command lines of the first MaxNamed members seen
 	empty      bool
 	err        error

@@ -63,9 +63,9 @@ type run struct {
 	cgroupGone atomic.Bool
 	// again is a cancel of a run already ending: its finalizer runs the escalation
 	// once more while the root lives on (a second kill must do something).
-	again chan struct{}
-	kept   *keeper.Exit   // a run resumed from a previous server: its root's exit (readopt.go)
-	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)
+	again  chan struct{}
+	kept   *keeper.Exit // a run resumed from a previous server: its root's exit (readopt.go)
+	shared []Escapee    // processes other runs passed to it, which it uses (shared.go)
 	// ending is set under mu when its finalizer begins: from then on nothing is passed
 	// to it (its escalation may already have looked at its members).
 	ending  bool
