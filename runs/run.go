@@ -59,18 +59,19 @@ type run struct {
 
 	agent  *agentRun      // the agent's state (run_agent.go); nil when no agent's rules apply
 	cgroup *reaper.Cgroup // the run's cgroup (cgroup.go); nil on the session backend
-	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
-	cgroupGone atomic.Bool
-	// again is a cancel of a run already ending: its finalizer runs the escalation
-	// once more while the root lives on (a second kill must do something).
-	again  chan struct{}
-	kept   *keeper.Exit // a run resumed from a previous server: its root's exit (readopt.go)
-	shared []Escapee    // processes other runs passed to it, which it uses (shared.go)
+	kept   *keeper.Exit   // a run resumed from a previous server: its root's exit (readopt.go)
+	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)
 	// ending is set under mu when its finalizer begins: from then on nothing is passed
 	// to it (its escalation may already have looked at its members).
 	ending  bool
 	viewMu  sync.Mutex
 	viewers map[string]bool // the attached UIs looking at the run (focus.go)
+
+	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
+	cgroupGone atomic.Bool
+	// again is a cancel of a run already ending: its finalizer runs the escalation
+	// once more while the root lives on (a second kill must do something).
+	again chan struct{}
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
