@@ -53,7 +53,14 @@ echo fanout ready; wait`
 	defer closeFd(fd)
 	cmd := exec.Command("/bin/sh", "-c", script)
 	c := startCmdInFD(b, cmd, fd)
-	c.line("fanout ready")
+	select { // a thousand forks by a shell take seconds on a loaded machine
+	case l := <-c.lines:
+		if l != "fanout ready" {
+			b.Fatalf("the run said %q", l)
+		}
+	case <-time.After(2 * time.Minute):
+		b.Fatal("no fanout within 2 minutes")
+	}
 	if pids, err := cg.Procs(); err != nil || len(pids) != 1000 {
 		b.Fatalf("%d members (%v), want 1000", len(pids), err)
 	}

@@ -22,18 +22,24 @@ import (
 func (d *escapeDetector) scanContained() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	var look []*run
+	for _, r := range d.live() {
+		r.mu.Lock()
+		ending := r.ending // its finalizer looks once more, then hands over
+		r.mu.Unlock()
+		if r.cgroup != nil && !ending {
+			look = append(look, r)
+		}
+	}
+	if len(look) == 0 {
+		return // no /proc scan for nothing
+	}
 	all, err := reaper.ListAll()
 	if err != nil {
 		return
 	}
 	index := indexOf(all)
-	for _, r := range d.live() {
-		r.mu.Lock()
-		ending := r.ending // its finalizer looks once more, then hands over
-		r.mu.Unlock()
-		if r.cgroup == nil || ending {
-			continue
-		}
+	for _, r := range look {
 		if left := r.outsideCgroup(all, index, d.keeper, false); len(left) > 0 {
 			r.noteEscapees(left)
 		}
@@ -41,23 +47,26 @@ func (d *escapeDetector) scanContained() {
 }
 
 // lookOutside is the last look for a cgroup run's escapees before its cleanup (as the
-// session backend's last scan): every process of the run outside its subtree,
-// including those found by its secret alone.
-func (r *run) lookOutside() {
+// session backend's last scan), and after it: every process of the run outside its
+// subtree, including those found by its secret alone. It returns how many it found
+// that were not its escapees yet.
+func (r *run) lookOutside() int {
 	if r.cgroup == nil {
-		return
+		return 0
 	}
 	all, err := reaper.ListAll()
 	if err != nil {
-		return
+		return 0
 	}
 	keeper := 0
 	if r.sup.escapes != nil {
 		keeper = r.sup.escapes.keeper
 	}
-	if left := r.outsideCgroup(all, indexOf(all), keeper, true); len(left) > 0 {
+	left := r.outsideCgroup(all, indexOf(all), keeper, true)
+	if len(left) > 0 {
 		r.noteEscapees(left)
 	}
+	return len(left)
 }
 
 func indexOf(all []reaper.Proc) map[int]int {

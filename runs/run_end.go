@@ -57,6 +57,13 @@ func (r *run) finalize(exited <-chan struct{}) {
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run
 		rep := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
+		// Verified empty only when nothing carrying the run's secret lives outside its
+		// cgroup either: one moved out by a member that the cleanup has just ended.
+		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && r.lookOutside() > 0; try++ {
+			more := reaper.Terminate(r.sup.hurry, r.target())
+			r.sup.escapes.reapExited(more.Exited, r.rootPID())
+			rep = addPass(rep, more)
+		}
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) {
 			i.Cleanup = cleanupOf(rep)
 			i.Cleanup.Ended = append(i.Cleanup.Ended, passed...)
@@ -96,15 +103,7 @@ func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
 		}
 		more := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.escapes.reapExited(more.Exited, r.rootPID())
-		rep.Killed += more.Killed
-		rep.Hard += more.Hard
-		rep.VerifiedEmpty, rep.Remaining = more.VerifiedEmpty, more.Remaining
-		rep.Ended = append(rep.Ended, more.Ended...)
-		for _, s := range more.Steps {
-			if !slices.Contains(rep.Steps, s) {
-				rep.Steps = append(rep.Steps, s)
-			}
-		}
+		rep = addPass(rep, more)
 		r.change(EventCleanup, cleanupDetail(rep)+" (again)", func(i *Info) {
 			passed := slices.DeleteFunc(slices.Clone(i.Cleanup.Ended), func(e EndedProcess) bool { return e.How != EndedPassedOn })
 			i.Cleanup = cleanupOf(rep)
@@ -112,6 +111,22 @@ func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
 		})
 		r.sup.countCleanup(more)
 	}
+}
+
+// addPass adds a later pass of the escalation to the report of those before it: what
+// it ended adds up, what it verified and what is left are its own.
+func addPass(rep, more reaper.Report) reaper.Report {
+	rep.Killed += more.Killed
+	rep.Hard += more.Hard
+	rep.VerifiedEmpty, rep.Remaining = more.VerifiedEmpty, more.Remaining
+	rep.Exited = append(rep.Exited, more.Exited...)
+	rep.Ended = append(rep.Ended, more.Ended...)
+	for _, s := range more.Steps {
+		if !slices.Contains(rep.Steps, s) {
+			rep.Steps = append(rep.Steps, s)
+		}
+	}
+	return rep
 }
 
 // endRetries: a run's session not verified empty (a member stuck in uninterruptible
