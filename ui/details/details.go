@@ -188,6 +188,9 @@ func (d Details) ownerLine() string {
 	if i.Shared > 0 {
 		s += " · " + st.Warn.Render(fmt.Sprintf("%d shared", i.Shared))
 	}
+	if i.Escapees > 0 { // moved out of its cgroup, as root can
+		s += " · " + st.Warn.Render(fmt.Sprintf("⚠ %d left the cgroup", i.Escapees))
+	}
 	// The cgroup's path when the line has room for it; a narrow pane keeps the rest on
 	// one line (the path, cut or wrapped, pushed the tree off an 80×24 screen).
 	if path := " " + st.Muted.Render(common.Clean(i.Cgroup)); labelW+common.WidthOf("cgroup"+path+s) <= d.w-2 {

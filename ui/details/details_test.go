@@ -177,3 +177,16 @@ func TestDetailsEndedNamed(t *testing.T) {
 		t.Errorf("details lack %q:\n%s", want, v)
 	}
 }
+
+// A process moved out of a run's cgroup is an escapee, and the owner line says so.
+func TestDetailsCgroupEscapees(t *testing.T) {
+	i := uitest.LiveRun("r1", "build", false)
+	i.Cgroup, i.Escapees = "/sys/fs/cgroup/unified/corral/r1", 1
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(90, 16)
+	d.ShowRun(i, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "· ⚠ 1 left the cgroup") {
+		t.Errorf("details lack the escapee:\n%s", v)
+	}
+}
