@@ -217,11 +217,29 @@ func cleanupOf(rep reaper.Report) Cleanup {
 		if n.Outside {
 			how = EndedEscapee
 		}
-		c.Ended = append(c.Ended, EndedProcess{PID: n.PID, StartTime: n.StartTime, Argv: n.Argv, How: how})
+		c.Ended = append(c.Ended, EndedProcess{PID: n.PID, StartTime: n.StartTime, Argv: capArgv(n.Argv), How: how})
 	}
 	slices.SortFunc(c.Ended, func(a, b EndedProcess) int { return a.PID - b.PID })
 	return c
 }
+
+// capArgv cuts a command line kept in a record for display after endedArgv bytes: a
+// hundred processes with codex's 1.5 kB shell snapshot each would swell every read
+// of the record.
+func capArgv(argv []string) []string {
+	n := 0
+	for i, a := range argv {
+		if n+len(a) > endedArgv {
+			out := slices.Clone(argv[:i])
+			cut := []rune(a)
+			return append(out, string(cut[:min(len(cut), max(endedArgv-n, 0))])+"…")
+		}
+		n += len(a)
+	}
+	return argv
+}
+
+const endedArgv = 256
 
 func cleanupDetail(rep reaper.Report) string {
 	if rep.VerifiedEmpty {
