@@ -194,7 +194,7 @@ func (e *escalation) admit(p Proc, member bool) bool {
 		return false
 	}
 	fp.PidfsIno, _ = pidfdIno(fd)
-	if _, err := e.s.read(p.PID, &now); err != nil || !e.owns(p.PID, fd) || e.inside(p.PID) {
+	if _, err := e.s.read(p.PID, &now); err != nil || !e.owns(p.PID, fd) || e.inRunCgroup(p.PID) {
 		unix.Close(fd)
 		return false
 	}

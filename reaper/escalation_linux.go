@@ -3,6 +3,8 @@ package reaper
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -96,6 +98,23 @@ func (e *escalation) inside(pid int) bool {
 	}
 	dir, err := CgroupOf(pid)
 	return err == nil && e.outside.Contains(dir)
+}
+
+// inRunCgroup reports, in outside mode, whether pid is in the cgroup of this run or of
+// another run beside it (a run cgroup of the same base): found by lineage or by the
+// run's secret alone, a process there is that run's (a shared daemon passed on to it
+// carries the secret of the run that started it), never this one's escapee.
+func (e *escalation) inRunCgroup(pid int) bool {
+	if e.outside == nil {
+		return false
+	}
+	dir, err := CgroupOf(pid)
+	if err != nil {
+		return false
+	}
+	rel, ok := strings.CutPrefix(dir, filepath.Dir(e.outside.Path)+"/")
+	name, _, _ := strings.Cut(rel, "/")
+	return ok && validCgroupName(name)
 }
 
 // release closes every pidfd the escalation still holds.

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -142,22 +143,25 @@ func TestCgroupNestedReconcile(t *testing.T) {
 	})
 }
 
-// sibling is a cgroup beside the runs' (what root can move a process into), removed
-// with whatever is left in it when the test ends.
+// sibling is a cgroup beside the runs' (what root can move a process into: here
+// beside Corral's base, as another service's), emptied and removed when the test
+// ends.
 func sibling(t *testing.T) *reaper.Cgroup {
 	t.Helper()
 	base := FindCgroups("")
 	if base.Dir == "" {
 		t.Skip(base.Reason)
 	}
-	cg, err := reaper.NewCgroup(base.Dir, fmt.Sprintf("r%012x", time.Now().UnixNano()&0xffffffffffff))
-	if err != nil {
+	cg := &reaper.Cgroup{Path: filepath.Join(filepath.Dir(base.Dir), fmt.Sprintf("corral-test-%x", time.Now().UnixNano()))}
+	if err := os.Mkdir(cg.Path, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		cg.Kill()
-		cg.AwaitEmpty(t.Context(), time.Now().Add(5*time.Second))
-		cg.Remove()
+		cg.AwaitEmpty(context.Background(), time.Now().Add(5*time.Second))
+		if err := os.Remove(cg.Path); err != nil {
+			t.Errorf("remove %s: %v", cg.Path, err)
+		}
 	})
 	return cg
 }

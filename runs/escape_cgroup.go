@@ -69,6 +69,51 @@ func (r *run) lookOutside() int {
 	return len(left)
 }
 
+// strayAfterCleanup looks, after the cleanup, for what a member moved out of the
+// cgroup and left behind as it died: such a process is reparented to Corral (the
+// subreaper), so Corral's children that carry the run's secret, outside the cgroup,
+// are all there is to read (not a /proc scan). It makes them escapees and returns how
+// many.
+func (r *run) strayAfterCleanup() int {
+	r.mu.Lock()
+	root, secret := r.info.PID, r.secret
+	r.mu.Unlock()
+	if r.cgroup == nil || secret == "" {
+		return 0
+	}
+	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
+	var left []reaper.Proc
+	for _, pid := range reaper.Children() {
+		if pid == root {
+			continue
+		}
+		p, err := reaper.ReadProc(pid)
+		if err != nil || p.State == 'Z' || p.State == 'X' || reaper.Owned(pid, claim) != nil {
+			continue
+		}
+		if dir, err := reaper.CgroupOf(pid); err != nil || r.cgroup.Contains(dir) || r.sup.anotherRuns(r, dir) {
+			continue
+		}
+		left = append(left, p)
+	}
+	if len(left) > 0 {
+		r.noteEscapees(left)
+	}
+	return len(left)
+}
+
+// anotherRuns reports whether the cgroup directory dir is in the cgroup of another
+// live run of this supervisor: a process there is that run's (a shared daemon passed
+// on to it, or anything moved into it), owned and ended with it, no escapee of r.
+func (s *Supervisor) anotherRuns(r *run, dir string) bool {
+	for _, o := range s.liveRuns() {
+		if o != r && o.cgroup != nil && o.cgroup.Contains(dir) {
+			return true
+		}
+	}
+	return false
+}
+
 func indexOf(all []reaper.Proc) map[int]int {
 	index := make(map[int]int, len(all))
 	for i, p := range all {
@@ -123,11 +168,12 @@ func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, by
 		if !ours {
 			continue
 		}
-		if !gone {
-			// Forked after the subtree was read: in it, unless it left since.
-			if dir, err := reaper.CgroupOf(p.PID); err != nil || r.cgroup.Contains(dir) {
-				continue
-			}
+		dir, err := reaper.CgroupOf(p.PID)
+		if err != nil || (!gone && r.cgroup.Contains(dir)) {
+			continue // gone, or forked after the subtree was read: in it, unless it left since
+		}
+		if r.sup.anotherRuns(r, dir) {
+			continue // passed on (a shared daemon) or moved into another run: that run's now
 		}
 		out = append(out, p)
 	}

@@ -59,7 +59,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
 		// Verified empty only when nothing carrying the run's secret lives outside its
 		// cgroup either: one moved out by a member that the cleanup has just ended.
-		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && r.lookOutside() > 0; try++ {
+		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && r.strayAfterCleanup() > 0; try++ {
 			more := reaper.Terminate(r.sup.hurry, r.target())
 			r.sup.escapes.reapExited(more.Exited, r.rootPID())
 			rep = addPass(rep, more)
