@@ -55,6 +55,10 @@ func (r *run) finalize(exited <-chan struct{}) {
 			r.sup.escapes.scan() // a last look for escapees before the session is ended
 		}
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run
+		select {               // a cancel that came before the cleanup is this cleanup
+		case <-r.again:
+		default:
+		}
 		rep := reaper.Terminate(r.sup.hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
 		// Verified empty only when nothing carrying the run's secret lives outside its
@@ -96,6 +100,11 @@ func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
 			return
 		case <-r.again:
 		}
+		select {
+		case <-exited: // it ended meanwhile: nothing to do again
+			return
+		default:
+		}
 		if r.cgroup != nil {
 			r.lookOutside()
 		} else {
@@ -121,6 +130,9 @@ func addPass(rep, more reaper.Report) reaper.Report {
 	rep.VerifiedEmpty, rep.Remaining = more.VerifiedEmpty, more.Remaining
 	rep.Exited = append(rep.Exited, more.Exited...)
 	rep.Ended = append(rep.Ended, more.Ended...)
+	if len(rep.Ended) > reaper.MaxNamed {
+		rep.Ended = rep.Ended[:reaper.MaxNamed]
+	}
 	for _, s := range more.Steps {
 		if !slices.Contains(rep.Steps, s) {
 			rep.Steps = append(rep.Steps, s)
