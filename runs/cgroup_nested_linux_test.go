@@ -23,7 +23,10 @@ import (
 // sandboxes do), of one that moves its child to another cgroup (as root can), and of
 // a cgroup emptied and removed from outside.
 
-func init() { roles["nested-late"] = roleNestedLate }
+func init() {
+	roles["nested-late"] = roleNestedLate
+	roles["moved-late"] = roleMovedLate
+}
 
 // nestedShell makes cgroups inside the run's own and moves everything into them: a
 // sleep into a/, a shell that moves itself into a/deep/, a sleep into b/ that it
@@ -336,5 +339,76 @@ func TestCleanupNamesWhatItEnded(t *testing.T) {
 		return e.PID == daemon[0] && e.How == string(how) && filepath.Base(e.Argv[0]) == "sleep"
 	}) {
 		t.Errorf("report JSON %s: no cleanup.ended naming the daemon", b)
+	}
+}
+
+// roleMovedLate starts a run that moves its child into the cgroup $SIBLING, waits
+// until the child is its escapee (in its record) and prints the run's id and the
+// child's pid; it is killed (a crash) right after.
+func roleMovedLate(dir string) error {
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		return err
+	}
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()), WithEscapeDetection(), WithCgroups(FindCgroups("")))
+	if err != nil {
+		return err
+	}
+	id, err := s.Spawn(Spec{Shell: movedShell, NoOutputTimeout: -1})
+	if err != nil {
+		return err
+	}
+	if err := awaitOutput(s, id, "moved "); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if rec, err := reg.record(id); err == nil && len(rec.Escapees) == 1 {
+			fmt.Printf("run %s %d\n", id, rec.Escapees[0].PID)
+			select {}
+		}
+		if time.Now().After(deadline) {
+			s.Cancel(id) // leave nothing behind
+			s.Wait(context.Background(), id)
+			return fmt.Errorf("the moved child never reached the record")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// After a crash, a reconcile ends the child the run had moved out of its cgroup (its
+// record names it an escapee, and it carries the run's secret) with the rest.
+func TestCgroupMovedOutReconcile(t *testing.T) {
+	sib := sibling(t)
+	dir := t.TempDir()
+	cmd, stderr := startRole(t, "moved-late", dir)
+	cmd.Env = append(cmd.Env, "SIBLING="+sib.Path)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	f := strings.Fields(line)
+	if len(f) != 3 {
+		t.Fatalf("role said %q; stderr %s", line, stderr)
+	}
+	id := f[1]
+	moved, _ := strconv.Atoi(f[2])
+	killReapLater(t, []int{moved})
+	s := regSup(t, openReg(t, dir))
+	ds := reconcileUntilSettled(t, s)
+	if d := ds[id]; d.Decision != VerdictReaped || !strings.Contains(d.Detail, "killed 2") {
+		t.Errorf("decision %+v, want orphan-reaped with the root and the moved child killed", d)
+	}
+	eventually.True(t, 5*time.Second, "the moved child gone", func() bool {
+		p, err := reaper.ReadProc(moved)
+		return err != nil || p.State == 'Z'
+	})
+	if rec, _ := s.reg.record(id); !slices.ContainsFunc(rec.Cleanup.Ended, func(e EndedProcess) bool {
+		return e.PID == moved && e.How == EndedEscapee
+	}) {
+		t.Errorf("record's cleanup %+v: want the moved child named an escapee", rec.Cleanup)
 	}
 }
