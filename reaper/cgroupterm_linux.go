@@ -130,7 +130,7 @@ type cgroupEscalation struct {
 	start      time.Time
 	steps      []Step
 	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
-	names      map[int][]string // command lines of the first MaxNamed members seen
+	names      map[int][]string // what the first MaxNamed members seen are
 	empty      bool
 	err        error
 }
@@ -184,11 +184,7 @@ func (c *cgroupEscalation) members() ([]int, error) {
 			if p, err := ReadProc(pid); err == nil {
 				c.seen[pid] = p.StartTime
 				if len(c.names) < MaxNamed {
-					argv, _ := ReadCmdline(pid)
-					if len(argv) == 0 {
-						argv = []string{p.Comm}
-					}
-					c.names[pid] = argv
+					c.names[pid] = nameOf(p, c.t.SID, len(c.names))
 				}
 			}
 		}

@@ -198,7 +198,7 @@ func (e *escalation) admit(p Proc, member bool) bool {
 		unix.Close(fd)
 		return false
 	}
-	e.name(p.PID, now.Comm)
+	e.name(now)
 	e.putExtra(fp, fd, now, member)
 	return true
 }

@@ -45,7 +45,7 @@ type escalation struct {
 	stopped map[int]bool    // groups that got the stop signal
 	zombies map[int]uint64  // session members confirmed exited: pid → start time
 	steps   []Step
-	names   map[int][]string // command lines of the first MaxNamed processes seen, for Report.Ended
+	names   map[int][]string // what the first MaxNamed processes seen are, for Report.Ended
 	out     map[int]bool     // pids seen as Extra (outside the session or cgroup)
 	// outside: this escalation ends what the cgroup does not hold, beside the cgroup's
 	// (terminateCgroup): Root and Extra, and what descends from them, that are not in
@@ -76,19 +76,32 @@ func newEscalation(ctx context.Context, t Target) *escalation {
 	}
 }
 
-// name reads the command line of a process seen for the first time, for Report.Ended:
-// of the first MaxNamed only (a read each, while the process lives); its command name
-// from stat when it has none (a zombie, a kernel thread) or it cannot be read.
-func (e *escalation) name(pid int, comm string) {
-	if _, ok := e.seen[pid]; ok || len(e.names) >= MaxNamed {
+// name names a process seen for the first time, for Report.Ended (the first MaxNamed).
+func (e *escalation) name(p Proc) {
+	if _, ok := e.seen[p.PID]; ok || len(e.names) >= MaxNamed {
 		return
 	}
-	argv, _ := ReadCmdline(pid)
-	if len(argv) == 0 && comm != "" {
-		argv = []string{comm}
-	}
-	e.names[pid] = argv
+	e.names[p.PID] = nameOf(p, e.t.SID, len(e.names))
 }
+
+// nameOf is what Report.Ended shows of process p, the named-th of its escalation: its
+// command line, read while it lives, for the first argvRead and for any process outside
+// the run's session sid (a daemon: which one it is is what a reader wants to know);
+// its command name from stat, read already, for the rest of a big tree (a read each
+// delayed the stop signal of a thousand processes).
+func nameOf(p Proc, sid, named int) []string {
+	if named < argvRead || p.SID != sid {
+		if argv, _ := ReadCmdline(p.PID); len(argv) > 0 {
+			return argv
+		}
+	}
+	if p.Comm == "" {
+		return nil
+	}
+	return []string{p.Comm}
+}
+
+const argvRead = 16
 
 // inside reports whether pid is a member of the cgroup beside which this escalation
 // runs (outside mode): the cgroup's own escalation ends it.
@@ -165,7 +178,7 @@ func (e *escalation) pinExtra() {
 			unix.Close(fd)
 			continue
 		}
-		e.name(f.PID, p.Comm)
+		e.name(p)
 		e.putExtra(f, fd, p, i == 0 && rooted)
 	}
 }
@@ -192,7 +205,7 @@ func (e *escalation) rescan() error {
 		}
 		m.pgid = p.PGID
 		e.next[p.PID] = m
-		e.name(p.PID, p.Comm)
+		e.name(*p)
 		e.seen[p.PID] = p.StartTime
 	})
 	for pid, m := range e.live {

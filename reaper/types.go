@@ -92,7 +92,8 @@ type Claim struct {
 }
 
 // Named is a process an escalation ended: its identity and its command line read
-// when it was first seen (display only: a process can rewrite it at will).
+// when it was first seen (display only: a process can rewrite it at will) or, for a
+// member of the run's session beyond the first few of a big tree, its command name.
 type Named struct {
 	Fingerprint
 	Argv []string

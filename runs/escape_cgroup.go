@@ -40,16 +40,15 @@ func (d *escapeDetector) scanContained() {
 	}
 	index := indexOf(all)
 	for _, r := range look {
-		if left := r.outsideCgroup(all, index, d.keeper, false); len(left) > 0 {
+		if left := r.outsideCgroup(all, index, d.keeper); len(left) > 0 {
 			r.noteEscapees(left)
 		}
 	}
 }
 
 // lookOutside is the last look for a cgroup run's escapees before its cleanup (as the
-// session backend's last scan), and after it: every process of the run outside its
-// subtree, including those found by its secret alone. It returns how many it found
-// that were not its escapees yet.
+// session backend's last scan): every process of the run outside its subtree. It
+// returns how many it found that were not its escapees yet.
 func (r *run) lookOutside() int {
 	if r.cgroup == nil {
 		return 0
@@ -62,7 +61,7 @@ func (r *run) lookOutside() int {
 	if r.sup.escapes != nil {
 		keeper = r.sup.escapes.keeper
 	}
-	left := r.outsideCgroup(all, indexOf(all), keeper, true)
+	left := r.outsideCgroup(all, indexOf(all), keeper)
 	if len(left) > 0 {
 		r.noteEscapees(left)
 	}
@@ -124,12 +123,13 @@ func indexOf(all []reaper.Proc) map[int]int {
 
 // outsideCgroup returns the run's live processes, on snapshot all, that are not in its
 // cgroup's subtree (none of them its root, which its cleanup ends beside the cgroup
-// wherever it is): the descendants of its root and of its members, the children of
-// Corral (or its keeper) that carry the run's secret and, with bySecret, every process
-// of this uid started since the root that carries it. With the cgroup gone (removed
-// from outside), the root's session is the run's as on the session backend, and
-// what descends from it outside that session is escaped.
-func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, bySecret bool) []reaper.Proc {
+// wherever it is): the descendants of its root and of its members, and the children
+// of Corral (or its keeper) that carry the run's secret. That is every process the run
+// made: one whose parents died is reparented to the nearest live subreaper above it,
+// which is the run's or Corral. With the cgroup gone (removed from outside), the
+// root's session is the run's as on the session backend, and what descends from it
+// outside that session is escaped.
+func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int) []reaper.Proc {
 	pids, err := r.cgroup.Procs()
 	gone := reaper.IsGone(err)
 	if err != nil && !gone {
@@ -162,7 +162,7 @@ func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, by
 			continue
 		}
 		ours := descends(p, all, index, func(pid int) bool { return pid == root || in[pid] })
-		if !ours && secret != "" && (bySecret || p.PPID == self || (keeper > 1 && p.PPID == keeper)) {
+		if !ours && secret != "" && (p.PPID == self || (keeper > 1 && p.PPID == keeper)) {
 			ours = reaper.Owned(p.PID, claim) == nil
 		}
 		if !ours {
