@@ -84,8 +84,23 @@ func benchMembers(b *testing.B, subs int) {
 		}
 	}
 	b.StopTimer()
-	cg.Kill()
+	rep := Terminate(b.Context(), Target{Cgroup: cg, SID: c.pid(), Grace: 5 * time.Second})
+	c.settle(rep)
+}
+
+// settle reaps the root and, by exact pid, the members reparented to this test binary
+// (a subreaper: TestMain), so that twenty runs of a thousand do not leave twenty
+// thousand zombies to exhaust the pids.
+func (c *child) settle(rep Report) {
+	root, _ := Identify(c.pid())
+	c.known = []Fingerprint{root}
+	for _, fp := range rep.Exited {
+		if fp.PID != c.pid() {
+			c.known = append(c.known, fp)
+		}
+	}
 	c.wait()
+	c.reapOrphans()
 }
 
 // BenchmarkCgroupCancel50x1000 times cancel → verified empty of a run with 50 cgroups
@@ -115,7 +130,7 @@ func benchCancel(b *testing.B, subs int) {
 			b.Fatalf("report steps %v killed %d verified %v err %v", rep.Steps, rep.Killed, rep.VerifiedEmpty, rep.Err)
 		}
 		elapsed = append(elapsed, rep.Elapsed)
-		c.wait()
+		c.settle(rep)
 		cg.Remove()
 		b.StartTimer()
 	}
