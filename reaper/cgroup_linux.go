@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -144,22 +145,103 @@ func (c *Cgroup) file(name string) string { return filepath.Join(c.Path, name) }
 // being gone is an error (IsGone).
 func (c *Cgroup) Procs() ([]int, error) {
 	var pids []int
-	err := c.walk(func(dir string, top bool) error {
-		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	buf := make([]byte, 16<<10)
+	dents := make([]byte, 8<<10)
+	queue := []string{c.Path}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		top := dir == c.Path
+		// The directory open, its cgroup.procs opened relative to it and its entries
+		// read from it: one path walk per cgroup (50 of them were 3 ms by path).
+		dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err == nil {
+			pids, buf, err = readProcs(dfd, buf, pids)
+			if err == nil {
+				queue, err = subdirs(dfd, dir, dents, queue)
+			}
+			unix.Close(dfd)
+		}
 		if err != nil {
-			if !top && (errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENODEV)) {
-				return nil // removed meanwhile: its members went elsewhere first
+			if !top && IsGone(err) {
+				continue // removed meanwhile: its members went elsewhere first
 			}
-			return fmt.Errorf("cgroup %s: %w", dir, err)
+			return pids, fmt.Errorf("cgroup %s: %w", dir, err)
 		}
-		for _, f := range bytes.Fields(b) {
-			if pid, err := strconv.Atoi(string(f)); err == nil {
-				pids = append(pids, pid)
+	}
+	return pids, nil
+}
+
+// readProcs appends the pids of cgroup.procs in the cgroup directory dfd to pids,
+// reading through buf (grown as needed, and returned for the next cgroup).
+func readProcs(dfd int, buf []byte, pids []int) ([]int, []byte, error) {
+	fd, err := unix.Openat(dfd, "cgroup.procs", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return pids, buf, err
+	}
+	defer unix.Close(fd)
+	n := 0
+	for {
+		if n == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		m, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return pids, buf, err
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	pid := -1
+	for _, b := range buf[:n] {
+		switch {
+		case b >= '0' && b <= '9':
+			pid = max(pid, 0)*10 + int(b-'0')
+		case pid >= 0:
+			pids = append(pids, pid)
+			pid = -1
+		}
+	}
+	if pid >= 0 {
+		pids = append(pids, pid)
+	}
+	return pids, buf, nil
+}
+
+// subdirs appends to queue the child cgroups of the cgroup directory dfd (path dir):
+// its entries that are directories (the others are its interface files).
+func subdirs(dfd int, dir string, dents []byte, queue []string) ([]string, error) {
+	for {
+		n, err := unix.Getdents(dfd, dents)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return queue, err
+		}
+		if n <= 0 {
+			return queue, nil
+		}
+		for off := 0; off < n; {
+			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name.
+			reclen := int(binary.NativeEndian.Uint16(dents[off+16:]))
+			if dents[off+18] == unix.DT_DIR {
+				name := dents[off+19 : off+reclen]
+				if i := bytes.IndexByte(name, 0); i >= 0 {
+					name = name[:i]
+				}
+				if s := string(name); s != "." && s != ".." {
+					queue = append(queue, dir+"/"+s)
+				}
 			}
+			off += reclen
 		}
-		return nil
-	})
-	return pids, err
+	}
 }
 
 // walk calls fn on the cgroup's directory, then on every cgroup below it, parents
