@@ -114,16 +114,31 @@ func (s *Set) Names() []string {
 // Recognize returns the agent a command runs, looking through wrappers (env, npx,
 // node …/cli.js, sudo, sh -c …), or nil. A run is either argv or a shell line.
 func (s *Set) Recognize(argv []string, shell string) *Agent {
+	a, _ := s.RecognizeHow(argv, shell)
+	return a
+}
+
+// RecognizeHow is Recognize, with what it saw: the program it found and, when that is
+// not the command's first word, the wrapper in front: "env … → claude", "node … →
+// @openai/codex". Empty with no agent.
+func (s *Set) RecognizeHow(argv []string, shell string) (*Agent, string) {
 	if shell != "" {
 		argv = shellWords(shell)
 	}
 	prog, pkg := unwrap(argv)
 	for _, a := range s.agents {
 		if slices.Contains(a.Commands, prog) || pkg != "" && slices.Contains(a.Packages, pkg) {
-			return a
+			what := prog
+			if !slices.Contains(a.Commands, prog) {
+				what = pkg
+			}
+			if first := filepath.Base(argv[0]); first != what {
+				what = first + " … → " + what
+			}
+			return a, what
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // shellWords splits a simple shell line into words (quotes kept together); enough to
