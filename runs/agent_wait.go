@@ -28,7 +28,7 @@ func (s *Supervisor) WaitAgent(ctx context.Context, id string, states []agentsta
 	if err != nil {
 		return Info{}, false, err
 	}
-	if r.agent == nil {
+	if r.agent.Load() == nil {
 		return Info{}, false, fmt.Errorf("%s: %w", id, ErrNoAgent)
 	}
 	_, sub := s.Subscribe() // before the first look: a change in between is an event
@@ -97,7 +97,7 @@ func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready tim
 	if err != nil {
 		return SubmitResult{}, err
 	}
-	if r.agent == nil {
+	if r.agent.Load() == nil {
 		return SubmitResult{}, s.Submit(id, text)
 	}
 	start := time.Now()

@@ -54,7 +54,10 @@ func (s *Supervisor) notify(r *run, info Info, turnEnded bool, context string) {
 	if r.looked() {
 		return
 	}
-	a, now := r.agent, s.clock.Now()
+	a, now := r.agent.Load(), s.clock.Now()
+	if a == nil {
+		return // its foreground agent left in the meantime
+	}
 	a.evalMu.Lock()
 	if !a.notified.IsZero() && now.Sub(a.notified) < s.notifyCfg.MinInterval {
 		a.evalMu.Unlock()

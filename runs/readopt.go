@@ -230,6 +230,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	if a, err := s.agentFor(rec.Spec); err == nil && a != nil {
 		r.startAgent(a)
 	}
+	r.watchForeground()
 	return r
 }
 
