@@ -69,6 +69,18 @@ func (r *run) watchForeground() {
 	r.fg = w
 }
 
+// lookAtStart looks at a re-adopted run's foreground at once: its output started under
+// the previous server, and an agent that prints nothing now is known all the same, its
+// kept screen judged.
+func (r *run) lookAtStart() {
+	if r.fg == nil || r.agent.Load() != nil {
+		return
+	}
+	if a := r.lookForeground(true); a != nil {
+		r.agentOutput(a, r.sup.clock.Now())
+	}
+}
+
 // output notes output while no agent is known (the reader goroutine).
 func (w *fgWatch) output() {
 	w.mu.Lock()

@@ -264,6 +264,7 @@ func (r *run) recordLocked() Record {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
+		AgentBy: i.AgentBy,
 	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {

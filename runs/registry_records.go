@@ -49,6 +49,7 @@ type Record struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	AgentBy         string           `json:"agent_by,omitempty"` // how the agent was recognised (Info.AgentBy)
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to
