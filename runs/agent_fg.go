@@ -168,7 +168,9 @@ func (r *run) lookForeground(fresh bool) *agentRun {
 	for _, m := range members {
 		a, h := r.sup.agents.RecognizeHow(m.Argv, "")
 		if a == nil && m.Exe != "" {
-			a, h = r.sup.agents.RecognizeHow([]string{m.Exe}, "")
+			if a, h = r.sup.agents.RecognizeFile(m.Exe); a != nil {
+				h = "its executable → " + h
+			}
 		}
 		if a != nil && (found == nil || m.Start > at.Start || m.Start == at.Start && m.PID > at.PID) {
 			found, at, how = a, m, h

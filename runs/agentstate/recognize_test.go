@@ -72,6 +72,17 @@ func TestUnwrapAssignments(t *testing.T) {
 	if a == nil || a.Name != "claude" || how != "env … → claude" {
 		t.Errorf("RecognizeHow: %v %q", a, how)
 	}
+	for path, want := range map[string]string{
+		"/p/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe": "claude",
+		"/usr/local/bin/codex": "codex", "/usr/bin/node": "", "/usr/bin/dash": ""} {
+		got := ""
+		if a, _ := Builtin().RecognizeFile(path); a != nil {
+			got = a.Name
+		}
+		if got != want {
+			t.Errorf("RecognizeFile(%s) = %q, want %q", path, got, want)
+		}
+	}
 	if _, how := Builtin().RecognizeHow([]string{"node", "/l/node_modules/@openai/codex/bin/codex.js"}, ""); how != "node … → @openai/codex" {
 		t.Errorf("RecognizeHow of a package: %q", how)
 	}

@@ -141,6 +141,23 @@ func (s *Set) RecognizeHow(argv []string, shell string) (*Agent, string) {
 	return nil, ""
 }
 
+// RecognizeFile returns the agent an executable file is, by its name or the npm
+// package it lies in (…/node_modules/@anthropic-ai/claude-code/bin/claude.exe), with
+// what it saw; nil and "" for none. For a process whose argv says nothing (its argv[0]
+// another name, a rewritten cmdline): its /proc/PID/exe.
+func (s *Set) RecognizeFile(path string) (*Agent, string) {
+	prog, pkg := scriptPackage(path)
+	for _, a := range s.agents {
+		if pkg != "" && slices.Contains(a.Packages, pkg) {
+			return a, pkg
+		}
+		if prog != "" && slices.Contains(a.Commands, prog) {
+			return a, prog
+		}
+	}
+	return nil, ""
+}
+
 // shellWords splits a simple shell line into words (quotes kept together); enough to
 // find the program of "FOO=1 exec claude --resume".
 func shellWords(line string) []string {
