@@ -23,9 +23,11 @@ import (
 // known, in a judgment of its own just as debounced:
 //   - at the run's first output, and whenever the foreground group differs from the
 //     last one seen (one ioctl per judgment);
-//   - at a burst's first judgment, while no agent is known, if a process was created
-//     since the last look or a member's name changed (exec): a script or make starts
-//     the agent in their own group;
+//   - at each judgment while no agent is known, if the run's processes changed since
+//     the last look (its cgroup.procs; without a cgroup, the kernel's last pid, which
+//     every fork moves) or a member's name did (exec): a script or make starts the
+//     agent in their own group. At most one such look per fgGap; one asked for
+//     sooner is made when the gap is over;
 //   - at a burst's first judgment, when the agent was recognised in the foreground and
 //     its process is gone.
 //
@@ -38,6 +40,12 @@ import (
 // shell in which the user runs claude, quits, then runs codex is claude, then no
 // agent, then codex. Linux only (agent_fg_linux.go); elsewhere the command decides.
 
+// fgGap is the least time between two looks at the members of a run's foreground
+// group while it has no agent: a script forking a process every few milliseconds
+// would otherwise have one at every judgment. A look put off is made when the gap
+// is over (once: the watch's timer, armed by the output that asked for it).
+const fgGap = 100 * time.Millisecond
+
 // fgWatch is one run's look at its foreground program.
 type fgWatch struct {
 	mu      sync.Mutex // the fields below
@@ -47,13 +55,15 @@ type fgWatch struct {
 	fresh   bool // the next look is a burst's first
 	stopped bool
 
-	looked   bool   // the foreground was looked at once
-	pgrp     int    // the foreground group last seen
-	lastPID  int    // the kernel's last pid at the last identification
-	names    string // the group's members' names then
-	members  []int  // and their pids
-	agentPID int    // the process the agent was recognised in; 0 if by the command
-	agentAt  uint64 // its start time (a reused pid is another process)
+	looked   bool      // the foreground was looked at once
+	lookedAt time.Time // when it was last
+	pending  bool      // a look was put off (fgGap)
+	pgrp     int       // the foreground group last seen
+	procs    string    // the run's processes at the last identification (fgProcs)
+	names    string    // the group's members' names then
+	members  []int     // and their pids
+	agentPID int       // the process the agent was recognised in; 0 if by the command
+	agentAt  uint64    // its start time (a reused pid is another process)
 }
 
 // watchForeground starts the look at r's foreground program, for a PTY run with
@@ -107,13 +117,13 @@ func (w *fgWatch) stop() {
 // in case output keeps coming.
 func (r *run) lookOnOutput(w *fgWatch) {
 	w.mu.Lock()
-	if w.stopped || !w.dirty {
+	if w.stopped || !w.dirty && !w.pending {
 		w.armed = false
 		w.mu.Unlock()
 		return
 	}
 	fresh := w.fresh
-	w.dirty, w.fresh = false, false
+	w.dirty, w.fresh, w.pending = false, false, false
 	w.mu.Unlock()
 	if a := r.lookForeground(fresh); a != nil {
 		w.mu.Lock()
@@ -124,7 +134,11 @@ func (r *run) lookOnOutput(w *fgWatch) {
 	}
 	w.mu.Lock()
 	if !w.stopped {
-		w.timer.Reset(agentDebounce)
+		d := agentDebounce
+		if w.pending { // a look put off: once, when the gap since the last one is over
+			d = max(d, time.Until(w.lookedAt.Add(fgGap)))
+		}
+		w.timer.Reset(d)
 	}
 	w.mu.Unlock()
 }
@@ -146,21 +160,27 @@ func (r *run) lookForeground(fresh bool) *agentRun {
 		return cur
 	}
 	w.mu.Lock()
-	need := !w.looked || pgrp != w.pgrp
-	if !need && fresh {
-		switch {
-		case cur == nil:
-			need = fgLastPID() != w.lastPID || fgNames(w.members) != w.names
-		case w.agentPID != 0:
-			need = !fgAlive(w.agentPID, w.agentAt)
-		}
+	looked, changed, lookedAt, procs0, names0 := w.looked, pgrp != w.pgrp, w.lookedAt, w.procs, w.names
+	members0, agentPID0, agentAt0 := w.members, w.agentPID, w.agentAt
+	if looked && cur == nil && time.Since(lookedAt) < fgGap {
+		w.pending = true // no agent: at most one look per fgGap, the next one put off
+		w.mu.Unlock()
+		return nil
 	}
 	w.mu.Unlock()
+	need := !looked || changed
+	switch {
+	case need:
+	case cur == nil:
+		need = fgProcs(cg) != procs0 || fgNames(members0) != names0
+	case fresh && agentPID0 != 0:
+		need = !fgAlive(agentPID0, agentAt0)
+	}
 	if !need {
 		return cur
 	}
 
-	last := fgLastPID() // before the look: a process made after it moves it again
+	procs := fgProcs(cg) // before the look: a process made after it changes it again
 	members := fgMembers(cg, root, pgrp)
 	var found *agentstate.Agent
 	var at fgProc
@@ -182,7 +202,7 @@ func (r *run) lookForeground(fresh bool) *agentRun {
 	}
 
 	w.mu.Lock()
-	w.looked, w.pgrp, w.lastPID, w.members = true, pgrp, last, pids
+	w.looked, w.lookedAt, w.pgrp, w.procs, w.members = true, time.Now(), pgrp, procs, pids
 	w.names = fgNames(pids)
 	agentPID, agentAt := w.agentPID, w.agentAt
 	w.mu.Unlock()

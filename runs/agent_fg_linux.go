@@ -1,6 +1,9 @@
 package runs
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -19,10 +22,7 @@ func fgMembers(cg *reaper.Cgroup, root, pgrp int) []fgProc {
 		pids, _ = cg.Procs()
 	}
 	if len(pids) == 0 && root > 0 {
-		procs, _ := reaper.Session(root)
-		for _, p := range procs {
-			pids = append(pids, p.PID)
-		}
+		pids = descendants(root)
 	}
 	var out []fgProc
 	for _, pid := range pids {
@@ -43,11 +43,17 @@ func fgAlive(pid int, start uint64) bool {
 	return err == nil && p.StartTime == start && p.State != 'Z' && p.State != 'X'
 }
 
-// fgLastPID is the last pid the kernel handed out: while it stands still, no process
-// was made that a look could find.
-func fgLastPID() int {
+// fgProcs says which processes may be the run's now, cheaply: its cgroup's members,
+// or the last pid the kernel handed out (while it stands still, no process was made
+// that a look could find).
+func fgProcs(cg *reaper.Cgroup) string {
+	if cg != nil {
+		if pids, err := cg.Procs(); err == nil {
+			return fmt.Sprint(pids)
+		}
+	}
 	pid, _ := reaper.LastPID()
-	return pid
+	return strconv.Itoa(pid)
 }
 
 // fgNames is the members' names (comm, which an exec changes) as one string.
@@ -60,4 +66,39 @@ func fgNames(pids []int) string {
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// descendants are root and the processes below it, read from each task's children
+// file (a few reads for a run's tree, where a scan of /proc reads every process); a
+// scan of root's session where the kernel has no children files or root is gone.
+func descendants(root int) []int {
+	pids := []int{root}
+	for i := 0; i < len(pids) && len(pids) < 4096; i++ {
+		dir := "/proc/" + strconv.Itoa(pids[i]) + "/task"
+		tasks, err := os.ReadDir(dir)
+		if err != nil && i == 0 {
+			return sessionPIDs(root) // the root is gone: what it left may still run
+		}
+		for _, t := range tasks {
+			b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+			if errors.Is(err, fs.ErrNotExist) && i == 0 {
+				return sessionPIDs(root)
+			}
+			for _, f := range strings.Fields(string(b)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+		}
+	}
+	return pids
+}
+
+func sessionPIDs(sid int) []int {
+	procs, _ := reaper.Session(sid)
+	pids := make([]int, len(procs))
+	for i, p := range procs {
+		pids[i] = p.PID
+	}
+	return pids
 }

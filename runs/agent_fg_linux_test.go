@@ -1,13 +1,16 @@
 package runs
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
@@ -182,4 +185,88 @@ func TestAgentStartedLaterInAShell(t *testing.T) {
 	}
 	s.Cancel(id)
 	waitEnd(t, s, id)
+}
+
+// The costs of looking at the foreground: the ioctl each judgment makes, and the
+// look at the group's members that a change of the group (or a new process while no
+// agent is known) brings, for a toy agent under sh -c.
+func BenchmarkForegroundLook(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "toy-agent"), []byte("#!/bin/sh\n"+toyScript+"\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(WithDefaults(testDefaults()), WithScreens(), WithAgents(agentstate.NewSet(a)), WithCgroups(FindCgroups("")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Shutdown(context.Background())
+	id, err := s.Spawn(Spec{Argv: []string{"sh", "-c", "cd / && toy-agent"}, Env: []string{"PATH=" + dir + ":" + os.Getenv("PATH")}, PTY: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Cancel(id)
+	r, _ := s.get(id)
+	eventually.True(b, 20*time.Second, "the toy agent recognised", func() bool { return r.agent.Load() != nil })
+	r.mu.Lock()
+	proc, root, cg := r.proc, r.info.PID, r.cgroup
+	r.mu.Unlock()
+	b.Run("ioctl", func(b *testing.B) {
+		for range b.N {
+			proc.ForegroundPgrp()
+		}
+	})
+	pgrp, _ := proc.ForegroundPgrp()
+	b.Run("members", func(b *testing.B) {
+		for range b.N {
+			if len(fgMembers(cg, root, pgrp)) == 0 {
+				b.Fatal("no members")
+			}
+		}
+	})
+	b.Run("stamp", func(b *testing.B) { // a burst's start while no agent is known
+		for range b.N {
+			fgProcs(cg)
+			fgNames([]int{root})
+		}
+	})
+}
+
+// What watching the foreground costs a PTY run that is no agent and writes a line
+// every 5 ms for 2 s (no agent ever found, so each judgment checks the run's
+// processes): the server's CPU time with the watch, and with --agent none.
+func BenchmarkForegroundWatchCPU(b *testing.B) {
+	for _, c := range []struct{ name, agent string }{{"watched", ""}, {"agent-none", AgentNone}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := New(WithDefaults(testDefaults()), WithScreens(), WithAgents(agentstate.Builtin()), WithCgroups(FindCgroups("")))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Shutdown(context.Background())
+			var total time.Duration
+			for range b.N {
+				before := cpuTime()
+				id, err := s.Spawn(Spec{Shell: "i=0; while [ $i -lt 400 ]; do echo line $i; sleep 0.005; i=$((i+1)); done",
+					PTY: true, Agent: c.agent})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				s.Wait(ctx, id)
+				cancel()
+				total += cpuTime() - before
+			}
+			b.ReportMetric(float64(total.Microseconds())/float64(b.N), "cpu-µs/run")
+		})
+	}
+}
+
+// cpuTime is this process's CPU time so far (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

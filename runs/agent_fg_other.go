@@ -9,5 +9,5 @@ const fgSupported = false
 
 func fgMembers(*reaper.Cgroup, int, int) []fgProc { return nil }
 func fgAlive(int, uint64) bool                    { return false }
-func fgLastPID() int                              { return 0 }
+func fgProcs(*reaper.Cgroup) string               { return "" }
 func fgNames([]int) string                        { return "" }
