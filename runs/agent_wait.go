@@ -22,13 +22,16 @@ var (
 )
 
 // WaitAgent blocks until run id's agent is in one of states, the run ends, or ctx is
-// done (its error then). reached says whether a state was reached.
+// done (its error then). reached says whether a state was reached. A run no agent is
+// known in yet is waited for when one may still take its terminal (its foreground is
+// watched: agent_fg.go), as a shell or a script that starts one later; ErrNoAgent when
+// none can (a pipe run, --agent none).
 func (s *Supervisor) WaitAgent(ctx context.Context, id string, states []agentstate.State) (Info, bool, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return Info{}, false, err
 	}
-	if r.agent == nil {
+	if r.agent.Load() == nil && r.fg == nil {
 		return Info{}, false, fmt.Errorf("%s: %w", id, ErrNoAgent)
 	}
 	_, sub := s.Subscribe() // before the first look: a change in between is an event
@@ -97,7 +100,7 @@ func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready tim
 	if err != nil {
 		return SubmitResult{}, err
 	}
-	if r.agent == nil {
+	if r.agent.Load() == nil {
 		return SubmitResult{}, s.Submit(id, text)
 	}
 	start := time.Now()

@@ -264,9 +264,10 @@ func (r *run) recordLocked() Record {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
+		AgentBy: i.AgentBy,
 	}
-	if r.agent != nil {
-		rec.AgentEpisode, rec.AgentNotified = r.agent.notes.kept()
+	if a := r.agent.Load(); a != nil {
+		rec.AgentEpisode, rec.AgentNotified = a.notes.kept()
 	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {

@@ -178,9 +178,9 @@ func (n *notes) restore(rec Record) {
 // the last need told, and the state before (a turn that was working when the old
 // server went, and is idle now, ended).
 func (r *run) restoreAgent(rec Record) {
-	a := r.agent
+	a := r.agent.Load()
 	if a == nil {
-		return
+		return // its foreground agent left in the meantime
 	}
 	a.notes.restore(rec)
 	a.evalMu.Lock()
@@ -210,8 +210,8 @@ func near(in, at time.Time) bool {
 
 // notify tells a user who is not looking that r's agent needs them, now or when the
 // rate limit's window ends; or says why not.
-func (s *Supervisor) notify(r *run, info Info, n need) {
-	nt := &r.agent.notes
+func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
+	nt := &a.notes
 	now := s.clock.Now()
 	nt.mu.Lock()
 	n.episode, nt.needed = nt.episode, true
@@ -240,7 +240,7 @@ func (s *Supervisor) notify(r *run, info Info, n need) {
 	if wait := nt.sent.Add(s.notifyCfg.MinInterval).Sub(now); len(nt.held) > 0 || !nt.sent.IsZero() && wait > 0 {
 		nt.held = append(nt.held, n)
 		if nt.timer == nil {
-			nt.timer = s.clock.AfterFunc(wait, func() { s.flushNotes(r) })
+			nt.timer = s.clock.AfterFunc(wait, func() { s.flushNotes(r, a) })
 		}
 		nt.mu.Unlock()
 		s.suppressed(r, n, "coalesced")
@@ -254,8 +254,8 @@ func (s *Supervisor) notify(r *run, info Info, n need) {
 
 // flushNotes says what the window held, at its end: one notification for all of it,
 // less the questions no longer asked.
-func (s *Supervisor) flushNotes(r *run) {
-	nt := &r.agent.notes
+func (s *Supervisor) flushNotes(r *run, a *agentRun) {
+	nt := &a.notes
 	info := r.snapshot()
 	now := s.clock.Now()
 	nt.mu.Lock()
@@ -298,9 +298,10 @@ func (s *Supervisor) flushNotes(r *run) {
 	r.persistNotes()
 }
 
-// dropNotes ends the window of a run that has ended: what it held is not said.
-func (r *run) dropNotes() {
-	nt := &r.agent.notes
+// dropNotes ends the window of a's run, which has ended, or of a detection another
+// agent took over from: what it held is not said.
+func (r *run) dropNotes(a *agentRun) {
+	nt := &a.notes
 	nt.mu.Lock()
 	held := nt.held
 	if nt.timer != nil {

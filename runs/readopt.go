@@ -84,6 +84,8 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailResumed, nil)
+	// An agent in its foreground, not named by its command, is known before it prints.
+	r.lookAtStart()
 	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason
 		if reason == ReasonNone {
@@ -231,6 +233,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		r.startAgent(a)
 		r.restoreAgent(rec) // what its notifications said: not said again
 	}
+	r.watchForeground()
 	return r
 }
 

@@ -54,8 +54,10 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 			r.mirrorLost(err)
 		}
 	}
-	if r.agent != nil {
-		r.agentOutput(r.sup.clock.Now())
+	if a := r.agent.Load(); a != nil {
+		r.agentOutput(a, r.sup.clock.Now())
+	} else if r.fg != nil {
+		r.fg.output() // no agent yet: the foreground program may be one
 	}
 	select {
 	case r.echo <- struct{}{}:

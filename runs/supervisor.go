@@ -151,6 +151,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	if agent != nil {
 		r.startAgent(agent) // before the first byte: the reader may call it at once
 	}
+	r.watchForeground()
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
 	if err := r.start(); err != nil {

@@ -40,6 +40,9 @@ func writeExplanation(w io.Writer, run runs.Info, e agentstate.Explanation, now 
 	}
 	fmt.Fprintf(w, ", by %s\n", ruleOrNone(run.AgentRule))
 	fmt.Fprintf(w, "the screen now: %s, by %s\n", e.State, ruleOrNone(e.Rule))
+	if run.AgentBy != "" {
+		fmt.Fprintf(w, "recognised: %s\n", run.AgentBy)
+	}
 	fmt.Fprintf(w, "agent %s, rules from %s, tried by priority:\n", e.Agent, e.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, ch := range e.Checks {

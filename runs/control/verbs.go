@@ -118,10 +118,11 @@ type agentFields struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	AgentBy         string           `json:"agent_by,omitempty"` // how the agent was recognised
 }
 
 func agentOf(i runs.Info) agentFields {
-	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule}
+	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentBy}
 }
 
 func logLines(c *client.Client, o *opts, env Env) int {
