@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +14,7 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/runs/api"
+	"corral/runs/client"
 )
 
 // logBuffer is a server log the test reads while the server writes it.
@@ -48,6 +50,9 @@ func limited(t *testing.T, lim Limits) (*harness, *logBuffer) {
 	if lim.Buffered != 0 {
 		d.Buffered = lim.Buffered
 	}
+	if lim.Reserve != 0 {
+		d.Reserve = lim.Reserve
+	}
 	log := &logBuffer{}
 	return serveWith(t, t.TempDir(), Options{Limits: d, Log: slog.New(slog.NewTextHandler(log, nil))}), log
 }
@@ -74,33 +79,118 @@ func reply(t *testing.T, c net.Conn) api.Response {
 	return resp
 }
 
-// A connection over Limits.Conns is refused at once with the reason (logged), and
-// one is served again once a connection closed (issue 23.5: no cap; 500 idle
-// connections were all held).
-func TestConnectionLimit(t *testing.T) {
-	h, log := limited(t, Limits{Conns: 2})
-	first := dialRaw(t, h)
-	io.WriteString(first, `{"v":1,"verb":"hello","args":{"version":1}}`+"\n")
-	reply(t, first) // served: counted
-	h.client(t)
-	over := dialRaw(t, h)
-	if resp := reply(t, over); resp.Error == nil || resp.Error.Code != api.CodeBusy ||
-		!strings.Contains(resp.Error.Message, "connection limit") {
-		t.Fatalf("third connection: %+v, want busy at the connection limit", resp)
+// A server at Limits.Conns makes room for a newcomer by closing an idle connection,
+// the one idle longest; a connection that never greeted goes before any that did.
+// Before: the newcomer was refused, and 300 idle connections any process of the user
+// can hold locked every client out.
+func TestIdleConnectionsMakeRoom(t *testing.T) {
+	h, log := limited(t, Limits{Conns: 3})
+	oldest := dialRaw(t, h)
+	io.WriteString(oldest, `{"v":1,"verb":"hello","args":{"version":1}}`+"\n")
+	reply(t, oldest) // greeted, now idle
+	newer := h.client(t)
+	silent := dialRaw(t, h) // never greets
+	eventually.True(t, 10*time.Second, "three connections to be served", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.conns) == 3
+	})
+	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
+		t.Fatalf("a newcomer to a full server: %v", err)
+	}
+	if _, err := silent.Read(make([]byte, 1)); err == nil {
+		t.Errorf("the connection that never greeted was not the one closed")
+	}
+	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
+		t.Fatalf("a second newcomer to a full server: %v", err)
+	}
+	oldest.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := oldest.Read(make([]byte, 1)); err == nil || isTimeout(err) {
+		t.Errorf("the connection idle longest was not closed: %v", err)
+	}
+	if _, err := api.List.Call(ctx, newer, struct{}{}); err != nil {
+		t.Errorf("a connection idle for less long was closed: %v", err)
+	}
+	if !strings.Contains(log.String(), "closed idle connections") {
+		t.Errorf("no closing in the log:\n%s", log)
+	}
+}
+
+// A connection that never greets is dropped after Limits.Silent even when the server
+// has room, and at once when the server is full and a newcomer needs its slot.
+func TestNeverGreetingDropped(t *testing.T) {
+	h, _ := limited(t, Limits{Conns: 4, Silent: 300 * time.Millisecond})
+	c := dialRaw(t, h)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if resp := reply(t, c); resp.Error == nil || !strings.Contains(resp.Error.Message, "silent client") {
+		t.Errorf("a connection that never greeted: %+v, want cut as silent", resp)
+	}
+	h2, _ := limited(t, Limits{Conns: 4})
+	var silent []net.Conn
+	for range 4 {
+		silent = append(silent, dialRaw(t, h2))
+	}
+	for i := range 4 {
+		if _, err := api.List.Call(ctx, h2.client(t), struct{}{}); err != nil {
+			t.Fatalf("newcomer %d to a server full of silent connections: %v", i, err)
+		}
+	}
+	for i, c := range silent {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Read(make([]byte, 1)); err == nil || isTimeout(err) {
+			t.Errorf("silent connection %d still held: %v", i, err)
+		}
+	}
+}
+
+// With every connection busy (in the middle of a request), a newcomer is served from
+// Limits.Reserve for the control verbs only; once the reserve is taken too it is
+// refused, told the server is busy and how many connections it serves, never that no
+// server runs.
+func TestBusyServerReservesControlVerbs(t *testing.T) {
+	h, log := limited(t, Limits{Conns: 2, Reserve: 1})
+	busy := func() net.Conn {
+		c := dialRaw(t, h)
+		io.WriteString(c, `{"v":1,"verb":"list","args":{"pad":"`) // never finished
+		return c
+	}
+	busy()
+	busy()
+	eventually.True(t, 10*time.Second, "two busy connections", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		n := 0
+		for _, ci := range h.srv.conns {
+			if ci.state == connBusy {
+				n++
+			}
+		}
+		return n == 2
+	})
+	reserve := h.client(t)
+	if _, err := api.List.Call(ctx, reserve, struct{}{}); err != nil {
+		t.Fatalf("list from the reserve: %v", err)
+	}
+	if _, err := api.Kill.Call(ctx, reserve, api.RunRef{ID: "nosuch"}); err == nil || strings.Contains(err.Error(), "busy") {
+		t.Fatalf("kill from the reserve: %v, want the run's error", err)
+	}
+	if _, err := api.Metrics.Call(ctx, reserve, struct{}{}); err == nil || !strings.Contains(err.Error(), "busy") {
+		t.Fatalf("metrics from the reserve: %v, want busy", err)
+	}
+	busy() // takes the reserve's slot: the reserve connection was closed after metrics
+	eventually.True(t, 10*time.Second, "three busy connections", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.conns) == 3 && h.srv.reserved == 1
+	})
+	_, err := client.Dial(h.dir)
+	if err == nil || errors.Is(err, client.ErrNoServer) || !strings.Contains(err.Error(), "busy") ||
+		!strings.Contains(err.Error(), "3 connections") {
+		t.Fatalf("a client refused by a busy server: %v, want busy with the count", err)
 	}
 	if !strings.Contains(log.String(), "refused connections") {
 		t.Errorf("no refusal in the log:\n%s", log)
 	}
-	first.Close()
-	eventually.True(t, 10*time.Second, "a connection to be served again", func() bool {
-		c, err := net.Dial("unix", h.ln.Path)
-		if err != nil {
-			return false
-		}
-		defer c.Close()
-		io.WriteString(c, `{"v":1,"verb":"list"}`+"\n")
-		return reply(t, c).Error == nil
-	})
 }
 
 // A client that connects and says nothing is cut after Limits.Silent; one that stops
