@@ -38,8 +38,8 @@ type requests struct {
 	lim   Limits
 	mark  func(connState) // told when the connection waits idle and when a request begins
 	line  []byte          // the request being assembled across reads; its capacity is taken
-	first bool   // no request has been read yet
-	came  int    // bytes of the request being read, for why it was late
+	first bool            // no request has been read yet
+	came  int             // bytes of the request being read, for why it was late
 	limit time.Duration
 }
 

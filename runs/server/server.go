@@ -61,9 +61,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	conns    map[net.Conn]*connInfo
-	reserved int // how many of conns are served from Limits.Reserve
-	subs  map[string]*subscriber // attached UIs' streams, by token
-	wg    sync.WaitGroup
+	reserved int                    // how many of conns are served from Limits.Reserve
+	subs     map[string]*subscriber // attached UIs' streams, by token
+	wg       sync.WaitGroup
 }
 
 // New returns a server of core for clients of this process's uid.
