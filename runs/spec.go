@@ -162,6 +162,7 @@ func (s Spec) withDefaults(d config.Defaults) Spec {
 	if s.Cols == 0 || s.Rows == 0 {
 		s.Cols, s.Rows = d.Cols, d.Rows
 	}
+	s.Cols, s.Rows = clampSize(s.Cols, s.Rows)
 	if s.Grace == 0 {
 		s.Grace = d.Grace
 	}

@@ -354,6 +354,11 @@ func (s *Supervisor) Remove(id string) error {
 	if !present { // removed by a racing call
 		return nil
 	}
+	if r.screen != nil {
+		if c, rows := r.screen.Size(); c*rows >= bigScreen {
+			freeMemory() // a large screen's cells go with the run
+		}
+	}
 	r.mu.Lock()
 	r.changeLocked(EventRemoved, "", nil)
 	keep := s.reg == nil || r.unrecorded || !r.info.Cleanup.VerifiedEmpty
