@@ -164,6 +164,11 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	defer c.watch(ctx, cancel, verb, budget)()
 	stop := context.AfterFunc(ctx, c.interrupt)
 	err := c.exchange(verb, args, result)
+	if err != nil && hungUp(err) {
+		// The server closed this connection (a full server closes idle ones): it
+		// is done, and a lane dials a new one for the next call.
+		c.broken = err
+	}
 	if !stop() && ctx.Err() != nil {
 		c.broken = fmt.Errorf("%s: %w", verb, context.Cause(ctx))
 		if err != nil {
@@ -196,7 +201,8 @@ func (c *Client) parting(sendErr error) *api.Error {
 	return resp.Error
 }
 
-// Broken reports the cancelled call that left the client unusable (nil if none).
+// Broken reports the cancelled call, or the server's hang-up, that left the client
+// unusable (nil if none).
 func (c *Client) Broken() error { return c.broken }
 
 // interrupt makes the call in flight return: a socket's deadline passes at once; a

@@ -85,9 +85,7 @@ func reply(t *testing.T, c net.Conn) api.Response {
 // can hold locked every client out.
 func TestIdleConnectionsMakeRoom(t *testing.T) {
 	h, log := limited(t, Limits{Conns: 3})
-	oldest := dialRaw(t, h)
-	io.WriteString(oldest, `{"v":1,"verb":"hello","args":{"version":1}}`+"\n")
-	reply(t, oldest) // greeted, now idle
+	oldest := h.client(t) // greeted, now idle
 	newer := h.client(t)
 	silent := dialRaw(t, h) // never greets
 	eventually.True(t, 10*time.Second, "three connections to be served", func() bool {
@@ -104,9 +102,10 @@ func TestIdleConnectionsMakeRoom(t *testing.T) {
 	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
 		t.Fatalf("a second newcomer to a full server: %v", err)
 	}
-	oldest.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := oldest.Read(make([]byte, 1)); err == nil || isTimeout(err) {
-		t.Errorf("the connection idle longest was not closed: %v", err)
+	if _, err := api.List.Call(ctx, oldest, struct{}{}); err == nil {
+		t.Errorf("the connection idle longest was not closed")
+	} else if oldest.Broken() == nil {
+		t.Errorf("a client whose connection was closed is not broken (a lane would not dial again): %v", err)
 	}
 	if _, err := api.List.Call(ctx, newer, struct{}{}); err != nil {
 		t.Errorf("a connection idle for less long was closed: %v", err)
