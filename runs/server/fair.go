@@ -12,8 +12,8 @@ import (
 // A server full of connections must still answer the verbs that end things: any
 // process of the user (a run can) may open connections, greet and sit idle. So when
 // Limits.Conns are taken, a new connection takes the slot of an idle one, chosen from
-// the peer (process) holding the most, oldest first — a connection that never greeted
-// before one idle between requests; and when none is idle, it is served from
+// the peer (process) holding the most, oldest first — a connection that has not
+// greeted within greetGrace before one idle between requests; and when none is idle, it is served from
 // Limits.Reserve for the control verbs only. Only a server whose every connection is
 // busy turns one away, saying so with the count.
 
@@ -34,6 +34,11 @@ type connInfo struct {
 	since   time.Time // when it entered state
 	reserve bool      // served from Limits.Reserve: control verbs only
 }
+
+// greetGrace is how long a new connection may take to greet before a full server
+// counts it as one that never will: a client says hello as soon as it connects, and
+// one that just did must not be the first to make room for the next.
+var greetGrace = time.Second
 
 // minShare is the fewest connections a peer keeps, however many peers there are: an
 // attached UI holds three.
@@ -66,8 +71,8 @@ func (s *Server) admit(pid int) (reserve bool, evicted net.Conn, err error) {
 }
 
 // victim is the idle connection to close for a newcomer of peer pid, s.mu held: from
-// the peer holding the most connections, one that never greeted first, then the one
-// idle longest. A stream (an attached UI) is taken only from a peer over its fair
+// the peer holding the most connections, one that has not greeted within greetGrace
+// first, then the one idle longest (a connection just made counts from its making). A stream (an attached UI) is taken only from a peer over its fair
 // share. Nil: none is idle.
 func (s *Server) victim(pid int) net.Conn {
 	held := map[int]int{pid: 1}
@@ -75,6 +80,8 @@ func (s *Server) victim(pid int) net.Conn {
 		held[ci.pid]++
 	}
 	share := max(minShare, s.opt.Limits.Conns/len(held))
+	now := time.Now()
+	silent := func(ci *connInfo) bool { return ci.state == connNew && now.Sub(ci.since) >= greetGrace }
 	var best net.Conn
 	var bi *connInfo
 	better := func(ci *connInfo) bool {
@@ -84,8 +91,8 @@ func (s *Server) victim(pid int) net.Conn {
 		if held[ci.pid] != held[bi.pid] {
 			return held[ci.pid] > held[bi.pid]
 		}
-		if (ci.state == connNew) != (bi.state == connNew) {
-			return ci.state == connNew
+		if silent(ci) != silent(bi) {
+			return silent(ci)
 		}
 		return ci.since.Before(bi.since)
 	}

@@ -84,6 +84,7 @@ func reply(t *testing.T, c net.Conn) api.Response {
 // Before: the newcomer was refused, and 300 idle connections any process of the user
 // can hold locked every client out.
 func TestIdleConnectionsMakeRoom(t *testing.T) {
+	noGreetGrace(t)
 	h, log := limited(t, Limits{Conns: 3})
 	oldest := h.client(t) // greeted, now idle
 	newer := h.client(t)
@@ -96,8 +97,8 @@ func TestIdleConnectionsMakeRoom(t *testing.T) {
 	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
 		t.Fatalf("a newcomer to a full server: %v", err)
 	}
-	if _, err := silent.Read(make([]byte, 1)); err == nil {
-		t.Errorf("the connection that never greeted was not the one closed")
+	if resp := reply(t, silent); resp.Error == nil || resp.Error.Code != api.CodeBusy {
+		t.Errorf("the connection that never greeted was not the one closed: %+v", resp)
 	}
 	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
 		t.Fatalf("a second newcomer to a full server: %v", err)
@@ -115,8 +116,17 @@ func TestIdleConnectionsMakeRoom(t *testing.T) {
 	}
 }
 
+// noGreetGrace makes a full server take a connection that has not greeted for one
+// that never will at once, for the test.
+func noGreetGrace(t *testing.T) {
+	old := greetGrace
+	greetGrace = 0
+	t.Cleanup(func() { greetGrace = old })
+}
+
 // A connection that never greets is dropped after Limits.Silent even when the server
-// has room, and at once when the server is full and a newcomer needs its slot.
+// has room, and when the server is full and a newcomer needs its slot as soon as
+// greetGrace has passed, told why.
 func TestNeverGreetingDropped(t *testing.T) {
 	h, _ := limited(t, Limits{Conns: 4, Silent: 300 * time.Millisecond})
 	c := dialRaw(t, h)
@@ -124,6 +134,7 @@ func TestNeverGreetingDropped(t *testing.T) {
 	if resp := reply(t, c); resp.Error == nil || !strings.Contains(resp.Error.Message, "silent client") {
 		t.Errorf("a connection that never greeted: %+v, want cut as silent", resp)
 	}
+	noGreetGrace(t)
 	h2, _ := limited(t, Limits{Conns: 4})
 	var silent []net.Conn
 	for range 4 {
@@ -135,9 +146,8 @@ func TestNeverGreetingDropped(t *testing.T) {
 		}
 	}
 	for i, c := range silent {
-		c.SetReadDeadline(time.Now().Add(5 * time.Second))
-		if _, err := c.Read(make([]byte, 1)); err == nil || isTimeout(err) {
-			t.Errorf("silent connection %d still held: %v", i, err)
+		if resp := reply(t, c); resp.Error == nil || resp.Error.Code != api.CodeBusy || !strings.Contains(resp.Error.Message, "had not greeted") {
+			t.Errorf("silent connection %d: %+v, want closed as busy", i, resp)
 		}
 	}
 }
@@ -254,5 +264,28 @@ func TestRequestBudget(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "unfinished requests") {
 		t.Errorf("no busy cut in the log:\n%s", log)
+	}
+}
+
+// A connection just made, not yet greeted, is not the first to make room: a client
+// says hello at once, and a stream of newcomers must not close it before it could.
+func TestFreshConnectionKeepsItsSlot(t *testing.T) {
+	h, _ := limited(t, Limits{Conns: 2})
+	idle := h.client(t)
+	fresh := dialRaw(t, h)
+	eventually.True(t, 10*time.Second, "two connections to be served", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.conns) == 2
+	})
+	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
+		t.Fatalf("a newcomer: %v", err)
+	}
+	io.WriteString(fresh, `{"v":1,"verb":"hello","args":{"version":1}}`+"\n")
+	if resp := reply(t, fresh); resp.Error != nil {
+		t.Errorf("the fresh connection was closed for the newcomer: %+v", resp.Error)
+	}
+	if _, err := api.List.Call(ctx, idle, struct{}{}); err == nil {
+		t.Errorf("the idle connection kept its slot, the fresh one did not lose it either")
 	}
 }

@@ -181,8 +181,9 @@ func (s *Server) track(c net.Conn) (bool, error) {
 		return false, err
 	}
 	var from int
+	var silent bool
 	if evicted != nil {
-		from = s.conns[evicted].pid
+		from, silent = s.conns[evicted].pid, s.conns[evicted].state == connNew
 		s.forget(evicted)
 	}
 	if reserve {
@@ -192,7 +193,19 @@ func (s *Server) track(c net.Conn) (bool, error) {
 	n := len(s.conns)
 	s.mu.Unlock()
 	if evicted != nil {
-		evicted.Close()
+		if silent {
+			// Nothing was asked on it yet: a reply says why to a client that greets
+			// late, which would otherwise take the server for gone. (On a connection
+			// idle between requests it would be taken for its next request's.)
+			go func() {
+				evicted.SetWriteDeadline(time.Now().Add(time.Second))
+				json.NewEncoder(evicted).Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeBusy,
+					"%v: busy, it serves %d connections and this one had not greeted: closed for another", errFull, n)})
+				evicted.Close()
+			}()
+		} else {
+			evicted.Close()
+		}
 		if k := s.idle.add(); k > 0 {
 			s.log.Warn("closed idle connections", "reason", fmt.Sprintf("the server was full (%d connections): the oldest idle of the peer holding the most made room", n),
 				"peer_pid", from, "closed", k)
