@@ -186,11 +186,22 @@ func TestBusyServerReservesControlVerbs(t *testing.T) {
 	if _, err := api.Metrics.Call(ctx, reserve, struct{}{}); err == nil || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("metrics from the reserve: %v, want busy", err)
 	}
-	busy() // takes the reserve's slot: the reserve connection was closed after metrics
-	eventually.True(t, 10*time.Second, "three busy connections", func() bool {
+	eventually.True(t, 10*time.Second, "the reserve connection to be closed after metrics", func() bool {
 		h.srv.mu.Lock()
 		defer h.srv.mu.Unlock()
-		return len(h.srv.conns) == 3 && h.srv.reserved == 1
+		return len(h.srv.conns) == 2 && h.srv.reserved == 0
+	})
+	busy() // takes the reserve's slot
+	eventually.True(t, 10*time.Second, "three busy connections, one from the reserve", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		n := 0
+		for _, ci := range h.srv.conns {
+			if ci.state == connBusy {
+				n++
+			}
+		}
+		return n == 3 && h.srv.reserved == 1
 	})
 	_, err := client.Dial(h.dir)
 	if err == nil || errors.Is(err, client.ErrNoServer) || !strings.Contains(err.Error(), "busy") ||

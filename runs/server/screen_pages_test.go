@@ -51,6 +51,10 @@ func TestScreenHistoryInPages(t *testing.T) {
 	}
 	c := h.client(t)
 	args := api.ScreenArgs{ID: id, History: true}
+	// Each page renders the whole capture: under the race detector on a loaded
+	// machine that takes longer than the operation's default budget.
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
 	first, err := api.Screen.Call(ctx, c, args)
 	if err != nil {
 		t.Fatalf("the first page: %v", err)
