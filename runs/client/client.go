@@ -164,9 +164,10 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	defer c.watch(ctx, cancel, verb, budget)()
 	stop := context.AfterFunc(ctx, c.interrupt)
 	err := c.exchange(verb, args, result)
-	if err != nil && hungUp(err) {
+	if _, local := c.conn.(net.Conn); local && err != nil && hungUp(err) {
 		// The server closed this connection (a full server closes idle ones): it
-		// is done, and a lane dials a new one for the next call.
+		// is done, and a lane dials a new one for the next call. (Over ssh a new
+		// connection is a new corral proxy there, which is not for a lane to start.)
 		c.broken = err
 	}
 	if !stop() && ctx.Err() != nil {
