@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -144,7 +145,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	r, err := s.newRun(spec.withDefaults(s.cfg))
+	r, err := s.newRun(spec.withDefaults(s.cfg), spec.Name != "")
 	if err != nil {
 		return "", err
 	}
@@ -160,11 +161,21 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	return r.id, nil
 }
 
-func (s *Supervisor) newRun(spec Spec) (*run, error) {
+// newRun makes the run of spec; named says its name was given (not derived from its
+// command), and so must not be a prefix of another run's id.
+func (s *Supervisor) newRun(spec Spec, named bool) (*run, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, ErrShutdown
+	}
+	if named {
+		for _, id := range s.order {
+			if strings.HasPrefix(id, spec.Name) {
+				return nil, fmt.Errorf("%w: the name %q is the start of run %s's id, so it could not name one run: choose another name",
+					ErrBadSpec, spec.Name, id)
+			}
+		}
 	}
 	id := newID()
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -343,6 +354,11 @@ func (s *Supervisor) Remove(id string) error {
 	s.mu.Unlock()
 	if !present { // removed by a racing call
 		return nil
+	}
+	if r.screen != nil {
+		if c, rows := r.screen.Size(); c*rows >= bigScreen {
+			freeMemory() // a large screen's cells go with the run
+		}
 	}
 	r.mu.Lock()
 	r.changeLocked(EventRemoved, "", nil)

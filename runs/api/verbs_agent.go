@@ -23,6 +23,9 @@ type (
 		ID      string `json:"id"`
 		Escapes bool   `json:"escapes"` // keep attributes as SGR (capture-pane -e)
 		History bool   `json:"history"` // the lines that scrolled off first (capture-pane -S -)
+		// From is the first line of the page asked for, of a capture too large for
+		// one reply (runs.Capture.TotalLines); 0 for the first.
+		From int `json:"from,omitempty"`
 	}
 	// FocusArgs: Viewer (an attached UI, by its subscription token) looks at the run
 	// now, or no longer.
@@ -62,7 +65,76 @@ func screenOf(_ context.Context, c Core, a ScreenArgs) (runs.Capture, error) {
 	if err != nil {
 		return runs.Capture{}, err
 	}
-	return c.Capture(id, a.Escapes, a.History)
+	cp, err := c.Capture(id, a.Escapes, a.History)
+	if err != nil {
+		return cp, err
+	}
+	return capturePage(cp, a.From, screenPage)
+}
+
+// screenPage bounds the JSON of one screen reply's lines, well within MaxMessage: a
+// run's history (10,000 lines of up to 1,000 columns, with their colours) can be
+// many times that.
+const screenPage = MaxMessage / 2
+
+// capturePage is the part of cp from line from whose lines' JSON fits in size
+// bytes (at least one line); cp itself when it all fits.
+func capturePage(cp runs.Capture, from, size int) (runs.Capture, error) {
+	total := len(cp.Lines)
+	if from < 0 {
+		return runs.Capture{}, errorf(CodeBadRequest, "screen from line %d: give a line from 0", from)
+	}
+	from = min(from, total) // past the end (the capture shrank): an empty page
+	end, used := from, 0
+	for end < total {
+		n := jsonSize(cp.Lines[end])
+		if end > from && used+n > size {
+			break
+		}
+		used += n
+		end++
+	}
+	if from == 0 && end == total {
+		return cp, nil
+	}
+	cp.Lines, cp.From, cp.TotalLines = cp.Lines[from:end], from, total
+	return cp, nil
+}
+
+// jsonSize is what s takes in a JSON array of strings, at most: its quotes and
+// comma, and six bytes for each byte encoding/json escapes as \u00XX.
+func jsonSize(s string) int {
+	n := len(s) + 3
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			n += 5
+		}
+	}
+	return n
+}
+
+// ScreenAll is the Screen operation's whole capture, read page by page when it is
+// too large for one reply. A run that writes meanwhile may shift its history
+// between two pages; the capture is then as of the last page's total.
+func ScreenAll(ctx context.Context, c Caller, a ScreenArgs) (runs.Capture, error) {
+	cp, err := Screen.Call(ctx, c, a)
+	if err != nil || cp.TotalLines == 0 {
+		return cp, err
+	}
+	for cp.From+len(cp.Lines) < cp.TotalLines {
+		a.From = cp.From + len(cp.Lines)
+		next, err := Screen.Call(ctx, c, a)
+		if err != nil {
+			return runs.Capture{}, err
+		}
+		if next.TotalLines == 0 || next.From != a.From || len(next.Lines) == 0 {
+			break // the capture shrank under us: what came is what there is
+		}
+		cp.Lines = append(cp.Lines, next.Lines...)
+		cp.TotalLines = next.TotalLines
+	}
+	cp.From, cp.TotalLines = 0, 0
+	return cp, nil
 }
 
 func hook(_ context.Context, c Core, a HookArgs) (HookReply, error) {

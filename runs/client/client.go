@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -163,6 +164,12 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	defer c.watch(ctx, cancel, verb, budget)()
 	stop := context.AfterFunc(ctx, c.interrupt)
 	err := c.exchange(verb, args, result)
+	if _, local := c.conn.(net.Conn); local && err != nil && hungUp(err) {
+		// The server closed this connection (a full server closes idle ones): it
+		// is done, and a lane dials a new one for the next call. (Over ssh a new
+		// connection is a new corral proxy there, which is not for a lane to start.)
+		c.broken = err
+	}
 	if !stop() && ctx.Err() != nil {
 		c.broken = fmt.Errorf("%s: %w", verb, context.Cause(ctx))
 		if err != nil {
@@ -172,7 +179,31 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	return err
 }
 
-// Broken reports the cancelled call that left the client unusable (nil if none).
+// parting is the error a server sent before it closed the connection (one that
+// turns a client away says why, e.g. that it is busy), or nil.
+func (c *Client) parting(sendErr error) *api.Error {
+	if errors.Is(sendErr, os.ErrDeadlineExceeded) {
+		return nil // the call was cut short (interrupt), not turned away
+	}
+	if d, ok := c.conn.(interface{ SetReadDeadline(time.Time) error }); ok {
+		d.SetReadDeadline(time.Now().Add(time.Second))
+		defer d.SetReadDeadline(time.Time{})
+	} else {
+		return nil // a pipe to ssh: a read could wait without bound
+	}
+	line, err := api.ReadLine(c.r, api.MaxMessage+1024)
+	if err != nil {
+		return nil
+	}
+	var resp api.Response
+	if json.Unmarshal(line, &resp) != nil {
+		return nil
+	}
+	return resp.Error
+}
+
+// Broken reports the cancelled call, or the server's hang-up, that left the client
+// unusable (nil if none).
 func (c *Client) Broken() error { return c.broken }
 
 // interrupt makes the call in flight return: a socket's deadline passes at once; a
@@ -192,6 +223,9 @@ func (c *Client) exchange(verb string, args, result any) error {
 		return err
 	}
 	if err := c.enc.Encode(api.Request{V: api.Version, Verb: verb, Args: raw}); err != nil {
+		if said := c.parting(err); said != nil {
+			return said
+		}
 		return fmt.Errorf("send %s: %w", verb, err)
 	}
 	line, err := api.ReadLine(c.r, api.MaxMessage+1024)

@@ -144,8 +144,9 @@ func logLines(c *client.Client, o *opts, env Env) int {
 }
 
 func screen(c *client.Client, o *opts, env Env) int {
-	s, ok := call(o.ctx, api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes, History: o.history}, env)
-	if !ok {
+	s, err := api.ScreenAll(o.ctx, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes, History: o.history})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral %s: %v\n", api.Screen.Name(), err)
 		return ExitFailure
 	}
 	if o.json {
