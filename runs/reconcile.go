@@ -171,8 +171,8 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 type procView struct {
 	identity string        // the state dir's: a record carrying it proves its escapees (claimOf)
 	all      []reaper.Proc // nil until first needed
-	owners  map[string]bool
-	scanned bool
+	owners   map[string]bool
+	scanned  bool
 }
 
 func newProcView(identity string) *procView {
