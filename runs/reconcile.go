@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -263,7 +265,7 @@ func (v *procView) cgroupProven(rec Record) (bool, string) {
 	if err != nil {
 		return false, "its cgroup is gone: " + err.Error()
 	}
-	pids, err := cg.Procs()
+	pids, err := subtreeProcs(cg)
 	if err != nil {
 		return false, fmt.Sprintf("its cgroup %s cannot be read (%v); nothing signalled", cg.Path, err)
 	}
@@ -289,6 +291,33 @@ func (v *procView) cgroupProven(rec Record) (bool, string) {
 	return false, fmt.Sprintf("its cgroup %s holds %d process(es), none carrying this run's secret or recorded "+
 		"as its own: not proven this run's; nothing signalled", cg.Path, len(pids))
 }
+
+// subtreeProcs lists the members of cg and of every cgroup below it (a run that made
+// sub-cgroups and moved into them leaves its own cgroup.procs empty), at most
+// maxSubtree cgroups.
+func subtreeProcs(cg *reaper.Cgroup) ([]int, error) {
+	pids, err := cg.Procs()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	werr := filepath.WalkDir(cg.Path, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == cg.Path {
+			return nil // one gone meanwhile, or a file
+		}
+		if n++; n > maxSubtree {
+			return fs.SkipAll
+		}
+		if sub, err := (&reaper.Cgroup{Path: path}).Procs(); err == nil {
+			pids = append(pids, sub...)
+		}
+		return nil
+	})
+	return pids, werr
+}
+
+// maxSubtree bounds the cgroups subtreeProcs reads below a run's.
+const maxSubtree = 10000
 
 // sameProcess: a and b name one process (same boot, pid and start time).
 func sameProcess(a, b reaper.Fingerprint) bool {
