@@ -64,7 +64,13 @@ func TestSessionsEscapeeEndedAfterCrash(t *testing.T) {
 	testkit.Pin(t, server).Signal(syscall.SIGKILL)
 	waitGone(t, keeper, "the killed keeper")
 	waitGone(t, server, "the killed server")
-	r := sessionsCorral(t, state, "reconcile", "--json")
+	// A killed process shows as a zombie before its last thread has let go of its
+	// files: its instance lock may read as held for a moment (the owner alive).
+	var r result
+	eventually.True(t, 20*time.Second, "a reconcile that finds the owner dead", func() bool {
+		r = sessionsCorral(t, state, "reconcile", "--json")
+		return r.code != 0 || !strings.Contains(r.stdout, "owned by live instance")
+	})
 	if r.code != 0 || !strings.Contains(r.stdout, `"decision":"orphan-reaped"`) {
 		t.Fatalf("reconcile: %+v", r)
 	}
