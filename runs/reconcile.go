@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -126,7 +127,14 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	reg := s.reg
 	if why := reg.foreignRecord(*rec); why != "" {
-		// Neither closed nor stolen: the record is the other dir's, and so is the run.
+		// Never stolen: the record is the other dir's, and so is the run. Closed (in
+		// this dir only) once nothing of it is left, so a copy does not list a run
+		// gone for good as running forever.
+		if gone := view.foreignGone(*rec); gone != "" {
+			d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why+"; "+gone
+			s.close(t, rec, Lost, d.Detail)
+			return d, false
+		}
 		d.Decision, d.Detail = VerdictLeftAlone, why
 		return d, false
 	}
@@ -238,6 +246,33 @@ func (v *procView) liveness(rec Record) (bool, string) {
 			rec.PID, p.StartTime, rec.Fingerprint.StartTime)
 	}
 	return false, "the process is gone"
+}
+
+// foreignGone says why nothing of another state dir's record can be alive, or "" when
+// something may be. Unlike liveness it changes nothing (an empty cgroup is not
+// removed: the other dir may be about to start the run in it) and signals nothing.
+func (v *procView) foreignGone(rec Record) string {
+	boot, err := reaper.BootID()
+	switch {
+	case err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID:
+		return "recorded during another boot"
+	case rec.Cgroup != "":
+		if _, err := os.Stat(rec.Cgroup); errors.Is(err, fs.ErrNotExist) {
+			return "its cgroup is gone"
+		}
+		return ""
+	case rec.PID == 0 || badRecord(rec) != "":
+		return ""
+	}
+	if alive, _ := rec.Fingerprint.Alive(); alive {
+		return ""
+	}
+	claim := claimOf(rec, "")
+	claim.Recorded = rec.Secret != "" // only looked for: its escapees count too
+	if left, err := reaper.Claimed(v.snapshot(), claim, rec.escapeeFingerprints()); err != nil || len(left) > 0 {
+		return ""
+	}
+	return "its processes are gone"
 }
 
 // cgroupLiveness is liveness for a record naming a cgroup: alive while the cgroup has

@@ -59,6 +59,14 @@ func TestCopiedStateDirSparesOriginalRuns(t *testing.T) {
 	if d := reconcileOne(t, s, id); d.Decision != VerdictKept {
 		t.Errorf("the original's own decision %s (%s), want kept", d.Decision, d.Detail)
 	}
+	// Once the run has ended in the original, the copy closes its copied record (in
+	// the copy alone), signalling nothing: a run gone for good is not listed forever.
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	d = reconcileOne(t, cs, id)
+	if d.Decision != VerdictLost || !strings.Contains(d.Detail, "another state dir") || !strings.Contains(d.Detail, "gone") {
+		t.Errorf("the copy's decision once the run ended: %s (%s), want lost: another state dir's, gone", d.Decision, d.Detail)
+	}
 	// Opened again, the original keeps its identity, and the copy its own.
 	if again := openReg(t, orig); again.Identity() != reg.Identity() || len(again.Warnings()) > 0 {
 		t.Errorf("the original reopened: identity %q (was %q), warnings %q", again.Identity(), reg.Identity(), again.Warnings())
