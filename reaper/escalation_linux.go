@@ -22,6 +22,7 @@ type escapee struct {
 	fd      int
 	refused bool // in Corral's own session or group: tracked, never signalled
 	member  bool // claim mode: in the recorded root's session (gets the hang-up)
+	record  bool // claim mode: proven by the record (Claim.Recorded) or by lineage from such a one
 	stopped bool // had the stop signal
 }
 
@@ -108,11 +109,13 @@ func (e *escalation) pinExtra() {
 			e.unknown = e.unknown || !errors.Is(err, ErrGone)
 			continue
 		}
-		if !e.owns(f.PID, fd) {
+		root := i == 0 && e.t.Claim != nil && e.t.Claim.Root.PID != 0
+		byRecord := !root && e.t.Claim != nil && e.t.Claim.Recorded
+		if !e.ownsAs(f.PID, fd, byRecord) {
 			unix.Close(fd)
 			continue
 		}
-		e.putExtra(f, fd, p, i == 0 && e.t.Claim != nil && e.t.Claim.Root.PID != 0)
+		e.putExtra(f, fd, p, root, byRecord)
 	}
 }
 

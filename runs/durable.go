@@ -392,8 +392,19 @@ func (s *Supervisor) heartbeat() {
 func (s *Supervisor) renew(runs []*run) {
 	until, err := s.reg.renewInstance()
 	if err != nil {
-		s.reg.emit("registry-error", "err", err.Error())
+		// Once, not on every tick that retries it: a full disk would otherwise fill
+		// the log with the same line (if it can be written at all). The lease file
+		// says it too, for corral ls, as far as it can be written.
+		if !s.leaseErr {
+			s.leaseErr = true
+			s.reg.emit("lease-not-renewed", "err", err.Error())
+			s.reg.noteLeaseFailure(err)
+		}
 		return
+	}
+	if s.leaseErr {
+		s.leaseErr = false
+		s.reg.emit("lease-renewed", "until", until)
 	}
 	s.leased = until
 	printed := map[string]heartbeatRun{}

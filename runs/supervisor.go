@@ -59,6 +59,7 @@ type Supervisor struct {
 	trees     treeCache
 	later     later     // background reconciliation (reconcile_later.go)
 	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
+	leaseErr  bool      // the last renewal failed, and was logged (the heartbeat's only)
 	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
 	win       windows   // the viewers' sizes of each run (winsize.go)
 
