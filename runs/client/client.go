@@ -18,10 +18,41 @@ import (
 	"time"
 
 	"corral/runs/api"
+	"corral/runs/keeper"
 )
 
 // ErrNoServer: nothing listens on the state dir's socket.
 var ErrNoServer = errors.New("no corral server is running for this state dir")
+
+// KeeperDown is what a client finds when no server answers but the state dir's
+// keeper lives: the runs are kept and the keeper starts servers, so "no server is
+// running" would be false; it says what is true. errors.Is(err, ErrNoServer) holds,
+// for the callers that start a server (the keeper's own comes first) or read the
+// records themselves.
+type KeeperDown struct{ keeper.Status }
+
+func (e *KeeperDown) Error() string {
+	s := fmt.Sprintf("the keeper (pid %d) is running but its server is not", e.PID)
+	switch {
+	case e.LastError == "":
+		return s + " (yet: it is starting one)"
+	case e.Failures >= keeper.FailLimit:
+		return fmt.Sprintf("%s: %s (no server came up in %d tries since %s; it goes on trying: see keeper.log)",
+			s, e.LastError, e.Failures, e.Since.Local().Format(time.TimeOnly))
+	}
+	return s + ": " + e.LastError
+}
+
+// Is makes a KeeperDown an ErrNoServer.
+func (e *KeeperDown) Is(target error) bool { return target == ErrNoServer }
+
+// noServer is ErrNoServer for the state dir dir, or KeeperDown when its keeper lives.
+func noServer(dir string) error {
+	if st, ok := keeper.Find(dir); ok {
+		return &KeeperDown{st}
+	}
+	return ErrNoServer
+}
 
 // ErrUnreachable: ssh could not reach a host (it exited 255: no route, refused,
 // not allowed in).
@@ -73,12 +104,15 @@ func hungUp(err error) bool {
 func DialSocket(dir string) (net.Conn, error) {
 	sock := filepath.Join(dir, api.SocketName)
 	if err := socketOwner(sock); err != nil {
+		if err == ErrNoServer {
+			err = noServer(dir)
+		}
 		return nil, err
 	}
 	conn, err := (&net.Dialer{Timeout: api.HelloBudget}).Dial("unix", sock)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
-			return nil, ErrNoServer
+			return nil, noServer(dir)
 		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
