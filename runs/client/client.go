@@ -147,11 +147,23 @@ func Connect(dir string, start func() error, limit time.Duration) (*Client, erro
 	if !errors.Is(err, ErrNoServer) {
 		return c, err
 	}
-	if err := start(); err != nil {
-		return nil, fmt.Errorf("start the server: %w", err)
-	}
+	// A live keeper starts the server itself: it is waited for, unless the keeper says
+	// none comes up; with none (or once it has gone), start starts one.
+	var kd *KeeperDown
+	started := false
 	deadline := time.Now().Add(limit)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		switch {
+		case errors.As(err, &kd):
+			if kd.Failures >= keeper.FailLimit {
+				return nil, err
+			}
+		case !started:
+			started = true
+			if err := start(); err != nil {
+				return nil, fmt.Errorf("start the server: %w", err)
+			}
+		}
 		c, err = Dial(dir)
 		if !errors.Is(err, ErrNoServer) || time.Now().After(deadline) {
 			return c, err
