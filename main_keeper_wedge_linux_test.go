@@ -226,6 +226,10 @@ func TestKeeperWithoutServerSaysSo(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, down) || strings.Contains(r.stderr, "no corral server") {
 		t.Errorf("kill while no server comes up: %+v", r)
 	}
+	spawnStart := time.Now()
+	if r := serverCorral(t, state, "spawn", "--", "true"); r.code == 0 || !strings.Contains(r.stderr, down) || time.Since(spawnStart) > 5*time.Second {
+		t.Errorf("spawn while no server comes up (%s): %+v", time.Since(spawnStart).Round(time.Millisecond), r)
+	}
 	if r := serverCorral(t, state, "doctor"); !strings.Contains(r.stdout, down) || !strings.Contains(r.stdout, "no server came up in") {
 		t.Errorf("doctor while no server comes up:\n%s", r.stdout)
 	}
