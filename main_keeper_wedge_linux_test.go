@@ -226,6 +226,9 @@ func TestKeeperWithoutServerSaysSo(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, down) || strings.Contains(r.stderr, "no corral server") {
 		t.Errorf("kill while no server comes up: %+v", r)
 	}
+	if r := serverCorral(t, state, "reconcile"); r.code == 0 || !strings.Contains(r.stderr, down) || !strings.Contains(r.stderr, "nothing reconciled") {
+		t.Errorf("reconcile while the keeper keeps the runs: %+v", r)
+	}
 	spawnStart := time.Now()
 	if r := serverCorral(t, state, "spawn", "--", "true"); r.code == 0 || !strings.Contains(r.stderr, down) || time.Since(spawnStart) > 5*time.Second {
 		t.Errorf("spawn while no server comes up (%s): %+v", time.Since(spawnStart).Round(time.Millisecond), r)
