@@ -733,6 +733,9 @@ func cmdServer(args []string) int {
 	if *upgrade {
 		return control.Upgrade(*stateDir, controlEnv())
 	}
+	// The server and its keeper hold nothing of whoever started them but stdio (a
+	// caller's pipe on fd 7, make's jobserver) and the keeper's socket.
+	server.CloseInherited()
 	if keeper.Supported && !*noKeeper && !keeper.Started() {
 		// This process keeps the runs; the server proper is its child (DESIGN §18).
 		if err := server.Keep(*stateDir, append([]string{"server"}, args...), *daemon); err != nil {
@@ -752,6 +755,18 @@ func cmdReconcile(args []string) int {
 	asJSON, stateDir, code, ok := listFlags("reconcile", args, nil, nil)
 	if !ok {
 		return code
+	}
+	// The runs a live keeper keeps are not a dead server's, though no server renews
+	// their leases: reconciling them would end what the keeper's next server takes back.
+	if dir, err := config.StateDir(stateDir); err == nil {
+		var kd *client.KeeperDown
+		if c, err := client.Dial(dir); err == nil {
+			c.Close()
+		} else if errors.As(err, &kd) {
+			fmt.Fprintf(os.Stderr, "corral reconcile: %v; its runs are the keeper's, not a dead server's: nothing reconciled "+
+				"(ending the keeper, kill %d, leaves them to reconcile)\n", kd, kd.PID)
+			return exitFailure
+		}
 	}
 	sup, reg, err := runs.Open(config.Default(), stateDir, warn)
 	if err != nil {
@@ -1000,6 +1015,10 @@ func listLocal(stateDir string, all bool) (listing.Doc, error) {
 	defer reg.Close()
 	for _, w := range reg.Warnings() {
 		warn(w)
+	}
+	if st, ok := keeper.Find(dir); ok && st.Failures >= keeper.FailLimit {
+		// The records say the runs' owner is dead; they are kept, and no server comes up.
+		warn((&client.KeeperDown{Status: st}).Error())
 	}
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
 	return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err

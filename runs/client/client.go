@@ -19,10 +19,41 @@ import (
 	"time"
 
 	"corral/runs/api"
+	"corral/runs/keeper"
 )
 
 // ErrNoServer: nothing listens on the state dir's socket.
 var ErrNoServer = errors.New("no corral server is running for this state dir")
+
+// KeeperDown is what a client finds when no server answers but the state dir's
+// keeper lives: the runs are kept and the keeper starts servers, so "no server is
+// running" would be false; it says what is true. errors.Is(err, ErrNoServer) holds,
+// for the callers that start a server (the keeper's own comes first) or read the
+// records themselves.
+type KeeperDown struct{ keeper.Status }
+
+func (e *KeeperDown) Error() string {
+	s := fmt.Sprintf("the keeper (pid %d) is running but its server is not", e.PID)
+	switch {
+	case e.LastError == "":
+		return s + " (yet: it is starting one)"
+	case e.Failures >= keeper.FailLimit:
+		return fmt.Sprintf("%s: %s (no server came up in %d tries since %s; it goes on trying: see keeper.log)",
+			s, e.LastError, e.Failures, e.Since.Local().Format(time.TimeOnly))
+	}
+	return s + ": " + e.LastError
+}
+
+// Is makes a KeeperDown an ErrNoServer.
+func (e *KeeperDown) Is(target error) bool { return target == ErrNoServer }
+
+// noServer is ErrNoServer for the state dir dir, or KeeperDown when its keeper lives.
+func noServer(dir string) error {
+	if st, ok := keeper.Find(dir); ok {
+		return &KeeperDown{st}
+	}
+	return ErrNoServer
+}
 
 // ErrUnreachable: ssh could not reach a host (it exited 255: no route, refused,
 // not allowed in).
@@ -74,12 +105,15 @@ func hungUp(err error) bool {
 func DialSocket(dir string) (net.Conn, error) {
 	sock := filepath.Join(dir, api.SocketName)
 	if err := socketOwner(sock); err != nil {
+		if err == ErrNoServer {
+			err = noServer(dir)
+		}
 		return nil, err
 	}
 	conn, err := (&net.Dialer{Timeout: api.HelloBudget}).Dial("unix", sock)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
-			return nil, ErrNoServer
+			return nil, noServer(dir)
 		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
@@ -114,11 +148,23 @@ func Connect(dir string, start func() error, limit time.Duration) (*Client, erro
 	if !errors.Is(err, ErrNoServer) {
 		return c, err
 	}
-	if err := start(); err != nil {
-		return nil, fmt.Errorf("start the server: %w", err)
-	}
+	// A live keeper starts the server itself: it is waited for, unless the keeper says
+	// none comes up; with none (or once it has gone), start starts one.
+	var kd *KeeperDown
+	started := false
 	deadline := time.Now().Add(limit)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		switch {
+		case errors.As(err, &kd):
+			if kd.Failures >= keeper.FailLimit {
+				return nil, err
+			}
+		case !started:
+			started = true
+			if err := start(); err != nil {
+				return nil, fmt.Errorf("start the server: %w", err)
+			}
+		}
 		c, err = Dial(dir)
 		if !errors.Is(err, ErrNoServer) || time.Now().After(deadline) {
 			return c, err

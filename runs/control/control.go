@@ -19,6 +19,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
+	"corral/runs/keeper"
 )
 
 // Env is what the verbs need of the CLI around them.
@@ -271,6 +272,18 @@ func connect(name string, w Where, env Env, start bool, noServer func() int) (*c
 		c, err = client.Connect(dir, func() error { return env.Start(dir) }, startLimit)
 	} else {
 		c, err = client.Dial(dir)
+	}
+	// A keeper that lives is starting a server, or cannot: wait for the one it starts
+	// (it restarts a server within moments), unless it says none comes up. (Connect
+	// has waited already.)
+	var kd *client.KeeperDown
+	for deadline := time.Now().Add(startLimit); !start && errors.As(err, &kd) && kd.Failures < keeper.FailLimit && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		c, err = client.Dial(dir)
+	}
+	if errors.As(err, &kd) {
+		fmt.Fprintf(env.Stderr, "corral %s: %v (%s); the runs it keeps go on\n", name, err, dir)
+		return nil, ExitFailure
 	}
 	if errors.Is(err, client.ErrNoServer) && noServer != nil {
 		return nil, noServer()
