@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corral/ptyhost/screen"
@@ -60,9 +61,22 @@ func Local(dir string, start func() error) Member {
 	}}
 }
 
-// Over is a host reached over ssh as a Fleet's member.
+// Over is a host reached over ssh as a Fleet's member. Until it has been attached
+// once, an attachment's first connection starts its server when none runs there;
+// after, it is only reached, never started: a server stopped there (corral shutdown)
+// was stopped on purpose, as Local's.
 func Over(h Host) Member {
-	return Member{Host: h, Attach: func() (*Remote, error) { return AttachWith(h.Dial) }}
+	var attached atomic.Bool
+	return Member{Host: h, Attach: func() (*Remote, error) {
+		if attached.Load() {
+			return AttachWith(h.Dial)
+		}
+		rem, err := AttachWith(startingFirst(h))
+		if err == nil {
+			attached.Store(true)
+		}
+		return rem, err
+	}}
 }
 
 // How a Fleet retries a host that could not be attached: soon, then twice as long
@@ -220,7 +234,7 @@ func (f *Fleet) keep(m *member) {
 		m.firstDone()
 		f.forward(m, rem)
 		rem.Close()
-		f.dropped(m)
+		f.dropped(m, rem.endedWith())
 	}
 }
 
@@ -284,7 +298,7 @@ func (f *Fleet) failed(m *member, err error, delay time.Duration) {
 }
 
 // dropped: m's link ended (the stream closed: the server stopped, or ssh went away).
-func (f *Fleet) dropped(m *member) {
+func (f *Fleet) dropped(m *member, why error) {
 	m.mu.Lock()
 	if m.rem != nil {
 		m.screens = m.rem.screensHeld()
@@ -292,6 +306,9 @@ func (f *Fleet) dropped(m *member) {
 	m.rem = nil
 	m.state = m.fresh(api.HostUnreachable)
 	m.state.Err = "the link to its server ended"
+	if errors.Is(why, ErrNotProtocol) {
+		m.state.Err += ": " + why.Error()
+	}
 	m.mu.Unlock()
 	f.changed(m)
 }

@@ -35,6 +35,14 @@ type Remote struct {
 	kinds   map[string]runs.Kind    // run id → its kind
 	watched []string                // most recently asked-for screens first
 	recent  map[recentKey]time.Time // the history's events a live one may repeat
+	ended   error                   // why the stream ended, once Events is closed
+}
+
+// endedWith is why the stream ended (nil: the server closed it, or it is still on).
+func (r *Remote) endedWith() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ended
 }
 
 // watchMax is how many screens one UI keeps streamed: the selected run's and a few
@@ -229,6 +237,9 @@ func (r *Remote) receive() {
 		r.mu.Unlock()
 		err := r.read(stream)
 		if !r.relink(err) {
+			r.mu.Lock()
+			r.ended = err
+			r.mu.Unlock()
 			return
 		}
 	}
@@ -243,7 +254,8 @@ func (r *Remote) read(stream *Client) error {
 		}
 		var m api.StreamMsg
 		if json.Unmarshal(line, &m) != nil {
-			continue
+			// Not the protocol: the stream ends here, as a lost server's does.
+			return fmt.Errorf("stream: %w: it began %s", ErrNotProtocol, Excerpt(line))
 		}
 		switch {
 		case m.Event != nil:

@@ -131,7 +131,7 @@ func Main(name string, args []string, env Env) int {
 	if v.noServer != nil {
 		none = func() int { return v.noServer(o, env) }
 	}
-	c, code := connect(name, Where{StateDir: o.stateDir, Host: o.host}, env, false, none)
+	c, code := connect(o.ctx, name, Where{StateDir: o.stateDir, Host: o.host}, env, false, none)
 	if c == nil {
 		return code
 	}
@@ -245,16 +245,19 @@ func (w Where) remote(name string, env Env) (h client.Host, ok bool) {
 	return h, true
 }
 
-// connect reaches the server w names, starting one first when start is set (over
-// ssh, corral proxy there always does); when none runs here, noServer (if set)
-// gives the verb's exit code.
-func connect(name string, w Where, env Env, start bool, noServer func() int) (*client.Client, int) {
+// connect reaches the server w names, starting one first when start is set; when
+// none runs, noServer (if set) gives the verb's exit code. Another host is dialled
+// within ctx's deadline (--timeout), or client.DialLimit.
+func connect(ctx context.Context, name string, w Where, env Env, start bool, noServer func() int) (*client.Client, int) {
 	h, ok := w.remote(name, env)
 	if !ok {
 		return nil, ExitUsage
 	}
 	if h.Remote() {
-		c, err := h.Dial()
+		c, err := h.DialContext(ctx, start)
+		if errors.Is(err, client.ErrNoServer) && noServer != nil {
+			return nil, noServer()
+		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 			return nil, ExitFailure
@@ -307,7 +310,7 @@ func printJSON(w io.Writer, v any) {
 // on another host in its home directory (or --dir there), with its server's
 // environment (this machine's mean nothing there).
 func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
-	c, code := connect(api.Spawn.Name(), w, env, true, nil)
+	c, code := connect(context.Background(), api.Spawn.Name(), w, env, true, nil)
 	if c == nil {
 		return code
 	}
