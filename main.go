@@ -11,6 +11,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -724,6 +725,7 @@ func controlEnv() control.Env {
 			return exitCode(i, spawnErr, got)
 		},
 		Stdin: os.Stdin, Stdout: hostterm.Stdout(), Stderr: os.Stderr,
+		RunOutput: func(raw bool) io.Writer { return hostterm.Output(raw) },
 	}
 }
 

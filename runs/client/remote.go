@@ -12,6 +12,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"
+	"corral/runs/foreground/hostterm"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -383,7 +384,20 @@ type remoteScreen struct {
 	state screen.ScreenState
 }
 
+// update takes frame f. Whatever server sent it, what reaches the UI's terminal is
+// made safe here: the rendering keeps its text, newlines and SGR only (no OSC, DCS,
+// APC, PM or SOS string, no other sequence, no control character: hostterm.Frame,
+// the filter run output goes through), and the state's texts their printable
+// characters.
 func (s *remoteScreen) update(f api.Frame) {
+	if !f.Light {
+		f.Render = hostterm.Clean(f.Render, hostterm.Frame)
+		if f.State != nil {
+			st := *f.State
+			st.Title, st.LastNotice, st.Err = runs.Printable(st.Title), runs.Printable(st.LastNotice), runs.Printable(st.Err)
+			f.State = &st
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f.Light {

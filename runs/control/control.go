@@ -31,6 +31,9 @@ type Env struct {
 	ExitCode       func(runs.Info) int
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// RunOutput is where log, poll and screen print a run's output (nil: Stdout): at
+	// a terminal, with its control sequences made visible unless raw.
+	RunOutput func(raw bool) io.Writer
 }
 
 // Exit codes of the verbs other than wait (whose code is corral run's).
@@ -96,6 +99,7 @@ type opts struct {
 	limit    int
 	offSet   bool
 	escapes  bool
+	raw      bool // --raw: a run's output printed with its control sequences
 	history  bool
 	until    string
 	ready    time.Duration
