@@ -161,3 +161,47 @@ func TestShutdownWithSSHUIStaysDown(t *testing.T) {
 	x.keys("D")
 	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
 }
+
+// alive reports whether any fake ssh still runs.
+func (h *fakeHost) alive() []int {
+	b, _ := os.ReadFile(h.pids)
+	var live []int
+	for _, f := range strings.Fields(string(b)) {
+		if pid, _ := strconv.Atoi(f); pid > 1 && syscall.Kill(pid, 0) == nil {
+			live = append(live, pid)
+		}
+	}
+	return live
+}
+
+// A UI attached to a host whose ssh never answers quits at once, and its ssh ends
+// with it: when it detaches, and when it is killed outright (SIGKILL: the kernel
+// ends ssh with its parent).
+func TestUIWithHungHostEndsItsSSH(t *testing.T) {
+	h := newFakeHost(t, "exec sleep 3600", "")
+	ui := "env " + strings.Join(h.env, " ") + " " + corralBin + " attach --ssh far"
+	x := startTmux(t, 140, 40, ui)
+	x.waitFor(`far · connecting`, 30*time.Second)
+	eventually.True(t, 10*time.Second, "the UI's ssh to start", func() bool { return len(h.alive()) > 0 })
+	start := time.Now()
+	x.keys("D")
+	x.waitFor(`CORRAL-EXIT=0`, 10*time.Second)
+	t.Logf("detached after %s", time.Since(start).Round(time.Millisecond))
+	eventually.True(t, 5*time.Second, "no ssh left after the UI detached", func() bool { return len(h.alive()) == 0 })
+
+	y := startTmux(t, 140, 40, ui)
+	y.waitFor(`far · connecting`, 30*time.Second)
+	eventually.True(t, 10*time.Second, "the second UI's ssh to start", func() bool { return len(h.alive()) > 0 })
+	killed := false
+	for _, p := range y.paneProcs() {
+		if p.Comm == "corral" {
+			syscall.Kill(p.PID, syscall.SIGKILL)
+			killed = true
+		}
+	}
+	if !killed {
+		t.Fatal("no corral in the pane")
+	}
+	y.waitFor(`CORRAL-EXIT=137`, 10*time.Second)
+	eventually.True(t, 5*time.Second, "no ssh left after the UI was killed", func() bool { return len(h.alive()) == 0 })
+}

@@ -29,6 +29,8 @@ type Fleet struct {
 	// answer (fleetPatience; tests on a loaded machine wait longer).
 	patience time.Duration
 	done     chan struct{}
+	ctx      context.Context // ends when the Fleet closes: attachments under way end
+	cancel   context.CancelFunc
 	once     sync.Once
 	wg       sync.WaitGroup
 	joining  sync.Mutex // a host attached is checked against the others, one at a time (join)
@@ -39,10 +41,13 @@ type Fleet struct {
 	history []runs.Event
 }
 
-// Member is one host of a Fleet and how it is attached.
+// Member is one host of a Fleet and how it is attached: with AttachContext when set
+// (its ctx ends when the Fleet closes, so an attachment under way, to a host that
+// does not answer, ends with it), else with Attach.
 type Member struct {
-	Host   Host
-	Attach func() (*Remote, error)
+	Host          Host
+	Attach        func() (*Remote, error)
+	AttachContext func(ctx context.Context) (*Remote, error)
 }
 
 // Local is this machine's server for the state dir as a Fleet's member: started
@@ -67,11 +72,11 @@ func Local(dir string, start func() error) Member {
 // was stopped on purpose, as Local's.
 func Over(h Host) Member {
 	var attached atomic.Bool
-	return Member{Host: h, Attach: func() (*Remote, error) {
+	return Member{Host: h, AttachContext: func(ctx context.Context) (*Remote, error) {
 		if attached.Load() {
-			return AttachWith(h.Dial)
+			return AttachWith(func() (*Client, error) { return h.DialContext(ctx, false) })
 		}
-		rem, err := AttachWith(startingFirst(h))
+		rem, err := AttachWith(startingFirst(ctx, h))
 		if err == nil {
 			attached.Store(true)
 		}
@@ -96,7 +101,7 @@ const (
 // member is one host and its link.
 type member struct {
 	host   Host
-	attach func() (*Remote, error)
+	attach func(ctx context.Context) (*Remote, error)
 
 	mu    sync.Mutex
 	rem   *Remote // nil while not attached
@@ -140,13 +145,17 @@ func OpenFleet(members []Member) (*Fleet, error) {
 		return nil, errors.New("no host to attach to")
 	}
 	f := &Fleet{events: make(chan runs.Event, 256), done: make(chan struct{}), where: map[string]*member{}, patience: fleetPatience}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
 	seen := map[string]bool{}
 	for _, mb := range members {
 		if seen[mb.Host.Name] {
 			return nil, fmt.Errorf("host %q is named twice", mb.Host.Name)
 		}
 		seen[mb.Host.Name] = true
-		m := &member{host: mb.Host, attach: mb.Attach, first: make(chan struct{})}
+		m := &member{host: mb.Host, attach: mb.AttachContext, first: make(chan struct{})}
+		if m.attach == nil {
+			m.attach = func(context.Context) (*Remote, error) { return mb.Attach() }
+		}
 		m.state = m.fresh(api.HostConnecting)
 		f.members = append(f.members, m)
 	}
@@ -204,7 +213,7 @@ func (f *Fleet) keep(m *member) {
 	defer f.wg.Done()
 	delay := fleetRetryFirst
 	for {
-		rem, err := m.attach()
+		rem, err := m.attach(f.ctx)
 		if err == nil {
 			err = f.join(m, rem)
 		}
@@ -370,12 +379,14 @@ func (f *Fleet) closed() bool { return isDone(f.done) }
 
 // Close detaches from every host: their servers and runs go on.
 func (f *Fleet) Close() error {
-	f.once.Do(func() { close(f.done) })
+	f.once.Do(func() { close(f.done); f.cancel() })
+	var closing sync.WaitGroup
 	for _, m := range f.members {
 		if r := m.remote(); r != nil {
-			r.Close()
+			closing.Go(func() { r.Close() }) // at once: a host slow to hang up holds up no other
 		}
 	}
+	closing.Wait()
 	f.wg.Wait()
 	return nil
 }

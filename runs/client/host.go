@@ -121,9 +121,10 @@ func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
 	if d, ok := ctx.Deadline(); ok {
 		limit = time.Until(d)
 	}
-	// The dial's own deadline, whose cause says what was waited for.
-	ctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), limit,
-		fmt.Errorf("%w within %v: ssh did not connect, or corral there did not greet", ErrNoAnswer, limit.Round(time.Millisecond)))
+	// The dial's own deadline, whose cause says what was waited for (ctx's own, if it
+	// comes first, is worded so too).
+	late := fmt.Errorf("%w within %v: ssh did not connect, or corral there did not greet", ErrNoAnswer, limit.Round(time.Millisecond))
+	ctx, cancel := context.WithTimeoutCause(ctx, limit, late)
 	defer cancel()
 	args := []string{"proxy"}
 	if start {
@@ -134,8 +135,14 @@ func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
 	}
 	c, err := newClient(ctx, conn)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = late
+	}
 	if err != nil {
 		cc := conn.(*cmdConn)
+		if errors.Is(err, context.Canceled) {
+			cc.Abort() // the caller gave up (a UI that quits)
+		}
 		if errors.Is(err, ErrNotProtocol) || errors.Is(err, ErrNoAnswer) {
 			cc.Abort() // nothing more to wait for from that far end
 		}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -19,18 +20,15 @@ func AttachTo(dir, host, remoteDir string, start func(dir string) error) (*Remot
 	if host == "" {
 		return Attach(dir, func() error { return start(dir) }, 10*time.Second)
 	}
-	return AttachWith(startingFirst(Host{Name: host, SSH: host, StateDir: remoteDir}))
+	return AttachWith(startingFirst(context.Background(), Host{Name: host, SSH: host, StateDir: remoteDir}))
 }
 
-// startingFirst dials h for one attachment: the first connection starts its server
-// when none runs (corral proxy --start), the others only reach it.
-func startingFirst(h Host) func() (*Client, error) {
+// startingFirst dials h within ctx for one attachment: the first connection starts
+// its server when none runs (corral proxy --start), the others only reach it.
+func startingFirst(ctx context.Context, h Host) func() (*Client, error) {
 	var started atomic.Bool
 	return func() (*Client, error) {
-		if started.CompareAndSwap(false, true) {
-			return h.DialStart()
-		}
-		return h.Dial()
+		return h.DialContext(ctx, started.CompareAndSwap(false, true))
 	}
 }
 

@@ -220,11 +220,13 @@ func (r *Remote) Close() error {
 	r.mu.Lock()
 	stream := r.stream
 	r.mu.Unlock()
+	var closing sync.WaitGroup
 	for _, c := range []*Client{r.ctl.c.Load(), r.input.c.Load(), stream} {
 		if c != nil {
-			c.Close()
+			closing.Go(func() { c.Close() }) // at once: each over ssh may wait for its far end
 		}
 	}
+	closing.Wait()
 	return nil
 }
 
