@@ -1,9 +1,6 @@
 package hostterm
 
-import (
-	"bytes"
-	"io"
-)
+import "io"
 
 // Filter passes a hosted program's output to the host terminal without the sequences
 // that act on the host rather than draw. What it lets through is its Mode's:
@@ -80,12 +77,12 @@ func Clean(s string, mode Mode) string {
 	if mode == Frame && frameSafe(s) {
 		return s
 	}
-	var b bytes.Buffer
-	b.Grow(len(s))
-	f := NewMode(&b, mode)
-	f.Write([]byte(s))
-	f.Flush()
-	return b.String()
+	f := &Filter{mode: mode, out: make([]byte, 0, len(s))}
+	for i := 0; i < len(s); i++ {
+		f.step(s[i])
+	}
+	f.end()
+	return string(f.out)
 }
 
 // frameSafe reports whether s has no byte a Frame filter would look at: no control
@@ -116,6 +113,13 @@ func (f *Filter) Write(p []byte) (int, error) {
 // drops an unfinished sequence.
 func (f *Filter) Flush() error {
 	f.out = f.out[:0]
+	f.end()
+	return f.emit()
+}
+
+// end appends to out what the filter holds at the end of its input, and starts
+// again from the ground state.
+func (f *Filter) end() {
 	switch {
 	case f.state == hfC2:
 		f.out = append(f.out, 0xc2)
@@ -128,7 +132,6 @@ func (f *Filter) Flush() error {
 		f.visible(f.csi)
 	}
 	f.state = hfGround
-	return f.emit()
 }
 
 func (f *Filter) emit() error {
@@ -142,6 +145,10 @@ func (f *Filter) emit() error {
 func (f *Filter) step(c byte) {
 	switch f.state {
 	case hfGround:
+		if f.mode == Host && c != 0x1b { // the common case, inline
+			f.out = append(f.out, c)
+			return
+		}
 		f.ground(c)
 	case hfCR:
 		f.state = hfGround
