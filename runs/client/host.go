@@ -140,11 +140,8 @@ func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
 	}
 	if err != nil {
 		cc := conn.(*cmdConn)
-		if errors.Is(err, context.Canceled) {
-			cc.Abort() // the caller gave up (a UI that quits)
-		}
-		if errors.Is(err, ErrNotProtocol) || errors.Is(err, ErrNoAnswer) {
-			cc.Abort() // nothing more to wait for from that far end
+		if errors.Is(err, ErrNotProtocol) || errors.Is(err, ErrNoAnswer) || errors.Is(err, context.Canceled) {
+			cc.Abort() // nothing more to wait for from that far end, or the caller gave up
 		}
 		return nil, h.failed(err, cc.Close(), cc.stderr.last())
 	}
@@ -164,8 +161,8 @@ func (h Host) OutputContext(ctx context.Context, args ...string) ([]byte, error)
 	if d, ok := ctx.Deadline(); ok {
 		limit = time.Until(d)
 	}
-	ctx, cancel := context.WithTimeoutCause(context.WithoutCancel(ctx), limit,
-		fmt.Errorf("%w within %v: ssh did not connect, or corral %s there did not finish", ErrNoAnswer, limit.Round(time.Millisecond), args[0]))
+	late := fmt.Errorf("%w within %v: ssh did not connect, or corral %s there did not finish", ErrNoAnswer, limit.Round(time.Millisecond), args[0])
+	ctx, cancel := context.WithTimeoutCause(ctx, limit, late)
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -178,7 +175,11 @@ func (h Host) OutputContext(ctx context.Context, args ...string) ([]byte, error)
 	}}
 	cmd.Stdout, cmd.Stderr = out, stderr
 	err := cmd.Run()
-	if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrNoAnswer) || errors.Is(cause, ErrNotProtocol)) {
+	cause := context.Cause(ctx)
+	if errors.Is(cause, context.DeadlineExceeded) { // the caller's deadline, come first
+		cause = late
+	}
+	if errors.Is(cause, ErrNoAnswer) || errors.Is(cause, ErrNotProtocol) {
 		return nil, h.failed(cause, err, stderr.last())
 	}
 	if err != nil {

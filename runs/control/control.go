@@ -189,7 +189,8 @@ func verbFlags(name string, v verb, o *opts) *flag.FlagSet {
 		v.flags(fs, o)
 	}
 	if fs.Lookup("timeout") == nil { // wait's --timeout is its own, and bounds its call
-		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most)")
+		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most);\n"+
+			"with --host it bounds reaching the host too (default: "+client.DialLimit.String()+" for ssh to connect and corral there to greet)")
 	}
 	return fs
 }
