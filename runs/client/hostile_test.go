@@ -3,8 +3,11 @@ package client
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"net"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +20,11 @@ import (
 // hostileServer answers a UI's hello and subscription as a server would, then sends
 // frame on the stream: a server that may send anything.
 func hostileServer(t *testing.T, frame api.Frame) func() (*Client, error) {
+	return hostileStream(t, func(enc *json.Encoder, w net.Conn) { enc.Encode(api.StreamMsg{Frame: &frame}) })
+}
+
+// hostileStream is hostileServer, sending what stream writes after the subscription.
+func hostileStream(t *testing.T, stream func(enc *json.Encoder, w net.Conn)) func() (*Client, error) {
 	return func() (*Client, error) {
 		mine, theirs := net.Pipe()
 		go func() {
@@ -42,7 +50,7 @@ func hostileServer(t *testing.T, frame api.Frame) func() (*Client, error) {
 					return
 				}
 				if req.Verb == "subscribe" {
-					enc.Encode(api.StreamMsg{Frame: &frame})
+					stream(enc, theirs)
 				}
 			}
 		}()
@@ -85,5 +93,57 @@ func TestHostileFrameSanitised(t *testing.T) {
 	}
 	if title := v.State().Title; strings.ContainsRune(title, 0x1b) || strings.ContainsRune(title, 0x07) {
 		t.Errorf("the title keeps control characters: %q", title)
+	}
+}
+
+// A stream that stops speaking the protocol ends there, with why: the UI says the
+// link ended, and reads nothing more of it.
+func TestStreamEndsOnGarbage(t *testing.T) {
+	rem, err := AttachWith(hostileStream(t, func(_ *json.Encoder, w net.Conn) {
+		w.Write([]byte("garbage garbage garbage\n"))
+		w.Write([]byte(strings.Repeat("more garbage\n", 1000)))
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rem.Close()
+	ended := make(chan struct{})
+	go func() {
+		for range rem.Events() {
+		}
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end on a line that is not the protocol")
+	}
+	if err := rem.endedWith(); !errors.Is(err, ErrNotProtocol) || !strings.Contains(err.Error(), `"garbage garbage`) {
+		t.Errorf("the stream ended with %v, want ErrNotProtocol quoting the line", err)
+	}
+}
+
+// A command that never ends, used as a connection: Close ends it within closeGrace
+// (and a bit), Abort at once; neither leaves it running.
+func TestCommandConnEndsAHungCommand(t *testing.T) {
+	for _, abort := range []bool{false, true} {
+		conn, err := CommandConn(exec.Command("sleep", "3600"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc := conn.(*cmdConn)
+		start := time.Now()
+		if abort {
+			cc.Abort()
+		} else {
+			conn.Close()
+		}
+		took := time.Since(start)
+		if took > closeGrace+3*time.Second || abort && took > 3*time.Second {
+			t.Errorf("abort %v: took %s", abort, took)
+		}
+		if err := cc.cmd.Process.Signal(syscall.Signal(0)); err == nil {
+			t.Errorf("abort %v: the command still runs", abort)
+		}
 	}
 }
