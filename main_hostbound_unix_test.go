@@ -82,7 +82,8 @@ func (h *fakeHost) noneLeft() {
 // A host whose ssh never answers (a fake that says nothing and never exits, as one
 // stuck connecting): ls shows this machine's runs and the host's error within
 // --timeout; kill and poll --host return once their --timeout has passed, each with
-// one line saying so; no ssh is left behind.
+// one line saying so, and spawn --host (whose --timeout is the run's) after the
+// default bound; no ssh is left behind.
 func TestHostNeverAnswers(t *testing.T) {
 	h := newFakeHost(t, "exec sleep 3600", "")
 	if r, _ := h.corral(time.Minute, "spawn", "--name", "here", "--", "sleep", "600"); r.code != 0 {
@@ -102,6 +103,12 @@ func TestHostNeverAnswers(t *testing.T) {
 		}
 		t.Logf("%s returned after %s", strings.Join(verb, " "), took.Round(time.Millisecond))
 	}
+	// spawn's --timeout is the run's: reaching the host has the default bound.
+	r, took := h.corral(time.Minute, "spawn", "--host", "far", "--", "true")
+	if r.code != 1 || !strings.Contains(r.stderr, "corral spawn: host far (ssh far): the server does not answer within 15s") || took > 25*time.Second {
+		t.Errorf("spawn --host with a host that never answers, after %s: %+v", took, r)
+	}
+	t.Logf("spawn --host returned after %s", took.Round(time.Millisecond))
 	if r, _ := h.corral(time.Minute, "poll", "here"); r.code != 0 {
 		t.Errorf("the local run was touched: %+v", r)
 	}

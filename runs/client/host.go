@@ -135,7 +135,7 @@ func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
 	}
 	c, err := newClient(ctx, conn)
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, late) || errors.Is(err, context.DeadlineExceeded) { // one wording, whichever deadline came first
 		err = late
 	}
 	if err != nil {
