@@ -215,6 +215,7 @@ func (c *capped) Write(p []byte) (int, error) {
 const (
 	exitSSH         = 255
 	exitNoServer    = ExitNoServer
+	exitUsage       = 2
 	exitNotFound    = 127
 	exitCannotExec  = 126
 	remoteSetupHelp = "install it there or set corral = \"/path/to/corral\" in its [[host]] entry"
@@ -252,6 +253,8 @@ func (h Host) failed(err, exit error, last string) error {
 		said = fmt.Sprintf(" (the remote shell: %q)", last)
 	}
 	switch code := ee.ExitCode(); {
+	case code == exitUsage && strings.Contains(last, "unknown flag"):
+		return fmt.Errorf("%s: the corral there does not know what this one asks (%q): it is older; install the same version there", at, last)
 	case code == exitNoServer:
 		return &hostError{fmt.Sprintf("%s: no corral server is running there (corral spawn --host %s starts one)", at, h.Name), ErrNoServer}
 	case code == exitSSH:
