@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -62,6 +63,16 @@ var ErrUnreachable = errors.New("host unreachable")
 // ErrNoCorral: ssh reached a host, whose shell could not run corral there.
 var ErrNoCorral = errors.New("corral not found on the host")
 
+// ErrNotProtocol: what came back on the connection is not corral's protocol (a line
+// that is no response, or one over the size bound): a login script that prints to
+// stdout, a wrong program at the far end, a hostile one. The connection is closed.
+var ErrNotProtocol = errors.New("the reply is not corral's protocol")
+
+// helloMax bounds the hello's reply line, a few hundred bytes from a real server: a
+// far end that answers anything else is found out after this much, not after
+// api.MaxMessage.
+const helloMax = 64 << 10
+
 // Client is one connection to a server. Its calls are answered in order; it is not
 // safe for concurrent use (open one Client per goroutine that calls).
 type Client struct {
@@ -70,6 +81,7 @@ type Client struct {
 	enc    *json.Encoder
 	pid    int            // the server's process, when the kernel says (answer.go); 0 if not
 	broken error          // set when a call was cut short: its reply may still come
+	max    int            // the longest reply line read (0: api.MaxMessage and some)
 	Hello  api.HelloReply // what the server said of itself
 }
 
@@ -123,9 +135,17 @@ func DialSocket(dir string) (net.Conn, error) {
 // NewClient says hello over conn, a connection to a server however it is reached
 // (its socket, or corral proxy at the far end of ssh).
 func NewClient(conn io.ReadWriteCloser) (*Client, error) {
-	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn), pid: serverPID(conn)}
+	return newClient(context.Background(), conn)
+}
+
+// newClient is NewClient, its hello within ctx (without a deadline: the hello's
+// budget) and its reply within helloMax.
+func newClient(ctx context.Context, conn io.ReadWriteCloser) (*Client, error) {
+	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn), pid: serverPID(conn), max: helloMax}
 	var err error
-	if c.Hello, err = api.Hello.Call(context.Background(), c, api.HelloArgs{Version: api.Version, Binary: api.Binary}); err != nil {
+	c.Hello, err = api.Hello.Call(ctx, c, api.HelloArgs{Version: api.Version, Binary: api.Binary})
+	c.max = 0
+	if err != nil {
 		conn.Close()
 		var pe *api.Error
 		if errors.As(err, &pe) && pe.Code == api.CodeVersion {
@@ -255,11 +275,14 @@ func (c *Client) Broken() error { return c.broken }
 // interrupt makes the call in flight return: a socket's deadline passes at once; a
 // pipe to ssh can only be closed.
 func (c *Client) interrupt() {
-	if d, ok := c.conn.(interface{ SetDeadline(time.Time) error }); ok {
-		d.SetDeadline(time.Unix(1, 0))
-		return
+	switch conn := c.conn.(type) {
+	case interface{ SetDeadline(time.Time) error }:
+		conn.SetDeadline(time.Unix(1, 0))
+	case interface{ Abort() }: // ssh: ended at once, not waited for
+		conn.Abort()
+	default:
+		c.conn.Close()
 	}
-	c.conn.Close()
 }
 
 // exchange sends one request and reads its response.
@@ -274,13 +297,20 @@ func (c *Client) exchange(verb string, args, result any) error {
 		}
 		return fmt.Errorf("send %s: %w", verb, err)
 	}
-	line, err := api.ReadLine(c.r, api.MaxMessage+1024)
+	limit := api.MaxMessage + 1024
+	if c.max > 0 {
+		limit = c.max
+	}
+	line, err := api.ReadLine(c.r, limit)
+	if errors.Is(err, api.ErrTooLarge) {
+		return fmt.Errorf("%s: %w: a line over %d bytes", verb, ErrNotProtocol, limit)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: the server hung up: %w", verb, err)
 	}
 	var resp api.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return fmt.Errorf("%s: malformed response: %w", verb, err)
+	if err := json.Unmarshal(line, &resp); err != nil || resp.V == 0 {
+		return fmt.Errorf("%s: %w: it began %s", verb, ErrNotProtocol, Excerpt(line))
 	}
 	if resp.Error != nil {
 		if resp.Error.Code == api.CodeVersion && resp.Error.Protocol == 0 {
@@ -292,4 +322,14 @@ func (c *Client) exchange(verb string, args, result any) error {
 		return nil
 	}
 	return json.Unmarshal(resp.Result, result)
+}
+
+// Excerpt is the start of b, quoted, for a message about what came back: control
+// characters escaped, cut at 40 bytes.
+func Excerpt(b []byte) string {
+	const n = 40
+	if len(b) > n {
+		return strconv.Quote(string(b[:n])) + "…"
+	}
+	return strconv.Quote(string(b))
 }

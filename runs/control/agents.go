@@ -96,7 +96,7 @@ func hook(_ *client.Client, o *opts, env Env) int {
 	if o.stateDir == "" {
 		o.stateDir = os.Getenv(runs.StateDirEnv)
 	}
-	c, _ := connect(api.Hook.Name(), Where{StateDir: o.stateDir}, Env{StateDir: env.StateDir, Stderr: io.Discard}, false, nil)
+	c, _ := connect(o.ctx, api.Hook.Name(), Where{StateDir: o.stateDir}, Env{StateDir: env.StateDir, Stderr: io.Discard}, false, nil)
 	if c == nil {
 		return ExitOK // no server: the run's screen says what it needs
 	}

@@ -17,19 +17,22 @@ import (
 // verbs are the CLI's control verbs, each named by the operation it calls (agents,
 // which reads the rule files here, by its own name).
 var verbs = map[string]verb{
-	api.Poll.Name(): {synopsis: "ID [--wait DUR]", summary: "output since the last poll (waits up to DUR for some)",
+	api.Poll.Name(): {synopsis: "ID [--wait DUR] [--raw]", summary: "output since the last poll (waits up to DUR for some)",
 		args: 1, do: poll, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "wait", 0, "wait up to this long for output or the end (max 2m)")
+			rawFlag(fs, o)
 		}},
-	api.Log.Name(): {synopsis: "ID [--offset N] [--limit N]", summary: "lines of the kept output (default: the last 200)",
+	api.Log.Name(): {synopsis: "ID [--offset N] [--limit N] [--raw]", summary: "lines of the kept output (default: the last 200)",
 		args: 1, do: logLines, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.IntVar(&o.offset, "offset", 0, "first line (0-based)")
 			fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
+			rawFlag(fs, o)
 		}},
-	api.Screen.Name(): {synopsis: "ID [-e] [--history]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
+	api.Screen.Name(): {synopsis: "ID [-e] [--history] [--raw]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
 		args: 1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.escapes, "e", false, "keep attributes as SGR escapes")
 			fs.BoolVar(&o.history, "history", false, "the lines that scrolled off the screen first (capture-pane -S -)")
+			rawFlag(fs, o)
 		}},
 	api.Write.Name():    {synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
 	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
@@ -75,6 +78,31 @@ var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Wri
 	api.Remove.Name(), api.Info.Name(), api.Wait.Name(),
 	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
 
+// rawFlag is --raw of the verbs that print a run's output.
+func rawFlag(fs *flag.FlagSet, o *opts) {
+	fs.BoolVar(&o.raw, "raw", false, "at a terminal, print the run's control sequences as it wrote them (titles, clipboard\n"+
+		"and other strings still dropped). The risk: a run that printed a terminal query (ESC[6n,\n"+
+		"device attributes ESC[c, ENQ) has the terminal's answer typed into your shell as if you\n"+
+		"typed it. Without it they are shown as cat -v does (^[[6n, ^E), colours kept; piped or\n"+
+		"redirected output is the bytes as written either way")
+}
+
+// runOutput is where a verb prints a run's output: env.RunOutput's writer, or
+// stdout as it is.
+func runOutput(env Env, o *opts) io.Writer {
+	if env.RunOutput == nil {
+		return env.Stdout
+	}
+	return env.RunOutput(o.raw)
+}
+
+// flush flushes w if it holds the end of what was written (a filter's).
+func flush(w io.Writer) {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+}
+
 func info(c *client.Client, o *opts, env Env) int {
 	r, ok := call(o.ctx, api.Info, c, api.RunRef{ID: o.args[0]}, env)
 	if !ok {
@@ -105,7 +133,9 @@ func poll(c *client.Client, o *opts, env Env) int {
 	if p.Dropped > 0 {
 		fmt.Fprintf(env.Stderr, "corral poll: %d bytes since the last poll were dropped by the output cap\n", p.Dropped)
 	}
-	env.Stdout.Write(p.Output)
+	out := runOutput(env, o)
+	out.Write(p.Output)
+	flush(out)
 	if p.Ended {
 		fmt.Fprintf(env.Stderr, "corral: %s\n", runs.Summary(p.Run))
 	}
@@ -134,9 +164,11 @@ func logLines(c *client.Client, o *opts, env Env) int {
 		printJSON(env.Stdout, l)
 		return ExitOK
 	}
+	out := runOutput(env, o)
 	for _, line := range l.Lines {
-		fmt.Fprintln(env.Stdout, line)
+		fmt.Fprintln(out, line)
 	}
+	flush(out)
 	if end := l.Offset + len(l.Lines); end < l.TotalLines {
 		fmt.Fprintf(env.Stderr, "corral log: lines %d–%d of %d; --offset %d for more\n", l.Offset, end-1, l.TotalLines, end)
 	}
@@ -153,9 +185,11 @@ func screen(c *client.Client, o *opts, env Env) int {
 		printJSON(env.Stdout, s)
 		return ExitOK
 	}
+	out := runOutput(env, o)
 	for _, l := range s.Lines {
-		fmt.Fprintln(env.Stdout, l)
+		fmt.Fprintln(out, l)
 	}
+	flush(out)
 	return ExitOK
 }
 
