@@ -15,7 +15,8 @@ import (
 // submit that waits until the agent is ready and checks that it took.
 
 var (
-	// ErrNotReady: the agent did not reach idle within the submit's ready timeout.
+	// ErrNotReady: the run was not ready (its agent idle, or its output quiet) within
+	// the submit's ready timeout.
 	ErrNotReady = errors.New("agent not ready")
 	// ErrNotTaken: a submit's Enter, sent twice, did not start the agent's turn.
 	ErrNotTaken = errors.New("submit did not take")
@@ -51,7 +52,8 @@ func (s *Supervisor) WaitAgent(ctx context.Context, id string, states []agentsta
 
 // SubmitResult says how a checked submit went.
 type SubmitResult struct {
-	Waited time.Duration `json:"-"`      // until the agent was ready
+	Waited time.Duration `json:"-"`      // until the run was ready
+	Ready  string        `json:"ready"`  // what made it ready: "agent idle", or "output quiet 1s (…)"
 	Resent bool          `json:"resent"` // the Enter was sent a second time
 	Took   string        `json:"took"`   // what showed it took: "left idle" or "the text left the input"
 }
@@ -84,33 +86,120 @@ func (r *run) awaitQuiet(quiet, limit time.Duration) {
 	}
 }
 
-// SubmitReady is Submit for an agent, as scripts need it: it waits (up to ready)
-// until the agent is idle at its prompt, pastes, presses Enter once the agent has
-// gone quiet, checks that the submit took (the agent left idle, or the text left its
-// input line), sends the Enter once more if it did not, and fails with ErrNotTaken if
-// it still did not. A run that is no agent
-// gets a plain Submit. Agents drop input while they start (Claude Code lost every
+// A submit's readiness when no agent state says it (the run is no known agent, or its
+// agent's state is unknown): the run's output has been quiet for readyQuiet since
+// its last byte. Interactive programs start by drawing something (a banner, a
+// cleared screen, a mode switch) and, once they read input, sit silent until they
+// get some; a second of silence after that start-up output outlasts the pauses
+// between the pieces of a start-up screen (Node CLIs draw theirs in bursts tens to a
+// few hundred milliseconds apart) while keeping a script's submit prompt. A run that
+// has printed nothing at all is ready after readySilentStart from its start: a plain
+// reader (cat, a read loop) prints nothing before its input, and the span leaves a
+// program that takes a while to start the time to print its first byte, after which
+// the quiet second counts.
+const (
+	readyQuiet       = time.Second
+	readySilentStart = 3 * time.Second
+)
+
+// Readiness as a submit reports it.
+const (
+	ReadyAgentIdle = "agent idle"
+	readyQuietText = "output quiet 1s"
+)
+
+// quietReady reports whether info's run counts as ready by its output's silence at
+// now, and, when it does not yet, when it will if nothing more is written.
+func quietReady(info Info, now time.Time) (bool, time.Time) {
+	at := info.LastOutputAt.Add(readyQuiet)
+	if info.LastOutputAt.IsZero() {
+		at = info.StartedAt.Add(readySilentStart)
+	}
+	return !now.Before(at), at
+}
+
+// awaitReady waits (up to ready) until the run is ready for a submit: its agent
+// idle at its prompt when its state is known, its output quiet when it is not (the
+// run is no known agent, or its agent's state is unknown). It returns how it was
+// ready; ErrNotReady after ready, saying what it waited for.
+func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration) (string, error) {
+	_, sub := s.Subscribe() // before the first look: a change in between is an event
+	defer sub.Close()
+	limit := time.NewTimer(ready)
+	defer limit.Stop()
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	for {
+		info, err := s.Info(r.id)
+		if err != nil {
+			return "", err
+		}
+		if info.Ended() {
+			return "", fmt.Errorf("%s ended before it was ready: %w", r.id, ErrNotRunning)
+		}
+		known := r.agent != nil && info.AgentState != agentstate.Unknown
+		waited := "its agent to be idle"
+		switch {
+		case known && info.AgentState == agentstate.Idle:
+			return ReadyAgentIdle, nil
+		case known:
+			waited = fmt.Sprintf("its agent to be idle: it is %s (%s)", info.AgentState, orNone(info.AgentRule))
+			wake.Stop()
+		default:
+			ok, at := quietReady(info, s.clock.Now())
+			if ok {
+				return readyQuietText + " (" + whyQuiet(r) + ")", nil
+			}
+			waited = fmt.Sprintf("its output to be quiet for %s (%s); its last output was %s ago", readyQuiet, whyQuiet(r),
+				s.clock.Now().Sub(info.LastOutputAt).Round(time.Millisecond))
+			if info.LastOutputAt.IsZero() {
+				waited = fmt.Sprintf("its first output or %s of silence since its start (%s)", readySilentStart, whyQuiet(r))
+			}
+			wake.Reset(max(at.Sub(s.clock.Now()), time.Millisecond))
+		}
+		select {
+		case <-sub.C:
+		case <-wake.C:
+		case <-limit.C:
+			return "", fmt.Errorf("%s: %w after %s: waited for %s", r.id, ErrNotReady, ready.Round(time.Millisecond), waited)
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+}
+
+// whyQuiet says why a run's readiness is its output's silence.
+func whyQuiet(r *run) string {
+	if r.agent == nil {
+		return "no known agent"
+	}
+	return "agent state unknown"
+}
+
+// SubmitReady is Submit as scripts need it: it waits (up to ready) until the run is
+// ready (awaitReady). An agent that was idle gets the text pasted, Enter once it has
+// gone quiet, and a check that the submit took (the agent left idle, or the text left
+// its input line), the Enter sent once more if it did not, and ErrNotTaken if it
+// still did not. A run ready by its output's silence gets a plain Submit, unchecked. Agents
+// and other interactive programs drop input while they start (Claude Code lost every
 // Enter sent in its first seconds, codex drops prompts typed before its app-server is
-// up): this is what makes `corral spawn` followed by `corral submit` work.
+// up): this is what makes `corral spawn` followed by `corral submit` work, whatever
+// the run is.
 func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready time.Duration) (SubmitResult, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return SubmitResult{}, err
 	}
-	if r.agent == nil {
-		return SubmitResult{}, s.Submit(id, text)
-	}
 	start := time.Now()
-	rctx, cancel := context.WithTimeout(ctx, ready)
-	info, reached, err := s.WaitAgent(rctx, id, []agentstate.State{agentstate.Idle})
-	cancel()
-	res := SubmitResult{Waited: time.Since(start)}
-	switch {
-	case info.Ended():
-		return res, fmt.Errorf("%s ended before it was ready: %w", id, ErrNotRunning)
-	case !reached:
-		return res, fmt.Errorf("%s: %w after %s: its agent is %s (%s)", id, ErrNotReady,
-			ready.Round(time.Millisecond), info.AgentState, orNone(info.AgentRule))
+	how, err := s.awaitReady(ctx, r, ready)
+	res := SubmitResult{Waited: time.Since(start), Ready: how}
+	if err != nil {
+		return res, err
+	}
+	if how != ReadyAgentIdle {
+		// Nothing tells whether it took: no agent state leaves idle, and the text a
+		// program in cooked mode echoed stays on its screen once read.
+		return res, s.Submit(id, text)
 	}
 	if err := s.Paste(id, text); err != nil {
 		return res, err

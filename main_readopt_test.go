@@ -1,0 +1,239 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
+)
+
+// A submit waits for the run to be ready whatever the run is, and an agent's state
+// is the same in every interface, through a server's kill or upgrade, from the
+// moment the new server answers.
+
+// slowStarter prints a banner in pieces over about 1.6 s, then (as agents do) throws
+// away what was typed while it started, shows its prompt and writes the first line
+// it reads to file. Its prompt matches none of the toy's rules: run as the toy, its
+// state stays unknown.
+func slowStarter(file string) string {
+	return `printf 'starting'; for i in 1 2 3 4; do sleep 0.4; printf .; done
+while read -t 0.05 -r junk; do :; done
+printf '\r\nready: '; read -r line; printf '%s\n' "$line" > ` + file + `; sleep 600`
+}
+
+// agentSession is agentEnv with its server's and keeper's ends awaited when the test
+// ends (shutdown, then both gone). The first spawn starts them: call after it.
+func agentSession(t *testing.T, env []string) (state string) {
+	t.Helper()
+	state = strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	keeper := testkit.Pin(t, keeperPID(t, state))
+	t.Cleanup(func() {
+		srv, _ := os.ReadFile(filepath.Join(state, "server.lock"))
+		agentCorral(t, env, "shutdown")
+		if pid := atoiOr(strings.TrimSpace(string(srv))); pid > 1 {
+			waitGone(t, pid, "server")
+		}
+		if keeper.Signal(0) == nil {
+			waitGone(t, keeper.PID, "keeper") // it follows once it keeps nothing
+		}
+	})
+	return state
+}
+
+func atoiOr(s string) int {
+	var n int
+	fmt.Sscan(s, &n)
+	return n
+}
+
+// submit right after spawn to a run that is no known agent, and to an agent whose
+// state is unknown, waits until the start-up output has gone quiet and delivers the
+// text (typed at once, the program would have thrown it away); it says what made the
+// run ready.
+func TestSubmitWaitsForQuietOutput(t *testing.T) {
+	t.Parallel()
+	env, _ := agentEnv(t)
+	dir := t.TempDir()
+	for i, c := range []struct {
+		name  string
+		spawn []string
+		flags []string
+		ready string
+	}{
+		{"plain", []string{"--pty", "--name", "plain", "--shell", "--"}, nil, "ready: output quiet 1s (no known agent)"},
+		{"unknown", []string{"--pty", "--agent", "toy", "--name", "unknown", "--shell", "--"}, []string{"--ready-timeout", "20s"},
+			"ready: output quiet 1s (agent state unknown)"},
+	} {
+		got := filepath.Join(dir, c.name)
+		sp := agentCorral(t, env, append(append([]string{"spawn"}, c.spawn...), slowStarter(got))...)
+		id := strings.TrimSpace(sp.stdout)
+		if sp.code != 0 {
+			t.Fatalf("%s: spawn: %+v", c.name, sp)
+		}
+		if i == 0 {
+			agentSession(t, env)
+		}
+		start := time.Now()
+		sub := agentCorral(t, env, append(append([]string{"submit"}, c.flags...), id, "hello", c.name)...)
+		took := time.Since(start)
+		line, ok := eventually.Within(10*time.Second, func() (string, bool) {
+			b, err := os.ReadFile(got)
+			return string(b), err == nil
+		})
+		if !ok || line != "hello "+c.name+"\n" {
+			t.Fatalf("%s read %q (submit: %+v)", c.name, line, sub)
+		}
+		if sub.code != 0 || !strings.HasPrefix(sub.stdout, c.ready) {
+			t.Errorf("%s: submit right after spawn: %+v", c.name, sub)
+		}
+		if took < 2*time.Second {
+			t.Errorf("%s: submit returned after %s: before the banner (1.6 s) and a quiet second", c.name, took)
+		}
+		if info := agentCorral(t, env, "info", id); !strings.Contains(info.stdout, `"agent_state": "unknown"`) {
+			t.Errorf("%s: the state should have stayed unknown: %s", c.name, info.stdout)
+		}
+	}
+}
+
+// A run that never goes quiet is never typed into: submit --ready-timeout gives up
+// with 124 and says what it waited for.
+func TestSubmitReadyTimeoutNeverQuiet(t *testing.T) {
+	t.Parallel()
+	env, _ := agentEnv(t)
+	got := filepath.Join(t.TempDir(), "got")
+	sp := agentCorral(t, env, "spawn", "--pty", "--name", "busy", "--shell", "--",
+		`(while :; do echo tick; sleep 0.1; done) & read -r line; printf '%s\n' "$line" > `+got+`; sleep 600`)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	agentSession(t, env)
+	r := agentCorral(t, env, "submit", "--ready-timeout", "2s", id, "never")
+	if r.code != 124 || !strings.Contains(r.stderr, "not ready after 2s: waited for its output to be quiet for 1s (no known agent)") {
+		t.Errorf("submit to a run that never goes quiet: %+v", r)
+	}
+	if _, err := os.Stat(got); err == nil {
+		t.Error("the text was typed into a run that was not ready")
+	}
+	if r := agentCorral(t, env, "submit", "--ready-timeout", "0", id, "never"); r.code != 2 {
+		t.Errorf("--ready-timeout 0: %+v", r)
+	}
+}
+
+// question is a toy agent already at its permission question, which prints nothing
+// more.
+const question = `printf '\033[H\033[2J\033]0;toy\007Allow toy to run ls?\r\n  1. Yes\r\n  2. No\r\n'; sleep 600`
+
+// agentStates is what ls, poll, info and explain say of run id's agent.
+func agentStates(t *testing.T, env []string, id string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	var ls struct {
+		Runs []struct {
+			ID         string `json:"run_id"`
+			AgentState string `json:"agent_state"`
+		} `json:"runs"`
+	}
+	r := agentCorral(t, env, "ls", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil {
+		t.Fatalf("ls --json: %v %+v", err, r)
+	}
+	for _, x := range ls.Runs {
+		if x.ID == id {
+			out["ls"] = x.AgentState
+		}
+	}
+	for _, verb := range []string{"poll", "info"} {
+		var i struct {
+			AgentState string `json:"agent_state"`
+			Run        struct {
+				AgentState string `json:"agent_state"`
+			} `json:"run"`
+		}
+		r := agentCorral(t, env, verb, "--json", id)
+		json.Unmarshal([]byte(r.stdout), &i)
+		out[verb] = i.AgentState + i.Run.AgentState
+	}
+	ex := agentCorral(t, env, "explain", id).stdout
+	st, _, _ := strings.Cut(strings.TrimPrefix(ex, id+" "), " since")
+	_, out["explain"], _ = strings.Cut(strings.SplitN(st, ",", 2)[0], ": ")
+	return out
+}
+
+// allSay reports whether every interface says want.
+func allSay(states map[string]string, want string) bool {
+	for _, verb := range []string{"ls", "poll", "info", "explain"} {
+		if states[verb] != want {
+			return false
+		}
+	}
+	return true
+}
+
+// kill -9 of the server while the toy agent sits at its permission question (it
+// prints nothing after it): the keeper's new server judges the kept screen at once,
+// and ls, poll, info and explain say waiting from its first answer.
+func TestAgentStateAfterServerKill(t *testing.T) {
+	t.Parallel()
+	env, _ := agentEnv(t)
+	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--shell", "--", toyAgent)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	state := agentSession(t, env)
+	if r := agentCorral(t, env, "submit", id, "fix", "it"); r.code != 0 {
+		t.Fatalf("submit: %+v", r)
+	}
+	if r := agentCorral(t, env, "wait", id, "--until", "waiting", "--timeout", "20s"); r.code != 0 {
+		t.Fatalf("wait --until waiting: %+v", r)
+	}
+	if s := agentStates(t, env, id); !allSay(s, "waiting") {
+		t.Fatalf("before the kill: %v", s)
+	}
+	old := serverPID(t, state)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	newServerPID(t, state, old)
+	up := time.Now()
+	s := agentStates(t, env, id) // the first answers: no waiting for output that never comes
+	if !allSay(s, "waiting") {
+		t.Errorf("after the kill: %v, want waiting everywhere", s)
+	}
+	t.Logf("the new server's first answers (%s): %v", time.Since(up).Round(time.Millisecond), s)
+	if r := agentCorral(t, env, "submit", "--ready-timeout", "200ms", id, "x"); r.code != 124 ||
+		!strings.Contains(r.stderr, "its agent to be idle: it is waiting (rule question)") {
+		t.Errorf("submit to the agent at its question: %+v", r)
+	}
+}
+
+// corral server --upgrade likewise: the agent at its question is waiting in every
+// interface from the new server's first answer.
+func TestAgentStateAfterUpgrade(t *testing.T) {
+	t.Parallel()
+	env, _ := agentEnv(t)
+	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--shell", "--", question)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	state := agentSession(t, env)
+	eventually.True(t, 10*time.Second, "the question to be judged", func() bool {
+		return allSay(agentStates(t, env, id), "waiting")
+	})
+	old := serverPID(t, state)
+	if r := agentCorral(t, env, "server", "--upgrade"); r.code != 0 {
+		t.Fatalf("upgrade: %+v", r)
+	}
+	newServerPID(t, state, old)
+	if s := agentStates(t, env, id); !allSay(s, "waiting") {
+		t.Errorf("after the upgrade: %v, want waiting everywhere", s)
+	}
+}
