@@ -237,3 +237,84 @@ func TestAgentStateAfterUpgrade(t *testing.T) {
 		t.Errorf("after the upgrade: %v, want waiting everywhere", s)
 	}
 }
+
+// BenchmarkReadoptAgentStates: a server with readoptAgents toy agents, each at its
+// permission question and printing nothing more, is SIGKILLed, b.N times. Reported:
+// from the kill to corral ls and corral info saying waiting for every agent
+// (kill-to-states-ms, the keeper's restart included), from the new server's first
+// answer to the same (answer-to-states-ms, the 21 corral commands that check
+// included), the share of kills after which the first check was already right, and the
+// new server's own time to take the runs back and judge them (readopt-ms, its log).
+func BenchmarkReadoptAgentStates(b *testing.B) {
+	const readoptAgents = 20
+	env, _ := agentEnv(b)
+	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	ids := make([]string, readoptAgents)
+	for i := range ids {
+		sp := agentCorral(b, env, "spawn", "--pty", "--agent", "toy", "--name", fmt.Sprintf("a%02d", i), "--shell", "--", question)
+		if ids[i] = strings.TrimSpace(sp.stdout); sp.code != 0 {
+			b.Fatalf("spawn: %+v", sp)
+		}
+	}
+	keeper := keeperPID(b, state)
+	b.Cleanup(func() {
+		agentCorral(b, env, "shutdown")
+		waitGone(b, keeper, "keeper")
+	})
+	// allWaiting: ls (the registry) and info (the server) say waiting for every agent.
+	allWaiting := func() bool {
+		var ls struct {
+			Runs []struct {
+				AgentState string `json:"agent_state"`
+			} `json:"runs"`
+		}
+		json.Unmarshal([]byte(agentCorral(b, env, "ls", "--json").stdout), &ls)
+		n := 0
+		for _, r := range ls.Runs {
+			if r.AgentState == "waiting" {
+				n++
+			}
+		}
+		if n != readoptAgents {
+			return false
+		}
+		for _, id := range ids {
+			if !strings.Contains(agentCorral(b, env, "info", id).stdout, `"agent_state": "waiting"`) {
+				return false
+			}
+		}
+		return true
+	}
+	eventually.True(b, 20*time.Second, "every agent waiting", allWaiting)
+	srv := serverPID(b, state)
+	var killToStates, answerToStates time.Duration
+	rightFirst := 0
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		time.Sleep(keeperSteady) // a server that dies young is restarted after a backoff
+		b.StartTimer()
+		kill := time.Now()
+		testkit.Pin(b, srv).Signal(syscall.SIGKILL)
+		srv = newServerPID(b, state, srv)
+		answered := time.Now()
+		first := allWaiting()
+		if !first {
+			eventually.True(b, 70*time.Second, "every agent waiting after the kill", allWaiting)
+		} else {
+			rightFirst++
+		}
+		done := time.Now()
+		killToStates += done.Sub(kill)
+		answerToStates += done.Sub(answered)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(killToStates.Microseconds())/1000/float64(b.N), "kill-to-states-ms")
+	b.ReportMetric(float64(answerToStates.Microseconds())/1000/float64(b.N), "answer-to-states-ms")
+	b.ReportMetric(float64(rightFirst)/float64(b.N), "right-at-first-answer")
+	if took, err := lastReadopt(state); err == nil {
+		b.ReportMetric(float64(took.Microseconds())/1000, "readopt-ms")
+	} else {
+		b.Error(err)
+	}
+}
