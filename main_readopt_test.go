@@ -318,3 +318,26 @@ func BenchmarkReadoptAgentStates(b *testing.B) {
 		b.Error(err)
 	}
 }
+
+// An attached UI that reconnects after a kill -9 of its server shows the agent at
+// its question as waiting, the new server's word, as soon as it has reconnected.
+func TestUIAgentStateAfterReconnect(t *testing.T) {
+	env, _ := agentEnv(t)
+	if r := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--shell", "--", question); r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	state := agentSession(t, env)
+	x := startTmux(t, 120, 40, "env "+strings.Join(env, " ")+" "+corralBin+" attach")
+	x.waitFor(`toy\s+pty\s+! waiting`, 20*time.Second)
+	old := serverPID(t, state)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	next := newServerPID(t, state, old)
+	x.waitFor(fmt.Sprintf(`reconnected to server pid %d`, next), 20*time.Second)
+	back := time.Now()
+	// The run's row before the resync is the lost server's: its events from the log,
+	// fetched with the runs, say the resync was taken.
+	x.waitFor(`earlier · resume`, 20*time.Second)
+	x.waitFor(`toy\s+pty\s+! waiting`, time.Second)
+	t.Logf("waiting shown %s after the reconnect was", time.Since(back).Round(time.Millisecond))
+}
