@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,4 +224,41 @@ func TestAgentOfARun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s.Wait(ctx, id)
+}
+
+// slowStart prints its start-up in pieces over about 1.2 s, throws away what was
+// typed meanwhile, then echoes the first line it reads as "got …". Its screen
+// matches none of the toy's rules.
+const slowStart = `printf 'starting'; for i in 1 2 3; do sleep 0.4; printf .; done
+while read -t 0.05 -r junk; do :; done
+printf '\r\nready: '; read -r line; printf '\r\ngot %s\r\n' "$line"; sleep 60`
+
+// A submit to a run that is no agent, and to an agent whose state is unknown, waits
+// until the start-up output has gone quiet (typed at once, the text was thrown away)
+// and says so; one to a run that never goes quiet gives up with ErrNotReady, saying
+// what it waited for, and types nothing.
+func TestSubmitReadyQuietFallback(t *testing.T) {
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	for _, c := range []struct {
+		agent, ready string
+	}{{AgentNone, "output quiet 1s (no known agent)"}, {"toy", "output quiet 1s (agent state unknown)"}} {
+		id := spawn(t, s, Spec{Name: "slow", Shell: slowStart, PTY: true, Agent: c.agent})
+		res, err := s.SubmitReady(context.Background(), id, "hello", 20*time.Second)
+		if err != nil || res.Ready != c.ready || res.Waited < time.Second {
+			t.Fatalf("agent %q: %+v %v", c.agent, res, err)
+		}
+		waitOutput(t, s, id, "got hello")
+		if info, _ := s.Info(id); info.AgentState != agentstate.Unknown {
+			t.Errorf("agent %q: state %s", c.agent, info.AgentState)
+		}
+	}
+	id := spawn(t, s, Spec{Name: "busy", PTY: true,
+		Shell: `(while :; do echo tick; sleep 0.1; done) & read -r line; echo "got $line"; sleep 60`})
+	_, err := s.SubmitReady(context.Background(), id, "never", 1500*time.Millisecond)
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "waited for its output to be quiet for 1s (no known agent)") {
+		t.Errorf("a run that never goes quiet: %v", err)
+	}
+	if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), "never") {
+		t.Error("the text was typed into a run that was not ready")
+	}
 }
