@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 
 	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
+	"corral/runs/agentstate/agenttest"
 )
 
 // A submit waits for the run to be ready whatever the run is, and an agent's state
@@ -340,4 +342,66 @@ func TestUIAgentStateAfterReconnect(t *testing.T) {
 	x.waitFor(`earlier · resume`, 20*time.Second)
 	x.waitFor(`toy\s+pty\s+! waiting`, time.Second)
 	t.Logf("waiting shown %s after the reconnect was", time.Since(back).Round(time.Millisecond))
+}
+
+// The real agent CLIs at their permission question (they print nothing more while
+// they wait, unless animating): after a kill -9 of the server, ls, poll, info and
+// explain say waiting from the new server's first answers, and approving it goes on
+// to idle. Skipped for a CLI that is not installed.
+func TestRealAgentStateAfterServerKill(t *testing.T) {
+	for _, a := range agenttest.Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			a.Need(t)
+			srv, err := agenttest.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
+			if err != nil {
+				t.Skip(err)
+			}
+			root, err := os.MkdirTemp(cache, "corral-e2e-readopt-"+a.Name+"-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(root)
+			launch, err := a.Prepare(root, srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, _ := agentEnv(t)
+			corralAt := func(args ...string) result {
+				cmd := exec.Command(corralBin, args...)
+				cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
+				return run(t, cmd)
+			}
+			sp := corralAt(append([]string{"spawn", "--pty", "--agent", a.Name, "--name", a.Name, "--"}, launch.Argv...)...)
+			id := strings.TrimSpace(sp.stdout)
+			if sp.code != 0 {
+				t.Fatalf("spawn: %+v", sp)
+			}
+			state := agentSession(t, env)
+			if r := corralAt("submit", id, "Please check that the workspace is writable."); r.code != 0 {
+				t.Fatalf("submit: %+v\n%s", r, corralAt("screen", id).stdout)
+			}
+			if r := corralAt("wait", id, "--until", "waiting", "--timeout", "90s"); r.code != 0 {
+				t.Fatalf("wait --until waiting: %+v\n%s", r, corralAt("explain", id).stdout)
+			}
+			old := serverPID(t, state)
+			testkit.Pin(t, old).Signal(syscall.SIGKILL)
+			waitGone(t, old, "the killed server")
+			newServerPID(t, state, old)
+			up := time.Now()
+			s := agentStates(t, env, id)
+			if !allSay(s, "waiting") {
+				t.Errorf("after the kill: %v, want waiting everywhere\n%s", s, corralAt("explain", id).stdout)
+			}
+			t.Logf("the new server's first answers (%s): %v", time.Since(up).Round(time.Millisecond), s)
+			corralAt("send-keys", id, approveKey[a.Name])
+			if r := corralAt("wait", id, "--until", "idle", "--timeout", "90s"); r.code != 0 {
+				t.Fatalf("wait --until idle after the kill: %+v\n%s", r, corralAt("explain", id).stdout)
+			}
+		})
+	}
 }
