@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -401,6 +402,57 @@ func TestRealAgentStateAfterServerKill(t *testing.T) {
 			corralAt("send-keys", id, approveKey[a.Name])
 			if r := corralAt("wait", id, "--until", "idle", "--timeout", "90s"); r.code != 0 {
 				t.Fatalf("wait --until idle after the kill: %+v\n%s", r, corralAt("explain", id).stdout)
+			}
+		})
+	}
+}
+
+// The real agent CLIs run as no known agent (--agent none: as when started through a
+// wrapper Corral does not see through): a submit right after spawn waits until their
+// start-up output has gone quiet, and the prompt reaches the model. Skipped for a CLI
+// that is not installed.
+func TestRealAgentSubmitWithoutState(t *testing.T) {
+	for _, a := range agenttest.Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			a.Need(t)
+			srv, err := agenttest.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
+			if err != nil {
+				t.Skip(err)
+			}
+			root, err := os.MkdirTemp(cache, "corral-e2e-quiet-"+a.Name+"-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(root)
+			launch, err := a.Prepare(root, srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, _ := agentEnv(t)
+			corralAt := func(args ...string) result {
+				cmd := exec.Command(corralBin, args...)
+				cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
+				return run(t, cmd)
+			}
+			sp := corralAt(append([]string{"spawn", "--pty", "--agent", "none", "--name", a.Name, "--"}, launch.Argv...)...)
+			id := strings.TrimSpace(sp.stdout)
+			if sp.code != 0 {
+				t.Fatalf("spawn: %+v", sp)
+			}
+			agentSession(t, env)
+			r := corralAt("submit", id, "Please check that the workspace is writable.")
+			if r.code != 0 || !strings.HasPrefix(r.stdout, "ready: output quiet 1s (no known agent)") {
+				t.Errorf("submit right after spawn: %+v", r)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if _, err := srv.Await(ctx, agenttest.EventTurn); err != nil {
+				t.Errorf("the prompt did not reach the model: %v\n%s", err, corralAt("screen", id).stdout)
 			}
 		})
 	}
