@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
@@ -260,5 +261,28 @@ func TestSubmitReadyQuietFallback(t *testing.T) {
 	}
 	if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), "never") {
 		t.Error("the text was typed into a run that was not ready")
+	}
+}
+
+// The record (corral ls) says the rule Info does, also when only the rule changed (a
+// hook's word on the state shown).
+func TestAgentRuleInTheRecord(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg, WithScreens(), WithAgents(toySet(t)))
+	id := spawn(t, s, Spec{Name: "toy", Shell: toyScript, PTY: true, Agent: "toy"})
+	waitAgent(t, s, id, agentstate.Idle)
+	if err := s.Hook(id, agentstate.HookReport{State: agentstate.Idle, Event: "Stop"}); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := s.Info(id)
+	if info.AgentRule != "prompt + hook Stop" {
+		t.Fatalf("rule %q", info.AgentRule)
+	}
+	rec, ok := eventually.Within(5*time.Second, func() (Record, bool) {
+		rec, err := reg.record(id)
+		return rec, err == nil && rec.AgentRule == info.AgentRule && rec.AgentState == info.AgentState
+	})
+	if !ok {
+		t.Errorf("record: %s by %q; info: %s by %q", rec.AgentState, rec.AgentRule, info.AgentState, info.AgentRule)
 	}
 }

@@ -161,10 +161,11 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 		r.mu.Unlock()
 		return // an ending run's last screen says nothing anyone needs
 	}
-	if r.info.AgentState == tr.State { // the same state by another rule: no news, no write
+	if r.info.AgentState == tr.State { // the same state by another rule: no news
 		r.info.AgentRule = tr.Rule
 		cp := r.info
 		r.latest.Store(&cp)
+		r.persistLightLocked() // corral ls shows the rule info does
 		r.mu.Unlock()
 		return
 	}
