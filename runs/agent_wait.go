@@ -157,13 +157,31 @@ func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration
 			}
 			wake.Reset(max(at.Sub(s.clock.Now()), time.Millisecond))
 		}
+		if err := awaitRun(ctx, sub, r.id, wake.C, limit.C); err != nil {
+			if errors.Is(err, ErrNotReady) {
+				err = fmt.Errorf("%s: %w after %s: waited for %s", r.id, ErrNotReady, ready.Round(time.Millisecond), waited)
+			}
+			return "", err
+		}
+	}
+}
+
+// awaitRun returns nil at the next event of run id, or when wake fires; ErrNotReady
+// when limit fires first, ctx's error when it is done. Other runs' events (their
+// output among them) are passed over.
+func awaitRun(ctx context.Context, sub *Subscription, id string, wake, limit <-chan time.Time) error {
+	for {
 		select {
-		case <-sub.C:
-		case <-wake.C:
-		case <-limit.C:
-			return "", fmt.Errorf("%s: %w after %s: waited for %s", r.id, ErrNotReady, ready.Round(time.Millisecond), waited)
+		case ev := <-sub.C:
+			if ev.Run.ID == id {
+				return nil
+			}
+		case <-wake:
+			return nil
+		case <-limit:
+			return ErrNotReady
 		case <-ctx.Done():
-			return "", ctx.Err()
+			return ctx.Err()
 		}
 	}
 }
