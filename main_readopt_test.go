@@ -70,9 +70,10 @@ func TestSubmitWaitsForQuietOutput(t *testing.T) {
 		flags []string
 		ready string
 	}{
-		{"plain", []string{"--pty", "--name", "plain", "--shell", "--"}, nil, "ready: output quiet 1s (no known agent)"},
+		{"plain", []string{"--pty", "--name", "plain", "--shell", "--"}, nil,
+			"ready: output quiet 3s (no known agent, terminal in line mode)"},
 		{"unknown", []string{"--pty", "--agent", "toy", "--name", "unknown", "--shell", "--"}, []string{"--ready-timeout", "20s"},
-			"ready: output quiet 1s (agent state unknown)"},
+			"ready: output quiet 3s (agent state unknown, terminal in line mode)"},
 	} {
 		got := filepath.Join(dir, c.name)
 		sp := agentCorral(t, env, append(append([]string{"spawn"}, c.spawn...), slowStarter(got))...)
@@ -119,7 +120,7 @@ func TestSubmitReadyTimeoutNeverQuiet(t *testing.T) {
 	}
 	agentSession(t, env)
 	r := agentCorral(t, env, "submit", "--ready-timeout", "2s", id, "never")
-	if r.code != 124 || !strings.Contains(r.stderr, "not ready after 2s: waited for its output to be quiet for 1s (no known agent)") {
+	if r.code != 124 || !strings.Contains(r.stderr, "not ready after 2s: waited for its output to be quiet for 3s (no known agent, terminal in line mode)") {
 		t.Errorf("submit to a run that never goes quiet: %+v", r)
 	}
 	if _, err := os.Stat(got); err == nil {

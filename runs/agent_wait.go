@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"corral/ptyhost"
 	"corral/runs/agentstate"
 )
 
@@ -92,26 +93,30 @@ func (r *run) awaitQuiet(quiet, limit time.Duration) {
 // cleared screen, a mode switch) and, once they read input, sit silent until they
 // get some; a second of silence after that start-up output outlasts the pauses
 // between the pieces of a start-up screen (Node CLIs draw theirs in bursts tens to a
-// few hundred milliseconds apart) while keeping a script's submit prompt. A run that
-// has printed nothing at all is ready after readySilentStart from its start: a plain
-// reader (cat, a read loop) prints nothing before its input, and the span leaves a
-// program that takes a while to start the time to print its first byte, after which
-// the quiet second counts.
+// few hundred milliseconds apart) while keeping a script's submit prompt. While the
+// run's terminal is still in line mode the silence must last readyLineMode: a
+// full-screen app takes its keys in raw mode, and one still starting may switch to it
+// after a pause of more than a second (Gemini CLI, under load) and throw away what was
+// typed before; a program that reads lines is in line mode for good and only waits a
+// little longer. A run that has printed nothing at all is ready after
+// readySilentStart from its start: a plain reader (cat, a read loop) prints nothing
+// before its input, and the span leaves a program that takes a while to start the
+// time to print its first byte, after which the quiet spans count (Gemini CLI, a
+// Node program, printed nothing for over 3 s on a loaded machine, and lost a prompt
+// typed then).
 const (
 	readyQuiet       = time.Second
-	readySilentStart = 3 * time.Second
+	readyLineMode    = 3 * time.Second
+	readySilentStart = 5 * time.Second
 )
 
-// Readiness as a submit reports it.
-const (
-	ReadyAgentIdle = "agent idle"
-	readyQuietText = "output quiet 1s"
-)
+// ReadyAgentIdle is a submit's readiness when its agent was idle.
+const ReadyAgentIdle = "agent idle"
 
-// quietReady reports whether info's run counts as ready by its output's silence at
-// now, and, when it does not yet, when it will if nothing more is written.
-func quietReady(info Info, now time.Time) (bool, time.Time) {
-	at := info.LastOutputAt.Add(readyQuiet)
+// quietReady reports whether info's run counts as ready by its output's silence of
+// span at now, and, when it does not yet, when it will if nothing more is written.
+func quietReady(info Info, now time.Time, span time.Duration) (bool, time.Time) {
+	at := info.LastOutputAt.Add(span)
 	if info.LastOutputAt.IsZero() {
 		at = info.StartedAt.Add(readySilentStart)
 	}
@@ -138,7 +143,7 @@ func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration
 			return "", fmt.Errorf("%s ended before it was ready: %w", r.id, ErrNotRunning)
 		}
 		known := r.agent != nil && info.AgentState != agentstate.Unknown
-		waited := "its agent to be idle"
+		var waited string
 		switch {
 		case known && info.AgentState == agentstate.Idle:
 			return ReadyAgentIdle, nil
@@ -146,16 +151,21 @@ func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration
 			waited = fmt.Sprintf("its agent to be idle: it is %s (%s)", info.AgentState, orNone(info.AgentRule))
 			wake.Stop()
 		default:
-			ok, at := quietReady(info, s.clock.Now())
+			span, why := readyQuiet, whyQuiet(r)
+			if line, _ := r.lineMode(); line {
+				span, why = readyLineMode, why+", terminal in line mode"
+			}
+			now := s.clock.Now()
+			ok, at := quietReady(info, now, span)
 			if ok {
-				return readyQuietText + " (" + whyQuiet(r) + ")", nil
+				return fmt.Sprintf("output quiet %s (%s)", span, why), nil
 			}
-			waited = fmt.Sprintf("its output to be quiet for %s (%s); its last output was %s ago", readyQuiet, whyQuiet(r),
-				s.clock.Now().Sub(info.LastOutputAt).Round(time.Millisecond))
+			waited = fmt.Sprintf("its output to be quiet for %s (%s); its last output was %s ago", span, why,
+				now.Sub(info.LastOutputAt).Round(time.Millisecond))
 			if info.LastOutputAt.IsZero() {
-				waited = fmt.Sprintf("its first output or %s of silence since its start (%s)", readySilentStart, whyQuiet(r))
+				waited = fmt.Sprintf("its first output or %s of silence since its start (%s)", readySilentStart, why)
 			}
-			wake.Reset(max(at.Sub(s.clock.Now()), time.Millisecond))
+			wake.Reset(max(at.Sub(now), time.Millisecond))
 		}
 		if err := awaitRun(ctx, sub, r.id, wake.C, limit.C); err != nil {
 			if errors.Is(err, ErrNotReady) {
@@ -186,6 +196,19 @@ func awaitRun(ctx context.Context, sub *Subscription, id string, wake, limit <-c
 	}
 }
 
+// lineMode reports whether the run's terminal is in line mode; known is false for a
+// pipe run, or one whose terminal is not hosted here.
+func (r *run) lineMode() (on, known bool) {
+	r.mu.Lock()
+	p := r.proc
+	r.mu.Unlock()
+	if p == nil || !r.spec.PTY || len(p.Files()) != 1 {
+		return false, false
+	}
+	on, err := ptyhost.LineMode(p.Files()[0])
+	return on, err == nil
+}
+
 // whyQuiet says why a run's readiness is its output's silence.
 func whyQuiet(r *run) string {
 	if r.agent == nil {
@@ -195,10 +218,11 @@ func whyQuiet(r *run) string {
 }
 
 // SubmitReady is Submit as scripts need it: it waits (up to ready) until the run is
-// ready (awaitReady). An agent that was idle gets the text pasted, Enter once it has
-// gone quiet, and a check that the submit took (the agent left idle, or the text left
-// its input line), the Enter sent once more if it did not, and ErrNotTaken if it
-// still did not. A run ready by its output's silence gets a plain Submit, unchecked. Agents
+// ready (awaitReady), pastes, and presses Enter once the run has gone quiet. For an
+// agent that was idle it then checks that the submit took (the agent left idle, or
+// the text left its input line), sends the Enter once more if it did not, and fails
+// with ErrNotTaken if it still did not; a run ready by its output's silence is not
+// checked. Agents
 // and other interactive programs drop input while they start (Claude Code lost every
 // Enter sent in its first seconds, codex drops prompts typed before its app-server is
 // up): this is what makes `corral spawn` followed by `corral submit` work, whatever
@@ -214,11 +238,6 @@ func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready tim
 	if err != nil {
 		return res, err
 	}
-	if how != ReadyAgentIdle {
-		// Nothing tells whether it took: no agent state leaves idle, and the text a
-		// program in cooked mode echoed stays on its screen once read.
-		return res, s.Submit(id, text)
-	}
 	if err := s.Paste(id, text); err != nil {
 		return res, err
 	}
@@ -226,6 +245,11 @@ func (s *Supervisor) SubmitReady(ctx context.Context, id, text string, ready tim
 	// text (Gemini CLI within 40 ms): the Enter waits until the agent has drawn the
 	// text and gone quiet.
 	r.awaitQuiet(submitQuiet, submitQuietMax)
+	if how != ReadyAgentIdle {
+		// Nothing tells whether it took: no agent state leaves idle, and the text a
+		// program in cooked mode echoed stays on its screen once read.
+		return res, s.Write(id, []byte{'\r'})
+	}
 	_, sub := s.Subscribe() // after the paste: the text drawn in the input is no sign
 	defer sub.Close()
 	if err := s.Write(id, []byte{'\r'}); err != nil {

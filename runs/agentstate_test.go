@@ -241,11 +241,17 @@ printf '\r\nready: '; read -r line; printf '\r\ngot %s\r\n' "$line"; sleep 60`
 func TestSubmitReadyQuietFallback(t *testing.T) {
 	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
 	for _, c := range []struct {
-		agent, ready string
-	}{{AgentNone, "output quiet 1s (no known agent)"}, {"toy", "output quiet 1s (agent state unknown)"}} {
-		id := spawn(t, s, Spec{Name: "slow", Shell: slowStart, PTY: true, Agent: c.agent})
+		agent, raw, ready string
+		after             time.Duration
+	}{
+		{AgentNone, "", "output quiet 3s (no known agent, terminal in line mode)", 3500 * time.Millisecond},
+		{"toy", "", "output quiet 3s (agent state unknown, terminal in line mode)", 3500 * time.Millisecond},
+		// A full-screen app takes its keys in raw mode: a quiet second then does.
+		{"toy", "stty -icanon -echo; ", "output quiet 1s (agent state unknown)", 1500 * time.Millisecond},
+	} {
+		id := spawn(t, s, Spec{Name: "slow", Shell: c.raw + slowStart, PTY: true, Agent: c.agent})
 		res, err := s.SubmitReady(context.Background(), id, "hello", 20*time.Second)
-		if err != nil || res.Ready != c.ready || res.Waited < time.Second {
+		if err != nil || res.Ready != c.ready || res.Waited < c.after {
 			t.Fatalf("agent %q: %+v %v", c.agent, res, err)
 		}
 		waitOutput(t, s, id, "got hello")
@@ -255,8 +261,8 @@ func TestSubmitReadyQuietFallback(t *testing.T) {
 	}
 	id := spawn(t, s, Spec{Name: "busy", PTY: true,
 		Shell: `(while :; do echo tick; sleep 0.1; done) & read -r line; echo "got $line"; sleep 60`})
-	_, err := s.SubmitReady(context.Background(), id, "never", 1500*time.Millisecond)
-	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "waited for its output to be quiet for 1s (no known agent)") {
+	_, err := s.SubmitReady(context.Background(), id, "never", 3500*time.Millisecond)
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "waited for its output to be quiet for 3s (no known agent, terminal in line mode)") {
 		t.Errorf("a run that never goes quiet: %v", err)
 	}
 	if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), "never") {
