@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/reaper"
 	"corral/runs/agentstate"
 )
 
@@ -101,13 +102,18 @@ func (r *run) awaitQuiet(quiet, limit time.Duration) {
 // little longer. A run that has printed nothing at all is ready after
 // readySilentStart from its start: a plain reader (cat, a read loop) prints nothing
 // before its input, and the span leaves a program that takes a while to start the
-// time to print its first byte, after which the quiet spans count (Gemini CLI, a
-// Node program, printed nothing for over 3 s on a loaded machine, and lost a prompt
-// typed then).
+// time to print its first byte, after which the quiet spans count. Silence is not
+// enough while the run's processes work: a Node CLI loading its code prints nothing
+// for seconds on a loaded machine (Gemini CLI, over 5 s at a load of 10 on two cores)
+// and throws away what was typed then. So the run must also have used less than
+// readyCPU of processor time over the last readyCPUWindow: a program waiting for its
+// input uses none.
 const (
 	readyQuiet       = time.Second
 	readyLineMode    = 3 * time.Second
-	readySilentStart = 5 * time.Second
+	readySilentStart = 3 * time.Second
+	readyCPUWindow   = 500 * time.Millisecond
+	readyCPU         = 50 * time.Millisecond
 )
 
 // ReadyAgentIdle is a submit's readiness when its agent was idle.
@@ -134,6 +140,7 @@ func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration
 	defer limit.Stop()
 	wake := time.NewTimer(time.Hour)
 	defer wake.Stop()
+	var cpu cpuSample
 	for {
 		info, err := s.Info(r.id)
 		if err != nil {
@@ -157,13 +164,22 @@ func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration
 			}
 			now := s.clock.Now()
 			ok, at := quietReady(info, now, span)
-			if ok {
-				return fmt.Sprintf("output quiet %s (%s)", span, why), nil
-			}
-			waited = fmt.Sprintf("its output to be quiet for %s (%s); its last output was %s ago", span, why,
-				now.Sub(info.LastOutputAt).Round(time.Millisecond))
+			said := fmt.Sprintf("output quiet %s", span)
 			if info.LastOutputAt.IsZero() {
+				said = fmt.Sprintf("no output in %s", readySilentStart)
+			}
+			switch {
+			case ok && cpu.idle(info.PID, time.Now()):
+				return fmt.Sprintf("%s (%s)", said, why), nil
+			case ok:
+				waited = fmt.Sprintf("its processes to go idle, its output quiet (%s): they used %s of CPU in the last %s",
+					why, cpu.used, readyCPUWindow)
+				at = cpu.next
+			case info.LastOutputAt.IsZero():
 				waited = fmt.Sprintf("its first output or %s of silence since its start (%s)", readySilentStart, why)
+			default:
+				waited = fmt.Sprintf("its output to be quiet for %s (%s); its last output was %s ago", span, why,
+					now.Sub(info.LastOutputAt).Round(time.Millisecond))
 			}
 			wake.Reset(max(at.Sub(now), time.Millisecond))
 		}
@@ -194,6 +210,42 @@ func awaitRun(ctx context.Context, sub *Subscription, id string, wake, limit <-c
 			return ctx.Err()
 		}
 	}
+}
+
+// cpuSample follows the processor time a run's session uses while a submit waits.
+type cpuSample struct {
+	at    time.Time     // when total was read (zero: not yet)
+	total time.Duration // the session's members' user and system time then
+	used  time.Duration // over the last window
+	next  time.Time     // when to look again
+}
+
+// idle reports whether the session of root used less than readyCPU over the last
+// readyCPUWindow; a first look (or one after more than a window) takes a sample and
+// says no, with next a window on. Where processes cannot be read, it says yes.
+func (c *cpuSample) idle(root int, now time.Time) bool {
+	members, err := reaper.Session(root)
+	if err != nil || len(members) == 0 {
+		return true
+	}
+	var ticks uint64
+	for _, p := range members {
+		ticks += p.UTime + p.STime
+	}
+	total := time.Duration(ticks) * time.Second / time.Duration(reaper.ClockTicks())
+	since := now.Sub(c.at)
+	if c.at.IsZero() || since > 2*readyCPUWindow || since < readyCPUWindow/2 {
+		if c.at.IsZero() || since > 2*readyCPUWindow {
+			c.at, c.total = now, total
+		}
+		c.next = c.at.Add(readyCPUWindow)
+		return false
+	}
+	// Less than before: a member exited, which is no sign of rest.
+	c.used = max(total-c.total, 0)
+	busy := total < c.total || c.used >= readyCPU
+	c.at, c.total, c.next = now, total, now.Add(readyCPUWindow)
+	return !busy
 }
 
 // lineMode reports whether the run's terminal is in line mode; known is false for a
