@@ -88,8 +88,8 @@ func TestSubmitWaitsForQuietOutput(t *testing.T) {
 		sub := agentCorral(t, env, append(append([]string{"submit"}, c.flags...), id, "hello", c.name)...)
 		took := time.Since(start)
 		line, ok := eventually.Within(10*time.Second, func() (string, bool) {
-			b, err := os.ReadFile(got)
-			return string(b), err == nil
+			b, _ := os.ReadFile(got) // the shell creates it before printf writes the line
+			return string(b), strings.HasSuffix(string(b), "\n")
 		})
 		if !ok || line != "hello "+c.name+"\n" {
 			t.Fatalf("%s read %q (submit: %+v)", c.name, line, sub)
