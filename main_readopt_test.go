@@ -367,7 +367,7 @@ func TestRealAgentStateAfterServerKill(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer os.RemoveAll(root)
+			t.Cleanup(func() { os.RemoveAll(root) }) // after the session's end (agentSession)
 			launch, err := a.Prepare(root, srv.URL)
 			if err != nil {
 				t.Fatal(err)
@@ -429,7 +429,7 @@ func TestRealAgentSubmitWithoutState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer os.RemoveAll(root)
+			t.Cleanup(func() { os.RemoveAll(root) }) // after the session's end (agentSession)
 			launch, err := a.Prepare(root, srv.URL)
 			if err != nil {
 				t.Fatal(err)
