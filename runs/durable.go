@@ -220,6 +220,24 @@ func (r *run) commitBehindLocked(rec Record) {
 	}
 }
 
+// persistLightLocked writes the run's record behind, without the fsyncs: for what
+// only shows (an agent's state's rule), so that corral ls reads what Info says
+// without a durable write on the reader's path. A durable write still pending stays
+// durable, with this record.
+func (r *run) persistLightLocked() {
+	if r.sup.reg == nil || r.unrecorded || r.epoch == 0 {
+		return
+	}
+	rec := r.recordLocked()
+	light := r.wb.pending == nil || r.wb.light
+	r.wb.pending, r.wb.light = &rec, light
+	if !r.wb.busy {
+		r.wb.busy = true
+		r.sup.writers.Add(1)
+		go r.writeBehind()
+	}
+}
+
 // commitCgroup stores the record of a run about to start in its cgroup, naming the
 // cgroup, before anything runs in it. A Corral killed after the fork then leaves a
 // cgroup its record names, which a reconcile empties (reconcile.go, liveness), so the

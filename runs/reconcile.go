@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -500,6 +501,13 @@ func (s *Supervisor) adopt(rec Record) bool {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailAdopted, nil)
+	if rec.Agent != "" || rec.AgentState != agentstate.Unknown {
+		// Without its terminal nobody judges its agent: the old owner's state is no
+		// longer anyone's word, and corral ls says what info does.
+		r.mu.Lock()
+		r.persistLocked()
+		r.mu.Unlock()
+	}
 	// Not our child: its exit is seen through a pidfd, and its status is unknown.
 	go r.monitor(func() { reaper.WaitGone(context.Background(), r.info.Fingerprint) })
 	return true

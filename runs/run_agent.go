@@ -200,12 +200,13 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	}
 	if r.agent.Load() != a {
 		r.mu.Unlock()
-		return
+		return // another agent took the terminal since
 	}
-	if r.info.AgentState == tr.State { // the same state by another rule: no news, no write
+	if r.info.AgentState == tr.State { // the same state by another rule: no news
 		r.info.AgentRule = tr.Rule
 		cp := r.info
 		r.latest.Store(&cp)
+		r.persistLightLocked() // corral ls shows the rule info does
 		r.mu.Unlock()
 		return
 	}

@@ -54,6 +54,9 @@ var (
 	Input  = declare("input", LaneInput, onRun(input))
 	Paste  = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
 	Submit = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
+		if a.ReadyTimeoutMS <= 0 && a.ReadyDefault {
+			return SubmitReadyDefault + BudgetMargin
+		}
 		return max(blocking(a.ReadyTimeoutMS), InputBudget)
 	})
 	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error {

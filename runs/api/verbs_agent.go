@@ -48,11 +48,12 @@ type (
 		Run         RunInfo                `json:"run"`
 		Explanation agentstate.Explanation `json:"explanation"`
 	}
-	// SubmitReply says how a submit went: with a ready timeout, how long it waited
-	// for the agent and what showed the submit took.
+	// SubmitReply says how a submit went: when it waited, how long, what made the run
+	// ready ("agent idle", or its output quiet) and what showed the submit took.
 	SubmitReply struct {
 		ID       string `json:"id"`
 		WaitedMS int64  `json:"waited_ms"`
+		Ready    string `json:"ready,omitempty"`
 		Resent   bool   `json:"resent"`
 		Took     string `json:"took,omitempty"`
 	}
@@ -162,20 +163,34 @@ func explain(_ context.Context, c Core, a RunRef) (ExplainReply, error) {
 	return ExplainReply{Run: RunInfo{info}, Explanation: e}, err
 }
 
-// submit pastes text and presses Enter; with a ready timeout it first waits for the
-// agent to be ready and checks that the submit took (runs.SubmitReady).
+// SubmitReadyDefault bounds a submit's wait for the run to be ready when no ready
+// timeout was given: longer than any agent seen starting (a first start that logs in
+// or updates itself takes tens of seconds), short enough that a script is never stuck.
+const SubmitReadyDefault = 2 * time.Minute
+
+// submit pastes text and presses Enter; with a ready timeout, or ReadyDefault, it
+// first waits for the run to be ready and checks that the submit took
+// (runs.SubmitReady).
 func submit(ctx context.Context, c Core, a TextArgs) (SubmitReply, error) {
 	id, err := Resolve(c, a.ID)
 	if err != nil {
 		return SubmitReply{}, err
 	}
-	if a.ReadyTimeoutMS <= 0 {
-		return SubmitReply{ID: id}, c.Submit(id, a.Text)
+	ready := time.Duration(a.ReadyTimeoutMS) * time.Millisecond
+	if ready <= 0 {
+		if !a.ReadyDefault {
+			return SubmitReply{ID: id}, c.Submit(id, a.Text)
+		}
+		ready = SubmitReadyDefault
 	}
-	res, err := c.SubmitReady(ctx, id, a.Text, time.Duration(a.ReadyTimeoutMS)*time.Millisecond)
-	rep := SubmitReply{ID: id, WaitedMS: runs.Millis(res.Waited), Resent: res.Resent, Took: res.Took}
+	res, err := c.SubmitReady(ctx, id, a.Text, ready)
+	rep := SubmitReply{ID: id, WaitedMS: runs.Millis(res.Waited), Ready: res.Ready, Resent: res.Resent, Took: res.Took}
 	if err != nil {
-		return rep, errorf(codeOfSubmit(err), "%v", err)
+		code := codeOfSubmit(err)
+		if code == CodeTimeout && a.ReadyTimeoutMS <= 0 { // the bound nobody asked for is no timeout of theirs
+			return rep, errorf(CodeFailed, "%v (the default bound; --ready-timeout sets one)", err)
+		}
+		return rep, errorf(code, "%v", err)
 	}
 	return rep, nil
 }

@@ -104,6 +104,7 @@ type opts struct {
 	history  bool
 	until    string
 	ready    time.Duration
+	readySet bool // --ready-timeout was given
 	agent    string
 	hooks    string
 	timeout  time.Duration   // --timeout: how long to wait for the server's answer
@@ -164,7 +165,10 @@ func parse(name string, v verb, args []string) (*opts, error) {
 		}
 		pos, before = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
-	fs.Visit(func(f *flag.Flag) { o.offSet = o.offSet || f.Name == "offset" })
+	fs.Visit(func(f *flag.Flag) {
+		o.offSet = o.offSet || f.Name == "offset"
+		o.readySet = o.readySet || f.Name == "ready-timeout"
+	})
 	pos = append(pos, after...)
 	switch {
 	case v.args >= 0 && len(pos) != v.args:

@@ -38,9 +38,11 @@ var verbs = map[string]verb{
 	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
 	api.Paste.Name():    {synopsis: "ID TEXT", summary: "paste (bracketed when the app asked for it)", args: argsIDAndMore, do: paste},
 	api.Submit.Name(): {synopsis: "ID TEXT [--ready-timeout DUR]",
-		summary: "paste, then Enter; an agent first gets ready, and the submit is checked", args: argsIDAndMore, do: submit,
+		summary: "paste, then Enter, once the run is ready (its agent idle, or its output quiet); an agent's submit is checked",
+		args:    argsIDAndMore, do: submit,
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.DurationVar(&o.ready, "ready-timeout", 30*time.Second, "wait up to this long for the agent to be idle (0: submit at once, unchecked)")
+			fs.DurationVar(&o.ready, "ready-timeout", 0, fmt.Sprintf(
+				"wait up to this long for the run to be ready, then exit 124 (default: up to %s, then fail)", api.SubmitReadyDefault))
 		}},
 	api.Kill.Name():      {synopsis: "ID", summary: "end the run (manual-cancel, the usual escalation)", args: 1, do: refVerb(api.Kill)},
 	api.Interrupt.Name(): {synopsis: "ID", summary: "Ctrl-C (PTY) or SIGINT to its session (pipe)", args: 1, do: refVerb(api.Interrupt)},
@@ -213,10 +215,18 @@ func paste(c *client.Client, o *opts, env Env) int {
 	return done(api.Paste, c, api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:])}, o, env)
 }
 
-// submit waits for an agent to be ready, submits and checks it took (the server
-// does: runs.SubmitReady); not ready in time exits 124, not taken 1.
+// submit waits for the run to be ready, submits and, for an agent, checks it took
+// (the server does: runs.SubmitReady). It never types at once: without
+// --ready-timeout the wait is bounded by api.SubmitReadyDefault. Not ready within
+// --ready-timeout exits 124; within the default bound, or not taken, 1. It says
+// what made the run ready.
 func submit(c *client.Client, o *opts, env Env) int {
-	args := api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:]), ReadyTimeoutMS: o.ready.Milliseconds()}
+	if o.readySet && o.ready <= 0 {
+		fmt.Fprintf(env.Stderr, "corral submit: --ready-timeout must be more than 0 (a submit always waits for the run to be ready; corral paste and send-keys type at once)\n")
+		return ExitUsage
+	}
+	args := api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:]), ReadyTimeoutMS: o.ready.Milliseconds(),
+		ReadyDefault: !o.readySet}
 	rep, err := api.Submit.Call(o.ctx, c, args)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral submit: %v\n", err)
@@ -230,7 +240,10 @@ func submit(c *client.Client, o *opts, env Env) int {
 			api.SubmitReply
 			OK bool `json:"ok"`
 		}{rep, true})
-	} else if rep.Resent {
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stdout, "ready: %s (after %s)\n", rep.Ready, (time.Duration(rep.WaitedMS) * time.Millisecond).String())
+	if rep.Resent {
 		fmt.Fprintf(env.Stderr, "corral submit: the first Enter did not take; sent again, and it did (%s)\n", rep.Took)
 	}
 	return ExitOK
