@@ -115,15 +115,16 @@ type NotifyMark struct {
 // notes is what a run's notifications remember; mu is taken after the run's mu, never
 // before it.
 type notes struct {
-	mu      sync.Mutex
-	episode uint64      // episodes that ended
-	needed  bool        // a need came in this episode: input ends it
-	mark    *NotifyMark // the last need told or seen
-	sent    time.Time   // the last notification sent, for the rate limit
-	held    []need      // needs within the window, said when it ends
-	timer   watchdog.Timer
-	input   time.Time // when input was last written to the run
-	working time.Time // when the agent last entered working
+	mu       sync.Mutex
+	episode  uint64      // episodes that ended
+	needed   bool        // a need came in this episode: input ends it
+	mark     *NotifyMark // the last need told or seen
+	sent     time.Time   // the last notification sent, for the rate limit
+	held     []need      // needs within the window, said when it ends
+	timer    watchdog.Timer
+	input    time.Time // when input was last written to the run
+	working  time.Time // when the agent last entered working
+	restored bool      // given what a record kept, once
 }
 
 // worked notes the agent entered working at: the episode of a need ends.
@@ -160,10 +161,15 @@ func (n *notes) kept() (uint64, *NotifyMark) {
 	return n.episode, m
 }
 
-// restore takes back what a record kept (a run re-adopted by a new server).
-func (n *notes) restore(rec Record) {
+// restore takes back what a record kept (a run re-adopted by a new server), once:
+// false when it already had.
+func (n *notes) restore(rec Record) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.restored {
+		return false
+	}
+	n.restored = true
 	n.episode = rec.AgentEpisode
 	if m := rec.AgentNotified; m != nil {
 		cp := *m
@@ -172,17 +178,20 @@ func (n *notes) restore(rec Record) {
 			n.sent = m.At
 		}
 	}
+	return true
 }
 
 // restoreAgent gives a re-adopted run's agent what its record kept: the episodes and
 // the last need told, and the state before (a turn that was working when the old
-// server went, and is idle now, ended).
+// server went, and is idle now, ended). Only the agent the record names is given it,
+// and only once: an agent recognised in the foreground at re-adoption gets a new
+// detection (agent_fg.go) and is restored then, so the question it asked before the
+// restart is not announced again either.
 func (r *run) restoreAgent(rec Record) {
 	a := r.agent.Load()
-	if a == nil {
-		return // its foreground agent left in the meantime
+	if a == nil || a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
+		return
 	}
-	a.notes.restore(rec)
 	a.evalMu.Lock()
 	if rec.AgentState != agentstate.Unknown {
 		a.decided = rec.AgentState

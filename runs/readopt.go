@@ -86,6 +86,7 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	r.change(EventSpawn, DetailResumed, nil)
 	// An agent in its foreground, not named by its command, is known before it prints.
 	r.lookAtStart()
+	r.restoreAgent(rec) // an agent the look found: what its notifications said
 	r.rejudgeAgent(rec)
 	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason

@@ -55,7 +55,7 @@ type Record struct {
 	// one never tells it again.
 	AgentEpisode  uint64      `json:"agent_episode,omitempty"`
 	AgentNotified *NotifyMark `json:"agent_notified,omitempty"`
-	AgentBy         string           `json:"agent_by,omitempty"` // how the agent was recognised (Info.AgentBy)
+	AgentBy       string      `json:"agent_by,omitempty"` // how the agent was recognised (Info.AgentBy)
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to
