@@ -11,6 +11,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -134,11 +135,11 @@ func init() {
 		"replay":    {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
 		"run":       {"[flags] -- CMD [ARGS...]", "run one command under supervision in the foreground", cmdRun},
 		"parity":    {"[flags] -- CMD [ARGS...]", "run it in a PTY and with pipes at once; show what differs", cmdParity},
-		"ls":        {"[--json] [--all] [--host H]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
+		"ls":        {"[--json] [--all] [--host H] [--timeout DUR]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
 		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
-		"proxy": {"[--state-dir DIR]", "bridge stdin/stdout to this host's server (what --ssh runs)", cmdProxy},
+		"proxy": {"[--state-dir DIR] [--start]", "bridge stdin/stdout to this host's running server (what --ssh runs)", cmdProxy},
 		"server": {"[--state-dir DIR] [--upgrade] [--window-size POLICY]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
 			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends; --window-size: the size of a run\n" +
 			"several attached UIs show: latest, smallest or largest ([ui] window_size)", cmdServer},
@@ -534,8 +535,9 @@ var signalExit = map[os.Signal]int{
 	syscall.SIGHUP: exitGotSIGHUP, syscall.SIGQUIT: exitGotSIGQUIT,
 }
 
-// listFlags parses the flags shared by ls and reconcile (all and host: ls's own).
-func listFlags(name string, args []string, all *bool, host *string) (asJSON bool, stateDir string, code int, ok bool) {
+// listFlags parses the flags shared by ls and reconcile (all, host and timeout: ls's
+// own).
+func listFlags(name string, args []string, all *bool, host *string, timeout *time.Duration) (asJSON bool, stateDir string, code int, ok bool) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	fs.StringVar(&stateDir, "state-dir", "", "state directory")
@@ -544,6 +546,10 @@ func listFlags(name string, args []string, all *bool, host *string) (asJSON bool
 	}
 	if host != nil {
 		fs.StringVar(host, "host", "", "only this host's runs: local, or a [[host]] of the config (default: every host)")
+	}
+	if timeout != nil {
+		fs.DurationVar(timeout, "timeout", 0, fmt.Sprintf("how long each other host is given to list its runs over ssh (default %v): one that\n"+
+			"has not answered by then is listed as its error, beside the others' runs", client.OutputLimit))
 	}
 	code, ok = parseCommand(name, fs, args, "")
 	if ok && fs.NArg() > 0 {
@@ -678,15 +684,25 @@ func uiExit(err error) int {
 func cmdProxy(args []string) int {
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
+	start := fs.Bool("start", false, "start the state dir's server when none runs (what spawn --host and a UI's first\n"+
+		"attachment ask); without it only a running server is bridged, and none is exit 3, so a UI\n"+
+		"that reconnects never undoes a corral shutdown")
 	if code, ok := parseCommand("proxy", fs, args, ""); !ok {
 		return code
 	}
 	dir, err := config.ResolveStateDir(*stateDir, config.Default().StateDir)
-	if err == nil {
+	switch {
+	case err != nil:
+	case *start:
 		err = client.ProxySelf(dir, os.Stdin, os.Stdout, server.StartSelf)
+	default:
+		err = client.Proxy(dir, os.Stdin, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral proxy: %v\n", err)
+		if errors.Is(err, client.ErrNoServer) && !*start {
+			return client.ExitNoServer
+		}
 		return exitFailure
 	}
 	return 0
@@ -709,6 +725,7 @@ func controlEnv() control.Env {
 			return exitCode(i, spawnErr, got)
 		},
 		Stdin: os.Stdin, Stdout: hostterm.Stdout(), Stderr: os.Stderr,
+		RunOutput: func(raw bool) io.Writer { return hostterm.Output(raw) },
 	}
 }
 
@@ -733,6 +750,9 @@ func cmdServer(args []string) int {
 	if *upgrade {
 		return control.Upgrade(*stateDir, controlEnv())
 	}
+	// The server and its keeper hold nothing of whoever started them but stdio (a
+	// caller's pipe on fd 7, make's jobserver) and the keeper's socket.
+	server.CloseInherited()
 	if keeper.Supported && !*noKeeper && !keeper.Started() {
 		// This process keeps the runs; the server proper is its child (DESIGN §18).
 		if err := server.Keep(*stateDir, append([]string{"server"}, args...), *daemon); err != nil {
@@ -749,9 +769,21 @@ func cmdServer(args []string) int {
 }
 
 func cmdReconcile(args []string) int {
-	asJSON, stateDir, code, ok := listFlags("reconcile", args, nil, nil)
+	asJSON, stateDir, code, ok := listFlags("reconcile", args, nil, nil, nil)
 	if !ok {
 		return code
+	}
+	// The runs a live keeper keeps are not a dead server's, though no server renews
+	// their leases: reconciling them would end what the keeper's next server takes back.
+	if dir, err := config.StateDir(stateDir); err == nil {
+		var kd *client.KeeperDown
+		if c, err := client.Dial(dir); err == nil {
+			c.Close()
+		} else if errors.As(err, &kd) {
+			fmt.Fprintf(os.Stderr, "corral reconcile: %v; its runs are the keeper's, not a dead server's: nothing reconciled "+
+				"(ending the keeper, kill %d, leaves them to reconcile)\n", kd, kd.PID)
+			return exitFailure
+		}
 	}
 	sup, reg, err := runs.Open(config.Default(), stateDir, warn)
 	if err != nil {
@@ -927,7 +959,8 @@ func cmdReplay(args []string) int {
 func cmdLs(args []string) int {
 	var all bool
 	var host string
-	asJSON, stateDir, code, ok := listFlags("ls", args, &all, &host)
+	var timeout time.Duration
+	asJSON, stateDir, code, ok := listFlags("ls", args, &all, &host, &timeout)
 	if !ok {
 		return code
 	}
@@ -953,12 +986,12 @@ func cmdLs(args []string) int {
 		}
 		return 0
 	}
-	return listHosts(hosts, host, stateDir, all, asJSON, local)
+	return listHosts(hosts, host, stateDir, all, asJSON, timeout, local)
 }
 
 // listHosts is corral ls across the configured hosts (host: only that one); a host
 // that could not be listed is one line on stderr, and exit code 1.
-func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, local func() (listing.Doc, error)) int {
+func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, timeout time.Duration, local func() (listing.Doc, error)) int {
 	sel := append([]client.Host{{Name: client.LocalHost}}, hosts...)
 	if host != "" {
 		h, err := control.FindHost(hosts, host)
@@ -971,7 +1004,7 @@ func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, loc
 		}
 		sel = []client.Host{h}
 	}
-	docs := control.ListHosts(sel, all, local)
+	docs := control.ListHosts(sel, all, timeout, local)
 	if asJSON {
 		listing.WriteHostsJSON(os.Stdout, docs)
 	} else {
@@ -1000,6 +1033,10 @@ func listLocal(stateDir string, all bool) (listing.Doc, error) {
 	defer reg.Close()
 	for _, w := range reg.Warnings() {
 		warn(w)
+	}
+	if st, ok := keeper.Find(dir); ok && st.Failures >= keeper.FailLimit {
+		// The records say the runs' owner is dead; they are kept, and no server comes up.
+		warn((&client.KeeperDown{Status: st}).Error())
 	}
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
 	return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err

@@ -55,7 +55,7 @@ any = ['^>']
 
 // agentEnv is a private state dir, config dir (with the toy's rules) and config file
 // (a [notify] command that appends each notification to notified).
-func agentEnv(t *testing.T) (env []string, notified string) {
+func agentEnv(t testing.TB) (env []string, notified string) {
 	t.Helper()
 	dir := t.TempDir()
 	notified = filepath.Join(dir, "notified")
@@ -71,7 +71,7 @@ func agentEnv(t *testing.T) (env []string, notified string) {
 	return env, notified
 }
 
-func agentCorral(t *testing.T, env []string, args ...string) result {
+func agentCorral(t testing.TB, env []string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(corralBin, args...)
 	cmd.Env = append(os.Environ(), env...)

@@ -189,7 +189,7 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 	t.Cleanup(func() { withBin(t, newBin, state, "shutdown") }) // before serverState's
 	const n = 20
 	for i := range n {
-		if r := serverCorral(t, state, "spawn", "--pty", "--name", fmt.Sprintf("r%02d", i), "--shell", "--",
+		if r := serverCorral(t, state, "spawn", "--pty", "--name", fmt.Sprintf("u%02d", i), "--shell", "--",
 			`while read l; do echo "got $l"; done`); r.code != 0 {
 			t.Fatalf("spawn: %+v", r)
 		}
@@ -215,9 +215,9 @@ func TestServerUpgradeKeepsRuns(t *testing.T) {
 			t.Errorf("%s: before %+v, after %+v", name, b, a)
 		}
 	}
-	withBin(t, newBin, state, "submit", "r07", "still here")
+	withBin(t, newBin, state, "submit", "u07", "still here")
 	eventually.Value(t, 10*time.Second, "input to reach a handed-over run", func() (string, bool) {
-		out := withBin(t, newBin, state, "log", "r07").stdout
+		out := withBin(t, newBin, state, "log", "u07").stdout
 		return out, strings.Contains(out, "got still here")
 	})
 	if strings.Contains(readEvents(t, state), `"reason":"supervisor-shutdown"`) {
@@ -378,7 +378,7 @@ func BenchmarkKeeper(b *testing.B) {
 	at := func(args ...string) result {
 		return run(b, withState(corralCmd(corralBin, args...), state))
 	}
-	if r := at("spawn", "--pty", "--name", "r000", "--", "sleep", "3600"); r.code != 0 {
+	if r := at("spawn", "--pty", "--name", "k000", "--", "sleep", "3600"); r.code != 0 {
 		b.Fatalf("spawn: %+v", r)
 	}
 	keeper := keeperPID(b, state)
@@ -388,7 +388,7 @@ func BenchmarkKeeper(b *testing.B) {
 	})
 	empty := memoryKB(b, keeper, "VmRSS")
 	for i := 1; i < keeperRuns; i++ {
-		if r := at("spawn", "--pty", "--name", fmt.Sprintf("r%03d", i), "--", "sleep", "3600"); r.code != 0 {
+		if r := at("spawn", "--pty", "--name", fmt.Sprintf("k%03d", i), "--", "sleep", "3600"); r.code != 0 {
 			b.Fatalf("spawn: %+v", r)
 		}
 	}

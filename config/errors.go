@@ -15,6 +15,11 @@ var ErrInvalid = errors.New("invalid config")
 // follow and act on (issue 15 item 3). Checked on Unix.
 var ErrForeignStateDir = errors.New("state dir not owned by you")
 
+// ErrUnsafeStateDirParent: a new state dir would be made in a directory that a group or
+// other users can write into (and that is not sticky, as /tmp is): they could swap it
+// for a link or a directory of their own between its creation and its use. Unix.
+var ErrUnsafeStateDirParent = errors.New("state dir parent writable by others")
+
 // Error is one problem in a config file or Procfile, located so the user can go
 // straight to it: "corral.toml:12: run "build": key "pty": want true or false".
 type Error struct {

@@ -60,3 +60,32 @@ func TestStateDirOwnership(t *testing.T) {
 		t.Fatalf("state dir through a stranger's symlink: %v, want ErrForeignStateDir", err)
 	}
 }
+
+// A new state dir is made only in a directory no group or other user can write into
+// (a sticky one, as /tmp, excepted): one they can write could have the new dir
+// swapped for theirs. Nothing is created in a refused one.
+func TestStateDirParentNotWritableByOthers(t *testing.T) {
+	for _, mode := range []os.FileMode{0o777, 0o770, 0o702} {
+		open := filepath.Join(t.TempDir(), "open")
+		if err := os.Mkdir(open, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(open, mode)
+		err := EnsureStateDir(filepath.Join(open, "sub", "state"))
+		if !errors.Is(err, ErrUnsafeStateDirParent) || !strings.Contains(err.Error(), "writable by others") ||
+			!strings.Contains(err.Error(), open) {
+			t.Errorf("mode %v: %v, want refused: %s writable by others", mode, err, open)
+		}
+		if names, _ := os.ReadDir(open); len(names) > 0 {
+			t.Errorf("mode %v: %d entries created in the refused directory", mode, len(names))
+		}
+	}
+	sticky := filepath.Join(t.TempDir(), "sticky")
+	if err := os.Mkdir(sticky, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(sticky, 0o777|os.ModeSticky)
+	if err := EnsureStateDir(filepath.Join(sticky, "state")); err != nil {
+		t.Errorf("a state dir in a sticky directory, as /tmp: %v", err)
+	}
+}

@@ -11,17 +11,26 @@ import (
 
 func owner(fi os.FileInfo) int { return int(fi.Sys().(*syscall.Stat_t).Uid) }
 
-// checkCreateInto refuses to create dir inside a directory another user owns: the
-// nearest existing ancestor must be ours or root's (root owns /tmp, whose sticky bit
-// keeps others from replacing what we create there).
+// checkCreateInto refuses to create dir inside a directory others control: the
+// nearest existing ancestor must be ours or root's, and writable by no group or other
+// user unless its sticky bit is set (root's /tmp: the bit keeps others from renaming
+// or replacing what we create there). Whoever can write into it could swap the new
+// state dir for a link or a directory of their own between its creation and its use.
 func checkCreateInto(dir string) error {
 	uid := os.Getuid()
 	for p := dir; ; p = filepath.Dir(p) {
 		fi, err := os.Stat(p)
 		if err == nil {
-			if o := owner(fi); p != dir && o != uid && o != 0 {
+			if p == dir {
+				return nil // it exists: checkOwned judges it
+			}
+			if o := owner(fi); o != uid && o != 0 {
 				return fmt.Errorf("%w: %s would be created in %s, owned by uid %d (you are uid %d)",
 					ErrForeignStateDir, dir, p, o, uid)
+			}
+			if m := fi.Mode(); m.Perm()&0o022 != 0 && m&os.ModeSticky == 0 {
+				return fmt.Errorf("%w: %s would be created in %s (mode %v): chmod go-w %s, or choose "+
+					"another --state-dir", ErrUnsafeStateDirParent, dir, p, m.Perm(), p)
 			}
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -132,6 +133,11 @@ func prepareHold(cmd *exec.Cmd) (h *hold, done func(), err error) {
 		return nil, nil, err
 	}
 	self, err := os.Executable()
+	if runtime.GOOS == "linux" {
+		// The running binary itself, even moved or deleted since it started (a server
+		// its keeper started again after a reinstall): its path may name nothing now.
+		self, err = "/proc/self/exe", nil
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("hold: %w", err)
 	}

@@ -263,6 +263,19 @@ func (p *Proc) Size() (cols, rows uint16) {
 	return p.cols, p.rows
 }
 
+// ForegroundPgrp is the PTY's foreground process group, as the kernel has it: the
+// program the terminal belongs to now (a shell's job, the agent a script started
+// with job control). ErrNotPTY on a pipe run; one ioctl, cheap enough per output.
+func (p *Proc) ForegroundPgrp() (int, error) {
+	if !p.PTY() {
+		return 0, ErrNotPTY
+	}
+	if p.closed.Load() {
+		return 0, ErrClosed
+	}
+	return getPgrp(p.term)
+}
+
 // OutputDone is closed once every reader has ended: EOF, EIO on the PTY
 // master, or forced by FinishOutput or Close.
 func (p *Proc) OutputDone() <-chan struct{} { return p.outputDone }

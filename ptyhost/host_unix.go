@@ -144,3 +144,17 @@ func setWinsize(f *os.File, cols, rows uint16) error {
 	})
 	return errors.Join(err, ioErr)
 }
+
+// getPgrp reads the terminal's foreground process group (TIOCGPGRP on the master).
+func getPgrp(f *os.File) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var pgrp int
+	var ioErr error
+	if err := rc.Control(func(fd uintptr) { pgrp, ioErr = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP) }); err != nil {
+		return 0, err
+	}
+	return pgrp, ioErr
+}

@@ -14,6 +14,7 @@ func startPTY(*exec.Cmd, Options) (*Proc, error)  { return nil, ErrNotSupported 
 func startPipe(*exec.Cmd, Options) (*Proc, error) { return nil, ErrNotSupported }
 func setWinsize(*os.File, uint16, uint16) error   { return ErrNotSupported }
 func getWinsize(*os.File) (uint16, uint16, error) { return 0, 0, ErrNotSupported }
+func getPgrp(*os.File) (int, error)               { return 0, ErrNotSupported }
 
 // hold: there is no host here, so nothing is ever held.
 type hold struct{}

@@ -139,7 +139,7 @@ func (e *escalation) expand(all []Proc, first bool) {
 	}
 	if find {
 		for _, p := range all {
-			if e.mayCarry(p) && e.admit(p, true) {
+			if e.mayCarry(p) && e.admit(p, true, false) {
 				queue = append(queue, p)
 			}
 		}
@@ -147,11 +147,12 @@ func (e *escalation) expand(all []Proc, first bool) {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		if e.extra[p.PID].refused {
+		from := e.extra[p.PID]
+		if from.refused {
 			continue
 		}
 		for _, i := range fam.kids[p.PID] {
-			if c := all[i]; c.StartTime >= p.StartTime && e.admit(c, false) {
+			if c := all[i]; c.StartTime >= p.StartTime && e.admit(c, false, from.record) {
 				queue = append(queue, c)
 			}
 		}
@@ -159,7 +160,7 @@ func (e *escalation) expand(all []Proc, first bool) {
 			continue
 		}
 		for _, i := range bySID[p.PID] {
-			if e.admit(all[i], p.PID == e.rootPID()) {
+			if e.admit(all[i], p.PID == e.rootPID(), from.record) {
 				queue = append(queue, all[i])
 			}
 		}
@@ -176,8 +177,8 @@ func (e *escalation) rootPID() int {
 
 // admit pins p and adds it to e.extra; false when it is already there, dead, not
 // signallable at all (pid <= 1), no longer the process the snapshot saw, or in claim
-// mode not Owned.
-func (e *escalation) admit(p Proc, member bool) bool {
+// mode not Owned (byRecord: descending from a process the record proves, of our uid).
+func (e *escalation) admit(p Proc, member, byRecord bool) bool {
 	if x, ok := e.extra[p.PID]; (ok && x.fp.StartTime == p.StartTime) || dead(p.State) || !ValidPID(p.PID) || p.PID == e.me.pid {
 		return false
 	}
@@ -194,23 +195,23 @@ func (e *escalation) admit(p Proc, member bool) bool {
 		return false
 	}
 	fp.PidfsIno, _ = pidfdIno(fd)
-	if _, err := e.s.read(p.PID, &now); err != nil || !e.owns(p.PID, fd) || e.inRunCgroup(p.PID) {
+	if _, err := e.s.read(p.PID, &now); err != nil || !e.ownsAs(p.PID, fd, byRecord) || e.inRunCgroup(p.PID) {
 		unix.Close(fd)
 		return false
 	}
 	e.name(now)
-	e.putExtra(fp, fd, now, member)
+	e.putExtra(fp, fd, now, member, byRecord)
 	return true
 }
 
 // putExtra records a pinned process as the run's, refusing (tracking, never
 // signalling) one in Corral's own session or group.
-func (e *escalation) putExtra(fp Fingerprint, fd int, p Proc, member bool) {
+func (e *escalation) putExtra(fp Fingerprint, fd int, p Proc, member, byRecord bool) {
 	refused := p.PID == e.me.pid || p.SID == e.me.sid || p.PGID == e.me.pgid
 	if old, dup := e.extra[fp.PID]; dup {
 		closeFd(old.fd)
 	}
-	e.extra[fp.PID] = escapee{fp: fp, fd: fd, refused: refused, member: member}
+	e.extra[fp.PID] = escapee{fp: fp, fd: fd, refused: refused, member: member, record: byRecord}
 	e.seen[fp.PID] = fp.StartTime
 	e.out[fp.PID] = !member
 }

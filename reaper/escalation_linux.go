@@ -24,6 +24,7 @@ type escapee struct {
 	fd      int
 	refused bool // in Corral's own session or group: tracked, never signalled
 	member  bool // claim mode: in the recorded root's session (gets the hang-up)
+	record  bool // claim mode: proven by the record (Claim.Recorded) or by lineage from such a one
 	stopped bool // had the stop signal
 }
 
@@ -174,12 +175,14 @@ func (e *escalation) pinExtra() {
 			e.unknown = e.unknown || !errors.Is(err, ErrGone)
 			continue
 		}
-		if !e.owns(f.PID, fd) || e.inside(f.PID) {
+		root := i == 0 && rooted
+		byRecord := !root && e.t.Claim != nil && e.t.Claim.Recorded
+		if !e.ownsAs(f.PID, fd, byRecord) || e.inside(f.PID) {
 			unix.Close(fd)
 			continue
 		}
 		e.name(p)
-		e.putExtra(f, fd, p, i == 0 && rooted)
+		e.putExtra(f, fd, p, root, byRecord)
 	}
 }
 

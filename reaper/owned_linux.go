@@ -23,12 +23,8 @@ func Owned(pid int, c Claim) error {
 	if c.EnvKey == "" || c.EnvValue == "" {
 		return fmt.Errorf("%w: no marker to check", ErrNotOurs)
 	}
-	real, eff, err := uids(pid)
-	if err != nil {
+	if err := OwnUID(pid); err != nil {
 		return err
-	}
-	if me := os.Geteuid(); real != me || eff != me {
-		return fmt.Errorf("%w: pid %d runs as uid %d (effective %d), Corral as uid %d", ErrNotOurs, pid, real, eff, me)
 	}
 	v, err := markerOf(pid, c.EnvKey)
 	if err != nil {
@@ -48,6 +44,28 @@ func (e *escalation) owns(pid, fd int) bool {
 		return true
 	}
 	return Owned(pid, *e.t.Claim) == nil && !pidfdExited(fd)
+}
+
+// ownsAs is owns, or for a process the record proves (byRecord: a recorded escapee, or
+// one descending from it) our uid alone: such a process is the run's by its exact
+// fingerprint or its lineage, and `env -i` took its marker.
+func (e *escalation) ownsAs(pid, fd int, byRecord bool) bool {
+	if !byRecord {
+		return e.owns(pid, fd)
+	}
+	return OwnUID(pid) == nil && !pidfdExited(fd)
+}
+
+// OwnUID is Owned's uid half: nil when pid's real and effective uid are Corral's.
+func OwnUID(pid int) error {
+	real, eff, err := uids(pid)
+	if err != nil {
+		return err
+	}
+	if me := os.Geteuid(); real != me || eff != me {
+		return fmt.Errorf("%w: pid %d runs as uid %d (effective %d), Corral as uid %d", ErrNotOurs, pid, real, eff, me)
+	}
+	return nil
 }
 
 // markerOf is EnvVar, read again a few times while the environment reads as empty: a

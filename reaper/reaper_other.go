@@ -70,6 +70,9 @@ func Claimed(all []Proc, c Claim, extra []Fingerprint) ([]Fingerprint, error) {
 // Owned is not supported here yet.
 func Owned(pid int, c Claim) error { return ErrNotSupported }
 
+// OwnUID is not supported here yet.
+func OwnUID(pid int) error { return ErrNotSupported }
+
 // SignalClaimed is not supported here yet.
 func SignalClaimed(c Claim, extra []Fingerprint, sig syscall.Signal) error { return ErrNotSupported }
 

@@ -89,6 +89,14 @@ type Claim struct {
 	// (a run's secret): a public one (the run id `corral ls` prints) let a process the
 	// user started with a copied id be reaped with the run (issue 23.2).
 	Find bool
+	// Recorded: the Extra fingerprints were written by Corral into a record of this
+	// state dir when it saw them leave the run (its escapees): each is the
+	// run's by that record — its exact pid, start time and boot — and needs our uid,
+	// not the marker, which an `env -i` daemon does not carry; so do the processes
+	// descending from one (by lineage, as from the root). Without it an escapee the
+	// record named was dropped after a crash and the run said "verified empty" while
+	// it lived.
+	Recorded bool
 }
 
 // Named is a process an escalation ended: its identity and its command line read

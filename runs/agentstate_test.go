@@ -3,12 +3,14 @@ package runs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
@@ -231,4 +233,70 @@ func TestAgentOfARun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s.Wait(ctx, id)
+}
+
+// slowStart prints its start-up in pieces over about 1.2 s, throws away what was
+// typed meanwhile, then echoes the first line it reads as "got …". Its screen
+// matches none of the toy's rules.
+const slowStart = `printf 'starting'; for i in 1 2 3; do sleep 0.4; printf .; done
+while read -t 0.05 -r junk; do :; done
+printf '\r\nready: '; read -r line; printf '\r\ngot %s\r\n' "$line"; sleep 60`
+
+// A submit to a run that is no agent, and to an agent whose state is unknown, waits
+// until the start-up output has gone quiet (typed at once, the text was thrown away)
+// and says so; one to a run that never goes quiet gives up with ErrNotReady, saying
+// what it waited for, and types nothing.
+func TestSubmitReadyQuietFallback(t *testing.T) {
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	for _, c := range []struct {
+		agent, raw, ready string
+		after             time.Duration
+	}{
+		{AgentNone, "", "output quiet 3s (no known agent, terminal in line mode)", 3500 * time.Millisecond},
+		{"toy", "", "output quiet 3s (agent state unknown, terminal in line mode)", 3500 * time.Millisecond},
+		// A full-screen app takes its keys in raw mode: a quiet second then does.
+		{"toy", "stty -icanon -echo; ", "output quiet 1s (agent state unknown)", 1500 * time.Millisecond},
+	} {
+		id := spawn(t, s, Spec{Name: "slow", Shell: c.raw + slowStart, PTY: true, Agent: c.agent})
+		res, err := s.SubmitReady(context.Background(), id, "hello", 20*time.Second)
+		if err != nil || res.Ready != c.ready || res.Waited < c.after {
+			t.Fatalf("agent %q: %+v %v", c.agent, res, err)
+		}
+		waitOutput(t, s, id, "got hello")
+		if info, _ := s.Info(id); info.AgentState != agentstate.Unknown {
+			t.Errorf("agent %q: state %s", c.agent, info.AgentState)
+		}
+	}
+	id := spawn(t, s, Spec{Name: "busy", PTY: true,
+		Shell: `(while :; do echo tick; sleep 0.1; done) & read -r line; echo "got $line"; sleep 60`})
+	_, err := s.SubmitReady(context.Background(), id, "never", 3500*time.Millisecond)
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "waited for its output to be quiet for 3s (no known agent, terminal in line mode)") {
+		t.Errorf("a run that never goes quiet: %v", err)
+	}
+	if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), "never") {
+		t.Error("the text was typed into a run that was not ready")
+	}
+}
+
+// The record (corral ls) says the rule Info does, also when only the rule changed (a
+// hook's word on the state shown).
+func TestAgentRuleInTheRecord(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg, WithScreens(), WithAgents(toySet(t)))
+	id := spawn(t, s, Spec{Name: "toy", Shell: toyScript, PTY: true, Agent: "toy"})
+	waitAgent(t, s, id, agentstate.Idle)
+	if err := s.Hook(id, agentstate.HookReport{State: agentstate.Idle, Event: "Stop"}); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := s.Info(id)
+	if info.AgentRule != "prompt + hook Stop" {
+		t.Fatalf("rule %q", info.AgentRule)
+	}
+	rec, ok := eventually.Within(5*time.Second, func() (Record, bool) {
+		rec, err := reg.record(id)
+		return rec, err == nil && rec.AgentRule == info.AgentRule && rec.AgentState == info.AgentState
+	})
+	if !ok {
+		t.Errorf("record: %s by %q; info: %s by %q", rec.AgentState, rec.AgentRule, info.AgentState, info.AgentRule)
+	}
 }

@@ -24,6 +24,11 @@ type Capture struct {
 	CursorVisible bool   `json:"cursor_visible"`
 	AltScreen     bool   `json:"alt_screen"`
 	Title         string `json:"title"`
+	// A capture too large for one reply comes in pages (api.ScreenAll reads them
+	// all): Lines are then the capture's lines From on, of TotalLines; both are 0
+	// when Lines are the whole capture.
+	From       int `json:"from,omitempty"`
+	TotalLines int `json:"total_lines,omitempty"`
 }
 
 // Capture returns run id's screen now; escapes keeps its attributes as SGR sequences,

@@ -271,7 +271,9 @@ func TestCgroupUsage(t *testing.T) {
 
 // A run is recorded with its cgroup before anything starts in it (no spawn hold on
 // cgroups): a Corral killed after that record and before the one with the pid leaves
-// a record without a pid, whose cgroup a reconcile empties and removes.
+// a record without a pid, whose cgroup a reconcile empties and removes (the process in
+// it carries the run's secret, as every run's does: that is what proves the cgroup the
+// run's).
 func TestCgroupRecordedBeforeTheFork(t *testing.T) {
 	base := FindCgroups("")
 	if base.Dir == "" {
@@ -279,13 +281,13 @@ func TestCgroupRecordedBeforeTheFork(t *testing.T) {
 	}
 	dir := t.TempDir()
 	dead := openReg(t, dir)
-	id := newID()
+	id, secret := newID(), newSecret()
 	cg, err := reaper.NewCgroup(base.Dir, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cg.Kill(); cg.Remove() })
-	if err := dead.create(Record{RunID: id, Name: "unborn", Backend: KindPipe, State: Starting,
+	if err := dead.create(Record{RunID: id, Secret: secret, Name: "unborn", Backend: KindPipe, State: Starting,
 		CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path}); err != nil {
 		t.Fatal(err)
 	}
@@ -294,6 +296,7 @@ func TestCgroupRecordedBeforeTheFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("sleep", "1000") // what the dead Corral had just started
+	cmd.Env = append(os.Environ(), RunSecretEnv+"="+secret)
 	cmd.SysProcAttr = cgroupAttr(fd)
 	err = cmd.Start()
 	syscall.Close(fd)

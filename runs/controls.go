@@ -3,11 +3,14 @@ package runs
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"corral/ptyhost"
 	"corral/ptyhost/keys"
+	"corral/ptyhost/screen"
 	"corral/reaper"
 )
 
@@ -153,12 +156,13 @@ func (s *Supervisor) CloseStdin(id string) error {
 // Resize sets a PTY run's window size; the kernel sends the child SIGWINCH. The screen
 // takes the size first, as tmux's does: what the child draws once told of the size
 // must be emulated at that size, and it may be read before a later resize of the
-// screen would happen.
+// screen would happen. The size is clamped to what a terminal can be (clampSize).
 func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 	r, p, err := s.live(id)
 	if err != nil {
 		return err
 	}
+	cols, rows = clampSize(cols, rows)
 	old := r.snapshot()
 	r.takeSize(cols, rows)
 	if err := p.Resize(cols, rows); err != nil {
@@ -168,7 +172,37 @@ func (s *Supervisor) Resize(id string, cols, rows uint16) error {
 		return err
 	}
 	r.change(EventState, DetailResize, func(i *Info) { i.Cols, i.Rows = cols, rows })
+	if int(old.Cols)*int(old.Rows) >= bigScreen && int(cols)*int(rows) < int(old.Cols)*int(old.Rows) {
+		freeMemory() // the larger screen's cells are garbage now
+	}
 	return nil
+}
+
+// bigScreen is the cells of a screen whose giving up returns memory to the OS
+// (about 8 MB of emulator cells); a screen of 1000×500 is 500,000.
+const bigScreen = 250_000
+
+// clampSize bounds a window size to what a terminal can be, screen.MaxCols ×
+// screen.MaxRows: a run asked for 65535×65535 held ~90 MB for its screen alone.
+// A zero stays zero (for the caller to refuse or default).
+func clampSize(cols, rows uint16) (uint16, uint16) {
+	return min(cols, screen.MaxCols), min(rows, screen.MaxRows)
+}
+
+// freeing is set while a return of freed memory to the OS is scheduled.
+var freeing atomic.Bool
+
+// freeMemory returns freed heap to the OS within a second, at most once a second (each
+// is a full collection): Go keeps freed heap for reuse, and a server would otherwise
+// keep the peak of its largest screens.
+func freeMemory() {
+	if freeing.Swap(true) {
+		return
+	}
+	time.AfterFunc(time.Second, func() {
+		freeing.Store(false)
+		debug.FreeOSMemory()
+	})
 }
 
 // Pause stops every process of the run's session with SIGSTOP (not SIGTSTP, which

@@ -220,6 +220,24 @@ func (r *run) commitBehindLocked(rec Record) {
 	}
 }
 
+// persistLightLocked writes the run's record behind, without the fsyncs: for what
+// only shows (an agent's state's rule), so that corral ls reads what Info says
+// without a durable write on the reader's path. A durable write still pending stays
+// durable, with this record.
+func (r *run) persistLightLocked() {
+	if r.sup.reg == nil || r.unrecorded || r.epoch == 0 {
+		return
+	}
+	rec := r.recordLocked()
+	light := r.wb.pending == nil || r.wb.light
+	r.wb.pending, r.wb.light = &rec, light
+	if !r.wb.busy {
+		r.wb.busy = true
+		r.sup.writers.Add(1)
+		go r.writeBehind()
+	}
+}
+
 // commitCgroup stores the record of a run about to start in its cgroup, naming the
 // cgroup, before anything runs in it. A Corral killed after the fork then leaves a
 // cgroup its record names, which a reconcile empties (reconcile.go, liveness), so the
@@ -264,9 +282,10 @@ func (r *run) recordLocked() Record {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
+		AgentBy: i.AgentBy,
 	}
-	if r.agent != nil {
-		rec.AgentEpisode, rec.AgentNotified = r.agent.notes.kept()
+	if a := r.agent.Load(); a != nil {
+		rec.AgentEpisode, rec.AgentNotified = a.notes.kept()
 	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {
@@ -395,8 +414,19 @@ func (s *Supervisor) heartbeat() {
 func (s *Supervisor) renew(runs []*run) {
 	until, err := s.reg.renewInstance()
 	if err != nil {
-		s.reg.emit("registry-error", "err", err.Error())
+		// Once, not on every tick that retries it: a full disk would otherwise fill
+		// the log with the same line (if it can be written at all). The lease file
+		// says it too, for corral ls, as far as it can be written.
+		if !s.leaseErr {
+			s.leaseErr = true
+			s.reg.emit("lease-not-renewed", "err", err.Error())
+			s.reg.noteLeaseFailure(err)
+		}
 		return
+	}
+	if s.leaseErr {
+		s.leaseErr = false
+		s.reg.emit("lease-renewed", "until", until)
 	}
 	s.leased = until
 	printed := map[string]heartbeatRun{}

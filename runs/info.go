@@ -59,6 +59,10 @@ type Info struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	// AgentBy is how the agent was recognised: "forced …" (named by --agent or the
+	// config entry), "from the command (env … → claude)", or "from the foreground
+	// process PID (…): its argv" (the program the PTY belongs to, read from /proc).
+	AgentBy string `json:"agent_by,omitempty"`
 
 	LeaseOwner     string    `json:"lease_owner,omitempty"` // instance holding the record's lease
 	LeaseEpoch     uint64    `json:"lease_epoch,omitempty"`

@@ -1,9 +1,34 @@
 package runs
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
+
+// checkName is why name cannot be a run's given name, or nil. A name is typed after
+// the verbs (corral kill NAME), printed to terminals and may be used as a file name,
+// so it is none of: empty, "." or "..", one with a "/" or a control character (an
+// escape sequence in it would reach every terminal that lists it), or one starting
+// with "-" (it would read as an option). That it is not the start of another run's id
+// is checked where the runs are known (Supervisor.newRun).
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("an empty name")
+	case name == "." || name == "..":
+		return fmt.Errorf("the name %q: a name cannot be . or ..", name)
+	case strings.HasPrefix(name, "-"):
+		return fmt.Errorf("the name %q: a name cannot start with - (it would read as an option)", Printable(name))
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Errorf("a name with control characters (%s)", Printable(name))
+	case strings.Contains(name, "/"):
+		return fmt.Errorf("the name %q: a name cannot contain /", name)
+	}
+	return nil
+}
 
 // A run is named after the program it runs (issue 12.4): `corral -- env FOO=1 claude`
 // is "claude", not "env". These wrappers run their last arguments as the program;

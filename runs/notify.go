@@ -115,15 +115,16 @@ type NotifyMark struct {
 // notes is what a run's notifications remember; mu is taken after the run's mu, never
 // before it.
 type notes struct {
-	mu      sync.Mutex
-	episode uint64      // episodes that ended
-	needed  bool        // a need came in this episode: input ends it
-	mark    *NotifyMark // the last need told or seen
-	sent    time.Time   // the last notification sent, for the rate limit
-	held    []need      // needs within the window, said when it ends
-	timer   watchdog.Timer
-	input   time.Time // when input was last written to the run
-	working time.Time // when the agent last entered working
+	mu       sync.Mutex
+	episode  uint64      // episodes that ended
+	needed   bool        // a need came in this episode: input ends it
+	mark     *NotifyMark // the last need told or seen
+	sent     time.Time   // the last notification sent, for the rate limit
+	held     []need      // needs within the window, said when it ends
+	timer    watchdog.Timer
+	input    time.Time // when input was last written to the run
+	working  time.Time // when the agent last entered working
+	restored bool      // given what a record kept, once
 }
 
 // worked notes the agent entered working at: the episode of a need ends.
@@ -160,10 +161,15 @@ func (n *notes) kept() (uint64, *NotifyMark) {
 	return n.episode, m
 }
 
-// restore takes back what a record kept (a run re-adopted by a new server).
-func (n *notes) restore(rec Record) {
+// restore takes back what a record kept (a run re-adopted by a new server), once:
+// false when it already had.
+func (n *notes) restore(rec Record) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.restored {
+		return false
+	}
+	n.restored = true
 	n.episode = rec.AgentEpisode
 	if m := rec.AgentNotified; m != nil {
 		cp := *m
@@ -172,17 +178,20 @@ func (n *notes) restore(rec Record) {
 			n.sent = m.At
 		}
 	}
+	return true
 }
 
 // restoreAgent gives a re-adopted run's agent what its record kept: the episodes and
 // the last need told, and the state before (a turn that was working when the old
-// server went, and is idle now, ended).
+// server went, and is idle now, ended). Only the agent the record names is given it,
+// and only once: an agent recognised in the foreground at re-adoption gets a new
+// detection (agent_fg.go) and is restored then, so the question it asked before the
+// restart is not announced again either.
 func (r *run) restoreAgent(rec Record) {
-	a := r.agent
-	if a == nil {
+	a := r.agent.Load()
+	if a == nil || a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
 		return
 	}
-	a.notes.restore(rec)
 	a.evalMu.Lock()
 	if rec.AgentState != agentstate.Unknown {
 		a.decided = rec.AgentState
@@ -210,8 +219,8 @@ func near(in, at time.Time) bool {
 
 // notify tells a user who is not looking that r's agent needs them, now or when the
 // rate limit's window ends; or says why not.
-func (s *Supervisor) notify(r *run, info Info, n need) {
-	nt := &r.agent.notes
+func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
+	nt := &a.notes
 	now := s.clock.Now()
 	nt.mu.Lock()
 	n.episode, nt.needed = nt.episode, true
@@ -240,7 +249,7 @@ func (s *Supervisor) notify(r *run, info Info, n need) {
 	if wait := nt.sent.Add(s.notifyCfg.MinInterval).Sub(now); len(nt.held) > 0 || !nt.sent.IsZero() && wait > 0 {
 		nt.held = append(nt.held, n)
 		if nt.timer == nil {
-			nt.timer = s.clock.AfterFunc(wait, func() { s.flushNotes(r) })
+			nt.timer = s.clock.AfterFunc(wait, func() { s.flushNotes(r, a) })
 		}
 		nt.mu.Unlock()
 		s.suppressed(r, n, "coalesced")
@@ -254,8 +263,8 @@ func (s *Supervisor) notify(r *run, info Info, n need) {
 
 // flushNotes says what the window held, at its end: one notification for all of it,
 // less the questions no longer asked.
-func (s *Supervisor) flushNotes(r *run) {
-	nt := &r.agent.notes
+func (s *Supervisor) flushNotes(r *run, a *agentRun) {
+	nt := &a.notes
 	info := r.snapshot()
 	now := s.clock.Now()
 	nt.mu.Lock()
@@ -298,9 +307,10 @@ func (s *Supervisor) flushNotes(r *run) {
 	r.persistNotes()
 }
 
-// dropNotes ends the window of a run that has ended: what it held is not said.
-func (r *run) dropNotes() {
-	nt := &r.agent.notes
+// dropNotes ends the window of a's run, which has ended, or of a detection another
+// agent took over from: what it held is not said.
+func (r *run) dropNotes(a *agentRun) {
+	nt := &a.notes
 	nt.mu.Lock()
 	held := nt.held
 	if nt.timer != nil {

@@ -84,6 +84,10 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailResumed, nil)
+	// An agent in its foreground, not named by its command, is known before it prints.
+	r.lookAtStart()
+	r.restoreAgent(rec) // an agent the look found: what its notifications said
+	r.rejudgeAgent(rec)
 	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason
 		if reason == ReasonNone {
@@ -104,6 +108,34 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	}
 	s.reg.emit("resume", "run_id", r.id, "pid", k.PID, "epoch", rec.LeaseEpoch)
 	return d
+}
+
+// rejudgeAgent gives a resumed run its agent's state at once, judged from the screen
+// and title rebuilt from the transcript and the keeper's bytes, by the rules and the
+// detector that judge it live: an agent that prints nothing after the change (one at
+// its permission question) is not left unknown until its next output. The state
+// keeps the old server's since when that server had judged the same, and the record
+// is written either way, so that corral ls (the registry) and info, poll, explain and
+// the UI (the run's Info) say the same from the start.
+func (r *run) rejudgeAgent(rec Record) {
+	if a := r.agent.Load(); a != nil && r.screen != nil {
+		now := r.sup.clock.Now()
+		a.evalMu.Lock()
+		tr, changed := a.det.Update(r.agentInputs(a), now)
+		a.evalMu.Unlock()
+		if tr.State == rec.AgentState && !rec.AgentStateSince.IsZero() && rec.AgentStateSince.Before(now) {
+			tr.Since = rec.AgentStateSince
+		}
+		if changed {
+			r.agentChanged(a, tr)
+			return // written with the change
+		}
+	}
+	r.mu.Lock()
+	if r.info.State == Running && rec.AgentState != r.info.AgentState {
+		r.persistLocked() // the old server's state is no longer anyone's word
+	}
+	r.mu.Unlock()
 }
 
 // errOwnerAlive: the kept run's record belongs to an instance that is alive (it took the
@@ -232,6 +264,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		r.startAgent(a)
 		r.restoreAgent(rec) // what its notifications said: not said again
 	}
+	r.watchForeground()
 	return r
 }
 

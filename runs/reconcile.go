@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"slices"
 	"sync"
 	"time"
 
 	"corral/reaper"
+	"corral/runs/agentstate"
 	"corral/watchdog"
 )
 
@@ -71,7 +75,7 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		if err != nil {
 			return err
 		}
-		view := newProcView()
+		view := newProcView(s.reg.identity)
 		for _, rec := range recs {
 			if rec.State == Exited {
 				s.expire(t, rec)
@@ -122,6 +126,18 @@ func (s *Supervisor) expire(t tx, rec Record) {
 func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
 	reg := s.reg
+	if why := reg.foreignRecord(*rec); why != "" {
+		// Never stolen: the record is the other dir's, and so is the run. Closed (in
+		// this dir only) once nothing of it is left, so a copy does not list a run
+		// gone for good as running forever.
+		if gone := view.foreignGone(*rec); gone != "" {
+			d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why+"; "+gone
+			s.close(t, rec, Lost, d.Detail)
+			return d, false
+		}
+		d.Decision, d.Detail = VerdictLeftAlone, why
+		return d, false
+	}
 	if rec.OwnerInstanceID == reg.Instance() {
 		d.Decision, d.Detail = VerdictKept, "owned by this instance"
 		return d, false
@@ -163,12 +179,15 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 // most once per pass: a /proc scan costs milliseconds, and a thousand records whose
 // processes are gone would otherwise scan it a thousand times.
 type procView struct {
-	all     []reaper.Proc // nil until first needed
-	owners  map[string]bool
-	scanned bool
+	identity string        // the state dir's: a record carrying it proves its escapees (claimOf)
+	all      []reaper.Proc // nil until first needed
+	owners   map[string]bool
+	scanned  bool
 }
 
-func newProcView() *procView { return &procView{owners: map[string]bool{}} }
+func newProcView(identity string) *procView {
+	return &procView{identity: identity, owners: map[string]bool{}}
+}
 
 func (v *procView) instanceAlive(reg *Registry, id string) bool {
 	alive, ok := v.owners[id]
@@ -199,7 +218,7 @@ func (v *procView) liveness(rec Record) (bool, string) {
 	if rec.PID == 0 && rec.Cgroup != "" {
 		// Recorded before its fork (cgroups need no hold): the owner died before it
 		// recorded the pid; the cgroup holds whatever it started.
-		alive, why, _ := cgroupLiveness(rec)
+		alive, why, _ := v.cgroupLiveness(rec)
 		return alive, why
 	}
 	if rec.PID == 0 {
@@ -212,7 +231,7 @@ func (v *procView) liveness(rec Record) (bool, string) {
 		// The cgroup is the run: its members, whatever their session. One gone from
 		// outside (emptied and removed) leaves what the record still knows: the root
 		// and the escapees, found as on sessions.
-		if alive, why, gone := cgroupLiveness(rec); !gone {
+		if alive, why, gone := v.cgroupLiveness(rec); !gone {
 			return alive, why
 		}
 	}
@@ -220,7 +239,7 @@ func (v *procView) liveness(rec Record) (bool, string) {
 	if err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID {
 		return false, "recorded during another boot"
 	}
-	claim := claimOf(rec)
+	claim := claimOf(rec, v.identity)
 	if left, _ := reaper.Claimed(v.snapshot(), claim, rec.escapeeFingerprints()); len(left) > 0 {
 		return true, ""
 	}
@@ -233,6 +252,99 @@ func (v *procView) liveness(rec Record) (bool, string) {
 			rec.PID, p.StartTime, rec.Fingerprint.StartTime)
 	}
 	return false, "the process is gone"
+}
+
+// foreignGone says why nothing of another state dir's record can be alive, or "" when
+// something may be. Unlike liveness it changes nothing (an empty cgroup is not
+// removed: the other dir may be about to start the run in it) and signals nothing.
+func (v *procView) foreignGone(rec Record) string {
+	boot, err := reaper.BootID()
+	switch {
+	case err == nil && rec.Fingerprint.BootID != "" && boot != rec.Fingerprint.BootID:
+		return "recorded during another boot"
+	case rec.Cgroup != "":
+		if _, err := os.Stat(rec.Cgroup); errors.Is(err, fs.ErrNotExist) {
+			return "its cgroup is gone"
+		}
+		return ""
+	case rec.PID == 0 || badRecord(rec) != "":
+		return ""
+	}
+	if alive, _ := rec.Fingerprint.Alive(); alive {
+		return ""
+	}
+	claim := claimOf(rec, "")
+	claim.Recorded = rec.Secret != "" // only looked for: its escapees count too
+	if left, err := reaper.Claimed(v.snapshot(), claim, rec.escapeeFingerprints()); err != nil || len(left) > 0 {
+		return ""
+	}
+	return "its processes are gone"
+}
+
+// cgroupLiveness is liveness for a record naming a cgroup: alive while the cgroup has
+// a live member and one of its members proves the cgroup the run's (cgroupProven). A
+// forged record naming a cgroup under Corral's own base (corral/<id>) got root
+// processes that carried no run secret killed: the cgroup's name and owner prove only
+// that Corral's base holds it, not what was put in it.
+//
+// gone: the cgroup is gone or empty (cgroupLiveness); the caller falls back to what
+// else the record knows.
+func (v *procView) cgroupLiveness(rec Record) (alive bool, why string, gone bool) {
+	alive, why, gone = cgroupLiveness(rec)
+	if !alive {
+		return alive, why, gone
+	}
+	alive, why = v.cgroupProven(rec)
+	return alive, why, false
+}
+
+// cgroupProven reports whether some member of the record's cgroup is the run's by
+// what only the run has: of our uid and carrying its secret (a record without one:
+// its run id, and the member is its recorded root), or, when the record is this
+// state dir's, the exact fingerprint of an escapee it recorded. Then the cgroup is the
+// run's, and every member with it: a process is in a run's cgroup because it was
+// forked there (an `env -i` daemon no scan saw included) or moved there by someone
+// who could end it anyway. With no member proven, nothing is signalled.
+func (v *procView) cgroupProven(rec Record) (bool, string) {
+	cg, err := recordCgroup(rec)
+	if err != nil {
+		return false, "its cgroup is gone: " + err.Error()
+	}
+	pids, err := subtreeProcs(cg)
+	if err != nil {
+		return false, fmt.Sprintf("its cgroup %s cannot be read (%v); nothing signalled", cg.Path, err)
+	}
+	claim := claimOf(rec, v.identity)
+	recorded := append(rec.escapeeFingerprints(), fingerprints(rec.Shared)...)
+	for _, pid := range pids {
+		if reaper.Owned(pid, claim) == nil {
+			if claim.Find {
+				return true, ""
+			}
+			if fp, err := reaper.Identify(pid); err == nil && sameProcess(fp, rec.Fingerprint) {
+				return true, ""
+			}
+		}
+		if !claim.Recorded || reaper.OwnUID(pid) != nil {
+			continue
+		}
+		fp, err := reaper.Identify(pid)
+		if err == nil && slices.ContainsFunc(recorded, func(r reaper.Fingerprint) bool { return sameProcess(fp, r) }) {
+			return true, ""
+		}
+	}
+	return false, fmt.Sprintf("its cgroup %s holds %d process(es), none carrying this run's secret or recorded "+
+		"as its own: not proven this run's; nothing signalled", cg.Path, len(pids))
+}
+
+// subtreeProcs lists the members of cg and of every cgroup below it (Cgroup.Procs
+// reads the whole subtree: a run that made sub-cgroups and moved into them leaves its
+// own cgroup.procs empty).
+func subtreeProcs(cg *reaper.Cgroup) ([]int, error) { return cg.Procs() }
+
+// sameProcess: a and b name one process (same boot, pid and start time).
+func sameProcess(a, b reaper.Fingerprint) bool {
+	return a.PID == b.PID && a.StartTime == b.StartTime && a.BootID == b.BootID
 }
 
 // badRecord says why a record cannot name a run of ours, or "". Records come from
@@ -253,11 +365,26 @@ func badRecord(rec Record) string {
 	return ""
 }
 
-// claimOf is what a record lets a Corral that does not pin its root claim.
-func claimOf(rec Record) reaper.Claim { return markerClaim(rec.Fingerprint, rec.RunID, rec.Secret) }
+// claimOf is what a record lets a Corral that does not pin its root claim. The
+// escapees a record names are the run's by that record only when it carries a secret
+// and was written in this state dir (identity: statedir_identity.go): then their exact
+// fingerprints prove them, and an `env -i` daemon, which carries no marker, is found
+// and ended after a crash as the cgroup backend ends it. A record older than state dir
+// identities proves nothing by its escapee list: what it names must carry the secret.
+func claimOf(rec Record, identity string) reaper.Claim {
+	c := markerClaim(rec.Fingerprint, rec.RunID, rec.Secret)
+	c.Recorded = rec.Secret != "" && identity != "" && rec.StateDir == identity
+	return c
+}
 
-// claim is what this supervisor may claim of an adopted run (its root never changes).
-func (r *run) claim() reaper.Claim { return markerClaim(r.info.Fingerprint, r.id, r.secret) }
+// claim is what this supervisor may claim of an adopted run (its root never changes):
+// its escapees were seen leaving it by this supervisor, or read from its record,
+// stolen in this state dir.
+func (r *run) claim() reaper.Claim {
+	c := markerClaim(r.info.Fingerprint, r.id, r.secret)
+	c.Recorded = r.secret != ""
+	return c
+}
 
 // markerClaim is a run's claim (reaper.Claim): processes of our uid carrying the run's
 // secret, found by it even when their parents are gone. A record written before runs
@@ -321,13 +448,13 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	// Claim: the root is not our child, so nothing pins its numbers; only processes
 	// proven the run's are signalled, one by one through verified pidfds (issue 15.1),
 	// each of our uid and carrying the run's marker (issue 23.1).
-	claim := claimOf(rec)
+	claim := claimOf(rec, s.reg.identity)
 	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == KindPTY, Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
 		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.RunID)}
 	if cg, err := recordCgroup(rec); err == nil {
 		// The cgroup's whole subtree; beside it, the claim's processes that left it
-		// (moved to another cgroup), each Owned.
+		// (moved to another cgroup), each proven the run's as the claim says.
 		t.Cgroup = cg
 	}
 	if t.Grace == 0 {
@@ -363,6 +490,13 @@ func (s *Supervisor) adopt(rec Record) bool {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailAdopted, nil)
+	if rec.Agent != "" || rec.AgentState != agentstate.Unknown {
+		// Without its terminal nobody judges its agent: the old owner's state is no
+		// longer anyone's word, and corral ls says what info does.
+		r.mu.Lock()
+		r.persistLocked()
+		r.mu.Unlock()
+	}
 	// Not our child: its exit is seen through a pidfd, and its status is unknown.
 	go r.monitor(func() { reaper.WaitGone(context.Background(), r.info.Fingerprint) })
 	return true

@@ -17,7 +17,9 @@ import (
 
 	"corral/demo"
 	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
+	"corral/runs/agentstate"
 )
 
 // Reconciliation across instances: records of dead owners closed as lost, reaped or
@@ -282,6 +284,45 @@ func TestAdoptedOrphanCanBeCancelled(t *testing.T) {
 		if info := waitEnd(t, s, id); info.Reason != ManualCancel {
 			t.Errorf("adopted run ended %s", info.Reason)
 		}
+	}
+	assertPIDsGone(t, members)
+}
+
+// An adopted run has no terminal, so nobody judges its agent: its record stops
+// saying the state its old owner last judged, and corral ls (the record) says what
+// info does.
+func TestAdoptedRunDropsTheOldAgentState(t *testing.T) {
+	dir := t.TempDir()
+	ids, members := killedSupervisor(t, dir)
+	reg := openReg(t, dir)
+	for _, id := range ids { // as the old owner left them: an agent at its question
+		rec, err := reg.record(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Agent, rec.AgentState, rec.AgentRule = "claude", agentstate.Waiting, "permission-question"
+		if err := reg.store(rec, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := regSup(t, reg, WithPolicy(PolicyAdopt))
+	ds := reconcileUntilSettled(t, s)
+	for _, id := range ids {
+		if ds[id].Decision != VerdictAdopted {
+			t.Fatalf("%s: %+v, want adopted", id, ds[id])
+		}
+		info, _ := s.Info(id)
+		// Written at once, or, when the reconcile holds the registry lock, as soon as
+		// it is free.
+		rec, ok := eventually.Within(5*time.Second, func() (Record, bool) {
+			rec, err := reg.record(id)
+			return rec, err == nil && rec.AgentState == info.AgentState && rec.Agent == info.Agent
+		})
+		if !ok || info.AgentState != agentstate.Unknown {
+			t.Errorf("%s: record says %q %s, info %q %s", id, rec.Agent, rec.AgentState, info.Agent, info.AgentState)
+		}
+		s.Cancel(id)
+		waitEnd(t, s, id)
 	}
 	assertPIDsGone(t, members)
 }

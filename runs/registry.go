@@ -16,6 +16,7 @@ import (
 type Registry struct {
 	dir      string
 	instance string
+	identity string    // the state dir's identity (statedir_identity.go), stamped on every record
 	lock     *fileLock // instances/<instance>.lock, held until Close
 	cfg      config.Defaults
 	clock    func() time.Time // the wall clock (tests set it)
@@ -55,7 +56,12 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 		r.Close()
 		return nil, err
 	}
-	if err := r.withLock(r.sweep); err != nil {
+	if err := r.withLock(func() error {
+		if err := r.loadIdentity(); err != nil {
+			return err
+		}
+		return r.sweep()
+	}); err != nil {
 		r.Close()
 		return nil, err
 	}

@@ -62,6 +62,9 @@ func (r *Registry) createLock(block bool, rec Record) error {
 type instanceLease struct {
 	InstanceID     string    `json:"instance_id"`
 	LeaseExpiresAt time.Time `json:"lease_expires_at"`
+	// NotRenewed is why the last renewal failed (noteLeaseFailure); a renewal that
+	// succeeds writes the file anew, without it.
+	NotRenewed string `json:"not_renewed,omitempty"`
 }
 
 // leaseCap bounds what is read of a lease file (it may have been replaced by anything).
@@ -81,6 +84,48 @@ func (r *Registry) renewInstance() (time.Time, error) {
 		return time.Time{}, fmt.Errorf("registry: renew lease: %w", err)
 	}
 	return until, nil
+}
+
+// noteLeaseFailure writes why the lease could not be renewed into the lease file, for
+// corral ls, keeping the expiry it had. In place, over the file's own bytes: a full
+// disk refuses the temp file a renewal writes, but a file's blocks already allocated
+// can still be overwritten (on most file systems). Best effort: a file that ends up
+// unreadable extends no lease, which matters only once its owner is dead.
+func (r *Registry) noteLeaseFailure(cause error) {
+	name := r.instance + ".lease"
+	l := instanceLease{InstanceID: r.instance, LeaseExpiresAt: r.instanceLease(r.instance), NotRenewed: cause.Error()}
+	if len(l.NotRenewed) > leaseWhyCap {
+		l.NotRenewed = l.NotRenewed[:leaseWhyCap] + "…"
+	}
+	b, err := json.Marshal(l)
+	if err != nil {
+		return
+	}
+	f, err := r.instances.open(name, os.O_WRONLY|os.O_CREATE, 0o600) // none yet: its first renewal failed
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, 0); err == nil {
+		f.Truncate(int64(len(b)))
+	}
+}
+
+// leaseWhyCap bounds the reason noteLeaseFailure writes (a path may be long).
+const leaseWhyCap = 300
+
+// LeaseProblem is why instance id last failed to renew its lease, as its lease file
+// says, or "" (renewed since, or never failed).
+func (r *Registry) LeaseProblem(id string) string {
+	if checkID(id) != nil {
+		return ""
+	}
+	b, err := r.instances.read(id+".lease", leaseCap)
+	var l instanceLease
+	if err != nil || json.Unmarshal(b, &l) != nil || l.InstanceID != id {
+		return ""
+	}
+	return l.NotRenewed
 }
 
 // LeaseExpiry is until when rec's lease holds: its own expiry, or its owner's instance

@@ -18,7 +18,8 @@ import (
 // is the one field nothing prints: Public is the record as shown (corral ls).
 type Record struct {
 	RunID           string             `json:"run_id"`
-	Secret          string             `json:"secret,omitempty"` // RunSecretEnv's value; "" in records older than issue 23
+	StateDir        string             `json:"state_dir_id,omitempty"` // the identity of the state dir that wrote it; "" before they had one
+	Secret          string             `json:"secret,omitempty"`       // RunSecretEnv's value; "" in records older than issue 23
 	Name            string             `json:"name"`
 	Backend         Kind               `json:"backend"`
 	Spec            Spec               `json:"spec"`
@@ -54,6 +55,7 @@ type Record struct {
 	// one never tells it again.
 	AgentEpisode  uint64      `json:"agent_episode,omitempty"`
 	AgentNotified *NotifyMark `json:"agent_notified,omitempty"`
+	AgentBy       string      `json:"agent_by,omitempty"` // how the agent was recognised (Info.AgentBy)
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to
@@ -174,6 +176,7 @@ func (r *Registry) write(rec Record) error { return r.store(rec, true) }
 // atomic for every reader either way.
 func (r *Registry) store(rec Record, durable bool) error {
 	rec.UpdatedAt = r.now()
+	rec.StateDir = r.identity
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
 		return err

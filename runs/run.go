@@ -57,7 +57,10 @@ type run struct {
 	attn    uint64 // the screen's attention count last seen, on the PTY reader only
 	said    uint64 // the screen's activity announcements last seen, likewise
 
-	agent  *agentRun      // the agent's state (run_agent.go); nil when no agent's rules apply
+	// agent is the agent's state (run_agent.go); nil when no agent's rules apply. Set
+	// at start, or later by the foreground program (fg), so it is read with Load.
+	agent  atomic.Pointer[agentRun]
+	fg     *fgWatch       // recognition by the foreground program (agent_fg.go); nil when off
 	cgroup *reaper.Cgroup // the run's cgroup (cgroup.go); nil on the session backend
 	kept   *keeper.Exit   // a run resumed from a previous server: its root's exit (readopt.go)
 	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)

@@ -29,6 +29,7 @@ type agentRun struct {
 	dirty    bool      // output came since the last judgment
 	first    time.Time // when the first of that output came
 	stopped  bool
+	fresh    bool   // the next judgment is a burst's first (the foreground is looked at)
 	answered uint64 // the screen's attention count when input was last written
 
 	evalMu   sync.Mutex // one judgment at a time; the fields below
@@ -61,18 +62,28 @@ func (s *Supervisor) agentFor(spec Spec) (*agentstate.Agent, error) {
 	return s.agents.Recognize(spec.Argv, spec.Shell), nil
 }
 
-// startAgent sets up detection for r, judged by a.
+// startAgent sets up detection for r, judged by a, before the run starts (or is
+// re-adopted): a is its spec's agent (agentFor), forced or recognised by the command.
 func (r *run) startAgent(a *agentstate.Agent) {
-	ag := &agentRun{det: agentstate.NewDetector(a, r.sup.clock.Now())}
-	ag.timer = time.AfterFunc(time.Hour, r.judgeAgent)
-	ag.timer.Stop()
-	r.agent = ag
+	r.agent.Store(r.newAgentRun(a))
 	r.info.Agent = a.Name
+	if r.spec.Agent != "" {
+		r.info.AgentBy = "forced: agent " + a.Name + " named by --agent or the config entry"
+	} else if _, how := r.sup.agents.RecognizeHow(r.spec.Argv, r.spec.Shell); how != "" {
+		r.info.AgentBy = "from the command (" + how + ")"
+	}
 }
 
-// agentOutput notes output for the next judgment (the reader goroutine).
-func (r *run) agentOutput(now time.Time) {
-	a := r.agent
+// newAgentRun is a detection judged by a, its timer stopped until output comes.
+func (r *run) newAgentRun(a *agentstate.Agent) *agentRun {
+	ag := &agentRun{det: agentstate.NewDetector(a, r.sup.clock.Now())}
+	ag.timer = time.AfterFunc(time.Hour, func() { r.judgeAgent(ag) })
+	ag.timer.Stop()
+	return ag
+}
+
+// agentOutput notes output for a's next judgment (the reader goroutine).
+func (r *run) agentOutput(a *agentRun, now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.dirty {
@@ -80,55 +91,77 @@ func (r *run) agentOutput(now time.Time) {
 	}
 	a.dirty = true
 	if !a.armed && !a.stopped {
-		a.armed = true
+		a.armed, a.fresh = true, true
 		a.timer.Reset(agentDebounce)
 	}
 }
 
 // agentInput notes that input reached the run: a notification before it is answered.
 func (r *run) agentInput() {
-	if r.agent == nil {
+	a := r.agent.Load()
+	if a == nil {
 		return
 	}
 	attn := r.screen.Attention()
-	r.agent.mu.Lock()
-	r.agent.answered = attn
-	r.agent.mu.Unlock()
-	r.agent.notes.typed(r.sup.clock.Now())
+	a.mu.Lock()
+	a.answered = attn
+	a.mu.Unlock()
+	a.notes.typed(r.sup.clock.Now())
 }
 
 // stopAgent ends the judgments (the run has exited).
 func (r *run) stopAgent() {
-	if r.agent == nil {
-		return
+	r.fg.stop()
+	if a := r.agent.Load(); a != nil {
+		a.stop()
+		r.dropNotes(a)
 	}
-	r.agent.mu.Lock()
-	r.agent.stopped = true
-	r.agent.timer.Stop()
-	r.agent.mu.Unlock()
-	r.dropNotes()
+}
+
+// stop ends a's judgments: its run exited, or another agent took over.
+func (a *agentRun) stop() {
+	a.mu.Lock()
+	a.stopped = true
+	a.timer.Stop()
+	a.mu.Unlock()
 }
 
 // judgeAgent is the timer: it judges the output that came since the last judgment,
 // and comes back once more in case output keeps coming; a visit that finds none
-// disarms it.
-func (r *run) judgeAgent() {
-	a := r.agent
+// disarms it. The foreground program is looked at first (agent_fg.go): when another
+// agent has taken the terminal, its detection judges this output instead.
+func (r *run) judgeAgent(a *agentRun) {
 	a.mu.Lock()
 	if a.stopped || !a.dirty {
 		a.armed = false
 		a.mu.Unlock()
 		return
 	}
+	fresh := a.fresh
+	a.fresh = false
+	a.mu.Unlock()
+	if r.fg != nil {
+		if now := r.lookForeground(fresh); now != a {
+			// Another agent took the terminal, or none is left: the output is
+			// judged by the new one, or watched for the next.
+			if now != nil {
+				r.agentOutput(now, r.sup.clock.Now())
+			} else {
+				r.fg.output()
+			}
+			return
+		}
+	}
+	a.mu.Lock()
 	at := a.first
 	a.dirty = false
 	a.mu.Unlock()
 
 	a.evalMu.Lock()
-	tr, changed := a.det.Update(r.agentInputs(), at)
+	tr, changed := a.det.Update(r.agentInputs(a), at)
 	a.evalMu.Unlock()
 	if changed {
-		r.agentChanged(tr)
+		r.agentChanged(a, tr)
 	}
 
 	a.mu.Lock()
@@ -140,11 +173,11 @@ func (r *run) judgeAgent() {
 
 // agentInputs is what the rules read now: the screen's signals (no emulation) and
 // the screen itself, whose rows are read only if a rule asks.
-func (r *run) agentInputs() agentstate.Input {
+func (r *run) agentInputs(a *agentRun) agentstate.Input {
 	sig := r.screen.Signals()
-	r.agent.mu.Lock()
-	answered := r.agent.answered
-	r.agent.mu.Unlock()
+	a.mu.Lock()
+	answered := a.answered
+	a.mu.Unlock()
 	notice := ""
 	if sig.Attention > answered {
 		notice = sig.Notice
@@ -157,22 +190,28 @@ func (r *run) agentInputs() agentstate.Input {
 }
 
 // agentChanged publishes a transition: Info, the record, an agent-state event, and a
-// notification when the agent now needs a user who is not looking.
-func (r *run) agentChanged(tr agentstate.Transition) {
+// notification when the agent now needs a user who is not looking. A transition of
+// a detection another agent has replaced is dropped.
+func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	r.mu.Lock()
 	if r.info.State != Running {
 		r.mu.Unlock()
 		return // an ending run's last screen says nothing anyone needs
 	}
-	if r.info.AgentState == tr.State { // the same state by another rule: no news, no write
+	if r.agent.Load() != a {
+		r.mu.Unlock()
+		return // another agent took the terminal since
+	}
+	if r.info.AgentState == tr.State { // the same state by another rule: no news
 		r.info.AgentRule = tr.Rule
 		cp := r.info
 		r.latest.Store(&cp)
+		r.persistLightLocked() // corral ls shows the rule info does
 		r.mu.Unlock()
 		return
 	}
 	if tr.State == agentstate.Working {
-		r.agent.notes.worked(tr.Since) // before the record is written: it keeps the episode
+		a.notes.worked(tr.Since) // before the record is written: it keeps the episode
 	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
 		i.AgentState, i.AgentStateSince, i.AgentRule = tr.State, tr.Since, tr.Rule
@@ -181,7 +220,6 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 	info := r.info
 	r.mu.Unlock()
 
-	a := r.agent
 	a.evalMu.Lock()
 	turnEnded := tr.State == agentstate.Idle && a.decided == agentstate.Working && tr.Since.Sub(a.workFrom) >= minTurn
 	if tr.State == agentstate.Working && (a.decided == agentstate.Idle || a.decided == agentstate.Unknown) {
@@ -196,7 +234,7 @@ func (r *run) agentChanged(tr agentstate.Transition) {
 		if turnEnded {
 			n.event = NotifyTurnEnded
 		}
-		r.sup.notify(r, info, n)
+		r.sup.notify(r, a, info, n)
 	}
 }
 
@@ -215,17 +253,18 @@ func (s *Supervisor) Hook(id string, rep agentstate.HookReport) error {
 	if err != nil {
 		return err
 	}
-	if r.agent == nil {
+	a := r.agent.Load()
+	if a == nil {
 		return fmt.Errorf("%s: %w", id, ErrNoAgent)
 	}
-	r.agent.evalMu.Lock()
-	tr, changed := r.agent.det.Hook(rep.State, rep.Event, s.clock.Now())
-	r.agent.evalMu.Unlock()
+	a.evalMu.Lock()
+	tr, changed := a.det.Hook(rep.State, rep.Event, s.clock.Now())
+	a.evalMu.Unlock()
 	if changed {
-		r.agentChanged(tr)
+		r.agentChanged(a, tr)
 	}
 	// The hook may come before the screen shows what it says: look again now.
-	r.agentOutput(s.clock.Now())
+	r.agentOutput(a, s.clock.Now())
 	return nil
 }
 
@@ -235,8 +274,9 @@ func (s *Supervisor) Explain(id string) (agentstate.Explanation, error) {
 	if err != nil {
 		return agentstate.Explanation{}, err
 	}
-	if r.agent == nil {
+	a := r.agent.Load()
+	if a == nil {
 		return agentstate.Explanation{}, fmt.Errorf("%s: %w", id, ErrNoAgent)
 	}
-	return r.agent.det.Agent().Explain(r.agentInputs()), nil
+	return a.det.Agent().Explain(r.agentInputs(a)), nil
 }

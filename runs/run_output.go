@@ -54,8 +54,10 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 			r.mirrorLost(err)
 		}
 	}
-	if r.agent != nil {
-		r.agentOutput(r.sup.clock.Now())
+	if a := r.agent.Load(); a != nil {
+		r.agentOutput(a, r.sup.clock.Now())
+	} else if r.fg != nil {
+		r.fg.output() // no agent yet: the foreground program may be one
 	}
 	select {
 	case r.echo <- struct{}{}:
@@ -76,6 +78,7 @@ func (r *run) takeSize(cols, rows uint16) {
 // runs), before the output written after it is emulated. Called by the reader, which
 // never takes the lifecycle lock, so the Info update goes through a goroutine.
 func (r *run) onChildResize(cols, rows uint16) {
+	cols, rows = clampSize(cols, rows)
 	r.takeSize(cols, rows)
 	go r.change(EventState, DetailResize, func(i *Info) { i.Cols, i.Rows = cols, rows })
 }

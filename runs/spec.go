@@ -136,10 +136,8 @@ func (s Spec) Kind() Kind {
 
 func (s Spec) validate() error {
 	switch {
-	case strings.IndexFunc(s.Name, unicode.IsControl) >= 0:
-		// A name is printed to terminals (ls, the summary line, the UI): an escape
-		// sequence in it would reach them (issue 15.9).
-		return fmt.Errorf("%w: a name with control characters (%s)", ErrBadSpec, Printable(s.Name))
+	case s.Name != "" && checkName(s.Name) != nil:
+		return fmt.Errorf("%w: %w", ErrBadSpec, checkName(s.Name))
 	case len(s.Argv) > 0 && s.Shell != "":
 		return fmt.Errorf("%w: both argv and a shell command line", ErrBadSpec)
 	case len(s.Argv) == 0 && strings.TrimSpace(s.Shell) == "":
@@ -164,6 +162,7 @@ func (s Spec) withDefaults(d config.Defaults) Spec {
 	if s.Cols == 0 || s.Rows == 0 {
 		s.Cols, s.Rows = d.Cols, d.Rows
 	}
+	s.Cols, s.Rows = clampSize(s.Cols, s.Rows)
 	if s.Grace == 0 {
 		s.Grace = d.Grace
 	}

@@ -122,3 +122,13 @@ func (d *stateDir) remove(name string) error {
 
 // sync makes the renames into d durable.
 func (d *stateDir) sync() error { return d.f.Sync() }
+
+// fileID is the directory's device and inode: what tells the directory an identity
+// file was made in from a copy of it.
+func (d *stateDir) fileID() (dev, ino uint64, err error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(d.f.Fd()), &st); err != nil {
+		return 0, 0, fmt.Errorf("stat %s: %w", d.path, err)
+	}
+	return uint64(st.Dev), st.Ino, nil
+}

@@ -55,3 +55,7 @@ func (d *stateDir) rename(name string, to *stateDir, toName string) error {
 func (d *stateDir) remove(name string) error { return os.Remove(d.join(name)) }
 
 func (d *stateDir) sync() error { return nil }
+
+// fileID: Windows offers no inode through a directory handle here; a copy of a state
+// dir is not told from its original there.
+func (d *stateDir) fileID() (dev, ino uint64, err error) { return 0, 0, nil }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,6 +59,7 @@ type Supervisor struct {
 	trees     treeCache
 	later     later     // background reconciliation (reconcile_later.go)
 	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
+	leaseErr  bool      // the last renewal failed, and was logged (the heartbeat's only)
 	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
 	win       windows   // the viewers' sizes of each run (winsize.go)
 
@@ -144,13 +146,14 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	r, err := s.newRun(spec.withDefaults(s.cfg))
+	r, err := s.newRun(spec.withDefaults(s.cfg), spec.Name != "")
 	if err != nil {
 		return "", err
 	}
 	if agent != nil {
 		r.startAgent(agent) // before the first byte: the reader may call it at once
 	}
+	r.watchForeground()
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
 	if err := r.start(); err != nil {
@@ -159,11 +162,21 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	return r.id, nil
 }
 
-func (s *Supervisor) newRun(spec Spec) (*run, error) {
+// newRun makes the run of spec; named says its name was given (not derived from its
+// command), and so must not be a prefix of another run's id.
+func (s *Supervisor) newRun(spec Spec, named bool) (*run, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, ErrShutdown
+	}
+	if named {
+		for _, id := range s.order {
+			if strings.HasPrefix(id, spec.Name) {
+				return nil, fmt.Errorf("%w: the name %q is the start of run %s's id, so it could not name one run: choose another name",
+					ErrBadSpec, spec.Name, id)
+			}
+		}
 	}
 	id := newID()
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -342,6 +355,11 @@ func (s *Supervisor) Remove(id string) error {
 	s.mu.Unlock()
 	if !present { // removed by a racing call
 		return nil
+	}
+	if r.screen != nil {
+		if c, rows := r.screen.Size(); c*rows >= bigScreen {
+			freeMemory() // a large screen's cells go with the run
+		}
 	}
 	r.mu.Lock()
 	r.changeLocked(EventRemoved, "", nil)

@@ -84,7 +84,7 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 	return func() tea.Msg {
 		if !pipe {
 			args := api.ScreenArgs{ID: id, Escapes: true, History: true}
-			if cp, err := api.Screen.Call(bg, c, args); err == nil {
+			if cp, err := api.ScreenAll(bg, c, args); err == nil {
 				return HistoryMsg{ID: id, Lines: terminal.ScreenHistory(cp.Lines)}
 			}
 		}

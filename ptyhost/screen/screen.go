@@ -101,18 +101,31 @@ type ScreenState struct {
 	Err           string `json:"err"`          // last recovered emulator panic, "" if none
 }
 
-// maxScreenDim bounds each dimension: vt10x allocates two cells arrays of cols×rows.
-const maxScreenDim = 1000
+// MaxCols and MaxRows bound a screen's size, what a terminal can be: vt10x allocates
+// two cell arrays of cols×rows (at 1000×500 about 16 MB, at 65535×65535 it would be
+// terabytes).
+const (
+	MaxCols = 1000
+	MaxRows = 500
+)
 
-// NewScreen returns a blank screen; each dimension is clamped to 1…1000.
+// maxScreenDim is the bound of the columns (MaxCols).
+const maxScreenDim = MaxCols
+
+// NewScreen returns a blank screen; its size is clamped to 1…MaxCols × 1…MaxRows.
 func NewScreen(cols, rows int) *Screen {
 	s := &Screen{}
-	s.cols, s.rows = clampDim(cols), clampDim(rows)
+	s.cols, s.rows = clampDim(cols), clampRows(rows)
 	s.term = s.newTerm()
 	return s
 }
 
-func clampDim(n int) int { return min(max(n, 1), maxScreenDim) }
+func clampDim(n int) int  { return min(max(n, 1), maxScreenDim) }
+func clampRows(n int) int { return min(max(n, 1), MaxRows) }
+
+// shrinkKeep is the capacity of a reused buffer kept when the screen shrinks; a
+// larger one (Render's output of a big screen) is dropped with the cells it showed.
+const shrinkKeep = 64 << 10
 
 // newTerm makes a blank emulator of the current size, whose scroll region is the
 // whole screen. Its answers (DSR 5, CPR) join ours in replies, in stream order.
@@ -250,11 +263,20 @@ func (s *Screen) SetReply(w io.Writer) {
 // Resize changes the screen size (each dimension clamped to 1…1000). Lines are
 // cut or padded, never reflowed; the app redraws on SIGWINCH.
 func (s *Screen) Resize(cols, rows int) {
-	cols, rows = clampDim(cols), clampDim(rows)
+	cols, rows = clampDim(cols), clampRows(rows)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cols == s.cols && rows == s.rows {
 		return
+	}
+	if cols*rows < s.cols*s.rows {
+		// The emulator's cells are made anew at the new size; the buffers sized to
+		// the old one go with them.
+		for _, b := range []*[]byte{&s.buf, &s.padded, &s.scratch} {
+			if cap(*b) > shrinkKeep {
+				*b = nil
+			}
+		}
 	}
 	s.catchUp() // pending text was written at the old size
 	s.closeTape()

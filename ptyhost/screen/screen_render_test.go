@@ -179,3 +179,26 @@ func FuzzScreenWrite(f *testing.F) {
 		}
 	})
 }
+
+// A screen is at most MaxCols×MaxRows, and one that shrinks gives up the buffers
+// sized to what it was: a run resized to 65535×65535 and back kept them for ever.
+func TestScreenShrinkGivesUpBuffers(t *testing.T) {
+	s := NewScreen(80, 24)
+	s.Resize(65535, 65535)
+	if c, r := s.Size(); c != MaxCols || r != MaxRows {
+		t.Fatalf("size %dx%d, want %dx%d", c, r, MaxCols, MaxRows)
+	}
+	s.Write([]byte(strings.Repeat("x", 100_000)))
+	s.Render()
+	if cap(s.buf) <= shrinkKeep {
+		t.Fatalf("the big screen's render buffer is %d bytes: the test shows nothing", cap(s.buf))
+	}
+	s.Resize(80, 24)
+	if n := cap(s.buf) + cap(s.padded) + cap(s.scratch); n > 3*shrinkKeep {
+		t.Errorf("after shrinking to 80x24 the screen keeps %d bytes of buffers", n)
+	}
+	s.Render()
+	if cap(s.buf) > shrinkKeep {
+		t.Errorf("the 80x24 render buffer is %d bytes", cap(s.buf))
+	}
+}

@@ -39,7 +39,7 @@ func unwrap(argv []string) (prog, pkg string) {
 	for depth := 0; len(argv) > 0 && depth < 8; depth++ {
 		name := filepath.Base(argv[0])
 		switch {
-		case strings.Contains(argv[0], "=") && !strings.Contains(argv[0], "/"):
+		case isAssignment(argv[0]):
 			argv = argv[1:] // VAR=value before the program
 			continue
 		case wrappers[name] != nil:
@@ -47,6 +47,9 @@ func unwrap(argv []string) (prog, pkg string) {
 			continue
 		case isShell(name) && len(argv) >= 3 && strings.HasPrefix(argv[1], "-") && strings.Contains(argv[1], "c"):
 			argv = shellWords(argv[2])
+			continue
+		case isShell(name) && len(argv) >= 2 && !strings.HasPrefix(argv[1], "-"):
+			argv = argv[1:] // sh SCRIPT: the script is the program (a #! script's process)
 			continue
 		case (name == "pnpm" || name == "yarn") && len(argv) > 1 && argv[1] == "dlx",
 			name == "npm" && len(argv) > 1 && argv[1] == "exec":
@@ -58,6 +61,22 @@ func unwrap(argv []string) (prog, pkg string) {
 		return name, ""
 	}
 	return "", ""
+}
+
+// isAssignment says whether a word is NAME=value, NAME a shell identifier: what env
+// and a shell take for a variable, whatever the value holds (HOME=/srv/x, A=b=c). A
+// word whose part before "=" is no identifier (./bin/x=y, /opt/a=b/claude) is a program.
+func isAssignment(word string) bool {
+	name, _, ok := strings.Cut(word, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, c := range name {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func isShell(name string) bool {
@@ -82,7 +101,7 @@ func skipOptions(args []string, valued map[string]bool, npos int) []string {
 				args = args[1:]
 			}
 			continue
-		case strings.Contains(a, "=") && !strings.Contains(a, "/"):
+		case isAssignment(a):
 			args = args[1:] // env's VAR=value
 			continue
 		case npos > 0:

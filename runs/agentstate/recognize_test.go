@@ -43,6 +43,51 @@ func TestRecognize(t *testing.T) {
 	}
 }
 
+// A NAME=value word is an assignment whatever its value holds (a path, another "="),
+// before the program or among env's options; a word whose part before "=" is no
+// identifier is the program; a shell running a script file runs that script.
+func TestUnwrapAssignments(t *testing.T) {
+	for _, tt := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"HOME=/srv/agent-home", "claude"}, "claude"},
+		{[]string{"env", "HOME=/srv/agent-home", "CLAUDE_CONFIG_DIR=/a/b", "claude"}, "claude"},
+		{[]string{"env", "-u", "FOO", "HOME=/a/b", "/opt/bin/claude", "--resume"}, "claude"},
+		{[]string{"env", "-i", "PATH=/usr/bin:/bin", "A=b=c", "_X1=", "codex"}, "codex"},
+		{[]string{"X=1", "Y=/tmp", "env", "Z=/z", "codex"}, "codex"},
+		{[]string{"/opt/a=b/claude"}, "claude"},        // "=" in a path: no identifier before it
+		{[]string{"./run=fast", "claude"}, "run=fast"}, // a program whose name holds "="
+		{[]string{"1X=2", "claude"}, "1X=2"},           // an identifier does not start with a digit
+		{[]string{"=x", "claude"}, "=x"},
+		{[]string{"env", "FOO-BAR=1", "claude"}, "FOO-BAR=1"},
+		{[]string{"sh", "/usr/local/bin/claude-wrapper"}, "claude-wrapper"},
+		{[]string{"/bin/sh", "-c", "HOME=/x/y exec claude"}, "claude"},
+	} {
+		if got, _ := unwrap(tt.argv); got != tt.want {
+			t.Errorf("unwrap(%q) = %q, want %q", tt.argv, got, tt.want)
+		}
+	}
+	a, how := Builtin().RecognizeHow([]string{"env", "-u", "FOO", "HOME=/srv/agent-home", "/x/claude"}, "")
+	if a == nil || a.Name != "claude" || how != "env … → claude" {
+		t.Errorf("RecognizeHow: %v %q", a, how)
+	}
+	for path, want := range map[string]string{
+		"/p/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe": "claude",
+		"/usr/local/bin/codex": "codex", "/usr/bin/node": "", "/usr/bin/dash": ""} {
+		got := ""
+		if a, _ := Builtin().RecognizeFile(path); a != nil {
+			got = a.Name
+		}
+		if got != want {
+			t.Errorf("RecognizeFile(%s) = %q, want %q", path, got, want)
+		}
+	}
+	if _, how := Builtin().RecognizeHow([]string{"node", "/l/node_modules/@openai/codex/bin/codex.js"}, ""); how != "node … → @openai/codex" {
+		t.Errorf("RecognizeHow of a package: %q", how)
+	}
+}
+
 // A user's rule file replaces the built-in one of its agent or adds one, tried first;
 // a file with a mistake is skipped with its file and line, and the rest still load.
 func TestLoadUserRules(t *testing.T) {

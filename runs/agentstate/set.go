@@ -114,16 +114,48 @@ func (s *Set) Names() []string {
 // Recognize returns the agent a command runs, looking through wrappers (env, npx,
 // node …/cli.js, sudo, sh -c …), or nil. A run is either argv or a shell line.
 func (s *Set) Recognize(argv []string, shell string) *Agent {
+	a, _ := s.RecognizeHow(argv, shell)
+	return a
+}
+
+// RecognizeHow is Recognize, with what it saw: the program it found and, when that is
+// not the command's first word, the wrapper in front: "env … → claude", "node … →
+// @openai/codex". Empty with no agent.
+func (s *Set) RecognizeHow(argv []string, shell string) (*Agent, string) {
 	if shell != "" {
 		argv = shellWords(shell)
 	}
 	prog, pkg := unwrap(argv)
 	for _, a := range s.agents {
 		if slices.Contains(a.Commands, prog) || pkg != "" && slices.Contains(a.Packages, pkg) {
-			return a
+			what := prog
+			if !slices.Contains(a.Commands, prog) {
+				what = pkg
+			}
+			if first := filepath.Base(argv[0]); first != what {
+				what = first + " … → " + what
+			}
+			return a, what
 		}
 	}
-	return nil
+	return nil, ""
+}
+
+// RecognizeFile returns the agent an executable file is, by its name or the npm
+// package it lies in (…/node_modules/@anthropic-ai/claude-code/bin/claude.exe), with
+// what it saw; nil and "" for none. For a process whose argv says nothing (its argv[0]
+// another name, a rewritten cmdline): its /proc/PID/exe.
+func (s *Set) RecognizeFile(path string) (*Agent, string) {
+	prog, pkg := scriptPackage(path)
+	for _, a := range s.agents {
+		if pkg != "" && slices.Contains(a.Packages, pkg) {
+			return a, pkg
+		}
+		if prog != "" && slices.Contains(a.Commands, prog) {
+			return a, prog
+		}
+	}
+	return nil, ""
 }
 
 // shellWords splits a simple shell line into words (quotes kept together); enough to

@@ -80,13 +80,20 @@ func Resolve(c Core, ref string) (string, error) {
 			prefixed = append(prefixed, i.ID)
 		}
 	}
+	if len(named) > 0 && len(prefixed) > 0 {
+		// Taking the name would let a run named like another's id prefix catch a
+		// verb meant for that run (and the other way round).
+		return "", errorf(CodeAmbiguous, "%q names %d runs: the name of %s and the start of the id of %s: give the run id",
+			ref, len(named)+len(prefixed), strings.Join(named, ", "), strings.Join(prefixed, ", "))
+	}
 	for _, ids := range [][]string{named, live, prefixed} {
 		if len(ids) == 1 {
 			return ids[0], nil
 		}
 	}
 	if len(named)+len(prefixed) > 1 {
-		return "", errorf(CodeAmbiguous, "%q names %d runs: give the run id", ref, len(named)+len(prefixed))
+		return "", errorf(CodeAmbiguous, "%q names %d runs (%s): give the run id", ref, len(named)+len(prefixed),
+			strings.Join(append(named, prefixed...), ", "))
 	}
 	return "", errorf(CodeNoRun, "no run %q", ref)
 }

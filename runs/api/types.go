@@ -80,9 +80,13 @@ type (
 	TextArgs struct {
 		ID   string `json:"id"`
 		Text string `json:"text"`
-		// ReadyTimeoutMS (submit): wait up to this long for the agent to be ready, then
-		// check the submit took (0: submit at once, unchecked).
+		// ReadyTimeoutMS (submit): wait up to this long for the run to be ready (its
+		// agent idle, or its output quiet), then check the submit took; not ready by then
+		// is a timeout. ReadyDefault instead waits up to SubmitReadyDefault, and not
+		// ready by then is a failure. Neither: submit at once, unchecked (a person who
+		// sees the screen chose the moment).
 		ReadyTimeoutMS int64 `json:"ready_timeout_ms,omitempty"`
+		ReadyDefault   bool  `json:"ready_default,omitempty"`
 	}
 	WaitArgs struct {
 		ID        string `json:"id"`

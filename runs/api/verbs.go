@@ -54,6 +54,9 @@ var (
 	Input  = declare("input", LaneInput, onRun(input))
 	Paste  = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
 	Submit = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
+		if a.ReadyTimeoutMS <= 0 && a.ReadyDefault {
+			return SubmitReadyDefault + BudgetMargin
+		}
 		return max(blocking(a.ReadyTimeoutMS), InputBudget)
 	})
 	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error {
@@ -264,15 +267,23 @@ func logLines(_ context.Context, c Core, a LogArgs) (LogReply, error) {
 	}
 	lines := splitLines(all)
 	limit := a.Limit
-	if limit <= 0 {
+	switch {
+	case limit < 0:
+		return LogReply{}, errorf(CodeBadRequest, "limit %d: give a number of lines, 0 or more", limit)
+	case limit == 0:
 		limit = DefaultLogLines
 	}
 	start := a.Offset
-	if a.Tail {
-		start = len(lines) - limit
+	switch {
+	case a.Tail:
+		start = len(lines) - min(limit, len(lines))
+	case start < 0: // from the end
+		start = len(lines) - min(-max(start, -len(lines)), len(lines))
+	case start > len(lines):
+		return LogReply{}, errorf(CodeBadRequest, "offset %d is past the end of %s's log, which has %d lines: give an offset from 0 to %d",
+			start, id, len(lines), len(lines))
 	}
-	start = max(0, min(start, len(lines)))
-	end := min(start+limit, len(lines))
+	end := start + min(limit, len(lines)-start) // no sum that can overflow
 	return LogReply{Lines: lines[start:end], Offset: start, TotalLines: len(lines), Truncated: out.Dropped > 0}, nil
 }
 

@@ -13,15 +13,48 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
 	"corral/runs/api"
+	"corral/runs/keeper"
 )
 
 // ErrNoServer: nothing listens on the state dir's socket.
 var ErrNoServer = errors.New("no corral server is running for this state dir")
+
+// KeeperDown is what a client finds when no server answers but the state dir's
+// keeper lives: the runs are kept and the keeper starts servers, so "no server is
+// running" would be false; it says what is true. errors.Is(err, ErrNoServer) holds,
+// for the callers that start a server (the keeper's own comes first) or read the
+// records themselves.
+type KeeperDown struct{ keeper.Status }
+
+func (e *KeeperDown) Error() string {
+	s := fmt.Sprintf("the keeper (pid %d) is running but its server is not", e.PID)
+	switch {
+	case e.LastError == "":
+		return s + " (yet: it is starting one)"
+	case e.Failures >= keeper.FailLimit:
+		return fmt.Sprintf("%s: %s (no server came up in %d tries since %s; it goes on trying: see keeper.log)",
+			s, e.LastError, e.Failures, e.Since.Local().Format(time.TimeOnly))
+	}
+	return s + ": " + e.LastError
+}
+
+// Is makes a KeeperDown an ErrNoServer.
+func (e *KeeperDown) Is(target error) bool { return target == ErrNoServer }
+
+// noServer is ErrNoServer for the state dir dir, or KeeperDown when its keeper lives.
+func noServer(dir string) error {
+	if st, ok := keeper.Find(dir); ok {
+		return &KeeperDown{st}
+	}
+	return ErrNoServer
+}
 
 // ErrUnreachable: ssh could not reach a host (it exited 255: no route, refused,
 // not allowed in).
@@ -29,6 +62,16 @@ var ErrUnreachable = errors.New("host unreachable")
 
 // ErrNoCorral: ssh reached a host, whose shell could not run corral there.
 var ErrNoCorral = errors.New("corral not found on the host")
+
+// ErrNotProtocol: what came back on the connection is not corral's protocol (a line
+// that is no response, or one over the size bound): a login script that prints to
+// stdout, a wrong program at the far end, a hostile one. The connection is closed.
+var ErrNotProtocol = errors.New("the reply is not corral's protocol")
+
+// helloMax bounds the hello's reply line, a few hundred bytes from a real server: a
+// far end that answers anything else is found out after this much, not after
+// api.MaxMessage.
+const helloMax = 64 << 10
 
 // Client is one connection to a server. Its calls are answered in order; it is not
 // safe for concurrent use (open one Client per goroutine that calls).
@@ -38,6 +81,7 @@ type Client struct {
 	enc    *json.Encoder
 	pid    int            // the server's process, when the kernel says (answer.go); 0 if not
 	broken error          // set when a call was cut short: its reply may still come
+	max    int            // the longest reply line read (0: api.MaxMessage and some)
 	Hello  api.HelloReply // what the server said of itself
 }
 
@@ -73,12 +117,15 @@ func hungUp(err error) bool {
 func DialSocket(dir string) (net.Conn, error) {
 	sock := filepath.Join(dir, api.SocketName)
 	if err := socketOwner(sock); err != nil {
+		if err == ErrNoServer {
+			err = noServer(dir)
+		}
 		return nil, err
 	}
 	conn, err := (&net.Dialer{Timeout: api.HelloBudget}).Dial("unix", sock)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) {
-			return nil, ErrNoServer
+			return nil, noServer(dir)
 		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
@@ -88,9 +135,17 @@ func DialSocket(dir string) (net.Conn, error) {
 // NewClient says hello over conn, a connection to a server however it is reached
 // (its socket, or corral proxy at the far end of ssh).
 func NewClient(conn io.ReadWriteCloser) (*Client, error) {
-	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn), pid: serverPID(conn)}
+	return newClient(context.Background(), conn)
+}
+
+// newClient is NewClient, its hello within ctx (without a deadline: the hello's
+// budget) and its reply within helloMax.
+func newClient(ctx context.Context, conn io.ReadWriteCloser) (*Client, error) {
+	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10), enc: json.NewEncoder(conn), pid: serverPID(conn), max: helloMax}
 	var err error
-	if c.Hello, err = api.Hello.Call(context.Background(), c, api.HelloArgs{Version: api.Version, Binary: api.Binary}); err != nil {
+	c.Hello, err = api.Hello.Call(ctx, c, api.HelloArgs{Version: api.Version, Binary: api.Binary})
+	c.max = 0
+	if err != nil {
 		conn.Close()
 		var pe *api.Error
 		if errors.As(err, &pe) && pe.Code == api.CodeVersion {
@@ -113,11 +168,23 @@ func Connect(dir string, start func() error, limit time.Duration) (*Client, erro
 	if !errors.Is(err, ErrNoServer) {
 		return c, err
 	}
-	if err := start(); err != nil {
-		return nil, fmt.Errorf("start the server: %w", err)
-	}
+	// A live keeper starts the server itself: it is waited for, unless the keeper says
+	// none comes up; with none (or once it has gone), start starts one.
+	var kd *KeeperDown
+	started := false
 	deadline := time.Now().Add(limit)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		switch {
+		case errors.As(err, &kd):
+			if kd.Failures >= keeper.FailLimit {
+				return nil, err
+			}
+		case !started:
+			started = true
+			if err := start(); err != nil {
+				return nil, fmt.Errorf("start the server: %w", err)
+			}
+		}
 		c, err = Dial(dir)
 		if !errors.Is(err, ErrNoServer) || time.Now().After(deadline) {
 			return c, err
@@ -163,6 +230,12 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	defer c.watch(ctx, cancel, verb, budget)()
 	stop := context.AfterFunc(ctx, c.interrupt)
 	err := c.exchange(verb, args, result)
+	if _, local := c.conn.(net.Conn); local && err != nil && hungUp(err) {
+		// The server closed this connection (a full server closes idle ones): it
+		// is done, and a lane dials a new one for the next call. (Over ssh a new
+		// connection is a new corral proxy there, which is not for a lane to start.)
+		c.broken = err
+	}
 	if !stop() && ctx.Err() != nil {
 		c.broken = fmt.Errorf("%s: %w", verb, context.Cause(ctx))
 		if err != nil {
@@ -172,17 +245,44 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	return err
 }
 
-// Broken reports the cancelled call that left the client unusable (nil if none).
+// parting is the error a server sent before it closed the connection (one that
+// turns a client away says why, e.g. that it is busy), or nil.
+func (c *Client) parting(sendErr error) *api.Error {
+	if errors.Is(sendErr, os.ErrDeadlineExceeded) {
+		return nil // the call was cut short (interrupt), not turned away
+	}
+	if d, ok := c.conn.(interface{ SetReadDeadline(time.Time) error }); ok {
+		d.SetReadDeadline(time.Now().Add(time.Second))
+		defer d.SetReadDeadline(time.Time{})
+	} else {
+		return nil // a pipe to ssh: a read could wait without bound
+	}
+	line, err := api.ReadLine(c.r, api.MaxMessage+1024)
+	if err != nil {
+		return nil
+	}
+	var resp api.Response
+	if json.Unmarshal(line, &resp) != nil {
+		return nil
+	}
+	return resp.Error
+}
+
+// Broken reports the cancelled call, or the server's hang-up, that left the client
+// unusable (nil if none).
 func (c *Client) Broken() error { return c.broken }
 
 // interrupt makes the call in flight return: a socket's deadline passes at once; a
 // pipe to ssh can only be closed.
 func (c *Client) interrupt() {
-	if d, ok := c.conn.(interface{ SetDeadline(time.Time) error }); ok {
-		d.SetDeadline(time.Unix(1, 0))
-		return
+	switch conn := c.conn.(type) {
+	case interface{ SetDeadline(time.Time) error }:
+		conn.SetDeadline(time.Unix(1, 0))
+	case interface{ Abort() }: // ssh: ended at once, not waited for
+		conn.Abort()
+	default:
+		c.conn.Close()
 	}
-	c.conn.Close()
 }
 
 // exchange sends one request and reads its response.
@@ -192,15 +292,25 @@ func (c *Client) exchange(verb string, args, result any) error {
 		return err
 	}
 	if err := c.enc.Encode(api.Request{V: api.Version, Verb: verb, Args: raw}); err != nil {
+		if said := c.parting(err); said != nil {
+			return said
+		}
 		return fmt.Errorf("send %s: %w", verb, err)
 	}
-	line, err := api.ReadLine(c.r, api.MaxMessage+1024)
+	limit := api.MaxMessage + 1024
+	if c.max > 0 {
+		limit = c.max
+	}
+	line, err := api.ReadLine(c.r, limit)
+	if errors.Is(err, api.ErrTooLarge) {
+		return fmt.Errorf("%s: %w: a line over %d bytes", verb, ErrNotProtocol, limit)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: the server hung up: %w", verb, err)
 	}
 	var resp api.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return fmt.Errorf("%s: malformed response: %w", verb, err)
+	if err := json.Unmarshal(line, &resp); err != nil || resp.V == 0 {
+		return fmt.Errorf("%s: %w: it began %s", verb, ErrNotProtocol, Excerpt(line))
 	}
 	if resp.Error != nil {
 		if resp.Error.Code == api.CodeVersion && resp.Error.Protocol == 0 {
@@ -212,4 +322,14 @@ func (c *Client) exchange(verb string, args, result any) error {
 		return nil
 	}
 	return json.Unmarshal(resp.Result, result)
+}
+
+// Excerpt is the start of b, quoted, for a message about what came back: control
+// characters escaped, cut at 40 bytes.
+func Excerpt(b []byte) string {
+	const n = 40
+	if len(b) > n {
+		return strconv.Quote(string(b[:n])) + "…"
+	}
+	return strconv.Quote(string(b))
 }

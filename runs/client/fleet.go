@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corral/ptyhost/screen"
@@ -28,6 +29,8 @@ type Fleet struct {
 	// answer (fleetPatience; tests on a loaded machine wait longer).
 	patience time.Duration
 	done     chan struct{}
+	ctx      context.Context // ends when the Fleet closes: attachments under way end
+	cancel   context.CancelFunc
 	once     sync.Once
 	wg       sync.WaitGroup
 	joining  sync.Mutex // a host attached is checked against the others, one at a time (join)
@@ -38,10 +41,13 @@ type Fleet struct {
 	history []runs.Event
 }
 
-// Member is one host of a Fleet and how it is attached.
+// Member is one host of a Fleet and how it is attached: with AttachContext when set
+// (its ctx ends when the Fleet closes, so an attachment under way, to a host that
+// does not answer, ends with it), else with Attach.
 type Member struct {
-	Host   Host
-	Attach func() (*Remote, error)
+	Host          Host
+	Attach        func() (*Remote, error)
+	AttachContext func(ctx context.Context) (*Remote, error)
 }
 
 // Local is this machine's server for the state dir as a Fleet's member: started
@@ -60,9 +66,22 @@ func Local(dir string, start func() error) Member {
 	}}
 }
 
-// Over is a host reached over ssh as a Fleet's member.
+// Over is a host reached over ssh as a Fleet's member. Until it has been attached
+// once, an attachment's first connection starts its server when none runs there;
+// after, it is only reached, never started: a server stopped there (corral shutdown)
+// was stopped on purpose, as Local's.
 func Over(h Host) Member {
-	return Member{Host: h, Attach: func() (*Remote, error) { return AttachWith(h.Dial) }}
+	var attached atomic.Bool
+	return Member{Host: h, AttachContext: func(ctx context.Context) (*Remote, error) {
+		if attached.Load() {
+			return AttachWith(func() (*Client, error) { return h.DialContext(ctx, false) })
+		}
+		rem, err := AttachWith(startingFirst(ctx, h))
+		if err == nil {
+			attached.Store(true)
+		}
+		return rem, err
+	}}
 }
 
 // How a Fleet retries a host that could not be attached: soon, then twice as long
@@ -82,7 +101,7 @@ const (
 // member is one host and its link.
 type member struct {
 	host   Host
-	attach func() (*Remote, error)
+	attach func(ctx context.Context) (*Remote, error)
 
 	mu    sync.Mutex
 	rem   *Remote // nil while not attached
@@ -126,13 +145,17 @@ func OpenFleet(members []Member) (*Fleet, error) {
 		return nil, errors.New("no host to attach to")
 	}
 	f := &Fleet{events: make(chan runs.Event, 256), done: make(chan struct{}), where: map[string]*member{}, patience: fleetPatience}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
 	seen := map[string]bool{}
 	for _, mb := range members {
 		if seen[mb.Host.Name] {
 			return nil, fmt.Errorf("host %q is named twice", mb.Host.Name)
 		}
 		seen[mb.Host.Name] = true
-		m := &member{host: mb.Host, attach: mb.Attach, first: make(chan struct{})}
+		m := &member{host: mb.Host, attach: mb.AttachContext, first: make(chan struct{})}
+		if m.attach == nil {
+			m.attach = func(context.Context) (*Remote, error) { return mb.Attach() }
+		}
 		m.state = m.fresh(api.HostConnecting)
 		f.members = append(f.members, m)
 	}
@@ -190,7 +213,7 @@ func (f *Fleet) keep(m *member) {
 	defer f.wg.Done()
 	delay := fleetRetryFirst
 	for {
-		rem, err := m.attach()
+		rem, err := m.attach(f.ctx)
 		if err == nil {
 			err = f.join(m, rem)
 		}
@@ -220,7 +243,7 @@ func (f *Fleet) keep(m *member) {
 		m.firstDone()
 		f.forward(m, rem)
 		rem.Close()
-		f.dropped(m)
+		f.dropped(m, rem.endedWith())
 	}
 }
 
@@ -284,7 +307,7 @@ func (f *Fleet) failed(m *member, err error, delay time.Duration) {
 }
 
 // dropped: m's link ended (the stream closed: the server stopped, or ssh went away).
-func (f *Fleet) dropped(m *member) {
+func (f *Fleet) dropped(m *member, why error) {
 	m.mu.Lock()
 	if m.rem != nil {
 		m.screens = m.rem.screensHeld()
@@ -292,6 +315,9 @@ func (f *Fleet) dropped(m *member) {
 	m.rem = nil
 	m.state = m.fresh(api.HostUnreachable)
 	m.state.Err = "the link to its server ended"
+	if errors.Is(why, ErrNotProtocol) {
+		m.state.Err += ": " + why.Error()
+	}
 	m.mu.Unlock()
 	f.changed(m)
 }
@@ -353,12 +379,14 @@ func (f *Fleet) closed() bool { return isDone(f.done) }
 
 // Close detaches from every host: their servers and runs go on.
 func (f *Fleet) Close() error {
-	f.once.Do(func() { close(f.done) })
+	f.once.Do(func() { close(f.done); f.cancel() })
+	var closing sync.WaitGroup
 	for _, m := range f.members {
 		if r := m.remote(); r != nil {
-			r.Close()
+			closing.Go(func() { r.Close() }) // at once: a host slow to hang up holds up no other
 		}
 	}
+	closing.Wait()
 	f.wg.Wait()
 	return nil
 }

@@ -2,12 +2,14 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"corral/config"
 	"corral/runs"
@@ -36,7 +38,10 @@ func (h Host) Remote() bool { return h.SSH != "" }
 // names the ssh and its options ("ssh -F cfg"). ssh hands the remote user's shell
 // one line, so each word is quoted for it; a path under ~/ keeps its ~ unquoted
 // for that shell to expand.
-func (h Host) Command(args ...string) *exec.Cmd {
+func (h Host) Command(args ...string) *exec.Cmd { return h.command(context.Background(), args...) }
+
+// command is Command, killed when ctx ends (as exec.CommandContext).
+func (h Host) command(ctx context.Context, args ...string) *exec.Cmd {
 	ssh := strings.Fields(os.Getenv("CORRAL_SSH"))
 	if len(ssh) == 0 {
 		ssh = []string{"ssh"}
@@ -50,15 +55,34 @@ func (h Host) Command(args ...string) *exec.Cmd {
 		line[i] = shellWord(w)
 	}
 	// "--" ends ssh's options: a destination can never be read as one.
-	argv := append(append(ssh[1:], keepAlive...), "--", h.SSH, strings.Join(line, " "))
-	return exec.Command(ssh[0], argv...)
+	argv := append(append(ssh[1:], sshOptions...), "--", h.SSH, strings.Join(line, " "))
+	return exec.CommandContext(ctx, ssh[0], argv...)
 }
 
-// keepAlive makes ssh ask the far end every 5 s and give up after 3 answers missed: a
-// link that died without a word (a host gone off the network, a laptop asleep) ends
-// its connection within 15 s, so the UI says the host is unreachable and tries again,
-// rather than waiting on TCP's own timeouts (hours). ssh's -o wins over its config.
-var keepAlive = []string{"-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
+// sshOptions bound what ssh waits for. ConnectTimeout: the TCP connection and ssh's
+// own handshake within SSHConnectTimeout, not the system's TCP timeout (minutes)
+// for a host that drops packets. ServerAlive: once connected, ssh asks the far end
+// every 5 s and gives up after 3 answers missed, so a link that died without a word
+// (a host gone off the network, a laptop asleep) ends its connection within 15 s, and
+// the UI says the host is unreachable and tries again, rather than waiting on TCP's
+// own timeouts (hours). The options in $CORRAL_SSH come first, and ssh takes the first
+// value of an option it is given: the user's win.
+var sshOptions = []string{"-o", fmt.Sprintf("ConnectTimeout=%d", int(SSHConnectTimeout/time.Second)),
+	"-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
+
+// How long a host is given. SSHConnectTimeout is ssh's ConnectTimeout; DialLimit
+// bounds a whole dial (ssh connecting and logging in, corral proxy starting there,
+// the hello) and OutputLimit a whole command run there (corral ls, corral version),
+// when the caller gives no deadline (--timeout). Nothing else bounds a far end that
+// never answers: a fake or hung ssh, a remote shell that waits on something.
+const (
+	SSHConnectTimeout = 10 * time.Second
+	DialLimit         = SSHConnectTimeout + api.HelloBudget
+	OutputLimit       = DialLimit
+	// OutputMax bounds what a command there may print (a listing of thousands of
+	// runs is a few MiB): a far end that prints more is not answering the question.
+	OutputMax = api.MaxMessage
+)
 
 func (h Host) corral() string {
 	if h.Corral == "" {
@@ -78,35 +102,111 @@ func shellWord(w string) string {
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
-// Dial opens one connection to the host's server over ssh (corral proxy there
-// starts the server if none runs). ssh's stderr is kept, not shown (in the UI a
-// stray line would tear the screen): a connection that fails before the server
-// said hello is one error saying why, from ssh's exit and its last line.
-func (h Host) Dial() (*Client, error) {
-	cmd := h.Command("proxy")
-	conn, err := CommandConn(cmd)
+// Dial opens one connection to the host's server over ssh, within DialLimit:
+// corral proxy there attaches to its server only, never starts one (a UI that
+// reconnects must not undo a corral shutdown there). ssh's stderr is kept, not shown
+// (in the UI a stray line would tear the screen): a connection that fails before the
+// server said hello is one error saying why, from ssh's exit and its last line.
+func (h Host) Dial() (*Client, error) { return h.DialContext(context.Background(), false) }
+
+// DialStart is Dial, starting the server there when none runs (corral proxy
+// --start): for spawn, and a UI's first attachment.
+func (h Host) DialStart() (*Client, error) { return h.DialContext(context.Background(), true) }
+
+// DialContext is Dial (start: DialStart) within ctx's deadline, or DialLimit when it
+// has none. A far end that does not greet in time, or answers something else than
+// the protocol (helloMax), is one error saying so; its ssh is ended.
+func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
+	limit := DialLimit
+	if d, ok := ctx.Deadline(); ok {
+		limit = time.Until(d)
+	}
+	// The dial's own deadline, whose cause says what was waited for (ctx's own, if it
+	// comes first, is worded so too).
+	late := fmt.Errorf("%w within %v: ssh did not connect, or corral there did not greet", ErrNoAnswer, limit.Round(time.Millisecond))
+	ctx, cancel := context.WithTimeoutCause(ctx, limit, late)
+	defer cancel()
+	args := []string{"proxy"}
+	if start {
+		args = append(args, "--start")
+	}
+	conn, err := CommandConn(h.Command(args...))
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", h.Name, err)
 	}
-	c, err := NewClient(conn)
+	c, err := newClient(ctx, conn)
+	if errors.Is(err, late) || errors.Is(err, context.DeadlineExceeded) { // one wording, whichever deadline came first
+		err = late
+	}
 	if err != nil {
 		cc := conn.(*cmdConn)
+		if errors.Is(err, ErrNotProtocol) || errors.Is(err, ErrNoAnswer) || errors.Is(err, context.Canceled) {
+			cc.Abort() // nothing more to wait for from that far end, or the caller gave up
+		}
 		return nil, h.failed(err, cc.Close(), cc.stderr.last())
 	}
 	return c, nil
 }
 
-// Output runs `corral ARGS…` on the host over ssh and returns what it printed; a
-// failure is worded as Dial's.
+// Output runs `corral ARGS…` on the host over ssh and returns what it printed,
+// within OutputLimit and OutputMax; a failure is worded as Dial's.
 func (h Host) Output(args ...string) ([]byte, error) {
-	cmd := h.Command(args...)
-	stderr := &tail{}
-	cmd.Stderr = stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, h.failed(err, err, stderr.last())
+	return h.OutputContext(context.Background(), args...)
+}
+
+// OutputContext is Output within ctx's deadline (OutputLimit when it has none): ssh
+// is killed when it passes, or when the command prints more than OutputMax.
+func (h Host) OutputContext(ctx context.Context, args ...string) ([]byte, error) {
+	limit := OutputLimit
+	if d, ok := ctx.Deadline(); ok {
+		limit = time.Until(d)
 	}
-	return out, nil
+	late := fmt.Errorf("%w within %v: ssh did not connect, or corral %s there did not finish", ErrNoAnswer, limit.Round(time.Millisecond), args[0])
+	ctx, cancel := context.WithTimeoutCause(ctx, limit, late)
+	defer cancel()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	cmd := h.command(ctx, args...)
+	cmd.WaitDelay = time.Second
+	endWithParent(cmd)
+	stderr := &tail{}
+	out := &capped{max: OutputMax, over: func() {
+		stop(fmt.Errorf("%w: corral %s there printed over %d bytes", ErrNotProtocol, args[0], OutputMax))
+	}}
+	cmd.Stdout, cmd.Stderr = out, stderr
+	err := cmd.Run()
+	cause := context.Cause(ctx)
+	if errors.Is(cause, context.DeadlineExceeded) { // the caller's deadline, come first
+		cause = late
+	}
+	if errors.Is(cause, ErrNoAnswer) || errors.Is(cause, ErrNotProtocol) {
+		return nil, h.failed(cause, err, stderr.last())
+	}
+	if err != nil {
+		return out.buf, h.failed(err, err, stderr.last())
+	}
+	return out.buf, nil
+}
+
+// capped keeps what is written to it up to max bytes; over it, it calls over once
+// and fails the write.
+type capped struct {
+	max  int
+	buf  []byte
+	over func()
+	done bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.done || len(c.buf)+len(p) > c.max {
+		if !c.done {
+			c.done = true
+			c.over()
+		}
+		return 0, ErrNotProtocol
+	}
+	c.buf = append(c.buf, p...)
+	return len(p), nil
 }
 
 // Exit codes that say what went wrong before corral ran there: ssh's own (it
@@ -114,6 +214,8 @@ func (h Host) Output(args ...string) ([]byte, error) {
 // not find or not execute.
 const (
 	exitSSH         = 255
+	exitNoServer    = ExitNoServer
+	exitUsage       = 2
 	exitNotFound    = 127
 	exitCannotExec  = 126
 	remoteSetupHelp = "install it there or set corral = \"/path/to/corral\" in its [[host]] entry"
@@ -132,6 +234,16 @@ func (e *hostError) Unwrap() error { return e.kind }
 // failed words the failure err of a command on the host, given how ssh exited
 // (exit: Wait's error) and the last line it wrote to stderr.
 func (h Host) failed(err, exit error, last string) error {
+	at := fmt.Sprintf("host %s (ssh %s)", h.Name, h.SSH)
+	switch {
+	case errors.Is(err, ErrNoAnswer):
+		if last != "" {
+			return &hostError{fmt.Sprintf("%s: %v (ssh's last words: %q)", at, err, last), ErrUnreachable}
+		}
+		return &hostError{fmt.Sprintf("%s: %v", at, err), ErrUnreachable}
+	case errors.Is(err, ErrNotProtocol):
+		return &hostError{fmt.Sprintf("%s: %v (does a login script there print to stdout?); its ssh was ended", at, err), ErrNotProtocol}
+	}
 	var ee *exec.ExitError
 	if !errors.As(exit, &ee) || errors.Is(err, api.ErrVersion) { // a mismatch: corral there answered
 		return fmt.Errorf("host %s: %w", h.Name, err)
@@ -140,8 +252,11 @@ func (h Host) failed(err, exit error, last string) error {
 	if last != "" {
 		said = fmt.Sprintf(" (the remote shell: %q)", last)
 	}
-	at := fmt.Sprintf("host %s (ssh %s)", h.Name, h.SSH)
 	switch code := ee.ExitCode(); {
+	case code == exitUsage && strings.Contains(last, "unknown flag"):
+		return fmt.Errorf("%s: the corral there does not know what this one asks (%q): it is older; install the same version there", at, last)
+	case code == exitNoServer:
+		return &hostError{fmt.Sprintf("%s: no corral server is running there (corral spawn --host %s starts one)", at, h.Name), ErrNoServer}
 	case code == exitSSH:
 		if last == "" {
 			last = "ssh exited with status 255"

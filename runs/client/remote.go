@@ -12,6 +12,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"
+	"corral/runs/foreground/hostterm"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -35,6 +36,14 @@ type Remote struct {
 	kinds   map[string]runs.Kind    // run id → its kind
 	watched []string                // most recently asked-for screens first
 	recent  map[recentKey]time.Time // the history's events a live one may repeat
+	ended   error                   // why the stream ended, once Events is closed
+}
+
+// endedWith is why the stream ended (nil: the server closed it, or it is still on).
+func (r *Remote) endedWith() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ended
 }
 
 // watchMax is how many screens one UI keeps streamed: the selected run's and a few
@@ -211,11 +220,13 @@ func (r *Remote) Close() error {
 	r.mu.Lock()
 	stream := r.stream
 	r.mu.Unlock()
+	var closing sync.WaitGroup
 	for _, c := range []*Client{r.ctl.c.Load(), r.input.c.Load(), stream} {
 		if c != nil {
-			c.Close()
+			closing.Go(func() { c.Close() }) // at once: each over ssh may wait for its far end
 		}
 	}
+	closing.Wait()
 	return nil
 }
 
@@ -229,6 +240,9 @@ func (r *Remote) receive() {
 		r.mu.Unlock()
 		err := r.read(stream)
 		if !r.relink(err) {
+			r.mu.Lock()
+			r.ended = err
+			r.mu.Unlock()
 			return
 		}
 	}
@@ -243,7 +257,8 @@ func (r *Remote) read(stream *Client) error {
 		}
 		var m api.StreamMsg
 		if json.Unmarshal(line, &m) != nil {
-			continue
+			// Not the protocol: the stream ends here, as a lost server's does.
+			return fmt.Errorf("stream: %w: it began %s", ErrNotProtocol, Excerpt(line))
 		}
 		switch {
 		case m.Event != nil:
@@ -371,7 +386,20 @@ type remoteScreen struct {
 	state screen.ScreenState
 }
 
+// update takes frame f. Whatever server sent it, what reaches the UI's terminal is
+// made safe here: the rendering keeps its text, newlines and SGR only (no OSC, DCS,
+// APC, PM or SOS string, no other sequence, no control character: hostterm.Frame,
+// the filter run output goes through), and the state's texts their printable
+// characters.
 func (s *remoteScreen) update(f api.Frame) {
+	if !f.Light {
+		f.Render = hostterm.Clean(f.Render, hostterm.Frame)
+		if f.State != nil {
+			st := *f.State
+			st.Title, st.LastNotice, st.Err = runs.Printable(st.Title), runs.Printable(st.LastNotice), runs.Printable(st.Err)
+			f.State = &st
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f.Light {

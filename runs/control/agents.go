@@ -40,6 +40,9 @@ func writeExplanation(w io.Writer, run runs.Info, e agentstate.Explanation, now 
 	}
 	fmt.Fprintf(w, ", by %s\n", ruleOrNone(run.AgentRule))
 	fmt.Fprintf(w, "the screen now: %s, by %s\n", e.State, ruleOrNone(e.Rule))
+	if run.AgentBy != "" {
+		fmt.Fprintf(w, "recognised: %s\n", run.AgentBy)
+	}
 	fmt.Fprintf(w, "agent %s, rules from %s, tried by priority:\n", e.Agent, e.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, ch := range e.Checks {
@@ -93,7 +96,7 @@ func hook(_ *client.Client, o *opts, env Env) int {
 	if o.stateDir == "" {
 		o.stateDir = os.Getenv(runs.StateDirEnv)
 	}
-	c, _ := connect(api.Hook.Name(), Where{StateDir: o.stateDir}, Env{StateDir: env.StateDir, Stderr: io.Discard}, false, nil)
+	c, _ := connect(o.ctx, api.Hook.Name(), Where{StateDir: o.stateDir}, Env{StateDir: env.StateDir, Stderr: io.Discard}, false, nil)
 	if c == nil {
 		return ExitOK // no server: the run's screen says what it needs
 	}

@@ -19,6 +19,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
+	"corral/runs/keeper"
 )
 
 // Env is what the verbs need of the CLI around them.
@@ -31,6 +32,9 @@ type Env struct {
 	ExitCode       func(runs.Info) int
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// RunOutput is where log, poll and screen print a run's output (nil: Stdout): at
+	// a terminal, with its control sequences made visible unless raw.
+	RunOutput func(raw bool) io.Writer
 }
 
 // Exit codes of the verbs other than wait (whose code is corral run's).
@@ -96,9 +100,11 @@ type opts struct {
 	limit    int
 	offSet   bool
 	escapes  bool
+	raw      bool // --raw: a run's output printed with its control sequences
 	history  bool
 	until    string
 	ready    time.Duration
+	readySet bool // --ready-timeout was given
 	agent    string
 	hooks    string
 	timeout  time.Duration   // --timeout: how long to wait for the server's answer
@@ -131,7 +137,7 @@ func Main(name string, args []string, env Env) int {
 	if v.noServer != nil {
 		none = func() int { return v.noServer(o, env) }
 	}
-	c, code := connect(name, Where{StateDir: o.stateDir, Host: o.host}, env, false, none)
+	c, code := connect(o.ctx, name, Where{StateDir: o.stateDir, Host: o.host}, env, false, none)
 	if c == nil {
 		return code
 	}
@@ -159,7 +165,10 @@ func parse(name string, v verb, args []string) (*opts, error) {
 		}
 		pos, before = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
-	fs.Visit(func(f *flag.Flag) { o.offSet = o.offSet || f.Name == "offset" })
+	fs.Visit(func(f *flag.Flag) {
+		o.offSet = o.offSet || f.Name == "offset"
+		o.readySet = o.readySet || f.Name == "ready-timeout"
+	})
 	pos = append(pos, after...)
 	switch {
 	case v.args >= 0 && len(pos) != v.args:
@@ -185,7 +194,8 @@ func verbFlags(name string, v verb, o *opts) *flag.FlagSet {
 		v.flags(fs, o)
 	}
 	if fs.Lookup("timeout") == nil { // wait's --timeout is its own, and bounds its call
-		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most)")
+		fs.DurationVar(&o.timeout, "timeout", 0, "how long to wait for the server's answer (default: the verb's own, 30s for most);\n"+
+			"with --host it bounds reaching the host too (default: "+client.DialLimit.String()+" for ssh to connect and corral there to greet)")
 	}
 	return fs
 }
@@ -245,16 +255,19 @@ func (w Where) remote(name string, env Env) (h client.Host, ok bool) {
 	return h, true
 }
 
-// connect reaches the server w names, starting one first when start is set (over
-// ssh, corral proxy there always does); when none runs here, noServer (if set)
-// gives the verb's exit code.
-func connect(name string, w Where, env Env, start bool, noServer func() int) (*client.Client, int) {
+// connect reaches the server w names, starting one first when start is set; when
+// none runs, noServer (if set) gives the verb's exit code. Another host is dialled
+// within ctx's deadline (--timeout), or client.DialLimit.
+func connect(ctx context.Context, name string, w Where, env Env, start bool, noServer func() int) (*client.Client, int) {
 	h, ok := w.remote(name, env)
 	if !ok {
 		return nil, ExitUsage
 	}
 	if h.Remote() {
-		c, err := h.Dial()
+		c, err := h.DialContext(ctx, start)
+		if errors.Is(err, client.ErrNoServer) && noServer != nil {
+			return nil, noServer()
+		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
 			return nil, ExitFailure
@@ -271,6 +284,18 @@ func connect(name string, w Where, env Env, start bool, noServer func() int) (*c
 		c, err = client.Connect(dir, func() error { return env.Start(dir) }, startLimit)
 	} else {
 		c, err = client.Dial(dir)
+	}
+	// A keeper that lives is starting a server, or cannot: wait for the one it starts
+	// (it restarts a server within moments), unless it says none comes up. (Connect
+	// has waited already.)
+	var kd *client.KeeperDown
+	for deadline := time.Now().Add(startLimit); !start && errors.As(err, &kd) && kd.Failures < keeper.FailLimit && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		c, err = client.Dial(dir)
+	}
+	if errors.As(err, &kd) {
+		fmt.Fprintf(env.Stderr, "corral %s: %v (%s); the runs it keeps go on\n", name, err, dir)
+		return nil, ExitFailure
 	}
 	if errors.Is(err, client.ErrNoServer) && noServer != nil {
 		return nil, noServer()
@@ -307,7 +332,7 @@ func printJSON(w io.Writer, v any) {
 // on another host in its home directory (or --dir there), with its server's
 // environment (this machine's mean nothing there).
 func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
-	c, code := connect(api.Spawn.Name(), w, env, true, nil)
+	c, code := connect(context.Background(), api.Spawn.Name(), w, env, true, nil)
 	if c == nil {
 		return code
 	}

@@ -1,9 +1,11 @@
 package control
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"corral/runs/client"
 	"corral/runs/listing"
@@ -12,8 +14,9 @@ import (
 // ListHosts is corral ls across hosts (DESIGN §19): this machine's runs from local
 // (its registry), every other host's from `corral ls --json --host local` run there
 // over ssh, all hosts at once so one that does not answer holds up none of the
-// others. A host that could not be listed has its Err.
-func ListHosts(hosts []client.Host, all bool, local func() (listing.Doc, error)) []listing.HostDoc {
+// others, each within timeout (0: client.OutputLimit), so one that never answers
+// holds up nothing for longer. A host that could not be listed has its Err.
+func ListHosts(hosts []client.Host, all bool, timeout time.Duration, local func() (listing.Doc, error)) []listing.HostDoc {
 	out := make([]listing.HostDoc, len(hosts))
 	var wg sync.WaitGroup
 	for i, h := range hosts {
@@ -22,7 +25,7 @@ func ListHosts(hosts []client.Host, all bool, local func() (listing.Doc, error))
 			out[i].Doc, out[i].Err = local()
 			continue
 		}
-		wg.Go(func() { out[i].Doc, out[i].Err = listRemote(h, all) })
+		wg.Go(func() { out[i].Doc, out[i].Err = listRemote(h, all, timeout) })
 	}
 	wg.Wait()
 	return out
@@ -30,16 +33,22 @@ func ListHosts(hosts []client.Host, all bool, local func() (listing.Doc, error))
 
 // listRemote runs corral ls --json on h; --host local there lists that machine's
 // registry alone, whatever hosts its own config names.
-func listRemote(h client.Host, all bool) (listing.Doc, error) {
+func listRemote(h client.Host, all bool, timeout time.Duration) (listing.Doc, error) {
 	args := []string{"ls", "--json", "--host", client.LocalHost}
 	if all {
 		args = append(args, "--all")
 	}
-	out, err := h.Output(args...)
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	out, err := h.OutputContext(ctx, args...)
 	var doc listing.Doc
 	if err == nil {
 		if err = json.Unmarshal(out, &doc); err != nil {
-			err = fmt.Errorf("host %s: corral ls --json there printed no listing: %w", h.Name, err)
+			err = fmt.Errorf("host %s: corral ls --json there printed no listing (it began %s): %w", h.Name, client.Excerpt(out), err)
 		}
 	}
 	return doc, err

@@ -51,7 +51,7 @@ func Upgrade(stateDir string, env Env) int {
 	}
 	defer next.Close()
 	if running, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", next.Hello.PID)); err == nil && running != exe {
-		fmt.Fprintf(env.Stderr, "corral %s: %s did not stay up as the server: the keeper went back to %s (pid %d); "+
+		fmt.Fprintf(env.Stderr, "corral %s: %s did not stay up as the server (it ended, or did not answer in time): the keeper went back to %s (pid %d); "+
 			"every run is still there (see keeper.log and server.log in %s)\n", name, exe, running, next.Hello.PID, dir)
 		return ExitFailure
 	}

@@ -17,27 +17,32 @@ import (
 // verbs are the CLI's control verbs, each named by the operation it calls (agents,
 // which reads the rule files here, by its own name).
 var verbs = map[string]verb{
-	api.Poll.Name(): {synopsis: "ID [--wait DUR]", summary: "output since the last poll (waits up to DUR for some)",
+	api.Poll.Name(): {synopsis: "ID [--wait DUR] [--raw]", summary: "output since the last poll (waits up to DUR for some)",
 		args: 1, do: poll, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "wait", 0, "wait up to this long for output or the end (max 2m)")
+			rawFlag(fs, o)
 		}},
-	api.Log.Name(): {synopsis: "ID [--offset N] [--limit N]", summary: "lines of the kept output (default: the last 200)",
+	api.Log.Name(): {synopsis: "ID [--offset N] [--limit N] [--raw]", summary: "lines of the kept output (default: the last 200)",
 		args: 1, do: logLines, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.IntVar(&o.offset, "offset", 0, "first line (0-based)")
 			fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
+			rawFlag(fs, o)
 		}},
-	api.Screen.Name(): {synopsis: "ID [-e] [--history]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
+	api.Screen.Name(): {synopsis: "ID [-e] [--history] [--raw]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
 		args: 1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.escapes, "e", false, "keep attributes as SGR escapes")
 			fs.BoolVar(&o.history, "history", false, "the lines that scrolled off the screen first (capture-pane -S -)")
+			rawFlag(fs, o)
 		}},
 	api.Write.Name():    {synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
 	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
 	api.Paste.Name():    {synopsis: "ID TEXT", summary: "paste (bracketed when the app asked for it)", args: argsIDAndMore, do: paste},
 	api.Submit.Name(): {synopsis: "ID TEXT [--ready-timeout DUR]",
-		summary: "paste, then Enter; an agent first gets ready, and the submit is checked", args: argsIDAndMore, do: submit,
+		summary: "paste, then Enter, once the run is ready (its agent idle, or its output quiet); an agent's submit is checked",
+		args:    argsIDAndMore, do: submit,
 		flags: func(fs *flag.FlagSet, o *opts) {
-			fs.DurationVar(&o.ready, "ready-timeout", 30*time.Second, "wait up to this long for the agent to be idle (0: submit at once, unchecked)")
+			fs.DurationVar(&o.ready, "ready-timeout", 0, fmt.Sprintf(
+				"wait up to this long for the run to be ready, then exit 124 (default: up to %s, then fail)", api.SubmitReadyDefault))
 		}},
 	api.Kill.Name():      {synopsis: "ID", summary: "end the run (manual-cancel, the usual escalation)", args: 1, do: refVerb(api.Kill)},
 	api.Interrupt.Name(): {synopsis: "ID", summary: "Ctrl-C (PTY) or SIGINT to its session (pipe)", args: 1, do: refVerb(api.Interrupt)},
@@ -75,6 +80,31 @@ var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Wri
 	api.Remove.Name(), api.Info.Name(), api.Wait.Name(),
 	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
 
+// rawFlag is --raw of the verbs that print a run's output.
+func rawFlag(fs *flag.FlagSet, o *opts) {
+	fs.BoolVar(&o.raw, "raw", false, "at a terminal, print the run's control sequences as it wrote them (titles, clipboard\n"+
+		"and other strings still dropped). The risk: a run that printed a terminal query (ESC[6n,\n"+
+		"device attributes ESC[c, ENQ) has the terminal's answer typed into your shell as if you\n"+
+		"typed it. Without it they are shown as cat -v does (^[[6n, ^E), colours kept; piped or\n"+
+		"redirected output is the bytes as written either way")
+}
+
+// runOutput is where a verb prints a run's output: env.RunOutput's writer, or
+// stdout as it is.
+func runOutput(env Env, o *opts) io.Writer {
+	if env.RunOutput == nil {
+		return env.Stdout
+	}
+	return env.RunOutput(o.raw)
+}
+
+// flush flushes w if it holds the end of what was written (a filter's).
+func flush(w io.Writer) {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+}
+
 func info(c *client.Client, o *opts, env Env) int {
 	r, ok := call(o.ctx, api.Info, c, api.RunRef{ID: o.args[0]}, env)
 	if !ok {
@@ -105,7 +135,9 @@ func poll(c *client.Client, o *opts, env Env) int {
 	if p.Dropped > 0 {
 		fmt.Fprintf(env.Stderr, "corral poll: %d bytes since the last poll were dropped by the output cap\n", p.Dropped)
 	}
-	env.Stdout.Write(p.Output)
+	out := runOutput(env, o)
+	out.Write(p.Output)
+	flush(out)
 	if p.Ended {
 		fmt.Fprintf(env.Stderr, "corral: %s\n", runs.Summary(p.Run))
 	}
@@ -118,10 +150,11 @@ type agentFields struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	AgentBy         string           `json:"agent_by,omitempty"` // how the agent was recognised
 }
 
 func agentOf(i runs.Info) agentFields {
-	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule}
+	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentBy}
 }
 
 func logLines(c *client.Client, o *opts, env Env) int {
@@ -133,9 +166,11 @@ func logLines(c *client.Client, o *opts, env Env) int {
 		printJSON(env.Stdout, l)
 		return ExitOK
 	}
+	out := runOutput(env, o)
 	for _, line := range l.Lines {
-		fmt.Fprintln(env.Stdout, line)
+		fmt.Fprintln(out, line)
 	}
+	flush(out)
 	if end := l.Offset + len(l.Lines); end < l.TotalLines {
 		fmt.Fprintf(env.Stderr, "corral log: lines %d–%d of %d; --offset %d for more\n", l.Offset, end-1, l.TotalLines, end)
 	}
@@ -143,17 +178,20 @@ func logLines(c *client.Client, o *opts, env Env) int {
 }
 
 func screen(c *client.Client, o *opts, env Env) int {
-	s, ok := call(o.ctx, api.Screen, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes, History: o.history}, env)
-	if !ok {
+	s, err := api.ScreenAll(o.ctx, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes, History: o.history})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral %s: %v\n", api.Screen.Name(), err)
 		return ExitFailure
 	}
 	if o.json {
 		printJSON(env.Stdout, s)
 		return ExitOK
 	}
+	out := runOutput(env, o)
 	for _, l := range s.Lines {
-		fmt.Fprintln(env.Stdout, l)
+		fmt.Fprintln(out, l)
 	}
+	flush(out)
 	return ExitOK
 }
 
@@ -177,10 +215,18 @@ func paste(c *client.Client, o *opts, env Env) int {
 	return done(api.Paste, c, api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:])}, o, env)
 }
 
-// submit waits for an agent to be ready, submits and checks it took (the server
-// does: runs.SubmitReady); not ready in time exits 124, not taken 1.
+// submit waits for the run to be ready, submits and, for an agent, checks it took
+// (the server does: runs.SubmitReady). It never types at once: without
+// --ready-timeout the wait is bounded by api.SubmitReadyDefault. Not ready within
+// --ready-timeout exits 124; within the default bound, or not taken, 1. It says
+// what made the run ready.
 func submit(c *client.Client, o *opts, env Env) int {
-	args := api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:]), ReadyTimeoutMS: o.ready.Milliseconds()}
+	if o.readySet && o.ready <= 0 {
+		fmt.Fprintf(env.Stderr, "corral submit: --ready-timeout must be more than 0 (a submit always waits for the run to be ready; corral paste and send-keys type at once)\n")
+		return ExitUsage
+	}
+	args := api.TextArgs{ID: o.args[0], Text: joinArgs(o.args[1:]), ReadyTimeoutMS: o.ready.Milliseconds(),
+		ReadyDefault: !o.readySet}
 	rep, err := api.Submit.Call(o.ctx, c, args)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral submit: %v\n", err)
@@ -194,7 +240,10 @@ func submit(c *client.Client, o *opts, env Env) int {
 			api.SubmitReply
 			OK bool `json:"ok"`
 		}{rep, true})
-	} else if rep.Resent {
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stdout, "ready: %s (after %s)\n", rep.Ready, (time.Duration(rep.WaitedMS) * time.Millisecond).String())
+	if rep.Resent {
 		fmt.Fprintf(env.Stderr, "corral submit: the first Enter did not take; sent again, and it did (%s)\n", rep.Took)
 	}
 	return ExitOK

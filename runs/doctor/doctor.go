@@ -5,6 +5,7 @@
 package doctor
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"corral/runs/api"
 	"corral/runs/client"
 	"corral/runs/control"
+	"corral/runs/keeper"
 )
 
 // Report writes the diagnosis and returns the exit code: 0, or 1 when something is
@@ -46,6 +48,15 @@ func Report(w io.Writer, stateFlag string) int {
 			fmt.Fprintf(w, "keeper:           pid %d: the runs outlive the server (corral server --upgrade moves them to a new binary)\n", h.Keeper)
 		} else {
 			fmt.Fprintf(w, "keeper:           none: the runs end with the server (--no-keeper, an older Corral, or not Linux)\n")
+		}
+	} else if kd := (*client.KeeperDown)(nil); errors.As(err, &kd) {
+		fmt.Fprintf(w, "server:           none: %v\n", err)
+		if kd.Failures >= keeper.FailLimit {
+			fmt.Fprintf(w, "keeper:           pid %d: no server came up in %d tries; it keeps the runs and goes on trying (see keeper.log and server.log)\n",
+				kd.PID, kd.Failures)
+			code = 1
+		} else {
+			fmt.Fprintf(w, "keeper:           pid %d: starting a server\n", kd.PID)
 		}
 	} else {
 		fmt.Fprintf(w, "server:           none running (%v)\n", err)

@@ -171,3 +171,8 @@ func (k *Client) CloseInput(id string) error { return k.c.send(msg{Op: opCloseIn
 // Handover tells the keeper this server ends on purpose and exe is the binary to
 // start next (corral server --upgrade).
 func (k *Client) Handover(exe string) error { return k.c.send(msg{Op: opHandover, Exe: exe}) }
+
+// Fail tells the keeper this server ends on err, before it exits: the keeper reports
+// it when no server comes up (keeper.log, keeper.status), where the server's own
+// stderr may go nowhere.
+func (k *Client) Fail(err error) error { return k.c.send(msg{Op: opFail, Err: err.Error()}) }

@@ -17,7 +17,10 @@
 // next.
 //
 // The keeper does no emulation, no UI and no policy: it never signals a run, never
-// reads the registry, and exits once it keeps nothing and its server has ended.
+// reads the registry, and exits once it keeps nothing and its server has ended (or,
+// keeping nothing, on SIGTERM). Nothing wedges it: it starts servers through a
+// descriptor of its binary, kills one that does not say hello in time, and says in
+// keeper.status when none comes up, for clients to report.
 //
 // One keeper per state dir rather than one per run (containerd's shim, Podman's
 // conmon): a Go process costs a few MiB of resident memory, so fifty keepers would cost

@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -24,7 +26,10 @@ import (
 const EnvFD = "CORRAL_KEEPER_FD"
 
 // Options are the keeper process's: the state dir it keeps runs for and the server
-// it starts there (Exe Args…; it adds only the socket, as descriptor 3).
+// it starts there (Exe Args…; it adds only the socket, as descriptor 3). Exe is
+// opened as the keeper starts and every server of it is started through that
+// descriptor, so a binary moved or deleted since (a reinstall, a rebuilt build
+// directory) still starts one.
 type Options struct {
 	StateDir string
 	Exe      string
@@ -59,6 +64,26 @@ const (
 	steadyAfter  = 5 * time.Second
 )
 
+// Greeting bounds: a server the keeper started says hello (Recover) once it has opened
+// the state dir; one that has not within the bound is killed and counts as a server
+// that did not come up. A handed-over binary has the shorter one, well inside a lease
+// (10 s), so that when it hangs the keeper's own binary takes the runs' records back
+// before their leases expire; the keeper's own binary, known to have served, is given
+// longer on a loaded machine.
+const (
+	upgradeGreetLimit = 5 * time.Second
+	greetLimit        = 30 * time.Second
+)
+
+// failLimit: this many servers in a row that did not come up (not started, ended or
+// killed before their hello) and the keeper says so: in keeper.log, and in
+// keeper.status, which corral doctor, ls and every client read.
+const failLimit = 3
+
+// stopLimit bounds how long a keeper with no run waits, once told to end, for its
+// server to end before it kills it.
+const stopLimit = 5 * time.Second
+
 // Serve is the keeper process: it starts the server and keeps its runs until it keeps
 // none and its server has ended. It returns ErrRunning at once when the state dir has
 // a keeper.
@@ -74,7 +99,13 @@ func Serve(o Options) error {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	k := &keeper{o: o, log: o.Log, runs: map[string]*kept{}, wake: make(chan struct{}, 1)}
+	self, err := openExe(o.Exe)
+	if err != nil {
+		return err
+	}
+	defer self.Close()
+	k := &keeper{o: o, log: o.Log, self: self, runs: map[string]*kept{}, wake: make(chan struct{}, 1)}
+	defer k.clearStatus()
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, syscall.SIGCHLD)
@@ -90,12 +121,17 @@ func Serve(o Options) error {
 		select {
 		case <-chld:
 		case s := <-term:
-			k.forward(s)
+			k.terminate(s)
 		case <-k.wake:
 		case <-restart:
 			restart = nil
+			if k.stopped() {
+				k.log.Info("keeper stopped: told to end, with no run kept")
+				return nil
+			}
 			if err := k.startServer(); err != nil {
 				k.log.Error("server not started", "err", err)
+				k.failed(err.Error())
 				k.upgradeFailed()
 				backoff = nextBackoff(backoff)
 				restart = time.After(backoff)
@@ -103,6 +139,10 @@ func Serve(o Options) error {
 		}
 		gone := k.reap()
 		if gone == nil {
+			if k.stopped() {
+				k.log.Info("keeper stopped: told to end, with no run kept")
+				return nil
+			}
 			continue
 		}
 		// Every message the server sent before it died is read first (its last drops,
@@ -113,7 +153,13 @@ func Serve(o Options) error {
 			k.log.Info("keeper stopped: the server ended and no run is kept")
 			return nil
 		}
-		if lived >= steadyAfter {
+		if !gone.greeted {
+			k.failed(gone.why())
+			if gone.upgrade {
+				k.upgradeFailed() // a handed-over binary that does not come up: the keeper's own now
+			}
+		}
+		if lived >= steadyAfter && gone.greeted {
 			backoff, young = 0, 0 // a crash after a steady run: the next server at once
 		} else {
 			backoff, young = nextBackoff(backoff), young+1
@@ -125,12 +171,37 @@ func Serve(o Options) error {
 	}
 }
 
+// openExe opens the binary servers are started from, to start them through the
+// descriptor: /proc/self/fd/N names the file itself, whatever became of its path. The
+// number is taken high, away from those a child is given (0–3), so that starting one
+// never overwrites it before the exec.
+func openExe(exe string) (*os.File, error) {
+	fd, err := unix.Open(exe, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("keeper: open %s: %w", exe, err)
+	}
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 64)
+	unix.Close(fd)
+	if err != nil {
+		return nil, fmt.Errorf("keeper: %s: %w", exe, err)
+	}
+	return os.NewFile(uintptr(high), exe), nil
+}
+
+// stopped reports whether the keeper was told to end (SIGTERM, SIGINT) and has
+// nothing left: no run kept, no server.
+func (k *keeper) stopped() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.stopping && len(k.runs) == 0 && k.srv == nil
+}
+
 // done reports whether the keeper has nothing left to do: no run kept and no binary
 // handed over (an upgrade of a server with no run still starts the new one).
 func (k *keeper) done() bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return len(k.runs) == 0 && !k.handover
+	return len(k.runs) == 0 && (!k.handover || k.stopping)
 }
 
 // youngLimit: this many servers of an upgraded binary dying young in a row, and the
@@ -180,6 +251,7 @@ func lockKeeper(dir string) (*os.File, error) {
 type keeper struct {
 	o    Options
 	log  *slog.Logger
+	self *os.File // o.Exe, opened as the keeper started
 	wake chan struct{}
 
 	mu       sync.Mutex
@@ -187,15 +259,41 @@ type keeper struct {
 	srv      *server // the server it started last; nil once that one is reaped
 	next     string  // the binary servers are started from after a handover
 	handover bool    // a handover asked for a server of next that is not started yet
+	stopping bool    // told to end (SIGTERM, SIGINT): no server is started for nothing
+
+	failures  int       // servers in a row that did not come up
+	lastErr   string    // why the last of them did not
+	failSince time.Time // when the first of them did not
+
+	statusMu sync.Mutex // keeper.status is written by one at a time
 }
 
 // server is one server the keeper started.
 type server struct {
 	pid     int
+	exe     string
+	upgrade bool // started from the binary a handover named
 	conn    *conn
 	started time.Time
-	ready   bool          // it has recovered: exits are told to it as they happen
+	ready   bool   // it has recovered: exits are told to it as they happen
+	greeted bool   // it said hello
+	killed  string // why the keeper killed it, if it did
+	fatal   string // the error it said it ends with (fail), if any
+	status  syscall.WaitStatus
 	served  chan struct{} // closed once its connection has ended and every message is handled
+}
+
+// why is what a server that did not come up is reported with.
+func (s *server) why() string {
+	switch {
+	case s.killed != "":
+		return s.killed
+	case s.fatal != "":
+		return s.fatal
+	case s.status.Signaled():
+		return fmt.Sprintf("the server (pid %d, %s) was killed by %v before it answered", s.pid, s.exe, s.status.Signal())
+	}
+	return fmt.Sprintf("the server (pid %d, %s) exited with status %d before it answered", s.pid, s.exe, s.status.ExitStatus())
 }
 
 // kept is one run: its descriptors, what was read while no server read, and its
@@ -239,13 +337,14 @@ func (k *keeper) startServer() error {
 	}
 	defer theirs.Close()
 	k.mu.Lock()
-	exe := k.o.Exe
-	if k.next != "" {
-		exe = k.next
+	exe, path, upgrade := k.o.Exe, fmt.Sprintf("/proc/self/fd/%d", k.self.Fd()), k.next != ""
+	if upgrade {
+		exe, path = k.next, k.next
 	}
 	k.handover = false
 	k.mu.Unlock()
-	cmd := exec.Command(exe, k.o.Args...)
+	cmd := exec.Command(path, k.o.Args...)
+	cmd.Args[0] = exe // what ps shows: the binary's name, not the descriptor's
 	cmd.ExtraFiles = []*os.File{theirs}
 	cmd.Env = append(os.Environ(), EnvFD+"=3")
 	cmd.Dir = "/"
@@ -256,25 +355,98 @@ func (k *keeper) startServer() error {
 		c.close()
 		return fmt.Errorf("keeper: start server %s: %w", exe, err)
 	}
-	srv := &server{pid: cmd.Process.Pid, conn: c, started: time.Now(), served: make(chan struct{})}
+	srv := &server{pid: cmd.Process.Pid, exe: exe, upgrade: upgrade, conn: c, started: time.Now(), served: make(chan struct{})}
 	cmd.Process.Release() // reaped by reap, with every other child
 	k.mu.Lock()
 	k.srv = srv
 	k.mu.Unlock()
 	k.log.Info("server started", "pid", srv.pid, "exe", exe, "kept", k.keeping())
+	limit := greetLimit
+	if upgrade {
+		limit = upgradeGreetLimit
+	}
+	time.AfterFunc(limit, func() { k.unanswered(srv, limit) })
 	go k.serve(srv)
 	return nil
 }
 
-// forward passes SIGTERM or SIGINT on to the server, which ends its runs and exits;
-// the keeper follows once it keeps nothing.
-func (k *keeper) forward(s os.Signal) {
+// unanswered kills srv if it has not said hello within limit and is still the
+// keeper's server: one that hangs as it starts must not leave the runs without a
+// server for ever.
+func (k *keeper) unanswered(srv *server, limit time.Duration) {
 	k.mu.Lock()
-	srv := k.srv
+	defer k.mu.Unlock()
+	if srv.greeted || k.srv != srv {
+		return
+	}
+	srv.killed = fmt.Sprintf("the server (pid %d, %s) did not answer within %s: killed", srv.pid, srv.exe, limit)
+	k.log.Warn("server killed: it did not answer", "pid", srv.pid, "exe", srv.exe, "limit", limit)
+	unix.Kill(srv.pid, syscall.SIGKILL) // still our unreaped child: the pid is its
+}
+
+// failed counts a server that did not come up; at failLimit in a row the keeper says
+// so, in its log and its status (which clients read).
+func (k *keeper) failed(why string) {
+	k.mu.Lock()
+	k.failures++
+	k.lastErr = why
+	n := k.failures
 	k.mu.Unlock()
-	k.log.Info("signal", "signal", s.String())
-	if srv != nil {
+	if n == failLimit {
+		k.log.Error("no server could be started", "tries", n, "err", why, "kept", k.keeping())
+	}
+	k.writeStatus()
+}
+
+// terminate is SIGTERM or SIGINT. A keeper that keeps no run ends: its server, asked
+// to end, is killed if it has not within stopLimit. One that keeps runs never ends
+// them itself: a server that is up is told to (it ends its runs and exits, and the
+// keeper follows); either way the keeper says what it keeps and how to end it.
+func (k *keeper) terminate(s os.Signal) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	srv := k.srv
+	k.log.Info("signal", "signal", s.String(), "kept", len(k.runs))
+	if len(k.runs) == 0 {
+		k.stopping = true
+		if srv != nil {
+			unix.Kill(srv.pid, syscall.SIGTERM)
+			time.AfterFunc(stopLimit, func() {
+				k.mu.Lock()
+				defer k.mu.Unlock()
+				if k.srv == srv && len(k.runs) == 0 {
+					k.log.Warn("server killed: it did not end", "pid", srv.pid, "limit", stopLimit)
+					unix.Kill(srv.pid, syscall.SIGKILL)
+				}
+			})
+		}
+		k.poke()
+		return
+	}
+	var what []string
+	var pids []string
+	for _, kp := range k.runs {
+		what = append(what, fmt.Sprintf("%s (pid %d)", kp.id, kp.pid))
+		pids = append(pids, strconv.Itoa(kp.pid))
+	}
+	slices.Sort(what)
+	slices.Sort(pids)
+	var how string
+	if srv != nil && srv.greeted {
 		unix.Kill(srv.pid, syscall.SIGTERM)
+		how = fmt.Sprintf("the server (pid %d) is told to end them, as corral shutdown does; the keeper ends after them", srv.pid)
+	} else {
+		why := k.lastErr
+		if why == "" {
+			why = "it is starting one"
+		}
+		how = fmt.Sprintf("no server is up to end them (%s): they go on, and the keeper goes on starting servers; "+
+			"once one answers corral shutdown ends them, or end them yourself: kill %s", why, strings.Join(pids, " "))
+	}
+	line := fmt.Sprintf("keeper (pid %d): %s: it keeps %d run(s): %s; %s", os.Getpid(), s, len(what), strings.Join(what, ", "), how)
+	k.log.Warn(line)
+	if k.o.Stderr != nil {
+		fmt.Fprintln(k.o.Stderr, line)
 	}
 }
 
@@ -314,8 +486,17 @@ func (k *keeper) handle(srv *server, m msg, fds []int) {
 	defer k.mu.Unlock()
 	switch m.Op {
 	case opHello:
+		srv.greeted = true
+		if k.failures > 0 {
+			k.log.Info("a server is up again", "pid", srv.pid, "after", k.failures)
+		}
+		k.failures, k.lastErr = 0, ""
+		go k.writeStatus()
 		k.recoverTo(srv)
 		return
+	case opFail:
+		srv.fatal = m.Err
+		k.log.Warn("the server ends on an error", "pid", srv.pid, "err", m.Err)
 	case opKeep:
 		if want := map[bool]int{true: 1, false: 3}[m.PTY]; len(fds) != want {
 			k.log.Warn("keep skipped", "run_id", m.ID, "descriptors", len(fds), "want", want)
@@ -418,8 +599,13 @@ func (k *keeper) reap() (gone *server) {
 		if roots[pid] {
 			continue
 		}
+		var ws syscall.WaitStatus
+		if k.srv != nil && pid == k.srv.pid {
+			ws, _, _ = reaper.ExitedStatus(pid)
+		}
 		reaped, _ := reaper.ReapIfZombie(pid)
 		if reaped && k.srv != nil && pid == k.srv.pid {
+			k.srv.status = ws
 			gone, k.srv = k.srv, nil
 			k.log.Info("server ended", "pid", pid, "lived", time.Since(gone.started).Round(time.Millisecond))
 		}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"syscall"
+	"time"
 )
 
 // Without Linux's child subreaper and its wait statuses there is no keeper: a server
@@ -70,3 +71,19 @@ func (k *Client) Keep(string, int, bool, ...*os.File) error { return ErrNotSuppo
 func (k *Client) Drop(string) error                         { return ErrNotSupported }
 func (k *Client) CloseInput(string) error                   { return ErrNotSupported }
 func (k *Client) Handover(string) error                     { return ErrNotSupported }
+func (k *Client) Fail(error) error                          { return ErrNotSupported }
+
+// Status is what a keeper says of its servers; there is none here.
+type Status struct {
+	PID       int
+	Failures  int
+	LastError string
+	Since     time.Time
+}
+
+// Find finds no keeper here.
+func Find(string) (Status, bool) { return Status{}, false }
+
+// FailLimit is how many servers in a row must fail to come up before a keeper is
+// reported as unable to start one.
+const FailLimit = 3

@@ -21,6 +21,7 @@ const (
 	opDrop     = "drop"     // a run ended: close its descriptors, reap its root
 	opCloseIn  = "close-in" // a pipe run's stdin was closed: close our copy too
 	opHandover = "handover" // the server ends on purpose: start Exe next
+	opFail     = "fail"     // the server ends on an error (Err): what the keeper reports
 )
 
 // The operations, keeper → server.
@@ -42,6 +43,7 @@ type msg struct {
 	Status uint32 `json:"status,omitempty"` // a raw wait status
 	Lost   bool   `json:"lost,omitempty"`   // exited, but its status is not known
 	Exe    string `json:"exe,omitempty"`
+	Err    string `json:"err,omitempty"`
 }
 
 // chunk bounds the output one data message carries: with its base64 and header it

@@ -23,6 +23,10 @@ type Run struct {
 	// A known 0 is written as 0.
 	CPUMS  *int64 `json:"cpu_ms,omitempty"`
 	Memory *int64 `json:"memory_bytes,omitempty"`
+	// LeaseNote is what the LEASE column says of a live run whose lease has expired,
+	// in place of a negative time: "lease not renewed (why)" while its owner lives
+	// (a full disk refused the renewal), "expired 5s ago" once the owner is dead.
+	LeaseNote string `json:"lease_note,omitempty"`
 }
 
 // Doc is corral ls --json.
@@ -45,6 +49,11 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		rec := r.Public()
 		rec.LeaseExpiresAt = reg.LeaseExpiry(r) // the owner's instance lease extends the record's
 		run := Run{Record: rec, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)}
+		if r.State != runs.Exited && run.OwnerAlive {
+			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, true, reg.LeaseProblem(r.OwnerInstanceID), time.Now())
+		} else if r.State != runs.Exited {
+			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, false, "", time.Now())
+		}
 		if u, ok := runs.RecordUsage(r); ok {
 			run.CPUMS = new(runs.Millis(u.CPU))
 			if u.Memory >= 0 {
@@ -54,6 +63,22 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		out = append(out, run)
 	}
 	return out, nil
+}
+
+// leaseNote is Run.LeaseNote for a live run's lease expiring at until: "" while it
+// holds.
+func leaseNote(until time.Time, ownerAlive bool, problem string, now time.Time) string {
+	if now.Before(until) {
+		return ""
+	}
+	ago := now.Sub(until).Round(time.Second)
+	switch {
+	case !ownerAlive:
+		return fmt.Sprintf("expired %s ago", ago)
+	case problem != "":
+		return fmt.Sprintf("lease not renewed (%s)", problem)
+	}
+	return fmt.Sprintf("lease not renewed (its owner lives, but has not renewed it for %s)", ago)
 }
 
 // WriteJSON writes rs and the registry's counters as one indented document.
@@ -81,6 +106,9 @@ func row(r Run) string {
 	if r.State != runs.Exited {
 		owner = r.OwnerInstanceID + map[bool]string{true: " (alive)", false: " (dead)"}[r.OwnerAlive]
 		lease = time.Until(r.LeaseExpiresAt).Round(time.Second).String()
+		if r.LeaseNote != "" {
+			lease = runs.Printable(r.LeaseNote)
+		}
 	}
 	reason := r.Reason.String()
 	if reason == "" {

@@ -36,9 +36,10 @@ type requests struct {
 	r     *bufio.Reader
 	b     *budget
 	lim   Limits
-	line  []byte // the request being assembled across reads; its capacity is taken
-	first bool   // no request has been read yet
-	came  int    // bytes of the request being read, for why it was late
+	mark  func(connState) // told when the connection waits idle and when a request begins
+	line  []byte          // the request being assembled across reads; its capacity is taken
+	first bool            // no request has been read yet
+	came  int             // bytes of the request being read, for why it was late
 	limit time.Duration
 }
 
@@ -53,14 +54,28 @@ func newRequests(c net.Conn, b *budget, lim Limits) *requests {
 func (q *requests) next() ([]byte, error) {
 	q.release()
 	q.came, q.limit = 0, q.lim.Silent
-	if !q.first {
+	if q.first {
+		// Not yet greeted: within Silent of connecting, or the connection is dropped
+		// (and a server that is full closes it before any idle one).
+		q.c.SetReadDeadline(time.Now().Add(q.limit))
+		if _, err := q.r.Peek(1); err != nil {
+			q.first = false
+			if isTimeout(err) {
+				err = q.late()
+			}
+			return nil, err
+		}
+		q.tell(connBusy)
+	} else {
 		q.c.SetReadDeadline(time.Time{})
+		q.tell(connIdle)
 		if _, err := q.r.Peek(1); err != nil {
 			return nil, err
 		}
+		q.tell(connBusy)
 		q.limit = q.lim.Slow
+		q.c.SetReadDeadline(time.Now().Add(q.limit))
 	}
-	q.c.SetReadDeadline(time.Now().Add(q.limit))
 	line, err := q.read()
 	if isTimeout(err) {
 		err = q.late()
@@ -68,6 +83,12 @@ func (q *requests) next() ([]byte, error) {
 	q.first = false
 	q.c.SetReadDeadline(time.Time{}) // a stream's reader, after subscribe, has none
 	return line, err
+}
+
+func (q *requests) tell(st connState) {
+	if q.mark != nil {
+		q.mark(st)
+	}
 }
 
 // late is why a request did not come in time.

@@ -5,3 +5,6 @@ package server
 import "syscall"
 
 func daemonAttr() *syscall.SysProcAttr { return nil }
+
+// CloseInherited: nothing is inherited here but what the parent names.
+func CloseInherited() {}

@@ -13,10 +13,13 @@
 // MaxMessage) get an error response and never take the server down.
 //
 // No client can make the server hold or wait without bound (Limits, issue 23.5): at
-// most Limits.Conns connections; unfinished requests share Limits.Buffered bytes,
-// given back and returned to the OS once answered; a first request must come within
-// Limits.Silent, any request whole within Limits.Slow of its first byte, and a reply
-// be taken within Limits.Slow. A client over a limit is cut with the reason in
+// most Limits.Conns connections, and none can lock the others out (fair.go): a
+// newcomer to a full server takes the slot of the oldest idle connection of the peer
+// process holding the most, or one of Limits.Reserve for the control verbs, and is
+// told the server is busy, with the count, only when every connection is busy;
+// unfinished requests share Limits.Buffered bytes, given back and returned to the OS
+// once answered; a first request must come within Limits.Silent, any request whole
+// within Limits.Slow of its first byte, and a reply be taken within Limits.Slow. A client over a limit is cut with the reason in
 // server.log and, if it still reads, a CodeBusy reply. Idle between requests is fine.
 //
 // The socket is 0600 in the 0700 state dir, and every connection's peer uid is checked

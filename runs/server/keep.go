@@ -24,7 +24,9 @@ func Keep(stateDir string, args []string, daemon bool) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Its owner is checked before anything is written into it (keeper.lock,
+	// keeper.log): a root keeper wrote both into another user's dir, then refused it.
+	if err := config.EnsureStateDir(dir); err != nil {
 		return err
 	}
 	exe, err := os.Executable()

@@ -12,9 +12,14 @@ import (
 // 785 MB, never returned; 500 would have taken 4 GB). A connection over a limit is cut,
 // with the reason in server.log and, where it still reads, in an error reply.
 type Limits struct {
-	// Conns is how many connections the server serves at once; one more is refused
-	// (an attached UI holds three, every control verb one while it runs).
+	// Conns is how many connections the server serves at once (an attached UI holds
+	// three, every control verb one while it runs). One more takes the slot of an idle
+	// connection, the oldest of the peer holding the most, or else one of Reserve.
 	Conns int
+	// Reserve is how many connections beyond Conns are served, for the control verbs
+	// only (list, info, kill, stop, interrupt, shutdown), when none of Conns is idle;
+	// one more is refused, told the server is busy and how many it serves.
+	Reserve int
 	// Buffered bounds the bytes of unfinished requests held over every connection
 	// (one request is at most api.MaxMessage); a request that would pass it is refused.
 	Buffered int64
@@ -27,7 +32,7 @@ type Limits struct {
 
 // DefaultLimits are the limits of a server whose Options name none.
 func DefaultLimits() Limits {
-	return Limits{Conns: 256, Buffered: 32 << 20, Silent: 10 * time.Second, Slow: 30 * time.Second}
+	return Limits{Conns: 256, Reserve: 8, Buffered: 32 << 20, Silent: 10 * time.Second, Slow: 30 * time.Second}
 }
 
 // budget is the server's count of bytes held for unfinished requests.

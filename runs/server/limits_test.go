@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -13,6 +14,7 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/runs/api"
+	"corral/runs/client"
 )
 
 // logBuffer is a server log the test reads while the server writes it.
@@ -48,6 +50,9 @@ func limited(t *testing.T, lim Limits) (*harness, *logBuffer) {
 	if lim.Buffered != 0 {
 		d.Buffered = lim.Buffered
 	}
+	if lim.Reserve != 0 {
+		d.Reserve = lim.Reserve
+	}
 	log := &logBuffer{}
 	return serveWith(t, t.TempDir(), Options{Limits: d, Log: slog.New(slog.NewTextHandler(log, nil))}), log
 }
@@ -74,33 +79,138 @@ func reply(t *testing.T, c net.Conn) api.Response {
 	return resp
 }
 
-// A connection over Limits.Conns is refused at once with the reason (logged), and
-// one is served again once a connection closed (issue 23.5: no cap; 500 idle
-// connections were all held).
-func TestConnectionLimit(t *testing.T) {
-	h, log := limited(t, Limits{Conns: 2})
-	first := dialRaw(t, h)
-	io.WriteString(first, `{"v":1,"verb":"hello","args":{"version":1}}`+"\n")
-	reply(t, first) // served: counted
-	h.client(t)
-	over := dialRaw(t, h)
-	if resp := reply(t, over); resp.Error == nil || resp.Error.Code != api.CodeBusy ||
-		!strings.Contains(resp.Error.Message, "connection limit") {
-		t.Fatalf("third connection: %+v, want busy at the connection limit", resp)
+// A server at Limits.Conns makes room for a newcomer by closing an idle connection,
+// the one idle longest; a connection that never greeted goes before any that did.
+// Before: the newcomer was refused, and 300 idle connections any process of the user
+// can hold locked every client out.
+func TestIdleConnectionsMakeRoom(t *testing.T) {
+	noGreetGrace(t)
+	h, log := limited(t, Limits{Conns: 3})
+	oldest := h.client(t) // greeted, now idle
+	newer := h.client(t)
+	silent := dialRaw(t, h) // never greets
+	eventually.True(t, 10*time.Second, "three connections to be served", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.conns) == 3
+	})
+	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
+		t.Fatalf("a newcomer to a full server: %v", err)
+	}
+	if resp := reply(t, silent); resp.Error == nil || resp.Error.Code != api.CodeBusy {
+		t.Errorf("the connection that never greeted was not the one closed: %+v", resp)
+	}
+	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
+		t.Fatalf("a second newcomer to a full server: %v", err)
+	}
+	if _, err := api.List.Call(ctx, oldest, struct{}{}); err == nil {
+		t.Errorf("the connection idle longest was not closed")
+	} else if oldest.Broken() == nil {
+		t.Errorf("a client whose connection was closed is not broken (a lane would not dial again): %v", err)
+	}
+	if _, err := api.List.Call(ctx, newer, struct{}{}); err != nil {
+		t.Errorf("a connection idle for less long was closed: %v", err)
+	}
+	if !strings.Contains(log.String(), "closed idle connections") {
+		t.Errorf("no closing in the log:\n%s", log)
+	}
+}
+
+// noGreetGrace makes a full server take a connection that has not greeted for one
+// that never will at once, for the test.
+func noGreetGrace(t *testing.T) {
+	old := greetGrace
+	greetGrace = 0
+	t.Cleanup(func() { greetGrace = old })
+}
+
+// A connection that never greets is dropped after Limits.Silent even when the server
+// has room, and when the server is full and a newcomer needs its slot as soon as
+// greetGrace has passed, told why.
+func TestNeverGreetingDropped(t *testing.T) {
+	h, _ := limited(t, Limits{Conns: 4, Silent: 300 * time.Millisecond})
+	c := dialRaw(t, h)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if resp := reply(t, c); resp.Error == nil || !strings.Contains(resp.Error.Message, "silent client") {
+		t.Errorf("a connection that never greeted: %+v, want cut as silent", resp)
+	}
+	noGreetGrace(t)
+	h2, _ := limited(t, Limits{Conns: 4})
+	var silent []net.Conn
+	for range 4 {
+		silent = append(silent, dialRaw(t, h2))
+	}
+	for i := range 4 {
+		if _, err := api.List.Call(ctx, h2.client(t), struct{}{}); err != nil {
+			t.Fatalf("newcomer %d to a server full of silent connections: %v", i, err)
+		}
+	}
+	for i, c := range silent {
+		if resp := reply(t, c); resp.Error == nil || resp.Error.Code != api.CodeBusy || !strings.Contains(resp.Error.Message, "had not greeted") {
+			t.Errorf("silent connection %d: %+v, want closed as busy", i, resp)
+		}
+	}
+}
+
+// With every connection busy (in the middle of a request), a newcomer is served from
+// Limits.Reserve for the control verbs only; once the reserve is taken too it is
+// refused, told the server is busy and how many connections it serves, never that no
+// server runs.
+func TestBusyServerReservesControlVerbs(t *testing.T) {
+	h, log := limited(t, Limits{Conns: 2, Reserve: 1})
+	busy := func() net.Conn {
+		c := dialRaw(t, h)
+		io.WriteString(c, `{"v":1,"verb":"list","args":{"pad":"`) // never finished
+		return c
+	}
+	busy()
+	busy()
+	eventually.True(t, 10*time.Second, "two busy connections", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		n := 0
+		for _, ci := range h.srv.conns {
+			if ci.state == connBusy {
+				n++
+			}
+		}
+		return n == 2
+	})
+	reserve := h.client(t)
+	if _, err := api.List.Call(ctx, reserve, struct{}{}); err != nil {
+		t.Fatalf("list from the reserve: %v", err)
+	}
+	if _, err := api.Kill.Call(ctx, reserve, api.RunRef{ID: "nosuch"}); err == nil || strings.Contains(err.Error(), "busy") {
+		t.Fatalf("kill from the reserve: %v, want the run's error", err)
+	}
+	if _, err := api.Metrics.Call(ctx, reserve, struct{}{}); err == nil || !strings.Contains(err.Error(), "busy") {
+		t.Fatalf("metrics from the reserve: %v, want busy", err)
+	}
+	eventually.True(t, 10*time.Second, "the reserve connection to be closed after metrics", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.conns) == 2 && h.srv.reserved == 0
+	})
+	busy() // takes the reserve's slot
+	eventually.True(t, 10*time.Second, "three busy connections, one from the reserve", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		n := 0
+		for _, ci := range h.srv.conns {
+			if ci.state == connBusy {
+				n++
+			}
+		}
+		return n == 3 && h.srv.reserved == 1
+	})
+	_, err := client.Dial(h.dir)
+	if err == nil || errors.Is(err, client.ErrNoServer) || !strings.Contains(err.Error(), "busy") ||
+		!strings.Contains(err.Error(), "3 connections") {
+		t.Fatalf("a client refused by a busy server: %v, want busy with the count", err)
 	}
 	if !strings.Contains(log.String(), "refused connections") {
 		t.Errorf("no refusal in the log:\n%s", log)
 	}
-	first.Close()
-	eventually.True(t, 10*time.Second, "a connection to be served again", func() bool {
-		c, err := net.Dial("unix", h.ln.Path)
-		if err != nil {
-			return false
-		}
-		defer c.Close()
-		io.WriteString(c, `{"v":1,"verb":"list"}`+"\n")
-		return reply(t, c).Error == nil
-	})
 }
 
 // A client that connects and says nothing is cut after Limits.Silent; one that stops
@@ -165,5 +275,28 @@ func TestRequestBudget(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "unfinished requests") {
 		t.Errorf("no busy cut in the log:\n%s", log)
+	}
+}
+
+// A connection just made, not yet greeted, is not the first to make room: a client
+// says hello at once, and a stream of newcomers must not close it before it could.
+func TestFreshConnectionKeepsItsSlot(t *testing.T) {
+	h, _ := limited(t, Limits{Conns: 2})
+	idle := h.client(t)
+	fresh := dialRaw(t, h)
+	eventually.True(t, 10*time.Second, "two connections to be served", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return len(h.srv.conns) == 2
+	})
+	if _, err := api.List.Call(ctx, h.client(t), struct{}{}); err != nil {
+		t.Fatalf("a newcomer: %v", err)
+	}
+	io.WriteString(fresh, `{"v":1,"verb":"hello","args":{"version":1}}`+"\n")
+	if resp := reply(t, fresh); resp.Error != nil {
+		t.Errorf("the fresh connection was closed for the newcomer: %+v", resp.Error)
+	}
+	if _, err := api.List.Call(ctx, idle, struct{}{}); err == nil {
+		t.Errorf("the idle connection kept its slot, the fresh one did not lose it either")
 	}
 }

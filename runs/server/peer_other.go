@@ -11,3 +11,9 @@ import (
 func peerUID(net.Conn) (int, error) {
 	return -1, errors.New("peer credentials are not supported on this platform yet")
 }
+
+// peerCred: see peerUID.
+func peerCred(c net.Conn) (uid, pid int, err error) {
+	uid, err = peerUID(c)
+	return uid, 0, err
+}

@@ -23,7 +23,7 @@ import (
 // its job. windowSize is the window-size policy of runs several attached UIs show
 // (config.WindowLatest, …; "" takes the config file's [ui] window_size). warn is told
 // the registry's warnings on opening.
-func Run(stateDir string, daemon bool, windowSize string, warn func(string)) error {
+func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (err error) {
 	signal.Ignore(syscall.SIGHUP)
 	user, uerr := config.User()
 	if uerr != nil {
@@ -44,6 +44,13 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) err
 	}
 	if kc != nil {
 		opts = append(opts, runs.WithKeeper(kc))
+		// Why this server ends, for the keeper to report when none comes up: a daemon's
+		// stderr goes nowhere, and a server that cannot open its state dir logs nothing.
+		defer func() {
+			if err != nil {
+				kc.Fail(err)
+			}
+		}()
 	}
 	sup, reg, err := runs.Open(config.Default(), stateDir, warn, opts...)
 	if err != nil {

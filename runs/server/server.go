@@ -51,6 +51,7 @@ type Server struct {
 	log  *slog.Logger
 	buf  budget   // bytes of unfinished requests, over every connection
 	full refusals // connections refused over Limits.Conns, logged in batches
+	idle refusals // idle connections closed for newcomers, logged in batches
 
 	stopOnce       sync.Once
 	stopped        chan struct{}
@@ -58,10 +59,11 @@ type Server struct {
 	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
 	handedOver     atomic.Bool // an upgrade was answered: the runs go on with the next server
 
-	mu    sync.Mutex
-	conns map[net.Conn]bool
-	subs  map[string]*subscriber // attached UIs' streams, by token
-	wg    sync.WaitGroup
+	mu       sync.Mutex
+	conns    map[net.Conn]*connInfo
+	reserved int                    // how many of conns are served from Limits.Reserve
+	subs     map[string]*subscriber // attached UIs' streams, by token
+	wg       sync.WaitGroup
 }
 
 // New returns a server of core for clients of this process's uid.
@@ -74,7 +76,7 @@ func New(core Core, opt Options) *Server {
 		opt.Limits = DefaultLimits()
 	}
 	s := &Server{core: core, opt: opt, uid: os.Getuid(), log: log,
-		stopped: make(chan struct{}), conns: map[net.Conn]bool{}}
+		stopped: make(chan struct{}), conns: map[net.Conn]*connInfo{}}
 	s.buf.max = opt.Limits.Buffered
 	return s
 }
@@ -164,23 +166,67 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // track counts c among the connections served, unless the server is stopping or
-// already serves Limits.Conns (then the error says so).
+// has no room for it (then the error says so). At Limits.Conns it takes the slot of
+// an idle connection, or one of Limits.Reserve (fair.go).
 func (s *Server) track(c net.Conn) (bool, error) {
+	_, pid, _ := peerCred(c) // a failure is serveConn's to report
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.stopping() {
+		s.mu.Unlock()
 		return false, nil
 	}
-	if n := len(s.conns); n >= s.opt.Limits.Conns {
-		return false, fmt.Errorf("%w: it serves %d connections", errFull, n)
+	reserve, evicted, err := s.admit(pid)
+	if err != nil {
+		s.mu.Unlock()
+		return false, err
 	}
-	s.conns[c] = true
+	var from int
+	var silent bool
+	if evicted != nil {
+		from, silent = s.conns[evicted].pid, s.conns[evicted].state == connNew
+		s.forget(evicted)
+	}
+	if reserve {
+		s.reserved++
+	}
+	s.conns[c] = &connInfo{pid: pid, state: connNew, since: time.Now(), reserve: reserve}
+	n := len(s.conns)
+	s.mu.Unlock()
+	if evicted != nil {
+		if silent {
+			// Nothing was asked on it yet: a reply says why to a client that greets
+			// late, which would otherwise take the server for gone. (On a connection
+			// idle between requests it would be taken for its next request's.)
+			go func() {
+				evicted.SetWriteDeadline(time.Now().Add(time.Second))
+				json.NewEncoder(evicted).Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeBusy,
+					"%v: busy, it serves %d connections and this one had not greeted: closed for another", errFull, n)})
+				evicted.Close()
+			}()
+		} else {
+			evicted.Close()
+		}
+		if k := s.idle.add(); k > 0 {
+			s.log.Warn("closed idle connections", "reason", fmt.Sprintf("the server was full (%d connections): the oldest idle of the peer holding the most made room", n),
+				"peer_pid", from, "closed", k)
+		}
+	}
 	return true, nil
+}
+
+// forget stops counting c, s.mu held.
+func (s *Server) forget(c net.Conn) {
+	if ci := s.conns[c]; ci != nil {
+		if ci.reserve {
+			s.reserved--
+		}
+		delete(s.conns, c)
+	}
 }
 
 func (s *Server) untrack(c net.Conn) {
 	s.mu.Lock()
-	delete(s.conns, c)
+	s.forget(c)
 	s.mu.Unlock()
 	c.Close()
 }
@@ -212,7 +258,9 @@ func (s *Server) serveConn(c net.Conn) {
 		}
 	}()
 	q := newRequests(c, &s.buf, s.opt.Limits)
+	q.mark = func(st connState) { s.mark(c, st) }
 	defer q.release()
+	reserve := s.fromReserve(c)
 	for {
 		line, err := q.next()
 		if err != nil {
@@ -222,7 +270,15 @@ func (s *Server) serveConn(c net.Conn) {
 		if s.stopping() {
 			return // nothing more is answered once Stop returned
 		}
+		if reserve {
+			if e := reserveRefuses(line, s.opt.Limits.Conns); e != nil {
+				c.SetWriteDeadline(time.Now().Add(time.Second))
+				enc.Encode(api.Response{V: api.Version, Error: e})
+				return
+			}
+		}
 		if isSubscribe(line) {
+			s.mark(c, connStream)
 			s.stream(ctx, c, enc)
 			return
 		}
@@ -268,9 +324,18 @@ func (s *Server) refuse(c net.Conn, err error) {
 		s.log.Warn("refused connections", "reason", err.Error(), "refused", n)
 	}
 	go func() { // a client that does not read must not hold up the accept loop
-		c.SetWriteDeadline(time.Now().Add(time.Second))
-		json.NewEncoder(c).Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeBusy, "%v", err)})
-		c.Close()
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(time.Second))
+		if json.NewEncoder(c).Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeBusy, "%v", err)}) != nil {
+			return
+		}
+		// Take what the client sends (its hello) until it hangs up: closed with its
+		// request unread, its write or read could fail before it reads why, and a
+		// client that cannot read the reply takes the server for gone.
+		if uc, ok := c.(*net.UnixConn); ok {
+			uc.CloseWrite()
+		}
+		io.Copy(io.Discard, io.LimitReader(c, 1<<20))
 	}()
 }
 

@@ -20,3 +20,16 @@ func BenchmarkFilter(b *testing.B) {
 		_, _ = io.CopyBuffer(NewFilter(io.Discard), struct{ io.Reader }{bytes.NewReader(in)}, buf)
 	}
 }
+
+// BenchmarkCleanFrame is a frame from a server made safe before the UI draws it: 40
+// rows of 120 columns with a colour change every few words, what a busy agent's
+// screen renders to.
+func BenchmarkCleanFrame(b *testing.B) {
+	row := strings.Repeat("\x1b[1;34mword\x1b[0m text \x1b[38;5;208mmore\x1b[m  ", 6)
+	frame := strings.TrimSuffix(strings.Repeat(row+"\n", 40), "\n")
+	b.SetBytes(int64(len(frame)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Clean(frame, Frame)
+	}
+}

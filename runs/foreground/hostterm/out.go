@@ -20,6 +20,30 @@ func Stdout() io.Writer {
 	return os.Stdout
 }
 
+// Output is stdout for run output printed to be read (corral log, poll, screen): at a
+// terminal, through a Visible filter, or with raw through a Host filter (the run's
+// sequences act on the terminal: a query is answered as if typed); to a file or a
+// pipe, the bytes as written. Flush it at the end.
+func Output(raw bool) Flusher {
+	switch {
+	case !term.IsTerminal(int(os.Stdout.Fd())):
+		return nopFlush{os.Stdout}
+	case raw:
+		return NewFilter(os.Stdout)
+	}
+	return NewMode(os.Stdout, Visible)
+}
+
+// Flusher is a writer that may hold the end of its input until flushed.
+type Flusher interface {
+	io.Writer
+	Flush() error
+}
+
+type nopFlush struct{ io.Writer }
+
+func (nopFlush) Flush() error { return nil }
+
 // PipeEnd is corral run's stdout as the run's output is streamed to it: it notes a
 // reader that went away (EPIPE; SIGPIPE is caught, so the write fails instead of
 // killing Corral), after which the supervisor ends the run.

@@ -1,0 +1,5 @@
+package ptyhost
+
+import "golang.org/x/sys/unix"
+
+const ioctlGetTermios = unix.TCGETS

@@ -1,0 +1,5 @@
+package ptyhost
+
+import "golang.org/x/sys/unix"
+
+const ioctlSetTermios = unix.TCSETS
