@@ -285,7 +285,7 @@ func (r *run) recordLocked() Record {
 		AgentBy: i.AgentBy,
 	}
 	if a := r.agent.Load(); a != nil {
-		rec.AgentEpisode, rec.AgentNotified = a.notes.kept()
+		rec.AgentEpisode, rec.AgentNotified, rec.AgentHeld = a.notes.kept()
 	}
 	for _, l := range []string{i.Transcript, i.StderrTranscript, i.Cast} {
 		if l != "" {

@@ -41,6 +41,10 @@ import (
 //     server after a crash or an upgrade knows what was said. (The screen's attention
 //     counter is not part of it: a new server rebuilds the screen from the end of the
 //     transcript, so its count is not the old one's.)
+//   - Held needs are kept in the record too, with the end of their window, whenever
+//     the window holds any: a server after a crash or an upgrade says them when that
+//     window ends, or at once if it has passed, by the same rules (resumeNotes). A
+//     server handing its runs over says nothing more after it let go of them.
 //   - Input: a person (or a script of theirs) at the run is not told what answered
 //     their own keys: a question the agent shows within inputWindow of input written
 //     to the run, or a turn that ends within inputWindow of input written while it
@@ -112,6 +116,23 @@ type NotifyMark struct {
 	How     string           `json:"how"` // "sent", or why it was not: "focused", "input"
 }
 
+// HeldNotes is what a run's rate limit held, as its record keeps it: the needs, and
+// when their window ends.
+type HeldNotes struct {
+	Until time.Time  `json:"until"`
+	Needs []HeldNeed `json:"needs"`
+}
+
+// HeldNeed is one need held for the end of the window.
+type HeldNeed struct {
+	Event    string           `json:"event"`
+	State    agentstate.State `json:"state"`
+	Episode  uint64           `json:"episode"`
+	Since    time.Time        `json:"since"`
+	Question string           `json:"question,omitempty"`
+	Detail   string           `json:"detail,omitempty"`
+}
+
 // notes is what a run's notifications remember; mu is taken after the run's mu, never
 // before it.
 type notes struct {
@@ -121,7 +142,9 @@ type notes struct {
 	mark     *NotifyMark // the last need told or seen
 	sent     time.Time   // the last notification sent, for the rate limit
 	held     []need      // needs within the window, said when it ends
+	until    time.Time   // when the window of what is held ends
 	timer    watchdog.Timer
+	parked   bool      // held taken from a record, its timer not armed until resumeNotes
 	input    time.Time // when input was last written to the run
 	working  time.Time // when the agent last entered working
 	restored bool      // given what a record kept, once
@@ -150,7 +173,7 @@ func (n *notes) typed(at time.Time) {
 }
 
 // kept is what the record keeps.
-func (n *notes) kept() (uint64, *NotifyMark) {
+func (n *notes) kept() (uint64, *NotifyMark, *HeldNotes) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	var m *NotifyMark
@@ -158,7 +181,17 @@ func (n *notes) kept() (uint64, *NotifyMark) {
 		cp := *n.mark
 		m = &cp
 	}
-	return n.episode, m
+	var h *HeldNotes
+	if len(n.held) > 0 {
+		h = &HeldNotes{Until: n.until, Needs: make([]HeldNeed, len(n.held))}
+		for i, x := range n.held {
+			// One line and bounded, as a notification quotes it: the record's size
+			// does not depend on the screen.
+			h.Needs[i] = HeldNeed{Event: x.event, State: x.state, Episode: x.episode, Since: x.since,
+				Question: OneLine(x.question), Detail: OneLine(x.detail)}
+		}
+	}
+	return n.episode, m, h
 }
 
 // restore takes back what a record kept (a run re-adopted by a new server), once:
@@ -178,11 +211,24 @@ func (n *notes) restore(rec Record) bool {
 			n.sent = m.At
 		}
 	}
+	if h := rec.AgentHeld; h != nil && len(h.Needs) > 0 {
+		held := make([]need, 0, len(h.Needs)+len(n.held))
+		for _, x := range h.Needs {
+			held = append(held, need{event: x.Event, state: x.State, episode: x.Episode, since: x.Since,
+				question: x.Question, detail: x.Detail})
+			if x.Episode == rec.AgentEpisode {
+				n.needed = true
+			}
+		}
+		n.held, n.until = append(held, n.held...), h.Until
+		n.parked = n.timer == nil
+	}
 	return true
 }
 
-// restoreAgent gives a re-adopted run's agent what its record kept: the episodes and
-// the last need told, and the state before (a turn that was working when the old
+// restoreAgent gives a re-adopted run's agent what its record kept: the episodes, the
+// last need told and the needs held for the end of the window (said by resumeNotes
+// once the state is judged again), and the state before (a turn that was working when the old
 // server went, and is idle now, ended). Only the agent the record names is given it,
 // and only once: an agent recognised in the foreground at re-adoption gets a new
 // detection (agent_fg.go) and is restored then, so the question it asked before the
@@ -203,6 +249,33 @@ func (r *run) restoreAgent(rec Record) {
 		a.notes.mu.Unlock()
 	}
 	a.evalMu.Unlock()
+}
+
+// resumeNotes arms the window a re-adopted run's record held (restoreAgent), once the
+// run's agent state has been judged again (rejudgeAgent): what it held is said when
+// the old server's window ends, or at once if that has passed, by the usual rules (a
+// question no longer asked is answered, one a user looks at is focused). Armed any
+// earlier, a held question would be judged against a state not yet re-derived.
+func (r *run) resumeNotes() {
+	a := r.agent.Load()
+	if a == nil {
+		return
+	}
+	nt := &a.notes
+	now := r.sup.clock.Now()
+	nt.mu.Lock()
+	if !nt.parked {
+		nt.mu.Unlock()
+		return
+	}
+	nt.parked = false
+	if wait := nt.until.Sub(now); wait > 0 && len(nt.held) > 0 {
+		nt.timer = r.sup.clock.AfterFunc(wait, func() { r.sup.flushNotes(r, a) })
+		nt.mu.Unlock()
+		return
+	}
+	nt.mu.Unlock()
+	r.sup.flushNotes(r, a)
 }
 
 // mark is n as a record keeps it.
@@ -247,12 +320,16 @@ func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
 		return
 	}
 	if wait := nt.sent.Add(s.notifyCfg.MinInterval).Sub(now); len(nt.held) > 0 || !nt.sent.IsZero() && wait > 0 {
+		if len(nt.held) == 0 {
+			nt.until = now.Add(wait)
+		}
 		nt.held = append(nt.held, n)
-		if nt.timer == nil {
+		if nt.timer == nil && !nt.parked {
 			nt.timer = s.clock.AfterFunc(wait, func() { s.flushNotes(r, a) })
 		}
 		nt.mu.Unlock()
 		s.suppressed(r, n, "coalesced")
+		r.persistNotes() // held in the record too: a server after a crash says it
 		return
 	}
 	nt.sent, nt.mark = now, n.mark(now, "sent")
@@ -265,6 +342,12 @@ func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
 // less the questions no longer asked.
 func (s *Supervisor) flushNotes(r *run, a *agentRun) {
 	nt := &a.notes
+	if s.detached.Load() { // the runs are the next server's: it says what the record holds
+		nt.mu.Lock()
+		nt.timer = nil
+		nt.mu.Unlock()
+		return
+	}
 	info := r.snapshot()
 	now := s.clock.Now()
 	nt.mu.Lock()
@@ -295,6 +378,9 @@ func (s *Supervisor) flushNotes(r *run, a *agentRun) {
 		s.suppressed(r, n, "answered")
 	}
 	if len(say) == 0 {
+		if len(held) > 0 {
+			r.persistNotes() // the record holds none now
+		}
 		return
 	}
 	if reason != "" {
@@ -316,7 +402,7 @@ func (r *run) dropNotes(a *agentRun) {
 	if nt.timer != nil {
 		nt.timer.Stop()
 	}
-	nt.held, nt.timer = nil, nil
+	nt.held, nt.timer, nt.parked = nil, nil, false
 	nt.mu.Unlock()
 	for _, n := range held {
 		r.sup.suppressed(r, n, "ended")

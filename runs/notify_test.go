@@ -243,3 +243,95 @@ func TestNotifyNotRepeatedAfterRestart(t *testing.T) {
 		waitTold(t, dir, again, want)
 	}
 }
+
+// What the rate limit held when its server went (a crash, an upgrade) is said by the
+// server after it, exactly once: when the old window ends, or at once if it has
+// passed, by the same rules. The old run holds a finished turn and then a question
+// (the record keeps both, with the window's end); one run given that record reads
+// the question still on its screen (a duplicate, not a new need) and says both when
+// the window ends; another, given it after the window, finds its agent working again
+// and says the turn at once, the question answered. (As in the test above, the new
+// server is the registry opened again and the record given to a run whose agent
+// starts from unknown; restore, re-judgment and resumeNotes in the order Readopt
+// calls them.)
+func TestNotifyHeldSaidAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	s, clk := notifySup(t, dir)
+	touch := func(name string) { os.WriteFile(filepath.Join(dir, name), nil, 0o600) }
+	id := spawn(t, s, Spec{Name: "toy", PTY: true, Agent: "toy", Shell: toySteps(dir,
+		[2]string{toyIdle, "a"}, [2]string{toyWork, "b"}, [2]string{toyIdle, "c"}, [2]string{toyWork, "d"},
+		[2]string{toyIdle, "e"}, [2]string{toyWork, "f"}, [2]string{toyAsk, ""})})
+	step := func(name string, want agentstate.State) {
+		t.Helper()
+		touch(name)
+		waitAgent(t, s, id, want)
+	}
+	waitAgent(t, s, id, agentstate.Idle)
+	step("a", agentstate.Working)
+	clk.Advance(2 * time.Second)
+	step("b", agentstate.Idle) // t=2: told at once
+	turn := "sent: toy: toy finished its turn"
+	waitTold(t, dir, id, turn)
+	step("c", agentstate.Working)
+	clk.Advance(2 * time.Second)
+	step("d", agentstate.Idle) // t=4: held until t=12
+	step("e", agentstate.Working)
+	clk.Advance(2 * time.Second)
+	step("f", agentstate.Waiting) // t=6: held too
+	waitTold(t, dir, id, turn, "coalesced", "coalesced")
+
+	var rec Record
+	eventually.True(t, 10*time.Second, "the record to keep what is held", func() bool {
+		reg, err := OpenRegistry(dir, shortLeases())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reg.Close()
+		recs, _ := reg.List()
+		for _, r := range recs {
+			if r.RunID == id {
+				rec = r
+			}
+		}
+		return rec.AgentHeld != nil && len(rec.AgentHeld.Needs) == 2
+	})
+	// The old server is gone: its run's window never ends there.
+	if err := s.Stop(id, ManualCancel); err != nil {
+		t.Fatal(err)
+	}
+	waitEnd(t, s, id)
+	waitTold(t, dir, id, turn, "coalesced", "coalesced", "ended", "ended")
+
+	resumed := func(gate, screen string, want agentstate.State) string {
+		t.Helper()
+		again := spawn(t, s, Spec{Name: "toy", PTY: true, Agent: "toy", Shell: toySteps(dir,
+			[2]string{"true", gate}, [2]string{screen, ""})})
+		r, err := s.get(again)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.restoreAgent(rec)
+		touch(gate)
+		waitAgent(t, s, again, want)
+		r.rejudgeAgent(rec)
+		r.resumeNotes()
+		return again
+	}
+	clk.Advance(2 * time.Second) // t=8: within the old window
+	asked := resumed("gate-1", toyAsk, agentstate.Waiting)
+	waitTold(t, dir, asked, "duplicate")
+	clk.Advance(3 * time.Second) // t=11
+	if got := told(dir, asked); len(got) != 1 {
+		t.Fatalf("told before the window ends: %q", got)
+	}
+	clk.Advance(time.Second) // t=12: the old window ends
+	both := "sent: toy: toy finished its turn, then waits for you — Allow? run ls"
+	waitTold(t, dir, asked, "duplicate", both)
+
+	clk.Advance(time.Minute) // past the window: said at once
+	working := resumed("gate-2", toyWork, agentstate.Working)
+	waitTold(t, dir, working, "answered", turn)
+	clk.Advance(time.Minute)
+	waitTold(t, dir, asked, "duplicate", both)
+	waitTold(t, dir, working, "answered", turn)
+}

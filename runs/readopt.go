@@ -95,6 +95,9 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 		}
 		r.stop(reason) // before the monitor, so an exit seen first cannot take the reason
 	} else {
+		// What the old server's window held, judged by the state just re-derived (a
+		// run being ended drops it: the run ended with it held).
+		r.resumeNotes()
 		r.wd.Start()
 		if r.pausedNow() { // paused under the old server: still stopped, and shown so
 			r.wd.Pause()

@@ -56,6 +56,9 @@ type Record struct {
 	AgentEpisode  uint64      `json:"agent_episode,omitempty"`
 	AgentNotified *NotifyMark `json:"agent_notified,omitempty"`
 	AgentBy       string      `json:"agent_by,omitempty"` // how the agent was recognised (Info.AgentBy)
+	// What the rate limit held for the end of its window, so a server after this one
+	// says it then (nil when nothing is held).
+	AgentHeld *HeldNotes `json:"agent_held,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to
