@@ -263,3 +263,103 @@ draw 'toy' 'redrawing'; sleep 0.2; ask; read -r answer; sleep 600`
 	}
 	waitGone(t, srv.PID, "server")
 }
+
+// A finished turn the rate limit holds when the server goes — killed (kill -9) or
+// upgraded — is said by the next server when the old window ends, exactly once: the
+// run's record keeps what is held. The agent ends a turn (told at once), then ends
+// another within min_interval (held); the server goes before the window ends.
+func TestAgentHeldNotificationSurvivesServer(t *testing.T) {
+	const window = 12 * time.Second // min_interval: room for the server to go first
+	for _, how := range []string{"kill", "upgrade"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			env, notified := agentEnv(t)
+			os.WriteFile(filepath.Join(filepath.Dir(notified), "corral.toml"),
+				[]byte("[notify]\ncommand = \"cat >> "+notified+"\"\nmin_interval = \"12s\"\n"), 0o600)
+			state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+			gates := t.TempDir()
+			agent := `draw() { printf '\033[H\033[2J\033]0;%s\007%b' "$1" "$2"; }
+w() { while [ ! -e ` + gates + `/$1 ]; do sleep 0.05; done; }
+draw 'toy' 'toy agent v1\r\n\r\n> '; w a
+draw '⠂ toy' 'working\r\n(esc to interrupt)'; sleep 2
+draw 'toy' 'done 1\r\n\r\n> '; w b
+draw '⠂ toy' 'working\r\n(esc to interrupt)'; sleep 2
+draw 'toy' 'done 2\r\n\r\n> '; sleep 600`
+			sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--shell", "--", agent)
+			id := strings.TrimSpace(sp.stdout)
+			if sp.code != 0 {
+				t.Fatalf("spawn: %+v", sp)
+			}
+			agentSession(t, env)
+			if r := agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "20s"); r.code != 0 {
+				t.Fatalf("wait --until idle: %+v", r)
+			}
+			sent := func() []runs.Notification {
+				b, _ := os.ReadFile(notified)
+				var out []runs.Notification
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					var n runs.Notification
+					if json.Unmarshal([]byte(l), &n) == nil {
+						out = append(out, n)
+					}
+				}
+				return out
+			}
+			os.WriteFile(filepath.Join(gates, "a"), nil, 0o600)
+			if n, ok := eventually.Within(20*time.Second, func() ([]runs.Notification, bool) {
+				n := sent()
+				return n, len(n) == 1
+			}); !ok || n[0].Event != runs.NotifyTurnEnded {
+				t.Fatalf("the first turn's end: %+v", n)
+			}
+			os.WriteFile(filepath.Join(gates, "b"), nil, 0o600)
+			record := filepath.Join(state, "runs", id+".json")
+			eventually.True(t, 10*time.Second, "the record to keep the second turn's end, held", func() bool {
+				b, _ := os.ReadFile(record)
+				return strings.Contains(string(b), `"agent_held"`) && strings.Contains(string(b), `"turn-ended"`)
+			})
+			old := serverPID(t, state)
+			if how == "kill" {
+				testkit.Pin(t, old).Signal(syscall.SIGKILL)
+			} else if r := agentCorral(t, env, "server", "--upgrade"); r.code != 0 {
+				t.Fatalf("upgrade: %+v", r)
+			}
+			waitGone(t, old, "the old server")
+			newServerPID(t, state, old)
+			n, ok := eventually.Within(30*time.Second, func() ([]runs.Notification, bool) {
+				n := sent()
+				return n, len(n) == 2
+			})
+			if !ok || n[1].Event != runs.NotifyTurnEnded || !strings.Contains(n[1].Text, "finished its turn") {
+				t.Fatalf("the held turn's end after the %s: %+v", how, n)
+			}
+			if gap := n[1].Time.Sub(n[0].Time); gap < window-100*time.Millisecond {
+				t.Errorf("said %v after the first: the window is %v", gap, window)
+			}
+			// Said by the new server, not by the old one before it went.
+			var by []string
+			b, _ := os.ReadFile(filepath.Join(state, "events.jsonl"))
+			for _, l := range strings.Split(string(b), "\n") {
+				var e struct {
+					Msg, RunID, InstanceID string
+				}
+				if json.Unmarshal([]byte(l), &struct {
+					Msg        *string `json:"msg"`
+					RunID      *string `json:"run_id"`
+					InstanceID *string `json:"instance_id"`
+				}{&e.Msg, &e.RunID, &e.InstanceID}) == nil && e.Msg == "notify" && e.RunID == id {
+					by = append(by, e.InstanceID)
+				}
+			}
+			if len(by) != 2 || by[0] == by[1] {
+				t.Errorf("notify events by instance: %q, want two, the second by the new server", by)
+			}
+			if r := agentCorral(t, env, "shutdown"); r.code != 0 {
+				t.Fatalf("shutdown: %+v", r)
+			}
+			if n := sent(); len(n) != 2 {
+				t.Errorf("notified: %+v", n)
+			}
+		})
+	}
+}
