@@ -278,6 +278,23 @@ func (r *run) resumeNotes() {
 	r.sup.flushNotes(r, a)
 }
 
+// unclaimedHeld says in events.jsonl that what a re-adopted run's record held will not
+// be said, when no detection of the agent the record names took it (first is the one
+// the run was re-adopted with): the agent left while no server watched. (One that
+// took it and was replaced since said so itself: dropNotes.)
+func (r *run) unclaimedHeld(rec Record, first *agentRun) {
+	if rec.AgentHeld == nil {
+		return
+	}
+	named := func(a *agentRun) bool { return a != nil && a.det.Agent().Name == rec.Agent }
+	if named(first) || named(r.agent.Load()) {
+		return
+	}
+	for _, x := range rec.AgentHeld.Needs {
+		r.sup.suppressed(r, need{event: x.Event, state: x.State, episode: x.Episode}, "ended")
+	}
+}
+
 // mark is n as a record keeps it.
 func (n need) mark(at time.Time, how string) *NotifyMark {
 	return &NotifyMark{State: n.state, Episode: n.episode, Event: n.event, At: at, How: how}

@@ -334,4 +334,16 @@ func TestNotifyHeldSaidAfterRestart(t *testing.T) {
 	clk.Advance(time.Minute)
 	waitTold(t, dir, asked, "duplicate", both)
 	waitTold(t, dir, working, "answered", turn)
+
+	// A run re-adopted without the agent the record names (it left while no server
+	// watched): what was held is not said, and events.jsonl says so.
+	gone := spawn(t, s, Spec{Name: "sh", PTY: true, Agent: AgentNone, Shell: "sleep 60"})
+	r, err := s.get(gone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.unclaimedHeld(rec, r.agent.Load())
+	waitTold(t, dir, gone, "ended", "ended")
+	s.Stop(gone, ManualCancel)
+	waitEnd(t, s, gone)
 }

@@ -84,9 +84,11 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	s.order = append(s.order, r.id)
 	s.mu.Unlock()
 	r.change(EventSpawn, DetailResumed, nil)
+	first := r.agent.Load() // restored in resumedRun if it is the record's agent
 	// An agent in its foreground, not named by its command, is known before it prints.
 	r.lookAtStart()
 	r.restoreAgent(rec) // an agent the look found: what its notifications said
+	r.unclaimedHeld(rec, first)
 	r.rejudgeAgent(rec)
 	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason
