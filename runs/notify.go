@@ -229,10 +229,10 @@ func (n *notes) restore(rec Record) bool {
 // restoreAgent gives a re-adopted run's agent what its record kept: the episodes, the
 // last need told and the needs held for the end of the window (said by resumeNotes
 // once the state is judged again), and the state before (a turn that was working when
-// the old server went, and is idle now, ended). Only the agent the record names is given it,
-// and only once: an agent recognised in the foreground at re-adoption gets a new
-// detection (agent_fg.go) and is restored then, so the question it asked before the
-// restart is not announced again either.
+// the old server went, and is idle now, ended). Only the agent the record names is
+// given it, and only once: an agent recognised in the foreground at re-adoption gets a
+// new detection (agent_fg.go) and is restored then, so the question it asked before
+// the restart is not announced again either.
 func (r *run) restoreAgent(rec Record) {
 	a := r.agent.Load()
 	if a == nil || a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
