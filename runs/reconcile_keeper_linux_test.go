@@ -1,0 +1,58 @@
+package runs
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/demo/testkit"
+)
+
+// A live run whose dead owner's lease expired, and whose record names the state dir's
+// live keeper: a reconcile by anyone but that keeper's server leaves it alone and
+// says whose it is, signalling nothing; the keeper's own server (which took back what
+// the keeper keeps before reconciling) reaps it as any dead server's run.
+func TestReconcileLeavesKeptRunToLiveKeeper(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	s := regSup(t, reg)
+	// This process stands for the keeper: keeper.lock names it and it holds the lock.
+	lock, err := os.OpenFile(filepath.Join(dir, "keeper.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	lock.WriteString(strconv.Itoa(os.Getpid()) + "\n")
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	keeper := testkit.Pin(t, os.Getpid())
+	id, secret := ownID("rkept"), newSecret()
+	_, root := outsider(t, []string{RunSecretEnv + "=" + secret}, "sleep")
+	rec := Record{RunID: id, Secret: secret, Name: id, Backend: "pipe", PID: root.PID, PGID: root.PID, SID: root.PID,
+		Fingerprint: root, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead",
+		LeaseEpoch: 3, LeaseExpiresAt: time.Now().Add(-time.Minute), Keeper: &keeper}
+	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+		t.Fatal(err)
+	}
+
+	d := reconcileOne(t, s, id)
+	if d.Decision != VerdictLeftAlone || !strings.HasPrefix(d.Detail, "kept by the keeper (pid "+strconv.Itoa(os.Getpid())+"), whose server is down") ||
+		!d.RetryAt.IsZero() {
+		t.Fatalf("decision %s (%s) retry at %v; want left alone to the keeper", d.Decision, d.Detail, d.RetryAt)
+	}
+	if alive, _ := root.Alive(); !alive {
+		t.Fatal("a run kept by a live keeper was signalled")
+	}
+	s.keptBy = &keeper // the keeper's own server
+	if d := reconcileOne(t, s, id); d.Decision != VerdictReaped {
+		t.Fatalf("decision %s (%s) by the keeper's own server, want orphan-reaped", d.Decision, d.Detail)
+	}
+	if alive, _ := root.Alive(); alive {
+		t.Error("the run survived its keeper's server's reconcile")
+	}
+}
