@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corral/demo/testkit"
+	"corral/runs/keeper"
 )
 
 // A live run whose dead owner's lease expired, and whose record names the state dir's
@@ -54,5 +55,25 @@ func TestReconcileLeavesKeptRunToLiveKeeper(t *testing.T) {
 	}
 	if alive, _ := root.Alive(); alive {
 		t.Error("the run survived its keeper's server's reconcile")
+	}
+}
+
+// A server of the keeper that takes back a kept run whose record names no keeper (one
+// written before records named it) writes its keeper into it, so the run is left to
+// that keeper should this server die too.
+func TestTakenBackRecordNamesItsKeeper(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s := regSup(t, reg)
+	kfp := testkit.Pin(t, os.Getpid())
+	s.keptBy = &kfp
+	id, secret := ownID("rlegacy"), newSecret()
+	_, root := outsider(t, []string{RunSecretEnv + "=" + secret}, "sleep")
+	deadSecretRecord(t, reg, id, secret, root)
+	rec, err := s.stealKept(keeper.Run{ID: id, PID: root.PID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored, _ := reg.record(id); rec.Keeper == nil || stored.Keeper == nil || *stored.Keeper != kfp {
+		t.Fatalf("the taken-back record names keeper %+v, want %+v", stored.Keeper, kfp)
 	}
 }
