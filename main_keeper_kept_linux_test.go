@@ -64,7 +64,9 @@ func TestKeptRunSurvivesOtherReconciles(t *testing.T) {
 		return err == nil && p.State != 'Z'
 	}
 	why := fmt.Sprintf("kept by the keeper (pid %d), whose server is down", keeper)
-	if r := serverCorral(t, state, "run", "--", "true"); r.code != 0 || strings.Contains(r.stderr, id) {
+	r := serverCorral(t, state, "run", "--", "true")
+	t.Logf("corral run while the keeper keeps a run: %s", r.stderr)
+	if r.code != 0 || !strings.Contains(r.stderr, fmt.Sprintf("%s (kept): left-alone — %s", id, why)) {
 		t.Errorf("corral run beside the keeper's kept run: %+v", r)
 	}
 	if !alive() {
@@ -73,7 +75,7 @@ func TestKeptRunSurvivesOtherReconciles(t *testing.T) {
 	if ev := readEvents(t, state); !strings.Contains(ev, why) || strings.Contains(ev, "orphan-reaped") {
 		t.Errorf("the events do not say the kept run was left to its keeper:\n%s", ev)
 	}
-	r := serverCorral(t, state, "reconcile")
+	r = serverCorral(t, state, "reconcile")
 	t.Logf("corral reconcile while the keeper keeps the run: %s", r.stdout)
 	if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("left-alone\tpid %d\t%s", run, why)) || !alive() {
 		t.Errorf("reconcile while the keeper keeps the run: %+v", r)

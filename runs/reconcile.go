@@ -35,6 +35,9 @@ type Decision struct {
 	// RetryAt is when the lease of a run left alone only because it had not expired
 	// yet (its owner is dead) expires: the run will be reconciled again then.
 	RetryAt time.Time `json:"retry_at,omitzero"`
+	// Keeper is the pid of the live keeper a run was left to (reconcile_keeper.go):
+	// its server is down, and its next one takes the run back.
+	Keeper int `json:"keeper,omitempty"`
 }
 
 // Verdict is what a reconcile decided about one run.
@@ -160,7 +163,7 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 	case kept != "":
 		// Before its liveness: a kept root that exited is the keeper's to report, with
 		// its status, to its next server.
-		d.Decision, d.Detail = VerdictLeftAlone, kept
+		d.Decision, d.Detail, d.Keeper = VerdictLeftAlone, kept, rec.Keeper.PID
 		return d, false
 	case !alive:
 		d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why

@@ -43,7 +43,7 @@ func TestReconcileLeavesKeptRunToLiveKeeper(t *testing.T) {
 
 	d := reconcileOne(t, s, id)
 	if d.Decision != VerdictLeftAlone || !strings.HasPrefix(d.Detail, "kept by the keeper (pid "+strconv.Itoa(os.Getpid())+"), whose server is down") ||
-		!d.RetryAt.IsZero() {
+		!d.RetryAt.IsZero() || d.Keeper != os.Getpid() || len(Notable([]Decision{d})) != 1 {
 		t.Fatalf("decision %s (%s) retry at %v; want left alone to the keeper", d.Decision, d.Detail, d.RetryAt)
 	}
 	if alive, _ := root.Alive(); !alive {
