@@ -773,18 +773,8 @@ func cmdReconcile(args []string) int {
 	if !ok {
 		return code
 	}
-	// The runs a live keeper keeps are not a dead server's, though no server renews
-	// their leases: reconciling them would end what the keeper's next server takes back.
-	if dir, err := config.StateDir(stateDir); err == nil {
-		var kd *client.KeeperDown
-		if c, err := client.Dial(dir); err == nil {
-			c.Close()
-		} else if errors.As(err, &kd) {
-			fmt.Fprintf(os.Stderr, "corral reconcile: %v; its runs are the keeper's, not a dead server's: nothing reconciled "+
-				"(ending the keeper, kill %d, leaves them to reconcile)\n", kd, kd.PID)
-			return exitFailure
-		}
-	}
+	// The runs a live keeper keeps, though no server renews their leases, are left to
+	// it by the reconcile itself (reconcile_keeper.go), whoever runs it: each says so.
 	sup, reg, err := runs.Open(config.Default(), stateDir, warn)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral reconcile: %v\n", err)

@@ -226,7 +226,8 @@ func TestKeeperWithoutServerSaysSo(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, down) || strings.Contains(r.stderr, "no corral server") {
 		t.Errorf("kill while no server comes up: %+v", r)
 	}
-	if r := serverCorral(t, state, "reconcile"); r.code == 0 || !strings.Contains(r.stderr, down) || !strings.Contains(r.stderr, "nothing reconciled") {
+	kept := fmt.Sprintf("left-alone\tpid %d\tkept by the keeper (pid %d), whose server is down: ", run, keeper)
+	if r := serverCorral(t, state, "reconcile"); r.code != 0 || !strings.Contains(r.stdout, kept) || !strings.Contains(r.stdout, "no server came up in") {
 		t.Errorf("reconcile while the keeper keeps the runs: %+v", r)
 	}
 	spawnStart := time.Now()

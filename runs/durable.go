@@ -284,6 +284,9 @@ func (r *run) recordLocked() Record {
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 		AgentBy: i.AgentBy,
 	}
+	if !i.Adopted { // an adopted run was never handed to the keeper
+		rec.Keeper = r.sup.keptBy
+	}
 	if a := r.agent.Load(); a != nil {
 		rec.AgentEpisode, rec.AgentNotified, rec.AgentHeld = a.notes.kept()
 	}

@@ -209,6 +209,7 @@ func (s *Supervisor) stealKept(k keeper.Run) (Record, error) {
 		rec.OwnerInstanceID, rec.LeaseEpoch = s.reg.Instance(), rec.LeaseEpoch+1
 		rec.LeaseExpiresAt = s.reg.now().Add(s.cfg.LeaseExpiry)
 		rec.Adopted = false
+		rec.Keeper = s.keptBy // the keeper keeps it still (a record from before records named it)
 		if err := t.put(rec); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/keeper"
 	"corral/watchdog"
 )
 
@@ -34,6 +35,9 @@ type Decision struct {
 	// RetryAt is when the lease of a run left alone only because it had not expired
 	// yet (its owner is dead) expires: the run will be reconciled again then.
 	RetryAt time.Time `json:"retry_at,omitzero"`
+	// Keeper is the pid of the live keeper a run was left to (reconcile_keeper.go):
+	// its server is down, and its next one takes the run back.
+	Keeper int `json:"keeper,omitempty"`
 }
 
 // Verdict is what a reconcile decided about one run.
@@ -145,12 +149,21 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 	lease := reg.LeaseExpiry(*rec)
 	ownerAlive := view.instanceAlive(reg, rec.OwnerInstanceID)
 	now := reg.now()
-	alive, why := view.liveness(*rec)
+	kept := s.keptByLiveKeeper(*rec, view)
+	alive, why := true, ""
+	if kept == "" {
+		alive, why = view.liveness(*rec)
+	}
 	switch {
 	case ownerAlive:
 		d.Decision = VerdictLeftAlone
 		d.Detail = fmt.Sprintf("owned by live instance %s (lease until %s)", rec.OwnerInstanceID,
 			lease.Format(time.TimeOnly))
+		return d, false
+	case kept != "":
+		// Before its liveness: a kept root that exited is the keeper's to report, with
+		// its status, to its next server.
+		d.Decision, d.Detail, d.Keeper = VerdictLeftAlone, kept, rec.Keeper.PID
 		return d, false
 	case !alive:
 		d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why
@@ -166,6 +179,8 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 	rec.OwnerInstanceID, rec.LeaseEpoch = reg.Instance(), rec.LeaseEpoch+1
 	rec.LeaseExpiresAt = now.Add(s.cfg.LeaseExpiry)
 	rec.Adopted = s.policy == PolicyAdopt && rec.PID != 0 // no root to observe: reaped
+	// No keeper keeps it now: it is ended or adopted here.
+	rec.Keeper = nil
 	if err := t.put(*rec); err != nil {
 		d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
 		return d, false
@@ -183,6 +198,10 @@ type procView struct {
 	all      []reaper.Proc // nil until first needed
 	owners   map[string]bool
 	scanned  bool
+	// The state dir's keeper (reconcile_keeper.go), once looked up.
+	keeperRead   bool
+	keeperAlive  bool
+	keeperStatus keeper.Status
 }
 
 func newProcView(identity string) *procView {

@@ -68,11 +68,12 @@ func mergeDecisions(first, later []Decision) []Decision {
 }
 
 // Notable are the decisions other than kept and left alone: what a command says it
-// did to other instances' runs.
+// did to other instances' runs. A run left to a keeper whose server is down is said
+// too: that server's absence is news, and it is why nothing reaps the run.
 func Notable(ds []Decision) []Decision {
 	var out []Decision
 	for _, d := range ds {
-		if d.Decision != VerdictLeftAlone && d.Decision != VerdictKept {
+		if (d.Decision != VerdictLeftAlone && d.Decision != VerdictKept) || d.Keeper != 0 {
 			out = append(out, d)
 		}
 	}

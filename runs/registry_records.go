@@ -45,6 +45,9 @@ type Record struct {
 	Escapees        []Escapee          `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
 	Shared          []Escapee          `json:"shared,omitempty"`   // daemons other runs passed to it (DESIGN §17)
 	Detail          string             `json:"detail,omitempty"`   // why it ended, when a reconcile closed it
+	// The keeper holding the run's descriptors (readopt.go), written before it is handed
+	// over: while that keeper lives, the run is its next server's, whoever reconciles.
+	Keeper *reaper.Fingerprint `json:"keeper,omitempty"`
 	// The agent and its state when last written (DESIGN §16: corral ls shows it).
 	Agent           string           `json:"agent,omitempty"`
 	AgentState      agentstate.State `json:"agent_state"`

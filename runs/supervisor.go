@@ -63,6 +63,10 @@ type Supervisor struct {
 	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
 	win       windows   // the viewers' sizes of each run (winsize.go)
 
+	// The keeper that started this server (its parent), as the records of the runs
+	// handed to it name it; nil without one.
+	keptBy *reaper.Fingerprint
+
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
 	finalizeHook func(id string)
@@ -114,6 +118,11 @@ func New(opts ...Option) (*Supervisor, error) {
 	}
 	if s.cgroups.Dir != "" {
 		reaper.SweepCgroups(s.cgroups.Dir, staleCgroup)
+	}
+	if s.keeper != nil {
+		if fp, err := reaper.Identify(os.Getppid()); err == nil { // the keeper starts the server as its child
+			s.keptBy = &fp
+		}
 	}
 	if s.detect {
 		var err error

@@ -33,17 +33,7 @@ var ErrNoServer = errors.New("no corral server is running for this state dir")
 // records themselves.
 type KeeperDown struct{ keeper.Status }
 
-func (e *KeeperDown) Error() string {
-	s := fmt.Sprintf("the keeper (pid %d) is running but its server is not", e.PID)
-	switch {
-	case e.LastError == "":
-		return s + " (yet: it is starting one)"
-	case e.Failures >= keeper.FailLimit:
-		return fmt.Sprintf("%s: %s (no server came up in %d tries since %s; it goes on trying: see keeper.log)",
-			s, e.LastError, e.Failures, e.Since.Local().Format(time.TimeOnly))
-	}
-	return s + ": " + e.LastError
-}
+func (e *KeeperDown) Error() string { return e.Status.Down() }
 
 // Is makes a KeeperDown an ErrNoServer.
 func (e *KeeperDown) Is(target error) bool { return target == ErrNoServer }
