@@ -232,7 +232,7 @@ func (r *run) switchAgent(cur *agentRun, a *agentstate.Agent, p fgProc, by strin
 		next = r.newAgentRun(a)
 	}
 	r.mu.Lock()
-	if r.info.State != Running || r.agent.Load() != cur {
+	if r.info.State != Running || r.ending || r.agent.Load() != cur { // ending: stopAgent has run
 		r.mu.Unlock()
 		if next != nil {
 			next.stop()

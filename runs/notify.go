@@ -125,6 +125,7 @@ type notes struct {
 	input    time.Time // when input was last written to the run
 	working  time.Time // when the agent last entered working
 	restored bool      // given what a record kept, once
+	dropped  bool      // its run ended, or another agent took over: nothing more is held
 }
 
 // worked notes the agent entered working at: the episode of a need ends.
@@ -226,6 +227,8 @@ func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
 	n.episode, nt.needed = nt.episode, true
 	reason := ""
 	switch {
+	case nt.dropped: // a transition judged just before the run ended or the agent left
+		reason = "ended"
 	case nt.mark != nil && nt.mark.Episode == n.episode && nt.mark.State == n.state,
 		slices.ContainsFunc(nt.held, func(h need) bool { return h.episode == n.episode && h.state == n.state }):
 		reason = "duplicate"
@@ -236,12 +239,13 @@ func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
 		reason = "focused"
 	}
 	if reason != "" {
-		if reason != "duplicate" {
+		told := reason != "duplicate" && reason != "ended"
+		if told {
 			nt.mark = n.mark(now, reason)
 		}
 		nt.mu.Unlock()
 		s.suppressed(r, n, reason)
-		if reason != "duplicate" {
+		if told {
 			r.persistNotes()
 		}
 		return
@@ -282,7 +286,7 @@ func (s *Supervisor) flushNotes(r *run, a *agentRun) {
 	reason := ""
 	switch {
 	case len(say) == 0:
-	case info.State != Running:
+	case info.State != Running, nt.dropped, r.agent.Load() != a: // or another agent took over
 		reason = "ended"
 	case r.looked():
 		reason = "focused"
@@ -308,7 +312,8 @@ func (s *Supervisor) flushNotes(r *run, a *agentRun) {
 }
 
 // dropNotes ends the window of a's run, which has ended, or of a detection another
-// agent took over from: what it held is not said.
+// agent took over from: what it held is not said, nor a need that comes after (a
+// transition judged just before), and no timer is left.
 func (r *run) dropNotes(a *agentRun) {
 	nt := &a.notes
 	nt.mu.Lock()
@@ -316,7 +321,7 @@ func (r *run) dropNotes(a *agentRun) {
 	if nt.timer != nil {
 		nt.timer.Stop()
 	}
-	nt.held, nt.timer = nil, nil
+	nt.held, nt.timer, nt.dropped = nil, nil, true
 	nt.mu.Unlock()
 	for _, n := range held {
 		r.sup.suppressed(r, n, "ended")
