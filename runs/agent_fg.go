@@ -81,12 +81,14 @@ func (r *run) watchForeground() {
 
 // lookAtStart looks at a re-adopted run's foreground at once: its output started under
 // the previous server, and an agent that prints nothing now is known all the same, its
-// kept screen judged.
+// kept screen judged. An agent its command names is looked past too: another one may
+// have taken the terminal under the previous server (its record names that one).
 func (r *run) lookAtStart() {
-	if r.fg == nil || r.agent.Load() != nil {
+	if r.fg == nil {
 		return
 	}
-	if a := r.lookForeground(true); a != nil {
+	cur := r.agent.Load()
+	if a := r.lookForeground(true); a != nil && a != cur {
 		r.agentOutput(a, r.sup.clock.Now())
 	}
 }

@@ -270,3 +270,53 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// A re-adopted run whose command names one agent while another had taken its terminal
+// under the previous server: the look at its start finds the one in the foreground,
+// which is given what the record kept of its notifications and judged from its
+// screen at once. (The run as resumedRun leaves it: the command's agent, a foreground
+// not looked at yet.)
+func TestAgentReadoptedForegroundOverCommand(t *testing.T) {
+	dir, _ := toyBin(t)
+	launch := t.TempDir()
+	if err := os.WriteFile(filepath.Join(launch, "toy-agent"), []byte("#!/bin/sh\nexec "+dir+"/toy2-agent\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	set := toy2Set(t)
+	s := newSup(t, WithScreens(), WithAgents(set))
+	id := spawn(t, s, Spec{Argv: []string{filepath.Join(launch, "toy-agent")}, PTY: true})
+	waitInfo(t, s, id, "toy2 at its prompt", func(i Info) bool { return i.Agent == "toy2" && i.AgentState == agentstate.Idle })
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.fg == nil {
+		t.Skip("no foreground recognition here")
+	}
+
+	r.fg.mu.Lock()
+	r.fg.looked, r.fg.pgrp, r.fg.agentPID, r.fg.agentAt = false, 0, 0, 0
+	r.fg.mu.Unlock()
+	old := r.agent.Load()
+	r.mu.Lock() // as resumedRun's startAgent: the agent the command names
+	r.agent.Store(r.newAgentRun(set.Named("toy")))
+	r.info.Agent, r.info.AgentBy = "toy", "from the command"
+	r.mu.Unlock()
+	old.stop()
+	r.dropNotes(old)
+	rec := Record{Agent: "toy2", AgentState: agentstate.Idle, AgentEpisode: 3,
+		AgentNotified: &NotifyMark{State: agentstate.Idle, Episode: 3, Event: NotifyTurnEnded, How: "sent"}}
+	r.lookAtStart()
+	r.restoreAgent(rec)
+	r.rejudgeAgent(rec)
+	a := r.agent.Load()
+	if a == nil || a.det.Agent().Name != "toy2" {
+		t.Fatalf("after the look at its start: %q, want toy2", r.snapshot().Agent)
+	}
+	if ep, m := a.notes.kept(); ep != 3 || m == nil || m.Event != NotifyTurnEnded {
+		t.Errorf("toy2's notes: episode %d, mark %+v; want the record's", ep, m)
+	}
+	waitInfo(t, s, id, "toy2 idle again", func(i Info) bool { return i.Agent == "toy2" && i.AgentState == agentstate.Idle })
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
