@@ -232,6 +232,9 @@ func (r *run) switchAgent(cur *agentRun, a *agentstate.Agent, p fgProc, by strin
 	var next *agentRun
 	if a != nil {
 		next = r.newAgentRun(a)
+		if rec := r.readopted.Load(); rec != nil {
+			next.restore(*rec) // before it judges: a look on the keeper's bytes may come first
+		}
 	}
 	r.mu.Lock()
 	if r.info.State != Running || r.ending || r.agent.Load() != cur { // ending: stopAgent has run

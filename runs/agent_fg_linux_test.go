@@ -273,8 +273,8 @@ func cpuTime() time.Duration {
 
 // A re-adopted run whose command names one agent while another had taken its terminal
 // under the previous server: the look at its start finds the one in the foreground,
-// which is given what the record kept of its notifications and judged from its
-// screen at once. (The run as resumedRun leaves it: the command's agent, a foreground
+// which is given what the record kept of its notifications as it is made, and
+// judged from its screen at once. (The run as resumedRun leaves it: the command's agent, a foreground
 // not looked at yet.)
 func TestAgentReadoptedForegroundOverCommand(t *testing.T) {
 	dir, _ := toyBin(t)
@@ -306,16 +306,20 @@ func TestAgentReadoptedForegroundOverCommand(t *testing.T) {
 	r.dropNotes(old)
 	rec := Record{Agent: "toy2", AgentState: agentstate.Idle, AgentEpisode: 3,
 		AgentNotified: &NotifyMark{State: agentstate.Idle, Episode: 3, Event: NotifyTurnEnded, How: "sent"}}
+	r.readopted.Store(&rec)
 	r.lookAtStart()
-	r.restoreAgent(rec)
-	r.rejudgeAgent(rec)
 	a := r.agent.Load()
 	if a == nil || a.det.Agent().Name != "toy2" {
 		t.Fatalf("after the look at its start: %q, want toy2", r.snapshot().Agent)
 	}
+	// Given the notes as it was made: a look on the keeper's bytes (the watch's timer)
+	// may switch, and its judgment notify, before resume's restoreAgent.
 	if ep, m := a.notes.kept(); ep != 3 || m == nil || m.Event != NotifyTurnEnded {
 		t.Errorf("toy2's notes: episode %d, mark %+v; want the record's", ep, m)
 	}
+	r.restoreAgent(rec)
+	r.readopted.Store(nil)
+	r.rejudgeAgent(rec)
 	waitInfo(t, s, id, "toy2 idle again", func(i Info) bool { return i.Agent == "toy2" && i.AgentState == agentstate.Idle })
 	s.Cancel(id)
 	waitEnd(t, s, id)

@@ -189,8 +189,14 @@ func (n *notes) restore(rec Record) bool {
 // detection (agent_fg.go) and is restored then, so the question it asked before the
 // restart is not announced again either.
 func (r *run) restoreAgent(rec Record) {
-	a := r.agent.Load()
-	if a == nil || a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
+	if a := r.agent.Load(); a != nil {
+		a.restore(rec)
+	}
+}
+
+// restore gives a what rec kept, if rec names a's agent and a was not given it yet.
+func (a *agentRun) restore(rec Record) {
+	if a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
 		return
 	}
 	a.evalMu.Lock()

@@ -86,7 +86,8 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	r.change(EventSpawn, DetailResumed, nil)
 	// An agent in its foreground, not named by its command, is known before it prints.
 	r.lookAtStart()
-	r.restoreAgent(rec) // an agent the look found: what its notifications said
+	r.restoreAgent(rec)    // an agent the look found: what its notifications said
+	r.readopted.Store(nil) // an agent started from now on is a new one
 	r.rejudgeAgent(rec)
 	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason
@@ -260,6 +261,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		silent = 0 // it wrote while no server read
 	}
 	r.wd = s.newWatchdog(rec.Spec, r, now.Sub(rec.CreatedAt), silent)
+	r.readopted.Store(&rec)
 	if a, err := s.agentFor(rec.Spec); err == nil && a != nil {
 		r.startAgent(a)
 		r.restoreAgent(rec) // what its notifications said: not said again
