@@ -316,21 +316,7 @@ func (r *run) rehost(k keeper.Run) error {
 // replay rebuilds the screen (or, without one, the key modes) and the in-memory log
 // from the end of the transcripts the previous server wrote; nothing is written again.
 func (r *run) replay() {
-	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
-		if path == "" || r.sup.logs == nil {
-			continue
-		}
-		b := readEnd(r.sup.logs, filepath.Base(path), replayBytes)
-		if len(b) == 0 {
-			continue
-		}
-		if r.screen != nil {
-			r.screen.Write(b)
-		} else if r.spec.PTY {
-			r.modes.Feed(b)
-		}
-		r.out.write(ptyhost.Stream(s), b)
-	}
+	r.replayTail(replayBytes, replayBytes)
 	if r.screen != nil {
 		r.attn = r.screen.Attention()
 		r.said, _ = r.screen.Activity()
@@ -363,6 +349,28 @@ func (s *Supervisor) lastWrite(path string) time.Time {
 		return time.Time{}
 	}
 	return st.ModTime()
+}
+
+// replayTail rebuilds the in-memory log from the last logBytes of the run's
+// transcripts, and its screen (or, without one, the key modes of a PTY run) from the
+// last screenBytes of those; nothing is written again.
+func (r *run) replayTail(logBytes, screenBytes int64) {
+	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
+		if path == "" || r.sup.logs == nil {
+			continue
+		}
+		b := readEnd(r.sup.logs, filepath.Base(path), logBytes)
+		if len(b) == 0 {
+			continue
+		}
+		tail := b[max(int64(len(b))-screenBytes, 0):]
+		if r.screen != nil {
+			r.screen.Write(tail)
+		} else if r.spec.PTY {
+			r.modes.Feed(tail)
+		}
+		r.out.write(ptyhost.Stream(s), b)
+	}
 }
 
 // readEnd reads up to the last n bytes of a file in dir ("" when it cannot).
