@@ -43,31 +43,6 @@ func toy2Set(t *testing.T) *agentstate.Set {
 	return agentstate.NewSet(a, b)
 }
 
-// waitInfo waits (driven by events) until the run's info satisfies ok.
-func waitInfo(t *testing.T, s *Supervisor, id, what string, ok func(Info) bool) Info {
-	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(info) {
-			return info
-		}
-		if info.Ended() {
-			t.Fatalf("ended before %s: %+v", what, info)
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("no %s: agent %q (%s) by %q", what, info.Agent, info.AgentState, info.AgentBy)
-		}
-	}
-}
-
 // An agent is recognised however it is started: through env with a path in an
 // assignment (from the command), and through sh -c with another command first, a
 // wrapper script that runs it, make (from the program in the terminal's foreground);
