@@ -299,3 +299,25 @@ func TestAgentReadoptedForegroundOverCommand(t *testing.T) {
 	s.Cancel(id)
 	waitEnd(t, s, id)
 }
+
+// A submit to a run no agent is known in yet, whose script starts the agent while the
+// submit waits: readiness follows the agent once its foreground look recognises it
+// (idle at its prompt, well before the line-mode quiet of 3 s would count), and the
+// submit is checked as an agent's.
+func TestSubmitReadyAgentAppearsMidWait(t *testing.T) {
+	_, path := toyBin(t)
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	id := spawn(t, s, Spec{Argv: []string{"sh", "-c", "echo starting; sleep 1; toy-agent"}, Env: []string{path}, PTY: true})
+	if r, _ := s.get(id); r.fg == nil {
+		t.Skip("no foreground recognition here")
+	}
+	res, err := s.SubmitReady(context.Background(), id, "hello", 20*time.Second)
+	if err != nil || res.Ready != ReadyAgentIdle || res.Took != "left idle" {
+		t.Fatalf("submit: %+v %v", res, err)
+	}
+	if info := waitAgent(t, s, id, agentstate.Working); info.Agent != "toy" {
+		t.Errorf("agent %q", info.Agent)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
