@@ -201,10 +201,16 @@ func TestAgentHookAndRules(t *testing.T) {
 	agentCorral(t, env, "shutdown")
 }
 
-// The server killed (kill -9) while an agent sits at its question: the new server
-// takes the run back, and reading the same question again from its screen it says
-// nothing — the run's record keeps what was told. Told once, exactly.
+// The server killed (kill -9), or upgraded, while an agent sits at its question: the
+// new server takes the run back, and reading the same question again from its screen
+// it says nothing — the run's record keeps what was told. Told once, exactly.
 func TestAgentQuestionNotRepeatedAfterServerKill(t *testing.T) {
+	for _, how := range []string{"kill -9", "upgrade"} {
+		t.Run(how, func(t *testing.T) { questionNotRepeatedAfter(t, how == "upgrade") })
+	}
+}
+
+func questionNotRepeatedAfter(t *testing.T, upgrade bool) {
 	env, notified := agentEnv(t)
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
 	redraw := filepath.Join(t.TempDir(), "redraw")
@@ -237,8 +243,14 @@ draw 'toy' 'redrawing'; sleep 0.2; ask; read -r answer; sleep 600`
 		t.Fatalf("notified before the kill: %q", l)
 	}
 	old := serverPID(t, state)
-	testkit.Pin(t, old).Signal(syscall.SIGKILL)
-	waitGone(t, old, "the killed server")
+	if upgrade {
+		if r := agentCorral(t, env, "server", "--upgrade"); r.code != 0 {
+			t.Fatalf("upgrade: %+v", r)
+		}
+	} else {
+		testkit.Pin(t, old).Signal(syscall.SIGKILL)
+		waitGone(t, old, "the killed server")
+	}
 	srv := testkit.Pin(t, newServerPID(t, state, old))
 	endLater(t, srv, syscall.SIGTERM, "server")
 	os.WriteFile(redraw, nil, 0o600) // the question drawn again: the new server reads it
