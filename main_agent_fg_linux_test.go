@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -79,31 +78,9 @@ func TestAgentRecognisedThroughServer(t *testing.T) {
 func TestRealAgentsRecognisedHoweverStarted(t *testing.T) {
 	for _, a := range agenttest.Agents {
 		t.Run(a.Name, func(t *testing.T) {
-			a.Need(t)
-			srv, err := agenttest.Start()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
-			cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
-			if err != nil {
-				t.Skip(err)
-			}
-			root, err := os.MkdirTemp(cache, "corral-recog-"+a.Name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer os.RemoveAll(root)
-			launch, err := a.Prepare(root, srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, launch, root := realAgentLaunch(t, a, "corral-recog-"+a.Name+"-")
 			env, _ := agentEnv(t)
-			corralAt := func(args ...string) result {
-				cmd := exec.Command(corralBin, args...)
-				cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
-				return run(t, cmd)
-			}
+			corralAt := launchCorral(t, launch, env)
 			home := "HOME=" + root
 			for _, e := range launch.Env {
 				if strings.HasPrefix(e, "HOME=") {

@@ -201,10 +201,16 @@ func TestAgentHookAndRules(t *testing.T) {
 	agentCorral(t, env, "shutdown")
 }
 
-// The server killed (kill -9) while an agent sits at its question: the new server
-// takes the run back, and reading the same question again from its screen it says
-// nothing — the run's record keeps what was told. Told once, exactly.
+// The server killed (kill -9), or upgraded, while an agent sits at its question: the
+// new server takes the run back, and reading the same question again from its screen
+// it says nothing — the run's record keeps what was told. Told once, exactly.
 func TestAgentQuestionNotRepeatedAfterServerKill(t *testing.T) {
+	for _, how := range []string{"kill -9", "upgrade"} {
+		t.Run(how, func(t *testing.T) { questionNotRepeatedAfter(t, how == "upgrade") })
+	}
+}
+
+func questionNotRepeatedAfter(t *testing.T, upgrade bool) {
 	env, notified := agentEnv(t)
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
 	redraw := filepath.Join(t.TempDir(), "redraw")
@@ -237,8 +243,14 @@ draw 'toy' 'redrawing'; sleep 0.2; ask; read -r answer; sleep 600`
 		t.Fatalf("notified before the kill: %q", l)
 	}
 	old := serverPID(t, state)
-	testkit.Pin(t, old).Signal(syscall.SIGKILL)
-	waitGone(t, old, "the killed server")
+	if upgrade {
+		if r := agentCorral(t, env, "server", "--upgrade"); r.code != 0 {
+			t.Fatalf("upgrade: %+v", r)
+		}
+	} else {
+		testkit.Pin(t, old).Signal(syscall.SIGKILL)
+		waitGone(t, old, "the killed server")
+	}
 	srv := testkit.Pin(t, newServerPID(t, state, old))
 	endLater(t, srv, syscall.SIGTERM, "server")
 	os.WriteFile(redraw, nil, 0o600) // the question drawn again: the new server reads it
@@ -362,4 +374,78 @@ draw 'toy' 'done 2\r\n\r\n> '; sleep 600`
 			}
 		})
 	}
+}
+
+// A key press never brings a notification, through a restart too: an agent at its
+// question, told once, then the server killed (kill -9); on the new server the user
+// answers with Enter and the agent, at once, draws the question again (as one asked
+// again after an answer it did not take). What answers the key is not announced: the
+// need is a notify-suppressed event with the reason input, and the [notify] command
+// heard of the question once.
+func TestAgentKeyPressNotNotifiedAfterServerKill(t *testing.T) {
+	env, notified := agentEnv(t)
+	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	agent := `draw() { printf '\033[H\033[2J\033]0;%s\007%b' "$1" "$2"; }
+draw 'toy' 'toy agent v1\r\n\r\n> '; read -r prompt
+draw '⠂ toy' "working on: $prompt\r\n(esc to interrupt)"; sleep 2
+ask() { draw 'toy' 'Allow toy to run ls?\r\n  1. Yes\r\n  2. No\r\n'; }
+ask; read -r answer
+draw 'toy' 'redrawing'; sleep 0.1; ask; read -r again; sleep 600`
+	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--shell", "--", agent)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	if r := agentCorral(t, env, "submit", id, "go"); r.code != 0 {
+		t.Fatalf("submit: %+v", r)
+	}
+	if r := agentCorral(t, env, "wait", id, "--until", "waiting", "--timeout", "20s"); r.code != 0 {
+		t.Fatalf("wait --until waiting: %+v", r)
+	}
+	lines := func() []string {
+		b, _ := os.ReadFile(notified)
+		if len(b) == 0 {
+			return nil
+		}
+		return strings.Split(strings.TrimSpace(string(b)), "\n")
+	}
+	if l, ok := eventually.Within(10*time.Second, func() ([]string, bool) { l := lines(); return l, len(l) == 1 }); !ok {
+		t.Fatalf("notified before the kill: %q", l)
+	}
+	old := serverPID(t, state)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	srv := testkit.Pin(t, newServerPID(t, state, old))
+	endLater(t, srv, syscall.SIGTERM, "server")
+	if r := agentCorral(t, env, "wait", id, "--until", "waiting", "--timeout", "5s"); r.code != 0 {
+		t.Fatalf("wait --until waiting after the kill: %+v", r)
+	}
+	if r := agentCorral(t, env, "send-keys", id, "Enter"); r.code != 0 {
+		t.Fatalf("send-keys: %+v", r)
+	}
+	suppressed := func() string {
+		b, _ := os.ReadFile(filepath.Join(state, "events.jsonl"))
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, `"msg":"notify-suppressed"`) && strings.Contains(line, `"reason":"input"`) &&
+				strings.Contains(line, id) {
+				return line
+			}
+		}
+		return ""
+	}
+	if _, ok := eventually.Within(20*time.Second, func() (string, bool) { l := suppressed(); return l, l != "" }); !ok {
+		b, _ := os.ReadFile(filepath.Join(state, "events.jsonl"))
+		t.Fatalf("no need suppressed for the key press; notified %q\n%s", lines(), b)
+	}
+	if r := agentCorral(t, env, "wait", id, "--until", "waiting", "--timeout", "20s"); r.code != 0 {
+		t.Fatalf("wait --until waiting after the key: %+v", r)
+	}
+	if l := lines(); len(l) != 1 {
+		t.Errorf("notified: %q", l)
+	}
+	if r := agentCorral(t, env, "shutdown"); r.code != 0 {
+		t.Fatalf("shutdown: %+v", r)
+	}
+	waitGone(t, srv.PID, "server")
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -353,31 +352,9 @@ func TestUIAgentStateAfterReconnect(t *testing.T) {
 func TestRealAgentStateAfterServerKill(t *testing.T) {
 	for _, a := range agenttest.Agents {
 		t.Run(a.Name, func(t *testing.T) {
-			a.Need(t)
-			srv, err := agenttest.Start()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
-			cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
-			if err != nil {
-				t.Skip(err)
-			}
-			root, err := os.MkdirTemp(cache, "corral-e2e-readopt-"+a.Name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(root) }) // after the session's end (agentSession)
-			launch, err := a.Prepare(root, srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, launch, _ := realAgentLaunch(t, a, "corral-e2e-readopt-"+a.Name+"-")
 			env, _ := agentEnv(t)
-			corralAt := func(args ...string) result {
-				cmd := exec.Command(corralBin, args...)
-				cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
-				return run(t, cmd)
-			}
+			corralAt := launchCorral(t, launch, env)
 			sp := corralAt(append([]string{"spawn", "--pty", "--agent", a.Name, "--name", a.Name, "--"}, launch.Argv...)...)
 			id := strings.TrimSpace(sp.stdout)
 			if sp.code != 0 {
@@ -415,31 +392,9 @@ func TestRealAgentStateAfterServerKill(t *testing.T) {
 func TestRealAgentSubmitWithoutState(t *testing.T) {
 	for _, a := range agenttest.Agents {
 		t.Run(a.Name, func(t *testing.T) {
-			a.Need(t)
-			srv, err := agenttest.Start()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
-			cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
-			if err != nil {
-				t.Skip(err)
-			}
-			root, err := os.MkdirTemp(cache, "corral-e2e-quiet-"+a.Name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(root) }) // after the session's end (agentSession)
-			launch, err := a.Prepare(root, srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
+			srv, launch, _ := realAgentLaunch(t, a, "corral-e2e-quiet-"+a.Name+"-")
 			env, _ := agentEnv(t)
-			corralAt := func(args ...string) result {
-				cmd := exec.Command(corralBin, args...)
-				cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
-				return run(t, cmd)
-			}
+			corralAt := launchCorral(t, launch, env)
 			sp := corralAt(append([]string{"spawn", "--pty", "--agent", "none", "--name", a.Name, "--"}, launch.Argv...)...)
 			id := strings.TrimSpace(sp.stdout)
 			if sp.code != 0 {

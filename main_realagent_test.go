@@ -29,37 +29,54 @@ var approveKey = map[string]string{"claude": "Enter", "codex": "y", "gemini": "E
 func TestRealAgents(t *testing.T) {
 	for _, a := range agenttest.Agents {
 		t.Run(a.Name, func(t *testing.T) {
-			a.Need(t)
-			srv, err := agenttest.Start()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
-			cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
-			if err != nil {
-				t.Skip(err)
-			}
-			root, err := os.MkdirTemp(cache, "corral-e2e-"+a.Name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer os.RemoveAll(root)
-			launch, err := a.Prepare(root, srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, launch, _ := realAgentLaunch(t, a, "corral-e2e-"+a.Name+"-")
 			env, notified := agentEnv(t)
 			realAgentTurn(t, a.Name, launch, env, notified)
 		})
 	}
 }
 
-func realAgentTurn(t *testing.T, name string, launch agenttest.Launch, env []string, notified string) {
-	corralAt := func(args ...string) result {
+// realAgentLaunch prepares the real CLI a against a scripted model server, in a home
+// of its own (made with prefix) under the user's cache directory: codex refuses
+// helpers under a temp dir. The server and the home go when the test has ended, after
+// the session the test starts (agentSession, endLater: cleanups run the latest
+// first). A CLI that is not installed is skipped.
+func realAgentLaunch(t *testing.T, a agenttest.Agent, prefix string) (*agenttest.Server, agenttest.Launch, string) {
+	t.Helper()
+	a.Need(t)
+	srv, err := agenttest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	root, err := os.MkdirTemp(cache, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	launch, err := a.Prepare(root, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, launch, root
+}
+
+// launchCorral runs corral in launch's directory with launch's environment and env
+// (agentEnv's).
+func launchCorral(t *testing.T, launch agenttest.Launch, env []string) func(args ...string) result {
+	return func(args ...string) result {
 		cmd := exec.Command(corralBin, args...)
 		cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
 		return run(t, cmd)
 	}
+}
+
+func realAgentTurn(t *testing.T, name string, launch agenttest.Launch, env []string, notified string) {
+	corralAt := launchCorral(t, launch, env)
 	sp := corralAt(append([]string{"spawn", "--pty", "--agent", name, "--name", name, "--"}, launch.Argv...)...)
 	id := strings.TrimSpace(sp.stdout)
 	if sp.code != 0 {
@@ -102,31 +119,9 @@ func realAgentTurn(t *testing.T, name string, launch agenttest.Launch, env []str
 // answer) through it; killing the second ends the daemon. On either backend.
 func TestRealCodexSharedDaemon(t *testing.T) {
 	a, _ := agenttest.Lookup("codex")
-	a.Need(t)
-	srv, err := agenttest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cache, err := os.UserCacheDir() // codex refuses helpers under a temp dir
-	if err != nil {
-		t.Skip(err)
-	}
-	root, err := os.MkdirTemp(cache, "corral-e2e-codex-shared-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(root)
-	launch, err := a.Prepare(root, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, launch, _ := realAgentLaunch(t, a, "corral-e2e-codex-shared-")
 	env, _ := agentEnv(t)
-	corralAt := func(args ...string) result {
-		cmd := exec.Command(corralBin, args...)
-		cmd.Env, cmd.Dir = append(append([]string{}, launch.Env...), env...), launch.Dir
-		return run(t, cmd)
-	}
+	corralAt := launchCorral(t, launch, env)
 	var ids []string
 	for _, name := range []string{"first", "second"} {
 		sp := corralAt(append([]string{"spawn", "--pty", "--agent", "codex", "--name", name, "--"}, launch.Argv...)...)

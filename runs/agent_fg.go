@@ -81,12 +81,14 @@ func (r *run) watchForeground() {
 
 // lookAtStart looks at a re-adopted run's foreground at once: its output started under
 // the previous server, and an agent that prints nothing now is known all the same, its
-// kept screen judged.
+// kept screen judged. An agent its command names is looked past too: another one may
+// have taken the terminal under the previous server (its record names that one).
 func (r *run) lookAtStart() {
-	if r.fg == nil || r.agent.Load() != nil {
+	if r.fg == nil {
 		return
 	}
-	if a := r.lookForeground(true); a != nil {
+	cur := r.agent.Load()
+	if a := r.lookForeground(true); a != nil && a != cur {
 		r.agentOutput(a, r.sup.clock.Now())
 	}
 }
@@ -230,9 +232,12 @@ func (r *run) switchAgent(cur *agentRun, a *agentstate.Agent, p fgProc, by strin
 	var next *agentRun
 	if a != nil {
 		next = r.newAgentRun(a)
+		if rec := r.readopted.Load(); rec != nil {
+			next.restore(*rec) // before it judges: a look on the keeper's bytes may come first
+		}
 	}
 	r.mu.Lock()
-	if r.info.State != Running || r.agent.Load() != cur {
+	if r.info.State != Running || r.ending || r.agent.Load() != cur { // ending: stopAgent has run
 		r.mu.Unlock()
 		if next != nil {
 			next.stop()

@@ -43,31 +43,6 @@ func toy2Set(t *testing.T) *agentstate.Set {
 	return agentstate.NewSet(a, b)
 }
 
-// waitInfo waits (driven by events) until the run's info satisfies ok.
-func waitInfo(t *testing.T, s *Supervisor, id, what string, ok func(Info) bool) Info {
-	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(info) {
-			return info
-		}
-		if info.Ended() {
-			t.Fatalf("ended before %s: %+v", what, info)
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("no %s: agent %q (%s) by %q", what, info.Agent, info.AgentState, info.AgentBy)
-		}
-	}
-}
-
 // An agent is recognised however it is started: through env with a path in an
 // assignment (from the command), and through sh -c with another command first, a
 // wrapper script that runs it, make (from the program in the terminal's foreground);
@@ -269,4 +244,80 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// A re-adopted run whose command names one agent while another had taken its terminal
+// under the previous server: the look at its start finds the one in the foreground,
+// which is given what the record kept of its notifications as it is made, and
+// judged from its screen at once. (The run as resumedRun leaves it: the command's agent, a foreground
+// not looked at yet.)
+func TestAgentReadoptedForegroundOverCommand(t *testing.T) {
+	dir, _ := toyBin(t)
+	launch := t.TempDir()
+	if err := os.WriteFile(filepath.Join(launch, "toy-agent"), []byte("#!/bin/sh\nexec "+dir+"/toy2-agent\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	set := toy2Set(t)
+	s := newSup(t, WithScreens(), WithAgents(set))
+	id := spawn(t, s, Spec{Argv: []string{filepath.Join(launch, "toy-agent")}, PTY: true})
+	waitInfo(t, s, id, "toy2 at its prompt", func(i Info) bool { return i.Agent == "toy2" && i.AgentState == agentstate.Idle })
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.fg == nil {
+		t.Skip("no foreground recognition here")
+	}
+
+	r.fg.mu.Lock()
+	r.fg.looked, r.fg.pgrp, r.fg.agentPID, r.fg.agentAt = false, 0, 0, 0
+	r.fg.mu.Unlock()
+	old := r.agent.Load()
+	r.mu.Lock() // as resumedRun's startAgent: the agent the command names
+	r.agent.Store(r.newAgentRun(set.Named("toy")))
+	r.info.Agent, r.info.AgentBy = "toy", "from the command"
+	r.mu.Unlock()
+	old.stop()
+	r.dropNotes(old)
+	rec := Record{Agent: "toy2", AgentState: agentstate.Idle, AgentEpisode: 3,
+		AgentNotified: &NotifyMark{State: agentstate.Idle, Episode: 3, Event: NotifyTurnEnded, How: "sent"}}
+	r.readopted.Store(&rec)
+	r.lookAtStart()
+	a := r.agent.Load()
+	if a == nil || a.det.Agent().Name != "toy2" {
+		t.Fatalf("after the look at its start: %q, want toy2", r.snapshot().Agent)
+	}
+	// Given the notes as it was made: a look on the keeper's bytes (the watch's timer)
+	// may switch, and its judgment notify, before resume's restoreAgent.
+	if ep, m, _ := a.notes.kept(); ep != 3 || m == nil || m.Event != NotifyTurnEnded {
+		t.Errorf("toy2's notes: episode %d, mark %+v; want the record's", ep, m)
+	}
+	r.restoreAgent(rec)
+	r.readopted.Store(nil)
+	r.rejudgeAgent(rec)
+	waitInfo(t, s, id, "toy2 idle again", func(i Info) bool { return i.Agent == "toy2" && i.AgentState == agentstate.Idle })
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// A submit to a run no agent is known in yet, whose script starts the agent while the
+// submit waits: readiness follows the agent once its foreground look recognises it
+// (idle at its prompt, well before the line-mode quiet of 3 s would count), and the
+// submit is checked as an agent's.
+func TestSubmitReadyAgentAppearsMidWait(t *testing.T) {
+	_, path := toyBin(t)
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	id := spawn(t, s, Spec{Argv: []string{"sh", "-c", "echo starting; sleep 1; toy-agent"}, Env: []string{path}, PTY: true})
+	if r, _ := s.get(id); r.fg == nil {
+		t.Skip("no foreground recognition here")
+	}
+	res, err := s.SubmitReady(context.Background(), id, "hello", 20*time.Second)
+	if err != nil || res.Ready != ReadyAgentIdle || res.Took != "left idle" {
+		t.Fatalf("submit: %+v %v", res, err)
+	}
+	if info := waitAgent(t, s, id, agentstate.Working); info.Agent != "toy" {
+		t.Errorf("agent %q", info.Agent)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
 }

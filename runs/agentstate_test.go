@@ -56,6 +56,12 @@ func toySet(t *testing.T) *agentstate.Set {
 // waitAgent waits (driven by events) until the run's agent is in state want.
 func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) Info {
 	t.Helper()
+	return waitInfo(t, s, id, "agent state "+want.String(), func(i Info) bool { return i.AgentState == want })
+}
+
+// waitInfo waits (driven by events) until the run's info satisfies ok.
+func waitInfo(t *testing.T, s *Supervisor, id, what string, ok func(Info) bool) Info {
+	t.Helper()
 	_, sub := s.Subscribe()
 	defer sub.Close()
 	deadline := time.After(20 * time.Second)
@@ -64,16 +70,16 @@ func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) In
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.AgentState == want {
+		if ok(info) {
 			return info
 		}
 		if info.Ended() {
-			t.Fatalf("ended in agent state %s, want %s", info.AgentState, want)
+			t.Fatalf("ended before %s: %+v", what, info)
 		}
 		select {
 		case <-sub.C:
 		case <-deadline:
-			t.Fatalf("agent state %s (%s), want %s", info.AgentState, info.AgentRule, want)
+			t.Fatalf("no %s: agent %q (%s, %s) by %q", what, info.Agent, info.AgentState, orNone(info.AgentRule), info.AgentBy)
 		}
 	}
 }

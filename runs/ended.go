@@ -2,11 +2,9 @@ package runs
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"corral/ptyhost"
 	"corral/ptyhost/screen"
 )
 
@@ -122,26 +120,8 @@ func (s *Supervisor) endedRun(rec Record) *run {
 		r.screen.SetHistoryLimit(s.cfg.ScrollbackLines)
 		r.screen.SetFocus(false)
 	}
-	r.replayEnded()
+	r.replayTail(endedReplayBytes, endedScreenBytes) // the screen from its last part only
 	cp := r.info
 	r.latest.Store(&cp)
 	return r
-}
-
-// replayEnded rebuilds an ended run's output log and screen from the end of its
-// transcripts (nothing is written again).
-func (r *run) replayEnded() {
-	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
-		if path == "" || r.sup.logs == nil {
-			continue
-		}
-		b := readEnd(r.sup.logs, filepath.Base(path), endedReplayBytes)
-		if len(b) == 0 {
-			continue
-		}
-		if r.screen != nil {
-			r.screen.Write(b[max(len(b)-endedScreenBytes, 0):])
-		}
-		r.out.write(ptyhost.Stream(s), b)
-	}
 }

@@ -148,6 +148,7 @@ type notes struct {
 	input    time.Time // when input was last written to the run
 	working  time.Time // when the agent last entered working
 	restored bool      // given what a record kept, once
+	dropped  bool      // its run ended, or another agent took over: nothing more is held
 }
 
 // worked notes the agent entered working at: the episode of a need ends.
@@ -234,8 +235,14 @@ func (n *notes) restore(rec Record) bool {
 // new detection (agent_fg.go) and is restored then, so the question it asked before
 // the restart is not announced again either.
 func (r *run) restoreAgent(rec Record) {
-	a := r.agent.Load()
-	if a == nil || a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
+	if a := r.agent.Load(); a != nil {
+		a.restore(rec)
+	}
+}
+
+// restore gives a what rec kept, if rec names a's agent and a was not given it yet.
+func (a *agentRun) restore(rec Record) {
+	if a.det.Agent().Name != rec.Agent || !a.notes.restore(rec) {
 		return
 	}
 	a.evalMu.Lock()
@@ -316,6 +323,8 @@ func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
 	n.episode, nt.needed = nt.episode, true
 	reason := ""
 	switch {
+	case nt.dropped: // a transition judged just before the run ended or the agent left
+		reason = "ended"
 	case nt.mark != nil && nt.mark.Episode == n.episode && nt.mark.State == n.state,
 		slices.ContainsFunc(nt.held, func(h need) bool { return h.episode == n.episode && h.state == n.state }):
 		reason = "duplicate"
@@ -326,12 +335,13 @@ func (s *Supervisor) notify(r *run, a *agentRun, info Info, n need) {
 		reason = "focused"
 	}
 	if reason != "" {
-		if reason != "duplicate" {
+		told := reason != "duplicate" && reason != "ended"
+		if told {
 			nt.mark = n.mark(now, reason)
 		}
 		nt.mu.Unlock()
 		s.suppressed(r, n, reason)
-		if reason != "duplicate" {
+		if told {
 			r.persistNotes()
 		}
 		return
@@ -382,7 +392,7 @@ func (s *Supervisor) flushNotes(r *run, a *agentRun) {
 	reason := ""
 	switch {
 	case len(say) == 0:
-	case info.State != Running:
+	case info.State != Running, nt.dropped, r.agent.Load() != a: // or another agent took over
 		reason = "ended"
 	case r.looked():
 		reason = "focused"
@@ -411,7 +421,8 @@ func (s *Supervisor) flushNotes(r *run, a *agentRun) {
 }
 
 // dropNotes ends the window of a's run, which has ended, or of a detection another
-// agent took over from: what it held is not said.
+// agent took over from: what it held is not said, nor a need that comes after (a
+// transition judged just before), and no timer is left.
 func (r *run) dropNotes(a *agentRun) {
 	nt := &a.notes
 	nt.mu.Lock()
@@ -419,7 +430,7 @@ func (r *run) dropNotes(a *agentRun) {
 	if nt.timer != nil {
 		nt.timer.Stop()
 	}
-	nt.held, nt.timer, nt.parked = nil, nil, false
+	nt.held, nt.timer, nt.parked, nt.dropped = nil, nil, false, true
 	nt.mu.Unlock()
 	for _, n := range held {
 		r.sup.suppressed(r, n, "ended")

@@ -347,3 +347,69 @@ func TestNotifyHeldSaidAfterRestart(t *testing.T) {
 	s.Stop(gone, ManualCancel)
 	waitEnd(t, s, gone)
 }
+
+// A detection whose notes were dropped (its run ended, or another agent took the
+// terminal) says nothing more and leaves no timer: a transition judged just before
+// the drop reaches notify after it, and a window's flush that comes after another
+// agent took over does not speak for the one that left.
+func TestNotifyNothingAfterDrop(t *testing.T) {
+	dir := t.TempDir()
+	s, clk := notifySup(t, dir)
+	id := spawn(t, s, Spec{Name: "toy", PTY: true, Agent: "toy", Shell: toySteps(dir, [2]string{toyIdle, "a"})})
+	waitAgent(t, s, id, agentstate.Idle)
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A flush that finds another agent in the terminal: its held needs are not said.
+	a := r.agent.Load()
+	a.notes.mu.Lock()
+	a.notes.sent = clk.Now()
+	a.notes.mu.Unlock()
+	turn := need{event: NotifyTurnEnded, state: agentstate.Idle, since: clk.Now()}
+	s.notify(r, a, r.snapshot(), turn) // held: within the window
+	waitTold(t, dir, id, "coalesced")
+	r.agent.Store(r.newAgentRun(a.det.Agent())) // switchAgent's store, before its dropNotes
+	s.flushNotes(r, a)                          // the window's timer, firing in between
+	waitTold(t, dir, id, "coalesced", "ended")
+	r.dropNotes(a)
+
+	// A need after the drop: not sent, not held, no timer.
+	ask := need{event: NotifyWaiting, state: agentstate.Waiting, since: clk.Now()}
+	s.notify(r, a, r.snapshot(), ask)
+	a.notes.mu.Lock()
+	timer, held := a.notes.timer, len(a.notes.held)
+	a.notes.mu.Unlock()
+	if timer != nil || held != 0 {
+		t.Errorf("after the drop: timer %v, %d held", timer, held)
+	}
+	clk.Advance(time.Minute)
+	waitTold(t, dir, id, "coalesced", "ended", "ended")
+}
+
+// An ending run (its detection stopped) takes no new agent from its foreground: the
+// detection would outlive the run's stopAgent, its timers with it.
+func TestSwitchAgentWhileEnding(t *testing.T) {
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	id := spawn(t, s, Spec{PTY: true, Shell: "read x"})
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.fg == nil {
+		t.Skip("no foreground recognition here")
+	}
+	r.mu.Lock()
+	r.ending = true
+	r.mu.Unlock()
+	if got := r.switchAgent(nil, toySet(t).Named("toy"), fgProc{}, "a test"); got != nil || r.agent.Load() != nil {
+		got.stop()
+		t.Errorf("an ending run took a new agent")
+	}
+	r.mu.Lock()
+	r.ending = false // its end is the run's own
+	r.mu.Unlock()
+	s.Write(id, []byte("\r"))
+	waitEnd(t, s, id)
+}

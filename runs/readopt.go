@@ -89,6 +89,7 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 	r.lookAtStart()
 	r.restoreAgent(rec) // an agent the look found: what its notifications said
 	r.unclaimedHeld(rec, first)
+	r.readopted.Store(nil) // an agent started from now on is a new one
 	r.rejudgeAgent(rec)
 	if rec.State == Exiting { // its old server was ending it: so does this one, for its reason
 		reason := rec.Reason
@@ -266,6 +267,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		silent = 0 // it wrote while no server read
 	}
 	r.wd = s.newWatchdog(rec.Spec, r, now.Sub(rec.CreatedAt), silent)
+	r.readopted.Store(&rec)
 	if a, err := s.agentFor(rec.Spec); err == nil && a != nil {
 		r.startAgent(a)
 		r.restoreAgent(rec) // what its notifications said: not said again
@@ -320,21 +322,7 @@ func (r *run) rehost(k keeper.Run) error {
 // replay rebuilds the screen (or, without one, the key modes) and the in-memory log
 // from the end of the transcripts the previous server wrote; nothing is written again.
 func (r *run) replay() {
-	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
-		if path == "" || r.sup.logs == nil {
-			continue
-		}
-		b := readEnd(r.sup.logs, filepath.Base(path), replayBytes)
-		if len(b) == 0 {
-			continue
-		}
-		if r.screen != nil {
-			r.screen.Write(b)
-		} else if r.spec.PTY {
-			r.modes.Feed(b)
-		}
-		r.out.write(ptyhost.Stream(s), b)
-	}
+	r.replayTail(replayBytes, replayBytes)
 	if r.screen != nil {
 		r.attn = r.screen.Attention()
 		r.said, _ = r.screen.Activity()
@@ -367,6 +355,28 @@ func (s *Supervisor) lastWrite(path string) time.Time {
 		return time.Time{}
 	}
 	return st.ModTime()
+}
+
+// replayTail rebuilds the in-memory log from the last logBytes of the run's
+// transcripts, and its screen (or, without one, the key modes of a PTY run) from the
+// last screenBytes of those; nothing is written again.
+func (r *run) replayTail(logBytes, screenBytes int64) {
+	for s, path := range [2]string{r.info.Transcript, r.info.StderrTranscript} {
+		if path == "" || r.sup.logs == nil {
+			continue
+		}
+		b := readEnd(r.sup.logs, filepath.Base(path), logBytes)
+		if len(b) == 0 {
+			continue
+		}
+		tail := b[max(int64(len(b))-screenBytes, 0):]
+		if r.screen != nil {
+			r.screen.Write(tail)
+		} else if r.spec.PTY {
+			r.modes.Feed(tail)
+		}
+		r.out.write(ptyhost.Stream(s), b)
+	}
 }
 
 // readEnd reads up to the last n bytes of a file in dir ("" when it cannot).

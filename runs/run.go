@@ -75,6 +75,10 @@ type run struct {
 	// again is a cancel of a run already ending: its finalizer runs the escalation
 	// once more while the root lives on (a second kill must do something).
 	again chan struct{}
+	// readopted is the record a resumed run was taken back with, while it is being
+	// resumed: a detection the foreground brings then is given its notes before it
+	// judges anything (readopt.go, notify.go).
+	readopted atomic.Pointer[Record]
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
