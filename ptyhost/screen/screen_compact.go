@@ -18,10 +18,21 @@ func (s *Screen) Compact() (fromCols, fromRows, cols, rows int) {
 	cur := s.term.Cursor()
 	cols, rows = min(max(cur.X+1, 1), s.cols), min(max(cur.Y+1, 1), s.rows)
 	for y := range s.rows {
-		if used := s.usedCols(y); used > 0 {
+		if used := s.keptCols(y); used > 0 {
 			cols, rows = max(cols, used), max(rows, y+1)
 		}
 	}
 	s.resizeLocked(cols, rows)
 	return fromCols, fromRows, cols, rows
+}
+
+// keptCols is usedCols with the whole of its last character: a wide one's pad, a
+// blank of the default style, is not to be cut from it.
+func (s *Screen) keptCols(y int) int {
+	used := s.usedCols(y)
+	if used == 0 {
+		return 0
+	}
+	_, w := s.shown(s.term.Cell(used-1, y), used-1, y)
+	return min(used-1+max(w, 1), s.cols)
 }

@@ -8,7 +8,8 @@ import (
 
 // An ended run's big screen compacts to what it holds: a screen resized to the
 // largest a terminal can be, with a few lines written, keeps its rows down to the
-// cursor's and its columns out to the widest line; its text, its cursor and what a
+// cursor's and its columns out to the widest line (a wide character at its end
+// whole); its text, its cursor and what a
 // renderer showing the cursor's part would show are the same; and the emulator's
 // cells of 1000×500 (about 16 MB) are given back.
 func TestScreenCompactKeepsWhatItShows(t *testing.T) {
@@ -21,12 +22,12 @@ func TestScreenCompactKeepsWhatItShows(t *testing.T) {
 	before := heap()
 	s := NewScreen(80, 24)
 	s.Resize(MaxCols, MaxRows)
-	s.Write([]byte("first line\r\n\x1b[41m  red  \x1b[m\r\n\x1b[8;60Hfar out\x1b[12;5H"))
+	s.Write([]byte("first line\r\n\x1b[41m  red  \x1b[m\r\n\x1b[8;60Hfar out\x1b[10;70Hwide 中\x1b[12;5H"))
 	big := heap()
 	text, render, st := trimmed(s.Text()), trimmed(s.Render()), s.State()
 	fc, fr, c, r := s.Compact()
-	if fc != MaxCols || fr != MaxRows || c != 66 || r != 12 {
-		t.Errorf("compacted %dx%d to %dx%d, want %dx%d to 66x12", fc, fr, c, r, MaxCols, MaxRows)
+	if fc != MaxCols || fr != MaxRows || c != 76 || r != 12 {
+		t.Errorf("compacted %dx%d to %dx%d, want %dx%d to 76x12", fc, fr, c, r, MaxCols, MaxRows)
 	}
 	if sc, sr := s.Size(); sc != c || sr != r {
 		t.Errorf("size %dx%d after compacting to %dx%d", sc, sr, c, r)
