@@ -143,7 +143,7 @@ func init() {
 		"server": {"[--state-dir DIR] [--upgrade] [--window-size POLICY]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
 			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends; --window-size: the size of a run\n" +
 			"several attached UIs show: latest, smallest or largest ([ui] window_size)", cmdServer},
-		"doctor": {"[--state-dir DIR]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
+		"doctor": {"[--state-dir DIR] [--timeout D]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
 		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
 	}
 }
@@ -211,10 +211,12 @@ func unknownCommand(name string) string {
 func cmdDoctor(args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "state directory")
+	timeout := fs.Duration("timeout", 0, fmt.Sprintf("how long each [[host]] is given to say its corral version over ssh (default %v):\n"+
+		"one that has not answered by then is reported as not reached", client.OutputLimit))
 	if code, ok := parseCommand("doctor", fs, args, ""); !ok {
 		return code
 	}
-	return doctor.Report(os.Stdout, *stateDir)
+	return doctor.Report(os.Stdout, *stateDir, *timeout)
 }
 
 func dispatch(args []string) int {
@@ -980,7 +982,8 @@ func cmdLs(args []string) int {
 }
 
 // listHosts is corral ls across the configured hosts (host: only that one); a host
-// that could not be listed is one line on stderr, and exit code 1.
+// that could not be listed is its error in the listing (a line of the table, an
+// "error" of --json), one line on stderr too, and exit code 1.
 func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, timeout time.Duration, local func() (listing.Doc, error)) int {
 	sel := append([]client.Host{{Name: client.LocalHost}}, hosts...)
 	if host != "" {

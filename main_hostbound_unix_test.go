@@ -94,6 +94,9 @@ func TestHostNeverAnswers(t *testing.T) {
 		!strings.Contains(ls.stderr, "corral ls: host far (ssh far): the server does not answer within 3s") || took > 8*time.Second {
 		t.Errorf("ls with a host that never answers, after %s: %+v", took, ls)
 	}
+	if !regexp.MustCompile(`(?m)^far\s+not listed: host far \(ssh far\): the server does not answer within 3s`).MatchString(ls.stdout) {
+		t.Errorf("ls's table does not say host far was not listed:\n%s", ls.stdout)
+	}
 	t.Logf("ls --timeout 3s returned after %s", took.Round(time.Millisecond))
 	for _, verb := range [][]string{{"kill", "--host", "far", "--timeout", "5s", "here"}, {"poll", "--host", "far", "--timeout", "2s", "here"}} {
 		r, took := h.corral(30*time.Second, verb...)
@@ -128,6 +131,9 @@ func TestHostAnswersGarbage(t *testing.T) {
 		!strings.Contains(ls.stderr, "corral ls: host far (ssh far): the reply is not corral's protocol") || took > 8*time.Second {
 		t.Errorf("ls with a host that answers garbage, after %s: %+v", took, ls)
 	}
+	if !regexp.MustCompile(`(?m)^far\s+not listed: host far \(ssh far\): the reply is not corral's protocol`).MatchString(ls.stdout) {
+		t.Errorf("ls's table does not say host far was not listed:\n%s", ls.stdout)
+	}
 	t.Logf("ls returned after %s", took.Round(time.Millisecond))
 	for _, verb := range [][]string{{"kill", "--host", "far", "--timeout", "5s", "here"}, {"spawn", "--host", "far", "--", "true"}} {
 		r, took := h.corral(30*time.Second, verb...)
@@ -135,6 +141,19 @@ func TestHostAnswersGarbage(t *testing.T) {
 			t.Errorf("%s with a host that answers garbage, after %s: %+v", strings.Join(verb, " "), took, r)
 		}
 	}
+}
+
+// corral doctor takes --timeout for its hosts, as every verb that reaches a host
+// does: a host whose ssh never answers is reported as not reached once it has
+// passed, not after the default bound (15 s); no ssh is left behind.
+func TestDoctorHostTimeout(t *testing.T) {
+	h := newFakeHost(t, "exec sleep 3600", "")
+	r, took := h.corral(30*time.Second, "doctor", "--timeout", "2s")
+	if r.code != 1 || !regexp.MustCompile(`(?m)^host far:\s+ssh far: host far \(ssh far\): the server does not answer within 2s`).MatchString(r.stdout) ||
+		took > 8*time.Second {
+		t.Errorf("doctor --timeout 2s with a host that never answers, after %s: %+v", took, r)
+	}
+	t.Logf("doctor --timeout 2s returned after %s", took.Round(time.Millisecond))
 }
 
 // localSSH is a fake ssh that runs the remote command line on this machine, as ssh

@@ -425,11 +425,13 @@ func (s *Supervisor) renew(runs []*run) {
 			s.reg.emit("lease-not-renewed", "err", err.Error())
 			s.reg.noteLeaseFailure(err)
 		}
+		noteNotRenewed(runs, err.Error()) // every try: a run started since has it too
 		return
 	}
 	if s.leaseErr {
 		s.leaseErr = false
 		s.reg.emit("lease-renewed", "until", until)
+		noteNotRenewed(runs, "")
 	}
 	s.leased = until
 	printed := map[string]heartbeatRun{}
@@ -461,6 +463,19 @@ func (s *Supervisor) renew(runs []*run) {
 	}
 	for _, id := range lost {
 		s.reg.emit("lease-lost", "run_id", id)
+	}
+}
+
+// noteNotRenewed shows on each run why its lease was not renewed ("": it was again),
+// for the details pane. Not an event of its own, as the lease's expiry is not: a
+// viewer's snapshot carries the runs it looks at.
+func noteNotRenewed(runs []*run, why string) {
+	for _, r := range runs {
+		r.mu.Lock()
+		if r.epoch > 0 {
+			r.info.LeaseNotRenewed = why
+		}
+		r.mu.Unlock()
 	}
 }
 

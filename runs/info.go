@@ -67,7 +67,11 @@ type Info struct {
 	LeaseOwner     string    `json:"lease_owner,omitempty"` // instance holding the record's lease
 	LeaseEpoch     uint64    `json:"lease_epoch,omitempty"`
 	LeaseExpiresAt time.Time `json:"lease_expires_at"`
-	Cleanup        Cleanup   `json:"cleanup"`
+	// LeaseNotRenewed is why its owner's last renewal of the lease failed (a full
+	// disk refused the lease file: the error), "" once a renewal lands; corral ls says
+	// it as "lease not renewed (why)".
+	LeaseNotRenewed string  `json:"lease_not_renewed,omitempty"`
+	Cleanup         Cleanup `json:"cleanup"`
 
 	Transcript       string `json:"transcript,omitempty"`        // PTY output, or a pipe run's stdout
 	StderrTranscript string `json:"stderr_transcript,omitempty"` // a pipe run's stderr

@@ -116,11 +116,30 @@ const leaseWhyCap = 300
 
 // LeaseProblem is why instance id last failed to renew its lease, as its lease file
 // says, or "" (renewed since, or never failed).
-func (r *Registry) LeaseProblem(id string) string {
+func (r *Registry) LeaseProblem(id string) string { return leaseProblem(r.instances, id) }
+
+// LeaseProblemIn is LeaseProblem read from the state dir at dir without opening a
+// registry (corral doctor, which must not become an instance of the state dir, nor
+// make one of its directories).
+func LeaseProblemIn(dir, id string) string {
+	root, err := openStateRoot(dir)
+	if err != nil {
+		return ""
+	}
+	defer root.close()
+	instances, err := root.subdir("instances")
+	if err != nil {
+		return ""
+	}
+	defer instances.close()
+	return leaseProblem(instances, id)
+}
+
+func leaseProblem(instances *stateDir, id string) string {
 	if checkID(id) != nil {
 		return ""
 	}
-	b, err := r.instances.read(id+".lease", leaseCap)
+	b, err := instances.read(id+".lease", leaseCap)
 	var l instanceLease
 	if err != nil || json.Unmarshal(b, &l) != nil || l.InstanceID != id {
 		return ""

@@ -1,6 +1,9 @@
 package runs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A resize past what a terminal can be is clamped, for the run's screen, its Info
 // and the PTY the child reads its size from; and a spec asking for such a size
@@ -41,4 +44,34 @@ func TestResizeClamped(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("a viewer's 60000x60000", 1000, 500)
+}
+
+// A run that ends with a big screen (resized to the clamp, 1000×500) gives its cells
+// back: its screen is kept at what it holds, its text whole; before, the 1000×500
+// screen was kept until the run was removed. Its Info keeps the size it ran at.
+func TestEndedBigScreenCompacted(t *testing.T) {
+	s := newSup(t, WithScreens())
+	id := spawn(t, s, Spec{Shell: "read x; printf 'big-screen-end'", PTY: true, Cols: 80, Rows: 24})
+	if err := s.Resize(id, 65535, 65535); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := s.Screen(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, r := sc.Size(); c != 1000 || r != 500 {
+		t.Fatalf("screen %dx%d before the end, want 1000x500", c, r)
+	}
+	if err := s.Write(id, []byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	info := waitEnd(t, s, id)
+	c, r := sc.Size()
+	if c*r >= bigScreen || c < len("big-screen-end") || !strings.Contains(sc.Text(), "big-screen-end") {
+		t.Errorf("the ended run's screen is %dx%d, text %q", c, r, strings.TrimSpace(sc.Text()))
+	}
+	if info.Cols != 1000 || info.Rows != 500 {
+		t.Errorf("the ended run's info says %dx%d, want the size it ran at, 1000x500", info.Cols, info.Rows)
+	}
+	t.Logf("the ended run's screen: %dx%d", c, r)
 }

@@ -85,9 +85,26 @@ func (r *run) finalize(exited <-chan struct{}) {
 			r.proc.Close()
 		}
 		r.closeTranscripts()
+		r.compactScreen()
 		r.dropCgroup(rep.VerifiedEmpty)
 		r.finish(werr, forced)
 	})
+}
+
+// compactScreen gives back a big screen's cells once nothing is written to it: the
+// ended run's screen is kept at what it holds (screen.Compact), what the UI shows of
+// it unchanged. Only a big one (bigScreen cells, a run resized far past any window):
+// a screen of a terminal's size is kept as it was, its blank rows with it.
+func (r *run) compactScreen() {
+	if r.screen == nil {
+		return
+	}
+	if cols, rows := r.screen.Size(); cols*rows < bigScreen {
+		return
+	}
+	if fc, fr, c, rw := r.screen.Compact(); fc*fr >= bigScreen && c*rw < fc*fr {
+		freeMemory() // the big screen's cells are garbage now
+	}
 }
 
 // awaitRoot waits for the root to exit after the cleanup. A cancel meanwhile (a second

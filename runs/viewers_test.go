@@ -67,11 +67,12 @@ func TestInfoMoved(t *testing.T) {
 		t.Fatal("a run that only aged moved")
 	}
 	for name, change := range map[string]func(*Info){
-		"seq":         func(i *Info) { i.Seq++ },
-		"usage":       func(i *Info) { i.Usage.CPU += time.Millisecond },
-		"last output": func(i *Info) { i.Watchdog.LastOutput = at.Add(time.Second) },
-		"frozen left": func(i *Info) { i.Watchdog.Frozen, i.Watchdog.NoOutput.Left = true, time.Second },
-		"lease owner": func(i *Info) { i.LeaseOwner = "other" },
+		"seq":               func(i *Info) { i.Seq++ },
+		"usage":             func(i *Info) { i.Usage.CPU += time.Millisecond },
+		"last output":       func(i *Info) { i.Watchdog.LastOutput = at.Add(time.Second) },
+		"frozen left":       func(i *Info) { i.Watchdog.Frozen, i.Watchdog.NoOutput.Left = true, time.Second },
+		"lease owner":       func(i *Info) { i.LeaseOwner = "other" },
+		"lease not renewed": func(i *Info) { i.LeaseNotRenewed = "no space left on device" },
 	} {
 		moved := aged
 		change(&moved)

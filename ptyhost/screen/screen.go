@@ -266,6 +266,11 @@ func (s *Screen) Resize(cols, rows int) {
 	cols, rows = clampDim(cols), clampRows(rows)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.resizeLocked(cols, rows)
+}
+
+// resizeLocked is Resize, with s.mu held and the size clamped.
+func (s *Screen) resizeLocked(cols, rows int) {
 	if cols == s.cols && rows == s.rows {
 		return
 	}

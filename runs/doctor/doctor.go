@@ -5,11 +5,13 @@
 package doctor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"corral/config"
 	"corral/runs"
@@ -22,8 +24,8 @@ import (
 
 // Report writes the diagnosis and returns the exit code: 0, or 1 when something is
 // wrong that a user must fix (a rule file with a mistake, a state dir that cannot be
-// used).
-func Report(w io.Writer, stateFlag string) int {
+// used). timeout bounds each host's answer (0: client.OutputLimit).
+func Report(w io.Writer, stateFlag string, timeout time.Duration) int {
 	code := 0
 	d := config.Default()
 	if path, err := config.Discover(""); err == nil && path != "" {
@@ -44,6 +46,13 @@ func Report(w io.Writer, stateFlag string) int {
 		c.Close()
 		fmt.Fprintf(w, "server:           pid %d, instance %s\n", h.PID, h.Instance)
 		fmt.Fprintf(w, "server ownership: %s\n", orUnknown(h.Ownership))
+		if why := runs.LeaseProblemIn(dir, h.Instance); why != "" {
+			// Its runs' leases run out while it lives (a full disk): corral ls says it of
+			// each run, the details pane of the one shown.
+			fmt.Fprintf(w, "server lease:     lease not renewed (%s); the server keeps trying\n",
+				runs.Printable(why))
+			code = 1
+		}
 		if h.Keeper > 0 {
 			fmt.Fprintf(w, "keeper:           pid %d: the runs outlive the server (corral server --upgrade moves them to a new binary)\n", h.Keeper)
 		} else {
@@ -61,7 +70,7 @@ func Report(w io.Writer, stateFlag string) int {
 	} else {
 		fmt.Fprintf(w, "server:           none running (%v)\n", err)
 	}
-	if !hosts(w) {
+	if !hosts(w, timeout) {
 		code = 1
 	}
 	set, errs := agentstate.Load(agentstate.UserDir())
@@ -76,8 +85,8 @@ func Report(w io.Writer, stateFlag string) int {
 // hosts says, for each [[host]] of the config, whether it is reached over ssh and
 // with which corral there (its `corral version`: the binary and protocol, beside this
 // one's), all at once; false when one is not reached or speaks another protocol.
-// Nothing is started there.
-func hosts(w io.Writer) bool {
+// Nothing is started there. Each is given timeout (0: client.OutputLimit).
+func hosts(w io.Writer, timeout time.Duration) bool {
 	hs, err := control.UserHosts()
 	if err != nil {
 		fmt.Fprintf(w, "hosts:            %v\n", err)
@@ -92,7 +101,12 @@ func hosts(w io.Writer) bool {
 	var wg sync.WaitGroup
 	for i, h := range hs {
 		wg.Go(func() {
-			out, err := h.Output("version")
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if timeout > 0 {
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+			}
+			defer cancel()
+			out, err := h.OutputContext(ctx, "version")
 			there := strings.TrimSpace(string(out))
 			switch {
 			case err != nil:

@@ -40,11 +40,18 @@ func (r *Run) UnmarshalJSON(b []byte) error {
 }
 
 // WriteHostsTable writes every host's runs as one table, the host beside each id
-// (ids are unique per host only). A host that could not be listed has no rows.
+// (ids are unique per host only). A host that could not be listed has one line in
+// its place, its host and its error ("far  not listed: host far (ssh far): …"), so
+// that the table itself says a host is missing, beside the runs of the others.
 func WriteHostsTable(w io.Writer, hs []HostDoc) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\t"+header)
 	for _, h := range hs {
+		if h.Err != nil {
+			// The error is the line's last cell, not tab-terminated: it sets no column's width.
+			fmt.Fprintln(tw, runs.Printable(h.Host)+"\tnot listed: "+runs.Printable(h.Err.Error()))
+			continue
+		}
 		for _, r := range h.Runs {
 			fmt.Fprintln(tw, runs.Printable(h.Host)+"\t"+row(r))
 		}

@@ -20,7 +20,8 @@ import (
 // A lease that cannot be renewed (its temp file cannot be made: a full disk, here a
 // directory in its place) is logged once however many heartbeats retry it, and corral
 // ls says "lease not renewed (why)" where it showed a negative time; once a renewal
-// succeeds again, ls shows the time left and the log says so.
+// succeeds again, ls shows the time left and the log says so. The run's Info says
+// it as long (Info.LeaseNotRenewed, the details pane's).
 func TestLeaseNotRenewedShown(t *testing.T) {
 	d := config.Default()
 	d.LeaseHeartbeat, d.LeaseExpiry = 50*time.Millisecond, 400*time.Millisecond
@@ -39,7 +40,8 @@ func TestLeaseNotRenewedShown(t *testing.T) {
 		defer cancel()
 		s.Shutdown(ctx)
 	})
-	if _, err := s.Spawn(runs.Spec{Name: "held", Argv: []string{"sleep", "1000"}}); err != nil {
+	id, err := s.Spawn(runs.Spec{Name: "held", Argv: []string{"sleep", "1000"}})
+	if err != nil {
 		t.Fatal(err)
 	}
 	blocker := filepath.Join(dir, "instances", reg.Instance()+".lease.tmp")
@@ -59,6 +61,10 @@ func TestLeaseNotRenewedShown(t *testing.T) {
 		table, expired = b.String(), rs[0].LeaseExpiresAt
 		return strings.Contains(table, "lease not renewed (") && strings.Contains(table, "file exists")
 	})
+	// The run's Info says it too, for the details pane: why, from the failed renewal.
+	if info, _ := s.Info(id); !strings.Contains(info.LeaseNotRenewed, "file exists") {
+		t.Errorf("the run's info says nothing of the lease not renewed: %q", info.LeaseNotRenewed)
+	}
 	if regexp.MustCompile(`\s-\d`).MatchString(table) {
 		t.Errorf("a negative lease in ls:\n%s", table)
 	}
@@ -75,4 +81,7 @@ func TestLeaseNotRenewedShown(t *testing.T) {
 		rs, err := List(reg, false, time.Hour)
 		return err == nil && len(rs) == 1 && rs[0].LeaseNote == "" && strings.Contains(events(), `"msg":"lease-renewed"`)
 	})
+	if info, _ := s.Info(id); info.LeaseNotRenewed != "" {
+		t.Errorf("renewed, the run's info still says %q", info.LeaseNotRenewed)
+	}
 }

@@ -3,6 +3,8 @@ package listing
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -100,5 +102,23 @@ func TestTableAgentColumn(t *testing.T) {
 		if cell != want[id] {
 			t.Errorf("%s: AGENT %q, want %q\n%s", id, cell, want[id], b.String())
 		}
+	}
+}
+
+// A host that could not be listed is a line of the table, its host and its error,
+// among the other hosts' runs: not only a line on stderr.
+func TestHostsTableShowsHostError(t *testing.T) {
+	hs := []HostDoc{
+		{Host: "local", Doc: Doc{Runs: []Run{{Record: runs.Record{RunID: "r1", Name: "here", State: runs.Running}, OwnerAlive: true}}}},
+		{Host: "far", Err: errors.New("host far (ssh far): the server does not answer within 3s")},
+	}
+	var b bytes.Buffer
+	if err := WriteHostsTable(&b, hs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "local  r1") ||
+		!regexp.MustCompile(`^far\s+not listed: host far \(ssh far\): the server does not answer within 3s$`).MatchString(lines[2]) {
+		t.Errorf("table:\n%s", b.String())
 	}
 }

@@ -140,7 +140,7 @@ func (d Details) facts() []string {
 	}
 	lines = append(lines,
 		d.label("fp")+fingerprintLine(i.Fingerprint),
-		d.label("lease")+leaseLine(i),
+		d.label("lease")+d.leaseLine(),
 	)
 	return append(lines, d.label("owner")+d.ownerLine())
 }
@@ -345,10 +345,17 @@ func fingerprintLine(f reaper.Fingerprint) string {
 	return fmt.Sprintf("pid %d · start %d · boot %s", f.PID, f.StartTime, common.Clean(boot))
 }
 
-func leaseLine(i runs.Info) string {
+// leaseLine is the run's lease: its owner, until when, its epoch, and, while its
+// owner cannot renew it (a full disk), "lease not renewed (why)" as corral ls says.
+func (d Details) leaseLine() string {
+	i := d.info
 	if i.LeaseOwner == "" {
 		return "—"
 	}
-	return fmt.Sprintf("%s · until %s · epoch %d", common.Clean(i.LeaseOwner),
+	s := fmt.Sprintf("%s · until %s · epoch %d", common.Clean(i.LeaseOwner),
 		i.LeaseExpiresAt.Format(time.TimeOnly), i.LeaseEpoch)
+	if i.LeaseNotRenewed != "" && !i.Ended() {
+		s += " · " + d.c.Styles.Warn.Render("lease not renewed ("+common.Clean(i.LeaseNotRenewed)+")")
+	}
+	return s
 }

@@ -190,3 +190,21 @@ func TestDetailsCgroupEscapees(t *testing.T) {
 		t.Errorf("details lack the escapee:\n%s", v)
 	}
 }
+
+// A lease its owner could not renew (a full disk) is said on the lease line as corral
+// ls says it, "lease not renewed (why)"; a lease renewed says nothing of it.
+func TestDetailsLeaseNotRenewed(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(160, 18)
+	info := uitest.LiveRun("r1", "codex", true)
+	d.ShowRun(info, true)
+	if v := ansi.Strip(d.View()); strings.Contains(v, "not renewed") {
+		t.Errorf("a renewed lease said not renewed:\n%s", v)
+	}
+	info.LeaseNotRenewed = "registry: renew lease: no space left on device"
+	d.ShowRun(info, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "lease not renewed (registry: renew lease: no space left on device)") {
+		t.Errorf("details:\n%s", v)
+	}
+}
