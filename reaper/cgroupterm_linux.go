@@ -96,7 +96,7 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 	var out []Fingerprint
 	c.moved = map[int]uint64{}
 	for pid, start := range c.seen {
-		if in[pid] {
+		if in[pid] || unix.Kill(pid, 0) == unix.ESRCH { // signal 0: no signal, only whether the pid is taken
 			continue
 		}
 		if p, err := ReadProc(pid); err == nil && p.StartTime == start && !dead(p.State) {
