@@ -2,6 +2,7 @@ package reaper
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,10 +55,59 @@ func terminateCgroup(ctx context.Context, t Target) Report {
 	c := &cgroupEscalation{ctx: ctx, t: t, cg: t.Cgroup, start: time.Now(), seen: map[int]uint64{}, hard: map[int]uint64{},
 		names: map[int][]string{}}
 	c.run()
+	moved := c.movedOut()
 	rep := c.report()
 	wg.Wait()
 	rep.join(outside)
+	if len(moved) > 0 {
+		// Members that left the cgroup while it was being ended (root can move any
+		// process, the run's root too): the cgroup's emptiness says nothing of them.
+		// Ended beside it as escapees are; never verified empty while one lives.
+		more := t
+		more.Extra = append(slices.Clone(t.Extra), moved...)
+		e := newEscalation(ctx, more)
+		e.outside = t.Cgroup
+		e.run()
+		rep.join(e.report())
+		e.release()
+		for _, fp := range moved {
+			if p, err := ReadProc(fp.PID); err == nil && p.StartTime == fp.StartTime && !dead(p.State) {
+				rep.VerifiedEmpty = false
+				rep.Remaining = append(rep.Remaining, p)
+			}
+		}
+	}
 	return rep
+}
+
+// movedOut lists the members seen during the escalation that are alive now outside
+// the cgroup's subtree (moved out of it, or the cgroup removed from outside), and
+// keeps them out of what the cgroup's report counts as ended.
+func (c *cgroupEscalation) movedOut() []Fingerprint {
+	pids, err := c.cg.Procs()
+	if err != nil && !IsGone(err) {
+		return nil
+	}
+	in := make(map[int]bool, len(pids))
+	for _, pid := range pids {
+		in[pid] = true
+	}
+	boot, _ := BootID()
+	var out []Fingerprint
+	c.moved = map[int]uint64{}
+	for pid, start := range c.seen {
+		if in[pid] || unix.Kill(pid, 0) == unix.ESRCH { // signal 0: no signal, only whether the pid is taken
+			continue
+		}
+		if p, err := ReadProc(pid); err == nil && p.StartTime == start && !dead(p.State) {
+			if dir, err := CgroupOf(pid); err == nil && c.cg.Contains(dir) {
+				continue // moved within the subtree since it was read
+			}
+			c.moved[pid] = start
+			out = append(out, Fingerprint{BootID: boot, PID: pid, StartTime: start})
+		}
+	}
+	return out
 }
 
 // needOutside reports whether anything of the run may be outside its cgroup: an
@@ -131,6 +181,7 @@ type cgroupEscalation struct {
 	steps      []Step
 	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
 	names      map[int][]string // what the first MaxNamed members seen are
+	moved      map[int]uint64   // members seen that live on outside the subtree (movedOut)
 	empty      bool
 	err        error
 }
@@ -256,7 +307,10 @@ func (c *cgroupEscalation) stopSignal() syscall.Signal {
 
 func (c *cgroupEscalation) report() Report {
 	rep := Report{Steps: c.steps, VerifiedEmpty: c.empty && c.err == nil, Elapsed: time.Since(c.start)}
-	left := map[int]uint64{}
+	left := maps.Clone(c.moved) // not ended: left the cgroup, ended beside it
+	if left == nil {
+		left = map[int]uint64{}
+	}
 	if !rep.VerifiedEmpty {
 		rep.Err = c.err
 		pids, _ := c.cg.Procs()

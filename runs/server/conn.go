@@ -65,20 +65,23 @@ func (q *requests) next() ([]byte, error) {
 			}
 			return nil, err
 		}
-		q.tell(connBusy)
+		q.tell(connReading)
 	} else {
 		q.c.SetReadDeadline(time.Time{})
 		q.tell(connIdle)
 		if _, err := q.r.Peek(1); err != nil {
 			return nil, err
 		}
-		q.tell(connBusy)
+		q.tell(connReading)
 		q.limit = q.lim.Slow
 		q.c.SetReadDeadline(time.Now().Add(q.limit))
 	}
 	line, err := q.read()
 	if isTimeout(err) {
 		err = q.late()
+	}
+	if err == nil {
+		q.tell(connBusy)
 	}
 	q.first = false
 	q.c.SetReadDeadline(time.Time{}) // a stream's reader, after subscribe, has none

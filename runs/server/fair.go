@@ -13,18 +13,20 @@ import (
 // process of the user (a run can) may open connections, greet and sit idle. So when
 // Limits.Conns are taken, a new connection takes the slot of an idle one, chosen from
 // the peer (process) holding the most, oldest first — a connection that has not
-// greeted within greetGrace before one idle between requests; and when none is idle, it is served from
-// Limits.Reserve for the control verbs only. Only a server whose every connection is
+// greeted or finished its request within greetGrace before one idle between
+// requests, and from a peer over its fair share even a busy one; and when none is
+// idle, it is served from Limits.Reserve for the control verbs only. Only a server whose every connection is
 // busy turns one away, saying so with the count.
 
 // connState is where a connection is in its conversation.
 type connState uint8
 
 const (
-	connNew    connState = iota // accepted, its first request not begun
-	connIdle                    // between requests
-	connBusy                    // a request being read or answered
-	connStream                  // a subscribed stream (an attached UI)
+	connNew     connState = iota // accepted, its first request not begun
+	connIdle                     // between requests
+	connReading                  // a request begun, not yet read whole
+	connBusy                     // a request being answered
+	connStream                   // a subscribed stream (an attached UI)
 )
 
 // connInfo is what the server knows of a connection it serves.
@@ -72,8 +74,9 @@ func (s *Server) admit(pid int) (reserve bool, evicted net.Conn, err error) {
 
 // victim is the idle connection to close for a newcomer of peer pid, s.mu held: from
 // the peer holding the most connections, one that has not greeted within greetGrace
-// first, then the one idle longest (a connection just made counts from its making). A stream (an attached UI) is taken only from a peer over its fair
-// share. Nil: none is idle.
+// first, then the one idle longest (a connection just made counts from its making). A
+// stream (an attached UI) or a busy connection is taken only from a peer over its fair
+// share, after its idle ones. Nil: none is idle.
 func (s *Server) victim(pid int) net.Conn {
 	held := map[int]int{pid: 1}
 	for _, ci := range s.conns {
@@ -81,7 +84,14 @@ func (s *Server) victim(pid int) net.Conn {
 	}
 	share := max(minShare, s.opt.Limits.Conns/len(held))
 	now := time.Now()
-	silent := func(ci *connInfo) bool { return ci.state == connNew && now.Sub(ci.since) >= greetGrace }
+	// Silent: not greeted, or a request begun and not finished, within greetGrace (a
+	// client writes its request at once; one held in the middle by many peers, each
+	// within its share, would otherwise keep every slot and the reserve until
+	// Limits.Slow, and again after).
+	silent := func(ci *connInfo) bool {
+		return (ci.state == connNew || ci.state == connReading) && now.Sub(ci.since) >= greetGrace
+	}
+	idle := func(ci *connInfo) bool { return ci.state == connNew || ci.state == connIdle || silent(ci) }
 	var best net.Conn
 	var bi *connInfo
 	better := func(ci *connInfo) bool {
@@ -91,6 +101,9 @@ func (s *Server) victim(pid int) net.Conn {
 		if held[ci.pid] != held[bi.pid] {
 			return held[ci.pid] > held[bi.pid]
 		}
+		if idle(ci) != idle(bi) {
+			return idle(ci)
+		}
 		if silent(ci) != silent(bi) {
 			return silent(ci)
 		}
@@ -98,8 +111,11 @@ func (s *Server) victim(pid int) net.Conn {
 	}
 	for c, ci := range s.conns {
 		switch {
-		case ci.state == connNew, ci.state == connIdle:
-		case ci.state == connStream && held[ci.pid] > share:
+		case idle(ci):
+		case held[ci.pid] > share:
+			// A stream, or a request that peer keeps in the middle (one it never
+			// finishes is cut only after Limits.Slow, and opened again at once): with
+			// the slots and the reserve all held so, no control verb would be served.
 		default:
 			continue
 		}

@@ -157,6 +157,9 @@ func TestNeverGreetingDropped(t *testing.T) {
 // refused, told the server is busy and how many connections it serves, never that no
 // server runs.
 func TestBusyServerReservesControlVerbs(t *testing.T) {
+	old := greetGrace
+	greetGrace = time.Hour // the requests held in the middle count as busy, not stalled
+	t.Cleanup(func() { greetGrace = old })
 	h, log := limited(t, Limits{Conns: 2, Reserve: 1})
 	busy := func() net.Conn {
 		c := dialRaw(t, h)
@@ -170,7 +173,7 @@ func TestBusyServerReservesControlVerbs(t *testing.T) {
 		defer h.srv.mu.Unlock()
 		n := 0
 		for _, ci := range h.srv.conns {
-			if ci.state == connBusy {
+			if ci.state == connReading {
 				n++
 			}
 		}
@@ -197,7 +200,7 @@ func TestBusyServerReservesControlVerbs(t *testing.T) {
 		defer h.srv.mu.Unlock()
 		n := 0
 		for _, ci := range h.srv.conns {
-			if ci.state == connBusy {
+			if ci.state == connReading {
 				n++
 			}
 		}
@@ -298,5 +301,32 @@ func TestFreshConnectionKeepsItsSlot(t *testing.T) {
 	}
 	if _, err := api.List.Call(ctx, idle, struct{}{}); err == nil {
 		t.Errorf("the idle connection kept its slot, the fresh one did not lose it either")
+	}
+}
+
+// Many peers, each within its fair share, holding every slot and the reserve in the
+// middle of requests they never finish do not lock the control verbs out: a request
+// begun and not finished within greetGrace makes room as a connection that never
+// greeted does. Before: kill was refused busy until Limits.Slow cut them, and again
+// once they were opened anew.
+func TestStalledRequestsOfManyPeersMakeRoom(t *testing.T) {
+	noGreetGrace(t)
+	h, _ := limited(t, Limits{Conns: 16, Reserve: 2})
+	h.srv.mu.Lock()
+	for i := range 18 {
+		c, other := net.Pipe()
+		t.Cleanup(func() { c.Close(); other.Close() })
+		go io.Copy(io.Discard, other)
+		h.srv.conns[c] = &connInfo{pid: 100000 + i, state: connReading, since: time.Now().Add(-time.Minute), reserve: i >= 16}
+	}
+	h.srv.reserved = 2
+	h.srv.mu.Unlock()
+	c, err := client.Dial(h.dir)
+	if err != nil {
+		t.Fatalf("dial with every connection stalled: %v", err)
+	}
+	defer c.Close()
+	if _, err := api.Kill.Call(ctx, c, api.RunRef{ID: "nosuch"}); err == nil || strings.Contains(err.Error(), "busy") {
+		t.Fatalf("kill with every connection stalled: %v, want the run's error", err)
 	}
 }

@@ -183,7 +183,7 @@ func (s *Server) track(c net.Conn) (bool, error) {
 	var from int
 	var silent bool
 	if evicted != nil {
-		from, silent = s.conns[evicted].pid, s.conns[evicted].state == connNew
+		from, silent = s.conns[evicted].pid, s.conns[evicted].state == connNew || s.conns[evicted].state == connReading
 		s.forget(evicted)
 	}
 	if reserve {
@@ -194,13 +194,13 @@ func (s *Server) track(c net.Conn) (bool, error) {
 	s.mu.Unlock()
 	if evicted != nil {
 		if silent {
-			// Nothing was asked on it yet: a reply says why to a client that greets
-			// late, which would otherwise take the server for gone. (On a connection
+			// Nothing was asked on it yet (or not whole): a reply says why to a client
+			// that greets late, which would otherwise take the server for gone. (On a connection
 			// idle between requests it would be taken for its next request's.)
 			go func() {
 				evicted.SetWriteDeadline(time.Now().Add(time.Second))
 				json.NewEncoder(evicted).Encode(api.Response{V: api.Version, Error: api.Errorf(api.CodeBusy,
-					"%v: busy, it serves %d connections and this one had not greeted: closed for another", errFull, n)})
+					"%v: busy, it serves %d connections and this one had not greeted or finished its request: closed for another", errFull, n)})
 				evicted.Close()
 			}()
 		} else {
