@@ -148,6 +148,13 @@ type report struct {
 		Steps         []string `json:"steps"`
 		Killed        int      `json:"killed"`
 		VerifiedEmpty bool     `json:"verified_empty"`
+		Ended         []struct {
+			PID       int      `json:"pid"`
+			StartTime uint64   `json:"start_time"`
+			Argv      []string `json:"argv"`
+			How       string   `json:"how"`
+			To        string   `json:"to"`
+		} `json:"ended"`
 	}
 	CleanupMode string `json:"cleanup_mode"` // "cgroup" (Cgroup its path) or "session"
 	Cgroup      string `json:"cgroup"`

@@ -135,8 +135,8 @@ func (d Details) facts() []string {
 		d.label("no-out")+d.deadlineLine(i.Watchdog.NoOutput, i.Watchdog.Frozen)+d.outputAge(),
 		d.label("cleanup")+d.cleanupLine(),
 	)
-	if len(i.Cleanup.Ended) > 0 {
-		lines = append(lines, d.label("ended")+d.endedLine())
+	if others, root := d.endedOthers(); len(others) > 0 {
+		lines = append(lines, d.label("ended")+d.endedLine(others, root))
 	}
 	lines = append(lines,
 		d.label("fp")+fingerprintLine(i.Fingerprint),
@@ -288,11 +288,26 @@ func (d Details) cleanupLine() string {
 	return s
 }
 
-// endedLine names what the cleanup ended, escapees and daemons passed on first:
-// "pid 4242 app-server --managed (escapee) · pid 4240 sleep 1000 · +3 more".
-func (d Details) endedLine() string {
+// endedOthers is what the cleanup ended besides the run's own root process (root is
+// 1 when that was ended too): the fp line names the root already, and a line that
+// only repeats it costs a narrow pane its last facts.
+func (d Details) endedOthers() (others []runs.EndedProcess, root int) {
+	for _, e := range d.info.Cleanup.Ended {
+		if e.How == runs.EndedMember && e.PID == d.info.PID && d.info.PID > 0 {
+			root = 1
+			continue
+		}
+		others = append(others, e)
+	}
+	return others, root
+}
+
+// endedLine names what the cleanup ended besides the root, escapees and daemons
+// passed on first: "pid 4242 app-server --managed (escapee) · pid 4240 sleep 1000 ·
+// +3 more".
+func (d Details) endedLine(others []runs.EndedProcess, root int) string {
 	c, st := d.info.Cleanup, d.c.Styles
-	ended := slices.Clone(c.Ended)
+	ended := slices.Clone(others)
 	rank := map[runs.EndedHow]int{runs.EndedEscapee: 0, runs.EndedPassedOn: 1, runs.EndedMember: 2}
 	slices.SortStableFunc(ended, func(a, b runs.EndedProcess) int { return rank[a.How] - rank[b.How] })
 	named := 0
@@ -301,7 +316,7 @@ func (d Details) endedLine() string {
 			named++
 		}
 	}
-	more := max(c.Killed-named, 0) // beyond the named ones (a tree of thousands)
+	more := max(c.Killed-root-named, 0) // beyond the named ones (a tree of thousands)
 	if len(ended) > endedShown {
 		more += len(ended) - endedShown
 		ended = ended[:endedShown]
