@@ -205,6 +205,43 @@ func TestCgroupChildMovedOut(t *testing.T) {
 	}
 }
 
+// The selected run's process tree shows a child moved out of the cgroup: its pid,
+// marked escaped, with its command line, beside the members the cgroup lists; once
+// the cancel has ended it, it is gone from the tree.
+func TestCgroupTreeShowsEscapee(t *testing.T) {
+	sib := sibling(t)
+	s := cgroupSup(t, WithEscapeDetection())
+	id := spawn(t, s, Spec{Shell: movedShell, Env: []string{"SIBLING=" + sib.Path}, NoOutputTimeout: -1})
+	moved := pidsAfter(waitOutput(t, s, id, "moved "), "moved")
+	killReapLater(t, moved)
+	if len(moved) != 1 {
+		t.Fatalf("moved %v", moved)
+	}
+	eventually.True(t, 10*time.Second, "the moved child noticed", func() bool {
+		es, _ := s.Escapees(id)
+		return len(es) == 1
+	})
+	info, _ := s.Info(id)
+	trees, err := s.Trees(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := trees[id]
+	i := slices.IndexFunc(tree, func(p reaper.TreeProc) bool { return p.PID == moved[0] })
+	if i < 0 {
+		t.Fatalf("tree %+v: the moved child %d is not in it", tree, moved[0])
+	}
+	if tree[i].Mark != reaper.MarkEscaped || !slices.Equal(tree[i].Argv, []string{"sleep", "1000"}) {
+		t.Errorf("moved child in the tree %+v: want marked escaped, with sleep 1000", tree[i])
+	}
+	if !slices.ContainsFunc(tree, func(p reaper.TreeProc) bool { return p.PID == info.PID && p.Mark == reaper.MarkRoot }) {
+		t.Errorf("tree %+v: the root %d is not in it", tree, info.PID)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	assertPIDsGone(t, moved)
+}
+
 // Under escape policy fail, a child moved out of the cgroup ends the run
 // ownership-escape, and the child with it.
 func TestCgroupChildMovedOutPolicyFail(t *testing.T) {
