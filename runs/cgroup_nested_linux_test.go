@@ -449,3 +449,43 @@ func TestCgroupMovedOutReconcile(t *testing.T) {
 		t.Errorf("record's cleanup %+v: want the moved child named an escapee", rec.Cleanup)
 	}
 }
+
+// dodgeShell is a root that answers its stop signal by moving itself into the cgroup
+// $SIBLING, where the cgroup's kill cannot reach it, and lives on.
+const dodgeShell = `trap 'echo $$ > "$SIBLING/cgroup.procs"; echo dodged' TERM
+echo ready
+while :; do sleep 1 & wait $!; done`
+
+// A root that leaves the run's cgroup when the cleanup signals it (it was a member
+// when the cleanup began, so only the cgroup was ended) outlives that cleanup: the run
+// stays exiting while the root lives. A second cancel is not lost: it runs the
+// escalation again, which finds the root beside the cgroup and ends it, and the run
+// ends.
+func TestSecondCancelEndsWhatTheFirstDidNot(t *testing.T) {
+	sib := sibling(t)
+	s := cgroupSup(t, WithEscapeDetection())
+	id := spawn(t, s, Spec{Shell: dodgeShell, Env: []string{"SIBLING=" + sib.Path}, NoOutputTimeout: -1,
+		Grace: 300 * time.Millisecond})
+	waitOutput(t, s, id, "ready")
+	info, _ := s.Info(id)
+	killReapLater(t, []int{info.PID})
+	s.Cancel(id)
+	eventually.True(t, 10*time.Second, "the first cleanup done", func() bool {
+		i, _ := s.Info(id)
+		return len(i.Cleanup.Steps) > 0
+	})
+	if dir, err := reaper.CgroupOf(info.PID); err != nil || !sib.Contains(dir) {
+		t.Fatalf("the root is in %q (%v), not in %s: the attack did not happen", dir, err, sib.Path)
+	}
+	if i, _ := s.Info(id); i.State != Exiting {
+		t.Fatalf("state %s after the first cleanup, with the root alive", i.State)
+	} else {
+		t.Logf("first cleanup %+v", i.Cleanup)
+	}
+	s.Cancel(id)
+	end := waitEnd(t, s, id)
+	assertPIDsGone(t, []int{info.PID})
+	if end.Reason != ManualCancel {
+		t.Errorf("reason %s", end.Reason)
+	}
+}
