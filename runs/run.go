@@ -75,6 +75,10 @@ type run struct {
 	// again is a cancel of a run already ending: its finalizer runs the escalation
 	// once more while the root lives on (a second kill must do something).
 	again chan struct{}
+	// cutGrace, set while the finalizer's escalation runs, ends its grace now: a
+	// second cancel while the first waits out a long grace on a root that ignores its
+	// stop signal kills at once, as a second Ctrl-C would.
+	cutGrace context.CancelFunc
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -135,7 +139,10 @@ func (r *run) stop(reason Reason) bool {
 			return false
 		}
 	case Exiting:
-		select { // already ending: one more pass of the escalation, if it waits on the root
+		if r.cutGrace != nil { // already ending: its grace ends now
+			r.cutGrace()
+		}
+		select { // and one more pass of the escalation, if it waits on the root
 		case r.again <- struct{}{}:
 		default:
 		}

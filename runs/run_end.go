@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"context"
 	"errors"
 	"os/exec"
 	"slices"
@@ -55,23 +56,37 @@ func (r *run) finalize(exited <-chan struct{}) {
 			r.sup.escapes.scan() // a last look for escapees before the session is ended
 		}
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run
-		select {               // a cancel that came before the cleanup is this cleanup
+		hurry, cut := context.WithCancel(r.sup.hurry) // cut by a cancel from now on
+		defer cut()
+		r.mu.Lock()
+		r.cutGrace = cut
+		r.mu.Unlock()
+		select { // a cancel that came before the cleanup is this cleanup
 		case <-r.again:
 		default:
 		}
-		rep := reaper.Terminate(r.sup.hurry, r.target())
+		rep := reaper.Terminate(hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
 		// Verified empty only when nothing carrying the run's secret lives outside its
 		// cgroup either (one moved out by a member that the cleanup has just ended), and
 		// the root does not live on (it left the cgroup as it was signalled: the pass,
 		// which found it a member, ended only the cgroup).
 		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && (r.strayAfterCleanup() > 0 || r.rootLives()); try++ {
-			more := reaper.Terminate(r.sup.hurry, r.target())
+			more := reaper.Terminate(hurry, r.target())
 			r.sup.escapes.reapExited(more.Exited, r.rootPID())
 			rep = addPass(rep, more)
 		}
 		if r.cgroup != nil && rep.VerifiedEmpty && r.rootLives() {
 			rep.VerifiedEmpty = false // a second cancel runs the escalation again
+		}
+		r.mu.Lock()
+		r.cutGrace = nil
+		r.mu.Unlock()
+		if hurry.Err() != nil && r.sup.hurry.Err() == nil {
+			select { // the cancel that cut the grace was for this cleanup
+			case <-r.again:
+			default:
+			}
 		}
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) {
 			i.Cleanup = cleanupOf(rep)
