@@ -55,7 +55,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		} else {
 			r.sup.escapes.scan() // a last look for escapees before the session is ended
 		}
-		passed := r.handOver() // a daemon another run is connected to goes on, with that run
+		passed := r.handOver()                        // a daemon another run is connected to goes on, with that run
 		hurry, cut := context.WithCancel(r.sup.hurry) // cut by a cancel from now on
 		defer cut()
 		r.mu.Lock()
