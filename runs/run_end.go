@@ -55,8 +55,9 @@ func (r *run) finalize(exited <-chan struct{}) {
 		} else {
 			r.sup.escapes.scan() // a last look for escapees before the session is ended
 		}
-		passed := r.handOver()                        // a daemon another run is connected to goes on, with that run
-		hurry, cut := context.WithCancel(r.sup.hurry) // cut by a cancel from now on
+		passed := r.handOver() // a daemon another run is connected to goes on, with that run
+		// The grace of this cleanup is cut by a cancel from now on (a second kill).
+		hurry, cut := context.WithCancel(r.sup.hurry)
 		defer cut()
 		r.mu.Lock()
 		r.cutGrace = cut
