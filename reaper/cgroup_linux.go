@@ -454,6 +454,23 @@ func (c *Cgroup) Remove() error {
 	return nil
 }
 
+// CPU is the CPU time the cgroup's members have used (cpu.stat usage_usec, its whole
+// subtree): one read. It moves whenever a member runs at all, so one that has not moved
+// says no member forked or moved a process since it was last read.
+func (c *Cgroup) CPU() (time.Duration, error) {
+	b, err := os.ReadFile(c.file("cpu.stat"))
+	if err != nil {
+		return 0, fmt.Errorf("cgroup %s: %w", c.Path, err)
+	}
+	v, ok := strings.CutPrefix(string(b), "usage_usec ")
+	if !ok {
+		return 0, fmt.Errorf("cgroup %s: cpu.stat has no usage_usec first", c.Path)
+	}
+	v, _, _ = strings.Cut(v, "\n")
+	us, err := strconv.ParseInt(v, 10, 64)
+	return time.Duration(us) * time.Microsecond, err
+}
+
 // Usage is what the cgroup's members have used: CPU time (cpu.stat usage_usec, always
 // there on cgroup2) and memory (memory.current, only where the memory controller is
 // enabled for it; -1 otherwise).

@@ -22,20 +22,49 @@ import (
 func (d *escapeDetector) scanContained() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// Nothing under the base ran since the last due tick (the runs of every server
+	// on the machine that share it): one read, and no run's cgroup is looked at.
+	if d.base != nil {
+		cpu, err := d.base.CPU()
+		if err == nil && cpu != 0 && cpu == d.baseCPU {
+			return
+		}
+		d.baseCPU = 0
+		if err == nil {
+			d.baseCPU = cpu
+		}
+	}
 	var look []*run
 	for _, r := range d.live() {
 		r.mu.Lock()
 		ending := r.ending // its finalizer looks once more, then hands over
 		r.mu.Unlock()
-		if r.cgroup != nil && !ending {
-			look = append(look, r)
+		if r.cgroup == nil || ending {
+			continue
 		}
+		// A run whose cgroup has not run since the last look cannot have forked, or
+		// moved a process out (both are work of a member): an idle run costs one read,
+		// and a server of idle runs no /proc scan, however much the machine forks. A
+		// process moved out from outside the run is found at its next activity or
+		// by the last look at its end.
+		if cpu, err := r.cgroup.CPU(); err == nil && cpu != 0 && cpu == r.lookedCPU {
+			continue
+		} else if err == nil {
+			r.lookedCPU = cpu
+		} else {
+			r.lookedCPU = 0
+		}
+		look = append(look, r)
 	}
 	if len(look) == 0 {
 		return // no /proc scan for nothing
 	}
 	all, err := reaper.ListAll()
 	if err != nil {
+		for _, r := range look {
+			r.lookedCPU = 0 // not looked at: the next due tick does
+		}
+		d.baseCPU = 0
 		return
 	}
 	index := indexOf(all)

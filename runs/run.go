@@ -72,6 +72,9 @@ type run struct {
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool
+	// lookedCPU is its cgroup's CPU time read before the escape scan's last look at
+	// it, 0 before any (escape_cgroup.go); the scan's only, under its lock.
+	lookedCPU time.Duration
 	// again is a cancel of a run already ending: its finalizer runs the escalation
 	// once more while the root lives on (a second kill must do something).
 	again chan struct{}
