@@ -131,7 +131,15 @@ func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
 		} else {
 			r.sup.escapes.scan()
 		}
-		more := reaper.Terminate(r.sup.hurry, r.target())
+		hurry, cut := context.WithCancel(r.sup.hurry) // a cancel meanwhile cuts its grace too
+		r.mu.Lock()
+		r.cutGrace = cut
+		r.mu.Unlock()
+		more := reaper.Terminate(hurry, r.target())
+		r.mu.Lock()
+		r.cutGrace = nil
+		r.mu.Unlock()
+		cut()
 		r.sup.escapes.reapExited(more.Exited, r.rootPID())
 		rep = addPass(rep, more)
 		if r.cgroup != nil && rep.VerifiedEmpty && r.rootLives() {
