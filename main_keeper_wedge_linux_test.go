@@ -49,6 +49,13 @@ func TestKeeperServesAfterItsBinaryIsDeleted(t *testing.T) {
 	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", next)); exe != bin+" (deleted)" && exe != moved+" (deleted)" {
 		t.Errorf("the new server runs %q, want the deleted binary", exe)
 	}
+	// Started through the descriptor the keeper holds, it still goes by its binary's
+	// name (ps, pgrep), not the descriptor's number.
+	want := filepath.Base(bin)
+	want = want[:min(len(want), 15)]
+	if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", next)); strings.TrimSpace(string(comm)) != want {
+		t.Errorf("the new server is named %q, want %q", strings.TrimSpace(string(comm)), want)
+	}
 	if after := lsRuns(t, state)["live"]; after.PID != before.PID || after.State != "running" {
 		t.Fatalf("the run across the server's death: before %+v, after %+v", before, after)
 	}

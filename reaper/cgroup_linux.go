@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,6 +30,8 @@ import (
 type Cgroup struct {
 	Path     string
 	noMemory atomic.Bool // memory.current is missing: the memory controller is not enabled for it
+	cpuMu    sync.Mutex
+	cpuFD    int // cpu.stat kept open for CPU, plus one (0: not open)
 }
 
 // cgroupName is what a run's cgroup may be called: a run id ("r" and 12 hex digits).
@@ -436,6 +439,7 @@ const awaitSlice = 20 * time.Millisecond
 // Remove removes the cgroup and every cgroup the run made below it, children first
 // (they must be empty: zombies do not count).
 func (c *Cgroup) Remove() error {
+	c.Close()
 	var below []string
 	c.walk(func(dir string, top bool) error {
 		if !top {
@@ -452,6 +456,47 @@ func (c *Cgroup) Remove() error {
 		return fmt.Errorf("remove cgroup %s: %w", c.Path, err)
 	}
 	return nil
+}
+
+// CPU is the CPU time the cgroup's members have used (cpu.stat usage_usec, its whole
+// subtree). It moves whenever a member runs at all, so one that has not moved says no
+// member forked or moved a process since it was last read. The file is kept open (one
+// pread a call, not an open, a read and a close): the escape look reads it for every
+// run on each tick it finds due.
+func (c *Cgroup) CPU() (time.Duration, error) {
+	c.cpuMu.Lock()
+	defer c.cpuMu.Unlock()
+	if c.cpuFD == 0 {
+		fd, err := unix.Open(c.file("cpu.stat"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return 0, fmt.Errorf("cgroup %s: %w", c.Path, err)
+		}
+		c.cpuFD = fd + 1
+	}
+	var buf [64]byte
+	n, err := unix.Pread(c.cpuFD-1, buf[:], 0)
+	if err != nil {
+		unix.Close(c.cpuFD - 1)
+		c.cpuFD = 0
+		return 0, fmt.Errorf("cgroup %s: %w", c.Path, err)
+	}
+	v, ok := strings.CutPrefix(string(buf[:n]), "usage_usec ")
+	if !ok {
+		return 0, fmt.Errorf("cgroup %s: cpu.stat has no usage_usec first", c.Path)
+	}
+	v, _, _ = strings.Cut(v, "\n")
+	us, err := strconv.ParseInt(v, 10, 64)
+	return time.Duration(us) * time.Microsecond, err
+}
+
+// Close closes what CPU keeps open; the cgroup itself is left as it is.
+func (c *Cgroup) Close() {
+	c.cpuMu.Lock()
+	defer c.cpuMu.Unlock()
+	if c.cpuFD != 0 {
+		unix.Close(c.cpuFD - 1)
+		c.cpuFD = 0
+	}
 }
 
 // Usage is what the cgroup's members have used: CPU time (cpu.stat usage_usec, always

@@ -133,6 +133,17 @@ func TestCgroupFreeze(t *testing.T) {
 	if _, f, _ := cg.events(); !f {
 		t.Fatal("not frozen")
 	}
+	// Frozen, no member runs: its CPU time, read through the kept descriptor, stands.
+	a, err := cg.CPU()
+	if err != nil || a <= 0 {
+		t.Fatalf("cpu %v, %v", a, err)
+	}
+	if u, _, _ := cg.Usage(); u < a {
+		t.Errorf("usage %v below cpu %v read before it", u, a)
+	}
+	if b, err := cg.CPU(); err != nil || b != a {
+		t.Errorf("cpu of the frozen cgroup moved: %v then %v (%v)", a, b, err)
+	}
 	if err := cg.SetFrozen(false, time.Second); err != nil {
 		t.Fatal(err)
 	}

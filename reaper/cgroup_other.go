@@ -30,6 +30,8 @@ func OpenCgroup(base, name, path string) (*Cgroup, error) { return nil, ErrNotSu
 func CgroupOf(pid int) (string, error)                    { return "", ErrNotSupported }
 func (c *Cgroup) FD() (int, error)                        { return -1, ErrNotSupported }
 func (c *Cgroup) Procs() ([]int, error)                   { return nil, ErrNotSupported }
+func (c *Cgroup) CPU() (time.Duration, error)             { return 0, ErrNotSupported }
+func (c *Cgroup) Close()                                  {}
 func (c *Cgroup) Contains(string) bool                    { return false }
 func (c *Cgroup) Gone() bool                              { return false }
 func IsGone(error) bool                                   { return false }

@@ -94,7 +94,11 @@ func cleanupMode(i Info) string {
 // dropCgroup removes the run's cgroup once nothing is left in it (zombies do not
 // count): the directory is Corral's to clean up, as the record is.
 func (r *run) dropCgroup(verified bool) {
-	if r.cgroup == nil || !verified {
+	if r.cgroup == nil {
+		return
+	}
+	r.cgroup.Close() // the escape look's cpu.stat; it looks at no ending run
+	if !verified {
 		return
 	}
 	if err := r.cgroup.Remove(); err != nil {

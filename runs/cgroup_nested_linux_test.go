@@ -205,6 +205,43 @@ func TestCgroupChildMovedOut(t *testing.T) {
 	}
 }
 
+// The selected run's process tree shows a child moved out of the cgroup: its pid,
+// marked escaped, with its command line, beside the members the cgroup lists; once
+// the cancel has ended it, it is gone from the tree.
+func TestCgroupTreeShowsEscapee(t *testing.T) {
+	sib := sibling(t)
+	s := cgroupSup(t, WithEscapeDetection())
+	id := spawn(t, s, Spec{Shell: movedShell, Env: []string{"SIBLING=" + sib.Path}, NoOutputTimeout: -1})
+	moved := pidsAfter(waitOutput(t, s, id, "moved "), "moved")
+	killReapLater(t, moved)
+	if len(moved) != 1 {
+		t.Fatalf("moved %v", moved)
+	}
+	eventually.True(t, 10*time.Second, "the moved child noticed", func() bool {
+		es, _ := s.Escapees(id)
+		return len(es) == 1
+	})
+	info, _ := s.Info(id)
+	trees, err := s.Trees(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := trees[id]
+	i := slices.IndexFunc(tree, func(p reaper.TreeProc) bool { return p.PID == moved[0] })
+	if i < 0 {
+		t.Fatalf("tree %+v: the moved child %d is not in it", tree, moved[0])
+	}
+	if tree[i].Mark != reaper.MarkEscaped || !slices.Equal(tree[i].Argv, []string{"sleep", "1000"}) {
+		t.Errorf("moved child in the tree %+v: want marked escaped, with sleep 1000", tree[i])
+	}
+	if !slices.ContainsFunc(tree, func(p reaper.TreeProc) bool { return p.PID == info.PID && p.Mark == reaper.MarkRoot }) {
+		t.Errorf("tree %+v: the root %d is not in it", tree, info.PID)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	assertPIDsGone(t, moved)
+}
+
 // Under escape policy fail, a child moved out of the cgroup ends the run
 // ownership-escape, and the child with it.
 func TestCgroupChildMovedOutPolicyFail(t *testing.T) {
@@ -410,5 +447,39 @@ func TestCgroupMovedOutReconcile(t *testing.T) {
 		return e.PID == moved && e.How == EndedEscapee
 	}) {
 		t.Errorf("record's cleanup %+v: want the moved child named an escapee", rec.Cleanup)
+	}
+}
+
+// dodgeShell is a root that answers its stop signal by moving itself into the cgroup
+// $SIBLING, where the cgroup's kill cannot reach it, and lives on.
+const dodgeShell = `trap 'echo $$ > "$SIBLING/cgroup.procs"; echo dodged' TERM
+echo ready
+while :; do sleep 1 & wait $!; done`
+
+// A root that leaves the run's cgroup when the cleanup signals it (it was a member
+// when the cleanup began, so that pass ended only the cgroup, which it found empty)
+// is not left alive under "verified empty": the same cleanup looks at the root, finds
+// it alive, and runs the escalation again, which ends it beside the cgroup. Before,
+// the report said "verified empty, killed 2" naming the live root, and the run stayed
+// exiting until a second cancel.
+func TestCgroupRootLeavesWhenSignalled(t *testing.T) {
+	sib := sibling(t)
+	s := cgroupSup(t, WithEscapeDetection())
+	id := spawn(t, s, Spec{Shell: dodgeShell, Env: []string{"SIBLING=" + sib.Path}, NoOutputTimeout: -1,
+		Grace: 300 * time.Millisecond})
+	waitOutput(t, s, id, "ready")
+	info, _ := s.Info(id)
+	killReapLater(t, []int{info.PID})
+	s.Cancel(id)
+	end := waitEnd(t, s, id)
+	assertPIDsGone(t, []int{info.PID})
+	if !strings.Contains(string(waitOutput(t, s, id, "dodged")), "dodged") {
+		t.Fatal("the root never left the cgroup: the attack did not happen")
+	}
+	if !end.Cleanup.VerifiedEmpty || !slices.Contains(end.Cleanup.Steps, reaper.StepKill) {
+		t.Errorf("cleanup %+v: want the root killed beside the cgroup, then verified empty", end.Cleanup)
+	}
+	if end.Reason != ManualCancel {
+		t.Errorf("reason %s", end.Reason)
 	}
 }

@@ -364,10 +364,9 @@ func (s *Supervisor) background(ctx context.Context) {
 	switch {
 	case s.escapes != nil && s.escapes.contained: // reap orphans as children end
 		defer notifyChildExits(chld)()
-		// and look for what left a run's cgroup, on the ticks the pacer finds due
-		t := time.NewTicker(s.cfg.EscapeScan)
-		defer t.Stop()
-		scan = t.C
+		// and look for what left a run's cgroup on the heartbeat's ticks the pacer finds
+		// due: only a move out of the cgroup (root's, rare) is looked for, and a timer of
+		// its own, twice a second, tripled an idle server's CPU (0.03 % → 0.1 %).
 	case s.escapes != nil:
 		t := time.NewTicker(s.cfg.EscapeScan)
 		defer t.Stop()
@@ -379,6 +378,9 @@ func (s *Supervisor) background(ctx context.Context) {
 			return
 		case <-beat.C:
 			s.heartbeat()
+			if s.escapes != nil && s.escapes.contained {
+				s.escapes.tick()
+			}
 		case <-scan:
 			s.escapes.tick()
 		case <-chld:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"corral/reaper"
 )
@@ -21,8 +22,13 @@ type escapeDetector struct {
 	// session, so no scan looks for escapes (none runs on a timer); what is reparented
 	// to Corral is reaped when a child of Corral ends (reapOrphans, on SIGCHLD).
 	contained bool
-	helpers   map[int]bool // Corral's own children that are no run's (under spawnMu)
-	keeper    int          // the keeper's pid when one started this server (readopt.go); 0: none
+	// base is the cgroup every run cgroup is made in (nil on sessions), baseCPU its CPU
+	// time read at the last due tick (escape_cgroup.go): while no run under it ran,
+	// no cgroup is looked at.
+	base    *reaper.Cgroup
+	baseCPU time.Duration
+	helpers map[int]bool // Corral's own children that are no run's (under spawnMu)
+	keeper  int          // the keeper's pid when one started this server (readopt.go); 0: none
 
 	mu       sync.Mutex         // one scan at a time; guards seen and reported
 	seen     map[procKey]string // which run each process was last seen in

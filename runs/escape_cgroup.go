@@ -22,25 +22,55 @@ import (
 func (d *escapeDetector) scanContained() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// Nothing under the base ran since the last due tick (the runs of every server
+	// on the machine that share it): one read, and no run's cgroup is looked at.
+	if d.base != nil {
+		cpu, err := d.base.CPU()
+		if err == nil && cpu != 0 && cpu == d.baseCPU {
+			return
+		}
+		d.baseCPU = 0
+		if err == nil {
+			d.baseCPU = cpu
+		}
+	}
 	var look []*run
 	for _, r := range d.live() {
 		r.mu.Lock()
 		ending := r.ending // its finalizer looks once more, then hands over
 		r.mu.Unlock()
-		if r.cgroup != nil && !ending {
-			look = append(look, r)
+		if r.cgroup == nil || ending {
+			continue
 		}
+		// A run whose cgroup has not run since the last look cannot have forked, or
+		// moved a process out (both are work of a member): an idle run costs one read,
+		// and a server of idle runs no /proc scan, however much the machine forks. A
+		// process moved out from outside the run is found at its next activity or
+		// by the last look at its end.
+		if cpu, err := r.cgroup.CPU(); err == nil && cpu != 0 && cpu == r.lookedCPU {
+			continue
+		} else if err == nil {
+			r.lookedCPU = cpu
+		} else {
+			r.lookedCPU = 0
+		}
+		look = append(look, r)
 	}
 	if len(look) == 0 {
 		return // no /proc scan for nothing
 	}
 	all, err := reaper.ListAll()
 	if err != nil {
+		for _, r := range look {
+			r.lookedCPU = 0 // not looked at: the next due tick does
+		}
+		d.baseCPU = 0
 		return
 	}
 	index := indexOf(all)
+	owners := runPIDs(d.live(), true)
 	for _, r := range look {
-		if left := r.outsideCgroup(all, index, d.keeper); len(left) > 0 {
+		if left := r.outsideCgroup(all, index, d.keeper, owners); len(left) > 0 {
 			r.noteEscapees(left)
 		}
 	}
@@ -61,7 +91,7 @@ func (r *run) lookOutside() int {
 	if r.sup.escapes != nil {
 		keeper = r.sup.escapes.keeper
 	}
-	left := r.outsideCgroup(all, indexOf(all), keeper)
+	left := r.outsideCgroup(all, indexOf(all), keeper, runPIDs(r.sup.liveRuns(), false))
 	if len(left) > 0 {
 		r.noteEscapees(left)
 	}
@@ -121,6 +151,31 @@ func indexOf(all []reaper.Proc) map[int]int {
 	return index
 }
 
+// runPIDs maps the root of each run of runs to its run and, withMembers, the members
+// of each run's cgroup too (one read of its cgroup.procs per cgroup). The escape look
+// skips another run's process before it reads anything of it: the roots of the other
+// runs are Corral's children too, and reading the environment of every one of them
+// for each run's look cost an idle server with 50 runs 14 % of a core, on every tick a
+// fork anywhere on the machine made due.
+func runPIDs(runs []*run, withMembers bool) map[int]*run {
+	owners := make(map[int]*run, len(runs))
+	for _, r := range runs {
+		r.mu.Lock()
+		root := r.info.PID
+		r.mu.Unlock()
+		if root > 0 {
+			owners[root] = r
+		}
+		if withMembers && r.cgroup != nil {
+			pids, _ := r.cgroup.Procs()
+			for _, pid := range pids {
+				owners[pid] = r
+			}
+		}
+	}
+	return owners
+}
+
 // outsideCgroup returns the run's live processes, on snapshot all, that are not in its
 // cgroup's subtree (none of them its root, which its cleanup ends beside the cgroup
 // wherever it is): the descendants of its root and of its members, and the children
@@ -129,7 +184,9 @@ func indexOf(all []reaper.Proc) map[int]int {
 // which is the run's or Corral. With the cgroup gone (removed from outside), the
 // root's session is the run's as on the session backend, and what descends from it
 // outside that session is escaped.
-func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int) []reaper.Proc {
+// A process owners gives to another run (its root, a member of its cgroup) is not
+// looked at: it is that run's.
+func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, owners map[int]*run) []reaper.Proc {
 	pids, err := r.cgroup.Procs()
 	gone := reaper.IsGone(err)
 	if err != nil && !gone {
@@ -159,6 +216,9 @@ func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int) []
 	for _, p := range all {
 		if in[p.PID] || p.PID == root || p.PID == self || p.State == 'Z' || p.State == 'X' ||
 			p.StartTime < rootStart || (gone && p.SID == root) || known[reaper.Fingerprint{PID: p.PID, StartTime: p.StartTime}] {
+			continue
+		}
+		if o := owners[p.PID]; o != nil && o != r {
 			continue
 		}
 		ours := descends(p, all, index, func(pid int) bool { return pid == root || in[pid] })

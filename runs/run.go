@@ -72,6 +72,9 @@ type run struct {
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool
+	// lookedCPU is its cgroup's CPU time read before the escape scan's last look at
+	// it, 0 before any (escape_cgroup.go); the scan's only, under its lock.
+	lookedCPU time.Duration
 	// again is a cancel of a run already ending: its finalizer runs the escalation
 	// once more while the root lives on (a second kill must do something).
 	again chan struct{}
@@ -79,6 +82,10 @@ type run struct {
 	// resumed: a detection the foreground brings then is given its notes before it
 	// judges anything (readopt.go, notify.go).
 	readopted atomic.Pointer[Record]
+	// cutGrace, set while the finalizer's escalation runs, ends its grace now: a
+	// second cancel while the first waits out a long grace on a root that ignores its
+	// stop signal kills at once, as a second Ctrl-C would.
+	cutGrace context.CancelFunc
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -139,7 +146,10 @@ func (r *run) stop(reason Reason) bool {
 			return false
 		}
 	case Exiting:
-		select { // already ending: one more pass of the escalation, if it waits on the root
+		if r.cutGrace != nil { // already ending: its grace ends now
+			r.cutGrace()
+		}
+		select { // and one more pass of the escalation, if it waits on the root
 		case r.again <- struct{}{}:
 		default:
 		}

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"context"
 	"errors"
 	"os/exec"
 	"slices"
@@ -55,18 +56,38 @@ func (r *run) finalize(exited <-chan struct{}) {
 			r.sup.escapes.scan() // a last look for escapees before the session is ended
 		}
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run
-		select {               // a cancel that came before the cleanup is this cleanup
+		// The grace of this cleanup is cut by a cancel from now on (a second kill).
+		hurry, cut := context.WithCancel(r.sup.hurry)
+		defer cut()
+		r.mu.Lock()
+		r.cutGrace = cut
+		r.mu.Unlock()
+		select { // a cancel that came before the cleanup is this cleanup
 		case <-r.again:
 		default:
 		}
-		rep := reaper.Terminate(r.sup.hurry, r.target())
+		rep := reaper.Terminate(hurry, r.target())
 		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
 		// Verified empty only when nothing carrying the run's secret lives outside its
-		// cgroup either: one moved out by a member that the cleanup has just ended.
-		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && r.strayAfterCleanup() > 0; try++ {
-			more := reaper.Terminate(r.sup.hurry, r.target())
+		// cgroup either (one moved out by a member that the cleanup has just ended), and
+		// the root does not live on (it left the cgroup as it was signalled: the pass,
+		// which found it a member, ended only the cgroup).
+		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && (r.strayAfterCleanup() > 0 || r.rootLives()); try++ {
+			more := reaper.Terminate(hurry, r.target())
 			r.sup.escapes.reapExited(more.Exited, r.rootPID())
 			rep = addPass(rep, more)
+		}
+		if r.cgroup != nil && rep.VerifiedEmpty && r.rootLives() {
+			rep.VerifiedEmpty = false // a second cancel runs the escalation again
+		}
+		r.mu.Lock()
+		r.cutGrace = nil
+		r.mu.Unlock()
+		if hurry.Err() != nil && r.sup.hurry.Err() == nil {
+			select { // the cancel that cut the grace was for this cleanup
+			case <-r.again:
+			default:
+			}
 		}
 		r.change(EventCleanup, cleanupDetail(rep), func(i *Info) {
 			i.Cleanup = cleanupOf(rep)
@@ -127,9 +148,20 @@ func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
 		} else {
 			r.sup.escapes.scan()
 		}
-		more := reaper.Terminate(r.sup.hurry, r.target())
+		hurry, cut := context.WithCancel(r.sup.hurry) // a cancel meanwhile cuts its grace too
+		r.mu.Lock()
+		r.cutGrace = cut
+		r.mu.Unlock()
+		more := reaper.Terminate(hurry, r.target())
+		r.mu.Lock()
+		r.cutGrace = nil
+		r.mu.Unlock()
+		cut()
 		r.sup.escapes.reapExited(more.Exited, r.rootPID())
 		rep = addPass(rep, more)
+		if r.cgroup != nil && rep.VerifiedEmpty && r.rootLives() {
+			rep.VerifiedEmpty = false
+		}
 		r.change(EventCleanup, cleanupDetail(rep)+" (again)", func(i *Info) {
 			passed := slices.DeleteFunc(slices.Clone(i.Cleanup.Ended), func(e EndedProcess) bool { return e.How != EndedPassedOn })
 			i.Cleanup = cleanupOf(rep)
@@ -137,6 +169,21 @@ func (r *run) awaitRoot(exited <-chan struct{}, rep reaper.Report) {
 		})
 		r.sup.countCleanup(more)
 	}
+}
+
+// rootLives reports whether the run's root is alive after a cleanup of its cgroup
+// that found the cgroup empty: it left the cgroup (to another one, as root may move
+// any process) while the cleanup was ending it, so the cgroup's kill did not reach it.
+// One read of its stat; the root's own exit is seen by its monitor a moment later.
+func (r *run) rootLives() bool {
+	r.mu.Lock()
+	f := r.info.Fingerprint
+	r.mu.Unlock()
+	if f.PID == 0 {
+		return false
+	}
+	p, err := reaper.ReadProc(f.PID)
+	return err == nil && p.StartTime == f.StartTime && p.State != 'Z' && p.State != 'X'
 }
 
 // addPass adds a later pass of the escalation to the report of those before it: what

@@ -132,6 +132,9 @@ func New(opts ...Option) (*Supervisor, error) {
 		if s.keeper != nil {
 			s.escapes.keeper = os.Getppid() // the keeper starts the server as its child
 		}
+		if s.cgroups.Dir != "" {
+			s.escapes.base = &reaper.Cgroup{Path: s.cgroups.Dir}
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopBG, s.bgDone = cancel, make(chan struct{})

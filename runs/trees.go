@@ -31,7 +31,7 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 		case w.pid == 0:
 		case cg != nil: // its cgroup lists its members: no /proc scan
 			if asked(r.id) {
-				out[r.id] = markShared(cgroupTree(cg, w.pid, w.adopted), w.shared)
+				out[r.id] = markShared(cgroupTree(cg, w.pid, w.adopted, w.escapees), w.shared)
 			}
 		default:
 			wants[r.id] = w
@@ -161,17 +161,35 @@ func (c *treeCache) covers(roots []int, extra []reaper.Fingerprint) bool {
 	return true
 }
 
-// cgroupTree is a cgroup run's tree: its members, each read once.
-func cgroupTree(cg *reaper.Cgroup, root int, adopted bool) []reaper.TreeProc {
+// cgroupTree is a cgroup run's tree: its members, each read once, and its escapees
+// (processes of the run that left its cgroup's subtree), each read once and shown
+// while it lives with the start time it was recorded with, marked escaped with the
+// command line it was found with: the processes its end would reach, as the session
+// backend's tree shows them.
+func cgroupTree(cg *reaper.Cgroup, root int, adopted bool, escapees []Escapee) []reaper.TreeProc {
 	pids, _ := cg.Procs()
-	members := make([]reaper.Proc, 0, len(pids))
+	members := make([]reaper.Proc, 0, len(pids)+len(escapees))
 	for _, pid := range pids {
 		if p, err := reaper.ReadProc(pid); err == nil {
 			members = append(members, p)
 		}
 	}
+	escaped := make(map[reaper.Fingerprint][]string, len(escapees))
+	for _, e := range escapees {
+		if slices.Contains(pids, e.PID) {
+			continue // moved back into the subtree: a member again
+		}
+		if p, err := reaper.ReadProc(e.PID); err == nil && p.StartTime == e.StartTime && p.State != 'Z' && p.State != 'X' {
+			members = append(members, p)
+			escaped[reaper.Fingerprint{PID: p.PID, StartTime: p.StartTime}] = e.Argv
+		}
+	}
 	tree := reaper.CgroupTree(members, root)
 	for i := range tree {
+		if argv, ok := escaped[reaper.Fingerprint{PID: tree[i].PID, StartTime: tree[i].StartTime}]; ok {
+			tree[i].Mark, tree[i].Argv = reaper.MarkEscaped, argv
+			continue // an escapee stays marked escaped on an adopted run too
+		}
 		if tree[i].Mark == reaper.MarkContained {
 			// Left the session, held by the cgroup: shown with its command line, as an
 			// escapee is on sessions (a daemon's arguments say which it is).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -52,6 +53,7 @@ func FromEnv() (*Client, error) {
 		return nil, nil
 	}
 	os.Unsetenv(EnvFD)
+	nameSelf()
 	fd, err := strconv.Atoi(v)
 	if err != nil || fd < 3 {
 		return nil, fmt.Errorf("keeper: bad %s=%q", EnvFD, v)
@@ -176,3 +178,15 @@ func (k *Client) Handover(exe string) error { return k.c.send(msg{Op: opHandover
 // it when no server comes up (keeper.log, keeper.status), where the server's own
 // stderr may go nowhere.
 func (k *Client) Fail(err error) error { return k.c.send(msg{Op: opFail, Err: err.Error()}) }
+
+// nameSelf gives the server the name of its binary. The keeper starts it through
+// /proc/self/fd/N (the binary it holds open), so the kernel names it "N" after that
+// path: ps, top and pgrep would show a number, not corral. The name is the main
+// thread's, which /proc/self/comm names from any thread.
+func nameSelf() {
+	name := filepath.Base(os.Args[0])
+	if len(name) > 15 {
+		name = name[:15] // the kernel's limit
+	}
+	_ = os.WriteFile("/proc/self/comm", []byte(name), 0)
+}
