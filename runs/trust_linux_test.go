@@ -73,7 +73,7 @@ func TestCopiedStateDirSparesOriginalRuns(t *testing.T) {
 	}
 }
 
-// issue 34: a forged record naming a cgroup under Corral's own base (corral/<id>,
+// A forged record naming a cgroup under Corral's own base (corral/<id>,
 // owned by us) that holds a process carrying no secret of the run gets nothing
 // signalled: the cgroup's name and owner do not prove what was put in it. Before: the
 // reconcile emptied it with cgroup.kill.
@@ -157,7 +157,7 @@ func roleEscapeSessions(dir string) error {
 	select {}
 }
 
-// issue 34, sessions: an `env -i setsid` daemon whose fingerprint is in the record
+// Sessions: an `env -i setsid` daemon whose fingerprint is in the record
 // (no marker: env -i dropped it) is ended by the reconcile after its Corral was
 // SIGKILLed, and the record says verified empty only once it is gone. Before: the
 // claim required the secret of every process, dropped the escapee without a word, and
