@@ -286,6 +286,18 @@ func TestRequestBudget(t *testing.T) {
 func TestFreshConnectionKeepsItsSlot(t *testing.T) {
 	h, _ := limited(t, Limits{Conns: 2})
 	idle := h.client(t)
+	// Idle since the server took it back after its hello (it marks it so just after
+	// the reply, which the client may read first): before the fresh one was made.
+	eventually.True(t, 10*time.Second, "the first connection to be idle", func() bool {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		for _, ci := range h.srv.conns {
+			if ci.state != connIdle {
+				return false
+			}
+		}
+		return len(h.srv.conns) == 1
+	})
 	fresh := dialRaw(t, h)
 	eventually.True(t, 10*time.Second, "two connections to be served", func() bool {
 		h.srv.mu.Lock()
