@@ -19,7 +19,7 @@ import (
 type Record struct {
 	RunID           string             `json:"run_id"`
 	StateDir        string             `json:"state_dir_id,omitempty"` // the identity of the state dir that wrote it; "" before they had one
-	Secret          string             `json:"secret,omitempty"`       // RunSecretEnv's value; "" in records older than issue 23
+	Secret          string             `json:"secret,omitempty"`       // RunSecretEnv's value; "" in records written before runs carried a secret
 	Name            string             `json:"name"`
 	Backend         Kind               `json:"backend"`
 	Spec            Spec               `json:"spec"`

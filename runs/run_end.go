@@ -226,8 +226,8 @@ func (r *run) target() reaper.Target {
 	}
 	if r.info.Adopted || r.unpinned() {
 		// Not our child: no zombie pins its numbers, so only what is provably the
-		// run's is signalled, each through a verified pidfd (issue 15.1, 23.1). On the
-		// cgroup backend, for what is outside the cgroup.
+		// run's is signalled, each through a pidfd checked after the pin (a reused pid
+		// is never signalled). On the cgroup backend, for what is outside the cgroup.
 		c := r.claim()
 		t.Claim = &c
 	}

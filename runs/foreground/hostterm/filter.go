@@ -10,7 +10,8 @@ import "io"
 //     unchanged, so the program looks as it would in a terminal of its own; OSC
 //     strings (window titles, the clipboard through OSC 52, colour palette changes,
 //     notifications), DCS, APC, PM and SOS strings, and CSI t window operations (resize,
-//     report the title back as input) are dropped (issue 15.9).
+//     report the title back as input) are dropped: the app would read a reply to
+//     them as typed input.
 //   - Frame (a screen a server rendered, shown in the UI): text, newlines and SGR
 //     only, which is all a rendered frame holds; everything else — strings, other CSI
 //     and escape sequences, control characters, C1 controls — is dropped, so a hostile
