@@ -6,6 +6,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/workspace"
 	"corral/watchdog"
 )
 
@@ -76,6 +77,17 @@ type Info struct {
 	Transcript       string `json:"transcript,omitempty"`        // PTY output, or a pipe run's stdout
 	StderrTranscript string `json:"stderr_transcript,omitempty"` // a pipe run's stderr
 	Cast             string `json:"cast,omitempty"`              // a PTY run's asciicast v2 recording
+
+	// The run's git worktree (package runs/workspace), nil when it has none, and its
+	// changes against the base when last counted (refreshed when something happened,
+	// never by polling git).
+	Worktree *workspace.Worktree `json:"worktree,omitempty"`
+	Diff     *workspace.Stat     `json:"diff,omitempty"`
+	// SessionID is the agent CLI's conversation id, pinned at launch or learnt from
+	// what the CLI reported; a restore resumes it. RestoredFrom is the run whose
+	// record a restore started this one from.
+	SessionID    string `json:"session_id,omitempty"`
+	RestoredFrom string `json:"restored_from,omitempty"`
 }
 
 // Cleanup is what ending the run took.

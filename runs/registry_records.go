@@ -11,6 +11,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/workspace"
 )
 
 // Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
@@ -62,6 +63,15 @@ type Record struct {
 	// What the rate limit held for the end of its window, so a server after this one
 	// says it then (nil when nothing is held).
 	AgentHeld *HeldNotes `json:"agent_held,omitempty"`
+	// The run's worktree, its last counted changes, its agent's conversation id and
+	// the run it was restored from (Info's fields of those names).
+	Worktree     *workspace.Worktree `json:"worktree,omitempty"`
+	Diff         *workspace.Stat     `json:"diff,omitempty"`
+	SessionID    string              `json:"session_id,omitempty"`
+	RestoredFrom string              `json:"restored_from,omitempty"`
+	// RestoredBy is the run a restore started from this record: a record is restored
+	// once.
+	RestoredBy string `json:"restored_by,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

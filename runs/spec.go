@@ -48,6 +48,10 @@ type Spec struct {
 	// kind): the same value on both, "" otherwise.
 	Pair string `json:"pair,omitempty"`
 
+	// Worktree, when set, gives the run a git worktree of its own (package
+	// runs/workspace): made before the run starts, the run started in it.
+	Worktree *WorktreeSpec `json:"worktree,omitempty"`
+
 	// Escape is what happens when a process leaves the run's session: own (default;
 	// warn is its old name) makes it the run's — recorded with its command line, shown,
 	// ended with the run, reaped by a reconcile; fail ends the run with
@@ -66,6 +70,16 @@ type Spec struct {
 	// stream losslessly. Nil for runs nobody streams.
 	Stdout io.Writer `json:"-"`
 	Stderr io.Writer `json:"-"`
+}
+
+// WorktreeSpec is how a run's worktree is made: every field may be empty.
+type WorktreeSpec struct {
+	Branch string `json:"branch,omitempty"` // "": corral/<run name>, made unique
+	Base   string `json:"base,omitempty"`   // "": HEAD of the repository holding the run's directory
+	Root   string `json:"root,omitempty"`   // where worktrees go; "": the config's worktree_root
+	// Setup is shell command lines run in the new worktree, in order, before the
+	// program; their output is the run's first output.
+	Setup []string `json:"setup,omitempty"`
 }
 
 // EscapePolicy is own (warn) or fail.
