@@ -37,28 +37,9 @@ func Create(ctx context.Context, req Request) (Worktree, error) {
 	if err != nil {
 		return Worktree{}, err
 	}
-	dir, err := filepath.Abs(req.Dir)
+	top, common, prefix, err := locate(ctx, g, req.Dir)
 	if err != nil {
 		return Worktree{}, err
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return Worktree{}, fmt.Errorf("%w: %s is not a directory: give the run a directory inside a git repository", ErrNotRepo, dir)
-	}
-	out, err := g.run(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--show-prefix")
-	if err != nil {
-		if exitCode(err) < 0 {
-			return Worktree{}, err
-		}
-		return Worktree{}, fmt.Errorf("%w: %s (or any of its parents): run it in a repository, or without --worktree", ErrNotRepo, dir)
-	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) < 2 || lines[0] == "" {
-		return Worktree{}, fmt.Errorf("%w: %s is not in a repository's working tree (a bare repository has none): run it in a checkout", ErrNotRepo, dir)
-	}
-	top, common := lines[0], lines[1]
-	prefix := ""
-	if len(lines) > 2 {
-		prefix = lines[2]
 	}
 	repo := mainCheckout(top, common)
 
@@ -326,4 +307,43 @@ func mkdirs(dir string) ([]string, error) {
 		made = append(made, missing[i])
 	}
 	return made, nil
+}
+
+// RepoOf is the main checkout of the repository holding dir.
+func RepoOf(ctx context.Context, dir string, env []string) (string, error) {
+	g, err := newGit(env)
+	if err != nil {
+		return "", err
+	}
+	top, common, _, err := locate(ctx, g, dir)
+	if err != nil {
+		return "", err
+	}
+	return mainCheckout(top, common), nil
+}
+
+// locate is the checkout holding dir (its top), the repository's common git dir and
+// dir's path under the top ("" or "sub/dir/").
+func locate(ctx context.Context, g *git, dir string) (top, common, prefix string, err error) {
+	if dir, err = filepath.Abs(dir); err != nil {
+		return "", "", "", err
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", "", "", fmt.Errorf("%w: %s is not a directory: give the run a directory inside a git repository", ErrNotRepo, dir)
+	}
+	out, err := g.run(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--show-prefix")
+	if err != nil {
+		if exitCode(err) < 0 {
+			return "", "", "", err
+		}
+		return "", "", "", fmt.Errorf("%w: %s (or any of its parents): run it in a repository, or without --worktree", ErrNotRepo, dir)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) < 2 || lines[0] == "" {
+		return "", "", "", fmt.Errorf("%w: %s is not in a repository's working tree (a bare repository has none): run it in a checkout", ErrNotRepo, dir)
+	}
+	if len(lines) > 2 {
+		prefix = lines[2]
+	}
+	return lines[0], lines[1], prefix, nil
 }
