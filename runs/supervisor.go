@@ -174,7 +174,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	r, err := s.newRun(spec, named)
 	if err != nil {
 		if wt != nil && spec.Worktree.Use == nil {
-			workspace.UndoCreate(context.Background(), *wt, gitEnvOf(spec))
+			workspace.UndoCreate(s.gitContext(context.Background()), *wt, gitEnvOf(spec))
 		}
 		return "", err
 	}
