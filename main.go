@@ -616,7 +616,15 @@ func cmdRun(args []string) int {
 	}
 	// Screens (emulated only when read) tell when an agent rings for its human, which
 	// pauses the no-output deadline.
-	sup, reg, err := runs.Open(config.Default(), f.stateDir, warn, runs.WithScreens())
+	opts := []runs.Option{runs.WithScreens()}
+	if spec.Worktree != nil { // the config's [worktree] root and setup, as the server takes them
+		user, uerr := config.User()
+		if uerr != nil {
+			warn(fmt.Sprintf("config not read ([worktree]): %v", uerr))
+		}
+		opts = append(opts, runs.WithWorktrees(user.Worktree))
+	}
+	sup, reg, err := runs.Open(config.Default(), f.stateDir, warn, opts...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
 		return exitFailure
