@@ -184,6 +184,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 		r.wt, r.runSetup = wt, setup
 		r.info.Worktree = &w
 		r.mu.Unlock()
+		r.startDiffer(gitEnvOf(spec)) // before the first byte: the reader pokes it
 	}
 	if agent != nil {
 		r.startAgent(agent) // before the first byte: the reader may call it at once

@@ -167,7 +167,7 @@ func (r *run) wrapSetup(path string, args []string, env []string, steps []string
 // setupFailed reads the setup status file: the detail of a failed step, "" if none.
 // It is read without the run's lock.
 func (r *run) setupFailed() string {
-	if !r.runSetup {
+	if r.wt == nil { // a run resumed by a server after the one that started it has its wt too
 		return ""
 	}
 	b, err := os.ReadFile(r.setupFile())
