@@ -135,16 +135,17 @@ func (r *run) setupFile() string {
 	return filepath.Join(os.TempDir(), "corral-"+r.id+".setup")
 }
 
-// setupScript runs each step ($1 is the status file, $2 the shell, $3 the number of
-// steps, the steps, then the program), says which one failed into the status file and
-// exits with its status, or execs the program: the program keeps the run's pid and
-// session, and the steps are the run's own processes (a cancel ends them).
-const setupScript = `f=$1 sh=$2 n=$3; shift 3
+// setupScript runs each step ($1 is the status file, $2 the shell, $3 the main
+// checkout, $4 the number of steps, the steps, then the program), says which one
+// failed into the status file and exits with its status, or execs the program: the
+// program keeps the run's pid and session, and the steps are the run's own processes
+// (a cancel ends them). A step finds the main checkout in $CORRAL_REPO (its .env).
+const setupScript = `f=$1 sh=$2 repo=$3 n=$4; shift 4
 i=0
 while [ "$i" -lt "$n" ]; do
 	i=$((i+1)); step=$1; shift
 	printf 'corral setup %s/%s: %s\n' "$i" "$n" "$step"
-	"$sh" -c "$step"
+	CORRAL_REPO=$repo "$sh" -c "$step"
 	st=$?
 	if [ "$st" -ne 0 ]; then
 		printf '%s\n%s\n%s\n' "$st" "$i" "$step" > "$f"
@@ -157,7 +158,7 @@ exec "$@"
 
 // wrapSetup makes cmd run the setup steps first (setupScript), then its program.
 func (r *run) wrapSetup(path string, args []string, env []string, steps []string) (string, []string) {
-	wrapped := []string{"sh", "-c", setupScript, "corral-setup", r.setupFile(), shellIn(env), strconv.Itoa(len(steps))}
+	wrapped := []string{"sh", "-c", setupScript, "corral-setup", r.setupFile(), shellIn(env), r.wt.Repo, strconv.Itoa(len(steps))}
 	wrapped = append(wrapped, steps...)
 	wrapped = append(wrapped, path)
 	wrapped = append(wrapped, args[1:]...)

@@ -78,7 +78,7 @@ func TestIdleWorktreeRunsStartNoGit(t *testing.T) {
 }
 
 // gitShim is an environment whose git logs each call to log, then runs the real git.
-func gitShim(t *testing.T, log string) []string {
+func gitShim(t testing.TB, log string) []string {
 	t.Helper()
 	real, err := exec.LookPath("git")
 	if err != nil {
@@ -98,7 +98,7 @@ func gitShim(t *testing.T, log string) []string {
 	return env
 }
 
-func gitCalls(t *testing.T, log string) int {
+func gitCalls(t testing.TB, log string) int {
 	b, err := os.ReadFile(log)
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)

@@ -121,7 +121,7 @@ func TestWorktreeSetup(t *testing.T) {
 	repo := gitRepo(t)
 	root := t.TempDir()
 	id := spawn(t, s, worktreeSpec(repo, root, "echo program; cat copied",
-		"echo first step", "cp a.txt copied"))
+		"echo first step", `cp "$CORRAL_REPO/a.txt" copied`))
 	info := waitEnd(t, s, id)
 	out := string(waitOutput(t, s, id, "program"))
 	if info.Reason != Exit || *info.ExitCode != 0 {
