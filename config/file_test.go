@@ -189,6 +189,13 @@ func TestParseBad(t *testing.T) {
 		{"env outside a run", "[run.env]\nX = \"1\"\n", 1, "", "", "must follow the [[run]]"},
 		{"argv element on its own line", run + "argv = [\n  \"a\",\n  3,\n]\n", 5, `run "build"`, "argv", "want a string, not 3"},
 		{"keys not strings", "[keys]\ncancel = 3\n", 2, "[keys]", "cancel", "array of strings"},
+		{"worktree not a bool", run + "cmd = \"a\"\nworktree = \"yes\"\n", 4, `run "build"`, "worktree", "want true or false"},
+		{"branch without worktree", run + "cmd = \"a\"\nbranch = \"x\"\n", 4, `run "build"`, "branch", `set "worktree = true" too`},
+		{"bad branch", run + "cmd = \"a\"\nworktree = true\nbranch = \"a..b\"\n", 5, `run "build"`, "branch", "not a git branch name"},
+		{"empty setup step", "[worktree]\nsetup = [\n  \"true\",\n  \" \",\n]\n", 4, "[worktree]", "setup", "want a non-empty string"},
+		{"setup not a list", "[worktree]\nsetup = \"npm ci\"\n", 2, "[worktree]", "setup", "array of strings"},
+		{"worktree key unknown", "[worktree]\nroots = \"/x\"\n", 2, "[worktree]", "roots", `did you mean "root"`},
+		{"worktree_root in defaults", "[defaults]\nworktree_root = \"/x\"\n", 2, "[defaults]", "worktree_root", "root in a [worktree] table"},
 		{"host as a plain table", "[host]\nname = \"a\"\n", 1, "", "", "want [[host]]"},
 		{"host at the top level", "host = \"a\"\n", 1, "", "host", "[[host]] table"},
 		{"host without a name", "[[host]]\nssh = \"a\"\n", 1, "host #1", "", `missing key "name"`},
@@ -318,5 +325,18 @@ func TestEveryMistakeReported(t *testing.T) {
 	_, err = Parse("corral.toml", []byte(many.String()))
 	if lines := strings.Split(err.Error(), "\n"); len(lines) != 21 || lines[20] != "… and 5 more" {
 		t.Errorf("cap: %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+func TestParseWorktree(t *testing.T) {
+	f, err := Parse("/repo/corral.toml", []byte("[worktree]\nroot = \"../wts\"\nsetup = [\"cp $CORRAL_REPO/.env .\", \"npm ci\"]\n\n[[run]]\nname = \"a\"\ncmd = \"claude\"\nworktree = true\nbranch = \"feat/a\"\nbase = \"main\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Worktree.Root != "/wts" || len(f.Worktree.Setup) != 2 || f.Worktree.Line != 1 {
+		t.Fatalf("worktree %+v", f.Worktree)
+	}
+	if r := f.Runs[0]; !r.Worktree || r.Branch != "feat/a" || r.Base != "main" {
+		t.Fatalf("run %+v", r)
 	}
 }

@@ -229,12 +229,7 @@ var worktreeKeys = map[string]worktreeSetter{
 		return err
 	},
 	"setup": func(_ *decoder, w *Worktree, v value) (err error) {
-		w.Setup, err = asStrings(v, false)
-		for i, s := range w.Setup {
-			if err == nil && strings.TrimSpace(s) == "" {
-				err = atLine{v.elems[i].line, errors.New("an empty setup step")}
-			}
-		}
+		w.Setup, err = asStrings(v, false) // each a non-empty string
 		return err
 	},
 }

@@ -32,6 +32,7 @@ type Report struct {
 	Escapees    []Escapee `json:"escapees"` // fingerprint and argv of each
 	OutputTail  string    `json:"output_tail"`
 	SpawnError  string    `json:"spawn_error,omitempty"`
+	SetupError  string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
 	// RecordError: the run's record could not be written (Info.RecordErr).
 	RecordError string `json:"record_error,omitempty"`
 	// The agent and its last state (DESIGN §16), for runs an agent's rules followed
@@ -64,7 +65,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup,
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
-		SpawnError: i.SpawnErr, RecordError: i.RecordErr,
+		SpawnError: i.SpawnErr, SetupError: i.SetupErr, RecordError: i.RecordErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 	}
 	if rep.Cleanup.Steps == nil {
@@ -105,6 +106,8 @@ func Summary(i Info) string {
 		// Before the signal a held child got for it: "spawn-error (signal SIGTERM)" hid
 		// a full disk (issue 23.4).
 		fmt.Fprintf(&b, " (%s)", i.SpawnErr)
+	case i.Reason == SetupError && i.SetupErr != "":
+		fmt.Fprintf(&b, " (%s)", Printable(i.SetupErr))
 	case i.ExitCode != nil:
 		fmt.Fprintf(&b, " (exit %d)", *i.ExitCode)
 	case i.Signal != 0:

@@ -149,3 +149,36 @@ func TestWorktreeSetupFails(t *testing.T) {
 		t.Fatalf("the worktree was not kept: %v", err)
 	}
 }
+
+// The repository's own corral.toml gives its [worktree] setup and root; a mistake
+// in it is a spawn error naming its line, and nothing is made.
+func TestWorktreeRepoConfig(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	root := t.TempDir()
+	conf := filepath.Join(repo, "corral.toml")
+	if err := os.WriteFile(conf, []byte("[worktree]\nsetup = [\"echo from the repo config\"]\nroot = \""+root+"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := worktreeSpec(repo, "", "echo program")
+	id := spawn(t, s, spec)
+	info := waitEnd(t, s, id)
+	waitOutput(t, s, id, "program")
+	out, _ := s.Log(id)
+	if !strings.Contains(string(out.Bytes()), "from the repo config") || !strings.HasPrefix(info.Worktree.Path, root) {
+		t.Fatalf("output %q, worktree %s", out.Bytes(), info.Worktree.Path)
+	}
+
+	if err := os.WriteFile(conf, []byte("[worktree]\n\nsetup = \"npm ci\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := gitIn(t, repo, "for-each-ref", "refs/heads/")
+	n := len(s.Snapshot())
+	_, err := s.Spawn(worktreeSpec(repo, root, "true"))
+	if err == nil || !strings.Contains(err.Error(), "corral.toml:3") {
+		t.Fatalf("err %v, want the config's line 3", err)
+	}
+	if got := gitIn(t, repo, "for-each-ref", "refs/heads/"); got != before || len(s.Snapshot()) != n {
+		t.Fatalf("a bad config left branches %s or runs", got)
+	}
+}
