@@ -69,6 +69,9 @@ type Supervisor struct {
 	// handed to it name it; nil without one.
 	keptBy *reaper.Fingerprint
 
+	// diffQuiet, when set, replaces diffQuiet (worktree_diff.go): tests shorten it.
+	diffQuiet time.Duration
+
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
 	finalizeHook func(id string)

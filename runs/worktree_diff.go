@@ -25,6 +25,7 @@ const diffBudget = time.Minute
 // differ is a worktree run's counter.
 type differ struct {
 	env     []string
+	quiet   time.Duration // diffQuiet, or the supervisor's shorter one (tests)
 	output  chan struct{} // output came: the quiet starts over (cap 1)
 	now     chan struct{} // the agent's state changed: count now (cap 1)
 	stop    chan struct{} // closed when the run ends: the last count is finalize's
@@ -32,12 +33,13 @@ type differ struct {
 	mu      sync.Mutex // one count at a time
 }
 
-// diffQuietFor is diffQuiet, shortened by tests.
-var diffQuietFor = diffQuiet
-
 // startDiffer starts counting r's changes; r.wt is set. env is git's environment.
 func (r *run) startDiffer(env []string) {
-	d := &differ{env: env, output: make(chan struct{}, 1), now: make(chan struct{}, 1), stop: make(chan struct{})}
+	quiet := r.sup.diffQuiet
+	if quiet == 0 {
+		quiet = diffQuiet
+	}
+	d := &differ{env: env, quiet: quiet, output: make(chan struct{}, 1), now: make(chan struct{}, 1), stop: make(chan struct{})}
 	r.diff = d
 	go r.countOnChange(d)
 }
@@ -71,9 +73,9 @@ func (r *run) countOnChange(d *differ) {
 			return
 		case <-d.output:
 			if quiet == nil {
-				quiet = time.NewTimer(diffQuietFor)
+				quiet = time.NewTimer(d.quiet)
 			} else {
-				quiet.Reset(diffQuietFor)
+				quiet.Reset(d.quiet)
 			}
 			quietC = quiet.C
 			continue

@@ -12,18 +12,16 @@ import (
 	"corral/runs/workspace"
 )
 
-// shortQuiet makes worktree runs count after a short quiet, for the test.
-func shortQuiet(t *testing.T, d time.Duration) {
-	old := diffQuietFor
-	diffQuietFor = d
-	t.Cleanup(func() { diffQuietFor = old })
+// shortQuiet makes s's worktree runs count after a short quiet, for the test.
+func shortQuiet(s *Supervisor, d time.Duration) *Supervisor {
+	s.diffQuiet = d
+	return s
 }
 
 // A worktree run that writes a file shows its figures once its output went quiet,
 // while it still runs; and its last figures when it ends.
 func TestWorktreeDiffFigures(t *testing.T) {
-	shortQuiet(t, 200*time.Millisecond)
-	s := newSup(t)
+	s := shortQuiet(newSup(t), 200*time.Millisecond)
 	repo := gitRepo(t)
 	id := spawn(t, s, worktreeSpec(repo, t.TempDir(), "printf 'x\\ny\\n' > new.txt; echo uno > a.txt; echo wrote; read line; echo more >> new.txt"))
 	want := workspace.Stat{Added: 3, Removed: 2, Files: 2}
@@ -44,8 +42,7 @@ func TestWorktreeDiffFigures(t *testing.T) {
 // output, a window of many quiet spans passes without a single git process.
 func TestIdleWorktreeRunsStartNoGit(t *testing.T) {
 	quiet := 100 * time.Millisecond
-	shortQuiet(t, quiet)
-	s := newSup(t)
+	s := shortQuiet(newSup(t), quiet)
 	repo := gitRepo(t)
 	log := filepath.Join(t.TempDir(), "git.log")
 	env := gitShim(t, log)
