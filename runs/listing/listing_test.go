@@ -10,6 +10,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/workspace"
 )
 
 // Another host's corral ls --json reads back whole: the record and what ls adds
@@ -120,5 +121,29 @@ func TestHostsTableShowsHostError(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[1], "local  r1") ||
 		!regexp.MustCompile(`^far\s+not listed: host far \(ssh far\): the server does not answer within 3s$`).MatchString(lines[2]) {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// A worktree run's branch and figures are the table's last column, there only when a
+// run has a worktree.
+func TestTableBranchColumn(t *testing.T) {
+	plain := Run{Record: runs.Record{RunID: "plain", Name: "plain", Backend: runs.KindPipe, State: runs.Running}}
+	var b bytes.Buffer
+	if err := WriteTable(&b, []Run{plain}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "BRANCH") {
+		t.Fatalf("a BRANCH column without worktree runs:\n%s", b.String())
+	}
+	wt := Run{Record: runs.Record{RunID: "wt", Name: "wt", Backend: runs.KindPTY, State: runs.Running,
+		Worktree: &workspace.Worktree{Branch: "corral/fix"}, Diff: &workspace.Stat{Added: 12, Removed: 3, Files: 2}}}
+	b.Reset()
+	if err := WriteTable(&b, []Run{plain, wt}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if !strings.HasSuffix(lines[0], "BRANCH") || !strings.HasSuffix(strings.TrimSpace(lines[1]), " -") ||
+		!strings.HasSuffix(lines[2], "corral/fix +12 −3") {
+		t.Fatalf("table:\n%s", b.String())
 	}
 }

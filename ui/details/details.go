@@ -253,7 +253,7 @@ func (d Details) worktreeLines() []string {
 	}
 	return []string{
 		d.label("repo") + common.Clean(wt.Repo),
-		d.label("worktree") + common.Clean(wt.Path),
+		d.label("path") + common.Clean(wt.Path),
 		d.label("branch") + branch,
 		d.label("base") + base,
 	}

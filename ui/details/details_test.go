@@ -10,6 +10,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/workspace"
 	"corral/ui/common"
 	"corral/ui/internal/uitest"
 	"corral/watchdog"
@@ -206,5 +207,24 @@ func TestDetailsLeaseNotRenewed(t *testing.T) {
 	d.ShowRun(info, true)
 	if v := ansi.Strip(d.View()); !strings.Contains(v, "lease not renewed (registry: renew lease: no space left on device)") {
 		t.Errorf("details:\n%s", v)
+	}
+}
+
+// A worktree run's repository, worktree, branch with its figures, and base.
+func TestDetailsWorktreeLines(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(70, 16)
+	i := uitest.SixAgents()[1]
+	i.Worktree = &workspace.Worktree{Repo: "/src/app", Path: "/state/worktrees/app-1a2b/corral-fix", Branch: "corral/fix",
+		Base: "286684d1e6ac91f192215cea6bfe82e737ad416c", BaseRef: "main", NewBranch: true}
+	i.Diff = &workspace.Stat{Added: 12, Removed: 3, Files: 2}
+	d.ShowRun(i, true)
+	v := ansi.Strip(d.View())
+	for _, want := range []string{"repo    /src/app", "path    /state/worktrees/app-1a2b/corral-fix",
+		"branch  corral/fix · +12 −3", "base    main 286684d1e6ac"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in details:\n%s", want, v)
+		}
 	}
 }
