@@ -43,6 +43,17 @@ func (f *File) Effective(d Defaults) string {
 		w.kv(keyWindowSize, tomlString(f.UI.WindowSize))
 	}
 	w.notify(f.Notify)
+	if f.Worktree.Root != "" || f.Worktree.Setup != nil {
+		w.line("\n[worktree]")
+		w.optional("root", f.Worktree.Root != "", tomlString(f.Worktree.Root))
+		if f.Worktree.Setup != nil {
+			steps := make([]string, len(f.Worktree.Setup))
+			for i, st := range f.Worktree.Setup {
+				steps[i] = maskShell(st)
+			}
+			w.kv("setup", tomlStrings(steps))
+		}
+	}
 	for _, r := range f.Runs {
 		w.run(r)
 	}
@@ -120,6 +131,9 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.optional("cols", r.Cols > 0, strconv.Itoa(int(r.Cols)))
 	w.optional("rows", r.Rows > 0, strconv.Itoa(int(r.Rows)))
 	w.optional("agent", r.Agent != "", tomlString(r.Agent))
+	w.optional("worktree", r.Worktree, "true")
+	w.optional("branch", r.Branch != "", tomlString(r.Branch))
+	w.optional("base", r.Base != "", tomlString(r.Base))
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {

@@ -340,3 +340,21 @@ func TestParseWorktree(t *testing.T) {
 		t.Fatalf("run %+v", r)
 	}
 }
+
+// corral check's effective configuration shows [worktree] and a run's worktree keys,
+// and reads back as the same.
+func TestEffectiveWorktree(t *testing.T) {
+	src := "[worktree]\nroot = \"/wts\"\nsetup = [\"npm ci\"]\n\n[[run]]\nname = \"a\"\ncmd = \"claude\"\nworktree = true\nbranch = \"feat/a\"\nbase = \"main\"\n"
+	f, err := Parse("/repo/corral.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := f.Effective(Default())
+	g, err := Parse("/repo/corral.toml", []byte(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if g.Worktree.Root != "/wts" || len(g.Worktree.Setup) != 1 || !g.Runs[0].Worktree || g.Runs[0].Branch != "feat/a" || g.Runs[0].Base != "main" {
+		t.Fatalf("read back %+v %+v from\n%s", g.Worktree, g.Runs[0], out)
+	}
+}
