@@ -182,3 +182,23 @@ func TestWorktreeRepoConfig(t *testing.T) {
 		t.Fatalf("a bad config left branches %s or runs", got)
 	}
 }
+
+// A run that cannot be made once its worktree was (its name is refused) takes the
+// worktree and its branch back.
+func TestWorktreeUndoneWhenTheRunIsRefused(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	waitEnd(t, s, spawn(t, s, Spec{Shell: "true"}))
+	before := gitIn(t, repo, "for-each-ref", "refs/heads/")
+	spec := worktreeSpec(repo, t.TempDir(), "true")
+	spec.Name = "r" // the start of every run's id
+	if id, err := s.Spawn(spec); id != "" || !errors.Is(err, ErrBadSpec) {
+		t.Fatalf("id %q err %v", id, err)
+	}
+	if got := gitIn(t, repo, "for-each-ref", "refs/heads/"); got != before {
+		t.Fatalf("branches %s, were %s", got, before)
+	}
+	if wts := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
+		t.Fatalf("worktrees left: %s", wts)
+	}
+}

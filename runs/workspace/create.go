@@ -139,6 +139,9 @@ func UndoCreate(ctx context.Context, wt Worktree, env []string) error {
 		return err
 	}
 	_, err = g.run(ctx, wt.Repo, "worktree", "remove", "--force", wt.Path)
+	if err == nil {
+		os.Remove(filepath.Dir(wt.Path)) // the repository's directory under the root, when empty
+	}
 	if err == nil && wt.NewBranch {
 		_, err = g.run(ctx, wt.Repo, "branch", "-D", wt.Branch)
 	}
