@@ -3,9 +3,7 @@ package runs
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"corral/runs/workspace"
@@ -63,16 +61,6 @@ func (s *Supervisor) worktreeOf(id string) (*run, Info, workspace.Worktree, erro
 	return r, i, *i.Worktree, nil
 }
 
-// gitEnv is the environment git runs in for a run's worktree: the one the run was
-// spawned with (the user's PATH, git config and identity), not the server's.
-func (sp Spec) gitEnv() []string {
-	env := os.Environ()
-	if sp.BaseEnv != nil {
-		env = slices.Clone(sp.BaseEnv)
-	}
-	return append(env, sp.Env...)
-}
-
 // Diff is everything run id's worktree changed against its base commit, as git diff
 // prints it with o (workspace.Diff), and its figures.
 func (s *Supervisor) Diff(ctx context.Context, id string, o workspace.DiffOptions) (DiffResult, error) {
@@ -80,7 +68,7 @@ func (s *Supervisor) Diff(ctx context.Context, id string, o workspace.DiffOption
 	if err != nil {
 		return DiffResult{}, err
 	}
-	env := i.Spec.gitEnv()
+	env := gitEnvOf(i.Spec)
 	text, err := workspace.Diff(ctx, wt, env, o)
 	if err != nil {
 		return DiffResult{}, fmt.Errorf("diff %s: %w", id, err)
@@ -128,7 +116,7 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 		return FinishResult{ID: id}, err
 	}
 	res := FinishResult{ID: id, Worktree: wt}
-	env := i.Spec.gitEnv()
+	env := gitEnvOf(i.Spec)
 	if err := s.checkFinish(ctx, id, wt, env, o); err != nil {
 		return res, err
 	}

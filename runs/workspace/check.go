@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -52,18 +53,21 @@ type RemoveOptions struct {
 // untracked files, and commits that no branch left afterwards holds (the worktree's
 // own branch holds them unless o.DeleteBranch or the worktree is off its branch).
 func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Lost, error) {
-	env = gitEnv(env)
 	var l Lost
+	g, err := newGit(env)
+	if err != nil {
+		return l, err
+	}
 	head := "refs/heads/" + wt.Branch
-	if exists(wt.Path) {
-		out, err := runGit(ctx, wt.Path, env, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if present(wt.Path) {
+		out, err := g.run(ctx, wt.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 		if err != nil {
 			return l, err
 		}
 		l.Changed, l.Untracked = parseStatus(out)
 		head = "HEAD"
 	}
-	commits, err := unkept(ctx, wt, env, head, o.DeleteBranch)
+	commits, err := unkept(ctx, g, wt, head, o.DeleteBranch)
 	l.Commits = commits
 	return l, err
 }
@@ -91,7 +95,7 @@ func parseStatus(out []byte) (changed, untracked []string) {
 // unkept lists the commits reachable from head (in the worktree, or the branch when
 // the worktree is gone) that no branch, tag or remote-tracking branch holds,
 // leaving the worktree's own branch out of the keepers when it is to be deleted.
-func unkept(ctx context.Context, wt Worktree, env []string, head string, dropBranch bool) ([]string, error) {
+func unkept(ctx context.Context, g *git, wt Worktree, head string, dropBranch bool) ([]string, error) {
 	dir := wt.Path
 	if head != "HEAD" {
 		dir = wt.Repo
@@ -101,7 +105,7 @@ func unkept(ctx context.Context, wt Worktree, env []string, head string, dropBra
 		args = append(args, "--exclude="+wt.Branch)
 	}
 	args = append(args, "--branches", "--tags", "--remotes", "--")
-	out, err := runGit(ctx, dir, env, args...)
+	out, err := g.run(ctx, dir, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -112,4 +116,10 @@ func unkept(ctx context.Context, wt Worktree, env []string, head string, dropBra
 		}
 	}
 	return commits, nil
+}
+
+// present says whether path is there (a worktree the user deleted by hand is not).
+func present(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -12,14 +12,12 @@ type DiffOptions struct {
 // Diff is everything the worktree changed against its base commit, as `git diff`
 // prints it: the commits on its branch, staged, unstaged and untracked files (not the
 // ignored ones). The user's index is never touched: the changes are staged into a
-// temporary copy of it.
+// temporary copy of it (withFullIndex).
 func Diff(ctx context.Context, wt Worktree, env []string, o DiffOptions) ([]byte, error) {
-	env = gitEnv(env)
-	indexEnv, done, err := tempIndex(ctx, wt.Path, env)
+	g, err := newGit(env)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
 	args := []string{"diff", "--cached", "--no-ext-diff", "--color=never"}
 	if o.Color {
 		args[3] = "--color=always"
@@ -27,5 +25,10 @@ func Diff(ctx context.Context, wt Worktree, env []string, o DiffOptions) ([]byte
 	if o.Stat {
 		args = append(args, "--stat")
 	}
-	return runGit(ctx, wt.Path, indexEnv, append(args, wt.Base, "--")...)
+	var out []byte
+	err = withFullIndex(ctx, g, wt.Path, func(extra []string) error {
+		out, err = g.runEnv(ctx, wt.Path, extra, append(args, wt.Base, "--")...)
+		return err
+	})
+	return out, err
 }

@@ -1,13 +1,9 @@
 package workspace
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
-
-// ErrNoGit: git is not on the PATH.
-var ErrNoGit = errors.New("git not found: install git or put it on the PATH")
 
 // LostError refuses to remove a worktree that holds work nothing else keeps.
 type LostError struct {

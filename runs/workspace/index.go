@@ -2,60 +2,48 @@ package workspace
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
-// tempIndex stages everything in the worktree at path (tracked changes, deletions and
-// untracked files not ignored) into a private copy of its index, never the user's:
-// the returned env names the copy in GIT_INDEX_FILE, so `git diff --cached BASE`
-// under it is everything the worktree changed against BASE. done removes the copy.
-// The copy starts from the worktree's own index so git reuses its file stat cache
-// and hashes only what changed.
-func tempIndex(ctx context.Context, path string, env []string) (indexEnv []string, done func(), err error) {
-	out, err := runGit(ctx, path, env, "rev-parse", "--path-format=absolute", "--git-path", "index")
+// withFullIndex calls f with the variables that point git at a temporary index of
+// everything in the worktree at path — its index, then every change in its files,
+// untracked ones included (ignored ones not) — so `git diff --cached BASE` in that
+// environment is everything the worktree changed against BASE: commits on its
+// branch, staged, unstaged and untracked files. The user's own index is never written
+// (their staging stays as they left it); the temporary one is removed afterwards.
+func withFullIndex(ctx context.Context, g *git, path string, f func(extra []string) error) error {
+	idx, err := g.line(ctx, path, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	if err != nil {
-		return nil, nil, err
-	}
-	own := strings.TrimSpace(string(out))
-	if !filepath.IsAbs(own) {
-		own = filepath.Join(path, own)
+		return err
 	}
 	tmp, err := os.CreateTemp("", "corral-index-*")
 	if err != nil {
-		return nil, nil, fmt.Errorf("temporary index: %w", err)
+		return err
 	}
-	done = func() { os.Remove(tmp.Name()) }
-	if err := copyIndex(tmp, own); err != nil {
-		done()
-		return nil, nil, err
+	name := tmp.Name()
+	defer os.Remove(name)
+	// A copy of its index, so git add reuses its stat data and hashes only what
+	// changed; a worktree without one starts from an empty index.
+	if src, err := os.Open(idx); err == nil {
+		_, err = io.Copy(tmp, src)
+		src.Close()
+		if err != nil {
+			tmp.Close()
+			return err
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		tmp.Close()
+		return err
 	}
-	indexEnv = append(env[:len(env):len(env)], "GIT_INDEX_FILE="+tmp.Name())
-	if _, err := runGit(ctx, path, indexEnv, "add", "-A"); err != nil {
-		done()
-		return nil, nil, err
+	if err := tmp.Close(); err != nil {
+		return err
 	}
-	return indexEnv, done, nil
-}
-
-// copyIndex copies the index at from into to and closes it; a repository with no
-// index yet (nothing ever staged) leaves it empty, which git reads as an empty index
-// once it has written it.
-func copyIndex(to *os.File, from string) error {
-	defer to.Close()
-	src, err := os.Open(from)
-	if os.IsNotExist(err) {
-		return os.Remove(to.Name())
+	extra := []string{"GIT_INDEX_FILE=" + filepath.Clean(name), "GIT_OPTIONAL_LOCKS=0"}
+	if _, err := g.runEnv(ctx, path, extra, "add", "-A", "--", "."); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("temporary index: %w", err)
-	}
-	defer src.Close()
-	if _, err := io.Copy(to, src); err != nil {
-		return fmt.Errorf("temporary index: %w", err)
-	}
-	return nil
+	return f(extra)
 }

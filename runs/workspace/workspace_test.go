@@ -5,68 +5,27 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// gitTestEnv isolates git from the user's and the system's configuration and gives
-// commits a fixed identity.
-func gitTestEnv() []string {
-	return append(os.Environ(),
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com")
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitTestEnv()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// newRepo makes a repository on main with one commit (README).
-func newRepo(t *testing.T) string {
-	t.Helper()
-	repo := filepath.Join(t.TempDir(), "repo")
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", repo).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	write(t, filepath.Join(repo, "README"), "one\ntwo\n")
-	git(t, repo, "add", "README")
-	git(t, repo, "commit", "-q", "-m", "init")
-	return repo
-}
-
 // addWorktree makes a worktree on a new branch from main, as Create would.
 func addWorktree(t *testing.T, repo, name string) Worktree {
 	t.Helper()
 	path := filepath.Join(filepath.Dir(repo), name)
-	git(t, repo, "worktree", "add", "-q", "-b", "corral/"+name, path, "main")
+	gitT(t, repo, "worktree", "add", "-q", "-b", "corral/"+name, path, "main")
 	return Worktree{Repo: repo, Path: path, Dir: path, Branch: "corral/" + name,
-		Base: git(t, repo, "rev-parse", "main"), BaseRef: "main", NewBranch: true}
+		Base: gitT(t, repo, "rev-parse", "main"), BaseRef: "main", NewBranch: true}
 }
 
 // state is what a refusal must leave as it was.
 func state(t *testing.T, repo string, wts ...Worktree) string {
 	t.Helper()
-	s := git(t, repo, "rev-parse", "HEAD") + git(t, repo, "status", "--porcelain") +
-		git(t, repo, "branch", "-av") + git(t, repo, "worktree", "list", "--porcelain")
+	s := gitT(t, repo, "rev-parse", "HEAD") + gitT(t, repo, "status", "--porcelain") +
+		gitT(t, repo, "branch", "-av") + gitT(t, repo, "worktree", "list", "--porcelain")
 	for _, wt := range wts {
-		s += git(t, wt.Path, "status", "--porcelain", "--untracked-files=all") + git(t, wt.Path, "diff", "--cached")
+		s += gitT(t, wt.Path, "status", "--porcelain", "--untracked-files=all") + gitT(t, wt.Path, "diff", "--cached")
 	}
 	return s
 }
@@ -78,11 +37,11 @@ func TestDiffShowsOnlyItsOwnChanges(t *testing.T) {
 	for _, wt := range []Worktree{a, b} {
 		name := filepath.Base(wt.Path)
 		write(t, filepath.Join(wt.Path, "committed.txt"), "committed by "+name+"\n")
-		git(t, wt.Path, "add", "committed.txt")
-		git(t, wt.Path, "commit", "-q", "-m", "commit of "+name)
+		gitT(t, wt.Path, "add", "committed.txt")
+		gitT(t, wt.Path, "commit", "-q", "-m", "commit of "+name)
 		write(t, filepath.Join(wt.Path, "staged.txt"), "staged by "+name+"\n")
-		git(t, wt.Path, "add", "staged.txt")
-		write(t, filepath.Join(wt.Path, "README"), "one\ntwo by "+name+"\n")
+		gitT(t, wt.Path, "add", "staged.txt")
+		write(t, filepath.Join(wt.Path, "a.txt"), "one\ntwo by "+name+"\n")
 		write(t, filepath.Join(wt.Path, "untracked.txt"), "untracked by "+name+"\n")
 	}
 	before := state(t, repo, a, b)
@@ -91,7 +50,7 @@ func TestDiffShowsOnlyItsOwnChanges(t *testing.T) {
 		if name == "a" {
 			other = "b"
 		}
-		out, err := Diff(ctx, wt, gitTestEnv(), DiffOptions{})
+		out, err := Diff(ctx, wt, testEnv(), DiffOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +65,7 @@ func TestDiffShowsOnlyItsOwnChanges(t *testing.T) {
 		if bytes.Contains(out, []byte("\x1b[")) {
 			t.Errorf("diff of %s is coloured without Color", name)
 		}
-		stat, err := Diff(ctx, wt, gitTestEnv(), DiffOptions{Stat: true, Color: true})
+		stat, err := Diff(ctx, wt, testEnv(), DiffOptions{Stat: true, Color: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,11 +84,11 @@ func TestMergeLandsFirstAndRefusesConflictingSecond(t *testing.T) {
 	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
 	for _, wt := range []Worktree{a, b} {
 		write(t, filepath.Join(wt.Path, "same.txt"), "written by "+filepath.Base(wt.Path)+"\n")
-		if _, err := Commit(ctx, wt, gitTestEnv(), "work of "+filepath.Base(wt.Path)); err != nil {
+		if _, err := Commit(ctx, wt, testEnv(), "work of "+filepath.Base(wt.Path)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	into, head, err := Merge(ctx, a, gitTestEnv(), "")
+	into, head, err := Merge(ctx, a, testEnv(), "")
 	if err != nil || into != "main" || head == "" {
 		t.Fatalf("Merge(a) = %q, %q, %v", into, head, err)
 	}
@@ -137,7 +96,7 @@ func TestMergeLandsFirstAndRefusesConflictingSecond(t *testing.T) {
 		t.Fatalf("main checkout's same.txt after merging a: %q", got)
 	}
 	before := state(t, repo, a, b)
-	_, _, err = Merge(ctx, b, gitTestEnv(), "")
+	_, _, err = Merge(ctx, b, testEnv(), "")
 	var conflict *ConflictError
 	if !errors.As(err, &conflict) || len(conflict.Files) != 1 || conflict.Files[0] != "same.txt" {
 		t.Fatalf("Merge(b) = %v, want a conflict in same.txt", err)
@@ -150,17 +109,17 @@ func TestMergeLandsFirstAndRefusesConflictingSecond(t *testing.T) {
 	}
 	// Counting b's uncommitted changes as finish --commit will: a conflict found
 	// before anything is committed.
-	write(t, filepath.Join(b.Path, "README"), "changed by b, uncommitted\n")
-	write(t, filepath.Join(repo, "README"), "changed on main\n")
-	git(t, repo, "commit", "-q", "-am", "main moves on")
+	write(t, filepath.Join(b.Path, "a.txt"), "changed by b, uncommitted\n")
+	write(t, filepath.Join(repo, "a.txt"), "changed on main\n")
+	gitT(t, repo, "commit", "-q", "-am", "main moves on")
 	b2 := b
-	git(t, b.Path, "reset", "-q", "--hard", b.Base)
-	write(t, filepath.Join(b.Path, "README"), "changed by b, uncommitted\n")
+	gitT(t, b.Path, "reset", "-q", "--hard", b.Base)
+	write(t, filepath.Join(b.Path, "a.txt"), "changed by b, uncommitted\n")
 	before = state(t, repo, b2)
-	if _, _, err := CheckMerge(ctx, b2, gitTestEnv(), "", true); !errors.As(err, &conflict) || conflict.Files[0] != "README" {
-		t.Fatalf("CheckMerge with uncommitted = %v, want a conflict in README", err)
+	if _, _, err := CheckMerge(ctx, b2, testEnv(), "", true); !errors.As(err, &conflict) || conflict.Files[0] != "a.txt" {
+		t.Fatalf("CheckMerge with uncommitted = %v, want a conflict in a.txt", err)
 	}
-	if _, _, err := CheckMerge(ctx, b2, gitTestEnv(), "", false); err != nil {
+	if _, _, err := CheckMerge(ctx, b2, testEnv(), "", false); err != nil {
 		t.Fatalf("CheckMerge without uncommitted = %v", err)
 	}
 	if after := state(t, repo, b2); after != before {
@@ -173,32 +132,32 @@ func TestMergeRefusesACheckoutItCannotUse(t *testing.T) {
 	repo := newRepo(t)
 	a := addWorktree(t, repo, "a")
 	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, a, gitTestEnv(), "new"); err != nil {
+	if _, err := Commit(ctx, a, testEnv(), "new"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(repo, "README"), "dirty\n")
+	write(t, filepath.Join(repo, "a.txt"), "dirty\n")
 	var dirty *DirtyError
-	if _, _, err := Merge(ctx, a, gitTestEnv(), ""); !errors.As(err, &dirty) || dirty.Files[0] != "README" {
+	if _, _, err := Merge(ctx, a, testEnv(), ""); !errors.As(err, &dirty) || dirty.Files[0] != "a.txt" {
 		t.Fatalf("Merge into a dirty checkout = %v", err)
 	}
-	git(t, repo, "checkout", "-q", "README")
-	git(t, repo, "switch", "-q", "-c", "elsewhere")
+	gitT(t, repo, "checkout", "-q", "a.txt")
+	gitT(t, repo, "switch", "-q", "-c", "elsewhere")
 	var wrong *WrongBranchError
-	if _, _, err := Merge(ctx, a, gitTestEnv(), ""); !errors.As(err, &wrong) || wrong.On != "elsewhere" {
+	if _, _, err := Merge(ctx, a, testEnv(), ""); !errors.As(err, &wrong) || wrong.On != "elsewhere" {
 		t.Fatalf("Merge into a checkout on another branch = %v", err)
 	}
 	var noBranch *NoBranchError
-	if _, _, err := Merge(ctx, a, gitTestEnv(), "nosuch"); !errors.As(err, &noBranch) {
+	if _, _, err := Merge(ctx, a, testEnv(), "nosuch"); !errors.As(err, &noBranch) {
 		t.Fatalf("Merge into a missing branch = %v", err)
 	}
 	detached := a
 	detached.BaseRef = ""
 	var noInto *NoIntoError
-	if _, _, err := Merge(ctx, detached, gitTestEnv(), ""); !errors.As(err, &noInto) || !strings.Contains(err.Error(), "--into") {
+	if _, _, err := Merge(ctx, detached, testEnv(), ""); !errors.As(err, &noInto) || !strings.Contains(err.Error(), "--into") {
 		t.Fatalf("Merge with no base branch = %v", err)
 	}
-	git(t, repo, "switch", "-q", "main")
-	if git(t, repo, "rev-parse", "HEAD") != a.Base {
+	gitT(t, repo, "switch", "-q", "main")
+	if gitT(t, repo, "rev-parse", "HEAD") != a.Base {
 		t.Errorf("a refused merge moved main")
 	}
 }
@@ -208,43 +167,43 @@ func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
 	repo := newRepo(t)
 	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
 	write(t, filepath.Join(a.Path, "untracked.txt"), "work\n")
-	write(t, filepath.Join(a.Path, "README"), "changed\n")
+	write(t, filepath.Join(a.Path, "a.txt"), "changed\n")
 	before := state(t, repo, a, b)
-	err := Remove(ctx, a, gitTestEnv(), RemoveOptions{})
+	err := Remove(ctx, a, testEnv(), RemoveOptions{})
 	var lost *LostError
-	if !errors.As(err, &lost) || lost.Lost.Untracked[0] != "untracked.txt" || lost.Lost.Changed[0] != "README" {
+	if !errors.As(err, &lost) || lost.Lost.Untracked[0] != "untracked.txt" || lost.Lost.Changed[0] != "a.txt" {
 		t.Fatalf("Remove of a dirty worktree = %v", err)
 	}
 	if after := state(t, repo, a, b); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
 	}
-	if err := Remove(ctx, a, gitTestEnv(), RemoveOptions{Force: true}); err != nil {
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	if exists(a.Path) || !exists(b.Path) {
-		t.Errorf("after Remove --force: a exists %v, b exists %v", exists(a.Path), exists(b.Path))
+	if present(a.Path) || !present(b.Path) {
+		t.Errorf("after Remove --force: a exists %v, b exists %v", present(a.Path), present(b.Path))
 	}
-	git(t, repo, "rev-parse", "--verify", "refs/heads/corral/a") // kept
+	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/a") // kept
 
 	// b's commit is on its branch only: kept while the branch is, lost with it.
 	write(t, filepath.Join(b.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, b, gitTestEnv(), "b's work"); err != nil {
+	if _, err := Commit(ctx, b, testEnv(), "b's work"); err != nil {
 		t.Fatal(err)
 	}
 	before = state(t, repo, b)
-	if err := Remove(ctx, b, gitTestEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "b's work") {
+	if err := Remove(ctx, b, testEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "b's work") {
 		t.Fatalf("Remove --delete-branch of an unmerged branch = %v", err)
 	}
 	if after := state(t, repo, b); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
 	}
-	if _, _, err := Merge(ctx, b, gitTestEnv(), ""); err != nil {
+	if _, _, err := Merge(ctx, b, testEnv(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := Remove(ctx, b, gitTestEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+	if err := Remove(ctx, b, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
 		t.Fatalf("Remove --delete-branch of a merged branch = %v", err)
 	}
-	if out := git(t, repo, "branch", "--list", "corral/b"); out != "" || exists(b.Path) {
-		t.Errorf("merged b not removed: branch %q, path exists %v", out, exists(b.Path))
+	if out := gitT(t, repo, "branch", "--list", "corral/b"); out != "" || present(b.Path) {
+		t.Errorf("merged b not removed: branch %q, path exists %v", out, present(b.Path))
 	}
 }
