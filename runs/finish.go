@@ -135,14 +135,31 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	}
 	res.Finished.At = s.clock.Now()
 	f := res.Finished
-	r.mu.Lock()
-	r.changeLocked(EventWorktree, "finished", func(i *Info) { i.Finished = &f })
-	r.persistLocked()
-	r.mu.Unlock()
+	r.change(EventWorktree, "finished", func(i *Info) { i.Finished = &f })
 	if err != nil {
-		return res, fmt.Errorf("finish %s: %w (done: %s)", id, err, f.Done())
+		err = fmt.Errorf("finish %s: %w (done: %s)", id, err, f.Done())
 	}
-	return res, nil
+	if rerr := s.noteFinished(r, f); rerr != nil && err == nil {
+		err = fmt.Errorf("finish %s: %s, but its record does not say so: %w", id, f.Done(), rerr)
+	}
+	return res, err
+}
+
+// noteFinished writes f into the ended run's record. An ended record is final for
+// the run's lifecycle (its lease fences every other write), so this is a write of
+// its own, under the registry's lock: nothing else writes an ended run's record.
+func (s *Supervisor) noteFinished(r *run, f workspace.Finished) error {
+	if s.reg == nil || r.unrecorded {
+		return nil
+	}
+	return s.reg.withLock(func() error {
+		rec, err := s.reg.record(r.id)
+		if err != nil {
+			return err
+		}
+		rec.Finished = &f
+		return s.reg.write(rec)
+	})
 }
 
 // checkFinish refuses, before anything is done, a finish that would touch a
