@@ -107,7 +107,9 @@ func (f *fakeCore) Diff(_ context.Context, id string, _ workspace.DiffOptions) (
 	return runs.DiffResult{}, f.note("Diff", id)
 }
 func (f *fakeCore) Finish(_ context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error) {
-	return runs.FinishResult{ID: id}, f.note("Finish", id)
+	err := f.note("Finish", id, fmt.Sprintf("%+v", o))
+	res := runs.FinishResult{ID: id, Finished: workspace.Finished{Removed: true, Branch: "corral/" + id}}
+	return res, err
 }
 func (f *fakeCore) Subscribe() ([]runs.Info, *runs.Subscription) {
 	panic("ui never subscribes through its core")
