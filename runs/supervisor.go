@@ -174,7 +174,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 	r, err := s.newRun(spec, named)
 	if err != nil {
 		if wt != nil && spec.Worktree.Use == nil {
-			workspace.UndoCreate(context.Background(), *wt, gitEnvOf(spec))
+			workspace.UndoCreate(s.gitContext(context.Background()), *wt, gitEnvOf(spec))
 		}
 		return "", err
 	}
@@ -184,6 +184,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 		r.wt, r.runSetup = wt, setup
 		r.info.Worktree = &w
 		r.mu.Unlock()
+		r.startDiffer(gitEnvOf(spec)) // before the first byte: the reader pokes it
 	}
 	if agent != nil {
 		r.startAgent(agent) // before the first byte: the reader may call it at once
