@@ -69,6 +69,7 @@ func (s *Supervisor) Diff(ctx context.Context, id string, o workspace.DiffOption
 		return DiffResult{}, err
 	}
 	env := gitEnvOf(i.Spec)
+	ctx = s.gitContext(ctx)
 	text, err := workspace.Diff(ctx, wt, env, o)
 	if err != nil {
 		return DiffResult{}, fmt.Errorf("diff %s: %w", id, err)
@@ -117,6 +118,7 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	}
 	res := FinishResult{ID: id, Worktree: wt}
 	env := gitEnvOf(i.Spec)
+	ctx = s.gitContext(ctx)
 	if err := s.checkFinish(ctx, id, wt, env, o); err != nil {
 		return res, err
 	}
