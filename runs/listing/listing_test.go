@@ -10,6 +10,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/workspace"
 )
 
 // Another host's corral ls --json reads back whole: the record and what ls adds
@@ -120,5 +121,21 @@ func TestHostsTableShowsHostError(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[1], "local  r1") ||
 		!regexp.MustCompile(`^far\s+not listed: host far \(ssh far\): the server does not answer within 3s$`).MatchString(lines[2]) {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// A finished worktree run's BRANCH cell says what finishing did.
+func TestBranchCellSaysFinished(t *testing.T) {
+	rec := runs.Record{Worktree: &workspace.Worktree{Branch: "corral/fix"}, Diff: &workspace.Stat{Added: 2, Removed: 1}}
+	if got := BranchCell(rec); got != "corral/fix +2 −1" {
+		t.Errorf("unfinished: %q", got)
+	}
+	rec.Finished = &workspace.Finished{Into: "main", Removed: true, Branch: "corral/fix"}
+	if got := BranchCell(rec); got != "corral/fix +2 −1 (merged into main, removed)" {
+		t.Errorf("merged and removed: %q", got)
+	}
+	rec.Finished = &workspace.Finished{Removed: true, BranchDeleted: true}
+	if got := BranchCell(rec); got != "corral/fix +2 −1 (removed, branch deleted)" {
+		t.Errorf("discarded: %q", got)
 	}
 }
