@@ -70,11 +70,7 @@ func (s *Supervisor) Diff(ctx context.Context, id string, o workspace.DiffOption
 	}
 	env := gitEnvOf(i.Spec)
 	ctx = s.gitContext(ctx)
-	text, err := workspace.Diff(ctx, wt, env, o)
-	if err != nil {
-		return DiffResult{}, fmt.Errorf("diff %s: %w", id, err)
-	}
-	st, err := workspace.StatOf(ctx, wt, env)
+	text, st, err := workspace.DiffWithStat(ctx, wt, env, o)
 	if err != nil {
 		return DiffResult{}, fmt.Errorf("diff %s: %w", id, err)
 	}

@@ -14,9 +14,19 @@ type DiffOptions struct {
 // ignored ones). The user's index is never touched: the changes are staged into a
 // temporary copy of it (withFullIndex).
 func Diff(ctx context.Context, wt Worktree, env []string, o DiffOptions) ([]byte, error) {
+	text, _, err := diffAndStat(ctx, wt, env, o, false)
+	return text, err
+}
+
+// DiffWithStat is Diff and StatOf of one temporary index: the worktree staged once.
+func DiffWithStat(ctx context.Context, wt Worktree, env []string, o DiffOptions) ([]byte, Stat, error) {
+	return diffAndStat(ctx, wt, env, o, true)
+}
+
+func diffAndStat(ctx context.Context, wt Worktree, env []string, o DiffOptions, withStat bool) ([]byte, Stat, error) {
 	g, err := newGit(env)
 	if err != nil {
-		return nil, err
+		return nil, Stat{}, err
 	}
 	args := []string{"diff", "--cached", "--no-ext-diff", "--color=never"}
 	if o.Color {
@@ -25,10 +35,15 @@ func Diff(ctx context.Context, wt Worktree, env []string, o DiffOptions) ([]byte
 	if o.Stat {
 		args = append(args, "--stat")
 	}
-	var out []byte
+	var text []byte
+	var st Stat
 	err = withFullIndex(ctx, g, wt.Path, func(extra []string) error {
-		out, err = g.runEnv(ctx, wt.Path, extra, append(args, wt.Base, "--")...)
+		if text, err = g.runEnv(ctx, wt.Path, extra, append(args, wt.Base, "--")...); err != nil || !withStat {
+			return err
+		}
+		out, err := g.runEnv(ctx, wt.Path, extra, "diff", "--cached", "--numstat", "-z", "--no-ext-diff", wt.Base, "--")
+		st = parseNumstat(out)
 		return err
 	})
-	return out, err
+	return text, st, err
 }

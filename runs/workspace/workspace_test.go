@@ -65,6 +65,10 @@ func TestDiffShowsOnlyItsOwnChanges(t *testing.T) {
 		if bytes.Contains(out, []byte("\x1b[")) {
 			t.Errorf("diff of %s is coloured without Color", name)
 		}
+		text, st, err := DiffWithStat(ctx, wt, testEnv(), DiffOptions{})
+		if want, _ := StatOf(ctx, wt, testEnv()); err != nil || !bytes.Equal(text, out) || st != want || st.Files != 4 {
+			t.Errorf("DiffWithStat of %s: stat %+v (StatOf %+v), same text %v, %v", name, st, want, bytes.Equal(text, out), err)
+		}
 		stat, err := Diff(ctx, wt, testEnv(), DiffOptions{Stat: true, Color: true})
 		if err != nil {
 			t.Fatal(err)
