@@ -133,7 +133,7 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	}
 	res.Finished.At = s.clock.Now()
 	f := res.Finished
-	r.change(EventWorktree, "finished", func(i *Info) { i.Finished = &f })
+	r.change(EventWorktree, f.Done(), func(i *Info) { i.Finished = &f })
 	if err != nil {
 		err = fmt.Errorf("finish %s: %w (done: %s)", id, err, f.Done())
 	}

@@ -62,6 +62,5 @@ func (m Model) finished(msg FinishedMsg) (tea.Model, tea.Cmd) {
 	if msg.Result.Ended {
 		done = "ended the run, " + done
 	}
-	m.events.AddOnce(m.now, "finished "+name+": "+done, m.c.Styles.Muted)
-	return m.note("finished %s: %s", name, done)
+	return m.note("finished %s: %s", name, done) // the events pane has it from the run's event
 }

@@ -88,3 +88,14 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 		t.Fatalf("a refused finish: flash %q", h.m.flash)
 	}
 }
+
+// A finish done anywhere (another UI, corral finish) is a line of the events pane.
+func TestFinishEventIsShown(t *testing.T) {
+	h := worktreeRuns(t)
+	run := h.core.snap[1]
+	run.Finished = &workspace.Finished{Into: "main", Removed: true, Branch: "corral/codex"}
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventWorktree, Run: run, Time: t0, Detail: run.Finished.Done()}})
+	if v := h.view(); !strings.Contains(v, "codex r2 finished: merged into main, removed the worktree, kept") {
+		t.Fatalf("the events pane lacks the finish:\n%s", v)
+	}
+}
