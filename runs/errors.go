@@ -46,6 +46,8 @@ var (
 	ErrNoWorktree = errors.New("diff/finish need a run started with --worktree")
 	// ErrFinished: the run's worktree was finished (removed) already.
 	ErrFinished = errors.New("already finished")
+	// ErrFinishing: a finish of the run is under way.
+	ErrFinishing = errors.New("a finish of this run is under way")
 	// ErrWorktreeInUse: another live run works in the worktree; it is not touched.
 	ErrWorktreeInUse = errors.New("worktree in use by another run")
 )

@@ -108,7 +108,15 @@ func underDir(dir, root string) bool {
 // checkout as they were; the steps after the end check again (the agent may have
 // changed its files meanwhile), and on a refusal there the result says what was done.
 func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (FinishResult, error) {
-	r, i, wt, err := s.worktreeOf(id)
+	r, _, _, err := s.worktreeOf(id)
+	if err != nil {
+		return FinishResult{ID: id}, err
+	}
+	if !r.finishing.CompareAndSwap(false, true) {
+		return FinishResult{ID: id}, fmt.Errorf("finish %s: %w", id, ErrFinishing)
+	}
+	defer r.finishing.Store(false)
+	_, i, wt, err := s.worktreeOf(id) // as of now: a finish that just ended removed it
 	if err != nil {
 		return FinishResult{ID: id}, err
 	}

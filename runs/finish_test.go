@@ -172,3 +172,36 @@ func TestDiffAndFinishNeedAWorktree(t *testing.T) {
 		t.Fatalf("a refused finish ended the run: %s", i.State)
 	}
 }
+
+// Two finishes of one run at once: one finishes it, the other is refused, and
+// nothing is done twice.
+func TestFinishTwiceAtOnce(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	id := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, id, "ready-a")
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := s.Finish(context.Background(), id, FinishOptions{Commit: "a's work"})
+			errs <- err
+		}()
+	}
+	var ok, refused int
+	for range 2 {
+		switch err := <-errs; {
+		case err == nil:
+			ok++
+		case errors.Is(err, ErrFinishing), errors.Is(err, ErrFinished):
+			refused++
+		default:
+			t.Errorf("a finish: %v", err)
+		}
+	}
+	if ok != 1 || refused != 1 {
+		t.Fatalf("%d finished, %d refused; want one each", ok, refused)
+	}
+	if n := gitIn(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
+		t.Fatalf("corral/a has %s commits of its own, want 1", n)
+	}
+}
