@@ -95,7 +95,13 @@ func TestFinishEventIsShown(t *testing.T) {
 	run := h.core.snap[1]
 	run.Finished = &workspace.Finished{Into: "main", Removed: true, Branch: "corral/codex"}
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventWorktree, Run: run, Time: t0, Detail: run.Finished.Done()}})
-	if v := h.view(); !strings.Contains(v, "codex r2 finished: merged into main, removed the worktree, kept") {
+	h.core.snap[1] = run
+	h.key("j")
+	v := h.view()
+	if !strings.Contains(v, "codex r2 finished: merged into main, removed the worktree, kept") {
 		t.Fatalf("the events pane lacks the finish:\n%s", v)
+	}
+	if !strings.Contains(v, "finish  merged into main,") {
+		t.Fatalf("the details pane lacks the finish:\n%s", v)
 	}
 }
