@@ -137,13 +137,13 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	}
 	err = s.finishSteps(ctx, wt, env, o, &res.Finished)
 	if err != nil && res.Finished == (workspace.Finished{}) {
-		return res, fmt.Errorf("finish %s: %w", id, err)
+		return res, fmt.Errorf("finish %s: %w%s", id, err, res.done())
 	}
 	res.Finished.At = s.clock.Now()
 	f := res.Finished
 	r.change(EventWorktree, f.Done(), func(i *Info) { i.Finished = &f })
 	if err != nil {
-		err = fmt.Errorf("finish %s: %w (done: %s)", id, err, f.Done())
+		err = fmt.Errorf("finish %s: %w%s", id, err, res.done())
 	}
 	if rerr := s.noteFinished(r, f); rerr != nil && err == nil {
 		err = fmt.Errorf("finish %s: %s, but its record does not say so: %w", id, f.Done(), rerr)
@@ -151,11 +151,30 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	return res, err
 }
 
+// done is what a finish that failed part way did, for its error: " (done: ended the
+// run, committed abc…)"; "" when nothing was.
+func (res FinishResult) done() string {
+	var steps []string
+	if res.Ended {
+		steps = append(steps, "ended the run")
+	}
+	if res.Finished != (workspace.Finished{}) {
+		steps = append(steps, res.Finished.Done())
+	}
+	if len(steps) == 0 {
+		return ""
+	}
+	return " (done: " + strings.Join(steps, ", ") + ")"
+}
+
 // noteFinished writes f into the ended run's record. An ended record is final for
 // the run's lifecycle (its lease fences every other write), so this is a write of
 // its own, under the registry's lock: nothing else writes an ended run's record.
 func (s *Supervisor) noteFinished(r *run, f workspace.Finished) error {
-	if s.reg == nil || r.unrecorded {
+	r.mu.Lock()
+	unrecorded := r.unrecorded
+	r.mu.Unlock()
+	if s.reg == nil || unrecorded {
 		return nil
 	}
 	return s.reg.withLock(func() error {
