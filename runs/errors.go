@@ -45,7 +45,7 @@ var (
 	// ErrNoWorktree: diff and finish need a run started with a worktree.
 	ErrNoWorktree = errors.New("diff/finish need a run started with --worktree")
 	// ErrFinished: the run's worktree was finished (removed) already.
-	ErrFinished = errors.New("already finished")
+	ErrFinished = errors.New("finished already")
 	// ErrFinishing: a finish of the run is under way.
 	ErrFinishing = errors.New("a finish of this run is under way")
 	// ErrWorktreeInUse: another live run works in the worktree; it is not touched.

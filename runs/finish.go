@@ -56,7 +56,8 @@ func (s *Supervisor) worktreeOf(id string) (*run, Info, workspace.Worktree, erro
 	case i.Worktree == nil:
 		return nil, i, workspace.Worktree{}, fmt.Errorf("run %s has no worktree: %w", id, ErrNoWorktree)
 	case i.Finished != nil && i.Finished.Removed:
-		return nil, i, *i.Worktree, fmt.Errorf("run %s: its worktree %s was removed when it was finished: %w", id, i.Worktree.Path, ErrFinished)
+		return nil, i, *i.Worktree, fmt.Errorf("run %s was %w: its worktree %s was removed (corral info %s says what was done)",
+			id, ErrFinished, i.Worktree.Path, id)
 	}
 	return r, i, *i.Worktree, nil
 }
