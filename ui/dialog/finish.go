@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -54,13 +55,12 @@ func NewFinishForm(c *common.Common, keys *KeyMap, run runs.Info) FinishForm {
 // SetSize sets the screen size the form is centred in.
 func (f *FinishForm) SetSize(w, h int) { f.w, f.h = w, h }
 
-// Done reports whether the form ended, and its answer if it was accepted.
+// Done reports whether the form ended, and its answer if it was accepted. A branch
+// to merge into means merge, as corral finish --into does.
 func (f FinishForm) Done() (FinishAnswer, bool, bool) {
+	into := strings.TrimSpace(f.into.Value())
 	a := FinishAnswer{ID: f.run.ID, Name: f.run.Name, Live: !f.run.Ended(), Options: runs.FinishOptions{
-		Commit: f.commit.Value(), Merge: f.merge, Into: f.into.Value(), DeleteBranch: f.deleteBranch, Force: f.force}}
-	if !a.Options.Merge {
-		a.Options.Into = ""
-	}
+		Commit: f.commit.Value(), Merge: f.merge || into != "", Into: into, DeleteBranch: f.deleteBranch, Force: f.force}}
 	return a, f.ok, f.done
 }
 
