@@ -284,6 +284,7 @@ func (r *run) recordLocked() Record {
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 		AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
 	}
+	rec.Finished = i.Finished
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy
 	}

@@ -23,6 +23,7 @@ const (
 	EventShared   EventType = "shared"      // processes passed to (or from) the run that uses them (Detail: which)
 	EventDiff     EventType = "diff"        // a worktree run's changes were counted again (Info.Diff)
 	EventRemoved  EventType = "removed"     // the ended run was forgotten: watchers drop it (its last event)
+	EventWorktree EventType = "worktree"    // its worktree was finished (Info.Finished; Detail: what was done)
 )
 
 // Details a consumer tells events apart by; every other Detail is for display only.

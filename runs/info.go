@@ -91,6 +91,9 @@ type Info struct {
 	// record a restore started this one from.
 	SessionID    string `json:"session_id,omitempty"`
 	RestoredFrom string `json:"restored_from,omitempty"`
+	// Finished is what finishing the run's worktree did (Supervisor.Finish): nil
+	// until it was finished.
+	Finished *workspace.Finished `json:"finished,omitempty"`
 }
 
 // Cleanup is what ending the run took.

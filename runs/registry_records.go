@@ -73,6 +73,8 @@ type Record struct {
 	// RestoredBy is the run a restore started from this record: a record is restored
 	// once.
 	RestoredBy string `json:"restored_by,omitempty"`
+	// Finished is what finishing its worktree did (Info.Finished).
+	Finished *workspace.Finished `json:"finished,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

@@ -92,6 +92,9 @@ type run struct {
 	// second cancel while the first waits out a long grace on a root that ignores its
 	// stop signal kills at once, as a second Ctrl-C would.
 	cutGrace context.CancelFunc
+	// finishing is set while Supervisor.Finish works on the run's worktree: a second
+	// finish meanwhile is refused (finish.go).
+	finishing atomic.Bool
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes

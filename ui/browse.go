@@ -152,6 +152,11 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		return m, runCmd(core, api.Resume, sel.ID)
 	case key.Matches(k, km.Pause):
 		return m, runCmd(core, api.Pause, sel.ID)
+	case key.Matches(k, km.Finish):
+		if why := finishRefusal(sel); why != "" {
+			return m.note("%s", why)
+		}
+		m.mode = m.dlg.finish(sel, m.mode)
 	case key.Matches(k, km.Restart):
 		if why := restartRefusal(sel); why != "" {
 			return m.note("%s", why)
@@ -179,6 +184,8 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case a.Op == dialog.Detach:
 			m.detached = true
 			return m, tea.Quit
+		case a.Op == dialog.Finish:
+			return m.finishConfirmed(a.ID)
 		}
 		return m, questionCmd(m.core, a.Question)
 	case dialog.PromptAnswer:
@@ -196,6 +203,8 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
 		return m, spawnPairCmd(m.onHost(a.Host), spec)
+	case dialog.FinishAnswer:
+		return m.finishAnswered(a)
 	}
 	return m, nil
 }

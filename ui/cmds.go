@@ -112,6 +112,14 @@ func writeCmd(c Core, id string, b []byte) tea.Cmd {
 	}
 }
 
+// finishCmd finishes run id's worktree as o says (api.Finish).
+func finishCmd(c Core, id string, o runs.FinishOptions) tea.Cmd {
+	return func() tea.Msg {
+		res, err := api.Finish.Call(bg, c, api.FinishArgs{ID: id, FinishOptions: o})
+		return FinishedMsg{ID: id, Result: res, Err: err}
+	}
+}
+
 // doCmd calls one operation on run id and reports it as a DoneMsg.
 func doCmd[A, R any](c Core, op *api.Op[A, R], id string, a A) tea.Cmd {
 	return func() tea.Msg {

@@ -152,6 +152,13 @@ type (
 		// Replaces is the ended run a restart started this one in place of ("" for none).
 		Replaces string
 	}
+	// FinishedMsg reports a finish (the finish dialog): what it did, or why it
+	// refused.
+	FinishedMsg struct {
+		ID     string
+		Result runs.FinishResult
+		Err    error
+	}
 	// RemovedMsg reports a Remove; on success the run leaves the UI.
 	RemovedMsg struct {
 		ID  string

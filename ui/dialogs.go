@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/dialog"
 )
@@ -56,8 +57,15 @@ func (d *dialogs) form(from mode, hosts []string, host string) mode {
 	return m
 }
 
+// finish opens the finish dialog of run sel from mode from.
+func (d *dialogs) finish(sel runs.Info, from mode) mode {
+	m := d.from(from)
+	d.Finish(sel)
+	return m
+}
+
 // questionCmd is what a yes to a question about a run does: cancel, interrupt or
-// remove it (quitting and detaching are the model's).
+// remove it (quitting, detaching and finishing are the model's).
 func questionCmd(core Core, q dialog.Question) tea.Cmd {
 	switch q.Op {
 	case dialog.Interrupt:

@@ -187,6 +187,8 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.spawned(msg)
 	case RemovedMsg:
 		return m.removed(msg)
+	case FinishedMsg:
+		return m.finished(msg)
 	case PrefsSavedMsg:
 		m.events.ReportErr(m.now, "save layout", "", msg.Err)
 	case ReconciledMsg:

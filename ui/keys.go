@@ -44,6 +44,8 @@ type KeyMap struct {
 	PairKeys, PairDiff key.Binding
 	// Focus: every other key goes to the run.
 	Leave key.Binding
+	// A worktree run: the finish dialog (commit, merge, remove its worktree).
+	Finish key.Binding
 }
 
 // Key groups: a key may be bound once per group, and every group is one mode.
@@ -82,7 +84,7 @@ func (k *KeyMap) actions() []action {
 		{"page_down_runs", &k.NextPage, b}, {"filter", &k.Filter, b}, {"clear_filter", &k.ClearFilter, b},
 		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
 		{"detach", &k.Detach, b}, {"shutdown", &k.Shutdown, b},
-		{"pair_keys", &k.PairKeys, b}, {"pair_diff", &k.PairDiff, b},
+		{"pair_keys", &k.PairKeys, b}, {"pair_diff", &k.PairDiff, b}, {"finish", &k.Finish, b},
 		{"leave", &k.Leave, f},
 		{"scroll_up", &k.ScrollUp, s}, {"scroll_down", &k.ScrollDown, s},
 		{"page_up", &k.PageUp, s}, {"page_down", &k.PageDown, s}, {"top", &k.Top, s},
@@ -132,6 +134,7 @@ func DefaultKeyMap() KeyMap {
 		Mouse:       common.Bind("mouse on/off", "M"),
 		NextWaiting: common.Bind("next waiting run", "w"),
 		NextUnseen:  common.Bind("next unseen run", "u"),
+		Finish:      common.Bind("finish worktree (commit, merge, remove)", "F"),
 	}
 }
 
@@ -205,7 +208,7 @@ func (k KeyMap) helpGroups() []help.Group {
 			k.NextWaiting, k.NextUnseen, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
 			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
 		{Title: "The selected run", Keys: []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
-			k.PairKeys, k.PairDiff}},
+			k.PairKeys, k.PairDiff, k.Finish}},
 		{Title: "Focus", Keys: []key.Binding{k.Leave}},
 		{Title: "Transcript", Keys: []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live, k.CopyMode, k.Mark, k.Yank, k.Pager, k.Save}},
@@ -237,6 +240,7 @@ func (k KeyMap) forRow(r runlist.Row, replay bool) KeyMap {
 		k.Restart.SetHelp(k.Restart.Help().Key, "restart")
 	}
 	k.Scrollback.SetEnabled(ok)
+	k.Finish.SetEnabled(ok && finishRefusal(sel) == "")
 	if sel.Paused {
 		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
 	}

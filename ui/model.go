@@ -51,6 +51,9 @@ type Model struct {
 	dlg     dialogs
 	help    help.Model
 	guard   strayGuard // keys close behind keys that went astray are dropped (guard.go)
+	// finishing is the finish dialog's answer while the question that ends its live
+	// run is asked (finish.go).
+	finishing dialog.FinishAnswer
 
 	flash  string // a one-line notice in the status line, until the next key
 	zoom   bool
@@ -194,7 +197,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		m.follow.touched(m.now)
 		return m.handleMouse(msg)
-	case dialog.ConfirmAnswer, dialog.PromptAnswer, dialog.FormAnswer:
+	case dialog.ConfirmAnswer, dialog.PromptAnswer, dialog.FormAnswer, dialog.FinishAnswer:
 		return m.answered(msg)
 	case probeMsg: // what autoplay may read of the model (autoplay.go)
 		sel, _ := m.list.Selected()

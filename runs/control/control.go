@@ -107,9 +107,14 @@ type opts struct {
 	readySet bool // --ready-timeout was given
 	agent    string
 	hooks    string
-	timeout  time.Duration   // --timeout: how long to wait for the server's answer
-	ctx      context.Context // the verb's calls: within --timeout when given
-	args     []string
+	// diff and finish
+	stat, color         bool
+	commit, into        string
+	merge, noMerge      bool
+	deleteBranch, force bool
+	timeout             time.Duration   // --timeout: how long to wait for the server's answer
+	ctx                 context.Context // the verb's calls: within --timeout when given
+	args                []string
 }
 
 // Main runs verb with its command-line args.

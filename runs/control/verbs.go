@@ -70,6 +70,15 @@ var verbs = map[string]verb{
 		}},
 	api.Shutdown.Name(): {synopsis: "", summary: "end every run (supervisor-shutdown) and the server; none running is success",
 		args: 0, do: shutdown, noServer: alreadyShutDown},
+	api.Diff.Name(): {synopsis: "ID [--stat] [--color]",
+		summary: "what a worktree run changed against its base (commits, staged, unstaged, untracked), as git diff prints it",
+		args:    1, do: diff, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.BoolVar(&o.stat, "stat", false, "git's --stat summary instead of the patch")
+			fs.BoolVar(&o.color, "color", false, "git's colours (--color=always)")
+		}},
+	api.Finish.Name(): {synopsis: "ID [--commit MSG] [--merge | --no-merge] [--into BRANCH] [--delete-branch] [--force]",
+		summary: "end a worktree run (if live), commit, merge, remove its worktree; refuses, changing nothing, what would lose work",
+		args:    1, do: finish, flags: finishFlags},
 }
 
 // verbAgents reads the rule files here: no server answers it.
@@ -78,7 +87,7 @@ const verbAgents = "agents"
 // order is corral --help's order of the verbs.
 var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Write.Name(), api.SendKeys.Name(),
 	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Pause.Name(), api.Resume.Name(),
-	api.Remove.Name(), api.Info.Name(), api.Wait.Name(),
+	api.Remove.Name(), api.Info.Name(), api.Wait.Name(), api.Diff.Name(), api.Finish.Name(),
 	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
 
 // rawFlag is --raw of the verbs that print a run's output.

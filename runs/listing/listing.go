@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"corral/runs"
+	"corral/runs/workspace"
 )
 
 // Run is a record as corral ls prints it.
@@ -115,7 +117,29 @@ func BranchCell(r runs.Record) string {
 	if d := r.Diff; d != nil {
 		s += fmt.Sprintf(" +%d −%d", d.Added, d.Removed)
 	}
-	return s
+	return s + finishedNote(r.Finished)
+}
+
+// finishedNote says what finishing the run's worktree did: " (merged into main,
+// removed)", " (removed, branch deleted)"; "" before it was finished.
+func finishedNote(f *workspace.Finished) string {
+	if f == nil {
+		return ""
+	}
+	var what []string
+	if f.Into != "" {
+		what = append(what, "merged into "+f.Into)
+	}
+	if f.Removed {
+		what = append(what, "removed")
+	}
+	if f.BranchDeleted {
+		what = append(what, "branch deleted")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(what, ", ") + ")"
 }
 
 // header is the table's columns, row one run's cells, tab-separated.

@@ -147,3 +147,19 @@ func TestTableBranchColumn(t *testing.T) {
 		t.Fatalf("table:\n%s", b.String())
 	}
 }
+
+// A finished worktree run's BRANCH cell says what finishing did.
+func TestBranchCellSaysFinished(t *testing.T) {
+	rec := runs.Record{Worktree: &workspace.Worktree{Branch: "corral/fix"}, Diff: &workspace.Stat{Added: 2, Removed: 1}}
+	if got := BranchCell(rec); got != "corral/fix +2 −1" {
+		t.Errorf("unfinished: %q", got)
+	}
+	rec.Finished = &workspace.Finished{Into: "main", Removed: true, Branch: "corral/fix"}
+	if got := BranchCell(rec); got != "corral/fix +2 −1 (merged into main, removed)" {
+		t.Errorf("merged and removed: %q", got)
+	}
+	rec.Finished = &workspace.Finished{Removed: true, BranchDeleted: true}
+	if got := BranchCell(rec); got != "corral/fix +2 −1 (removed, branch deleted)" {
+		t.Errorf("discarded: %q", got)
+	}
+}

@@ -231,7 +231,8 @@ func (d Details) reasonLine() string {
 }
 
 // worktreeLines are a worktree run's repository, worktree, branch (with its changes
-// against the base when last counted) and base; none for a run without one.
+// against the base when last counted), base and, once finished, what finishing did;
+// none for a run without one.
 func (d Details) worktreeLines() []string {
 	wt, st := d.info.Worktree, d.c.Styles
 	if wt == nil {
@@ -251,12 +252,16 @@ func (d Details) worktreeLines() []string {
 	if wt.BaseRef != "" {
 		base = common.Clean(wt.BaseRef) + " " + st.Muted.Render(base)
 	}
-	return []string{
+	lines := []string{
 		d.label("repo") + common.Clean(wt.Repo),
 		d.label("path") + common.Clean(wt.Path),
 		d.label("branch") + branch,
 		d.label("base") + base,
 	}
+	if f := d.info.Finished; f != nil { // what finishing it did (corral finish, F)
+		lines = append(lines, d.label("finish")+common.Clean(f.Done()))
+	}
+	return lines
 }
 
 // deadlineLine is one deadline: time left of its span and its state.

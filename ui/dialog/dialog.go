@@ -39,6 +39,7 @@ const (
 	kindPrompt kind = iota
 	kindConfirm
 	kindForm
+	kindFinish
 )
 
 // Op is what a y/n question decides.
@@ -50,6 +51,7 @@ const (
 	Detach
 	Interrupt
 	Remove
+	Finish
 )
 
 // Question is what a y/n answer decides: an operation, on run ID.
@@ -90,6 +92,7 @@ type Host struct {
 	prompt  Prompt
 	confirm Confirm
 	form    Form
+	finish  FinishForm
 	w, h    int
 }
 
@@ -125,6 +128,13 @@ func (d *Host) Form(hosts []string, host string) {
 	d.open, d.kind = true, kindForm
 }
 
+// Finish opens the finish dialog of run, a run with a worktree.
+func (d *Host) Finish(run runs.Info) {
+	d.finish = NewFinishForm(d.c, d.keys, run)
+	d.finish.SetSize(d.w, d.h)
+	d.open, d.kind = true, kindFinish
+}
+
 // SetSize sizes the dialogs to the screen: the prompt and the question take the
 // status line, the form is drawn over the panes.
 func (d *Host) SetSize(w, h int) {
@@ -132,6 +142,7 @@ func (d *Host) SetSize(w, h int) {
 	d.prompt.SetSize(w, 1)
 	d.confirm.SetSize(w, 1)
 	d.form.SetSize(w, h)
+	d.finish.SetSize(w, h)
 }
 
 // Update gives a key or a paste to the open dialog (a question takes no paste). When
@@ -152,6 +163,8 @@ func (d Host) Update(msg tea.Msg) (Host, tea.Cmd) {
 			d.prompt, _ = d.prompt.Update(m)
 		case kindForm:
 			d.form, _ = d.form.Update(m)
+		case kindFinish:
+			d.finish, _ = d.finish.Update(m)
 		}
 	}
 	if answer == nil {
@@ -177,6 +190,17 @@ func (d Host) key(k tea.KeyPressMsg) (Host, tea.Msg) {
 			return d, nil
 		}
 		return d, FormAnswer{Spec: spec, Parity: d.form.Parity(), Host: d.form.Host()}
+	case kindFinish:
+		d.finish, _ = d.finish.Update(k)
+		a, ok, done := d.finish.Done()
+		if !done {
+			return d, nil
+		}
+		d.open = false
+		if !ok {
+			return d, nil
+		}
+		return d, a
 	}
 	return d.promptKey(k)
 }
@@ -235,19 +259,26 @@ func (d Host) StatusLine() (string, bool) {
 
 // View is the open form's box (see Overlay); "" for none.
 func (d Host) View() string {
-	if !d.open || d.kind != kindForm {
-		return ""
+	switch {
+	case d.open && d.kind == kindForm:
+		return d.form.View()
+	case d.open && d.kind == kindFinish:
+		return d.finish.View()
 	}
-	return d.form.View()
+	return ""
 }
 
 // Overlay draws an open form over the panes.
 func (d Host) Overlay(content string) string {
-	if !d.open || d.kind != kindForm {
-		return content
+	switch {
+	case d.open && d.kind == kindForm:
+		x, y := d.form.origin()
+		return overlay(content, d.form.Lines(), x, y)
+	case d.open && d.kind == kindFinish:
+		x, y := d.finish.origin()
+		return overlay(content, d.finish.Lines(), x, y)
 	}
-	x, y := d.form.origin()
-	return overlay(content, d.form.Lines(), x, y)
+	return content
 }
 
 // Cursor is the open prompt's cursor (on the status line) or the form's; nil with
@@ -262,6 +293,8 @@ func (d Host) Cursor() *tea.Cursor {
 		return c
 	case d.kind == kindForm:
 		return d.form.Cursor()
+	case d.kind == kindFinish:
+		return d.finish.Cursor()
 	}
 	return nil
 }

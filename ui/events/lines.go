@@ -89,7 +89,7 @@ func lifecycleEvent(t runs.EventType) bool {
 	switch t {
 	case runs.EventSpawn, runs.EventState, runs.EventCancel, runs.EventPause, runs.EventCleanup, runs.EventExit,
 		runs.EventOutput, runs.EventWatchdog, runs.EventEscape, runs.EventAgent, runs.EventNotify, runs.EventShared,
-		runs.EventRemoved:
+		runs.EventRemoved, runs.EventWorktree:
 		return true
 	}
 	return false
@@ -168,6 +168,8 @@ func (e Events) describe(ev runs.Event) (string, common.Style, bool) {
 		return fmt.Sprintf("%s agent: %s", name, common.Clean(ev.Detail)), common.StateStyle(st, i), true
 	case runs.EventNotify:
 		return fmt.Sprintf("%s notified: %s", name, common.Clean(ev.Detail)), st.Attention, true
+	case runs.EventWorktree:
+		return fmt.Sprintf("%s finished: %s", name, common.Clean(ev.Detail)), common.Style{}, true
 	}
 	return "", common.Style{}, false
 }

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/runs"
+	"corral/ui/common"
+	"corral/ui/dialog"
+)
+
+// The finish dialog of a worktree run (package dialog's FinishForm): its answer
+// finishes the run through api.Finish, after the question a cancel asks when the run
+// is live; the result, or why the finish was refused (nothing changed then), is shown
+// in the status line and the events pane.
+
+// finishRefusal says why run sel has no finish ("" if it has).
+func finishRefusal(sel runs.Info) string {
+	switch {
+	case sel.Worktree == nil:
+		return fmt.Sprintf("finish: %s has no worktree (finish needs a run started with a worktree)", sel.Name)
+	case sel.Finished != nil && sel.Finished.Removed:
+		return fmt.Sprintf("finish: %s's worktree was removed already", sel.Name)
+	}
+	return ""
+}
+
+// finishAnswered finishes the run of an accepted finish dialog: a live run is ended
+// by it, so it asks first, as a cancel does.
+func (m Model) finishAnswered(a dialog.FinishAnswer) (tea.Model, tea.Cmd) {
+	if !a.Live {
+		m.flash = "finishing " + common.Clean(a.Name) + "…"
+		return m, finishCmd(m.core, a.ID, a.Options)
+	}
+	m.finishing = a
+	q := dialog.Question{Op: dialog.Finish, ID: a.ID}
+	m.mode = m.dlg.ask(fmt.Sprintf("Cancel %s (%s) and finish its worktree?", a.Name, a.ID), q, m.mode)
+	return m, nil
+}
+
+// finishConfirmed finishes the live run the question was about, once its user said
+// yes, with the options of its dialog.
+func (m Model) finishConfirmed(id string) (tea.Model, tea.Cmd) {
+	a := m.finishing
+	m.finishing = dialog.FinishAnswer{}
+	if a.ID != id {
+		return m, nil
+	}
+	m.flash = "finishing " + common.Clean(a.Name) + "…"
+	return m, finishCmd(m.core, a.ID, a.Options)
+}
+
+// finished shows what a finish did, or its refusal.
+func (m Model) finished(msg FinishedMsg) (tea.Model, tea.Cmd) {
+	name := m.list.Label(msg.ID)
+	if msg.Err != nil {
+		m.events.ReportErr(m.now, "finish", name, msg.Err)
+		return m.note("finish %s: %v", name, msg.Err)
+	}
+	done := msg.Result.Finished.Done()
+	if msg.Result.Ended {
+		done = "ended the run, " + done
+	}
+	return m.note("finished %s: %s", name, done) // the events pane has it from the run's event
+}
