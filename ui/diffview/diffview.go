@@ -33,8 +33,8 @@ import (
 // says whether a key is its own: Typing).
 type KeyMap struct {
 	DiffUp, DiffDown, DiffHalfUp, DiffHalfDown, DiffPageUp, DiffPageDown, DiffTop, DiffBottom key.Binding
-	DiffLeft, DiffRight, DiffNextFile, DiffPrevFile, DiffNextHunk, DiffPrevHunk              key.Binding
-	DiffSearch, DiffNextMatch, DiffPrevMatch, DiffRefresh, DiffClose                         key.Binding
+	DiffLeft, DiffRight, DiffNextFile, DiffPrevFile, DiffNextHunk, DiffPrevHunk               key.Binding
+	DiffSearch, DiffNextMatch, DiffPrevMatch, DiffRefresh, DiffClose                          key.Binding
 }
 
 // DefaultKeyMap returns the diff view's default keys.

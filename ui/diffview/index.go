@@ -25,13 +25,13 @@ const (
 // reads only the lines it draws: where each line starts, what it is, where each
 // file's and each hunk's header is, and each file's name.
 type Doc struct {
-	text  []byte  // the diff, colour escapes removed
-	lower []byte  // text with ASCII letters lower-cased (the same offsets), for searches
-	start []int   // start[i] is line i's first byte; start[Len] is one past the last line's newline
-	kinds []kind  // per line
-	files []int   // the lines of file headers ("diff --git"), in order
+	text  []byte   // the diff, colour escapes removed
+	lower []byte   // text with ASCII letters lower-cased (the same offsets), for searches
+	start []int    // start[i] is line i's first byte; start[Len] is one past the last line's newline
+	kinds []kind   // per line
+	files []int    // the lines of file headers ("diff --git"), in order
 	names []string // the files' names (the new name; the old one for a deleted file)
-	hunks []int   // the lines of hunk headers ("@@"), in order
+	hunks []int    // the lines of hunk headers ("@@"), in order
 }
 
 // Len is the number of lines.
