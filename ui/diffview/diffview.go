@@ -110,10 +110,10 @@ type viewKey struct {
 
 // IndexedMsg is a diff indexed off the UI goroutine (Load's command).
 type IndexedMsg struct {
-	Gen  int
-	Doc  *Doc
-	Stat workspace.Stat
-	WT   workspace.Worktree
+	Gen      int
+	Doc      *Doc
+	Stat     workspace.Stat
+	Worktree workspace.Worktree
 }
 
 // New returns a closed view; km and pk point into the root's KeyMap.
@@ -159,7 +159,7 @@ func (m Model) Load(gen int, text []byte, stat workspace.Stat, wt workspace.Work
 	if gen != m.gen {
 		return nil
 	}
-	return func() tea.Msg { return IndexedMsg{Gen: gen, Doc: Index(text), Stat: stat, WT: wt} }
+	return func() tea.Msg { return IndexedMsg{Gen: gen, Doc: Index(text), Stat: stat, Worktree: wt} }
 }
 
 // Failed shows the read of generation gen failed.
@@ -208,8 +208,8 @@ func (m *Model) indexed(msg IndexedMsg) {
 		return
 	}
 	m.doc, m.stat, m.loading, m.err = msg.Doc, msg.Stat, false, ""
-	if msg.WT.Path != "" {
-		m.wt = msg.WT
+	if msg.Worktree.Path != "" {
+		m.wt = msg.Worktree
 	}
 	m.find(false) // a refresh keeps the search, and the place: clamped below
 	m.clamp()
