@@ -106,9 +106,11 @@ func (s *Supervisor) endedRun(rec Record) *run {
 		Agent: rec.Agent, AgentState: rec.AgentState, AgentStateSince: rec.AgentStateSince, AgentRule: rec.AgentRule,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		Cleanup: rec.Cleanup}
+	r.info.Finished = rec.Finished
 	if rec.PID != 0 { // it started (a spawn error never did); the record keeps no start time
 		r.info.StartedAt = rec.CreatedAt
 	}
+	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	if rec.Reason == SpawnError {
 		r.info.SpawnErr = rec.Detail
 	}

@@ -42,6 +42,12 @@ var (
 	// ErrPaused / ErrNotPaused: pause and resume are not idempotent toggles.
 	ErrPaused    = errors.New("run is already paused")
 	ErrNotPaused = errors.New("run is not paused")
+	// ErrNoWorktree: diff and finish need a run started with a worktree.
+	ErrNoWorktree = errors.New("diff/finish need a run started with --worktree")
+	// ErrFinished: the run's worktree was finished (removed) already.
+	ErrFinished = errors.New("already finished")
+	// ErrWorktreeInUse: another live run works in the worktree; it is not touched.
+	ErrWorktreeInUse = errors.New("worktree in use by another run")
 )
 
 // TransitionError is returned for an illegal move of the state machine.

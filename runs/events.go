@@ -22,6 +22,7 @@ const (
 	EventNotify   EventType = "notify"      // the agent needs a user who is not looking (Detail: the text)
 	EventShared   EventType = "shared"      // processes passed to (or from) the run that uses them (Detail: which)
 	EventRemoved  EventType = "removed"     // the ended run was forgotten: watchers drop it (its last event)
+	EventWorktree EventType = "worktree"    // its worktree was finished (Info.Finished)
 )
 
 // Details a consumer tells events apart by; every other Detail is for display only.

@@ -67,11 +67,14 @@ type Record struct {
 	// the run it was restored from (Info's fields of those names).
 	Worktree     *workspace.Worktree `json:"worktree,omitempty"`
 	Diff         *workspace.Stat     `json:"diff,omitempty"`
+	SetupErr     string              `json:"setup_error,omitempty"`
 	SessionID    string              `json:"session_id,omitempty"`
 	RestoredFrom string              `json:"restored_from,omitempty"`
 	// RestoredBy is the run a restore started from this record: a record is restored
 	// once.
 	RestoredBy string `json:"restored_by,omitempty"`
+	// Finished is what finishing its worktree did (Info.Finished).
+	Finished *workspace.Finished `json:"finished,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

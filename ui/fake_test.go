@@ -18,6 +18,7 @@ import (
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
+	"corral/runs/workspace"
 	"corral/ui/internal/uitest"
 )
 
@@ -101,6 +102,12 @@ func (f *fakeCore) Tail(id string) ([]byte, error)             { return nil, f.n
 func (f *fakeCore) Escapees(id string) ([]runs.Escapee, error) { return nil, f.note("Escapees", id) }
 func (f *fakeCore) Wait(_ context.Context, id string) (runs.Info, error) {
 	return runs.Info{}, f.note("Wait", id)
+}
+func (f *fakeCore) Diff(_ context.Context, id string, _ workspace.DiffOptions) (runs.DiffResult, error) {
+	return runs.DiffResult{}, f.note("Diff", id)
+}
+func (f *fakeCore) Finish(_ context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error) {
+	return runs.FinishResult{ID: id}, f.note("Finish", id)
 }
 func (f *fakeCore) Subscribe() ([]runs.Info, *runs.Subscription) {
 	panic("ui never subscribes through its core")

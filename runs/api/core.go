@@ -9,6 +9,7 @@ import (
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/workspace"
 )
 
 // Core is the supervisor the operations act on; *runs.Supervisor is one. Its methods
@@ -44,6 +45,10 @@ type Core interface {
 	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
 	Metrics() runs.Metrics
 	Shutdown(ctx context.Context) error
+
+	// A run's worktree (package runs/workspace).
+	Diff(ctx context.Context, id string, o workspace.DiffOptions) (runs.DiffResult, error)
+	Finish(ctx context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error)
 
 	// Agents (DESIGN §16).
 	Capture(id string, escapes, history bool) (runs.Capture, error)

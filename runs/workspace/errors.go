@@ -1,0 +1,78 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LostError refuses to remove a worktree that holds work nothing else keeps.
+type LostError struct {
+	Path string
+	Lost Lost
+}
+
+func (e *LostError) Error() string {
+	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; commit it (--commit MSG), merge it, or pass --force to discard it",
+		e.Path, e.Lost)
+}
+
+// DirtyError refuses a merge into a main checkout with uncommitted changes.
+type DirtyError struct {
+	Repo  string
+	Files []string
+}
+
+func (e *DirtyError) Error() string {
+	return fmt.Sprintf("main checkout %s has uncommitted changes (%s): commit or stash them there, then finish again",
+		e.Repo, list(e.Files))
+}
+
+// WrongBranchError refuses a merge into a branch the main checkout is not on: Corral
+// merges only where the user can see it, never switches their branch.
+type WrongBranchError struct {
+	Repo, On, Into string
+}
+
+func (e *WrongBranchError) Error() string {
+	on := "a detached HEAD"
+	if e.On != "" {
+		on = "branch " + e.On
+	}
+	return fmt.Sprintf("main checkout %s is on %s, not %s: run `git -C %s switch %s` first, or pass --into with the branch it is on",
+		e.Repo, on, e.Into, e.Repo, e.Into)
+}
+
+// ConflictError refuses a merge that would conflict; nothing was touched.
+type ConflictError struct {
+	Branch, Into string
+	Files        []string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("merging %s into %s would conflict in %s: nothing was changed; merge it by hand (git merge %s) or finish with --no-merge",
+		e.Branch, e.Into, list(e.Files), e.Branch)
+}
+
+// NoIntoError: the worktree's base was not a branch, so there is no default branch to
+// merge into.
+type NoIntoError struct{ Base string }
+
+func (e *NoIntoError) Error() string {
+	return fmt.Sprintf("the worktree's base %.12s was not a branch: pass --into BRANCH to say where to merge", e.Base)
+}
+
+// NoBranchError: a branch named for the merge does not exist.
+type NoBranchError struct{ Repo, Branch string }
+
+func (e *NoBranchError) Error() string {
+	return fmt.Sprintf("no branch %s in %s: pass --into with an existing branch", e.Branch, e.Repo)
+}
+
+// list names up to a few items, and how many more.
+func list(items []string) string {
+	const most = 5
+	if len(items) <= most {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:most], ", "), len(items)-most)
+}

@@ -1,0 +1,209 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// addWorktree makes a worktree on a new branch from main, as Create would.
+func addWorktree(t *testing.T, repo, name string) Worktree {
+	t.Helper()
+	path := filepath.Join(filepath.Dir(repo), name)
+	gitT(t, repo, "worktree", "add", "-q", "-b", "corral/"+name, path, "main")
+	return Worktree{Repo: repo, Path: path, Dir: path, Branch: "corral/" + name,
+		Base: gitT(t, repo, "rev-parse", "main"), BaseRef: "main", NewBranch: true}
+}
+
+// state is what a refusal must leave as it was.
+func state(t *testing.T, repo string, wts ...Worktree) string {
+	t.Helper()
+	s := gitT(t, repo, "rev-parse", "HEAD") + gitT(t, repo, "status", "--porcelain") +
+		gitT(t, repo, "branch", "-av") + gitT(t, repo, "worktree", "list", "--porcelain")
+	for _, wt := range wts {
+		s += gitT(t, wt.Path, "status", "--porcelain", "--untracked-files=all") + gitT(t, wt.Path, "diff", "--cached")
+	}
+	return s
+}
+
+func TestDiffShowsOnlyItsOwnChanges(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
+	for _, wt := range []Worktree{a, b} {
+		name := filepath.Base(wt.Path)
+		write(t, filepath.Join(wt.Path, "committed.txt"), "committed by "+name+"\n")
+		gitT(t, wt.Path, "add", "committed.txt")
+		gitT(t, wt.Path, "commit", "-q", "-m", "commit of "+name)
+		write(t, filepath.Join(wt.Path, "staged.txt"), "staged by "+name+"\n")
+		gitT(t, wt.Path, "add", "staged.txt")
+		write(t, filepath.Join(wt.Path, "a.txt"), "one\ntwo by "+name+"\n")
+		write(t, filepath.Join(wt.Path, "untracked.txt"), "untracked by "+name+"\n")
+	}
+	before := state(t, repo, a, b)
+	for _, wt := range []Worktree{a, b} {
+		name, other := filepath.Base(wt.Path), "a"
+		if name == "a" {
+			other = "b"
+		}
+		out, err := Diff(ctx, wt, testEnv(), DiffOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"+committed by " + name, "+staged by " + name, "+two by " + name, "-two", "+untracked by " + name} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("diff of %s lacks %q:\n%s", name, want, out)
+			}
+		}
+		if strings.Contains(string(out), "by "+other) {
+			t.Errorf("diff of %s shows %s's changes:\n%s", name, other, out)
+		}
+		if bytes.Contains(out, []byte("\x1b[")) {
+			t.Errorf("diff of %s is coloured without Color", name)
+		}
+		stat, err := Diff(ctx, wt, testEnv(), DiffOptions{Stat: true, Color: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(stat), "4 files changed") || !bytes.Contains(stat, []byte("\x1b[")) {
+			t.Errorf("diff --stat --color of %s:\n%q", name, stat)
+		}
+	}
+	if after := state(t, repo, a, b); after != before {
+		t.Errorf("Diff touched the repository or an index:\n%s\n---\n%s", before, after)
+	}
+}
+
+func TestMergeLandsFirstAndRefusesConflictingSecond(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
+	for _, wt := range []Worktree{a, b} {
+		write(t, filepath.Join(wt.Path, "same.txt"), "written by "+filepath.Base(wt.Path)+"\n")
+		if _, err := Commit(ctx, wt, testEnv(), "work of "+filepath.Base(wt.Path)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	into, head, err := Merge(ctx, a, testEnv(), "")
+	if err != nil || into != "main" || head == "" {
+		t.Fatalf("Merge(a) = %q, %q, %v", into, head, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo, "same.txt")); string(got) != "written by a\n" {
+		t.Fatalf("main checkout's same.txt after merging a: %q", got)
+	}
+	before := state(t, repo, a, b)
+	_, _, err = Merge(ctx, b, testEnv(), "")
+	var conflict *ConflictError
+	if !errors.As(err, &conflict) || len(conflict.Files) != 1 || conflict.Files[0] != "same.txt" {
+		t.Fatalf("Merge(b) = %v, want a conflict in same.txt", err)
+	}
+	if !strings.Contains(err.Error(), "same.txt") || !strings.Contains(err.Error(), "--no-merge") {
+		t.Errorf("the conflict's message does not say which file and what to do: %v", err)
+	}
+	if after := state(t, repo, a, b); after != before {
+		t.Errorf("a refused merge changed something:\n%s\n---\n%s", before, after)
+	}
+	// Counting b's uncommitted changes as finish --commit will: a conflict found
+	// before anything is committed.
+	write(t, filepath.Join(b.Path, "a.txt"), "changed by b, uncommitted\n")
+	write(t, filepath.Join(repo, "a.txt"), "changed on main\n")
+	gitT(t, repo, "commit", "-q", "-am", "main moves on")
+	b2 := b
+	gitT(t, b.Path, "reset", "-q", "--hard", b.Base)
+	write(t, filepath.Join(b.Path, "a.txt"), "changed by b, uncommitted\n")
+	before = state(t, repo, b2)
+	if _, _, err := CheckMerge(ctx, b2, testEnv(), "", true); !errors.As(err, &conflict) || conflict.Files[0] != "a.txt" {
+		t.Fatalf("CheckMerge with uncommitted = %v, want a conflict in a.txt", err)
+	}
+	if _, _, err := CheckMerge(ctx, b2, testEnv(), "", false); err != nil {
+		t.Fatalf("CheckMerge without uncommitted = %v", err)
+	}
+	if after := state(t, repo, b2); after != before {
+		t.Errorf("CheckMerge changed something:\n%s\n---\n%s", before, after)
+	}
+}
+
+func TestMergeRefusesACheckoutItCannotUse(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, a, testEnv(), "new"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(repo, "a.txt"), "dirty\n")
+	var dirty *DirtyError
+	if _, _, err := Merge(ctx, a, testEnv(), ""); !errors.As(err, &dirty) || dirty.Files[0] != "a.txt" {
+		t.Fatalf("Merge into a dirty checkout = %v", err)
+	}
+	gitT(t, repo, "checkout", "-q", "a.txt")
+	gitT(t, repo, "switch", "-q", "-c", "elsewhere")
+	var wrong *WrongBranchError
+	if _, _, err := Merge(ctx, a, testEnv(), ""); !errors.As(err, &wrong) || wrong.On != "elsewhere" {
+		t.Fatalf("Merge into a checkout on another branch = %v", err)
+	}
+	var noBranch *NoBranchError
+	if _, _, err := Merge(ctx, a, testEnv(), "nosuch"); !errors.As(err, &noBranch) {
+		t.Fatalf("Merge into a missing branch = %v", err)
+	}
+	detached := a
+	detached.BaseRef = ""
+	var noInto *NoIntoError
+	if _, _, err := Merge(ctx, detached, testEnv(), ""); !errors.As(err, &noInto) || !strings.Contains(err.Error(), "--into") {
+		t.Fatalf("Merge with no base branch = %v", err)
+	}
+	gitT(t, repo, "switch", "-q", "main")
+	if gitT(t, repo, "rev-parse", "HEAD") != a.Base {
+		t.Errorf("a refused merge moved main")
+	}
+}
+
+func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
+	write(t, filepath.Join(a.Path, "untracked.txt"), "work\n")
+	write(t, filepath.Join(a.Path, "a.txt"), "changed\n")
+	before := state(t, repo, a, b)
+	err := Remove(ctx, a, testEnv(), RemoveOptions{})
+	var lost *LostError
+	if !errors.As(err, &lost) || lost.Lost.Untracked[0] != "untracked.txt" || lost.Lost.Changed[0] != "a.txt" {
+		t.Fatalf("Remove of a dirty worktree = %v", err)
+	}
+	if after := state(t, repo, a, b); after != before {
+		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+	}
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if present(a.Path) || !present(b.Path) {
+		t.Errorf("after Remove --force: a exists %v, b exists %v", present(a.Path), present(b.Path))
+	}
+	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/a") // kept
+
+	// b's commit is on its branch only: kept while the branch is, lost with it.
+	write(t, filepath.Join(b.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, b, testEnv(), "b's work"); err != nil {
+		t.Fatal(err)
+	}
+	before = state(t, repo, b)
+	if err := Remove(ctx, b, testEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "b's work") {
+		t.Fatalf("Remove --delete-branch of an unmerged branch = %v", err)
+	}
+	if after := state(t, repo, b); after != before {
+		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+	}
+	if _, _, err := Merge(ctx, b, testEnv(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(ctx, b, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+		t.Fatalf("Remove --delete-branch of a merged branch = %v", err)
+	}
+	if out := gitT(t, repo, "branch", "--list", "corral/b"); out != "" || present(b.Path) {
+		t.Errorf("merged b not removed: branch %q, path exists %v", out, present(b.Path))
+	}
+}
