@@ -41,16 +41,16 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	bind := common.Bind
 	return KeyMap{
-		DiffUp: bind("diff: line up", "up", "k"), DiffDown: bind("diff: line down", "down", "j"),
-		DiffHalfUp: bind("diff: half page up", "ctrl+u", "u"), DiffHalfDown: bind("diff: half page down", "ctrl+d", "d"),
-		DiffPageUp: bind("diff: page up", "pgup", "ctrl+b", "b"), DiffPageDown: bind("diff: page down", "pgdown", "ctrl+f", "space"),
-		DiffTop: bind("diff: first line", "g", "home"), DiffBottom: bind("diff: last line", "G", "end"),
-		DiffLeft: bind("diff: scroll left", "left", "h"), DiffRight: bind("diff: scroll right", "right", "l"),
-		DiffNextFile: bind("diff: next file", "]", "tab"), DiffPrevFile: bind("diff: previous file", "[", "shift+tab"),
-		DiffNextHunk: bind("diff: next hunk", "}"), DiffPrevHunk: bind("diff: previous hunk", "{"),
-		DiffSearch: bind("diff: search", "/"), DiffNextMatch: bind("diff: next match", "n"),
-		DiffPrevMatch: bind("diff: previous match", "N"),
-		DiffRefresh:   bind("diff: read it again", "r"), DiffClose: bind("diff: close", "q", "esc"),
+		DiffUp: bind("line up", "up", "k"), DiffDown: bind("line down", "down", "j"),
+		DiffHalfUp: bind("half page up", "ctrl+u", "u"), DiffHalfDown: bind("half page down", "ctrl+d", "d"),
+		DiffPageUp: bind("page up", "pgup", "ctrl+b", "b"), DiffPageDown: bind("page down", "pgdown", "ctrl+f", "space"),
+		DiffTop: bind("first line", "g", "home"), DiffBottom: bind("last line", "G", "end"),
+		DiffLeft: bind("scroll left", "left", "h"), DiffRight: bind("scroll right", "right", "l"),
+		DiffNextFile: bind("next file", "]", "tab"), DiffPrevFile: bind("previous file", "[", "shift+tab"),
+		DiffNextHunk: bind("next hunk", "}"), DiffPrevHunk: bind("previous hunk", "{"),
+		DiffSearch: bind("search", "/"), DiffNextMatch: bind("next match", "n"),
+		DiffPrevMatch: bind("previous match", "N"),
+		DiffRefresh:   bind("read again", "r"), DiffClose: bind("close", "q", "esc"),
 	}
 }
 
