@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"corral/runs/workspace"
 )
 
@@ -121,4 +119,26 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-var _ tea.Msg = IndexedMsg{}
+// A frame's allocations do not grow with the diff: a line down and its View allocate
+// about as much on 50,000 lines as on 100 (only the window is drawn).
+func TestFrameCostDoesNotGrowWithTheDiff(t *testing.T) {
+	frame := func(lines int) float64 {
+		m := loaded(t, string(bigDiff(lines)), 200, 50)
+		m.top = lines / 2
+		m.clamp()
+		down, up := keyMsg("j"), keyMsg("k")
+		i := 0
+		return testing.AllocsPerRun(50, func() {
+			k := down
+			if i++; i%2 == 0 {
+				k = up
+			}
+			m, _ = m.Update(k)
+			_ = m.View()
+		})
+	}
+	small, big := frame(100), frame(50000)
+	if big > small*1.2+10 {
+		t.Errorf("a frame allocates %.0f times on 50,000 lines against %.0f on 100", big, small)
+	}
+}
