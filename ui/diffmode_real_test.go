@@ -32,7 +32,9 @@ func git(t *testing.T, dir string, args ...string) {
 }
 
 // The diff key on a real worktree run of a real supervisor: the run changed one file
-// and made another in its worktree, and the view shows both against its base.
+// and made another in its worktree, and the view shows both against its base. (The
+// edit changes a.txt's size, so what this tests does not lean on git's check of files
+// modified in the second their index was written.)
 func TestDiffViewOfARealWorktreeRun(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -55,7 +57,7 @@ func TestDiffViewOfARealWorktreeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sup.Shutdown(context.Background()) })
-	id, err := sup.Spawn(runs.Spec{Name: "agent", Shell: "printf 'one\\nTWO\\n' > a.txt; echo hello > new.txt", Dir: repo,
+	id, err := sup.Spawn(runs.Spec{Name: "agent", Shell: "printf 'one\\nTWO, longer\\n' > a.txt; echo hello > new.txt", Dir: repo,
 		BaseEnv: gitEnv(), Worktree: &runs.WorktreeSpec{Root: filepath.Join(state, "worktrees")}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +79,7 @@ func TestDiffViewOfARealWorktreeRun(t *testing.T) {
 	h.key("=")
 	v := h.view()
 	for _, want := range []string{"DIFF  agent corral/agent against main", "+2 −1 in 2 files", "file 1/2 a.txt",
-		"-two", "+TWO", "+hello", "new.txt"} {
+		"-two", "+TWO, longer", "+hello", "new.txt"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the diff view lacks %q:\n%s", want, v)
 		}
