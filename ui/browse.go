@@ -31,6 +31,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.Update(answer()) // routed to answered now, before the next key (the guard reads it)
 	case modeScroll:
 		return m.scrollKey(k)
+	case modeDiff:
+		return m.diffKey(k)
 	case modeFilter:
 		return m.listKey(k)
 	case modeHelp:
@@ -130,6 +132,8 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, km.Focus):
 		return m.enterFocus(sel)
+	case key.Matches(k, km.Diff):
+		return m.openDiff(sel)
 	case key.Matches(k, km.SendKeys, km.Paste, km.Submit):
 		if why := noTerminalIO(sel); why != "" {
 			return m.note("%s", why)

@@ -39,6 +39,15 @@ func snapshotCmd(c Core, all bool) tea.Cmd {
 	}
 }
 
+// diffCmd reads run id's diff against its worktree's base, plain (the diff view
+// colours it), for the view's generation gen: every page of it (api.DiffAll).
+func diffCmd(c Core, id string, gen int) tea.Cmd {
+	return func() tea.Msg {
+		r, err := api.DiffAll(bg, c, api.DiffArgs{ID: id})
+		return DiffMsg{ID: id, Gen: gen, Result: r, Err: err}
+	}
+}
+
 func metricsCmd(c Core) tea.Cmd {
 	return func() tea.Msg {
 		m, err := api.Metrics.Call(bg, c, struct{}{})

@@ -41,7 +41,8 @@ type fakeCore struct {
 	focus     []string // Focus calls, "id viewer true", in order
 	shows     []string // Show calls, "viewer id", in order
 	metrics   runs.Metrics
-	history   []runs.Event // the log's recent events (History, as client.Remote keeps them)
+	history   []runs.Event      // the log's recent events (History, as client.Remote keeps them)
+	diffs     map[string]string // run id → its diff's text (Diff, diffmode_test.go)
 }
 
 func newFake(snap ...runs.Info) *fakeCore {
@@ -103,8 +104,21 @@ func (f *fakeCore) Escapees(id string) ([]runs.Escapee, error) { return nil, f.n
 func (f *fakeCore) Wait(_ context.Context, id string) (runs.Info, error) {
 	return runs.Info{}, f.note("Wait", id)
 }
-func (f *fakeCore) Diff(_ context.Context, id string, _ workspace.DiffOptions) (runs.DiffResult, error) {
-	return runs.DiffResult{}, f.note("Diff", id)
+
+// Diff answers the diff operation from canned texts (diffs, by run id), for a run
+// with a worktree.
+func (f *fakeCore) Diff(_ context.Context, id string, o workspace.DiffOptions) (runs.DiffResult, error) {
+	if err := f.note("Diff", id, o.Stat, o.Color); err != nil {
+		return runs.DiffResult{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, i := range f.snap {
+		if i.ID == id && i.Worktree != nil {
+			return runs.DiffResult{Text: []byte(f.diffs[id]), Stat: workspace.Stat{Added: 2, Removed: 1, Files: 2}, Worktree: *i.Worktree}, nil
+		}
+	}
+	return runs.DiffResult{}, fmt.Errorf("diff %s: %w", id, runs.ErrNoWorktree)
 }
 func (f *fakeCore) Finish(_ context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error) {
 	err := f.note("Finish", id, fmt.Sprintf("%+v", o))

@@ -12,7 +12,7 @@ import (
 
 // worktreeRuns is a live worktree run (r1), an ended one (r2) and one without a
 // worktree (r3).
-func worktreeRuns(t *testing.T) *harness {
+func finishRuns(t *testing.T) *harness {
 	core := newFake()
 	a, b, c := liveRun("r1", "claude", true), endedRun("r2", "codex"), endedRun("r3", "tests")
 	a.Worktree = &workspace.Worktree{Repo: "/src/app", Path: "/state/worktrees/app/claude", Branch: "corral/claude", BaseRef: "main"}
@@ -31,7 +31,7 @@ func (h *harness) answerLater(name string) {
 // The finish dialog takes finish's choices; a live run is ended only after the
 // question a cancel asks, and the finish goes to the core in a command.
 func TestFinishDialogOfALiveRun(t *testing.T) {
-	h := worktreeRuns(t)
+	h := finishRuns(t)
 	h.key("F")
 	if h.m.mode != modeDialog || !h.m.dlg.Open() {
 		t.Fatalf("F: mode %v, dialog open %v", h.m.mode, h.m.dlg.Open())
@@ -64,7 +64,7 @@ func TestFinishDialogOfALiveRun(t *testing.T) {
 // No to the question finishes nothing; an ended run's finish asks nothing; a run
 // without a worktree has no dialog; a refusal is shown.
 func TestFinishDialogRefusalsAndNo(t *testing.T) {
-	h := worktreeRuns(t)
+	h := finishRuns(t)
 	h.key("F", "enter")
 	h.answerLater("n")
 	if len(h.core.called("Finish")) != 0 || h.m.mode != modeBrowse {
@@ -91,7 +91,7 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 
 // A finish done anywhere (another UI, corral finish) is a line of the events pane.
 func TestFinishEventIsShown(t *testing.T) {
-	h := worktreeRuns(t)
+	h := finishRuns(t)
 	run := h.core.snap[1]
 	run.Finished = &workspace.Finished{Into: "main", Removed: true, Branch: "corral/codex"}
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventWorktree, Run: run, Time: t0, Detail: run.Finished.Done()}})

@@ -8,6 +8,7 @@ import (
 
 	"corral/ui/common"
 	"corral/ui/dialog"
+	"corral/ui/diffview"
 	"corral/ui/events"
 	"corral/ui/help"
 	"corral/ui/runlist"
@@ -20,14 +21,15 @@ import (
 // The components with keys of their own have their own KeyMap, embedded here so that
 // every binding has one action name and one place to override it: the run list
 // (ListKeyMap), the terminal pane's scroll and copy modes (ScrollKeyMap), the events
-// pane (EventsKeyMap), the dialogs (DialogKeyMap) and corral replay's player
-// (ReplayKeyMap).
+// pane (EventsKeyMap), the dialogs (DialogKeyMap), corral replay's player
+// (ReplayKeyMap) and the diff view (DiffKeyMap).
 type KeyMap struct {
 	ListKeyMap
 	ScrollKeyMap
 	EventsKeyMap
 	DialogKeyMap
 	ReplayKeyMap
+	DiffKeyMap
 
 	// Browsing the runs.
 	Focus, SendKeys, Paste, Submit, Cancel, Interrupt, Pause              key.Binding
@@ -46,6 +48,8 @@ type KeyMap struct {
 	Leave key.Binding
 	// A worktree run: the finish dialog (commit, merge, remove its worktree).
 	Finish key.Binding
+	// A worktree run's diff, full screen (its keys: DiffKeyMap).
+	Diff key.Binding
 }
 
 // Key groups: a key may be bound once per group, and every group is one mode.
@@ -58,6 +62,7 @@ const (
 	groupForm    = "form"
 	groupFilter  = "filter" // the run list's filter being typed
 	groupReplay  = "replay" // before browsing's keys, under corral replay only
+	groupDiff    = "diff"   // the diff view open
 )
 
 // EventsKeyMap is the events pane's keys (events.KeyMap), named so that it embeds
@@ -100,7 +105,21 @@ func (k *KeyMap) actions() []action {
 		{"toggle", &k.Toggle, []string{groupForm}},
 		{"next_field", &k.NextField, []string{groupForm}},
 		{"prev_field", &k.PrevField, []string{groupForm}},
-	}, k.replayActions()...)
+	}, append(k.diffActions(), k.replayActions()...)...)
+}
+
+// diffActions are the diff view's key and its keys once open.
+func (k *KeyMap) diffActions() []action {
+	d := []string{groupDiff}
+	return []action{{"diff", &k.Diff, []string{groupBrowse}},
+		{"diff_up", &k.DiffUp, d}, {"diff_down", &k.DiffDown, d}, {"diff_half_up", &k.DiffHalfUp, d},
+		{"diff_half_down", &k.DiffHalfDown, d}, {"diff_page_up", &k.DiffPageUp, d}, {"diff_page_down", &k.DiffPageDown, d},
+		{"diff_top", &k.DiffTop, d}, {"diff_bottom", &k.DiffBottom, d}, {"diff_left", &k.DiffLeft, d},
+		{"diff_right", &k.DiffRight, d}, {"diff_next_file", &k.DiffNextFile, d}, {"diff_prev_file", &k.DiffPrevFile, d},
+		{"diff_next_hunk", &k.DiffNextHunk, d}, {"diff_prev_hunk", &k.DiffPrevHunk, d}, {"diff_search", &k.DiffSearch, d},
+		{"diff_next_match", &k.DiffNextMatch, d}, {"diff_prev_match", &k.DiffPrevMatch, d},
+		{"diff_refresh", &k.DiffRefresh, d}, {"diff_close", &k.DiffClose, d},
+	}
 }
 
 // ScrollKeyMap is the terminal pane's keys (package terminal), embedded in KeyMap
@@ -115,7 +134,7 @@ type ListKeyMap = runlist.KeyMap
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		ListKeyMap: runlist.DefaultKeyMap(), ScrollKeyMap: terminal.DefaultKeyMap(), EventsKeyMap: events.DefaultKeyMap(),
-		DialogKeyMap: dialog.DefaultKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(),
+		DialogKeyMap: dialog.DefaultKeyMap(), ReplayKeyMap: DefaultReplayKeyMap(), DiffKeyMap: diffview.DefaultKeyMap(),
 		Focus:    common.Bind("focus (keys go to the run)", "enter"),
 		SendKeys: common.Bind("send keys", "s"), Paste: common.Bind("paste text", "p"),
 		Submit: common.Bind("submit (paste+enter)", "S"), Cancel: common.Bind("cancel", "x"),
@@ -135,6 +154,7 @@ func DefaultKeyMap() KeyMap {
 		NextWaiting: common.Bind("next waiting run", "w"),
 		NextUnseen:  common.Bind("next unseen run", "u"),
 		Finish:      common.Bind("finish worktree (commit, merge, remove)", "F"),
+		Diff:        common.Bind("diff of its worktree", "="),
 	}
 }
 
@@ -188,7 +208,7 @@ func (k *KeyMap) check() error {
 
 // ShortHelp is the status line's help while browsing.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.Focus, k.Restart, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Filter}
+	return []key.Binding{k.Help, k.Quit, k.Focus, k.Diff, k.Restart, k.New, k.SendKeys, k.Cancel, k.Pause, k.Zoom, k.Filter}
 }
 
 // FullHelp is the help page's bindings, one group per column (help.KeyMap).
@@ -208,14 +228,28 @@ func (k KeyMap) helpGroups() []help.Group {
 			k.NextWaiting, k.NextUnseen, k.New, k.Restart, k.Remove, k.Reconcile, k.Zoom, k.Layout, k.Help, k.Quit,
 			k.Detach, k.Shutdown, k.Mouse, k.EventsUp, k.EventsDown}},
 		{Title: "The selected run", Keys: []key.Binding{k.Focus, k.SendKeys, k.Paste, k.Submit, k.Interrupt, k.Cancel, k.Pause,
-			k.PairKeys, k.PairDiff, k.Finish}},
+			k.PairKeys, k.PairDiff, k.Diff, k.Finish}},
 		{Title: "Focus", Keys: []key.Binding{k.Leave}},
 		{Title: "Transcript", Keys: []key.Binding{k.Search, k.Scrollback, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown,
 			k.Top, k.Bottom, k.NextMatch, k.PrevMatch, k.Live, k.CopyMode, k.Mark, k.Yank, k.Pager, k.Save}},
 		{Title: "Dialogs", Keys: []key.Binding{k.Accept, k.Dismiss, k.Yes, k.No, k.Toggle, k.NextField, k.PrevField}},
 		{Title: "Replay (corral replay)", Keys: []key.Binding{k.ReplayPause, k.ReplayBack, k.ReplayForward, k.ReplayStart,
 			k.ReplayEnd, k.ReplayFaster, k.ReplaySlower}},
+		{Title: "Diff view", Keys: k.diffHelp()},
 	}
+}
+
+// diffHelp is the diff view's keys for the help page, each pair of opposite moves on
+// one line by their first keys, so the help keeps its pages (README lists them all).
+func (k KeyMap) diffHelp() []key.Binding {
+	both := func(a, b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(common.HelpKeys([]string{common.FirstKey(a), common.FirstKey(b)}), desc))
+	}
+	return []key.Binding{both(k.DiffDown, k.DiffUp, "line down/up"), both(k.DiffHalfDown, k.DiffHalfUp, "half page down/up"),
+		both(k.DiffPageDown, k.DiffPageUp, "page down/up"), both(k.DiffTop, k.DiffBottom, "first/last line"),
+		both(k.DiffRight, k.DiffLeft, "scroll right/left"), both(k.DiffNextFile, k.DiffPrevFile, "next/previous file"),
+		both(k.DiffNextHunk, k.DiffPrevHunk, "next/previous hunk"), k.DiffSearch,
+		both(k.DiffNextMatch, k.DiffPrevMatch, "next/previous match"), k.DiffRefresh, k.DiffClose}
 }
 
 // forRow is the keymap with the bindings that do nothing for the selected row
@@ -241,6 +275,7 @@ func (k KeyMap) forRow(r runlist.Row, replay bool) KeyMap {
 	}
 	k.Scrollback.SetEnabled(ok)
 	k.Finish.SetEnabled(ok && finishRefusal(sel) == "")
+	k.Diff.SetEnabled(ok && sel.Worktree != nil)
 	if sel.Paused {
 		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
 	}

@@ -9,6 +9,7 @@ import (
 	"corral/runs"
 	"corral/ui/details"
 	"corral/ui/dialog"
+	"corral/ui/diffview"
 	"corral/ui/events"
 	"corral/ui/help"
 	"corral/ui/runlist"
@@ -26,6 +27,7 @@ const (
 	modeHelp                 // the help page
 	modeFilter               // the run list's filter is typed (runlist/filter.go)
 	modeQuitting             // shutting the runs down
+	modeDiff                 // the diff view is open, full screen (diffmode.go)
 )
 
 // refreshEvery is the period of the countdown tick and of the snapshot, counters and
@@ -50,10 +52,12 @@ type Model struct {
 	pair    pairView // the selected run's parity partner, shown beside it (pair.go)
 	dlg     dialogs
 	help    help.Model
-	guard   strayGuard // keys close behind keys that went astray are dropped (guard.go)
 	// finishing is the finish dialog's answer while the question that ends its live
 	// run is asked (finish.go).
 	finishing dialog.FinishAnswer
+	diff      diffview.Model // the diff view (diffmode.go)
+	diffID    string         // the run it shows
+	guard     strayGuard     // keys close behind keys that went astray are dropped (guard.go)
 
 	flash  string // a one-line notice in the status line, until the next key
 	zoom   bool
@@ -110,6 +114,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		term: newTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogs(c),
 		help: help.New(c.Common, help.Keys{Down: &c.Keys.ScrollDown, PageDown: &c.Keys.PageDown, Up: &c.Keys.ScrollUp,
 			PageUp: &c.Keys.PageUp, Leave: &c.Keys.Leave}),
+		diff: diffview.New(c.Common, &c.Keys.DiffKeyMap, diffview.PromptKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
@@ -199,6 +204,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleMouse(msg)
 	case dialog.ConfirmAnswer, dialog.PromptAnswer, dialog.FormAnswer, dialog.FinishAnswer:
 		return m.answered(msg)
+	case DiffMsg:
+		return m.diffRead(msg)
+	case diffview.IndexedMsg:
+		m.diff, _ = m.diff.Update(msg)
+		return m, nil
 	case probeMsg: // what autoplay may read of the model (autoplay.go)
 		sel, _ := m.list.Selected()
 		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.Asking()}
@@ -222,4 +232,5 @@ func (m *Model) relayout() {
 	m.events.SetSize(l.events.w, l.events.h)
 	m.dlg.SetSize(l.w, l.h)
 	m.help.SetSize(l.w, l.h)
+	m.diff.SetSize(l.w, l.h)
 }

@@ -66,6 +66,10 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 	}
+	if _, wheel := msg.(tea.MouseWheelMsg); wheel && m.mouse && m.mode == modeDiff {
+		m.diff, _ = m.diff.Update(msg)
+		return m, nil
+	}
 	if !m.mouse || m.mode != modeFocus && m.mode != modeBrowse && m.mode != modeScroll {
 		return m, nil
 	}

@@ -41,6 +41,10 @@ func (m Model) View() tea.View {
 		v.Content = m.help.View()
 		return v
 	}
+	if m.mode == modeDiff {
+		v.Content, v.MouseMode = m.diff.View(), mouseMode(false, 0, m.mouse)
+		return v
+	}
 	v.Content = m.dlg.Overlay(m.compose())
 	switch v.Cursor = m.dlg.Cursor(); m.mode {
 	case modeFocus:
