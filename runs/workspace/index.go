@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // withFullIndex calls f with the variables that point git at a temporary index of
@@ -26,9 +27,17 @@ func withFullIndex(ctx context.Context, g *git, path string, f func(extra []stri
 	name := tmp.Name()
 	defer os.Remove(name)
 	// A copy of its index, so git add reuses its stat data and hashes only what
-	// changed; a worktree without one starts from an empty index.
+	// changed; a worktree without one starts from an empty index. The copy keeps the
+	// index's modification time: git re-reads a file changed in the same second as the
+	// index was written (its stat data cannot tell), and a copy dated now would hide
+	// such an edit of the same size from the diff.
+	var mtime time.Time
 	if src, err := os.Open(idx); err == nil {
-		_, err = io.Copy(tmp, src)
+		var st os.FileInfo
+		if st, err = src.Stat(); err == nil {
+			mtime = st.ModTime()
+			_, err = io.Copy(tmp, src)
+		}
 		src.Close()
 		if err != nil {
 			tmp.Close()
@@ -40,6 +49,11 @@ func withFullIndex(ctx context.Context, g *git, path string, f func(extra []stri
 	}
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	if !mtime.IsZero() {
+		if err := os.Chtimes(name, mtime, mtime); err != nil {
+			return err
+		}
 	}
 	extra := []string{"GIT_INDEX_FILE=" + filepath.Clean(name), "GIT_OPTIONAL_LOCKS=0"}
 	if _, err := g.runEnv(ctx, path, extra, "add", "-A", "--", "."); err != nil {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // addWorktree makes a worktree on a new branch from main, as Create would.
@@ -209,5 +211,50 @@ func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
 	}
 	if out := gitT(t, repo, "branch", "--list", "corral/b"); out != "" || present(b.Path) {
 		t.Errorf("merged b not removed: branch %q, path exists %v", out, present(b.Path))
+	}
+}
+
+// An edit of the same size in the same second as the worktree's index was written is
+// seen: git's stat data cannot tell it from the checked-out file, so only the index's
+// own time makes git read it again, and the temporary index must keep that time.
+func TestDiffSeesASameSizeEditInTheIndexSecond(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	for try := 0; ; try++ {
+		wt := addWorktree(t, repo, fmt.Sprintf("racy%d", try))
+		file := filepath.Join(wt.Path, "a.txt")
+		old, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit := bytes.ToUpper(old)
+		if bytes.Equal(edit, old) || len(edit) != len(old) {
+			t.Fatalf("a.txt %q has no same-size edit", old)
+		}
+		write(t, file, string(edit))
+		idx, err1 := os.Stat(filepath.Join(gitT(t, wt.Path, "rev-parse", "--path-format=absolute", "--git-path", "index")))
+		st, err2 := os.Stat(file)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if idx.ModTime().Unix() != st.ModTime().Unix() {
+			if try == 20 {
+				t.Skip("never edited within the second the index was written")
+			}
+			continue // a second boundary fell between them: the case is not made
+		}
+		// The diff is read in a later second, as a user reads it after the agent's
+		// edit: a temporary index dated then would make the edit look checked out.
+		for time.Now().Unix() <= st.ModTime().Unix() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		out, err := Diff(ctx, wt, testEnv(), DiffOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "+" + strings.ReplaceAll(strings.TrimSpace(string(edit)), "\n", "\n+"); !strings.Contains(string(out), want) {
+			t.Fatalf("the diff misses a same-size edit made in the index's second:\n%s", out)
+		}
+		return
 	}
 }
