@@ -120,6 +120,7 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.optional("cols", r.Cols > 0, strconv.Itoa(int(r.Cols)))
 	w.optional("rows", r.Rows > 0, strconv.Itoa(int(r.Rows)))
 	w.optional("agent", r.Agent != "", tomlString(r.Agent))
+	w.optional("restore", r.Restore, "true")
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {

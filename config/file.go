@@ -133,6 +133,9 @@ type RunEntry struct {
 	// command does not say ("claude", "codex", …; "none" for no detection).
 	Agent     string
 	AgentLine int
+	// Restore starts a plain command again after a reboot (corral restore), as agents
+	// are; false for commands, which are not restored unless they say so.
+	Restore bool
 }
 
 // Load reads and validates the config file at path. A missing file is an error

@@ -282,7 +282,7 @@ func (r *run) recordLocked() Record {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
-		AgentBy: i.AgentBy,
+		AgentBy: i.AgentBy, SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy

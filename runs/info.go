@@ -88,6 +88,8 @@ type Info struct {
 	// record a restore started this one from.
 	SessionID    string `json:"session_id,omitempty"`
 	RestoredFrom string `json:"restored_from,omitempty"`
+	// RestoredBy is the run a restore started from this (lost) run's record.
+	RestoredBy string `json:"restored_by,omitempty"`
 }
 
 // Cleanup is what ending the run took.

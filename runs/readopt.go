@@ -251,7 +251,8 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
 		StartedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
-		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
+		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
+		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
 	s.logPaths(r)
 	now := s.clock.Now()
 	// The last output: the record's is as of the old server's last heartbeat; its

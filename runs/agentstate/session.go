@@ -141,6 +141,37 @@ func (s *Session) ResumeArgv(a *Agent, argv []string, id string) (out []string, 
 	return out, true
 }
 
+// FreshArgv is argv started as a new conversation: the options that name or pick a
+// conversation (drop) taken out, the rest (an initial prompt too) as it was.
+func (s *Session) FreshArgv(a *Agent, argv []string) []string {
+	if s == nil {
+		return argv
+	}
+	at := a.Program(argv)
+	if at < 0 {
+		return argv
+	}
+	out := slices.Clone(argv[:at+1])
+	args := argv[at+1:]
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w == "--" {
+			return append(out, args[i:]...)
+		}
+		name, _, eq := strings.Cut(w, "=")
+		switch {
+		case slices.Contains(s.Drop, name+"="):
+			if !eq {
+				i++
+			}
+		case slices.Contains(s.Drop, name):
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // HookID is the conversation id a hook's payload fields name (HookReport.IDs), "" if
 // none of the session's hook keys is there.
 func (s *Session) HookID(ids map[string]string) string {

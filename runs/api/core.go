@@ -44,6 +44,9 @@ type Core interface {
 	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
 	Metrics() runs.Metrics
 	Shutdown(ctx context.Context) error
+	// Restore starts lost runs again after a reboot, resuming their agents'
+	// conversations (runs/restore.go).
+	Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.Restored, error)
 
 	// Agents (DESIGN §16).
 	Capture(id string, escapes, history bool) (runs.Capture, error)
