@@ -39,6 +39,8 @@ func (d *decoder) table(t table) error {
 		return d.ui(t)
 	case !t.array && slices.Equal(t.key, []string{"notify"}):
 		return d.notify(t)
+	case !t.array && slices.Equal(t.key, []string{"worktree"}):
+		return d.worktree(t)
 	case t.array && slices.Equal(t.key, []string{"run"}):
 		return d.run(t)
 	case !t.array && slices.Equal(t.key, []string{"run", "env"}):
@@ -52,7 +54,7 @@ func (d *decoder) table(t table) error {
 	}
 	msg := "unknown table " + tableName(t.key, t.array)
 	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "ui": "[ui]", "notify": "[notify]",
-		"run": "[[run]]", "run.env": "[run.env]", "host": "[[host]]"}
+		"worktree": "[worktree]", "run": "[[run]]", "run.env": "[run.env]", "host": "[[host]]"}
 	if s := closest(strings.Join(t.key, "."), slices.Sorted(maps.Keys(known))); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", known[s])
 	}
@@ -65,12 +67,14 @@ func (d *decoder) topLevel(t table) error {
 		k := p.key[0]
 		msg := "unknown key at the top level"
 		switch {
-		case k == "defaults" || k == "keys" || k == "ui" || k == "notify":
+		case k == "defaults" || k == "keys" || k == "ui" || k == "notify" || k == "worktree":
 			msg = fmt.Sprintf("write it as a [%s] table", k)
 		case k == "run":
 			msg = "write each run as a [[run]] table"
 		case k == "host":
 			msg = "write each host as a [[host]] table"
+		case k == "worktree_root":
+			msg = "write it as root in a [worktree] table"
 		case defaultsKeys[k] != nil:
 			msg += " (it belongs in [defaults])"
 		case runKeys[k] != nil:
@@ -88,6 +92,10 @@ func (d *decoder) defaults(t table) error {
 	fd.Set = map[string]bool{}
 	for _, p := range t.pairs {
 		set := defaultsKeys[p.key[0]]
+		if len(p.key) == 1 && p.key[0] == "worktree_root" {
+			d.note(d.fail(p.line, "[defaults]", p.key[0], errors.New("write it as root in a [worktree] table")))
+			continue
+		}
 		if len(p.key) != 1 || set == nil {
 			d.note(unknownKey(d, p, "[defaults]", defaultsKeys))
 			continue

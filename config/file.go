@@ -36,6 +36,16 @@ type File struct {
 	KeyLines map[string]int      // action name → its line in [keys], for the UI's complaints
 	UI       FileUI
 	Notify   Notify
+	Worktree Worktree
+}
+
+// Worktree is the [worktree] table: where runs' git worktrees are made and what runs
+// in a new one before its program. In a repository's own corral.toml (at its top) it
+// is that repository's; in the server's config it is every repository's that has none.
+type Worktree struct {
+	Root  string   // relative paths are resolved against the file's directory; "": the state dir's worktrees/
+	Setup []string // shell command lines, run in order in the new worktree
+	Line  int      // of the [worktree] table, for messages
 }
 
 // Notify is the [notify] table: how a user who is elsewhere is told that an agent
@@ -136,6 +146,10 @@ type RunEntry struct {
 	// Restore starts a plain command again after a reboot (corral restore), as agents
 	// are; false for commands, which are not restored unless they say so.
 	Restore bool
+	// Worktree gives the run a git worktree of its own, on Branch (""; corral/<name>)
+	// made from Base ("": HEAD).
+	Worktree     bool
+	Branch, Base string
 }
 
 // Load reads and validates the config file at path. A missing file is an error

@@ -78,6 +78,11 @@ func (d *decoder) checkRun(r RunEntry, in string, seen map[string]int) error {
 	case !hasCmd && !hasArgv:
 		return d.fail(r.Line, in, "", errors.New(`missing "cmd" (a shell command line) or "argv" (a program and its arguments)`))
 	}
+	for _, k := range []string{"branch", "base"} {
+		if line, has := seen[k]; has && !r.Worktree {
+			return d.fail(line, in, k, errors.New(`set "worktree = true" too: a branch and a base are its worktree's`))
+		}
+	}
 	for _, k := range [2][2]string{{"cols", "rows"}, {"rows", "cols"}} {
 		line, has := seen[k[0]]
 		if _, pair := seen[k[1]]; has && !pair {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // The keys of corral.toml, as spelled in the file.
@@ -136,6 +137,24 @@ var runKeys = map[string]runSetter{
 		r.EscapePolicy, err = asChoice(v, EscapeOwn, EscapeFail, EscapeWarn)
 		return err
 	},
+	"worktree": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.Worktree, err = asBool(v)
+		return err
+	},
+	"branch": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.Branch, err = asText(v)
+		if err == nil && (r.Branch == "" || strings.ContainsAny(r.Branch, " ~^:?*[\\") || strings.Contains(r.Branch, "..")) {
+			err = fmt.Errorf("%q is not a git branch name", r.Branch)
+		}
+		return err
+	},
+	"base": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.Base, err = asText(v)
+		if err == nil && strings.TrimSpace(r.Base) == "" {
+			err = errors.New("want a commit, branch or tag")
+		}
+		return err
+	},
 	"autostart": func(_ *decoder, r *RunEntry, v value) (err error) {
 		r.Autostart, err = asBool(v)
 		return err
@@ -199,4 +218,44 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+type worktreeSetter func(d *decoder, w *Worktree, v value) error
+
+// worktreeKeys are the keys of [worktree].
+var worktreeKeys = map[string]worktreeSetter{
+	"root": func(d *decoder, w *Worktree, v value) error {
+		s, err := asText(v)
+		if err == nil && s == "" {
+			err = errors.New("want a directory (relative to this file's)")
+		}
+		w.Root = d.resolve(s)
+		return err
+	},
+	"setup": func(_ *decoder, w *Worktree, v value) (err error) {
+		w.Setup, err = asStrings(v, false)
+		for i, s := range w.Setup {
+			if err == nil && strings.TrimSpace(s) == "" {
+				err = atLine{v.elems[i].line, errors.New("an empty setup step")}
+			}
+		}
+		return err
+	},
+}
+
+// worktree reads [worktree]: where runs' worktrees go and the setup steps run in a
+// new one.
+func (d *decoder) worktree(t table) error {
+	d.f.Worktree.Line = t.line
+	for _, p := range t.pairs {
+		set := worktreeKeys[p.key[0]]
+		if len(p.key) != 1 || set == nil {
+			d.note(unknownKey(d, p, "[worktree]", worktreeKeys))
+			continue
+		}
+		if err := set(d, &d.f.Worktree, p.val); err != nil {
+			d.note(d.fail(p.line, "[worktree]", p.key[0], err))
+		}
+	}
+	return nil
 }

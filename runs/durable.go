@@ -282,7 +282,8 @@ func (r *run) recordLocked() Record {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
-		AgentBy: i.AgentBy, SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
+		AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
+		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy

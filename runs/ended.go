@@ -109,6 +109,7 @@ func (s *Supervisor) endedRun(rec Record) *run {
 	if rec.PID != 0 { // it started (a spawn error never did); the record keeps no start time
 		r.info.StartedAt = rec.CreatedAt
 	}
+	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	if rec.Reason == SpawnError {
 		r.info.SpawnErr = rec.Detail
 	}

@@ -18,6 +18,9 @@ func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 	if s.Escape == "" {
 		s.Escape = EscapePolicy(d.EscapePolicy)
 	}
+	if e.Worktree {
+		s.Worktree = &WorktreeSpec{Branch: e.Branch, Base: e.Base}
+	}
 	if e.TimeoutSet {
 		s.Timeout = e.Timeout
 	}

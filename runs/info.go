@@ -27,6 +27,9 @@ type Info struct {
 	ExitCode *int   `json:"exit_code"`        // set when the root exited with a code
 	Signal   int    `json:"signal,omitempty"` // set when the root died of a signal
 	SpawnErr string `json:"spawn_error,omitempty"`
+	// SetupErr is, for a run ended with setup-error, which setup step of its new
+	// worktree failed and how, and where the worktree was kept.
+	SetupErr string `json:"setup_error,omitempty"`
 	// RecordErr is why the run's record in the state dir could not be written (a full
 	// disk: the errno and the path), set once Corral gave up on a write and cleared by
 	// a later one that lands. corral run warns of it and exits non-zero (issue 23.4).

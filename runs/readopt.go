@@ -253,6 +253,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
+	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	s.logPaths(r)
 	now := s.clock.Now()
 	// The last output: the record's is as of the old server's last heartbeat; its

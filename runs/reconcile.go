@@ -503,6 +503,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
 		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees), Shared: len(rec.Shared),
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
+	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	r.wd = watchdog.New(watchdog.Config{}, s.clock, nil) // its deadlines were the old owner's
 	s.mu.Lock()
 	s.runs[r.id] = r

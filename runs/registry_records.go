@@ -67,6 +67,7 @@ type Record struct {
 	// the run it was restored from (Info's fields of those names).
 	Worktree     *workspace.Worktree `json:"worktree,omitempty"`
 	Diff         *workspace.Stat     `json:"diff,omitempty"`
+	SetupErr     string              `json:"setup_error,omitempty"`
 	SessionID    string              `json:"session_id,omitempty"`
 	RestoredFrom string              `json:"restored_from,omitempty"`
 	// RestoredBy is the run a restore started from this record: a record is restored

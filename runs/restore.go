@@ -164,7 +164,17 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 		return refuse("it never started (%s)", rec.Reason)
 	}
 	spec := rec.Spec
-	spec.Worktree = nil // its worktree is there: not made again, its setup not run again
+	spec.Worktree = nil
+	if wt := rec.Worktree; wt != nil {
+		// Its worktree is there: the run starts in it again, nothing made, no setup
+		// step run again.
+		if _, err := os.Stat(wt.Dir); err != nil {
+			return refuse("its worktree %s is gone (finished or removed): nothing to start it in", wt.Path)
+		}
+		w := *wt
+		spec.Worktree = &WorktreeSpec{Use: &w}
+		res.Dir = wt.Dir
+	}
 	spec.BaseEnv = o.BaseEnv
 	if spec.BaseEnv == nil {
 		spec.BaseEnv = os.Environ()

@@ -12,6 +12,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/keeper"
+	"corral/runs/workspace"
 	"corral/watchdog"
 )
 
@@ -33,6 +34,10 @@ type run struct {
 	once   sync.Once     // the finalizer runs exactly once
 	tx     [2]*transcript
 	cast   *castFile // PTY runs with a log dir: the asciicast recording
+	// wt is its worktree (nil: none) and runSetup says its setup steps run before its
+	// program (a worktree made for it now); both set when it is made, never changed.
+	wt       *workspace.Worktree
+	runSetup bool
 
 	mu          sync.Mutex
 	info        Info
@@ -183,6 +188,9 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
+	if steps := r.setupSteps(); len(steps) > 0 && cmd.Err == nil {
+		cmd.Path, cmd.Args = r.wrapSetup(cmd.Path, cmd.Args, cmd.Env, steps)
+	}
 	cmd.Env = append(cmd.Env, RunSecretEnv+"="+r.secret)
 	if r.sup.reg != nil { // corral hook, run by the run's agent, finds the server by it
 		cmd.Env = append(cmd.Env, StateDirEnv+"="+r.sup.reg.Dir())

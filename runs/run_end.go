@@ -236,6 +236,7 @@ func (r *run) target() reaper.Target {
 
 // finish records the exit status and moves the run to exited.
 func (r *run) finish(werr error, forced bool) {
+	setupErr := r.setupFailed()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	code, sig := exitStatus(r.cmd, werr)
@@ -246,6 +247,9 @@ func (r *run) finish(werr error, forced bool) {
 		i.ExitCode, i.Signal = code, sig
 		if i.Reason == Exit && sig != 0 {
 			i.Reason = Signal // killed by a signal Corral did not send
+		}
+		if i.Reason == Exit && setupErr != "" {
+			i.Reason, i.SetupErr = SetupError, setupErr
 		}
 		i.EndedAt = r.sup.clock.Now()
 		i.Cleanup.OutputForced = forced

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"corral/config"
+	"corral/runs/workspace"
 )
 
 // Spec is what to run and how. A run is either Argv (exec'd directly) or Shell (one
@@ -82,8 +83,12 @@ type WorktreeSpec struct {
 	Base   string `json:"base,omitempty"`   // "": HEAD of the repository holding the run's directory
 	Root   string `json:"root,omitempty"`   // where worktrees go; "": the config's worktree_root
 	// Setup is shell command lines run in the new worktree, in order, before the
-	// program; their output is the run's first output.
+	// program; their output is the run's first output. Nil takes the repository's
+	// (its corral.toml's [worktree] setup), else the server config's.
 	Setup []string `json:"setup,omitempty"`
+	// Use, when set, is an existing worktree the run starts in (a restored run's):
+	// nothing is made and no setup step runs.
+	Use *workspace.Worktree `json:"use,omitempty"`
 }
 
 // EscapePolicy is own (warn) or fail.

@@ -70,11 +70,13 @@ const (
 	SupervisorShutdown               // Corral quit or was told to stop
 	OrphanReaped                     // terminated by reconciliation after its owner died
 	Lost                             // owner died; the process was gone at reconciliation
+	SetupError                       // a setup step of its new worktree failed; the program never ran
 )
 
 var reasonNames = [...]string{
 	"", "exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
 	"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost",
+	"setup-error",
 }
 
 func (r Reason) String() string {

@@ -19,6 +19,7 @@ import (
 	"corral/reaper"
 	"corral/runs/agentstate"
 	"corral/runs/keeper"
+	"corral/runs/workspace"
 	"corral/watchdog"
 )
 
@@ -48,6 +49,7 @@ type Supervisor struct {
 	screens   bool              // keep an emulated screen for every PTY run
 	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
 	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
+	worktrees config.Worktree   // the server config's [worktree]: root and setup (worktree.go)
 	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
 	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
 	notifyCfg NotifyConfig
@@ -178,13 +180,34 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 			session = id
 		}
 	}
-	r, err := s.newRun(spec.withDefaults(s.cfg), spec.Name != "")
+	named := spec.Name != ""
+	spec = spec.withDefaults(s.cfg)
+	var wt *workspace.Worktree
+	var setup bool
+	if spec.Worktree != nil {
+		// Made before the run exists: a worktree that cannot be made is an error and
+		// no run, the run list as it was.
+		if spec, wt, setup, err = s.makeWorktree(spec); err != nil {
+			return "", err
+		}
+	}
+	r, err := s.newRun(spec, named)
 	if err != nil {
+		if wt != nil && spec.Worktree.Use == nil {
+			workspace.UndoCreate(context.Background(), *wt, gitEnvOf(spec))
+		}
 		return "", err
 	}
 	if session != "" || rs.from != "" {
 		r.mu.Lock()
 		r.info.SessionID, r.info.RestoredFrom = session, rs.from
+		r.mu.Unlock()
+	}
+	if wt != nil {
+		w := *wt
+		r.mu.Lock()
+		r.wt, r.runSetup = wt, setup
+		r.info.Worktree = &w
 		r.mu.Unlock()
 	}
 	if agent != nil {

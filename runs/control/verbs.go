@@ -157,11 +157,13 @@ type agentFields struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
-	AgentBy         string           `json:"agent_by,omitempty"` // how the agent was recognised
+	AgentBy         string           `json:"agent_by,omitempty"`   // how the agent was recognised
+	SessionID       string           `json:"session_id,omitempty"` // its conversation id (restore resumes it)
+	RestoredFrom    string           `json:"restored_from,omitempty"`
 }
 
 func agentOf(i runs.Info) agentFields {
-	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentBy}
+	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentBy, i.SessionID, i.RestoredFrom}
 }
 
 func logLines(c *client.Client, o *opts, env Env) int {

@@ -27,14 +27,14 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	signal.Ignore(syscall.SIGHUP)
 	user, uerr := config.User()
 	if uerr != nil {
-		warn(fmt.Sprintf("config not read ([notify], [ui] window_size): %v", uerr))
+		warn(fmt.Sprintf("config not read ([notify], [ui] window_size, [worktree]): %v", uerr))
 	}
 	if windowSize == "" {
 		windowSize = user.UI.WindowSize
 	}
 	// Screens: an attached UI is shown frames rendered here, and agents' states are
 	// judged from them.
-	opts := append([]runs.Option{runs.WithScreens(), runs.WithWindowSize(windowSize)},
+	opts := append([]runs.Option{runs.WithScreens(), runs.WithWindowSize(windowSize), runs.WithWorktrees(user.Worktree)},
 		runs.FollowAgents(user.Notify, warn)...)
 	// A keeper started this server (DESIGN §18): every run is handed to it, so the
 	// runs outlive the server; those a server before this one left are taken back.

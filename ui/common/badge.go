@@ -11,7 +11,7 @@ var reasonShort = map[runs.Reason]string{
 	runs.Exit: "exit", runs.Signal: "signal", runs.ManualCancel: "cancel",
 	runs.OverallTimeout: "timeout", runs.NoOutputTimeout: "no-output", runs.SpawnError: "spawn-err",
 	runs.OwnershipEscape: "escape", runs.SupervisorShutdown: "shutdown",
-	runs.OrphanReaped: "reaped", runs.Lost: "lost",
+	runs.OrphanReaped: "reaped", runs.Lost: "lost", runs.SetupError: "setup-err",
 }
 
 // Badge is an ended run's reason and exit code or signal: "cancel sig15", "exit 0".

@@ -1,0 +1,142 @@
+package runs
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"corral/runs/workspace"
+)
+
+// gitTestEnv is an environment for git that ignores the user's and the system's
+// config and commits as a fixed identity.
+func gitTestEnv() []string {
+	return append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+}
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = gitTestEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// gitRepo is a repository on main with one commit of a.txt and sub/b.txt.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	gitIn(t, t.TempDir(), "init", "-q", "-b", "main", dir)
+	for p, s := range map[string]string{"a.txt": "one\ntwo\n", "sub/b.txt": "b\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", "first")
+	r, _ := filepath.EvalSymlinks(dir)
+	return r
+}
+
+func worktreeSpec(repo, root, shell string, setup ...string) Spec {
+	return Spec{Shell: shell, Dir: repo, BaseEnv: gitTestEnv(),
+		Worktree: &WorktreeSpec{Root: root, Setup: setup}}
+}
+
+func TestSpawnWorktree(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	root := t.TempDir()
+	spec := worktreeSpec(filepath.Join(repo, "sub"), root, "pwd; echo new > made.txt")
+	spec.Name = "fixer"
+	id := spawn(t, s, spec)
+	info := waitEnd(t, s, id)
+	wt := info.Worktree
+	if wt == nil {
+		t.Fatalf("no worktree in %+v", info)
+	}
+	if wt.Repo != repo || wt.Branch != "corral/fixer" || wt.BaseRef != "main" || !wt.NewBranch ||
+		wt.Base != gitIn(t, repo, "rev-parse", "HEAD") || wt.Dir != filepath.Join(wt.Path, "sub") || !strings.HasPrefix(wt.Path, root) {
+		t.Fatalf("worktree %+v", wt)
+	}
+	if info.Reason != Exit || info.Spec.Dir != wt.Dir {
+		t.Fatalf("reason %s dir %s", info.Reason, info.Spec.Dir)
+	}
+	waitOutput(t, s, id, wt.Dir+"\n")
+	if _, err := os.Stat(filepath.Join(wt.Dir, "made.txt")); err != nil {
+		t.Fatalf("the run did not write in its worktree: %v", err)
+	}
+	if st := gitIn(t, repo, "status", "--porcelain"); st != "" {
+		t.Fatalf("main checkout changed: %s", st)
+	}
+}
+
+func TestSpawnWorktreeErrorsMakeNoRun(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	root := t.TempDir()
+	before := gitIn(t, repo, "for-each-ref", "refs/heads/")
+	for name, tc := range map[string]struct {
+		spec Spec
+		want error
+	}{
+		"not a repo":   {worktreeSpec(t.TempDir(), root, "true"), workspace.ErrNotRepo},
+		"unknown base": {func() Spec { s := worktreeSpec(repo, root, "true"); s.Worktree.Base = "nope"; return s }(), workspace.ErrUnknownBase},
+		"checked out":  {func() Spec { s := worktreeSpec(repo, root, "true"); s.Worktree.Branch = "main"; return s }(), workspace.ErrBranchCheckedOut},
+		"git missing":  {func() Spec { s := worktreeSpec(repo, root, "true"); s.BaseEnv = []string{"PATH=" + t.TempDir()}; return s }(), workspace.ErrGitMissing},
+	} {
+		id, err := s.Spawn(tc.spec)
+		if id != "" || !errors.Is(err, tc.want) {
+			t.Fatalf("%s: id %q err %v, want %v", name, id, err, tc.want)
+		}
+	}
+	if n := len(s.Snapshot()); n != 0 {
+		t.Fatalf("%d runs listed after failed spawns", n)
+	}
+	if got := gitIn(t, repo, "for-each-ref", "refs/heads/"); got != before {
+		t.Fatalf("branches %s, were %s", got, before)
+	}
+}
+
+func TestWorktreeSetup(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	root := t.TempDir()
+	id := spawn(t, s, worktreeSpec(repo, root, "echo program; cat copied",
+		"echo first step", "cp a.txt copied"))
+	info := waitEnd(t, s, id)
+	out := string(waitOutput(t, s, id, "program"))
+	if info.Reason != Exit || *info.ExitCode != 0 {
+		t.Fatalf("reason %s code %v: %s", info.Reason, info.ExitCode, out)
+	}
+	if i, j := strings.Index(out, "first step"), strings.Index(out, "program"); i < 0 || j < i || !strings.Contains(out, "one\ntwo") {
+		t.Fatalf("output %q", out)
+	}
+}
+
+func TestWorktreeSetupFails(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	id := spawn(t, s, worktreeSpec(repo, t.TempDir(), "echo program-ran", "true", "echo failing; exit 3"))
+	info := waitEnd(t, s, id)
+	out, _ := s.Log(id)
+	if info.Reason != SetupError || !strings.Contains(info.SetupErr, "step 2 (echo failing; exit 3) exited with status 3") ||
+		!strings.Contains(info.SetupErr, info.Worktree.Path) {
+		t.Fatalf("reason %s detail %q", info.Reason, info.SetupErr)
+	}
+	if strings.Contains(string(out.Bytes()), "program-ran") {
+		t.Fatalf("the program ran after a failed step: %q", out.Bytes())
+	}
+	if _, err := os.Stat(filepath.Join(info.Worktree.Path, "a.txt")); err != nil {
+		t.Fatalf("the worktree was not kept: %v", err)
+	}
+}
