@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 
 	"corral/runs/agentstate"
 )
@@ -78,6 +79,14 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	}
 	restoreMu.Lock()
 	defer restoreMu.Unlock()
+	// The records of the runs the reboot took are closed lost by a reconcile: one now,
+	// waiting out the dead server's leases (a lease's length at most), so a restore
+	// right after the reboot finds them; then they are listed as the ended runs they
+	// are.
+	if _, err := s.ReconcileAndWait(func(int, time.Duration) {}); err != nil {
+		return nil, err
+	}
+	s.TakeEnded()
 	recs, err := s.reg.List()
 	if err != nil {
 		return nil, err
