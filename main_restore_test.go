@@ -113,7 +113,11 @@ type runJSON struct {
 
 func infoOf(t *testing.T, env []string, id string) runJSON {
 	t.Helper()
-	r := agentCorral(t, env, "info", id)
+	return decodeInfo(t, id, agentCorral(t, env, "info", id))
+}
+
+func decodeInfo(t *testing.T, id string, r result) runJSON {
+	t.Helper()
 	var out struct {
 		Run runJSON `json:"run"`
 	}
