@@ -30,7 +30,7 @@ func TestRealRestore(t *testing.T) {
 
 const (
 	firstPrompt  = "Please check that the workspace is writable."
-	secondPrompt = "What did you find out before the reboot?"
+	secondPrompt = "Please say what you found before the reboot."
 )
 
 func realRestore(t *testing.T, name string) {
@@ -97,6 +97,11 @@ func realRestore(t *testing.T, name string) {
 	// The model's next request carries the earlier conversation: the first prompt and
 	// the answer to it, before the new prompt.
 	var body string
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screen of %s:\n%s\nrequests since the reboot: %q", next, corralAt("screen", next).stdout, dumped(t, dump)[before:])
+		}
+	})
 	eventually.Value(t, 90*time.Second, "a request with the second prompt", func() (string, bool) {
 		for _, f := range dumped(t, dump)[before:] {
 			b, _ := os.ReadFile(f)
