@@ -11,6 +11,7 @@ import (
 
 	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
+	"corral/reaper"
 	"corral/runs/agentstate/agenttest"
 )
 
@@ -70,10 +71,20 @@ func realRestore(t *testing.T, name string) {
 
 	// The reboot: the keeper, the server and the run's whole session, at once.
 	before := len(dumped(t, dump))
+	gone := []int{keeper, srv, pid}
+	var daemon reaper.Fingerprint
+	if name == "codex" { // its app-server daemon left the run's session: a reboot ends it too
+		d := appServer(t, pid)
+		daemon = testkit.Pin(t, d.PID)
+		gone = append(gone, d.PID)
+	}
 	testkit.Pin(t, keeper).Signal(syscall.SIGKILL)
 	testkit.Pin(t, srv).Signal(syscall.SIGKILL)
 	syscall.Kill(-pid, syscall.SIGKILL)
-	for _, p := range []int{keeper, srv, pid} {
+	if daemon.PID != 0 {
+		daemon.Signal(syscall.SIGKILL)
+	}
+	for _, p := range gone {
 		waitGone(t, p, "a process of the rebooted machine")
 	}
 	res := corralAt("restore")
@@ -81,6 +92,7 @@ func realRestore(t *testing.T, name string) {
 	if res.code != 0 {
 		t.Fatalf("restore: %+v", res)
 	}
+	t.Logf("restore: %s", res.stdout)
 	next := infoOfAt(t, corralAt, id).RestoredBy
 	if next == "" {
 		t.Fatalf("not restored: %+v", res)

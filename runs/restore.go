@@ -60,13 +60,19 @@ var ErrRestore = errors.New("cannot restore")
 // unrestored and start its conversation twice.
 var restoreMu sync.Mutex
 
-// Restorable reports whether rec is a lost run a restore would start again: ended
-// lost (its server and processes went, a crash or a reboot — not a run the user or its
-// own exit ended), not restored yet, an agent's or a command whose config says
-// restore = true.
+// Restorable reports whether rec is a lost run a restore would start again: ended by
+// the loss of its server (lostRun), not restored yet, an agent's or a command whose
+// config says restore = true.
 func Restorable(rec Record) bool {
-	return rec.State == Exited && rec.Reason == Lost && rec.RestoredBy == "" && rec.PID != 0 &&
-		(rec.Agent != "" || rec.Spec.Restore)
+	return lostRun(rec) && rec.RestoredBy == "" && rec.PID != 0 && (rec.Agent != "" || rec.Spec.Restore)
+}
+
+// lostRun reports whether rec ended because its server went (a crash, a reboot), not
+// because the user, a deadline or its own exit ended it: lost (its processes were gone
+// when the next server looked) or orphan-reaped (some were left, with nobody to own
+// them, and the next server ended them).
+func lostRun(rec Record) bool {
+	return rec.State == Exited && (rec.Reason == Lost || rec.Reason == OrphanReaped)
 }
 
 // Restore starts the lost runs again (RestoreOptions), in the order they were
@@ -91,6 +97,7 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	if err != nil {
 		return nil, err
 	}
+	s.listLost(recs)
 	slices.SortStableFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	byID := map[string]Record{}
 	for _, rec := range recs {
@@ -100,7 +107,7 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	var errs []error
 	if len(o.IDs) == 0 {
 		for _, rec := range recs {
-			if rec.State == Exited && rec.Reason == Lost && (rec.Agent != "" || rec.Spec.Restore) {
+			if lostRun(rec) && (rec.Agent != "" || rec.Spec.Restore) {
 				picked = append(picked, rec)
 			}
 		}
@@ -110,7 +117,7 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 		switch {
 		case !ok:
 			errs = append(errs, fmt.Errorf("%w %s: no record of it (restore starts runs whose records the last server left)", ErrRestore, id))
-		case rec.State != Exited || rec.Reason != Lost:
+		case !lostRun(rec):
 			errs = append(errs, fmt.Errorf("%w %s: it is %s, not lost (restore starts runs a crash or a reboot ended; spawn starts others)",
 				ErrRestore, id, stateText(rec)))
 		case rec.Agent == "" && !rec.Spec.Restore:
@@ -132,6 +139,33 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 		out = append(out, r)
 	}
 	return out, errors.Join(errs...)
+}
+
+// listLost lists the lost runs of recs this server does not list yet (those a
+// reconcile here reaped: their records are this instance's, which TakeEnded leaves),
+// so info and the UI show them and what restore made of them.
+func (s *Supervisor) listLost(recs []Record) {
+	var taken []*run
+	for _, rec := range recs {
+		if !lostRun(rec) {
+			continue
+		}
+		s.mu.Lock()
+		_, ok := s.runs[rec.RunID]
+		s.mu.Unlock()
+		if !ok {
+			taken = append(taken, s.endedRun(rec))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range taken {
+		if _, ok := s.runs[r.id]; !ok {
+			s.runs[r.id] = r
+			s.order = append(s.order, r.id)
+		}
+	}
+	s.sortOrderLocked()
 }
 
 // stateText is a record's state and reason, for messages.
