@@ -53,6 +53,9 @@ type Restored struct {
 	Error   string `json:"error,omitempty"` // its start failed
 }
 
+// SkippedDryRun is Restored.Skipped of a run a dry run would start.
+const SkippedDryRun = "dry run"
+
 // ErrRestore is a restore a named run refused (held id, restored already, not lost).
 var ErrRestore = errors.New("cannot restore")
 
@@ -257,7 +260,7 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 	}
 	res.Argv, res.Shell = spec.Argv, spec.Shell
 	if o.DryRun {
-		res.Skipped = "dry run"
+		res.Skipped = SkippedDryRun
 		return res, nil
 	}
 	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID})

@@ -61,6 +61,8 @@ type Model struct {
 	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
 	prefsPath  string
+	// restoreAsked are the lost runs the restore question was asked about (Prefs).
+	restoreAsked []string
 	notify     string // how Corral's terminal tells a user elsewhere (Options.Notify)
 
 	*state
@@ -114,6 +116,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.detachable, m.replay, m.prefsPath, m.notify = o.Detachable, o.Replay, o.PrefsPath, o.Notify
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
+	m.restoreAsked = o.Prefs.RestoreAsked
 	m.list.SetConfigured(o.Configured)
 	if h, ok := o.Core.(hostedCore); ok {
 		m.hostsAtStart(h.Hosts())
@@ -152,7 +155,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now),
 		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term)),
-		m.req.look(m.core, m.list.SelectedLive())}
+		m.req.look(m.core, m.list.SelectedLive()), restoreOfferCmd(m.core)}
 	for _, i := range m.list.Runs() {
 		if i.Kind == runs.KindPTY {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -196,6 +199,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleMouse(msg)
 	case dialog.ConfirmAnswer, dialog.PromptAnswer, dialog.FormAnswer:
 		return m.answered(msg)
+	case restoreOfferMsg:
+		return m.offerRestore(msg)
+	case RestoredMsg:
+		return m.restored(msg)
 	case probeMsg: // what autoplay may read of the model (autoplay.go)
 		sel, _ := m.list.Selected()
 		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.Asking()}

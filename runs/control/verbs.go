@@ -443,7 +443,7 @@ func restoredLine(r runs.Restored, dry bool) string {
 		return fmt.Sprintf("%s (%s) → %s: %s", r.From, r.Name, r.ID, r.Error)
 	case r.ID != "":
 		return fmt.Sprintf("%s (%s) → %s: %s in %s", r.From, r.Name, r.ID, what, r.Dir)
-	case dry && r.Skipped == "dry run":
+	case dry && r.Skipped == runs.SkippedDryRun:
 		return fmt.Sprintf("%s (%s): would start %q in %s: %s", r.From, r.Name, cmd, r.Dir, what)
 	}
 	return fmt.Sprintf("%s (%s): not restored: %s", r.From, r.Name, r.Skipped)
