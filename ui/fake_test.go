@@ -40,7 +40,7 @@ type fakeCore struct {
 	focus     []string // Focus calls, "id viewer true", in order
 	shows     []string // Show calls, "viewer id", in order
 	metrics   runs.Metrics
-	history   []runs.Event // the log's recent events (History, as client.Remote keeps them)
+	history   []runs.Event    // the log's recent events (History, as client.Remote keeps them)
 	lost      []runs.Restored // the lost runs a restore's dry run finds
 }
 
@@ -248,6 +248,7 @@ func (f *fakeCore) SendKeys(id string, items []keys.Item) error {
 	}
 	return f.Write(id, b)
 }
+
 // Restore answers a dry run from lost (no call noted: every UI start makes one);
 // a restore is noted with its ids and restores each as r<ID>.
 func (f *fakeCore) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.Restored, error) {

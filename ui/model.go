@@ -61,9 +61,10 @@ type Model struct {
 	replay     bool // the runs are corral replay's players (Options.Replay, replay.go)
 	detached   bool // the UI ended by detaching: the runs go on
 	prefsPath  string
+	notify     string // how Corral's terminal tells a user elsewhere (Options.Notify)
+
 	// restoreAsked are the lost runs the restore question was asked about (Prefs).
 	restoreAsked []string
-	notify     string // how Corral's terminal tells a user elsewhere (Options.Notify)
 
 	*state
 }
