@@ -300,6 +300,15 @@ type runFlags struct {
 	env              listFlag
 	escapePolicy     string
 	agent            string
+	worktree         bool   // --worktree: a git worktree of its own
+	branch, base     string // its branch and base (--branch, --base need --worktree)
+}
+
+// worktreeFlags adds --worktree, --branch and --base to fs (spawn and run).
+func (f *runFlags) worktreeFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&f.worktree, "worktree", false, "run in a git worktree of its own: a new branch from --base, checked out under the state dir's worktrees/ ([worktree] root in the config)")
+	fs.StringVar(&f.branch, "branch", "", "with --worktree: the branch (default corral/NAME, made unique; an existing one not checked out elsewhere is reused)")
+	fs.StringVar(&f.base, "base", "", "with --worktree: the commit, branch or tag the branch starts from (default: HEAD of the repository holding --dir)")
 }
 
 // optDuration remembers whether it was set, so --no-output-timeout 0 (off) differs
@@ -329,6 +338,7 @@ func parseRunFlags(name, usageText string, args []string) (runFlags, []string, e
 	var f runFlags
 	rest, err := parseFlags(&f, name, usageText, args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
+		f.worktreeFlags(fs)
 	})
 	return f, rest, err
 }
@@ -409,6 +419,12 @@ func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
 		}
 		s.StopSignal = sig
 	}
+	switch {
+	case f.worktree:
+		s.Worktree = &runs.WorktreeSpec{Branch: f.branch, Base: f.base}
+	case f.branch != "" || f.base != "":
+		return s, errors.New("--branch and --base need --worktree")
+	}
 	if f.noOutput.set {
 		s.NoOutputTimeout = f.noOutput.d
 		if f.noOutput.d == 0 {
@@ -442,6 +458,7 @@ func cmdSpawn(args []string) int {
 	rest, err := parseFlags(&f, "spawn", spawnUsage, args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&f.pty, "pty", false, "run in a pseudo-terminal (default: plain pipes)")
 		fs.StringVar(&host, "host", "", "start it on this [[host]] of the config, over ssh (its server's environment; --dir there)")
+		f.worktreeFlags(fs)
 	})
 	spec, code, ok := specOf("spawn", "spawn", f, rest, err)
 	if !ok {
@@ -599,7 +616,15 @@ func cmdRun(args []string) int {
 	}
 	// Screens (emulated only when read) tell when an agent rings for its human, which
 	// pauses the no-output deadline.
-	sup, reg, err := runs.Open(config.Default(), f.stateDir, warn, runs.WithScreens())
+	opts := []runs.Option{runs.WithScreens()}
+	if spec.Worktree != nil { // the config's [worktree] root and setup, as the server takes them
+		user, uerr := config.User()
+		if uerr != nil {
+			warn(fmt.Sprintf("config not read ([worktree]): %v", uerr))
+		}
+		opts = append(opts, runs.WithWorktrees(user.Worktree))
+	}
+	sup, reg, err := runs.Open(config.Default(), f.stateDir, warn, opts...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral run: %v\n", err)
 		return exitFailure

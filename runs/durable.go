@@ -301,7 +301,7 @@ func (r *run) recordLocked() Record {
 
 // logEvent writes a lifecycle event to events.jsonl (no-op without a registry).
 func (s *Supervisor) logEvent(e Event) {
-	if s.reg == nil || e.Type == EventOutput || e.Type == EventWatchdog {
+	if s.reg == nil || e.Type == EventOutput || e.Type == EventWatchdog || e.Type == EventDiff {
 		return
 	}
 	attrs := []any{"run_id", e.Run.ID, "name", e.Run.Name, "state", e.Run.State.String(), "seq", e.Run.Seq}

@@ -254,6 +254,11 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
 	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
+	if rec.Worktree != nil { // its figures are counted as before; git from this server's PATH
+		wt := *rec.Worktree
+		r.wt = &wt
+		r.startDiffer(os.Environ())
+	}
 	s.logPaths(r)
 	now := s.clock.Now()
 	// The last output: the record's is as of the old server's last heartbeat; its

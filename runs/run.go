@@ -38,6 +38,7 @@ type run struct {
 	// program (a worktree made for it now); both set when it is made, never changed.
 	wt       *workspace.Worktree
 	runSetup bool
+	diff     *differ // counts a worktree run's changes (worktree_diff.go); nil without one
 
 	mu          sync.Mutex
 	info        Info
@@ -300,6 +301,7 @@ func (r *run) failStart(err error) error {
 func (r *run) endUnstarted(spawnErr error) error {
 	r.once.Do(func() {
 		r.wd.Stop()
+		r.diff.end()
 		r.closeTranscripts()
 		r.mu.Lock()
 		defer r.mu.Unlock()

@@ -216,6 +216,7 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
 		i.AgentState, i.AgentStateSince, i.AgentRule = tr.State, tr.Since, tr.Rule
 	})
+	r.diff.poke(true) // a turn ended or began: its files may have changed
 	r.persistLocked()
 	info := r.info
 	r.mu.Unlock()

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"corral/runs/workspace"
 	"errors"
 	"os/exec"
 	"slices"
@@ -108,7 +109,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.closeTranscripts()
 		r.compactScreen()
 		r.dropCgroup(rep.VerifiedEmpty)
-		r.finish(werr, forced)
+		r.finish(werr, forced, r.endDiffer())
 	})
 }
 
@@ -235,7 +236,7 @@ func (r *run) target() reaper.Target {
 }
 
 // finish records the exit status and moves the run to exited.
-func (r *run) finish(werr error, forced bool) {
+func (r *run) finish(werr error, forced bool, diff *workspace.Stat) {
 	setupErr := r.setupFailed()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -254,6 +255,9 @@ func (r *run) finish(werr error, forced bool) {
 		i.EndedAt = r.sup.clock.Now()
 		i.Cleanup.OutputForced = forced
 		i.Paused = false
+		if diff != nil {
+			i.Diff = diff
+		}
 	})
 	r.changeLocked(EventExit, r.info.Reason.String(), nil)
 	r.sup.countExit(r.info.Reason)

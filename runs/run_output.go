@@ -63,6 +63,7 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	case r.echo <- struct{}{}:
 	default:
 	}
+	r.diff.poke(false)
 	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
 }
 

@@ -194,7 +194,7 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 	r, err := s.newRun(spec, named)
 	if err != nil {
 		if wt != nil && spec.Worktree.Use == nil {
-			workspace.UndoCreate(context.Background(), *wt, gitEnvOf(spec))
+			workspace.UndoCreate(s.gitContext(context.Background()), *wt, gitEnvOf(spec))
 		}
 		return "", err
 	}
@@ -209,6 +209,7 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 		r.wt, r.runSetup = wt, setup
 		r.info.Worktree = &w
 		r.mu.Unlock()
+		r.startDiffer(gitEnvOf(spec)) // before the first byte: the reader pokes it
 	}
 	if agent != nil {
 		r.startAgent(agent) // before the first byte: the reader may call it at once

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -22,6 +23,27 @@ const worktreeBudget = 5 * time.Minute
 // WithWorktrees sets what runs' worktrees take when neither their spec nor their
 // repository's corral.toml says: the server config's [worktree] root and setup.
 func WithWorktrees(w config.Worktree) Option { return func(s *Supervisor) { s.worktrees = w } }
+
+// gitContext is ctx with git run as a helper of Corral's: the escape scan, which
+// reaps zombie children no run owns, leaves it to its exec.Cmd.
+func (s *Supervisor) gitContext(ctx context.Context) context.Context {
+	return workspace.WithRunner(ctx, func(cmd *exec.Cmd) error {
+		s.spawnMu.Lock()
+		err := cmd.Start()
+		if err == nil {
+			s.escapes.helper(cmd.Process.Pid, true)
+		}
+		s.spawnMu.Unlock()
+		if err != nil {
+			return err
+		}
+		err = cmd.Wait()
+		s.spawnMu.Lock()
+		s.escapes.helper(cmd.Process.Pid, false)
+		s.spawnMu.Unlock()
+		return err
+	})
+}
 
 // gitEnvOf is the environment git runs in for spec: the run's own (the client's
 // PATH finds the client's git).
@@ -45,7 +67,7 @@ func (s *Supervisor) makeWorktree(spec Spec) (_ Spec, wt *workspace.Worktree, se
 		ws.Setup = nil
 		return spec, &u, false, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), worktreeBudget)
+	ctx, cancel := context.WithTimeout(s.gitContext(context.Background()), worktreeBudget)
 	defer cancel()
 	env := gitEnvOf(spec)
 	dir := spec.dir(env)
@@ -145,7 +167,7 @@ func (r *run) wrapSetup(path string, args []string, env []string, steps []string
 // setupFailed reads the setup status file: the detail of a failed step, "" if none.
 // It is read without the run's lock.
 func (r *run) setupFailed() string {
-	if !r.runSetup {
+	if r.wt == nil { // a run resumed by a server after the one that started it has its wt too
 		return ""
 	}
 	b, err := os.ReadFile(r.setupFile())

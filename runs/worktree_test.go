@@ -53,7 +53,12 @@ func worktreeSpec(repo, root, shell string, setup ...string) Spec {
 }
 
 func TestSpawnWorktree(t *testing.T) {
-	s := newSup(t)
+	t.Run("plain", func(t *testing.T) { testSpawnWorktree(t, newSup(t)) })
+	// A subreaper reaps children nobody claims: git must be claimed as Corral's own.
+	t.Run("subreaper", func(t *testing.T) { testSpawnWorktree(t, newSup(t, WithEscapeDetection())) })
+}
+
+func testSpawnWorktree(t *testing.T, s *Supervisor) {
 	repo := gitRepo(t)
 	root := t.TempDir()
 	spec := worktreeSpec(filepath.Join(repo, "sub"), root, "pwd; echo new > made.txt")
@@ -92,7 +97,11 @@ func TestSpawnWorktreeErrorsMakeNoRun(t *testing.T) {
 		"not a repo":   {worktreeSpec(t.TempDir(), root, "true"), workspace.ErrNotRepo},
 		"unknown base": {func() Spec { s := worktreeSpec(repo, root, "true"); s.Worktree.Base = "nope"; return s }(), workspace.ErrUnknownBase},
 		"checked out":  {func() Spec { s := worktreeSpec(repo, root, "true"); s.Worktree.Branch = "main"; return s }(), workspace.ErrBranchCheckedOut},
-		"git missing":  {func() Spec { s := worktreeSpec(repo, root, "true"); s.BaseEnv = []string{"PATH=" + t.TempDir()}; return s }(), workspace.ErrGitMissing},
+		"git missing": {func() Spec {
+			s := worktreeSpec(repo, root, "true")
+			s.BaseEnv = []string{"PATH=" + t.TempDir()}
+			return s
+		}(), workspace.ErrGitMissing},
 	} {
 		id, err := s.Spawn(tc.spec)
 		if id != "" || !errors.Is(err, tc.want) {

@@ -150,3 +150,28 @@ func TestQuitWithoutLiveRuns(t *testing.T) {
 		t.Errorf("q with no live run: calls %q", core.Calls())
 	}
 }
+
+// The new-run form's worktree row: off by default; on, the run gets a worktree on
+// the branch typed (empty: Corral's default); a branch without a worktree is refused.
+func TestNewRunFormWorktree(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.typeText("codex")
+	h.key("down", "down", "down", "down") // the worktree row
+	h.typeText(" ")
+	if v := h.view(); !strings.Contains(v, " off [on]") {
+		t.Fatalf("worktree row not toggled:\n%s", v)
+	}
+	h.key("down")
+	h.typeText("feat/x")
+	h.key("enter")
+	if len(h.core.specs) != 1 || h.core.specs[0].Worktree == nil || h.core.specs[0].Worktree.Branch != "feat/x" {
+		t.Fatalf("specs %+v: want a worktree on feat/x", h.core.specs)
+	}
+	h.key("n")
+	h.typeText("codex")
+	h.key("enter")
+	if len(h.core.specs) != 2 || h.core.specs[1].Worktree != nil {
+		t.Fatalf("a second run without the toggle got a worktree: %+v", h.core.specs[1].Worktree)
+	}
+}

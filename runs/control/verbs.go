@@ -13,6 +13,7 @@ import (
 	"corral/runs/agentstate"
 	"corral/runs/api"
 	"corral/runs/client"
+	"corral/runs/workspace"
 )
 
 // verbs are the CLI's control verbs, each named by the operation it calls (agents,
@@ -136,7 +137,12 @@ func poll(c *client.Client, o *opts, env Env) int {
 			Reason  runs.Reason `json:"reason,omitempty"`
 			Exit    *int        `json:"exit_code"`
 			agentFields
-		}{p.Run.ID, string(p.Output), p.Dropped, p.Ended, p.Run.State, p.Run.Reason, p.Run.ExitCode, agentOf(p.Run)})
+			// Its worktree and its changes against the base when last counted.
+			Worktree *workspace.Worktree `json:"worktree,omitempty"`
+			Diff     *workspace.Stat     `json:"diff,omitempty"`
+			SetupErr string              `json:"setup_error,omitempty"`
+		}{p.Run.ID, string(p.Output), p.Dropped, p.Ended, p.Run.State, p.Run.Reason, p.Run.ExitCode, agentOf(p.Run),
+			p.Run.Worktree, p.Run.Diff, p.Run.SetupErr})
 		return ExitOK
 	}
 	if p.Dropped > 0 {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -91,11 +92,30 @@ func WriteJSON(w io.Writer, rs []Run, totals runs.Metrics) error {
 // WriteTable writes rs as an aligned table with a header line.
 func WriteTable(w io.Writer, rs []Run) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, header)
+	wts := slices.ContainsFunc(rs, func(r Run) bool { return r.Worktree != nil })
+	fmt.Fprintln(tw, header+map[bool]string{true: "\tBRANCH"}[wts])
 	for _, r := range rs {
+		if wts {
+			fmt.Fprintln(tw, row(r)+"\t"+runs.Printable(BranchCell(r.Record)))
+			continue
+		}
 		fmt.Fprintln(tw, row(r))
 	}
 	return tw.Flush()
+}
+
+// BranchCell is the BRANCH column, there when a run has a worktree: its branch and
+// its changes against its base when last counted ("corral/fix +12 −3"); "-" for a
+// run without one.
+func BranchCell(r runs.Record) string {
+	if r.Worktree == nil {
+		return "-"
+	}
+	s := r.Worktree.Branch
+	if d := r.Diff; d != nil {
+		s += fmt.Sprintf(" +%d −%d", d.Added, d.Removed)
+	}
+	return s
 }
 
 // header is the table's columns, row one run's cells, tab-separated.

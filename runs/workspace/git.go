@@ -40,6 +40,17 @@ func (e *GitError) Error() string {
 
 func (e *GitError) Unwrap() error { return e.Err }
 
+// Runner runs a git command to its end (Start, then Wait). A program that reaps
+// children it does not know (a subreaper) passes one that tells its reaper first.
+type Runner func(cmd *exec.Cmd) error
+
+type runnerKey struct{}
+
+// WithRunner makes every git this package runs under ctx run through r.
+func WithRunner(ctx context.Context, r Runner) context.Context {
+	return context.WithValue(ctx, runnerKey{}, r)
+}
+
 // gitEnv is env without the variables that would point git at another repository
 // than the one named by -C (a Corral started from a git hook inherits them).
 func gitEnv(env []string) []string {
@@ -101,7 +112,11 @@ func (g *git) runEnv(ctx context.Context, dir string, extra []string, args ...st
 	cmd.Env = append(append([]string(nil), g.env...), extra...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	run := (*exec.Cmd).Run
+	if r, ok := ctx.Value(runnerKey{}).(Runner); ok && r != nil {
+		run = r
+	}
+	if err := run(cmd); err != nil {
 		return out.Bytes(), &GitError{Args: args, Stderr: errb.String(), Err: err}
 	}
 	return out.Bytes(), nil

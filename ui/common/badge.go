@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"corral/runs"
+	"corral/runs/workspace"
 )
 
 // reasonShort is a reason as a list badge.
@@ -45,4 +46,10 @@ func BadgeStyle(st Styles, i runs.Info) Style {
 		return st.OK
 	}
 	return st.Danger
+}
+
+// DiffText is a worktree run's changes against its base: "+12 −3", the added in the
+// OK colour and the removed in the danger one.
+func DiffText(st Styles, d workspace.Stat) string {
+	return st.OK.Render(fmt.Sprintf("+%d", d.Added)) + " " + st.Danger.Render(fmt.Sprintf("−%d", d.Removed))
 }

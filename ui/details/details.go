@@ -132,6 +132,7 @@ func (d Details) facts() []string {
 	if s := d.sessionLine(); s != "" {
 		lines = append(lines, d.label("session")+s)
 	}
+	lines = append(lines, d.worktreeLines()...)
 	lines = append(lines,
 		d.label("reason")+d.reasonLine(),
 		d.label("overall")+d.deadlineLine(i.Watchdog.Overall, false),
@@ -226,7 +227,39 @@ func (d Details) reasonLine() string {
 	if i.SpawnErr != "" {
 		s += " · " + st.Danger.Render(common.Clean(i.SpawnErr))
 	}
+	if i.SetupErr != "" {
+		s += " · " + st.Danger.Render(common.Clean(i.SetupErr))
+	}
 	return s
+}
+
+// worktreeLines are a worktree run's repository, worktree, branch (with its changes
+// against the base when last counted) and base; none for a run without one.
+func (d Details) worktreeLines() []string {
+	wt, st := d.info.Worktree, d.c.Styles
+	if wt == nil {
+		return nil
+	}
+	branch := common.Clean(wt.Branch)
+	if !wt.NewBranch {
+		branch += st.Muted.Render(" (existing)")
+	}
+	if df := d.info.Diff; df != nil {
+		branch += " · " + common.DiffText(st, *df)
+	}
+	base := wt.Base
+	if len(base) > 12 {
+		base = base[:12]
+	}
+	if wt.BaseRef != "" {
+		base = common.Clean(wt.BaseRef) + " " + st.Muted.Render(base)
+	}
+	return []string{
+		d.label("repo") + common.Clean(wt.Repo),
+		d.label("worktree") + common.Clean(wt.Path),
+		d.label("branch") + branch,
+		d.label("base") + base,
+	}
 }
 
 // deadlineLine is one deadline: time left of its span and its state.

@@ -21,25 +21,30 @@ import (
 type Form struct {
 	c          *common.Common
 	keys       *KeyMap
-	fields     [3]lineinput.Model // command, timeout, no-output timeout
+	fields     [4]lineinput.Model // command, timeout, no-output timeout, branch
 	kind       formKind
-	failEscape bool     // escape policy fail; own (the default) otherwise (issue 14.1)
-	focus      int      // 0 command, 1 kind, 2 timeout, 3 no-output, 4 escapes, 5 host
-	hosts      []string // the hosts to start it on (none over one host)
-	host       int      // the chosen one
-	err        string
-	w, h       int
-	done       bool
-	spec       runs.Spec
+	failEscape bool // escape policy fail; own (the default) otherwise (issue 14.1)
+	worktree   bool // a git worktree of its own, on the branch field's branch
+	// focus: 0 command, 1 kind, 2 timeout, 3 no-output, 4 worktree, 5 branch,
+	// 6 escapes, 7 host
+	focus int
+	hosts []string // the hosts to start it on (none over one host)
+	host  int      // the chosen one
+	err   string
+	w, h  int
+	done  bool
+	spec  runs.Spec
 }
 
-const formRows = 5
+const formRows = 7
 
-// escapeRow is the form row of the escape policy toggle; hostRow the host's, shown
-// over several hosts.
+// escapeRow is the form row of the escape policy toggle; worktreeRow the worktree
+// toggle's and branchRow its branch's; hostRow the host's, shown over several hosts.
 const (
-	escapeRow = 4
-	hostRow   = 5
+	worktreeRow = 4
+	branchRow   = 5
+	escapeRow   = 6
+	hostRow     = 7
 )
 
 // rows is how many rows the form has.
@@ -109,6 +114,8 @@ func (f *Form) key(k tea.KeyPressMsg) {
 		f.done = true
 	case key.Matches(k, km.Toggle) && f.focus == escapeRow:
 		f.failEscape = !f.failEscape
+	case (key.Matches(k, km.Toggle) || k.Text == " ") && f.focus == worktreeRow:
+		f.worktree = !f.worktree
 	case (key.Matches(k, km.Toggle) || k.Text == " ") && f.focus == hostRow:
 		f.host = (f.host + 1) % len(f.hosts)
 	case key.Matches(k, km.Toggle):
@@ -141,6 +148,8 @@ func (f *Form) input() *lineinput.Model {
 		return &f.fields[1]
 	case 3:
 		return &f.fields[2]
+	case branchRow:
+		return &f.fields[3]
 	}
 	return nil
 }
@@ -171,6 +180,13 @@ func (f Form) build() (runs.Spec, error) {
 	if f.failEscape {
 		spec.Escape = runs.EscapeFail
 	} // else the configured default (own unless the config says otherwise)
+	branch := strings.TrimSpace(f.fields[3].Value())
+	switch {
+	case f.worktree:
+		spec.Worktree = &runs.WorktreeSpec{Branch: branch}
+	case branch != "":
+		return runs.Spec{}, errors.New("a branch is for a worktree: turn worktree on, or empty the branch")
+	}
 	return spec, nil
 }
 
@@ -215,11 +231,17 @@ func (f Form) Lines() []string {
 	if f.failEscape {
 		escapes = " own [fail]"
 	}
+	worktree := "[off] on "
+	if f.worktree {
+		worktree = " off [on]"
+	}
 	rows := []string{
 		f.row(0, "command", f.fieldText(0, iw)),
 		f.row(1, "kind", kind+st.Muted.Render("  ("+f.keys.Toggle.Help().Key+")")),
 		f.row(2, "timeout", f.fieldText(1, iw)+st.Muted.Render(f.hint(1, "  e.g. 30m; empty: none"))),
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
+		f.row(worktreeRow, "worktree", worktree+st.Muted.Render("  (space) a git branch and worktree of its own")),
+		f.row(branchRow, "branch", f.fieldText(3, iw)+st.Muted.Render(f.hint(3, "  empty: corral/NAME"))),
 		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
 	}
 	if len(f.hosts) > 1 {

@@ -1,6 +1,7 @@
 package runlist
 
 import (
+	"fmt"
 	"time"
 
 	"corral/runs"
@@ -18,12 +19,14 @@ import (
 // listCols are the run list's column widths; 0 is a column not shown.
 type listCols struct {
 	name, kind, state, status, marks, age, pid int
+	diff                                       int  // a worktree run's "+12 −3"
 	merged                                     bool // state holds the status when there is one
 }
 
 // listNeed is the width each column's longest cell needs.
 type listNeed struct {
 	name, status, short, marks, pid int
+	diff                            int // the longest "+added −removed" of a worktree run
 	state                           int // the longest state word
 	pend                            int // "not started", when a row says it
 }
@@ -43,6 +46,7 @@ func (l List) need() listNeed {
 		n.short = max(n.short, common.WidthOf(short))
 		n.marks = max(n.marks, common.WidthOf(markers(i)))
 		n.pid = max(n.pid, len(pidText(i)))
+		n.diff = max(n.diff, common.WidthOf(diffText(i)))
 	}
 	for _, p := range l.pending {
 		n.name = max(n.name, common.WidthOf(common.Clean(p.Spec.Name)))
@@ -93,6 +97,7 @@ func listColumns(w int, n listNeed) listCols {
 	case c.status > 0 && left >= n.status-c.status:
 		grow(&c.status, n.status)
 	}
+	c.diff = take(n.diff)
 	c.kind = take(4)
 	c.age = take(4)
 	c.pid = take(n.pid)
@@ -143,7 +148,17 @@ func (l List) rowFields(i runs.Info, c listCols) []common.Field {
 	add(common.FmtAge(l.age(i)), st.Muted, -c.age)
 	add(l.statusFor(i, c.status), statusStyle, c.status)
 	add(markers(i), st.Warn, c.marks)
+	add(diffText(i), st.OK, -c.diff)
 	return f
+}
+
+// diffText is a worktree run's changes against its base when last counted, "+12 −3";
+// "" for a run without a worktree or not counted yet.
+func diffText(i runs.Info) string {
+	if i.Worktree == nil || i.Diff == nil {
+		return ""
+	}
+	return fmt.Sprintf("+%d −%d", i.Diff.Added, i.Diff.Removed)
 }
 
 // pendingFields are a pending row's cells: its state spans the state, pid, age and
@@ -167,6 +182,9 @@ func (l List) pendingFields(p Pending, c listCols) []common.Field {
 	f = append(f, common.Field{Text: state, Style: st.Muted, W: span})
 	if c.marks > 0 {
 		f = append(f, common.Field{Text: "", Style: st.Muted, W: c.marks})
+	}
+	if c.diff > 0 {
+		f = append(f, common.Field{Text: "", Style: st.Muted, W: c.diff})
 	}
 	return f
 }

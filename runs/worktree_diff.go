@@ -1,0 +1,142 @@
+package runs
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"corral/runs/workspace"
+)
+
+// A worktree run's +added −removed figures (Info.Diff) are counted by git
+// (workspace.StatOf) when something happened: its output went quiet, its agent's
+// state changed, or it ended. Nothing counts while nothing happens: the counter
+// waits on channels only, and its one timer runs only after output, until the output
+// has been quiet for diffQuiet. One count at a time per run, off the output path, and
+// never with the run's lock held while git runs.
+
+// diffQuiet is how long a worktree run's output must be still before its figures are
+// counted: an agent writing files writes to its terminal as it goes.
+const diffQuiet = 2 * time.Second
+
+// diffBudget bounds one count (git add -A of a big worktree into a temporary index).
+const diffBudget = time.Minute
+
+// differ is a worktree run's counter.
+type differ struct {
+	env     []string
+	output  chan struct{} // output came: the quiet starts over (cap 1)
+	now     chan struct{} // the agent's state changed: count now (cap 1)
+	stop    chan struct{} // closed when the run ends: the last count is finalize's
+	stopped sync.Once
+	mu      sync.Mutex // one count at a time
+}
+
+// diffQuietFor is diffQuiet, shortened by tests.
+var diffQuietFor = diffQuiet
+
+// startDiffer starts counting r's changes; r.wt is set. env is git's environment.
+func (r *run) startDiffer(env []string) {
+	d := &differ{env: env, output: make(chan struct{}, 1), now: make(chan struct{}, 1), stop: make(chan struct{})}
+	r.diff = d
+	go r.countOnChange(d)
+}
+
+// poke tells the counter something happened: output, or (now) a state change.
+func (d *differ) poke(now bool) {
+	if d == nil {
+		return
+	}
+	ch := d.output
+	if now {
+		ch = d.now
+	}
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// countOnChange waits for output then quiet, or a state change, and counts; until the
+// run ends.
+func (r *run) countOnChange(d *differ) {
+	var quiet *time.Timer
+	var quietC <-chan time.Time
+	for {
+		select {
+		case <-d.stop:
+			if quiet != nil {
+				quiet.Stop()
+			}
+			return
+		case <-d.output:
+			if quiet == nil {
+				quiet = time.NewTimer(diffQuietFor)
+			} else {
+				quiet.Reset(diffQuietFor)
+			}
+			quietC = quiet.C
+			continue
+		case <-quietC:
+		case <-d.now:
+		}
+		quietC = nil
+		if quiet != nil {
+			quiet.Stop()
+		}
+		r.countDiff(d, false)
+	}
+}
+
+// countDiff counts the run's changes and publishes them (an EventDiff) when they
+// differ from the last count. final is the count of a run ending: kept for finish,
+// which records it with the run's end.
+func (r *run) countDiff(d *differ, final bool) *workspace.Stat {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !final {
+		select {
+		case <-d.stop:
+			return nil // ending: finalize counts
+		default:
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.sup.gitContext(context.Background()), diffBudget)
+	defer cancel()
+	st, err := workspace.StatOf(ctx, *r.wt, d.env)
+	if err != nil {
+		if r.sup.reg != nil {
+			r.sup.reg.emit("diff-error", "run_id", r.id, "err", err.Error())
+		}
+		return nil
+	}
+	if final {
+		return &st
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.info.State == Exited || (r.info.Diff != nil && *r.info.Diff == st) {
+		return nil
+	}
+	r.changeLocked(EventDiff, "", func(i *Info) { i.Diff = &st })
+	r.persistLightLocked()
+	return nil
+}
+
+// endDiffer stops the counter and makes the last count, after the run's processes
+// are gone; nil without a worktree or when it could not count.
+func (r *run) endDiffer() *workspace.Stat {
+	d := r.diff
+	if d == nil {
+		return nil
+	}
+	d.end()
+	return r.countDiff(d, true)
+}
+
+// end stops the counter (a run that ends, or never started).
+func (d *differ) end() {
+	if d != nil {
+		d.stopped.Do(func() { close(d.stop) })
+	}
+}
