@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
+	"corral/runs/workspace"
 )
 
 // resumableAgent is a toy agent CLI that takes a conversation id: --sid ID pins a new
@@ -101,14 +103,15 @@ func toyLines(log string) []string {
 
 // runJSON is corral info's JSON of one run.
 type runJSON struct {
-	ID           string `json:"id"`
-	Name         string `json:"name"`
-	State        string `json:"state"`
-	Reason       string `json:"reason"`
-	PID          int    `json:"pid"`
-	SessionID    string `json:"session_id"`
-	RestoredFrom string `json:"restored_from"`
-	RestoredBy   string `json:"restored_by"`
+	ID           string              `json:"id"`
+	Name         string              `json:"name"`
+	State        string              `json:"state"`
+	Reason       string              `json:"reason"`
+	PID          int                 `json:"pid"`
+	SessionID    string              `json:"session_id"`
+	RestoredFrom string              `json:"restored_from"`
+	RestoredBy   string              `json:"restored_by"`
+	Worktree     *workspace.Worktree `json:"worktree"`
 }
 
 func infoOf(t *testing.T, env []string, id string) runJSON {
@@ -129,13 +132,23 @@ func decodeInfo(t *testing.T, id string, r result) runJSON {
 
 // A reboot, simulated: the keeper, the server and every run killed at once. corral
 // restore then starts each lost agent run again as a new run of its name, in its
-// directory, with its environment additions, resuming the conversation it recorded —
+// directory or its worktree (the same one, nothing made again), with its environment
+// additions, resuming the conversation it recorded —
 // pinned at launch (--sid) or learnt from its hook — with its initial prompt not
 // typed again; a plain command is not restored. A second restore does nothing and
 // says so; an id a live run holds is refused, naming that run.
 func TestRestoreAfterReboot(t *testing.T) {
 	env, state, bin := restoreEnv(t)
+	env = append(env, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t",
+		"GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
+		git := exec.Command("git", args...)
+		git.Dir, git.Env = dir, append(os.Environ(), env...)
+		if out, err := git.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	log := filepath.Join(t.TempDir(), "toy.log")
 	spawn := func(name string, extra []string, argv ...string) string {
 		t.Helper()
@@ -147,7 +160,7 @@ func TestRestoreAfterReboot(t *testing.T) {
 		}
 		return strings.TrimSpace(r.stdout)
 	}
-	pinned := spawn("pinned", nil, filepath.Join(bin, "pinned-agent"), "do-the-task")
+	pinned := spawn("pinned", []string{"--worktree"}, filepath.Join(bin, "pinned-agent"), "do-the-task")
 	srv := serverPID(t, state)
 	keeper := keeperPID(t, state)
 	learnt := spawn("learnt", []string{"--env", "TOY_LEARNT=1"}, filepath.Join(bin, "learnt-agent"))
@@ -157,9 +170,10 @@ func TestRestoreAfterReboot(t *testing.T) {
 	})
 	pin := infoOf(t, env, pinned)
 	learn := infoOf(t, env, learnt)
-	if len(pin.SessionID) != 36 {
-		t.Fatalf("the pinned toy's id: %+v", pin)
+	if len(pin.SessionID) != 36 || pin.Worktree == nil {
+		t.Fatalf("the pinned toy's id and worktree: %+v", pin)
 	}
+	wt := canon(t, pin.Worktree.Dir)
 	// A second run the user started on the same conversation: after the reboot the
 	// first one resumes it, and this one is refused while that one lives.
 	twin := spawn("twin", nil, filepath.Join(bin, "pinned-agent"), "--sid", pin.SessionID)
@@ -168,7 +182,7 @@ func TestRestoreAfterReboot(t *testing.T) {
 		t.Fatalf("the twin's id, named by its command: %q, want %q", got, pin.SessionID)
 	}
 	start := toyLines(log)
-	if !slices.Contains(start, "start "+pin.SessionID+" "+canon(t, dir)+" mark=pinned args= do-the-task") ||
+	if !slices.Contains(start, "start "+pin.SessionID+" "+wt+" mark=pinned args= do-the-task") ||
 		!slices.Contains(start, "start "+learn.SessionID+" "+canon(t, dir)+" mark=learnt args=") {
 		t.Fatalf("the toys started as %q; want pinned with %s, learnt with %s", start, pin.SessionID, learn.SessionID)
 	}
@@ -191,7 +205,7 @@ func TestRestoreAfterReboot(t *testing.T) {
 	}
 	eventually.True(t, 20*time.Second, "the restored toys to start", func() bool { return len(toyLines(log)) == 5 })
 	again := toyLines(log)[3:]
-	if !slices.Contains(again, "resume "+pin.SessionID+" "+canon(t, dir)+" mark=pinned args=") ||
+	if !slices.Contains(again, "resume "+pin.SessionID+" "+wt+" mark=pinned args=") ||
 		!slices.Contains(again, "resume "+learn.SessionID+" "+canon(t, dir)+" mark=learnt args=") {
 		t.Fatalf("restored as %q; want both resumed with their ids, in %s, the prompt not again\n%s", again, dir, first.stdout)
 	}
@@ -206,8 +220,12 @@ func TestRestoreAfterReboot(t *testing.T) {
 		t.Fatalf("the lost record: %+v", old)
 	}
 	next := infoOf(t, env, old.RestoredBy)
-	if next.Name != "pinned" || next.State != "running" || next.SessionID != pin.SessionID || next.RestoredFrom != pinned {
+	if next.Name != "pinned" || next.State != "running" || next.SessionID != pin.SessionID || next.RestoredFrom != pinned ||
+		next.Worktree == nil || *next.Worktree != *pin.Worktree {
 		t.Errorf("the restored run: %+v", next)
+	}
+	if out, _ := exec.Command("git", "-C", dir, "worktree", "list", "--porcelain").Output(); strings.Count(string(out), "worktree ") != 2 {
+		t.Errorf("the restore made another worktree:\n%s", out)
 	}
 	if got := infoOf(t, env, infoOf(t, env, learnt).RestoredBy); got.SessionID != learn.SessionID {
 		t.Errorf("the restored learnt run holds %q, want %q", got.SessionID, learn.SessionID)
