@@ -42,6 +42,7 @@ func realRestore(t *testing.T, name string) {
 	_, launch, _ := realAgentLaunch(t, a, "corral-e2e-restore-"+name+"-")
 	env, _ := agentEnv(t)
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	t.Cleanup(func() { shutdownState(t, env, state) })
 	corralAt := launchCorral(t, launch, env)
 	sp := corralAt(append([]string{"spawn", "--pty", "--agent", name, "--name", name, "--"}, launch.Argv...)...)
 	id := strings.TrimSpace(sp.stdout)

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -92,7 +93,24 @@ func restoreEnv(t *testing.T) (env []string, state, bin string) {
 			t.Fatal(err)
 		}
 	}
-	return append(env, "CORRAL_BIN="+corralBin), strings.TrimPrefix(env[0], "CORRAL_STATE_DIR="), bin
+	state = strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	t.Cleanup(func() { shutdownState(t, env, state) }) // a failed test's server, its keeper and runs too
+	return append(env, "CORRAL_BIN="+corralBin), state, bin
+}
+
+// shutdownState ends the state dir's server (its runs, then its keeper) if one runs.
+func shutdownState(t *testing.T, env []string, state string) {
+	b, err := os.ReadFile(filepath.Join(state, "server.lock"))
+	if err != nil {
+		return
+	}
+	keeper, _ := os.ReadFile(filepath.Join(state, "keeper.lock"))
+	agentCorral(t, env, "shutdown")
+	for _, f := range [][]byte{b, keeper} {
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(f))); pid > 1 {
+			waitGone(t, pid, "the test's server or keeper")
+		}
+	}
 }
 
 // toyLines are the lines the toys wrote to log.
