@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -72,23 +73,37 @@ func realRestore(t *testing.T, name string) {
 
 	// The reboot: the keeper, the server and the run's whole session, at once.
 	before := len(dumped(t, dump))
-	gone := []int{keeper, srv, pid}
-	var daemon reaper.Fingerprint
-	if name == "codex" { // its app-server daemon left the run's session: a reboot ends it too
-		d := appServer(t, pid)
-		daemon = testkit.Pin(t, d.PID)
-		gone = append(gone, d.PID)
+	// Every process of the run goes with it: its tree, and what left its session (codex's
+	// app-server daemon) but not its cgroup.
+	procs := []int{keeper, srv, pid}
+	if all, err := reaper.ListAll(); err == nil {
+		for _, p := range reaper.Descendants(all, pid) {
+			procs = append(procs, p.PID)
+		}
 	}
-	testkit.Pin(t, keeper).Signal(syscall.SIGKILL)
-	testkit.Pin(t, srv).Signal(syscall.SIGKILL)
-	syscall.Kill(-pid, syscall.SIGKILL)
-	if daemon.PID != 0 {
-		daemon.Signal(syscall.SIGKILL)
+	if cg := infoOfAt(t, corralAt, id).Cgroup; cg != "" {
+		b, _ := os.ReadFile(filepath.Join(cg, "cgroup.procs"))
+		for _, f := range strings.Fields(string(b)) {
+			if p, err := strconv.Atoi(f); err == nil && !slices.Contains(procs, p) {
+				procs = append(procs, p)
+			}
+		}
 	}
-	for _, p := range gone {
+	var pinned []reaper.Fingerprint
+	for _, p := range procs {
+		if fp, err := reaper.Identify(p); err == nil {
+			pinned = append(pinned, fp)
+		}
+	}
+	for _, fp := range pinned {
+		fp.Signal(syscall.SIGKILL)
+	}
+	for _, p := range procs {
 		waitGone(t, p, "a process of the rebooted machine")
 	}
+	began := time.Now()
 	res := corralAt("restore")
+	took := time.Since(began)
 	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "the server after the reboot")
 	if res.code != 0 {
 		t.Fatalf("restore: %+v", res)
@@ -104,6 +119,7 @@ func realRestore(t *testing.T, name string) {
 	if r := corralAt("wait", next, "--until", "idle", "--timeout", "90s"); r.code != 0 {
 		t.Fatalf("the resumed %s never got to its prompt: %+v\n%s", name, r, corralAt("screen", next).stdout)
 	}
+	t.Logf("corral restore took %v; the resumed %s was idle at its prompt %v after it began", took, name, time.Since(began))
 	if r := corralAt("submit", next, secondPrompt); r.code != 0 {
 		t.Fatalf("submit after restore: %+v\n%s", r, corralAt("screen", next).stdout)
 	}

@@ -129,6 +129,7 @@ type runJSON struct {
 	SessionID    string              `json:"session_id"`
 	RestoredFrom string              `json:"restored_from"`
 	RestoredBy   string              `json:"restored_by"`
+	Cgroup       string              `json:"cgroup"`
 	Worktree     *workspace.Worktree `json:"worktree"`
 }
 
@@ -216,7 +217,9 @@ func TestRestoreAfterReboot(t *testing.T) {
 	for _, pid := range append([]int{keeper, srv}, procs...) {
 		waitGone(t, pid, "a process of the rebooted machine")
 	}
+	began := time.Now()
 	first := agentCorral(t, env, "restore")
+	t.Logf("corral restore after the reboot (a server started, the records reconciled, 2 runs restored): %v", time.Since(began))
 	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "the server after the reboot")
 	if first.code != 0 {
 		t.Fatalf("restore: %+v", first)
