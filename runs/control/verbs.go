@@ -400,8 +400,12 @@ func shutdown(c *client.Client, o *opts, env Env) int {
 // restore starts the lost runs again and says, one line each, what became of them:
 // restored as a new run, or why not. A run named that was refused fails the verb.
 func restore(c *client.Client, o *opts, env Env) int {
+	var base []string
+	if o.host == "" || o.host == client.LocalHost { // another host's runs take its server's environment
+		base = os.Environ()
+	}
 	rep, ok := call(o.ctx, api.Restore, c, api.RestoreArgs{IDs: o.args, DryRun: o.dryRun, Fresh: o.fresh,
-		BaseEnv: os.Environ()}, env)
+		BaseEnv: base}, env)
 	if !ok {
 		return ExitFailure
 	}
