@@ -63,13 +63,6 @@ var ErrRestore = errors.New("cannot restore")
 // unrestored and start its conversation twice.
 var restoreMu sync.Mutex
 
-// Restorable reports whether rec is a lost run a restore would start again: ended by
-// the loss of its server (lostRun), not restored yet, an agent's or a command whose
-// config says restore = true.
-func Restorable(rec Record) bool {
-	return lostRun(rec) && rec.RestoredBy == "" && rec.PID != 0 && (rec.Agent != "" || rec.Spec.Restore)
-}
-
 // lostRun reports whether rec ended because its server went (a crash, a reboot), not
 // because the user, a deadline or its own exit ended it: lost (its processes were gone
 // when the next server looked) or orphan-reaped (some were left, with nobody to own
