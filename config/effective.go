@@ -134,6 +134,7 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.optional("worktree", r.Worktree, "true")
 	w.optional("branch", r.Branch != "", tomlString(r.Branch))
 	w.optional("base", r.Base != "", tomlString(r.Base))
+	w.optional("restore", r.Restore, "true")
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {

@@ -143,6 +143,9 @@ type RunEntry struct {
 	// command does not say ("claude", "codex", …; "none" for no detection).
 	Agent     string
 	AgentLine int
+	// Restore starts a plain command again after a reboot (corral restore), as agents
+	// are; false for commands, which are not restored unless they say so.
+	Restore bool
 	// Worktree gives the run a git worktree of its own, on Branch (""; corral/<name>)
 	// made from Base ("": HEAD).
 	Worktree     bool

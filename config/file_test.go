@@ -181,6 +181,7 @@ func TestParseBad(t *testing.T) {
 		{"bad escape policy", run + "cmd = \"a\"\nescape_policy = \"ignore\"\n", 4, `run "build"`, "escape_policy", `want "own" or "fail" or "warn"`},
 		{"bad reconcile policy", "[defaults]\nreconcile_policy = \"kill\"\n", 2, "[defaults]", "reconcile_policy", `want "terminate" or "adopt"`},
 		{"pty as a string", run + "cmd = \"a\"\npty = \"yes\"\n", 4, `run "build"`, "pty", `want true or false, not the string "yes"`},
+		{"restore as a string", run + "cmd = \"a\"\n\nrestore = \"yes\"\n", 5, `run "build"`, "restore", `want true or false, not the string "yes"`},
 		{"size out of range", run + "cmd = \"a\"\ncols = 0\nrows = 40\n", 4, `run "build"`, "cols", "from 1 to 1000"},
 		{"size half given", run + "cmd = \"a\"\nrows = 40\n", 4, `run "build"`, "rows", `set "cols" too`},
 		{"bad stop signal", run + "cmd = \"a\"\nstop_signal = \"SIG-TERM\"\n", 4, `run "build"`, "stop_signal", "signal name"},
@@ -356,5 +357,16 @@ func TestEffectiveWorktree(t *testing.T) {
 	}
 	if g.Worktree.Root != "/wts" || len(g.Worktree.Setup) != 1 || !g.Runs[0].Worktree || g.Runs[0].Branch != "feat/a" || g.Runs[0].Base != "main" {
 		t.Fatalf("read back %+v %+v from\n%s", g.Worktree, g.Runs[0], out)
+	}
+}
+
+// restore = true marks a plain command to be started again after a reboot.
+func TestRunRestoreKey(t *testing.T) {
+	f, err := Parse("corral.toml", []byte("[[run]]\nname = \"web\"\ncmd = \"npm start\"\nrestore = true\n[[run]]\nname = \"b\"\ncmd = \"x\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Runs[0].Restore || f.Runs[1].Restore {
+		t.Errorf("restore: %v %v, want true false", f.Runs[0].Restore, f.Runs[1].Restore)
 	}
 }

@@ -169,6 +169,10 @@ var runKeys = map[string]runSetter{
 		r.Rows = uint16(n)
 		return err
 	},
+	"restore": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.Restore, err = asBool(v)
+		return err
+	},
 	"agent": func(_ *decoder, r *RunEntry, v value) (err error) {
 		r.Agent, err = asText(v)
 		r.AgentLine = v.line // which agents exist is the rules' business, checked by corral check

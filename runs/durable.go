@@ -283,6 +283,7 @@ func (r *run) recordLocked() Record {
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 		AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
+		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
 	rec.Finished = i.Finished
 	if !i.Adopted { // an adopted run was never handed to the keeper

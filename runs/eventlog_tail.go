@@ -91,7 +91,7 @@ type logged struct {
 
 // lifecycle is the event types logEvent writes: they read back as the Event they were.
 var lifecycle = []EventType{EventSpawn, EventState, EventCancel, EventPause, EventCleanup, EventExit,
-	EventEscape, EventAgent, EventNotify, EventShared, EventRemoved, EventWorktree}
+	EventEscape, EventAgent, EventNotify, EventShared, EventSession, EventRemoved, EventWorktree}
 
 // parseLogged turns one line of events.jsonl into an Event (false: not one, or an
 // output heartbeat).

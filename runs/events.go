@@ -21,6 +21,7 @@ const (
 	EventAgent    EventType = "agent-state" // the agent's state or its rule changed (Info.AgentState)
 	EventNotify   EventType = "notify"      // the agent needs a user who is not looking (Detail: the text)
 	EventShared   EventType = "shared"      // processes passed to (or from) the run that uses them (Detail: which)
+	EventSession  EventType = "session"     // the agent's conversation id was learnt (Info.SessionID; Detail: how)
 	EventDiff     EventType = "diff"        // a worktree run's changes were counted again (Info.Diff)
 	EventRemoved  EventType = "removed"     // the ended run was forgotten: watchers drop it (its last event)
 	EventWorktree EventType = "worktree"    // its worktree was finished (Info.Finished; Detail: what was done)

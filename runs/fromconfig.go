@@ -14,7 +14,7 @@ import (
 func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 	s := Spec{Name: e.Name, Shell: e.Cmd, Argv: e.Argv, PTY: e.PTY, Dir: e.Cwd,
 		Cols: e.Cols, Rows: e.Rows, Grace: e.Grace, Escape: EscapePolicy(e.EscapePolicy),
-		Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Agent: e.Agent}
+		Timeout: d.Timeout, NoOutputTimeout: d.NoOutputTimeout, Agent: e.Agent, Restore: e.Restore}
 	if s.Escape == "" {
 		s.Escape = EscapePolicy(d.EscapePolicy)
 	}

@@ -94,6 +94,8 @@ type Info struct {
 	// Finished is what finishing the run's worktree did (Supervisor.Finish): nil
 	// until it was finished.
 	Finished *workspace.Finished `json:"finished,omitempty"`
+	// RestoredBy is the run a restore started from this (lost) run's record.
+	RestoredBy string `json:"restored_by,omitempty"`
 }
 
 // Cleanup is what ending the run took.

@@ -251,7 +251,8 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
 		StartedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
-		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}
+		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
+		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
 	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	if rec.Worktree != nil { // its figures are counted as before; git from this server's PATH
 		wt := *rec.Worktree

@@ -220,6 +220,9 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	r.persistLocked()
 	info := r.info
 	r.mu.Unlock()
+	if info.SessionID == "" {
+		r.learnSessionFile(a)
+	}
 
 	a.evalMu.Lock()
 	turnEnded := tr.State == agentstate.Idle && a.decided == agentstate.Working && tr.Since.Sub(a.workFrom) >= minTurn
@@ -257,6 +260,9 @@ func (s *Supervisor) Hook(id string, rep agentstate.HookReport) error {
 	a := r.agent.Load()
 	if a == nil {
 		return fmt.Errorf("%s: %w", id, ErrNoAgent)
+	}
+	if id := a.det.Agent().Session.HookID(rep.IDs); id != "" {
+		r.learnSession(id, "its hook "+rep.Event)
 	}
 	a.evalMu.Lock()
 	tr, changed := a.det.Hook(rep.State, rep.Event, s.clock.Now())

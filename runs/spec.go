@@ -49,6 +49,10 @@ type Spec struct {
 	// kind): the same value on both, "" otherwise.
 	Pair string `json:"pair,omitempty"`
 
+	// Restore starts the run again after a reboot (corral restore) though it is no
+	// agent with a conversation to resume: the config entry's restore = true.
+	Restore bool `json:"restore,omitempty"`
+
 	// Worktree, when set, gives the run a git worktree of its own (package
 	// runs/workspace): made before the run starts, the run started in it.
 	Worktree *WorktreeSpec `json:"worktree,omitempty"`

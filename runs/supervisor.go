@@ -156,12 +156,32 @@ func New(opts ...Option) (*Supervisor, error) {
 // ErrBadSpec and no run. A process that cannot be started still makes a run, ended
 // with reason spawn-error, and the start error is returned (wrapped) with its id.
 func (s *Supervisor) Spawn(spec Spec) (string, error) {
+	return s.spawn(spec, restoring{})
+}
+
+// restoring is what a restore gives the run it starts (restore.go): the run whose
+// record it comes from and the conversation id it resumes.
+type restoring struct {
+	from, session string
+}
+
+func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 	if err := spec.validate(); err != nil {
 		return "", err
 	}
 	agent, err := s.agentFor(spec)
 	if err != nil {
 		return "", err
+	}
+	session := rs.session
+	if agent != nil && agent.Session != nil && len(spec.Argv) > 0 {
+		// The conversation's id, pinned at launch where the CLI takes one (or named by
+		// the command already); else it is learnt from what the CLI reports.
+		var id string
+		spec.Argv, id = agent.Session.Launch(agent, spec.Argv, newSessionID)
+		if session == "" {
+			session = id
+		}
 	}
 	named := spec.Name != ""
 	spec = spec.withDefaults(s.cfg)
@@ -180,6 +200,11 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 			workspace.UndoCreate(s.gitContext(context.Background()), *wt, gitEnvOf(spec))
 		}
 		return "", err
+	}
+	if session != "" || rs.from != "" {
+		r.mu.Lock()
+		r.info.SessionID, r.info.RestoredFrom = session, rs.from
+		r.mu.Unlock()
 	}
 	if wt != nil {
 		w := *wt
@@ -276,6 +301,17 @@ func newID() string {
 	var b [6]byte
 	rand.Read(b[:])
 	return "r" + hex.EncodeToString(b[:])
+}
+
+// newSessionID is a new conversation id for an agent that takes one at launch: a
+// random (version 4) UUID, the form they accept.
+func newSessionID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // newSecret returns a run's secret (RunSecretEnv): 128 random bits, which nobody can

@@ -91,7 +91,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Layout): // the other set of side panes, remembered
 		m.lay.panes = m.lay.panes.next()
 		m.relayout()
-		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), savePrefsCmd(m.prefsPath, Prefs{Panes: m.lay.panes.String()}))
+		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), savePrefsCmd(m.prefsPath, m.prefsNow()))
 	case key.Matches(k, km.EventsUp, km.EventsDown):
 		m.events, _ = m.events.Update(k)
 	case key.Matches(k, km.Mouse):
@@ -190,6 +190,9 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		case a.Op == dialog.Finish:
 			return m.finishConfirmed(a.ID)
+		case a.Op == dialog.Restore:
+			m.flash = "restoring…"
+			return m, restoreCmd(m.core, a.IDs)
 		}
 		return m, questionCmd(m.core, a.Question)
 	case dialog.PromptAnswer:

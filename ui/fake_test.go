@@ -43,6 +43,7 @@ type fakeCore struct {
 	metrics   runs.Metrics
 	history   []runs.Event      // the log's recent events (History, as client.Remote keeps them)
 	diffs     map[string]string // run id → its diff's text (Diff, diffmode_test.go)
+	lost      []runs.Restored   // the lost runs a restore's dry run finds
 }
 
 func newFake(snap ...runs.Info) *fakeCore {
@@ -270,6 +271,31 @@ func (f *fakeCore) SendKeys(id string, items []keys.Item) error {
 	}
 	return f.Write(id, b)
 }
+
+// Restore answers a dry run from lost (no call noted: every UI start makes one);
+// a restore is noted with its ids and restores each as r<ID>.
+func (f *fakeCore) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.Restored, error) {
+	if o.DryRun {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		var out []runs.Restored
+		for _, r := range f.lost {
+			r.Skipped = runs.SkippedDryRun
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	err := f.note("Restore", strings.Join(o.IDs, ","))
+	var out []runs.Restored
+	for _, r := range f.lost {
+		if slices.Contains(o.IDs, r.From) {
+			r.ID = "r" + r.From
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
 func (f *fakeCore) Reconcile(ctx context.Context) ([]runs.Decision, error) {
 	err := f.note("Reconcile")
 	return f.decisions, err

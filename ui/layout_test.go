@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -206,12 +207,12 @@ func TestLayoutKeySwitchesAndIsRemembered(t *testing.T) {
 // a missing one is the defaults.
 func TestLoadPrefs(t *testing.T) {
 	dir := t.TempDir()
-	if p, err := LoadPrefs(filepath.Join(dir, "none.json")); err != nil || p != (Prefs{}) {
+	if p, err := LoadPrefs(filepath.Join(dir, "none.json")); err != nil || !reflect.DeepEqual(p, Prefs{}) {
 		t.Errorf("missing: %+v %v", p, err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{"), 0o600)
-	if p, err := LoadPrefs(bad); err == nil || p != (Prefs{}) {
+	if p, err := LoadPrefs(bad); err == nil || !reflect.DeepEqual(p, Prefs{}) {
 		t.Errorf("malformed: %+v %v", p, err)
 	}
 	good := filepath.Join(dir, "good.json")
@@ -220,7 +221,7 @@ func TestLoadPrefs(t *testing.T) {
 	}
 	link := filepath.Join(dir, "link.json")
 	os.Symlink(good, link)
-	if p, err := LoadPrefs(link); err == nil || p != (Prefs{}) {
+	if p, err := LoadPrefs(link); err == nil || !reflect.DeepEqual(p, Prefs{}) {
 		t.Errorf("a link was followed: %+v %v", p, err)
 	}
 	if parsePanes("sideways") != panesAll {

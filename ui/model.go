@@ -70,6 +70,9 @@ type Model struct {
 	prefsPath  string
 	notify     string // how Corral's terminal tells a user elsewhere (Options.Notify)
 
+	// restoreAsked are the lost runs the restore question was asked about (Prefs).
+	restoreAsked []string
+
 	*state
 }
 
@@ -122,6 +125,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.detachable, m.replay, m.prefsPath, m.notify = o.Detachable, o.Replay, o.PrefsPath, o.Notify
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
+	m.restoreAsked = o.Prefs.RestoreAsked
 	m.list.SetConfigured(o.Configured)
 	if h, ok := o.Core.(hostedCore); ok {
 		m.hostsAtStart(h.Hosts())
@@ -160,7 +164,7 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now),
 		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term)),
-		m.req.look(m.core, m.list.SelectedLive())}
+		m.req.look(m.core, m.list.SelectedLive()), restoreOfferCmd(m.core)}
 	for _, i := range m.list.Runs() {
 		if i.Kind == runs.KindPTY {
 			cmds = append(cmds, screenCmd(m.core, i.ID))
@@ -209,6 +213,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case diffview.IndexedMsg:
 		m.diff, _ = m.diff.Update(msg)
 		return m, nil
+	case restoreOfferMsg:
+		return m.offerRestore(msg)
+	case RestoredMsg:
+		return m.restored(msg)
 	case probeMsg: // what autoplay may read of the model (autoplay.go)
 		sel, _ := m.list.Selected()
 		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.Asking()}

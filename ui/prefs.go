@@ -20,6 +20,10 @@ type Prefs struct {
 	// Panes is which side panes show beside the terminal pane: "all" (run list,
 	// details, events) or "list" (the run list alone). Unknown is "all".
 	Panes string `json:"panes"`
+	// RestoreAsked are the lost runs the UI last asked to restore (sorted): the
+	// question is asked once for them, whatever the answer, and again only when
+	// another reboot lost others.
+	RestoreAsked []string `json:"restore_asked,omitempty"`
 }
 
 // PrefsFile is the name of the prefs file in a state dir.

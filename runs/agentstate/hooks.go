@@ -16,6 +16,9 @@ import (
 type HookReport struct {
 	State State  // the state it implies (Unknown: none)
 	Event string // its name, with its kind where it has one ("Notification/permission_prompt")
+	// IDs are the payload's top-level strings whose key names an id (session_id,
+	// thread-id): the agent's [session] hook keys pick its conversation id from them.
+	IDs map[string]string `json:",omitempty"`
 }
 
 // ParseHook reads a hook's JSON payload (Claude Code's or codex's).
@@ -29,48 +32,71 @@ func ParseHook(payload []byte) (HookReport, error) {
 	if err := json.Unmarshal(payload, &h); err != nil {
 		return HookReport{}, fmt.Errorf("hook payload: %w", err)
 	}
+	var rep HookReport
 	switch {
 	case h.Event != "":
-		return claudeHook(h.Event, h.NotificationType, h.Message), nil
+		rep = claudeHook(h.Event, h.NotificationType, h.Message)
 	case h.Type != "":
-		return codexHook(h.Type), nil
+		rep = codexHook(h.Type)
+	default:
+		return HookReport{}, fmt.Errorf("hook payload names no event (hook_event_name or type)")
 	}
-	return HookReport{}, fmt.Errorf("hook payload names no event (hook_event_name or type)")
+	rep.IDs = hookIDs(payload)
+	return rep, nil
+}
+
+// hookIDs are a payload's top-level string fields whose key ends in id.
+func hookIDs(payload []byte) map[string]string {
+	var all map[string]any
+	json.Unmarshal(payload, &all)
+	var ids map[string]string
+	for k, v := range all {
+		s, ok := v.(string)
+		lk := strings.ToLower(k)
+		if !ok || s == "" || !(strings.HasSuffix(lk, "_id") || strings.HasSuffix(lk, "-id")) {
+			continue
+		}
+		if ids == nil {
+			ids = map[string]string{}
+		}
+		ids[k] = s
+	}
+	return ids
 }
 
 // claudeHook maps Claude Code's hook events.
 func claudeHook(event, kind, msg string) HookReport {
 	switch event {
 	case "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart":
-		return HookReport{Working, event}
+		return HookReport{State: Working, Event: event}
 	case "Stop":
-		return HookReport{Idle, event}
+		return HookReport{State: Idle, Event: event}
 	case "PermissionRequest":
-		return HookReport{Waiting, event}
+		return HookReport{State: Waiting, Event: event}
 	case "Notification":
 		if kind == "" && strings.Contains(msg, "permission") {
 			kind = "permission_prompt"
 		}
 		switch kind {
 		case "permission_prompt", "elicitation_dialog":
-			return HookReport{Waiting, event + "/" + kind}
+			return HookReport{State: Waiting, Event: event + "/" + kind}
 		case "idle_prompt":
-			return HookReport{Idle, event + "/" + kind}
+			return HookReport{State: Idle, Event: event + "/" + kind}
 		}
-		return HookReport{Unknown, event + "/" + kind}
+		return HookReport{State: Unknown, Event: event + "/" + kind}
 	}
-	return HookReport{Unknown, event} // SubagentStop can come after the turn ended: no word
+	return HookReport{State: Unknown, Event: event} // SubagentStop can come after the turn ended: no word
 }
 
 // codexHook maps codex's notify events.
 func codexHook(kind string) HookReport {
 	switch kind {
 	case "agent-turn-complete":
-		return HookReport{Idle, kind}
+		return HookReport{State: Idle, Event: kind}
 	case "approval-requested":
-		return HookReport{Waiting, kind}
+		return HookReport{State: Waiting, Event: kind}
 	}
-	return HookReport{Unknown, kind}
+	return HookReport{State: Unknown, Event: kind}
 }
 
 // HookSettings is the snippet that makes agent call `corral hook` (corral agents

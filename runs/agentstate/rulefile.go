@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"corral/config"
 )
@@ -70,8 +71,10 @@ func (p *ruleParser) table(t config.TOMLTable) {
 		p.rule(t)
 	case t.Array && slices.Equal(t.Key, []string{"rule", "when"}):
 		p.when(t)
+	case !t.Array && slices.Equal(t.Key, []string{"session"}):
+		p.session(t)
 	default:
-		p.fail(t.Line, "", "", "unknown table %v (want [[rule]] or [[rule.when]])", t.Key)
+		p.fail(t.Line, "", "", "unknown table %v (want [[rule]], [[rule.when]] or [session])", t.Key)
 	}
 }
 
@@ -131,6 +134,59 @@ func (p *ruleParser) rule(t config.TOMLTable) {
 		r.When = append(r.When, inline.clause(p, t.Line, in))
 	}
 	p.agent.Rules = append(p.agent.Rules, r)
+}
+
+var sessionKeys = []string{"pin", "given", "no_pin", "id", "resume", "drop", "valued", "prompt", "hook", "files"}
+
+// session reads the [session] table: how the agent names and resumes a conversation.
+func (p *ruleParser) session(t config.TOMLTable) {
+	s := &Session{Line: t.Line}
+	const in = "session"
+	for _, kv := range t.Pairs {
+		switch kv.Key[0] {
+		case "pin":
+			s.Pin = p.strs(kv, in)
+		case "given":
+			s.Given = p.strs(kv, in)
+		case "no_pin":
+			s.NoPin = p.strs(kv, in)
+		case "id":
+			if re, err := regexp.Compile(p.str(kv, in)); err != nil {
+				p.fail(kv.Line, in, "id", "pattern: %v", err)
+			} else {
+				s.ID = re
+			}
+		case "resume":
+			s.Resume = p.strs(kv, in)
+		case "drop":
+			s.Drop = p.strs(kv, in)
+		case "valued":
+			s.Valued = p.strs(kv, in)
+		case "prompt":
+			if kv.Value.Kind != "bool" {
+				p.fail(kv.Line, in, "prompt", "want true or false, not a %s", kv.Value.Kind)
+			}
+			s.Prompt = kv.Value.Text == "true"
+		case "hook":
+			s.Hook = p.strs(kv, in)
+		case "files":
+			s.Files = p.str(kv, in)
+			if s.Files != "" && !slices.Contains(sessionFileLayouts, s.Files) {
+				p.fail(kv.Line, in, "files", "unknown layout %q (known: %v)", s.Files, sessionFileLayouts)
+			}
+		default:
+			p.unknown(kv, in, sessionKeys)
+		}
+	}
+	for _, key := range []struct {
+		name  string
+		words []string
+	}{{"pin", s.Pin}, {"resume", s.Resume}} {
+		if len(key.words) > 0 && !slices.ContainsFunc(key.words, func(w string) bool { return strings.Contains(w, idWord) }) {
+			p.fail(t.Line, in, key.name, "no %s in %q: say where the id goes", idWord, key.words)
+		}
+	}
+	p.agent.Session = s
 }
 
 func (p *ruleParser) when(t config.TOMLTable) {

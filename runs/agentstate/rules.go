@@ -16,6 +16,9 @@ type Agent struct {
 	Packages []string // npm packages it comes in (npx PKG, node …/PKG/cli.js)
 	Rules    []Rule   // by priority, highest first; file order among equals
 	Source   string   // the file it came from ("builtin:claude.toml" or a path)
+	// Session is how it names and resumes a conversation (the [session] table), nil
+	// when the file says nothing of it.
+	Session *Session
 }
 
 // Rule decides a state when all its clauses match.

@@ -235,16 +235,25 @@ func TestDetectorHooks(t *testing.T) {
 
 func TestHookPayloads(t *testing.T) {
 	for payload, want := range map[string]HookReport{
-		`{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`: {Waiting, "Notification/permission_prompt"},
-		`{"hook_event_name":"Stop","stop_hook_active":false}`:                                                                             {Idle, "Stop"},
-		`{"hook_event_name":"UserPromptSubmit","prompt":"hi"}`:                                                                            {Working, "UserPromptSubmit"},
-		`{"hook_event_name":"Notification","message":"Claude is waiting for your input"}`:                                                 {Unknown, "Notification/"},
-		`{"type":"agent-turn-complete","turn-id":"1","last-assistant-message":"done"}`:                                                    {Idle, "agent-turn-complete"},
+		`{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`: {State: Waiting, Event: "Notification/permission_prompt"},
+		`{"hook_event_name":"Stop","stop_hook_active":false}`:                                                                             {State: Idle, Event: "Stop"},
+		`{"hook_event_name":"UserPromptSubmit","prompt":"hi"}`:                                                                            {State: Working, Event: "UserPromptSubmit"},
+		`{"hook_event_name":"Notification","message":"Claude is waiting for your input"}`:                                                 {State: Unknown, Event: "Notification/"},
+		`{"type":"agent-turn-complete","turn-id":"1","last-assistant-message":"done"}`:                                                    {State: Idle, Event: "agent-turn-complete"},
 	} {
 		got, err := ParseHook([]byte(payload))
-		if err != nil || got != want {
+		if err != nil || got.State != want.State || got.Event != want.Event {
 			t.Errorf("%s: %+v %v, want %+v", payload, got, err, want)
 		}
+	}
+	// The ids a payload names come with it: Claude Code's session_id, codex's thread-id.
+	got, _ := ParseHook([]byte(`{"hook_event_name":"Stop","session_id":"0d3c","cwd":"/x"}`))
+	if len(got.IDs) != 1 || got.IDs["session_id"] != "0d3c" {
+		t.Errorf("claude's session_id: %+v", got.IDs)
+	}
+	got, _ = ParseHook([]byte(`{"type":"agent-turn-complete","thread-id":"019a","turn-id":"1"}`))
+	if got.IDs["thread-id"] != "019a" || got.IDs["turn-id"] != "1" {
+		t.Errorf("codex's thread-id: %+v", got.IDs)
 	}
 	if _, err := ParseHook([]byte(`{"x":1}`)); err == nil {
 		t.Error("a payload with no event was taken")

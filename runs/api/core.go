@@ -45,6 +45,9 @@ type Core interface {
 	Trees(ids ...string) (map[string][]reaper.TreeProc, error)
 	Metrics() runs.Metrics
 	Shutdown(ctx context.Context) error
+	// Restore starts lost runs again after a reboot, resuming their agents'
+	// conversations (runs/restore.go).
+	Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.Restored, error)
 
 	// A run's worktree (package runs/workspace).
 	Diff(ctx context.Context, id string, o workspace.DiffOptions) (runs.DiffResult, error)

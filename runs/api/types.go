@@ -33,6 +33,21 @@ type (
 	RunRef struct {
 		ID string `json:"id"`
 	}
+	// RestoreArgs are restore's: the lost runs to start again (none: every one a
+	// restore would), and the caller's environment, which their recorded additions go
+	// over.
+	RestoreArgs struct {
+		IDs     []string `json:"ids,omitempty"`
+		DryRun  bool     `json:"dry_run,omitempty"`
+		Fresh   bool     `json:"fresh,omitempty"`
+		BaseEnv []string `json:"base_env,omitempty"`
+	}
+	// RestoreReply is what restore did with each lost run, and what it refused of
+	// those named (Refused: one line each, naming the run and why).
+	RestoreReply struct {
+		Runs    []runs.Restored `json:"runs"`
+		Refused []string        `json:"refused,omitempty"`
+	}
 	// SpawnArgs: BaseEnv travels beside the spec (runs.Spec never puts it in JSON).
 	SpawnArgs struct {
 		Spec    runs.Spec `json:"spec"`

@@ -42,7 +42,37 @@ var (
 	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
 	Wait      = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
 	Shutdown  = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
+	// Restore starts the runs a reboot lost again, their agents' conversations resumed.
+	Restore = declare("restore", LaneControl, restore).within(fixed[RestoreArgs](EndingBudget))
 )
+
+// restore resolves the runs named (ids, names or prefixes, as every verb takes them)
+// and starts them again; a named run that cannot be is refused, the others go on.
+func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
+	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv}
+	for _, ref := range a.IDs {
+		id, err := Resolve(c, ref)
+		if err != nil {
+			id = ref // a record past the list: restore says what it knows of it
+		}
+		o.IDs = append(o.IDs, id)
+	}
+	done, err := c.Restore(ctx, o)
+	rep := RestoreReply{Runs: done}
+	if err != nil {
+		if !errors.Is(err, runs.ErrRestore) {
+			return rep, err
+		}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				rep.Refused = append(rep.Refused, e.Error())
+			}
+		} else {
+			rep.Refused = append(rep.Refused, err.Error())
+		}
+	}
+	return rep, nil
+}
 
 // Input, on its own lane.
 var (

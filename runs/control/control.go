@@ -79,6 +79,7 @@ type verb struct {
 	flags    func(fs *flag.FlagSet, o *opts)
 	do       func(c *client.Client, o *opts, env Env) int
 	local    bool // runs without a server (do gets a nil client)
+	start    bool // starts a server when none runs (restore: after a reboot none does)
 	// noServer, when set, is the verb's answer when no server is running: what it
 	// asks for is already so (shutdown).
 	noServer func(o *opts, env Env) int
@@ -88,6 +89,7 @@ type verb struct {
 const (
 	argsIDAndMore = -1 // a run id and at least one more
 	argsOptional  = -2 // none or one
+	argsAny       = -3 // any number
 )
 
 // opts are every verb's parsed flags and arguments.
@@ -112,6 +114,7 @@ type opts struct {
 	commit, into        string
 	merge, noMerge      bool
 	deleteBranch, force bool
+	dryRun, fresh       bool            // restore
 	timeout             time.Duration   // --timeout: how long to wait for the server's answer
 	ctx                 context.Context // the verb's calls: within --timeout when given
 	args                []string
@@ -142,7 +145,7 @@ func Main(name string, args []string, env Env) int {
 	if v.noServer != nil {
 		none = func() int { return v.noServer(o, env) }
 	}
-	c, code := connect(o.ctx, name, Where{StateDir: o.stateDir, Host: o.host}, env, false, none)
+	c, code := connect(o.ctx, name, Where{StateDir: o.stateDir, Host: o.host}, env, v.start, none)
 	if c == nil {
 		return code
 	}

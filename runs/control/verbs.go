@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -68,6 +69,12 @@ var verbs = map[string]verb{
 		args: 0, do: agents, local: true, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.StringVar(&o.hooks, "print-hooks", "", "print the settings that make AGENT report through corral hook")
 		}},
+	api.Restore.Name(): {synopsis: "[--dry-run] [--fresh] [ID...]",
+		summary: "after a reboot, start the lost agent runs again, each resuming its conversation",
+		args:    argsAny, do: restore, start: true, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.BoolVar(&o.dryRun, "dry-run", false, "say what would be started, start nothing")
+			fs.BoolVar(&o.fresh, "fresh", false, "start a lost agent run that recorded no conversation id as a new conversation")
+		}},
 	api.Shutdown.Name(): {synopsis: "", summary: "end every run (supervisor-shutdown) and the server; none running is success",
 		args: 0, do: shutdown, noServer: alreadyShutDown},
 	api.Diff.Name(): {synopsis: "ID [--stat] [--color]",
@@ -88,7 +95,7 @@ const verbAgents = "agents"
 var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Write.Name(), api.SendKeys.Name(),
 	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Pause.Name(), api.Resume.Name(),
 	api.Remove.Name(), api.Info.Name(), api.Wait.Name(), api.Diff.Name(), api.Finish.Name(),
-	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Shutdown.Name()}
+	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Restore.Name(), api.Shutdown.Name()}
 
 // rawFlag is --raw of the verbs that print a run's output.
 func rawFlag(fs *flag.FlagSet, o *opts) {
@@ -165,11 +172,13 @@ type agentFields struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
-	AgentBy         string           `json:"agent_by,omitempty"` // how the agent was recognised
+	AgentBy         string           `json:"agent_by,omitempty"`   // how the agent was recognised
+	SessionID       string           `json:"session_id,omitempty"` // its conversation id (restore resumes it)
+	RestoredFrom    string           `json:"restored_from,omitempty"`
 }
 
 func agentOf(i runs.Info) agentFields {
-	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentBy}
+	return agentFields{i.Agent, i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentBy, i.SessionID, i.RestoredFrom}
 }
 
 func logLines(c *client.Client, o *opts, env Env) int {
@@ -395,4 +404,66 @@ func shutdown(c *client.Client, o *opts, env Env) int {
 			time.Since(start).Round(time.Millisecond))
 	}
 	return ExitOK
+}
+
+// restore starts the lost runs again and says, one line each, what became of them:
+// restored as a new run, or why not. A run named that was refused fails the verb.
+func restore(c *client.Client, o *opts, env Env) int {
+	var base []string
+	if o.host == "" || o.host == client.LocalHost { // another host's runs take its server's environment
+		base = os.Environ()
+	}
+	rep, ok := call(o.ctx, api.Restore, c, api.RestoreArgs{IDs: o.args, DryRun: o.dryRun, Fresh: o.fresh,
+		BaseEnv: base}, env)
+	if !ok {
+		return ExitFailure
+	}
+	if o.json {
+		printJSON(env.Stdout, rep)
+	} else {
+		if len(rep.Runs) == 0 && len(rep.Refused) == 0 {
+			fmt.Fprintln(env.Stdout, "nothing to restore: no run was lost")
+		}
+		for _, r := range rep.Runs {
+			fmt.Fprintln(env.Stdout, restoredLine(r, o.dryRun))
+		}
+	}
+	for _, e := range rep.Refused {
+		fmt.Fprintf(env.Stderr, "corral %s: %s\n", api.Restore.Name(), e)
+	}
+	for _, r := range rep.Runs {
+		if r.Error != "" {
+			return ExitFailure
+		}
+	}
+	if len(rep.Refused) > 0 {
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// restoredLine is one lost run's line: "r1 (name) → r2: resumes conversation X in DIR".
+func restoredLine(r runs.Restored, dry bool) string {
+	what := "resumes conversation " + r.SessionID
+	if r.SessionID == "" {
+		what = "starts fresh (no conversation id was recorded)"
+		if r.Agent == "" {
+			what = "starts again (restore = true)"
+		}
+	}
+	cmd := r.Shell
+	if cmd == "" {
+		cmd = strings.Join(r.Argv, " ")
+	}
+	switch {
+	case r.Error != "" && r.ID == "":
+		return fmt.Sprintf("%s (%s): not started: %s", r.From, r.Name, r.Error)
+	case r.Error != "":
+		return fmt.Sprintf("%s (%s) → %s: %s", r.From, r.Name, r.ID, r.Error)
+	case r.ID != "":
+		return fmt.Sprintf("%s (%s) → %s: %s in %s", r.From, r.Name, r.ID, what, r.Dir)
+	case dry && r.Skipped == runs.SkippedDryRun:
+		return fmt.Sprintf("%s (%s): would start %q in %s: %s", r.From, r.Name, cmd, r.Dir, what)
+	}
+	return fmt.Sprintf("%s (%s): not restored: %s", r.From, r.Name, r.Skipped)
 }

@@ -129,6 +129,9 @@ func (d Details) facts() []string {
 	if i.Agent != "" {
 		lines = append(lines, d.label("agent")+d.agentLine())
 	}
+	if s := d.sessionLine(); s != "" {
+		lines = append(lines, d.label("session")+s)
+	}
 	lines = append(lines, d.worktreeLines()...)
 	lines = append(lines,
 		d.label("reason")+d.reasonLine(),
@@ -411,4 +414,21 @@ func (d Details) leaseLine() string {
 		s += " · " + d.c.Styles.Warn.Render("lease not renewed ("+common.Clean(i.LeaseNotRenewed)+")")
 	}
 	return s
+}
+
+// sessionLine is the agent's conversation id, and the restore that links this run
+// with another: "0b5e… · restored from r1a2b" or "· restored as r3c4d".
+func (d Details) sessionLine() string {
+	i, st := d.info, d.c.Styles
+	var parts []string
+	if i.SessionID != "" {
+		parts = append(parts, common.Clean(i.SessionID))
+	}
+	if i.RestoredFrom != "" {
+		parts = append(parts, st.Muted.Render("restored from "+i.RestoredFrom))
+	}
+	if i.RestoredBy != "" {
+		parts = append(parts, st.Muted.Render("restored as "+i.RestoredBy))
+	}
+	return strings.Join(parts, " · ")
 }

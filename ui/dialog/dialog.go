@@ -52,12 +52,14 @@ const (
 	Interrupt
 	Remove
 	Finish
+	Restore // the lost runs of a reboot, started again (Question.IDs)
 )
 
 // Question is what a y/n answer decides: an operation, on run ID.
 type Question struct {
-	Op Op
-	ID string
+	Op  Op
+	ID  string
+	IDs []string // Restore's runs
 }
 
 type (

@@ -55,7 +55,7 @@ func TestDialogHostAnswers(t *testing.T) {
 	d := newTestHost(clk.now)
 	d.SetSize(100, 30)
 
-	if d.Ask("Cancel r1?", Question{Cancel, "r1"}); !d.Open() || !d.Asking() {
+	if d.Ask("Cancel r1?", Question{Op: Cancel, ID: "r1"}); !d.Open() || !d.Asking() {
 		t.Fatalf("Ask: open %v asking %v", d.Open(), d.Asking())
 	}
 	clk.t = clk.t.Add(time.Second) // read, then answered
@@ -64,7 +64,7 @@ func TestDialogHostAnswers(t *testing.T) {
 		t.Fatalf("y: answer %#v, open %v", msg, d.Open())
 	}
 
-	d.Ask("Remove r2?", Question{Remove, "r2"})
+	d.Ask("Remove r2?", Question{Op: Remove, ID: "r2"})
 	clk.t = clk.t.Add(time.Second)
 	d, msg = answer(d, keyMsg("a")) // typing, not answering
 	if a, ok := msg.(ConfirmAnswer); !ok || a.Yes || !a.Stray || d.Open() {

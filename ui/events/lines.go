@@ -89,7 +89,7 @@ func lifecycleEvent(t runs.EventType) bool {
 	switch t {
 	case runs.EventSpawn, runs.EventState, runs.EventCancel, runs.EventPause, runs.EventCleanup, runs.EventExit,
 		runs.EventOutput, runs.EventWatchdog, runs.EventEscape, runs.EventAgent, runs.EventNotify, runs.EventShared,
-		runs.EventRemoved, runs.EventWorktree:
+		runs.EventSession, runs.EventRemoved, runs.EventWorktree:
 		return true
 	}
 	return false

@@ -1,0 +1,348 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"corral/runs/agentstate"
+)
+
+// Restore after a reboot. An agent run's record holds its CLI's conversation id
+// (Info.SessionID): pinned at launch where the CLI takes one (Spawn), else learnt from
+// what the CLI reports — its hook payloads (Hook) or, for codex, the session file that
+// proves to be the run's (learnSessionFile). After a reboot the runs are gone and the
+// next server closes their records as lost; Restore starts each of those again as a
+// new run: the same name, directory (its worktree, which is not made again) and
+// environment additions, the command in its CLI's resume form with the recorded id
+// (the agent's [session] rules say how). The guard against resuming another run's
+// conversation: an id is resumed only from the record that holds it, never while a
+// live run holds it, and a record is restored once (Record.RestoredBy).
+
+// RestoreOptions says which lost runs to start again.
+type RestoreOptions struct {
+	IDs    []string // the lost runs' ids; none: every restorable one
+	DryRun bool     // say what would be done, start nothing
+	// Fresh starts a lost agent run that has no conversation id as a new conversation
+	// (its command as it was, less the options that pick a conversation); without it
+	// such a run is listed, not started.
+	Fresh bool
+	// BaseEnv is the caller's environment, which the record's environment additions
+	// go over (as a spawn's).
+	BaseEnv []string `json:"-"`
+}
+
+// Restored is what a restore did, or would do, with one lost run.
+type Restored struct {
+	From      string   `json:"from"`                 // the lost run
+	Name      string   `json:"name"`                 // its name, the new run's too
+	ID        string   `json:"id,omitempty"`         // the new run ("" when none was started)
+	Agent     string   `json:"agent,omitempty"`      // its agent
+	SessionID string   `json:"session_id,omitempty"` // the conversation it resumes ("" for a fresh start)
+	Dir       string   `json:"cwd,omitempty"`        // where it starts
+	Argv      []string `json:"argv,omitempty"`       // the command it starts (Shell for a command line)
+	Shell     string   `json:"shell,omitempty"`
+	Fresh     bool     `json:"fresh,omitempty"` // started (or offered) as a new conversation: it had no id
+	// Skipped says why it was not started (restored already, the id held by a live
+	// run, no id without --fresh, a dry run); "" when it was.
+	Skipped string `json:"skipped,omitempty"`
+	Error   string `json:"error,omitempty"` // its start failed
+}
+
+// SkippedDryRun is Restored.Skipped of a run a dry run would start.
+const SkippedDryRun = "dry run"
+
+// ErrRestore is a restore a named run refused (held id, restored already, not lost).
+var ErrRestore = errors.New("cannot restore")
+
+// restoreMu makes one restore at a time: two at once must not both find a record
+// unrestored and start its conversation twice.
+var restoreMu sync.Mutex
+
+// lostRun reports whether rec ended because its server went (a crash, a reboot), not
+// because the user, a deadline or its own exit ended it: lost (its processes were gone
+// when the next server looked) or orphan-reaped (some were left, with nobody to own
+// them, and the next server ended them).
+func lostRun(rec Record) bool {
+	return rec.State == Exited && (rec.Reason == Lost || rec.Reason == OrphanReaped)
+}
+
+// Restore starts the lost runs again (RestoreOptions), in the order they were
+// created, and says what it did with each. A run named in o.IDs that cannot be
+// restored is an error (ErrRestore) naming the reason; without ids, such runs are
+// listed with the reason and the others restored.
+func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored, error) {
+	if s.reg == nil {
+		return nil, fmt.Errorf("%w: no registry (restore needs the records of a state dir)", ErrRestore)
+	}
+	restoreMu.Lock()
+	defer restoreMu.Unlock()
+	// The records of the runs the reboot took are closed lost by a reconcile: one now,
+	// waiting out the dead server's leases (a lease's length at most), so a restore
+	// right after the reboot finds them; then they are listed as the ended runs they
+	// are.
+	if _, err := s.ReconcileAndWait(func(int, time.Duration) {}); err != nil {
+		return nil, err
+	}
+	s.TakeEnded()
+	recs, err := s.reg.List()
+	if err != nil {
+		return nil, err
+	}
+	s.listLost(recs)
+	slices.SortStableFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	byID := map[string]Record{}
+	for _, rec := range recs {
+		byID[rec.RunID] = rec
+	}
+	var picked []Record
+	var errs []error
+	if len(o.IDs) == 0 {
+		for _, rec := range recs {
+			if lostRun(rec) && (rec.Agent != "" || rec.Spec.Restore) {
+				picked = append(picked, rec)
+			}
+		}
+	}
+	for _, id := range o.IDs {
+		rec, ok := byID[id]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("%w %s: no record of it (restore starts runs whose records the last server left)", ErrRestore, id))
+		case !lostRun(rec):
+			errs = append(errs, fmt.Errorf("%w %s: it is %s, not lost (restore starts runs a crash or a reboot ended; spawn starts others)",
+				ErrRestore, id, stateText(rec)))
+		case rec.Agent == "" && !rec.Spec.Restore:
+			errs = append(errs, fmt.Errorf("%w %s: a plain command, restored only when its config entry says restore = true", ErrRestore, id))
+		default:
+			picked = append(picked, rec)
+		}
+	}
+	held := s.heldSessions(recs)
+	var out []Restored
+	for _, rec := range picked {
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		r, err := s.restoreOne(rec, o, held)
+		if err != nil && len(o.IDs) > 0 {
+			errs = append(errs, err)
+		}
+		out = append(out, r)
+	}
+	return out, errors.Join(errs...)
+}
+
+// listLost lists the lost runs of recs this server does not list yet (those a
+// reconcile here reaped: their records are this instance's, which TakeEnded leaves),
+// so info and the UI show them and what restore made of them.
+func (s *Supervisor) listLost(recs []Record) {
+	var taken []*run
+	for _, rec := range recs {
+		if !lostRun(rec) {
+			continue
+		}
+		s.mu.Lock()
+		_, ok := s.runs[rec.RunID]
+		s.mu.Unlock()
+		if !ok {
+			taken = append(taken, s.endedRun(rec))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range taken {
+		if _, ok := s.runs[r.id]; !ok {
+			s.runs[r.id] = r
+			s.order = append(s.order, r.id)
+		}
+	}
+	s.sortOrderLocked()
+}
+
+// stateText is a record's state and reason, for messages.
+func stateText(rec Record) string {
+	if rec.State == Exited {
+		return "ended (" + rec.Reason.String() + ")"
+	}
+	return rec.State.String()
+}
+
+// heldSessions are the conversation ids live runs hold, each with its run: this
+// server's, and those of records another live Corral owns.
+func (s *Supervisor) heldSessions(recs []Record) map[string]string {
+	held := map[string]string{}
+	for _, i := range s.Snapshot() {
+		if !i.Ended() && i.SessionID != "" {
+			held[i.SessionID] = i.ID
+		}
+	}
+	for _, rec := range recs {
+		if rec.State != Exited && rec.SessionID != "" && held[rec.SessionID] == "" {
+			held[rec.SessionID] = rec.RunID
+		}
+	}
+	return held
+}
+
+// restoreOne starts rec again (or says why not); held gains the id it resumes.
+func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]string) (Restored, error) {
+	res := Restored{From: rec.RunID, Name: rec.Name, Agent: rec.Agent, SessionID: rec.SessionID, Dir: rec.Spec.Dir}
+	refuse := func(format string, a ...any) (Restored, error) {
+		res.Skipped = fmt.Sprintf(format, a...)
+		return res, fmt.Errorf("%w %s: %s", ErrRestore, rec.RunID, res.Skipped)
+	}
+	if rec.RestoredBy != "" {
+		return refuse("restored already, as run %s: a record is restored once", rec.RestoredBy)
+	}
+	if rec.PID == 0 {
+		return refuse("it never started (%s)", rec.Reason)
+	}
+	spec := rec.Spec
+	spec.Worktree = nil
+	if wt := rec.Worktree; wt != nil {
+		// Its worktree is there: the run starts in it again, nothing made, no setup
+		// step run again.
+		if _, err := os.Stat(wt.Dir); err != nil {
+			return refuse("its worktree %s is gone (finished or removed): nothing to start it in", wt.Path)
+		}
+		w := *wt
+		spec.Worktree = &WorktreeSpec{Use: &w}
+		res.Dir = wt.Dir
+	}
+	spec.BaseEnv = o.BaseEnv
+	if spec.BaseEnv == nil {
+		spec.BaseEnv = os.Environ()
+	}
+	var agent *agentstate.Agent
+	if rec.Agent != "" && s.agents != nil {
+		agent = s.agents.Named(rec.Agent)
+	}
+	var sess *agentstate.Session
+	if agent != nil {
+		sess = agent.Session
+	}
+	switch {
+	case rec.SessionID != "":
+		if by := held[rec.SessionID]; by != "" {
+			return refuse("its conversation %s is held by live run %s: end that run first, or leave this one", rec.SessionID, by)
+		}
+		if spec.Shell != "" {
+			return refuse("its command is a shell line (%q): the resume form is put into a command's words only", spec.Shell)
+		}
+		argv, ok := sess.ResumeArgv(agent, spec.Argv, rec.SessionID)
+		if !ok {
+			return refuse("no resume form for agent %q and the command %q (its rules' [session] table says how)", rec.Agent, spec.Argv)
+		}
+		spec.Argv = argv
+	case rec.Agent != "" && !rec.Spec.Restore:
+		res.Fresh = true
+		if !o.Fresh {
+			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation (restore --fresh)"
+			return res, nil
+		}
+		fallthrough
+	default: // a command restored as it was (restore = true), or an agent started fresh
+		if sess != nil && spec.Shell == "" {
+			spec.Argv = sess.FreshArgv(agent, spec.Argv)
+		}
+	}
+	res.Argv, res.Shell = spec.Argv, spec.Shell
+	if o.DryRun {
+		res.Skipped = SkippedDryRun
+		return res, nil
+	}
+	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID})
+	res.ID = id
+	if err != nil {
+		res.Error = err.Error()
+		if id == "" {
+			return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
+		}
+	}
+	if rec.SessionID != "" {
+		held[rec.SessionID] = id
+	}
+	if err := s.markRestored(rec.RunID, id); err != nil {
+		res.Error = err.Error()
+	}
+	return res, nil
+}
+
+// markRestored writes the run restore started on the lost run's record, and on its
+// ended run here.
+func (s *Supervisor) markRestored(from, by string) error {
+	err := s.reg.withLock(func() error {
+		rec, err := s.reg.record(from)
+		if err != nil {
+			return err
+		}
+		rec.RestoredBy = by
+		return s.reg.write(rec)
+	})
+	s.mu.Lock()
+	r := s.runs[from]
+	s.mu.Unlock()
+	if r != nil {
+		r.change(EventState, "restored as "+by, func(i *Info) { i.RestoredBy = by })
+	}
+	return err
+}
+
+// learnSession takes the conversation id the agent reported (how: from where) as the
+// run's: its latest word, as a CLI that starts a new conversation in the same run
+// (/clear) says.
+func (r *run) learnSession(id, how string) {
+	if id == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.info.SessionID == id || r.info.State != Running {
+		return
+	}
+	r.changeLocked(EventSession, id+" ("+how+")", func(i *Info) { i.SessionID = id })
+	r.persistLocked()
+}
+
+// learnSessionFile learns a run's conversation id from its agent's session files when
+// the rules say it keeps them and the run has none yet: on an agent-state change,
+// never by polling. Only a file that proves to be this run's is taken
+// (Session.FileID).
+func (r *run) learnSessionFile(a *agentRun) {
+	sess := a.det.Agent().Session
+	if sess == nil || sess.Files == "" {
+		return
+	}
+	r.mu.Lock()
+	known, since, spec := r.info.SessionID != "", r.info.StartedAt, r.spec
+	r.mu.Unlock()
+	if known || since.IsZero() {
+		return
+	}
+	env := spec.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(slices.Clone(env), spec.Env...)
+	held := map[string]bool{}
+	for _, i := range r.sup.Snapshot() {
+		if i.ID != r.id && i.SessionID != "" {
+			held[i.SessionID] = true
+		}
+	}
+	if r.sup.reg != nil {
+		recs, _ := r.sup.reg.List()
+		for _, rec := range recs {
+			if rec.RunID != r.id && rec.SessionID != "" {
+				held[rec.SessionID] = true
+			}
+		}
+	}
+	id := sess.FileID(env, spec.dir(env), since, func(id string) bool { return held[id] })
+	r.learnSession(id, "its session file")
+}

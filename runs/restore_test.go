@@ -1,0 +1,116 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/runs/agentstate"
+)
+
+const restoreToyRules = `agent = "toy"
+commands = ["toy-agent"]
+
+[[rule]]
+name = "prompt"
+state = "idle"
+region = "bottom 2"
+any = ['^>']
+
+[session]
+pin    = ["--sid", "{id}"]
+given  = ["--sid"]
+resume = ["--from", "{id}"]
+drop   = ["--sid=", "--last"]
+`
+
+// Which lost records a restore starts: a plain command only with restore = true (its
+// command as it was, its environment additions kept), an agent without an id only
+// with Fresh (the options that pick a conversation dropped), never a run that ended
+// otherwise than with its server; each once.
+func TestRestoreWhichRecords(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toy, err := agentstate.ParseRules("toy.toml", []byte(restoreToyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	now := time.Now()
+	lost := func(id, name, agent, session string, reason Reason, spec Spec) Record {
+		spec.Name = name
+		return Record{RunID: id, Name: name, Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: reason,
+			CreatedAt: now.Add(time.Duration(len(id)) * time.Millisecond), Agent: agent, SessionID: session,
+			OwnerInstanceID: "igone"}
+	}
+	web := Spec{Shell: "echo restored-$MARK; sleep 30", PTY: true, Env: []string{"MARK=web"}, Restore: true}
+	recs := []Record{
+		lost("rweb", "web", "", "", Lost, web),
+		lost("rplain", "plain", "", "", Lost, Spec{Argv: []string{"sleep", "30"}}),
+		lost("rfresh", "fresh", "toy", "", OrphanReaped, Spec{Argv: []string{"toy-agent", "--last", "-v"}, PTY: true}),
+		lost("rdone", "done", "toy", "0b5e3a57-9d5c-4c3e-8f0e-1a2b3c4d5e6f", Exit, Spec{Argv: []string{"toy-agent"}, PTY: true}),
+	}
+	if err := reg.withLock(func() error {
+		for _, rec := range recs {
+			if err := reg.write(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	dry, err := s.Restore(ctx, RestoreOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Restored{}
+	for _, r := range dry {
+		got[r.From] = r
+	}
+	if len(dry) != 2 || got["rweb"].Skipped != SkippedDryRun || !got["rfresh"].Fresh ||
+		!strings.Contains(got["rfresh"].Skipped, "restore --fresh") {
+		t.Fatalf("dry run: %+v", dry)
+	}
+	done, err := s.Restore(ctx, RestoreOptions{Fresh: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range done {
+		got[r.From] = r
+	}
+	if got["rweb"].ID == "" || got["rfresh"].ID == "" {
+		t.Fatalf("restore --fresh: %+v", done)
+	}
+	waitOutput(t, s, got["rweb"].ID, "restored-web")
+	if info, _ := s.Info(got["rweb"].ID); info.RestoredFrom != "rweb" || info.Name != "web" {
+		t.Errorf("the restored command: %+v", info)
+	}
+	if a := got["rfresh"].Argv; !slices.Equal(a[:1], []string{"toy-agent"}) || slices.Contains(a, "--last") ||
+		!slices.Contains(a, "-v") {
+		t.Errorf("a fresh start keeps its command less the options that pick a conversation: %q", a)
+	}
+	if info, _ := s.Info(got["rfresh"].ID); len(info.SessionID) != 36 || !slices.Contains(info.Spec.Argv, "--sid") {
+		t.Errorf("a fresh start pins a new id: %+v %q", info.SessionID, info.Spec.Argv)
+	}
+	if rec, _ := reg.record("rweb"); rec.RestoredBy != got["rweb"].ID {
+		t.Errorf("the lost record says it was restored by %q, want %q", rec.RestoredBy, got["rweb"].ID)
+	}
+	// Named: one restored already, one not lost, one a plain command.
+	_, err = s.Restore(ctx, RestoreOptions{IDs: []string{"rweb", "rdone", "rplain"}})
+	for _, want := range []string{"rweb: restored already", "rdone: it is ended (exit), not lost", "rplain: a plain command"} {
+		if !errors.Is(err, ErrRestore) || !strings.Contains(err.Error(), want) {
+			t.Errorf("restore of named runs: %v, want %q", err, want)
+		}
+	}
+	for _, id := range []string{got["rweb"].ID, got["rfresh"].ID} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}

@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"corral/runs"
+)
+
+// At start, lost runs a restore would start are offered once: "Restore 2 runs …?";
+// y restores them through the core and the events pane says so. The next start over
+// the same lost runs does not ask again (the prefs remember them), whatever the
+// answer; another set of lost runs is asked about.
+func TestRestoreAskedOnceAtStart(t *testing.T) {
+	prefs := filepath.Join(t.TempDir(), PrefsFile)
+	lost := []runs.Restored{{From: "r1", Name: "claude", Agent: "claude", SessionID: "s-1"},
+		{From: "r2", Name: "codex", Agent: "codex", SessionID: "s-2"}}
+	start := func() *harness {
+		core := newFake()
+		core.lost = lost
+		p, err := LoadPrefs(prefs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return harnessWith(t, core, Options{Prefs: p, PrefsPath: prefs}, 120, 40)
+	}
+	h := start()
+	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 2 runs the reboot ended (claude, codex)") {
+		t.Fatalf("no restore question at start:\n%s", h.view())
+	}
+	h.key("y")
+	if got := h.core.called("Restore"); len(got) != 1 || got[0] != "Restore r1,r2" {
+		t.Fatalf("restore calls: %q", got)
+	}
+	if v := h.view(); !strings.Contains(v, "restored claude as rr1") {
+		t.Errorf("the events do not say what was restored:\n%s", v)
+	}
+	h = start()
+	if h.m.mode == modeDialog {
+		t.Fatalf("asked again about the same runs:\n%s", h.view())
+	}
+	lost = append(lost, runs.Restored{From: "r3", Name: "gemini", Agent: "gemini", SessionID: "s-3"})
+	h = start()
+	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 3 runs") {
+		t.Fatalf("another reboot's runs were not asked about:\n%s", h.view())
+	}
+	h.key("n")
+	if got := h.core.called("Restore"); len(got) != 0 {
+		t.Fatalf("n restored: %q", got)
+	}
+	if h = start(); h.m.mode == modeDialog {
+		t.Fatal("asked again after n")
+	}
+}
