@@ -118,9 +118,14 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 	return decisions, nil
 }
 
-// expire removes an exited record whose TTL has passed.
+// expire removes an exited record whose TTL has passed: the finished-run TTL, or
+// RestorableTTL for a record a restore would still start.
 func (s *Supervisor) expire(t tx, rec Record) {
-	if s.reg.now().Sub(rec.UpdatedAt) > s.cfg.FinishedTTL {
+	ttl := s.cfg.FinishedTTL
+	if restorable(rec) {
+		ttl = max(ttl, RestorableTTL)
+	}
+	if s.reg.now().Sub(rec.UpdatedAt) > ttl {
 		t.drop(rec.RunID)
 	}
 }

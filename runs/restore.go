@@ -71,6 +71,19 @@ func lostRun(rec Record) bool {
 	return rec.State == Exited && (rec.Reason == Lost || rec.Reason == OrphanReaped)
 }
 
+// RestorableTTL is how long the record of a lost run that a restore would start is
+// kept (the finished-run TTL when that is longer): a reboot's runs wait for their
+// user however long the machine stayed off, or they stayed away after it — a
+// weekend, a holiday — not the half hour an ended run stays listed.
+const RestorableTTL = 14 * 24 * time.Hour
+
+// restorable reports whether a restore without ids would start rec (or offer it, an
+// agent without an id): a lost agent run, or a plain command whose config says
+// restore = true, not restored yet.
+func restorable(rec Record) bool {
+	return lostRun(rec) && rec.RestoredBy == "" && (rec.Agent != "" || rec.Spec.Restore)
+}
+
 // Restore starts the lost runs again (RestoreOptions), in the order they were
 // created, and says what it did with each. A run named in o.IDs that cannot be
 // restored is an error (ErrRestore) naming the reason; without ids, such runs are
@@ -103,7 +116,7 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	var errs []error
 	if len(o.IDs) == 0 {
 		for _, rec := range recs {
-			if lostRun(rec) && (rec.Agent != "" || rec.Spec.Restore) {
+			if lostRun(rec) && (rec.Agent != "" || rec.Spec.Restore) { // restored ones say so
 				picked = append(picked, rec)
 			}
 		}

@@ -114,3 +114,48 @@ func TestRestoreWhichRecords(t *testing.T) {
 		waitEnd(t, s, id)
 	}
 }
+
+// A lost run a restore would start is kept past the finished-run TTL (its user may
+// come back days after the reboot); once restored, or when it was not restorable, it
+// goes with the TTL like any ended run.
+func TestRestorableRecordOutlivesTheFinishedTTL(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	reg.clock = func() time.Time { return now.Add(-3 * time.Hour) } // the records are written 3 h ago
+	lost := func(id, agent, restoredBy string, reason Reason) Record {
+		return Record{RunID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
+			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-4 * time.Hour), Agent: agent,
+			SessionID: "0b5e3a57-9d5c-4c3e-8f0e-1a2b3c4d5e6f", RestoredBy: restoredBy, OwnerInstanceID: "igone"}
+	}
+	if err := reg.withLock(func() error {
+		for _, rec := range []Record{lost("rwaits", "toy", "", Lost), lost("rdone", "toy", "rnew", Lost),
+			lost("rexit", "toy", "", Exit), lost("rplain", "", "", Lost)} {
+			if err := reg.write(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reg.clock = time.Now
+	s := newSup(t, WithRegistry(reg))
+	if _, err := s.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for id, kept := range map[string]bool{"rwaits": true, "rdone": false, "rexit": false, "rplain": false} {
+		if _, err := reg.record(id); (err == nil) != kept {
+			t.Errorf("record %s: kept %v after 3 h, want %v", id, err == nil, kept)
+		}
+	}
+	reg.clock = func() time.Time { return now.Add(RestorableTTL + time.Hour) }
+	if _, err := s.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.record("rwaits"); err == nil {
+		t.Errorf("a restorable record is kept past RestorableTTL")
+	}
+}
