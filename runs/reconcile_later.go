@@ -23,7 +23,11 @@ type later struct {
 	timer  *time.Timer
 	at     time.Time // when timer fires
 	report func([]Decision, error)
-	closed bool
+	// listeners are told every pass too while they listen (ReconcileAndWait), beside
+	// report: a restore in a server waits for its passes without taking the server's
+	// or a UI's report away.
+	listeners map[*func([]Decision, error)]struct{}
+	closed    bool
 }
 
 // retryMargin is how long after a lease's expiry the pass that may steal it runs: the
@@ -59,7 +63,37 @@ func (s *Supervisor) reconcileLater() {
 		if report != nil {
 			report(ds, err)
 		}
+		l.mu.Lock()
+		fs := make([]func([]Decision, error), 0, len(l.listeners))
+		for f := range l.listeners {
+			fs = append(fs, *f)
+		}
+		l.mu.Unlock()
+		for _, f := range fs {
+			f(ds, err)
+		}
 	})
+}
+
+// listen adds f to what every background pass is told until stop is called; false
+// when the supervisor is shutting down (no pass will come).
+func (s *Supervisor) listen(f func([]Decision, error)) (stop func(), ok bool) {
+	l := &s.later
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, false
+	}
+	if l.listeners == nil {
+		l.listeners = map[*func([]Decision, error)]struct{}{}
+	}
+	key := &f
+	l.listeners[key] = struct{}{}
+	return func() {
+		l.mu.Lock()
+		delete(l.listeners, key)
+		l.mu.Unlock()
+	}, true
 }
 
 // retryWhenLeasesExpire schedules a pass for when the leases among ds that were left

@@ -2,7 +2,7 @@ package runs
 
 import "time"
 
-// ReconcileAndWait reconciles (corral reconcile); a run whose owner is dead but whose
+// ReconcileAndWait reconciles (corral reconcile, a restore); a run whose owner is dead but whose
 // lease has not expired yet may not be stolen (DESIGN §5), but its owner is certainly
 // dead, so it waits for the pass the supervisor makes itself when that lease expires
 // (at most the lease length away; waiting is told n and the wait first), rather than
@@ -12,8 +12,21 @@ func (s *Supervisor) ReconcileAndWait(waiting func(n int, wait time.Duration)) (
 		ds  []Decision
 		err error
 	}
-	passes := make(chan pass, 8)
-	s.ReconcileInBackground(func(ds []Decision, err error) { passes <- pass{ds, err} })
+	passes, done := make(chan pass, 8), make(chan struct{})
+	stop, ok := s.listen(func(ds []Decision, err error) {
+		select {
+		case passes <- pass{ds, err}:
+		case <-done: // returned already: a pass after it is not its news
+		}
+	})
+	if !ok {
+		return nil, ErrShutdown
+	}
+	defer func() {
+		close(done)
+		stop()
+	}()
+	s.reconcileLater()
 	p := <-passes
 	if p.err != nil {
 		return p.ds, p.err

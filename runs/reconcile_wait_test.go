@@ -3,6 +3,7 @@ package runs
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // A later pass's decision replaces an earlier one for the same run unless the earlier
@@ -36,4 +37,29 @@ func verdicts(ds []Decision) string {
 		out = append(out, d.ID+":"+string(d.Decision))
 	}
 	return fmt.Sprint(out)
+}
+
+// A wait for a reconcile (a restore in a server, whose UI or log is told every pass)
+// leaves the supervisor's own report in place: passes after it still reach it.
+func TestReconcileAndWaitKeepsTheReport(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg))
+	passes := make(chan struct{}, 16)
+	s.ReconcileInBackground(func([]Decision, error) { passes <- struct{}{} })
+	<-passes
+	if _, err := s.ReconcileAndWait(func(int, time.Duration) {}); err != nil {
+		t.Fatal(err)
+	}
+	for len(passes) > 0 { // the pass ReconcileAndWait made, told to both
+		<-passes
+	}
+	s.reconcileLater()
+	select {
+	case <-passes:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a pass after ReconcileAndWait did not reach the supervisor's report")
+	}
 }
