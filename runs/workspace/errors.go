@@ -12,8 +12,14 @@ type LostError struct {
 }
 
 func (e *LostError) Error() string {
-	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; commit it (--commit MSG), merge it, or pass --force to discard it",
-		e.Path, e.Lost)
+	// The way out depends on what would be lost: uncommitted work is kept by
+	// committing it (a merge alone takes only commits); commits only the branch
+	// holds, by keeping the branch or merging it.
+	what := "commit it (--commit MSG), or pass --force to discard it"
+	if len(e.Lost.Changed)+len(e.Lost.Untracked) == 0 {
+		what = "keep the branch (no --delete-branch) or merge it (--merge), or pass --force to discard them"
+	}
+	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; %s", e.Path, e.Lost, what)
 }
 
 // DirtyError refuses a merge into a main checkout with uncommitted changes.
@@ -49,7 +55,7 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("merging %s into %s would conflict in %s: nothing was changed; merge it by hand (git merge %s) or finish with --no-merge",
+	return fmt.Sprintf("merging %s into %s would conflict in %s: nothing was changed; finish with --no-merge to keep the branch (with --commit MSG if its work is not committed yet), then merge it by hand (git merge %s) and resolve the conflict",
 		e.Branch, e.Into, list(e.Files), e.Branch)
 }
 

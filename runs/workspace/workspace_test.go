@@ -180,6 +180,10 @@ func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
 	if !errors.As(err, &lost) || lost.Lost.Untracked[0] != "untracked.txt" || lost.Lost.Changed[0] != "a.txt" {
 		t.Fatalf("Remove of a dirty worktree = %v", err)
 	}
+	// Uncommitted work is kept by a commit; a merge alone would not take it.
+	if msg := err.Error(); !strings.Contains(msg, "commit it (--commit MSG)") || strings.Contains(msg, "merge") {
+		t.Errorf("the refusal of uncommitted work says %q", msg)
+	}
 	if after := state(t, repo, a, b); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
 	}
@@ -199,6 +203,9 @@ func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
 	before = state(t, repo, b)
 	if err := Remove(ctx, b, testEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "b's work") {
 		t.Fatalf("Remove --delete-branch of an unmerged branch = %v", err)
+	}
+	if msg := lost.Error(); !strings.Contains(msg, "keep the branch (no --delete-branch) or merge it (--merge)") {
+		t.Errorf("the refusal of commits only the branch holds says %q", msg)
 	}
 	if after := state(t, repo, b); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
