@@ -219,6 +219,28 @@ func TestFileAndHunkJumps(t *testing.T) {
 	}
 }
 
+// Files whose headers are on the last screen cannot come to the top: a jump to one
+// still names it in the bar, and the next jump goes on from it, not from the top.
+func TestFileJumpsOnTheLastScreen(t *testing.T) {
+	m := loaded(t, small, 60, 16) // 14 rows of 22 lines: b.go (9) and img.png (18) on the last screen
+	m = press(m, "]")
+	if m.top != 8 || !strings.Contains(plainLines(m)[0], "file 2/3 b.go · line 10/22") {
+		t.Fatalf("next file: top %d bar %q", m.top, plainLines(m)[0])
+	}
+	m = press(m, "]")
+	if m.top != 8 || !strings.Contains(plainLines(m)[0], "file 3/3 img.png · line 19/22") {
+		t.Errorf("the file after: top %d bar %q", m.top, plainLines(m)[0])
+	}
+	m = press(m, "[")
+	if !strings.Contains(plainLines(m)[0], "file 2/3 b.go") {
+		t.Errorf("back a file from the last: bar %q, want b.go", plainLines(m)[0])
+	}
+	m = press(m, "[", "j")
+	if m.top != 1 || !strings.Contains(plainLines(m)[0], "file 1/3 a.txt · line 2/22") {
+		t.Errorf("back to the first, a line down: top %d bar %q", m.top, plainLines(m)[0])
+	}
+}
+
 func TestScrollBounds(t *testing.T) {
 	m := loaded(t, small, 60, 6) // 4 rows of 22 lines
 	m = press(m, "k", "b", "u")
