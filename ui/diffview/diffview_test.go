@@ -402,3 +402,24 @@ func TestRefreshKeepsPlaceAndSearch(t *testing.T) {
 		t.Errorf("after the refresh: top %d matches %v", m.top, m.matches)
 	}
 }
+
+// At 80 columns the bottom line still says how to close the view, and the bar leaves
+// out whole words, not half of one.
+func TestNarrowBarsKeepWholeWords(t *testing.T) {
+	m := loaded(t, small, 80, 10)
+	lines := plainLines(m)
+	if last := lines[len(lines)-1]; !strings.Contains(last, "q/esc close") {
+		t.Errorf("bottom line at 80 columns %q: no close", last)
+	}
+	if bar := lines[0]; !strings.Contains(bar, " DIFF  agent corral/agent +3 −1 ") {
+		t.Errorf("bar at 80 columns %q", bar)
+	}
+	m.SetSize(90, 10)
+	if bar := plainLines(m)[0]; !strings.Contains(bar, "corral/agent against main (0123456) +3 −1 ") {
+		t.Errorf("bar at 90 columns %q", bar)
+	}
+	m.SetSize(50, 10)
+	if bar := plainLines(m)[0]; !strings.Contains(bar, " DIFF  agent +3 −1 ") || strings.Contains(bar, "again") {
+		t.Errorf("bar at 50 columns %q", bar)
+	}
+}
