@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -56,7 +57,17 @@ func (m Model) finished(msg FinishedMsg) (tea.Model, tea.Cmd) {
 	name := m.list.Label(msg.ID)
 	if msg.Err != nil {
 		m.events.ReportErr(m.now, "finish", name, msg.Err)
-		return m.note("finish %s: %v", name, msg.Err)
+		// The refusal says what to do: it is shown whole in the dialog, its choices
+		// kept, so the user can change one and try again (when nothing else took the
+		// screen meanwhile; else the status line has it).
+		reason := strings.TrimPrefix(msg.Err.Error(), "finish "+msg.ID+": ")
+		if m.mode == modeBrowse {
+			if mode, ok := m.dlg.finishRefused(msg.ID, reason, m.mode); ok {
+				m.mode = mode
+				return m.note("finish %s refused: nothing was changed", name)
+			}
+		}
+		return m.note("finish %s: %s", name, reason)
 	}
 	done := msg.Result.Finished.Done()
 	if msg.Result.Ended {

@@ -82,10 +82,24 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 		t.Fatalf("F on a run without a worktree: open %v, flash %q", h.m.dlg.Open(), h.m.flash)
 	}
 
-	h.core.fail["Finish"] = errors.New("merging corral/codex into main would conflict in same.txt: nothing was changed")
+	h.core.fail["Finish"] = errors.New("finish r2: merging corral/codex into main would conflict in same.txt: nothing was changed; finish with --no-merge to keep the branch")
 	h.key("k", "F", "down", "space", "enter")
-	if !strings.Contains(h.m.flash, "would conflict in same.txt") {
-		t.Fatalf("a refused finish: flash %q", h.m.flash)
+	// The refusal is shown whole in the dialog, open again with the same choices.
+	v := h.view()
+	if !h.m.dlg.Open() || !strings.Contains(v, "refused: merging corral/codex into main would conflict in") ||
+		!strings.Contains(v, "--no-merge to keep the branch") || !strings.Contains(v, " [yes]") {
+		t.Fatalf("a refused finish: dialog open %v, flash %q:\n%s", h.m.dlg.Open(), h.m.flash, v)
+	}
+	if !strings.Contains(h.m.flash, "finish codex r2 refused: nothing was changed") {
+		t.Errorf("a refused finish: flash %q", h.m.flash)
+	}
+	delete(h.core.fail, "Finish")
+	h.key("down", "space", "enter") // into: space is text; accepted again
+	if got := h.core.called("Finish"); len(got) != 3 || !strings.HasPrefix(got[2], "Finish r2 {Commit: Merge:true Into:") {
+		t.Fatalf("the second try: calls %q", got)
+	}
+	if h.m.dlg.Open() || strings.Contains(h.view(), "refused:") {
+		t.Fatalf("a finish that went through left the dialog or its refusal:\n%s", h.view())
 	}
 }
 
