@@ -20,7 +20,7 @@ import (
 func finishRefusal(sel runs.Info) string {
 	switch {
 	case sel.Worktree == nil:
-		return fmt.Sprintf("finish: %s has no worktree (finish needs a run started with a worktree)", sel.Name)
+		return fmt.Sprintf("finish: %s has no worktree to finish (runs started with --worktree have one)", sel.Name)
 	case sel.Finished != nil && sel.Finished.Removed:
 		return fmt.Sprintf("finish: %s's worktree was removed already", sel.Name)
 	}
