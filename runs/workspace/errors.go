@@ -48,6 +48,18 @@ func (e *WrongBranchError) Error() string {
 		e.Repo, on, e.Into, e.Repo, e.Into)
 }
 
+// UntrackedError refuses a merge that would write over untracked files of the main
+// checkout.
+type UntrackedError struct {
+	Repo, Branch, Into string
+	Files              []string
+}
+
+func (e *UntrackedError) Error() string {
+	return fmt.Sprintf("merging %s into %s would overwrite untracked files in the main checkout %s (%s): nothing was changed; move or remove them there (or commit them), then finish again",
+		e.Branch, e.Into, e.Repo, list(e.Files))
+}
+
 // ConflictError refuses a merge that would conflict; nothing was touched.
 type ConflictError struct {
 	Branch, Into string

@@ -163,6 +163,24 @@ func TestMergeRefusesACheckoutItCannotUse(t *testing.T) {
 		t.Fatalf("Merge with no base branch = %v", err)
 	}
 	gitT(t, repo, "switch", "-q", "main")
+	// A file the branch adds is untracked in the main checkout: git merge would
+	// refuse, so the check does, before anything (a run's end) is done. The same for
+	// a file of the worktree's uncommitted work, counted as finish --commit will.
+	write(t, filepath.Join(repo, "new.txt"), "the user's own\n")
+	write(t, filepath.Join(a.Path, "more.txt"), "uncommitted\n")
+	var untracked *UntrackedError
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", false); !errors.As(err, &untracked) || len(untracked.Files) != 1 || untracked.Files[0] != "new.txt" {
+		t.Fatalf("CheckMerge over an untracked file = %v", err)
+	}
+	os.Remove(filepath.Join(repo, "new.txt"))
+	write(t, filepath.Join(repo, "more.txt"), "the user's own\n")
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", true); !errors.As(err, &untracked) || untracked.Files[0] != "more.txt" ||
+		!strings.Contains(err.Error(), "move or remove them there") {
+		t.Fatalf("CheckMerge with uncommitted work over an untracked file = %v", err)
+	}
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", false); err != nil {
+		t.Fatalf("CheckMerge of the commits alone = %v", err)
+	}
 	if gitT(t, repo, "rev-parse", "HEAD") != a.Base {
 		t.Errorf("a refused merge moved main")
 	}
