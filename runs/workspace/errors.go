@@ -22,6 +22,16 @@ func (e *LostError) Error() string {
 	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; %s", e.Path, e.Lost, what)
 }
 
+// GoneError: the worktree's directory was removed outside Corral; what was
+// committed is on its branch still.
+type GoneError struct{ Worktree Worktree }
+
+func (e *GoneError) Error() string {
+	wt := e.Worktree
+	return fmt.Sprintf("worktree %s is gone (removed outside Corral): what was committed is on branch %s; see it with git -C %s diff %s %s",
+		wt.Path, wt.Branch, wt.Repo, short(wt.Base), wt.Branch)
+}
+
 // DirtyError refuses a merge into a main checkout with uncommitted changes.
 type DirtyError struct {
 	Repo  string

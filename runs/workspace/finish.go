@@ -206,11 +206,35 @@ func Remove(ctx context.Context, wt Worktree, env []string, o RemoveOptions) err
 	if o.Force {
 		args = append(args, "--force")
 	}
-	if _, err := g.run(ctx, wt.Repo, append(args, wt.Path)...); err != nil {
+	// A worktree removed outside Corral (git worktree remove) is neither there nor
+	// known to git: there is nothing to remove, and its branch is still finished.
+	if gone, err := unregistered(ctx, g, wt); err != nil {
 		return err
+	} else if !gone {
+		if _, err := g.run(ctx, wt.Repo, append(args, wt.Path)...); err != nil {
+			return err
+		}
 	}
 	if o.DeleteBranch {
 		_, err = g.run(ctx, wt.Repo, "branch", "-D", "-q", wt.Branch)
 	}
 	return err
+}
+
+// unregistered says the worktree's directory is gone and git no longer lists it
+// among the repository's worktrees.
+func unregistered(ctx context.Context, g *git, wt Worktree) (bool, error) {
+	if present(wt.Path) {
+		return false, nil
+	}
+	out, err := g.run(ctx, wt.Repo, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return false, err
+	}
+	for _, f := range strings.Split(string(out), "\x00") {
+		if p, ok := strings.CutPrefix(f, "worktree "); ok && same(p, wt.Path) {
+			return false, nil
+		}
+	}
+	return true, nil
 }

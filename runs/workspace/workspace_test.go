@@ -283,3 +283,31 @@ func TestDiffSeesASameSizeEditInTheIndexSecond(t *testing.T) {
 		return
 	}
 }
+
+// A worktree removed outside Corral: its diff says so and where its commits are, and
+// finishing it goes on with its branch (nothing to remove, the branch deleted when
+// asked), whether git still lists it (rm -rf) or not (git worktree remove).
+func TestWorktreeRemovedOutsideCorral(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
+	gitT(t, repo, "worktree", "remove", a.Path)
+	var gone *GoneError
+	if _, err := Diff(ctx, a, testEnv(), DiffOptions{}); !errors.As(err, &gone) || !strings.Contains(err.Error(), "removed outside Corral") {
+		t.Fatalf("Diff of a removed worktree = %v", err)
+	}
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+		t.Fatalf("Remove of a worktree git no longer lists = %v", err)
+	}
+	if out := gitT(t, repo, "branch", "--list", "corral/a"); out != "" {
+		t.Errorf("branch corral/a kept: %q", out)
+	}
+	os.RemoveAll(b.Path)
+	if err := Remove(ctx, b, testEnv(), RemoveOptions{}); err != nil {
+		t.Fatalf("Remove of a deleted worktree git still lists = %v", err)
+	}
+	if wts := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wts, b.Path) {
+		t.Errorf("the deleted worktree is still listed:\n%s", wts)
+	}
+	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/b") // kept
+}
