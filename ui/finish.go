@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -56,12 +57,14 @@ func (m Model) finishConfirmed(id string) (tea.Model, tea.Cmd) {
 func (m Model) finished(msg FinishedMsg) (tea.Model, tea.Cmd) {
 	name := m.list.Label(msg.ID)
 	if msg.Err != nil {
-		m.events.ReportErr(m.now, "finish", name, msg.Err)
-		// The refusal says what to do: it is shown whole in the dialog, its choices
-		// kept, so the user can change one and try again (when nothing else took the
-		// screen meanwhile; else the status line has it).
 		reason := strings.TrimPrefix(msg.Err.Error(), "finish "+msg.ID+": ")
-		if m.mode == modeBrowse {
+		m.events.ReportErr(m.now, "finish", name, errors.New(reason))
+		// A refusal says what to do: it is shown whole in the dialog, its choices
+		// kept, so the user can change one and try again (when nothing else took the
+		// screen meanwhile; else the status line has it). A finish that failed part
+		// way (its error says what was done) is not offered again as it was.
+		partWay := strings.Contains(reason, "(done: ") || msg.Result.Ended
+		if m.mode == modeBrowse && !partWay {
 			if mode, ok := m.dlg.finishRefused(msg.ID, reason, m.mode); ok {
 				m.mode = mode
 				return m.note("finish %s refused: nothing was changed", name)

@@ -119,3 +119,17 @@ func TestFinishEventIsShown(t *testing.T) {
 		t.Fatalf("the details pane lacks the finish:\n%s", v)
 	}
 }
+
+// A finish that failed part way (the run was ended, a later step failed) is not
+// offered again as it was: the status line and the events pane say what was done.
+func TestFinishFailedPartWay(t *testing.T) {
+	h := finishRuns(t)
+	h.core.fail["Finish"] = errors.New("finish r2: git commit: hook failed (done: ended the run)")
+	h.key("j", "F", "enter")
+	if h.m.dlg.Open() || !strings.Contains(h.m.flash, "finish codex r2: git commit: hook failed (done: ended the run)") {
+		t.Fatalf("a finish failed part way: dialog open %v, flash %q", h.m.dlg.Open(), h.m.flash)
+	}
+	if v := h.view(); strings.Contains(v, "finish r2:") {
+		t.Errorf("the run's id is said twice:\n%s", v)
+	}
+}
