@@ -171,7 +171,7 @@ func (f FinishForm) Lines() []string {
 		f.row(finishMerge, "merge", toggle(f.merge, "no", "yes")+st.Muted.Render("  (space) into the main checkout")),
 		f.row(finishInto, "into", f.field(&f.into, iw)+st.Muted.Render(f.hint(&f.into, "  empty: "+common.Clean(into)))),
 		f.row(finishDelete, "branch", toggle(f.deleteBranch, "keep", "delete")+st.Muted.Render("  (space)")),
-		f.row(finishForce, "force", toggle(f.force, "no", "yes")+st.Muted.Render("  (space) discard uncommitted work")),
+		f.row(finishForce, "force", toggle(f.force, "no", "yes")+st.Muted.Render("  (space) remove it even if work is lost")),
 		"",
 	}
 	for _, l := range f.refusalLines(iw) {
