@@ -203,7 +203,7 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		spec := a.Spec
 		m.term.FitSpec(&spec)
 		if !a.Parity {
-			return m, spawnCmd(m.onHost(a.Host), spec)
+			return m, spawnFormCmd(m.onHost(a.Host), spec)
 		}
 		spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
 		return m, spawnPairCmd(m.onHost(a.Host), spec)
