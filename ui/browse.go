@@ -165,8 +165,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		if why := restartRefusal(sel); why != "" {
 			return m.note("%s", why)
 		}
-		spec := sel.Spec
-		spec.Stdout, spec.Stderr = nil, nil
+		spec := restartSpec(sel)
 		m.term.FitSpec(&spec)
 		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID)
 	}
