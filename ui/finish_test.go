@@ -103,6 +103,16 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 	}
 }
 
+// Removing an ended run whose worktree is still there says it stays behind, and
+// which key finishes it instead.
+func TestRemoveOfAWorktreeRunSaysItStays(t *testing.T) {
+	h := finishRuns(t)
+	h.key("j", "d")
+	if !h.m.dlg.Asking() || !strings.Contains(h.view(), "Remove codex? Its worktree stays, unfinished (F finishes it).") {
+		t.Fatalf("d on an unfinished worktree run:\n%s", h.view())
+	}
+}
+
 // A finish done anywhere (another UI, corral finish) is a line of the events pane.
 func TestFinishEventIsShown(t *testing.T) {
 	h := finishRuns(t)

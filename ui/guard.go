@@ -70,6 +70,10 @@ func askAbout(km KeyMap, k tea.KeyPressMsg, sel runs.Info, configured bool) (tex
 		return fmt.Sprintf("Interrupt %s (Ctrl-C)?", sel.Name), dialog.Question{Op: dialog.Interrupt, ID: sel.ID}, ""
 	case key.Matches(k, km.Remove) && !sel.Ended():
 		return "", q, fmt.Sprintf("remove: %s is still %s", sel.Name, sel.State)
+	case key.Matches(k, km.Remove) && sel.Worktree != nil && (sel.Finished == nil || !sel.Finished.Removed):
+		// Forgetting the run leaves its worktree where no run knows it: said first.
+		return fmt.Sprintf("Remove %s? Its worktree stays, unfinished (%s finishes it).",
+			sel.Name, km.Finish.Help().Key), dialog.Question{Op: dialog.Remove, ID: sel.ID}, ""
 	case key.Matches(k, km.Remove) && configured:
 		return fmt.Sprintf("Remove %s's run and screen? It is listed as not started again (%s starts it).",
 			sel.Name, km.Restart.Help().Key), dialog.Question{Op: dialog.Remove, ID: sel.ID}, ""
