@@ -96,12 +96,27 @@ func (s *Supervisor) makeWorktree(spec Spec) (_ Spec, wt *workspace.Worktree, se
 	}
 	ws.Root = root
 	made, err := workspace.Create(ctx, workspace.Request{Dir: dir, Name: spec.Name, Branch: ws.Branch,
-		Base: ws.Base, Root: root, Env: env})
+		Base: ws.Base, Root: root, Env: env, Owner: s.worktreeOwner})
 	if err != nil {
 		return spec, nil, false, err
 	}
 	spec.Dir = made.Dir
 	return spec, &made, len(ws.Setup) > 0, nil
+}
+
+// worktreeOwner names the run (its name, else its id) whose worktree is at path and
+// is not removed yet; "" when none is.
+func (s *Supervisor) worktreeOwner(path string) string {
+	for _, i := range s.Snapshot() {
+		if i.Worktree == nil || i.Worktree.Path != path || i.Finished != nil && i.Finished.Removed {
+			continue
+		}
+		if i.Name != "" {
+			return i.Name
+		}
+		return i.ID
+	}
+	return ""
 }
 
 // repoWorktreeConfig is the [worktree] table of the repository's own corral.toml at

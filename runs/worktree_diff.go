@@ -11,8 +11,8 @@ import (
 // A worktree run's +added −removed figures (Info.Diff) are counted by git
 // (workspace.StatOf) when something happened: its output went quiet, its agent's
 // state changed, or it ended. Nothing counts while nothing happens: the counter
-// waits on channels only, and its one timer runs only after output, until the output
-// has been quiet for diffQuiet. One count at a time per run, off the output path, and
+// waits on channels only, and its one timer runs only after the start or output,
+// until the run has been quiet for diffQuiet. One count at a time per run, off the output path, and
 // never with the run's lock held while git runs.
 
 // diffQuiet is how long a worktree run's output must be still before its figures are
@@ -41,6 +41,10 @@ func (r *run) startDiffer(env []string) {
 	}
 	d := &differ{env: env, quiet: quiet, output: make(chan struct{}, 1), now: make(chan struct{}, 1), stop: make(chan struct{})}
 	r.diff = d
+	// The start counts as something that happened: a run that changes files without
+	// writing a line (a script, a silent tool) has its figures once it has been quiet
+	// for diffQuiet, as one that writes has.
+	d.poke(false)
 	go r.countOnChange(d)
 }
 

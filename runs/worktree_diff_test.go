@@ -102,3 +102,20 @@ func gitCalls(t testing.TB, log string) int {
 	}
 	return strings.Count(string(b), "\n")
 }
+
+// A worktree run that changes a file without writing a line has its figures once it
+// has been quiet since its start, while it still runs.
+func TestWorktreeDiffFiguresOfASilentRun(t *testing.T) {
+	// The quiet is long enough for the shell to have written before the count: the
+	// run says nothing that would start the quiet over.
+	s := shortQuiet(newSup(t), time.Second)
+	repo := gitRepo(t)
+	id := spawn(t, s, worktreeSpec(repo, t.TempDir(), "echo three >> a.txt; exec sleep 60"))
+	want := workspace.Stat{Added: 1, Files: 1}
+	eventually.True(t, 20*time.Second, "the figures of a silent run", func() bool {
+		i, _ := s.Info(id)
+		return i.Diff != nil && *i.Diff == want && i.State == Running
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}

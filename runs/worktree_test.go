@@ -202,3 +202,28 @@ func TestWorktreeUndoneWhenTheRunIsRefused(t *testing.T) {
 		t.Fatalf("worktrees left: %s", wts)
 	}
 }
+
+// A branch checked out in another run's worktree is refused naming that run and how
+// to free the branch; one checked out in the main checkout is not told to finish a
+// run or remove the main checkout.
+func TestSpawnWorktreeNamesWhoHasTheBranch(t *testing.T) {
+	s := newSup(t)
+	repo := gitRepo(t)
+	root := t.TempDir()
+	first := worktreeSpec(repo, root, "exec sleep 60")
+	first.Name = "holder"
+	id := spawn(t, s, first)
+	second := worktreeSpec(repo, root, "true")
+	second.Worktree.Branch = "corral/holder"
+	_, err := s.Spawn(second)
+	if !errors.Is(err, workspace.ErrBranchCheckedOut) || !strings.Contains(err.Error(), "the worktree of run holder: finish that run (corral finish holder)") {
+		t.Fatalf("spawn on the branch of run holder: %v", err)
+	}
+	second.Worktree.Branch = "main"
+	_, err = s.Spawn(second)
+	if !errors.Is(err, workspace.ErrBranchCheckedOut) || !strings.Contains(err.Error(), "in the main checkout "+repo) || strings.Contains(err.Error(), "remove that worktree") {
+		t.Fatalf("spawn on the main checkout's branch: %v", err)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}

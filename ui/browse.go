@@ -165,8 +165,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		if why := restartRefusal(sel); why != "" {
 			return m.note("%s", why)
 		}
-		spec := sel.Spec
-		spec.Stdout, spec.Stderr = nil, nil
+		spec := restartSpec(sel)
 		m.term.FitSpec(&spec)
 		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID)
 	}
@@ -206,7 +205,7 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		spec := a.Spec
 		m.term.FitSpec(&spec)
 		if !a.Parity {
-			return m, spawnCmd(m.onHost(a.Host), spec)
+			return m, spawnFormCmd(m.onHost(a.Host), spec)
 		}
 		spec.Cols = uint16(max(m.lay.term.w/2-2, 1)) // the left half of a pair's pane
 		return m, spawnPairCmd(m.onHost(a.Host), spec)

@@ -212,6 +212,14 @@ func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 	}
 }
 
+// spawnFormCmd is spawnCmd of the new-run form's spec.
+func spawnFormCmd(c Core, spec runs.Spec) tea.Cmd {
+	return func() tea.Msg {
+		id, err := spawn(c, spec)
+		return SpawnedMsg{ID: id, Err: err, FromForm: true}
+	}
+}
+
 // restartCmd spawns an ended run's spec again; the new run takes the old one's row.
 func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
 	return func() tea.Msg {

@@ -151,6 +151,8 @@ type (
 		Pending string // the key of the pending run it started ("" for none)
 		// Replaces is the ended run a restart started this one in place of ("" for none).
 		Replaces string
+		// FromForm: the new-run form asked for it (a refusal opens the form again).
+		FromForm bool
 	}
 	// FinishedMsg reports a finish (the finish dialog): what it did, or why it
 	// refused.

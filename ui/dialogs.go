@@ -64,6 +64,26 @@ func (d *dialogs) finish(sel runs.Info, from mode) mode {
 	return m
 }
 
+// formRefused opens the new-run form again with why its run was not started, from
+// mode from; ok false when it could not (another dialog is open).
+func (d *dialogs) formRefused(reason string, from mode) (mode, bool) {
+	if d.Open() || !d.FormRefused(reason) {
+		return from, false
+	}
+	d.ret = from
+	return modeDialog, true
+}
+
+// finishRefused opens the finish dialog of run id again with why its finish was
+// refused, from mode from; ok false when it could not (another dialog is open).
+func (d *dialogs) finishRefused(id, reason string, from mode) (mode, bool) {
+	if d.Open() || !d.FinishRefused(id, reason) {
+		return from, false
+	}
+	d.ret = from
+	return modeDialog, true
+}
+
 // questionCmd is what a yes to a question about a run does: cancel, interrupt or
 // remove it (quitting, detaching and finishing are the model's).
 func questionCmd(core Core, q dialog.Question) tea.Cmd {

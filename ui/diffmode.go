@@ -30,7 +30,7 @@ type DiffKeyMap = diffview.KeyMap
 // a worktree has no diff, which the status line says.
 func (m Model) openDiff(sel runs.Info) (tea.Model, tea.Cmd) {
 	if sel.Worktree == nil {
-		return m.note("diff: %s has no worktree (a run started with a worktree has one: corral spawn --worktree)", sel.Name)
+		return m.note("diff: %s has no worktree: start a run with --worktree (or the form's worktree row) to diff it", sel.Name)
 	}
 	gen := m.diff.Open(sel.Name, *sel.Worktree)
 	m.mode, m.diffID = modeDiff, sel.ID

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,7 +21,7 @@ import (
 func finishRefusal(sel runs.Info) string {
 	switch {
 	case sel.Worktree == nil:
-		return fmt.Sprintf("finish: %s has no worktree (finish needs a run started with a worktree)", sel.Name)
+		return fmt.Sprintf("finish: %s has no worktree to finish (runs started with --worktree have one)", sel.Name)
 	case sel.Finished != nil && sel.Finished.Removed:
 		return fmt.Sprintf("finish: %s's worktree was removed already", sel.Name)
 	}
@@ -55,8 +57,20 @@ func (m Model) finishConfirmed(id string) (tea.Model, tea.Cmd) {
 func (m Model) finished(msg FinishedMsg) (tea.Model, tea.Cmd) {
 	name := m.list.Label(msg.ID)
 	if msg.Err != nil {
-		m.events.ReportErr(m.now, "finish", name, msg.Err)
-		return m.note("finish %s: %v", name, msg.Err)
+		reason := strings.TrimPrefix(msg.Err.Error(), "finish "+msg.ID+": ")
+		m.events.ReportErr(m.now, "finish", name, errors.New(reason))
+		// A refusal says what to do: it is shown whole in the dialog, its choices
+		// kept, so the user can change one and try again (when nothing else took the
+		// screen meanwhile; else the status line has it). A finish that failed part
+		// way (its error says what was done) is not offered again as it was.
+		partWay := strings.Contains(reason, "(done: ") || msg.Result.Ended
+		if m.mode == modeBrowse && !partWay {
+			if mode, ok := m.dlg.finishRefused(msg.ID, reason, m.mode); ok {
+				m.mode = mode
+				return m.note("finish %s refused: nothing was changed", name)
+			}
+		}
+		return m.note("finish %s: %s", name, reason)
 	}
 	done := msg.Result.Finished.Done()
 	if msg.Result.Ended {

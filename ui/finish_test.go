@@ -82,10 +82,34 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 		t.Fatalf("F on a run without a worktree: open %v, flash %q", h.m.dlg.Open(), h.m.flash)
 	}
 
-	h.core.fail["Finish"] = errors.New("merging corral/codex into main would conflict in same.txt: nothing was changed")
+	h.core.fail["Finish"] = errors.New("finish r2: merging corral/codex into main would conflict in same.txt: nothing was changed; finish with --no-merge to keep the branch")
 	h.key("k", "F", "down", "space", "enter")
-	if !strings.Contains(h.m.flash, "would conflict in same.txt") {
-		t.Fatalf("a refused finish: flash %q", h.m.flash)
+	// The refusal is shown whole in the dialog, open again with the same choices.
+	v := h.view()
+	if !h.m.dlg.Open() || !strings.Contains(v, "refused: merging corral/codex into main would conflict in") ||
+		!strings.Contains(v, "--no-merge to keep the branch") || !strings.Contains(v, " [yes]") {
+		t.Fatalf("a refused finish: dialog open %v, flash %q:\n%s", h.m.dlg.Open(), h.m.flash, v)
+	}
+	if !strings.Contains(h.m.flash, "finish codex r2 refused: nothing was changed") {
+		t.Errorf("a refused finish: flash %q", h.m.flash)
+	}
+	delete(h.core.fail, "Finish")
+	h.key("down", "space", "enter") // into: space is text; accepted again
+	if got := h.core.called("Finish"); len(got) != 3 || !strings.HasPrefix(got[2], "Finish r2 {Commit: Merge:true Into:") {
+		t.Fatalf("the second try: calls %q", got)
+	}
+	if h.m.dlg.Open() || strings.Contains(h.view(), "refused:") {
+		t.Fatalf("a finish that went through left the dialog or its refusal:\n%s", h.view())
+	}
+}
+
+// Removing an ended run whose worktree is still there says it stays behind, and
+// which key finishes it instead.
+func TestRemoveOfAWorktreeRunSaysItStays(t *testing.T) {
+	h := finishRuns(t)
+	h.key("j", "d")
+	if !h.m.dlg.Asking() || !strings.Contains(h.view(), "Remove codex? Its worktree stays, unfinished (F finishes it).") {
+		t.Fatalf("d on an unfinished worktree run:\n%s", h.view())
 	}
 }
 
@@ -103,5 +127,19 @@ func TestFinishEventIsShown(t *testing.T) {
 	}
 	if !strings.Contains(v, "finish  merged into main,") {
 		t.Fatalf("the details pane lacks the finish:\n%s", v)
+	}
+}
+
+// A finish that failed part way (the run was ended, a later step failed) is not
+// offered again as it was: the status line and the events pane say what was done.
+func TestFinishFailedPartWay(t *testing.T) {
+	h := finishRuns(t)
+	h.core.fail["Finish"] = errors.New("finish r2: git commit: hook failed (done: ended the run)")
+	h.key("j", "F", "enter")
+	if h.m.dlg.Open() || !strings.Contains(h.m.flash, "finish codex r2: git commit: hook failed (done: ended the run)") {
+		t.Fatalf("a finish failed part way: dialog open %v, flash %q", h.m.dlg.Open(), h.m.flash)
+	}
+	if v := h.view(); strings.Contains(v, "finish r2:") {
+		t.Errorf("the run's id is said twice:\n%s", v)
 	}
 }

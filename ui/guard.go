@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -68,6 +70,10 @@ func askAbout(km KeyMap, k tea.KeyPressMsg, sel runs.Info, configured bool) (tex
 		return fmt.Sprintf("Interrupt %s (Ctrl-C)?", sel.Name), dialog.Question{Op: dialog.Interrupt, ID: sel.ID}, ""
 	case key.Matches(k, km.Remove) && !sel.Ended():
 		return "", q, fmt.Sprintf("remove: %s is still %s", sel.Name, sel.State)
+	case key.Matches(k, km.Remove) && sel.Worktree != nil && (sel.Finished == nil || !sel.Finished.Removed):
+		// Forgetting the run leaves its worktree where no run knows it: said first.
+		return fmt.Sprintf("Remove %s? Its worktree stays, unfinished (%s finishes it).",
+			sel.Name, km.Finish.Help().Key), dialog.Question{Op: dialog.Remove, ID: sel.ID}, ""
 	case key.Matches(k, km.Remove) && configured:
 		return fmt.Sprintf("Remove %s's run and screen? It is listed as not started again (%s starts it).",
 			sel.Name, km.Restart.Help().Key), dialog.Question{Op: dialog.Remove, ID: sel.ID}, ""
@@ -99,6 +105,36 @@ func restartRefusal(sel runs.Info) string {
 		return fmt.Sprintf("restart: %s was adopted; its spec belongs to another instance", sel.Name)
 	}
 	return ""
+}
+
+// restartSpec is what a restart of the ended run sel spawns: its spec, in its own
+// worktree while that is there (restarting must not leave the work behind in a
+// worktree no run knows, for a fresh one); once finished, on its kept branch in a new
+// worktree of the same repository.
+func restartSpec(sel runs.Info) runs.Spec {
+	spec := sel.Spec
+	spec.Stdout, spec.Stderr = nil, nil
+	wt := sel.Worktree
+	if spec.Worktree == nil || wt == nil {
+		return spec
+	}
+	ws := *spec.Worktree
+	spec.Worktree = &ws
+	f := sel.Finished
+	switch {
+	case f == nil || !f.Removed:
+		use := *wt
+		ws.Use = &use
+	default: // the worktree is gone: from the repository, where the run was in it
+		spec.Dir = wt.Repo
+		if rel, err := filepath.Rel(wt.Path, wt.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			spec.Dir = filepath.Join(wt.Repo, rel)
+		}
+		if !f.BranchDeleted {
+			ws.Branch = wt.Branch
+		}
+	}
+	return spec
 }
 
 // pauseVerb is what the pause key does to a run: pause it, or resume it.

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
+	"corral/runs/workspace"
 )
 
 // typeFast sends keys 1 ms apart, as an unbracketed paste arrives.
@@ -128,5 +129,32 @@ func TestFormKindRowKeepsTypedText(t *testing.T) {
 	h.key("l", "s", "enter")
 	if specs := h.core.specs; len(specs) != 1 || specs[0].Shell != "ls" {
 		t.Fatalf("started %+v, want the command ls", specs)
+	}
+}
+
+// R on an ended worktree run restarts it in its own worktree while that is there (no
+// second worktree, the work left in the first); once finished, on its kept branch.
+func TestRestartKeepsTheWorktree(t *testing.T) {
+	core := newFake()
+	a, b := endedRun("r1", "claude"), endedRun("r2", "codex")
+	wt := &workspace.Worktree{Repo: "/src/app", Path: "/state/wt/app/corral-claude", Dir: "/state/wt/app/corral-claude/web",
+		Branch: "corral/claude", Base: "abc", BaseRef: "main"}
+	a.Spec.Dir, a.Spec.Worktree, a.Worktree = wt.Dir, &runs.WorktreeSpec{Root: "/state/wt"}, wt
+	wt2 := *wt
+	wt2.Branch = "corral/codex"
+	b.Spec.Dir, b.Spec.Worktree, b.Worktree = wt.Dir, &runs.WorktreeSpec{Root: "/state/wt"}, &wt2
+	b.Finished = &workspace.Finished{Removed: true, Branch: "corral/codex"}
+	core.snap = []runs.Info{a, b}
+	core.spawnID = "r9"
+	h := newHarness(t, core, 120, 30, a, b)
+	h.key("R")
+	if len(h.core.specs) != 1 || h.core.specs[0].Worktree == nil || h.core.specs[0].Worktree.Use == nil ||
+		*h.core.specs[0].Worktree.Use != *wt {
+		t.Fatalf("restart of a run whose worktree is there: %+v", h.core.specs[0].Worktree)
+	}
+	h.key("j", "R")
+	if len(h.core.specs) != 2 || h.core.specs[1].Worktree.Use != nil || h.core.specs[1].Worktree.Branch != "corral/codex" ||
+		h.core.specs[1].Dir != "/src/app/web" {
+		t.Fatalf("restart of a finished run: dir %s worktree %+v", h.core.specs[1].Dir, h.core.specs[1].Worktree)
 	}
 }

@@ -219,6 +219,14 @@ func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
 		return m.note("start %s: %v", p.Spec.Name, msg.Err)
 	}
 	m.events.ReportErr(m.now, "spawn", m.list.Label(msg.ID), msg.Err)
+	// The form's run was refused (no run made, e.g. no worktree could be made): the
+	// form opens again, its fields kept and the whole error in it, to be corrected.
+	if msg.FromForm && msg.ID == "" && msg.Err != nil && m.mode == modeBrowse {
+		if mode, ok := m.dlg.formRefused(msg.Err.Error(), m.mode); ok {
+			m.mode = mode
+			return m.note("the run was not started")
+		}
+	}
 	switch {
 	case msg.Replaces != "" && msg.ID != "":
 		m.list.Replace(msg.Replaces, msg.ID)

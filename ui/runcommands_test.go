@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,31 @@ func TestNewRunFormWorktree(t *testing.T) {
 	h.key("enter")
 	if len(h.core.specs) != 2 || h.core.specs[1].Worktree != nil {
 		t.Fatalf("a second run without the toggle got a worktree: %+v", h.core.specs[1].Worktree)
+	}
+}
+
+// A run the form asked for that is refused (no run made: its worktree could not be
+// made) opens the form again with its fields and the whole error, to be corrected.
+func TestNewRunFormRefusedOpensAgain(t *testing.T) {
+	h := twoRuns(t)
+	h.core.fail["Spawn"] = errors.New("not a git repository: /home/me/scratch (or any of its parents): run it in a repository, or without --worktree")
+	id := h.core.spawnID
+	h.core.spawnID = "" // refused: no run
+	h.key("n")
+	h.typeText("codex")
+	h.key("down", "down", "down", "down")
+	h.typeText(" ")
+	h.key("enter")
+	v := h.view()
+	if !h.m.dlg.Open() || !strings.Contains(v, "codex") || !strings.Contains(v, " off [on]") ||
+		!strings.Contains(v, "not a git repository: /home/me/scratch") || !strings.Contains(v, "without --worktree") {
+		t.Fatalf("a refused spawn: dialog open %v:\n%s", h.m.dlg.Open(), v)
+	}
+	delete(h.core.fail, "Spawn")
+	h.core.spawnID = id
+	h.typeText(" ") // the focus is where it was: the worktree row, turned off
+	h.key("enter")
+	if len(h.core.specs) != 2 || h.core.specs[1].Shell != "codex" || h.core.specs[1].Worktree != nil || h.m.dlg.Open() {
+		t.Fatalf("the second try: specs %+v, dialog open %v", h.core.specs, h.m.dlg.Open())
 	}
 }

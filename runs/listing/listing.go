@@ -121,7 +121,7 @@ func BranchCell(r runs.Record) string {
 }
 
 // finishedNote says what finishing the run's worktree did: " (merged into main,
-// removed)", " (removed, branch deleted)"; "" before it was finished.
+// removed)", " (removed, work discarded, branch deleted)"; "" before it was finished.
 func finishedNote(f *workspace.Finished) string {
 	if f == nil {
 		return ""
@@ -132,6 +132,9 @@ func finishedNote(f *workspace.Finished) string {
 	}
 	if f.Removed {
 		what = append(what, "removed")
+	}
+	if f.Discarded != "" { // --force threw work away: the figures are not on any branch
+		what = append(what, "work discarded")
 	}
 	if f.BranchDeleted {
 		what = append(what, "branch deleted")

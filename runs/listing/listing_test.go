@@ -160,6 +160,10 @@ func TestBranchCellSaysFinished(t *testing.T) {
 	}
 	rec.Finished = &workspace.Finished{Removed: true, BranchDeleted: true}
 	if got := BranchCell(rec); got != "corral/fix +2 −1 (removed, branch deleted)" {
+		t.Errorf("removed with its branch: %q", got)
+	}
+	rec.Finished = &workspace.Finished{Removed: true, Discarded: "1 changed file (a.txt)", BranchDeleted: true}
+	if got := BranchCell(rec); got != "corral/fix +2 −1 (removed, work discarded, branch deleted)" {
 		t.Errorf("discarded: %q", got)
 	}
 }

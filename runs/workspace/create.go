@@ -24,6 +24,9 @@ type Request struct {
 	Base   string   // "": HEAD of the checkout holding Dir
 	Root   string   // where worktrees go (<Root>/<repo>-<hash>/<branch>)
 	Env    []string // git's environment (PATH is searched for git in it)
+	// Owner names the run whose worktree is at a path ("" for none, or nil): a branch
+	// checked out there is refused naming the run to finish.
+	Owner func(path string) string
 }
 
 // BranchPrefix starts the name of every branch Create makes itself.
@@ -78,7 +81,7 @@ func Create(ctx context.Context, req Request) (Worktree, error) {
 			if at, err := checkedOutAt(ctx, g, repo, branch); err != nil {
 				return Worktree{}, err
 			} else if at != "" {
-				return Worktree{}, fmt.Errorf("%w: branch %s is checked out in %s: finish or remove that worktree, or give another --branch", ErrBranchCheckedOut, branch, at)
+				return Worktree{}, checkedOutError(branch, at, repo, req.Owner)
 			}
 			// Its changes are counted from where it left the base, so the figures
 			// and the diff are what merging it would bring.
@@ -239,6 +242,31 @@ func branchWord(name string) string {
 }
 
 // checkedOutAt is the path of the worktree that has branch checked out, "" if none.
+// checkedOutError refuses branch, checked out at: the way out depends on whose
+// checkout that is (the main checkout is never removed; a run's worktree goes with
+// finishing the run).
+func checkedOutError(branch, at, repo string, owner func(string) string) error {
+	if same(at, repo) {
+		return fmt.Errorf("%w: branch %s is checked out in the main checkout %s: give another --branch, or switch that checkout to another branch first", ErrBranchCheckedOut, branch, at)
+	}
+	if owner != nil {
+		if run := owner(at); run != "" {
+			return fmt.Errorf("%w: branch %s is checked out in %s, the worktree of run %s: finish that run (corral finish %s), or give another --branch", ErrBranchCheckedOut, branch, at, run, run)
+		}
+	}
+	return fmt.Errorf("%w: branch %s is checked out in %s: remove that worktree (git worktree remove), or give another --branch", ErrBranchCheckedOut, branch, at)
+}
+
+// same reports whether two paths name one directory (links resolved).
+func same(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
 func checkedOutAt(ctx context.Context, g *git, repo, branch string) (string, error) {
 	out, err := g.run(ctx, repo, "worktree", "list", "--porcelain")
 	if err != nil {

@@ -12,8 +12,24 @@ type LostError struct {
 }
 
 func (e *LostError) Error() string {
-	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; commit it (--commit MSG), merge it, or pass --force to discard it",
-		e.Path, e.Lost)
+	// The way out depends on what would be lost: uncommitted work is kept by
+	// committing it (a merge alone takes only commits); commits only the branch
+	// holds, by keeping the branch or merging it.
+	what := "commit it (--commit MSG), or pass --force to discard it"
+	if len(e.Lost.Changed)+len(e.Lost.Untracked) == 0 {
+		what = "keep the branch (no --delete-branch) or merge it (--merge), or pass --force to discard them"
+	}
+	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; %s", e.Path, e.Lost, what)
+}
+
+// GoneError: the worktree's directory was removed outside Corral; what was
+// committed is on its branch still.
+type GoneError struct{ Worktree Worktree }
+
+func (e *GoneError) Error() string {
+	wt := e.Worktree
+	return fmt.Sprintf("worktree %s is gone (removed outside Corral): what was committed is on branch %s; see it with git -C %s diff %s %s",
+		wt.Path, wt.Branch, wt.Repo, short(wt.Base), wt.Branch)
 }
 
 // DirtyError refuses a merge into a main checkout with uncommitted changes.
@@ -42,6 +58,18 @@ func (e *WrongBranchError) Error() string {
 		e.Repo, on, e.Into, e.Repo, e.Into)
 }
 
+// UntrackedError refuses a merge that would write over untracked files of the main
+// checkout.
+type UntrackedError struct {
+	Repo, Branch, Into string
+	Files              []string
+}
+
+func (e *UntrackedError) Error() string {
+	return fmt.Sprintf("merging %s into %s would overwrite untracked files in the main checkout %s (%s): nothing was changed; move or remove them there (or commit them), then finish again",
+		e.Branch, e.Into, e.Repo, list(e.Files))
+}
+
 // ConflictError refuses a merge that would conflict; nothing was touched.
 type ConflictError struct {
 	Branch, Into string
@@ -49,7 +77,7 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("merging %s into %s would conflict in %s: nothing was changed; merge it by hand (git merge %s) or finish with --no-merge",
+	return fmt.Sprintf("merging %s into %s would conflict in %s: nothing was changed; finish with --no-merge to keep the branch (with --commit MSG if its work is not committed yet), then merge it by hand (git merge %s) and resolve the conflict",
 		e.Branch, e.Into, list(e.Files), e.Branch)
 }
 

@@ -73,7 +73,46 @@ func CheckMerge(ctx context.Context, wt Worktree, env []string, into string, unc
 	if exitCode(err) == 1 {
 		return into, false, &ConflictError{Branch: wt.Branch, Into: into, Files: conflicted(out)}
 	}
-	return into, false, err
+	if err != nil {
+		return into, false, err
+	}
+	tree, _, _ := strings.Cut(string(out), "\x00")
+	return into, false, checkUntracked(ctx, g, wt, into, strings.TrimSpace(tree))
+}
+
+// checkUntracked refuses a merge that would write a file over an untracked file of
+// the main checkout (git merge would refuse it too, but only once the run is ended):
+// the files the merged tree adds to into that are untracked there.
+func checkUntracked(ctx context.Context, g *git, wt Worktree, into, tree string) error {
+	out, err := g.run(ctx, wt.Repo, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", into, tree)
+	if err != nil {
+		return err
+	}
+	var added, in []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			added = append(added, p)
+		}
+	}
+	const chunk = 500 // paths per git: a command line has a limit
+	for len(added) > 0 {
+		n := min(len(added), chunk)
+		args := append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, added[:n]...)
+		out, err := g.runEnv(ctx, wt.Repo, []string{"GIT_LITERAL_PATHSPECS=1"}, args...)
+		if err != nil {
+			return err
+		}
+		for _, p := range strings.Split(string(out), "\x00") {
+			if p != "" {
+				in = append(in, p)
+			}
+		}
+		added = added[n:]
+	}
+	if len(in) > 0 {
+		return &UntrackedError{Repo: wt.Repo, Branch: wt.Branch, Into: into, Files: in}
+	}
+	return nil
 }
 
 // checkCheckout refuses a main checkout that is not on into or has uncommitted
@@ -167,11 +206,35 @@ func Remove(ctx context.Context, wt Worktree, env []string, o RemoveOptions) err
 	if o.Force {
 		args = append(args, "--force")
 	}
-	if _, err := g.run(ctx, wt.Repo, append(args, wt.Path)...); err != nil {
+	// A worktree removed outside Corral (git worktree remove) is neither there nor
+	// known to git: there is nothing to remove, and its branch is still finished.
+	if gone, err := unregistered(ctx, g, wt); err != nil {
 		return err
+	} else if !gone {
+		if _, err := g.run(ctx, wt.Repo, append(args, wt.Path)...); err != nil {
+			return err
+		}
 	}
 	if o.DeleteBranch {
 		_, err = g.run(ctx, wt.Repo, "branch", "-D", "-q", wt.Branch)
 	}
 	return err
+}
+
+// unregistered says the worktree's directory is gone and git no longer lists it
+// among the repository's worktrees.
+func unregistered(ctx context.Context, g *git, wt Worktree) (bool, error) {
+	if present(wt.Path) {
+		return false, nil
+	}
+	out, err := g.run(ctx, wt.Repo, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return false, err
+	}
+	for _, f := range strings.Split(string(out), "\x00") {
+		if p, ok := strings.CutPrefix(f, "worktree "); ok && same(p, wt.Path) {
+			return false, nil
+		}
+	}
+	return true, nil
 }

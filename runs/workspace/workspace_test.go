@@ -163,6 +163,24 @@ func TestMergeRefusesACheckoutItCannotUse(t *testing.T) {
 		t.Fatalf("Merge with no base branch = %v", err)
 	}
 	gitT(t, repo, "switch", "-q", "main")
+	// A file the branch adds is untracked in the main checkout: git merge would
+	// refuse, so the check does, before anything (a run's end) is done. The same for
+	// a file of the worktree's uncommitted work, counted as finish --commit will.
+	write(t, filepath.Join(repo, "new.txt"), "the user's own\n")
+	write(t, filepath.Join(a.Path, "more.txt"), "uncommitted\n")
+	var untracked *UntrackedError
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", false); !errors.As(err, &untracked) || len(untracked.Files) != 1 || untracked.Files[0] != "new.txt" {
+		t.Fatalf("CheckMerge over an untracked file = %v", err)
+	}
+	os.Remove(filepath.Join(repo, "new.txt"))
+	write(t, filepath.Join(repo, "more.txt"), "the user's own\n")
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", true); !errors.As(err, &untracked) || untracked.Files[0] != "more.txt" ||
+		!strings.Contains(err.Error(), "move or remove them there") {
+		t.Fatalf("CheckMerge with uncommitted work over an untracked file = %v", err)
+	}
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", false); err != nil {
+		t.Fatalf("CheckMerge of the commits alone = %v", err)
+	}
 	if gitT(t, repo, "rev-parse", "HEAD") != a.Base {
 		t.Errorf("a refused merge moved main")
 	}
@@ -179,6 +197,10 @@ func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
 	var lost *LostError
 	if !errors.As(err, &lost) || lost.Lost.Untracked[0] != "untracked.txt" || lost.Lost.Changed[0] != "a.txt" {
 		t.Fatalf("Remove of a dirty worktree = %v", err)
+	}
+	// Uncommitted work is kept by a commit; a merge alone would not take it.
+	if msg := err.Error(); !strings.Contains(msg, "commit it (--commit MSG)") || strings.Contains(msg, "merge") {
+		t.Errorf("the refusal of uncommitted work says %q", msg)
 	}
 	if after := state(t, repo, a, b); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
@@ -199,6 +221,9 @@ func TestRemoveKeepsWhatWouldBeLost(t *testing.T) {
 	before = state(t, repo, b)
 	if err := Remove(ctx, b, testEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "b's work") {
 		t.Fatalf("Remove --delete-branch of an unmerged branch = %v", err)
+	}
+	if msg := lost.Error(); !strings.Contains(msg, "keep the branch (no --delete-branch) or merge it (--merge)") {
+		t.Errorf("the refusal of commits only the branch holds says %q", msg)
 	}
 	if after := state(t, repo, b); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
@@ -257,4 +282,32 @@ func TestDiffSeesASameSizeEditInTheIndexSecond(t *testing.T) {
 		}
 		return
 	}
+}
+
+// A worktree removed outside Corral: its diff says so and where its commits are, and
+// finishing it goes on with its branch (nothing to remove, the branch deleted when
+// asked), whether git still lists it (rm -rf) or not (git worktree remove).
+func TestWorktreeRemovedOutsideCorral(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
+	gitT(t, repo, "worktree", "remove", a.Path)
+	var gone *GoneError
+	if _, err := Diff(ctx, a, testEnv(), DiffOptions{}); !errors.As(err, &gone) || !strings.Contains(err.Error(), "removed outside Corral") {
+		t.Fatalf("Diff of a removed worktree = %v", err)
+	}
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+		t.Fatalf("Remove of a worktree git no longer lists = %v", err)
+	}
+	if out := gitT(t, repo, "branch", "--list", "corral/a"); out != "" {
+		t.Errorf("branch corral/a kept: %q", out)
+	}
+	os.RemoveAll(b.Path)
+	if err := Remove(ctx, b, testEnv(), RemoveOptions{}); err != nil {
+		t.Fatalf("Remove of a deleted worktree git still lists = %v", err)
+	}
+	if wts := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wts, b.Path) {
+		t.Errorf("the deleted worktree is still listed:\n%s", wts)
+	}
+	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/b") // kept
 }

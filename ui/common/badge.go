@@ -49,7 +49,8 @@ func BadgeStyle(st Styles, i runs.Info) Style {
 }
 
 // DiffText is a worktree run's changes against its base: "+12 −3", the added in the
-// OK colour and the removed in the danger one.
+// OK colour and the removed in the danger one, joined by a no-break space so that a
+// wrapped pane line never puts the two figures on different lines.
 func DiffText(st Styles, d workspace.Stat) string {
-	return st.OK.Render(fmt.Sprintf("+%d", d.Added)) + " " + st.Danger.Render(fmt.Sprintf("−%d", d.Removed))
+	return st.OK.Render(fmt.Sprintf("+%d", d.Added)) + "\u00a0" + st.Danger.Render(fmt.Sprintf("−%d", d.Removed))
 }

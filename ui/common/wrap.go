@@ -58,14 +58,28 @@ func wrapWords(s string, first, w int) []string {
 		if lw >= 0 || ww > limit && ww <= w { // the first word may fit a later line whole
 			out, limit = append(out, line), w
 		}
-		for ww > limit && limit > 0 { // longer than a line: break it
-			out = append(out, ansi.Truncate(word, limit, ""))
-			word, limit = ansi.TruncateLeft(word, limit, ""), w
+		for ww > limit && limit > 0 { // longer than a line: break it, after a / if it has one
+			cut := pathCut(word, limit)
+			out = append(out, ansi.Truncate(word, cut, ""))
+			word, limit = ansi.TruncateLeft(word, cut, ""), w
 			ww = WidthOf(word)
 		}
 		line, lw = word, ww
 	}
 	return append(out, line)
+}
+
+// pathCut is where a word too long for limit columns is broken: after its last /
+// within them (a path breaks between its directories), else at limit.
+func pathCut(word string, limit int) int {
+	plain := ansi.Strip(word)
+	if len(plain) != WidthOf(plain) { // not one column a byte: no guessing where a / falls
+		return limit
+	}
+	if i := strings.LastIndexByte(plain[:min(limit, len(plain))], '/'); i > 0 {
+		return i + 1
+	}
+	return limit
 }
 
 // closeStyles ends a line that sets a style with a reset.

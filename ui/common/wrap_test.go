@@ -31,3 +31,12 @@ func TestWrapHangingKeepsStyles(t *testing.T) {
 		t.Errorf("words lost or cut: %q", got)
 	}
 }
+
+// A path too long for a line breaks after one of its slashes, not inside a name.
+func TestWrapBreaksAPathBetweenDirectories(t *testing.T) {
+	got := WrapHanging(" path    /tmp/state/worktrees/repo-a1bcb99e/corral-fix-a", 24, 9)
+	want := []string{" path    /tmp/state/", " worktrees/", " repo-a1bcb99e/", " corral-fix-a"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("wrapped %q, want %q", got, want)
+	}
+}

@@ -222,9 +222,14 @@ func TestDetailsWorktreeLines(t *testing.T) {
 	d.ShowRun(i, true)
 	v := ansi.Strip(d.View())
 	for _, want := range []string{"repo    /src/app", "path    /state/worktrees/app-1a2b/corral-fix",
-		"branch  corral/fix · +12 −3", "base    main 286684d1e6ac"} {
+		"branch  corral/fix · +12\u00a0−3", "base    main 286684d1e6ac"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("no %q in details:\n%s", want, v)
 		}
+	}
+	// Narrow, the line wraps before the figures, never between them.
+	d.SetSize(30, 16)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "+12\u00a0−3") {
+		t.Errorf("the figures split at 30 columns:\n%s", v)
 	}
 }

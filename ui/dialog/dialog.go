@@ -137,6 +137,31 @@ func (d *Host) Finish(run runs.Info) {
 	d.open, d.kind = true, kindFinish
 }
 
+// FormRefused opens the new-run form again, with the fields it was accepted with and
+// why its run was not started; false (nothing opened) when another dialog is open.
+func (d *Host) FormRefused(reason string) bool {
+	if d.open {
+		return false
+	}
+	d.form.Refused(reason)
+	d.form.SetSize(d.w, d.h)
+	d.open, d.kind = true, kindForm
+	return true
+}
+
+// FinishRefused opens the finish dialog of run id again, with the choices it was
+// accepted with and why the finish was refused; false (nothing opened) when another
+// dialog is open or the last finish dialog was another run's.
+func (d *Host) FinishRefused(id, reason string) bool {
+	if d.open || d.finish.ID() != id {
+		return false
+	}
+	d.finish.Refused(reason)
+	d.finish.SetSize(d.w, d.h)
+	d.open, d.kind = true, kindFinish
+	return true
+}
+
 // SetSize sizes the dialogs to the screen: the prompt and the question take the
 // status line, the form is drawn over the panes.
 func (d *Host) SetSize(w, h int) {

@@ -26,6 +26,7 @@ type FinishForm struct {
 	focus                      int // the row: finishCommit … finishForce
 	w, h                       int
 	done, ok                   bool
+	refusal                    string // why the last finish of these choices was refused
 }
 
 // The finish form's rows.
@@ -50,6 +51,23 @@ type FinishAnswer struct {
 // NewFinishForm returns the finish form of run (which has a worktree).
 func NewFinishForm(c *common.Common, keys *KeyMap, run runs.Info) FinishForm {
 	return FinishForm{c: c, keys: keys, run: run}
+}
+
+// Refused shows the form again, its choices as they were, with why the finish was
+// refused (nothing was changed): the user changes a choice and tries again.
+func (f *FinishForm) Refused(reason string) {
+	f.done, f.ok, f.refusal = false, false, reason
+}
+
+// ID is the run the form is about.
+func (f FinishForm) ID() string { return f.run.ID }
+
+// refusalLines are the refusal, wrapped to the box; none without one.
+func (f FinishForm) refusalLines(iw int) []string {
+	if f.refusal == "" {
+		return nil
+	}
+	return common.WrapHanging("refused: "+common.Clean(f.refusal), iw-1, 0)
 }
 
 // SetSize sets the screen size the form is centred in.
@@ -119,7 +137,10 @@ func (f *FinishForm) input() *lineinput.Model {
 }
 
 // size is the box's: centred, at most 72 columns wide.
-func (f FinishForm) size() (w, h int) { return min(max(f.w-4, 20), 72), finishRows + 7 }
+func (f FinishForm) size() (w, h int) {
+	w = min(max(f.w-4, 20), 72)
+	return w, finishRows + 7 + len(f.refusalLines(w-2))
+}
 
 func (f FinishForm) origin() (x, y int) {
 	w, h := f.size()
@@ -150,11 +171,14 @@ func (f FinishForm) Lines() []string {
 		f.row(finishMerge, "merge", toggle(f.merge, "no", "yes")+st.Muted.Render("  (space) into the main checkout")),
 		f.row(finishInto, "into", f.field(&f.into, iw)+st.Muted.Render(f.hint(&f.into, "  empty: "+common.Clean(into)))),
 		f.row(finishDelete, "branch", toggle(f.deleteBranch, "keep", "delete")+st.Muted.Render("  (space)")),
-		f.row(finishForce, "force", toggle(f.force, "no", "yes")+st.Muted.Render("  (space) discard uncommitted work")),
+		f.row(finishForce, "force", toggle(f.force, "no", "yes")+st.Muted.Render("  (space) remove it even if work is lost")),
 		"",
-		st.Muted.Render(" " + f.keys.Accept.Help().Key + " finish · " + f.keys.Dismiss.Help().Key +
-			" cancel · " + f.keys.PrevField.Help().Key + ", " + f.keys.NextField.Help().Key + " field"),
 	}
+	for _, l := range f.refusalLines(iw) {
+		rows = append(rows, st.Danger.Render(" "+l))
+	}
+	rows = append(rows, st.Muted.Render(" "+f.keys.Accept.Help().Key+" finish · "+f.keys.Dismiss.Help().Key+
+		" cancel · "+f.keys.PrevField.Help().Key+", "+f.keys.NextField.Help().Key+" field"))
 	for i := range rows {
 		rows[i] = common.Fit(rows[i], iw)
 	}

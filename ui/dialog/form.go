@@ -87,6 +87,20 @@ func (f Form) Parity() bool { return f.kind == kindParity }
 // SetSize sets the screen size the form is centred in.
 func (f *Form) SetSize(w, h int) { f.w, f.h = w, h }
 
+// Refused shows the form again, its fields as they were, with why its run was not
+// started (nothing was: a worktree that could not be made, a bad spec).
+func (f *Form) Refused(reason string) {
+	f.done, f.spec, f.err = false, runs.Spec{}, reason
+}
+
+// errLines are the error, wrapped to the box (one empty line without one).
+func (f Form) errLines(iw int) []string {
+	if f.err == "" {
+		return []string{""}
+	}
+	return common.WrapHanging(common.Clean(f.err), iw-1, 0)
+}
+
 // Done reports whether the form ended, and with which spec if it was accepted.
 func (f Form) Done() (spec runs.Spec, accepted, done bool) {
 	return f.spec, f.done && f.spec.Shell != "", f.done
@@ -211,7 +225,10 @@ func parseTimeout(s string, canOff bool) (time.Duration, error) {
 }
 
 // box geometry: the form is centred, formWidth columns wide.
-func (f Form) size() (w, h int) { return min(max(f.w-4, 20), 72), f.rows() + 5 }
+func (f Form) size() (w, h int) {
+	w = min(max(f.w-4, 20), 72)
+	return w, f.rows() + 4 + len(f.errLines(w-2))
+}
 
 func (f Form) origin() (x, y int) {
 	w, h := f.size()
@@ -247,9 +264,11 @@ func (f Form) Lines() []string {
 	if len(f.hosts) > 1 {
 		rows = append(rows, f.row(hostRow, "host", f.hostChoice()+st.Muted.Render("  (space)")))
 	}
+	rows = append(rows, "")
+	for _, l := range f.errLines(iw) {
+		rows = append(rows, st.Danger.Render(" "+l))
+	}
 	rows = append(rows,
-		"",
-		st.Danger.Render(" "+f.err),
 		st.Muted.Render(" "+f.keys.Accept.Help().Key+" start · "+f.keys.Dismiss.Help().Key+
 			" cancel · "+f.keys.PrevField.Help().Key+", "+f.keys.NextField.Help().Key+" field"))
 	for i := range rows {

@@ -92,6 +92,10 @@ type Model struct {
 	notice  string // one line in the bottom line until the next key
 
 	top, x int // the window: its first line and its first column
+	// at is the header a file or hunk jump went to when the window could not put it
+	// at the top (it is on the last screen): the bar names its file and the next jump
+	// goes on from it. 0 (never past top) when the last move was no such jump.
+	at int
 
 	typing  bool
 	input   lineinput.Model
@@ -195,8 +199,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
+			m.at = 0
 			m.scrollTo(m.top - 3)
 		case tea.MouseWheelDown:
+			m.at = 0
 			m.scrollTo(m.top + 3)
 		}
 	}
@@ -211,6 +217,7 @@ func (m *Model) indexed(msg IndexedMsg) {
 	if msg.Worktree.Path != "" {
 		m.wt = msg.Worktree
 	}
+	m.at = 0
 	m.find(false) // a refresh keeps the search, and the place: clamped below
 	m.clamp()
 	m.ver++
@@ -234,8 +241,28 @@ func (m *Model) key(k tea.KeyPressMsg) {
 	default:
 		if top, ok := m.motion(k); ok {
 			m.scrollTo(top)
+			m.at = 0
+			if m.jumping(k) {
+				m.at = top
+			}
 		}
 	}
+}
+
+// jumping says k is a file or hunk jump.
+func (m Model) jumping(k tea.KeyPressMsg) bool {
+	km := m.km
+	return key.Matches(k, km.DiffNextFile) || key.Matches(k, km.DiffPrevFile) ||
+		key.Matches(k, km.DiffNextHunk) || key.Matches(k, km.DiffPrevHunk)
+}
+
+// ref is the line the bar's position and the next jump count from: the header the
+// last jump went to while it is on screen below the top, else the window's top.
+func (m Model) ref() int {
+	if m.at > m.top && m.at < m.top+m.rows() {
+		return m.at
+	}
+	return m.top
 }
 
 // motion is where a moving key puts the window's top.
@@ -281,18 +308,20 @@ func (d *Doc) heads(files bool) []int {
 	return d.hunks
 }
 
-// jump is the next header after the window's top (dir 1) or the one before it (-1);
-// the top itself when there is none that way.
+// jump is the next header after the window's top (dir 1) or the one before it (-1),
+// or after the header the last jump went to (ref); where it was when there is none
+// that way.
 func (m Model) jump(heads []int, dir int) int {
-	i := sort.SearchInts(heads, m.top) // the first header at or after top
+	from := m.ref()
+	i := sort.SearchInts(heads, from) // the first header at or after from
 	switch {
-	case dir > 0 && i < len(heads) && heads[i] == m.top:
+	case dir > 0 && i < len(heads) && heads[i] == from:
 		i++
 	case dir < 0:
 		i--
 	}
 	if i < 0 || i >= len(heads) {
-		return m.top
+		return from
 	}
 	return heads[i]
 }
@@ -314,9 +343,9 @@ func (m *Model) clamp() { m.top = max(min(m.top, m.doc.Len()-m.rows()), 0) }
 
 // position is the bar's "file 3/12 path · line 120/50000".
 func (m Model) position() string {
-	d := m.doc
-	out := fmt.Sprintf("line %d/%d", min(m.top+1, d.Len()), d.Len())
-	if f := d.fileAt(m.top); f >= 0 {
+	d, at := m.doc, m.ref()
+	out := fmt.Sprintf("line %d/%d", min(at+1, d.Len()), d.Len())
+	if f := d.fileAt(at); f >= 0 {
 		out = fmt.Sprintf("file %d/%d %s · ", f+1, len(d.files), common.Clean(d.names[f])) + out
 	}
 	if m.x > 0 {

@@ -219,6 +219,28 @@ func TestFileAndHunkJumps(t *testing.T) {
 	}
 }
 
+// Files whose headers are on the last screen cannot come to the top: a jump to one
+// still names it in the bar, and the next jump goes on from it, not from the top.
+func TestFileJumpsOnTheLastScreen(t *testing.T) {
+	m := loaded(t, small, 60, 16) // 14 rows of 22 lines: b.go (9) and img.png (18) on the last screen
+	m = press(m, "]")
+	if m.top != 8 || !strings.Contains(plainLines(m)[0], "file 2/3 b.go · line 10/22") {
+		t.Fatalf("next file: top %d bar %q", m.top, plainLines(m)[0])
+	}
+	m = press(m, "]")
+	if m.top != 8 || !strings.Contains(plainLines(m)[0], "file 3/3 img.png · line 19/22") {
+		t.Errorf("the file after: top %d bar %q", m.top, plainLines(m)[0])
+	}
+	m = press(m, "[")
+	if !strings.Contains(plainLines(m)[0], "file 2/3 b.go") {
+		t.Errorf("back a file from the last: bar %q, want b.go", plainLines(m)[0])
+	}
+	m = press(m, "[", "j")
+	if m.top != 1 || !strings.Contains(plainLines(m)[0], "file 1/3 a.txt · line 2/22") {
+		t.Errorf("back to the first, a line down: top %d bar %q", m.top, plainLines(m)[0])
+	}
+}
+
 func TestScrollBounds(t *testing.T) {
 	m := loaded(t, small, 60, 6) // 4 rows of 22 lines
 	m = press(m, "k", "b", "u")
@@ -378,5 +400,26 @@ func TestRefreshKeepsPlaceAndSearch(t *testing.T) {
 	m, _ = m.Update(m.Load(gen, []byte(small+" more\n"), workspace.Stat{}, testWT)())
 	if m.top != 2 || len(m.matches) != 1 {
 		t.Errorf("after the refresh: top %d matches %v", m.top, m.matches)
+	}
+}
+
+// At 80 columns the bottom line still says how to close the view, and the bar leaves
+// out whole words, not half of one.
+func TestNarrowBarsKeepWholeWords(t *testing.T) {
+	m := loaded(t, small, 80, 10)
+	lines := plainLines(m)
+	if last := lines[len(lines)-1]; !strings.Contains(last, "q/esc close") {
+		t.Errorf("bottom line at 80 columns %q: no close", last)
+	}
+	if bar := lines[0]; !strings.Contains(bar, " DIFF  agent corral/agent +3 −1 ") {
+		t.Errorf("bar at 80 columns %q", bar)
+	}
+	m.SetSize(90, 10)
+	if bar := plainLines(m)[0]; !strings.Contains(bar, "corral/agent against main (0123456) +3 −1 ") {
+		t.Errorf("bar at 90 columns %q", bar)
+	}
+	m.SetSize(50, 10)
+	if bar := plainLines(m)[0]; !strings.Contains(bar, " DIFF  agent +3 −1 ") || strings.Contains(bar, "again") {
+		t.Errorf("bar at 50 columns %q", bar)
 	}
 }

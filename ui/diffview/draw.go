@@ -36,13 +36,15 @@ func (m Model) render() []string {
 // bar is the top line.
 func (m Model) bar() string {
 	st := m.st
-	left := st.Current.Render(" DIFF ") + " " + st.Bar.Render(common.Clean(m.name))
+	name := st.Current.Render(" DIFF ") + " " + st.Bar.Render(common.Clean(m.name))
+	branch, against, figures, files := "", "", "", ""
 	if m.wt.Branch != "" {
-		left += st.Muted.Render(" " + common.Clean(m.wt.Branch) + " against " + m.base())
+		branch = st.Muted.Render(" " + common.Clean(m.wt.Branch))
+		against = st.Muted.Render(" against " + m.base())
 	}
 	if m.doc != nil {
-		left += " " + st.Add.Render(fmt.Sprintf("+%d", m.stat.Added)) + " " + st.Del.Render(fmt.Sprintf("−%d", m.stat.Removed)) +
-			st.Muted.Render(fmt.Sprintf(" in %d files", m.stat.Files))
+		figures = " " + st.Add.Render(fmt.Sprintf("+%d", m.stat.Added)) + " " + st.Del.Render(fmt.Sprintf("−%d", m.stat.Removed))
+		files = st.Muted.Render(fmt.Sprintf(" in %d files", m.stat.Files))
 	}
 	right := ""
 	if m.doc.Len() > 0 {
@@ -51,7 +53,17 @@ func (m Model) bar() string {
 	if m.query != "" && !m.typing {
 		right = st.Warn.Render(m.matchText()) + " " + right
 	}
-	lw, rw := common.WidthOf(left), common.WidthOf(right)
+	rw := common.WidthOf(right)
+	// A narrow bar leaves out whole words, the least needed first (the file count,
+	// the base, the branch), before it cuts what is left.
+	left := name + branch + against + figures + files
+	for _, l := range []string{name + branch + against + figures, name + branch + figures, name + figures} {
+		if common.WidthOf(left)+rw+1 <= m.w {
+			break
+		}
+		left = l
+	}
+	lw := common.WidthOf(left)
 	switch {
 	case rw+10 > m.w: // too narrow for where the window is
 		return common.Fit(left, m.w)
@@ -269,6 +281,13 @@ func (m Model) bottom() string {
 	case m.loading && m.doc != nil:
 		return common.Fit(st.Muted.Render(" reading the diff again…"), m.w)
 	}
+	// Keys are left out whole from the right when the line is too narrow, but close
+	// always shows: the one key a user who opened the view by mistake needs.
+	item := func(keys, desc string) string {
+		return " " + st.BarKey.Render(keys) + " " + st.Muted.Render(desc) + " "
+	}
+	closing := item(km.DiffClose.Help().Key, "close")
+	room := m.w - common.WidthOf(closing)
 	var b strings.Builder
 	for _, k := range []struct{ keys, desc string }{
 		{common.HelpKeys([]string{common.FirstKey(km.DiffDown), common.FirstKey(km.DiffUp)}), "scroll"},
@@ -278,11 +297,14 @@ func (m Model) bottom() string {
 		{common.FirstKey(km.DiffSearch), "search"},
 		{pair(common.FirstKey(km.DiffNextMatch), common.FirstKey(km.DiffPrevMatch)), "match"},
 		{common.FirstKey(km.DiffRefresh), "refresh"},
-		{km.DiffClose.Help().Key, "close"},
 	} {
-		b.WriteString(" " + st.BarKey.Render(k.keys) + " " + st.Muted.Render(k.desc) + " ")
+		it := item(k.keys, k.desc)
+		if room -= common.WidthOf(it); room < 0 {
+			break
+		}
+		b.WriteString(it)
 	}
-	return common.Fit(b.String(), m.w)
+	return common.Fit(b.String()+closing, m.w)
 }
 
 func pair(a, b string) string { return a + "/" + b }
