@@ -58,18 +58,64 @@ func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Los
 	if err != nil {
 		return l, err
 	}
-	head := "refs/heads/" + wt.Branch
-	if present(wt.Path) {
+	here, err := verify(ctx, g, wt)
+	if err != nil {
+		return l, err
+	}
+	var tips []string
+	if here {
 		out, err := g.run(ctx, wt.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 		if err != nil {
 			return l, err
 		}
 		l.Changed, l.Untracked = parseStatus(out)
-		head = "HEAD"
+		tips = append(tips, "HEAD")
 	}
-	commits, err := unkept(ctx, g, wt, head, o.DeleteBranch)
+	// The branch is counted too when it goes, or when the worktree is gone: the
+	// worktree may be off it (switched to another branch, or detached), and then its
+	// commits are not reachable from HEAD.
+	if (o.DeleteBranch || !here) && exists(ctx, g, wt.Repo, "refs/heads/"+wt.Branch) {
+		tips = append(tips, "refs/heads/"+wt.Branch)
+	}
+	if len(tips) == 0 {
+		return l, nil
+	}
+	commits, err := unkept(ctx, g, wt, here, tips, o.DeleteBranch)
 	l.Commits = commits
 	return l, err
+}
+
+// verify refuses a worktree that git no longer lists for the repository (removed
+// by hand, or by finishing another run that shared it): its directory, if one is
+// there again, may lie in another repository, which git run in it would act on. It
+// says whether the worktree's directory is there (a worktree the user deleted by hand
+// is listed but gone).
+func verify(ctx context.Context, g *git, wt Worktree) (bool, error) {
+	out, err := g.run(ctx, wt.Repo, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return false, err
+	}
+	want := realish(wt.Path)
+	listed := false
+	for _, f := range strings.Split(string(out), "\x00") {
+		if p, ok := strings.CutPrefix(f, "worktree "); ok && realish(p) == want {
+			listed = true
+			break
+		}
+	}
+	gone := fmt.Errorf("%w: %s is not a worktree of %s any more (removed by hand, or by finishing a run that shared it): nothing of it is left to finish or diff",
+		ErrNotWorktree, wt.Path, wt.Repo)
+	if !listed {
+		return false, gone
+	}
+	if !present(wt.Path) {
+		return false, nil
+	}
+	top, err := g.line(ctx, wt.Path, "rev-parse", "--path-format=absolute", "--show-toplevel")
+	if err != nil || realish(top) != want {
+		return false, gone
+	}
+	return true, nil
 }
 
 // parseStatus splits `git status --porcelain=v1 -z` into changed and untracked paths.
@@ -92,15 +138,16 @@ func parseStatus(out []byte) (changed, untracked []string) {
 	return changed, untracked
 }
 
-// unkept lists the commits reachable from head (in the worktree, or the branch when
-// the worktree is gone) that no branch, tag or remote-tracking branch holds,
-// leaving the worktree's own branch out of the keepers when it is to be deleted.
-func unkept(ctx context.Context, g *git, wt Worktree, head string, dropBranch bool) ([]string, error) {
-	dir := wt.Path
-	if head != "HEAD" {
-		dir = wt.Repo
+// unkept lists the commits reachable from tips (HEAD is the worktree's, when here)
+// that no branch, tag or remote-tracking branch holds, leaving the worktree's own
+// branch out of the keepers when it is to be deleted.
+func unkept(ctx context.Context, g *git, wt Worktree, here bool, tips []string, dropBranch bool) ([]string, error) {
+	dir := wt.Repo
+	if here {
+		dir = wt.Path
 	}
-	args := []string{"log", "--format=%h %s", head, "--not"}
+	args := append([]string{"log", "--format=%h %s"}, tips...)
+	args = append(args, "--not")
 	if dropBranch {
 		args = append(args, "--exclude="+wt.Branch)
 	}
@@ -116,6 +163,17 @@ func unkept(ctx context.Context, g *git, wt Worktree, head string, dropBranch bo
 		}
 	}
 	return commits, nil
+}
+
+// verifyHere is verify for what needs the worktree's files: one deleted by hand is
+// refused by name too.
+func verifyHere(ctx context.Context, g *git, wt Worktree) error {
+	here, err := verify(ctx, g, wt)
+	if err == nil && !here {
+		err = fmt.Errorf("%w: worktree %s was deleted (its directory is gone; its branch %s is kept): finish the run to take it off git's list",
+			ErrNotWorktree, wt.Path, wt.Branch)
+	}
+	return err
 }
 
 // present says whether path is there (a worktree the user deleted by hand is not).

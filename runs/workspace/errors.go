@@ -53,6 +53,25 @@ func (e *ConflictError) Error() string {
 		e.Branch, e.Into, list(e.Files), e.Branch)
 }
 
+// MergeError: git merge itself failed after CheckMerge passed (a hook refused it,
+// or the checkout changed meanwhile); a merge it left in progress was aborted.
+type MergeError struct {
+	Repo, Branch, Into string
+	Err                error // git merge's failure
+	AbortErr           error // git merge --abort's, when that failed too
+}
+
+func (e *MergeError) Error() string {
+	if e.AbortErr != nil {
+		return fmt.Sprintf("merging %s into %s in %s failed (%v), and undoing it failed too (%v): the merge is still in progress there; look at it with git status, and git merge --abort it",
+			e.Branch, e.Into, e.Repo, e.Err, e.AbortErr)
+	}
+	return fmt.Sprintf("merging %s into %s in %s failed (%v): nothing was changed; fix the cause (a hook of the repository?) and finish again, or merge it by hand (git merge %s)",
+		e.Branch, e.Into, e.Repo, e.Err, e.Branch)
+}
+
+func (e *MergeError) Unwrap() error { return e.Err }
+
 // NoIntoError: the worktree's base was not a branch, so there is no default branch to
 // merge into.
 type NoIntoError struct{ Base string }

@@ -17,6 +17,9 @@ func Commit(ctx context.Context, wt Worktree, env []string, msg string) (string,
 	if err != nil {
 		return "", err
 	}
+	if err := verifyHere(ctx, g, wt); err != nil {
+		return "", err
+	}
 	out, err := g.run(ctx, wt.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 	if err != nil || len(out) == 0 {
 		return "", err
@@ -60,9 +63,15 @@ func CheckMerge(ctx context.Context, wt Worktree, env []string, into string, unc
 		return into, false, err
 	}
 	tip := "refs/heads/" + wt.Branch
-	if uncommitted && present(wt.Path) {
-		if tip, err = snapshot(ctx, g, wt); err != nil {
+	if uncommitted {
+		here, err := verify(ctx, g, wt)
+		if err != nil {
 			return into, false, err
+		}
+		if here {
+			if tip, err = snapshot(ctx, g, wt); err != nil {
+				return into, false, err
+			}
 		}
 	}
 	_, err = g.run(ctx, wt.Repo, "merge-base", "--is-ancestor", tip, into)
@@ -141,7 +150,7 @@ func Merge(ctx context.Context, wt Worktree, env []string, into string) (string,
 		return into, "", err
 	}
 	if _, err := g.run(ctx, wt.Repo, "merge", "--no-edit", "-q", wt.Branch); err != nil {
-		return into, "", err
+		return into, "", undoMerge(context.WithoutCancel(ctx), g, wt, into, err)
 	}
 	head, err := g.line(ctx, wt.Repo, "rev-parse", "HEAD")
 	return into, head, err
@@ -174,4 +183,19 @@ func Remove(ctx context.Context, wt Worktree, env []string, o RemoveOptions) err
 		_, err = g.run(ctx, wt.Repo, "branch", "-D", "-q", wt.Branch)
 	}
 	return err
+}
+
+// undoMerge takes back a merge git started but did not commit (a pre-merge-commit or
+// commit-msg hook refused it, or the checkout changed since CheckMerge and it
+// conflicted): git merge --abort puts the main checkout back as it was, which
+// CheckMerge found clean. It returns the refusal, saying whether nothing changed.
+func undoMerge(ctx context.Context, g *git, wt Worktree, into string, err error) error {
+	me := &MergeError{Repo: wt.Repo, Branch: wt.Branch, Into: into, Err: err}
+	if _, ierr := g.run(ctx, wt.Repo, "rev-parse", "-q", "--verify", "MERGE_HEAD"); ierr != nil {
+		return me // git stopped before it began: nothing was changed
+	}
+	if _, aerr := g.run(ctx, wt.Repo, "merge", "--abort"); aerr != nil {
+		me.AbortErr = aerr
+	}
+	return me
 }

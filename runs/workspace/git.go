@@ -21,6 +21,9 @@ var (
 	ErrBranchCheckedOut = errors.New("branch checked out elsewhere")
 	ErrBadBranch        = errors.New("bad branch name")
 	ErrBadRoot          = errors.New("bad worktree root")
+	// ErrNotWorktree: the path is no longer a worktree of the repository (removed by
+	// hand, or by finishing another run that shared it); git is not run in it.
+	ErrNotWorktree = errors.New("not a worktree of the repository any more")
 )
 
 // GitError is git exiting non-zero: the command and what it said.

@@ -1,0 +1,135 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A merge that git starts but a hook refuses (pre-merge-commit) leaves the main
+// checkout as it was, not half merged with the branch's files staged.
+func TestMergeRefusedByAHookChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(repo, "main.txt"), "main moves on\n") // no fast-forward: a merge commit
+	gitT(t, repo, "add", "main.txt")
+	gitT(t, repo, "commit", "-q", "-m", "main moves on")
+	hook := filepath.Join(repo, ".git", "hooks", "pre-merge-commit")
+	write(t, hook, "#!/bin/sh\necho no merges today >&2\nexit 1\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := state(t, repo, a)
+	_, _, err := Merge(ctx, a, testEnv(), "")
+	if err == nil {
+		t.Fatal("Merge succeeded past a failing pre-merge-commit hook")
+	}
+	if !strings.Contains(err.Error(), "no merges today") || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Errorf("the refusal does not say what the hook said and that nothing changed: %v", err)
+	}
+	if after := state(t, repo, a); after != before {
+		t.Errorf("a merge refused by a hook changed the main checkout:\n%s\n---\n%s", before, after)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".git", "MERGE_HEAD")); err == nil {
+		t.Errorf("a merge refused by a hook left a merge in progress")
+	}
+}
+
+// --delete-branch when the worktree is no longer on its branch (the user switched it,
+// or detached HEAD): the branch's own commits are still lost with the branch.
+func TestRemoveDeleteBranchCountsTheBranchOffTheWorktree(t *testing.T) {
+	ctx := context.Background()
+	for _, how := range []string{"switch", "detach"} {
+		t.Run(how, func(t *testing.T) {
+			repo := newRepo(t)
+			a := addWorktree(t, repo, "a")
+			write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+			if _, err := Commit(ctx, a, testEnv(), "a's only copy"); err != nil {
+				t.Fatal(err)
+			}
+			if how == "switch" {
+				gitT(t, a.Path, "switch", "-q", "-c", "elsewhere", "main")
+			} else {
+				gitT(t, a.Path, "switch", "-q", "--detach", "main")
+			}
+			before := state(t, repo, a)
+			err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true})
+			var lost *LostError
+			if !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "a's only copy") {
+				t.Fatalf("Remove --delete-branch of a branch off its worktree = %v", err)
+			}
+			if after := state(t, repo, a); after != before {
+				t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+			}
+		})
+	}
+}
+
+// A worktree directory that is no longer a worktree of the repository (removed by
+// hand, or by the finish of another run that shared it) is refused by name: git is
+// not run in it, where it would find whatever repository encloses it.
+func TestGoneWorktreeIsRefusedByName(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The path is made again inside another repository (a dotfiles repository
+	// holding the worktree root): git in it would see that one.
+	outer := filepath.Dir(a.Path)
+	gitT(t, outer, "init", "-q", "-b", "main")
+	write(t, filepath.Join(a.Path, "x.txt"), "not the run's\n")
+	before := gitT(t, outer, "status", "--porcelain", "--untracked-files=all")
+	for name, f := range map[string]func() error{
+		"Check":  func() error { _, err := Check(ctx, a, testEnv(), RemoveOptions{}); return err },
+		"Commit": func() error { _, err := Commit(ctx, a, testEnv(), "msg"); return err },
+		"Diff":   func() error { _, err := Diff(ctx, a, testEnv(), DiffOptions{}); return err },
+		"Remove": func() error { return Remove(ctx, a, testEnv(), RemoveOptions{Force: true}) },
+	} {
+		err := f()
+		if !errors.Is(err, ErrNotWorktree) || !strings.Contains(err.Error(), a.Path) {
+			t.Errorf("%s of a gone worktree = %v, want ErrNotWorktree naming %s", name, err, a.Path)
+		}
+	}
+	if after := gitT(t, outer, "status", "--porcelain", "--untracked-files=all"); after != before {
+		t.Errorf("the enclosing repository was changed:\n%s\n---\n%s", before, after)
+	}
+	if !present(filepath.Join(a.Path, "x.txt")) {
+		t.Errorf("a file in a directory that is no longer the worktree was removed")
+	}
+}
+
+// A worktree whose directory the user deleted by hand: its branch's commits are
+// still counted, and removing it takes away git's record of it only.
+func TestRemoveAWorktreeDeletedByHand(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
+	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(a.Path); err != nil {
+		t.Fatal(err)
+	}
+	var lost *LostError
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 {
+		t.Fatalf("Remove --delete-branch of a hand-deleted worktree with unmerged commits = %v", err)
+	}
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{}); err != nil {
+		t.Fatalf("Remove of a hand-deleted worktree = %v", err)
+	}
+	if wl := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wl, a.Path) || !strings.Contains(wl, b.Path) {
+		t.Errorf("worktree list after removing a: %s", wl)
+	}
+	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/a")
+}
