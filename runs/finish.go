@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -73,9 +74,26 @@ func (s *Supervisor) Diff(ctx context.Context, id string, o workspace.DiffOption
 	ctx = s.gitContext(ctx)
 	text, st, err := workspace.DiffWithStat(ctx, wt, env, o)
 	if err != nil {
-		return DiffResult{}, fmt.Errorf("diff %s: %w", id, err)
+		return DiffResult{}, fmt.Errorf("diff %s: %w", id, s.removedBy(id, wt, err))
 	}
 	return DiffResult{Text: text, Stat: st, Worktree: wt, Total: len(text)}, nil
+}
+
+// removedBy is err, a worktree git no longer lists, said as what it is when the
+// finish of another run that shared the worktree (a run restored into it, or the
+// run it was restored from) removed it: run id is finished already.
+func (s *Supervisor) removedBy(id string, wt workspace.Worktree, err error) error {
+	if !errors.Is(err, workspace.ErrNotWorktree) {
+		return err
+	}
+	for _, i := range s.Snapshot() {
+		if i.ID == id || i.Worktree == nil || i.Worktree.Path != wt.Path || i.Finished == nil || !i.Finished.Removed {
+			continue
+		}
+		return fmt.Errorf("run %s was %w: its worktree %s was removed by finishing run %s, which shared it (%s; corral info %s)",
+			id, ErrFinished, wt.Path, i.ID, i.Finished.Done(), i.ID)
+	}
+	return err
 }
 
 // inUse names the live runs other than id working in the worktree at path: their own
@@ -196,6 +214,11 @@ func (s *Supervisor) checkFinish(ctx context.Context, id string, wt workspace.Wo
 		return fmt.Errorf("finish %s: worktree %s is in use by live run %s: end it first: %w",
 			id, wt.Path, strings.Join(users, ", "), ErrWorktreeInUse)
 	}
+	if o.Commit != "" {
+		if err := workspace.CheckCommit(ctx, wt, env); err != nil {
+			return fmt.Errorf("finish %s: %w", id, s.removedBy(id, wt, err))
+		}
+	}
 	if o.Merge {
 		if _, _, err := workspace.CheckMerge(ctx, wt, env, o.Into, o.Commit != ""); err != nil {
 			return fmt.Errorf("finish %s: %w", id, err)
@@ -203,7 +226,7 @@ func (s *Supervisor) checkFinish(ctx context.Context, id string, wt workspace.Wo
 	}
 	lost, err := workspace.Check(ctx, wt, env, workspace.RemoveOptions{DeleteBranch: o.DeleteBranch})
 	if err != nil {
-		return fmt.Errorf("finish %s: %w", id, err)
+		return fmt.Errorf("finish %s: %w", id, s.removedBy(id, wt, err))
 	}
 	if o.Commit != "" { // committed, the work is on the branch: lost only with it
 		if o.DeleteBranch && !o.Merge && len(lost.Changed)+len(lost.Untracked) > 0 {

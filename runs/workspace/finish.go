@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -31,6 +32,27 @@ func Commit(ctx context.Context, wt Worktree, env []string, msg string) (string,
 		return "", err
 	}
 	return g.line(ctx, wt.Path, "rev-parse", "HEAD")
+}
+
+// CheckCommit says whether Commit could commit in the worktree: git must know who
+// commits (user.name and user.email, or their variables), which a finish checks
+// before it ends the run, so that a commit refused for want of one does not end the
+// agent.
+func CheckCommit(ctx context.Context, wt Worktree, env []string) error {
+	g, err := newGit(env)
+	if err != nil {
+		return err
+	}
+	if err := verifyHere(ctx, g, wt); err != nil {
+		return err
+	}
+	for _, v := range []string{"GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"} {
+		if _, err := g.run(ctx, wt.Path, "var", v); err != nil {
+			return fmt.Errorf("git knows no one to commit as in %s (%w): set user.name and user.email (git config --global user.email you@example.com), or finish without --commit",
+				wt.Path, err)
+		}
+	}
+	return nil
 }
 
 // Into is the branch a merge goes into: into, else the branch the base came from.

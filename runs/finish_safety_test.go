@@ -1,0 +1,137 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/runs/workspace"
+)
+
+// endRun cancels run id and waits for its end.
+func endRun(t *testing.T, s *Supervisor, id string) {
+	t.Helper()
+	if err := s.Cancel(id); err != nil {
+		t.Fatal(err)
+	}
+	waitEnd(t, s, id)
+}
+
+// Two ended runs that shared one worktree (a run restored into its older run's
+// worktree): finishing one removes it; finishing the other says it was finished
+// already and by which run, instead of git's "not a working tree".
+func TestFinishOfASharedWorktreeSaysItWasFinished(t *testing.T) {
+	s := newSup(t, WithRegistry(openReg(t, t.TempDir())))
+	repo, root := gitRepo(t), t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	older := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, older, "ready-a")
+	endRun(t, s, older)
+	io, _ := s.Info(older)
+	wt := *io.Worktree
+	spec := Spec{Shell: "echo in-later; exec sleep 600", Dir: wt.Dir, BaseEnv: gitTestEnv(), Name: "later",
+		Worktree: &WorktreeSpec{Use: &wt}}
+	later := spawn(t, s, spec)
+	waitOutput(t, s, later, "in-later")
+	before := gitState(t, repo, &wt)
+	if _, err := s.Finish(ctx, older, FinishOptions{Commit: "a's work"}); !errors.Is(err, ErrWorktreeInUse) {
+		t.Fatalf("finish of a worktree a live run shares: %v", err)
+	}
+	if after := gitState(t, repo, &wt); after != before {
+		t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
+	}
+	endRun(t, s, later)
+	if _, err := s.Finish(ctx, later, FinishOptions{Commit: "a's work"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Finish(ctx, older, FinishOptions{Commit: "a's work"})
+	if !errors.Is(err, ErrFinished) || !strings.Contains(err.Error(), later) || !strings.Contains(err.Error(), wt.Path) {
+		t.Fatalf("finish of a worktree another run's finish removed: %v", err)
+	}
+	if _, err := s.Diff(ctx, older, workspace.DiffOptions{}); !errors.Is(err, ErrFinished) || !strings.Contains(err.Error(), later) {
+		t.Fatalf("diff of a worktree another run's finish removed: %v", err)
+	}
+	if n := gitIn(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
+		t.Fatalf("corral/a has %s commits of its own, want 1", n)
+	}
+}
+
+// A finish after a server restart works from the run's record read again, and a
+// second finish after another restart is refused as finished.
+func TestFinishAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	repo, root := gitRepo(t), t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	reg1 := openReg(t, dir)
+	s1, err := New(WithDefaults(testDefaults()), WithLogDir(t.TempDir()), WithRegistry(reg1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := spawn(t, s1, toyAgent(repo, root, "a"))
+	waitOutput(t, s1, id, "ready-a")
+	endRun(t, s1, id)
+	if err := s1.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reg1.Close()
+	reg2 := openReg(t, dir)
+	s2 := newSup(t, WithRegistry(reg2))
+	s2.TakeEnded()
+	res, err := s2.Finish(ctx, id, FinishOptions{Commit: "a's work", Merge: true})
+	if err != nil || !res.Finished.Removed || res.Finished.Into != "main" {
+		t.Fatalf("finish after a restart: %+v, %v", res, err)
+	}
+	if got, _ := os.ReadFile(repo + "/same.txt"); string(got) != "by a\n" {
+		t.Fatalf("main's same.txt after the finish: %q", got)
+	}
+	if err := s2.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reg2.Close()
+	s3 := newSup(t, WithRegistry(openReg(t, dir)))
+	s3.TakeEnded()
+	if _, err := s3.Finish(ctx, id, FinishOptions{Force: true}); !errors.Is(err, ErrFinished) {
+		t.Fatalf("a second finish after another restart: %v", err)
+	}
+}
+
+// finish --commit where git knows no identity to commit as: refused before the
+// agent is ended, with what to do.
+func TestFinishCommitWithoutIdentityLeavesTheAgent(t *testing.T) {
+	env := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "EMAIL=")
+	var clean []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GIT_AUTHOR_") && !strings.HasPrefix(kv, "GIT_COMMITTER_") && !strings.HasPrefix(kv, "EMAIL=") {
+			clean = append(clean, kv)
+		}
+	}
+	repo, root := gitRepo(t), t.TempDir()
+	probe := exec.Command("git", "-C", repo, "var", "GIT_COMMITTER_IDENT")
+	probe.Env = clean
+	if probe.Run() == nil {
+		t.Skip("git finds an identity on this machine without any configured")
+	}
+	s := newSup(t)
+	spec := toyAgent(repo, root, "a")
+	spec.BaseEnv = clean
+	id := spawn(t, s, spec)
+	waitOutput(t, s, id, "ready-a")
+	i, _ := s.Info(id)
+	before := gitState(t, repo, i.Worktree)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := s.Finish(ctx, id, FinishOptions{Commit: "a's work"})
+	if err == nil || !strings.Contains(err.Error(), "user.email") {
+		t.Fatalf("finish --commit without an identity: %v", err)
+	}
+	stillRunning(t, s, id, i.PID)
+	if after := gitState(t, repo, i.Worktree); after != before {
+		t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
+	}
+}
