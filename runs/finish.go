@@ -139,6 +139,11 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	if err != nil {
 		return FinishResult{ID: id}, err
 	}
+	if other, busy := s.finishingAt.LoadOrStore(wt.Path, id); busy {
+		return FinishResult{ID: id}, fmt.Errorf("finish %s: %w: run %s, which shares the worktree %s, is being finished; look again when it is done (corral info %s)",
+			id, ErrFinishing, other, wt.Path, other)
+	}
+	defer s.finishingAt.Delete(wt.Path)
 	res := FinishResult{ID: id, Worktree: wt}
 	env := gitEnvOf(i.Spec)
 	ctx = s.gitContext(ctx)

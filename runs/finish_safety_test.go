@@ -135,3 +135,59 @@ func TestFinishCommitWithoutIdentityLeavesTheAgent(t *testing.T) {
 		t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
 	}
 }
+
+// Two runs sharing one worktree finished at once: one finishes it, the other is
+// refused (under way, or finished already), and nothing is done twice.
+func TestFinishTwoRunsOfOneWorktreeAtOnce(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	older := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, older, "ready-a")
+	endRun(t, s, older)
+	io, _ := s.Info(older)
+	wt := *io.Worktree
+	later := spawn(t, s, Spec{Shell: "true", Dir: wt.Dir, BaseEnv: gitTestEnv(), Name: "later", Worktree: &WorktreeSpec{Use: &wt}})
+	waitEnd(t, s, later)
+	for try := 0; try < 5; try++ {
+		errs := make(chan error, 2)
+		for _, id := range []string{older, later} {
+			go func() {
+				_, err := s.Finish(ctx, id, FinishOptions{Commit: "a's work"})
+				errs <- err
+			}()
+		}
+		var ok, refused int
+		for range 2 {
+			switch err := <-errs; {
+			case err == nil:
+				ok++
+			case errors.Is(err, ErrFinishing), errors.Is(err, ErrFinished):
+				refused++
+			default:
+				t.Errorf("a finish: %v", err)
+			}
+		}
+		if ok != 1 || refused != 1 {
+			t.Fatalf("%d finished, %d refused; want one each", ok, refused)
+		}
+		if n := gitIn(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
+			t.Fatalf("corral/a has %s commits of its own, want 1", n)
+		}
+		// Again, from a worktree made anew on the same branch and path.
+		gitIn(t, repo, "worktree", "add", "-q", wt.Path, "corral/a")
+		if err := os.WriteFile(wt.Path+"/again.txt", []byte("again\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{older, later} { // both records unfinished again
+			r, err := s.get(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.change(EventWorktree, "again", func(i *Info) { i.Finished = nil })
+		}
+		gitIn(t, repo, "update-ref", "refs/heads/corral/a", "corral/a~1")
+		gitIn(t, wt.Path, "reset", "-q", "--keep", "corral/a")
+	}
+}

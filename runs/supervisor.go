@@ -50,6 +50,10 @@ type Supervisor struct {
 	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
 	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
 	worktrees config.Worktree   // the server config's [worktree]: root and setup (worktree.go)
+	// finishingAt maps a worktree's path to the run whose finish works on it: two
+	// runs sharing one worktree (a restored run and its older record) are not
+	// finished at once (finish.go).
+	finishingAt sync.Map
 	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
 	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
 	notifyCfg NotifyConfig
