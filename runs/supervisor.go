@@ -54,20 +54,20 @@ type Supervisor struct {
 	// runs sharing one worktree (a restored run and its older record) are not
 	// finished at once (finish.go).
 	finishingAt sync.Map
-	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
-	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
-	notifyCfg NotifyConfig
-	counters  counters
-	hurry     context.Context // cancelled to cut every run's grace short (SIGKILL now)
-	hurryNow  context.CancelFunc
-	stopBG    func()        // stops the background goroutine
-	bgDone    chan struct{} // closed when it has stopped
-	trees     treeCache
-	later     later     // background reconciliation (reconcile_later.go)
-	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
-	leaseErr  bool      // the last renewal failed, and was logged (the heartbeat's only)
-	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
-	win       windows   // the viewers' sizes of each run (winsize.go)
+	keeper      *keeper.Client // holds every run's descriptors so it outlives this server (readopt.go)
+	detached    atomic.Bool    // Detach: the runs are the next server's; none is finalized here
+	notifyCfg   NotifyConfig
+	counters    counters
+	hurry       context.Context // cancelled to cut every run's grace short (SIGKILL now)
+	hurryNow    context.CancelFunc
+	stopBG      func()        // stops the background goroutine
+	bgDone      chan struct{} // closed when it has stopped
+	trees       treeCache
+	later       later     // background reconciliation (reconcile_later.go)
+	leased      time.Time // until when this instance's lease was last renewed (the heartbeat's only)
+	leaseErr    bool      // the last renewal failed, and was logged (the heartbeat's only)
+	sent        sentRuns  // what each viewer's snapshots carried (viewers.go)
+	win         windows   // the viewers' sizes of each run (winsize.go)
 
 	// The keeper that started this server (its parent), as the records of the runs
 	// handed to it name it; nil without one.
