@@ -50,24 +50,20 @@ type Supervisor struct {
 	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
 	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
 	worktrees config.Worktree   // the server config's [worktree]: root and setup (worktree.go)
-	// finishingAt maps a worktree's path to the run whose finish works on it: two
-	// runs sharing one worktree (a restored run and its older record) are not
-	// finished at once (finish.go).
-	finishingAt sync.Map
-	keeper      *keeper.Client // holds every run's descriptors so it outlives this server (readopt.go)
-	detached    atomic.Bool    // Detach: the runs are the next server's; none is finalized here
-	notifyCfg   NotifyConfig
-	counters    counters
-	hurry       context.Context // cancelled to cut every run's grace short (SIGKILL now)
-	hurryNow    context.CancelFunc
-	stopBG      func()        // stops the background goroutine
-	bgDone      chan struct{} // closed when it has stopped
-	trees       treeCache
-	later       later     // background reconciliation (reconcile_later.go)
-	leased      time.Time // until when this instance's lease was last renewed (the heartbeat's only)
-	leaseErr    bool      // the last renewal failed, and was logged (the heartbeat's only)
-	sent        sentRuns  // what each viewer's snapshots carried (viewers.go)
-	win         windows   // the viewers' sizes of each run (winsize.go)
+	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
+	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
+	notifyCfg NotifyConfig
+	counters  counters
+	hurry     context.Context // cancelled to cut every run's grace short (SIGKILL now)
+	hurryNow  context.CancelFunc
+	stopBG    func()        // stops the background goroutine
+	bgDone    chan struct{} // closed when it has stopped
+	trees     treeCache
+	later     later     // background reconciliation (reconcile_later.go)
+	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
+	leaseErr  bool      // the last renewal failed, and was logged (the heartbeat's only)
+	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
+	win       windows   // the viewers' sizes of each run (winsize.go)
 
 	// The keeper that started this server (its parent), as the records of the runs
 	// handed to it name it; nil without one.
@@ -75,6 +71,11 @@ type Supervisor struct {
 
 	// diffQuiet, when set, replaces diffQuiet (worktree_diff.go): tests shorten it.
 	diffQuiet time.Duration
+
+	// finishingAt maps a worktree's path to the run whose finish works on it: two
+	// runs sharing one worktree (a restored run and its older record) are not
+	// finished at once (finish.go).
+	finishingAt sync.Map
 
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
