@@ -191,6 +191,20 @@ func (res FinishResult) done() string {
 	return " (done: " + strings.Join(steps, ", ") + ")"
 }
 
+// ignoredList names ignored paths for a finish's record: "files .env, node_modules/"
+// and how many more past a few.
+func ignoredList(paths []string) string {
+	const most = 5
+	s := "file"
+	if len(paths) > 1 {
+		s = "files"
+	}
+	if len(paths) <= most {
+		return s + " " + strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s %s and %d more", s, strings.Join(paths[:most], ", "), len(paths)-most)
+}
+
 // noteFinished writes f into the ended run's record. An ended record is final for
 // the run's lifecycle (its lease fences every other write), so this is a write of
 // its own, under the registry's lock: nothing else writes an ended run's record.
@@ -276,6 +290,9 @@ func (s *Supervisor) finishSteps(ctx context.Context, wt workspace.Worktree, env
 	f.Removed, f.BranchDeleted = true, o.DeleteBranch
 	if !lost.Empty() {
 		f.Discarded = lost.String()
+	}
+	if len(lost.Ignored) > 0 {
+		f.Ignored = ignoredList(lost.Ignored)
 	}
 	if !o.DeleteBranch {
 		f.Branch = wt.Branch

@@ -191,3 +191,24 @@ func TestFinishTwoRunsOfOneWorktreeAtOnce(t *testing.T) {
 		gitIn(t, wt.Path, "reset", "-q", "--keep", "corral/a")
 	}
 }
+
+// A finish says which ignored files went with the worktree, in its result and record.
+func TestFinishNamesTheIgnoredFilesItRemoved(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	if err := os.WriteFile(repo+"/.gitignore", []byte(".env\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "add", ".gitignore")
+	gitIn(t, repo, "commit", "-q", "-m", "ignore")
+	spec := worktreeSpec(repo, root, "echo SECRET=1 > .env && echo ready && exec sleep 600")
+	spec.Name = "a"
+	id := spawn(t, s, spec)
+	waitOutput(t, s, id, "ready")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := s.Finish(ctx, id, FinishOptions{})
+	if err != nil || !res.Finished.Removed || res.Finished.Ignored != "file .env" || !strings.Contains(res.Finished.Done(), "ignored file .env") {
+		t.Fatalf("finish of a worktree with an ignored .env: %+v, %v", res.Finished, err)
+	}
+}

@@ -14,9 +14,14 @@ type Lost struct {
 	// Commits ("abc1234 subject") are on no branch, tag or remote-tracking branch that
 	// outlives the removal.
 	Commits []string `json:"commits,omitempty"`
+	// Ignored files and directories (.env, node_modules/) go with the worktree too,
+	// but are not counted as lost: they are what git is told to leave out (built,
+	// installed, or copied in by a setup step), and refusing for them would refuse
+	// every worktree a build ran in. They are named, so a removal says what went.
+	Ignored []string `json:"ignored,omitempty"`
 }
 
-// Empty says nothing would be lost.
+// Empty says nothing would be lost (ignored files aside).
 func (l Lost) Empty() bool {
 	return len(l.Changed) == 0 && len(l.Untracked) == 0 && len(l.Commits) == 0
 }
@@ -64,11 +69,11 @@ func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Los
 	}
 	var tips []string
 	if here {
-		out, err := g.run(ctx, wt.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+		out, err := g.run(ctx, wt.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching")
 		if err != nil {
 			return l, err
 		}
-		l.Changed, l.Untracked = parseStatus(out)
+		l.Changed, l.Untracked, l.Ignored = parseStatus(out)
 		tips = append(tips, "HEAD")
 	}
 	// The branch is counted too when it goes, or when the worktree is gone: the
@@ -118,8 +123,9 @@ func verify(ctx context.Context, g *git, wt Worktree) (bool, error) {
 	return true, nil
 }
 
-// parseStatus splits `git status --porcelain=v1 -z` into changed and untracked paths.
-func parseStatus(out []byte) (changed, untracked []string) {
+// parseStatus splits `git status --porcelain=v1 -z` into changed, untracked and
+// ignored paths (the last only with --ignored).
+func parseStatus(out []byte) (changed, untracked, ignored []string) {
 	fs := strings.Split(string(out), "\x00")
 	for i := 0; i < len(fs); i++ {
 		e := fs[i]
@@ -130,12 +136,16 @@ func parseStatus(out []byte) (changed, untracked []string) {
 			untracked = append(untracked, e[3:])
 			continue
 		}
+		if e[:2] == "!!" {
+			ignored = append(ignored, e[3:])
+			continue
+		}
 		changed = append(changed, e[3:])
 		if e[0] == 'R' || e[0] == 'C' {
 			i++ // a rename's or copy's source path follows as a field of its own
 		}
 	}
-	return changed, untracked
+	return changed, untracked, ignored
 }
 
 // unkept lists the commits reachable from tips (HEAD is the worktree's, when here)

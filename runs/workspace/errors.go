@@ -12,8 +12,12 @@ type LostError struct {
 }
 
 func (e *LostError) Error() string {
-	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; commit it (--commit MSG), merge it, or pass --force to discard it",
+	msg := fmt.Sprintf("worktree %s holds work that removing it would lose: %s; commit it (--commit MSG), merge it, or pass --force to discard it",
 		e.Path, e.Lost)
+	if len(e.Lost.Ignored) > 0 {
+		msg += fmt.Sprintf(" (its ignored files go with it whichever you choose: %s)", list(e.Lost.Ignored))
+	}
+	return msg
 }
 
 // DirtyError refuses a merge into a main checkout with uncommitted changes.

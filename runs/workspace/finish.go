@@ -125,7 +125,7 @@ func checkCheckout(ctx context.Context, g *git, repo, into string) error {
 	if err != nil {
 		return err
 	}
-	if changed, _ := parseStatus(out); len(changed) > 0 {
+	if changed, _, _ := parseStatus(out); len(changed) > 0 {
 		return &DirtyError{Repo: repo, Files: changed}
 	}
 	return nil

@@ -133,3 +133,32 @@ func TestRemoveAWorktreeDeletedByHand(t *testing.T) {
 	}
 	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/a")
 }
+
+// Ignored files (.env, node_modules/) do not keep a worktree, but are named: a
+// removal refused for real work says they go too, and Check lists them.
+func TestIgnoredFilesAreNamedNotKept(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	write(t, filepath.Join(repo, ".gitignore"), ".env\nnode_modules/\n")
+	gitT(t, repo, "add", ".gitignore")
+	gitT(t, repo, "commit", "-q", "-m", "ignore")
+	a := addWorktree(t, repo, "a")
+	write(t, filepath.Join(a.Path, ".env"), "SECRET=1\n")
+	write(t, filepath.Join(a.Path, "node_modules", "x", "index.js"), "x\n")
+	write(t, filepath.Join(a.Path, "work.txt"), "work\n")
+	err := Remove(ctx, a, testEnv(), RemoveOptions{})
+	var lost *LostError
+	if !errors.As(err, &lost) || strings.Join(lost.Lost.Ignored, ",") != ".env,node_modules/" || !strings.Contains(err.Error(), "ignored files go with it") {
+		t.Fatalf("Remove of a worktree with work and ignored files = %v", err)
+	}
+	if err := os.Remove(filepath.Join(a.Path, "work.txt")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Check(ctx, a, testEnv(), RemoveOptions{})
+	if err != nil || !l.Empty() || len(l.Ignored) != 2 {
+		t.Fatalf("Check with ignored files only = %+v, %v", l, err)
+	}
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{}); err != nil {
+		t.Fatalf("Remove with ignored files only = %v", err)
+	}
+}
