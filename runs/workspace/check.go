@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -19,11 +20,15 @@ type Lost struct {
 	// installed, or copied in by a setup step), and refusing for them would refuse
 	// every worktree a build ran in. They are named, so a removal says what went.
 	Ignored []string `json:"ignored,omitempty"`
+	// Submodules are the worktree's initialized submodules: git removes a worktree
+	// holding any only by force, and their clones (their own commits and changes)
+	// go with it.
+	Submodules []string `json:"submodules,omitempty"`
 }
 
 // Empty says nothing would be lost (ignored files aside).
 func (l Lost) Empty() bool {
-	return len(l.Changed) == 0 && len(l.Untracked) == 0 && len(l.Commits) == 0
+	return len(l.Changed) == 0 && len(l.Untracked) == 0 && len(l.Commits) == 0 && len(l.Submodules) == 0
 }
 
 func (l Lost) String() string {
@@ -36,6 +41,9 @@ func (l Lost) String() string {
 	}
 	if n := len(l.Commits); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d commit%s on no other branch (%s)", n, plural(n), list(l.Commits)))
+	}
+	if n := len(l.Submodules); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d initialized submodule%s (%s), whose clones go with it (commits not pushed from them too)", n, plural(n), list(l.Submodules)))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -74,6 +82,9 @@ func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Los
 			return l, err
 		}
 		l.Changed, l.Untracked, l.Ignored = parseStatus(out)
+		if l.Submodules, err = submodules(ctx, g, wt.Path); err != nil {
+			return l, err
+		}
 		tips = append(tips, "HEAD")
 	}
 	// The branch is counted too when it goes, or when the worktree is gone: the
@@ -121,6 +132,34 @@ func verify(ctx context.Context, g *git, wt Worktree) (bool, error) {
 		return false, gone
 	}
 	return true, nil
+}
+
+// submodules lists the worktree's initialized submodules: entries of its index that
+// are submodules and have their .git in place, or, failing those, "(modules)" when
+// the worktree's git dir holds submodule clones (git's own tests before it removes).
+func submodules(ctx context.Context, g *git, path string) ([]string, error) {
+	out, err := g.run(ctx, path, "ls-files", "-z", "--stage")
+	if err != nil {
+		return nil, err
+	}
+	var subs []string
+	for _, e := range strings.Split(string(out), "\x00") {
+		meta, p, ok := strings.Cut(e, "\t")
+		if ok && strings.HasPrefix(meta, "160000 ") && present(filepath.Join(path, filepath.FromSlash(p), ".git")) {
+			subs = append(subs, p)
+		}
+	}
+	if len(subs) > 0 {
+		return subs, nil
+	}
+	modules, err := g.line(ctx, path, "rev-parse", "--path-format=absolute", "--git-path", "modules")
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(modules); err == nil && st.IsDir() {
+		subs = append(subs, "(modules)")
+	}
+	return subs, nil
 }
 
 // parseStatus splits `git status --porcelain=v1 -z` into changed, untracked and

@@ -162,3 +162,28 @@ func TestIgnoredFilesAreNamedNotKept(t *testing.T) {
 		t.Fatalf("Remove with ignored files only = %v", err)
 	}
 }
+
+// A worktree with an initialized submodule: git removes it only by force, and the
+// submodule's clone goes with it, so it is refused without --force before anything
+// is done (a finish would otherwise end the run and then fail in git).
+func TestRemoveRefusesInitializedSubmodules(t *testing.T) {
+	ctx := context.Background()
+	sub := newRepo(t)
+	repo := newRepo(t)
+	gitT(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "lib")
+	gitT(t, repo, "commit", "-q", "-m", "lib")
+	a := addWorktree(t, repo, "a")
+	gitT(t, a.Path, "-c", "protocol.file.allow=always", "submodule", "update", "--init", "-q")
+	before := state(t, repo, a)
+	err := Remove(ctx, a, testEnv(), RemoveOptions{})
+	var lost *LostError
+	if !errors.As(err, &lost) || strings.Join(lost.Lost.Submodules, ",") != "lib" || !strings.Contains(err.Error(), "submodule") {
+		t.Fatalf("Remove of a worktree with an initialized submodule = %v", err)
+	}
+	if after := state(t, repo, a); after != before {
+		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+	}
+	if err := Remove(ctx, a, testEnv(), RemoveOptions{Force: true}); err != nil || present(a.Path) {
+		t.Fatalf("Remove --force of a worktree with a submodule = %v (still there: %v)", err, present(a.Path))
+	}
+}
