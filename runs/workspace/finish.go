@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -25,13 +26,48 @@ func Commit(ctx context.Context, wt Worktree, env []string, msg string) (string,
 	if err != nil || len(out) == 0 {
 		return "", err
 	}
-	if _, err := g.run(ctx, wt.Path, "add", "-A"); err != nil {
+	restore, err := keepIndex(ctx, g, wt.Path)
+	if err != nil {
 		return "", err
+	}
+	if _, err := g.run(ctx, wt.Path, "add", "-A"); err != nil {
+		return "", restore(err)
 	}
 	if _, err := g.run(ctx, wt.Path, "commit", "-q", "-m", msg); err != nil {
-		return "", err
+		return "", restore(err)
 	}
 	return g.line(ctx, wt.Path, "rev-parse", "HEAD")
+}
+
+// keepIndex copies the worktree's index aside, and returns what puts it back after
+// a refused commit (a pre-commit or commit-msg hook): the staging the agent left, not
+// everything git add -A staged. It returns the refusal, with the restore's own
+// failure if it had one.
+func keepIndex(ctx context.Context, g *git, path string) (func(error) error, error) {
+	idx, err := g.line(ctx, path, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	if err != nil {
+		return nil, err
+	}
+	saved, err := os.ReadFile(idx)
+	had := err == nil
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	return func(cause error) error {
+		var rerr error
+		if had {
+			tmp := idx + ".corral"
+			if rerr = os.WriteFile(tmp, saved, 0o644); rerr == nil {
+				rerr = os.Rename(tmp, idx)
+			}
+		} else if rerr = os.Remove(idx); errors.Is(rerr, os.ErrNotExist) {
+			rerr = nil
+		}
+		if rerr != nil {
+			return fmt.Errorf("%w (and putting the staging back failed: %v; every change is staged now, none lost)", cause, rerr)
+		}
+		return cause
+	}, nil
 }
 
 // CheckCommit says whether Commit could commit in the worktree: git must know who

@@ -187,3 +187,27 @@ func TestRemoveRefusesInitializedSubmodules(t *testing.T) {
 		t.Fatalf("Remove --force of a worktree with a submodule = %v (still there: %v)", err, present(a.Path))
 	}
 }
+
+// A commit a hook refuses leaves the worktree's staging as the agent left it: the
+// git add -A before it is taken back.
+func TestCommitRefusedByAHookKeepsTheStaging(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	write(t, filepath.Join(a.Path, "staged.txt"), "staged\n")
+	gitT(t, a.Path, "add", "staged.txt")
+	write(t, filepath.Join(a.Path, "a.txt"), "unstaged\n")
+	write(t, filepath.Join(a.Path, "new.txt"), "untracked\n")
+	hook := filepath.Join(repo, ".git", "hooks", "pre-commit")
+	write(t, hook, "#!/bin/sh\necho lint failed >&2\nexit 1\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := state(t, repo, a)
+	if _, err := Commit(ctx, a, testEnv(), "work"); err == nil || !strings.Contains(err.Error(), "lint failed") {
+		t.Fatalf("Commit past a failing pre-commit hook = %v", err)
+	}
+	if after := state(t, repo, a); after != before {
+		t.Errorf("a refused commit changed the staging:\n%s\n---\n%s", before, after)
+	}
+}
