@@ -150,6 +150,18 @@ func checkCheckout(ctx context.Context, g *git, repo, into string) error {
 	if _, err := g.run(ctx, repo, "rev-parse", "--verify", "-q", "refs/heads/"+into); err != nil {
 		return &NoBranchError{Repo: repo, Branch: into}
 	}
+	for _, op := range []struct{ path, what, abort string }{
+		{"MERGE_HEAD", "a merge", "merge"}, {"CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick"},
+		{"REVERT_HEAD", "a revert", "revert"}, {"rebase-merge", "a rebase", "rebase"}, {"rebase-apply", "a rebase or am", "rebase"},
+	} {
+		p, err := g.line(ctx, repo, "rev-parse", "--path-format=absolute", "--git-path", op.path)
+		if err != nil {
+			return err
+		}
+		if present(p) {
+			return &BusyError{Repo: repo, What: op.what, Finish: op.abort}
+		}
+	}
 	on, err := g.line(ctx, repo, "branch", "--show-current")
 	if err != nil {
 		return err
@@ -249,8 +261,12 @@ func Remove(ctx context.Context, wt Worktree, env []string, o RemoveOptions) err
 // CheckMerge found clean. It returns the refusal, saying whether nothing changed.
 func undoMerge(ctx context.Context, g *git, wt Worktree, into string, err error) error {
 	me := &MergeError{Repo: wt.Repo, Branch: wt.Branch, Into: into, Err: err}
-	if _, ierr := g.run(ctx, wt.Repo, "rev-parse", "-q", "--verify", "MERGE_HEAD"); ierr != nil {
+	mh, ierr := g.line(ctx, wt.Repo, "rev-parse", "-q", "--verify", "MERGE_HEAD")
+	if ierr != nil {
 		return me // git stopped before it began: nothing was changed
+	}
+	if tip, _ := g.line(ctx, wt.Repo, "rev-parse", "-q", "--verify", "refs/heads/"+wt.Branch); mh != tip {
+		return me // a merge not ours (the user's, begun meanwhile): never aborted
 	}
 	if _, aerr := g.run(ctx, wt.Repo, "merge", "--abort"); aerr != nil {
 		me.AbortErr = aerr

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -209,5 +210,79 @@ func TestCommitRefusedByAHookKeepsTheStaging(t *testing.T) {
 	}
 	if after := state(t, repo, a); after != before {
 		t.Errorf("a refused commit changed the staging:\n%s\n---\n%s", before, after)
+	}
+}
+
+// A repository path with spaces and a branch name with quotes and non-ASCII letters
+// go through create, diff, check, merge and remove whole.
+func TestOddPathsAndBranchNames(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "my repo $HOME 'x'")
+	gitT(t, t.TempDir(), "init", "-q", "-b", "main", dir)
+	write(t, filepath.Join(dir, "a file.txt"), "one\n")
+	gitT(t, dir, "add", "-A")
+	gitT(t, dir, "commit", "-q", "-m", "first")
+	branch := `it's/ünï"cøde-#1`
+	wt, err := Create(ctx, Request{Dir: dir, Name: "x", Branch: branch, Root: filepath.Join(t.TempDir(), "work trees"), Env: testEnv()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(wt.Path, "a file.txt"), "one\ntwo\n")
+	write(t, filepath.Join(wt.Path, "new \"file\".txt"), "new\n")
+	out, err := Diff(ctx, wt, testEnv(), DiffOptions{})
+	if err != nil || !strings.Contains(string(out), "+two") || !strings.Contains(string(out), "+new") {
+		t.Fatalf("Diff = %s, %v", out, err)
+	}
+	l, err := Check(ctx, wt, testEnv(), RemoveOptions{})
+	if err != nil || len(l.Changed) != 1 || len(l.Untracked) != 1 || l.Changed[0] != "a file.txt" || l.Untracked[0] != `new "file".txt` {
+		t.Fatalf("Check = %+v, %v", l, err)
+	}
+	if _, err := Commit(ctx, wt, testEnv(), "work"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Merge(ctx, wt, testEnv(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(ctx, wt, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a file.txt")); string(got) != "one\ntwo\n" || present(wt.Path) {
+		t.Fatalf("after merge and remove: %q, worktree there %v", got, present(wt.Path))
+	}
+}
+
+// A main checkout in the middle of the user's own merge (resolved to look clean) is
+// refused before git merge, and the user's merge is never aborted.
+func TestMergeRefusesACheckoutMidMerge(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, repo, "switch", "-q", "-c", "side")
+	write(t, filepath.Join(repo, "a.txt"), "side\n")
+	gitT(t, repo, "commit", "-q", "-am", "side")
+	gitT(t, repo, "switch", "-q", "main")
+	write(t, filepath.Join(repo, "a.txt"), "main\n")
+	gitT(t, repo, "commit", "-q", "-am", "main")
+	cmd := exec.Command("git", "-C", repo, "merge", "-q", "side")
+	cmd.Env = testEnv()
+	if cmd.Run() == nil {
+		t.Fatal("the user's merge did not conflict")
+	}
+	gitT(t, repo, "checkout", "-q", "--ours", "a.txt")
+	gitT(t, repo, "add", "a.txt") // resolved to main's: the checkout looks clean
+	before := state(t, repo, a)
+	_, _, err := Merge(ctx, a, testEnv(), "")
+	if err == nil || !strings.Contains(err.Error(), "merge in progress") {
+		t.Fatalf("Merge into a checkout mid-merge = %v", err)
+	}
+	if after := state(t, repo, a); after != before {
+		t.Errorf("a refused merge changed something:\n%s\n---\n%s", before, after)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".git", "MERGE_HEAD")); err != nil {
+		t.Errorf("the user's merge in progress was aborted: %v", err)
 	}
 }
