@@ -212,3 +212,27 @@ func TestFinishNamesTheIgnoredFilesItRemoved(t *testing.T) {
 		t.Fatalf("finish of a worktree with an ignored .env: %+v, %v", res.Finished, err)
 	}
 }
+
+// A worktree switched off its branch: finish --commit --merge would commit on one
+// branch and merge the other. Refused before the agent is ended, nothing changed.
+func TestFinishRefusesAWorktreeOffItsBranch(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	id := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, id, "ready-a")
+	i, _ := s.Info(id)
+	gitIn(t, i.Worktree.Path, "switch", "-q", "-c", "elsewhere")
+	before := gitState(t, repo, i.Worktree)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, o := range []FinishOptions{{Commit: "a's work", Merge: true}, {Commit: "a's work"}, {Merge: true, Force: true}} {
+		_, err := s.Finish(ctx, id, o)
+		if err == nil || !strings.Contains(err.Error(), "branch elsewhere, not its branch corral/a") {
+			t.Fatalf("finish %+v of a worktree off its branch: %v", o, err)
+		}
+		stillRunning(t, s, id, i.PID)
+		if after := gitState(t, repo, i.Worktree); after != before {
+			t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
+		}
+	}
+}

@@ -91,6 +91,31 @@ func CheckCommit(ctx context.Context, wt Worktree, env []string) error {
 	return nil
 }
 
+// CheckOnBranch refuses a worktree that is not on its branch (the user switched it
+// to another, or detached its HEAD, or a rebase there is under way): what finish
+// commits and merges is the branch, and a commit made elsewhere would not be in
+// the merge. A worktree deleted by hand has no HEAD to be off its branch.
+func CheckOnBranch(ctx context.Context, wt Worktree, env []string) error {
+	g, err := newGit(env)
+	if err != nil {
+		return err
+	}
+	here, err := verify(ctx, g, wt)
+	if err != nil || !here {
+		return err
+	}
+	on, _ := g.line(ctx, wt.Path, "symbolic-ref", "-q", "HEAD")
+	if on == "refs/heads/"+wt.Branch {
+		return nil
+	}
+	what := "a detached HEAD (a rebase under way?)"
+	if b, ok := strings.CutPrefix(on, "refs/heads/"); ok {
+		what = "branch " + b
+	}
+	return fmt.Errorf("worktree %s is on %s, not its branch %s: what finish commits and merges is %s; switch it back (git -C %s switch %s), or finish without --commit and --merge",
+		wt.Path, what, wt.Branch, wt.Branch, wt.Path, wt.Branch)
+}
+
 // Into is the branch a merge goes into: into, else the branch the base came from.
 func Into(wt Worktree, into string) (string, error) {
 	if into == "" {
