@@ -150,6 +150,10 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	if err := s.checkFinish(ctx, id, wt, env, o); err != nil {
 		return res, err
 	}
+	// Decided: from here the finish is carried through even if its caller goes away
+	// (Ctrl-C on corral finish). git killed half way through a commit, a merge or a
+	// removal would leave a lock file, a half-merged main checkout or half a worktree.
+	ctx = context.WithoutCancel(ctx)
 	if !i.Ended() {
 		if err := s.Cancel(id); err != nil {
 			return res, err

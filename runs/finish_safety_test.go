@@ -5,10 +5,12 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/runs/workspace"
 )
 
@@ -234,5 +236,36 @@ func TestFinishRefusesAWorktreeOffItsBranch(t *testing.T) {
 		if after := gitState(t, repo, i.Worktree); after != before {
 			t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
 		}
+	}
+}
+
+// A finish whose caller goes away (Ctrl-C on corral finish) once its steps have
+// begun completes them: git is never killed half way through a commit, merge or
+// removal, which would leave a lock file, a half-merged checkout or half a worktree.
+func TestFinishStepsOutliveTheCaller(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	marker := filepath.Join(t.TempDir(), "in-hook")
+	hook := filepath.Join(repo, ".git", "hooks", "pre-commit")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch '"+marker+"'\nsleep 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	id := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, id, "ready-a")
+	i, _ := s.Info(id)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		eventually.Within(30*time.Second, func() (bool, bool) { _, err := os.Stat(marker); return true, err == nil })
+		cancel()
+	}()
+	res, err := s.Finish(ctx, id, FinishOptions{Commit: "a's work", Merge: true})
+	if err != nil || !res.Finished.Removed || res.Finished.Into != "main" {
+		t.Fatalf("finish whose caller went away during the commit: %+v, %v", res.Finished, err)
+	}
+	if _, err := os.Stat(i.Worktree.Path); !os.IsNotExist(err) {
+		t.Fatalf("the worktree is still there: %v", err)
+	}
+	if got := gitIn(t, repo, "status", "--porcelain"); got != "" {
+		t.Fatalf("main checkout after the finish: %q", got)
 	}
 }
