@@ -269,3 +269,32 @@ func TestFinishStepsOutliveTheCaller(t *testing.T) {
 		t.Fatalf("main checkout after the finish: %q", got)
 	}
 }
+
+// A worktree the user deleted by hand: diff and finish --commit say so; a plain
+// finish takes it off git's list and keeps its branch.
+func TestFinishAWorktreeDeletedByHand(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	id := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, id, "ready-a")
+	endRun(t, s, id)
+	i, _ := s.Info(id)
+	if err := os.RemoveAll(i.Worktree.Path); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := s.Diff(ctx, id, workspace.DiffOptions{}); !errors.Is(err, workspace.ErrNotWorktree) || !strings.Contains(err.Error(), "deleted by hand") {
+		t.Fatalf("diff of a hand-deleted worktree: %v", err)
+	}
+	if _, err := s.Finish(ctx, id, FinishOptions{Commit: "x"}); !errors.Is(err, workspace.ErrNotWorktree) || !strings.Contains(err.Error(), "without --commit") {
+		t.Fatalf("finish --commit of a hand-deleted worktree: %v", err)
+	}
+	res, err := s.Finish(ctx, id, FinishOptions{})
+	if err != nil || !res.Finished.Removed || res.Finished.Branch != "corral/a" {
+		t.Fatalf("finish of a hand-deleted worktree: %+v, %v", res.Finished, err)
+	}
+	if wl := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wl, i.Worktree.Path) {
+		t.Fatalf("git still lists the worktree: %s", wl)
+	}
+}

@@ -219,7 +219,7 @@ func unkept(ctx context.Context, g *git, wt Worktree, here bool, tips []string, 
 func verifyHere(ctx context.Context, g *git, wt Worktree) error {
 	here, err := verify(ctx, g, wt)
 	if err == nil && !here {
-		err = fmt.Errorf("%w: worktree %s was deleted (its directory is gone; its branch %s is kept): finish the run to take it off git's list",
+		err = fmt.Errorf("%w: worktree %s was deleted by hand (its directory is gone; its branch %s keeps its commits): there is nothing in it to diff or commit; finish without --commit to take it off git's list of worktrees",
 			ErrNotWorktree, wt.Path, wt.Branch)
 	}
 	return err
