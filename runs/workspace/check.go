@@ -71,9 +71,13 @@ func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Los
 	if err != nil {
 		return l, err
 	}
-	here, err := verify(ctx, g, wt)
+	here, lock, err := verifyLocked(ctx, g, wt)
 	if err != nil {
 		return l, err
+	}
+	if lock != "" {
+		return l, fmt.Errorf("%w: %s (%s): unlock it first (git worktree unlock %s) if it is to go",
+			ErrLocked, wt.Path, lock, wt.Path)
 	}
 	var tips []string
 	if here {
@@ -107,18 +111,38 @@ func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Los
 // says whether the worktree's directory is there (a worktree the user deleted by hand
 // is listed but gone).
 func verify(ctx context.Context, g *git, wt Worktree) (bool, error) {
+	here, _, err := verifyLocked(ctx, g, wt)
+	return here, err
+}
+
+// verifyLocked is verify, and the worktree's lock (git worktree lock): "" when it is
+// not locked, else its reason (or "locked" when none was given).
+func verifyLocked(ctx context.Context, g *git, wt Worktree) (bool, string, error) {
+	here, lock := false, ""
 	out, err := g.run(ctx, wt.Repo, "worktree", "list", "--porcelain", "-z")
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	want := realish(wt.Path)
-	listed := false
+	listed, in := false, false
 	for _, f := range strings.Split(string(out), "\x00") {
-		if p, ok := strings.CutPrefix(f, "worktree "); ok && realish(p) == want {
-			listed = true
-			break
+		if p, ok := strings.CutPrefix(f, "worktree "); ok {
+			in = realish(p) == want
+			listed = listed || in
+		} else if in && (f == "locked" || strings.HasPrefix(f, "locked ")) {
+			lock = strings.TrimSpace(strings.TrimPrefix(f, "locked"))
+			if lock == "" {
+				lock = "locked"
+			}
 		}
 	}
+	here, err = verifyListed(ctx, g, wt, listed)
+	return here, lock, err
+}
+
+// verifyListed is the rest of verify, once the list said whether git has it.
+func verifyListed(ctx context.Context, g *git, wt Worktree, listed bool) (bool, error) {
+	want := realish(wt.Path)
 	gone := fmt.Errorf("%w: %s is not a worktree of %s any more (removed by hand, or by finishing a run that shared it): nothing of it is left to finish or diff",
 		ErrNotWorktree, wt.Path, wt.Repo)
 	if !listed {

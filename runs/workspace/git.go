@@ -24,6 +24,8 @@ var (
 	// ErrNotWorktree: the path is no longer a worktree of the repository (removed by
 	// hand, or by finishing another run that shared it); git is not run in it.
 	ErrNotWorktree = errors.New("not a worktree of the repository any more")
+	// ErrLocked: the user locked the worktree (git worktree lock); it is not removed.
+	ErrLocked = errors.New("worktree locked")
 )
 
 // GitError is git exiting non-zero: the command and what it said.

@@ -286,3 +286,24 @@ func TestMergeRefusesACheckoutMidMerge(t *testing.T) {
 		t.Errorf("the user's merge in progress was aborted: %v", err)
 	}
 }
+
+// A worktree the user locked (git worktree lock) is refused by name before anything,
+// even with --force (git itself wants two), rather than failing in git after a
+// finish ended the run.
+func TestRemoveRefusesALockedWorktree(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	gitT(t, repo, "worktree", "lock", "--reason", "on a usb disk", a.Path)
+	before := state(t, repo, a)
+	for _, o := range []RemoveOptions{{}, {Force: true}} {
+		_, cerr := Check(ctx, a, testEnv(), o)
+		err := Remove(ctx, a, testEnv(), o)
+		if !errors.Is(cerr, ErrLocked) || !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "on a usb disk") || !strings.Contains(err.Error(), "git worktree unlock") {
+			t.Fatalf("Check/Remove %+v of a locked worktree = %v / %v", o, cerr, err)
+		}
+	}
+	if after := state(t, repo, a); after != before {
+		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+	}
+}
