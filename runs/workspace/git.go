@@ -57,7 +57,11 @@ func WithRunner(ctx context.Context, r Runner) context.Context {
 }
 
 // gitEnv is env without the variables that would point git at another repository
-// than the one named by -C (a Corral started from a git hook inherits them).
+// than the one named by -C (a Corral started from a git hook inherits them), and
+// with git's optional locks off: a check (git status) never rewrites an index to
+// refresh it, so it never holds the index.lock an agent's own git add, or the user's
+// in the main checkout, would then fail on. Commands that must write take their locks
+// all the same.
 func gitEnv(env []string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
@@ -69,7 +73,7 @@ func gitEnv(env []string) []string {
 		}
 		out = append(out, kv)
 	}
-	return out
+	return append(out, "GIT_OPTIONAL_LOCKS=0")
 }
 
 // lookGit finds git in env's PATH (the user's, not the server's), else ErrGitMissing.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A merge that git starts but a hook refuses (pre-merge-commit) leaves the main
@@ -305,5 +306,48 @@ func TestRemoveRefusesALockedWorktree(t *testing.T) {
 	}
 	if after := state(t, repo, a); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+	}
+}
+
+// The checks a finish makes while the agent still runs (and in the user's main
+// checkout) never write an index: git status's refresh would take index.lock, and an
+// agent's git add at that moment would fail on it.
+func TestChecksWriteNoIndex(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+		t.Fatal(err)
+	}
+	idxOf := func(dir string) string {
+		return gitT(t, dir, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	}
+	future := time.Now().Add(time.Hour)
+	for _, dir := range []string{repo, a.Path} { // same content, new times: a refresh would rewrite the index
+		if err := os.Chtimes(filepath.Join(dir, "a.txt"), future, future); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() string {
+		x, _ := os.ReadFile(idxOf(repo))
+		y, _ := os.ReadFile(idxOf(a.Path))
+		return string(x) + string(y)
+	}
+	before := read()
+	if _, err := Check(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := CheckMerge(ctx, a, testEnv(), "", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckCommit(ctx, a, testEnv()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Diff(ctx, a, testEnv(), DiffOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if read() != before {
+		t.Fatal("a check rewrote an index")
 	}
 }
