@@ -157,11 +157,11 @@ func CheckMerge(ctx context.Context, wt Worktree, env []string, into string, unc
 			}
 		}
 	}
-	_, err = g.run(ctx, wt.Repo, "merge-base", "--is-ancestor", tip, into)
+	_, err = g.run(ctx, wt.Repo, "merge-base", "--is-ancestor", tip, "refs/heads/"+into)
 	if err == nil || exitCode(err) != 1 {
 		return into, err == nil, err
 	}
-	out, err := g.run(ctx, wt.Repo, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", into, tip)
+	out, err := g.run(ctx, wt.Repo, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "refs/heads/"+into, tip)
 	if exitCode(err) == 1 {
 		return into, false, &ConflictError{Branch: wt.Branch, Into: into, Files: conflicted(out)}
 	}
@@ -244,7 +244,9 @@ func Merge(ctx context.Context, wt Worktree, env []string, into string) (string,
 	if err != nil {
 		return into, "", err
 	}
-	if _, err := g.run(ctx, wt.Repo, "merge", "--no-edit", "-q", wt.Branch); err != nil {
+	// The branch by its full name: a tag of the same name would be what a short name
+	// means to git (tags come before branches), and its commit what was merged.
+	if _, err := g.run(ctx, wt.Repo, "merge", "--no-edit", "-q", "-m", mergeMessage(wt.Branch, into), "refs/heads/"+wt.Branch); err != nil {
 		return into, "", undoMerge(context.WithoutCancel(ctx), g, wt, into, err)
 	}
 	head, err := g.line(ctx, wt.Repo, "rev-parse", "HEAD")
@@ -297,4 +299,15 @@ func undoMerge(ctx context.Context, g *git, wt Worktree, into string, err error)
 		me.AbortErr = aerr
 	}
 	return me
+}
+
+// mergeMessage is git's own message for merging branch into into ("Merge branch 'x'",
+// with " into y" unless y is main or master), which git would not write for a
+// branch named by its full ref.
+func mergeMessage(branch, into string) string {
+	msg := fmt.Sprintf("Merge branch '%s'", branch)
+	if into != "main" && into != "master" {
+		msg += " into " + into
+	}
+	return msg
 }

@@ -351,3 +351,26 @@ func TestChecksWriteNoIndex(t *testing.T) {
 		t.Fatal("a check rewrote an index")
 	}
 }
+
+// A tag named as the run's branch (or as the branch merged into) does not stand in
+// for it: the branch's own commits are what is merged.
+func TestMergeUsesTheBranchNotATagOfItsName(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	gitT(t, repo, "tag", "corral/a", "main") // at the base: merging it is nothing
+	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
+	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+		t.Fatal(err)
+	}
+	_, head, err := Merge(ctx, a, testEnv(), "")
+	if err != nil || head == "" {
+		t.Fatalf("Merge = %q, %v", head, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo, "new.txt")); string(got) != "new\n" {
+		t.Fatalf("main checkout's new.txt after the merge: %q", got)
+	}
+	if msg := gitT(t, repo, "log", "-1", "--format=%s"); strings.Contains(msg, "refs/heads") {
+		t.Errorf("merge message %q", msg)
+	}
+}
