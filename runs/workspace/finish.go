@@ -118,6 +118,7 @@ func CheckOnBranch(ctx context.Context, wt Worktree, env []string) error {
 
 // Into is the branch a merge goes into: into, else the branch the base came from.
 func Into(wt Worktree, into string) (string, error) {
+	into = strings.TrimPrefix(into, "refs/heads/")
 	if into == "" {
 		into = wt.BaseRef
 	}
