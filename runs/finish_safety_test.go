@@ -298,3 +298,34 @@ func TestFinishAWorktreeDeletedByHand(t *testing.T) {
 		t.Fatalf("git still lists the worktree: %s", wl)
 	}
 }
+
+// A worktree in the middle of a merge that conflicted: finish --commit would commit
+// the conflict markers. Refused before the agent is ended, nothing changed.
+func TestFinishRefusesAWorktreeMidMerge(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	id := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, id, "ready-a")
+	i, _ := s.Info(id)
+	gitIn(t, i.Worktree.Path, "commit", "-q", "-am", "a's line")
+	if err := os.WriteFile(repo+"/a.txt", []byte("one\ntwo\nmain's line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "commit", "-q", "-am", "main's line")
+	cmd := exec.Command("git", "-C", i.Worktree.Path, "merge", "-q", "main")
+	cmd.Env = gitTestEnv()
+	if cmd.Run() == nil {
+		t.Fatal("the worktree's merge of main did not conflict")
+	}
+	before := gitState(t, repo, i.Worktree)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := s.Finish(ctx, id, FinishOptions{Commit: "a's work"})
+	if err == nil || !strings.Contains(err.Error(), "has a merge in progress") {
+		t.Fatalf("finish --commit of a worktree mid-merge: %v", err)
+	}
+	stillRunning(t, s, id, i.PID)
+	if after := gitState(t, repo, i.Worktree); after != before {
+		t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
+	}
+}

@@ -46,15 +46,16 @@ func (e *WrongBranchError) Error() string {
 		e.Repo, on, e.Into, e.Repo, e.Into)
 }
 
-// BusyError refuses a merge into a main checkout in the middle of an operation of
-// the user's (a merge, rebase, cherry-pick or revert): finishing it is theirs.
+// BusyError refuses a merge into a main checkout, or a commit or merge of a
+// worktree, in the middle of an operation (a merge, rebase, cherry-pick or revert):
+// finishing that is its user's.
 type BusyError struct {
-	Repo, What, Finish string
+	Where, Dir, What, Finish string
 }
 
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("main checkout %s has %s in progress: finish it (git %s --continue) or abort it (git %s --abort) there, then finish again",
-		e.Repo, e.What, e.Finish, e.Finish)
+	return fmt.Sprintf("%s %s has %s in progress: finish it (git %s --continue) or abort it (git %s --abort) there, then finish again",
+		e.Where, e.Dir, e.What, e.Finish, e.Finish)
 }
 
 // ConflictError refuses a merge that would conflict; nothing was touched.

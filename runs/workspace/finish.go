@@ -92,7 +92,8 @@ func CheckCommit(ctx context.Context, wt Worktree, env []string) error {
 }
 
 // CheckOnBranch refuses a worktree that is not on its branch (the user switched it
-// to another, or detached its HEAD, or a rebase there is under way): what finish
+// to another, or detached its HEAD), or is in the middle of a merge, rebase,
+// cherry-pick or revert: what finish
 // commits and merges is the branch, and a commit made elsewhere would not be in
 // the merge. A worktree deleted by hand has no HEAD to be off its branch.
 func CheckOnBranch(ctx context.Context, wt Worktree, env []string) error {
@@ -102,6 +103,11 @@ func CheckOnBranch(ctx context.Context, wt Worktree, env []string) error {
 	}
 	here, err := verify(ctx, g, wt)
 	if err != nil || !here {
+		return err
+	}
+	// A merge (or cherry-pick, revert) under way in the worktree: --commit would
+	// commit its conflict markers.
+	if err := inProgress(ctx, g, "worktree", wt.Path); err != nil {
 		return err
 	}
 	on, _ := g.line(ctx, wt.Path, "symbolic-ref", "-q", "HEAD")
@@ -169,6 +175,24 @@ func CheckMerge(ctx context.Context, wt Worktree, env []string, into string, unc
 	return into, false, err
 }
 
+// inProgress refuses a checkout (where names it: "main checkout", "worktree") in the
+// middle of a merge, rebase, cherry-pick or revert: finishing that is its user's.
+func inProgress(ctx context.Context, g *git, where, dir string) error {
+	for _, op := range []struct{ path, what, abort string }{
+		{"MERGE_HEAD", "a merge", "merge"}, {"CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick"},
+		{"REVERT_HEAD", "a revert", "revert"}, {"rebase-merge", "a rebase", "rebase"}, {"rebase-apply", "a rebase or am", "rebase"},
+	} {
+		p, err := g.line(ctx, dir, "rev-parse", "--path-format=absolute", "--git-path", op.path)
+		if err != nil {
+			return err
+		}
+		if present(p) {
+			return &BusyError{Where: where, Dir: dir, What: op.what, Finish: op.abort}
+		}
+	}
+	return nil
+}
+
 // checkCheckout refuses a main checkout that is not on into or has uncommitted
 // changes to tracked files (untracked ones the merge would overwrite, git merge
 // refuses itself before touching anything).
@@ -176,17 +200,8 @@ func checkCheckout(ctx context.Context, g *git, repo, into string) error {
 	if _, err := g.run(ctx, repo, "rev-parse", "--verify", "-q", "refs/heads/"+into); err != nil {
 		return &NoBranchError{Repo: repo, Branch: into}
 	}
-	for _, op := range []struct{ path, what, abort string }{
-		{"MERGE_HEAD", "a merge", "merge"}, {"CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick"},
-		{"REVERT_HEAD", "a revert", "revert"}, {"rebase-merge", "a rebase", "rebase"}, {"rebase-apply", "a rebase or am", "rebase"},
-	} {
-		p, err := g.line(ctx, repo, "rev-parse", "--path-format=absolute", "--git-path", op.path)
-		if err != nil {
-			return err
-		}
-		if present(p) {
-			return &BusyError{Repo: repo, What: op.what, Finish: op.abort}
-		}
+	if err := inProgress(ctx, g, "main checkout", repo); err != nil {
+		return err
 	}
 	on, err := g.line(ctx, repo, "branch", "--show-current")
 	if err != nil {
