@@ -237,6 +237,9 @@ func (s *Supervisor) checkFinish(ctx context.Context, id string, wt workspace.Wo
 		return fmt.Errorf("finish %s: worktree %s is in use by live run %s: end it first: %w",
 			id, wt.Path, strings.Join(users, ", "), ErrWorktreeInUse)
 	}
+	if o.Commit != "" && strings.TrimSpace(o.Commit) == "" {
+		return fmt.Errorf("finish %s: --commit with a blank message: say what the commit is", id)
+	}
 	if o.Commit != "" || o.Merge {
 		if err := workspace.CheckOnBranch(ctx, wt, env); err != nil {
 			return fmt.Errorf("finish %s: %w", id, s.removedBy(id, wt, err))

@@ -329,3 +329,19 @@ func TestFinishRefusesAWorktreeMidMerge(t *testing.T) {
 		t.Fatalf("a refused finish changed something:\n%s\n---\n%s", before, after)
 	}
 }
+
+// finish --commit with a blank message: refused before the agent is ended (git
+// commit would refuse it only after).
+func TestFinishBlankCommitMessageLeavesTheAgent(t *testing.T) {
+	s := newSup(t)
+	repo, root := gitRepo(t), t.TempDir()
+	id := spawn(t, s, toyAgent(repo, root, "a"))
+	waitOutput(t, s, id, "ready-a")
+	i, _ := s.Info(id)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := s.Finish(ctx, id, FinishOptions{Commit: " \n"}); err == nil || !strings.Contains(err.Error(), "blank message") {
+		t.Fatalf("finish --commit with a blank message: %v", err)
+	}
+	stillRunning(t, s, id, i.PID)
+}
