@@ -79,6 +79,18 @@ func Check(ctx context.Context, wt Worktree, env []string, o RemoveOptions) (Los
 		return l, fmt.Errorf("%w: %s (%s): unlock it first (git worktree unlock %s) if it is to go",
 			ErrLocked, wt.Path, lock, wt.Path)
 	}
+	if o.DeleteBranch {
+		// git branch -D refuses a branch checked out in another worktree (the worktree
+		// was switched off it, and another took it): refused here, before anything.
+		at, err := checkedOutAt(ctx, g, wt.Repo, wt.Branch)
+		if err != nil {
+			return l, err
+		}
+		if at != "" && realish(at) != realish(wt.Path) {
+			return l, fmt.Errorf("%w: branch %s is checked out in %s, so it cannot be deleted: finish without --delete-branch, or switch that checkout off it",
+				ErrBranchCheckedOut, wt.Branch, at)
+		}
+	}
 	var tips []string
 	if here {
 		out, err := g.run(ctx, wt.Path, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching")

@@ -374,3 +374,21 @@ func TestMergeUsesTheBranchNotATagOfItsName(t *testing.T) {
 		t.Errorf("merge message %q", msg)
 	}
 }
+
+// --delete-branch of a branch another checkout has taken (the worktree was switched
+// off it): refused before anything, not after the worktree is gone.
+func TestRemoveDeleteBranchCheckedOutElsewhere(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	a := addWorktree(t, repo, "a")
+	gitT(t, a.Path, "switch", "-q", "--detach")
+	gitT(t, repo, "switch", "-q", "corral/a")
+	before := state(t, repo, a)
+	err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true, Force: true})
+	if !errors.Is(err, ErrBranchCheckedOut) || !strings.Contains(err.Error(), repo) {
+		t.Fatalf("Remove --delete-branch of a branch checked out in the main checkout = %v", err)
+	}
+	if after := state(t, repo, a); after != before {
+		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
+	}
+}
