@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,9 @@ func (s *Supervisor) worktreeOf(id string) (*run, Info, workspace.Worktree, erro
 		return nil, i, *i.Worktree, fmt.Errorf("run %s was %w: its worktree %s was removed (corral info %s says what was done)",
 			id, ErrFinished, i.Worktree.Path, id)
 	}
+	if err := s.removedBy(id, *i.Worktree, workspace.ErrNotWorktree); !errors.Is(err, workspace.ErrNotWorktree) {
+		return nil, i, *i.Worktree, err // another run's finish removed the worktree they shared
+	}
 	return r, i, *i.Worktree, nil
 }
 
@@ -73,9 +77,30 @@ func (s *Supervisor) Diff(ctx context.Context, id string, o workspace.DiffOption
 	ctx = s.gitContext(ctx)
 	text, st, err := workspace.DiffWithStat(ctx, wt, env, o)
 	if err != nil {
-		return DiffResult{}, fmt.Errorf("diff %s: %w", id, err)
+		return DiffResult{}, fmt.Errorf("diff %s: %w", id, s.removedBy(id, wt, err))
 	}
 	return DiffResult{Text: text, Stat: st, Worktree: wt, Total: len(text)}, nil
+}
+
+// removedBy is err, a worktree git no longer lists, said as what it is when the
+// finish of another run that shared the worktree (a run restored into it, or the
+// run it was restored from) removed it: run id is finished already.
+func (s *Supervisor) removedBy(id string, wt workspace.Worktree, err error) error {
+	if !errors.Is(err, workspace.ErrNotWorktree) {
+		return err
+	}
+	self, _ := s.Info(id)
+	for _, i := range s.Snapshot() {
+		if i.ID == id || i.Worktree == nil || i.Worktree.Path != wt.Path || i.Finished == nil || !i.Finished.Removed {
+			continue
+		}
+		if i.Finished.At.Before(self.CreatedAt) {
+			continue // removed before this run began: this run's worktree is a new one at that path
+		}
+		return fmt.Errorf("run %s was %w: its worktree %s was removed by finishing run %s, which shared it (%s; corral info %s)",
+			id, ErrFinished, wt.Path, i.ID, i.Finished.Done(), i.ID)
+	}
+	return err
 }
 
 // inUse names the live runs other than id working in the worktree at path: their own
@@ -121,12 +146,21 @@ func (s *Supervisor) Finish(ctx context.Context, id string, o FinishOptions) (Fi
 	if err != nil {
 		return FinishResult{ID: id}, err
 	}
+	if other, busy := s.finishingAt.LoadOrStore(wt.Path, id); busy {
+		return FinishResult{ID: id}, fmt.Errorf("finish %s: %w: run %s, which shares the worktree %s, is being finished; look again when it is done (corral info %s)",
+			id, ErrFinishing, other, wt.Path, other)
+	}
+	defer s.finishingAt.Delete(wt.Path)
 	res := FinishResult{ID: id, Worktree: wt}
 	env := gitEnvOf(i.Spec)
 	ctx = s.gitContext(ctx)
 	if err := s.checkFinish(ctx, id, wt, env, o); err != nil {
 		return res, err
 	}
+	// Decided: from here the finish is carried through even if its caller goes away
+	// (Ctrl-C on corral finish). git killed half way through a commit, a merge or a
+	// removal would leave a lock file, a half-merged main checkout or half a worktree.
+	ctx = context.WithoutCancel(ctx)
 	if !i.Ended() {
 		if err := s.Cancel(id); err != nil {
 			return res, err
@@ -168,6 +202,20 @@ func (res FinishResult) done() string {
 	return " (done: " + strings.Join(steps, ", ") + ")"
 }
 
+// ignoredList names ignored paths for a finish's record: "files .env, node_modules/"
+// and how many more past a few.
+func ignoredList(paths []string) string {
+	const most = 5
+	s := "file"
+	if len(paths) > 1 {
+		s = "files"
+	}
+	if len(paths) <= most {
+		return s + " " + strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s %s and %d more", s, strings.Join(paths[:most], ", "), len(paths)-most)
+}
+
 // noteFinished writes f into the ended run's record. An ended record is final for
 // the run's lifecycle (its lease fences every other write), so this is a write of
 // its own, under the registry's lock: nothing else writes an ended run's record.
@@ -196,6 +244,19 @@ func (s *Supervisor) checkFinish(ctx context.Context, id string, wt workspace.Wo
 		return fmt.Errorf("finish %s: worktree %s is in use by live run %s: end it first: %w",
 			id, wt.Path, strings.Join(users, ", "), ErrWorktreeInUse)
 	}
+	if o.Commit != "" && strings.TrimSpace(o.Commit) == "" {
+		return fmt.Errorf("finish %s: --commit with a blank message: say what the commit is", id)
+	}
+	if o.Commit != "" || o.Merge {
+		if err := workspace.CheckOnBranch(ctx, wt, env); err != nil {
+			return fmt.Errorf("finish %s: %w", id, s.removedBy(id, wt, err))
+		}
+	}
+	if o.Commit != "" {
+		if err := workspace.CheckCommit(ctx, wt, env); err != nil {
+			return fmt.Errorf("finish %s: %w", id, s.removedBy(id, wt, err))
+		}
+	}
 	if o.Merge {
 		if _, _, err := workspace.CheckMerge(ctx, wt, env, o.Into, o.Commit != ""); err != nil {
 			return fmt.Errorf("finish %s: %w", id, err)
@@ -203,7 +264,7 @@ func (s *Supervisor) checkFinish(ctx context.Context, id string, wt workspace.Wo
 	}
 	lost, err := workspace.Check(ctx, wt, env, workspace.RemoveOptions{DeleteBranch: o.DeleteBranch})
 	if err != nil {
-		return fmt.Errorf("finish %s: %w", id, err)
+		return fmt.Errorf("finish %s: %w", id, s.removedBy(id, wt, err))
 	}
 	if o.Commit != "" { // committed, the work is on the branch: lost only with it
 		if o.DeleteBranch && !o.Merge && len(lost.Changed)+len(lost.Untracked) > 0 {
@@ -248,6 +309,9 @@ func (s *Supervisor) finishSteps(ctx context.Context, wt workspace.Worktree, env
 	f.Removed, f.BranchDeleted = true, o.DeleteBranch
 	if !lost.Empty() {
 		f.Discarded = lost.String()
+	}
+	if len(lost.Ignored) > 0 {
+		f.Ignored = ignoredList(lost.Ignored)
 	}
 	if !o.DeleteBranch {
 		f.Branch = wt.Branch

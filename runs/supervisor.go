@@ -72,6 +72,11 @@ type Supervisor struct {
 	// diffQuiet, when set, replaces diffQuiet (worktree_diff.go): tests shorten it.
 	diffQuiet time.Duration
 
+	// finishingAt maps a worktree's path to the run whose finish works on it: two
+	// runs sharing one worktree (a restored run and its older record) are not
+	// finished at once (finish.go).
+	finishingAt sync.Map
+
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
 	finalizeHook func(id string)

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -53,13 +54,40 @@ func worktreeSpec(repo, root, shell string, setup ...string) Spec {
 }
 
 func TestSpawnWorktree(t *testing.T) {
-	t.Run("plain", func(t *testing.T) { testSpawnWorktree(t, newSup(t)) })
+	t.Run("plain", func(t *testing.T) { testSpawnWorktree(t) })
 	// A subreaper reaps children nobody claims: git must be claimed as Corral's own.
-	t.Run("subreaper", func(t *testing.T) { testSpawnWorktree(t, newSup(t, WithEscapeDetection())) })
+	t.Run("subreaper", func(t *testing.T) { testSpawnWorktree(t, WithEscapeDetection()) })
 }
 
-func testSpawnWorktree(t *testing.T, s *Supervisor) {
-	repo := gitRepo(t)
+// gitClaimed is gitIn with git claimed as the supervisor's helper, as its own git is:
+// a subreaper's orphan reaping would otherwise reap the test's git before its Wait.
+func gitClaimed(t *testing.T, s *Supervisor, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = gitTestEnv()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	s.spawnMu.Lock()
+	err := cmd.Start()
+	if err == nil {
+		s.escapes.helper(cmd.Process.Pid, true)
+	}
+	s.spawnMu.Unlock()
+	if err == nil {
+		err = cmd.Wait()
+		s.spawnMu.Lock()
+		s.escapes.helper(cmd.Process.Pid, false)
+		s.spawnMu.Unlock()
+	}
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out.Bytes())
+	}
+	return strings.TrimSpace(out.String())
+}
+
+func testSpawnWorktree(t *testing.T, opts ...Option) {
+	repo := gitRepo(t) // before the supervisor: no subreaper yet
+	s := newSup(t, opts...)
 	root := t.TempDir()
 	spec := worktreeSpec(filepath.Join(repo, "sub"), root, "pwd; echo new > made.txt")
 	spec.Name = "fixer"
@@ -70,7 +98,7 @@ func testSpawnWorktree(t *testing.T, s *Supervisor) {
 		t.Fatalf("no worktree in %+v", info)
 	}
 	if wt.Repo != repo || wt.Branch != "corral/fixer" || wt.BaseRef != "main" || !wt.NewBranch ||
-		wt.Base != gitIn(t, repo, "rev-parse", "HEAD") || wt.Dir != filepath.Join(wt.Path, "sub") || !strings.HasPrefix(wt.Path, root) {
+		wt.Base != gitClaimed(t, s, repo, "rev-parse", "HEAD") || wt.Dir != filepath.Join(wt.Path, "sub") || !strings.HasPrefix(wt.Path, root) {
 		t.Fatalf("worktree %+v", wt)
 	}
 	if info.Reason != Exit || info.Spec.Dir != wt.Dir {
@@ -80,7 +108,7 @@ func testSpawnWorktree(t *testing.T, s *Supervisor) {
 	if _, err := os.Stat(filepath.Join(wt.Dir, "made.txt")); err != nil {
 		t.Fatalf("the run did not write in its worktree: %v", err)
 	}
-	if st := gitIn(t, repo, "status", "--porcelain"); st != "" {
+	if st := gitClaimed(t, s, repo, "status", "--porcelain"); st != "" {
 		t.Fatalf("main checkout changed: %s", st)
 	}
 }

@@ -31,6 +31,9 @@ func diffAndStat(ctx context.Context, wt Worktree, env []string, o DiffOptions, 
 	if !present(wt.Path) {
 		return nil, Stat{}, &GoneError{Worktree: wt}
 	}
+	if err := verifyHere(ctx, g, wt); err != nil {
+		return nil, Stat{}, err
+	}
 	args := []string{"diff", "--cached", "--no-ext-diff", "--color=never"}
 	if o.Color {
 		args[3] = "--color=always"

@@ -19,18 +19,25 @@ func (e *LostError) Error() string {
 	if len(e.Lost.Changed)+len(e.Lost.Untracked) == 0 {
 		what = "keep the branch (no --delete-branch) or merge it (--merge), or pass --force to discard them"
 	}
-	return fmt.Sprintf("worktree %s holds work that removing it would lose: %s; %s", e.Path, e.Lost, what)
+	msg := fmt.Sprintf("worktree %s holds work that removing it would lose: %s; %s", e.Path, e.Lost, what)
+	if len(e.Lost.Ignored) > 0 {
+		msg += fmt.Sprintf(" (its ignored files go with it whichever you choose: %s)", list(e.Lost.Ignored))
+	}
+	return msg
 }
 
-// GoneError: the worktree's directory was removed outside Corral; what was
-// committed is on its branch still.
+// GoneError: the worktree's directory was removed outside Corral (deleted by hand,
+// or git worktree remove); what was committed is on its branch still. It is an
+// ErrNotWorktree.
 type GoneError struct{ Worktree Worktree }
 
 func (e *GoneError) Error() string {
 	wt := e.Worktree
-	return fmt.Sprintf("worktree %s is gone (removed outside Corral): what was committed is on branch %s; see it with git -C %s diff %s %s",
+	return fmt.Sprintf("worktree %s is gone (deleted by hand, or removed outside Corral): what was committed is on branch %s; see it with git -C %s diff %s %s; finish without --commit to take it off git's list of worktrees",
 		wt.Path, wt.Branch, wt.Repo, short(wt.Base), wt.Branch)
 }
+
+func (e *GoneError) Unwrap() error { return ErrNotWorktree }
 
 // DirtyError refuses a merge into a main checkout with uncommitted changes.
 type DirtyError struct {
@@ -70,6 +77,18 @@ func (e *UntrackedError) Error() string {
 		e.Branch, e.Into, e.Repo, list(e.Files))
 }
 
+// BusyError refuses a merge into a main checkout, or a commit or merge of a
+// worktree, in the middle of an operation (a merge, rebase, cherry-pick or revert):
+// finishing that is its user's.
+type BusyError struct {
+	Where, Dir, What, Finish string
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("%s %s has %s in progress: finish it (git %s --continue) or abort it (git %s --abort) there, then finish again",
+		e.Where, e.Dir, e.What, e.Finish, e.Finish)
+}
+
 // ConflictError refuses a merge that would conflict; nothing was touched.
 type ConflictError struct {
 	Branch, Into string
@@ -80,6 +99,25 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("merging %s into %s would conflict in %s: nothing was changed; finish with --no-merge to keep the branch (with --commit MSG if its work is not committed yet), then merge it by hand (git merge %s) and resolve the conflict",
 		e.Branch, e.Into, list(e.Files), e.Branch)
 }
+
+// MergeError: git merge itself failed after CheckMerge passed (a hook refused it,
+// or the checkout changed meanwhile); a merge it left in progress was aborted.
+type MergeError struct {
+	Repo, Branch, Into string
+	Err                error // git merge's failure
+	AbortErr           error // git merge --abort's, when that failed too
+}
+
+func (e *MergeError) Error() string {
+	if e.AbortErr != nil {
+		return fmt.Sprintf("merging %s into %s in %s failed (%v), and undoing it failed too (%v): the merge is still in progress there; look at it with git status, and git merge --abort it",
+			e.Branch, e.Into, e.Repo, e.Err, e.AbortErr)
+	}
+	return fmt.Sprintf("merging %s into %s in %s failed (%v): nothing was changed; fix the cause (a hook of the repository?) and finish again, or merge it by hand (git merge %s)",
+		e.Branch, e.Into, e.Repo, e.Err, e.Branch)
+}
+
+func (e *MergeError) Unwrap() error { return e.Err }
 
 // NoIntoError: the worktree's base was not a branch, so there is no default branch to
 // merge into.

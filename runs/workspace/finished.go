@@ -19,6 +19,9 @@ type Finished struct {
 	// away with it ("" when nothing was).
 	Removed   bool   `json:"removed"`
 	Discarded string `json:"discarded,omitempty"`
+	// Ignored names the ignored files and directories (.env, node_modules/) that
+	// went with the worktree ("" when none): never counted as work, always said.
+	Ignored string `json:"ignored,omitempty"`
 	// BranchDeleted: the branch went too; else it is kept, and Branch names it.
 	BranchDeleted bool   `json:"branch_deleted,omitempty"`
 	Branch        string `json:"branch,omitempty"`
@@ -39,6 +42,9 @@ func (f Finished) Done() string {
 	}
 	if f.Discarded != "" {
 		steps = append(steps, "discarded "+f.Discarded)
+	}
+	if f.Ignored != "" {
+		steps = append(steps, "with its ignored "+f.Ignored)
 	}
 	switch {
 	case f.BranchDeleted:

@@ -21,6 +21,11 @@ var (
 	ErrBranchCheckedOut = errors.New("branch checked out elsewhere")
 	ErrBadBranch        = errors.New("bad branch name")
 	ErrBadRoot          = errors.New("bad worktree root")
+	// ErrNotWorktree: the path is no longer a worktree of the repository (removed by
+	// hand, or by finishing another run that shared it); git is not run in it.
+	ErrNotWorktree = errors.New("not a worktree of the repository any more")
+	// ErrLocked: the user locked the worktree (git worktree lock); it is not removed.
+	ErrLocked = errors.New("worktree locked")
 )
 
 // GitError is git exiting non-zero: the command and what it said.
@@ -52,7 +57,11 @@ func WithRunner(ctx context.Context, r Runner) context.Context {
 }
 
 // gitEnv is env without the variables that would point git at another repository
-// than the one named by -C (a Corral started from a git hook inherits them).
+// than the one named by -C (a Corral started from a git hook inherits them), and
+// with git's optional locks off: a check (git status) never rewrites an index to
+// refresh it, so it never holds the index.lock an agent's own git add, or the user's
+// in the main checkout, would then fail on. Commands that must write take their locks
+// all the same.
 func gitEnv(env []string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
@@ -64,7 +73,7 @@ func gitEnv(env []string) []string {
 		}
 		out = append(out, kv)
 	}
-	return out
+	return append(out, "GIT_OPTIONAL_LOCKS=0")
 }
 
 // lookGit finds git in env's PATH (the user's, not the server's), else ErrGitMissing.

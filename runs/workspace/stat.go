@@ -15,6 +15,9 @@ func StatOf(ctx context.Context, wt Worktree, env []string) (Stat, error) {
 	if err != nil {
 		return Stat{}, err
 	}
+	if err := verifyHere(ctx, g, wt); err != nil {
+		return Stat{}, err
+	}
 	var st Stat
 	err = withFullIndex(ctx, g, wt.Path, func(extra []string) error {
 		out, err := g.runEnv(ctx, wt.Path, extra, "diff", "--cached", "--numstat", "-z", "--no-ext-diff", wt.Base, "--")
