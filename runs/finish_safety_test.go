@@ -375,3 +375,21 @@ func TestANewWorktreeAtAFinishedPathIsItsRunsOwn(t *testing.T) {
 		t.Fatalf("finish of a new worktree at a finished run's path: %v", err)
 	}
 }
+
+// A spawn may take as it is only a worktree Corral made for a run (a restore's, a
+// restart's): one it did not make, which finish would then remove, is refused.
+func TestSpawnUsesOnlyAWorktreeCorralMade(t *testing.T) {
+	s := newSup(t, WithRegistry(openReg(t, t.TempDir())))
+	repo := gitRepo(t)
+	path := filepath.Join(t.TempDir(), "mine")
+	gitIn(t, repo, "worktree", "add", "-q", "-b", "mine", path)
+	wt := workspace.Worktree{Repo: repo, Path: path, Dir: path, Branch: "mine", Base: gitIn(t, repo, "rev-parse", "HEAD")}
+	_, err := s.Spawn(Spec{Shell: "exec sleep 600", Dir: path, BaseEnv: gitTestEnv(), Name: "taker",
+		Worktree: &WorktreeSpec{Use: &wt}})
+	if !errors.Is(err, ErrBadSpec) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a spawn taking a worktree Corral did not make: %v", err)
+	}
+	if n := len(s.Snapshot()); n != 0 {
+		t.Fatalf("%d runs after a refused spawn", n)
+	}
+}

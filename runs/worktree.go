@@ -63,6 +63,10 @@ func (s *Supervisor) makeWorktree(spec Spec) (_ Spec, wt *workspace.Worktree, se
 	spec.Worktree = &ws
 	if ws.Use != nil {
 		u := *ws.Use
+		if !s.madeWorktree(u) {
+			return spec, nil, false, fmt.Errorf("%w: %s is not a worktree Corral made for a run of this state dir: only a run's own worktree is taken as it is (a restore, a restart); spawn with --worktree to make one",
+				ErrBadSpec, u.Path)
+		}
 		spec.Dir = u.Dir
 		ws.Setup = nil
 		return spec, &u, false, nil
@@ -117,6 +121,30 @@ func (s *Supervisor) worktreeOwner(path string) string {
 		return i.ID
 	}
 	return ""
+}
+
+// madeWorktree reports whether a run of this supervisor, or a record of its state dir,
+// has worktree u (its path, repository and branch): a spawn that takes a worktree as
+// it is (Use) may take only one Corral made, which finish will then remove.
+func (s *Supervisor) madeWorktree(u workspace.Worktree) bool {
+	same := func(w *workspace.Worktree) bool {
+		return w != nil && w.Path == u.Path && w.Repo == u.Repo && w.Branch == u.Branch
+	}
+	for _, i := range s.Snapshot() {
+		if same(i.Worktree) {
+			return true
+		}
+	}
+	if s.reg == nil {
+		return false
+	}
+	recs, _ := s.reg.List()
+	for _, rec := range recs {
+		if same(rec.Worktree) {
+			return true
+		}
+	}
+	return false
 }
 
 // repoWorktreeConfig is the [worktree] table of the repository's own corral.toml at

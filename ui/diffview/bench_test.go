@@ -44,10 +44,8 @@ func TestBigDiffFirstScreen(t *testing.T) {
 	if m.doc.Len() != 50000 || !strings.Contains(v, "line 1/50000") {
 		t.Fatalf("%d lines; bar %q", m.doc.Len(), plainLines(m)[0])
 	}
+	// Its time is BenchmarkFirstScreen's to judge (budget 100 ms), not a test's.
 	t.Logf("first screen of a 50,000-line diff (%d bytes): %v", len(text), took)
-	if took > time.Second { // the budget is 100 ms (the benchmark measures it); this bounds a loaded machine
-		t.Errorf("first screen took %v", took)
-	}
 }
 
 // BenchmarkFirstScreen: from the diff's bytes in hand to the first View with content,
