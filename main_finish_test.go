@@ -3,34 +3,19 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"corral/demo/testkit/gittest"
 )
-
-// gitIsolation is git's environment in these tests: no user or system config, a fixed
-// identity. The corral commands get it too, so their runs' git (diff, finish) has it.
-var gitIsolation = []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-	"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
-
-func gitCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), gitIsolation...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // wsCorral runs corral on state's server with git isolated.
 func wsCorral(t *testing.T, state string, args ...string) result {
 	t.Helper()
 	cmd := corral(t, args...)
 	cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
-	cmd.Env = append(cmd.Env, gitIsolation...)
+	cmd.Env = append(cmd.Env, gittest.Isolation...)
 	return run(t, cmd)
 }
 
@@ -41,12 +26,12 @@ func wsCorral(t *testing.T, state string, args ...string) result {
 func TestDiffAndFinishVerbs(t *testing.T) {
 	state := serverState(t)
 	repo := filepath.Join(t.TempDir(), "repo")
-	gitCmd(t, t.TempDir(), "init", "-q", "-b", "main", repo)
+	gittest.Git(t, t.TempDir(), "init", "-q", "-b", "main", repo)
 	if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte("one\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitCmd(t, repo, "add", "-A")
-	gitCmd(t, repo, "commit", "-q", "-m", "first")
+	gittest.Git(t, repo, "add", "-A")
+	gittest.Git(t, repo, "commit", "-q", "-m", "first")
 
 	ids := map[string]string{}
 	for _, name := range []string{"a", "b"} {
@@ -91,12 +76,12 @@ func TestDiffAndFinishVerbs(t *testing.T) {
 		t.Fatalf("same.txt after finishing a: %q", got)
 	}
 
-	head, wtB := gitCmd(t, repo, "rev-parse", "HEAD"), gitCmd(t, repo, "worktree", "list")
+	head, wtB := gittest.Git(t, repo, "rev-parse", "HEAD"), gittest.Git(t, repo, "worktree", "list")
 	f = wsCorral(t, state, "finish", ids["b"], "--commit", "b's work", "--merge")
 	if f.code != 1 || !strings.Contains(f.stderr, "would conflict in a.txt, same.txt") || !strings.Contains(f.stderr, "nothing was changed") {
 		t.Fatalf("finish b with a conflicting merge: %+v", f)
 	}
-	if gitCmd(t, repo, "rev-parse", "HEAD") != head || gitCmd(t, repo, "worktree", "list") != wtB || gitCmd(t, repo, "status", "--porcelain") != "" {
+	if gittest.Git(t, repo, "rev-parse", "HEAD") != head || gittest.Git(t, repo, "worktree", "list") != wtB || gittest.Git(t, repo, "status", "--porcelain") != "" {
 		t.Fatal("a refused finish changed the repository")
 	}
 	if f = wsCorral(t, state, "finish", ids["b"], "--merge", "--no-merge"); f.code != 2 {
@@ -108,8 +93,8 @@ func TestDiffAndFinishVerbs(t *testing.T) {
 	if f = wsCorral(t, state, "finish", ids["b"], "--force"); f.code != 0 || !strings.Contains(f.stdout, "removed the worktree, discarded") {
 		t.Fatalf("finish --force: %+v", f)
 	}
-	if gitCmd(t, repo, "worktree", "list", "--porcelain") != "worktree "+mustReal(t, repo)+"\nHEAD "+head+"\nbranch refs/heads/main" {
-		t.Fatalf("worktrees left: %s", gitCmd(t, repo, "worktree", "list"))
+	if gittest.Git(t, repo, "worktree", "list", "--porcelain") != "worktree "+mustReal(t, repo)+"\nHEAD "+head+"\nbranch refs/heads/main" {
+		t.Fatalf("worktrees left: %s", gittest.Git(t, repo, "worktree", "list"))
 	}
 
 	var info struct {

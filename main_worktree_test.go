@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"corral/demo/testkit"
+
+	"corral/demo/testkit/gittest"
 )
 
 // corral spawn --worktree through the server: the run starts in a worktree under the
@@ -24,9 +26,7 @@ func TestSpawnWorktreeCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(dir, "state")
-	env := append(os.Environ(), "CORRAL_STATE_DIR="+state, "CORRAL_CONFIG="+conf, "XDG_CONFIG_HOME="+filepath.Join(dir, "cfg"),
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	env := append(gittest.Env(), "CORRAL_STATE_DIR="+state, "CORRAL_CONFIG="+conf, "XDG_CONFIG_HOME="+filepath.Join(dir, "cfg"))
 	repo := filepath.Join(dir, "repo")
 	git := func(args ...string) {
 		t.Helper()

@@ -12,6 +12,8 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/runs/workspace"
+
+	"corral/demo/testkit/gittest"
 )
 
 // endRun cancels run id and waits for its end.
@@ -28,7 +30,7 @@ func endRun(t *testing.T, s *Supervisor, id string) {
 // already and by which run, instead of git's "not a working tree".
 func TestFinishOfASharedWorktreeSaysItWasFinished(t *testing.T) {
 	s := newSup(t, WithRegistry(openReg(t, t.TempDir())))
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	older := spawn(t, s, toyAgent(repo, root, "a"))
@@ -36,7 +38,7 @@ func TestFinishOfASharedWorktreeSaysItWasFinished(t *testing.T) {
 	endRun(t, s, older)
 	io, _ := s.Info(older)
 	wt := *io.Worktree
-	spec := Spec{Shell: "echo in-later; exec sleep 600", Dir: wt.Dir, BaseEnv: gitTestEnv(), Name: "later",
+	spec := Spec{Shell: "echo in-later; exec sleep 600", Dir: wt.Dir, BaseEnv: gittest.Env(), Name: "later",
 		Worktree: &WorktreeSpec{Use: &wt}}
 	later := spawn(t, s, spec)
 	waitOutput(t, s, later, "in-later")
@@ -58,7 +60,7 @@ func TestFinishOfASharedWorktreeSaysItWasFinished(t *testing.T) {
 	if _, err := s.Diff(ctx, older, workspace.DiffOptions{}); !errors.Is(err, ErrFinished) || !strings.Contains(err.Error(), later) {
 		t.Fatalf("diff of a worktree another run's finish removed: %v", err)
 	}
-	if n := gitIn(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
+	if n := gittest.Git(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
 		t.Fatalf("corral/a has %s commits of its own, want 1", n)
 	}
 }
@@ -67,7 +69,7 @@ func TestFinishOfASharedWorktreeSaysItWasFinished(t *testing.T) {
 // second finish after another restart is refused as finished.
 func TestFinishAfterARestart(t *testing.T) {
 	dir := t.TempDir()
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	reg1 := openReg(t, dir)
@@ -113,7 +115,7 @@ func TestFinishCommitWithoutIdentityLeavesTheAgent(t *testing.T) {
 			clean = append(clean, kv)
 		}
 	}
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	probe := exec.Command("git", "-C", repo, "var", "GIT_COMMITTER_IDENT")
 	probe.Env = clean
 	if probe.Run() == nil {
@@ -142,7 +144,7 @@ func TestFinishCommitWithoutIdentityLeavesTheAgent(t *testing.T) {
 // refused (under way, or finished already), and nothing is done twice.
 func TestFinishTwoRunsOfOneWorktreeAtOnce(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	older := spawn(t, s, toyAgent(repo, root, "a"))
@@ -150,7 +152,7 @@ func TestFinishTwoRunsOfOneWorktreeAtOnce(t *testing.T) {
 	endRun(t, s, older)
 	io, _ := s.Info(older)
 	wt := *io.Worktree
-	later := spawn(t, s, Spec{Shell: "true", Dir: wt.Dir, BaseEnv: gitTestEnv(), Name: "later", Worktree: &WorktreeSpec{Use: &wt}})
+	later := spawn(t, s, Spec{Shell: "true", Dir: wt.Dir, BaseEnv: gittest.Env(), Name: "later", Worktree: &WorktreeSpec{Use: &wt}})
 	waitEnd(t, s, later)
 	for try := 0; try < 5; try++ {
 		errs := make(chan error, 2)
@@ -174,11 +176,11 @@ func TestFinishTwoRunsOfOneWorktreeAtOnce(t *testing.T) {
 		if ok != 1 || refused != 1 {
 			t.Fatalf("%d finished, %d refused; want one each", ok, refused)
 		}
-		if n := gitIn(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
+		if n := gittest.Git(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
 			t.Fatalf("corral/a has %s commits of its own, want 1", n)
 		}
 		// Again, from a worktree made anew on the same branch and path.
-		gitIn(t, repo, "worktree", "add", "-q", wt.Path, "corral/a")
+		gittest.Git(t, repo, "worktree", "add", "-q", wt.Path, "corral/a")
 		if err := os.WriteFile(wt.Path+"/again.txt", []byte("again\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -189,20 +191,20 @@ func TestFinishTwoRunsOfOneWorktreeAtOnce(t *testing.T) {
 			}
 			r.change(EventWorktree, "again", func(i *Info) { i.Finished = nil })
 		}
-		gitIn(t, repo, "update-ref", "refs/heads/corral/a", "corral/a~1")
-		gitIn(t, wt.Path, "reset", "-q", "--keep", "corral/a")
+		gittest.Git(t, repo, "update-ref", "refs/heads/corral/a", "corral/a~1")
+		gittest.Git(t, wt.Path, "reset", "-q", "--keep", "corral/a")
 	}
 }
 
 // A finish says which ignored files went with the worktree, in its result and record.
 func TestFinishNamesTheIgnoredFilesItRemoved(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	if err := os.WriteFile(repo+"/.gitignore", []byte(".env\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(t, repo, "add", ".gitignore")
-	gitIn(t, repo, "commit", "-q", "-m", "ignore")
+	gittest.Git(t, repo, "add", ".gitignore")
+	gittest.Git(t, repo, "commit", "-q", "-m", "ignore")
 	spec := worktreeSpec(repo, root, "echo SECRET=1 > .env && echo ready && exec sleep 600")
 	spec.Name = "a"
 	id := spawn(t, s, spec)
@@ -219,11 +221,11 @@ func TestFinishNamesTheIgnoredFilesItRemoved(t *testing.T) {
 // branch and merge the other. Refused before the agent is ended, nothing changed.
 func TestFinishRefusesAWorktreeOffItsBranch(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	id := spawn(t, s, toyAgent(repo, root, "a"))
 	waitOutput(t, s, id, "ready-a")
 	i, _ := s.Info(id)
-	gitIn(t, i.Worktree.Path, "switch", "-q", "-c", "elsewhere")
+	gittest.Git(t, i.Worktree.Path, "switch", "-q", "-c", "elsewhere")
 	before := gitState(t, repo, i.Worktree)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -244,7 +246,7 @@ func TestFinishRefusesAWorktreeOffItsBranch(t *testing.T) {
 // removal, which would leave a lock file, a half-merged checkout or half a worktree.
 func TestFinishStepsOutliveTheCaller(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	marker := filepath.Join(t.TempDir(), "in-hook")
 	hook := filepath.Join(repo, ".git", "hooks", "pre-commit")
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch '"+marker+"'\nsleep 1\n"), 0o755); err != nil {
@@ -265,7 +267,7 @@ func TestFinishStepsOutliveTheCaller(t *testing.T) {
 	if _, err := os.Stat(i.Worktree.Path); !os.IsNotExist(err) {
 		t.Fatalf("the worktree is still there: %v", err)
 	}
-	if got := gitIn(t, repo, "status", "--porcelain"); got != "" {
+	if got := gittest.Git(t, repo, "status", "--porcelain"); got != "" {
 		t.Fatalf("main checkout after the finish: %q", got)
 	}
 }
@@ -274,7 +276,7 @@ func TestFinishStepsOutliveTheCaller(t *testing.T) {
 // finish takes it off git's list and keeps its branch.
 func TestFinishAWorktreeDeletedByHand(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	id := spawn(t, s, toyAgent(repo, root, "a"))
 	waitOutput(t, s, id, "ready-a")
 	endRun(t, s, id)
@@ -294,7 +296,7 @@ func TestFinishAWorktreeDeletedByHand(t *testing.T) {
 	if err != nil || !res.Finished.Removed || res.Finished.Branch != "corral/a" {
 		t.Fatalf("finish of a hand-deleted worktree: %+v, %v", res.Finished, err)
 	}
-	if wl := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wl, i.Worktree.Path) {
+	if wl := gittest.Git(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wl, i.Worktree.Path) {
 		t.Fatalf("git still lists the worktree: %s", wl)
 	}
 }
@@ -303,17 +305,17 @@ func TestFinishAWorktreeDeletedByHand(t *testing.T) {
 // the conflict markers. Refused before the agent is ended, nothing changed.
 func TestFinishRefusesAWorktreeMidMerge(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	id := spawn(t, s, toyAgent(repo, root, "a"))
 	waitOutput(t, s, id, "ready-a")
 	i, _ := s.Info(id)
-	gitIn(t, i.Worktree.Path, "commit", "-q", "-am", "a's line")
+	gittest.Git(t, i.Worktree.Path, "commit", "-q", "-am", "a's line")
 	if err := os.WriteFile(repo+"/a.txt", []byte("one\ntwo\nmain's line\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(t, repo, "commit", "-q", "-am", "main's line")
+	gittest.Git(t, repo, "commit", "-q", "-am", "main's line")
 	cmd := exec.Command("git", "-C", i.Worktree.Path, "merge", "-q", "main")
-	cmd.Env = gitTestEnv()
+	cmd.Env = gittest.Env()
 	if cmd.Run() == nil {
 		t.Fatal("the worktree's merge of main did not conflict")
 	}
@@ -334,7 +336,7 @@ func TestFinishRefusesAWorktreeMidMerge(t *testing.T) {
 // commit would refuse it only after).
 func TestFinishBlankCommitMessageLeavesTheAgent(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	id := spawn(t, s, toyAgent(repo, root, "a"))
 	waitOutput(t, s, id, "ready-a")
 	i, _ := s.Info(id)
@@ -351,7 +353,7 @@ func TestFinishBlankCommitMessageLeavesTheAgent(t *testing.T) {
 // new one's diff or finish "finished already".
 func TestANewWorktreeAtAFinishedPathIsItsRunsOwn(t *testing.T) {
 	s := newSup(t, WithRegistry(openReg(t, t.TempDir())))
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	first := spawn(t, s, toyAgent(repo, root, "a"))
@@ -380,11 +382,11 @@ func TestANewWorktreeAtAFinishedPathIsItsRunsOwn(t *testing.T) {
 // restart's): one it did not make, which finish would then remove, is refused.
 func TestSpawnUsesOnlyAWorktreeCorralMade(t *testing.T) {
 	s := newSup(t, WithRegistry(openReg(t, t.TempDir())))
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	path := filepath.Join(t.TempDir(), "mine")
-	gitIn(t, repo, "worktree", "add", "-q", "-b", "mine", path)
-	wt := workspace.Worktree{Repo: repo, Path: path, Dir: path, Branch: "mine", Base: gitIn(t, repo, "rev-parse", "HEAD")}
-	_, err := s.Spawn(Spec{Shell: "exec sleep 600", Dir: path, BaseEnv: gitTestEnv(), Name: "taker",
+	gittest.Git(t, repo, "worktree", "add", "-q", "-b", "mine", path)
+	wt := workspace.Worktree{Repo: repo, Path: path, Dir: path, Branch: "mine", Base: gittest.Git(t, repo, "rev-parse", "HEAD")}
+	_, err := s.Spawn(Spec{Shell: "exec sleep 600", Dir: path, BaseEnv: gittest.Env(), Name: "taker",
 		Worktree: &WorktreeSpec{Use: &wt}})
 	if !errors.Is(err, ErrBadSpec) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("a spawn taking a worktree Corral did not make: %v", err)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"corral/runs/workspace"
+
+	"corral/demo/testkit/gittest"
 )
 
 // toyAgent writes its name into the same files as every other toy agent (a new
@@ -24,10 +26,10 @@ func toyAgent(repo, root, name string) Spec {
 // files, branches, worktrees) and each worktree's files and index.
 func gitState(t *testing.T, repo string, wts ...*workspace.Worktree) string {
 	t.Helper()
-	s := gitIn(t, repo, "rev-parse", "HEAD") + gitIn(t, repo, "status", "--porcelain", "--untracked-files=all") +
-		gitIn(t, repo, "branch", "-av") + gitIn(t, repo, "worktree", "list", "--porcelain")
+	s := gittest.Git(t, repo, "rev-parse", "HEAD") + gittest.Git(t, repo, "status", "--porcelain", "--untracked-files=all") +
+		gittest.Git(t, repo, "branch", "-av") + gittest.Git(t, repo, "worktree", "list", "--porcelain")
 	for _, wt := range wts {
-		s += gitIn(t, wt.Path, "status", "--porcelain", "--untracked-files=all") + gitIn(t, wt.Path, "diff", "--cached")
+		s += gittest.Git(t, wt.Path, "status", "--porcelain", "--untracked-files=all") + gittest.Git(t, wt.Path, "diff", "--cached")
 	}
 	return s
 }
@@ -44,7 +46,7 @@ func stillRunning(t *testing.T, s *Supervisor, id string, pid int) {
 func TestFinishTwoAgentsInOneRepository(t *testing.T) {
 	dir := t.TempDir()
 	s := newSup(t, WithRegistry(openReg(t, dir)))
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	a, b := spawn(t, s, toyAgent(repo, root, "a")), spawn(t, s, toyAgent(repo, root, "b"))
 	waitOutput(t, s, a, "ready-a")
 	waitOutput(t, s, b, "ready-b")
@@ -91,13 +93,13 @@ func TestFinishTwoAgentsInOneRepository(t *testing.T) {
 	if _, err := os.Stat(ia.Worktree.Path); !os.IsNotExist(err) {
 		t.Fatalf("a's worktree is still there: %v", err)
 	}
-	if gitIn(t, repo, "rev-parse", "corral/a") != gitIn(t, repo, "rev-parse", "HEAD") {
+	if gittest.Git(t, repo, "rev-parse", "corral/a") != gittest.Git(t, repo, "rev-parse", "HEAD") {
 		t.Fatalf("branch corral/a not kept at the merge")
 	}
 	if i, _ := s.Info(a); i.State != Exited || i.Reason != ManualCancel || i.Finished == nil || !i.Finished.Removed {
 		t.Fatalf("a after finish: state %s reason %s finished %+v", i.State, i.Reason, i.Finished)
 	}
-	if got := gitIn(t, ib.Worktree.Path, "status", "--porcelain", "--untracked-files=all"); got != "M a.txt\n?? same.txt" && got != " M a.txt\n?? same.txt" {
+	if got := gittest.Git(t, ib.Worktree.Path, "status", "--porcelain", "--untracked-files=all"); got != "M a.txt\n?? same.txt" && got != " M a.txt\n?? same.txt" {
 		t.Fatalf("b's worktree changed by finishing a: %q", got)
 	}
 	stillRunning(t, s, b, ib.PID)
@@ -141,7 +143,7 @@ func TestFinishTwoAgentsInOneRepository(t *testing.T) {
 	if _, err := os.Stat(ib.Worktree.Path); !os.IsNotExist(err) {
 		t.Fatalf("b's worktree is still there: %v", err)
 	}
-	gitIn(t, repo, "rev-parse", "--verify", "corral/b")
+	gittest.Git(t, repo, "rev-parse", "--verify", "corral/b")
 	if _, err := s.Finish(ctx, b, FinishOptions{}); !errors.Is(err, ErrFinished) {
 		t.Fatalf("finishing twice: %v", err)
 	}
@@ -177,7 +179,7 @@ func TestDiffAndFinishNeedAWorktree(t *testing.T) {
 // nothing is done twice.
 func TestFinishTwiceAtOnce(t *testing.T) {
 	s := newSup(t)
-	repo, root := gitRepo(t), t.TempDir()
+	repo, root := gittest.Repo(t), t.TempDir()
 	id := spawn(t, s, toyAgent(repo, root, "a"))
 	waitOutput(t, s, id, "ready-a")
 	errs := make(chan error, 2)
@@ -201,7 +203,7 @@ func TestFinishTwiceAtOnce(t *testing.T) {
 	if ok != 1 || refused != 1 {
 		t.Fatalf("%d finished, %d refused; want one each", ok, refused)
 	}
-	if n := gitIn(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
+	if n := gittest.Git(t, repo, "rev-list", "--count", "main..corral/a"); n != "1" {
 		t.Fatalf("corral/a has %s commits of its own, want 1", n)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"corral/runs/agentstate"
+
+	"corral/demo/testkit/gittest"
 )
 
 // An agent run in a new worktree with setup steps is recognised from its command as
@@ -16,10 +18,10 @@ import (
 func TestWorktreeSetupAgentRecognised(t *testing.T) {
 	_, path := toyBin(t)
 	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	spec := worktreeSpec(repo, t.TempDir(), "", "echo preparing")
 	spec.Shell, spec.Argv, spec.PTY = "", []string{"toy-agent"}, true
-	spec.BaseEnv = append(gitTestEnv(), path)
+	spec.BaseEnv = append(gittest.Env(), path)
 	id := spawn(t, s, spec)
 	info := waitAgent(t, s, id, agentstate.Idle)
 	if info.Agent != "toy" || !strings.HasPrefix(info.AgentBy, "from the command") {

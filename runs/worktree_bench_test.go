@@ -12,6 +12,8 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/runs/workspace"
+
+	"corral/demo/testkit/gittest"
 )
 
 // bigRepo is a repository of n files in 100 directories, committed once.
@@ -35,7 +37,7 @@ func bigRepo(b *testing.B, n int) string {
 func gitB(b *testing.B, dir string, args ...string) {
 	b.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitTestEnv()
+	cmd.Env = gittest.Env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("git %v: %v\n%s", args, err, out)
 	}
@@ -72,7 +74,7 @@ func benchWorktreeSpawn(b *testing.B, files int) {
 	b.Run("workspace.Create", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			wt, err := workspace.Create(context.Background(), workspace.Request{Dir: repo, Name: "c" + strconv.Itoa(i),
-				Root: root, Env: gitTestEnv()})
+				Root: root, Env: gittest.Env()})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -10,6 +10,8 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/runs/workspace"
+
+	"corral/demo/testkit/gittest"
 )
 
 // shortQuiet makes s's worktree runs count after a short quiet, for the test.
@@ -22,7 +24,7 @@ func shortQuiet(s *Supervisor, d time.Duration) *Supervisor {
 // while it still runs; and its last figures when it ends.
 func TestWorktreeDiffFigures(t *testing.T) {
 	s := shortQuiet(newSup(t), 200*time.Millisecond)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	id := spawn(t, s, worktreeSpec(repo, t.TempDir(), "printf 'x\\ny\\n' > new.txt; echo uno > a.txt; echo wrote; read line; echo more >> new.txt"))
 	want := workspace.Stat{Added: 3, Removed: 2, Files: 2}
 	eventually.True(t, 20*time.Second, "the figures of a quiet run", func() bool {
@@ -43,7 +45,7 @@ func TestWorktreeDiffFigures(t *testing.T) {
 func TestIdleWorktreeRunsStartNoGit(t *testing.T) {
 	quiet := 100 * time.Millisecond
 	s := shortQuiet(newSup(t), quiet)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	log := filepath.Join(t.TempDir(), "git.log")
 	env := gitShim(t, log)
 	const n = 8
@@ -86,7 +88,7 @@ func gitShim(t testing.TB, log string) []string {
 	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := gitTestEnv()
+	env := gittest.Env()
 	for i, kv := range env {
 		if strings.HasPrefix(kv, "PATH=") {
 			env[i] = "PATH=" + dir + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
@@ -109,7 +111,7 @@ func TestWorktreeDiffFiguresOfASilentRun(t *testing.T) {
 	// The quiet is long enough for the shell to have written before the count: the
 	// run says nothing that would start the quiet over.
 	s := shortQuiet(newSup(t), time.Second)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	id := spawn(t, s, worktreeSpec(repo, t.TempDir(), "echo three >> a.txt; exec sleep 60"))
 	want := workspace.Stat{Added: 1, Files: 1}
 	eventually.True(t, 20*time.Second, "the figures of a silent run", func() bool {

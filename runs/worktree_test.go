@@ -10,46 +10,12 @@ import (
 	"testing"
 
 	"corral/runs/workspace"
+
+	"corral/demo/testkit/gittest"
 )
 
-// gitTestEnv is an environment for git that ignores the user's and the system's
-// config and commits as a fixed identity.
-func gitTestEnv() []string {
-	return append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-}
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitTestEnv()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// gitRepo is a repository on main with one commit of a.txt and sub/b.txt.
-func gitRepo(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "repo")
-	gitIn(t, t.TempDir(), "init", "-q", "-b", "main", dir)
-	for p, s := range map[string]string{"a.txt": "one\ntwo\n", "sub/b.txt": "b\n"} {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-q", "-m", "first")
-	r, _ := filepath.EvalSymlinks(dir)
-	return r
-}
-
 func worktreeSpec(repo, root, shell string, setup ...string) Spec {
-	return Spec{Shell: shell, Dir: repo, BaseEnv: gitTestEnv(),
+	return Spec{Shell: shell, Dir: repo, BaseEnv: gittest.Env(),
 		Worktree: &WorktreeSpec{Root: root, Setup: setup}}
 }
 
@@ -64,7 +30,7 @@ func TestSpawnWorktree(t *testing.T) {
 func gitClaimed(t *testing.T, s *Supervisor, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitTestEnv()
+	cmd.Env = gittest.Env()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	s.spawnMu.Lock()
@@ -86,7 +52,7 @@ func gitClaimed(t *testing.T, s *Supervisor, dir string, args ...string) string 
 }
 
 func testSpawnWorktree(t *testing.T, opts ...Option) {
-	repo := gitRepo(t) // before the supervisor: no subreaper yet
+	repo := gittest.Repo(t) // before the supervisor: no subreaper yet
 	s := newSup(t, opts...)
 	root := t.TempDir()
 	spec := worktreeSpec(filepath.Join(repo, "sub"), root, "pwd; echo new > made.txt")
@@ -115,9 +81,9 @@ func testSpawnWorktree(t *testing.T, opts ...Option) {
 
 func TestSpawnWorktreeErrorsMakeNoRun(t *testing.T) {
 	s := newSup(t)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	root := t.TempDir()
-	before := gitIn(t, repo, "for-each-ref", "refs/heads/")
+	before := gittest.Git(t, repo, "for-each-ref", "refs/heads/")
 	for name, tc := range map[string]struct {
 		spec Spec
 		want error
@@ -139,14 +105,14 @@ func TestSpawnWorktreeErrorsMakeNoRun(t *testing.T) {
 	if n := len(s.Snapshot()); n != 0 {
 		t.Fatalf("%d runs listed after failed spawns", n)
 	}
-	if got := gitIn(t, repo, "for-each-ref", "refs/heads/"); got != before {
+	if got := gittest.Git(t, repo, "for-each-ref", "refs/heads/"); got != before {
 		t.Fatalf("branches %s, were %s", got, before)
 	}
 }
 
 func TestWorktreeSetup(t *testing.T) {
 	s := newSup(t)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	root := t.TempDir()
 	id := spawn(t, s, worktreeSpec(repo, root, "echo program; cat copied",
 		"echo first step", `cp "$CORRAL_REPO/a.txt" copied`))
@@ -162,7 +128,7 @@ func TestWorktreeSetup(t *testing.T) {
 
 func TestWorktreeSetupFails(t *testing.T) {
 	s := newSup(t)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	id := spawn(t, s, worktreeSpec(repo, t.TempDir(), "echo program-ran", "true", "echo failing; exit 3"))
 	info := waitEnd(t, s, id)
 	out, _ := s.Log(id)
@@ -182,7 +148,7 @@ func TestWorktreeSetupFails(t *testing.T) {
 // in it is a spawn error naming its line, and nothing is made.
 func TestWorktreeRepoConfig(t *testing.T) {
 	s := newSup(t)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	root := t.TempDir()
 	conf := filepath.Join(repo, "corral.toml")
 	if err := os.WriteFile(conf, []byte("[worktree]\nsetup = [\"echo from the repo config\"]\nroot = \""+root+"\"\n"), 0o644); err != nil {
@@ -200,13 +166,13 @@ func TestWorktreeRepoConfig(t *testing.T) {
 	if err := os.WriteFile(conf, []byte("[worktree]\n\nsetup = \"npm ci\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := gitIn(t, repo, "for-each-ref", "refs/heads/")
+	before := gittest.Git(t, repo, "for-each-ref", "refs/heads/")
 	n := len(s.Snapshot())
 	_, err := s.Spawn(worktreeSpec(repo, root, "true"))
 	if err == nil || !strings.Contains(err.Error(), "corral.toml:3") {
 		t.Fatalf("err %v, want the config's line 3", err)
 	}
-	if got := gitIn(t, repo, "for-each-ref", "refs/heads/"); got != before || len(s.Snapshot()) != n {
+	if got := gittest.Git(t, repo, "for-each-ref", "refs/heads/"); got != before || len(s.Snapshot()) != n {
 		t.Fatalf("a bad config left branches %s or runs", got)
 	}
 }
@@ -215,18 +181,18 @@ func TestWorktreeRepoConfig(t *testing.T) {
 // worktree and its branch back.
 func TestWorktreeUndoneWhenTheRunIsRefused(t *testing.T) {
 	s := newSup(t)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	waitEnd(t, s, spawn(t, s, Spec{Shell: "true"}))
-	before := gitIn(t, repo, "for-each-ref", "refs/heads/")
+	before := gittest.Git(t, repo, "for-each-ref", "refs/heads/")
 	spec := worktreeSpec(repo, t.TempDir(), "true")
 	spec.Name = "r" // the start of every run's id
 	if id, err := s.Spawn(spec); id != "" || !errors.Is(err, ErrBadSpec) {
 		t.Fatalf("id %q err %v", id, err)
 	}
-	if got := gitIn(t, repo, "for-each-ref", "refs/heads/"); got != before {
+	if got := gittest.Git(t, repo, "for-each-ref", "refs/heads/"); got != before {
 		t.Fatalf("branches %s, were %s", got, before)
 	}
-	if wts := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
+	if wts := gittest.Git(t, repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
 		t.Fatalf("worktrees left: %s", wts)
 	}
 }
@@ -236,7 +202,7 @@ func TestWorktreeUndoneWhenTheRunIsRefused(t *testing.T) {
 // run or remove the main checkout.
 func TestSpawnWorktreeNamesWhoHasTheBranch(t *testing.T) {
 	s := newSup(t)
-	repo := gitRepo(t)
+	repo := gittest.Repo(t)
 	root := t.TempDir()
 	first := worktreeSpec(repo, root, "exec sleep 60")
 	first.Name = "holder"

@@ -13,23 +13,9 @@ import (
 
 	"corral/config"
 	"corral/runs"
+
+	"corral/demo/testkit/gittest"
 )
-
-// gitEnv is an environment for git that ignores the user's and the system's config
-// and commits as a fixed identity.
-func gitEnv() []string {
-	return append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-}
-
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // The diff key on a real worktree run of a real supervisor: the run changed one file
 // and made another in its worktree, and the view shows both against its base. (The
@@ -40,12 +26,12 @@ func TestDiffViewOfARealWorktreeRun(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	repo := filepath.Join(t.TempDir(), "repo")
-	git(t, t.TempDir(), "init", "-q", "-b", "main", repo)
+	gittest.Git(t, t.TempDir(), "init", "-q", "-b", "main", repo)
 	if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "first")
+	gittest.Git(t, repo, "add", "-A")
+	gittest.Git(t, repo, "commit", "-q", "-m", "first")
 
 	state := t.TempDir()
 	reg, err := runs.OpenRegistry(filepath.Join(state, "state"), config.Default())
@@ -58,7 +44,7 @@ func TestDiffViewOfARealWorktreeRun(t *testing.T) {
 	}
 	t.Cleanup(func() { sup.Shutdown(context.Background()) })
 	id, err := sup.Spawn(runs.Spec{Name: "agent", Shell: "printf 'one\\nTWO, longer\\n' > a.txt; echo hello > new.txt", Dir: repo,
-		BaseEnv: gitEnv(), Worktree: &runs.WorktreeSpec{Root: filepath.Join(state, "worktrees")}})
+		BaseEnv: gittest.Env(), Worktree: &runs.WorktreeSpec{Root: filepath.Join(state, "worktrees")}})
 	if err != nil {
 		t.Fatal(err)
 	}

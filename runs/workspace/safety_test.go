@@ -9,28 +9,30 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corral/demo/testkit/gittest"
 )
 
 // A merge that git starts but a hook refuses (pre-merge-commit) leaves the main
 // checkout as it was, not half merged with the branch's files staged.
 func TestMergeRefusedByAHookChangesNothing(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
 	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+	if _, err := Commit(ctx, a, gittest.Env(), "a's work"); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(repo, "main.txt"), "main moves on\n") // no fast-forward: a merge commit
-	gitT(t, repo, "add", "main.txt")
-	gitT(t, repo, "commit", "-q", "-m", "main moves on")
+	gittest.Git(t, repo, "add", "main.txt")
+	gittest.Git(t, repo, "commit", "-q", "-m", "main moves on")
 	hook := filepath.Join(repo, ".git", "hooks", "pre-merge-commit")
 	write(t, hook, "#!/bin/sh\necho no merges today >&2\nexit 1\n")
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	before := state(t, repo, a)
-	_, _, err := Merge(ctx, a, testEnv(), "")
+	_, _, err := Merge(ctx, a, gittest.Env(), "")
 	if err == nil {
 		t.Fatal("Merge succeeded past a failing pre-merge-commit hook")
 	}
@@ -51,19 +53,19 @@ func TestRemoveDeleteBranchCountsTheBranchOffTheWorktree(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{"switch", "detach"} {
 		t.Run(how, func(t *testing.T) {
-			repo := newRepo(t)
+			repo := gittest.Repo(t)
 			a := addWorktree(t, repo, "a")
 			write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-			if _, err := Commit(ctx, a, testEnv(), "a's only copy"); err != nil {
+			if _, err := Commit(ctx, a, gittest.Env(), "a's only copy"); err != nil {
 				t.Fatal(err)
 			}
 			if how == "switch" {
-				gitT(t, a.Path, "switch", "-q", "-c", "elsewhere", "main")
+				gittest.Git(t, a.Path, "switch", "-q", "-c", "elsewhere", "main")
 			} else {
-				gitT(t, a.Path, "switch", "-q", "--detach", "main")
+				gittest.Git(t, a.Path, "switch", "-q", "--detach", "main")
 			}
 			before := state(t, repo, a)
-			err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true})
+			err := Remove(ctx, a, gittest.Env(), RemoveOptions{DeleteBranch: true})
 			var lost *LostError
 			if !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 || !strings.Contains(lost.Lost.Commits[0], "a's only copy") {
 				t.Fatalf("Remove --delete-branch of a branch off its worktree = %v", err)
@@ -80,29 +82,29 @@ func TestRemoveDeleteBranchCountsTheBranchOffTheWorktree(t *testing.T) {
 // not run in it, where it would find whatever repository encloses it.
 func TestGoneWorktreeIsRefusedByName(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
-	if err := Remove(ctx, a, testEnv(), RemoveOptions{}); err != nil {
+	if err := Remove(ctx, a, gittest.Env(), RemoveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// The path is made again inside another repository (a dotfiles repository
 	// holding the worktree root): git in it would see that one.
 	outer := filepath.Dir(a.Path)
-	gitT(t, outer, "init", "-q", "-b", "main")
+	gittest.Git(t, outer, "init", "-q", "-b", "main")
 	write(t, filepath.Join(a.Path, "x.txt"), "not the run's\n")
-	before := gitT(t, outer, "status", "--porcelain", "--untracked-files=all")
+	before := gittest.Git(t, outer, "status", "--porcelain", "--untracked-files=all")
 	for name, f := range map[string]func() error{
-		"Check":  func() error { _, err := Check(ctx, a, testEnv(), RemoveOptions{}); return err },
-		"Commit": func() error { _, err := Commit(ctx, a, testEnv(), "msg"); return err },
-		"Diff":   func() error { _, err := Diff(ctx, a, testEnv(), DiffOptions{}); return err },
-		"Remove": func() error { return Remove(ctx, a, testEnv(), RemoveOptions{Force: true}) },
+		"Check":  func() error { _, err := Check(ctx, a, gittest.Env(), RemoveOptions{}); return err },
+		"Commit": func() error { _, err := Commit(ctx, a, gittest.Env(), "msg"); return err },
+		"Diff":   func() error { _, err := Diff(ctx, a, gittest.Env(), DiffOptions{}); return err },
+		"Remove": func() error { return Remove(ctx, a, gittest.Env(), RemoveOptions{Force: true}) },
 	} {
 		err := f()
 		if !errors.Is(err, ErrNotWorktree) || !strings.Contains(err.Error(), a.Path) {
 			t.Errorf("%s of a gone worktree = %v, want ErrNotWorktree naming %s", name, err, a.Path)
 		}
 	}
-	if after := gitT(t, outer, "status", "--porcelain", "--untracked-files=all"); after != before {
+	if after := gittest.Git(t, outer, "status", "--porcelain", "--untracked-files=all"); after != before {
 		t.Errorf("the enclosing repository was changed:\n%s\n---\n%s", before, after)
 	}
 	if !present(filepath.Join(a.Path, "x.txt")) {
@@ -114,41 +116,41 @@ func TestGoneWorktreeIsRefusedByName(t *testing.T) {
 // still counted, and removing it takes away git's record of it only.
 func TestRemoveAWorktreeDeletedByHand(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a, b := addWorktree(t, repo, "a"), addWorktree(t, repo, "b")
 	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+	if _, err := Commit(ctx, a, gittest.Env(), "a's work"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(a.Path); err != nil {
 		t.Fatal(err)
 	}
 	var lost *LostError
-	if err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 {
+	if err := Remove(ctx, a, gittest.Env(), RemoveOptions{DeleteBranch: true}); !errors.As(err, &lost) || len(lost.Lost.Commits) != 1 {
 		t.Fatalf("Remove --delete-branch of a hand-deleted worktree with unmerged commits = %v", err)
 	}
-	if err := Remove(ctx, a, testEnv(), RemoveOptions{}); err != nil {
+	if err := Remove(ctx, a, gittest.Env(), RemoveOptions{}); err != nil {
 		t.Fatalf("Remove of a hand-deleted worktree = %v", err)
 	}
-	if wl := gitT(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wl, a.Path) || !strings.Contains(wl, b.Path) {
+	if wl := gittest.Git(t, repo, "worktree", "list", "--porcelain"); strings.Contains(wl, a.Path) || !strings.Contains(wl, b.Path) {
 		t.Errorf("worktree list after removing a: %s", wl)
 	}
-	gitT(t, repo, "rev-parse", "--verify", "refs/heads/corral/a")
+	gittest.Git(t, repo, "rev-parse", "--verify", "refs/heads/corral/a")
 }
 
 // Ignored files (.env, node_modules/) do not keep a worktree, but are named: a
 // removal refused for real work says they go too, and Check lists them.
 func TestIgnoredFilesAreNamedNotKept(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	write(t, filepath.Join(repo, ".gitignore"), ".env\nnode_modules/\n")
-	gitT(t, repo, "add", ".gitignore")
-	gitT(t, repo, "commit", "-q", "-m", "ignore")
+	gittest.Git(t, repo, "add", ".gitignore")
+	gittest.Git(t, repo, "commit", "-q", "-m", "ignore")
 	a := addWorktree(t, repo, "a")
 	write(t, filepath.Join(a.Path, ".env"), "SECRET=1\n")
 	write(t, filepath.Join(a.Path, "node_modules", "x", "index.js"), "x\n")
 	write(t, filepath.Join(a.Path, "work.txt"), "work\n")
-	err := Remove(ctx, a, testEnv(), RemoveOptions{})
+	err := Remove(ctx, a, gittest.Env(), RemoveOptions{})
 	var lost *LostError
 	if !errors.As(err, &lost) || strings.Join(lost.Lost.Ignored, ",") != ".env,node_modules/" || !strings.Contains(err.Error(), "ignored files go with it") {
 		t.Fatalf("Remove of a worktree with work and ignored files = %v", err)
@@ -156,11 +158,11 @@ func TestIgnoredFilesAreNamedNotKept(t *testing.T) {
 	if err := os.Remove(filepath.Join(a.Path, "work.txt")); err != nil {
 		t.Fatal(err)
 	}
-	l, err := Check(ctx, a, testEnv(), RemoveOptions{})
+	l, err := Check(ctx, a, gittest.Env(), RemoveOptions{})
 	if err != nil || !l.Empty() || len(l.Ignored) != 2 {
 		t.Fatalf("Check with ignored files only = %+v, %v", l, err)
 	}
-	if err := Remove(ctx, a, testEnv(), RemoveOptions{}); err != nil {
+	if err := Remove(ctx, a, gittest.Env(), RemoveOptions{}); err != nil {
 		t.Fatalf("Remove with ignored files only = %v", err)
 	}
 }
@@ -170,14 +172,14 @@ func TestIgnoredFilesAreNamedNotKept(t *testing.T) {
 // is done (a finish would otherwise end the run and then fail in git).
 func TestRemoveRefusesInitializedSubmodules(t *testing.T) {
 	ctx := context.Background()
-	sub := newRepo(t)
-	repo := newRepo(t)
-	gitT(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "lib")
-	gitT(t, repo, "commit", "-q", "-m", "lib")
+	sub := gittest.Repo(t)
+	repo := gittest.Repo(t)
+	gittest.Git(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "lib")
+	gittest.Git(t, repo, "commit", "-q", "-m", "lib")
 	a := addWorktree(t, repo, "a")
-	gitT(t, a.Path, "-c", "protocol.file.allow=always", "submodule", "update", "--init", "-q")
+	gittest.Git(t, a.Path, "-c", "protocol.file.allow=always", "submodule", "update", "--init", "-q")
 	before := state(t, repo, a)
-	err := Remove(ctx, a, testEnv(), RemoveOptions{})
+	err := Remove(ctx, a, gittest.Env(), RemoveOptions{})
 	var lost *LostError
 	if !errors.As(err, &lost) || strings.Join(lost.Lost.Submodules, ",") != "lib" || !strings.Contains(err.Error(), "submodule") {
 		t.Fatalf("Remove of a worktree with an initialized submodule = %v", err)
@@ -185,7 +187,7 @@ func TestRemoveRefusesInitializedSubmodules(t *testing.T) {
 	if after := state(t, repo, a); after != before {
 		t.Errorf("a refused remove changed something:\n%s\n---\n%s", before, after)
 	}
-	if err := Remove(ctx, a, testEnv(), RemoveOptions{Force: true}); err != nil || present(a.Path) {
+	if err := Remove(ctx, a, gittest.Env(), RemoveOptions{Force: true}); err != nil || present(a.Path) {
 		t.Fatalf("Remove --force of a worktree with a submodule = %v (still there: %v)", err, present(a.Path))
 	}
 }
@@ -194,10 +196,10 @@ func TestRemoveRefusesInitializedSubmodules(t *testing.T) {
 // git add -A before it is taken back.
 func TestCommitRefusedByAHookKeepsTheStaging(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
 	write(t, filepath.Join(a.Path, "staged.txt"), "staged\n")
-	gitT(t, a.Path, "add", "staged.txt")
+	gittest.Git(t, a.Path, "add", "staged.txt")
 	write(t, filepath.Join(a.Path, "a.txt"), "unstaged\n")
 	write(t, filepath.Join(a.Path, "new.txt"), "untracked\n")
 	hook := filepath.Join(repo, ".git", "hooks", "pre-commit")
@@ -206,7 +208,7 @@ func TestCommitRefusedByAHookKeepsTheStaging(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := state(t, repo, a)
-	if _, err := Commit(ctx, a, testEnv(), "work"); err == nil || !strings.Contains(err.Error(), "lint failed") {
+	if _, err := Commit(ctx, a, gittest.Env(), "work"); err == nil || !strings.Contains(err.Error(), "lint failed") {
 		t.Fatalf("Commit past a failing pre-commit hook = %v", err)
 	}
 	if after := state(t, repo, a); after != before {
@@ -219,32 +221,32 @@ func TestCommitRefusedByAHookKeepsTheStaging(t *testing.T) {
 func TestOddPathsAndBranchNames(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "my repo $HOME 'x'")
-	gitT(t, t.TempDir(), "init", "-q", "-b", "main", dir)
+	gittest.Git(t, t.TempDir(), "init", "-q", "-b", "main", dir)
 	write(t, filepath.Join(dir, "a file.txt"), "one\n")
-	gitT(t, dir, "add", "-A")
-	gitT(t, dir, "commit", "-q", "-m", "first")
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "first")
 	branch := `it's/ünï"cøde-#1`
-	wt, err := Create(ctx, Request{Dir: dir, Name: "x", Branch: branch, Root: filepath.Join(t.TempDir(), "work trees"), Env: testEnv()})
+	wt, err := Create(ctx, Request{Dir: dir, Name: "x", Branch: branch, Root: filepath.Join(t.TempDir(), "work trees"), Env: gittest.Env()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(wt.Path, "a file.txt"), "one\ntwo\n")
 	write(t, filepath.Join(wt.Path, "new \"file\".txt"), "new\n")
-	out, err := Diff(ctx, wt, testEnv(), DiffOptions{})
+	out, err := Diff(ctx, wt, gittest.Env(), DiffOptions{})
 	if err != nil || !strings.Contains(string(out), "+two") || !strings.Contains(string(out), "+new") {
 		t.Fatalf("Diff = %s, %v", out, err)
 	}
-	l, err := Check(ctx, wt, testEnv(), RemoveOptions{})
+	l, err := Check(ctx, wt, gittest.Env(), RemoveOptions{})
 	if err != nil || len(l.Changed) != 1 || len(l.Untracked) != 1 || l.Changed[0] != "a file.txt" || l.Untracked[0] != `new "file".txt` {
 		t.Fatalf("Check = %+v, %v", l, err)
 	}
-	if _, err := Commit(ctx, wt, testEnv(), "work"); err != nil {
+	if _, err := Commit(ctx, wt, gittest.Env(), "work"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Merge(ctx, wt, testEnv(), ""); err != nil {
+	if _, _, err := Merge(ctx, wt, gittest.Env(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := Remove(ctx, wt, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+	if err := Remove(ctx, wt, gittest.Env(), RemoveOptions{DeleteBranch: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "a file.txt")); string(got) != "one\ntwo\n" || present(wt.Path) {
@@ -256,27 +258,27 @@ func TestOddPathsAndBranchNames(t *testing.T) {
 // refused before git merge, and the user's merge is never aborted.
 func TestMergeRefusesACheckoutMidMerge(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
 	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+	if _, err := Commit(ctx, a, gittest.Env(), "a's work"); err != nil {
 		t.Fatal(err)
 	}
-	gitT(t, repo, "switch", "-q", "-c", "side")
+	gittest.Git(t, repo, "switch", "-q", "-c", "side")
 	write(t, filepath.Join(repo, "a.txt"), "side\n")
-	gitT(t, repo, "commit", "-q", "-am", "side")
-	gitT(t, repo, "switch", "-q", "main")
+	gittest.Git(t, repo, "commit", "-q", "-am", "side")
+	gittest.Git(t, repo, "switch", "-q", "main")
 	write(t, filepath.Join(repo, "a.txt"), "main\n")
-	gitT(t, repo, "commit", "-q", "-am", "main")
+	gittest.Git(t, repo, "commit", "-q", "-am", "main")
 	cmd := exec.Command("git", "-C", repo, "merge", "-q", "side")
-	cmd.Env = testEnv()
+	cmd.Env = gittest.Env()
 	if cmd.Run() == nil {
 		t.Fatal("the user's merge did not conflict")
 	}
-	gitT(t, repo, "checkout", "-q", "--ours", "a.txt")
-	gitT(t, repo, "add", "a.txt") // resolved to main's: the checkout looks clean
+	gittest.Git(t, repo, "checkout", "-q", "--ours", "a.txt")
+	gittest.Git(t, repo, "add", "a.txt") // resolved to main's: the checkout looks clean
 	before := state(t, repo, a)
-	_, _, err := Merge(ctx, a, testEnv(), "")
+	_, _, err := Merge(ctx, a, gittest.Env(), "")
 	if err == nil || !strings.Contains(err.Error(), "merge in progress") {
 		t.Fatalf("Merge into a checkout mid-merge = %v", err)
 	}
@@ -293,13 +295,13 @@ func TestMergeRefusesACheckoutMidMerge(t *testing.T) {
 // finish ended the run.
 func TestRemoveRefusesALockedWorktree(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
-	gitT(t, repo, "worktree", "lock", "--reason", "on a usb disk", a.Path)
+	gittest.Git(t, repo, "worktree", "lock", "--reason", "on a usb disk", a.Path)
 	before := state(t, repo, a)
 	for _, o := range []RemoveOptions{{}, {Force: true}} {
-		_, cerr := Check(ctx, a, testEnv(), o)
-		err := Remove(ctx, a, testEnv(), o)
+		_, cerr := Check(ctx, a, gittest.Env(), o)
+		err := Remove(ctx, a, gittest.Env(), o)
 		if !errors.Is(cerr, ErrLocked) || !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "on a usb disk") || !strings.Contains(err.Error(), "git worktree unlock") {
 			t.Fatalf("Check/Remove %+v of a locked worktree = %v / %v", o, cerr, err)
 		}
@@ -314,14 +316,14 @@ func TestRemoveRefusesALockedWorktree(t *testing.T) {
 // agent's git add at that moment would fail on it.
 func TestChecksWriteNoIndex(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
 	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+	if _, err := Commit(ctx, a, gittest.Env(), "a's work"); err != nil {
 		t.Fatal(err)
 	}
 	idxOf := func(dir string) string {
-		return gitT(t, dir, "rev-parse", "--path-format=absolute", "--git-path", "index")
+		return gittest.Git(t, dir, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	}
 	future := time.Now().Add(time.Hour)
 	for _, dir := range []string{repo, a.Path} { // same content, new times: a refresh would rewrite the index
@@ -335,16 +337,16 @@ func TestChecksWriteNoIndex(t *testing.T) {
 		return string(x) + string(y)
 	}
 	before := read()
-	if _, err := Check(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true}); err != nil {
+	if _, err := Check(ctx, a, gittest.Env(), RemoveOptions{DeleteBranch: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := CheckMerge(ctx, a, testEnv(), "", true); err != nil {
+	if _, _, err := CheckMerge(ctx, a, gittest.Env(), "", true); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckCommit(ctx, a, testEnv()); err != nil {
+	if err := CheckCommit(ctx, a, gittest.Env()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Diff(ctx, a, testEnv(), DiffOptions{}); err != nil {
+	if _, err := Diff(ctx, a, gittest.Env(), DiffOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if read() != before {
@@ -356,21 +358,21 @@ func TestChecksWriteNoIndex(t *testing.T) {
 // for it: the branch's own commits are what is merged.
 func TestMergeUsesTheBranchNotATagOfItsName(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
-	gitT(t, repo, "tag", "corral/a", "main") // at the base: merging it is nothing
+	gittest.Git(t, repo, "tag", "corral/a", "main") // at the base: merging it is nothing
 	write(t, filepath.Join(a.Path, "new.txt"), "new\n")
-	if _, err := Commit(ctx, a, testEnv(), "a's work"); err != nil {
+	if _, err := Commit(ctx, a, gittest.Env(), "a's work"); err != nil {
 		t.Fatal(err)
 	}
-	_, head, err := Merge(ctx, a, testEnv(), "")
+	_, head, err := Merge(ctx, a, gittest.Env(), "")
 	if err != nil || head == "" {
 		t.Fatalf("Merge = %q, %v", head, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(repo, "new.txt")); string(got) != "new\n" {
 		t.Fatalf("main checkout's new.txt after the merge: %q", got)
 	}
-	if msg := gitT(t, repo, "log", "-1", "--format=%s"); strings.Contains(msg, "refs/heads") {
+	if msg := gittest.Git(t, repo, "log", "-1", "--format=%s"); strings.Contains(msg, "refs/heads") {
 		t.Errorf("merge message %q", msg)
 	}
 }
@@ -379,12 +381,12 @@ func TestMergeUsesTheBranchNotATagOfItsName(t *testing.T) {
 // off it): refused before anything, not after the worktree is gone.
 func TestRemoveDeleteBranchCheckedOutElsewhere(t *testing.T) {
 	ctx := context.Background()
-	repo := newRepo(t)
+	repo := gittest.Repo(t)
 	a := addWorktree(t, repo, "a")
-	gitT(t, a.Path, "switch", "-q", "--detach")
-	gitT(t, repo, "switch", "-q", "corral/a")
+	gittest.Git(t, a.Path, "switch", "-q", "--detach")
+	gittest.Git(t, repo, "switch", "-q", "corral/a")
 	before := state(t, repo, a)
-	err := Remove(ctx, a, testEnv(), RemoveOptions{DeleteBranch: true, Force: true})
+	err := Remove(ctx, a, gittest.Env(), RemoveOptions{DeleteBranch: true, Force: true})
 	if !errors.Is(err, ErrBranchCheckedOut) || !strings.Contains(err.Error(), repo) {
 		t.Fatalf("Remove --delete-branch of a branch checked out in the main checkout = %v", err)
 	}
