@@ -107,9 +107,15 @@ func (r *Renderer) SetInterval(d time.Duration) {
 // SetColorProfile sets the colours the terminal has.
 func (r *Renderer) SetColorProfile(p colorprofile.Profile) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p == r.profile {
+		return
+	}
 	r.profile = p
 	r.scr.SetColorProfile(p)
-	r.mu.Unlock()
+	r.scr.Erase() // what is on screen was drawn in the colours of the profile before
+	r.erase = true
+	r.schedule()
 }
 
 // SetSynchronized says whether the terminal has synchronized output: a frame is then
@@ -164,6 +170,10 @@ func (r *Renderer) Resize(width, height int) {
 func (r *Renderer) Submit(v tea.View) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if v.Cursor != nil { // drawn later, maybe on the timer's goroutine: its own copy
+		c := *v.Cursor
+		v.Cursor = &c
+	}
 	r.want, r.have = v, true
 	r.schedule()
 }

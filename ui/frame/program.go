@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 )
@@ -38,6 +39,8 @@ func NewProgram(m tea.Model, opts ...tea.ProgramOption) *Program {
 		w, h = 80, 24
 	}
 	r := New(os.Stdout, os.Environ(), w, h)
+	// As Bubble Tea detects it (and tells the model, and filter, after the first frame).
+	r.SetColorProfile(colorprofile.Detect(os.Stdout, os.Environ()))
 	t := &terminal{r: r, in: os.Stdin, out: os.Stdout}
 	p := &Program{r: r, term: t}
 	opts = append(opts,
