@@ -216,7 +216,13 @@ func (r *Renderer) unchanged() bool {
 func (r *Renderer) Start() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.running {
+		return
+	}
 	r.running = true
+	if r.cells.Method == ansi.GraphemeWidth {
+		r.write(ansi.SetModeUnicodeCore) // Stop reset it
+	}
 	r.schedule()
 }
 
@@ -285,9 +291,6 @@ func (r *Renderer) Stop() {
 	r.last = nil
 	r.drawn = time.Time{} // the next Start draws at once
 	r.reset()
-	if r.cells.Method == ansi.GraphemeWidth {
-		r.cells.Method = ansi.WcWidth // set again, with the mode, by the next Start's report
-	}
 }
 
 // draw writes the frame that takes the screen from r.last to r.want.

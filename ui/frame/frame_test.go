@@ -203,3 +203,25 @@ func TestColourKeepsItsForm(t *testing.T) {
 		}
 	}
 }
+
+// The terminal's unicode core mode (2027), set when it reported the mode, is reset for
+// a pager and set again after it, with the cells still measured by grapheme.
+func TestUnicodeCoreAroundAHandOver(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.SetGraphemeWidth()
+	r.Submit(screen("wide 👍"))
+	if !strings.Contains(f.output(), ansi.SetModeUnicodeCore) {
+		t.Fatalf("unicode core not set: %q", f.output())
+	}
+	f.reset()
+	r.Stop()
+	if !strings.Contains(f.output(), ansi.ResetModeUnicodeCore) {
+		t.Fatalf("unicode core not reset for the pager: %q", f.output())
+	}
+	f.reset()
+	r.Start()
+	if !strings.Contains(f.output(), ansi.SetModeUnicodeCore) || r.cells.Method != ansi.GraphemeWidth {
+		t.Fatalf("unicode core not set again after the pager: %q", f.output())
+	}
+}
