@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -29,9 +30,10 @@ var active struct {
 }
 
 // NewProgram is tea.NewProgram(m, opts...) drawn by this package (see the package
-// doc), on the process's stdin and stdout.
+// doc), on the process's stdin and stdout. In Windows it is Bubble Tea's renderer
+// still: the console's input modes are set by Bubble Tea only when it renders.
 func NewProgram(m tea.Model, opts ...tea.ProgramOption) *Program {
-	if os.Getenv("CORRAL_RENDERER") == "bubbletea" {
+	if os.Getenv("CORRAL_RENDERER") == "bubbletea" || runtime.GOOS == "windows" {
 		return &Program{Program: tea.NewProgram(m, opts...)}
 	}
 	w, h, err := term.GetSize(int(os.Stdout.Fd()))
