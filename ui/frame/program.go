@@ -59,7 +59,7 @@ func NewProgram(m tea.Model, opts ...tea.ProgramOption) *Program {
 
 // Run runs the program (see tea.Program.Run) with the terminal in raw mode and the
 // frames drawn here; the terminal is given back as it was when it returns, and
-// when Update or View panics. The model returned is the one given to NewProgram's
+// when Update, View or a command panics, before Bubble Tea prints the panic. The model returned is the one given to NewProgram's
 // type.
 func (p *Program) Run() (tea.Model, error) {
 	if p.r == nil {
@@ -247,10 +247,31 @@ type model struct {
 	t *terminal
 }
 
+func (m model) Init() tea.Cmd { return m.t.guard(m.Model.Init()) }
+
 func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.t.giveOnPanic()
 	next, cmd := m.Model.Update(msg)
-	return model{next, m.t}, cmd
+	return model{next, m.t}, m.t.guard(cmd)
+}
+
+// guard is cmd giving the terminal back if it panics, as are the commands of a batch it
+// returns (Bubble Tea runs commands on goroutines of its own, and prints their panics
+// too). A tea.Sequence's commands are not reached: its message type is Bubble Tea's own.
+func (t *terminal) guard(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		defer t.giveOnPanic()
+		msg := cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for i := range b {
+				b[i] = t.guard(b[i])
+			}
+		}
+		return msg
+	}
 }
 
 func (m model) View() tea.View {

@@ -82,3 +82,30 @@ func TestRawIsWrittenAtOnce(t *testing.T) {
 		t.Fatalf("raw not written: %q", f.output())
 	}
 }
+
+// A command that panics, alone or in a batch, gives the terminal back before the panic
+// goes on to Bubble Tea.
+func TestPanickingCommandGivesTheTerminalBack(t *testing.T) {
+	for _, batched := range []bool{false, true} {
+		tt, f := testTerminal(t)
+		tt.r.Submit(screen("ui"))
+		boom := func() tea.Msg { panic("boom") }
+		cmd := tt.guard(boom)
+		if batched {
+			msg := tt.guard(tea.Batch(func() tea.Msg { return nil }, boom))()
+			cmd = msg.(tea.BatchMsg)[1]
+		}
+		f.reset()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("the panic did not go on")
+				}
+			}()
+			cmd()
+		}()
+		if !strings.Contains(f.output(), ansi.ResetModeAltScreenSaveCursor) {
+			t.Fatalf("batched %v: the terminal was not given back: %q", batched, f.output())
+		}
+	}
+}
