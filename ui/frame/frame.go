@@ -71,13 +71,14 @@ type Renderer struct {
 	profile colorprofile.Profile
 	syncd   bool // the terminal has synchronized output (mode 2026)
 
-	want    tea.View  // the latest view
-	have    bool      // want was submitted
-	last    *tea.View // the view on screen; nil before the first frame after Start
-	drawn   time.Time // when the last frame was written
-	timer   *time.Timer
-	erase   bool // a full redraw is due (resize)
-	running bool
+	want     tea.View  // the latest view
+	have     bool      // want was submitted
+	last     *tea.View // the view on screen; nil before the first frame after Start
+	drawn    time.Time // when the last frame was written
+	timer    *time.Timer
+	timerGen int  // which arming of timer is current
+	erase    bool // a full redraw is due (resize)
+	running  bool
 }
 
 // New is a renderer writing to out, for a terminal of width×height whose
@@ -191,15 +192,22 @@ func (r *Renderer) schedule() {
 		return
 	}
 	if wait := r.interval - time.Since(r.drawn); wait > 0 && !r.drawn.IsZero() {
-		r.timer = time.AfterFunc(wait, r.onTimer)
+		r.timerGen++
+		gen := r.timerGen
+		r.timer = time.AfterFunc(wait, func() { r.onTimer(gen) })
 		return
 	}
 	r.draw()
 }
 
-func (r *Renderer) onTimer() {
+// onTimer draws at the end of the interval, unless the timer it was armed by was
+// stopped meanwhile (Stop, while it waited for the lock).
+func (r *Renderer) onTimer(gen int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if gen != r.timerGen {
+		return
+	}
 	r.timer = nil
 	if r.running && !r.unchanged() {
 		r.draw()
@@ -235,6 +243,7 @@ func (r *Renderer) Stop() {
 	if r.timer != nil {
 		r.timer.Stop()
 		r.timer = nil
+		r.timerGen++
 	}
 	if !r.running {
 		return
