@@ -17,6 +17,7 @@ import (
 	"corral/runs/client"
 	"corral/runs/server"
 	"corral/ui"
+	"corral/ui/frame"
 )
 
 // Target is where an attached UI's runs are: this machine's server for the state dir
@@ -130,7 +131,7 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 	if err != nil {
 		return usage(err)
 	}
-	p := tea.NewProgram(m, tea.WithoutSignalHandler())
+	p := frame.NewProgram(m, tea.WithoutSignalHandler())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	gone := make(chan struct{})

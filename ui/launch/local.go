@@ -15,6 +15,7 @@ import (
 	"corral/runs"
 	"corral/runs/foreground/hostterm"
 	"corral/ui"
+	"corral/ui/frame"
 )
 
 // Drive, when given to Local, is started with the program and the supervisor (the
@@ -53,14 +54,14 @@ func Local(d config.Defaults, stateDir string, rs Runs, drive Drive, warn func(s
 		sup.Shutdown(context.Background())
 		return usage(err)
 	}
-	p := tea.NewProgram(m, tea.WithoutSignalHandler())
+	p := frame.NewProgram(m, tea.WithoutSignalHandler())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go ui.Bridge(ctx, sub.C, p.Send, 16*time.Millisecond)
 	sup.ReconcileInBackground(func(ds []runs.Decision, _ error) { p.Send(ui.ReconciledMsg{Decisions: ds}) })
 	go hostterm.WatchSignals(ctx.Done(), sigs, func(os.Signal) { p.Quit() }, sup.Hurry)
 	if drive != nil {
-		go drive(p, sup)
+		go drive(p.Program, sup)
 	}
 	_, runErr := p.Run()
 	// Whatever ended the UI, nothing Corral started may outlive it.

@@ -11,10 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ui/common"
+	"corral/ui/frame"
 )
 
 // The transcript outside Corral (issue 14.9): in the user's $PAGER (less -R unless
-// set), which takes the terminal over with tea.ExecProcess, or saved to a file. Both
+// set), which takes the terminal over with frame.ExecProcess, or saved to a file. Both
 // get the history as Corral renders it — text with the SGR Corral writes, never the
 // raw bytes — so nothing the run wrote but colour reaches the host terminal.
 
@@ -110,7 +111,7 @@ func pagerEnv(env []string) []string {
 
 // runPager hands the terminal to the pager on the file; the file goes when it exits.
 func runPager(msg PagerFileMsg) tea.Cmd {
-	return tea.ExecProcess(msg.Cmd, func(err error) tea.Msg {
+	return frame.ExecProcess(msg.Cmd, func(err error) tea.Msg {
 		os.Remove(msg.Path)
 		return PagerDoneMsg{Err: err}
 	})

@@ -1,0 +1,227 @@
+package frame
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"corral/demo/testkit/eventually"
+)
+
+// fakeTerm is a terminal's output that counts its writes.
+type fakeTerm struct {
+	mu     sync.Mutex
+	writes int
+	all    bytes.Buffer
+	lastW  string
+}
+
+func (f *fakeTerm) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writes++
+	f.all.Write(p)
+	f.lastW = string(p)
+	return len(p), nil
+}
+
+func (f *fakeTerm) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.writes
+}
+
+func (f *fakeTerm) output() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.all.String()
+}
+
+func (f *fakeTerm) last() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lastW
+}
+
+func (f *fakeTerm) reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.all.Reset()
+}
+
+func newTest(t *testing.T) (*Renderer, *fakeTerm) {
+	t.Helper()
+	f := &fakeTerm{}
+	r := New(f, []string{"TERM=xterm-256color"}, 40, 10)
+	t.Cleanup(r.Stop)
+	return r, f
+}
+
+// drawn is the content on screen once no frame is due.
+func drawn(r *Renderer) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil || r.timer != nil {
+		return ""
+	}
+	return r.last.Content
+}
+
+func screen(s string) tea.View {
+	return tea.View{AltScreen: true, Content: s}
+}
+
+func TestModesSetAndRestoredAroundAHandOver(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	v := tea.View{AltScreen: true, ReportFocus: true, MouseMode: tea.MouseModeCellMotion, WindowTitle: "corral", Content: "hello"}
+	v.Cursor = tea.NewCursor(2, 3)
+	v.Cursor.Shape = tea.CursorBar
+	r.Submit(v)
+	set := []string{ansi.SetModeAltScreenSaveCursor, ansi.SetModeFocusEvent, ansi.SetModeMouseButtonEvent, ansi.SetModeMouseExtSgr,
+		ansi.SetModeBracketedPaste, ansi.SetWindowTitle("corral"), ansi.PushKittyKeyboard(1), ansi.SetModifyOtherKeys2,
+		ansi.SetCursorStyle(cursorStyle(v.Cursor)), ansi.SetModeTextCursorEnable, "hello"}
+	for _, s := range set {
+		if !strings.Contains(f.output(), s) {
+			t.Errorf("first frame does not set %q: %q", s, f.output())
+		}
+	}
+	for round := range 2 { // the second: after the terminal came back from a pager
+		f.reset()
+		r.Stop()
+		restore := []string{ansi.ResetModeAltScreenSaveCursor, ansi.ResetModeFocusEvent, ansi.ResetModeMouseButtonEvent, ansi.ResetModeMouseAnyEvent,
+			ansi.ResetModeMouseExtSgr, ansi.ResetModeBracketedPaste, ansi.SetWindowTitle(""), ansi.PopKittyKeyboard(1), ansi.ResetModifyOtherKeys,
+			ansi.SetCursorStyle(0)}
+		for _, s := range restore {
+			if !strings.Contains(f.output(), s) {
+				t.Errorf("round %d: stop does not reset %q: %q", round, s, f.output())
+			}
+		}
+		r.Stop() // twice is once
+		f.reset()
+		r.Start()
+		for _, s := range set {
+			if !strings.Contains(f.output(), s) {
+				t.Errorf("round %d: start does not set %q again: %q", round, s, f.output())
+			}
+		}
+	}
+}
+
+func TestNoWriteWhileNothingChanges(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("static"))
+	if f.count() == 0 {
+		t.Fatal("the first frame was not written at once")
+	}
+	n := f.count()
+	// Five seconds of idle, the view asked for again and again (an Update that
+	// changed nothing): not one write.
+	end := time.Now().Add(5 * time.Second)
+	for time.Now().Before(end) {
+		r.Submit(screen("static"))
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := f.count(); got != n {
+		t.Fatalf("%d writes in 5 s of idle with a static screen, want 0", got-n)
+	}
+}
+
+func TestBurstIsCoalesced(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	start := time.Now()
+	const updates = 10000
+	for i := range updates {
+		r.Submit(screen(fmt.Sprintf("line %d", i)))
+	}
+	want := fmt.Sprintf("line %d", updates-1)
+	eventually.True(t, 2*time.Second, "the last update is drawn", func() bool { return drawn(r) == want })
+	elapsed := time.Since(start)
+	frames := f.count()
+	// At most one frame per interval, plus the first (written at once).
+	if limit := int(elapsed/Interval) + 1; frames > limit {
+		t.Fatalf("%d updates in %v wrote %d frames, more than %d (120 a second)", updates, elapsed, frames, limit)
+	}
+	if frames >= updates/10 {
+		t.Fatalf("%d frames for %d updates: not coalesced", frames, updates)
+	}
+}
+
+func TestChangeAfterIdleIsWrittenAtOnce(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("a"))
+	n := f.count()
+	// The last frame is old: the next change must not wait for any interval or tick.
+	time.Sleep(2 * Interval)
+	r.Submit(screen("ab"))
+	if f.count() != n+1 {
+		t.Fatalf("a change after an idle gap was not written when it was submitted (writes %d, want %d)", f.count(), n+1)
+	}
+	if !strings.Contains(f.last(), "b") {
+		t.Fatalf("the frame written is %q, want the change", f.last())
+	}
+	// A change within the interval waits for its end, then is written unasked.
+	r.Submit(screen("abc"))
+	eventually.True(t, time.Second, "a change within the interval is written when it ends", func() bool { return strings.Contains(f.last(), "c") })
+}
+
+func TestResizeRedraws(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("x"))
+	n := f.count()
+	r.Resize(50, 12)
+	eventually.True(t, time.Second, "a resize redraws the frame in full", func() bool { return f.count() > n && strings.Contains(f.last(), "x") })
+}
+
+func TestColourKeepsItsForm(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	frames := []struct{ content, want string }{
+		{"\x1b[30mA\x1b[m", "30"},                    // palette 0
+		{"\x1b[38;2;0;0;0mA\x1b[m", "38;2;0;0;0"},    // rgb(0,0,0): the same value
+		{"\x1b[38;5;16mA\x1b[m", "38;5;16"},          // 256-colour 16: the same value again
+		{"\x1b[30mA\x1b[m", "30"},                    // back to palette 0
+		{"\x1b[48;2;0;0;0mA\x1b[m", "48;2;0;0;0"},    // background too
+		{"\x1b[40mA\x1b[48;2;0;0;0mB", "48;2;0;0;0"}, // one pen, two forms in a frame
+	}
+	for _, fr := range frames {
+		time.Sleep(2 * Interval) // each frame written at once
+		f.reset()
+		r.Submit(screen(fr.content))
+		if out := f.output(); !strings.Contains(out, fr.want) {
+			t.Errorf("frame %q wrote %q: the colour's form %q is lost", fr.content, out, fr.want)
+		}
+	}
+}
+
+// The terminal's unicode core mode (2027), set when it reported the mode, is reset for
+// a pager and set again after it, with the cells still measured by grapheme.
+func TestUnicodeCoreAroundAHandOver(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.SetGraphemeWidth()
+	r.Submit(screen("wide 👍"))
+	if !strings.Contains(f.output(), ansi.SetModeUnicodeCore) {
+		t.Fatalf("unicode core not set: %q", f.output())
+	}
+	f.reset()
+	r.Stop()
+	if !strings.Contains(f.output(), ansi.ResetModeUnicodeCore) {
+		t.Fatalf("unicode core not reset for the pager: %q", f.output())
+	}
+	f.reset()
+	r.Start()
+	if !strings.Contains(f.output(), ansi.SetModeUnicodeCore) || r.cells.Method != ansi.GraphemeWidth {
+		t.Fatalf("unicode core not set again after the pager: %q", f.output())
+	}
+}

@@ -1,0 +1,111 @@
+package frame
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+type panicky struct{ v tea.View }
+
+func (p panicky) Init() tea.Cmd                       { return nil }
+func (p panicky) View() tea.View                      { return p.v }
+func (p panicky) Update(tea.Msg) (tea.Model, tea.Cmd) { panic("boom") }
+
+func testTerminal(t *testing.T) (*terminal, *fakeTerm) {
+	t.Helper()
+	null, err := os.Open(os.DevNull) // not a terminal: no raw mode to set
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { null.Close() })
+	r, f := newTest(t)
+	tt := &terminal{r: r, in: null, out: null}
+	if err := tt.take(); err != nil {
+		t.Fatal(err)
+	}
+	return tt, f
+}
+
+// A panic in Update leaves the alternate screen and resets the modes before it goes
+// on to Bubble Tea, which prints it: on the terminal as it was.
+func TestPanicGivesTheTerminalBack(t *testing.T) {
+	tt, f := testTerminal(t)
+	m := model{panicky{screen("ui")}, tt}
+	m.View()
+	if !strings.Contains(f.output(), ansi.SetModeAltScreenSaveCursor) {
+		t.Fatalf("no first frame: %q", f.output())
+	}
+	f.reset()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the panic did not go on")
+			}
+		}()
+		m.Update(tea.KeyPressMsg{})
+	}()
+	if !strings.Contains(f.output(), ansi.ResetModeAltScreenSaveCursor) || !strings.Contains(f.output(), ansi.ResetModeBracketedPaste) {
+		t.Fatalf("the terminal was not given back before the panic went on: %q", f.output())
+	}
+}
+
+// ctrl+z: the modes are reset before Bubble Tea stops the process, and set again,
+// with the frame redrawn, when it is resumed.
+func TestSuspendAndResume(t *testing.T) {
+	tt, f := testTerminal(t)
+	tt.r.Submit(screen("ui"))
+	f.reset()
+	if tt.filter(nil, tea.SuspendMsg{}) == nil {
+		t.Fatal("the suspend did not go on to Bubble Tea")
+	}
+	if !strings.Contains(f.output(), ansi.ResetModeAltScreenSaveCursor) {
+		t.Fatalf("suspend did not give the terminal back: %q", f.output())
+	}
+	f.reset()
+	tt.filter(nil, tea.ResumeMsg{})
+	if out := f.output(); !strings.Contains(out, ansi.SetModeAltScreenSaveCursor) || !strings.Contains(out, "ui") {
+		t.Fatalf("resume did not take the terminal and redraw: %q", out)
+	}
+}
+
+// tea.Raw is written at once, not on Bubble Tea's ticker.
+func TestRawIsWrittenAtOnce(t *testing.T) {
+	tt, f := testTerminal(t)
+	if tt.filter(nil, tea.RawMsg{Msg: "\x1b]52;c;eA==\a"}) != nil {
+		t.Fatal("Bubble Tea would write the raw message again")
+	}
+	if !strings.Contains(f.output(), "\x1b]52;c;eA==\a") {
+		t.Fatalf("raw not written: %q", f.output())
+	}
+}
+
+// A command that panics, alone or in a batch, gives the terminal back before the panic
+// goes on to Bubble Tea.
+func TestPanickingCommandGivesTheTerminalBack(t *testing.T) {
+	for _, batched := range []bool{false, true} {
+		tt, f := testTerminal(t)
+		tt.r.Submit(screen("ui"))
+		boom := func() tea.Msg { panic("boom") }
+		cmd := tt.guard(boom)
+		if batched {
+			msg := tt.guard(tea.Batch(func() tea.Msg { return nil }, boom))()
+			cmd = msg.(tea.BatchMsg)[1]
+		}
+		f.reset()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("the panic did not go on")
+				}
+			}()
+			cmd()
+		}()
+		if !strings.Contains(f.output(), ansi.ResetModeAltScreenSaveCursor) {
+			t.Fatalf("batched %v: the terminal was not given back: %q", batched, f.output())
+		}
+	}
+}
