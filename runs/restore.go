@@ -269,41 +269,106 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 		res.Skipped = SkippedDryRun
 		return res, nil
 	}
-	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID})
+	// The lost record is claimed for the new run before it starts, under the registry's
+	// lock: another Corral on this state dir (a --local UI, a second server after an
+	// upgrade) restoring at the same moment finds it claimed, or the id held.
+	newID := newID()
+	if by, err := s.claimRestore(rec, newID); err != nil {
+		return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
+	} else if by != "" {
+		return refuse("%s", by)
+	}
+	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID, id: newID})
 	res.ID = id
 	if err != nil {
 		res.Error = err.Error()
 		if id == "" {
+			s.unclaimRestore(rec.RunID, newID)
 			return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
 		}
 	}
 	if rec.SessionID != "" {
 		held[rec.SessionID] = id
 	}
-	if err := s.markRestored(rec.RunID, id); err != nil {
-		res.Error = err.Error()
-	}
+	s.markRestored(rec.RunID, id)
 	return res, nil
 }
 
-// markRestored writes the run restore started on the lost run's record, and on its
-// ended run here.
-func (s *Supervisor) markRestored(from, by string) error {
-	err := s.reg.withLock(func() error {
-		rec, err := s.reg.record(from)
+// claimRestore writes by on the lost record as the run that restores it, reading the
+// records again under the registry's lock: refused (why, "" when claimed) when the
+// record was restored meanwhile, or its conversation is held by a run of any Corral on
+// this state dir — a live record, or a restore's claim whose run is not ended.
+func (s *Supervisor) claimRestore(rec Record, by string) (refused string, err error) {
+	err = s.reg.withLock(func() error {
+		cur, err := s.reg.record(rec.RunID)
 		if err != nil {
 			return err
 		}
-		rec.RestoredBy = by
+		if cur.RestoredBy != "" {
+			refused = fmt.Sprintf("restored already, as run %s: a record is restored once", cur.RestoredBy)
+			return nil
+		}
+		if sid := cur.SessionID; sid != "" {
+			recs, err := s.reg.list()
+			if err != nil {
+				return err
+			}
+			if holder := heldInRecords(recs, cur.RunID, sid); holder != "" {
+				refused = fmt.Sprintf("its conversation %s is held by live run %s: end that run first, or leave this one", sid, holder)
+				return nil
+			}
+		}
+		cur.RestoredBy = by
+		return s.reg.write(cur)
+	})
+	return refused, err
+}
+
+// heldInRecords is the run of recs (other than the record from) that holds
+// conversation sid: a record not ended with it, or the run a restore of a record with
+// it claimed that has no ended record yet (starting, in another Corral); "" if none.
+func heldInRecords(recs []Record, from, sid string) string {
+	byID := map[string]Record{}
+	for _, r := range recs {
+		byID[r.RunID] = r
+	}
+	for _, r := range recs {
+		if r.RunID == from || r.SessionID != sid {
+			continue
+		}
+		if r.State != Exited {
+			return r.RunID
+		}
+		if by := r.RestoredBy; by != "" {
+			if b, ok := byID[by]; !ok || b.State != Exited {
+				return by
+			}
+		}
+	}
+	return ""
+}
+
+// unclaimRestore takes back a claim (by) whose run was never made.
+func (s *Supervisor) unclaimRestore(from, by string) {
+	s.reg.withLock(func() error {
+		rec, err := s.reg.record(from)
+		if err != nil || rec.RestoredBy != by {
+			return err
+		}
+		rec.RestoredBy = ""
 		return s.reg.write(rec)
 	})
+}
+
+// markRestored shows on the lost run's ended run here that restore started by (its
+// record says so already: claimRestore).
+func (s *Supervisor) markRestored(from, by string) {
 	s.mu.Lock()
 	r := s.runs[from]
 	s.mu.Unlock()
 	if r != nil {
 		r.change(EventState, "restored as "+by, func(i *Info) { i.RestoredBy = by })
 	}
-	return err
 }
 
 // learnSession takes the conversation id the agent reported (how: from where) as the
