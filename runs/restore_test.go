@@ -159,3 +159,45 @@ func TestRestorableRecordOutlivesTheFinishedTTL(t *testing.T) {
 		t.Errorf("a restorable record is kept past RestorableTTL")
 	}
 }
+
+// A conversation id is learnt only from a hook run inside the run (its secret): a
+// hook naming the run from elsewhere, or from another run, plants nothing a restore
+// would resume.
+func TestHookIDNeedsTheRunsSecret(t *testing.T) {
+	toy, err := agentstate.ParseRules("toy.toml", []byte(strings.Replace(restoreToyRules, "[session]\n",
+		"[session]\nhook = [\"session_id\"]\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	mine := spawn(t, s, Spec{Name: "mine", Shell: "printf '> '; sleep 30", PTY: true, Agent: "toy"})
+	other := spawn(t, s, Spec{Name: "other", Shell: "printf '> '; sleep 30", PTY: true, Agent: "toy"})
+	secret := func(id string) string {
+		r, err := s.get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.secret
+	}
+	const planted, own = "0b5e3a57-9d5c-4c3e-8f0e-000000000bad", "0b5e3a57-9d5c-4c3e-8f0e-00000000000d"
+	for _, sec := range []string{"", secret(other), "0123"} {
+		if err := s.Hook(mine, agentstate.HookReport{Event: "SessionStart", IDs: map[string]string{"session_id": planted},
+			Secret: sec}); err != nil {
+			t.Fatal(err)
+		}
+		if info, _ := s.Info(mine); info.SessionID != "" {
+			t.Fatalf("a hook with secret %q planted conversation %q", sec, info.SessionID)
+		}
+	}
+	if err := s.Hook(mine, agentstate.HookReport{Event: "SessionStart", IDs: map[string]string{"session_id": own},
+		Secret: secret(mine)}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := s.Info(mine); info.SessionID != own {
+		t.Errorf("the run's own hook: conversation %q, want %q", info.SessionID, own)
+	}
+	for _, id := range []string{mine, other} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}
