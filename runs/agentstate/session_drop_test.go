@@ -37,3 +37,30 @@ func TestResumeArgvDropsExactly(t *testing.T) {
 		t.Errorf("fresh start of claude --resume --model opus: %q", got)
 	}
 }
+
+// codex resumes with a subcommand: `codex resume ID` names its id at launch (so the
+// run holds it, and no other run resumes it), and neither the resume form nor a fresh
+// start keeps the old resume words — a fresh start resumes nothing.
+func TestCodexResumeSubcommand(t *testing.T) {
+	const id = "0b5e3a57-9d5c-4c3e-8f0e-1a2b3c4d5e6f"
+	const old = "11111111-2222-3333-4444-555555555555"
+	codex := builtinAgent(t, "codex")
+	if _, got := codex.Session.Launch(codex, []string{"codex", "resume", old, "-m", "o3"}, func() string { return id }); got != old {
+		t.Errorf("codex resume %s names its id at launch: got %q", old, got)
+	}
+	if _, got := codex.Session.Launch(codex, []string{"codex", "resume", "--last"}, func() string { return id }); got != "" {
+		t.Errorf("codex resume --last names no id: got %q", got)
+	}
+	for _, c := range []struct{ argv, resume, fresh []string }{
+		{[]string{"codex", "resume", old, "-m", "o3"}, []string{"codex", "resume", id, "-m", "o3"}, []string{"codex", "-m", "o3"}},
+		{[]string{"codex", "resume", "--last", "-m", "o3"}, []string{"codex", "resume", id, "-m", "o3"}, []string{"codex", "-m", "o3"}},
+		{[]string{"codex", "-m", "o3", "write tests"}, []string{"codex", "resume", id, "-m", "o3"}, []string{"codex", "-m", "o3", "write tests"}},
+	} {
+		if got, ok := codex.Session.ResumeArgv(codex, c.argv, id); !ok || !slices.Equal(got, c.resume) {
+			t.Errorf("resume %q: %q, want %q", c.argv, got, c.resume)
+		}
+		if got := codex.Session.FreshArgv(codex, c.argv); !slices.Equal(got, c.fresh) {
+			t.Errorf("fresh %q: %q, want %q", c.argv, got, c.fresh)
+		}
+	}
+}
