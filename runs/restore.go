@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"corral/reaper"
 	"corral/runs/agentstate"
 )
 
@@ -421,6 +422,23 @@ func (r *run) learnSessionFile(a *agentRun) {
 			}
 		}
 	}
-	id := sess.FileID(env, spec.dir(env), since, func(id string) bool { return held[id] })
+	id := sess.FileID(env, spec.dir(env), since, func(id string) bool { return held[id] }, r.sessionFileOwner)
 	r.learnSession(id, "its session file")
+}
+
+// sessionFileOwner says whose a session file is by the processes holding it open
+// (the CLI keeps its conversation's file open): this run's when one of them carries
+// its id (RunIDEnv), another's when only processes of another run or of none do. Two
+// codex runs started in one directory at the same moment are so told apart.
+func (r *run) sessionFileOwner(path string) agentstate.FileOwner {
+	pids := openHolders(path)
+	if len(pids) == 0 {
+		return agentstate.OwnerUnknown
+	}
+	for _, pid := range pids {
+		if v, err := reaper.EnvVar(pid, RunIDEnv); err == nil && v == r.id {
+			return agentstate.OwnerThisRun
+		}
+	}
+	return agentstate.OwnerOther
 }
