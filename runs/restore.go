@@ -35,6 +35,12 @@ type RestoreOptions struct {
 	// BaseEnv is the caller's environment, which the record's environment additions
 	// go over (as a spawn's).
 	BaseEnv []string `json:"-"`
+	// NoWait makes a dry run answer at once, without waiting out a dead server's
+	// leases (the UI's question at start, which must not hold the UI's calls for
+	// them): the runs such a lease still holds are not in its answer, and Waiting is
+	// told how many and how long until they can be known lost.
+	NoWait  bool                            `json:"-"`
+	Waiting func(n int, wait time.Duration) `json:"-"`
 }
 
 // Restored is what a restore did, or would do, with one lost run.
@@ -99,7 +105,11 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	// waiting out the dead server's leases (a lease's length at most), so a restore
 	// right after the reboot finds them; then they are listed as the ended runs they
 	// are.
-	if _, err := s.ReconcileAndWait(func(int, time.Duration) {}); err != nil {
+	waiting := o.Waiting
+	if waiting == nil {
+		waiting = func(int, time.Duration) {}
+	}
+	if _, err := s.reconcileAndWait(waiting, o.DryRun && o.NoWait); err != nil {
 		return nil, err
 	}
 	s.TakeEnded()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,37 @@ func TestRestoreTwoCorralsAtOnce(t *testing.T) {
 	}
 	if n := len(started["rlost4"]) + len(started["rlost5"]); n != 1 {
 		t.Errorf("conversation %s resumed %d times (%v), want once", shared, n, started)
+	}
+}
+
+// A NoWait dry run (the UI's question at start) answers at once while a dead
+// server's leases still hold its runs, and says how long until they run out; a
+// restore waits them out.
+func TestRestoreDryRunNoWait(t *testing.T) {
+	dir := t.TempDir()
+	killedSupervisor(t, dir)
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithDefaults(shortLeases()))
+	var held int
+	var wait time.Duration
+	began := time.Now()
+	if _, err := s.Restore(context.Background(), RestoreOptions{DryRun: true, NoWait: true,
+		Waiting: func(n int, w time.Duration) { held, wait = n, w }}); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(began)
+	if held != 2 || wait <= 0 || took >= wait {
+		t.Errorf("a NoWait dry run: %d runs held for %v, answered in %v (want 2, at once)", held, wait, took)
+	}
+	held = 0
+	if _, err := s.Restore(context.Background(), RestoreOptions{DryRun: true,
+		Waiting: func(n int, w time.Duration) { held = n }}); err != nil {
+		t.Fatal(err)
+	}
+	if recs, _ := reg.List(); slices.ContainsFunc(recs, func(r Record) bool { return r.State != Exited }) {
+		t.Errorf("a dry run that waits left runs of the dead server open: %+v", recs)
 	}
 }

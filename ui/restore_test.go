@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"corral/runs"
 )
@@ -42,8 +43,8 @@ func TestRestoreAskedOnceAtStart(t *testing.T) {
 	}
 	lost = append(lost, runs.Restored{From: "r3", Name: "gemini", Agent: "gemini", SessionID: "s-3"})
 	h = start()
-	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 3 runs") {
-		t.Fatalf("another reboot's runs were not asked about:\n%s", h.view())
+	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 1 run the reboot ended (gemini)") {
+		t.Fatalf("another reboot's run was not asked about (alone):\n%s", h.view())
 	}
 	h.key("n")
 	if got := h.core.called("Restore"); len(got) != 0 {
@@ -51,5 +52,29 @@ func TestRestoreAskedOnceAtStart(t *testing.T) {
 	}
 	if h = start(); h.m.mode == modeDialog {
 		t.Fatal("asked again after n")
+	}
+	// Some of them restored elsewhere since: the rest were asked about already.
+	lost = lost[1:]
+	if h = start(); h.m.mode == modeDialog {
+		t.Fatalf("asked again about runs asked about before:\n%s", h.view())
+	}
+}
+
+// The question's dry run does not wait out a dead server's leases (it would hold the
+// UI's other calls, which share its connection): it answers at once, the UI works
+// meanwhile, and the core is asked again when the leases have run out.
+func TestRestoreAskedAfterTheLeases(t *testing.T) {
+	core := newFake()
+	core.lost = []runs.Restored{{From: "r1", Name: "claude", Agent: "claude", SessionID: "s-1"}}
+	core.leaseWait = 10 * time.Millisecond
+	offer := restoreOfferCmd(core)().(restoreOfferMsg)
+	if offer.wait != 10*time.Millisecond || len(offer.runs) != 0 {
+		t.Fatalf("the dry run at start did not answer at once, with the leases' wait: %+v", offer)
+	}
+	// At start: the first dry run finds the lease, the second (after it) the run.
+	core.leaseWait = 10 * time.Millisecond
+	h := harnessWith(t, core, Options{PrefsPath: filepath.Join(t.TempDir(), PrefsFile)}, 120, 40)
+	if core.leaseWait != 0 || h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 1 run the reboot ended (claude)") {
+		t.Fatalf("not asked once the leases ran out:\n%s", h.view())
 	}
 }

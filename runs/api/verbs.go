@@ -49,7 +49,9 @@ var (
 // restore resolves the runs named (ids, names or prefixes, as every verb takes them)
 // and starts them again; a named run that cannot be is refused, the others go on.
 func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
-	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv}
+	var rep RestoreReply
+	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv, NoWait: a.NoWait,
+		Waiting: func(_ int, wait time.Duration) { rep.Wait = wait }}
 	for _, ref := range a.IDs {
 		id, err := Resolve(c, ref)
 		if err != nil {
@@ -58,7 +60,7 @@ func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
 		o.IDs = append(o.IDs, id)
 	}
 	done, err := c.Restore(ctx, o)
-	rep := RestoreReply{Runs: done}
+	rep.Runs = done
 	if err != nil {
 		if !errors.Is(err, runs.ErrRestore) {
 			return rep, err
