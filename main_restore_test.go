@@ -266,6 +266,11 @@ func TestRestoreAfterReboot(t *testing.T) {
 	if r := agentCorral(t, env, "restore", pinned); r.code == 0 || !strings.Contains(r.stderr, "restored already") {
 		t.Errorf("restore of a restored run: %+v", r)
 	}
+	// By its name, which the run it restored has too: the lost one is meant.
+	if r := agentCorral(t, env, "restore", "pinned"); r.code == 0 ||
+		!strings.Contains(r.stderr, pinned+": restored already, as run "+old.RestoredBy) {
+		t.Errorf("restore of a restored run by its name: %+v", r)
+	}
 	held := agentCorral(t, env, "restore", "twin")
 	if held.code == 0 || !strings.Contains(held.stderr, "is held by live run "+old.RestoredBy) {
 		t.Errorf("restore of an id a live run holds: %+v", held)

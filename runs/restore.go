@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -132,11 +133,16 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 			}
 		}
 	}
-	for _, id := range o.IDs {
+	for _, ref := range o.IDs {
+		id, err := restoreRef(recs, ref)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		rec, ok := byID[id]
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("%w %s: no record of it (restore starts runs whose records the last server left)", ErrRestore, id))
+			errs = append(errs, fmt.Errorf("%w %s: no record of it (restore starts runs whose records the last server left; corral ls --all lists them)", ErrRestore, id))
 		case !lostRun(rec):
 			errs = append(errs, fmt.Errorf("%w %s: it is %s, not lost (restore starts runs a crash or a reboot ended; spawn starts others)",
 				ErrRestore, id, stateText(rec)))
@@ -159,6 +165,35 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 		out = append(out, r)
 	}
 	return out, errors.Join(errs...)
+}
+
+// restoreRef is the run a restore's ref names: a record's id, the start of one, or
+// the name of a lost run — the one not restored yet when a restore has started a run
+// of that name already (both have it).
+func restoreRef(recs []Record, ref string) (string, error) {
+	var prefixed, named, waiting []string
+	for _, rec := range recs {
+		switch {
+		case rec.RunID == ref:
+			return ref, nil
+		case strings.HasPrefix(rec.RunID, ref):
+			prefixed = append(prefixed, rec.RunID)
+		case rec.Name == ref && lostRun(rec):
+			named = append(named, rec.RunID)
+			if rec.RestoredBy == "" {
+				waiting = append(waiting, rec.RunID)
+			}
+		}
+	}
+	for _, ids := range [][]string{prefixed, waiting, named} {
+		if len(ids) == 1 && (len(prefixed) == 0 || len(named) == 0) {
+			return ids[0], nil
+		}
+	}
+	if all := append(prefixed, named...); len(all) > 1 {
+		return "", fmt.Errorf("%w %s: %q names %d lost runs (%s): give the run id", ErrRestore, ref, ref, len(all), strings.Join(all, ", "))
+	}
+	return ref, nil // no record: said so by the caller
 }
 
 // listLost lists the lost runs of recs this server does not list yet (those a

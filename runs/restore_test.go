@@ -201,3 +201,24 @@ func TestHookIDNeedsTheRunsSecret(t *testing.T) {
 		waitEnd(t, s, id)
 	}
 }
+
+// A restore's ref: an id, the start of one, or a lost run's name — the one not
+// restored yet when the run a restore started has the name too; two is ambiguous.
+func TestRestoreRef(t *testing.T) {
+	recs := []Record{
+		{RunID: "r111", Name: "api", State: Exited, Reason: Lost, RestoredBy: "r222"},
+		{RunID: "r222", Name: "api", State: Running},
+		{RunID: "r333", Name: "web", State: Exited, Reason: Lost},
+		{RunID: "r444", Name: "web", State: Exited, Reason: Lost},
+		{RunID: "r555", Name: "db", State: Exited, Reason: Lost, RestoredBy: "r666"},
+		{RunID: "r666", Name: "db", State: Exited, Reason: Lost},
+	}
+	for ref, want := range map[string]string{"r222": "r222", "r11": "r111", "api": "r111", "db": "r666", "nope": "nope"} {
+		if got, err := restoreRef(recs, ref); err != nil || got != want {
+			t.Errorf("restore %s: %q %v, want %q", ref, got, err, want)
+		}
+	}
+	if _, err := restoreRef(recs, "web"); err == nil || !strings.Contains(err.Error(), `"web" names 2 lost runs (r333, r444): give the run id`) {
+		t.Errorf("two lost runs of one name: %v", err)
+	}
+}

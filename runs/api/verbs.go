@@ -52,13 +52,9 @@ func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
 	var rep RestoreReply
 	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv, NoWait: a.NoWait,
 		Waiting: func(_ int, wait time.Duration) { rep.Wait = wait }}
-	for _, ref := range a.IDs {
-		id, err := Resolve(c, ref)
-		if err != nil {
-			id = ref // a record past the list: restore says what it knows of it
-		}
-		o.IDs = append(o.IDs, id)
-	}
+	// The refs go as they are: restore resolves them among the records, where a name
+	// is the lost run's (the run it restored has that name too, and is live).
+	o.IDs = a.IDs
 	done, err := c.Restore(ctx, o)
 	rep.Runs = done
 	if err != nil {
