@@ -222,3 +222,49 @@ func TestRestoreRef(t *testing.T) {
 		t.Errorf("two lost runs of one name: %v", err)
 	}
 }
+
+// A run restored after one reboot and lost in a second is restored again, from its own
+// record: the first record says it was restored already, and the conversation the
+// second holds is not taken for held by the first.
+func TestRestoreChainAfterTwoReboots(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toy, err := agentstate.ParseRules("toy.toml", []byte(restoreToyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	const sid = "0b5e3a57-9d5c-4c3e-8f0e-00000000c4a1"
+	now := time.Now()
+	spec := Spec{Name: "agent", Shell: "", Argv: []string{"/bin/sh", "-c", "sleep 30", "toy-agent"}, PTY: true}
+	first := Record{RunID: "rfirst", Name: "agent", Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: Lost,
+		CreatedAt: now, Agent: "toy", SessionID: sid, RestoredBy: "rsecond", OwnerInstanceID: "igone"}
+	second := first
+	second.RunID, second.RestoredBy, second.RestoredFrom, second.CreatedAt = "rsecond", "", "rfirst", now.Add(time.Second)
+	if err := reg.withLock(func() error {
+		if err := reg.write(first); err != nil {
+			return err
+		}
+		return reg.write(second)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Restore(context.Background(), RestoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Restored{}
+	for _, r := range out {
+		got[r.From] = r
+	}
+	if got["rsecond"].ID == "" || got["rsecond"].SessionID != sid || !strings.Contains(got["rfirst"].Skipped, "restored already, as run rsecond") {
+		t.Fatalf("the second reboot's restore: %+v", out)
+	}
+	if info, _ := s.Info(got["rsecond"].ID); info.SessionID != sid || info.RestoredFrom != "rsecond" {
+		t.Errorf("the run restored from the restored run: %+v", info)
+	}
+	s.Cancel(got["rsecond"].ID)
+	waitEnd(t, s, got["rsecond"].ID)
+}
