@@ -327,11 +327,14 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID, id: newID})
 	res.ID = id
 	if err != nil {
+		// Not started (no run, or one ended spawn-error): the claim is taken back, so
+		// the record can be restored once what stopped it is fixed.
 		res.Error = err.Error()
+		s.unclaimRestore(rec.RunID, newID)
 		if id == "" {
-			s.unclaimRestore(rec.RunID, newID)
 			return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
 		}
+		return res, nil
 	}
 	if rec.SessionID != "" {
 		held[rec.SessionID] = id

@@ -268,3 +268,32 @@ func TestRestoreChainAfterTwoReboots(t *testing.T) {
 	s.Cancel(got["rsecond"].ID)
 	waitEnd(t, s, got["rsecond"].ID)
 }
+
+// A restore whose run could not start (its program gone) does not count: the lost
+// record is not marked restored, and a later restore tries it again.
+func TestRestoreThatFailedToStartCanBeTriedAgain(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toy, err := agentstate.ParseRules("toy.toml", []byte(restoreToyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	rec := Record{RunID: "rgone", Name: "gone", Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
+		CreatedAt: time.Now(), Agent: "toy", SessionID: "0b5e3a57-9d5c-4c3e-8f0e-0000000009a1", OwnerInstanceID: "igone",
+		Spec: Spec{Name: "gone", Argv: []string{t.TempDir() + "/toy-agent"}, PTY: true}}
+	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+		t.Fatal(err)
+	}
+	for try := range 2 {
+		out, _ := s.Restore(context.Background(), RestoreOptions{})
+		if len(out) != 1 || out[0].Error == "" || out[0].Skipped != "" {
+			t.Fatalf("try %d: %+v", try, out)
+		}
+		if got, _ := reg.record("rgone"); got.RestoredBy != "" {
+			t.Fatalf("try %d: a run that never started marked the record restored by %s", try, got.RestoredBy)
+		}
+	}
+}
