@@ -301,7 +301,7 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 	case rec.Agent != "" && !rec.Spec.Restore:
 		res.Fresh = true
 		if !o.Fresh {
-			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation (restore --fresh)"
+			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation: corral restore --fresh " + rec.RunID
 			return res, nil
 		}
 		fallthrough

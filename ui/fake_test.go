@@ -288,12 +288,16 @@ func (f *fakeCore) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.R
 		}
 		var out []runs.Restored
 		for _, r := range f.lost {
-			r.Skipped = runs.SkippedDryRun
+			if !r.Fresh {
+				r.Skipped = runs.SkippedDryRun
+			} else if !o.Fresh {
+				r.Skipped = "no conversation id was recorded"
+			}
 			out = append(out, r)
 		}
 		return out, nil
 	}
-	err := f.note("Restore", strings.Join(o.IDs, ","))
+	err := f.note("Restore", strings.Join(o.IDs, ",")+map[bool]string{true: " --fresh"}[o.Fresh])
 	var out []runs.Restored
 	for _, r := range f.lost {
 		if slices.Contains(o.IDs, r.From) {

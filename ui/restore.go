@@ -49,7 +49,9 @@ func restoreOfferCmd(c Core) tea.Cmd {
 		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{DryRun: true, NoWait: true})
 		var would []runs.Restored
 		for _, r := range rep.Runs {
-			if r.Skipped == runs.SkippedDryRun {
+			// Those it would start, and agents that recorded no conversation id,
+			// which start fresh (said so in the question).
+			if r.Skipped == runs.SkippedDryRun || r.Fresh && r.Error == "" {
 				would = append(would, r)
 			}
 		}
@@ -60,7 +62,9 @@ func restoreOfferCmd(c Core) tea.Cmd {
 // restoreCmd restores the lost runs ids.
 func restoreCmd(c Core, ids []string) tea.Cmd {
 	return func() tea.Msg {
-		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{IDs: ids})
+		// Fresh: an agent run that recorded no id starts a new conversation, as the
+		// question said; the others resume theirs.
+		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{IDs: ids, Fresh: true})
 		return RestoredMsg{Reply: rep, Err: err}
 	}
 }
@@ -83,7 +87,11 @@ func (m Model) offerRestore(msg restoreOfferMsg) (tea.Model, tea.Cmd) {
 	for _, r := range msg.runs {
 		all = append(all, r.From)
 		if !slices.Contains(m.restoreAsked, r.From) {
-			ids, names = append(ids, r.From), append(names, common.Clean(r.Name))
+			name := common.Clean(r.Name)
+			if r.Fresh {
+				name += ": fresh, no conversation id was recorded"
+			}
+			ids, names = append(ids, r.From), append(names, name)
 		}
 	}
 	if len(ids) == 0 || m.mode == modeDialog {
@@ -115,7 +123,11 @@ func (m Model) restored(msg RestoredMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case r.ID != "" && r.Error == "":
 			n++
-			m.events.AddNote(m.now, fmt.Sprintf("restored %s as %s (conversation %s)", common.Clean(r.Name), r.ID, r.SessionID))
+			what := "conversation " + r.SessionID
+			if r.SessionID == "" {
+				what = "fresh: a new conversation"
+			}
+			m.events.AddNote(m.now, fmt.Sprintf("restored %s as %s (%s)", common.Clean(r.Name), r.ID, what))
 		case r.Error != "":
 			m.events.AddNote(m.now, fmt.Sprintf("restore %s: %s", common.Clean(r.Name), common.Clean(r.Error)))
 		default:

@@ -16,7 +16,7 @@ import (
 func TestRestoreAskedOnceAtStart(t *testing.T) {
 	prefs := filepath.Join(t.TempDir(), PrefsFile)
 	lost := []runs.Restored{{From: "r1", Name: "claude", Agent: "claude", SessionID: "s-1"},
-		{From: "r2", Name: "codex", Agent: "codex", SessionID: "s-2"}}
+		{From: "r2", Name: "codex", Agent: "codex", Fresh: true}}
 	start := func() *harness {
 		core := newFake()
 		core.lost = lost
@@ -27,14 +27,15 @@ func TestRestoreAskedOnceAtStart(t *testing.T) {
 		return harnessWith(t, core, Options{Prefs: p, PrefsPath: prefs}, 120, 40)
 	}
 	h := start()
-	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 2 runs the reboot ended (claude, codex)") {
+	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 2 runs the reboot ended (claude, codex: fresh, no conversation id was recorded)") {
 		t.Fatalf("no restore question at start:\n%s", h.view())
 	}
 	h.key("y")
-	if got := h.core.called("Restore"); len(got) != 1 || got[0] != "Restore r1,r2" {
+	if got := h.core.called("Restore"); len(got) != 1 || got[0] != "Restore r1,r2 --fresh" {
 		t.Fatalf("restore calls: %q", got)
 	}
-	if v := h.view(); !strings.Contains(v, "restored claude as rr1") {
+	if v := h.view(); !strings.Contains(v, "restored claude as rr1 (conversation s-1)") ||
+		!strings.Contains(v, "restored codex as rr2 (fresh: a new conversation)") {
 		t.Errorf("the events do not say what was restored:\n%s", v)
 	}
 	h = start()
