@@ -189,6 +189,12 @@ func TestRestoreAfterReboot(t *testing.T) {
 	})
 	pin := infoOf(t, env, pinned)
 	learn := infoOf(t, env, learnt)
+	// A hook from outside the run (no run secret in its environment) naming it plants
+	// no conversation.
+	agentCorral(t, env, "hook", "--run", learnt, `{"hook_event_name":"SessionStart","session_id":"0b5e3a57-9d5c-4c3e-8f0e-000000000bad"}`)
+	if got := infoOf(t, env, learnt).SessionID; got != learn.SessionID {
+		t.Fatalf("a hook from outside the run planted conversation %q (the run's: %q)", got, learn.SessionID)
+	}
 	if len(pin.SessionID) != 36 || pin.Worktree == nil {
 		t.Fatalf("the pinned toy's id and worktree: %+v", pin)
 	}
@@ -259,6 +265,11 @@ func TestRestoreAfterReboot(t *testing.T) {
 	}
 	if r := agentCorral(t, env, "restore", pinned); r.code == 0 || !strings.Contains(r.stderr, "restored already") {
 		t.Errorf("restore of a restored run: %+v", r)
+	}
+	// By its name, which the run it restored has too: the lost one is meant.
+	if r := agentCorral(t, env, "restore", "pinned"); r.code == 0 ||
+		!strings.Contains(r.stderr, pinned+": restored already, as run "+old.RestoredBy) {
+		t.Errorf("restore of a restored run by its name: %+v", r)
 	}
 	held := agentCorral(t, env, "restore", "twin")
 	if held.code == 0 || !strings.Contains(held.stderr, "is held by live run "+old.RestoredBy) {

@@ -8,6 +8,12 @@ import "time"
 // (at most the lease length away; waiting is told n and the wait first), rather than
 // leave the orphan to someone who may never come (issue 12.2).
 func (s *Supervisor) ReconcileAndWait(waiting func(n int, wait time.Duration)) ([]Decision, error) {
+	return s.reconcileAndWait(waiting, false)
+}
+
+// reconcileAndWait is ReconcileAndWait; with noWait it returns after the first pass,
+// waiting told what it would have waited for.
+func (s *Supervisor) reconcileAndWait(waiting func(n int, wait time.Duration), noWait bool) ([]Decision, error) {
 	type pass struct {
 		ds  []Decision
 		err error
@@ -37,6 +43,9 @@ func (s *Supervisor) ReconcileAndWait(waiting func(n int, wait time.Duration)) (
 		return all, nil
 	}
 	waiting(n, wait)
+	if noWait {
+		return all, nil
+	}
 	limit := time.After(wait + time.Minute) // the lease, then the orphans' grace
 	for n > 0 {
 		select {

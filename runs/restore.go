@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"corral/reaper"
 	"corral/runs/agentstate"
 )
 
@@ -34,6 +36,12 @@ type RestoreOptions struct {
 	// BaseEnv is the caller's environment, which the record's environment additions
 	// go over (as a spawn's).
 	BaseEnv []string `json:"-"`
+	// NoWait makes a dry run answer at once, without waiting out a dead server's
+	// leases (the UI's question at start, which must not hold the UI's calls for
+	// them): the runs such a lease still holds are not in its answer, and Waiting is
+	// told how many and how long until they can be known lost.
+	NoWait  bool                            `json:"-"`
+	Waiting func(n int, wait time.Duration) `json:"-"`
 }
 
 // Restored is what a restore did, or would do, with one lost run.
@@ -98,7 +106,11 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	// waiting out the dead server's leases (a lease's length at most), so a restore
 	// right after the reboot finds them; then they are listed as the ended runs they
 	// are.
-	if _, err := s.ReconcileAndWait(func(int, time.Duration) {}); err != nil {
+	waiting := o.Waiting
+	if waiting == nil {
+		waiting = func(int, time.Duration) {}
+	}
+	if _, err := s.reconcileAndWait(waiting, o.DryRun && o.NoWait); err != nil {
 		return nil, err
 	}
 	s.TakeEnded()
@@ -121,11 +133,16 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 			}
 		}
 	}
-	for _, id := range o.IDs {
+	for _, ref := range o.IDs {
+		id, err := restoreRef(recs, ref)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		rec, ok := byID[id]
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("%w %s: no record of it (restore starts runs whose records the last server left)", ErrRestore, id))
+			errs = append(errs, fmt.Errorf("%w %s: no record of it (restore starts runs whose records the last server left; corral ls --all lists them)", ErrRestore, id))
 		case !lostRun(rec):
 			errs = append(errs, fmt.Errorf("%w %s: it is %s, not lost (restore starts runs a crash or a reboot ended; spawn starts others)",
 				ErrRestore, id, stateText(rec)))
@@ -148,6 +165,35 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 		out = append(out, r)
 	}
 	return out, errors.Join(errs...)
+}
+
+// restoreRef is the run a restore's ref names: a record's id, the start of one, or
+// the name of a lost run — the one not restored yet when a restore has started a run
+// of that name already (both have it).
+func restoreRef(recs []Record, ref string) (string, error) {
+	var prefixed, named, waiting []string
+	for _, rec := range recs {
+		switch {
+		case rec.RunID == ref:
+			return ref, nil
+		case strings.HasPrefix(rec.RunID, ref):
+			prefixed = append(prefixed, rec.RunID)
+		case rec.Name == ref && lostRun(rec):
+			named = append(named, rec.RunID)
+			if rec.RestoredBy == "" {
+				waiting = append(waiting, rec.RunID)
+			}
+		}
+	}
+	for _, ids := range [][]string{prefixed, waiting, named} {
+		if len(ids) == 1 && (len(prefixed) == 0 || len(named) == 0) {
+			return ids[0], nil
+		}
+	}
+	if all := append(prefixed, named...); len(all) > 1 {
+		return "", fmt.Errorf("%w %s: %q names %d lost runs (%s): give the run id", ErrRestore, ref, ref, len(all), strings.Join(all, ", "))
+	}
+	return ref, nil // no record: said so by the caller
 }
 
 // listLost lists the lost runs of recs this server does not list yet (those a
@@ -255,7 +301,7 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 	case rec.Agent != "" && !rec.Spec.Restore:
 		res.Fresh = true
 		if !o.Fresh {
-			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation (restore --fresh)"
+			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation: corral restore --fresh " + rec.RunID
 			return res, nil
 		}
 		fallthrough
@@ -269,41 +315,109 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 		res.Skipped = SkippedDryRun
 		return res, nil
 	}
-	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID})
+	// The lost record is claimed for the new run before it starts, under the registry's
+	// lock: another Corral on this state dir (a --local UI, a second server after an
+	// upgrade) restoring at the same moment finds it claimed, or the id held.
+	newID := newID()
+	if by, err := s.claimRestore(rec, newID); err != nil {
+		return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
+	} else if by != "" {
+		return refuse("%s", by)
+	}
+	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID, id: newID})
 	res.ID = id
 	if err != nil {
+		// Not started (no run, or one ended spawn-error): the claim is taken back, so
+		// the record can be restored once what stopped it is fixed.
 		res.Error = err.Error()
+		s.unclaimRestore(rec.RunID, newID)
 		if id == "" {
 			return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
 		}
+		return res, nil
 	}
 	if rec.SessionID != "" {
 		held[rec.SessionID] = id
 	}
-	if err := s.markRestored(rec.RunID, id); err != nil {
-		res.Error = err.Error()
-	}
+	s.markRestored(rec.RunID, id)
 	return res, nil
 }
 
-// markRestored writes the run restore started on the lost run's record, and on its
-// ended run here.
-func (s *Supervisor) markRestored(from, by string) error {
-	err := s.reg.withLock(func() error {
-		rec, err := s.reg.record(from)
+// claimRestore writes by on the lost record as the run that restores it, reading the
+// records again under the registry's lock: refused (why, "" when claimed) when the
+// record was restored meanwhile, or its conversation is held by a run of any Corral on
+// this state dir — a live record, or a restore's claim whose run is not ended.
+func (s *Supervisor) claimRestore(rec Record, by string) (refused string, err error) {
+	err = s.reg.withLock(func() error {
+		cur, err := s.reg.record(rec.RunID)
 		if err != nil {
 			return err
 		}
-		rec.RestoredBy = by
+		if cur.RestoredBy != "" {
+			refused = fmt.Sprintf("restored already, as run %s: a record is restored once", cur.RestoredBy)
+			return nil
+		}
+		if sid := cur.SessionID; sid != "" {
+			recs, err := s.reg.list()
+			if err != nil {
+				return err
+			}
+			if holder := heldInRecords(recs, cur.RunID, sid); holder != "" {
+				refused = fmt.Sprintf("its conversation %s is held by live run %s: end that run first, or leave this one", sid, holder)
+				return nil
+			}
+		}
+		cur.RestoredBy = by
+		return s.reg.write(cur)
+	})
+	return refused, err
+}
+
+// heldInRecords is the run of recs (other than the record from) that holds
+// conversation sid: a record not ended with it, or the run a restore of a record with
+// it claimed that has no ended record yet (starting, in another Corral); "" if none.
+func heldInRecords(recs []Record, from, sid string) string {
+	byID := map[string]Record{}
+	for _, r := range recs {
+		byID[r.RunID] = r
+	}
+	for _, r := range recs {
+		if r.RunID == from || r.SessionID != sid {
+			continue
+		}
+		if r.State != Exited {
+			return r.RunID
+		}
+		if by := r.RestoredBy; by != "" {
+			if b, ok := byID[by]; !ok || b.State != Exited {
+				return by
+			}
+		}
+	}
+	return ""
+}
+
+// unclaimRestore takes back a claim (by) whose run was never made.
+func (s *Supervisor) unclaimRestore(from, by string) {
+	s.reg.withLock(func() error {
+		rec, err := s.reg.record(from)
+		if err != nil || rec.RestoredBy != by {
+			return err
+		}
+		rec.RestoredBy = ""
 		return s.reg.write(rec)
 	})
+}
+
+// markRestored shows on the lost run's ended run here that restore started by (its
+// record says so already: claimRestore).
+func (s *Supervisor) markRestored(from, by string) {
 	s.mu.Lock()
 	r := s.runs[from]
 	s.mu.Unlock()
 	if r != nil {
 		r.change(EventState, "restored as "+by, func(i *Info) { i.RestoredBy = by })
 	}
-	return err
 }
 
 // learnSession takes the conversation id the agent reported (how: from where) as the
@@ -356,6 +470,23 @@ func (r *run) learnSessionFile(a *agentRun) {
 			}
 		}
 	}
-	id := sess.FileID(env, spec.dir(env), since, func(id string) bool { return held[id] })
+	id := sess.FileID(env, spec.dir(env), since, func(id string) bool { return held[id] }, r.sessionFileOwner)
 	r.learnSession(id, "its session file")
+}
+
+// sessionFileOwner says whose a session file is by the processes holding it open
+// (the CLI keeps its conversation's file open): this run's when one of them carries
+// its id (RunIDEnv), another's when only processes of another run or of none do. Two
+// codex runs started in one directory at the same moment are so told apart.
+func (r *run) sessionFileOwner(path string) agentstate.FileOwner {
+	pids := openHolders(path)
+	if len(pids) == 0 {
+		return agentstate.OwnerUnknown
+	}
+	for _, pid := range pids {
+		if v, err := reaper.EnvVar(pid, RunIDEnv); err == nil && v == r.id {
+			return agentstate.OwnerThisRun
+		}
+	}
+	return agentstate.OwnerOther
 }

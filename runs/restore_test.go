@@ -159,3 +159,141 @@ func TestRestorableRecordOutlivesTheFinishedTTL(t *testing.T) {
 		t.Errorf("a restorable record is kept past RestorableTTL")
 	}
 }
+
+// A conversation id is learnt only from a hook run inside the run (its secret): a
+// hook naming the run from elsewhere, or from another run, plants nothing a restore
+// would resume.
+func TestHookIDNeedsTheRunsSecret(t *testing.T) {
+	toy, err := agentstate.ParseRules("toy.toml", []byte(strings.Replace(restoreToyRules, "[session]\n",
+		"[session]\nhook = [\"session_id\"]\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	mine := spawn(t, s, Spec{Name: "mine", Shell: "printf '> '; sleep 30", PTY: true, Agent: "toy"})
+	other := spawn(t, s, Spec{Name: "other", Shell: "printf '> '; sleep 30", PTY: true, Agent: "toy"})
+	secret := func(id string) string {
+		r, err := s.get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.secret
+	}
+	const planted, own = "0b5e3a57-9d5c-4c3e-8f0e-000000000bad", "0b5e3a57-9d5c-4c3e-8f0e-00000000000d"
+	for _, sec := range []string{"", secret(other), "0123"} {
+		if err := s.Hook(mine, agentstate.HookReport{Event: "SessionStart", IDs: map[string]string{"session_id": planted},
+			Secret: sec}); err != nil {
+			t.Fatal(err)
+		}
+		if info, _ := s.Info(mine); info.SessionID != "" {
+			t.Fatalf("a hook with secret %q planted conversation %q", sec, info.SessionID)
+		}
+	}
+	if err := s.Hook(mine, agentstate.HookReport{Event: "SessionStart", IDs: map[string]string{"session_id": own},
+		Secret: secret(mine)}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := s.Info(mine); info.SessionID != own {
+		t.Errorf("the run's own hook: conversation %q, want %q", info.SessionID, own)
+	}
+	for _, id := range []string{mine, other} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}
+
+// A restore's ref: an id, the start of one, or a lost run's name — the one not
+// restored yet when the run a restore started has the name too; two is ambiguous.
+func TestRestoreRef(t *testing.T) {
+	recs := []Record{
+		{RunID: "r111", Name: "api", State: Exited, Reason: Lost, RestoredBy: "r222"},
+		{RunID: "r222", Name: "api", State: Running},
+		{RunID: "r333", Name: "web", State: Exited, Reason: Lost},
+		{RunID: "r444", Name: "web", State: Exited, Reason: Lost},
+		{RunID: "r555", Name: "db", State: Exited, Reason: Lost, RestoredBy: "r666"},
+		{RunID: "r666", Name: "db", State: Exited, Reason: Lost},
+	}
+	for ref, want := range map[string]string{"r222": "r222", "r11": "r111", "api": "r111", "db": "r666", "nope": "nope"} {
+		if got, err := restoreRef(recs, ref); err != nil || got != want {
+			t.Errorf("restore %s: %q %v, want %q", ref, got, err, want)
+		}
+	}
+	if _, err := restoreRef(recs, "web"); err == nil || !strings.Contains(err.Error(), `"web" names 2 lost runs (r333, r444): give the run id`) {
+		t.Errorf("two lost runs of one name: %v", err)
+	}
+}
+
+// A run restored after one reboot and lost in a second is restored again, from its own
+// record: the first record says it was restored already, and the conversation the
+// second holds is not taken for held by the first.
+func TestRestoreChainAfterTwoReboots(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toy, err := agentstate.ParseRules("toy.toml", []byte(restoreToyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	const sid = "0b5e3a57-9d5c-4c3e-8f0e-00000000c4a1"
+	now := time.Now()
+	spec := Spec{Name: "agent", Shell: "", Argv: []string{"/bin/sh", "-c", "sleep 30", "toy-agent"}, PTY: true}
+	first := Record{RunID: "rfirst", Name: "agent", Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: Lost,
+		CreatedAt: now, Agent: "toy", SessionID: sid, RestoredBy: "rsecond", OwnerInstanceID: "igone"}
+	second := first
+	second.RunID, second.RestoredBy, second.RestoredFrom, second.CreatedAt = "rsecond", "", "rfirst", now.Add(time.Second)
+	if err := reg.withLock(func() error {
+		if err := reg.write(first); err != nil {
+			return err
+		}
+		return reg.write(second)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Restore(context.Background(), RestoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Restored{}
+	for _, r := range out {
+		got[r.From] = r
+	}
+	if got["rsecond"].ID == "" || got["rsecond"].SessionID != sid || !strings.Contains(got["rfirst"].Skipped, "restored already, as run rsecond") {
+		t.Fatalf("the second reboot's restore: %+v", out)
+	}
+	if info, _ := s.Info(got["rsecond"].ID); info.SessionID != sid || info.RestoredFrom != "rsecond" {
+		t.Errorf("the run restored from the restored run: %+v", info)
+	}
+	s.Cancel(got["rsecond"].ID)
+	waitEnd(t, s, got["rsecond"].ID)
+}
+
+// A restore whose run could not start (its program gone) does not count: the lost
+// record is not marked restored, and a later restore tries it again.
+func TestRestoreThatFailedToStartCanBeTriedAgain(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toy, err := agentstate.ParseRules("toy.toml", []byte(restoreToyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
+	rec := Record{RunID: "rgone", Name: "gone", Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
+		CreatedAt: time.Now(), Agent: "toy", SessionID: "0b5e3a57-9d5c-4c3e-8f0e-0000000009a1", OwnerInstanceID: "igone",
+		Spec: Spec{Name: "gone", Argv: []string{t.TempDir() + "/toy-agent"}, PTY: true}}
+	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
+		t.Fatal(err)
+	}
+	for try := range 2 {
+		out, _ := s.Restore(context.Background(), RestoreOptions{})
+		if len(out) != 1 || out[0].Error == "" || out[0].Skipped != "" {
+			t.Fatalf("try %d: %+v", try, out)
+		}
+		if got, _ := reg.record("rgone"); got.RestoredBy != "" {
+			t.Fatalf("try %d: a run that never started marked the record restored by %s", try, got.RestoredBy)
+		}
+	}
+}

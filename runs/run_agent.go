@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"crypto/subtle"
 	"fmt"
 	"sync"
 	"time"
@@ -261,7 +262,11 @@ func (s *Supervisor) Hook(id string, rep agentstate.HookReport) error {
 	if a == nil {
 		return fmt.Errorf("%s: %w", id, ErrNoAgent)
 	}
-	if id := a.det.Agent().Session.HookID(rep.IDs); id != "" {
+	// A conversation id is taken only from a hook that proves it runs inside this run
+	// (its secret): `corral hook --run ID` from elsewhere, or from another run, cannot
+	// plant a conversation the run does not hold (a restore would resume it).
+	if id := a.det.Agent().Session.HookID(rep.IDs); id != "" && r.secret != "" &&
+		subtle.ConstantTimeCompare([]byte(rep.Secret), []byte(r.secret)) == 1 {
 		r.learnSession(id, "its hook "+rep.Event)
 	}
 	a.evalMu.Lock()

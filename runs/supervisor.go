@@ -168,6 +168,7 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 // record it comes from and the conversation id it resumes.
 type restoring struct {
 	from, session string
+	id            string // the new run's id, chosen (and claimed on the lost record) before it is made
 }
 
 func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
@@ -199,7 +200,7 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 			return "", err
 		}
 	}
-	r, err := s.newRun(spec, named)
+	r, err := s.newRun(spec, named, rs.id)
 	if err != nil {
 		if wt != nil && spec.Worktree.Use == nil {
 			workspace.UndoCreate(s.gitContext(context.Background()), *wt, gitEnvOf(spec))
@@ -232,8 +233,9 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 }
 
 // newRun makes the run of spec; named says its name was given (not derived from its
-// command), and so must not be a prefix of another run's id.
-func (s *Supervisor) newRun(spec Spec, named bool) (*run, error) {
+// command), and so must not be a prefix of another run's id. id is the run's id when
+// it was chosen before (a restore's claim), "" for a new one.
+func (s *Supervisor) newRun(spec Spec, named bool, id string) (*run, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -247,7 +249,9 @@ func (s *Supervisor) newRun(spec Spec, named bool) (*run, error) {
 			}
 		}
 	}
-	id := newID()
+	if id == "" {
+		id = newID()
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: id, secret: newSecret(), spec: spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1), again: make(chan struct{}, 1)}

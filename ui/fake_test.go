@@ -44,6 +44,9 @@ type fakeCore struct {
 	history   []runs.Event      // the log's recent events (History, as client.Remote keeps them)
 	diffs     map[string]string // run id → its diff's text (Diff, diffmode_test.go)
 	lost      []runs.Restored   // the lost runs a restore's dry run finds
+	// leaseWait: the first NoWait dry run finds none, a dead server's lease holding
+	// them this long.
+	leaseWait time.Duration
 }
 
 func newFake(snap ...runs.Info) *fakeCore {
@@ -278,14 +281,23 @@ func (f *fakeCore) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.R
 	if o.DryRun {
 		f.mu.Lock()
 		defer f.mu.Unlock()
+		if f.leaseWait > 0 && o.NoWait && o.Waiting != nil {
+			o.Waiting(len(f.lost), f.leaseWait)
+			f.leaseWait = 0
+			return nil, nil
+		}
 		var out []runs.Restored
 		for _, r := range f.lost {
-			r.Skipped = runs.SkippedDryRun
+			if !r.Fresh {
+				r.Skipped = runs.SkippedDryRun
+			} else if !o.Fresh {
+				r.Skipped = "no conversation id was recorded"
+			}
 			out = append(out, r)
 		}
 		return out, nil
 	}
-	err := f.note("Restore", strings.Join(o.IDs, ","))
+	err := f.note("Restore", strings.Join(o.IDs, ",")+map[bool]string{true: " --fresh"}[o.Fresh])
 	var out []runs.Restored
 	for _, r := range f.lost {
 		if slices.Contains(o.IDs, r.From) {

@@ -215,6 +215,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case restoreOfferMsg:
 		return m.offerRestore(msg)
+	case restoreAgainMsg:
+		return m, restoreOfferCmd(m.core)
 	case RestoredMsg:
 		return m.restored(msg)
 	case probeMsg: // what autoplay may read of the model (autoplay.go)

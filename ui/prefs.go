@@ -20,9 +20,9 @@ type Prefs struct {
 	// Panes is which side panes show beside the terminal pane: "all" (run list,
 	// details, events) or "list" (the run list alone). Unknown is "all".
 	Panes string `json:"panes"`
-	// RestoreAsked are the lost runs the UI last asked to restore (sorted): the
-	// question is asked once for them, whatever the answer, and again only when
-	// another reboot lost others.
+	// RestoreAsked are the lost runs the UI has asked to restore (sorted; those still
+	// offered when it last asked): the question is asked once for each, whatever the
+	// answer, and again only about others another reboot lost.
 	RestoreAsked []string `json:"restore_asked,omitempty"`
 }
 

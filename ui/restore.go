@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -24,8 +25,11 @@ type (
 	// restoreOfferMsg is the dry run's answer: the lost runs a restore would start.
 	restoreOfferMsg struct {
 		runs []runs.Restored
+		wait time.Duration // some runs are known lost only in this long: ask again then
 		err  error
 	}
+	// restoreAgainMsg asks the core again, once a dead server's leases have run out.
+	restoreAgainMsg struct{}
 	// RestoredMsg reports a restore the user said yes to.
 	RestoredMsg struct {
 		Reply api.RestoreReply
@@ -39,41 +43,65 @@ func restoreOfferCmd(c Core) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{DryRun: true})
+		// NoWait: a dry run that waited out a dead server's leases would hold the UI's
+		// other calls (they share its connection) for as long; it answers at once, and
+		// says how long until the runs those leases hold are known.
+		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{DryRun: true, NoWait: true})
 		var would []runs.Restored
 		for _, r := range rep.Runs {
-			if r.Skipped == runs.SkippedDryRun {
+			// Those it would start, and agents that recorded no conversation id,
+			// which start fresh (said so in the question).
+			if r.Skipped == runs.SkippedDryRun || r.Fresh && r.Error == "" {
 				would = append(would, r)
 			}
 		}
-		return restoreOfferMsg{runs: would, err: err}
+		return restoreOfferMsg{runs: would, wait: rep.Wait, err: err}
 	}
 }
 
 // restoreCmd restores the lost runs ids.
 func restoreCmd(c Core, ids []string) tea.Cmd {
 	return func() tea.Msg {
-		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{IDs: ids})
+		// Fresh: an agent run that recorded no id starts a new conversation, as the
+		// question said; the others resume theirs.
+		rep, err := api.Restore.Call(bg, c, api.RestoreArgs{IDs: ids, Fresh: true})
 		return RestoredMsg{Reply: rep, Err: err}
 	}
 }
 
-// offerRestore asks the restore question, unless it was asked about these runs
-// before or another dialog is open (then it is not asked this time).
+// restoreAgainAfter is the margin past a dead server's lease before the core is asked
+// again.
+const restoreAgainAfter = 500 * time.Millisecond
+
+// offerRestore asks the restore question about the runs it was not asked about
+// before, unless another dialog is open (then it is not asked this time). Runs a dead
+// server's lease still holds are asked about once it has run out.
 func (m Model) offerRestore(msg restoreOfferMsg) (tea.Model, tea.Cmd) {
-	if msg.err != nil || len(msg.runs) == 0 {
+	if msg.err != nil {
 		return m, nil
 	}
-	ids := make([]string, len(msg.runs))
-	names := make([]string, len(msg.runs))
-	for i, r := range msg.runs {
-		ids[i], names[i] = r.From, common.Clean(r.Name)
+	if msg.wait > 0 {
+		return m, tea.Tick(msg.wait+restoreAgainAfter, func(time.Time) tea.Msg { return restoreAgainMsg{} })
+	}
+	var ids, all, names []string
+	for _, r := range msg.runs {
+		all = append(all, r.From)
+		if !slices.Contains(m.restoreAsked, r.From) {
+			name := common.Clean(r.Name)
+			if r.Fresh {
+				name += ": fresh, no conversation id was recorded"
+			}
+			ids, names = append(ids, r.From), append(names, name)
+		}
+	}
+	if len(ids) == 0 || m.mode == modeDialog {
+		return m, nil
 	}
 	slices.Sort(ids)
-	if slices.Equal(ids, m.restoreAsked) || m.mode == modeDialog {
-		return m, nil
-	}
-	m.restoreAsked = ids
+	// The runs offered now (those asked about before among them): one restored or
+	// gone since is no longer kept.
+	slices.Sort(all)
+	m.restoreAsked = all
 	noun := "runs"
 	if len(ids) == 1 {
 		noun = "run"
@@ -95,7 +123,11 @@ func (m Model) restored(msg RestoredMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case r.ID != "" && r.Error == "":
 			n++
-			m.events.AddNote(m.now, fmt.Sprintf("restored %s as %s (conversation %s)", common.Clean(r.Name), r.ID, r.SessionID))
+			what := "conversation " + r.SessionID
+			if r.SessionID == "" {
+				what = "fresh: a new conversation"
+			}
+			m.events.AddNote(m.now, fmt.Sprintf("restored %s as %s (%s)", common.Clean(r.Name), r.ID, what))
 		case r.Error != "":
 			m.events.AddNote(m.now, fmt.Sprintf("restore %s: %s", common.Clean(r.Name), common.Clean(r.Error)))
 		default:

@@ -19,6 +19,10 @@ type HookReport struct {
 	// IDs are the payload's top-level strings whose key names an id (session_id,
 	// thread-id): the agent's [session] hook keys pick its conversation id from them.
 	IDs map[string]string `json:",omitempty"`
+	// Secret is the reporting process's run secret (CORRAL_RUN_SECRET in its
+	// environment), not from the payload: only a hook that runs inside the run — whose
+	// secret it inherited — may say which conversation the run holds.
+	Secret string `json:"-"`
 }
 
 // ParseHook reads a hook's JSON payload (Claude Code's or codex's).

@@ -123,7 +123,7 @@ func (s *Session) ResumeArgv(a *Agent, argv []string, id string) (out []string, 
 		name, _, eq := strings.Cut(w, "=")
 		switch {
 		case slices.Contains(s.Drop, name+"="):
-			if !eq {
+			if !eq && takesNext(args, i) {
 				i++ // its value
 			}
 		case slices.Contains(s.Drop, name):
@@ -161,7 +161,7 @@ func (s *Session) FreshArgv(a *Agent, argv []string) []string {
 		name, _, eq := strings.Cut(w, "=")
 		switch {
 		case slices.Contains(s.Drop, name+"="):
-			if !eq {
+			if !eq && takesNext(args, i) {
 				i++
 			}
 		case slices.Contains(s.Drop, name):
@@ -184,6 +184,13 @@ func (s *Session) HookID(ids map[string]string) string {
 		}
 	}
 	return ""
+}
+
+// takesNext reports whether the dropped option args[i] has its value in the next word:
+// there is one and it is no option (claude's --resume and -r may go without one, and
+// open a picker; the option after them is not their value).
+func takesNext(args []string, i int) bool {
+	return i+1 < len(args) && !strings.HasPrefix(args[i+1], "-")
 }
 
 func fill(words []string, id string) []string {

@@ -97,21 +97,38 @@ func TestSessionFileID(t *testing.T) {
 	}
 	env := []string{"CODEX_HOME=" + home}
 	none := func(string) bool { return false }
+	unknown := func(string) FileOwner { return OwnerUnknown }
 	const a, b, c = "aaaaaaaa-0000-0000-0000-000000000001", "bbbbbbbb-0000-0000-0000-000000000002", "cccccccc-0000-0000-0000-000000000003"
 	write(a, dir, start.Add(-time.Hour)) // before the run: not its own
 	write(b, other, time.Now())          // another directory
-	if got := codex.Session.FileID(env, dir, start, none); got != "" {
+	if got := codex.Session.FileID(env, dir, start, none, unknown); got != "" {
 		t.Fatalf("took %q", got)
 	}
 	write(c, dir, time.Now())
-	if got := codex.Session.FileID(env, dir, start, none); got != c {
+	if got := codex.Session.FileID(env, dir, start, none, unknown); got != c {
 		t.Fatalf("got %q, want %q", got, c)
 	}
-	if got := codex.Session.FileID(env, dir, start, func(id string) bool { return id == c }); got != "" {
+	if got := codex.Session.FileID(env, dir, start, func(id string) bool { return id == c }, unknown); got != "" {
 		t.Fatalf("took %q, held by another run", got)
 	}
 	write("dddddddd-0000-0000-0000-000000000004", dir, time.Now())
-	if got := codex.Session.FileID(env, dir, start, none); got != "" {
+	if got := codex.Session.FileID(env, dir, start, none, unknown); got != "" {
 		t.Fatalf("two candidates, took %q", got)
+	}
+	// Who holds a file open settles it: another run's file is never taken, the run's
+	// own is whatever else is there.
+	heldBy := func(id string, o FileOwner) func(string) FileOwner {
+		return func(path string) FileOwner {
+			if strings.Contains(path, id) {
+				return o
+			}
+			return OwnerUnknown
+		}
+	}
+	if got := codex.Session.FileID(env, dir, start, none, heldBy(c, OwnerOther)); got != "dddddddd-0000-0000-0000-000000000004" {
+		t.Errorf("c held open by another run: got %q, want d", got)
+	}
+	if got := codex.Session.FileID(env, dir, start, none, heldBy(c, OwnerThisRun)); got != c {
+		t.Errorf("c held open by this run: got %q, want c", got)
 	}
 }

@@ -13,13 +13,25 @@ import (
 // rule's files key).
 var sessionFileLayouts = []string{"codex"}
 
+// FileOwner is who holds a session file open: the CLI keeps its file open while its
+// conversation goes on, so the process holding it names the run it is.
+type FileOwner int
+
+const (
+	OwnerUnknown FileOwner = iota // no process is seen holding it (or it cannot be told)
+	OwnerThisRun                  // a process of this run holds it
+	OwnerOther                    // only processes of no run, or of another run, hold it
+)
+
 // FileID learns the run's conversation id from the agent's session files, for a CLI
-// that takes no id at launch: the one file begun since the run started (since), in
-// the run's directory (dir), whose id no other run holds (taken). Two such files (two
-// runs of one directory started together) are no answer: the id is never guessed
-// from which file is newest. env is the run's environment (where the CLI keeps its
-// files). It returns "" when no file proves to be the run's.
-func (s *Session) FileID(env []string, dir string, since time.Time, taken func(id string) bool) string {
+// that takes no id at launch: a file begun since the run started (since), in the
+// run's directory (dir), whose id no other run holds (taken). A file a process of the
+// run holds open (owner) is the run's; one only others hold is never taken; of those
+// nobody is seen holding, two are no answer (two runs of one directory started
+// together): the id is never guessed from which file is newest. env is the run's
+// environment (where the CLI keeps its files). It returns "" when no file proves to
+// be the run's.
+func (s *Session) FileID(env []string, dir string, since time.Time, taken func(id string) bool, owner func(path string) FileOwner) string {
 	if s == nil || s.Files != "codex" {
 		return ""
 	}
@@ -32,7 +44,7 @@ func (s *Session) FileID(env []string, dir string, since time.Time, taken func(i
 		home = filepath.Join(h, ".codex")
 	}
 	want := canonical(dir)
-	found := ""
+	found, ambiguous := "", false
 	// Its files are under sessions/YYYY/MM/DD/ (local time): the days from the run's
 	// start to now.
 	seen := map[string]bool{}
@@ -50,19 +62,29 @@ func (s *Session) FileID(env []string, dir string, since time.Time, taken func(i
 			if !strings.HasPrefix(e.Name(), "rollout-") || !strings.HasSuffix(e.Name(), ".jsonl") {
 				continue
 			}
-			if fi, err := e.Info(); err != nil || fi.ModTime().Before(since) {
+			if fi, err := e.Info(); err != nil || fi.ModTime().Before(since.Add(-time.Second)) {
 				continue
 			}
-			id, cwd, at := codexMeta(filepath.Join(d, e.Name()))
+			path := filepath.Join(d, e.Name())
+			id, cwd, at := codexMeta(path)
 			if id == "" || !strings.Contains(e.Name(), id) || canonical(cwd) != want ||
 				at.Before(since.Add(-time.Second)) || (s.ID != nil && !s.ID.MatchString(id)) || taken(id) {
 				continue
 			}
+			switch owner(path) {
+			case OwnerThisRun:
+				return id
+			case OwnerOther:
+				continue
+			}
 			if found != "" && found != id {
-				return "" // two conversations could be the run's: none is taken
+				ambiguous = true // two conversations could be the run's: neither is taken
 			}
 			found = id
 		}
+	}
+	if ambiguous {
+		return ""
 	}
 	return found
 }

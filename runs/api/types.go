@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"time"
 
 	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
@@ -41,12 +42,17 @@ type (
 		DryRun  bool     `json:"dry_run,omitempty"`
 		Fresh   bool     `json:"fresh,omitempty"`
 		BaseEnv []string `json:"base_env,omitempty"`
+		// NoWait: a dry run that answers at once (runs.RestoreOptions.NoWait).
+		NoWait bool `json:"no_wait,omitempty"`
 	}
 	// RestoreReply is what restore did with each lost run, and what it refused of
 	// those named (Refused: one line each, naming the run and why).
 	RestoreReply struct {
 		Runs    []runs.Restored `json:"runs"`
 		Refused []string        `json:"refused,omitempty"`
+		// Wait (a NoWait dry run): runs a dead server's lease still holds are known
+		// lost in this long, and not in Runs yet; ask again then.
+		Wait time.Duration `json:"wait,omitempty"`
 	}
 	// SpawnArgs: BaseEnv travels beside the spec (runs.Spec never puts it in JSON).
 	SpawnArgs struct {

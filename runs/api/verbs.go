@@ -49,16 +49,14 @@ var (
 // restore resolves the runs named (ids, names or prefixes, as every verb takes them)
 // and starts them again; a named run that cannot be is refused, the others go on.
 func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
-	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv}
-	for _, ref := range a.IDs {
-		id, err := Resolve(c, ref)
-		if err != nil {
-			id = ref // a record past the list: restore says what it knows of it
-		}
-		o.IDs = append(o.IDs, id)
-	}
+	var rep RestoreReply
+	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv, NoWait: a.NoWait,
+		Waiting: func(_ int, wait time.Duration) { rep.Wait = wait }}
+	// The refs go as they are: restore resolves them among the records, where a name
+	// is the lost run's (the run it restored has that name too, and is live).
+	o.IDs = a.IDs
 	done, err := c.Restore(ctx, o)
-	rep := RestoreReply{Runs: done}
+	rep.Runs = done
 	if err != nil {
 		if !errors.Is(err, runs.ErrRestore) {
 			return rep, err

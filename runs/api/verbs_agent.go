@@ -38,6 +38,9 @@ type (
 	HookArgs struct {
 		ID      string          `json:"id"`
 		Payload json.RawMessage `json:"payload"`
+		// Secret is the run secret in the hook's environment (CORRAL_RUN_SECRET): the
+		// run learns a conversation id only from a hook whose secret is its own.
+		Secret string `json:"secret,omitempty"`
 	}
 	HookReply struct {
 		ID    string           `json:"id"`
@@ -147,6 +150,7 @@ func hook(_ context.Context, c Core, a HookArgs) (HookReply, error) {
 	if err != nil {
 		return HookReply{}, errorf(CodeBadRequest, "%v", err)
 	}
+	rep.Secret = a.Secret
 	return HookReply{ID: id, State: rep.State, Event: rep.Event}, c.Hook(id, rep)
 }
 

@@ -101,7 +101,8 @@ func hook(_ *client.Client, o *opts, env Env) int {
 		return ExitOK // no server: the run's screen says what it needs
 	}
 	defer c.Close()
-	rep, err := api.Hook.Call(o.ctx, c, api.HookArgs{ID: id, Payload: payload})
+	rep, err := api.Hook.Call(o.ctx, c, api.HookArgs{ID: id, Payload: payload,
+		Secret: os.Getenv(runs.RunSecretEnv)})
 	if o.json && err == nil {
 		printJSON(env.Stdout, rep)
 	}

@@ -459,7 +459,8 @@ func restoredLine(r runs.Restored, dry bool) string {
 	case r.Error != "" && r.ID == "":
 		return fmt.Sprintf("%s (%s): not started: %s", r.From, r.Name, r.Error)
 	case r.Error != "":
-		return fmt.Sprintf("%s (%s) → %s: %s", r.From, r.Name, r.ID, r.Error)
+		return fmt.Sprintf("%s (%s): not started (run %s ended at once): %s; fix that and run corral restore %s again",
+			r.From, r.Name, r.ID, r.Error, r.From)
 	case r.ID != "":
 		return fmt.Sprintf("%s (%s) → %s: %s in %s", r.From, r.Name, r.ID, what, r.Dir)
 	case dry && r.Skipped == runs.SkippedDryRun:
