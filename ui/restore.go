@@ -55,7 +55,7 @@ func restoreOfferCmd(c Core) tea.Cmd {
 				would = append(would, r)
 			}
 		}
-		return restoreOfferMsg{runs: would, wait: rep.Wait, err: err}
+		return restoreOfferMsg{runs: would, wait: time.Duration(rep.WaitMS) * time.Millisecond, err: err}
 	}
 }
 

@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"time"
 
 	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
@@ -50,9 +49,9 @@ type (
 	RestoreReply struct {
 		Runs    []runs.Restored `json:"runs"`
 		Refused []string        `json:"refused,omitempty"`
-		// Wait (a NoWait dry run): runs a dead server's lease still holds are known
-		// lost in this long, and not in Runs yet; ask again then.
-		Wait time.Duration `json:"wait,omitempty"`
+		// WaitMS (a NoWait dry run): runs a dead server's lease still holds are known
+		// lost in this many milliseconds, and not in Runs yet; ask again then.
+		WaitMS int64 `json:"wait_ms,omitempty"`
 	}
 	// SpawnArgs: BaseEnv travels beside the spec (runs.Spec never puts it in JSON).
 	SpawnArgs struct {

@@ -51,7 +51,7 @@ var (
 func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
 	var rep RestoreReply
 	o := runs.RestoreOptions{DryRun: a.DryRun, Fresh: a.Fresh, BaseEnv: a.BaseEnv, NoWait: a.NoWait,
-		Waiting: func(_ int, wait time.Duration) { rep.Wait = wait }}
+		Waiting: func(_ int, wait time.Duration) { rep.WaitMS = wait.Milliseconds() }}
 	// The refs go as they are: restore resolves them among the records, where a name
 	// is the lost run's (the run it restored has that name too, and is live).
 	o.IDs = a.IDs

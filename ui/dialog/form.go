@@ -23,7 +23,7 @@ type Form struct {
 	keys       *KeyMap
 	fields     [4]lineinput.Model // command, timeout, no-output timeout, branch
 	kind       formKind
-	failEscape bool // escape policy fail; own (the default) otherwise (issue 14.1)
+	failEscape bool // escape policy fail (an escapee ends the run); own, the default, otherwise
 	worktree   bool // a git worktree of its own, on the branch field's branch
 	// focus: 0 command, 1 kind, 2 timeout, 3 no-output, 4 worktree, 5 branch,
 	// 6 escapes, 7 host
