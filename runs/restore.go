@@ -362,8 +362,11 @@ func (s *Supervisor) claimRestore(rec Record, by string) (refused string, err er
 			if err != nil {
 				return err
 			}
-			if holder := heldInRecords(recs, cur.RunID, sid); holder != "" {
+			if holder, live := heldInRecords(recs, cur, sid); live {
 				refused = fmt.Sprintf("its conversation %s is held by live run %s: end that run first, or leave this one", sid, holder)
+				return nil
+			} else if holder != "" {
+				refused = fmt.Sprintf("its conversation %s went on in run %s, which a restore started from another record of it: that run holds it now (restore it, if it is lost)", sid, holder)
 				return nil
 			}
 		}
@@ -373,28 +376,33 @@ func (s *Supervisor) claimRestore(rec Record, by string) (refused string, err er
 	return refused, err
 }
 
-// heldInRecords is the run of recs (other than the record from) that holds
-// conversation sid: a record not ended with it, or the run a restore of a record with
-// it claimed that has no ended record yet (starting, in another Corral); "" if none.
-func heldInRecords(recs []Record, from, sid string) string {
+// heldInRecords is the run of recs (other than from's) that holds conversation sid:
+// live, a record not ended with it, or the run a restore of another record with it
+// claimed that has no ended record yet (starting, in another Corral); else, not live,
+// the run such a restore started that has ended since (the conversation went on
+// there: from's copy of the id is stale, and that run's own record is the one to
+// restore). "" if none.
+func heldInRecords(recs []Record, from Record, sid string) (holder string, live bool) {
 	byID := map[string]Record{}
 	for _, r := range recs {
 		byID[r.RunID] = r
 	}
+	stale := ""
 	for _, r := range recs {
-		if r.RunID == from || r.SessionID != sid {
+		if r.RunID == from.RunID || r.SessionID != sid {
 			continue
 		}
 		if r.State != Exited {
-			return r.RunID
+			return r.RunID, true
 		}
-		if by := r.RestoredBy; by != "" {
+		if by := r.RestoredBy; by != "" && by != from.RunID { // from itself: a chain of restores
 			if b, ok := byID[by]; !ok || b.State != Exited {
-				return by
+				return by, true
 			}
+			stale = by
 		}
 	}
-	return ""
+	return stale, false
 }
 
 // unclaimRestore takes back a claim (by) whose run was never made.

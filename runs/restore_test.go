@@ -297,3 +297,40 @@ func TestRestoreThatFailedToStartCanBeTriedAgain(t *testing.T) {
 		}
 	}
 }
+
+// Two lost records of one conversation: once a restore of one started a run with it,
+// the other is not resumed, even after that run ended (a Corral restored it and quit
+// before another Corral came to the second record): the conversation went on there.
+func TestRestoreOfAConversationThatWentOnElsewhere(t *testing.T) {
+	reg, err := OpenRegistry(t.TempDir(), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toy, err := agentstate.ParseRules("toy.toml", []byte(restoreToyRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	const sid = "0b5e3a57-9d5c-4c3e-8f0e-00000000beef"
+	rec := func(id string, reason Reason, restoredBy, from string, age time.Duration) Record {
+		return Record{RunID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
+			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-age), Agent: "toy", SessionID: sid,
+			RestoredBy: restoredBy, RestoredFrom: from, OwnerInstanceID: "igone"}
+	}
+	if err := reg.withLock(func() error {
+		for _, r := range []Record{rec("rlosta", Lost, "rnew", "", 3*time.Hour), rec("rlostb", Lost, "", "", 2*time.Hour),
+			rec("rnew", SupervisorShutdown, "", "rlosta", time.Hour)} {
+			if err := reg.write(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithRegistry(reg), WithAgents(agentstate.Builtin().With(toy)))
+	out, err := s.Restore(context.Background(), RestoreOptions{IDs: []string{"rlostb"}})
+	if !errors.Is(err, ErrRestore) || !strings.Contains(err.Error(), "went on in run rnew") {
+		t.Fatalf("restore of a conversation that went on in another run: %v %+v", err, out)
+	}
+}
