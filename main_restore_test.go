@@ -14,6 +14,8 @@ import (
 
 	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
+	"corral/demo/testkit/gittest"
+	"corral/reaper"
 	"corral/runs/workspace"
 )
 
@@ -158,16 +160,10 @@ func decodeInfo(t *testing.T, id string, r result) runJSON {
 // says so; an id a live run holds is refused, naming that run.
 func TestRestoreAfterReboot(t *testing.T) {
 	env, state, bin := restoreEnv(t)
-	env = append(env, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t",
-		"GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	env = append(env, gittest.Isolation...)
 	dir := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
-		git := exec.Command("git", args...)
-		git.Dir, git.Env = dir, append(os.Environ(), env...)
-		if out, err := git.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
 	log := filepath.Join(t.TempDir(), "toy.log")
 	spawn := func(name string, extra []string, argv ...string) string {
 		t.Helper()
@@ -180,8 +176,6 @@ func TestRestoreAfterReboot(t *testing.T) {
 		return strings.TrimSpace(r.stdout)
 	}
 	pinned := spawn("pinned", []string{"--worktree"}, filepath.Join(bin, "pinned-agent"), "do-the-task")
-	srv := serverPID(t, state)
-	keeper := keeperPID(t, state)
 	learnt := spawn("learnt", []string{"--env", "TOY_LEARNT=1"}, filepath.Join(bin, "learnt-agent"))
 	plain := spawn("plain", nil, "sleep", "600")
 	eventually.True(t, 20*time.Second, "both toys to start and the learnt one's id to be learnt", func() bool {
@@ -211,12 +205,17 @@ func TestRestoreAfterReboot(t *testing.T) {
 		!slices.Contains(start, "start "+learn.SessionID+" "+canon(t, dir)+" mark=learnt args=") {
 		t.Fatalf("the toys started as %q; want pinned with %s, learnt with %s", start, pin.SessionID, learn.SessionID)
 	}
-	// The reboot.
+	// The reboot: the server and the keeper as they are now, and the runs, each of
+	// them still there (a process gone before it is named, not left to a bare pid).
+	srv, keeper := serverPID(t, state), keeperPID(t, state)
 	var procs []int
 	for _, id := range []string{pinned, learnt, plain, twin} {
 		procs = append(procs, infoOf(t, env, id).PID)
 	}
-	for _, pid := range append([]int{keeper, srv}, procs...) {
+	for i, pid := range append([]int{keeper, srv}, procs...) {
+		if _, err := reaper.Identify(pid); err != nil {
+			t.Fatalf("%s (pid %d) is gone before the reboot: %v", []string{"the keeper", "the server", "pinned", "learnt", "plain", "twin"}[i], pid, err)
+		}
 		fp := testkit.Pin(t, pid)
 		fp.Signal(syscall.SIGKILL)
 	}
