@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -398,5 +399,47 @@ func TestCgroupKeptBeforeItsPID(t *testing.T) {
 	if onDisk, _ := reg.record(id); rec.PID != root.Process.Pid || onDisk.PID != rec.PID || onDisk.State != Running ||
 		onDisk.Fingerprint.PID != rec.PID || onDisk.OwnerInstanceID != reg.Instance() {
 		t.Errorf("stolen record %+v, on disk %+v: want the kept root's pid, running, this instance's", rec, onDisk)
+	}
+}
+
+// A run closed lost while its cgroup was still populated (its killed processes not yet
+// reaped: a zombie keeps a cgroup populated) leaves the cgroup; once it is empty, a
+// later reconcile removes it, and so does the supervisor's shutdown.
+func TestCgroupOfALostRunRemovedOnceEmpty(t *testing.T) {
+	base := FindCgroups("")
+	if base.Dir == "" {
+		t.Skip(base.Reason)
+	}
+	for _, by := range []string{"reconcile", "shutdown"} {
+		t.Run(by, func(t *testing.T) {
+			reg := openReg(t, t.TempDir())
+			id := newID()
+			cg, err := reaper.NewCgroup(base.Dir, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cg.Remove() })
+			if err := reg.withLock(func() error {
+				return reg.write(Record{RunID: id, Name: "lost", Backend: KindPipe, State: Exited, Reason: Lost,
+					PID: 4242, CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path, OwnerInstanceID: "igone"})
+			}); err != nil {
+				t.Fatal(err)
+			}
+			s, err := New(WithRegistry(reg), WithDefaults(testDefaults()), WithCgroups(base))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Shutdown(context.Background())
+			if by == "reconcile" {
+				if _, err := s.Reconcile(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				s.Shutdown(context.Background())
+			}
+			if _, err := os.Stat(cg.Path); !os.IsNotExist(err) {
+				t.Fatalf("the lost run's empty cgroup %s is still there after %s (%v)", cg.Path, by, err)
+			}
+		})
 	}
 }

@@ -121,12 +121,30 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 // expire removes an exited record whose TTL has passed: the finished-run TTL, or
 // RestorableTTL for a record a restore would still start.
 func (s *Supervisor) expire(t tx, rec Record) {
+	s.sweepCgroup(rec)
 	ttl := s.cfg.FinishedTTL
 	if restorable(rec) {
 		ttl = max(ttl, RestorableTTL)
 	}
 	if s.reg.now().Sub(rec.UpdatedAt) > ttl {
 		t.drop(rec.RunID)
+	}
+}
+
+// sweepCgroup removes the cgroup of an ended run of this state dir once it is empty.
+// A run closed lost while its killed processes were still waiting to be reaped (a
+// zombie keeps its cgroup populated, and after a crash their parent is init, which
+// reaps in its own time) kept its cgroup then; rmdir removes only an empty one.
+func (s *Supervisor) sweepCgroup(rec Record) {
+	if rec.State != Exited || rec.Cgroup == "" || s.reg.foreignRecord(rec) != "" {
+		return
+	}
+	cg, err := recordCgroup(rec)
+	if err != nil {
+		return
+	}
+	if p, err := cg.Populated(); err == nil && !p {
+		cg.Remove()
 	}
 }
 
