@@ -493,7 +493,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.waitWriters(ctx) // the final records of runs whose write was retried (issue 15 item 11)
-	if s.reg != nil { // the emptied cgroups of runs a reconcile closed lost (sweepCgroup)
+	if s.reg != nil {  // the emptied cgroups of runs a reconcile closed lost (sweepCgroup)
 		recs, _ := s.reg.List()
 		for _, rec := range recs {
 			s.sweepCgroup(rec)
