@@ -117,13 +117,10 @@ func (h Host) DialStart() (*Client, error) { return h.DialContext(context.Backgr
 // has none. A far end that does not greet in time, or answers something else than
 // the protocol (helloMax), is one error saying so; its ssh is ended.
 func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
-	limit := DialLimit
-	if d, ok := ctx.Deadline(); ok {
-		limit = time.Until(d)
-	}
+	limit, stated := limitOf(ctx, DialLimit)
 	// The dial's own deadline, whose cause says what was waited for (ctx's own, if it
 	// comes first, is worded so too).
-	late := fmt.Errorf("%w within %v: ssh did not connect, or corral there did not greet", ErrNoAnswer, limit.Round(time.Millisecond))
+	late := fmt.Errorf("%w within %v: ssh did not connect, or corral there did not greet", ErrNoAnswer, stated)
 	ctx, cancel := context.WithTimeoutCause(ctx, limit, late)
 	defer cancel()
 	args := []string{"proxy"}
@@ -148,6 +145,42 @@ func (h Host) DialContext(ctx context.Context, start bool) (*Client, error) {
 	return c, nil
 }
 
+// limitKey holds the limit a WithLimit context was given, with the deadline it set.
+type limitKey struct{}
+
+type statedLimit struct {
+	d        time.Duration
+	deadline time.Time
+}
+
+// WithLimit is context.WithTimeout(ctx, d) that also remembers d, so a host call
+// made under it names the limit the user set ("within 5s") rather than what was
+// left of it when the call began ("within 4.999s").
+func WithLimit(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if pd, ok := ctx.Deadline(); ok && time.Until(pd) < d {
+		return context.WithTimeout(ctx, d) // the parent's, shorter, is the limit
+	}
+	l := &statedLimit{d: d}
+	ctx, cancel := context.WithTimeout(context.WithValue(ctx, limitKey{}, l), d)
+	l.deadline, _ = ctx.Deadline()
+	return ctx, cancel
+}
+
+// limitOf is how long a call under ctx may take (what remains of its deadline, or
+// dflt without one) and how to name that limit: WithLimit's own when it set the
+// deadline (not an earlier one set under it), else the remainder to the millisecond.
+func limitOf(ctx context.Context, dflt time.Duration) (limit, stated time.Duration) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return dflt, dflt
+	}
+	limit = time.Until(d)
+	if l, ok := ctx.Value(limitKey{}).(*statedLimit); ok && l.deadline.Equal(d) {
+		return limit, l.d
+	}
+	return limit, limit.Round(time.Millisecond)
+}
+
 // Output runs `corral ARGS…` on the host over ssh and returns what it printed,
 // within OutputLimit and OutputMax; a failure is worded as Dial's.
 func (h Host) Output(args ...string) ([]byte, error) {
@@ -157,11 +190,8 @@ func (h Host) Output(args ...string) ([]byte, error) {
 // OutputContext is Output within ctx's deadline (OutputLimit when it has none): ssh
 // is killed when it passes, or when the command prints more than OutputMax.
 func (h Host) OutputContext(ctx context.Context, args ...string) ([]byte, error) {
-	limit := OutputLimit
-	if d, ok := ctx.Deadline(); ok {
-		limit = time.Until(d)
-	}
-	late := fmt.Errorf("%w within %v: ssh did not connect, or corral %s there did not finish", ErrNoAnswer, limit.Round(time.Millisecond), args[0])
+	limit, stated := limitOf(ctx, OutputLimit)
+	late := fmt.Errorf("%w within %v: ssh did not connect, or corral %s there did not finish", ErrNoAnswer, stated, args[0])
 	ctx, cancel := context.WithTimeoutCause(ctx, limit, late)
 	defer cancel()
 	ctx, stop := context.WithCancelCause(ctx)

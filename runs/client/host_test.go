@@ -1,8 +1,10 @@
 package client
 
 import (
+	"context"
 	"slices"
 	"testing"
+	"time"
 )
 
 // The remote command is one line for the remote shell: every word quoted when it
@@ -19,5 +21,31 @@ func TestHostCommand(t *testing.T) {
 	t.Setenv("CORRAL_SSH", "")
 	if got := (Host{SSH: "b"}).Command("proxy").Args; !slices.Equal(got, []string{"ssh", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3", "--", "b", "corral proxy"}) {
 		t.Errorf("default: %q", got)
+	}
+}
+
+// A call under WithLimit names the limit as set, however much of it had passed
+// when the call began; under a shorter deadline set inside it, or a plain one, it
+// names what remained.
+func TestLimitStated(t *testing.T) {
+	ctx, cancel := WithLimit(context.Background(), 5*time.Second)
+	defer cancel()
+	if limit, stated := limitOf(ctx, time.Minute); stated != 5*time.Second || limit > 5*time.Second {
+		t.Errorf("under WithLimit(5s): limit %v, stated %v; want at most 5s, stated 5s", limit, stated)
+	}
+	inner, cancel2 := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel2()
+	if _, stated := limitOf(inner, time.Minute); stated > 2*time.Second || stated < time.Second {
+		t.Errorf("a shorter deadline inside WithLimit is stated as %v, want its own remainder", stated)
+	}
+	short, cancel3 := context.WithTimeout(context.Background(), time.Second)
+	defer cancel3()
+	outer, cancel4 := WithLimit(short, 5*time.Second)
+	defer cancel4()
+	if _, stated := limitOf(outer, time.Minute); stated > time.Second {
+		t.Errorf("WithLimit(5s) under a 1s deadline is stated as %v, want at most 1s", stated)
+	}
+	if limit, stated := limitOf(context.Background(), time.Minute); limit != time.Minute || stated != time.Minute {
+		t.Errorf("without a deadline: %v, %v; want the default", limit, stated)
 	}
 }

@@ -135,7 +135,7 @@ func Main(name string, args []string, env Env) int {
 	o.ctx = context.Background()
 	if o.timeout > 0 {
 		var cancel context.CancelFunc
-		o.ctx, cancel = context.WithTimeout(o.ctx, o.timeout)
+		o.ctx, cancel = client.WithLimit(o.ctx, o.timeout)
 		defer cancel()
 	}
 	if v.local {

@@ -41,7 +41,7 @@ func listRemote(h client.Host, all bool, timeout time.Duration) (listing.Doc, er
 	ctx := context.Background()
 	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = client.WithLimit(ctx, timeout)
 		defer cancel()
 	}
 	out, err := h.OutputContext(ctx, args...)
