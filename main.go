@@ -23,6 +23,7 @@ import (
 
 	"corral/config"
 	"corral/demo"
+	"corral/demo/export"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -36,6 +37,7 @@ import (
 	"corral/runs/parity"
 	"corral/runs/server"
 	"corral/ui/launch"
+	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -126,13 +128,15 @@ type command struct {
 var commands map[string]command
 
 // commandOrder is corral --help's order.
-var commandOrder = []string{"demo", "check", "replay", "run", "parity", "ls", "reconcile", "attach", "proxy", "server", "doctor"}
+var commandOrder = []string{"demo", "check", "replay", "export", "run", "parity", "ls", "reconcile", "attach", "proxy", "server", "doctor"}
 
 func init() {
 	commands = map[string]command{
-		"demo":      {"[--autoplay]", "open the UI on the built-in demo scenario", cmdDemo},
-		"check":     {"[FILE]", "validate a config file and print the effective config", cmdCheck},
-		"replay":    {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
+		"demo":   {"[--autoplay]", "open the UI on the built-in demo scenario", cmdDemo},
+		"check":  {"[FILE]", "validate a config file and print the effective config", cmdCheck},
+		"replay": {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
+		"export": {"[flags] FILE.cast|RUN OUT.svg|OUT.gif|OUT.png", "a recording (a run's, by id or name) as an animated SVG or GIF, or a\n" +
+			"still picture (--at, --last), drawn as its pane showed it", cmdExport},
 		"run":       {"[flags] -- CMD [ARGS...]", "run one command under supervision in the foreground", cmdRun},
 		"parity":    {"[flags] -- CMD [ARGS...]", "run it in a PTY and with pipes at once; show what differs", cmdParity},
 		"ls":        {"[--json] [--all] [--host H] [--timeout DUR]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
@@ -969,6 +973,43 @@ func cmdReplay(args []string) int {
 	}
 	defer os.RemoveAll(dir)
 	return uiExit(launch.Replay(dir, path, cols, rows, *speed, warn))
+}
+
+// cmdExport writes a recording as a picture (demo/export).
+func cmdExport(args []string) int {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	f := export.AddFlags(fs)
+	stateDir := fs.String("state-dir", "", "state directory (to find a run's recording)")
+	if code, ok := parseCommand("export", fs, args, ""); !ok {
+		return code
+	}
+	opts, err := f.Options()
+	if err == nil && fs.NArg() != 2 {
+		err = errors.New("want a FILE.cast or RUN and an OUT file")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral export: %v (corral export --help)\n", err)
+		return exitUsage
+	}
+	src, err := launch.Recording(fs.Arg(0), *stateDir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral export: %v\n", err)
+		return exitUsage
+	}
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		opts.Progress = export.ProgressTo(os.Stderr, "corral export")
+	}
+	res, err := export.File(src, fs.Arg(1), opts)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral export: %v\n", err)
+		return exitFailure
+	}
+	if res.Stopped != nil {
+		fmt.Fprintf(os.Stderr, "corral export: %v\n", res.Stopped)
+	}
+	fmt.Fprintf(os.Stderr, "corral export: wrote %s (%d frames, %s, %d bytes)\n", fs.Arg(1), res.Frames,
+		res.Duration.Round(10*time.Millisecond), res.Bytes)
+	return 0
 }
 
 // cmdLs is corral ls: the registry's runs here; with [[host]] entries in the config,

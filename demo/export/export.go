@@ -1,0 +1,212 @@
+package export
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"corral/demo/export/raster"
+	"corral/demo/export/svg"
+	"corral/demo/export/theme"
+	"corral/ptyhost/screen/grid"
+)
+
+// Options are an export's: the timing, how it is drawn, and where progress goes.
+type Options struct {
+	Timing
+	Theme string // a named theme or a theme file ("" the default)
+	Font  string // a font file for GIF and PNG ("" Go Mono)
+	Loop  int    // how many times an animation plays (0 for ever)
+	// Progress, when not nil, is told what part of the export is done (0–1).
+	Progress func(done float64)
+}
+
+// Formats are the extensions an output may have.
+var Formats = []string{".svg", ".gif", ".png"}
+
+// Result is what an export wrote.
+type Result struct {
+	Frames   int
+	Duration time.Duration // of the animation, once
+	Bytes    int64
+	Events   int
+	// Stopped, when not nil, is the line at which the reading stopped (a *LineError):
+	// what came before it was exported.
+	Stopped error
+}
+
+// Format returns the format of an output path from its extension, or an error naming
+// it.
+func Format(out string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(out))
+	for _, f := range Formats {
+		if ext == f {
+			return ext, nil
+		}
+	}
+	if ext == "" {
+		return "", fmt.Errorf("%s: no extension to tell the format by (want %s)", out, strings.Join(Formats, ", "))
+	}
+	return "", fmt.Errorf("%s: unknown format %s (want %s)", out, ext, strings.Join(Formats, ", "))
+}
+
+// File exports the recording at src to out, the format by out's extension. Every
+// input is checked before the recording is read; out is written to a temporary file
+// beside it and renamed, so that a failed export leaves nothing at out.
+func File(src, out string, o Options) (Result, error) {
+	format, err := Format(out)
+	if err != nil {
+		return Result{}, err
+	}
+	th, err := theme.Get(o.Theme)
+	if err != nil {
+		return Result{}, err
+	}
+	var painter *raster.Painter
+	if format != ".svg" {
+		fonts, err := raster.LoadFonts(o.Font, raster.DefaultSize)
+		if err != nil {
+			return Result{}, err
+		}
+		painter = raster.New(th, fonts)
+	}
+	if err := checkDir(out); err != nil {
+		return Result{}, err
+	}
+	f, err := openRegular(src)
+	if err != nil {
+		return Result{}, err
+	}
+	defer f.Close()
+	size := int64(1)
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		size = st.Size()
+	}
+	report := func(float64) {}
+	if o.Progress != nil {
+		report = o.Progress
+	}
+	if format == ".png" && !o.Still {
+		o.Still, o.At = true, time.Duration(1<<62) // a picture of the end, unless --at
+	}
+	m, err := Play(f, o.Timing, func(read int64) { report(0.5 * float64(read) / float64(size)) })
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", src, err)
+	}
+	res := Result{Frames: len(m.Grids), Duration: m.End, Events: m.Events, Stopped: m.Stopped}
+	if res.Stopped != nil {
+		res.Stopped = fmt.Errorf("%s: %w", src, m.Stopped)
+	}
+	var buf bytes.Buffer
+	switch format {
+	case ".svg":
+		err = svg.Write(&buf, th, m.Grids, m.At, m.End, o.Loop)
+	case ".gif":
+		err = raster.WriteGIF(&buf, painter, m.Grids, m.At, m.End, o.Loop, func(done int) {
+			report(0.5 + 0.5*float64(done)/float64(len(m.Grids)))
+		})
+	case ".png":
+		err = png.Encode(&buf, painter.Paint(m.Grids[len(m.Grids)-1]))
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Bytes = int64(buf.Len())
+	report(1)
+	return res, WriteFile(out, buf.Bytes())
+}
+
+// Screen writes one grid (a run's screen now) to out as SVG or PNG.
+func Screen(g *grid.Grid, out, themeName, fontPath string) error {
+	format, err := Format(out)
+	if err == nil && format == ".gif" {
+		err = fmt.Errorf("%s: a screen is one picture: .svg or .png", out)
+	}
+	if err != nil {
+		return err
+	}
+	data, err := Picture(g, format, themeName, fontPath)
+	if err != nil {
+		return err
+	}
+	if err := checkDir(out); err != nil {
+		return err
+	}
+	return WriteFile(out, data)
+}
+
+// Picture draws one grid as format (".svg" or ".png").
+func Picture(g *grid.Grid, format, themeName, fontPath string) ([]byte, error) {
+	th, err := theme.Get(themeName)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if format == ".svg" {
+		err = svg.Write(&buf, th, []*grid.Grid{g}, []time.Duration{0}, 0, 0)
+		return buf.Bytes(), err
+	}
+	fonts, err := raster.LoadFonts(fontPath, raster.DefaultSize)
+	if err != nil {
+		return nil, err
+	}
+	var img image.Image = raster.New(th, fonts).Paint(g)
+	err = png.Encode(&buf, img)
+	return buf.Bytes(), err
+}
+
+// checkDir fails when out's directory does not exist.
+func checkDir(out string) error {
+	dir := filepath.Dir(out)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s: no such directory %s", out, dir)
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s: %s is not a directory", out, dir)
+	}
+	return nil
+}
+
+// WriteFile writes data to path through a temporary file in its directory, renamed
+// into place once whole.
+func WriteFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(tmp, bytes.NewReader(data))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// openRegular opens a recording: a regular file only (a FIFO would block, a device
+// never end).
+func openRegular(path string) (*os.File, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return os.Open(path)
+}

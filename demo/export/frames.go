@@ -1,0 +1,277 @@
+// Package export turns a recording (an asciicast v2 file, as Corral writes for every
+// PTY run) into pictures for a README: an animated or still SVG, a GIF, a PNG. The
+// recording is played through Corral's own terminal emulator (ptyhost/screen, the
+// panes'), so a picture shows what the pane showed, cell for cell. frames.go plays a
+// recording into timed frames; export.go writes them to a file; the drawing is
+// svg's and raster's.
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"corral/ptyhost/screen"
+	"corral/ptyhost/screen/grid"
+)
+
+// lineCap bounds one line of a recording.
+const lineCap = 4 << 20
+
+// ErrNotCast: the file is not an asciicast v2 recording.
+var ErrNotCast = errors.New("not an asciicast v2 recording")
+
+// Timing is what of a recording is exported and how fast.
+type Timing struct {
+	From, To  time.Duration // the part of the recording (To 0: to its end)
+	IdleLimit time.Duration // a pause longer than this is shortened to it (0: kept)
+	Speed     float64       // 2 plays twice as fast (0: 1)
+	FPS       int           // at most this many frames a second (0: no cap)
+	Hold      time.Duration // how long the last frame stays before the end (or a loop)
+	// At a time of the recording: one frame, the screen then (Still).
+	At    time.Duration
+	Still bool
+	// Cols, Rows: the frames' size, cropped or padded from the top left (0: the
+	// recording's).
+	Cols, Rows int
+}
+
+// Movie is a recording's frames: Grids[k] shows from At[k] on, the last until End.
+type Movie struct {
+	Grids []*grid.Grid
+	At    []time.Duration
+	End   time.Duration
+	// Events is how many events were played; Stopped, when not nil, why the reading
+	// stopped before the end of the file (a *LineError).
+	Events  int
+	Stopped error
+}
+
+// LineError is a line of a recording that is not an event: what came before it is
+// exported.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line %d is not a valid event (%v): exported what comes before it", e.Line, e.Err)
+}
+
+// Play reads the recording in r and plays it through a screen into frames as t
+// says. progress, when not nil, is called with the bytes read so far.
+func Play(r io.Reader, t Timing, progress func(read int64)) (*Movie, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := readLine(br)
+	var h struct{ Version, Width, Height int }
+	if len(head) == 0 || json.Unmarshal(head, &h) != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		return nil, ErrNotCast
+	}
+	cols, rows := t.Cols, t.Rows
+	if cols <= 0 {
+		cols = h.Width
+	}
+	if rows <= 0 {
+		rows = h.Height
+	}
+	p := &player{t: t, scr: screen.NewScreen(h.Width, h.Height), cols: cols, rows: rows, m: &Movie{}}
+	if t.Speed <= 0 {
+		p.t.Speed = 1
+	}
+	if t.FPS > 0 {
+		p.gap = time.Second / time.Duration(t.FPS)
+	}
+	read := int64(len(head)) + 1
+	lineNo := 1
+	var last time.Duration
+	for err == nil {
+		var line []byte
+		line, err = readLine(br)
+		lineNo++
+		read += int64(len(line)) + 1
+		if err != nil && !errors.Is(err, io.EOF) {
+			p.m.Stopped = &LineError{Line: lineNo, Err: err}
+			break
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		at, kind, data, perr := parseEvent(line)
+		if perr != nil {
+			p.m.Stopped = &LineError{Line: lineNo, Err: perr}
+			break
+		}
+		at = max(at, last) // a time going backwards is taken as the one before
+		last = at
+		if p.event(at, kind, data) {
+			break
+		}
+		if progress != nil {
+			progress(read)
+		}
+	}
+	p.finish()
+	return p.m, nil
+}
+
+// player turns events into frames.
+type player struct {
+	t          Timing
+	scr        *screen.Screen
+	cols, rows int
+	m          *Movie
+	gap        time.Duration // the shortest time between two frames
+	started    bool          // the first event at or after From was seen
+	lastAt     time.Duration // the recording's time of the event before
+	out        time.Duration // the output's time of the event before
+	pending    bool          // events played since the last frame
+	pendingAt  time.Duration // the output time the pending frame shows from
+	done       bool
+}
+
+// event plays one event of the recording at at; true once no more are wanted.
+func (p *player) event(at time.Duration, kind, data string) bool {
+	if p.t.Still {
+		if at > p.t.At {
+			return true
+		}
+		p.apply(kind, data)
+		return false
+	}
+	if p.t.To > 0 && at > p.t.To {
+		return true
+	}
+	if at < p.t.From {
+		p.apply(kind, data) // what the screen shows at From
+		return false
+	}
+	if !p.started {
+		p.started = true
+		p.lastAt = p.t.From
+		p.snapshot(0, false)
+	}
+	gap := at - p.lastAt
+	if p.t.IdleLimit > 0 {
+		gap = min(gap, p.t.IdleLimit)
+	}
+	p.lastAt = at
+	p.out += time.Duration(float64(gap) / p.t.Speed)
+	if p.pending && p.out >= p.pendingAt+p.gap && p.snapshot(p.pendingAt, false) {
+		p.pending = false
+	}
+	if !p.pending {
+		p.pending, p.pendingAt = true, p.out
+	}
+	p.apply(kind, data)
+	return false
+}
+
+func (p *player) apply(kind, data string) {
+	p.m.Events++
+	switch kind {
+	case "o":
+		p.scr.Write([]byte(data))
+	case "r":
+		if c, r, ok := parseSize(data); ok {
+			p.scr.Resize(c, r)
+		}
+	}
+}
+
+// snapshot adds the screen as a frame from output time at, unless it shows what
+// the frame before does. A screen in the middle of a synchronized update (?2026)
+// is not a frame yet, unless final: false then.
+func (p *player) snapshot(at time.Duration, final bool) bool {
+	if !final && p.scr.State().SyncOutput {
+		return false
+	}
+	g := grid.FromScreen(p.scr).Crop(p.cols, p.rows)
+	if n := len(p.m.Grids); n > 0 && p.m.Grids[n-1].Equal(g) {
+		return true
+	}
+	p.m.Grids = append(p.m.Grids, g)
+	p.m.At = append(p.m.At, at)
+	return true
+}
+
+// finish adds the last frame and sets the end.
+func (p *player) finish() {
+	if p.t.Still {
+		p.snapshot(0, true)
+		return
+	}
+	if !p.started {
+		p.snapshot(0, true)
+	}
+	if p.pending {
+		p.snapshot(p.pendingAt, true)
+	}
+	end := p.out
+	if p.t.To > 0 && p.t.To > p.lastAt && p.m.Stopped == nil {
+		gap := p.t.To - p.lastAt
+		if p.t.IdleLimit > 0 {
+			gap = min(gap, p.t.IdleLimit)
+		}
+		end += time.Duration(float64(gap) / p.t.Speed)
+	}
+	p.m.End = max(end, p.m.At[len(p.m.At)-1]) + p.t.Hold
+}
+
+// readLine reads one line without its newline; a line over lineCap is an error.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		line = append(line, part...)
+		if len(line) > lineCap {
+			return nil, fmt.Errorf("a line over %d bytes", lineCap)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		return line, err
+	}
+}
+
+// parseEvent reads an event line: [seconds, "o"|"r"|…, "data"].
+func parseEvent(line []byte) (at time.Duration, kind, data string, err error) {
+	var ev []json.RawMessage
+	if err := json.Unmarshal(line, &ev); err != nil {
+		return 0, "", "", errors.New("not JSON: a truncated or corrupt line")
+	}
+	if len(ev) != 3 {
+		return 0, "", "", fmt.Errorf("%d fields, not 3", len(ev))
+	}
+	var sec float64
+	if json.Unmarshal(ev[0], &sec) != nil || sec < 0 || math.IsInf(sec, 0) || math.IsNaN(sec) {
+		return 0, "", "", errors.New("its time is not a number of seconds")
+	}
+	if json.Unmarshal(ev[1], &kind) != nil || json.Unmarshal(ev[2], &data) != nil {
+		return 0, "", "", errors.New("its kind or data is not a string")
+	}
+	return time.Duration(sec * float64(time.Second)), kind, data, nil
+}
+
+// parseSize reads a resize event's "COLSxROWS".
+func parseSize(s string) (cols, rows int, ok bool) {
+	c, r, found := strings.Cut(s, "x")
+	ci, err1 := strconv.Atoi(c)
+	ri, err2 := strconv.Atoi(r)
+	if !found || err1 != nil || err2 != nil || ci <= 0 || ri <= 0 {
+		return 0, 0, false
+	}
+	return min(ci, screen.MaxCols), min(ri, screen.MaxRows), true
+}
