@@ -104,6 +104,9 @@ type opts struct {
 	escapes  bool
 	raw      bool // --raw: a run's output printed with its control sequences
 	history  bool
+	svg, png bool   // screen: a picture
+	out      string // screen: -o FILE
+	theme    string // screen: the picture's colours
 	until    string
 	ready    time.Duration
 	readySet bool // --ready-timeout was given

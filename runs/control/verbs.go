@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
+	"corral/demo/export"
+	"corral/ptyhost/screen/grid"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -30,11 +35,16 @@ var verbs = map[string]verb{
 			fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
 			rawFlag(fs, o)
 		}},
-	api.Screen.Name(): {synopsis: "ID [-e] [--history] [--raw]", summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours)",
-		args: 1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
+	api.Screen.Name(): {synopsis: "ID [-e] [--history] [--raw] [--svg|--png [-o FILE]]",
+		summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours), or a picture of it",
+		args:    1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.escapes, "e", false, "keep attributes as SGR escapes")
 			fs.BoolVar(&o.history, "history", false, "the lines that scrolled off the screen first (capture-pane -S -)")
 			rawFlag(fs, o)
+			fs.BoolVar(&o.svg, "svg", false, "a picture of the screen as SVG, drawn as its pane shows it (to stdout, or -o)")
+			fs.BoolVar(&o.png, "png", false, "a picture of the screen as PNG (to stdout, or -o)")
+			fs.StringVar(&o.out, "o", "", "with --svg or --png: the file to write")
+			fs.StringVar(&o.theme, "theme", "", "with --svg or --png: the colours (corral export --help lists them)")
 		}},
 	api.Write.Name():    {synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
 	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
@@ -202,6 +212,9 @@ func logLines(c *client.Client, o *opts, env Env) int {
 }
 
 func screen(c *client.Client, o *opts, env Env) int {
+	if o.svg || o.png || o.out != "" {
+		return screenPicture(c, o, env)
+	}
 	s, err := api.ScreenAll(o.ctx, c, api.ScreenArgs{ID: o.args[0], Escapes: o.escapes, History: o.history})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral %s: %v\n", api.Screen.Name(), err)
@@ -216,6 +229,50 @@ func screen(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintln(out, l)
 	}
 	flush(out)
+	return ExitOK
+}
+
+// screenPicture is screen --svg or --png: the run's screen (its capture with escapes,
+// the cells Render drew) as a picture, to -o FILE or stdout (never a terminal).
+func screenPicture(c *client.Client, o *opts, env Env) int {
+	name := api.Screen.Name()
+	format := ".svg"
+	switch {
+	case o.svg == o.png:
+		fmt.Fprintf(env.Stderr, "corral %s: give one of --svg and --png (-o FILE names the file)\n", name)
+		return ExitUsage
+	case o.png:
+		format = ".png"
+	}
+	if o.out != "" && !strings.EqualFold(filepath.Ext(o.out), format) {
+		fmt.Fprintf(env.Stderr, "corral %s: -o %s: want a %s file for --%s\n", name, o.out, format, format[1:])
+		return ExitUsage
+	}
+	if f, ok := env.Stdout.(*os.File); ok && o.out == "" && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(env.Stderr, "corral %s: a picture is not for a terminal: -o FILE%s, or redirect stdout\n", name, format)
+		return ExitUsage
+	}
+	s, err := api.ScreenAll(o.ctx, c, api.ScreenArgs{ID: o.args[0], Escapes: true})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
+		return ExitFailure
+	}
+	g := grid.Parse(s.Lines, s.Cols, s.Rows, s.CursorX, s.CursorY, s.CursorVisible)
+	if o.out != "" {
+		err = export.Screen(g, o.out, o.theme, "")
+	} else {
+		var data []byte
+		if data, err = export.Picture(g, format, o.theme, ""); err == nil {
+			_, err = env.Stdout.Write(data)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "corral %s: %v\n", name, err)
+		return ExitFailure
+	}
+	if o.out != "" {
+		fmt.Fprintf(env.Stderr, "corral %s: wrote %s\n", name, o.out)
+	}
 	return ExitOK
 }
 

@@ -22,7 +22,7 @@ import (
 const (
 	FontSize = 14.0
 	CellW    = 8.4 // the advance of most monospace fonts at FontSize (0.6 em)
-	CellH    = 17.0
+	CellH    = 16.0
 	Pad      = 10.0
 )
 
@@ -57,7 +57,7 @@ func Write(w io.Writer, t theme.Theme, grids []*grid.Grid, at []time.Duration, e
 	}
 	bw := bufio.NewWriter(w)
 	W, H := fw+2*Pad, fh+2*Pad
-	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s" font-size="%s">`+"\n",
+	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" xml:space="preserve" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s" font-size="%s">`+"\n",
 		num(W), num(H), num(W), num(H), fontFamily, num(FontSize))
 	bw.WriteString("<style>\ntext{white-space:pre;fill:" + theme.Hex(t.FG) + "}.b{font-weight:bold}.i{font-style:italic}" +
 		".u{text-decoration:underline}.s{text-decoration:line-through}.us{text-decoration:underline line-through}\n")
