@@ -196,7 +196,11 @@ func (p *player) snapshot(at time.Duration, final bool) bool {
 		return false
 	}
 	g := grid.FromScreen(p.scr).Crop(p.cols, p.rows)
-	if n := len(p.m.Grids); n > 0 && p.m.Grids[n-1].Equal(g) {
+	n := len(p.m.Grids)
+	if n > 0 && p.m.At[n-1] == at { // a frame shown for no time: replaced
+		p.m.Grids, p.m.At, n = p.m.Grids[:n-1], p.m.At[:n-1], n-1
+	}
+	if n > 0 && p.m.Grids[n-1].Equal(g) {
 		return true
 	}
 	p.m.Grids = append(p.m.Grids, g)
