@@ -56,9 +56,11 @@ tour: build
 
 # Records the self-playing demo with asciinema (installed from Debian's packages when
 # missing) to demo/demo.cast; `corral replay demo/demo.cast` or `asciinema play` plays it.
+# Then exports it to demo/demo.svg, the README's picture of the demo.
 record: build
 	@command -v asciinema >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq asciinema; }
 	asciinema rec --overwrite -c "./$(BIN) demo --autoplay" demo/demo.cast
+	./$(BIN) export --idle-limit 2s demo/demo.cast demo/demo.svg
 
 clean:
 	rm -rf bin

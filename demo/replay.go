@@ -236,3 +236,12 @@ func parseCastSize(s string) (cols, rows uint16, ok bool) {
 	}
 	return uint16(ci), uint16(ri), true
 }
+
+// PlayedCast is the recording a run of the player (Child("cast-play", FILE, SPEED))
+// plays, "" for any other run.
+func PlayedCast(argv []string) string {
+	if len(argv) >= 3 && argv[1] == "cast-play" {
+		return argv[2]
+	}
+	return ""
+}

@@ -77,6 +77,8 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case key.Matches(k, km.PairKeys, km.PairDiff):
 		m.flash = m.pair.key(key.Matches(k, km.PairDiff), m.term)
+	case key.Matches(k, km.Export):
+		return m.exportRun()
 	case key.Matches(k, km.Help):
 		m.help.Show(km.helpGroups())
 		m.mode = modeHelp

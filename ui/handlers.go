@@ -152,6 +152,9 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
+	case ExportedMsg:
+		m.flash = msg.notice()
+		return m, nil, true
 	case terminal.FileMsg:
 		cmd, notice := terminal.FileResult(msg)
 		if notice != "" {

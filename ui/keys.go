@@ -50,6 +50,8 @@ type KeyMap struct {
 	Finish key.Binding
 	// A worktree run's diff, full screen (its keys: DiffKeyMap).
 	Diff key.Binding
+	// A recorded run's (or, under corral replay, the played) recording as a GIF.
+	Export key.Binding
 }
 
 // Key groups: a key may be bound once per group, and every group is one mode.
@@ -90,6 +92,7 @@ func (k *KeyMap) actions() []action {
 		{"scrollback", &k.Scrollback, b}, {"help", &k.Help, b}, {"quit", &k.Quit, b},
 		{"detach", &k.Detach, b}, {"shutdown", &k.Shutdown, b},
 		{"pair_keys", &k.PairKeys, b}, {"pair_diff", &k.PairDiff, b}, {"finish", &k.Finish, b},
+		{"export", &k.Export, b},
 		{"leave", &k.Leave, f},
 		{"scroll_up", &k.ScrollUp, s}, {"scroll_down", &k.ScrollDown, s},
 		{"page_up", &k.PageUp, s}, {"page_down", &k.PageDown, s}, {"top", &k.Top, s},
@@ -155,6 +158,7 @@ func DefaultKeyMap() KeyMap {
 		NextUnseen:  common.Bind("next unseen run", "u"),
 		Finish:      common.Bind("finish worktree (commit, merge, remove)", "F"),
 		Diff:        common.Bind("diff of its worktree", "="),
+		Export:      common.Bind("export recording (GIF)", "E"),
 	}
 }
 
@@ -221,7 +225,8 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return out
 }
 
-// helpGroups is the help page's groups of keys, titled.
+// helpGroups is the help page's groups of keys, titled. Export is not among them: the
+// help at 80×24 stays two pages; the README's keys list it.
 func (k KeyMap) helpGroups() []help.Group {
 	return []help.Group{
 		{Title: "Runs", Keys: []key.Binding{k.Up, k.Down, k.First, k.Last, k.PrevPage, k.NextPage, k.Filter, k.ClearFilter,
@@ -276,6 +281,7 @@ func (k KeyMap) forRow(r runlist.Row, replay bool) KeyMap {
 	k.Scrollback.SetEnabled(ok)
 	k.Finish.SetEnabled(ok && finishRefusal(sel) == "")
 	k.Diff.SetEnabled(ok && sel.Worktree != nil)
+	k.Export.SetEnabled(ok && recordingOf(sel, replay) != "")
 	if sel.Paused {
 		k.Pause.SetHelp(k.Pause.Help().Key, "resume")
 	}

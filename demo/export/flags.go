@@ -20,12 +20,16 @@ type Flags struct {
 	theme, font              string
 }
 
-// DefaultFPS caps the frames a second of an animation.
-const DefaultFPS = 30
+// DefaultFPS caps the frames a second of an animation; DefaultHold is how long its
+// last frame stays.
+const (
+	DefaultFPS  = 30
+	DefaultHold = 2 * time.Second
+)
 
 // AddFlags defines corral export's flags on fs.
 func AddFlags(fs *flag.FlagSet) *Flags {
-	f := &Flags{hold: seconds{d: 2 * time.Second}}
+	f := &Flags{hold: seconds{d: DefaultHold}}
 	fs.Var(&f.from, "from", "start at this time of the recording (seconds, or a duration: 1m30s)")
 	fs.Var(&f.to, "to", "end at this time of the recording (default: its end)")
 	fs.Var(&f.idle, "idle-limit", "shorten every pause longer than this to it, as asciinema does (e.g. 2s; default: keep pauses)")
