@@ -547,3 +547,29 @@ func abs(v float64) float64 {
 	}
 	return v
 }
+
+// A theme file's colours reach the picture; a bad one is an error naming it.
+func TestThemeFile(t *testing.T) {
+	dir := t.TempDir()
+	pal := `["#000001","#ff0001","#000003","#000004","#000005","#000006","#000007","#000008",` +
+		`"#000009","#00000a","#00000b","#00000c","#00000d","#00000e","#00000f","#000010"]`
+	good := filepath.Join(dir, "mine.toml")
+	os.WriteFile(good, []byte("foreground = \"#eeeeee\"\nbackground = \"#102030\"\npalette = "+pal+"\n"), 0o644)
+	o := defaults()
+	o.Theme, o.Still, o.At = good, true, time.Hour
+	out := filepath.Join(dir, "t.svg")
+	if _, err := File(writeCast(t, shortCast), out, o); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(out)
+	if s := string(data); !strings.Contains(s, `fill="#102030"`) || !strings.Contains(s, "{fill:#ff0001}") || !strings.Contains(s, "fill:#eeeeee") {
+		t.Errorf("the theme's colours are not in the SVG:\n%.1500s", s)
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("foreground = \"#eeeeee\"\nbackground = \"#102030\"\npalette = [\"#000000\"]\n"), 0o644)
+	o.Theme = bad
+	if _, err := File(writeCast(t, shortCast), filepath.Join(dir, "u.svg"), o); err == nil || !strings.Contains(err.Error(), "bad.toml") ||
+		!strings.Contains(err.Error(), "want 16 colours") {
+		t.Errorf("a palette of one colour: %v", err)
+	}
+}
