@@ -108,6 +108,9 @@ func (p *Painter) mask(text string, attr grid.Attr, w int) *image.Alpha {
 	cw := p.CellW * w
 	m := image.NewAlpha(image.Rect(0, 0, cw, p.CellH))
 	r, _ := utf8.DecodeRuneInString(text)
+	if sub, ok := stand[r]; ok && !p.fonts.has(face, r) && p.fonts.has(face, sub) {
+		r, text = sub, string(sub)
+	}
 	switch {
 	case shape(m, r, cw, p.CellH):
 	case p.fonts.has(face, r):
@@ -130,6 +133,14 @@ func (p *Painter) mask(text string, attr grid.Attr, w int) *image.Alpha {
 	}
 	p.masks[k] = m
 	return m
+}
+
+// stand are characters agents draw often that Go Mono lacks, and the one of its own
+// drawn for each rather than an empty box: a star for the spinners' asterisks, a
+// check mark, a cross, a dot, a chevron, a warning.
+var stand = map[rune]rune{
+	'✻': '*', '✽': '*', '✳': '*', '✶': '*', '✢': '*', '✺': '*', '❋': '*',
+	'✓': '√', '✔': '√', '✗': '×', '✘': '×', '⏺': '●', '❯': '›', '⎿': '└', '⚠': '!',
 }
 
 // blend draws fg on bg through m at at, in eight levels of ink: a glyph's edges take
