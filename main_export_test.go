@@ -122,4 +122,13 @@ func TestScreenPicture(t *testing.T) {
 	if r := run(t, corral(t, "screen", "--state-dir", state, id, "--png", "-o", svgPath)); r.code != 2 {
 		t.Errorf("screen --png -o x.svg: exit %d, want 2 (%s)", r.code, r.stderr)
 	}
+
+	// The run's recording, by its name: once it ended, its recording is whole.
+	run(t, corral(t, "kill", "--state-dir", state, id))
+	out := filepath.Join(dir, "pic.svg")
+	eventually.True(t, 20*time.Second, "corral export pic to show PICTURE", func() bool {
+		r := run(t, corral(t, "export", "--state-dir", state, "--last", "pic", out))
+		data, _ := os.ReadFile(out)
+		return r.code == 0 && strings.Contains(string(data), ">PICTURE<")
+	})
 }
