@@ -30,14 +30,14 @@ const (
 // AddFlags defines corral export's flags on fs.
 func AddFlags(fs *flag.FlagSet) *Flags {
 	f := &Flags{hold: seconds{d: DefaultHold}}
-	fs.Var(&f.from, "from", "start at this time of the recording (seconds, or a duration: 1m30s)")
-	fs.Var(&f.to, "to", "end at this time of the recording (default: its end)")
-	fs.Var(&f.idle, "idle-limit", "shorten every pause longer than this to it, as asciinema does (e.g. 2s; default: keep pauses)")
+	fs.Var(&f.from, "from", "start at this `time` of the recording (seconds, or a duration: 1m30s)")
+	fs.Var(&f.to, "to", "end at this `time` of the recording (default: its end)")
+	fs.Var(&f.idle, "idle-limit", "shorten every pause longer than this `time` to it, as asciinema does (e.g. 2s; default: keep pauses)")
 	fs.Float64Var(&f.speed, "speed", 1, "play this many times as fast")
 	fs.IntVar(&f.fps, "fps", DefaultFPS, "at most this many frames a second")
-	fs.Var(&f.at, "at", "a still picture: the screen at this time of the recording")
+	fs.Var(&f.at, "at", "a still picture: the screen at this `time` of the recording")
 	fs.BoolVar(&f.last, "last", false, "a still picture: the screen at the end of the recording")
-	fs.Var(&f.hold, "hold", "how long the last frame stays before the animation ends or loops")
+	fs.Var(&f.hold, "hold", "how long (a `time`) the last frame stays before the animation ends or loops")
 	fs.IntVar(&f.cols, "cols", 0, "columns of the picture, cut or padded from the left (default: the recording's)")
 	fs.IntVar(&f.rows, "rows", 0, "rows of the picture, cut or padded from the top (default: the recording's)")
 	fs.StringVar(&f.theme, "theme", theme.DefaultName, "colours: "+strings.Join(theme.Names(), ", ")+
