@@ -13,6 +13,7 @@ import (
 	"corral/demo/export"
 	"corral/runs"
 	"corral/ui/common"
+	"corral/ui/runlist"
 )
 
 // The export key writes the selected run's recording (its asciicast; under corral
@@ -58,7 +59,7 @@ func (m Model) exportRun() (tea.Model, tea.Cmd) {
 	switch {
 	case src == "":
 		return m.note("export: %s has no recording: only PTY runs are recorded", sel.Name)
-	case sel.Host != "":
+	case sel.Host != "" && sel.Host != runlist.LocalHost:
 		return m.note("export: %s's recording is on %s: corral export there", sel.Name, sel.Host)
 	}
 	m.flash = "exporting " + common.Clean(sel.Name) + "…"

@@ -48,6 +48,15 @@ func TestExportKey(t *testing.T) {
 		t.Errorf("flash after E on a pipe run: %q", h.m.flash)
 	}
 
+	// A run of another host: its recording is there.
+	far := liveRun("r4", "remote", true)
+	far.Cast, far.Host = cast, "far"
+	h = newHarness(t, newFake(far), 120, 30, far)
+	h.key("E")
+	if !strings.Contains(h.m.flash, "remote's recording is on far") {
+		t.Errorf("flash after E on another host's run: %q", h.m.flash)
+	}
+
 	// Under corral replay: the run is the player; its argv names the recording.
 	argv, _ := demo.Child("cast-play", cast, "1")
 	player := liveRun("r3", "replay r1.cast", true)
