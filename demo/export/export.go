@@ -96,32 +96,40 @@ func File(src, out string, o Options) (Result, error) {
 	if format == ".png" && !o.Still {
 		o.Still, o.At = true, time.Duration(1<<62) // a picture of the end, unless --at
 	}
-	m, err := Play(f, o.Timing, func(read int64) { report(0.5 * float64(read) / float64(size)) })
+	var buf bytes.Buffer
+	var sink Sink
+	last := &lastFrame{}
+	switch format {
+	case ".svg":
+		sink = svg.NewEncoder(&buf, th, o.Loop)
+	case ".gif":
+		sink = raster.NewGIF(&buf, painter, o.Loop)
+	case ".png":
+		sink = last
+	}
+	played, err := Play(f, o.Timing, sink, func(read int64) { report(float64(read) / float64(size)) })
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", src, err)
 	}
-	res := Result{Frames: len(m.Grids), Duration: m.End, Events: m.Events, Stopped: m.Stopped}
-	if res.Stopped != nil {
-		res.Stopped = fmt.Errorf("%s: %w", src, m.Stopped)
+	res := Result{Frames: played.Frames, Duration: played.End, Events: played.Events}
+	if played.Stopped != nil {
+		res.Stopped = fmt.Errorf("%s: %w", src, played.Stopped)
 	}
-	var buf bytes.Buffer
-	switch format {
-	case ".svg":
-		err = svg.Write(&buf, th, m.Grids, m.At, m.End, o.Loop)
-	case ".gif":
-		err = raster.WriteGIF(&buf, painter, m.Grids, m.At, m.End, o.Loop, func(done int) {
-			report(0.5 + 0.5*float64(done)/float64(len(m.Grids)))
-		})
-	case ".png":
-		err = png.Encode(&buf, painter.Paint(m.Grids[len(m.Grids)-1]))
-	}
-	if err != nil {
-		return res, err
+	if format == ".png" {
+		if err := png.Encode(&buf, painter.Paint(last.g)); err != nil {
+			return res, err
+		}
 	}
 	res.Bytes = int64(buf.Len())
 	report(1)
 	return res, WriteFile(out, buf.Bytes())
 }
+
+// lastFrame is a Sink that keeps the last frame: a still picture's.
+type lastFrame struct{ g *grid.Grid }
+
+func (l *lastFrame) Frame(g *grid.Grid, _ time.Duration) error { l.g = g; return nil }
+func (l *lastFrame) End(time.Duration) error                   { return nil }
 
 // Screen writes one grid (a run's screen now) to out as SVG or PNG.
 func Screen(g *grid.Grid, out, themeName, fontPath string) error {

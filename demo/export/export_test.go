@@ -367,8 +367,8 @@ func TestWideCells(t *testing.T) {
 	src := writeCast(t, shortCast)
 	f, _ := os.Open(src)
 	defer f.Close()
-	m, err := Play(f, defaults().Timing, nil)
-	if err != nil {
+	m := &Movie{}
+	if _, err := Play(f, defaults().Timing, m, nil); err != nil {
 		t.Fatal(err)
 	}
 	g := m.Grids[len(m.Grids)-1]
@@ -402,12 +402,12 @@ func TestTiming(t *testing.T) {
 			defer f.Close()
 			tm := defaults().Timing
 			c.timing(&tm)
-			m, err := Play(f, tm, nil)
-			if err != nil {
+			m := &Movie{}
+			if _, err := Play(f, tm, m, nil); err != nil {
 				t.Fatal(err)
 			}
-			if !equalDurations(m.At, c.at) || m.End != c.end {
-				t.Errorf("frames at %v until %v, want %v until %v", m.At, m.End, c.at, c.end)
+			if !equalDurations(m.At, c.at) || m.Until != c.end {
+				t.Errorf("frames at %v until %v, want %v until %v", m.At, m.Until, c.at, c.end)
 			}
 			top := strings.Split(textOf(m.Grids[0]), "\n")
 			if top[0] != c.rows[0] || top[1] != c.rows[1] {

@@ -43,15 +43,37 @@ type Timing struct {
 	Cols, Rows int
 }
 
-// Movie is a recording's frames: Grids[k] shows from At[k] on, the last until End.
+// Sink takes an export's frames as they are made: Frame for each, in order (each
+// shows from at until the next one's at), then End with the time the last one ends.
+// A frame's grid is the sink's to keep: a long recording's frames are never all held
+// by the player.
+type Sink interface {
+	Frame(g *grid.Grid, at time.Duration) error
+	End(end time.Duration) error
+}
+
+// Movie is a Sink that keeps every frame: Grids[k] shows from At[k] on, the last
+// until Until.
 type Movie struct {
 	Grids []*grid.Grid
 	At    []time.Duration
-	End   time.Duration
-	// Events is how many events were played; Stopped, when not nil, why the reading
-	// stopped before the end of the file (a *LineError).
-	Events  int
-	Stopped error
+	Until time.Duration
+}
+
+func (m *Movie) Frame(g *grid.Grid, at time.Duration) error {
+	m.Grids, m.At = append(m.Grids, g), append(m.At, at)
+	return nil
+}
+
+func (m *Movie) End(end time.Duration) error { m.Until = end; return nil }
+
+// Played is what Play did: how many frames it gave the sink and how many events it
+// played; Stopped, when not nil, why the reading stopped before the end of the file
+// (a *LineError).
+type Played struct {
+	Frames, Events int
+	End            time.Duration
+	Stopped        error
 }
 
 // LineError is a line of a recording that is not an event: what came before it is
@@ -65,17 +87,17 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("line %d is not a valid event (%v): exported what comes before it", e.Line, e.Err)
 }
 
-// Play reads the recording in r and plays it through a screen into frames as t
-// says. progress, when not nil, is called with the bytes read so far.
-func Play(r io.Reader, t Timing, progress func(read int64)) (*Movie, error) {
+// Play reads the recording in r and plays it through a screen into frames as t says,
+// which go to sink. progress, when not nil, is called with the bytes read so far.
+func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := readLine(br)
 	var h struct{ Version, Width, Height int }
 	if len(head) == 0 || json.Unmarshal(head, &h) != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
+			return Played{}, err
 		}
-		return nil, ErrNotCast
+		return Played{}, ErrNotCast
 	}
 	cols, rows := t.Cols, t.Rows
 	if cols <= 0 {
@@ -84,7 +106,7 @@ func Play(r io.Reader, t Timing, progress func(read int64)) (*Movie, error) {
 	if rows <= 0 {
 		rows = h.Height
 	}
-	p := &player{t: t, scr: screen.NewScreen(h.Width, h.Height), cols: cols, rows: rows, m: &Movie{}}
+	p := &player{t: t, scr: screen.NewScreen(h.Width, h.Height), cols: cols, rows: rows, sink: sink}
 	if t.Speed <= 0 {
 		p.t.Speed = 1
 	}
@@ -100,7 +122,7 @@ func Play(r io.Reader, t Timing, progress func(read int64)) (*Movie, error) {
 		lineNo++
 		read += int64(len(line)) + 1
 		if err != nil && !errors.Is(err, io.EOF) {
-			p.m.Stopped = &LineError{Line: lineNo, Err: err}
+			p.done.Stopped = &LineError{Line: lineNo, Err: err}
 			break
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -108,12 +130,12 @@ func Play(r io.Reader, t Timing, progress func(read int64)) (*Movie, error) {
 		}
 		at, kind, data, perr := parseEvent(line)
 		if perr != nil {
-			p.m.Stopped = &LineError{Line: lineNo, Err: perr}
+			p.done.Stopped = &LineError{Line: lineNo, Err: perr}
 			break
 		}
 		at = max(at, last) // a time going backwards is taken as the one before
 		last = at
-		if p.event(at, kind, data) {
+		if p.event(at, kind, data) || p.err != nil {
 			break
 		}
 		if progress != nil {
@@ -121,7 +143,7 @@ func Play(r io.Reader, t Timing, progress func(read int64)) (*Movie, error) {
 		}
 	}
 	p.finish()
-	return p.m, nil
+	return p.done, p.err
 }
 
 // player turns events into frames.
@@ -129,14 +151,18 @@ type player struct {
 	t          Timing
 	scr        *screen.Screen
 	cols, rows int
-	m          *Movie
+	sink       Sink
+	done       Played
+	err        error         // the sink's
+	cur        *grid.Grid    // the last frame, not yet given to the sink: one of the same time replaces it
+	curAt      time.Duration // its time
+	given      *grid.Grid    // the last frame the sink has
 	gap        time.Duration // the shortest time between two frames
 	started    bool          // the first event at or after From was seen
 	lastAt     time.Duration // the recording's time of the event before
 	out        time.Duration // the output's time of the event before
 	pending    bool          // events played since the last frame
 	pendingAt  time.Duration // the output time the pending frame shows from
-	done       bool
 }
 
 // event plays one event of the recording at at; true once no more are wanted.
@@ -177,7 +203,7 @@ func (p *player) event(at time.Duration, kind, data string) bool {
 }
 
 func (p *player) apply(kind, data string) {
-	p.m.Events++
+	p.done.Events++
 	switch kind {
 	case "o":
 		p.scr.Write([]byte(data))
@@ -188,47 +214,71 @@ func (p *player) apply(kind, data string) {
 	}
 }
 
-// snapshot adds the screen as a frame from output time at, unless it shows what
-// the frame before does. A screen in the middle of a synchronized update (?2026)
-// is not a frame yet, unless final: false then.
+// snapshot makes the screen a frame from output time at, unless it shows what the
+// frame before does; a frame of the same time as the one before replaces it (shown
+// for no time). A screen in the middle of a synchronized update (?2026) is not a
+// frame yet, unless final: false then.
 func (p *player) snapshot(at time.Duration, final bool) bool {
 	if !final && p.scr.State().SyncOutput {
 		return false
 	}
 	g := grid.FromScreen(p.scr).Crop(p.cols, p.rows)
-	n := len(p.m.Grids)
-	if n > 0 && p.m.At[n-1] == at { // a frame shown for no time: replaced
-		p.m.Grids, p.m.At, n = p.m.Grids[:n-1], p.m.At[:n-1], n-1
+	if p.cur != nil && p.curAt == at {
+		p.cur = nil
 	}
-	if n > 0 && p.m.Grids[n-1].Equal(g) {
+	last := p.cur
+	if last == nil {
+		last = p.given
+	}
+	if last != nil && last.Equal(g) {
 		return true
 	}
-	p.m.Grids = append(p.m.Grids, g)
-	p.m.At = append(p.m.At, at)
+	p.give()
+	p.cur, p.curAt = g, at
 	return true
 }
 
-// finish adds the last frame and sets the end.
+// give hands the pending frame to the sink.
+func (p *player) give() {
+	if p.cur == nil || p.err != nil {
+		return
+	}
+	p.err = p.sink.Frame(p.cur, p.curAt)
+	p.given, p.cur = p.cur, nil
+	p.done.Frames++
+	p.done.End = max(p.done.End, p.curAt)
+}
+
+// finish gives the last frame and the end to the sink.
 func (p *player) finish() {
 	if p.t.Still {
 		p.snapshot(0, true)
-		return
+	} else {
+		if !p.started {
+			p.snapshot(0, true)
+		}
+		if p.pending {
+			p.snapshot(p.pendingAt, true)
+		}
 	}
-	if !p.started {
-		p.snapshot(0, true)
-	}
-	if p.pending {
-		p.snapshot(p.pendingAt, true)
-	}
+	p.give()
 	end := p.out
-	if p.t.To > 0 && p.t.To > p.lastAt && p.m.Stopped == nil {
+	if p.t.To > 0 && p.t.To > p.lastAt && p.done.Stopped == nil && !p.t.Still {
 		gap := p.t.To - p.lastAt
 		if p.t.IdleLimit > 0 {
 			gap = min(gap, p.t.IdleLimit)
 		}
 		end += time.Duration(float64(gap) / p.t.Speed)
 	}
-	p.m.End = max(end, p.m.At[len(p.m.At)-1]) + p.t.Hold
+	if p.t.Still {
+		end = 0
+	} else {
+		end = max(end, p.done.End) + p.t.Hold
+	}
+	p.done.End = end
+	if p.err == nil {
+		p.err = p.sink.End(end)
+	}
 }
 
 // readLine reads one line without its newline; a line over lineCap is an error.

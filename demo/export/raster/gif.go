@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"image/gif"
@@ -11,48 +12,80 @@ import (
 )
 
 // WriteGIF writes grids as an animated GIF: grid k shows from at[k] until at[k+1],
-// the last one until end. Every grid has the first one's size. A frame holds only
-// the rectangle of the cells that changed, with a palette of its own; loop is how
-// many times it plays (0 for ever). progress, when not nil, is called after each
-// frame with how many are done.
-func WriteGIF(w io.Writer, p *Painter, grids []*grid.Grid, at []time.Duration, end time.Duration, loop int, progress func(done int)) error {
-	if len(grids) == 0 {
-		return nil
-	}
-	cols, rows := grids[0].Cols, grids[0].Rows
-	canvas := image.NewRGBA(p.Bounds(cols, rows))
-	fill(canvas, canvas.Bounds(), p.theme.BG)
-	out := &gif.GIF{LoopCount: gifLoop(loop)}
-	cs := func(d time.Duration) int { return int((d + 5*time.Millisecond) / (10 * time.Millisecond)) }
-	var prev *grid.Grid
+// the last one until end, loop times (0 for ever).
+func WriteGIF(w io.Writer, p *Painter, grids []*grid.Grid, at []time.Duration, end time.Duration, loop int) error {
+	e := NewGIF(w, p, loop)
 	for k, g := range grids {
-		x0, y0, x1, y1 := changed(prev, g)
-		if x0 >= x1 && k > 0 {
-			continue // nothing to draw: the frame before lasts longer
-		}
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				p.Cell(canvas, g, x, y)
-			}
-		}
-		r := p.CellRect(x0, y0, x1, y1)
-		if k == 0 {
-			r = canvas.Bounds()
-		}
-		next := end
-		if k+1 < len(grids) {
-			next = at[k+1]
-		}
-		out.Image = append(out.Image, paletted(canvas, r))
-		out.Delay = append(out.Delay, max(2, cs(next)-cs(at[k])))
-		out.Disposal = append(out.Disposal, gif.DisposalNone)
-		prev = g
-		if progress != nil {
-			progress(k + 1)
+		if err := e.Frame(g, at[k]); err != nil {
+			return err
 		}
 	}
-	out.Config = image.Config{Width: canvas.Rect.Dx(), Height: canvas.Rect.Dy(), ColorModel: out.Image[0].Palette}
-	return gif.EncodeAll(w, out)
+	return e.End(end)
+}
+
+// GIF draws frames given one at a time into an animated GIF (export.Sink), written at
+// End. A frame holds only the rectangle of the cells that changed, with a palette of
+// its own; every frame has the first one's size.
+type GIF struct {
+	w      io.Writer
+	p      *Painter
+	canvas *image.RGBA
+	out    gif.GIF
+	prev   *grid.Grid
+	prevAt time.Duration
+	// Progress, when not nil, is called after each frame with how many are drawn.
+	Progress func(done int)
+}
+
+// NewGIF returns a GIF writing to w, drawn by p, played loop times (0 for ever).
+func NewGIF(w io.Writer, p *Painter, loop int) *GIF {
+	return &GIF{w: w, p: p, out: gif.GIF{LoopCount: gifLoop(loop)}}
+}
+
+// centis is d in hundredths of a second, a GIF's unit of delay.
+func centis(d time.Duration) int { return int((d + 5*time.Millisecond) / (10 * time.Millisecond)) }
+
+// Frame draws g, shown from at.
+func (e *GIF) Frame(g *grid.Grid, at time.Duration) error {
+	if e.canvas == nil {
+		e.canvas = image.NewRGBA(e.p.Bounds(g.Cols, g.Rows))
+		fill(e.canvas, e.canvas.Bounds(), e.p.theme.BG)
+	}
+	x0, y0, x1, y1 := changed(e.prev, g)
+	if x0 >= x1 && e.prev != nil {
+		return nil // nothing to draw: the frame before lasts longer
+	}
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			e.p.Cell(e.canvas, g, x, y)
+		}
+	}
+	r := e.p.CellRect(x0, y0, x1, y1)
+	if e.prev == nil {
+		r = e.canvas.Bounds()
+	}
+	if n := len(e.out.Delay); n > 0 {
+		e.out.Delay[n-1] = max(2, centis(at)-centis(e.prevAt))
+	}
+	e.out.Image = append(e.out.Image, paletted(e.canvas, r))
+	e.out.Delay = append(e.out.Delay, 0)
+	e.out.Disposal = append(e.out.Disposal, gif.DisposalNone)
+	e.prev, e.prevAt = g, at
+	if e.Progress != nil {
+		e.Progress(len(e.out.Image))
+	}
+	return nil
+}
+
+// End writes the GIF, the last frame shown until end.
+func (e *GIF) End(end time.Duration) error {
+	n := len(e.out.Image)
+	if n == 0 {
+		return errors.New("gif: no frames")
+	}
+	e.out.Delay[n-1] = max(2, centis(end)-centis(e.prevAt))
+	e.out.Config = image.Config{Width: e.canvas.Rect.Dx(), Height: e.canvas.Rect.Dy(), ColorModel: e.out.Image[0].Palette}
+	return gif.EncodeAll(e.w, &e.out)
 }
 
 // gifLoop is GIF's loop count for playing n times (0 for ever).

@@ -29,69 +29,113 @@ const (
 const fontFamily = `ui-monospace,'SF Mono',Menlo,Consolas,'DejaVu Sans Mono','Liberation Mono',monospace`
 
 // Write writes grids as an SVG: grid k shows from at[k] until at[k+1], the last
-// one until end, loop times (0 for ever). One grid is a still picture. Every grid
-// has the first one's size.
+// one until end, loop times (0 for ever). One grid is a still picture.
 func Write(w io.Writer, t theme.Theme, grids []*grid.Grid, at []time.Duration, end time.Duration, loop int) error {
-	if len(grids) == 0 {
+	e := NewEncoder(w, t, loop)
+	for k, g := range grids {
+		e.Frame(g, at[k])
+	}
+	return e.End(end)
+}
+
+// Encoder writes frames given one at a time as an SVG (export.Sink): a frame's rows
+// are kept as references to the rows defined so far, and the whole is written at
+// End. Every frame has the first one's size.
+type Encoder struct {
+	w      io.Writer
+	t      theme.Theme
+	loop   int
+	enc    *encoder
+	frames strings.Builder
+	at     []time.Duration
+	cols   int
+	rows   int
+	last   *grid.Grid
+}
+
+// NewEncoder returns an encoder writing to w in the colours of t, the animation
+// playing loop times (0 for ever).
+func NewEncoder(w io.Writer, t theme.Theme, loop int) *Encoder {
+	return &Encoder{w: w, t: t, loop: loop, enc: &encoder{t: t, rows: map[string]int{}, colors: map[color.RGBA]int{}}}
+}
+
+// Frame adds g, shown from at.
+func (e *Encoder) Frame(g *grid.Grid, at time.Duration) error {
+	if len(e.at) == 0 {
+		e.cols, e.rows = g.Cols, g.Rows
+	}
+	if e.last != nil {
+		e.frame(e.last, len(e.at)-1, true) // written once the next one says it is not the only one
+	}
+	e.last = g
+	e.at = append(e.at, at)
+	return nil
+}
+
+// frame writes frame k's rows and cursor, at its place in the stack of an animation.
+func (e *Encoder) frame(g *grid.Grid, k int, animated bool) {
+	fh := float64(e.rows) * CellH
+	if animated {
+		fmt.Fprintf(&e.frames, `<g transform="translate(0,%s)">`, num(fh*float64(k)))
+	}
+	for y := range min(g.Rows, e.rows) {
+		if id, ok := e.enc.row(g.Row(y)); ok {
+			fmt.Fprintf(&e.frames, `<use href="#r%d" y="%s"/>`, id, num(float64(y)*CellH))
+		}
+	}
+	if g.CursorVisible && g.CursorX < g.Cols && g.CursorY < g.Rows {
+		e.frames.WriteString(e.enc.cursor(g))
+	}
+	if animated {
+		e.frames.WriteString("</g>\n")
+	}
+}
+
+// End writes the SVG, the last frame shown until end.
+func (e *Encoder) End(end time.Duration) error {
+	if len(e.at) == 0 {
 		return fmt.Errorf("svg: no frames")
 	}
-	e := &encoder{t: t, rows: map[string]int{}, colors: map[color.RGBA]int{}}
-	cols, nrows := grids[0].Cols, grids[0].Rows
-	fw, fh := float64(cols)*CellW, float64(nrows)*CellH
-	var frames strings.Builder
-	for k, g := range grids {
-		if len(grids) > 1 {
-			fmt.Fprintf(&frames, `<g transform="translate(0,%s)">`, num(fh*float64(k)))
-		}
-		for y := range g.Rows {
-			if id, ok := e.row(g.Row(y)); ok {
-				fmt.Fprintf(&frames, `<use href="#r%d" y="%s"/>`, id, num(float64(y)*CellH))
-			}
-		}
-		if g.CursorVisible && g.CursorX < g.Cols && g.CursorY < g.Rows {
-			frames.WriteString(e.cursor(g))
-		}
-		if len(grids) > 1 {
-			frames.WriteString("</g>\n")
-		}
-	}
-	bw := bufio.NewWriter(w)
+	t, at, n := e.t, e.at, len(e.at)
+	e.frame(e.last, n-1, n > 1)
+	fw, fh := float64(e.cols)*CellW, float64(e.rows)*CellH
+	bw := bufio.NewWriter(e.w)
 	W, H := fw+2*Pad, fh+2*Pad
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" xml:space="preserve" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s" font-size="%s">`+"\n",
 		num(W), num(H), num(W), num(H), fontFamily, num(FontSize))
 	bw.WriteString("<style>\ntext{white-space:pre;fill:" + theme.Hex(t.FG) + "}.b{font-weight:bold}.i{font-style:italic}" +
 		".u{text-decoration:underline}.s{text-decoration:line-through}.us{text-decoration:underline line-through}\n")
-	byIndex := make([]color.RGBA, len(e.colors))
-	for c, i := range e.colors {
+	byIndex := make([]color.RGBA, len(e.enc.colors))
+	for c, i := range e.enc.colors {
 		byIndex[i] = c
 	}
 	for i, c := range byIndex {
 		fmt.Fprintf(bw, ".f%d{fill:%s}", i, theme.Hex(c))
 	}
 	bw.WriteString("\n")
-	if len(grids) > 1 {
+	if n > 1 {
 		iter := "infinite"
-		if loop > 0 {
-			iter = strconv.Itoa(loop)
+		if e.loop > 0 {
+			iter = strconv.Itoa(e.loop)
 		}
 		total := max(end, time.Millisecond)
 		fmt.Fprintf(bw, ".a{animation:k %ss steps(1,end) %s forwards}\n@keyframes k{", num(total.Seconds()), iter)
-		for k := range grids {
+		for k := range n {
 			pct := 100 * float64(at[k]) / float64(total)
 			fmt.Fprintf(bw, "%s%%{transform:translateY(%spx)}", num3(pct), num(-fh*float64(k)))
 		}
-		fmt.Fprintf(bw, "100%%{transform:translateY(%spx)}}\n", num(-fh*float64(len(grids)-1)))
+		fmt.Fprintf(bw, "100%%{transform:translateY(%spx)}}\n", num(-fh*float64(n-1)))
 	}
 	bw.WriteString("</style>\n<defs>\n")
-	bw.WriteString(e.defs.String())
+	bw.WriteString(e.enc.defs.String())
 	bw.WriteString("</defs>\n")
 	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" rx="6" fill="%s"/>`+"\n", theme.Hex(t.BG))
 	fmt.Fprintf(bw, `<svg x="%s" y="%s" width="%s" height="%s">`+"\n", num(Pad), num(Pad), num(fw), num(fh))
-	if len(grids) > 1 {
+	if n > 1 {
 		bw.WriteString(`<g class="a">` + "\n")
 	}
-	bw.WriteString(frames.String())
-	if len(grids) > 1 {
+	bw.WriteString(e.frames.String())
+	if n > 1 {
 		bw.WriteString("</g>")
 	}
 	bw.WriteString("</svg>\n</svg>\n")
