@@ -14,9 +14,10 @@
 // mode, resize, suspend/resume, handing the terminal to a pager and back.
 //
 // When a frame is drawn: at once after an Update that changed the view if the last
-// frame is at least Interval (1/120 s) old, else at the end of that interval with
-// whatever the view is then (a flood still draws at most 120 frames a second), and
-// never while nothing changed: there is no ticker.
+// frame is at least Interval (1/120 s) old, or is one of the first Burst (3) after a
+// quiet spell (an echo that came in two reads is not held for an interval); else at
+// the end of that interval with whatever the view is then (a flood still draws at most
+// 120 frames a second), and never while nothing changed: there is no ticker.
 //
 // A colour keeps its form: ultraviolet compares colours by their RGB value, so a cell
 // that changes from palette black to rgb(0,0,0) (or to 256-colour 16) would not be
@@ -53,8 +54,15 @@ import (
 	"github.com/lucasb-eyer/go-colorful"
 )
 
-// Interval is the shortest time between two frames: 1/120 s.
+// Interval is the shortest time between two frames under load: 1/120 s.
 const Interval = time.Second / 120
+
+// Burst is how many frames may be drawn back to back after a quiet spell: a typed
+// key's echo often comes in two or three reads a millisecond or two apart (the first
+// key of a token alone, the rest queued behind its write; a shell that echoes, then
+// redraws), and the second must not wait out an interval. Over any span T at most
+// T/Interval + Burst frames are drawn, so a flood still draws 120 a second.
+const Burst = 3
 
 // Renderer draws tea.Views on a terminal's output on demand. Its methods are safe
 // for concurrent use.
@@ -73,10 +81,13 @@ type Renderer struct {
 	profile colorprofile.Profile
 	syncd   bool // the terminal has synchronized output (mode 2026)
 
-	want     tea.View  // the latest view
-	have     bool      // want was submitted
-	last     *tea.View // the view on screen; nil before the first frame after Start
-	drawn    time.Time // when the last frame was written
+	want tea.View  // the latest view
+	have bool      // want was submitted
+	last *tea.View // the view on screen; nil before the first frame after Start
+	// spent is when the frames written so far would have paid for themselves at one
+	// interval each (a token bucket kept as one time): a frame may be drawn at once
+	// while spent is less than Burst intervals ahead of now.
+	spent    time.Time
 	timer    *time.Timer
 	timerGen int  // which arming of timer is current
 	erase    bool // a full redraw is due (resize)
@@ -174,7 +185,8 @@ func (r *Renderer) Resize(width, height int) {
 }
 
 // Submit gives the renderer the view after an Update. It is drawn at once if it
-// differs from the view on screen and the last frame is at least an interval old,
+// differs from the view on screen and the frames before it left room (the last is at
+// least an interval old, or fewer than Burst came back to back after a quiet spell),
 // else when the interval ends; an unchanged view is never drawn.
 func (r *Renderer) Submit(v tea.View) {
 	r.mu.Lock()
@@ -193,7 +205,7 @@ func (r *Renderer) schedule() {
 	if !r.running || !r.have || r.timer != nil || r.unchanged() {
 		return
 	}
-	if wait := r.interval - time.Since(r.drawn); wait > 0 && !r.drawn.IsZero() {
+	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 {
 		r.timerGen++
 		gen := r.timerGen
 		r.timer = time.AfterFunc(wait, func() { r.onTimer(gen) })
@@ -300,7 +312,7 @@ func (r *Renderer) Stop() {
 	}
 	_, _ = r.out.Write(b.Bytes())
 	r.last = nil
-	r.drawn = time.Time{} // the next Start draws at once
+	r.spent = time.Time{} // the next Start draws at once
 	r.reset()
 }
 
@@ -400,7 +412,14 @@ func (r *Renderer) draw() {
 		_, _ = r.out.Write(b.Bytes())
 	}
 	r.last = &v
-	r.drawn = time.Now()
+	r.spent = later(r.spent, time.Now()).Add(r.interval)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // modes queues the mode changes from lv (nil: none set yet) to v.

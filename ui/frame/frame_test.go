@@ -146,8 +146,8 @@ func TestBurstIsCoalesced(t *testing.T) {
 	eventually.True(t, 2*time.Second, "the last update is drawn", func() bool { return drawn(r) == want })
 	elapsed := time.Since(start)
 	frames := f.count()
-	// At most one frame per interval, plus the first (written at once).
-	if limit := int(elapsed/Interval) + 1; frames > limit {
+	// At most one frame per interval, plus the first few (written at once).
+	if limit := int(elapsed/Interval) + Burst; frames > limit {
 		t.Fatalf("%d updates in %v wrote %d frames, more than %d (120 a second)", updates, elapsed, frames, limit)
 	}
 	if frames >= updates/10 {
@@ -169,9 +169,60 @@ func TestChangeAfterIdleIsWrittenAtOnce(t *testing.T) {
 	if !strings.Contains(f.last(), "b") {
 		t.Fatalf("the frame written is %q, want the change", f.last())
 	}
-	// A change within the interval waits for its end, then is written unasked.
-	r.Submit(screen("abc"))
-	eventually.True(t, time.Second, "a change within the interval is written when it ends", func() bool { return strings.Contains(f.last(), "c") })
+	// Past the first few frames back to back, a change within the interval waits for
+	// its end, then is written unasked.
+	for i := range Burst {
+		r.Submit(screen(fmt.Sprintf("abc%d", i)))
+	}
+	if f.count() != n+Burst {
+		t.Fatalf("%d frames back to back after an idle gap, want %d", f.count()-n, Burst)
+	}
+	r.Submit(screen("abcd"))
+	if strings.Contains(f.last(), "d") {
+		t.Fatal("a change past the burst was written within the interval")
+	}
+	eventually.True(t, time.Second, "a change within the interval is written when it ends", func() bool { return strings.Contains(f.last(), "d") })
+}
+
+// An echo that comes in two reads (the first key of a token alone, the rest behind
+// its write) is drawn as each read comes: the second does not wait out the interval
+// the first began.
+func TestSplitEchoIsNotHeld(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("$ "))
+	for i := range 20 {
+		time.Sleep(3 * Interval) // a pause between typed tokens
+		n := f.count()
+		tok := fmt.Sprintf("k%dq", i)
+		r.Submit(screen("$ " + tok[:1]))
+		r.Submit(screen("$ " + tok))
+		if f.count() != n+2 || !strings.Contains(f.last(), tok[1:]) {
+			t.Fatalf("token %d: the second half of a split echo was not written at once (writes %d, want %d; last %q)", i, f.count()-n, 2, f.last())
+		}
+	}
+}
+
+// A flood that lasts (a second of updates as fast as they come) draws at most 120
+// frames a second, the burst after the quiet spell before it aside.
+func TestFloodDrawsAtMost120ASecond(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("start"))
+	time.Sleep(3 * Interval)
+	n := f.count()
+	start := time.Now()
+	for i := 0; time.Since(start) < time.Second; i++ {
+		r.Submit(screen(fmt.Sprintf("line %d", i)))
+	}
+	elapsed := time.Since(start)
+	frames := f.count() - n
+	if limit := int(elapsed/Interval) + Burst; frames > limit {
+		t.Fatalf("a flood of %v wrote %d frames, more than %d (120 a second)", elapsed, frames, limit)
+	}
+	if frames < int(elapsed/Interval)/4 {
+		t.Fatalf("a flood of %v wrote only %d frames: the frames lag", elapsed, frames)
+	}
 }
 
 func TestResizeRedraws(t *testing.T) {
