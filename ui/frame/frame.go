@@ -24,9 +24,10 @@
 // re-sent, and a pen already set to one form would be reused for the other. RGB
 // colours are given an alpha one short of opaque (which nothing writes) so that they
 // never compare equal to a palette colour, and a frame in which a palette colour
-// changed form but not value is drawn in full. Left as it was: two palette colours of
-// one value next to each other in a frame (basic black, then 256-colour 16) share the
-// pen, so the second is written in the first's form.
+// changed form but not value is drawn in full. Two palette colours of one value in
+// one frame (basic black and 256-colour 16) would share ultraviolet's one pen, the
+// second written in the first's form: in such a frame each cell of either sets its
+// colour itself, in front of its glyph.
 //
 // Measured side by side with the build before it (2 cores, shared; BENCHMARKS.md,
 // "Frames on demand"): server + attached UI over 50 idle PTY shells 1.07 → 0.18 % of a

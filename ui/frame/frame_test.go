@@ -276,3 +276,92 @@ func TestUnicodeCoreAroundAHandOver(t *testing.T) {
 		t.Fatalf("unicode core not set again after the pager: %q", f.output())
 	}
 }
+
+// Two palette forms of one value in one frame (basic black, 256-colour 16; and
+// rgb(0,0,0) beside them) keep their forms: the second is not written with the pen the
+// first left, which holds the same value.
+func TestTwinColoursInOneFrameDoNotShareAPen(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		want          map[rune]string // glyph: its colour's form as the terminal was told it
+		bg            bool
+	}{
+		{"fg", "\x1b[30mA\x1b[38;5;16mB\x1b[38;2;0;0;0mC\x1b[30mD\x1b[38;5;0mE", map[rune]string{'A': "30", 'B': "38;5;16", 'C': "38;2;0;0;0", 'D': "30", 'E': "38;5;0"}, false},
+		{"bg", "\x1b[40mA\x1b[48;5;16mB\x1b[48;2;0;0;0mC\x1b[48;5;16mD", map[rune]string{'A': "40", 'B': "48;5;16", 'C': "48;2;0;0;0", 'D': "48;5;16"}, true},
+		{"bright", "\x1b[97mA\x1b[38;5;231mB\x1b[38;5;15mC", map[rune]string{'A': "97", 'B': "38;5;231", 'C': "38;5;15"}, false},
+	} {
+		r, f := newTest(t)
+		r.Start()
+		r.Submit(screen(c.content))
+		got := pens(f.output(), c.bg)
+		for g, want := range c.want {
+			if got[g] != want {
+				t.Errorf("%s: %q was written with colour %q, want %q (output %q)", c.name, g, got[g], want, f.output())
+			}
+		}
+	}
+}
+
+// pens follows the SGR sequences in out as a terminal would and returns, for each
+// letter written, the foreground (or background) colour it was written with, as
+// its parameters ("30", "38;5;16", "38;2;0;0;0"; "" for the default).
+func pens(out string, bg bool) map[rune]string {
+	got := map[rune]string{}
+	var fg, bgc string
+	for len(out) > 0 {
+		if strings.HasPrefix(out, "\x1b[") {
+			end := strings.IndexFunc(out[2:], func(r rune) bool { return r >= 0x40 && r <= 0x7e })
+			if end < 0 {
+				break
+			}
+			seq, final := out[2:2+end], out[2+end]
+			out = out[3+end:]
+			if final != 'm' || strings.HasPrefix(seq, "?") {
+				continue
+			}
+			ps := strings.Split(seq, ";")
+			for i := 0; i < len(ps); i++ {
+				p := ps[i]
+				switch {
+				case p == "" || p == "0":
+					fg, bgc = "", ""
+				case p == "39":
+					fg = ""
+				case p == "49":
+					bgc = ""
+				case len(p) == 2 && (p[0] == '3' || p[0] == '9') && p[1] <= '7':
+					fg = p
+				case len(p) == 2 && p[0] == '4' && p[1] <= '7', len(p) == 3 && p[:2] == "10":
+					bgc = p
+				case (p == "38" || p == "48") && i+1 < len(ps):
+					n := 3
+					if ps[i+1] == "2" {
+						n = 5
+					}
+					v := strings.Join(ps[i:min(i+n, len(ps))], ";")
+					if p == "38" {
+						fg = v
+					} else {
+						bgc = v
+					}
+					i += n - 1
+				}
+			}
+			continue
+		}
+		if out[0] == 0x1b { // another escape: skip its introducer
+			out = out[2:]
+			continue
+		}
+		r := rune(out[0])
+		if r >= 'A' && r <= 'Z' {
+			if bg {
+				got[r] = bgc
+			} else {
+				got[r] = fg
+			}
+		}
+		out = out[1:]
+	}
+	return got
+}
