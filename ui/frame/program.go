@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -255,9 +256,9 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return model{next, m.t}, m.t.guard(cmd)
 }
 
-// guard is cmd giving the terminal back if it panics, as are the commands of a batch it
-// returns (Bubble Tea runs commands on goroutines of its own, and prints their panics
-// too). A tea.Sequence's commands are not reached: its message type is Bubble Tea's own.
+// guard is cmd giving the terminal back if it panics, as are the commands of a batch or
+// a sequence it returns (Bubble Tea runs commands on goroutines of its own, and prints
+// their panics too).
 func (t *terminal) guard(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
@@ -265,12 +266,31 @@ func (t *terminal) guard(cmd tea.Cmd) tea.Cmd {
 	return func() tea.Msg {
 		defer t.giveOnPanic()
 		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			for i := range b {
-				b[i] = t.guard(b[i])
-			}
-		}
+		t.guardAll(msg)
 		return msg
+	}
+}
+
+var cmdType = reflect.TypeFor[tea.Cmd]()
+
+// guardAll guards, in place, the commands msg holds when it is a list of commands for
+// Bubble Tea to run: a tea.BatchMsg, or what tea.Sequence returns, whose type is
+// Bubble Tea's own and unexported (a []tea.Cmd all the same).
+func (t *terminal) guardAll(msg tea.Msg) {
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for i := range b {
+			b[i] = t.guard(b[i])
+		}
+		return
+	}
+	v := reflect.ValueOf(msg)
+	if msg == nil || v.Kind() != reflect.Slice || v.Type().Elem() != cmdType {
+		return
+	}
+	for i := range v.Len() {
+		if c, _ := v.Index(i).Interface().(tea.Cmd); c != nil {
+			v.Index(i).Set(reflect.ValueOf(t.guard(c)))
+		}
 	}
 }
 
