@@ -80,6 +80,8 @@ func (p *Program) Run() (tea.Model, error) {
 	}()
 	stop := p.term.watchSize()
 	defer stop()
+	stopped := p.term.watchStop()
+	defer stopped()
 	if shouldAskSync(os.Environ()) {
 		// Does the terminal have synchronized output (2026) and unicode core (2027)?
 		// The answers come back as input, and filter reads them.
@@ -196,6 +198,19 @@ func (t *terminal) watchSize() (stop func()) {
 		t.resized(true)
 		notifyResize(done, func() { t.resized(false) })
 	}()
+	return func() { close(done) }
+}
+
+// watchStop gives the terminal back while the process is stopped (notifyStop): the
+// shell it returns to gets it as it was, and the frame is drawn in full after fg. The
+// returned func stops watching.
+func (t *terminal) watchStop() (stop func()) {
+	done := make(chan struct{})
+	go notifyStop(done, t.give, func() {
+		if t.take() == nil {
+			t.resized(true)
+		}
+	})
 	return func() { close(done) }
 }
 
