@@ -7,8 +7,13 @@ import "time"
 // drawn shows seconds. The zero value notes nothing.
 type Changes struct{ at time.Time }
 
-// At notes a figure that changes at t.
+// At notes a figure that changes at t. It is taken at the whole second from t on: the
+// figures of many runs, each turning at a phase of its own, are drawn together, and
+// the clock wakes at most once a second for them.
 func (c *Changes) At(t time.Time) {
+	if s := t.Truncate(time.Second); s.Before(t) {
+		t = s.Add(time.Second)
+	}
 	if !t.IsZero() && (c.at.IsZero() || t.Before(c.at)) {
 		c.at = t
 	}

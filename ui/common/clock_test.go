@@ -14,14 +14,19 @@ func TestChangesAreWhenTheFigureTurns(t *testing.T) {
 		note func(*Changes)
 		want time.Duration // from now; 0: nothing noted
 	}{
-		{"age 5.3s", func(c *Changes) { c.Age(now, 5300*time.Millisecond) }, 700 * time.Millisecond},
+		{"age 5.3s", func(c *Changes) { c.Age(now, 5300*time.Millisecond) }, time.Second}, // at 6s; taken at the whole second
+		{"many runs, each its own phase", func(c *Changes) {
+			for i := range 50 {
+				c.Age(now, time.Duration(5000+i*19)*time.Millisecond)
+			}
+		}, time.Second},
 		{"age 5m20s", func(c *Changes) { c.Age(now, 5*time.Minute+20*time.Second) }, 40 * time.Second},
 		{"age 3h", func(c *Changes) { c.Age(now, 3*time.Hour+10*time.Minute) }, 50 * time.Minute},
 		{"age in the future", func(c *Changes) { c.Age(now, -2*time.Second) }, 3 * time.Second},
-		{"countdown 4:59.4", func(c *Changes) { c.Left(now, 4*time.Minute+59400*time.Millisecond) }, 400 * time.Millisecond},
+		{"countdown 4:59.4", func(c *Changes) { c.Left(now, 4*time.Minute+59400*time.Millisecond) }, time.Second},
 		{"countdown 2h", func(c *Changes) { c.Left(now, 2*time.Hour+90*time.Second) }, 30 * time.Second},
 		{"countdown at zero", func(c *Changes) { c.Left(now, 0) }, 0},
-		{"the first of two", func(c *Changes) { c.Age(now, 5*time.Minute); c.Age(now, 1500*time.Millisecond) }, 500 * time.Millisecond},
+		{"the first of two", func(c *Changes) { c.Age(now, 5*time.Minute); c.Age(now, 1500*time.Millisecond) }, time.Second},
 	} {
 		var ch Changes
 		c.note(&ch)
@@ -53,11 +58,11 @@ func TestViewCacheRendersAgainWhenAFigureTurns(t *testing.T) {
 		return "x"
 	}
 	c.GetAt(1, now, render)
-	c.GetAt(1, now.Add(400*time.Millisecond), render)
+	c.GetAt(1, now.Add(999*time.Millisecond), render)
 	if n != 1 {
 		t.Fatalf("rendered %d times before the figure turned, want 1", n)
 	}
-	c.GetAt(1, now.Add(500*time.Millisecond), render)
+	c.GetAt(1, now.Add(time.Second), render)
 	if n != 2 {
 		t.Fatalf("rendered %d times once the figure turned, want 2", n)
 	}

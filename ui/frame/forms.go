@@ -52,7 +52,8 @@ func (r *Renderer) keepForms() (redraw bool) {
 			}
 		}
 	}
-	if twins && (r.profile == colorprofile.TrueColor || r.profile == colorprofile.ANSI256) {
+	r.penPrefixed = twins && (r.profile == colorprofile.TrueColor || r.profile == colorprofile.ANSI256)
+	if r.penPrefixed {
 		r.penPerCell(&seen)
 	}
 	return redraw

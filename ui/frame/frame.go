@@ -92,7 +92,14 @@ type Renderer struct {
 	timer    *time.Timer
 	timerGen int  // which arming of timer is current
 	erase    bool // a full redraw is due (resize)
-	running  bool
+	// lines is the content of the frame on screen, by line, and clean which of them
+	// begin with no style or link open (see drawLines).
+	lines []string
+	clean []bool
+	// penPrefixed: the frame's cells were given their colours in front of their glyphs
+	// (penPerCell); prefixed: the frame on screen's were, so the next is parsed whole.
+	penPrefixed, prefixed bool
+	running               bool
 }
 
 // New is a renderer writing to out, for a terminal of width×height whose
@@ -330,20 +337,21 @@ func (r *Renderer) draw() {
 	if !v.AltScreen {
 		area.Max.Y = content.Height() // inline: as tall as the content
 	}
+	full := r.erase || area != r.cells.Bounds() || !v.AltScreen || first || r.prefixed
 	if r.erase || area != r.cells.Bounds() {
 		r.scr.Erase()
 		r.cells.Touched = nil
 		r.cells.Resize(area.Dx(), area.Dy())
 	}
 	r.erase = false
-	r.cells.Clear()
-	content.Draw(r.cells, r.cells.Bounds())
+	r.drawLines(v.Content, full)
 	if h := area.Dy(); h > r.height {
 		r.cells.Lines = r.cells.Lines[h-r.height:]
 	}
 	if r.keepForms() {
 		r.scr.Erase()
 	}
+	r.prefixed = r.penPrefixed
 
 	altChange := first && v.AltScreen || !first && lv.AltScreen != v.AltScreen
 	if altChange {

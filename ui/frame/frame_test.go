@@ -3,12 +3,14 @@ package frame
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/demo/testkit/eventually"
@@ -364,4 +366,44 @@ func pens(out string, bg bool) map[rune]string {
 		out = out[1:]
 	}
 	return got
+}
+
+// A frame drawn from only its changed lines holds the cells a parse of its whole
+// content would: styles left open across lines, resets, hyperlinks and changed
+// lines anywhere, frame after frame.
+func TestChangedLinesDrawnAsTheWhole(t *testing.T) {
+	const w, h = 30, 8
+	r := New(&fakeTerm{}, []string{"TERM=xterm-256color"}, w, h)
+	r.Start()
+	t.Cleanup(r.Stop)
+	rng := rand.New(rand.NewPCG(36, 1))
+	pieces := []string{"plain text", "\x1b[1;31mbold red\x1b[m", "\x1b[32mgreen left open", "\x1b[0m after reset",
+		"\x1b[44;97m blue \x1b[0m", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "wide 中文", "\x1b[7mrev\x1b[27m", ""}
+	lines := make([]string, h)
+	for i := range lines {
+		lines[i] = pieces[0]
+	}
+	for round := range 300 {
+		for range 1 + rng.IntN(3) {
+			lines[rng.IntN(h)] = pieces[rng.IntN(len(pieces))] + pieces[rng.IntN(len(pieces))]
+		}
+		prev := r.lines
+		content := strings.Join(lines[:h-rng.IntN(2)], "\n")
+		r.mu.Lock()
+		r.want, r.have = screen(content), true
+		r.draw()
+		got := r.cells.Lines
+		want := uv.NewScreenBuffer(w, h)
+		uv.NewStyledString(content).Draw(want, want.Bounds())
+		for y := range h {
+			for x := range w {
+				g, e := got[y][x], want.Lines[y][x]
+				if g.Content != e.Content || g.Width != e.Width || !g.Style.Equal(&e.Style) || !g.Link.Equal(&e.Link) {
+					r.mu.Unlock()
+					t.Fatalf("round %d: cell %d,%d is %q %+v, a whole parse gives %q %+v\ncontent %q\nbefore %q", round, x, y, g.Content, g.Style, e.Content, e.Style, content, prev)
+				}
+			}
+		}
+		r.mu.Unlock()
+	}
 }
