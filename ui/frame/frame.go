@@ -11,13 +11,16 @@
 // on the same ultraviolet renderer Bubble Tea uses: the modes (alternate screen,
 // mouse, focus, bracketed paste, kitty keyboard, cursor, window title, synchronized
 // output where the terminal has it) set and restored as Bubble Tea does them, raw
-// mode, resize, suspend/resume, handing the terminal to a pager and back.
+// mode, resize, a stop from the shell (SIGTSTP) and fg, handing the terminal to a
+// pager and back, and giving it back before a panic is printed.
 //
 // When a frame is drawn: at once after an Update that changed the view if the last
 // frame is at least Interval (1/120 s) old, or is one of the first Burst (3) after a
 // quiet spell (an echo that came in two reads is not held for an interval); else at
 // the end of that interval with whatever the view is then (a flood still draws at most
-// 120 frames a second), and never while nothing changed: there is no ticker.
+// 120 frames a second), and never while nothing changed: there is no ticker. Only the
+// lines of the view that changed are parsed again (lines.go): the rest of the cells,
+// and ultraviolet's diff of them, are the frame before's.
 //
 // A colour keeps its form: ultraviolet compares colours by their RGB value, so a cell
 // that changes from palette black to rgb(0,0,0) (or to 256-colour 16) would not be
