@@ -104,6 +104,7 @@ type terminal struct {
 
 	mu    sync.Mutex
 	saved *term.State // the input's state before raw mode; nil when not taken
+	lent  bool        // a pager or another program has the terminal (ExecProcess)
 }
 
 // take puts the input in raw mode and starts the renderer.
@@ -206,12 +207,24 @@ func (t *terminal) watchSize() (stop func()) {
 // returned func stops watching.
 func (t *terminal) watchStop() (stop func()) {
 	done := make(chan struct{})
-	go notifyStop(done, t.give, func() {
-		if t.take() == nil {
-			t.resized(true)
-		}
-	})
+	go notifyStop(done, t.stopped, t.continued)
 	return func() { close(done) }
+}
+
+// stopped gives the terminal back before the process stops, unless a program run by
+// ExecProcess has it (it stops with the process group, and has it again on fg).
+func (t *terminal) stopped() {
+	if !t.lentOut() {
+		t.give()
+	}
+}
+
+// continued takes the terminal again after fg and draws the frame in full, unless a
+// program run by ExecProcess has it.
+func (t *terminal) continued() {
+	if !t.lentOut() && t.take() == nil {
+		t.resized(true)
+	}
 }
 
 // ExecProcess is tea.ExecProcess, giving the terminal to c as this package draws
@@ -230,12 +243,29 @@ func (h *handOver) Run() error {
 		return h.Cmd.Run()
 	}
 	t.give()
+	t.lend(true)
 	err := h.Cmd.Run()
+	t.lend(false)
 	if terr := t.take(); err == nil {
 		err = terr
 	}
 	t.resized(true)
 	return err
+}
+
+// lend notes that a program run by ExecProcess has the terminal (or no longer has it).
+func (t *terminal) lend(on bool) {
+	t.mu.Lock()
+	t.lent = on
+	t.mu.Unlock()
+}
+
+// lentOut reports whether a program run by ExecProcess has the terminal: a stop and
+// fg meanwhile leave it to that program.
+func (t *terminal) lentOut() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lent
 }
 
 func (h *handOver) SetStdin(r io.Reader) {

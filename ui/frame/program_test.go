@@ -130,3 +130,24 @@ func nth(t *testing.T, msg tea.Msg, i int) tea.Cmd {
 	}
 	return v.Index(i).Interface().(tea.Cmd)
 }
+
+// A stop and fg while a pager has the terminal leave it to the pager: nothing is
+// written, and the UI takes it back only when the pager is done.
+func TestStopWhileLentLeavesTheTerminalToThePager(t *testing.T) {
+	tt, f := testTerminal(t)
+	tt.r.Submit(screen("ui"))
+	tt.give()
+	tt.lend(true)
+	f.reset()
+	tt.stopped()
+	tt.continued()
+	if out := f.output(); out != "" {
+		t.Fatalf("a stop and fg while the pager had the terminal wrote %q", out)
+	}
+	tt.lend(false)
+	tt.stopped()
+	tt.continued()
+	if out := f.output(); !strings.Contains(out, ansi.SetModeAltScreenSaveCursor) || !strings.Contains(out, "ui") {
+		t.Fatalf("a stop and fg without a pager did not take the terminal and redraw: %q", out)
+	}
+}
