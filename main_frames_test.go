@@ -4,9 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"corral/ui/frame"
 )
 
 // The outer terminal's modes as tmux holds them for the pane: alternate screen,
@@ -63,4 +68,103 @@ func TestFramesTerminalSaneAroundPagerAndQuit(t *testing.T) {
 		t.Errorf("after quitting the outer terminal's modes are %s", m)
 	}
 	assertNothingLeft(t, state)
+}
+
+// cooked types a line into the shell in the pane that prints whether its terminal's
+// line discipline is cooked (icanon) or raw (-icanon), tagged, and returns the answer.
+func (x *tmuxTerm) cooked(tag string) string {
+	x.text(fmt.Sprintf("stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon' | sed 's/^/%s-/'", tag))
+	x.keys("Enter")
+	screen := x.waitFor(`(?m)^`+tag+`-\S+`, 10*time.Second)
+	return regexp.MustCompile(`(?m)^` + tag + `-(\S+)`).FindStringSubmatch(screen)[1]
+}
+
+// A run in the foreground (corral run --pty) has Corral's terminal in raw mode while it
+// runs and gives it back cooked when it ends.
+func TestFramesTerminalSaneAfterForegroundRun(t *testing.T) {
+	state := t.TempDir()
+	after := "r=$?; echo SHELL $(stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'); (exit $r)"
+	x := startTmux(t, 120, 40, fmt.Sprintf("env CORRAL_STATE_DIR=%s %s run --pty -- sh -c 'echo FG-UP; read answer; echo FG-GOT $answer'; %s",
+		state, corralBin, after))
+	x.waitFor(`FG-UP`, 20*time.Second)
+	x.text("typed")
+	x.keys("Enter")
+	screen := x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
+	if !strings.Contains(screen, "FG-GOT typed") {
+		t.Errorf("the run did not read the line typed:\n%s", screen)
+	}
+	if !strings.Contains(screen, "SHELL icanon") {
+		t.Errorf("the shell after the run did not get a cooked terminal:\n%s", screen)
+	}
+	if m := x.modes(); m != "alt=0 mouse=000 cursor=1" {
+		t.Errorf("after the run the outer terminal's modes are %s", m)
+	}
+	assertNothingLeft(t, state)
+}
+
+// framePanicEnv makes the test binary a program drawn by ui/frame that panics: in
+// Update on key u, in a command of a tea.Sequence on key s.
+const framePanicEnv = "CORRAL_TEST_FRAME_PANIC"
+
+// framePanicRole is the role, when the environment asks for it: it exits when the
+// program ends.
+func framePanicRole() {
+	if os.Getenv(framePanicEnv) == "" {
+		return
+	}
+	_, err := frame.NewProgram(panicky{}).Run()
+	fmt.Println("PROGRAM-ENDED", err)
+	os.Exit(0)
+}
+
+type panicky struct{}
+
+func (panicky) Init() tea.Cmd { return nil }
+
+func (panicky) View() tea.View {
+	v := tea.View{AltScreen: true, ReportFocus: true, MouseMode: tea.MouseModeCellMotion, WindowTitle: "panicky",
+		Content: "PANICKY-UP: \x1b[30mA\x1b[38;5;16mB"}
+	v.Cursor = tea.NewCursor(3, 0)
+	v.Cursor.Shape = tea.CursorBar
+	return v
+}
+
+func (p panicky) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	switch {
+	case ok && k.String() == "u":
+		panic("update-boom")
+	case ok && k.String() == "s":
+		return p, tea.Sequence(func() tea.Msg { return nil }, func() tea.Msg { panic("sequence-boom") })
+	}
+	return p, nil
+}
+
+// A panic, in Update or in a command of a sequence, gives the terminal back before it
+// is printed: the panic on the main screen, the shell after it cooked, the modes off.
+func TestFramesTerminalSaneAfterPanic(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ key, says string }{{"u", "update-boom"}, {"s", "sequence-boom"}} {
+		after := "r=$?; echo SHELL $(stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'); (exit $r)"
+		x := startTmux(t, 100, 30, fmt.Sprintf("env %s=1 %s; %s", framePanicEnv, self, after))
+		x.waitFor(`PANICKY-UP`, 20*time.Second)
+		if m := x.modes(); !strings.HasPrefix(m, "alt=1 mouse=1") {
+			t.Fatalf("the program's modes are not on: %s", m)
+		}
+		x.keys(c.key)
+		x.waitFor(`CORRAL-EXIT=`, 20*time.Second)
+		screen := x.run("capture-pane", "-p", "-t", "t", "-S", "-") // the trace scrolled
+		if !strings.Contains(screen, c.says) {
+			t.Errorf("%s: the panic was not printed on the main screen:\n%s", c.key, screen)
+		}
+		if !strings.Contains(screen, "SHELL icanon") {
+			t.Errorf("%s: the shell after the panic did not get a cooked terminal:\n%s", c.key, screen)
+		}
+		if m := x.modes(); m != "alt=0 mouse=000 cursor=1" {
+			t.Errorf("%s: after the panic the outer terminal's modes are %s", c.key, m)
+		}
+	}
 }

@@ -26,7 +26,7 @@ import (
 var corralBin string
 
 func TestMain(m *testing.M) {
-	testkit.Main(m, testkit.Before(hostileServerRole), testkit.Before(buildCorral), testkit.After(func() { os.RemoveAll(filepath.Dir(corralBin)) }))
+	testkit.Main(m, testkit.Before(hostileServerRole), testkit.Before(framePanicRole), testkit.Before(buildCorral), testkit.After(func() { os.RemoveAll(filepath.Dir(corralBin)) }))
 }
 
 // buildCorral builds the corral binary the tests run, in a directory of its own, and

@@ -22,10 +22,6 @@ import (
 // the UI open for ever (the runs' records say what was left).
 const shutdownTimeout = 2 * time.Minute
 
-func tickCmd(gen int, every time.Duration) tea.Cmd {
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
-}
-
 // bg is the context of a command's core call: the UI waits for every answer (the core
 // bounds its own waits); shutdown is bounded below.
 var bg = context.Background()

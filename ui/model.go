@@ -30,8 +30,8 @@ const (
 	modeDiff                 // the diff view is open, full screen (diffmode.go)
 )
 
-// refreshEvery is the period of the countdown tick and of the snapshot, counters and
-// process tree refresh.
+// refreshEvery is the shortest period of the snapshot, counters and process tree
+// refresh (each backs off while it brings nothing new: requests.go).
 const refreshEvery = time.Second
 
 // Model is the root model. It only routes — global messages first, then keys by mode,
@@ -86,7 +86,8 @@ type state struct {
 	req       requests
 	quitErr   error
 	view      *rootCache
-	tick      func(gen int) tea.Cmd // tests replace it: a real tick sleeps a second
+	tick      func(gen int) tea.Cmd // tests replace it: a real tick waits for the clock
+	clock     *wakeClock            // wakes the tick when something is due (clock.go)
 	follow    follower              // when a run spawned elsewhere is selected (follow.go)
 	link      string                // while the server is lost: what the status line says (link.go)
 	lastEvent time.Time             // the newest event shown: the history after a reconnect starts past it
@@ -120,8 +121,9 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		diff: diffview.New(c.Common, &c.Keys.DiffKeyMap, diffview.PromptKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}),
 		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
-			tick: func(gen int) tea.Cmd { return tickCmd(gen, refreshEvery) }},
+			clock: newWakeClock()},
 	}
+	m.tick = m.clock.wait
 	m.detachable, m.replay, m.prefsPath, m.notify = o.Detachable, o.Replay, o.PrefsPath, o.Notify
 	m.mouse, m.inTmux = o.Mouse, o.InTmux
 	m.lay.panes = parsePanes(o.Prefs.Panes)
@@ -175,6 +177,14 @@ func (m Model) Init() tea.Cmd {
 
 // Update routes a message: global ones first, then by mode (keys), then by owner.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if n, ok := next.(Model); ok && n.state != nil && n.clock != nil {
+		n.clock.wakeAt(n.req.due(n.list.SelectedLive(), n.now))
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.now = m.c.Now()
 	m.list.SetNow(m.now)
 	m.details.SetNow(m.now)

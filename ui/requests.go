@@ -70,6 +70,39 @@ func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// due is when the next of the periodic reads refresh makes is due (zero if none
+// waits: each on its way is followed by the next when it comes back), given the
+// selected live run id ("" for none) and the time now. A read due already is left a
+// moment (activityGrace), so the key or output that made it due goes first.
+func (r *requests) due(id string, now time.Time) time.Time {
+	var at time.Time
+	note := func(t time.Time) {
+		if at.IsZero() || t.Before(at) {
+			at = t
+		}
+	}
+	if !r.snap {
+		note(r.snapAt.Add(max(r.snapEvery, refreshEvery)))
+	}
+	if !r.metrics {
+		if r.metricsDue {
+			note(r.metricsAt.Add(refreshEvery))
+		} else {
+			note(r.metricsAt.Add(metricsEvery))
+		}
+	}
+	if !r.trees && id != "" {
+		note(r.treeAt.Add(max(r.treeEvery, refreshEvery)))
+	}
+	if !at.IsZero() && at.Before(now.Add(activityGrace)) {
+		at = now.Add(activityGrace)
+	}
+	return at
+}
+
+// activityGrace is the least time from an Update to the periodic reads it finds due.
+const activityGrace = refreshEvery / 4
+
 // active says something happened (an event, output, a key): the snapshot and the
 // tree are read at the next tick and every refreshEvery from then on.
 func (r *requests) active() { r.snapEvery, r.treeEvery = 0, 0 }

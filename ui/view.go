@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -46,6 +47,13 @@ func (m Model) View() tea.View {
 		return v
 	}
 	v.Content = m.dlg.Overlay(m.compose())
+	if m.state != nil && m.clock != nil {
+		// Wake when a figure just drawn changes (an age, a countdown) or a held frame
+		// is due: the clock does not tick while nothing on screen moves with it.
+		for _, at := range []time.Time{m.list.NextChange(), m.details.NextChange(), m.term.NextChange()} {
+			m.clock.wakeAt(at)
+		}
+	}
 	switch v.Cursor = m.dlg.Cursor(); m.mode {
 	case modeFocus:
 		if v.Cursor = m.term.Cursor(); v.Cursor != nil {

@@ -56,6 +56,8 @@ type Countdown struct {
 	Left   time.Duration
 	Warn   bool
 	Frozen bool
+	// Running: Left counts down with the clock (not frozen, its time known).
+	Running bool
 }
 
 // DeadlineAt computes a deadline's time left at now: from its absolute time while it
@@ -66,7 +68,7 @@ func DeadlineAt(d watchdog.Deadline, frozen bool, now time.Time) (Countdown, boo
 	}
 	c := Countdown{Left: d.Left, Frozen: frozen}
 	if !frozen && !d.At.IsZero() {
-		c.Left = max(d.At.Sub(now), 0)
+		c.Left, c.Running = max(d.At.Sub(now), 0), true
 	}
 	c.Warn = d.Span > 0 && c.Left <= d.Span/warnFraction
 	return c, true

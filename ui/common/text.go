@@ -124,13 +124,26 @@ type ViewCache[K comparable] struct {
 	key K
 	ok  bool
 	val string
+	// Changes is when a figure the rendering drew against a clock changes (render
+	// notes it): GetAt renders again from then on, and the UI's clock wakes for it.
+	Changes Changes
 }
 
 func (c *ViewCache[K]) Get(k K, render func() string) string {
 	if !c.ok || c.key != k {
+		c.Changes = Changes{}
 		c.key, c.ok, c.val = k, true, render()
 	}
 	return c.val
+}
+
+// GetAt is Get for a rendering drawn against the clock at now: it is rendered again
+// also once a figure it noted in Changes has changed.
+func (c *ViewCache[K]) GetAt(k K, now time.Time, render func() string) string {
+	if c.ok && !c.Changes.at.IsZero() && !now.Before(c.Changes.at) {
+		c.ok = false
+	}
+	return c.Get(k, render)
 }
 
 // Box draws a frame of w×h columns and lines around body, whose lines must already be

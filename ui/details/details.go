@@ -54,6 +54,10 @@ func (d *Details) SetSize(w, h int) { d.w, d.h = w, h; d.ver++ }
 // SetNow sets the clock the countdowns are shown against.
 func (d *Details) SetNow(t time.Time) { d.now = t }
 
+// NextChange is when an age or countdown the pane shows next changes (zero if none
+// does): the clock need not wake before.
+func (d Details) NextChange() time.Time { return d.cache.Changes.Next(d.now) }
+
 // ShowRun shows a run (ok false: none). A different run, or the run's end (its
 // processes are verified gone), drops the tree shown.
 func (d *Details) ShowRun(info runs.Info, ok bool) {
@@ -85,7 +89,7 @@ func (d *Details) SetTrees(trees map[string][]reaper.TreeProc, err error) {
 // View renders the pane, cached until it changes or the clock's second moves.
 func (d Details) View() string {
 	k := detailsKey{ver: d.ver, sec: d.now.Unix(), w: d.w, h: d.h}
-	return d.cache.Get(k, func() string { return common.JoinLines(d.lines()) })
+	return d.cache.GetAt(k, d.now, func() string { return common.JoinLines(d.lines()) })
 }
 
 func (d Details) lines() []string {
@@ -210,7 +214,9 @@ func (d Details) agentLine() string {
 	s := common.Clean(i.Agent) + " · " + common.StateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
 		AgentState: i.AgentState}).Render(i.AgentState.String())
 	if !i.AgentStateSince.IsZero() {
-		s += " " + common.FmtAge(d.now.Sub(i.AgentStateSince))
+		age := d.now.Sub(i.AgentStateSince)
+		d.cache.Changes.Age(d.now, age)
+		s += " " + common.FmtAge(age)
 	}
 	if i.AgentRule != "" {
 		s += " · " + st.Muted.Render("rule "+common.Clean(i.AgentRule))
@@ -271,6 +277,9 @@ func (d Details) worktreeLines() []string {
 func (d Details) deadlineLine(dl watchdog.Deadline, frozen bool) string {
 	st, w := d.c.Styles, d.info.Watchdog
 	cd, armed := common.DeadlineAt(dl, frozen, d.now)
+	if armed && cd.Running {
+		d.cache.Changes.Left(d.now, cd.Left)
+	}
 	switch {
 	case armed && frozen && w.Awaiting && !d.info.Paused:
 		return common.FmtLeft(cd.Left) + " left of " + common.FmtLeft(dl.Span) + " · " + st.Warn.Render("waiting for input")
@@ -296,6 +305,7 @@ func (d Details) outputAge() string {
 	age := w.LastOutputAge
 	if !w.LastOutput.IsZero() {
 		age = d.now.Sub(w.LastOutput)
+		d.cache.Changes.Age(d.now, age)
 	}
 	return d.c.Styles.Muted.Render(" · last output " + common.FmtAge(age) + " ago")
 }

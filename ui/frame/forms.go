@@ -27,6 +27,8 @@ func (r *Renderer) keepForms() (redraw bool) {
 	if !had {
 		r.forms = append(r.forms[:0], make([]uint32, n)...)
 	}
+	var seen [512]uint16 // per palette form (basic, 256-colour) of fg or bg: seen in this frame
+	twins := false
 	i := 0
 	for _, line := range r.cells.Lines {
 		for x := range line {
@@ -40,10 +42,84 @@ func (r *Renderer) keepForms() (redraw bool) {
 			}
 			r.forms[i] = f
 			i++
+			for _, c := range [2]uint32{f & 0x3ff, f >> 10 & 0x3ff} {
+				if c != 0 && seen[slot(c)] == 0 {
+					seen[slot(c)] = 1
+					if r.twinSeen(&seen, c) {
+						twins = true
+					}
+				}
+			}
 		}
+	}
+	r.penPrefixed = twins && (r.profile == colorprofile.TrueColor || r.profile == colorprofile.ANSI256)
+	if r.penPrefixed {
+		r.penPerCell(&seen)
 	}
 	return redraw
 }
+
+// twinSeen reports whether seen holds another palette form of palette colour c's
+// value (basic 0 and 256-colour 16 are both black), and marks both as twins (2).
+func (r *Renderer) twinSeen(seen *[512]uint16, c uint32) bool {
+	v := paletteRGB[slot(c)]
+	found := false
+	for k := range seen {
+		if seen[k] != 0 && uint32(k) != slot(c) && paletteRGB[k] == v {
+			seen[k], found = 2, true
+		}
+	}
+	if found {
+		seen[slot(c)] = 2
+	}
+	return found
+}
+
+// penPerCell makes each cell whose foreground or background is a palette colour with
+// a twin in this frame (another form of the same value, see twinSeen) set that colour
+// itself, in its form, in front of its glyph. Ultraviolet keeps one pen and compares
+// colours by value: a cell of 256-colour 16 written after one of basic black would
+// otherwise be written in basic black's form, as the pen already holds that value.
+func (r *Renderer) penPerCell(seen *[512]uint16) {
+	i := 0
+	for _, line := range r.cells.Lines {
+		for x := range line {
+			f := r.forms[i]
+			i++
+			cell := &line[x]
+			if cell.Width == 0 {
+				continue
+			}
+			var sgr ansi.Style
+			if fg := f & 0x3ff; fg != 0 && seen[slot(fg)] == 2 {
+				sgr = sgr.ForegroundColor(cell.Style.Fg)
+			}
+			if bg := f >> 10 & 0x3ff; bg != 0 && seen[slot(bg)] == 2 {
+				sgr = sgr.BackgroundColor(cell.Style.Bg)
+			}
+			if len(sgr) > 0 {
+				cell.Content = sgr.String() + cell.Content
+			}
+		}
+	}
+}
+
+// slot is where palette form c (see form) is in seen and paletteRGB.
+func slot(c uint32) uint32 { return c - 1<<8 }
+
+// paletteRGB is each palette form's value, indexed as seen in keepForms: basic
+// colours 0–255 (of which 0–15 exist), then 256-colour 0–255.
+var paletteRGB = func() (t [512]uint32) {
+	for k := range t {
+		var c color.Color = ansi.IndexedColor(k - 256)
+		if k < 256 {
+			c = ansi.BasicColor(k)
+		}
+		r, g, b, _ := c.RGBA()
+		t[k] = r>>8<<16 | g>>8<<8 | b>>8
+	}
+	return t
+}()
 
 // tagged is c with an RGB colour given rgbAlpha.
 func tagged(c color.Color) color.Color {

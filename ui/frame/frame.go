@@ -11,27 +11,34 @@
 // on the same ultraviolet renderer Bubble Tea uses: the modes (alternate screen,
 // mouse, focus, bracketed paste, kitty keyboard, cursor, window title, synchronized
 // output where the terminal has it) set and restored as Bubble Tea does them, raw
-// mode, resize, suspend/resume, handing the terminal to a pager and back.
+// mode, resize, a stop from the shell (SIGTSTP) and fg, handing the terminal to a
+// pager and back, and giving it back before a panic is printed.
 //
 // When a frame is drawn: at once after an Update that changed the view if the last
-// frame is at least Interval (1/120 s) old, else at the end of that interval with
-// whatever the view is then (a flood still draws at most 120 frames a second), and
-// never while nothing changed: there is no ticker.
+// frame is at least Interval (1/120 s) old, or is one of the first Burst (3) after a
+// quiet spell (an echo that came in two reads is not held for an interval); else at
+// the end of that interval with whatever the view is then (a flood still draws at most
+// 120 frames a second), and never while nothing changed: there is no ticker. Only the
+// lines of the view that changed are parsed again (lines.go): the rest of the cells,
+// and ultraviolet's diff of them, are the frame before's.
 //
 // A colour keeps its form: ultraviolet compares colours by their RGB value, so a cell
 // that changes from palette black to rgb(0,0,0) (or to 256-colour 16) would not be
 // re-sent, and a pen already set to one form would be reused for the other. RGB
 // colours are given an alpha one short of opaque (which nothing writes) so that they
 // never compare equal to a palette colour, and a frame in which a palette colour
-// changed form but not value is drawn in full. Left as it was: two palette colours of
-// one value next to each other in a frame (basic black, then 256-colour 16) share the
-// pen, so the second is written in the first's form.
+// changed form but not value is drawn in full. Two palette colours of one value in
+// one frame (basic black and 256-colour 16) would share ultraviolet's one pen, the
+// second written in the first's form: in such a frame each cell of either sets its
+// colour itself, in front of its glyph.
 //
-// Measured side by side with the build before it (2 cores, shared; BENCHMARKS.md,
+// Measured side by side with Bubble Tea's renderer (2 cores, shared; BENCHMARKS.md,
 // "Frames on demand"): server + attached UI over 50 idle PTY shells 1.07 → 0.18 % of a
 // core (the UI alone 1.00 → 0.12 %); typed echo in an outer tmux, 200 keys, p50 with
 // the run in the UI's process (--local) 17.9 → 12.3 ms, attached 20.0 → 19.3 ms, against
-// a bare tmux pane's 6.4 ms.
+// a bare tmux pane's 6.4 ms. With the burst and the changed lines ("the echo path and the
+// clock"): from the UI's read of a key to its echo's frame written, attached 13.1 → 3.1
+// ms and --local 4.7 → 1.9 ms (p50, timestamped hops).
 //
 // When Bubble Tea ships a renderer that draws on demand, drop this package: NewProgram
 // becomes tea.NewProgram again and ExecProcess tea.ExecProcess. CORRAL_RENDERER=bubbletea
@@ -53,8 +60,15 @@ import (
 	"github.com/lucasb-eyer/go-colorful"
 )
 
-// Interval is the shortest time between two frames: 1/120 s.
+// Interval is the shortest time between two frames under load: 1/120 s.
 const Interval = time.Second / 120
+
+// Burst is how many frames may be drawn back to back after a quiet spell: a typed
+// key's echo often comes in two or three reads a millisecond or two apart (the first
+// key of a token alone, the rest queued behind its write; a shell that echoes, then
+// redraws), and the second must not wait out an interval. Over any span T at most
+// T/Interval + Burst frames are drawn, so a flood still draws 120 a second.
+const Burst = 3
 
 // Renderer draws tea.Views on a terminal's output on demand. Its methods are safe
 // for concurrent use.
@@ -73,14 +87,24 @@ type Renderer struct {
 	profile colorprofile.Profile
 	syncd   bool // the terminal has synchronized output (mode 2026)
 
-	want     tea.View  // the latest view
-	have     bool      // want was submitted
-	last     *tea.View // the view on screen; nil before the first frame after Start
-	drawn    time.Time // when the last frame was written
+	want tea.View  // the latest view
+	have bool      // want was submitted
+	last *tea.View // the view on screen; nil before the first frame after Start
+	// spent is when the frames written so far would have paid for themselves at one
+	// interval each (a token bucket kept as one time): a frame may be drawn at once
+	// while spent is less than Burst intervals ahead of now.
+	spent    time.Time
 	timer    *time.Timer
 	timerGen int  // which arming of timer is current
 	erase    bool // a full redraw is due (resize)
-	running  bool
+	// lines is the content of the frame on screen, by line, and clean which of them
+	// begin with no style or link open (see drawLines).
+	lines []string
+	clean []bool
+	// penPrefixed: the frame's cells were given their colours in front of their glyphs
+	// (penPerCell); prefixed: the frame on screen's were, so the next is parsed whole.
+	penPrefixed, prefixed bool
+	running               bool
 }
 
 // New is a renderer writing to out, for a terminal of width×height whose
@@ -174,7 +198,8 @@ func (r *Renderer) Resize(width, height int) {
 }
 
 // Submit gives the renderer the view after an Update. It is drawn at once if it
-// differs from the view on screen and the last frame is at least an interval old,
+// differs from the view on screen and the frames before it left room (the last is at
+// least an interval old, or fewer than Burst came back to back after a quiet spell),
 // else when the interval ends; an unchanged view is never drawn.
 func (r *Renderer) Submit(v tea.View) {
 	r.mu.Lock()
@@ -193,7 +218,7 @@ func (r *Renderer) schedule() {
 	if !r.running || !r.have || r.timer != nil || r.unchanged() {
 		return
 	}
-	if wait := r.interval - time.Since(r.drawn); wait > 0 && !r.drawn.IsZero() {
+	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 {
 		r.timerGen++
 		gen := r.timerGen
 		r.timer = time.AfterFunc(wait, func() { r.onTimer(gen) })
@@ -300,7 +325,7 @@ func (r *Renderer) Stop() {
 	}
 	_, _ = r.out.Write(b.Bytes())
 	r.last = nil
-	r.drawn = time.Time{} // the next Start draws at once
+	r.spent = time.Time{} // the next Start draws at once
 	r.reset()
 }
 
@@ -317,20 +342,21 @@ func (r *Renderer) draw() {
 	if !v.AltScreen {
 		area.Max.Y = content.Height() // inline: as tall as the content
 	}
+	full := r.erase || area != r.cells.Bounds() || !v.AltScreen || first || r.prefixed
 	if r.erase || area != r.cells.Bounds() {
 		r.scr.Erase()
 		r.cells.Touched = nil
 		r.cells.Resize(area.Dx(), area.Dy())
 	}
 	r.erase = false
-	r.cells.Clear()
-	content.Draw(r.cells, r.cells.Bounds())
+	r.drawLines(v.Content, full)
 	if h := area.Dy(); h > r.height {
 		r.cells.Lines = r.cells.Lines[h-r.height:]
 	}
 	if r.keepForms() {
 		r.scr.Erase()
 	}
+	r.prefixed = r.penPrefixed
 
 	altChange := first && v.AltScreen || !first && lv.AltScreen != v.AltScreen
 	if altChange {
@@ -400,7 +426,14 @@ func (r *Renderer) draw() {
 		_, _ = r.out.Write(b.Bytes())
 	}
 	r.last = &v
-	r.drawn = time.Now()
+	r.spent = later(r.spent, time.Now()).Add(r.interval)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // modes queues the mode changes from lv (nil: none set yet) to v.

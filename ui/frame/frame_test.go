@@ -3,12 +3,14 @@ package frame
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"corral/demo/testkit/eventually"
@@ -146,8 +148,8 @@ func TestBurstIsCoalesced(t *testing.T) {
 	eventually.True(t, 2*time.Second, "the last update is drawn", func() bool { return drawn(r) == want })
 	elapsed := time.Since(start)
 	frames := f.count()
-	// At most one frame per interval, plus the first (written at once).
-	if limit := int(elapsed/Interval) + 1; frames > limit {
+	// At most one frame per interval, plus the first few (written at once).
+	if limit := int(elapsed/Interval) + Burst; frames > limit {
 		t.Fatalf("%d updates in %v wrote %d frames, more than %d (120 a second)", updates, elapsed, frames, limit)
 	}
 	if frames >= updates/10 {
@@ -169,9 +171,60 @@ func TestChangeAfterIdleIsWrittenAtOnce(t *testing.T) {
 	if !strings.Contains(f.last(), "b") {
 		t.Fatalf("the frame written is %q, want the change", f.last())
 	}
-	// A change within the interval waits for its end, then is written unasked.
-	r.Submit(screen("abc"))
-	eventually.True(t, time.Second, "a change within the interval is written when it ends", func() bool { return strings.Contains(f.last(), "c") })
+	// Past the first few frames back to back, a change within the interval waits for
+	// its end, then is written unasked.
+	for i := range Burst {
+		r.Submit(screen(fmt.Sprintf("abc%d", i)))
+	}
+	if f.count() != n+Burst {
+		t.Fatalf("%d frames back to back after an idle gap, want %d", f.count()-n, Burst)
+	}
+	r.Submit(screen("abcd"))
+	if strings.Contains(f.last(), "d") {
+		t.Fatal("a change past the burst was written within the interval")
+	}
+	eventually.True(t, time.Second, "a change within the interval is written when it ends", func() bool { return strings.Contains(f.last(), "d") })
+}
+
+// An echo that comes in two reads (the first key of a token alone, the rest behind
+// its write) is drawn as each read comes: the second does not wait out the interval
+// the first began.
+func TestSplitEchoIsNotHeld(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("$ "))
+	for i := range 20 {
+		time.Sleep(3 * Interval) // a pause between typed tokens
+		n := f.count()
+		tok := fmt.Sprintf("k%dq", i)
+		r.Submit(screen("$ " + tok[:1]))
+		r.Submit(screen("$ " + tok))
+		if f.count() != n+2 || !strings.Contains(f.last(), tok[1:]) {
+			t.Fatalf("token %d: the second half of a split echo was not written at once (writes %d, want %d; last %q)", i, f.count()-n, 2, f.last())
+		}
+	}
+}
+
+// A flood that lasts (a second of updates as fast as they come) draws at most 120
+// frames a second, the burst after the quiet spell before it aside.
+func TestFloodDrawsAtMost120ASecond(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("start"))
+	time.Sleep(3 * Interval)
+	n := f.count()
+	start := time.Now()
+	for i := 0; time.Since(start) < time.Second; i++ {
+		r.Submit(screen(fmt.Sprintf("line %d", i)))
+	}
+	elapsed := time.Since(start)
+	frames := f.count() - n
+	if limit := int(elapsed/Interval) + Burst; frames > limit {
+		t.Fatalf("a flood of %v wrote %d frames, more than %d (120 a second)", elapsed, frames, limit)
+	}
+	if frames < int(elapsed/Interval)/4 {
+		t.Fatalf("a flood of %v wrote only %d frames: the frames lag", elapsed, frames)
+	}
 }
 
 func TestResizeRedraws(t *testing.T) {
@@ -223,5 +276,134 @@ func TestUnicodeCoreAroundAHandOver(t *testing.T) {
 	r.Start()
 	if !strings.Contains(f.output(), ansi.SetModeUnicodeCore) || r.cells.Method != ansi.GraphemeWidth {
 		t.Fatalf("unicode core not set again after the pager: %q", f.output())
+	}
+}
+
+// Two palette forms of one value in one frame (basic black, 256-colour 16; and
+// rgb(0,0,0) beside them) keep their forms: the second is not written with the pen the
+// first left, which holds the same value.
+func TestTwinColoursInOneFrameDoNotShareAPen(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		want          map[rune]string // glyph: its colour's form as the terminal was told it
+		bg            bool
+	}{
+		{"fg", "\x1b[30mA\x1b[38;5;16mB\x1b[38;2;0;0;0mC\x1b[30mD\x1b[38;5;0mE", map[rune]string{'A': "30", 'B': "38;5;16", 'C': "38;2;0;0;0", 'D': "30", 'E': "38;5;0"}, false},
+		{"bg", "\x1b[40mA\x1b[48;5;16mB\x1b[48;2;0;0;0mC\x1b[48;5;16mD", map[rune]string{'A': "40", 'B': "48;5;16", 'C': "48;2;0;0;0", 'D': "48;5;16"}, true},
+		{"bright", "\x1b[97mA\x1b[38;5;231mB\x1b[38;5;15mC", map[rune]string{'A': "97", 'B': "38;5;231", 'C': "38;5;15"}, false},
+	} {
+		r, f := newTest(t)
+		r.Start()
+		r.Submit(screen(c.content))
+		got := pens(f.output(), c.bg)
+		for g, want := range c.want {
+			if got[g] != want {
+				t.Errorf("%s: %q was written with colour %q, want %q (output %q)", c.name, g, got[g], want, f.output())
+			}
+		}
+	}
+}
+
+// pens follows the SGR sequences in out as a terminal would and returns, for each
+// letter written, the foreground (or background) colour it was written with, as
+// its parameters ("30", "38;5;16", "38;2;0;0;0"; "" for the default).
+func pens(out string, bg bool) map[rune]string {
+	got := map[rune]string{}
+	var fg, bgc string
+	for len(out) > 0 {
+		if strings.HasPrefix(out, "\x1b[") {
+			end := strings.IndexFunc(out[2:], func(r rune) bool { return r >= 0x40 && r <= 0x7e })
+			if end < 0 {
+				break
+			}
+			seq, final := out[2:2+end], out[2+end]
+			out = out[3+end:]
+			if final != 'm' || strings.HasPrefix(seq, "?") {
+				continue
+			}
+			ps := strings.Split(seq, ";")
+			for i := 0; i < len(ps); i++ {
+				p := ps[i]
+				switch {
+				case p == "" || p == "0":
+					fg, bgc = "", ""
+				case p == "39":
+					fg = ""
+				case p == "49":
+					bgc = ""
+				case len(p) == 2 && (p[0] == '3' || p[0] == '9') && p[1] <= '7':
+					fg = p
+				case len(p) == 2 && p[0] == '4' && p[1] <= '7', len(p) == 3 && p[:2] == "10":
+					bgc = p
+				case (p == "38" || p == "48") && i+1 < len(ps):
+					n := 3
+					if ps[i+1] == "2" {
+						n = 5
+					}
+					v := strings.Join(ps[i:min(i+n, len(ps))], ";")
+					if p == "38" {
+						fg = v
+					} else {
+						bgc = v
+					}
+					i += n - 1
+				}
+			}
+			continue
+		}
+		if out[0] == 0x1b { // another escape: skip its introducer
+			out = out[2:]
+			continue
+		}
+		r := rune(out[0])
+		if r >= 'A' && r <= 'Z' {
+			if bg {
+				got[r] = bgc
+			} else {
+				got[r] = fg
+			}
+		}
+		out = out[1:]
+	}
+	return got
+}
+
+// A frame drawn from only its changed lines holds the cells a parse of its whole
+// content would: styles left open across lines, resets, hyperlinks and changed
+// lines anywhere, frame after frame.
+func TestChangedLinesDrawnAsTheWhole(t *testing.T) {
+	const w, h = 30, 8
+	r := New(&fakeTerm{}, []string{"TERM=xterm-256color"}, w, h)
+	r.Start()
+	t.Cleanup(r.Stop)
+	rng := rand.New(rand.NewPCG(36, 1))
+	pieces := []string{"plain text", "\x1b[1;31mbold red\x1b[m", "\x1b[32mgreen left open", "\x1b[0m after reset",
+		"\x1b[44;97m blue \x1b[0m", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "wide 中文", "\x1b[7mrev\x1b[27m", ""}
+	lines := make([]string, h)
+	for i := range lines {
+		lines[i] = pieces[0]
+	}
+	for round := range 300 {
+		for range 1 + rng.IntN(3) {
+			lines[rng.IntN(h)] = pieces[rng.IntN(len(pieces))] + pieces[rng.IntN(len(pieces))]
+		}
+		prev := r.lines
+		content := strings.Join(lines[:h-rng.IntN(2)], "\n")
+		r.mu.Lock()
+		r.want, r.have = screen(content), true
+		r.draw()
+		got := r.cells.Lines
+		want := uv.NewScreenBuffer(w, h)
+		uv.NewStyledString(content).Draw(want, want.Bounds())
+		for y := range h {
+			for x := range w {
+				g, e := got[y][x], want.Lines[y][x]
+				if g.Content != e.Content || g.Width != e.Width || !g.Style.Equal(&e.Style) || !g.Link.Equal(&e.Link) {
+					r.mu.Unlock()
+					t.Fatalf("round %d: cell %d,%d is %q %+v, a whole parse gives %q %+v\ncontent %q\nbefore %q", round, x, y, g.Content, g.Style, e.Content, e.Style, content, prev)
+				}
+			}
+		}
+		r.mu.Unlock()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -79,6 +80,8 @@ func (p *Program) Run() (tea.Model, error) {
 	}()
 	stop := p.term.watchSize()
 	defer stop()
+	stopped := p.term.watchStop()
+	defer stopped()
 	if shouldAskSync(os.Environ()) {
 		// Does the terminal have synchronized output (2026) and unicode core (2027)?
 		// The answers come back as input, and filter reads them.
@@ -101,6 +104,7 @@ type terminal struct {
 
 	mu    sync.Mutex
 	saved *term.State // the input's state before raw mode; nil when not taken
+	lent  bool        // a pager or another program has the terminal (ExecProcess)
 }
 
 // take puts the input in raw mode and starts the renderer.
@@ -198,6 +202,31 @@ func (t *terminal) watchSize() (stop func()) {
 	return func() { close(done) }
 }
 
+// watchStop gives the terminal back while the process is stopped (notifyStop): the
+// shell it returns to gets it as it was, and the frame is drawn in full after fg. The
+// returned func stops watching.
+func (t *terminal) watchStop() (stop func()) {
+	done := make(chan struct{})
+	go notifyStop(done, t.stopped, t.continued)
+	return func() { close(done) }
+}
+
+// stopped gives the terminal back before the process stops, unless a program run by
+// ExecProcess has it (it stops with the process group, and has it again on fg).
+func (t *terminal) stopped() {
+	if !t.lentOut() {
+		t.give()
+	}
+}
+
+// continued takes the terminal again after fg and draws the frame in full, unless a
+// program run by ExecProcess has it.
+func (t *terminal) continued() {
+	if !t.lentOut() && t.take() == nil {
+		t.resized(true)
+	}
+}
+
 // ExecProcess is tea.ExecProcess, giving the terminal to c as this package draws
 // it: modes reset and raw mode left for c, taken back and redrawn after.
 func ExecProcess(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd {
@@ -214,12 +243,29 @@ func (h *handOver) Run() error {
 		return h.Cmd.Run()
 	}
 	t.give()
+	t.lend(true)
 	err := h.Cmd.Run()
+	t.lend(false)
 	if terr := t.take(); err == nil {
 		err = terr
 	}
 	t.resized(true)
 	return err
+}
+
+// lend notes that a program run by ExecProcess has the terminal (or no longer has it).
+func (t *terminal) lend(on bool) {
+	t.mu.Lock()
+	t.lent = on
+	t.mu.Unlock()
+}
+
+// lentOut reports whether a program run by ExecProcess has the terminal: a stop and
+// fg meanwhile leave it to that program.
+func (t *terminal) lentOut() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lent
 }
 
 func (h *handOver) SetStdin(r io.Reader) {
@@ -255,9 +301,9 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return model{next, m.t}, m.t.guard(cmd)
 }
 
-// guard is cmd giving the terminal back if it panics, as are the commands of a batch it
-// returns (Bubble Tea runs commands on goroutines of its own, and prints their panics
-// too). A tea.Sequence's commands are not reached: its message type is Bubble Tea's own.
+// guard is cmd giving the terminal back if it panics, as are the commands of a batch or
+// a sequence it returns (Bubble Tea runs commands on goroutines of its own, and prints
+// their panics too).
 func (t *terminal) guard(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
@@ -265,12 +311,31 @@ func (t *terminal) guard(cmd tea.Cmd) tea.Cmd {
 	return func() tea.Msg {
 		defer t.giveOnPanic()
 		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			for i := range b {
-				b[i] = t.guard(b[i])
-			}
-		}
+		t.guardAll(msg)
 		return msg
+	}
+}
+
+var cmdType = reflect.TypeFor[tea.Cmd]()
+
+// guardAll guards, in place, the commands msg holds when it is a list of commands for
+// Bubble Tea to run: a tea.BatchMsg, or what tea.Sequence returns, whose type is
+// Bubble Tea's own and unexported (a []tea.Cmd all the same).
+func (t *terminal) guardAll(msg tea.Msg) {
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for i := range b {
+			b[i] = t.guard(b[i])
+		}
+		return
+	}
+	v := reflect.ValueOf(msg)
+	if msg == nil || v.Kind() != reflect.Slice || v.Type().Elem() != cmdType {
+		return
+	}
+	for i := range v.Len() {
+		if c, _ := v.Index(i).Interface().(tea.Cmd); c != nil {
+			v.Index(i).Set(reflect.ValueOf(t.guard(c)))
+		}
 	}
 }
 

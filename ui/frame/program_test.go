@@ -2,6 +2,7 @@ package frame
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -83,18 +84,27 @@ func TestRawIsWrittenAtOnce(t *testing.T) {
 	}
 }
 
-// A command that panics, alone or in a batch, gives the terminal back before the panic
-// goes on to Bubble Tea.
+// A command that panics, alone, in a batch or in a sequence (nested too), gives the
+// terminal back before the panic goes on to Bubble Tea.
 func TestPanickingCommandGivesTheTerminalBack(t *testing.T) {
-	for _, batched := range []bool{false, true} {
+	nop := func() tea.Msg { return nil }
+	for _, how := range []string{"alone", "batch", "sequence", "sequence in a batch"} {
 		tt, f := testTerminal(t)
 		tt.r.Submit(screen("ui"))
 		boom := func() tea.Msg { panic("boom") }
-		cmd := tt.guard(boom)
-		if batched {
-			msg := tt.guard(tea.Batch(func() tea.Msg { return nil }, boom))()
-			cmd = msg.(tea.BatchMsg)[1]
+		var cmd tea.Cmd
+		switch how {
+		case "alone":
+			cmd = tt.guard(boom)
+		case "batch":
+			cmd = tt.guard(tea.Batch(nop, boom))().(tea.BatchMsg)[1]
+		case "sequence":
+			cmd = nth(t, tt.guard(tea.Sequence(nop, boom))(), 1)
+		case "sequence in a batch":
+			inner := tt.guard(tea.Batch(nop, tea.Sequence(nop, boom)))().(tea.BatchMsg)[1]
+			cmd = nth(t, inner(), 1)
 		}
+		batched := how
 		f.reset()
 		func() {
 			defer func() {
@@ -105,7 +115,39 @@ func TestPanickingCommandGivesTheTerminalBack(t *testing.T) {
 			cmd()
 		}()
 		if !strings.Contains(f.output(), ansi.ResetModeAltScreenSaveCursor) {
-			t.Fatalf("batched %v: the terminal was not given back: %q", batched, f.output())
+			t.Fatalf("%s: the terminal was not given back: %q", batched, f.output())
 		}
+	}
+}
+
+// nth is the i-th command of msg, a list of commands (tea.Sequence's message is of a
+// type of Bubble Tea's own).
+func nth(t *testing.T, msg tea.Msg, i int) tea.Cmd {
+	t.Helper()
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Len() <= i {
+		t.Fatalf("%T is not a list of commands", msg)
+	}
+	return v.Index(i).Interface().(tea.Cmd)
+}
+
+// A stop and fg while a pager has the terminal leave it to the pager: nothing is
+// written, and the UI takes it back only when the pager is done.
+func TestStopWhileLentLeavesTheTerminalToThePager(t *testing.T) {
+	tt, f := testTerminal(t)
+	tt.r.Submit(screen("ui"))
+	tt.give()
+	tt.lend(true)
+	f.reset()
+	tt.stopped()
+	tt.continued()
+	if out := f.output(); out != "" {
+		t.Fatalf("a stop and fg while the pager had the terminal wrote %q", out)
+	}
+	tt.lend(false)
+	tt.stopped()
+	tt.continued()
+	if out := f.output(); !strings.Contains(out, ansi.SetModeAltScreenSaveCursor) || !strings.Contains(out, "ui") {
+		t.Fatalf("a stop and fg without a pager did not take the terminal and redraw: %q", out)
 	}
 }

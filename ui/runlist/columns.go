@@ -145,7 +145,7 @@ func (l List) rowFields(i runs.Info, c listCols) []common.Field {
 	}
 	add(state, style, c.state)
 	add(pidText(i), st.Muted, -c.pid)
-	add(common.FmtAge(l.age(i)), st.Muted, -c.age)
+	add(l.ageText(i), st.Muted, -c.age)
 	add(l.statusFor(i, c.status), statusStyle, c.status)
 	add(markers(i), st.Warn, c.marks)
 	add(diffText(i), st.OK, -c.diff)
@@ -187,6 +187,15 @@ func (l List) pendingFields(p Pending, c listCols) []common.Field {
 		f = append(f, common.Field{Text: "", Style: st.Muted, W: c.diff})
 	}
 	return f
+}
+
+// ageText is run i's age as drawn, noted for the clock while it grows.
+func (l List) ageText(i runs.Info) string {
+	d := l.age(i)
+	if i.StartedAt.IsZero() || i.EndedAt.IsZero() {
+		l.cache.Changes.Age(l.now, d)
+	}
+	return common.FmtAge(d)
 }
 
 func (l List) age(i runs.Info) time.Duration {

@@ -147,6 +147,14 @@ func (l List) linkText(h api.HostState) string {
 	s := string(h.Status) + " since " + h.Since.Format("15:04:05") // why: in the events pane
 	if !h.Next.IsZero() {
 		if left := h.Next.Sub(l.now); left > 0 {
+			// Rounded: it turns at each half second before h.Next, then says "trying…".
+			turn := left % time.Second
+			if turn <= time.Second/2 {
+				turn += time.Second / 2
+			} else {
+				turn -= time.Second / 2
+			}
+			l.cache.Changes.At(l.now.Add(min(turn, left)))
 			s += fmt.Sprintf(" · retry %s", left.Round(time.Second))
 		} else {
 			s += " · trying…"

@@ -95,6 +95,10 @@ func (l *List) SetSize(w, h int) { l.w, l.h = w, h; l.follow(); l.ver++ }
 // SetNow sets the clock countdowns and ages are shown against.
 func (l *List) SetNow(t time.Time) { l.now = t }
 
+// NextChange is when an age or countdown the pane shows next changes (zero if none
+// does): the clock need not wake before.
+func (l List) NextChange() time.Time { return l.cache.Changes.Next(l.now) }
+
 // SetFocused marks the pane as the one keys go to.
 func (l *List) SetFocused(f bool) {
 	if f != l.focused {

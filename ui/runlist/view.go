@@ -18,7 +18,7 @@ import (
 // View renders the pane; it is cached until something shown changes.
 func (l List) View() string {
 	k := listKey{ver: l.ver, sec: l.now.Unix(), w: l.w, h: l.h}
-	return l.cache.Get(k, func() string { return common.JoinLines(l.lines()) })
+	return l.cache.GetAt(k, l.now, func() string { return common.JoinLines(l.lines()) })
 }
 
 func (l List) lines() []string {
@@ -96,6 +96,9 @@ func (l List) status(i runs.Info) (string, common.Style) {
 	cd, ok := tighter(i.Watchdog, l.now)
 	if !ok {
 		return "", st.Muted
+	}
+	if cd.Running {
+		l.cache.Changes.Left(l.now, cd.Left)
 	}
 	if cd.Warn {
 		return "⏱ " + common.FmtLeft(cd.Left), st.Warn

@@ -249,6 +249,18 @@ func safeSync(s Screen) (on bool) {
 // SetNow sets the clock a held frame is timed with.
 func (t *Terminal) SetNow(now time.Time) { t.now = now }
 
+// NextChange is when a frame held for a synchronized update is drawn all the same
+// (zero if none is held): the clock must wake then.
+func (t Terminal) NextChange() time.Time {
+	if t.cache == nil || t.cache.held.IsZero() {
+		return time.Time{}
+	}
+	if at := t.cache.held.Add(syncHold); at.After(t.now) {
+		return at
+	}
+	return time.Time{}
+}
+
 // render draws the pane, recovering from a panic in the screen or in this code.
 func (t Terminal) render() (out []string) {
 	defer func() {

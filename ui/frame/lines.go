@@ -1,0 +1,78 @@
+package frame
+
+import (
+	"strings"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// drawLines puts content in r.cells: whole when full, else only the lines that
+// changed since the frame on screen, which is most of a frame's cost saved on a key's
+// echo (the UI's view is a whole window of styled text, parsed and diffed afresh each
+// frame otherwise). A line is taken as it was only where parsing it alone gives what
+// parsing the whole would: it begins with no style open, here and in the frame before
+// (the line above ends with a reset, as every line of the UI's panes does), and no
+// sequence that rides on the next glyph or stays open (OSC, DCS, APC, PM, SOS) is in
+// the content. Otherwise the content is parsed whole.
+func (r *Renderer) drawLines(content string, full bool) {
+	lines := strings.Split(content, "\n")
+	var clean []bool // nil: none is known to begin clean
+	if !hasPassThrough(content) {
+		clean = make([]bool, len(lines))
+		startClean := true
+		for y, l := range lines {
+			clean[y] = startClean
+			startClean = endsClean(l, startClean)
+		}
+	}
+	h, w := r.cells.Height(), r.cells.Width()
+	line := func(ls []string, y int) string {
+		if y < len(ls) {
+			return ls[y]
+		}
+		return ""
+	}
+	// beginsClean: line y of ls begins with nothing open (a row past the content is empty).
+	beginsClean := func(ls []string, cl []bool, y int) bool { return y >= len(ls) || y < len(cl) && cl[y] }
+	if !full {
+		for y := range h {
+			if !beginsClean(lines, clean, y) && (line(lines, y) != line(r.lines, y) || !beginsClean(r.lines, r.clean, y)) {
+				full = true // a changed line carries what a line above left open
+				break
+			}
+		}
+	}
+	if full {
+		r.cells.Clear()
+		uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
+	} else {
+		for y := range h {
+			if line(lines, y) != line(r.lines, y) || !beginsClean(r.lines, r.clean, y) {
+				uv.NewStyledString(line(lines, y)).Draw(r.cells, uv.Rect(0, y, w, 1))
+			}
+		}
+	}
+	r.lines, r.clean = lines, clean
+}
+
+// endsClean reports whether line leaves no style open, given whether it began with
+// none: its last SGR is a reset, or it has none.
+func endsClean(line string, startClean bool) bool {
+	i := strings.LastIndex(line, "\x1b[")
+	if i < 0 {
+		return startClean
+	}
+	rest := line[i+2:]
+	return strings.HasPrefix(rest, "m") || strings.HasPrefix(rest, "0m")
+}
+
+// hasPassThrough reports whether s holds a sequence ultraviolet carries on to the
+// next glyph, or a hyperlink, which stays open across lines.
+func hasPassThrough(s string) bool {
+	for _, intro := range []string{"\x1b]", "\x1bP", "\x1b_", "\x1b^", "\x1bX", "\u009d", "\u0090", "\u009f", "\u009e", "\u0098"} {
+		if strings.Contains(s, intro) {
+			return true
+		}
+	}
+	return false
+}

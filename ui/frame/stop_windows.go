@@ -1,0 +1,4 @@
+package frame
+
+// notifyStop has no stop signal to wait on in Windows.
+func notifyStop(done <-chan struct{}, _, _ func()) { <-done }
