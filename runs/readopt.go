@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -240,7 +241,7 @@ func pidBehind(rec Record, pid int) bool {
 func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1),
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, kept: k.Exit,
 		committed: Running}
