@@ -249,14 +249,35 @@ func (r *run) nextLocked(now time.Time) (time.Duration, string, bool) {
 	case r.restartNow || i.Reason == ManualRestart:
 		r.refillLocked()
 		return 0, "", true
-	case r.spec.Restart == nil || r.spec.Restart.Policy == RestartNo:
+	case i.Reason != AliveFailed && (r.spec.Restart == nil || r.spec.Restart.Policy == RestartNo):
 		return 0, "", false
 	case i.Reason == ManualCancel || i.Reason == OrphanReaped || i.Reason == Lost || i.Reason == SetupError:
 		return 0, "", false
 	case r.spec.Restart.Policy == RestartOnFailure && i.Reason == Exit && i.ExitCode != nil && *i.ExitCode == 0:
 		return 0, "", false
 	}
-	rs := *r.spec.Restart
+	rs := r.pacing()
+	times := r.budgetLocked(now)
+	r.serviceLocked(func(svc *ServiceInfo) { svc.times, svc.Restarts = times, len(times) })
+	if rs.MaxRestarts > 0 && len(times) >= rs.MaxRestarts {
+		return 0, fmt.Sprintf("%d restarts within %s: no more (corral restart %s starts it again)", len(times), rs.Window, r.id), false
+	}
+	return rs.delay(len(times)), "", true
+}
+
+// pacing is the run's restart pacing: its policy's, or, for a run restarted only
+// because its liveness probe failed (restart = "no"), the default one.
+func (r *run) pacing() RestartSpec {
+	if r.spec.Restart == nil || r.spec.Restart.Policy == RestartNo {
+		return DefaultRestart(RestartNo)
+	}
+	return *r.spec.Restart
+}
+
+// budgetLocked is the restarts that count against the budget now: those within the
+// window, none if the ending attempt was up for a whole window.
+func (r *run) budgetLocked(now time.Time) []time.Time {
+	rs := r.pacing()
 	times := r.info.Service.times
 	if up := r.upSinceLocked(); rs.Window > 0 && !up.IsZero() && now.Sub(up) >= rs.Window {
 		times = nil // it was up for a whole window: the budget is full again
@@ -264,11 +285,13 @@ func (r *run) nextLocked(now time.Time) (time.Duration, string, bool) {
 	if rs.Window > 0 {
 		times = slices.DeleteFunc(slices.Clone(times), func(t time.Time) bool { return now.Sub(t) >= rs.Window })
 	}
-	r.serviceLocked(func(svc *ServiceInfo) { svc.times, svc.Restarts = times, len(times) })
-	if rs.MaxRestarts > 0 && len(times) >= rs.MaxRestarts {
-		return 0, fmt.Sprintf("%d restarts within %s: no more (corral restart %s starts it again)", len(times), rs.Window, r.id), false
-	}
-	return rs.delay(len(times)), "", true
+	return times
+}
+
+// budgetLeftLocked reports whether another restart is allowed now.
+func (r *run) budgetLeftLocked() bool {
+	rs := r.pacing()
+	return rs.MaxRestarts == 0 || len(r.budgetLocked(r.sup.clock.Now())) < rs.MaxRestarts
 }
 
 // refillLocked empties the restart budget (a manual restart).

@@ -128,9 +128,20 @@ func (r *run) onReadyChange(st probe.State, res probe.Result) {
 }
 
 // onAliveChange ends the attempt whose liveness probe failed its threshold, with
-// reason alive-failed; its restart policy decides what follows.
+// reason alive-failed, so that another starts (even under restart = "no", at the
+// default pacing). A probe alone never ends a run for good: with no restart left in
+// its budget, the run is left running and the failure is said (probe-failed).
 func (r *run) onAliveChange(st probe.State, res probe.Result) {
-	if st == probe.Failing {
+	if st != probe.Failing {
+		return
+	}
+	r.mu.Lock()
+	left := r.info.State == Running && r.budgetLeftLocked()
+	if !left && r.info.State == Running {
+		r.changeLocked(EventProbeFailed, "alive failing, but no restart is left in the budget: left running ("+res.Output+")", nil)
+	}
+	r.mu.Unlock()
+	if left {
 		r.stop(AliveFailed)
 	}
 }

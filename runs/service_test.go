@@ -3,11 +3,18 @@ package runs
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"corral/config"
 	"corral/watchdog"
 )
 
@@ -219,4 +226,168 @@ func TestRestartNotOnShutdown(t *testing.T) {
 	if i.State != Exited || i.Reason != SupervisorShutdown || len(i.Service.Attempts) != 1 {
 		t.Fatalf("after shutdown: %s %s %+v", i.State, i.Reason, i.Service)
 	}
+}
+
+// fastProbe checks every 20 ms, judging after two results either way.
+func fastProbe(kind, target string) *config.Probe {
+	return &config.Probe{Kind: kind, Target: target, Period: 20 * time.Millisecond, Timeout: 500 * time.Millisecond, Success: 1, Failure: 2}
+}
+
+func readyIs(want Readiness) func(Info) bool {
+	return func(i Info) bool { return i.Service != nil && i.Service.Ready == want }
+}
+
+// sleepService is a run that blocks until cancelled, with readiness probe p.
+func sleepService(p *config.Probe) Spec {
+	spec := childSpec(false, "sleep")
+	spec.Ready = p
+	return spec
+}
+
+// An http probe passes on a 2xx from a real server on 127.0.0.1, not before.
+func TestReadyHTTP(t *testing.T) {
+	var up atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if !up.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	s := newSup(t)
+	id := spawn(t, s, sleepService(fastProbe(config.ProbeHTTP, srv.URL+"/health")))
+	i := waitSvc(t, s, id, "a failed check", func(i Info) bool {
+		return i.Service.ReadyProbe != nil && i.Service.ReadyProbe.LastFailure != nil
+	})
+	if i.Service.Ready != ReadyStarting || !strings.Contains(i.Service.ReadyProbe.LastFailure.Output, "503") {
+		t.Fatalf("before the server is up: %s, %+v", i.Service.Ready, i.Service.ReadyProbe)
+	}
+	up.Store(true)
+	waitSvc(t, s, id, "ready", readyIs(ReadyOK))
+	r, _ := s.get(id)
+	if !r.isReady() {
+		t.Fatal("isReady false on a ready run")
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// A tcp probe passes once something listens on its 127.0.0.1 port.
+func TestReadyTCP(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	s := newSup(t)
+	id := spawn(t, s, sleepService(fastProbe(config.ProbeTCP, addr)))
+	waitSvc(t, s, id, "a refused check", func(i Info) bool {
+		return i.Service.ReadyProbe != nil && i.Service.ReadyProbe.LastFailure != nil
+	})
+	if i, _ := s.Info(id); i.Service.Ready != ReadyStarting {
+		t.Fatalf("ready with nothing listening: %s", i.Service.Ready)
+	}
+	l, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("port %s taken meanwhile: %v", addr, err)
+	}
+	defer l.Close()
+	waitSvc(t, s, id, "ready", readyIs(ReadyOK))
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// An exec probe passes when its command exits 0; a missing command fails the probe
+// with the shell's words and never ends the run.
+func TestReadyExec(t *testing.T) {
+	flag := filepath.Join(t.TempDir(), "up")
+	s := newSup(t)
+	id := spawn(t, s, sleepService(fastProbe(config.ProbeExec, "test -f "+flag)))
+	missing := spawn(t, s, sleepService(fastProbe(config.ProbeExec, "corral-no-such-probe-command")))
+	waitSvc(t, s, id, "a failed check", func(i Info) bool {
+		return i.Service.ReadyProbe != nil && i.Service.ReadyProbe.Checks >= 2
+	})
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitSvc(t, s, id, "ready", readyIs(ReadyOK))
+	i := waitSvc(t, s, missing, "failures", func(i Info) bool {
+		return i.Service.ReadyProbe != nil && i.Service.ReadyProbe.Checks >= 4
+	})
+	if i.State != Running || i.Service.Ready != ReadyStarting || !strings.Contains(i.Service.ReadyProbe.LastFailure.Output, "not found") {
+		t.Fatalf("missing probe command: %s %s %+v", i.State, i.Service.Ready, i.Service.ReadyProbe)
+	}
+	for _, x := range []string{id, missing} {
+		s.Cancel(x)
+		waitEnd(t, s, x)
+	}
+}
+
+// A log probe passes at the first line of output matching its expression.
+func TestReadyLog(t *testing.T) {
+	s := newSup(t)
+	p := fastProbe(config.ProbeLog, `^ready sleep [0-9]+$`)
+	p.Period = time.Hour // the line itself pokes the check: no period is waited
+	id := spawn(t, s, sleepService(p))
+	i := waitSvc(t, s, id, "ready", readyIs(ReadyOK))
+	if !strings.HasPrefix(i.Service.ReadyProbe.Last.Output, "ready sleep ") {
+		t.Fatalf("log probe's result %+v", i.Service.ReadyProbe)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// A readiness that flaps moves the run between ready and unready: never ends it,
+// never restarts it.
+func TestReadyFlappingDoesNotKill(t *testing.T) {
+	var up atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if !up.Load() {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	s := newSup(t)
+	spec := sleepService(fastProbe(config.ProbeHTTP, srv.URL))
+	spec.Restart = onFailure(0, 0, 0)
+	id := spawn(t, s, spec)
+	pid := 0
+	for range 3 {
+		up.Store(true)
+		i := waitSvc(t, s, id, "ready", readyIs(ReadyOK))
+		if pid == 0 {
+			pid = i.PID
+		}
+		up.Store(false)
+		waitSvc(t, s, id, "unready", readyIs(ReadyLost))
+	}
+	i, _ := s.Info(id)
+	if i.State != Running || i.PID != pid || i.Service.Attempt != 1 || len(i.Service.Attempts) != 0 {
+		t.Fatalf("after flapping: %s pid %d (was %d), service %+v", i.State, i.PID, pid, i.Service)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// A failed liveness probe ends the attempt (alive-failed) and another starts, even
+// under restart = "no"; once the budget is spent the run is left running.
+func TestAliveFailureRestarts(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	s := newSup(t)
+	spec := childSpec(false, "sleep")
+	spec.Alive = fastProbe(config.ProbeTCP, addr)
+	spec.Restart = &RestartSpec{Policy: RestartNo}
+	id := spawn(t, s, spec)
+	i := waitSvc(t, s, id, "attempt 2", func(i Info) bool { return i.Service.Attempt == 2 && i.State == Running })
+	a := i.Service.Attempts[0]
+	if a.Reason != AliveFailed || !strings.Contains(a.Detail, "refused") {
+		t.Fatalf("attempt 1 kept as %+v", a)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
 }
