@@ -289,7 +289,7 @@ func (r *run) recordLocked() Record {
 		AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
 		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
-	rec.Finished = i.Finished
+	rec.Finished, rec.Service = i.Finished, i.Service
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy
 	}

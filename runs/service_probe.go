@@ -121,9 +121,11 @@ func (r *run) onReadyChange(st probe.State, res probe.Result) {
 	case st == probe.Passing:
 		r.serviceLocked(func(svc *ServiceInfo) { svc.Ready, svc.ReadySince = ReadyOK, r.sup.clock.Now() })
 		r.changeLocked(EventReady, res.Output, nil)
+		r.persistLightLocked() // corral ls reads it from the record
 	case st == probe.Failing && r.info.Service.Ready == ReadyOK:
 		r.serviceLocked(func(svc *ServiceInfo) { svc.Ready, svc.ReadySince = ReadyLost, time.Time{} })
 		r.changeLocked(EventUnready, res.Output, nil)
+		r.persistLightLocked()
 	}
 }
 
