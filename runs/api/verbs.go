@@ -43,8 +43,8 @@ var (
 	Wait      = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
 	// Restart starts a service's next attempt now, its restart budget refilled (an
 	// ended run: its spec again, as a new run); the reply names the run that goes on.
-	Restart = declare("restart", LaneControl, restart)
-	Shutdown  = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
+	Restart  = declare("restart", LaneControl, restart)
+	Shutdown = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
 	// Restore starts the runs a reboot lost again, their agents' conversations resumed.
 	Restore = declare("restore", LaneControl, restore).within(fixed[RestoreArgs](EndingBudget))
 )
