@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -30,17 +31,46 @@ const (
 // URL, a host:port or a regular expression over the run's output) and when it runs.
 // Zero durations and counts take ProbeDefaults' values.
 type Probe struct {
-	Kind   string `json:"kind"`
-	Target string `json:"target"`
+	Kind   string
+	Target string
 	// InitialDelay is waited after the start before the first check; Period between
-	// checks; Timeout bounds one check.
-	InitialDelay time.Duration `json:"initial_delay_ns"`
-	Period       time.Duration `json:"period_ns"`
-	Timeout      time.Duration `json:"timeout_ns"`
+	// checks; Timeout bounds one check. In JSON as integer milliseconds (_ms keys).
+	InitialDelay time.Duration
+	Period       time.Duration
+	Timeout      time.Duration
 	// Success checks passed in a row make it pass; Failure failed in a row make it fail.
-	Success int `json:"success"`
-	Failure int `json:"failure"`
-	Line    int `json:"-"` // where it was written, for messages
+	Success int
+	Failure int
+	Line    int // where it was written, for messages; not in JSON
+}
+
+// probeJSON is Probe as JSON writes it: snake_case keys, durations in milliseconds.
+type probeJSON struct {
+	Kind           string `json:"kind"`
+	Target         string `json:"target"`
+	InitialDelayMS int64  `json:"initial_delay_ms,omitempty"`
+	PeriodMS       int64  `json:"period_ms,omitempty"`
+	TimeoutMS      int64  `json:"timeout_ms,omitempty"`
+	Success        int    `json:"success,omitempty"`
+	Failure        int    `json:"failure,omitempty"`
+}
+
+// MarshalJSON writes the probe with its durations in milliseconds.
+func (p Probe) MarshalJSON() ([]byte, error) {
+	return json.Marshal(probeJSON{Kind: p.Kind, Target: p.Target, InitialDelayMS: p.InitialDelay.Milliseconds(),
+		PeriodMS: p.Period.Milliseconds(), TimeoutMS: p.Timeout.Milliseconds(), Success: p.Success, Failure: p.Failure})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *Probe) UnmarshalJSON(b []byte) error {
+	var j probeJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = Probe{Kind: j.Kind, Target: j.Target, InitialDelay: time.Duration(j.InitialDelayMS) * time.Millisecond,
+		Period: time.Duration(j.PeriodMS) * time.Millisecond, Timeout: time.Duration(j.TimeoutMS) * time.Millisecond,
+		Success: j.Success, Failure: j.Failure}
+	return nil
 }
 
 // ProbeDefaults fills p's zero fields: checks every second, each bounded by a second,

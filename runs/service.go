@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -47,11 +48,37 @@ func ParseRestartPolicy(s string) (RestartPolicy, error) {
 // attempt that stayed ready (running, for a run without a readiness probe) for Window
 // refills the budget.
 type RestartSpec struct {
-	Policy      RestartPolicy `json:"policy"`
-	Backoff     time.Duration `json:"backoff_ns"`
-	BackoffMax  time.Duration `json:"backoff_max_ns"`
-	MaxRestarts int           `json:"max_restarts"`
-	Window      time.Duration `json:"window_ns"`
+	Policy      RestartPolicy
+	Backoff     time.Duration
+	BackoffMax  time.Duration
+	MaxRestarts int
+	Window      time.Duration
+}
+
+// restartJSON is RestartSpec as JSON writes it: durations in milliseconds.
+type restartJSON struct {
+	Policy       RestartPolicy `json:"policy"`
+	BackoffMS    int64         `json:"backoff_ms"`
+	BackoffMaxMS int64         `json:"backoff_max_ms,omitempty"`
+	MaxRestarts  int           `json:"max_restarts"`
+	WindowMS     int64         `json:"window_ms,omitempty"`
+}
+
+// MarshalJSON writes the pacing's durations in milliseconds.
+func (rs RestartSpec) MarshalJSON() ([]byte, error) {
+	return json.Marshal(restartJSON{Policy: rs.Policy, BackoffMS: Millis(rs.Backoff), BackoffMaxMS: Millis(rs.BackoffMax),
+		MaxRestarts: rs.MaxRestarts, WindowMS: Millis(rs.Window)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (rs *RestartSpec) UnmarshalJSON(b []byte) error {
+	var j restartJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+	*rs = RestartSpec{Policy: j.Policy, Backoff: ms(j.BackoffMS), BackoffMax: ms(j.BackoffMaxMS), MaxRestarts: j.MaxRestarts, Window: ms(j.WindowMS)}
+	return nil
 }
 
 // DefaultRestart is policy p with the default pacing: 1 s doubling to 30 s, five
@@ -224,7 +251,9 @@ func (r *run) restartLocked() bool {
 	r.restartNow = false
 	detail := fmt.Sprintf("attempt %d ended (%s); attempt %d in %s", r.info.Service.Attempt,
 		r.info.Service.Attempts[len(r.info.Service.Attempts)-1].End(), r.info.Service.Attempt+1, delay.Round(time.Millisecond))
-	if err := r.moveLocked(Restarting, nil); err != nil {
+	// No process now: the last attempt's pid, which the system may give to anything,
+	// is no longer the run's (its attempt keeps its end).
+	if err := r.moveLocked(Restarting, func(i *Info) { i.PID, i.Fingerprint = 0, reaper.Fingerprint{} }); err != nil {
 		return false
 	}
 	r.changeLocked(EventRestart, detail, nil)

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -390,4 +391,27 @@ func TestAliveFailureRestarts(t *testing.T) {
 	}
 	s.Cancel(id)
 	waitEnd(t, s, id)
+}
+
+// A service's spec crosses JSON (records, the protocol) whole, durations in ms.
+func TestServiceSpecJSON(t *testing.T) {
+	spec := childSpec(false, "sleep")
+	spec.Restart = &RestartSpec{Policy: RestartAlways, Backoff: 1500 * time.Millisecond, BackoffMax: time.Minute, MaxRestarts: 4, Window: time.Hour}
+	spec.Ready = &config.Probe{Kind: config.ProbeHTTP, Target: "http://127.0.0.1:1/", Period: 2 * time.Second, Failure: 4}
+	b, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"backoff_ms":1500`, `"window_ms":3600000`, `"period_ms":2000`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %s", b, want)
+		}
+	}
+	var back Spec
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if *back.Restart != *spec.Restart || *back.Ready != *spec.Ready {
+		t.Fatalf("back from JSON: %+v %+v", back.Restart, back.Ready)
+	}
 }
