@@ -136,7 +136,7 @@ type ServiceInfo struct {
 	// Attempts are the ended attempts, oldest first (the last maxAttempts of them).
 	Attempts   []Attempt    `json:"attempts,omitempty"`
 	Ready      Readiness    `json:"ready,omitempty"` // "" without a readiness probe
-	ReadySince time.Time    `json:"ready_since,omitzero"`
+	ReadySince time.Time    `json:"ready_at,omitzero"`
 	ReadyProbe *ProbeStatus `json:"ready_probe,omitempty"`
 	AliveProbe *ProbeStatus `json:"alive_probe,omitempty"`
 	// restarts' times, for the budget's window (not published: Restarts counts them).

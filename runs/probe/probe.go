@@ -56,7 +56,7 @@ func (s *State) UnmarshalText(b []byte) error {
 type Result struct {
 	OK     bool      `json:"ok"`
 	Output string    `json:"output,omitempty"`
-	At     time.Time `json:"at"`
+	At     time.Time `json:"checked_at"`
 }
 
 // Check runs one check, bounded by ctx.
