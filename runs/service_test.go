@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"corral/config"
+	"corral/demo"
 	"corral/watchdog"
 )
 
@@ -138,38 +139,37 @@ func TestRestartCancelStopsTheLoop(t *testing.T) {
 	}
 }
 
-// Each attempt is verified empty before the next starts: a tree whose members ignore
-// SIGTERM, ended by its timeout, is gone (SIGKILLed after its grace) when attempt 2
-// begins.
+// Each attempt is verified empty before the next starts: attempt 1's root exits 1
+// leaving a child that ignores SIGTERM; that child is gone (SIGKILLed after the
+// grace) when attempt 2 begins.
 func TestRestartNextAttemptOnlyAfterTheTreeIsGone(t *testing.T) {
 	s := newSup(t)
 	starts := make(chan struct{}, 10)
 	s.startHook = func(string) { starts <- struct{}{} }
-	spec := childSpec(false, "tree", "1", "ignore-term")
-	spec.Timeout = 500 * time.Millisecond
+	argv, env := demo.Child("ignore-term")
+	spec := Spec{Shell: fmt.Sprintf("%q %q & sleep 0.5; exit 1", argv[0], argv[1]), Env: env}
 	spec.Restart = onFailure(0, 0, 1)
 	id := spawn(t, s, spec)
 	<-starts
-	out := waitOutput(t, s, id, "tree ready")
-	var pids []int
+	out := waitOutput(t, s, id, "ready ignore-term")
+	var pid int
 	for _, l := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(l); len(f) == 2 && f[0] == "member" {
-			pid, _ := strconv.Atoi(f[1])
-			pids = append(pids, pid)
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "ready" {
+			pid, _ = strconv.Atoi(f[2])
 		}
 	}
-	if len(pids) != 2 {
-		t.Fatalf("members %v from %q", pids, out)
+	if pid == 0 {
+		t.Fatalf("no pid in %q", out)
 	}
 	select {
 	case <-starts:
 	case <-time.After(20 * time.Second):
 		t.Fatal("attempt 2 never started")
 	}
-	assertPIDsGone(t, pids) // checked as attempt 2 begins: its start waits on nothing
+	assertPIDsGone(t, []int{pid}) // looked at as attempt 2 begins
 	i, _ := s.Info(id)
 	a := i.Service.Attempts[0]
-	if a.Reason != OverallTimeout || !a.VerifiedEmpty || i.Service.Attempt != 2 {
+	if a.Reason != Exit || a.ExitCode == nil || *a.ExitCode != 1 || !a.VerifiedEmpty || i.Service.Attempt != 2 {
 		t.Fatalf("attempt 1 kept as %+v; now attempt %d", a, i.Service.Attempt)
 	}
 	s.Cancel(id)
