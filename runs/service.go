@@ -289,7 +289,7 @@ func (r *run) nextLocked(now time.Time) (time.Duration, string, bool) {
 	times := r.budgetLocked(now)
 	r.serviceLocked(func(svc *ServiceInfo) { svc.times, svc.Restarts = times, len(times) })
 	if rs.MaxRestarts > 0 && len(times) >= rs.MaxRestarts {
-		return 0, fmt.Sprintf("%d restarts within %s: no more (corral restart %s starts it again)", len(times), rs.Window, r.id), false
+		return 0, fmt.Sprintf("%d restarts within %s: no more", len(times), rs.Window), false
 	}
 	return rs.delay(len(times)), "", true
 }

@@ -28,16 +28,6 @@ func roleTCPListen(string) error {
 	}
 }
 
-// freeAddr is a 127.0.0.1 address nothing listens on now.
-func freeAddr(tb testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // BenchmarkIdleServicesTCPProbe: fifty idle services, each a real listener on
 // 127.0.0.1 (a process of its own) probed by tcp every second; the supervisor's CPU
 // over a ten-second window once all are ready, as a share of one core (cpu%).

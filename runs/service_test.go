@@ -415,3 +415,31 @@ func TestServiceSpecJSON(t *testing.T) {
 		t.Fatalf("back from JSON: %+v %+v", back.Restart, back.Ready)
 	}
 }
+
+// With its restart budget spent, a failing liveness probe leaves the run running:
+// a probe alone never ends a service for good.
+func TestAliveFailureWithNoBudgetLeftLeavesItRunning(t *testing.T) {
+	s := newSup(t)
+	spec := childSpec(false, "sleep")
+	spec.Alive = fastProbe(config.ProbeTCP, freeAddr(t))
+	spec.Restart = onFailure(0, 0, 1)
+	id := spawn(t, s, spec)
+	i := waitSvc(t, s, id, "attempt 2 failing its probe long after its threshold", func(i Info) bool {
+		return i.Service.Attempt == 2 && i.Service.AliveProbe != nil && i.Service.AliveProbe.Checks >= 8
+	})
+	if i.State != Running || len(i.Service.Attempts) != 1 || i.Service.Attempts[0].Reason != AliveFailed {
+		t.Fatalf("with no budget left: %s, %+v", i.State, i.Service)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// freeAddr is a 127.0.0.1 address nothing listens on now.
+func freeAddr(tb testing.TB) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
