@@ -3,7 +3,12 @@ package main
 import (
 	"net"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 )
 
 // corral wait --until ready exits 124 while the run's readiness probe fails, and 0
@@ -45,5 +50,42 @@ func TestWaitUntilReadyAndRestart(t *testing.T) {
 	}
 	if r := serverCorral(t, state, "wait", "--until", "ready", "nosuch"); r.code == 0 {
 		t.Errorf("wait on no run: %+v", r)
+	}
+}
+
+// A service outlives its server: the keeper's next server takes it back as a service
+// (its probe judged again, its attempts kept), and restarts it when it crashes there.
+func TestServiceRidesAServerCrash(t *testing.T) {
+	state := serverState(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	r := serverCorral(t, state, "spawn", "--name", "svc", "--restart", "always", "--backoff", "0", "--ready", "tcp="+l.Addr().String(),
+		"--", "sleep", "300")
+	if r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	keeper := keeperPID(t, state)
+	endLater(t, testkit.Pin(t, keeper), syscall.SIGTERM, "keeper")
+	if r := serverCorral(t, state, "wait", "svc", "--until", "ready", "--timeout", "20s"); r.code != 0 {
+		t.Fatalf("wait ready: %+v", r)
+	}
+	old := serverPID(t, state)
+	testkit.Pin(t, old).Signal(syscall.SIGKILL)
+	waitGone(t, old, "the killed server")
+	newServerPID(t, state, old)
+	if r := serverCorral(t, state, "wait", "svc", "--until", "ready", "--timeout", "20s"); r.code != 0 {
+		t.Fatalf("wait ready under the next server: %+v", r)
+	}
+	pid := lsRuns(t, state)["svc"].PID
+	testkit.Pin(t, pid).Signal(syscall.SIGKILL) // a crash under the new server
+	eventually.True(t, 20*time.Second, "attempt 2 running", func() bool {
+		in := serverCorral(t, state, "info", "svc")
+		return strings.Contains(in.stdout, `"attempt": 2`) && strings.Contains(in.stdout, `"state": "running"`)
+	})
+	if r := serverCorral(t, state, "shutdown"); r.code != 0 {
+		t.Fatalf("shutdown: %+v", r)
 	}
 }

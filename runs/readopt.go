@@ -108,6 +108,7 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 			r.change(EventPause, "resumed paused", func(i *Info) { i.Paused = true })
 		}
 	}
+	r.startProbes()
 	go r.monitor(func() { r.waitKept(k.Exit) })
 	d.Decision = VerdictAdopted
 	if d.Detail == "" {
@@ -255,6 +256,18 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
 	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
+	if rec.Spec.isService() { // a service goes on with its attempts; its probes start again
+		r.info.Service = rec.Service
+		if r.info.Service == nil {
+			r.info.Service = newServiceInfo(rec.Spec)
+		}
+		svc := *r.info.Service
+		svc.ReadyProbe, svc.AliveProbe = nil, nil
+		if svc.Ready != "" {
+			svc.Ready, svc.ReadySince = ReadyStarting, time.Time{} // judged again by this server
+		}
+		r.info.Service = &svc
+	}
 	if rec.Worktree != nil { // its figures are counted as before; git from this server's PATH
 		wt := *rec.Worktree
 		r.wt = &wt
