@@ -151,7 +151,7 @@ func (r *run) onAliveChange(st probe.State, res probe.Result) {
 // execProbe runs an exec probe's command line with $SHELL -c in the run's directory
 // and environment (with its id and secret, so it is the run's to any later reconcile),
 // in a process group of its own that ctx's end (its timeout, the attempt's end: the
-// monitor's Stop waits for it) kills whole. A command that is missing fails the check
+// monitor's Stop waits for it) kills whole, and in the run's cgroup where it has one. A command that is missing fails the check
 // with the shell's words for it; it never ends the run.
 func (r *run) execProbe(ctx context.Context, line string) (bool, string) {
 	cmd := r.spec.command(r.sup.cfg, r.id)
@@ -163,8 +163,10 @@ func (r *run) execProbe(ctx context.Context, line string) (bool, string) {
 	var out bytes.Buffer
 	pc.Stdout, pc.Stderr = &out, &out
 	s := r.sup
+	done := r.probeInRunCgroup(pc)
 	s.spawnMu.Lock() // a helper of Corral's, not an orphan of a run's to reap
 	err := pc.Start()
+	done()
 	if err == nil {
 		s.escapes.helper(pc.Process.Pid, true)
 	}

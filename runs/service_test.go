@@ -443,3 +443,20 @@ func freeAddr(tb testing.TB) string {
 	defer l.Close()
 	return l.Addr().String()
 }
+
+// An exec probe is the run's: in its cgroup, on the cgroup backend.
+func TestExecProbeInTheRunsCgroup(t *testing.T) {
+	if FindCgroups("").Dir == "" {
+		t.Skip("no cgroups here")
+	}
+	s := newSup(t)
+	out := filepath.Join(t.TempDir(), "cgroup")
+	id := spawn(t, s, sleepService(fastProbe(config.ProbeExec, "cat /proc/self/cgroup > "+out)))
+	i := waitSvc(t, s, id, "ready", readyIs(ReadyOK))
+	b, err := os.ReadFile(out)
+	if err != nil || i.Cgroup == "" || !strings.HasSuffix(strings.TrimSpace(string(b)), "/"+filepath.Base(i.Cgroup)) {
+		t.Fatalf("probe's cgroup %q (%v), run's %q", b, err, i.Cgroup)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
