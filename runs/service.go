@@ -241,7 +241,7 @@ func (r *run) restartLocked() bool {
 		if ok {
 			svc.Restarts, svc.NextAt = len(svc.times), now.Add(delay)
 		}
-		if svc.Ready != "" {
+		if svc.Ready != "" && ok { // the next attempt starts unready
 			svc.Ready, svc.ReadySince = ReadyStarting, time.Time{}
 		}
 	})

@@ -144,8 +144,9 @@ func clip(s string) string {
 }
 
 // LogMatcher finds the first line of a run's output that matches a regular
-// expression. Feed is called with every chunk of output as it is read; it keeps only
-// the line being written, so it costs nothing once matched.
+// expression, a line being complete at its newline (its CR dropped). Feed is called
+// with every chunk of output as it is read; it keeps only the line being written, so
+// it costs nothing once matched.
 type LogMatcher struct {
 	re      *regexp.Regexp
 	onMatch func()
@@ -180,15 +181,16 @@ func (m *LogMatcher) Feed(b []byte) {
 	for len(b) > 0 && !hit {
 		i := indexNL(b)
 		if i < 0 {
+			// Kept until its newline: matched whole only, or "^listening on [0-9]+$"
+			// would pass at "listening on 80" of a port 8080 read in two pieces.
 			m.partial = append(m.partial, b...)
 			if len(m.partial) > maxLine {
 				m.partial = m.partial[len(m.partial)-maxLine:]
 			}
-			hit = m.re.Match(m.partial) // a prompt that ends no line ("ready> ")
 			break
 		}
 		m.partial = append(m.partial, b[:i]...)
-		hit = m.re.Match(m.partial)
+		hit = m.re.Match(trimCR(m.partial))
 		if !hit {
 			m.partial = m.partial[:0]
 		}
