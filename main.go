@@ -306,6 +306,10 @@ type runFlags struct {
 	agent            string
 	worktree         bool   // --worktree: a git worktree of its own
 	branch, base     string // its branch and base (--branch, --base need --worktree)
+	restart          string // --restart: its restart policy
+	backoff          string // --backoff: "1s" or "1s..30s"
+	maxRestarts      int    // --max-restarts; -1: not given
+	ready            string // --ready KIND=TARGET: its readiness probe
 }
 
 // worktreeFlags adds --worktree, --branch and --base to fs (spawn and run).
@@ -363,6 +367,10 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	fs.Var(&f.env, "env", "add KEY=VALUE to the run's environment (repeatable)")
 	fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
 	fs.StringVar(&f.agent, "agent", "", "the agent whose rules tell the run's state (claude, codex, …; none: no detection; default: from the command)")
+	fs.StringVar(&f.restart, "restart", "", restartHelp)
+	fs.StringVar(&f.backoff, "backoff", "", `with --restart: the delay before a restart, doubled each time up to the second value ("1s..30s"; default 1s..30s; 0: at once)`)
+	fs.IntVar(&f.maxRestarts, "max-restarts", -1, "with --restart: restarts allowed in a minute; 0: no limit (default 5)")
+	fs.StringVar(&f.ready, "ready", "", `readiness probe, KIND=TARGET: tcp=127.0.0.1:5432, http=http://127.0.0.1:8080/health, exec="pg_isready", log="listening on .*" (checked every second)`)
 	if more != nil {
 		more(fs)
 	}
@@ -383,6 +391,54 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 
 // escapePolicyHelp documents --escape-policy for corral run and corral -- CMD.
 const escapePolicyHelp = "a process that leaves the run's session: own (the run's: shown, ended with it; warn is an alias) or fail (end the run, ownership-escape) (default from the config, else own)"
+
+// restartHelp documents --restart.
+const restartHelp = `restart policy: no, on-failure (any end but exit 0 and a cancel) or always; backs off 1s doubling to 30s, at most 5 restarts a minute (default no)`
+
+// restartOf reads --restart, --backoff and --max-restarts (-1: not given).
+func restartOf(policy, backoff string, most int) (*runs.RestartSpec, error) {
+	p, err := runs.ParseRestartPolicy(policy)
+	if err != nil {
+		return nil, fmt.Errorf("--restart: %w", err)
+	}
+	if p == runs.RestartNo {
+		if backoff != "" || most >= 0 {
+			return nil, errors.New("--backoff and --max-restarts need --restart on-failure or always")
+		}
+		return nil, nil
+	}
+	rs := runs.DefaultRestart(p)
+	if backoff != "" {
+		first, longest, err := config.ParseBackoff(backoff)
+		if err != nil {
+			return nil, fmt.Errorf("--backoff: %w", err)
+		}
+		rs.Backoff, rs.BackoffMax = first, longest
+		if longest == 0 { // "2s": doubling from 2s to the default longest (or 2s, if more)
+			rs.BackoffMax = max(first, runs.DefaultRestart(p).BackoffMax)
+		}
+	}
+	if most >= 0 {
+		rs.MaxRestarts = most
+	}
+	return &rs, nil
+}
+
+// readyOf reads --ready KIND=TARGET; "" is no probe.
+func readyOf(v string) (*config.Probe, error) {
+	if v == "" {
+		return nil, nil
+	}
+	kind, target, ok := strings.Cut(v, "=")
+	p := config.Probe{Kind: strings.TrimSpace(kind), Target: target}
+	if !ok {
+		return nil, fmt.Errorf("--ready %q: want KIND=TARGET, like tcp=127.0.0.1:5432", v)
+	}
+	if err := config.CheckProbe(p); err != nil {
+		return nil, fmt.Errorf("--ready: %w", err)
+	}
+	return &p, nil
+}
 
 // escapePolicy reads --escape-policy; "" leaves the config's default.
 func escapePolicy(flagValue string) (runs.EscapePolicy, error) {
@@ -428,6 +484,12 @@ func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
 		s.Worktree = &runs.WorktreeSpec{Branch: f.branch, Base: f.base}
 	case f.branch != "" || f.base != "":
 		return s, errors.New("--branch and --base need --worktree")
+	}
+	if s.Restart, err = restartOf(f.restart, f.backoff, f.maxRestarts); err != nil {
+		return s, err
+	}
+	if s.Ready, err = readyOf(f.ready); err != nil {
+		return s, err
 	}
 	if f.noOutput.set {
 		s.NoOutputTimeout = f.noOutput.d
@@ -587,6 +649,7 @@ type uiFlags struct {
 	config, procfile, stateDir string
 	autoplay, local            bool
 	escapePolicy               string // for the run given after --
+	restart                    string // --restart: the Procfile's runs' policy
 }
 
 func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, int, bool) {
@@ -600,6 +663,7 @@ func parseUIFlags(name string, args []string, demo bool) (uiFlags, []string, int
 		fs.StringVar(&f.procfile, "procfile", "", "a Procfile: each line becomes a pipe run")
 		fs.BoolVar(&f.local, "local", false, "run the runs in this process, not the server: quitting ends them")
 		fs.StringVar(&f.escapePolicy, "escape-policy", "", escapePolicyHelp)
+		fs.StringVar(&f.restart, "restart", "", "with --procfile: the runs' restart policy: no, on-failure or always (default no)")
 	}
 	help := ""
 	if !demo {
@@ -834,6 +898,9 @@ func cmdUI(args []string) int {
 		return code
 	}
 	d, entries, rs, err := launch.Load(f.config, f.procfile)
+	if err == nil && f.restart != "" {
+		err = procfileRestart(f.procfile, f.restart, entries)
+	}
 	if err == nil {
 		rs, err = launch.FromEntries(rs, d, entries)
 	}
@@ -1099,4 +1166,20 @@ func listLocal(stateDir string, all bool) (listing.Doc, error) {
 	}
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
 	return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err
+}
+
+// procfileRestart gives a Procfile's runs the restart policy of --restart, with the
+// default pacing (a Procfile line has no way to say one).
+func procfileRestart(procfile, policy string, entries []config.RunEntry) error {
+	if procfile == "" {
+		return errors.New("--restart is for a Procfile's runs (--procfile); a config's say restart = … in their [[run]]")
+	}
+	p, err := runs.ParseRestartPolicy(policy)
+	if err != nil {
+		return fmt.Errorf("--restart: %w", err)
+	}
+	for i := range entries {
+		entries[i].Restart = string(p)
+	}
+	return nil
 }

@@ -135,6 +135,7 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.optional("branch", r.Branch != "", tomlString(r.Branch))
 	w.optional("base", r.Base != "", tomlString(r.Base))
 	w.optional("restore", r.Restore, "true")
+	w.service(r)
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {
@@ -142,6 +143,38 @@ func (w *tomlWriter) run(r RunEntry) {
 		}
 		w.kv("env", "{ "+strings.Join(vars, ", ")+" }")
 	}
+}
+
+// service writes a run's restart policy and probes as the file gave them.
+func (w *tomlWriter) service(r RunEntry) {
+	w.optional("restart", r.Restart != "", tomlString(r.Restart))
+	switch {
+	case r.BackoffSet && r.BackoffMax > 0:
+		w.kv("backoff", tomlString(strings.Trim(tomlDuration(r.Backoff), `"`)+".."+strings.Trim(tomlDuration(r.BackoffMax), `"`)))
+	case r.BackoffSet:
+		w.kv("backoff", tomlDuration(r.Backoff))
+	case r.BackoffMax > 0:
+		w.kv("backoff_max", tomlDuration(r.BackoffMax))
+	}
+	w.optional("max_restarts", r.MaxRestartsSet, strconv.Itoa(r.MaxRestarts))
+	w.optional("restart_window", r.RestartWindow > 0, tomlDuration(r.RestartWindow))
+	w.optional("ready", r.Ready != nil, tomlProbe(r.Ready))
+	w.optional("alive", r.Alive != nil, tomlProbe(r.Alive))
+}
+
+// tomlProbe writes a probe as an inline table, its defaults filled in (what it runs
+// with); an exec probe's command line masked as a cmd's is.
+func tomlProbe(p *Probe) string {
+	if p == nil {
+		return ""
+	}
+	d := ProbeDefaults(*p)
+	target := d.Target
+	if d.Kind == ProbeExec {
+		target = maskShell(target)
+	}
+	return fmt.Sprintf("{ %s = %s, initial_delay = %s, period = %s, timeout = %s, success = %d, failure = %d }",
+		d.Kind, tomlString(target), tomlDuration(d.InitialDelay), tomlDuration(d.Period), tomlDuration(d.Timeout), d.Success, d.Failure)
 }
 
 func (w *tomlWriter) notify(n Notify) {

@@ -150,6 +150,19 @@ type RunEntry struct {
 	// made from Base ("": HEAD).
 	Worktree     bool
 	Branch, Base string
+
+	// Restart is the restart policy ("" is RestartNo). Backoff is the first delay
+	// before a restart, doubled per restart to BackoffMax; MaxRestarts restarts are
+	// allowed within RestartWindow (0: no limit). Each Set flag says the file gave it.
+	Restart        string
+	Backoff        time.Duration
+	BackoffSet     bool
+	BackoffMax     time.Duration
+	MaxRestarts    int
+	MaxRestartsSet bool
+	RestartWindow  time.Duration
+	// Ready is its readiness probe and Alive its liveness probe; nil when it has none.
+	Ready, Alive *Probe
 }
 
 // Load reads and validates the config file at path. A missing file is an error

@@ -83,6 +83,9 @@ func (d *decoder) checkRun(r RunEntry, in string, seen map[string]int) error {
 			return d.fail(line, in, k, errors.New(`set "worktree = true" too: a branch and a base are its worktree's`))
 		}
 	}
+	if err := d.checkService(r, in, seen); err != nil {
+		return err
+	}
 	for _, k := range [2][2]string{{"cols", "rows"}, {"rows", "cols"}} {
 		line, has := seen[k[0]]
 		if _, pair := seen[k[1]]; has && !pair {

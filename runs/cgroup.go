@@ -60,6 +60,11 @@ func (r *run) makeCgroup(opts *ptyhost.Options) func() {
 		return func() {}
 	}
 	cg, err := reaper.NewCgroup(base, r.id)
+	if err == nil && r.cgroup != nil {
+		// A service's later attempt: the same cgroup made again. The run keeps its
+		// Cgroup, which the readers of r.cgroup (no lock) go on using.
+		cg = r.cgroup
+	}
 	var fd int
 	if err == nil {
 		if fd, err = cg.FD(); err != nil {
@@ -72,7 +77,9 @@ func (r *run) makeCgroup(opts *ptyhost.Options) func() {
 	}
 	opts.InCgroup, opts.CgroupFD = true, fd
 	r.mu.Lock()
-	r.cgroup = cg
+	if r.cgroup != cg {
+		r.cgroup = cg
+	}
 	r.info.Cgroup = cg.Path
 	r.mu.Unlock()
 	return func() { os.NewFile(uintptr(fd), "cgroup").Close() }

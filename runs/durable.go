@@ -246,9 +246,13 @@ func (r *run) persistLightLocked() {
 // that cannot be written fails the spawn, as commitStart's does.
 func (r *run) commitCgroup() error {
 	r.mu.Lock()
-	rec := r.recordLocked()
+	rec, epoch := r.recordLocked(), r.epoch
 	r.mu.Unlock()
-	if err := r.sup.reg.create(rec); err != nil {
+	store := r.sup.reg.create
+	if epoch > 0 { // a service's later attempt: its record exists, fenced by its epoch
+		store = func(rec Record) error { return r.putRecord(rec, epoch, true) }
+	}
+	if err := store(rec); err != nil {
 		r.sup.reg.emit("registry-error", "run_id", r.id, "err", err.Error())
 		r.mu.Lock()
 		r.unrecorded = true
@@ -285,7 +289,7 @@ func (r *run) recordLocked() Record {
 		AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
 		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
-	rec.Finished = i.Finished
+	rec.Finished, rec.Service = i.Finished, i.Service
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy
 	}

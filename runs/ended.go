@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"corral/ptyhost/screen"
 )
@@ -95,7 +96,7 @@ func (s *Supervisor) endedRun(rec Record) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(nil)
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1),
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, committed: Exited}
 	close(r.done)
 	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Exited, Seq: 1,
@@ -105,7 +106,7 @@ func (s *Supervisor) endedRun(rec Record) *run {
 		CreatedAt: rec.CreatedAt, EndedAt: rec.UpdatedAt, LastOutputAt: rec.LastOutputAt,
 		Agent: rec.Agent, AgentState: rec.AgentState, AgentStateSince: rec.AgentStateSince, AgentRule: rec.AgentRule,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
-		Cleanup: rec.Cleanup, SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, RestoredBy: rec.RestoredBy}
+		Cleanup: rec.Cleanup, SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, RestoredBy: rec.RestoredBy, Service: rec.Service}
 	r.info.Finished = rec.Finished
 	if rec.PID != 0 { // it started (a spawn error never did); the record keeps no start time
 		r.info.StartedAt = rec.CreatedAt

@@ -12,6 +12,8 @@ var (
 	ErrBadSpec = errors.New("invalid run spec")
 	// ErrNotRunning: the operation needs a live run.
 	ErrNotRunning = errors.New("run is not running")
+	// ErrNoReadyProbe: waiting for readiness of a run with no readiness probe.
+	ErrNoReadyProbe = errors.New("run has no readiness probe (ready = { … } in its [[run]])")
 	// ErrNotEnded: the operation needs an ended run.
 	ErrNotEnded = errors.New("run has not ended")
 	// ErrShutdown: the supervisor is shutting down and accepts no new runs.

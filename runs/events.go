@@ -25,6 +25,12 @@ const (
 	EventDiff     EventType = "diff"        // a worktree run's changes were counted again (Info.Diff)
 	EventRemoved  EventType = "removed"     // the ended run was forgotten: watchers drop it (its last event)
 	EventWorktree EventType = "worktree"    // its worktree was finished (Info.Finished; Detail: what was done)
+	// A service's: an attempt ended and another follows (Info.Service; Detail: when and
+	// why), its readiness probe passed or failed after passing, a probe check failed.
+	EventRestart     EventType = "restart"
+	EventReady       EventType = "ready"
+	EventUnready     EventType = "unready"
+	EventProbeFailed EventType = "probe-failed"
 )
 
 // Details a consumer tells events apart by; every other Detail is for display only.

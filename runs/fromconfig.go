@@ -38,6 +38,7 @@ func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 	for _, k := range keys {
 		s.Env = append(s.Env, k+"="+e.Env[k])
 	}
+	s.Restart, s.Ready, s.Alive = restartFromEntry(e), e.Ready, e.Alive
 	if e.StopSignal != "" {
 		sig, err := ParseSignal(e.StopSignal)
 		if err != nil {
@@ -60,4 +61,29 @@ func CheckAgents(path string, entries []config.RunEntry, set *agentstate.Set, ru
 		}
 	}
 	return errs
+}
+
+// restartFromEntry is the entry's restart policy with the default pacing where it
+// says nothing; nil for a run never restarted.
+func restartFromEntry(e config.RunEntry) *RestartSpec {
+	if e.Restart == "" || e.Restart == config.RestartNo {
+		return nil
+	}
+	rs := DefaultRestart(RestartPolicy(e.Restart))
+	if e.BackoffSet {
+		rs.Backoff = e.Backoff
+		if e.BackoffMax == 0 && rs.BackoffMax < rs.Backoff {
+			rs.BackoffMax = rs.Backoff
+		}
+	}
+	if e.BackoffMax > 0 {
+		rs.BackoffMax = e.BackoffMax
+	}
+	if e.MaxRestartsSet {
+		rs.MaxRestarts = e.MaxRestarts
+	}
+	if e.RestartWindow > 0 {
+		rs.Window = e.RestartWindow
+	}
+	return &rs
 }

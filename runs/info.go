@@ -94,6 +94,9 @@ type Info struct {
 	// Finished is what finishing the run's worktree did (Supervisor.Finish): nil
 	// until it was finished.
 	Finished *workspace.Finished `json:"finished,omitempty"`
+	// Service is a service's attempts, restart budget and probes (service.go); nil
+	// for a run with neither a restart policy nor a probe.
+	Service *ServiceInfo `json:"service,omitempty"`
 	// RestoredBy is the run a restore started from this (lost) run's record.
 	RestoredBy string `json:"restored_by,omitempty"`
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -107,6 +108,7 @@ func (s *Supervisor) resume(k keeper.Run) Decision {
 			r.change(EventPause, "resumed paused", func(i *Info) { i.Paused = true })
 		}
 	}
+	r.startProbes()
 	go r.monitor(func() { r.waitKept(k.Exit) })
 	d.Decision = VerdictAdopted
 	if d.Detail == "" {
@@ -240,7 +242,7 @@ func pidBehind(rec Record, pid int) bool {
 func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1),
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, kept: k.Exit,
 		committed: Running}
@@ -254,6 +256,18 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
 	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
+	if rec.Spec.isService() { // a service goes on with its attempts; its probes start again
+		r.info.Service = rec.Service
+		if r.info.Service == nil {
+			r.info.Service = newServiceInfo(rec.Spec)
+		}
+		svc := *r.info.Service
+		svc.ReadyProbe, svc.AliveProbe = nil, nil
+		if svc.Ready != "" {
+			svc.Ready, svc.ReadySince = ReadyStarting, time.Time{} // judged again by this server
+		}
+		r.info.Service = &svc
+	}
 	if rec.Worktree != nil { // its figures are counted as before; git from this server's PATH
 		wt := *rec.Worktree
 		r.wt = &wt

@@ -517,7 +517,7 @@ func (s *Supervisor) adopt(rec Record) bool {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), again: make(chan struct{}, 1),
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared}
 	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {
 		r.cgroup = cg

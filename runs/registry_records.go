@@ -75,6 +75,8 @@ type Record struct {
 	RestoredBy string `json:"restored_by,omitempty"`
 	// Finished is what finishing its worktree did (Info.Finished).
 	Finished *workspace.Finished `json:"finished,omitempty"`
+	// Service is a service's attempts, budget and readiness (Info.Service).
+	Service *ServiceInfo `json:"service,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

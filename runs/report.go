@@ -122,6 +122,12 @@ func Summary(i Info) string {
 	} else {
 		fmt.Fprintf(&b, "NOT verified empty (%d left)", i.Cleanup.Remaining)
 	}
+	if svc := i.Service; svc != nil && svc.Attempt > 1 { // a service: the last of its attempts
+		fmt.Fprintf(&b, "; attempt %d", svc.Attempt)
+		if svc.GaveUp != "" {
+			fmt.Fprintf(&b, ", %s", Printable(svc.GaveUp))
+		}
+	}
 	return b.String()
 }
 

@@ -12,6 +12,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/keeper"
+	"corral/runs/probe"
 	"corral/runs/workspace"
 	"corral/watchdog"
 )
@@ -31,7 +32,7 @@ type run struct {
 	screen *screen.Screen   // PTY runs of a supervisor WithScreens; nil otherwise
 	wd     *watchdog.Watchdog
 	done   chan struct{} // closed when the run is Exited
-	once   sync.Once     // the finalizer runs exactly once
+	once   *sync.Once    // the finalizer runs exactly once per attempt (a new one for each: service.go)
 	tx     [2]*transcript
 	cast   *castFile // PTY runs with a log dir: the asciicast recording
 	// wt is its worktree (nil: none) and runSetup says its setup steps run before its
@@ -95,6 +96,14 @@ type run struct {
 	// finishing is set while Supervisor.Finish works on the run's worktree: a second
 	// finish meanwhile is refused (finish.go).
 	finishing atomic.Bool
+
+	// A service's (service.go): the timer of its next attempt while restarting, a
+	// manual restart asked for while an attempt ends, the probes of the current
+	// attempt (under mu) and its log probe's matcher, fed by the reader.
+	backoff    watchdog.Timer
+	restartNow bool
+	probes     []*probe.Monitor
+	logProbe   atomic.Pointer[probe.LogMatcher]
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
@@ -154,6 +163,8 @@ func (r *run) stop(reason Reason) bool {
 		if err := r.moveLocked(Exiting, func(i *Info) { i.Reason = reason }); err != nil {
 			return false
 		}
+	case Restarting:
+		return r.stopRestartingLocked(reason)
 	case Exiting:
 		if r.cutGrace != nil { // already ending: its grace ends now
 			r.cutGrace()
@@ -188,7 +199,7 @@ func (r *run) start() error {
 	if h := r.sup.startHook; h != nil {
 		h(r.id)
 	}
-	if err := r.openTranscripts(false); err != nil {
+	if err := r.openTranscripts(r.info.Service.attempt() > 1); err != nil { // a later attempt continues them
 		return r.failStart(err)
 	}
 	cmd := r.spec.command(r.sup.cfg, r.id)
@@ -235,6 +246,7 @@ func (r *run) start() error {
 		return r.failStart(err)
 	}
 	err = r.started(cmd, proc)
+	r.startProbes()
 	go r.monitor(r.waitChild)
 	if r.cgroup != nil && r.spec.Escape == EscapeFail {
 		go r.watchContained()
@@ -306,18 +318,20 @@ func (r *run) endUnstarted(spawnErr error) error {
 		r.wd.Stop()
 		r.diff.end()
 		r.closeTranscripts()
+		r.dropCgroup(true) // nothing ran in it
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.moveLocked(Exited, func(i *Info) {
-			if spawnErr != nil {
-				i.Reason, i.SpawnErr = SpawnError, spawnErr.Error()
-			}
-			i.EndedAt = r.sup.clock.Now()
-			i.Cleanup.VerifiedEmpty = true
-		})
+		if spawnErr != nil {
+			r.info.Reason, r.info.SpawnErr = SpawnError, spawnErr.Error()
+		}
+		r.info.EndedAt = r.sup.clock.Now()
+		r.info.Cleanup.VerifiedEmpty = true
+		if r.restartLocked() {
+			return
+		}
+		r.moveLocked(Exited, nil)
 		r.changeLocked(EventExit, r.info.Reason.String(), nil)
 		r.sup.countExit(r.info.Reason)
-		r.dropCgroup(true) // nothing ran in it
 		r.doneLocked()
 	})
 	return nil

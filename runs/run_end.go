@@ -49,6 +49,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.mu.Lock()
 		r.ending = true
 		r.mu.Unlock()
+		r.stopProbes() // an exec probe in flight is the attempt's: gone before its cleanup
 		r.wd.Stop()
 		r.stopAgent()
 		if r.cgroup != nil {
@@ -244,21 +245,24 @@ func (r *run) finish(werr error, forced bool, diff *workspace.Stat) {
 	if ws, ok := r.keptStatus(); ok {
 		code, sig = waitStatus(ws)
 	}
-	r.moveLocked(Exited, func(i *Info) {
-		i.ExitCode, i.Signal = code, sig
-		if i.Reason == Exit && sig != 0 {
-			i.Reason = Signal // killed by a signal Corral did not send
-		}
-		if i.Reason == Exit && setupErr != "" {
-			i.Reason, i.SetupErr = SetupError, setupErr
-		}
-		i.EndedAt = r.sup.clock.Now()
-		i.Cleanup.OutputForced = forced
-		i.Paused = false
-		if diff != nil {
-			i.Diff = diff
-		}
-	})
+	i := &r.info
+	i.ExitCode, i.Signal = code, sig
+	if i.Reason == Exit && sig != 0 {
+		i.Reason = Signal // killed by a signal Corral did not send
+	}
+	if i.Reason == Exit && setupErr != "" {
+		i.Reason, i.SetupErr = SetupError, setupErr
+	}
+	i.EndedAt = r.sup.clock.Now()
+	i.Cleanup.OutputForced = forced
+	i.Paused = false
+	if diff != nil {
+		i.Diff = diff
+	}
+	if r.restartLocked() { // a service's next attempt follows: the run has not ended
+		return
+	}
+	r.moveLocked(Exited, nil)
 	r.changeLocked(EventExit, r.info.Reason.String(), nil)
 	r.sup.countExit(r.info.Reason)
 	r.doneLocked()

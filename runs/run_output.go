@@ -18,6 +18,9 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	// and a server killed now (kill -9, OOM) leaves its successor only the file to go
 	// on from (DESIGN §18). Nobody reads the file as a signal that something was shown.
 	r.tx[s].write(p)
+	if m := r.logProbe.Load(); m != nil {
+		m.Feed(p) // a log probe's line
+	}
 	// The screen (or, without one, the mode tracker) and the watchdog first, the log
 	// after them: whoever sees the bytes in the log (a poll, a test waiting for output,
 	// the UI's log read) then finds them on the screen too, keys are encoded for the

@@ -63,6 +63,12 @@ type Spec struct {
 	// ownership-escape, for strict use (issue 14.1).
 	Escape EscapePolicy `json:"escape_policy,omitempty"`
 
+	// Restart is its restart policy (nil: never restarted); Ready its readiness probe
+	// and Alive its liveness probe (nil: none). A run with any is a service (service.go).
+	Restart *RestartSpec  `json:"restart,omitempty"`
+	Ready   *config.Probe `json:"ready,omitempty"`
+	Alive   *config.Probe `json:"alive,omitempty"`
+
 	// In JSON as timeout_ms, no_output_timeout_ms and grace_ms (spec_json.go).
 	Timeout         time.Duration  `json:"-"`                     // overall; 0 is off
 	NoOutputTimeout time.Duration  `json:"-"`                     // 0 is derived from Timeout; < 0 is off
@@ -173,6 +179,17 @@ func (s Spec) validate() error {
 		return fmt.Errorf("%w: negative grace", ErrBadSpec)
 	case s.Escape != "" && s.Escape != EscapeOwn && s.Escape != EscapeFail && s.Escape != EscapeWarn:
 		return fmt.Errorf("%w: escape policy %q (want own, warn or fail)", ErrBadSpec, s.Escape)
+	}
+	if err := s.Restart.validate(); err != nil {
+		return err
+	}
+	for _, p := range []*config.Probe{s.Ready, s.Alive} {
+		if p == nil {
+			continue
+		}
+		if err := config.CheckProbe(*p); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadSpec, err)
+		}
 	}
 	return nil
 }

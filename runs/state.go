@@ -13,9 +13,12 @@ const (
 	Running               // process started and recorded
 	Exiting               // reason decided; the session is being cleaned
 	Exited                // verified empty (or never started); terminal
+	// Restarting: an attempt ended (verified empty) and its restart policy starts
+	// another after a backoff; the run has no process meanwhile.
+	Restarting
 )
 
-var stateNames = [...]string{"starting", "running", "exiting", "exited"}
+var stateNames = [...]string{"starting", "running", "exiting", "exited", "restarting"}
 
 func (s State) String() string {
 	if int(s) < len(stateNames) {
@@ -42,9 +45,10 @@ func (s *State) UnmarshalText(b []byte) error {
 // process never started (spawn error, cancelled before start); it goes through Exiting
 // when a process exists that must be cleaned.
 var legal = map[State][]State{
-	Starting: {Running, Exiting, Exited},
-	Running:  {Exiting},
-	Exiting:  {Exited},
+	Starting:   {Running, Exiting, Exited, Restarting},
+	Running:    {Exiting},
+	Exiting:    {Exited, Restarting},
+	Restarting: {Starting, Exited},
 }
 
 // to checks a move and returns the new state or a *TransitionError.
@@ -71,12 +75,14 @@ const (
 	OrphanReaped                     // terminated by reconciliation after its owner died
 	Lost                             // owner died; the process was gone at reconciliation
 	SetupError                       // a setup step of its new worktree failed; the program never ran
+	AliveFailed                      // its liveness probe failed its failure threshold
+	ManualRestart                    // the operator restarted it (corral restart, R): another attempt follows
 )
 
 var reasonNames = [...]string{
 	"", "exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
 	"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost",
-	"setup-error",
+	"setup-error", "alive-failed", "manual-restart",
 }
 
 func (r Reason) String() string {

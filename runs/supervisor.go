@@ -254,9 +254,12 @@ func (s *Supervisor) newRun(spec Spec, named bool, id string) (*run, error) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: id, secret: newSecret(), spec: spec, sup: s, ctx: ctx, cancel: cancel,
-		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), echo: make(chan struct{}, 1), again: make(chan struct{}, 1)}
+		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1), again: make(chan struct{}, 1)}
 	r.info = Info{ID: id, Name: spec.Name, Kind: spec.Kind(), Spec: spec, State: Starting,
 		Cols: spec.Cols, Rows: spec.Rows, CreatedAt: s.clock.Now()}
+	if spec.isService() {
+		r.info.Service = newServiceInfo(spec)
+	}
 	s.logPaths(r)
 	r.wd = s.newWatchdog(spec, r, 0, 0)
 	if s.screens && spec.PTY {

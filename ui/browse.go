@@ -163,6 +163,8 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 			return m.note("%s", why)
 		}
 		m.mode = m.dlg.finish(sel, m.mode)
+	case key.Matches(k, km.Restart) && liveService(sel):
+		return m, runCmd(core, api.Restart, sel.ID) // its next attempt now, its budget refilled
 	case key.Matches(k, km.Restart):
 		if why := restartRefusal(sel); why != "" {
 			return m.note("%s", why)

@@ -107,6 +107,12 @@ func restartRefusal(sel runs.Info) string {
 	return ""
 }
 
+// liveService: R restarts the selected run in place (its next attempt, same id), as
+// corral restart does, rather than spawning its spec again once it has ended.
+func liveService(sel runs.Info) bool {
+	return sel.Service != nil && !sel.Ended() && !sel.Adopted
+}
+
 // restartSpec is what a restart of the ended run sel spawns: its spec, in its own
 // worktree while that is there (restarting must not leave the work behind in a
 // worktree no run knows, for a fresh one); once finished, on its kept branch in a new

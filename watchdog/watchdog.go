@@ -272,3 +272,18 @@ func (d *deadline) cancel() {
 	}
 	d.gen++
 }
+
+// Rearm makes a stopped watchdog startable again, its deadlines off until Start: a
+// service's next attempt counts its deadlines afresh (its overall timeout is per
+// attempt, as a restarted process's would be).
+func (w *Watchdog) Rearm() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.overall.cancel()
+	w.noOutput.cancel()
+	w.started, w.stopped, w.fired = false, false, None
+	w.frozen, w.paused, w.awaiting, w.inputSeen = false, false, false, false
+	w.startedAt, w.lastOutput, w.lastInput = time.Time{}, time.Time{}, time.Time{}
+	w.overall = deadline{cause: Overall, span: w.overall.span, gen: w.overall.gen + 1}
+	w.noOutput = deadline{cause: NoOutput, span: w.noOutput.span, gen: w.noOutput.gen + 1}
+}

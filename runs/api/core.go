@@ -21,6 +21,12 @@ type Core interface {
 	Info(id string) (runs.Info, error)
 	Cancel(id string) error
 	Stop(id string, reason runs.Reason) error
+	// Restart starts a service's next attempt now (budget refilled), or an ended
+	// run's spec again as a new run; the id of the run that goes on.
+	Restart(id string) (string, error)
+	// WaitReady blocks until the run is ready (its readiness probe passed), it ends,
+	// or ctx is done.
+	WaitReady(ctx context.Context, id string) (runs.Info, bool, error)
 	Interrupt(id string) error
 	Pause(id string) error
 	Resume(id string) error

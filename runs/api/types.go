@@ -114,6 +114,8 @@ type (
 		// Until: wait until the run's agent is in one of these states instead (or the
 		// run ends first).
 		Until []agentstate.State `json:"until,omitempty"`
+		// Ready: wait until the run is ready (its readiness probe passed) instead.
+		Ready bool `json:"ready,omitempty"`
 	}
 	// WaitReply is the ended run: its report (corral run --json's) and its Info. With
 	// Until, Reached says the agent reached a state; the report is the run's only if

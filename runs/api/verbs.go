@@ -41,7 +41,10 @@ var (
 	Resume    = declare("resume", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
 	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
 	Wait      = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
-	Shutdown  = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
+	// Restart starts a service's next attempt now, its restart budget refilled (an
+	// ended run: its spec again, as a new run); the reply names the run that goes on.
+	Restart  = declare("restart", LaneControl, restart)
+	Shutdown = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
 	// Restore starts the runs a reboot lost again, their agents' conversations resumed.
 	Restore = declare("restore", LaneControl, restore).within(fixed[RestoreArgs](EndingBudget))
 )
@@ -348,7 +351,13 @@ func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
 	}
 	what := "ended"
 	var info runs.Info
-	if len(a.Until) > 0 {
+	if a.Ready {
+		what = "become ready"
+		var rep WaitReply
+		if rep, err = waitReady(ctx, c, id); err == nil {
+			return rep, nil
+		}
+	} else if len(a.Until) > 0 {
 		what = "reached " + statesText(a.Until)
 		var rep WaitReply
 		if rep, err = waitAgent(ctx, c, id, a); err == nil {
@@ -366,6 +375,34 @@ func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
 	esc, _ := c.Escapees(id)
 	tail, _ := c.Tail(id)
 	return WaitReply{Report: runs.NewReport(info, esc, tail), Run: info}, nil
+}
+
+// waitReady is wait --until ready: Reached when the run became ready; the report
+// is the run's when it ended first.
+func waitReady(ctx context.Context, c Core, id string) (WaitReply, error) {
+	info, reached, err := c.WaitReady(ctx, id)
+	if err != nil {
+		return WaitReply{}, err
+	}
+	rep := WaitReply{Run: info, Reached: reached}
+	if info.Ended() {
+		esc, _ := c.Escapees(id)
+		tail, _ := c.Tail(id)
+		rep.Report = runs.NewReport(info, esc, tail)
+	}
+	return rep, nil
+}
+
+func restart(_ context.Context, c Core, a RunRef) (RunRef, error) {
+	id, err := Resolve(c, a.ID)
+	if err != nil {
+		return RunRef{}, err
+	}
+	next, err := c.Restart(id)
+	if err != nil {
+		return RunRef{}, err
+	}
+	return RunRef{ID: next}, nil
 }
 
 // shutdown ends every run (supervisor-shutdown, verified). A server stops once its

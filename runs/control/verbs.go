@@ -62,11 +62,13 @@ var verbs = map[string]verb{
 	api.Pause.Name():     {synopsis: "ID", summary: "stop the run where it is (its cgroup frozen, or SIGSTOP); its deadlines wait", args: 1, do: refVerb(api.Pause)},
 	api.Resume.Name():    {synopsis: "ID", summary: "let a paused run go on", args: 1, do: refVerb(api.Resume)},
 	api.Info.Name():      {synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
-	api.Wait.Name(): {synopsis: "ID [--until STATES] [--timeout DUR]",
-		summary: "block until it ends (exit as corral run), or its agent is in a state (waiting,idle)",
+	api.Restart.Name(): {synopsis: "ID", summary: "start a service's next attempt now, its restart budget refilled (an ended run: again, as a new run; prints its id)",
+		args: 1, do: restartVerb},
+	api.Wait.Name(): {synopsis: "ID [--until STATES|ready] [--timeout DUR]",
+		summary: "block until it ends (exit as corral run), its agent is in a state (waiting,idle), or it is ready (its readiness probe passed)",
 		args:    1, do: wait, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "timeout", 0, "give up after this long (exit 124); 0 waits until it happens")
-			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle")
+			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle; or ready: its readiness probe passed")
 		}},
 	api.Explain.Name(): {synopsis: "ID", summary: "its agent's state, the rule that decided it and the screen it read",
 		args: 1, do: explain},
@@ -104,7 +106,7 @@ const verbAgents = "agents"
 // order is corral --help's order of the verbs.
 var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Write.Name(), api.SendKeys.Name(),
 	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Pause.Name(), api.Resume.Name(),
-	api.Remove.Name(), api.Info.Name(), api.Wait.Name(), api.Diff.Name(), api.Finish.Name(),
+	api.Remove.Name(), api.Info.Name(), api.Wait.Name(), api.Restart.Name(), api.Diff.Name(), api.Finish.Name(),
 	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Restore.Name(), api.Shutdown.Name()}
 
 // rawFlag is --raw of the verbs that print a run's output.
@@ -360,12 +362,17 @@ func isCode(err error, code string) bool {
 // wait blocks until the run ends, or with --until until its agent is in a state.
 // Timed out, --json prints {"id", "timed_out": true} and the run as it is.
 func wait(c *client.Client, o *opts, env Env) int {
-	until, err := parseStates(o.until)
+	ready := strings.TrimSpace(o.until) == "ready"
+	var until []agentstate.State
+	var err error
+	if !ready {
+		until, err = parseStates(o.until)
+	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "corral wait: --until: %v\n", err)
+		fmt.Fprintf(env.Stderr, "corral wait: --until: %v (or ready, alone)\n", err)
 		return ExitUsage
 	}
-	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until})
+	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until, Ready: ready})
 	if isCode(err, api.CodeTimeout) {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		if o.json {
@@ -378,6 +385,9 @@ func wait(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		return ExitFailure
 	}
+	if ready {
+		return waitedReady(w, o, env)
+	}
 	if len(until) > 0 {
 		return waitedAgent(w, o, env)
 	}
@@ -389,6 +399,40 @@ func wait(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral: %s\n", warning)
 	}
 	return env.ExitCode(w.Run)
+}
+
+// waitedReady reports wait --until ready: 0 when the run became ready, 1 when it
+// ended first.
+func waitedReady(w api.WaitReply, o *opts, env Env) int {
+	if o.json {
+		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State}
+		if !w.Reached {
+			j.Report = &w.Report
+		}
+		printJSON(env.Stdout, j)
+	}
+	if !w.Reached {
+		fmt.Fprintf(env.Stderr, "corral wait: ended before it was ready: %s\n", runs.Summary(w.Run))
+		return ExitFailure
+	}
+	if !o.json {
+		fmt.Fprintf(env.Stderr, "corral: %s is ready\n", w.Run.Name)
+	}
+	return ExitOK
+}
+
+// restartVerb is corral restart: the id of the run that goes on, on stdout.
+func restartVerb(c *client.Client, o *opts, env Env) int {
+	ref, ok := call(o.ctx, api.Restart, c, api.RunRef{ID: o.args[0]}, env)
+	if !ok {
+		return ExitFailure
+	}
+	if o.json {
+		printJSON(env.Stdout, ref)
+	} else {
+		fmt.Fprintln(env.Stdout, ref.ID)
+	}
+	return ExitOK
 }
 
 // waitJSON is wait --until's answer, and any wait's that timed out.

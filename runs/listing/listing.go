@@ -162,8 +162,24 @@ func row(r Run) string {
 		reason = "-"
 	}
 	p := runs.Printable
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), r.State,
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), stateCell(r.Record),
 		p(agentCell(r.Record)), reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
+}
+
+// stateCell is the STATE column: the run's state, a service's readiness for a
+// running one ("ready", "starting", "unready") and its restart count while it waits
+// to restart ("restarting 2/5").
+func stateCell(r runs.Record) string {
+	svc := r.Service
+	switch {
+	case svc == nil:
+		return r.State.String()
+	case r.State == runs.Running && svc.Ready != "":
+		return string(svc.Ready)
+	case r.State == runs.Restarting && svc.MaxRestarts > 0:
+		return fmt.Sprintf("restarting %d/%d", svc.Restarts, svc.MaxRestarts)
+	}
+	return r.State.String()
 }
 
 // agentCell is the AGENT column: the agent and, while the run lives, its state with

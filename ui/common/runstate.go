@@ -38,7 +38,7 @@ func StateStyle(st Styles, i runs.Info) Style {
 		}
 	}
 	switch {
-	case i.Paused || i.State == runs.Exiting:
+	case i.Paused || i.State == runs.Exiting || i.State == runs.Restarting:
 		return st.Warn
 	case i.State == runs.Running:
 		return st.Running

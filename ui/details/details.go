@@ -137,6 +137,7 @@ func (d Details) facts() []string {
 		lines = append(lines, d.label("session")+s)
 	}
 	lines = append(lines, d.worktreeLines()...)
+	lines = append(lines, d.serviceLines()...)
 	lines = append(lines,
 		d.label("reason")+d.reasonLine(),
 		d.label("overall")+d.deadlineLine(i.Watchdog.Overall, false),

@@ -89,7 +89,8 @@ func lifecycleEvent(t runs.EventType) bool {
 	switch t {
 	case runs.EventSpawn, runs.EventState, runs.EventCancel, runs.EventPause, runs.EventCleanup, runs.EventExit,
 		runs.EventOutput, runs.EventWatchdog, runs.EventEscape, runs.EventAgent, runs.EventNotify, runs.EventShared,
-		runs.EventSession, runs.EventRemoved, runs.EventWorktree:
+		runs.EventSession, runs.EventRemoved, runs.EventWorktree, runs.EventRestart, runs.EventReady,
+		runs.EventUnready, runs.EventProbeFailed:
 		return true
 	}
 	return false
@@ -170,6 +171,14 @@ func (e Events) describe(ev runs.Event) (string, common.Style, bool) {
 		return fmt.Sprintf("%s notified: %s", name, common.Clean(ev.Detail)), st.Attention, true
 	case runs.EventWorktree:
 		return fmt.Sprintf("%s finished: %s", name, common.Clean(ev.Detail)), common.Style{}, true
+	case runs.EventRestart:
+		return fmt.Sprintf("%s restart: %s", name, common.Clean(ev.Detail)), st.Warn, true
+	case runs.EventReady:
+		return fmt.Sprintf("%s ready: %s", name, common.Clean(ev.Detail)), st.OK, true
+	case runs.EventUnready:
+		return fmt.Sprintf("%s unready: %s", name, common.Clean(ev.Detail)), st.Warn, true
+	case runs.EventProbeFailed:
+		return fmt.Sprintf("%s probe failed: %s", name, common.Clean(ev.Detail)), st.Warn, true
 	}
 	return "", common.Style{}, false
 }

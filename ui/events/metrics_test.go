@@ -12,7 +12,8 @@ import (
 
 func TestExitReasonsAreTheClosedSetInOrder(t *testing.T) {
 	want := []string{"exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
-		"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost", "setup-error"}
+		"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost", "setup-error",
+		"alive-failed", "manual-restart"}
 	if !slices.Equal(exitReasons, want) {
 		t.Errorf("exit reasons %q, want %q", exitReasons, want)
 	}

@@ -93,6 +93,9 @@ func (l List) status(i runs.Info) (string, common.Style) {
 	case i.Paused:
 		return "frozen", st.Warn
 	}
+	if s, ok := common.ServiceText(i, l.now); ok {
+		return s, common.ServiceStyle(st, i)
+	}
 	cd, ok := tighter(i.Watchdog, l.now)
 	if !ok {
 		return "", st.Muted
