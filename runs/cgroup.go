@@ -189,8 +189,11 @@ func (r *run) watchContained() {
 
 // usage fills i.Usage from the run's cgroup while it lives.
 func (r *run) usage(i *Info) {
-	if r.cgroup != nil && !i.Ended() {
-		if cpu, mem, err := r.cgroup.Usage(); err == nil {
+	r.mu.Lock() // a run waiting on dependencies gets its cgroup while others look
+	cg := r.cgroup
+	r.mu.Unlock()
+	if cg != nil && !i.Ended() {
+		if cpu, mem, err := cg.Usage(); err == nil {
 			i.Usage = Usage{CPU: cpu, Memory: mem, Known: true}
 		}
 	}

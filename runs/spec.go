@@ -63,6 +63,14 @@ type Spec struct {
 	// ownership-escape, for strict use (issue 14.1).
 	Escape EscapePolicy `json:"escape_policy,omitempty"`
 
+	// DependsOn are the runs (by name, in the same server) that must meet a condition
+	// before this one starts; until then it waits, without a process (depends.go).
+	DependsOn []Dependency `json:"depends_on,omitempty"`
+	// OnDependencyLost is what happens to the started run when a dependency stops
+	// meeting its condition: "" nothing, DepLostRestart ends it (dependency-lost) and
+	// starts its spec again, to wait anew.
+	OnDependencyLost string `json:"on_dependency_lost,omitempty"`
+
 	// In JSON as timeout_ms, no_output_timeout_ms and grace_ms (spec_json.go).
 	Timeout         time.Duration  `json:"-"`                     // overall; 0 is off
 	NoOutputTimeout time.Duration  `json:"-"`                     // 0 is derived from Timeout; < 0 is off
@@ -174,7 +182,7 @@ func (s Spec) validate() error {
 	case s.Escape != "" && s.Escape != EscapeOwn && s.Escape != EscapeFail && s.Escape != EscapeWarn:
 		return fmt.Errorf("%w: escape policy %q (want own, warn or fail)", ErrBadSpec, s.Escape)
 	}
-	return nil
+	return s.validateDeps()
 }
 
 // withDefaults fills the zero fields from d and names the run after its command.

@@ -71,12 +71,14 @@ const (
 	OrphanReaped                     // terminated by reconciliation after its owner died
 	Lost                             // owner died; the process was gone at reconciliation
 	SetupError                       // a setup step of its new worktree failed; the program never ran
+	DependencyFailed                 // a dependency's condition can never hold; the program never ran
+	DependencyLost                   // a dependency it started after lost its condition (on_dependency_lost = "restart")
 )
 
 var reasonNames = [...]string{
 	"", "exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
 	"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost",
-	"setup-error",
+	"setup-error", "dependency-failed", "dependency-lost",
 }
 
 func (r Reason) String() string {

@@ -1,0 +1,145 @@
+package runs
+
+import (
+	"slices"
+	"strings"
+)
+
+// EventWaiting says what a run waits for changed (Info.WaitingFor; empty: all met).
+const EventWaiting EventType = "waiting"
+
+// awaitDeps is the one wait of a run with dependencies, on its own goroutine from
+// Spawn: the run exists in state starting with no process until every condition
+// holds, then starts as any run does. A cancel ends the wait (the run ends never
+// started, for the cancel's reason); a condition that can never hold ends it with
+// dependency-failed. Everything that ends the wait goes through the run's context,
+// and start checks it under spawnMu, so a cancel racing the start either prevents
+// it or ends the process it started: one run, never two, and no wait left behind.
+// stale are the dependency runs a run spawned again after a loss must not take.
+func (r *run) awaitDeps(stale map[string]string) {
+	s := r.sup
+	var shown []Dependency
+	for {
+		wake := s.deps.next() // before the check: a change during it wakes the select
+		waiting, met, failed := s.depsOf(r.spec.DependsOn, stale)
+		switch {
+		case failed != "":
+			r.failDeps(failed)
+			return
+		case len(waiting) == 0:
+			r.startAfterDeps(met)
+			return
+		}
+		if !slices.Equal(waiting, shown) {
+			shown = waiting
+			r.change(EventWaiting, waitingText(waiting), func(i *Info) { i.WaitingFor = slices.Clone(waiting) })
+		}
+		select {
+		case <-wake:
+		case <-r.ctx.Done():
+			r.endWait()
+			return
+		}
+	}
+}
+
+// waitingText is the list row's "db, migrate" of what a run waits for.
+func waitingText(deps []Dependency) string {
+	names := make([]string, len(deps))
+	for k, d := range deps {
+		names[k] = d.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// startAfterDeps starts the run whose conditions all hold, unless the supervisor is
+// shutting down or handing its runs over: no dependent starts then.
+func (r *run) startAfterDeps(met map[string]string) {
+	r.change(EventWaiting, "", func(i *Info) { i.WaitingFor = nil })
+	if r.sup.isClosed() {
+		r.stop(SupervisorShutdown)
+	}
+	r.start() // a start error is the run's spawn-error, shown with it
+	if r.spec.OnDependencyLost == DepLostRestart {
+		go r.watchLost(met)
+	}
+}
+
+// failDeps ends the waiting run with dependency-failed and why.
+func (r *run) failDeps(why string) {
+	r.mu.Lock()
+	if r.info.Reason == ReasonNone && r.info.State == Starting {
+		r.info.Reason, r.info.DependencyErr = DependencyFailed, why
+		r.cancel(cause{DependencyFailed})
+		r.changeLocked(EventCancel, DependencyFailed.String()+": "+why, nil)
+	}
+	r.mu.Unlock()
+	r.endWait()
+}
+
+// endWait ends a run that never left its wait: it never started.
+func (r *run) endWait() {
+	r.mu.Lock()
+	r.info.WaitingFor = nil
+	r.mu.Unlock()
+	r.endUnstarted(nil)
+}
+
+// watchLost, for a run whose entry says on_dependency_lost = "restart", ends it
+// (dependency-lost) when a dependency that was met stops meeting its condition: the
+// run that met it is no longer the newest of its name (it was restarted), or it no
+// longer holds (a started one ended, a ready one is not ready). Then the same spec is
+// spawned again, and waits as the first did. A run that ends otherwise stops this.
+func (r *run) watchLost(met map[string]string) {
+	s := r.sup
+	for {
+		wake := s.deps.next()
+		if name, why := s.lostDep(r.spec.DependsOn, met); why != "" {
+			r.loseDeps(why, map[string]string{name: met[name]})
+			return
+		}
+		select {
+		case <-wake:
+		case <-r.done:
+			return
+		}
+	}
+}
+
+// lostDep names the first dependency that stopped meeting its condition, and how
+// ("" none).
+func (s *Supervisor) lostDep(deps []Dependency, met map[string]string) (name, why string) {
+	for _, d := range deps {
+		st, id, _ := s.depCheck(d, "")
+		if id != met[d.Name] {
+			return d.Name, d.Name + " was restarted"
+		}
+		if d.Condition == CondStarted && s.runEnded(id) || d.Condition == CondReady && st != depHeld {
+			return d.Name, d.Name + " is no longer " + string(d.Condition)
+		}
+	}
+	return "", ""
+}
+
+// runEnded reports whether the run id has ended (or is gone).
+func (s *Supervisor) runEnded(id string) bool {
+	r, err := s.get(id)
+	return err != nil || r.snapshot().Ended()
+}
+
+// loseDeps ends the run with dependency-lost and, once it has ended (verified empty,
+// so the two are never alive together), spawns its spec again, to wait for new runs
+// of the dependency that was lost (stale: the one it had cannot meet it any more).
+func (r *run) loseDeps(why string, stale map[string]string) {
+	if !r.stop(DependencyLost) {
+		return // it was ending already
+	}
+	r.change(EventCancel, DependencyLost.String()+": "+why, func(i *Info) { i.DependencyErr = why })
+	<-r.done
+	if r.sup.isClosed() {
+		return
+	}
+	spec := r.spec
+	spec.Stdout, spec.Stderr = nil, nil
+	r.sup.spawn(spec, restoring{lost: stale}) // a spec that started once is valid
+}
