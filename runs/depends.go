@@ -112,12 +112,12 @@ func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why
 	i := r.snapshot()
 	held := false
 	switch d.Condition {
-	case CondStarted:
-		held = !i.StartedAt.IsZero() && i.Reason != SpawnError
+	case CondStarted: // and still running, or done with its work (a one-shot that exited 0)
+		held = !i.StartedAt.IsZero() && i.Reason != SpawnError && (!i.Ended() || succeeded(i))
 	case CondReady:
 		held = r.depReady()
 	case CondSucceeded:
-		held = i.Ended() && i.Reason == Exit && i.ExitCode != nil && *i.ExitCode == 0
+		held = succeeded(i)
 	case CondEnded:
 		held = i.Ended()
 	}
@@ -128,6 +128,11 @@ func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why
 		return depFailed, r.id, endedWhy(d, i)
 	}
 	return depWaiting, r.id, ""
+}
+
+// succeeded: it ended on its own with status 0.
+func succeeded(i Info) bool {
+	return i.Ended() && i.Reason == Exit && i.ExitCode != nil && *i.ExitCode == 0
 }
 
 // newestNamed is the most recent run called name, nil for none.
@@ -149,6 +154,9 @@ func endedWhy(d Dependency, i Info) string {
 	case CondSucceeded:
 		return d.Name + " " + how
 	case CondStarted:
+		if !i.StartedAt.IsZero() && i.Reason != SpawnError {
+			return d.Name + " " + how
+		}
 		return d.Name + " ended before it started: " + how
 	}
 	return d.Name + " ended before it was ready: " + how

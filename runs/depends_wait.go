@@ -114,17 +114,11 @@ func (s *Supervisor) lostDep(deps []Dependency, met map[string]string) (name, wh
 		if id != met[d.Name] {
 			return d.Name, d.Name + " was restarted"
 		}
-		if d.Condition == CondStarted && s.runEnded(id) || d.Condition == CondReady && st != depHeld {
+		if (d.Condition == CondStarted || d.Condition == CondReady) && st != depHeld {
 			return d.Name, d.Name + " is no longer " + string(d.Condition)
 		}
 	}
 	return "", ""
-}
-
-// runEnded reports whether the run id has ended (or is gone).
-func (s *Supervisor) runEnded(id string) bool {
-	r, err := s.get(id)
-	return err != nil || r.snapshot().Ended()
 }
 
 // loseDeps ends the run with dependency-lost and, once it has ended (verified empty,

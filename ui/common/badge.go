@@ -13,6 +13,7 @@ var reasonShort = map[runs.Reason]string{
 	runs.OverallTimeout: "timeout", runs.NoOutputTimeout: "no-output", runs.SpawnError: "spawn-err",
 	runs.OwnershipEscape: "escape", runs.SupervisorShutdown: "shutdown",
 	runs.OrphanReaped: "reaped", runs.Lost: "lost", runs.SetupError: "setup-err",
+	runs.DependencyFailed: "dep-failed", runs.DependencyLost: "dep-lost",
 }
 
 // Badge is an ended run's reason and exit code or signal: "cancel sig15", "exit 0".
