@@ -153,3 +153,73 @@ func (d *decoder) findCycle(byName map[string]*RunEntry) error {
 	}
 	return nil
 }
+
+// StartOrder is the entries with every run after the runs it depends on, in file
+// order otherwise, and with autostart set on each run an autostarted run depends on
+// (directly or through others): starting a run starts what it waits for, as compose
+// tools do. A config is free of cycles (Parse refuses them); a run named by no entry
+// is left where it is.
+func StartOrder(entries []RunEntry) []RunEntry {
+	byName := map[string]int{}
+	for k, e := range entries {
+		byName[e.Name] = k
+	}
+	out := make([]RunEntry, 0, len(entries))
+	placed := make([]bool, len(entries))
+	var place func(k int, needed bool)
+	place = func(k int, needed bool) {
+		if placed[k] {
+			if needed {
+				markNeeded(out, entries[k].Name)
+			}
+			return
+		}
+		placed[k] = true
+		e := entries[k]
+		e.Autostart = e.Autostart || needed
+		for _, d := range e.DependsOn {
+			if j, ok := byName[d.Name]; ok {
+				place(j, e.Autostart)
+			}
+		}
+		out = append(out, e)
+	}
+	for k := range entries {
+		place(k, false)
+	}
+	return out
+}
+
+// markNeeded sets autostart on the placed run name and on what it depends on.
+func markNeeded(out []RunEntry, name string) {
+	k := slices.IndexFunc(out, func(e RunEntry) bool { return e.Name == name })
+	if k < 0 || out[k].Autostart {
+		return
+	}
+	out[k].Autostart = true
+	for _, d := range out[k].DependsOn {
+		markNeeded(out, d.Name)
+	}
+}
+
+// UpConditions is what corral up --wait waits for in each run, by name: the most a
+// dependent needs of it (succeeded, then ended, then ready), ready for a run with a
+// readiness probe that nothing needs more of; a run absent waits until it started.
+func UpConditions(entries []RunEntry) map[string]string {
+	rank := map[string]int{"started": 0, "ready": 1, "ended": 2, "succeeded": 3}
+	out := map[string]string{}
+	raise := func(name, cond string) {
+		if cur, ok := out[name]; !ok || rank[cond] > rank[cur] {
+			out[name] = cond
+		}
+	}
+	for _, e := range entries {
+		if hasReadiness(e) {
+			raise(e.Name, "ready")
+		}
+		for _, d := range e.DependsOn {
+			raise(d.Name, d.Condition)
+		}
+	}
+	return out
+}

@@ -84,3 +84,24 @@ cmd = "x"
 		})
 	}
 }
+
+func TestStartOrder(t *testing.T) {
+	es := []RunEntry{
+		{Name: "watch", Autostart: true, DependsOn: []Dependency{{Name: "api"}}},
+		{Name: "api", Autostart: true, DependsOn: []Dependency{{Name: "db"}, {Name: "migrate"}}},
+		{Name: "migrate", DependsOn: []Dependency{{Name: "db"}}},
+		{Name: "db"},
+		{Name: "tool"},
+	}
+	var got []string
+	for _, e := range StartOrder(es) {
+		s := e.Name
+		if e.Autostart {
+			s += "*"
+		}
+		got = append(got, s)
+	}
+	if want := []string{"db*", "migrate*", "api*", "watch*", "tool"}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}

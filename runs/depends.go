@@ -100,18 +100,28 @@ const (
 	depFailed                   // can never hold: the run meant ended without it, and will not run again
 )
 
-// depCheck is the one place a dependency's condition is evaluated, against the
-// newest run of its name (a run restarted with R is a new run of the same name). It
-// returns that run's id ("" when there is none yet) and, when the condition can never
-// hold, why. A run whose id is stale (one that was lost) counts as none.
+// depCheck evaluates a dependency against the newest run of its name (a run
+// restarted with R is a new run of the same name). It returns that run's id ("" when
+// there is none yet) and, when the condition can never hold, why. A run whose id is
+// stale (one that was lost) counts as none.
 func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why string) {
 	r := s.newestNamed(d.Name)
 	if r == nil || r.id == stale {
 		return depWaiting, "", ""
 	}
+	st, i := r.meets(d.Condition)
+	if st == depFailed {
+		return st, r.id, endedWhy(d, i)
+	}
+	return st, r.id, ""
+}
+
+// meets is the one place a condition is evaluated on a run: for its dependents and
+// for corral wait --until. It returns the run as it was judged.
+func (r *run) meets(c Condition) (depStatus, Info) {
 	i := r.snapshot()
 	held := false
-	switch d.Condition {
+	switch c {
 	case CondStarted: // and still running, or done with its work (a one-shot that exited 0)
 		held = !i.StartedAt.IsZero() && i.Reason != SpawnError && (!i.Ended() || succeeded(i))
 	case CondReady:
@@ -123,11 +133,11 @@ func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why
 	}
 	switch {
 	case held:
-		return depHeld, r.id, ""
+		return depHeld, i
 	case i.Ended() && !r.depMayRestart():
-		return depFailed, r.id, endedWhy(d, i)
+		return depFailed, i
 	}
-	return depWaiting, r.id, ""
+	return depWaiting, i
 }
 
 // succeeded: it ended on its own with status 0.

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"context"
 	"slices"
 	"strings"
 )
@@ -136,4 +137,30 @@ func (r *run) loseDeps(why string, stale map[string]string) {
 	spec := r.spec
 	spec.Stdout, spec.Stderr = nil, nil
 	r.sup.spawn(spec, restoring{lost: stale}) // a spec that started once is valid
+}
+
+// WaitCondition blocks until the run meets cond (reached), or can never meet it (it
+// ended otherwise), or ctx ends; it returns the run as it was then.
+func (s *Supervisor) WaitCondition(ctx context.Context, id string, cond Condition) (Info, bool, error) {
+	r, err := s.get(id)
+	if err != nil {
+		return Info{}, false, err
+	}
+	if _, err := ParseCondition(string(cond)); err != nil {
+		return Info{}, false, err
+	}
+	for {
+		wake := s.deps.next()
+		switch st, i := r.meets(cond); st {
+		case depHeld:
+			return i, true, nil
+		case depFailed:
+			return i, false, nil
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return r.snapshot(), false, ctx.Err()
+		}
+	}
 }

@@ -59,6 +59,8 @@ type Core interface {
 	Hook(id string, rep agentstate.HookReport) error
 	Explain(id string) (agentstate.Explanation, error)
 	WaitAgent(ctx context.Context, id string, states []agentstate.State) (runs.Info, bool, error)
+	// Services: a run's condition, as its dependents wait for it (runs/depends.go).
+	WaitCondition(ctx context.Context, id string, cond runs.Condition) (runs.Info, bool, error)
 	SubmitReady(ctx context.Context, id, text string, ready time.Duration) (runs.SubmitResult, error)
 }
 

@@ -348,7 +348,13 @@ func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
 	}
 	what := "ended"
 	var info runs.Info
-	if len(a.Until) > 0 {
+	if a.Condition != "" {
+		what = "met " + string(a.Condition)
+		var rep WaitReply
+		if rep, err = waitCondition(ctx, c, id, a.Condition); err == nil {
+			return rep, nil
+		}
+	} else if len(a.Until) > 0 {
 		what = "reached " + statesText(a.Until)
 		var rep WaitReply
 		if rep, err = waitAgent(ctx, c, id, a); err == nil {
@@ -395,4 +401,20 @@ func metrics(_ context.Context, c Core, _ struct{}) (runs.Metrics, error) {
 
 func reconcile(ctx context.Context, c Core, _ struct{}) ([]runs.Decision, error) {
 	return c.Reconcile(ctx)
+}
+
+// waitCondition is wait's answer for a condition: the run, and whether it met it; the
+// report of a run that ended.
+func waitCondition(ctx context.Context, c Core, id string, cond runs.Condition) (WaitReply, error) {
+	info, reached, err := c.WaitCondition(ctx, id, cond)
+	if err != nil {
+		return WaitReply{}, err
+	}
+	rep := WaitReply{Run: info, Reached: reached}
+	if info.Ended() {
+		esc, _ := c.Escapees(id)
+		tail, _ := c.Tail(id)
+		rep.Report = runs.NewReport(info, esc, tail)
+	}
+	return rep, nil
 }

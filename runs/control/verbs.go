@@ -52,11 +52,12 @@ var verbs = map[string]verb{
 	api.Pause.Name():     {synopsis: "ID", summary: "stop the run where it is (its cgroup frozen, or SIGSTOP); its deadlines wait", args: 1, do: refVerb(api.Pause)},
 	api.Resume.Name():    {synopsis: "ID", summary: "let a paused run go on", args: 1, do: refVerb(api.Resume)},
 	api.Info.Name():      {synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
-	api.Wait.Name(): {synopsis: "ID [--until STATES] [--timeout DUR]",
-		summary: "block until it ends (exit as corral run), or its agent is in a state (waiting,idle)",
+	api.Wait.Name(): {synopsis: "ID [--until STATES|CONDITION] [--timeout DUR]",
+		summary: "block until it ends (exit as corral run), its agent is in a state (waiting,idle), or it meets a condition (started, ready, succeeded, ended)",
 		args:    1, do: wait, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "timeout", 0, "give up after this long (exit 124); 0 waits until it happens")
-			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle")
+			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle;\n"+
+				"or one condition, as a dependent waits for it: started, ready, succeeded, ended\n(exit 0 when met, 1 when it never can be)")
 		}},
 	api.Explain.Name(): {synopsis: "ID", summary: "its agent's state, the rule that decided it and the screen it read",
 		args: 1, do: explain},
@@ -150,8 +151,11 @@ func poll(c *client.Client, o *opts, env Env) int {
 			Worktree *workspace.Worktree `json:"worktree,omitempty"`
 			Diff     *workspace.Stat     `json:"diff,omitempty"`
 			SetupErr string              `json:"setup_error,omitempty"`
+			// What it waits for (no process yet), or why a dependency ended it.
+			WaitingFor    []runs.Dependency `json:"waiting_for,omitempty"`
+			DependencyErr string            `json:"dependency_error,omitempty"`
 		}{p.Run.ID, string(p.Output), p.Dropped, p.Ended, p.Run.State, p.Run.Reason, p.Run.ExitCode, agentOf(p.Run),
-			p.Run.Worktree, p.Run.Diff, p.Run.SetupErr})
+			p.Run.Worktree, p.Run.Diff, p.Run.SetupErr, p.Run.WaitingFor, p.Run.DependencyErr})
 		return ExitOK
 	}
 	if p.Dropped > 0 {
@@ -303,12 +307,16 @@ func isCode(err error, code string) bool {
 // wait blocks until the run ends, or with --until until its agent is in a state.
 // Timed out, --json prints {"id", "timed_out": true} and the run as it is.
 func wait(c *client.Client, o *opts, env Env) int {
-	until, err := parseStates(o.until)
+	cond, err := runs.ParseCondition(strings.TrimSpace(o.until))
+	var until []agentstate.State
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "corral wait: --until: %v\n", err)
-		return ExitUsage
+		cond = ""
+		if until, err = parseStates(o.until); err != nil {
+			fmt.Fprintf(env.Stderr, "corral wait: --until: %v, or one of started, ready, succeeded, ended\n", err)
+			return ExitUsage
+		}
 	}
-	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until})
+	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until, Condition: cond})
 	if isCode(err, api.CodeTimeout) {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		if o.json {
@@ -320,6 +328,9 @@ func wait(c *client.Client, o *opts, env Env) int {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		return ExitFailure
+	}
+	if cond != "" {
+		return waitedCondition(w, cond, o, env)
 	}
 	if len(until) > 0 {
 		return waitedAgent(w, o, env)
@@ -361,6 +372,26 @@ func waitedAgent(w api.WaitReply, o *opts, env Env) int {
 	if !o.json {
 		fmt.Fprintf(env.Stdout, "%s %s since %s (%s)\n", w.Run.ID, w.Run.AgentState,
 			w.Run.AgentStateSince.Format(time.TimeOnly), w.Run.AgentRule)
+	}
+	return ExitOK
+}
+
+// waitedCondition reports wait --until CONDITION: 0 when the run met it, 1 when it
+// ended without (it never can).
+func waitedCondition(w api.WaitReply, cond runs.Condition, o *opts, env Env) int {
+	if o.json {
+		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State, agentFields: agentOf(w.Run)}
+		if !w.Reached {
+			j.Report = &w.Report
+		}
+		printJSON(env.Stdout, j)
+	}
+	if !w.Reached {
+		fmt.Fprintf(env.Stderr, "corral wait: %s can never meet %q: %s\n", w.Run.Name, cond, runs.Summary(w.Run))
+		return ExitFailure
+	}
+	if !o.json {
+		fmt.Fprintf(env.Stdout, "%s %s\n", w.Run.ID, cond)
 	}
 	return ExitOK
 }
