@@ -105,3 +105,20 @@ func TestStartOrder(t *testing.T) {
 		t.Fatalf("order %v, want %v", got, want)
 	}
 }
+
+func TestDependsOnInEffective(t *testing.T) {
+	f, err := Parse("corral.toml", []byte(servicesDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := f.Effective(Default())
+	for _, want := range []string{`depends_on = { db = "started", migrate = "succeeded" }`, `on_dependency_lost = "restart"`,
+		`depends_on = { api = "started" }`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("effective config without %s:\n%s", want, out)
+		}
+	}
+	if _, err := Parse("again.toml", []byte(out)); err != nil {
+		t.Fatalf("the effective config does not parse: %v", err)
+	}
+}
