@@ -187,12 +187,17 @@ func (r *run) watchContained() {
 	}
 }
 
+// cgroupOf is the run's cgroup (nil: none, or not made yet), read under mu: a run
+// waiting on its dependencies makes it when it starts, while other runs look.
+func (r *run) cgroupOf() *reaper.Cgroup {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cgroup
+}
+
 // usage fills i.Usage from the run's cgroup while it lives.
 func (r *run) usage(i *Info) {
-	r.mu.Lock() // a run waiting on dependencies gets its cgroup while others look
-	cg := r.cgroup
-	r.mu.Unlock()
-	if cg != nil && !i.Ended() {
+	if cg := r.cgroupOf(); cg != nil && !i.Ended() {
 		if cpu, mem, err := cg.Usage(); err == nil {
 			i.Usage = Usage{CPU: cpu, Memory: mem, Known: true}
 		}
