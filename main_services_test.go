@@ -175,3 +175,50 @@ func servicesGone(t *testing.T, state string) {
 		}
 	}
 }
+
+// A run waiting for its dependencies is listed by corral ls (from the server: it has
+// no record yet) and poll --json as waiting, wait --until started times out on it,
+// and down ends it without it ever starting.
+func TestWaitingRunListedAndEnded(t *testing.T) {
+	argv, _ := json.Marshal([]string{corralBin, "sleep"})
+	doc := fmt.Sprintf("[[run]]\nname = \"db\"\nargv = %s\nenv = { %s = \"1\" }\n\n"+
+		"[[run]]\nname = \"report\"\ncmd = \"true\"\ndepends_on = { db = \"ended\" }\n", argv, demo.ChildEnv)
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	os.WriteFile(cfg, []byte(doc), 0o644)
+	state := t.TempDir()
+	if r := serverCorral(t, state, "up", "--config", cfg); r.code != 0 || !strings.Contains(r.stdout, "report\t") ||
+		!strings.Contains(r.stdout, "waiting for db (ended)") {
+		t.Fatalf("up: %+v", r)
+	}
+	stopServer(t, state)
+	if ls := serverCorral(t, state, "ls"); !strings.Contains(ls.stdout, "waiting for db") {
+		t.Fatalf("ls does not list the waiting run:\n%s", ls.stdout)
+	}
+	var doc2 struct {
+		Runs []struct {
+			Name       string
+			WaitingFor []struct{ Name, Condition string } `json:"waiting_for"`
+		}
+	}
+	ls := serverCorral(t, state, "ls", "--json")
+	if err := json.Unmarshal([]byte(ls.stdout), &doc2); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range doc2.Runs {
+		found = found || r.Name == "report" && len(r.WaitingFor) == 1 && r.WaitingFor[0].Condition == "ended"
+	}
+	if !found {
+		t.Fatalf("ls --json without report's waiting_for:\n%s", ls.stdout)
+	}
+	if p := serverCorral(t, state, "poll", "report", "--json"); !strings.Contains(p.stdout, `"waiting_for"`) {
+		t.Fatalf("poll --json: %+v", p)
+	}
+	if w := serverCorral(t, state, "wait", "report", "--until", "started", "--timeout", "500ms"); w.code != 124 {
+		t.Fatalf("wait --until started on a waiting run: %+v, want 124", w)
+	}
+	if d := serverCorral(t, state, "down", "--config", cfg); d.code != 0 || !strings.Contains(d.stdout, "report ended: manual-cancel after 0s") {
+		t.Fatalf("down: %+v", d)
+	}
+	servicesGone(t, state)
+}
