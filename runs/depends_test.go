@@ -239,3 +239,29 @@ func TestDependsValidation(t *testing.T) {
 		t.Fatal(Conditions)
 	}
 }
+
+// A cancel racing the dependency that lets the run start: whichever wins, the run
+// ends once, verified empty, and no wait is left.
+func TestCancelRacingTheStart(t *testing.T) {
+	s := newSup(t)
+	for round := range 20 {
+		api := spawn(t, s, dependent("api", Dependency{"db", CondStarted}))
+		waitsFor(t, s, api, "db")
+		dbc := make(chan string, 1)
+		go func() { id, _ := s.Spawn(named("db", "sleep")); dbc <- id }()
+		if round%2 == 1 {
+			<-s.deps.next() // the next change anywhere: db on its way
+		}
+		s.Cancel(api)
+		i := waitEnd(t, s, api)
+		if i.Reason != ManualCancel {
+			t.Fatalf("round %d: api ended %s", round, i.Reason)
+		}
+		db := <-dbc
+		s.Cancel(db)
+		waitEnd(t, s, db)
+		s.Remove(db)
+		s.Remove(api)
+	}
+	eventually.True(t, 5*time.Second, "no wait left", func() bool { return awaiting() == 0 })
+}
