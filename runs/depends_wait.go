@@ -10,30 +10,21 @@ import (
 const EventWaiting EventType = "waiting"
 
 // awaitDeps is the one wait of a run with dependencies, on its own goroutine from
-// Spawn: the run exists in state starting with no process until every condition
-// holds, then starts as any run does. A cancel ends the wait (the run ends never
-// started, for the cancel's reason); a condition that can never hold ends it with
-// dependency-failed. Everything that ends the wait goes through the run's context,
-// and start checks it under spawnMu, so a cancel racing the start either prevents
-// it or ends the process it started: one run, never two, and no wait left behind.
-// stale are the dependency runs a run spawned again after a loss must not take.
-func (r *run) awaitDeps(stale map[string]string) {
+// Spawn (after Spawn's own first look, depStep, found it must wait): the run exists
+// in state starting with no process until every condition holds, then starts as any
+// run does. A cancel ends the wait (the run ends never started, for the cancel's
+// reason); a condition that can never hold ends it with dependency-failed.
+// Everything that ends the wait goes through the run's context, and start checks it
+// under spawnMu, so a cancel racing the start either prevents it or ends the process
+// it started: one run, never two, and no wait left behind. stale are the dependency
+// runs a run spawned again after a loss must not take; shown what it waits for, as
+// published.
+func (r *run) awaitDeps(stale map[string]string, shown []Dependency) {
 	s := r.sup
-	var shown []Dependency
 	for {
-		wake := s.deps.next() // before the check: a change during it wakes the select
-		waiting, met, failed := s.depsOf(r.spec.DependsOn, stale)
-		switch {
-		case failed != "":
-			r.failDeps(failed)
+		wake := s.deps.next()                          // before the check: a change during it wakes the select
+		if done, _ := r.depStep(stale, &shown); done { // a start error is the run's spawn-error
 			return
-		case len(waiting) == 0:
-			r.startAfterDeps(met)
-			return
-		}
-		if !slices.Equal(waiting, shown) {
-			shown = waiting
-			r.change(EventWaiting, waitingText(waiting), func(i *Info) { i.WaitingFor = slices.Clone(waiting) })
 		}
 		select {
 		case <-wake:
@@ -42,6 +33,25 @@ func (r *run) awaitDeps(stale map[string]string) {
 			return
 		}
 	}
+}
+
+// depStep looks at the run's dependencies once: it starts the run (the start's
+// error returned), or ends it, and returns true; or publishes what it waits for, when
+// that changed, and returns false.
+func (r *run) depStep(stale map[string]string, shown *[]Dependency) (bool, error) {
+	waiting, met, failed := r.sup.depsOf(r.spec.DependsOn, stale)
+	switch {
+	case failed != "":
+		r.failDeps(failed)
+		return true, nil
+	case len(waiting) == 0:
+		return true, r.startAfterDeps(met)
+	}
+	if !slices.Equal(waiting, *shown) {
+		*shown = waiting
+		r.change(EventWaiting, waitingText(waiting), func(i *Info) { i.WaitingFor = slices.Clone(waiting) })
+	}
+	return false, nil
 }
 
 // waitingText is the list row's "db, migrate" of what a run waits for.
@@ -55,15 +65,16 @@ func waitingText(deps []Dependency) string {
 
 // startAfterDeps starts the run whose conditions all hold, unless the supervisor is
 // shutting down or handing its runs over: no dependent starts then.
-func (r *run) startAfterDeps(met map[string]string) {
+func (r *run) startAfterDeps(met map[string]string) error {
 	r.change(EventWaiting, "", func(i *Info) { i.WaitingFor = nil })
 	if r.sup.isClosed() {
 		r.stop(SupervisorShutdown)
 	}
-	r.start() // a start error is the run's spawn-error, shown with it
+	err := r.start() // a start error is also the run's spawn-error, shown with it
 	if r.spec.OnDependencyLost == DepLostRestart {
 		go r.watchLost(met)
 	}
+	return err
 }
 
 // failDeps ends the waiting run with dependency-failed and why.

@@ -231,8 +231,15 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 	r.watchForeground()
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
-	if len(spec.DependsOn) > 0 {
-		go r.awaitDeps(rs.lost) // it starts when its dependencies let it (depends_wait.go)
+	if len(spec.DependsOn) > 0 { // it starts when its dependencies let it (depends_wait.go)
+		var shown []Dependency
+		done, err := r.depStep(rs.lost, &shown)
+		if !done { // already waiting when Spawn returns, as its row says
+			go r.awaitDeps(rs.lost, shown)
+		}
+		if err != nil {
+			return r.id, fmt.Errorf("spawn %s: %w", r.id, err)
+		}
 		return r.id, nil
 	}
 	if err := r.start(); err != nil {
