@@ -186,11 +186,11 @@ func TestWaitingRunListedAndEnded(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "corral.toml")
 	os.WriteFile(cfg, []byte(doc), 0o644)
 	state := t.TempDir()
-	if r := serverCorral(t, state, "up", "--config", cfg); r.code != 0 || !strings.Contains(r.stdout, "report\t") ||
-		!strings.Contains(r.stdout, "waiting for db (ended)") {
+	r := serverCorral(t, state, "up", "--config", cfg)
+	stopServer(t, state) // first: a failed check below leaves no server behind
+	if r.code != 0 || !strings.Contains(r.stdout, "report\t") || !strings.Contains(r.stdout, "waiting for db (ended)") {
 		t.Fatalf("up: %+v", r)
 	}
-	stopServer(t, state)
 	if ls := serverCorral(t, state, "ls"); !strings.Contains(ls.stdout, "waiting for db") {
 		t.Fatalf("ls does not list the waiting run:\n%s", ls.stdout)
 	}
