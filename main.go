@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -128,7 +129,7 @@ type command struct {
 var commands map[string]command
 
 // commandOrder is corral --help's order.
-var commandOrder = []string{"demo", "check", "replay", "export", "run", "parity", "ls", "reconcile", "attach", "proxy", "server", "doctor"}
+var commandOrder = []string{"demo", "check", "replay", "export", "run", "parity", "ls", "reconcile", "attach", "up", "down", "graph", "proxy", "server", "doctor"}
 
 func init() {
 	commands = map[string]command{
@@ -150,6 +151,7 @@ func init() {
 		"doctor": {"[--state-dir DIR] [--timeout D]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
 		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
 	}
+	maps.Copy(commands, serviceCommands)
 }
 
 // parseCommand parses the flags of command name the one way (control.ParseFlags):
@@ -1165,6 +1167,12 @@ func listLocal(stateDir string, all bool) (listing.Doc, error) {
 		warn((&client.KeeperDown{Status: st}).Error())
 	}
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
+	if c, derr := client.Dial(dir); derr == nil { // a run waiting on dependencies has no record yet
+		if l, lerr := api.List.Call(context.Background(), c, struct{}{}); lerr == nil {
+			rs = append(rs, listing.Waiting(l.Runs)...)
+		}
+		c.Close()
+	}
 	return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err
 }
 

@@ -136,6 +136,14 @@ func (w *tomlWriter) run(r RunEntry) {
 	w.optional("base", r.Base != "", tomlString(r.Base))
 	w.optional("restore", r.Restore, "true")
 	w.service(r)
+	if len(r.DependsOn) > 0 {
+		deps := make([]string, len(r.DependsOn))
+		for i, d := range r.DependsOn {
+			deps[i] = tomlKey(d.Name) + " = " + tomlString(d.Condition)
+		}
+		w.kv("depends_on", "{ "+strings.Join(deps, ", ")+" }")
+	}
+	w.optional("on_dependency_lost", r.OnDependencyLost != "", tomlString(r.OnDependencyLost))
 	if len(r.Env) > 0 {
 		var vars []string
 		for _, k := range slices.Sorted(maps.Keys(r.Env)) {

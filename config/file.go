@@ -163,6 +163,10 @@ type RunEntry struct {
 	RestartWindow  time.Duration
 	// Ready is its readiness probe and Alive its liveness probe; nil when it has none.
 	Ready, Alive *Probe
+	// DependsOn are the runs it waits for, each with its condition (depends.go);
+	// OnDependencyLost is "" or DepLostRestart.
+	DependsOn        []Dependency
+	OnDependencyLost string
 }
 
 // Load reads and validates the config file at path. A missing file is an error
@@ -194,6 +198,9 @@ func Parse(path string, data []byte) (*File, error) {
 	d := decoder{path: path, dir: dir, f: &File{Path: path, Notify: DefaultNotify()}, names: map[string]int{}}
 	for _, t := range tables {
 		d.note(d.table(t))
+	}
+	if len(d.errs) == 0 {
+		d.checkDepends()
 	}
 	if len(d.errs) > 0 {
 		return nil, joinErrors(d.errs)

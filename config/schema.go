@@ -113,7 +113,12 @@ var runKeys = map[string]runSetter{
 		r.Cwd = d.resolve(s)
 		return err
 	},
-	"env": (*decoder).inlineEnv,
+	"env":        (*decoder).inlineEnv,
+	"depends_on": (*decoder).dependsOn,
+	"on_dependency_lost": func(_ *decoder, r *RunEntry, v value) (err error) {
+		r.OnDependencyLost, err = asChoice(v, DepLostRestart)
+		return err
+	},
 	keyTimeout: func(_ *decoder, r *RunEntry, v value) (err error) {
 		r.Timeout, err = asDuration(v)
 		r.TimeoutSet = true

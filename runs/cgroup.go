@@ -194,10 +194,18 @@ func (r *run) watchContained() {
 	}
 }
 
+// cgroupOf is the run's cgroup (nil: none, or not made yet), read under mu: a run
+// waiting on its dependencies makes it when it starts, while other runs look.
+func (r *run) cgroupOf() *reaper.Cgroup {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cgroup
+}
+
 // usage fills i.Usage from the run's cgroup while it lives.
 func (r *run) usage(i *Info) {
-	if r.cgroup != nil && !i.Ended() {
-		if cpu, mem, err := r.cgroup.Usage(); err == nil {
+	if cg := r.cgroupOf(); cg != nil && !i.Ended() {
+		if cpu, mem, err := cg.Usage(); err == nil {
 			i.Usage = Usage{CPU: cpu, Memory: mem, Known: true}
 		}
 	}

@@ -38,8 +38,9 @@ func (d *escapeDetector) scanContained() {
 	for _, r := range d.live() {
 		r.mu.Lock()
 		ending := r.ending // its finalizer looks once more, then hands over
+		cg := r.cgroup     // set while a run waiting on dependencies starts (under mu)
 		r.mu.Unlock()
-		if r.cgroup == nil || ending {
+		if cg == nil || ending {
 			continue
 		}
 		// A run whose cgroup has not run since the last look cannot have forked, or
@@ -136,7 +137,7 @@ func (r *run) strayAfterCleanup() int {
 // on to it, or anything moved into it), owned and ended with it, no escapee of r.
 func (s *Supervisor) anotherRuns(r *run, dir string) bool {
 	for _, o := range s.liveRuns() {
-		if o != r && o.cgroup != nil && o.cgroup.Contains(dir) {
+		if cg := o.cgroupOf(); o != r && cg != nil && cg.Contains(dir) {
 			return true
 		}
 	}
@@ -161,13 +162,13 @@ func runPIDs(runs []*run, withMembers bool) map[int]*run {
 	owners := make(map[int]*run, len(runs))
 	for _, r := range runs {
 		r.mu.Lock()
-		root := r.info.PID
+		root, cg := r.info.PID, r.cgroup
 		r.mu.Unlock()
 		if root > 0 {
 			owners[root] = r
 		}
-		if withMembers && r.cgroup != nil {
-			pids, _ := r.cgroup.Procs()
+		if withMembers && cg != nil {
+			pids, _ := cg.Procs()
 			for _, pid := range pids {
 				owners[pid] = r
 			}

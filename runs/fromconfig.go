@@ -21,6 +21,10 @@ func SpecFromEntry(e config.RunEntry, d config.Defaults) (Spec, error) {
 	if e.Worktree {
 		s.Worktree = &WorktreeSpec{Branch: e.Branch, Base: e.Base}
 	}
+	for _, d := range e.DependsOn {
+		s.DependsOn = append(s.DependsOn, Dependency{Name: d.Name, Condition: Condition(d.Condition)})
+	}
+	s.OnDependencyLost = e.OnDependencyLost
 	if e.TimeoutSet {
 		s.Timeout = e.Timeout
 	}

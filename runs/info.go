@@ -99,7 +99,18 @@ type Info struct {
 	Service *ServiceInfo `json:"service,omitempty"`
 	// RestoredBy is the run a restore started from this (lost) run's record.
 	RestoredBy string `json:"restored_by,omitempty"`
+
+	// WaitingFor are the dependencies whose condition does not hold yet, while the
+	// run waits to start (state starting, no process); empty once it started or ended.
+	WaitingFor []Dependency `json:"waiting_for,omitempty"`
+	// DependencyErr is, for a run ended with dependency-failed, which dependency can
+	// never meet its condition and why ("migrate exited 3"); for dependency-lost, which
+	// one stopped meeting it.
+	DependencyErr string `json:"dependency_error,omitempty"`
 }
+
+// Waiting reports whether the run waits for its dependencies, without a process.
+func (i Info) Waiting() bool { return len(i.WaitingFor) > 0 && i.State == Starting }
 
 // Cleanup is what ending the run took.
 type Cleanup struct {

@@ -108,6 +108,8 @@ func Summary(i Info) string {
 		fmt.Fprintf(&b, " (%s)", i.SpawnErr)
 	case i.Reason == SetupError && i.SetupErr != "":
 		fmt.Fprintf(&b, " (%s)", Printable(i.SetupErr))
+	case (i.Reason == DependencyFailed || i.Reason == DependencyLost) && i.DependencyErr != "":
+		fmt.Fprintf(&b, ": %s", Printable(i.DependencyErr))
 	case i.ExitCode != nil:
 		fmt.Fprintf(&b, " (exit %d)", *i.ExitCode)
 	case i.Signal != 0:

@@ -118,6 +118,9 @@ func (r *run) changeLocked(typ EventType, detail string, f func(*Info)) {
 	e := Event{Type: typ, Time: r.sup.clock.Now(), Run: cp, Detail: detail}
 	r.sup.hub.publish(e)
 	r.sup.logEvent(e)
+	if typ != EventOutput {
+		r.sup.deps.poke() // a dependency's condition may have changed
+	}
 }
 
 func (r *run) change(typ EventType, detail string, f func(*Info)) {

@@ -446,32 +446,3 @@ func (s *Supervisor) Restart(id string) (string, error) {
 	r.stop(ManualRestart)
 	return id, nil
 }
-
-// WaitReady blocks until run id is ready (its readiness probe passed in its current
-// attempt), the run ends, or ctx is done (its error then); reached says it was ready.
-// A run without a readiness probe is ErrNoReadyProbe: it would never be.
-func (s *Supervisor) WaitReady(ctx context.Context, id string) (Info, bool, error) {
-	r, err := s.get(id)
-	if err != nil {
-		return Info{}, false, err
-	}
-	if r.spec.Ready == nil {
-		return Info{}, false, fmt.Errorf("%s: %w", id, ErrNoReadyProbe)
-	}
-	_, sub := s.Subscribe() // before the first look: a change in between is an event
-	defer sub.Close()
-	for {
-		info, _ := s.Info(id)
-		switch {
-		case info.State == Running && info.Service != nil && info.Service.Ready == ReadyOK:
-			return info, true, nil
-		case info.Ended():
-			return info, false, nil
-		}
-		select {
-		case <-sub.C:
-		case <-ctx.Done():
-			return info, false, ctx.Err()
-		}
-	}
-}

@@ -77,8 +77,8 @@ func (r *run) daemons() []reaper.Proc {
 func (s *Supervisor) socketUsers(from *run) map[uint64]*run {
 	users := map[uint64]*run{}
 	for _, o := range s.liveRuns() {
-		if o == from || (o.cgroup == nil) != (from.cgroup == nil) || o.ctx.Err() != nil {
-			continue // ending too, or owned another way: nothing to pass to
+		if o == from || o.rootPID() == 0 || (o.cgroupOf() == nil) != (from.cgroupOf() == nil) || o.ctx.Err() != nil {
+			continue // not started (waiting on dependencies), ending, or owned another way: nothing to pass to
 		}
 		for _, pid := range o.processes() {
 			for _, ino := range reaper.SocketInodes(pid) {

@@ -68,6 +68,13 @@ type Spec struct {
 	Restart *RestartSpec  `json:"restart,omitempty"`
 	Ready   *config.Probe `json:"ready,omitempty"`
 	Alive   *config.Probe `json:"alive,omitempty"`
+	// DependsOn are the runs (by name, in the same server) that must meet a condition
+	// before this one starts; until then it waits, without a process (depends.go).
+	DependsOn []Dependency `json:"depends_on,omitempty"`
+	// OnDependencyLost is what happens to the started run when a dependency stops
+	// meeting its condition: "" nothing, DepLostRestart ends it (dependency-lost) and
+	// starts its spec again, to wait anew.
+	OnDependencyLost string `json:"on_dependency_lost,omitempty"`
 
 	// In JSON as timeout_ms, no_output_timeout_ms and grace_ms (spec_json.go).
 	Timeout         time.Duration  `json:"-"`                     // overall; 0 is off
@@ -191,7 +198,7 @@ func (s Spec) validate() error {
 			return fmt.Errorf("%w: %w", ErrBadSpec, err)
 		}
 	}
-	return nil
+	return s.validateDeps()
 }
 
 // withDefaults fills the zero fields from d and names the run after its command.

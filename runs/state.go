@@ -77,12 +77,15 @@ const (
 	SetupError                       // a setup step of its new worktree failed; the program never ran
 	AliveFailed                      // its liveness probe failed its failure threshold
 	ManualRestart                    // the operator restarted it (corral restart, R): another attempt follows
+	DependencyFailed                 // a dependency's condition can never hold; the program never ran
+	DependencyLost                   // a dependency it started after lost its condition (on_dependency_lost = "restart")
 )
 
 var reasonNames = [...]string{
 	"", "exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
 	"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost",
 	"setup-error", "alive-failed", "manual-restart",
+	"setup-error", "dependency-failed", "dependency-lost",
 }
 
 func (r Reason) String() string {

@@ -53,6 +53,7 @@ type Supervisor struct {
 	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
 	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
 	notifyCfg NotifyConfig
+	deps      depWake // wakes the runs waiting on dependencies (depends_wait.go)
 	counters  counters
 	hurry     context.Context // cancelled to cut every run's grace short (SIGKILL now)
 	hurryNow  context.CancelFunc
@@ -169,6 +170,9 @@ func (s *Supervisor) Spawn(spec Spec) (string, error) {
 type restoring struct {
 	from, session string
 	id            string // the new run's id, chosen (and claimed on the lost record) before it is made
+	// lost is, for a run spawned again because a dependency was lost (depends_wait.go),
+	// the dependency runs by name that its wait must not take: it waits for new ones.
+	lost map[string]string
 }
 
 func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
@@ -226,6 +230,17 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 	r.watchForeground()
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
+	if len(spec.DependsOn) > 0 { // it starts when its dependencies let it (depends_wait.go)
+		var shown []Dependency
+		done, err := r.depStep(rs.lost, &shown)
+		if !done { // already waiting when Spawn returns, as its row says
+			go r.awaitDeps(rs.lost, shown)
+		}
+		if err != nil {
+			return r.id, fmt.Errorf("spawn %s: %w", r.id, err)
+		}
+		return r.id, nil
+	}
 	if err := r.start(); err != nil {
 		return r.id, fmt.Errorf("spawn %s: %w", r.id, err)
 	}

@@ -171,7 +171,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		}
 		spec := restartSpec(sel)
 		m.term.FitSpec(&spec)
-		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID)
+		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID, sel.Waiting())
 	}
 	return m, nil
 }

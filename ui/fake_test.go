@@ -154,10 +154,10 @@ func (f *fakeCore) Explain(id string) (agentstate.Explanation, error) {
 func (f *fakeCore) WaitAgent(_ context.Context, id string, _ []agentstate.State) (runs.Info, bool, error) {
 	return runs.Info{}, false, f.note("WaitAgent", id)
 }
-func (f *fakeCore) WaitReady(_ context.Context, id string) (runs.Info, bool, error) {
-	return runs.Info{}, false, f.note("WaitReady", id)
-}
 func (f *fakeCore) Restart(id string) (string, error) { return id, f.note("Restart", id) }
+func (f *fakeCore) WaitCondition(_ context.Context, id string, _ runs.Condition) (runs.Info, bool, error) {
+	return runs.Info{}, false, f.note("WaitCondition", id)
+}
 func (f *fakeCore) SubmitReady(_ context.Context, id, _ string, _ time.Duration) (runs.SubmitResult, error) {
 	return runs.SubmitResult{}, f.note("SubmitReady", id)
 }

@@ -24,9 +24,6 @@ type Core interface {
 	// Restart starts a service's next attempt now (budget refilled), or an ended
 	// run's spec again as a new run; the id of the run that goes on.
 	Restart(id string) (string, error)
-	// WaitReady blocks until the run is ready (its readiness probe passed), it ends,
-	// or ctx is done.
-	WaitReady(ctx context.Context, id string) (runs.Info, bool, error)
 	Interrupt(id string) error
 	Pause(id string) error
 	Resume(id string) error
@@ -65,6 +62,8 @@ type Core interface {
 	Hook(id string, rep agentstate.HookReport) error
 	Explain(id string) (agentstate.Explanation, error)
 	WaitAgent(ctx context.Context, id string, states []agentstate.State) (runs.Info, bool, error)
+	// Services: a run's condition, as its dependents wait for it (runs/depends.go).
+	WaitCondition(ctx context.Context, id string, cond runs.Condition) (runs.Info, bool, error)
 	SubmitReady(ctx context.Context, id, text string, ready time.Duration) (runs.SubmitResult, error)
 }
 

@@ -114,8 +114,9 @@ type (
 		// Until: wait until the run's agent is in one of these states instead (or the
 		// run ends first).
 		Until []agentstate.State `json:"until,omitempty"`
-		// Ready: wait until the run is ready (its readiness probe passed) instead.
-		Ready bool `json:"ready,omitempty"`
+		// Condition: wait until the run meets it (started, ready, succeeded, ended),
+		// as a dependent of it would; Reached false when it never can.
+		Condition runs.Condition `json:"condition,omitempty"`
 	}
 	// WaitReply is the ended run: its report (corral run --json's) and its Info. With
 	// Until, Reached says the agent reached a state; the report is the run's only if

@@ -351,10 +351,10 @@ func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
 	}
 	what := "ended"
 	var info runs.Info
-	if a.Ready {
-		what = "become ready"
+	if a.Condition != "" {
+		what = "met " + string(a.Condition)
 		var rep WaitReply
-		if rep, err = waitReady(ctx, c, id); err == nil {
+		if rep, err = waitCondition(ctx, c, id, a.Condition); err == nil {
 			return rep, nil
 		}
 	} else if len(a.Until) > 0 {
@@ -375,22 +375,6 @@ func wait(ctx context.Context, c Core, a WaitArgs) (WaitReply, error) {
 	esc, _ := c.Escapees(id)
 	tail, _ := c.Tail(id)
 	return WaitReply{Report: runs.NewReport(info, esc, tail), Run: info}, nil
-}
-
-// waitReady is wait --until ready: Reached when the run became ready; the report
-// is the run's when it ended first.
-func waitReady(ctx context.Context, c Core, id string) (WaitReply, error) {
-	info, reached, err := c.WaitReady(ctx, id)
-	if err != nil {
-		return WaitReply{}, err
-	}
-	rep := WaitReply{Run: info, Reached: reached}
-	if info.Ended() {
-		esc, _ := c.Escapees(id)
-		tail, _ := c.Tail(id)
-		rep.Report = runs.NewReport(info, esc, tail)
-	}
-	return rep, nil
 }
 
 func restart(_ context.Context, c Core, a RunRef) (RunRef, error) {
@@ -432,4 +416,20 @@ func metrics(_ context.Context, c Core, _ struct{}) (runs.Metrics, error) {
 
 func reconcile(ctx context.Context, c Core, _ struct{}) ([]runs.Decision, error) {
 	return c.Reconcile(ctx)
+}
+
+// waitCondition is wait's answer for a condition: the run, and whether it met it; the
+// report of a run that ended.
+func waitCondition(ctx context.Context, c Core, id string, cond runs.Condition) (WaitReply, error) {
+	info, reached, err := c.WaitCondition(ctx, id, cond)
+	if err != nil {
+		return WaitReply{}, err
+	}
+	rep := WaitReply{Run: info, Reached: reached}
+	if info.Ended() {
+		esc, _ := c.Escapees(id)
+		tail, _ := c.Tail(id)
+		rep.Report = runs.NewReport(info, esc, tail)
+	}
+	return rep, nil
 }

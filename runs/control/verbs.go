@@ -64,11 +64,12 @@ var verbs = map[string]verb{
 	api.Info.Name():      {synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
 	api.Restart.Name(): {synopsis: "ID", summary: "start a service's next attempt now, its restart budget refilled (an ended run: again, as a new run; prints its id)",
 		args: 1, do: restartVerb},
-	api.Wait.Name(): {synopsis: "ID [--until STATES|ready] [--timeout DUR]",
-		summary: "block until it ends (exit as corral run), its agent is in a state (waiting,idle), or it is ready (its readiness probe passed)",
+	api.Wait.Name(): {synopsis: "ID [--until STATES|CONDITION] [--timeout DUR]",
+		summary: "block until it ends (exit as corral run), its agent is in a state (waiting,idle), or it meets a condition (started, ready, succeeded, ended)",
 		args:    1, do: wait, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "timeout", 0, "give up after this long (exit 124); 0 waits until it happens")
-			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle; or ready: its readiness probe passed")
+			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle;\n"+
+				"or one condition, as a dependent waits for it: started, ready, succeeded, ended\n(exit 0 when met, 1 when it never can be)")
 		}},
 	api.Explain.Name(): {synopsis: "ID", summary: "its agent's state, the rule that decided it and the screen it read",
 		args: 1, do: explain},
@@ -162,8 +163,11 @@ func poll(c *client.Client, o *opts, env Env) int {
 			Worktree *workspace.Worktree `json:"worktree,omitempty"`
 			Diff     *workspace.Stat     `json:"diff,omitempty"`
 			SetupErr string              `json:"setup_error,omitempty"`
+			// What it waits for (no process yet), or why a dependency ended it.
+			WaitingFor    []runs.Dependency `json:"waiting_for,omitempty"`
+			DependencyErr string            `json:"dependency_error,omitempty"`
 		}{p.Run.ID, string(p.Output), p.Dropped, p.Ended, p.Run.State, p.Run.Reason, p.Run.ExitCode, agentOf(p.Run),
-			p.Run.Worktree, p.Run.Diff, p.Run.SetupErr})
+			p.Run.Worktree, p.Run.Diff, p.Run.SetupErr, p.Run.WaitingFor, p.Run.DependencyErr})
 		return ExitOK
 	}
 	if p.Dropped > 0 {
@@ -362,17 +366,16 @@ func isCode(err error, code string) bool {
 // wait blocks until the run ends, or with --until until its agent is in a state.
 // Timed out, --json prints {"id", "timed_out": true} and the run as it is.
 func wait(c *client.Client, o *opts, env Env) int {
-	ready := strings.TrimSpace(o.until) == "ready"
+	cond, err := runs.ParseCondition(strings.TrimSpace(o.until))
 	var until []agentstate.State
-	var err error
-	if !ready {
-		until, err = parseStates(o.until)
-	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "corral wait: --until: %v (or ready, alone)\n", err)
-		return ExitUsage
+		cond = ""
+		if until, err = parseStates(o.until); err != nil {
+			fmt.Fprintf(env.Stderr, "corral wait: --until: %v, or one of started, ready, succeeded, ended\n", err)
+			return ExitUsage
+		}
 	}
-	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until, Ready: ready})
+	w, err := api.Wait.Call(o.ctx, c, api.WaitArgs{ID: o.args[0], TimeoutMS: o.wait.Milliseconds(), Until: until, Condition: cond})
 	if isCode(err, api.CodeTimeout) {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		if o.json {
@@ -385,8 +388,8 @@ func wait(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral wait: %v\n", err)
 		return ExitFailure
 	}
-	if ready {
-		return waitedReady(w, o, env)
+	if cond != "" {
+		return waitedCondition(w, cond, o, env)
 	}
 	if len(until) > 0 {
 		return waitedAgent(w, o, env)
@@ -399,26 +402,6 @@ func wait(c *client.Client, o *opts, env Env) int {
 		fmt.Fprintf(env.Stderr, "corral: %s\n", warning)
 	}
 	return env.ExitCode(w.Run)
-}
-
-// waitedReady reports wait --until ready: 0 when the run became ready, 1 when it
-// ended first.
-func waitedReady(w api.WaitReply, o *opts, env Env) int {
-	if o.json {
-		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State}
-		if !w.Reached {
-			j.Report = &w.Report
-		}
-		printJSON(env.Stdout, j)
-	}
-	if !w.Reached {
-		fmt.Fprintf(env.Stderr, "corral wait: ended before it was ready: %s\n", runs.Summary(w.Run))
-		return ExitFailure
-	}
-	if !o.json {
-		fmt.Fprintf(env.Stderr, "corral: %s is ready\n", w.Run.Name)
-	}
-	return ExitOK
 }
 
 // restartVerb is corral restart: the id of the run that goes on, on stdout.
@@ -462,6 +445,26 @@ func waitedAgent(w api.WaitReply, o *opts, env Env) int {
 	if !o.json {
 		fmt.Fprintf(env.Stdout, "%s %s since %s (%s)\n", w.Run.ID, w.Run.AgentState,
 			w.Run.AgentStateSince.Format(time.TimeOnly), w.Run.AgentRule)
+	}
+	return ExitOK
+}
+
+// waitedCondition reports wait --until CONDITION: 0 when the run met it, 1 when it
+// ended without (it never can).
+func waitedCondition(w api.WaitReply, cond runs.Condition, o *opts, env Env) int {
+	if o.json {
+		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State, agentFields: agentOf(w.Run)}
+		if !w.Reached {
+			j.Report = &w.Report
+		}
+		printJSON(env.Stdout, j)
+	}
+	if !w.Reached {
+		fmt.Fprintf(env.Stderr, "corral wait: %s can never meet %q: %s\n", w.Run.Name, cond, runs.Summary(w.Run))
+		return ExitFailure
+	}
+	if !o.json {
+		fmt.Fprintf(env.Stdout, "%s %s\n", w.Run.ID, cond)
 	}
 	return ExitOK
 }

@@ -30,6 +30,22 @@ type Run struct {
 	// in place of a negative time: "lease not renewed (why)" while its owner lives
 	// (a full disk refused the renewal), "expired 5s ago" once the owner is dead.
 	LeaseNote string `json:"lease_note,omitempty"`
+	// WaitingFor are the dependencies a run of the server still waits for: such a
+	// run has no process and no record yet, and is listed from the server.
+	WaitingFor []runs.Dependency `json:"waiting_for,omitempty"`
+}
+
+// Waiting are the rows of the server's runs (live) that wait for dependencies, which
+// the registry has no record of yet.
+func Waiting(live []runs.Info) []Run {
+	var out []Run
+	for _, i := range live {
+		if i.Waiting() {
+			rec := runs.Record{RunID: i.ID, Name: i.Name, Backend: i.Kind, Spec: i.Spec, State: i.State, CreatedAt: i.CreatedAt}
+			out = append(out, Run{Record: rec.Public(), OwnerAlive: true, WaitingFor: i.WaitingFor})
+		}
+	}
+	return out
 }
 
 // Doc is corral ls --json.
@@ -162,7 +178,12 @@ func row(r Run) string {
 		reason = "-"
 	}
 	p := runs.Printable
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), stateCell(r.Record),
+	state := stateCell(r.Record)
+	if len(r.WaitingFor) > 0 {
+		owner, lease = "-", "-"
+		state = "waiting for " + waitingNames(r.WaitingFor)
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), p(state),
 		p(agentCell(r.Record)), reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 }
 
@@ -213,4 +234,13 @@ func WriteDecisions(w io.Writer, ds []runs.Decision, asJSON bool) {
 	if !asJSON && len(ds) == 0 {
 		fmt.Fprintln(w, "nothing to reconcile")
 	}
+}
+
+// waitingNames is "db, migrate".
+func waitingNames(ds []runs.Dependency) string {
+	names := make([]string, len(ds))
+	for k, d := range ds {
+		names[k] = d.Name
+	}
+	return strings.Join(names, ", ")
 }

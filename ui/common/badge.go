@@ -14,6 +14,7 @@ var reasonShort = map[runs.Reason]string{
 	runs.OwnershipEscape: "escape", runs.SupervisorShutdown: "shutdown",
 	runs.OrphanReaped: "reaped", runs.Lost: "lost", runs.SetupError: "setup-err",
 	runs.AliveFailed: "alive", runs.ManualRestart: "restart",
+	runs.DependencyFailed: "dep-failed", runs.DependencyLost: "dep-lost",
 }
 
 // Badge is an ended run's reason and exit code or signal: "cancel sig15", "exit 0".

@@ -1,6 +1,7 @@
 package common
 
 import (
+	"strings"
 	"time"
 
 	"corral/runs"
@@ -15,6 +16,9 @@ import (
 // StateText is a run's state as the list shows it: a running agent's own state
 // (working, waiting, idle) with its glyph, else the run's.
 func StateText(i runs.Info) string {
+	if i.Waiting() {
+		return WaitingText(i)
+	}
 	if i.Paused && i.State == runs.Running {
 		return "paused"
 	}
@@ -38,7 +42,7 @@ func StateStyle(st Styles, i runs.Info) Style {
 		}
 	}
 	switch {
-	case i.Paused || i.State == runs.Exiting || i.State == runs.Restarting:
+	case i.Paused || i.State == runs.Exiting || i.State == runs.Restarting || i.Waiting():
 		return st.Warn
 	case i.State == runs.Running:
 		return st.Running
@@ -72,4 +76,14 @@ func DeadlineAt(d watchdog.Deadline, frozen bool, now time.Time) (Countdown, boo
 	}
 	c.Warn = d.Span > 0 && c.Left <= d.Span/warnFraction
 	return c, true
+}
+
+// WaitingText is what a run without a process yet waits for: "waiting for db,
+// migrate".
+func WaitingText(i runs.Info) string {
+	names := make([]string, len(i.WaitingFor))
+	for k, d := range i.WaitingFor {
+		names[k] = d.Name
+	}
+	return "waiting for " + strings.Join(names, ", ")
 }

@@ -138,6 +138,9 @@ func (d Details) facts() []string {
 	}
 	lines = append(lines, d.worktreeLines()...)
 	lines = append(lines, d.serviceLines()...)
+	if len(i.Spec.DependsOn) > 0 {
+		lines = append(lines, d.label("needs")+d.needsLine())
+	}
 	lines = append(lines,
 		d.label("reason")+d.reasonLine(),
 		d.label("overall")+d.deadlineLine(i.Watchdog.Overall, false),
@@ -236,6 +239,32 @@ func (d Details) reasonLine() string {
 	}
 	if i.SetupErr != "" {
 		s += " · " + st.Danger.Render(common.Clean(i.SetupErr))
+	}
+	if i.DependencyErr != "" {
+		s += " · " + st.Danger.Render(common.Clean(i.DependencyErr))
+	}
+	return s
+}
+
+// needsLine is what the run depends on, each with its condition, those it still
+// waits for in the warning colour: "db ready ✓ · migrate succeeded …".
+func (d Details) needsLine() string {
+	i, st := d.info, d.c.Styles
+	parts := make([]string, len(i.Spec.DependsOn))
+	for k, dep := range i.Spec.DependsOn {
+		text := common.Clean(dep.Name) + " " + string(dep.Condition)
+		switch {
+		case slices.Contains(i.WaitingFor, dep):
+			parts[k] = st.Warn.Render(text + " …")
+		case i.Reason == runs.DependencyFailed || i.StartedAt.IsZero():
+			parts[k] = st.Muted.Render(text)
+		default:
+			parts[k] = st.OK.Render(text + " ✓")
+		}
+	}
+	s := strings.Join(parts, " · ")
+	if i.Spec.OnDependencyLost != "" {
+		s += st.Muted.Render(" · on loss: " + i.Spec.OnDependencyLost)
 	}
 	return s
 }

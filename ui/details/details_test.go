@@ -233,3 +233,26 @@ func TestDetailsWorktreeLines(t *testing.T) {
 		t.Errorf("the figures split at 30 columns:\n%s", v)
 	}
 }
+
+// A run waiting for its dependencies says so in its state, and its needs line marks
+// what it still waits for; one that a dependency ended says which and why.
+func TestDetailsWaitingAndDependencyFailed(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(100, 18)
+	info := uitest.LiveRun("r1", "api", false)
+	info.State, info.PID, info.StartedAt = runs.Starting, 0, time.Time{}
+	info.Spec.DependsOn = []runs.Dependency{{Name: "db", Condition: runs.CondStarted}, {Name: "migrate", Condition: runs.CondSucceeded}}
+	info.WaitingFor = info.Spec.DependsOn[1:]
+	d.ShowRun(info, true)
+	v := ansi.Strip(d.View())
+	if !strings.Contains(v, "waiting for migrate") || !strings.Contains(v, "needs   db started · migrate succeeded …") {
+		t.Errorf("waiting run:\n%s", v)
+	}
+	info.State, info.WaitingFor = runs.Exited, nil
+	info.Reason, info.DependencyErr = runs.DependencyFailed, "migrate exited 3"
+	d.ShowRun(info, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "dependency-failed · migrate exited 3") {
+		t.Errorf("dependency-failed run:\n%s", v)
+	}
+}

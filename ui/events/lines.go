@@ -90,7 +90,7 @@ func lifecycleEvent(t runs.EventType) bool {
 	case runs.EventSpawn, runs.EventState, runs.EventCancel, runs.EventPause, runs.EventCleanup, runs.EventExit,
 		runs.EventOutput, runs.EventWatchdog, runs.EventEscape, runs.EventAgent, runs.EventNotify, runs.EventShared,
 		runs.EventSession, runs.EventRemoved, runs.EventWorktree, runs.EventRestart, runs.EventReady,
-		runs.EventUnready, runs.EventProbeFailed:
+		runs.EventUnready, runs.EventProbeFailed, runs.EventWaiting:
 		return true
 	}
 	return false
@@ -156,6 +156,9 @@ func (e Events) describe(ev runs.Event) (string, common.Style, bool) {
 		if i.SpawnErr != "" { // why it could not start: the program not found, …
 			how += ": " + common.Clean(i.SpawnErr)
 		}
+		if i.DependencyErr != "" { // which dependency, and why: "migrate exited 3"
+			how += ": " + common.Clean(i.DependencyErr)
+		}
 		return name + " exited: " + how, common.BadgeStyle(st, i), true
 	case runs.EventEscape:
 		line := fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees)
@@ -179,6 +182,11 @@ func (e Events) describe(ev runs.Event) (string, common.Style, bool) {
 		return fmt.Sprintf("%s unready: %s", name, common.Clean(ev.Detail)), st.Warn, true
 	case runs.EventProbeFailed:
 		return fmt.Sprintf("%s probe failed: %s", name, common.Clean(ev.Detail)), st.Warn, true
+	case runs.EventWaiting:
+		if ev.Detail == "" {
+			return name + " dependencies met: starting", common.Style{}, true
+		}
+		return fmt.Sprintf("%s waiting for %s", name, common.Clean(ev.Detail)), st.Warn, true
 	}
 	return "", common.Style{}, false
 }

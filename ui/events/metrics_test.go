@@ -13,7 +13,7 @@ import (
 func TestExitReasonsAreTheClosedSetInOrder(t *testing.T) {
 	want := []string{"exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
 		"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost", "setup-error",
-		"alive-failed", "manual-restart"}
+		"alive-failed", "manual-restart", "dependency-failed", "dependency-lost"}
 	if !slices.Equal(exitReasons, want) {
 		t.Errorf("exit reasons %q, want %q", exitReasons, want)
 	}

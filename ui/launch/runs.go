@@ -55,7 +55,12 @@ func Load(configFlag, procfile string) (config.Defaults, []config.RunEntry, Runs
 
 // FromEntries sorts the config's entries into rs: the runs to start (autostart), those
 // listed only, and all of them; an entry with parity = true is its PTY and pipe pair.
+// Runs with dependencies come after what they depend on, which starts with them
+// (config.StartOrder): a dependent never waits on an older, ended run of the name.
 func FromEntries(rs Runs, d config.Defaults, entries []config.RunEntry) (Runs, error) {
+	if slices.ContainsFunc(entries, func(e config.RunEntry) bool { return len(e.DependsOn) > 0 }) {
+		entries = config.StartOrder(entries)
+	}
 	for _, e := range entries {
 		s, err := runs.SpecFromEntry(e, d)
 		if err != nil {
