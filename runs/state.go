@@ -84,8 +84,7 @@ const (
 var reasonNames = [...]string{
 	"", "exit", "signal", "manual-cancel", "overall-timeout", "no-output-timeout",
 	"spawn-error", "ownership-escape", "supervisor-shutdown", "orphan-reaped", "lost",
-	"setup-error", "alive-failed", "manual-restart",
-	"setup-error", "dependency-failed", "dependency-lost",
+	"setup-error", "alive-failed", "manual-restart", "dependency-failed", "dependency-lost",
 }
 
 func (r Reason) String() string {
