@@ -1,0 +1,131 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// thousand is how many runs the scale tests hold at once.
+const thousand = 1000
+
+// maxThreads bounds the threads of a process holding a thousand idle runs: what Go
+// keeps anyway (GOMAXPROCS, the sysmon, the netpoller, a few blocked in a syscall for
+// a moment), not one per run.
+const maxThreads = 64
+
+// TestThousandExits: a thousand runs live at once on a few threads, each child's exit
+// is learned and reaped with its own status and reason, on both backends. Each child
+// blocks reading its input (nothing of Corral's waits on it but the one epoll the
+// Go netpoller keeps), then exits with a code of its own, or is killed by a signal
+// nobody at Corral sent.
+func TestThousandExits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a thousand processes")
+	}
+	kinds(t, func(t *testing.T, pty bool) {
+		s := newSup(t)
+		ids := make([]string, thousand)
+		script := `read x; case $x in k) kill -KILL $$;; *) exit $x;; esac`
+		for i := range ids {
+			ids[i] = spawn(t, s, Spec{Argv: []string{"sh", "-c", script}, PTY: pty, Cols: 80, Rows: 24})
+		}
+		pids := make([]int, thousand)
+		for i, id := range ids {
+			pids[i] = waitState(t, s, id, Running).PID
+		}
+		if n := threads(t); n > maxThreads {
+			t.Errorf("%d threads with %d runs live; want at most %d", n, thousand, maxThreads)
+		}
+		for i, id := range ids {
+			if err := s.Write(id, []byte(exitInput(i)+"\n")); err != nil {
+				t.Fatalf("input to run %d: %v", i, err)
+			}
+		}
+		infos := make([]Info, thousand)
+		errs := make([]error, thousand)
+		var wg sync.WaitGroup
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		for i, id := range ids {
+			wg.Go(func() { infos[i], errs[i] = s.Wait(ctx, id) })
+		}
+		wg.Wait()
+		bad := 0
+		for i, info := range infos {
+			if errs[i] != nil {
+				t.Fatalf("run %d: wait: %v (state %s)", i, errs[i], info.State)
+			}
+			if msg := exitMismatch(i, info); msg != "" {
+				if bad++; bad <= 10 {
+					t.Errorf("run %d (pid %d): %s", i, pids[i], msg)
+				}
+			}
+			// Reaped: no longer a child of ours, not even a zombie.
+			var ws syscall.WaitStatus
+			if got, err := syscall.Wait4(pids[i], &ws, syscall.WNOHANG, nil); err != syscall.ECHILD {
+				t.Errorf("run %d: pid %d not reaped (wait4: %d, %v)", i, pids[i], got, err)
+			}
+		}
+		if bad > 10 {
+			t.Errorf("… and %d more runs ended wrongly", bad-10)
+		}
+	})
+}
+
+// exitInput is what run i is told: "k" to be killed by SIGKILL (every tenth), else
+// the code it exits with.
+func exitInput(i int) string {
+	if i%10 == 9 {
+		return "k"
+	}
+	return strconv.Itoa(i % 200)
+}
+
+// exitMismatch says how run i's end differs from what exitInput asked of it.
+func exitMismatch(i int, info Info) string {
+	if i%10 == 9 {
+		if info.Reason != Signal || info.Signal != int(unix.SIGKILL) || info.ExitCode != nil {
+			return fmt.Sprintf("ended %s, code %v, signal %d; want signal 9", info.Reason, codeOf(info), info.Signal)
+		}
+		return ""
+	}
+	want := i % 200
+	if info.Reason != Exit || info.ExitCode == nil || *info.ExitCode != want || info.Signal != 0 {
+		return fmt.Sprintf("ended %s, code %v, signal %d; want exit %d", info.Reason, codeOf(info), info.Signal, want)
+	}
+	return ""
+}
+
+func codeOf(info Info) string {
+	if info.ExitCode == nil {
+		return "none"
+	}
+	return strconv.Itoa(*info.ExitCode)
+}
+
+// threads is this process's thread count (/proc/self/status).
+func threads(t testing.TB) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("Threads:")); ok {
+			n, _ := strconv.Atoi(string(bytes.TrimSpace(v)))
+			return n
+		}
+	}
+	t.Fatal("no Threads in /proc/self/status")
+	return 0
+}
