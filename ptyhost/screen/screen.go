@@ -306,7 +306,8 @@ func (s *Screen) resizeTerm(cols, rows int) {
 	oldCols, _ := s.term.Size()
 	s.safely(func() { s.term.Resize(cols, rows) })
 	s.region = vtRegion{top: 0, bottom: rows - 1} // vt10x resets the scroll region on resize
-	if cols != oldCols && s.term.live() {         // a blank one has the default stops already
+	// A blank emulator (nothing written yet) has the default stops already.
+	if cols != oldCols && s.term.live() {
 		s.resetTabs()
 	}
 	if alt {
