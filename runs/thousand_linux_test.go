@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"syscall"
@@ -63,6 +64,9 @@ func TestThousandExits(t *testing.T) {
 		bad := 0
 		for i, info := range infos {
 			if errs[i] != nil {
+				var dump bytes.Buffer
+				pprof.Lookup("goroutine").WriteTo(&dump, 1)
+				t.Logf("goroutines:\n%s", dump.Bytes())
 				t.Fatalf("run %d: wait: %v (state %s)", i, errs[i], info.State)
 			}
 			if msg := exitMismatch(i, info); msg != "" {
