@@ -8,12 +8,15 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"corral/demo/testkit/eventually"
 )
 
 // thousand is how many runs the scale tests hold at once.
@@ -132,4 +135,46 @@ func threads(t testing.TB) int {
 	}
 	t.Fatal("no Threads in /proc/self/status")
 	return 0
+}
+
+// TestScreenFirstPrintsLate: a PTY run that prints nothing for a while (its screen
+// blank, never emulated) and is resized meanwhile shows, once it first prints, what a
+// terminal of the new size shows: the size it was given, its text at the tab stops of
+// that width, the cursor below it.
+func TestScreenFirstPrintsLate(t *testing.T) {
+	s := newSup(t, WithScreens())
+	id := spawn(t, s, Spec{Argv: []string{"sh", "-c", `read x; stty size; printf 'late\t%s\n' "$x"; read y`},
+		PTY: true, Cols: 80, Rows: 24})
+	waitState(t, s, id, Running)
+	scr, err := s.Screen(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := strings.TrimSpace(scr.Text()); txt != "" {
+		t.Fatalf("screen before the first print: %q; want blank", txt)
+	}
+	if err := s.Resize(id, 100, 30); err != nil {
+		t.Fatal(err)
+	}
+	if c, r := scr.Size(); c != 100 || r != 30 {
+		t.Fatalf("blank screen resized to %d×%d; want 100×30", c, r)
+	}
+	if err := s.Write(id, []byte("hello\n")); err != nil {
+		t.Fatal(err)
+	}
+	want := "hello\n30 100\nlate    hello" // the terminal's echo, then the run's print
+	if _, ok := eventually.Within(20*time.Second, func() (string, bool) {
+		return "", strings.HasPrefix(scr.Text(), want)
+	}); !ok {
+		t.Fatalf("screen after the late print:\n%s\nwant it to start with %q", scr.Text(), want)
+	}
+	if st := scr.State(); st.CursorX != 0 || st.CursorY != 3 || !st.CursorVisible {
+		t.Errorf("cursor at %d,%d (visible %v); want 0,3, visible", st.CursorX, st.CursorY, st.CursorVisible)
+	}
+	if err := s.Write(id, []byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	if info := waitEnd(t, s, id); info.Reason != Exit || codeOf(info) != "0" {
+		t.Errorf("ended %s, code %s; want exit 0", info.Reason, codeOf(info))
+	}
 }
