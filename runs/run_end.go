@@ -100,6 +100,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		var werr error
 		var forced bool
 		if r.cmd != nil {
+			r.reaping.Store(true)
 			werr = r.cmd.Wait() // the one place this run's root is reaped (a resumed one's: its keeper)
 		}
 		r.unkeep() // the keeper's copies go before ours, so the last close hangs up
