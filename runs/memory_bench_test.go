@@ -25,7 +25,8 @@ import (
 // the UI has them. rss-MB is this process's resident set with all 200 running (the
 // children are not counted: they are the user's programs), rss-KB/run its growth
 // over the supervisor alone, heap-KB/run the Go heap's, and screen-KB one
-// screen.Screen's (vt10x allocates two cols×rows grids of 16-byte cells). They are
+// screen.Screen's that was written to (vt10x allocates two cols×rows grids of 16-byte
+// cells as the first write brings it up; the idle runs' screens, blank, hold none). They are
 // taken once, before the loop, so run it in a fresh process (-benchtime 1x) for an
 // honest RSS; the loop times a Snapshot of the 200 runs, which the UI takes every
 // second.
@@ -90,13 +91,15 @@ func memNow() (rss, heap uint64) {
 	return rss, m.HeapInuse
 }
 
-// screenBytes is the heap one 120×40 Screen takes.
+// screenBytes is the heap one 120×40 Screen takes once something was written to it
+// (a blank one holds no cells).
 func screenBytes() uint64 {
 	const k = 20
 	keep := make([]*screen.Screen, k)
 	_, h0 := memNow()
 	for i := range keep {
 		keep[i] = screen.NewScreen(120, 40)
+		keep[i].Write([]byte("x"))
 	}
 	_, h1 := memNow()
 	runtime.KeepAlive(keep)
