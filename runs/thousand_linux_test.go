@@ -58,7 +58,7 @@ func TestThousandExits(t *testing.T) {
 		infos := make([]Info, thousand)
 		errs := make([]error, thousand)
 		var wg sync.WaitGroup
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 		defer cancel()
 		for i, id := range ids {
 			wg.Go(func() { infos[i], errs[i] = s.Wait(ctx, id) })
