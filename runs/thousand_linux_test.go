@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -177,4 +178,56 @@ func TestScreenFirstPrintsLate(t *testing.T) {
 	if info := waitEnd(t, s, id); info.Reason != Exit || codeOf(info) != "0" {
 		t.Errorf("ended %s, code %s; want exit 0", info.Reason, codeOf(info))
 	}
+}
+
+// TestIdleRunCost: an idle run costs the goroutines that wait for something that can
+// happen (its exit, its output) and a few KB of heap: no thread, no goroutine for
+// input nobody sends, no read or recording buffer, no emulator cells for a screen
+// nothing was written to.
+func TestIdleRunCost(t *testing.T) {
+	const n, maxHeap = 100, 24 << 10
+	kinds(t, func(t *testing.T, pty bool) {
+		s := newSup(t, WithScreens())
+		// Exit watchers, one reader per output stream: a PTY has one, pipes two.
+		goroutines := 2
+		if !pty {
+			goroutines = 3
+		}
+		g0, h0 := goroutinesAndHeap()
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = spawn(t, s, Spec{Argv: []string{"sh", "-c", "read x"}, PTY: pty, Cols: 120, Rows: 40})
+		}
+		for _, id := range ids {
+			waitState(t, s, id, Running)
+		}
+		// The recordings' first flush gives their buffers back: wait for it rather
+		// than count buffers that are about to go.
+		var g1, h1 int
+		_, ok := eventually.Within(10*time.Second, func() (struct{}, bool) {
+			g1, h1 = goroutinesAndHeap()
+			return struct{}{}, g1-g0 <= n*goroutines && (h1-h0)/n <= maxHeap
+		})
+		if !ok {
+			t.Errorf("per idle run: %.2f goroutines, %d bytes of heap; want at most %d and %d",
+				float64(g1-g0)/n, (h1-h0)/n, goroutines, maxHeap)
+		}
+		t.Logf("per idle run: %.2f goroutines, %d bytes of heap", float64(g1-g0)/n, (h1-h0)/n)
+		for _, id := range ids {
+			if err := s.Write(id, []byte("\n")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, id := range ids {
+			waitEnd(t, s, id)
+		}
+	})
+}
+
+// goroutinesAndHeap counts the goroutines and the live heap after a collection.
+func goroutinesAndHeap() (goroutines, heap int) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return runtime.NumGoroutine(), int(m.HeapAlloc)
 }
