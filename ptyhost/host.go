@@ -36,8 +36,11 @@ const (
 	DefaultWriteQueue = 1 << 20
 )
 
-// readBufSize is the one buffer each reader reuses for every read.
+// readBufSize is the size of a reader's buffer, taken from readBufs for a read
+// and given back after it.
 const readBufSize = 32 << 10
+
+var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
 
 // past is a deadline that has always expired: setting it ends a blocked Read or
 // Write on a pollable file at once, and every later one too.
@@ -173,15 +176,16 @@ func (p *Proc) startReaders(onOutput func(Stream, []byte), outs ...*os.File) {
 
 // drain reads s until it ends, handing every chunk to OnOutput. It never
 // stops early for lack of a consumer: a PTY or pipe that nobody empties blocks
-// the child's next write.
+// the child's next write. Each read takes its buffer only once the output is
+// readable (readChunk), so an idle run holds none.
 func (p *Proc) drain(s Stream, f *os.File) {
 	defer p.readerDone()
-	buf := make([]byte, readBufSize)
 	for {
-		n, err := f.Read(buf)
-		if n > 0 && p.onOutput != nil {
-			p.onOutput(s, buf[:n])
-		}
+		err := readChunk(f, func(b []byte) {
+			if p.onOutput != nil {
+				p.onOutput(s, b)
+			}
+		})
 		// io.EOF on a pipe; EIO on a Linux PTY master once the last holder of
 		// the slave is gone (that is its EOF); a deadline or close when forced.
 		if err != nil {

@@ -10,25 +10,26 @@ import (
 // writer owns a run's input: a bounded queue of copies, written in order by
 // one goroutine so that a child that never reads blocks only that goroutine
 // (openclaw.md §7.3 #23: never write on the caller's or the reader's path).
+// The goroutine runs only while there is input to write: started by the write
+// that finds none running, it ends once the queue is empty, so an idle run has
+// none.
 type writer struct {
 	f      *os.File
 	closeF bool // pipe stdin: close f when input ends, so the child sees EOF
 	max    int
-	wake   chan struct{} // capacity 1: "state changed, look again"
-	done   chan struct{}
 
 	mu       sync.Mutex
 	queue    [][]byte // queue[0] is being written; it counts until written
 	queued   int
-	err      error // non-nil once input is refused
-	draining bool  // CloseStdin: write what is queued, then close
-	stopped  bool  // Close: drop the queue and end now
+	err      error         // non-nil once input is refused
+	draining bool          // CloseStdin: write what is queued, then close
+	stopped  bool          // Close: drop the queue and end now
+	ended    bool          // input ended (endInput): no goroutine starts again
+	running  chan struct{} // closed as the writing goroutine ends; nil while none runs
 }
 
 func newWriter(f *os.File, closeF bool, max int) *writer {
-	w := &writer{f: f, closeF: closeF, max: max, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	go w.run()
-	return w
+	return &writer{f: f, closeF: closeF, max: max}
 }
 
 func (w *writer) write(b []byte) error {
@@ -44,15 +45,19 @@ func (w *writer) write(b []byte) error {
 	}
 	w.queue = append(w.queue, append([]byte(nil), b...))
 	w.queued += len(b)
-	w.poke()
+	w.kick()
 	return nil
 }
 
-func (w *writer) poke() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
+// kick starts the goroutine that writes the queue unless one runs (it looks at
+// the queue again before it ends). Called with mu held.
+func (w *writer) kick() {
+	if w.running != nil || w.stopped || w.ended {
+		return
 	}
+	done := make(chan struct{})
+	w.running = done
+	go w.run(done)
 }
 
 // closeInput refuses further input and lets the writer close f once the
@@ -67,7 +72,7 @@ func (w *writer) closeInput() error {
 		w.err = ErrClosed
 	}
 	w.draining = true
-	w.poke()
+	w.kick()
 	return nil
 }
 
@@ -80,16 +85,18 @@ func (w *writer) stop() {
 		w.err = ErrClosed
 	}
 	w.queue, w.queued = nil, 0
+	done := w.running
 	w.mu.Unlock()
-	w.poke()
 	if err := w.f.SetWriteDeadline(past); err != nil && !errors.Is(err, os.ErrClosed) {
 		w.f.Close()
 	}
-	<-w.done
+	if done != nil {
+		<-done
+	}
 }
 
-func (w *writer) run() {
-	defer close(w.done)
+func (w *writer) run(done chan struct{}) {
+	defer close(done)
 	for {
 		b, ok := w.next()
 		if !ok {
@@ -102,26 +109,22 @@ func (w *writer) run() {
 	}
 }
 
-// next waits for the chunk to write next; ok is false when the writer ends.
+// next is the chunk to write next; ok is false when the goroutine ends: the
+// queue is empty (the next write starts another), input ended, or the writer
+// stopped.
 func (w *writer) next() (b []byte, ok bool) {
-	for {
-		w.mu.Lock()
-		stopped, draining := w.stopped, w.draining
-		if len(w.queue) > 0 {
-			b = w.queue[0]
-		}
-		w.mu.Unlock()
-		switch {
-		case stopped:
-			return nil, false
-		case b != nil:
-			return b, true
-		case draining:
-			w.endInput()
-			return nil, false
-		}
-		<-w.wake
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.stopped:
+		return nil, false
+	case len(w.queue) > 0:
+		return w.queue[0], true
+	case w.draining:
+		w.endInput()
 	}
+	w.running = nil
+	return nil, false
 }
 
 // written retires the chunk just written. A failed write (EPIPE: the child
@@ -145,6 +148,7 @@ func (w *writer) written(n int, err error) bool {
 }
 
 func (w *writer) endInput() {
+	w.ended = true
 	if w.closeF {
 		w.f.Close()
 	}

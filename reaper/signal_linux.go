@@ -152,7 +152,54 @@ func signalGroupPidfd(s *scanner, pgid, sid int, sig syscall.Signal) (done bool,
 // allocated while the session is cleaned, and exec.Cmd.Wait still reaps it and gets the
 // exit status afterwards. It never waits for "any child": wait4(-1) would steal
 // exec.Cmd's status.
+//
+// The wait holds no thread: the child's pidfd (readable once it has exited) waits in
+// the Go netpoller, one epoll for every run, and the waitid that follows returns at
+// once. A blocking waitid would hold an OS thread per run for the run's whole life
+// (a thousand idle runs, a thousand threads). Without a pollable pidfd (Linux < 5.3,
+// seccomp, no free descriptor) it falls back to that blocking waitid.
 func WaitExited(pid int) error {
+	if fd, err := openPidfd(pid); err == nil {
+		if ownChild(fd) {
+			awaitPidfd(fd)
+		} else {
+			unix.Close(fd)
+		}
+	}
+	return waitExitedBlocking(pid)
+}
+
+// ownChild reports whether the pidfd fd is of a child of ours that is not reaped:
+// waitid(P_PIDFD) fails with ECHILD for any other process (a pid reused after its
+// reaping), and with EINVAL before Linux 5.4; both leave the wait to waitid(P_PID),
+// which says so at once or waits itself.
+func ownChild(fd int) bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return err == nil
+		}
+	}
+}
+
+// awaitPidfd blocks in the netpoller until the pidfd fd (owned from here on, closed on
+// return) is readable; it returns at once when the pidfd cannot join the netpoller,
+// leaving the wait to the caller.
+func awaitPidfd(fd int) {
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return
+	}
+	file := os.NewFile(uintptr(fd), "pidfd")
+	defer file.Close()
+	if rc, err := file.SyscallConn(); err == nil {
+		_ = rc.Read(func(fd uintptr) bool { return pidfdExited(int(fd)) })
+	}
+}
+
+// waitExitedBlocking is WaitExited in a blocking waitid.
+func waitExitedBlocking(pid int) error {
 	var info unix.Siginfo
 	for {
 		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)

@@ -29,11 +29,13 @@ const castDelay = 200 * time.Millisecond
 //
 // The buffer goes to the file castDelay after its first byte, not only when full:
 // `corral replay RUN` of a live run read an empty file, and a crash lost up to the
-// buffer's 32 KiB (review).
+// buffer's 32 KiB (review). The buffer is held only while it has bytes: taken from
+// castWriters by the first line after a flush and given back by the flush, so an
+// idle run's recording holds none.
 type castFile struct {
 	mu     sync.Mutex
 	f      *os.File
-	w      *bufio.Writer
+	w      *bufio.Writer // nil while nothing waits for the file
 	start  time.Time
 	held   []byte // incomplete UTF-8 tail of the last output
 	data   []byte // held + the new output, reused
@@ -61,7 +63,7 @@ func openCast(dir *stateDir, name string, cols, rows uint16, title, term string,
 	if err != nil {
 		return nil, fmt.Errorf("cast: %w", err)
 	}
-	c := &castFile{f: f, w: bufio.NewWriterSize(f, 32<<10), start: now, left: limit}
+	c := &castFile{f: f, start: now, left: limit}
 	c.timer = time.AfterFunc(time.Hour, c.flushLater)
 	c.timer.Stop()
 	h := castHeader{Version: 2, Width: int(cols), Height: int(rows), Timestamp: now.Unix(),
@@ -92,7 +94,7 @@ func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("cast: %w", err)
 	}
-	c := &castFile{f: f, w: bufio.NewWriterSize(f, 32<<10), start: time.Unix(h.Timestamp, 0), left: limit}
+	c := &castFile{f: f, start: time.Unix(h.Timestamp, 0), left: limit}
 	if st, err := f.Stat(); err == nil {
 		c.left = limit - st.Size()
 		c.capped = c.left <= 0
@@ -172,11 +174,18 @@ func (c *castFile) event(at time.Time, kind string, data []byte) {
 
 // line writes one line; b ends with its newline.
 func (c *castFile) line(b []byte) {
+	if c.w == nil {
+		c.w = castWriters.Get().(*bufio.Writer)
+		c.w.Reset(c.f)
+	}
 	if _, err := c.w.Write(b); err != nil {
 		c.err = err
 	}
 	c.left -= int64(len(b))
-	if !c.armed && c.w.Buffered() > 0 {
+	switch {
+	case c.w.Buffered() == 0 && c.err == nil:
+		c.flush() // b went straight to the file: nothing to hold the buffer for
+	case !c.armed:
 		c.armed = true
 		c.timer.Reset(castDelay)
 	}
@@ -190,10 +199,28 @@ func (c *castFile) flushLater() {
 	if c.closed || c.err != nil {
 		return
 	}
+	c.flush()
+	c.data, c.ev = nil, nil // reused within a burst of output; an idle run keeps none
+}
+
+// flush writes the buffer to the file and gives it back; a failed write keeps it
+// (and the error).
+func (c *castFile) flush() {
+	if c.w == nil {
+		return
+	}
 	if err := c.w.Flush(); err != nil {
 		c.err = err
+		return
 	}
+	c.w.Reset(nil)
+	castWriters.Put(c.w)
+	c.w = nil
 }
+
+// castWriters are the recordings' buffers, held only by a recording with bytes for
+// its file.
+var castWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
 
 // close flushes any held bytes (as they are) and the buffer.
 func (c *castFile) close() error {
@@ -206,7 +233,7 @@ func (c *castFile) close() error {
 	if len(c.held) > 0 {
 		c.event(time.Now(), "o", c.held) // a broken tail at the very end
 	}
-	c.w.Flush()
+	c.flush()
 	c.closed = true // a late timer does nothing
 	return c.f.Close()
 }

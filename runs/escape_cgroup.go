@@ -113,9 +113,11 @@ func (r *run) strayAfterCleanup() int {
 	}
 	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
 	var left []reaper.Proc
-	for _, pid := range reaper.Children() {
-		if pid == root {
-			continue
+	children := reaper.Children()
+	pinned := r.sup.pinnedRoots() // after the list: a pid in both was that root's then
+	for _, pid := range children {
+		if pid == root || pinned[pid] {
+			continue // another run's root carries its own secret: no stray of this run
 		}
 		p, err := reaper.ReadProc(pid)
 		if err != nil || p.State == 'Z' || p.State == 'X' || reaper.Owned(pid, claim) != nil {
@@ -130,6 +132,24 @@ func (r *run) strayAfterCleanup() int {
 		r.noteEscapees(left)
 	}
 	return len(left)
+}
+
+// pinnedRoots are the pids of the live runs' roots that are our children not reaped
+// yet, so that their pids are theirs: at a thousand runs ending at once, each
+// cleanup's look for strays would otherwise read every other root's stat, environment
+// and cgroup.
+func (s *Supervisor) pinnedRoots() map[int]bool {
+	live := s.liveRuns()
+	pinned := make(map[int]bool, len(live))
+	for _, o := range live {
+		o.mu.Lock()
+		pid, own := o.info.PID, o.cmd != nil
+		o.mu.Unlock()
+		if own && pid > 0 && !o.reaping.Load() {
+			pinned[pid] = true
+		}
+	}
+	return pinned
 }
 
 // anotherRuns reports whether the cgroup directory dir is in the cgroup of another

@@ -41,6 +41,10 @@ type run struct {
 	runSetup bool
 	diff     *differ // counts a worktree run's changes (worktree_diff.go); nil without one
 
+	// reaping is set as the finalizer is about to reap the root (cmd.Wait): until
+	// then the root's pid is pinned to it (an unreaped child of ours).
+	reaping atomic.Bool
+
 	mu          sync.Mutex
 	info        Info
 	proc        *ptyhost.Proc // nil for an adopted run: no terminal I/O

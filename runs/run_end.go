@@ -17,18 +17,19 @@ import (
 // monitor waits for the root to exit or the run to be cancelled, then finalizes.
 // waitExit blocks until the root has exited: for our own child without reaping it
 // (reaper.WaitExited, so the pid stays pinned); for an adopted run through a pidfd.
+//
+// It is one goroutine per run, parked in waitExit: a cancel that comes first starts
+// the finalizer on a goroutine of its own (context.AfterFunc), which waits for the
+// exit through exited as the cleanup ends the root.
 func (r *run) monitor(waitExit func()) {
 	exited := make(chan struct{})
-	go func() {
-		waitExit()
-		close(exited)
-	}()
-	select {
-	case <-exited:
+	stop := context.AfterFunc(r.ctx, func() { r.finalize(exited) })
+	waitExit()
+	close(exited)
+	if stop() { // the exit came first
 		r.observeExit()
-	case <-r.ctx.Done():
+		r.finalize(exited)
 	}
-	r.finalize(exited)
 }
 
 // waitChild waits for the run's own root to exit, leaving it unreaped. An error means
@@ -100,6 +101,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		var werr error
 		var forced bool
 		if r.cmd != nil {
+			r.reaping.Store(true)
 			werr = r.cmd.Wait() // the one place this run's root is reaped (a resumed one's: its keeper)
 		}
 		r.unkeep() // the keeper's copies go before ours, so the last close hangs up

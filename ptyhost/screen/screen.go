@@ -40,7 +40,7 @@ type Screen struct {
 	replies []byte
 
 	mu         sync.Mutex
-	term       vt10x.Terminal
+	term       *lazyTerm // vt10x, brought up by the first write (screen_blank.go)
 	cols, rows int
 	reply      io.Writer
 	scan       vtScanner // stream normaliser state (screen_scan.go)
@@ -129,9 +129,9 @@ const shrinkKeep = 64 << 10
 
 // newTerm makes a blank emulator of the current size, whose scroll region is the
 // whole screen. Its answers (DSR 5, CPR) join ours in replies, in stream order.
-func (s *Screen) newTerm() vt10x.Terminal {
+func (s *Screen) newTerm() *lazyTerm {
 	s.region, s.tabs = vtRegion{top: 0, bottom: s.rows - 1}, nil
-	return vt10x.New(vt10x.WithSize(s.cols, s.rows), vt10x.WithWriter(vtReplySink{s}))
+	return newLazyTerm(s.cols, s.rows, vtReplySink{s})
 }
 
 // vtReplySink appends vt10x's answers to replies. vt10x writes only while it
@@ -206,8 +206,7 @@ func (s *Screen) resetChanges() {
 }
 
 func (s *Screen) emuChanged() bool {
-	c, ok := s.term.(vtChanges)
-	return !ok || c.Changed(vt10x.ChangedScreen|vt10x.ChangedTitle)
+	return s.term.Changed(vt10x.ChangedScreen | vt10x.ChangedTitle)
 }
 
 // flush feeds the normalised bytes to vt10x, keeping back the start of a
@@ -307,7 +306,8 @@ func (s *Screen) resizeTerm(cols, rows int) {
 	oldCols, _ := s.term.Size()
 	s.safely(func() { s.term.Resize(cols, rows) })
 	s.region = vtRegion{top: 0, bottom: rows - 1} // vt10x resets the scroll region on resize
-	if cols != oldCols {
+	// A blank emulator (nothing written yet) has the default stops already.
+	if cols != oldCols && s.term.live() {
 		s.resetTabs()
 	}
 	if alt {

@@ -666,9 +666,15 @@ func (kp *kept) startDrain() {
 	}
 }
 
+// drain reads one output of the run into its buffer. The wait for output is the
+// netpoller's and holds no read buffer: one is taken from drainBufs once the output is
+// readable, so a thousand silent runs kept while no server reads hold none.
 func (kp *kept) drain(s int, f *os.File) {
 	defer kp.draining.Done()
-	buf := make([]byte, 32<<10)
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
 	for {
 		kp.mu.Lock()
 		room := BufferCap - len(kp.buf[0]) - len(kp.buf[1])
@@ -676,17 +682,36 @@ func (kp *kept) drain(s int, f *os.File) {
 		if room <= 0 {
 			return // full: the run waits for a server, as on a terminal nobody reads
 		}
-		n, err := f.Read(buf[:min(room, len(buf))])
-		if n > 0 {
-			kp.mu.Lock()
-			kp.buf[s] = append(kp.buf[s], buf[:n]...)
-			kp.mu.Unlock()
-		}
-		if err != nil {
+		var n int
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			bp := drainBufs.Get().(*[]byte)
+			defer drainBufs.Put(bp)
+			buf := (*bp)[:min(room, len(*bp))]
+			for {
+				n, rerr = unix.Read(int(fd), buf)
+				if rerr != unix.EINTR {
+					break
+				}
+			}
+			if rerr == unix.EAGAIN {
+				return false // nothing yet: wait in the netpoller
+			}
+			if n > 0 {
+				kp.mu.Lock()
+				kp.buf[s] = append(kp.buf[s], buf[:n]...)
+				kp.mu.Unlock()
+			}
+			return true
+		})
+		if err != nil || rerr != nil || n <= 0 {
 			return // a deadline (a server takes the run back), EOF, or EIO: the output ended
 		}
 	}
 }
+
+// drainBufs are the read buffers of the runs' drains, held only for a read.
+var drainBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // stopDrain ends the run's readers, waits for them and closes their duplicates (out
 // of the poller again). Called with the keeper's lock held.
