@@ -83,7 +83,8 @@ func (r *run) lookOutside() int {
 	if r.cgroup == nil {
 		return 0
 	}
-	all, err := reaper.ListAll()
+	snap := r.sup.looks.procs.get()
+	all, err := snap.all, snap.err
 	if err != nil {
 		return 0
 	}
@@ -112,12 +113,18 @@ func (r *run) strayAfterCleanup() int {
 	}
 	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
 	var left []reaper.Proc
-	for _, pid := range reaper.Children() {
+	var roots map[procKey]bool
+	for _, p := range r.sup.looks.children.get() {
+		pid := p.PID
 		if pid == root {
 			continue
 		}
-		p, err := reaper.ReadProc(pid)
-		if err != nil || p.State == 'Z' || p.State == 'X' || reaper.Owned(pid, claim) != nil {
+		if roots == nil {
+			roots = r.sup.otherRoots(r)
+		}
+		// Another run's root carries that run's secret, never this one's: its environ
+		// is not read (a thousand runs ending read each other's, a million reads).
+		if roots[keyOf(p)] || reaper.Owned(pid, claim) != nil {
 			continue
 		}
 		if dir, err := reaper.CgroupOf(pid); err != nil || r.cgroup.Contains(dir) || r.sup.anotherRuns(r, dir) {

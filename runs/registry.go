@@ -29,6 +29,8 @@ type Registry struct {
 	// handles, never by a path a planted link could redirect (statedir.go).
 	root, runs, instances, metrics *stateDir
 
+	cache recordCache // the records as last written or read (registry_cache.go)
+
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
 
@@ -173,4 +175,7 @@ func (t tx) records() ([]Record, error) { return t.r.list() }
 func (t tx) put(rec Record) error { return t.r.write(rec) }
 
 // drop deletes a record; one already gone is not an error.
-func (t tx) drop(id string) { t.r.runs.remove(id + ".json") }
+func (t tx) drop(id string) {
+	t.r.runs.remove(id + ".json")
+	t.r.cache.forget(id + ".json")
+}

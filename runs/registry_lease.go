@@ -236,6 +236,7 @@ func (r *Registry) remove(id string) error {
 	}
 	return r.withLock(func() error {
 		err := r.runs.remove(id + ".json")
+		r.cache.forget(id + ".json")
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}

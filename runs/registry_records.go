@@ -106,6 +106,7 @@ func (r *Registry) sweep() error {
 
 // setAside moves a corrupt record to runs/corrupt/ and remembers a warning.
 func (r *Registry) setAside(name string, cause error) {
+	r.cache.forget(name)
 	path := r.runs.join(name)
 	corrupt, err := r.runs.sub("corrupt")
 	if err == nil {
@@ -208,7 +209,13 @@ func (r *Registry) store(rec Record, durable bool) error {
 		}
 	}
 	if err := r.runs.replace(name, tmp, b, durable); err != nil {
+		r.cache.forget(name) // a failed replace may have left either version
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+	}
+	if kept, ok := kept(b); ok {
+		r.cache.wrote(r.instance, kept)
+	} else {
+		r.cache.forget(name)
 	}
 	r.dirty = r.dirty || durable
 	return nil

@@ -54,7 +54,7 @@ func (r *run) finalize(exited <-chan struct{}) {
 		if r.cgroup != nil {
 			r.lookOutside() // a last look for what left the cgroup before it is ended
 		} else {
-			r.sup.escapes.scan() // a last look for escapees before the session is ended
+			r.sup.escapes.lastLook() // a last look for escapees before the session is ended
 		}
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run
 		// The grace of this cleanup is cut by a cancel from now on (a second kill).

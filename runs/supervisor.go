@@ -46,6 +46,7 @@ type Supervisor struct {
 	policy    Policy            // what reconciliation does with a live orphan
 	detect    bool              // WithEscapeDetection was given
 	escapes   *escapeDetector   // subreaper + escape scans; nil when off
+	looks     looks             // looks at the system that ending runs share (sharedlook.go)
 	screens   bool              // keep an emulated screen for every PTY run
 	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
 	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
@@ -114,7 +115,7 @@ func WithEscapeDetection() Option { return func(s *Supervisor) { s.detect = true
 // background goroutine (lease heartbeat, escape scan), stopped by Shutdown.
 func New(opts ...Option) (*Supervisor, error) {
 	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{},
-		policy: PolicyTerminate}
+		policy: PolicyTerminate, looks: newLooks()}
 	s.counters.m = newMetrics()
 	s.hurry, s.hurryNow = context.WithCancel(context.Background())
 	for _, o := range opts {
