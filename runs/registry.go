@@ -31,6 +31,12 @@ type Registry struct {
 
 	cache recordCache // the records as last written or read (registry_cache.go)
 
+	// Group commit of record writes (registry_group.go): the writers queued, and the
+	// group being run (under mu).
+	groupMu sync.Mutex
+	queue   []*groupSection
+	group   *groupWrites
+
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
 

@@ -121,7 +121,12 @@ func (r *Registry) setAside(name string, cause error) {
 }
 
 // record reads run id's record.
-func (r *Registry) record(id string) (Record, error) { return readRecord(r.runs, id+".json") }
+func (r *Registry) record(id string) (Record, error) {
+	if rec, ok := r.groupRecord(id + ".json"); ok {
+		return rec, nil // written by this group, not renamed yet
+	}
+	return readRecord(r.runs, id+".json")
+}
 
 // readRecord reads the record in file name of d, checking that it names itself.
 func readRecord(d *stateDir, name string) (Record, error) {
@@ -207,6 +212,9 @@ func (r *Registry) store(rec Record, durable bool) error {
 		if ferr := r.writeFault(rec); ferr != nil {
 			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.join(tmp), Err: ferr})
 		}
+	}
+	if r.group != nil && durable {
+		return r.storeDeferred(r.group, name, b)
 	}
 	if err := r.runs.replace(name, tmp, b, durable); err != nil {
 		r.cache.forget(name) // a failed replace may have left either version

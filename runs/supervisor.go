@@ -495,7 +495,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	}
 	s.waitWriters(ctx) // the final records of runs whose write was retried (issue 15 item 11)
 	if s.reg != nil {  // the emptied cgroups of runs a reconcile closed lost (sweepCgroup)
-		recs, _ := s.reg.List()
+		recs, _ := s.reg.ListCached() // its own records as written: a thousand are not read again
 		for _, rec := range recs {
 			s.sweepCgroup(rec)
 		}
