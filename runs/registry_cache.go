@@ -10,89 +10,99 @@ import (
 	"time"
 )
 
-// recordCache is what lets the server answer corral ls without reading a record file
-// of its own runs: at a thousand runs the client that read them made 6,021 opens,
-// 1,006 flocks and 14,009 reads per call. A record of this instance is on disk as
-// this instance last wrote it (no other process writes a live instance's records: a
-// reconcile takes only a dead owner's), so it is kept here as written. Any other
-// record is kept as last read, with its file's stamp: read again only when its file
-// changed. Each listing still reads the directory, so a record another process added
-// or removed is listed as the files list it.
+// recordCache is what lets the server answer corral ls without reading its runs'
+// record files: at a thousand runs the client that read them made 6,021 opens, 1,006
+// flocks and 14,009 reads per call. Every record this registry wrote or read is kept
+// with its file's stamp, and is used again while the file has that stamp: a record is
+// replaced by a rename, so any other version, whoever wrote it, has another stamp.
+// Each listing still reads the directory and stats each file, so a record another
+// process added, changed or removed is listed as the files list it.
 type recordCache struct {
 	mu   sync.Mutex
-	own  map[string]Record     // by file name: this instance's, as written
-	seen map[string]seenRecord // by file name: another owner's, as last read
+	kept map[string]keptRecord // by file name
 }
 
-type seenRecord struct {
+type keptRecord struct {
 	rec   Record
 	stamp fileStamp
 }
 
-// fileStamp tells one version of a file from another: a record is replaced by a
-// rename, so a rewrite is a new inode, a new change time, or both.
+// fileStamp tells one version of a file from another: a rewrite is a new inode, a
+// new change time, or both.
 type fileStamp struct {
 	ino, size      int64
 	mtime, ctimeNS int64
 }
 
-// wrote notes that rec is now the content of its file. A record this instance does
-// not own (none today) is forgotten, to be read again.
-func (c *recordCache) wrote(instance string, rec Record) {
-	name := rec.RunID + ".json"
+// put keeps rec as the content of its file at stamp st.
+func (c *recordCache) put(name string, rec Record, st fileStamp) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.seen, name)
-	if rec.OwnerInstanceID != instance {
-		delete(c.own, name)
-		return
+	if c.kept == nil {
+		c.kept = map[string]keptRecord{}
 	}
-	if c.own == nil {
-		c.own = map[string]Record{}
-	}
-	c.own[name] = rec
+	c.kept[name] = keptRecord{rec, st}
 }
 
-// forget drops what is kept of the file name (removed, or set aside).
+// forget drops what is kept of the file name (removed, set aside, or a write of it
+// failed half way).
 func (c *recordCache) forget(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.own, name)
-	delete(c.seen, name)
+	delete(c.kept, name)
 }
 
-// cached is name's record as kept, when its file is still that version.
-func (c *recordCache) cached(name string, stamp func() (fileStamp, error)) (Record, fileStamp, bool, error) {
-	c.mu.Lock()
-	rec, ok := c.own[name]
-	s, seen := c.seen[name]
-	c.mu.Unlock()
-	if ok {
-		return rec, fileStamp{}, true, nil
-	}
-	st, err := stamp()
-	if err != nil {
-		return Record{}, st, false, err
-	}
-	return s.rec, st, seen && s.stamp == st, nil
-}
-
-func (c *recordCache) read(name string, rec Record, st fileStamp) {
+// get is name's record as kept, if its file is still at stamp st.
+func (c *recordCache) get(name string, st fileStamp) (Record, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.own[name]; ok {
-		return // written meanwhile by this instance: that is newer
-	}
-	if c.seen == nil {
-		c.seen = map[string]seenRecord{}
-	}
-	c.seen[name] = seenRecord{rec, st}
+	k, ok := c.kept[name]
+	return k.rec, ok && k.stamp == st
 }
 
-// ListCached is List as the records are now, without reading this instance's
-// records or another's that has not changed since it was last read: one read of the
-// directory and one stat of each other owner's record. No lock is taken: a record
-// is replaced by a rename, so a file is read whole, old or new.
+// wrote keeps the record just renamed into name (decoded from the bytes written, so
+// that nothing the writer holds is shared with the cache).
+func (r *Registry) wrote(name string, b []byte) {
+	rec, ok := kept(b)
+	if !ok {
+		r.cache.forget(name)
+		return
+	}
+	r.keep(name, rec)
+}
+
+// keep keeps rec as the content of the file name, at the stamp it has now.
+func (r *Registry) keep(name string, rec Record) {
+	st, err := r.runs.stamp(name)
+	if err != nil {
+		r.cache.forget(name)
+		return
+	}
+	r.cache.put(name, rec, st)
+}
+
+// readKept is the record in file name: as kept when the file has not changed since,
+// else read (and kept). Only for a caller that replaces what it is given whole or
+// reads it: its slices are the cache's.
+func (r *Registry) readKept(name string) (Record, error) {
+	st, err := r.runs.stamp(name)
+	if err != nil {
+		return Record{}, err
+	}
+	if rec, ok := r.cache.get(name, st); ok {
+		return rec, nil
+	}
+	rec, err := readRecord(r.runs, name)
+	if err == nil {
+		r.cache.put(name, rec, st)
+	}
+	return rec, err
+}
+
+// ListCached is List as the records are now, without reading a record that has not
+// changed since this registry wrote or read it: one read of the directory and one
+// stat of each record. No lock is taken: a record is replaced by a rename, so a file
+// is read whole, old or new.
 func (r *Registry) ListCached() ([]Record, error) {
 	names, err := r.runs.names()
 	if err != nil {
@@ -103,19 +113,12 @@ func (r *Registry) ListCached() ([]Record, error) {
 		if !strings.HasSuffix(name, ".json") {
 			continue
 		}
-		rec, st, ok, err := r.cache.cached(name, func() (fileStamp, error) { return r.runs.stamp(name) })
-		if !ok && err == nil {
-			if rec, err = readRecord(r.runs, name); err == nil {
-				r.cache.read(name, rec, st)
-			}
-		}
+		rec, err := r.readKept(name)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // removed meanwhile
 		}
 		if err != nil {
-			if errors.Is(err, ErrCorruptRecord) {
-				r.withLock(func() error { r.setAside(name, err); return nil })
-			}
+			r.withLock(func() error { r.setAside(name, err); return nil })
 			continue
 		}
 		recs = append(recs, rec)

@@ -26,7 +26,7 @@ type groupSection struct {
 // into place when the group ends.
 type deferredWrite struct {
 	name, tmp string
-	rec       Record // as written (decoded from the bytes), what the cache keeps
+	rec       Record // as written (decoded from the bytes): what record() reads meanwhile, and the cache keeps
 	section   *groupSection
 }
 
@@ -146,7 +146,7 @@ func (r *Registry) flushGroup(g *groupWrites) {
 			}
 			continue
 		}
-		r.cache.wrote(r.instance, w.rec)
+		r.keep(w.name, w.rec)
 		r.dirty = true
 	}
 }

@@ -30,7 +30,11 @@ func (r *Registry) updateStore(block, durable bool, id string, epoch uint64, fn 
 
 // updateIn is updateStore's locked section.
 func (r *Registry) updateIn(durable bool, id string, epoch uint64, fn func(*Record)) error {
-	rec, err := r.record(id)
+	rec, ok := r.groupRecord(id + ".json")
+	var err error
+	if !ok { // as this registry last wrote it, unless the file changed since (fn replaces it whole)
+		rec, err = r.readKept(id + ".json")
+	}
 	if err != nil {
 		return err
 	}

@@ -220,11 +220,7 @@ func (r *Registry) store(rec Record, durable bool) error {
 		r.cache.forget(name) // a failed replace may have left either version
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
-	if kept, ok := kept(b); ok {
-		r.cache.wrote(r.instance, kept)
-	} else {
-		r.cache.forget(name)
-	}
+	r.wrote(name, b)
 	r.dirty = r.dirty || durable
 	return nil
 }
