@@ -26,7 +26,7 @@ type groupSection struct {
 // into place when the group ends.
 type deferredWrite struct {
 	name, tmp string
-	rec       Record // as written (decoded from the bytes): what record() reads meanwhile, and the cache keeps
+	rec       Record // as written (decoded from the bytes): what updateIn reads meanwhile, and the cache keeps
 	section   *groupSection
 }
 
@@ -34,13 +34,13 @@ type deferredWrite struct {
 type groupWrites struct {
 	cur    *groupSection
 	writes []*deferredWrite
-	latest map[string]*deferredWrite // by file name: what record() reads meanwhile
+	latest map[string]*deferredWrite // by file name: what updateIn reads meanwhile
 	seq    int
 }
 
 // grouped runs fn as a locked section of a group: with the registry lock held, and
-// its records durable and in place when it returns, as withLock's. fn may only read
-// and write records one by one (record, store): a listing would not see the group's
+// its records durable and in place when it returns, as withLock's. fn may only create
+// records and update them (createIn, updateIn): nothing else reads the group's
 // writes before they are renamed.
 func (r *Registry) grouped(fn func() error) error {
 	s := &groupSection{fn: fn, done: make(chan struct{})}
@@ -164,7 +164,8 @@ func (r *Registry) syncFile(name string) error {
 	return err
 }
 
-// groupRecord is the record id as the running group wrote it, if it did.
+// groupRecord is the record in file name as the running group wrote it, if it did
+// (r.mu held).
 func (r *Registry) groupRecord(name string) (Record, bool) {
 	if r.group == nil {
 		return Record{}, false

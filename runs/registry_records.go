@@ -121,12 +121,7 @@ func (r *Registry) setAside(name string, cause error) {
 }
 
 // record reads run id's record.
-func (r *Registry) record(id string) (Record, error) {
-	if rec, ok := r.groupRecord(id + ".json"); ok {
-		return rec, nil // written by this group, not renamed yet
-	}
-	return readRecord(r.runs, id+".json")
-}
+func (r *Registry) record(id string) (Record, error) { return readRecord(r.runs, id+".json") }
 
 // readRecord reads the record in file name of d, checking that it names itself.
 func readRecord(d *stateDir, name string) (Record, error) {

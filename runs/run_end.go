@@ -48,12 +48,15 @@ func (r *run) finalize(exited <-chan struct{}) {
 		}
 		r.mu.Lock()
 		r.ending = true
+		looked := r.lastLooked
 		r.mu.Unlock()
 		r.wd.Stop()
 		r.stopAgent()
-		if r.cgroup != nil {
+		switch {
+		case looked: // a shutdown looked for every run at once
+		case r.cgroup != nil:
 			r.lookOutside() // a last look for what left the cgroup before it is ended
-		} else {
+		default:
 			r.sup.escapes.lastLook() // a last look for escapees before the session is ended
 		}
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run

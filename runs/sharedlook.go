@@ -107,3 +107,48 @@ func (s *Supervisor) otherRoots(r *run) map[procKey]bool {
 	}
 	return roots
 }
+
+// lookAll is the last look for escapees of every run of rs, which a shutdown is about
+// to end: one scan of the sessions and one /proc snapshot for every cgroup, where
+// each run's finalizer took its own (a thousand /proc scans of two thousand
+// processes). A run it looked at is marked so its finalizer does not look again.
+func (s *Supervisor) lookAll(rs []*run) {
+	var sessions, cgroups []*run
+	for _, r := range rs {
+		if r.cgroup != nil {
+			cgroups = append(cgroups, r)
+		} else {
+			sessions = append(sessions, r)
+		}
+	}
+	if len(sessions) > 0 && s.escapes != nil {
+		s.escapes.lastLook()
+		markLooked(sessions)
+	}
+	if len(cgroups) == 0 {
+		return
+	}
+	snap := s.looks.procs.get()
+	if snap.err != nil {
+		return // each finalizer looks itself
+	}
+	keeper := 0
+	if s.escapes != nil {
+		keeper = s.escapes.keeper
+	}
+	index, owners := indexOf(snap.all), runPIDs(s.liveRuns(), false)
+	for _, r := range cgroups {
+		if left := r.outsideCgroup(snap.all, index, keeper, owners); len(left) > 0 {
+			r.noteEscapees(left)
+		}
+	}
+	markLooked(cgroups)
+}
+
+func markLooked(rs []*run) {
+	for _, r := range rs {
+		r.mu.Lock()
+		r.lastLooked = true
+		r.mu.Unlock()
+	}
+}

@@ -471,6 +471,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 		rs = append(rs, r)
 	}
 	s.mu.Unlock()
+	s.lookAll(rs) // one last look for every run's escapees, not one each
 	for _, r := range rs {
 		r.stop(SupervisorShutdown)
 	}
