@@ -96,7 +96,7 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason,
 		Keeper: handover, List: func(all bool) (listing.Doc, error) {
 			rs, err := listing.Held(reg, all, config.Default().FinishedTTL)
-			return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err
+			return listing.Doc{Runs: rs, Metrics: reg.TotalsWith(sup.Metrics())}, err
 		}})
 	logger.Info("ownership", "backend", sup.Ownership().Reason)
 	sigs := make(chan os.Signal, 1)
