@@ -102,7 +102,9 @@ func (r *Registry) readKept(name string) (Record, error) {
 // ListCached is List as the records are now, without reading a record that has not
 // changed since this registry wrote or read it: one read of the directory and one
 // stat of each record. No lock is taken: a record is replaced by a rename, so a file
-// is read whole, old or new.
+// is read whole, old or new. The records share their slices with the cache: read
+// only. (A record is kept as written only under the registry lock, which a writer of
+// another process needs too: its stamp is the file this registry wrote.)
 func (r *Registry) ListCached() ([]Record, error) {
 	names, err := r.runs.names()
 	if err != nil {

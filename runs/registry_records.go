@@ -208,7 +208,7 @@ func (r *Registry) store(rec Record, durable bool) error {
 			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.join(tmp), Err: ferr})
 		}
 	}
-	if r.group != nil && durable {
+	if r.group != nil { // every write of a group is renamed in order at its end, fsynced
 		return r.storeDeferred(r.group, name, b)
 	}
 	if err := r.runs.replace(name, tmp, b, durable); err != nil {
