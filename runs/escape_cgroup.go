@@ -37,9 +37,10 @@ func (d *escapeDetector) scanContained() {
 	var look []*run
 	for _, r := range d.live() {
 		r.mu.Lock()
-		ending := r.ending // its finalizer looks once more, then hands over
+		ending := r.ending           // its finalizer looks once more, then hands over
+		contained := r.cgroup != nil // under mu: a run starting now is given its cgroup
 		r.mu.Unlock()
-		if r.cgroup == nil || ending {
+		if !contained || ending {
 			continue
 		}
 		// A run whose cgroup has not run since the last look cannot have forked, or
