@@ -2,12 +2,7 @@ package api
 
 import "encoding/json"
 
-// Ls is corral ls answered by the server from what it holds (runs/server), so that
-// listing a thousand runs reads none of their records: the client prints the reply
-// as it is. A server older than this one does not know it (CodeUnknown), and the
-// client lists the registry's files itself, as it did.
-var Ls = session[LsArgs, LsReply]("ls")
-
+// What the server's corral ls (Ls) takes and answers.
 type (
 	// LsArgs are corral ls's flags: --all, and whether a table is wanted (else JSON).
 	LsArgs struct {
