@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// Record writes that wait for the registry lock, many at once and two in a row per
-// record, all land: each record on disk is its last write, what a listing from the
+// Record writes that wait for the registry lock, many at once, two in a row per
+// record, and two of one record in one section, all land: each record on disk is its last write, what a listing from the
 // files and one from memory both say, and no temp file is left.
 func TestGroupedWritesAllLand(t *testing.T) {
 	reg, err := OpenRegistry(t.TempDir(), shortLeases())
@@ -37,6 +37,16 @@ func TestGroupedWritesAllLand(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// Two writes of one record in one section: the second lands.
+	err = reg.grouped(func() error {
+		if err := reg.updateIn(true, "r000", 1, func(r *Record) { r.Name = "r000-v1" }); err != nil {
+			return err
+		}
+		return reg.updateIn(true, "r000", 1, func(r *Record) { r.Name = "r000-v2" })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	files, err := reg.List()
 	if err != nil {
 		t.Fatal(err)
