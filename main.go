@@ -7,7 +7,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -1101,6 +1103,10 @@ func cmdLs(args []string) int {
 	}
 	local := func() (listing.Doc, error) { return listLocal(stateDir, all) }
 	if host == client.LocalHost || host == "" && len(hosts) == 0 {
+		if out, ok := listHeld(stateDir, all, asJSON); ok {
+			os.Stdout.Write(out)
+			return 0
+		}
 		doc, err := local()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
@@ -1148,8 +1154,44 @@ func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, tim
 	return code
 }
 
-// listLocal is this machine's registry as corral ls lists it.
+// listHeld is corral ls's output as the state dir's server answers it from what it
+// holds, when one runs: at a thousand runs, reading every record here took 6,021
+// opens and 1,006 flocks. ok is false when none answers (none runs, or one older than
+// the ls verb): the files are read then.
+func listHeld(stateDir string, all, asJSON bool) (out []byte, ok bool) {
+	dir, err := config.StateDir(stateDir)
+	if err != nil {
+		return nil, false
+	}
+	c, err := client.Dial(dir)
+	if err != nil {
+		return nil, false
+	}
+	defer c.Close()
+	rep, err := api.Ls.Call(context.Background(), c, api.LsArgs{All: all, Table: !asJSON})
+	if err != nil {
+		return nil, false
+	}
+	if !asJSON {
+		return []byte(rep.Table), true
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, rep.Doc, "", "  ") != nil {
+		return nil, false
+	}
+	b.WriteByte('\n') // as json.Encoder ends a document
+	return b.Bytes(), true
+}
+
+// listLocal is this machine's registry as corral ls lists it: from its server when
+// one runs, else from its files.
 func listLocal(stateDir string, all bool) (listing.Doc, error) {
+	if out, ok := listHeld(stateDir, all, true); ok {
+		var doc listing.Doc
+		if err := json.Unmarshal(out, &doc); err == nil {
+			return doc, nil
+		}
+	}
 	dir, err := config.StateDir(stateDir)
 	var reg *runs.Registry
 	if err == nil {

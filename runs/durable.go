@@ -60,14 +60,20 @@ func (r *run) putRecord(rec Record, epoch uint64, block bool) error {
 // storeRecord is putRecord, the fsyncs of an update optional (Registry.store).
 func (r *run) storeRecord(rec Record, epoch uint64, block, durable bool) error {
 	reg := r.sup.reg
-	if epoch == 0 {
-		return reg.createLock(block, rec)
+	write := func() error {
+		if epoch == 0 {
+			return reg.createIn(rec)
+		}
+		return reg.updateIn(durable, r.id, epoch, func(stored *Record) {
+			rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt =
+				stored.OwnerInstanceID, stored.LeaseEpoch, stored.LeaseExpiresAt
+			*stored = rec
+		})
 	}
-	return reg.updateStore(block, durable, r.id, epoch, func(stored *Record) {
-		rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt =
-			stored.OwnerInstanceID, stored.LeaseEpoch, stored.LeaseExpiresAt
-		*stored = rec
-	})
+	if block { // a writer that waits joins the group of those waiting (registry_group.go)
+		return reg.grouped(write)
+	}
+	return reg.locked(false, write)
 }
 
 // writeBehind is a run's persistence in the background: it writes the newest pending

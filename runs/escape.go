@@ -30,10 +30,11 @@ type escapeDetector struct {
 	helpers map[int]bool // Corral's own children that are no run's (under spawnMu)
 	keeper  int          // the keeper's pid when one started this server (readopt.go); 0: none
 
-	mu       sync.Mutex         // one scan at a time; guards seen and reported
-	seen     map[procKey]string // which run each process was last seen in
-	reported map[procKey]bool   // unattributable processes already reported
-	pace     scanPacer          // the background goroutine's only
+	mu       sync.Mutex            // one scan at a time; guards seen and reported
+	seen     map[procKey]string    // which run each process was last seen in
+	reported map[procKey]bool      // unattributable processes already reported
+	pace     scanPacer             // the background goroutine's only
+	last     *sharedLook[struct{}] // the ending runs' scans (lastLook)
 }
 
 // newEscapeDetector makes this process a child subreaper: from now on every orphaned
@@ -42,8 +43,18 @@ func newEscapeDetector(live func() []*run, spawnMu *sync.Mutex, reg *Registry, c
 	if err := reaper.SetSubreaper(); err != nil {
 		return nil, fmt.Errorf("escape detection: %w", err)
 	}
-	return &escapeDetector{live: live, spawnMu: spawnMu, reg: reg, contained: contained, helpers: map[int]bool{},
-		seen: map[procKey]string{}, reported: map[procKey]bool{}}, nil
+	d := &escapeDetector{live: live, spawnMu: spawnMu, reg: reg, contained: contained, helpers: map[int]bool{},
+		seen: map[procKey]string{}, reported: map[procKey]bool{}}
+	d.last = newSharedLook(func() struct{} { d.scan(); return struct{}{} })
+	return d, nil
+}
+
+// lastLook is a run's last scan before its session is ended: a scan that began after
+// it asked, shared with every run ending at once (a shutdown).
+func (d *escapeDetector) lastLook() {
+	if d != nil {
+		d.last.get()
+	}
 }
 
 // procKey names one process for its lifetime: a pid and its start time.

@@ -84,7 +84,8 @@ func (r *run) lookOutside() int {
 	if r.cgroup == nil {
 		return 0
 	}
-	all, err := reaper.ListAll()
+	snap := r.sup.looks.procs.get()
+	all, err := snap.all, snap.err
 	if err != nil {
 		return 0
 	}
@@ -113,14 +114,18 @@ func (r *run) strayAfterCleanup() int {
 	}
 	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
 	var left []reaper.Proc
-	children := reaper.Children()
-	pinned := r.sup.pinnedRoots() // after the list: a pid in both was that root's then
-	for _, pid := range children {
-		if pid == root || pinned[pid] {
-			continue // another run's root carries its own secret: no stray of this run
+	var roots map[procKey]bool
+	for _, p := range r.sup.looks.children.get() {
+		pid := p.PID
+		if pid == root {
+			continue
 		}
-		p, err := reaper.ReadProc(pid)
-		if err != nil || p.State == 'Z' || p.State == 'X' || reaper.Owned(pid, claim) != nil {
+		if roots == nil {
+			roots = r.sup.otherRoots(r)
+		}
+		// Another run's root carries that run's secret, never this one's: its environ
+		// is not read (a thousand runs ending read each other's, a million reads).
+		if roots[keyOf(p)] || reaper.Owned(pid, claim) != nil {
 			continue
 		}
 		if dir, err := reaper.CgroupOf(pid); err != nil || r.cgroup.Contains(dir) || r.sup.anotherRuns(r, dir) {
@@ -132,24 +137,6 @@ func (r *run) strayAfterCleanup() int {
 		r.noteEscapees(left)
 	}
 	return len(left)
-}
-
-// pinnedRoots are the pids of the live runs' roots that are our children not reaped
-// yet, so that their pids are theirs: at a thousand runs ending at once, each
-// cleanup's look for strays would otherwise read every other root's stat, environment
-// and cgroup.
-func (s *Supervisor) pinnedRoots() map[int]bool {
-	live := s.liveRuns()
-	pinned := make(map[int]bool, len(live))
-	for _, o := range live {
-		o.mu.Lock()
-		pid, own := o.info.PID, o.cmd != nil
-		o.mu.Unlock()
-		if own && pid > 0 && !o.reaping.Load() {
-			pinned[pid] = true
-		}
-	}
-	return pinned
 }
 
 // anotherRuns reports whether the cgroup directory dir is in the cgroup of another

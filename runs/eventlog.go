@@ -128,11 +128,20 @@ func (r *Registry) saveMetrics(m Metrics) error {
 }
 
 // Totals sums the counters every instance has persisted.
-func (r *Registry) Totals() Metrics {
+func (r *Registry) Totals() Metrics { return r.totals(nil) }
+
+// TotalsWith is Totals with this instance's counters as they are now (own), not as
+// last saved: what its server answers corral ls with.
+func (r *Registry) TotalsWith(own Metrics) Metrics { return r.totals(&own) }
+
+func (r *Registry) totals(own *Metrics) Metrics {
 	total := newMetrics()
+	if own != nil {
+		total.Add(*own)
+	}
 	names, _ := r.metrics.names()
 	for _, name := range names {
-		if !strings.HasSuffix(name, ".json") {
+		if !strings.HasSuffix(name, ".json") || own != nil && name == r.instance+".json" {
 			continue
 		}
 		b, err := r.metrics.read(name, recordCap)

@@ -29,6 +29,14 @@ type Registry struct {
 	// handles, never by a path a planted link could redirect (statedir.go).
 	root, runs, instances, metrics *stateDir
 
+	cache recordCache // the records as last written or read (registry_cache.go)
+
+	// Group commit of record writes (registry_group.go): the writers queued, and the
+	// group being run (under mu).
+	groupMu sync.Mutex
+	queue   []*groupSection
+	group   *groupWrites
+
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
 
@@ -173,4 +181,7 @@ func (t tx) records() ([]Record, error) { return t.r.list() }
 func (t tx) put(rec Record) error { return t.r.write(rec) }
 
 // drop deletes a record; one already gone is not an error.
-func (t tx) drop(id string) { t.r.runs.remove(id + ".json") }
+func (t tx) drop(id string) {
+	t.r.runs.remove(id + ".json")
+	t.r.cache.forget(id + ".json")
+}

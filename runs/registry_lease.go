@@ -25,20 +25,27 @@ func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Reco
 
 // updateStore is updateLock, with the fsyncs optional (store).
 func (r *Registry) updateStore(block, durable bool, id string, epoch uint64, fn func(*Record)) error {
-	return r.locked(block, func() error {
-		rec, err := r.record(id)
-		if err != nil {
-			return err
-		}
-		if rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != epoch {
-			return fmt.Errorf("%w: %s is held by %s epoch %d", ErrLeaseLost, id, rec.OwnerInstanceID, rec.LeaseEpoch)
-		}
-		if rec.State == Exited {
-			return nil // finalized exactly once
-		}
-		fn(&rec)
-		return r.store(rec, durable)
-	})
+	return r.locked(block, func() error { return r.updateIn(durable, id, epoch, fn) })
+}
+
+// updateIn is updateStore's locked section.
+func (r *Registry) updateIn(durable bool, id string, epoch uint64, fn func(*Record)) error {
+	rec, ok := r.groupRecord(id + ".json")
+	var err error
+	if !ok { // as this registry last wrote it, unless the file changed since (fn replaces it whole)
+		rec, err = r.readKept(id + ".json")
+	}
+	if err != nil {
+		return err
+	}
+	if rec.OwnerInstanceID != r.instance || rec.LeaseEpoch != epoch {
+		return fmt.Errorf("%w: %s is held by %s epoch %d", ErrLeaseLost, id, rec.OwnerInstanceID, rec.LeaseEpoch)
+	}
+	if rec.State == Exited {
+		return nil // finalized exactly once
+	}
+	fn(&rec)
+	return r.store(rec, durable)
 }
 
 // create stores a new record owned by this instance with a fresh lease.
@@ -46,9 +53,14 @@ func (r *Registry) create(rec Record) error { return r.createLock(true, rec) }
 
 // createLock is create; without block it returns errLocked rather than wait.
 func (r *Registry) createLock(block bool, rec Record) error {
+	return r.locked(block, func() error { return r.createIn(rec) })
+}
+
+// createIn is createLock's locked section.
+func (r *Registry) createIn(rec Record) error {
 	rec.OwnerInstanceID, rec.LeaseEpoch = r.instance, 1
 	rec.LeaseExpiresAt = r.now().Add(r.cfg.LeaseExpiry)
-	return r.locked(block, func() error { return r.write(rec) })
+	return r.write(rec)
 }
 
 // An instance renews the leases of all its runs at once: instances/<id>.lease says
@@ -236,6 +248,7 @@ func (r *Registry) remove(id string) error {
 	}
 	return r.withLock(func() error {
 		err := r.runs.remove(id + ".json")
+		r.cache.forget(id + ".json")
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}

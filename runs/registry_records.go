@@ -108,6 +108,7 @@ func (r *Registry) sweep() error {
 
 // setAside moves a corrupt record to runs/corrupt/ and remembers a warning.
 func (r *Registry) setAside(name string, cause error) {
+	r.cache.forget(name)
 	path := r.runs.join(name)
 	corrupt, err := r.runs.sub("corrupt")
 	if err == nil {
@@ -209,9 +210,14 @@ func (r *Registry) store(rec Record, durable bool) error {
 			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.join(tmp), Err: ferr})
 		}
 	}
+	if r.group != nil { // every write of a group is renamed in order at its end, fsynced
+		return r.storeDeferred(r.group, name, b)
+	}
 	if err := r.runs.replace(name, tmp, b, durable); err != nil {
+		r.cache.forget(name) // a failed replace may have left either version
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}
+	r.wrote(name, b)
 	r.dirty = r.dirty || durable
 	return nil
 }

@@ -77,9 +77,12 @@ type run struct {
 	shared []Escapee      // processes other runs passed to it, which it uses (shared.go)
 	// ending is set under mu when its finalizer begins: from then on nothing is passed
 	// to it (its escalation may already have looked at its members).
-	ending  bool
-	viewMu  sync.Mutex
-	viewers map[string]bool // the attached UIs looking at the run (focus.go)
+	ending bool
+	// lastLooked is set under mu when a shutdown took the last look for its escapees
+	// (lookAll): its finalizer does not look again.
+	lastLooked bool
+	viewMu     sync.Mutex
+	viewers    map[string]bool // the attached UIs looking at the run (focus.go)
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool

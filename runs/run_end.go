@@ -49,14 +49,17 @@ func (r *run) finalize(exited <-chan struct{}) {
 		}
 		r.mu.Lock()
 		r.ending = true
+		looked := r.lastLooked
 		r.mu.Unlock()
 		r.stopProbes() // an exec probe in flight is the attempt's: gone before its cleanup
 		r.wd.Stop()
 		r.stopAgent()
-		if r.cgroup != nil {
+		switch {
+		case looked: // a shutdown looked for every run at once
+		case r.cgroup != nil:
 			r.lookOutside() // a last look for what left the cgroup before it is ended
-		} else {
-			r.sup.escapes.scan() // a last look for escapees before the session is ended
+		default:
+			r.sup.escapes.lastLook() // a last look for escapees before the session is ended
 		}
 		passed := r.handOver() // a daemon another run is connected to goes on, with that run
 		// The grace of this cleanup is cut by a cancel from now on (a second kill).

@@ -132,3 +132,13 @@ func (d *stateDir) fileID() (dev, ino uint64, err error) {
 	}
 	return uint64(st.Dev), st.Ino, nil
 }
+
+// stamp is the version of the file name in d (not followed if a link).
+func (d *stateDir) stamp(name string) (fileStamp, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(int(d.f.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fileStamp{}, &os.PathError{Op: "stat", Path: d.join(name), Err: err}
+	}
+	return fileStamp{ino: int64(st.Ino), size: st.Size, mtime: unix.TimespecToNsec(st.Mtim),
+		ctimeNS: unix.TimespecToNsec(st.Ctim)}, nil
+}

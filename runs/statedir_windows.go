@@ -59,3 +59,12 @@ func (d *stateDir) sync() error { return nil }
 // fileID: Windows offers no inode through a directory handle here; a copy of a state
 // dir is not told from its original there.
 func (d *stateDir) fileID() (dev, ino uint64, err error) { return 0, 0, nil }
+
+// stamp is the version of the file name in d: its size and modification time.
+func (d *stateDir) stamp(name string) (fileStamp, error) {
+	fi, err := os.Lstat(d.join(name))
+	if err != nil {
+		return fileStamp{}, err
+	}
+	return fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}, nil
+}

@@ -46,6 +46,7 @@ type Supervisor struct {
 	policy    Policy            // what reconciliation does with a live orphan
 	detect    bool              // WithEscapeDetection was given
 	escapes   *escapeDetector   // subreaper + escape scans; nil when off
+	looks     looks             // looks at the system that ending runs share (sharedlook.go)
 	screens   bool              // keep an emulated screen for every PTY run
 	agents    *agentstate.Set   // rules of the agents whose state is followed; nil: none
 	cgroups   reaper.CgroupBase // where runs' cgroups are made (cgroup.go); no Dir: sessions
@@ -115,7 +116,7 @@ func WithEscapeDetection() Option { return func(s *Supervisor) { s.detect = true
 // background goroutine (lease heartbeat, escape scan), stopped by Shutdown.
 func New(opts ...Option) (*Supervisor, error) {
 	s := &Supervisor{cfg: config.Default(), clock: watchdog.RealClock(), runs: map[string]*run{},
-		policy: PolicyTerminate}
+		policy: PolicyTerminate, looks: newLooks()}
 	s.counters.m = newMetrics()
 	s.hurry, s.hurryNow = context.WithCancel(context.Background())
 	for _, o := range opts {
@@ -488,6 +489,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 		rs = append(rs, r)
 	}
 	s.mu.Unlock()
+	s.lookAll(rs) // one last look for every run's escapees, not one each
 	for _, r := range rs {
 		r.stop(SupervisorShutdown)
 	}
@@ -512,7 +514,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	}
 	s.waitWriters(ctx) // the final records of runs whose write was retried (issue 15 item 11)
 	if s.reg != nil {  // the emptied cgroups of runs a reconcile closed lost (sweepCgroup)
-		recs, _ := s.reg.List()
+		recs, _ := s.reg.ListCached() // its own records as written: a thousand are not read again
 		for _, rec := range recs {
 			s.sweepCgroup(rec)
 		}

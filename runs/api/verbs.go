@@ -26,6 +26,11 @@ var (
 	// Upgrade hands the server's runs to a server of another binary, through its
 	// keeper: no run ends.
 	Upgrade = session[UpgradeArgs, UpgradeReply]("upgrade")
+	// Ls is corral ls answered by the server from what it holds (runs/server), so that
+	// listing a thousand runs reads none of their records: the client prints the reply
+	// as it is. A server older than this one does not know it (CodeUnknown), and the
+	// client lists the registry's files itself, as it did.
+	Ls = session[LsArgs, LsReply]("ls")
 )
 
 // Runs.

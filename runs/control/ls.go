@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"corral/runs/api"
 	"corral/runs/client"
 	"corral/runs/listing"
 )
@@ -34,7 +35,7 @@ func ListHosts(hosts []client.Host, all bool, timeout time.Duration, local func(
 // listRemote runs corral ls --json on h; --host local there lists that machine's
 // registry alone, whatever hosts its own config names.
 func listRemote(h client.Host, all bool, timeout time.Duration) (listing.Doc, error) {
-	args := []string{"ls", "--json", "--host", client.LocalHost}
+	args := []string{api.Ls.Name(), "--json", "--host", client.LocalHost}
 	if all {
 		args = append(args, "--all")
 	}

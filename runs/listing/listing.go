@@ -54,24 +54,41 @@ type Doc struct {
 	Metrics runs.Metrics `json:"metrics"`
 }
 
-// List is the registry's runs, without those that ended longer than ttl ago unless all.
+// List is the registry's runs, without those that ended longer than ttl ago unless all,
+// read from its files (no server runs).
 func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
-	recs, err := reg.List()
+	return list(reg, reg.List, all, ttl)
+}
+
+// Held is List as the server holding reg answers it: its own runs' records as it
+// wrote them, others' as last read unless their files changed (Registry.ListCached).
+// The same runs, the same fields: a script cannot tell which answered.
+func Held(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
+	return list(reg, reg.ListCached, all, ttl)
+}
+
+func list(reg *runs.Registry, records func() ([]runs.Record, error), all bool, ttl time.Duration) ([]Run, error) {
+	recs, err := records()
 	if err != nil {
 		return nil, err
 	}
 	out := []Run{}
+	owners := ownerMemo{reg: reg}
+	now := time.Now()
 	for _, r := range recs {
-		if !all && r.State == runs.Exited && time.Since(r.UpdatedAt) > ttl {
+		if !all && r.State == runs.Exited && now.Sub(r.UpdatedAt) > ttl {
 			continue
 		}
 		rec := r.Public()
-		rec.LeaseExpiresAt = reg.LeaseExpiry(r) // the owner's instance lease extends the record's
-		run := Run{Record: rec, OwnerAlive: r.State != runs.Exited && reg.InstanceAlive(r.OwnerInstanceID)}
+		o := owners.of(r.OwnerInstanceID)
+		if o.lease.After(rec.LeaseExpiresAt) { // the owner's instance lease extends the record's
+			rec.LeaseExpiresAt = o.lease
+		}
+		run := Run{Record: rec, OwnerAlive: r.State != runs.Exited && o.alive}
 		if r.State != runs.Exited && run.OwnerAlive {
-			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, true, reg.LeaseProblem(r.OwnerInstanceID), time.Now())
+			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, true, o.problem, now)
 		} else if r.State != runs.Exited {
-			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, false, "", time.Now())
+			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, false, "", now)
 		}
 		if u, ok := runs.RecordUsage(r); ok {
 			run.CPUMS = new(runs.Millis(u.CPU))
@@ -82,6 +99,35 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 		out = append(out, run)
 	}
 	return out, nil
+}
+
+// ownerMemo is what a listing learns of each owner instance once, not once per
+// record: a thousand runs of one server took a thousand flocks and two thousand
+// reads of its lease file.
+type ownerMemo struct {
+	reg *runs.Registry
+	by  map[string]owner
+}
+
+type owner struct {
+	alive   bool
+	lease   time.Time // its instance lease (zero: none)
+	problem string    // why its lease was last not renewed
+}
+
+func (m *ownerMemo) of(id string) owner {
+	if o, ok := m.by[id]; ok {
+		return o
+	}
+	o := owner{lease: m.reg.OwnerLease(id), alive: m.reg.InstanceAlive(id)}
+	if o.alive {
+		o.problem = m.reg.LeaseProblem(id)
+	}
+	if m.by == nil {
+		m.by = map[string]owner{}
+	}
+	m.by[id] = o
+	return o
 }
 
 // leaseNote is Run.LeaseNote for a live run's lease expiring at until: "" while it

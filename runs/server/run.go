@@ -13,6 +13,7 @@ import (
 	"corral/config"
 	"corral/runs"
 	"corral/runs/keeper"
+	"corral/runs/listing"
 )
 
 // Run is corral server: the state dir's server, in the foreground (systemd, a
@@ -93,7 +94,11 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 		}
 	})
 	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason,
-		Keeper: handover})
+		Keeper: handover, List: func(all bool) (listing.Doc, error) {
+			rs, err := listing.Held(reg, all, config.Default().FinishedTTL)
+			rs = append(rs, listing.Waiting(sup.Snapshot())...) // a run waiting on dependencies has no record yet
+			return listing.Doc{Runs: rs, Metrics: reg.TotalsWith(sup.Metrics())}, err
+		}})
 	logger.Info("ownership", "backend", sup.Ownership().Reason)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT) // before Serve: none may kill it unended

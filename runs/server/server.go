@@ -16,6 +16,7 @@ import (
 
 	"corral/ptyhost/screen"
 	"corral/runs/api"
+	"corral/runs/listing"
 )
 
 // Core is the supervisor the server serves: the operations' core, and the screens its
@@ -38,6 +39,10 @@ type Options struct {
 	// Keeper is the keeper that started the server (DESIGN §18), told whom to start
 	// next on an upgrade; nil when none did.
 	Keeper Handover
+	// List is corral ls of the state dir from what the server holds (--all: every
+	// record, else without those ended longer ago than the config keeps them); nil:
+	// the server does not answer ls, and clients read the registry's files.
+	List func(all bool) (listing.Doc, error)
 }
 
 // Handover is what an upgrade asks of the keeper: to start exe once this server ends.

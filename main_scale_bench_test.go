@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/config"
+	"corral/runs"
+	"corral/runs/listing"
+)
+
+// BenchmarkThousandRuns is every verb at CORRAL_BENCH_RUNS (1000) idle PTY runs of
+// `sh -c 'sleep 100000'`, beside tmux with as many windows of the same command:
+// the medians of 11 calls of `corral ls --json` (answered by the server) and of
+// `tmux list-windows -a`, wall and CPU (the client's), the same listing read from
+// the registry's files in process (what corral ls did before a server answered it),
+// and `corral shutdown`. Run it once: -benchtime 1x.
+func BenchmarkThousandRuns(b *testing.B) {
+	n := 1000
+	if v, err := strconv.Atoi(os.Getenv("CORRAL_BENCH_RUNS")); err == nil && v > 0 {
+		n = v
+	}
+	for b.Loop() {
+		state := serverState(b)
+		spawnMany(b, n, func() *exec.Cmd {
+			cmd := corral(b, "spawn", "--pty", "--", "sh", "-c", "sleep 100000")
+			cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
+			return cmd
+		})
+		ls := func() *exec.Cmd {
+			cmd := corral(b, "ls", "--json")
+			cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
+			return cmd
+		}
+		wall, cpu := medianOf(b, 11, ls)
+		b.ReportMetric(wall, "ls-json-ms")
+		b.ReportMetric(cpu, "ls-json-cpu-ms")
+		b.ReportMetric(filesListing(b, state), "ls-files-ms")
+		if _, err := exec.LookPath("tmux"); err == nil {
+			tw, tc := tmuxListing(b, n)
+			b.ReportMetric(tw, "tmux-list-ms")
+			b.ReportMetric(tc, "tmux-list-cpu-ms")
+		}
+		start := time.Now()
+		if r := serverCorral(b, state, "shutdown"); r.code != 0 {
+			b.Fatalf("corral shutdown: exit %d: %s", r.code, r.stderr)
+		}
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "shutdown-ms")
+	}
+}
+
+// spawnMany runs n commands, four at a time.
+func spawnMany(b *testing.B, n int, cmd func() *exec.Cmd) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if out, err := cmd().CombinedOutput(); err != nil {
+				b.Errorf("%v: %s", err, out)
+			}
+		})
+	}
+	wg.Wait()
+	if b.Failed() {
+		b.FailNow()
+	}
+}
+
+// medianOf runs k commands and returns the median wall and CPU time, in ms.
+func medianOf(b *testing.B, k int, cmd func() *exec.Cmd) (wall, cpu float64) {
+	var ws, cs []float64
+	for range k {
+		c := cmd()
+		t := time.Now()
+		if err := c.Run(); err != nil {
+			b.Fatalf("%v: %v", c.Args, err)
+		}
+		ws = append(ws, float64(time.Since(t).Microseconds())/1000)
+		ru := c.ProcessState.SysUsage().(*syscall.Rusage)
+		cs = append(cs, float64(ru.Utime.Nano()+ru.Stime.Nano())/1e6)
+	}
+	slices.Sort(ws)
+	slices.Sort(cs)
+	return ws[k/2], cs[k/2]
+}
+
+// filesListing is the median of 5 listings of state read from its files in process.
+func filesListing(b *testing.B, state string) float64 {
+	var ms []float64
+	for range 5 {
+		t := time.Now()
+		reg, err := runs.OpenRegistry(state, config.Default())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := listing.List(reg, false, config.Default().FinishedTTL); err != nil {
+			b.Fatal(err)
+		}
+		reg.Close()
+		ms = append(ms, float64(time.Since(t).Microseconds())/1000)
+	}
+	slices.Sort(ms)
+	return ms[2]
+}
+
+// tmuxListing starts a tmux server with n windows of the runs' command and times
+// `tmux list-windows -a` on it.
+func tmuxListing(b *testing.B, n int) (wall, cpu float64) {
+	sock := fmt.Sprintf("corral-bench-scale-%d", os.Getpid())
+	tm := func(args ...string) *exec.Cmd {
+		return exec.Command("tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...)
+	}
+	if out, err := tm("new-session", "-d", "-s", "a", "-x", "120", "-y", "40", "sh -c 'sleep 100000'").CombinedOutput(); err != nil {
+		b.Fatalf("tmux: %v: %s", err, out)
+	}
+	defer tm("kill-server").Run()
+	for range n - 1 {
+		if out, err := tm("new-window", "-d", "-t", "a", "sh -c 'sleep 100000'").CombinedOutput(); err != nil {
+			b.Fatalf("tmux new-window: %v: %s", err, out)
+		}
+	}
+	return medianOf(b, 11, func() *exec.Cmd { return tm("list-windows", "-a") })
+}

@@ -1,0 +1,154 @@
+package runs
+
+import (
+	"sync"
+
+	"corral/reaper"
+)
+
+// sharedLook is a look at the system (a /proc scan, Corral's children) that every
+// caller asking at about the same time shares: a caller gets the result of a look
+// that began after it asked, so it sees all its own look would have, and callers
+// asking while one runs share the next. A shutdown of a thousand runs ended each
+// with a /proc scan of its own, a thousand scans of two thousand processes (200
+// runs took 23 s); their finalizers now share a few.
+type sharedLook[T any] struct {
+	look    func() T
+	mu      sync.Mutex
+	next    *lookRound[T] // the round callers asking now wait for; nil: none asked yet
+	running bool          // a goroutine is taking rounds
+}
+
+type lookRound[T any] struct {
+	done chan struct{}
+	v    T
+}
+
+func newSharedLook[T any](look func() T) *sharedLook[T] { return &sharedLook[T]{look: look} }
+
+// get is the result of a look that began after get was called.
+func (l *sharedLook[T]) get() T {
+	l.mu.Lock()
+	if l.next == nil {
+		l.next = &lookRound[T]{done: make(chan struct{})}
+	}
+	r := l.next
+	if !l.running {
+		l.running = true
+		go l.rounds()
+	}
+	l.mu.Unlock()
+	<-r.done
+	return r.v
+}
+
+// rounds takes the rounds asked for, one look each, until none is.
+func (l *sharedLook[T]) rounds() {
+	l.mu.Lock()
+	for l.next != nil {
+		r := l.next
+		l.next = nil
+		l.mu.Unlock()
+		r.v = l.look()
+		close(r.done)
+		l.mu.Lock()
+	}
+	l.running = false
+	l.mu.Unlock()
+}
+
+// looks are the supervisor's shared looks at the system.
+type looks struct {
+	procs    *sharedLook[procSnapshot]  // every process (lookOutside)
+	children *sharedLook[[]reaper.Proc] // Corral's live children (strayAfterCleanup)
+}
+
+type procSnapshot struct {
+	all []reaper.Proc
+	err error
+}
+
+func newLooks() looks {
+	return looks{
+		procs: newSharedLook(func() procSnapshot {
+			all, err := reaper.ListAll()
+			return procSnapshot{all, err}
+		}),
+		children: newSharedLook(liveChildren),
+	}
+}
+
+// liveChildren are Corral's children that have not exited (zombies left out).
+func liveChildren() []reaper.Proc {
+	var out []reaper.Proc
+	for _, pid := range reaper.Children() {
+		p, err := reaper.ReadProc(pid)
+		if err != nil || p.State == 'Z' || p.State == 'X' {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// otherRoots are the roots of the supervisor's live runs other than r, by pid and
+// start time (a pid reaped and used again is not one).
+func (s *Supervisor) otherRoots(r *run) map[procKey]bool {
+	roots := map[procKey]bool{}
+	for _, o := range s.liveRuns() {
+		if o == r {
+			continue
+		}
+		o.mu.Lock()
+		if f := o.info.Fingerprint; f.PID > 0 {
+			roots[procKey{f.PID, f.StartTime}] = true
+		}
+		o.mu.Unlock()
+	}
+	return roots
+}
+
+// lookAll is the last look for escapees of every run of rs, which a shutdown is about
+// to end: one scan of the sessions and one /proc snapshot for every cgroup, where
+// each run's finalizer took its own (a thousand /proc scans of two thousand
+// processes). A run it looked at is marked so its finalizer does not look again.
+func (s *Supervisor) lookAll(rs []*run) {
+	var sessions, cgroups []*run
+	for _, r := range rs {
+		if r.cgroup != nil {
+			cgroups = append(cgroups, r)
+		} else {
+			sessions = append(sessions, r)
+		}
+	}
+	if len(sessions) > 0 && s.escapes != nil {
+		s.escapes.lastLook()
+		markLooked(sessions)
+	}
+	if len(cgroups) == 0 {
+		return
+	}
+	snap := s.looks.procs.get()
+	if snap.err != nil {
+		return // each finalizer looks itself
+	}
+	keeper := 0
+	if s.escapes != nil {
+		keeper = s.escapes.keeper
+	}
+	index, owners := indexOf(snap.all), runPIDs(s.liveRuns(), false)
+	for _, r := range cgroups {
+		if left := r.outsideCgroup(snap.all, index, keeper, owners); len(left) > 0 {
+			r.noteEscapees(left)
+		}
+	}
+	markLooked(cgroups)
+}
+
+func markLooked(rs []*run) {
+	for _, r := range rs {
+		r.mu.Lock()
+		r.lastLooked = true
+		r.mu.Unlock()
+	}
+}

@@ -1,0 +1,61 @@
+//go:build linux
+
+package runs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"corral/config"
+)
+
+// benchRuns is how many runs the scale benchmarks start (CORRAL_BENCH_RUNS, else 1000).
+func benchRuns() int {
+	if n, err := strconv.Atoi(os.Getenv("CORRAL_BENCH_RUNS")); err == nil && n > 0 {
+		return n
+	}
+	return 1000
+}
+
+// BenchmarkShutdownThousand is Shutdown of a supervisor as a server opens it (escape
+// detection, cgroups where they can be made) with CORRAL_BENCH_RUNS (1000) idle PTY
+// runs of `sh -c 'sleep 100000'`, programs that end on SIGTERM: shutdown-ms from the
+// call to every run ended and verified. Run it once (-benchtime 1x).
+func BenchmarkShutdownThousand(b *testing.B) {
+	n := benchRuns()
+	for b.Loop() {
+		dir := b.TempDir()
+		d := config.Default()
+		reg, err := OpenRegistry(filepath.Join(dir, "state"), d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := New(WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), WithCgroups(FindCgroups(d.CgroupRoot)),
+			WithLogDir(filepath.Join(dir, "logs")))
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		for range n {
+			if _, err := s.Spawn(Spec{Argv: []string{"sh", "-c", "sleep 100000"}, PTY: true, Cols: 80, Rows: 24}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(n), "spawn-ms/run")
+		start = time.Now()
+		if err := s.Shutdown(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(time.Since(start).Milliseconds()), "shutdown-ms")
+		for _, i := range s.Snapshot() {
+			if i.State != Exited || !i.Cleanup.VerifiedEmpty {
+				b.Fatalf("run %s: %s, verified empty %v", i.ID, i.State, i.Cleanup.VerifiedEmpty)
+			}
+		}
+		reg.Close()
+	}
+}

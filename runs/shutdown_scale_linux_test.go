@@ -1,0 +1,92 @@
+package runs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"corral/config"
+	"corral/reaper"
+)
+
+// A shutdown of a thousand runs (idle PTY runs of `sh -c 'sleep 100000'`, a shell
+// and its child each, as a server opens its supervisor: escape detection, cgroups
+// where they can be made) leaves nothing: every run exited with supervisor-shutdown
+// and its session verified empty, no process of any of their sessions alive or
+// unreaped, every record closed, no run's cgroup left.
+func TestShutdownThousandLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a thousand runs")
+	}
+	n := 1000
+	if s := os.Getenv("CORRAL_BENCH_RUNS"); s != "" {
+		n = benchRuns()
+	}
+	dir := t.TempDir()
+	d := config.Default()
+	reg, err := OpenRegistry(filepath.Join(dir, "state"), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	cg := FindCgroups(d.CgroupRoot)
+	s, err := New(WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), WithCgroups(cg),
+		WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sids := map[int]bool{}
+	for range n {
+		id, err := s.Spawn(Spec{Argv: []string{"sh", "-c", "sleep 100000"}, PTY: true, Cols: 80, Rows: 24})
+		if err != nil {
+			s.Shutdown(context.Background())
+			t.Fatal(err)
+		}
+		i, _ := s.Info(id)
+		sids[i.PID] = true
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d runs shut down in %v", n, time.Since(start).Round(time.Millisecond))
+	infos := s.Snapshot()
+	if len(infos) != n {
+		t.Fatalf("%d runs, want %d", len(infos), n)
+	}
+	for _, i := range infos {
+		if i.State != Exited || i.Reason != SupervisorShutdown || !i.Cleanup.VerifiedEmpty {
+			t.Fatalf("run %s: %s, %s, verified empty %v", i.ID, i.State, i.Reason, i.Cleanup.VerifiedEmpty)
+		}
+	}
+	all, err := reaper.ListAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range all {
+		if sids[p.SID] {
+			t.Errorf("left behind: pid %d (%s) state %c of session %d", p.PID, p.Comm, p.State, p.SID)
+		}
+	}
+	recs, err := reg.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.State != Exited || !r.Cleanup.VerifiedEmpty {
+			t.Fatalf("record %s: %s, verified empty %v", r.RunID, r.State, r.Cleanup.VerifiedEmpty)
+		}
+		if r.Cgroup != "" {
+			if _, err := os.Stat(r.Cgroup); err == nil {
+				t.Errorf("run %s's cgroup %s is left", r.RunID, r.Cgroup)
+			}
+		}
+	}
+	if len(recs) != n {
+		t.Errorf("%d records, want %d", len(recs), n)
+	}
+}
