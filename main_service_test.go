@@ -35,7 +35,7 @@ func TestWaitUntilReadyAndRestart(t *testing.T) {
 		t.Skipf("port %s taken meanwhile: %v", addr, err)
 	}
 	defer l.Close()
-	if r := serverCorral(t, state, "wait", "db", "--until", "ready", "--timeout", "20s"); r.code != 0 || !strings.Contains(r.stderr, "db is ready") {
+	if r := serverCorral(t, state, "wait", "db", "--until", "ready", "--timeout", "20s"); r.code != 0 || strings.TrimSpace(r.stdout) != id+" ready" {
 		t.Fatalf("wait --until ready with a listener: %+v, want exit 0", r)
 	}
 	if r := serverCorral(t, state, "restart", "db"); r.code != 0 || strings.TrimSpace(r.stdout) != id {
