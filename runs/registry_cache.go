@@ -140,3 +140,43 @@ func kept(b []byte) (Record, bool) {
 // LeaseExpiry adds to a record of that owner. A listing reads it once per owner, not
 // once per record.
 func (r *Registry) OwnerLease(id string) time.Time { return r.instanceLease(id) }
+
+// HeldRecords is ListCached with this supervisor's own records that are still being
+// written behind (a run's start in its cgroup, an agent's state) as they are about to
+// land: corral ls answered right after Spawn returned says running, as Info does,
+// where the file says starting until its write lands, which a loaded machine can
+// hold up for seconds.
+func (s *Supervisor) HeldRecords() ([]Record, error) {
+	recs, err := s.reg.ListCached()
+	if err != nil {
+		return nil, err
+	}
+	type pending struct {
+		rec   Record
+		epoch uint64
+	}
+	ahead := map[string]pending{}
+	for _, r := range s.liveRuns() {
+		r.mu.Lock()
+		if p := r.wb.pending; p != nil && r.epoch > 0 {
+			ahead[r.id] = pending{*p, r.epoch}
+		}
+		r.mu.Unlock()
+	}
+	if len(ahead) == 0 {
+		return recs, nil
+	}
+	now := s.reg.now()
+	for i, rec := range recs {
+		// As the fenced update will land it: only over the file it holds, keeping the
+		// file's owner and lease, stamped now.
+		p, ok := ahead[rec.RunID]
+		if !ok || rec.OwnerInstanceID != s.reg.instance || rec.LeaseEpoch != p.epoch {
+			continue
+		}
+		p.rec.OwnerInstanceID, p.rec.LeaseEpoch, p.rec.LeaseExpiresAt = rec.OwnerInstanceID, rec.LeaseEpoch, rec.LeaseExpiresAt
+		p.rec.StateDir, p.rec.UpdatedAt = rec.StateDir, now
+		recs[i] = p.rec
+	}
+	return recs, nil
+}

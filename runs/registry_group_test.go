@@ -1,10 +1,12 @@
 package runs
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Record writes that wait for the registry lock, many at once, two in a row per
@@ -67,4 +69,53 @@ func TestGroupedWritesAllLand(t *testing.T) {
 	if len(names) != n {
 		t.Errorf("%d files in runs/, want %d records: %v", len(names), n, names)
 	}
+}
+
+// A listing the server answers shows a record still being written behind as it is
+// about to land (running, with its pid), not the file's older version (starting).
+func TestHeldRecordsShowWhatIsBeingWritten(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+	})
+	id, err := s.Spawn(childSpec(false, "sleep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.get(id)
+	// What a write behind holds while the registry lock is busy: a newer record than
+	// the file's (here, one the file never had).
+	r.mu.Lock()
+	ahead := r.recordLocked()
+	ahead.Detail = "written-behind"
+	r.wb.pending = &ahead
+	r.mu.Unlock()
+	held, err := s.HeldRecords()
+	r.mu.Lock()
+	r.wb.pending = nil // no writer was started for it: nothing else clears it
+	r.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := reg.List()
+	for _, rec := range files {
+		if rec.RunID == id && rec.Detail == "written-behind" {
+			t.Fatalf("the file already has the pending record: the test shows nothing")
+		}
+	}
+	for _, rec := range held {
+		if rec.RunID == id {
+			if rec.Detail != "written-behind" || rec.State != Running || rec.StateDir == "" {
+				t.Fatalf("held record %+v, want the pending one, running, with its state dir", rec)
+			}
+			return
+		}
+	}
+	t.Fatalf("run %s not in the held records", id)
 }

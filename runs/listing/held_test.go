@@ -73,7 +73,7 @@ func TestHeldListsAsFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			held, err := Held(reg, all, time.Hour)
+			held, err := Held(reg, reg.ListCached, all, time.Hour)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestHeldListsAsFiles(t *testing.T) {
 	ended(other, alsoTheirs)
 	eventually.True(t, 10*time.Second, "the removed run gone", func() bool { return other.Remove(alsoTheirs) == nil })
 	same("after the other owner changed its records")
-	held, _ := Held(reg, true, time.Hour)
+	held, _ := Held(reg, reg.ListCached, true, time.Hour)
 	for _, r := range held {
 		if r.RunID == alsoTheirs {
 			t.Errorf("a removed record still listed: %+v", r)

@@ -60,11 +60,12 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 	return list(reg, reg.List, all, ttl)
 }
 
-// Held is List as the server holding reg answers it: its own runs' records as it
-// wrote them, others' as last read unless their files changed (Registry.ListCached).
-// The same runs, the same fields: a script cannot tell which answered.
-func Held(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
-	return list(reg, reg.ListCached, all, ttl)
+// Held is List as the server holding reg answers it, from records (its supervisor's
+// HeldRecords): its own runs' records as it wrote them or is writing them, others'
+// as last read unless their files changed (Registry.ListCached). The same runs, the
+// same fields: a script cannot tell which answered.
+func Held(reg *runs.Registry, records func() ([]runs.Record, error), all bool, ttl time.Duration) ([]Run, error) {
+	return list(reg, records, all, ttl)
 }
 
 func list(reg *runs.Registry, records func() ([]runs.Record, error), all bool, ttl time.Duration) ([]Run, error) {
