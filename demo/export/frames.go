@@ -25,13 +25,16 @@ import (
 // lineCap bounds one line of a recording.
 const lineCap = 4 << 20
 
-// ErrNotCast: the file is not an asciicast v2 recording.
+// ErrNotCast: the file is not an asciicast recording (version 2, or asciinema 3's
+// version 3).
 var ErrNotCast = errors.New("not an asciicast v2 recording")
 
 // Timing is what of a recording is exported and how fast.
 type Timing struct {
-	From, To  time.Duration // the part of the recording (To 0: to its end)
-	IdleLimit time.Duration // a pause longer than this is shortened to it (0: kept)
+	From, To time.Duration // the part of the recording (To 0: to its end)
+	// IdleLimit: a pause longer than this is shortened to it (0: to the header's
+	// idle_time_limit if it has one, else kept; below 0: kept).
+	IdleLimit time.Duration
 	Speed     float64       // 2 plays twice as fast (0: 1)
 	FPS       int           // at most this many frames a second (0: no cap)
 	Hold      time.Duration // how long the last frame stays before the end (or a loop)
@@ -92,12 +95,12 @@ func (e *LineError) Error() string {
 func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := readLine(br)
-	var h struct{ Version, Width, Height int }
-	if len(head) == 0 || json.Unmarshal(head, &h) != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
+	h, herr := parseHeader(head)
+	if herr != nil {
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Played{}, err
 		}
-		return Played{}, ErrNotCast
+		return Played{}, herr
 	}
 	cols, rows := t.Cols, t.Rows
 	if cols <= 0 {
@@ -106,9 +109,18 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 	if rows <= 0 {
 		rows = h.Height
 	}
+	// A frame is never larger than a screen can be (a header may say anything).
+	cols, rows = min(cols, screen.MaxCols), min(rows, screen.MaxRows)
 	p := &player{t: t, scr: screen.NewScreen(h.Width, h.Height), cols: cols, rows: rows, sink: sink}
 	if t.Speed <= 0 {
 		p.t.Speed = 1
+	}
+	switch {
+	case t.IdleLimit < 0:
+		p.t.IdleLimit = 0 // pauses kept, whatever the header says
+	case t.IdleLimit == 0 && h.IdleTimeLimit > 0 && h.IdleTimeLimit < maxIdle.Seconds():
+		// The limit the recording asks of its players, as asciinema's player keeps it.
+		p.t.IdleLimit = time.Duration(h.IdleTimeLimit * float64(time.Second))
 	}
 	if t.FPS > 0 {
 		p.gap = time.Second / time.Duration(t.FPS)
@@ -125,16 +137,20 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 			p.done.Stopped = &LineError{Line: lineNo, Err: err}
 			break
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		if trimmed := bytes.TrimSpace(line); len(trimmed) == 0 || h.Version == 3 && trimmed[0] == '#' {
+			continue // a blank line; a comment of version 3
 		}
 		at, kind, data, perr := parseEvent(line)
 		if perr != nil {
 			p.done.Stopped = &LineError{Line: lineNo, Err: perr}
 			break
 		}
+		if h.Version == 3 {
+			at += last // version 3's time is the interval since the event before
+		}
 		at = max(at, last) // a time going backwards is taken as the one before
 		last = at
+		p.recEnd = at
 		if p.event(at, kind, data) || p.err != nil {
 			break
 		}
@@ -142,8 +158,48 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 			progress(read)
 		}
 	}
+	if p.err == nil && !p.started && !t.Still && t.From > 0 {
+		end := fmt.Sprintf("the recording's end (%s)", p.recEnd)
+		if p.done.Stopped != nil {
+			end = fmt.Sprintf("the end of what could be read (%s, up to line %d)", p.recEnd, p.done.Stopped.(*LineError).Line)
+		}
+		return p.done, fmt.Errorf("--from %s is after %s: nothing to export", t.From, end)
+	}
 	p.finish()
 	return p.done, p.err
+}
+
+// maxIdle bounds a header's idle_time_limit taken as a duration.
+const maxIdle = 100 * 365 * 24 * time.Hour
+
+// header is what an export reads of an asciicast's header: version 2's size, or
+// version 3's (in "term"), and the pause limit the recording asks of its players.
+type header struct {
+	Version       int
+	Width, Height int
+	IdleTimeLimit float64 `json:"idle_time_limit"`
+	Term          struct{ Cols, Rows int }
+}
+
+// parseHeader reads the first line of an asciicast of version 2 or 3.
+func parseHeader(line []byte) (header, error) {
+	line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a byte order mark some editors add
+	var h header
+	if len(line) == 0 || json.Unmarshal(line, &h) != nil {
+		return h, ErrNotCast
+	}
+	if h.Version == 3 {
+		h.Width, h.Height = h.Term.Cols, h.Term.Rows
+	}
+	switch {
+	case h.Version == 0:
+		return h, ErrNotCast
+	case h.Version != 2 && h.Version != 3:
+		return h, fmt.Errorf("%w: its header says version %d", ErrNotCast, h.Version)
+	case h.Width <= 0 || h.Height <= 0:
+		return h, fmt.Errorf("%w: its header has no terminal size", ErrNotCast)
+	}
+	return h, nil
 }
 
 // player turns events into frames.
@@ -160,6 +216,7 @@ type player struct {
 	gap        time.Duration // the shortest time between two frames
 	started    bool          // the first event at or after From was seen
 	lastAt     time.Duration // the recording's time of the event before
+	recEnd     time.Duration // the recording's time of the last event read
 	out        time.Duration // the output's time of the event before
 	pending    bool          // events played since the last frame
 	pendingAt  time.Duration // the output time the pending frame shows from

@@ -1,0 +1,177 @@
+package export
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"corral/ptyhost/screen"
+)
+
+// play plays a recording's text into a Movie.
+func play(t *testing.T, text string, tm Timing) (*Movie, Played, error) {
+	t.Helper()
+	m := &Movie{}
+	p, err := Play(strings.NewReader(text), tm, m, nil)
+	return m, p, err
+}
+
+// An OUT that is a directory, the recording itself or a file that cannot be written
+// is refused before anything is drawn, with the path named; what was there stays and
+// no temporary file is left.
+func TestOutRefused(t *testing.T) {
+	dir := t.TempDir()
+	taken := filepath.Join(dir, "taken.svg")
+	os.Mkdir(taken, 0o755)
+	_, err := File(writeCast(t, shortCast), taken, defaults())
+	if err == nil || err.Error() != taken+": is a directory" {
+		t.Errorf("OUT a directory: %v", err)
+	}
+
+	// A recording whose name ends in .svg, exported onto itself.
+	self := filepath.Join(dir, "rec.svg")
+	os.WriteFile(self, []byte(shortCast), 0o644)
+	_, err = File(self, self, defaults())
+	if err == nil || !strings.Contains(err.Error(), "is the recording being exported") {
+		t.Errorf("OUT the source: %v", err)
+	}
+	link := filepath.Join(dir, "link.svg")
+	os.Symlink(self, link)
+	if _, err = File(self, link, defaults()); err == nil || !strings.Contains(err.Error(), "is the recording being exported") {
+		t.Errorf("OUT a link to the source: %v", err)
+	}
+	if data, _ := os.ReadFile(self); string(data) != shortCast {
+		t.Errorf("the recording was overwritten: %.80q", data)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 3 {
+		t.Errorf("left in the directory: %v", ents)
+	}
+}
+
+// A file or directory the user may not write: refused up front, naming OUT (not a
+// temporary file). Root may write anything, so this needs another user.
+func TestOutUnwritable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes any file")
+	}
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro")
+	os.Mkdir(ro, 0o555)
+	defer os.Chmod(ro, 0o755)
+	out := filepath.Join(ro, "x.svg")
+	if _, err := File(writeCast(t, shortCast), out, defaults()); err == nil || !strings.HasPrefix(err.Error(), out+": cannot write in "+ro) {
+		t.Errorf("OUT in a read-only directory: %v", err)
+	}
+	kept := filepath.Join(dir, "kept.svg")
+	os.WriteFile(kept, []byte("mine"), 0o444)
+	if _, err := File(writeCast(t, shortCast), kept, defaults()); err == nil || !strings.HasPrefix(err.Error(), kept+": cannot be written") {
+		t.Errorf("OUT a read-only file: %v", err)
+	}
+}
+
+// A header's size is a screen's at most: a frame of a header of 100,000 columns is
+// 1,000 wide, not a grid the size the header says.
+func TestHugeHeader(t *testing.T) {
+	m, _, err := play(t, `{"version": 2, "width": 100000, "height": 1}`+"\n"+`[0.1, "o", "big"]`+"\n", defaults().Timing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range m.Grids {
+		if g.Cols != screen.MaxCols || g.Rows != 1 {
+			t.Fatalf("a frame of %d×%d, want %d×1", g.Cols, g.Rows, screen.MaxCols)
+		}
+	}
+}
+
+// Flags out of range are refused: a speed that is not a number, none or endless;
+// a time that overflows; a size larger than a terminal.
+func TestFlagRanges(t *testing.T) {
+	for _, args := range [][]string{
+		{"--speed", "NaN"}, {"--speed", "Inf"}, {"--speed", "1e-9"}, {"--speed", "1e9"},
+		{"--from", "1e300"}, {"--to", "Inf"}, {"--idle-limit", "9999999999h"},
+		{"--cols", "100000"}, {"--rows", "100000"},
+	} {
+		fs := flag.NewFlagSet("export", flag.ContinueOnError)
+		fs.SetOutput(new(strings.Builder))
+		f := AddFlags(fs)
+		if err := fs.Parse(args); err == nil {
+			_, err = f.Options()
+			if err == nil {
+				t.Errorf("%v accepted", args)
+			}
+		}
+	}
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	f := AddFlags(fs)
+	fs.Parse([]string{"--speed", "0.5", "--cols", "1000", "--rows", "500", "--from", "90061"})
+	if o, err := f.Options(); err != nil || o.From != 25*time.Hour+61*time.Second {
+		t.Errorf("good flags: %+v, %v", o.Timing, err)
+	}
+}
+
+// --from after the recording's end is an error saying so; nothing is written.
+func TestFromAfterEnd(t *testing.T) {
+	o := defaults()
+	o.From = 100 * time.Second
+	out := filepath.Join(t.TempDir(), "late.gif")
+	_, err := File(writeCast(t, shortCast), out, o)
+	if err == nil || !strings.Contains(err.Error(), "--from 1m40s is after the recording's end (5.5s)") {
+		t.Errorf("--from past the end: %v", err)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a file was written")
+	}
+	o.Still, o.At = true, 100*time.Second // --at past the end: the last screen
+	if _, err := File(writeCast(t, shortCast), out, o); err != nil {
+		t.Errorf("--at past the end: %v", err)
+	}
+}
+
+// asciinema's own recordings: a header's idle_time_limit shortens pauses as its
+// player does (--idle-limit 0 keeps them); version 3 (asciinema 3's: the size in
+// "term", times as intervals, comments, exit events); a byte order mark; CRLF lines;
+// input, marker events; no newline at the end.
+func TestAsciinemaCasts(t *testing.T) {
+	v2 := `{"version": 2, "width": 20, "height": 3, "timestamp": 1700000000, "idle_time_limit": 1.5, "title": "demo", ` +
+		`"env": {"SHELL": "/bin/zsh", "TERM": "xterm-256color"}, "theme": {"fg": "#ffffff", "bg": "#000000", "palette": "#000000:#ffffff"}}` + "\r\n" +
+		`[0.5, "o", "one"]` + "\r\n" + `[0.6, "i", "x"]` + "\r\n" + `[0.7, "m", "mark"]` + "\r\n" + `[10.5, "o", " two"]`
+	m, _, err := play(t, v2, defaults().Timing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := secs(0, 0.5, 2.2); !equalDurations(m.At, want) {
+		t.Errorf("the header's idle limit: frames at %v, want %v", m.At, want)
+	}
+	if got := textOf(m.Grids[len(m.Grids)-1]); !strings.HasPrefix(got, "one two") {
+		t.Errorf("the last frame: %q", got)
+	}
+	tm := defaults().Timing
+	tm.IdleLimit = -1
+	if m, _, _ = play(t, v2, tm); !equalDurations(m.At, secs(0, 0.5, 10.5)) {
+		t.Errorf("pauses kept: frames at %v", m.At)
+	}
+
+	v3 := "\ufeff" + `{"version": 3, "term": {"cols": 12, "rows": 2, "type": "xterm-256color"}, "timestamp": 1700000000}` + "\n" +
+		"# a comment\n" + `[0.5, "o", "a"]` + "\n" + `[1.0, "o", "b"]` + "\n" + `[0.25, "r", "10x2"]` + "\n" +
+		`[0.25, "o", "c"]` + "\n" + `[0.1, "x", "0"]` + "\n"
+	m, p, err := play(t, v3, defaults().Timing)
+	if err != nil || p.Stopped != nil {
+		t.Fatalf("version 3: %v, %v", err, p.Stopped)
+	}
+	if want := secs(0, 0.5, 1.5, 2); !equalDurations(m.At, want) || m.Grids[0].Cols != 12 {
+		t.Errorf("version 3: frames at %v (want %v), %d columns", m.At, want, m.Grids[0].Cols)
+	}
+	if got := strings.TrimSpace(textOf(m.Grids[len(m.Grids)-1])); got != "abc" {
+		t.Errorf("version 3's last frame: %q", got)
+	}
+
+	_, _, err = play(t, `{"version": 1, "width": 80, "height": 24, "stdout": []}`, defaults().Timing)
+	if !errors.Is(err, ErrNotCast) || !strings.Contains(err.Error(), "version 1") {
+		t.Errorf("version 1: %v", err)
+	}
+}
