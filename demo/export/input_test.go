@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"flag"
+	"image/gif"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"corral/ptyhost/screen"
+	"corral/ptyhost/screen/grid"
 )
 
 // play plays a recording's text into a Movie.
@@ -30,6 +32,10 @@ func TestOutRefused(t *testing.T) {
 	_, err := File(writeCast(t, shortCast), taken, defaults())
 	if err == nil || err.Error() != taken+": is a directory" {
 		t.Errorf("OUT a directory: %v", err)
+	}
+
+	if err := Screen(grid.New(3, 1), taken, "", ""); err == nil || err.Error() != taken+": is a directory" {
+		t.Errorf("a screen onto a directory: %v", err)
 	}
 
 	// A recording whose name ends in .svg, exported onto itself.
@@ -173,5 +179,36 @@ func TestAsciinemaCasts(t *testing.T) {
 	_, _, err = play(t, `{"version": 1, "width": 80, "height": 24, "stdout": []}`, defaults().Timing)
 	if !errors.Is(err, ErrNotCast) || !strings.Contains(err.Error(), "version 1") {
 		t.Errorf("version 1: %v", err)
+	}
+}
+
+// A pause longer than a GIF frame's delay can be (16 bits of hundredths: 655 s)
+// lasts as long as it did, not its length modulo that: the frame's delay goes on in
+// frames of one transparent pixel.
+func TestGIFLongPause(t *testing.T) {
+	src := writeCast(t, `{"version": 2, "width": 10, "height": 2}`+"\n"+`[0.1, "o", "a"]`+"\n"+`[1000.1, "o", "b"]`+"\n")
+	out := filepath.Join(t.TempDir(), "long.gif")
+	if _, err := File(src, out, defaults()); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(out)
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, d := range g.Delay {
+		total += d
+	}
+	if total != 10+100000+200 {
+		t.Errorf("delays %v: %d hundredths in all, want %d", g.Delay, total, 10+100000+200)
+	}
+	for k, img := range g.Image {
+		if b := img.Bounds(); b.Dx() == 1 && b.Dy() == 1 {
+			if _, _, _, a := img.At(0, 0).RGBA(); a != 0 {
+				t.Errorf("frame %d carries on a pause but draws a pixel", k)
+			}
+		}
 	}
 }
