@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -84,6 +85,18 @@ func File(src, out string, o Options) (Result, error) {
 	defer f.Close()
 	if err := checkOut(out, f); err != nil {
 		return Result{}, err
+	}
+	if o.Cols == 0 || o.Rows == 0 {
+		cols, rows, err := LargestSize(f)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if errors.Is(err, ErrNotCast) {
+			return Result{}, fmt.Errorf("%s: %w", src, err)
+		} else if err != nil {
+			return Result{}, err
+		}
+		o.Cols, o.Rows = cmp.Or(o.Cols, cols), cmp.Or(o.Rows, rows)
 	}
 	size := int64(1)
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {

@@ -50,8 +50,8 @@ func AddFlags(fs *flag.FlagSet) *Flags {
 	fs.Var(&f.at, "at", "a still picture: the screen at this `time` of the recording")
 	fs.BoolVar(&f.last, "last", false, "a still picture: the screen at the end of the recording")
 	fs.Var(&f.hold, "hold", "how long (a `time`) the last frame stays before the animation ends or loops")
-	fs.IntVar(&f.cols, "cols", 0, "columns of the picture, cut or padded from the left (default: the recording's)")
-	fs.IntVar(&f.rows, "rows", 0, "rows of the picture, cut or padded from the top (default: the recording's)")
+	fs.IntVar(&f.cols, "cols", 0, "columns of the picture, cut or padded from the left (default: the recording's, the widest it grew to)")
+	fs.IntVar(&f.rows, "rows", 0, "rows of the picture, cut or padded from the top (default: the recording's, the tallest it grew to)")
 	fs.StringVar(&f.theme, "theme", theme.DefaultName, "colours: "+strings.Join(theme.Names(), ", ")+
 		",\nor a TOML file of foreground, background, cursor and palette (16 \"#rrggbb\")")
 	fs.StringVar(&f.font, "font", "", "a TrueType or OpenType monospace font file for GIF and PNG (default: Go Mono, built in)")

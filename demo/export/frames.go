@@ -42,7 +42,7 @@ type Timing struct {
 	At    time.Duration
 	Still bool
 	// Cols, Rows: the frames' size, cropped or padded from the top left (0: the
-	// recording's).
+	// header's; File makes it the largest the recording's resizes reach).
 	Cols, Rows int
 }
 
@@ -167,6 +167,34 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 	}
 	p.finish()
 	return p.done, p.err
+}
+
+// LargestSize is the largest terminal size of the recording in r: its header's, or a
+// resize event's wider or taller. A recording whose terminal grew is exported at the
+// size it grew to, not cut to the size it started at.
+func LargestSize(r io.Reader) (cols, rows int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := readLine(br)
+	h, herr := parseHeader(head)
+	if herr != nil {
+		return 0, 0, herr
+	}
+	cols, rows = h.Width, h.Height
+	for err == nil {
+		var line []byte
+		if line, err = readLine(br); err != nil && !errors.Is(err, io.EOF) {
+			break
+		}
+		if !bytes.Contains(line, []byte(`"r"`)) {
+			continue
+		}
+		if _, kind, data, perr := parseEvent(line); perr == nil && kind == "r" {
+			if c, r, ok := parseSize(data); ok {
+				cols, rows = max(cols, c), max(rows, r)
+			}
+		}
+	}
+	return min(cols, screen.MaxCols), min(rows, screen.MaxRows), nil
 }
 
 // maxIdle bounds a header's idle_time_limit taken as a duration.

@@ -212,3 +212,31 @@ func TestGIFLongPause(t *testing.T) {
 		}
 	}
 }
+
+// A recording whose terminal grew is exported at the largest size it had, its
+// right and bottom not cut; one that shrank is padded. --cols and --rows still cut.
+func TestResizedRecording(t *testing.T) {
+	src := writeCast(t, `{"version": 2, "width": 10, "height": 2}`+"\n"+`[0.1, "o", "start"]`+"\n"+
+		`[0.5, "r", "30x4"]`+"\n"+`[0.6, "o", "\r\n\r\n\r\nwider than ten: 0123456789"]`+"\n"+`[0.9, "r", "8x2"]`+"\n")
+	o := defaults()
+	o.Still, o.At = true, 700*time.Millisecond
+	out := filepath.Join(t.TempDir(), "grew.svg")
+	if _, err := File(src, out, o); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(out)
+	doc := parseSVG(t, data)
+	if l, _ := doc.line(0, 3); l != "wider than ten: 0123456789" {
+		t.Errorf("the bottom row after the terminal grew: %q\n%s", l, data)
+	}
+	if !strings.Contains(string(data), `<svg x="10" y="10" width="252" height="64">`) {
+		t.Errorf("not 30×4 cells:\n%.600s", data)
+	}
+	o.Cols, o.Rows = 10, 2
+	if _, err := File(src, out, o); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ = os.ReadFile(out); !strings.Contains(string(data), `<svg x="10" y="10" width="84" height="32">`) {
+		t.Errorf("--cols 10 --rows 2: not 10×2 cells:\n%.600s", data)
+	}
+}
