@@ -36,7 +36,7 @@ func (msg ExportedMsg) notice() string {
 	case msg.Err != nil:
 		return common.Clean("export: " + msg.Err.Error())
 	case msg.Result.Stopped != nil:
-		return common.Clean(fmt.Sprintf("exported to %s (%d frames) up to a bad line: %v", msg.Path, msg.Result.Frames, msg.Result.Stopped))
+		return common.Clean(fmt.Sprintf("exported to %s (%d frames); %v", msg.Path, msg.Result.Frames, msg.Result.Stopped))
 	}
 	return common.Clean(fmt.Sprintf("exported to %s (%d frames, %s)", msg.Path, msg.Result.Frames,
 		msg.Result.Duration.Round(time.Second)))

@@ -84,9 +84,15 @@ type Played struct {
 type LineError struct {
 	Line int
 	Err  error
+	// Cut: the line is the file's last and has no newline: a recording still being
+	// written (a live run's) or one whose writer stopped mid-line.
+	Cut bool
 }
 
 func (e *LineError) Error() string {
+	if e.Cut {
+		return fmt.Sprintf("line %d, the last, is cut short (the recording is still being written, or its writer stopped): exported what comes before it", e.Line)
+	}
 	return fmt.Sprintf("line %d is not a valid event (%v): exported what comes before it", e.Line, e.Err)
 }
 
@@ -142,7 +148,7 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 		}
 		at, kind, data, perr := parseEvent(line)
 		if perr != nil {
-			p.done.Stopped = &LineError{Line: lineNo, Err: perr}
+			p.done.Stopped = &LineError{Line: lineNo, Err: perr, Cut: errors.Is(err, io.EOF)}
 			break
 		}
 		if h.Version == 3 {

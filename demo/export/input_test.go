@@ -240,3 +240,19 @@ func TestResizedRecording(t *testing.T) {
 		t.Errorf("--cols 10 --rows 2: not 10×2 cells:\n%.600s", data)
 	}
 }
+
+// A last line without its newline that does not parse is a recording being written
+// (a live run's: its writer's buffer reaches the file at any byte) or cut short, and
+// is said to be so; a bad line before the end is named as one.
+func TestCutLastLine(t *testing.T) {
+	live := strings.TrimSuffix(shortCast, "\n")
+	live = live[:len(live)-6] // the last event, half written
+	_, p, err := play(t, live, defaults().Timing)
+	if err != nil || p.Stopped == nil || p.Stopped.Error() != "line 5, the last, is cut short (the recording is still being written, or its writer stopped): exported what comes before it" {
+		t.Errorf("a half-written last line: %v, %v", err, p.Stopped)
+	}
+	bad := strings.Replace(shortCast, `[5.0, "o"`, `[5.0 "o"`, 1)
+	if _, p, _ = play(t, bad, defaults().Timing); p.Stopped == nil || !strings.Contains(p.Stopped.Error(), "line 4 is not a valid event") {
+		t.Errorf("a bad line in the middle: %v", p.Stopped)
+	}
+}
