@@ -72,6 +72,8 @@ func (f *Flags) Options() (Options, error) {
 		return Options{}, fmt.Errorf("--cols can be at most %d and --rows %d (a terminal's largest size)", screen.MaxCols, screen.MaxRows)
 	case f.to.set && f.to.d <= f.from.d:
 		return Options{}, fmt.Errorf("--to must be after --from")
+	case f.hold.d > time.Hour:
+		return Options{}, fmt.Errorf("--hold can be at most 1h")
 	case f.at.set && f.last:
 		return Options{}, fmt.Errorf("--at and --last both ask for a still picture: give one")
 	}

@@ -100,7 +100,7 @@ func TestFlagRanges(t *testing.T) {
 	for _, args := range [][]string{
 		{"--speed", "NaN"}, {"--speed", "Inf"}, {"--speed", "1e-9"}, {"--speed", "1e9"},
 		{"--from", "1e300"}, {"--to", "Inf"}, {"--idle-limit", "9999999999h"},
-		{"--cols", "100000"}, {"--rows", "100000"},
+		{"--cols", "100000"}, {"--rows", "100000"}, {"--hold", "2h"},
 	} {
 		fs := flag.NewFlagSet("export", flag.ContinueOnError)
 		fs.SetOutput(new(strings.Builder))
@@ -254,5 +254,50 @@ func TestCutLastLine(t *testing.T) {
 	bad := strings.Replace(shortCast, `[5.0, "o"`, `[5.0 "o"`, 1)
 	if _, p, _ = play(t, bad, defaults().Timing); p.Stopped == nil || !strings.Contains(p.Stopped.Error(), "line 4 is not a valid event") {
 		t.Errorf("a bad line in the middle: %v", p.Stopped)
+	}
+}
+
+// An animation made long by a long pause keeps its frames apart: the keyframes'
+// percentages have the decimals its milliseconds need, not three, which would put
+// frames a tenth of a second apart at one time.
+func TestSVGLongPauseKeyframes(t *testing.T) {
+	src := writeCast(t, `{"version": 2, "width": 10, "height": 2}`+"\n"+`[0.1, "o", "a"]`+"\n"+`[0.2, "o", "b"]`+"\n"+
+		`[0.3, "o", "c"]`+"\n"+`[36000.3, "o", "d"]`+"\n")
+	out := filepath.Join(t.TempDir(), "gap.svg")
+	if _, err := File(src, out, defaults()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(out)
+	doc := parseSVG(t, data)
+	if len(doc.pcts) != 6 {
+		t.Fatalf("%d keyframes, want 5 frames and the end: %v", len(doc.pcts), doc.pcts)
+	}
+	for k, want := range secs(0, 0.1, 0.2, 0.3, 36000.3) {
+		if at := doc.pcts[k] / 100 * doc.total; abs(at-want.Seconds()) > 0.001 {
+			t.Errorf("frame %d at %.4f s, want %.4f s (keyframes %v)", k, at, want.Seconds(), doc.pcts)
+		}
+	}
+}
+
+// A GIF frame stays a day at most (here a pause of ten days): a pause of years (a recording with wrong times)
+// is not millions of frames.
+func TestGIFHoldBounded(t *testing.T) {
+	src := writeCast(t, `{"version": 2, "width": 10, "height": 2}`+"\n"+`[0.1, "o", "a"]`+"\n"+`[864000.1, "o", "b"]`+"\n")
+	out := filepath.Join(t.TempDir(), "years.gif")
+	if _, err := File(src, out, defaults()); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(out)
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, d := range g.Delay {
+		total += d
+	}
+	if day := 24 * 60 * 60 * 100; len(g.Image) > 200 || total != 10+day+200 {
+		t.Errorf("%d frames, %d hundredths; want the pause held a day", len(g.Image), total)
 	}
 }

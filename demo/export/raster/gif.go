@@ -91,10 +91,15 @@ func (e *GIF) End(end time.Duration) error {
 // maxDelay is the longest delay a GIF's frame can have: 16 bits of hundredths.
 const maxDelay = 1<<16 - 1
 
-// hold makes the last frame stay d hundredths of a second. A delay longer than a
-// frame can have (a pause of 11 minutes or more) goes on in frames of one
-// transparent pixel, which change nothing.
+// maxHold bounds how long one frame stays, in hundredths: a day. A pause of years
+// (a recording with wrong times) would otherwise be millions of frames.
+const maxHold = 24 * 60 * 60 * 100
+
+// hold makes the last frame stay d hundredths of a second (a day at most). A delay
+// longer than a frame can have (a pause of 11 minutes or more) goes on in frames of
+// one transparent pixel, which change nothing.
 func (e *GIF) hold(d int) {
+	d = min(d, maxHold)
 	n := len(e.out.Delay)
 	e.out.Delay[n-1] = min(d, maxDelay)
 	for d -= maxDelay; d > 0; d -= maxDelay {
