@@ -279,8 +279,8 @@ func TestSVGLongPauseKeyframes(t *testing.T) {
 	}
 }
 
-// A GIF frame stays a day at most (here a pause of ten days): a pause of years (a recording with wrong times)
-// is not millions of frames.
+// A GIF frame stays a day at most (here after a pause of ten days): a pause of
+// years (a recording with wrong times) is not millions of frames.
 func TestGIFHoldBounded(t *testing.T) {
 	src := writeCast(t, `{"version": 2, "width": 10, "height": 2}`+"\n"+`[0.1, "o", "a"]`+"\n"+`[864000.1, "o", "b"]`+"\n")
 	out := filepath.Join(t.TempDir(), "years.gif")
