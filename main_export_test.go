@@ -64,7 +64,7 @@ func TestExportCommand(t *testing.T) {
 		{[]string{"--theme", "nope", cast, filepath.Join(dir, "x.svg")}, 1, `unknown theme "nope"`},
 		{[]string{cast, filepath.Join(dir, "no", "x.svg")}, 1, "no such directory"},
 		{[]string{"--font", cast, cast, filepath.Join(dir, "x.gif")}, 1, "not a TrueType or OpenType font"},
-		{[]string{filepath.Join(dir, "rec.gif"), filepath.Join(dir, "x.svg")}, 1, "not an asciicast v2 recording"},
+		{[]string{filepath.Join(dir, "rec.gif"), filepath.Join(dir, "x.svg")}, 1, "not an asciicast recording (version 2 or 3)"},
 		{[]string{"--speed", "0", cast, filepath.Join(dir, "x.svg")}, 2, "--speed"},
 		{[]string{cast}, 2, "want a FILE.cast or RUN and an OUT file"},
 	} {

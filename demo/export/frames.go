@@ -27,7 +27,7 @@ const lineCap = 4 << 20
 
 // ErrNotCast: the file is not an asciicast recording (version 2, or asciinema 3's
 // version 3).
-var ErrNotCast = errors.New("not an asciicast v2 recording")
+var ErrNotCast = errors.New("not an asciicast recording (version 2 or 3)")
 
 // Timing is what of a recording is exported and how fast.
 type Timing struct {
@@ -100,14 +100,11 @@ func (e *LineError) Error() string {
 // which go to sink. progress, when not nil, is called with the bytes read so far.
 func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := readLine(br)
-	h, herr := parseHeader(head)
-	if herr != nil {
-		if err != nil && !errors.Is(err, io.EOF) {
-			return Played{}, err
-		}
-		return Played{}, herr
+	h, err := readHeader(br) // io.EOF: a header and no event
+	if err != nil && !errors.Is(err, io.EOF) {
+		return Played{}, err
 	}
+	head := h.line
 	cols, rows := t.Cols, t.Rows
 	if cols <= 0 {
 		cols = h.Width
@@ -180,10 +177,9 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 // size it grew to, not cut to the size it started at.
 func LargestSize(r io.Reader) (cols, rows int, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := readLine(br)
-	h, herr := parseHeader(head)
-	if herr != nil {
-		return 0, 0, herr
+	h, err := readHeader(br)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, 0, err
 	}
 	cols, rows = h.Width, h.Height
 	for err == nil {
@@ -213,6 +209,25 @@ type header struct {
 	Width, Height int
 	IdleTimeLimit float64 `json:"idle_time_limit"`
 	Term          struct{ Cols, Rows int }
+	line          []byte // as read
+}
+
+// readHeader reads a recording's first line, its header; err is io.EOF when the
+// header is the whole file.
+func readHeader(br *bufio.Reader) (header, error) {
+	line, err := readLine(br)
+	h, herr := parseHeader(line)
+	h.line = line
+	switch {
+	case herr == nil:
+		return h, err
+	case err != nil && !errors.Is(err, io.EOF):
+		return h, err
+	case len(line) == 0 && errors.Is(err, io.EOF):
+		// A run's recording just started: its header is still in the writer's buffer.
+		return h, fmt.Errorf("%w: the file is empty", ErrNotCast)
+	}
+	return h, herr
 }
 
 // parseHeader reads the first line of an asciicast of version 2 or 3.

@@ -301,3 +301,13 @@ func TestGIFHoldBounded(t *testing.T) {
 		t.Errorf("%d frames, %d hundredths; want the pause held a day", len(g.Image), total)
 	}
 }
+
+// An empty file (a run's recording whose header is still in its writer's buffer) is
+// said to be empty.
+func TestEmptyCast(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "e.svg")
+	_, err := File(writeCast(t, ""), out, defaults())
+	if err == nil || !errors.Is(err, ErrNotCast) || !strings.HasSuffix(err.Error(), ": the file is empty") {
+		t.Errorf("an empty recording: %v", err)
+	}
+}
