@@ -39,6 +39,17 @@ func TestExportCommand(t *testing.T) {
 	if err != nil || len(g.Image) != 4 || g.Delay[1] != 50 || g.Delay[2] != 50 {
 		t.Fatalf("the GIF: %v; want 4 frames, the pauses cut to 0.5 s", err)
 	}
+	// Flags after the files, as people type them.
+	after := filepath.Join(dir, "after.gif")
+	if r := run(t, corral(t, "export", cast, after, "--idle-limit", "0.5s")); r.code != 0 || !strings.Contains(r.stderr, "wrote "+after+" (4 frames") {
+		t.Fatalf("export with its flags after the files: exit %d, %q", r.code, r.stderr)
+	}
+	f, _ = os.Open(after)
+	g, err = gif.DecodeAll(f)
+	f.Close()
+	if err != nil || len(g.Image) != 4 || g.Delay[1] != 50 {
+		t.Fatalf("the GIF of flags after the files: %v; want 4 frames, the pauses cut to 0.5 s", err)
+	}
 	svg := filepath.Join(dir, "rec.svg")
 	if r := run(t, corral(t, "export", "--last", cast, svg)); r.code != 0 {
 		t.Fatalf("export --last to SVG: exit %d, %q", r.code, r.stderr)
