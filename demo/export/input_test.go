@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"image/gif"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/export/raster"
 	"corral/ptyhost/screen"
 	"corral/ptyhost/screen/grid"
 )
@@ -309,5 +311,27 @@ func TestEmptyCast(t *testing.T) {
 	_, err := File(writeCast(t, ""), out, defaults())
 	if err == nil || !errors.Is(err, ErrNotCast) || !strings.HasSuffix(err.Error(), ": the file is empty") {
 		t.Errorf("an empty recording: %v", err)
+	}
+}
+
+// A letter with a combining accent (a decomposed é, as macOS's file names come) is
+// drawn in a GIF or PNG as the precomposed letter, accent included: Go Mono has é
+// but no combining accents.
+func TestRasterCombiningAccent(t *testing.T) {
+	fonts, err := raster.LoadFonts("", raster.DefaultSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := raster.New(dark(t), fonts)
+	draw := func(text string) []byte {
+		g := grid.New(1, 1)
+		g.Row(0)[0] = grid.Cell{Text: text, Width: 1}
+		return p.Paint(g).Pix
+	}
+	if !bytes.Equal(draw("e\u0301"), draw("é")) {
+		t.Error("e and a combining acute are not drawn as é")
+	}
+	if bytes.Equal(draw("é"), draw("e")) {
+		t.Error("é is drawn as e")
 	}
 }
