@@ -1020,8 +1020,11 @@ func cmdExport(args []string) int {
 	if res.Stopped != nil {
 		fmt.Fprintf(os.Stderr, "corral export: %v\n", res.Stopped)
 	}
-	fmt.Fprintf(os.Stderr, "corral export: wrote %s (%d frames, %s, %d bytes)\n", files[1], res.Frames,
-		res.Duration.Round(10*time.Millisecond), res.Bytes)
+	what := fmt.Sprintf("%d frames, %s", res.Frames, res.Duration.Round(10*time.Millisecond))
+	if format, _ := export.Format(files[1]); opts.Still || format == ".png" {
+		what = "a still picture"
+	}
+	fmt.Fprintf(os.Stderr, "corral export: wrote %s (%s, %d bytes)\n", files[1], what, res.Bytes)
 	return 0
 }
 

@@ -51,7 +51,7 @@ func TestExportCommand(t *testing.T) {
 		t.Fatalf("the GIF of flags after the files: %v; want 4 frames, the pauses cut to 0.5 s", err)
 	}
 	svg := filepath.Join(dir, "rec.svg")
-	if r := run(t, corral(t, "export", "--last", cast, svg)); r.code != 0 {
+	if r := run(t, corral(t, "export", "--last", cast, svg)); r.code != 0 || !strings.Contains(r.stderr, "wrote "+svg+" (a still picture, ") {
 		t.Fatalf("export --last to SVG: exit %d, %q", r.code, r.stderr)
 	}
 	data, _ := os.ReadFile(svg)
