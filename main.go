@@ -1051,18 +1051,31 @@ func cmdExport(args []string) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	f := export.AddFlags(fs)
 	stateDir := fs.String("state-dir", "", "state directory (to find a run's recording)")
-	if code, ok := parseCommand("export", fs, args, ""); !ok {
-		return code
+	// Flags may come after the files too (corral export demo.cast demo.gif --idle-limit
+	// 2s), as corral's verbs take them; every word after "--" is a file.
+	var files []string
+	for rest := args; ; {
+		if code, ok := parseCommand("export", fs, rest, ""); !ok {
+			return code
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if consumed := rest[:len(rest)-fs.NArg()]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			files = append(files, fs.Args()...)
+			break
+		}
+		files, rest = append(files, fs.Arg(0)), fs.Args()[1:]
 	}
 	opts, err := f.Options()
-	if err == nil && fs.NArg() != 2 {
+	if err == nil && len(files) != 2 {
 		err = errors.New("want a FILE.cast or RUN and an OUT file")
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral export: %v (corral export --help)\n", err)
 		return exitUsage
 	}
-	src, err := launch.Recording(fs.Arg(0), *stateDir)
+	src, err := launch.Recording(files[0], *stateDir)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral export: %v\n", err)
 		return exitUsage
@@ -1070,7 +1083,7 @@ func cmdExport(args []string) int {
 	if term.IsTerminal(int(os.Stderr.Fd())) {
 		opts.Progress = export.ProgressTo(os.Stderr, "corral export")
 	}
-	res, err := export.File(src, fs.Arg(1), opts)
+	res, err := export.File(src, files[1], opts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral export: %v\n", err)
 		return exitFailure
@@ -1078,8 +1091,11 @@ func cmdExport(args []string) int {
 	if res.Stopped != nil {
 		fmt.Fprintf(os.Stderr, "corral export: %v\n", res.Stopped)
 	}
-	fmt.Fprintf(os.Stderr, "corral export: wrote %s (%d frames, %s, %d bytes)\n", fs.Arg(1), res.Frames,
-		res.Duration.Round(10*time.Millisecond), res.Bytes)
+	what := fmt.Sprintf("%d frames, %s", res.Frames, res.Duration.Round(10*time.Millisecond))
+	if format, _ := export.Format(files[1]); opts.Still || format == ".png" {
+		what = "a still picture"
+	}
+	fmt.Fprintf(os.Stderr, "corral export: wrote %s (%s, %d bytes)\n", files[1], what, res.Bytes)
 	return 0
 }
 

@@ -39,8 +39,19 @@ func TestExportCommand(t *testing.T) {
 	if err != nil || len(g.Image) != 4 || g.Delay[1] != 50 || g.Delay[2] != 50 {
 		t.Fatalf("the GIF: %v; want 4 frames, the pauses cut to 0.5 s", err)
 	}
+	// Flags after the files, as people type them.
+	after := filepath.Join(dir, "after.gif")
+	if r := run(t, corral(t, "export", cast, after, "--idle-limit", "0.5s")); r.code != 0 || !strings.Contains(r.stderr, "wrote "+after+" (4 frames") {
+		t.Fatalf("export with its flags after the files: exit %d, %q", r.code, r.stderr)
+	}
+	f, _ = os.Open(after)
+	g, err = gif.DecodeAll(f)
+	f.Close()
+	if err != nil || len(g.Image) != 4 || g.Delay[1] != 50 {
+		t.Fatalf("the GIF of flags after the files: %v; want 4 frames, the pauses cut to 0.5 s", err)
+	}
 	svg := filepath.Join(dir, "rec.svg")
-	if r := run(t, corral(t, "export", "--last", cast, svg)); r.code != 0 {
+	if r := run(t, corral(t, "export", "--last", cast, svg)); r.code != 0 || !strings.Contains(r.stderr, "wrote "+svg+" (a still picture, ") {
 		t.Fatalf("export --last to SVG: exit %d, %q", r.code, r.stderr)
 	}
 	data, _ := os.ReadFile(svg)
@@ -64,7 +75,7 @@ func TestExportCommand(t *testing.T) {
 		{[]string{"--theme", "nope", cast, filepath.Join(dir, "x.svg")}, 1, `unknown theme "nope"`},
 		{[]string{cast, filepath.Join(dir, "no", "x.svg")}, 1, "no such directory"},
 		{[]string{"--font", cast, cast, filepath.Join(dir, "x.gif")}, 1, "not a TrueType or OpenType font"},
-		{[]string{filepath.Join(dir, "rec.gif"), filepath.Join(dir, "x.svg")}, 1, "not an asciicast v2 recording"},
+		{[]string{filepath.Join(dir, "rec.gif"), filepath.Join(dir, "x.svg")}, 1, "not an asciicast recording (version 2 or 3)"},
 		{[]string{"--speed", "0", cast, filepath.Join(dir, "x.svg")}, 2, "--speed"},
 		{[]string{cast}, 2, "want a FILE.cast or RUN and an OUT file"},
 	} {

@@ -20,10 +20,12 @@ import (
 // replay, the recording played) as a GIF with export's defaults, to
 // corral-<name>-<id>.gif in the current directory, as the transcript's save does, and
 // the status line says where it went. The export runs as a command: a long recording
-// takes a while, and the UI goes on meanwhile.
+// takes a while, and the UI goes on meanwhile; the key pressed again before it is
+// done says so rather than write the same file twice at once.
 
 // ExportedMsg reports an export: where it went, or why not.
 type ExportedMsg struct {
+	name   string // the file's name, being written until this message (state.exporting)
 	Path   string
 	Result export.Result
 	Err    error
@@ -34,7 +36,7 @@ func (msg ExportedMsg) notice() string {
 	case msg.Err != nil:
 		return common.Clean("export: " + msg.Err.Error())
 	case msg.Result.Stopped != nil:
-		return common.Clean(fmt.Sprintf("exported to %s (%d frames) up to a bad line: %v", msg.Path, msg.Result.Frames, msg.Result.Stopped))
+		return common.Clean(fmt.Sprintf("exported to %s (%d frames); %v", msg.Path, msg.Result.Frames, msg.Result.Stopped))
 	}
 	return common.Clean(fmt.Sprintf("exported to %s (%d frames, %s)", msg.Path, msg.Result.Frames,
 		msg.Result.Duration.Round(time.Second)))
@@ -62,17 +64,24 @@ func (m Model) exportRun() (tea.Model, tea.Cmd) {
 	case sel.Host != "" && sel.Host != runlist.LocalHost:
 		return m.note("export: %s's recording is on %s: corral export there", sel.Name, sel.Host)
 	}
-	m.flash = "exporting " + common.Clean(sel.Name) + "…"
 	name := "corral-" + fileName(sel.Name) + "-" + sel.ID + ".gif"
+	if m.exporting[name] {
+		return m.note("export: %s is still being written", name)
+	}
+	if m.exporting == nil {
+		m.exporting = map[string]bool{}
+	}
+	m.exporting[name] = true
+	m.flash = "exporting " + common.Clean(sel.Name) + "…"
 	return m, func() tea.Msg {
 		dir, err := os.Getwd()
 		if err != nil {
-			return ExportedMsg{Err: err}
+			return ExportedMsg{name: name, Err: err}
 		}
 		path := filepath.Join(dir, name)
 		o := export.Options{Timing: export.Timing{Speed: 1, FPS: export.DefaultFPS, Hold: export.DefaultHold}}
 		res, err := export.File(src, path, o)
-		return ExportedMsg{Path: path, Result: res, Err: err}
+		return ExportedMsg{name: name, Path: path, Result: res, Err: err}
 	}
 }
 

@@ -67,3 +67,35 @@ func TestExportKey(t *testing.T) {
 		t.Fatalf("flash after E in replay: %q", h.m.flash)
 	}
 }
+
+// TestExportKeyTwice: E pressed again while the first export is being written says
+// so and starts no second one; once it is done, E exports again.
+func TestExportKeyTwice(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cast := filepath.Join(t.TempDir(), "r1.cast")
+	if err := os.WriteFile(cast, []byte(exportCast), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := liveRun("r1", "shell", true)
+	rec.Cast = cast
+	h := newHarness(t, newFake(rec), 120, 30, rec)
+	next, first := h.m.Update(keyMsg("E"))
+	h.m = next.(Model)
+	if first == nil || !strings.Contains(h.m.flash, "exporting shell") {
+		t.Fatalf("E: flash %q, command %v", h.m.flash, first != nil)
+	}
+	next, second := h.m.Update(keyMsg("E"))
+	h.m = next.(Model)
+	if second != nil || !strings.Contains(h.m.flash, "corral-shell-r1.gif is still being written") {
+		t.Fatalf("E again before the first is done: flash %q, a second export %v", h.m.flash, second != nil)
+	}
+	h.run(first)
+	if !strings.Contains(h.m.flash, "exported to "+filepath.Join(dir, "corral-shell-r1.gif")) {
+		t.Fatalf("flash once done: %q", h.m.flash)
+	}
+	h.key("E")
+	if !strings.Contains(h.m.flash, "exported to ") {
+		t.Errorf("E after the first is done: %q", h.m.flash)
+	}
+}

@@ -153,6 +153,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
 	case ExportedMsg:
+		delete(m.exporting, msg.name)
 		m.flash = msg.notice()
 		return m, nil, true
 	case terminal.FileMsg:

@@ -91,6 +91,7 @@ type state struct {
 	follow    follower              // when a run spawned elsewhere is selected (follow.go)
 	link      string                // while the server is lost: what the status line says (link.go)
 	lastEvent time.Time             // the newest event shown: the history after a reconnect starts past it
+	exporting map[string]bool       // the files the export key is writing (export.go)
 }
 
 // ErrNoCore is what every command of a model built without a Core reports.

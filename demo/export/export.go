@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -77,14 +78,26 @@ func File(src, out string, o Options) (Result, error) {
 		}
 		painter = raster.New(th, fonts)
 	}
-	if err := checkDir(out); err != nil {
-		return Result{}, err
-	}
 	f, err := openRegular(src)
 	if err != nil {
 		return Result{}, err
 	}
 	defer f.Close()
+	if err := checkOut(out, f); err != nil {
+		return Result{}, err
+	}
+	if o.Cols == 0 || o.Rows == 0 {
+		cols, rows, err := LargestSize(f)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if errors.Is(err, ErrNotCast) {
+			return Result{}, fmt.Errorf("%s: %w", src, err)
+		} else if err != nil {
+			return Result{}, err
+		}
+		o.Cols, o.Rows = cmp.Or(o.Cols, cols), cmp.Or(o.Rows, rows)
+	}
 	size := int64(1)
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		size = st.Size()
@@ -144,7 +157,7 @@ func Screen(g *grid.Grid, out, themeName, fontPath string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDir(out); err != nil {
+	if err := checkOut(out, nil); err != nil {
 		return err
 	}
 	return WriteFile(out, data)
@@ -170,19 +183,56 @@ func Picture(g *grid.Grid, format, themeName, fontPath string) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// checkDir fails when out's directory does not exist.
-func checkDir(out string) error {
+// checkOut fails, before anything is read or drawn, when out cannot be written: its
+// directory is missing or not one, or a file cannot be made in it; out is a
+// directory, not a regular file, one that cannot be written, or the recording src
+// itself (nil: none).
+func checkOut(out string, src *os.File) error {
 	dir := filepath.Dir(out)
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("%s: no such directory %s", out, dir)
 	case err != nil:
-		return err
+		return fmt.Errorf("%s: %w", out, err)
 	case !st.IsDir():
 		return fmt.Errorf("%s: %s is not a directory", out, dir)
 	}
+	if st, err := os.Stat(out); err == nil {
+		if src != nil {
+			if sst, err := src.Stat(); err == nil && os.SameFile(st, sst) {
+				return fmt.Errorf("%s: is the recording being exported", out)
+			}
+		}
+		switch {
+		case st.IsDir():
+			return fmt.Errorf("%s: is a directory", out)
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file", out)
+		}
+		// Opened to write, not truncated: whether the user may overwrite it.
+		f, err := os.OpenFile(out, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("%s: cannot be written (%w)", out, unwrapPath(err))
+		}
+		f.Close()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write in %s (%w)", out, dir, unwrapPath(err))
+	}
+	tmp.Close()
+	os.Remove(tmp.Name())
 	return nil
+}
+
+// unwrapPath is a path error's cause, without the path (a temporary file's).
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // WriteFile writes data to path through a temporary file in its directory, renamed
@@ -190,7 +240,7 @@ func checkDir(out string) error {
 func WriteFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: cannot write in %s (%w)", path, filepath.Dir(path), unwrapPath(err))
 	}
 	_, err = io.Copy(tmp, bytes.NewReader(data))
 	if cerr := tmp.Close(); err == nil {
@@ -204,6 +254,10 @@ func WriteFile(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = fmt.Errorf("%s: %w", path, le.Err)
+		}
 	}
 	return err
 }

@@ -1,37 +1,29 @@
 // Package export turns a recording (an asciicast v2 file, as Corral writes for every
-// PTY run) into pictures for a README: an animated or still SVG, a GIF, a PNG. The
-// recording is played through Corral's own terminal emulator (ptyhost/screen, the
-// panes'), so a picture shows what the pane showed, cell for cell. frames.go plays a
-// recording into timed frames; export.go writes them to a file; the drawing is
-// svg's and raster's.
+// PTY run, or asciinema's v2 or v3) into pictures for a README: an animated or still
+// SVG, a GIF, a PNG. The recording is played through Corral's own terminal emulator
+// (ptyhost/screen, the panes'), so a picture shows what the pane showed, cell for
+// cell. cast.go reads the file; frames.go plays it into timed frames; export.go
+// writes them to a file; the drawing is svg's and raster's.
 package export
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"corral/ptyhost/screen"
 	"corral/ptyhost/screen/grid"
 )
 
-// lineCap bounds one line of a recording.
-const lineCap = 4 << 20
-
-// ErrNotCast: the file is not an asciicast v2 recording.
-var ErrNotCast = errors.New("not an asciicast v2 recording")
-
 // Timing is what of a recording is exported and how fast.
 type Timing struct {
-	From, To  time.Duration // the part of the recording (To 0: to its end)
-	IdleLimit time.Duration // a pause longer than this is shortened to it (0: kept)
+	From, To time.Duration // the part of the recording (To 0: to its end)
+	// IdleLimit: a pause longer than this is shortened to it (0: to the header's
+	// idle_time_limit if it has one, else kept; below 0: kept).
+	IdleLimit time.Duration
 	Speed     float64       // 2 plays twice as fast (0: 1)
 	FPS       int           // at most this many frames a second (0: no cap)
 	Hold      time.Duration // how long the last frame stays before the end (or a loop)
@@ -39,7 +31,7 @@ type Timing struct {
 	At    time.Duration
 	Still bool
 	// Cols, Rows: the frames' size, cropped or padded from the top left (0: the
-	// recording's).
+	// header's; File makes it the largest the recording's resizes reach).
 	Cols, Rows int
 }
 
@@ -76,29 +68,15 @@ type Played struct {
 	Stopped        error
 }
 
-// LineError is a line of a recording that is not an event: what came before it is
-// exported.
-type LineError struct {
-	Line int
-	Err  error
-}
-
-func (e *LineError) Error() string {
-	return fmt.Sprintf("line %d is not a valid event (%v): exported what comes before it", e.Line, e.Err)
-}
-
 // Play reads the recording in r and plays it through a screen into frames as t says,
 // which go to sink. progress, when not nil, is called with the bytes read so far.
 func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := readLine(br)
-	var h struct{ Version, Width, Height int }
-	if len(head) == 0 || json.Unmarshal(head, &h) != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
-		if err != nil && !errors.Is(err, io.EOF) {
-			return Played{}, err
-		}
-		return Played{}, ErrNotCast
+	h, err := readHeader(br) // io.EOF: a header and no event
+	if err != nil && !errors.Is(err, io.EOF) {
+		return Played{}, err
 	}
+	head := h.line
 	cols, rows := t.Cols, t.Rows
 	if cols <= 0 {
 		cols = h.Width
@@ -106,9 +84,18 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 	if rows <= 0 {
 		rows = h.Height
 	}
+	// A frame is never larger than a screen can be (a header may say anything).
+	cols, rows = min(cols, screen.MaxCols), min(rows, screen.MaxRows)
 	p := &player{t: t, scr: screen.NewScreen(h.Width, h.Height), cols: cols, rows: rows, sink: sink}
 	if t.Speed <= 0 {
 		p.t.Speed = 1
+	}
+	switch {
+	case t.IdleLimit < 0:
+		p.t.IdleLimit = 0 // pauses kept, whatever the header says
+	case t.IdleLimit == 0 && h.IdleTimeLimit > 0 && h.IdleTimeLimit < maxIdle.Seconds():
+		// The limit the recording asks of its players, as asciinema's player keeps it.
+		p.t.IdleLimit = time.Duration(h.IdleTimeLimit * float64(time.Second))
 	}
 	if t.FPS > 0 {
 		p.gap = time.Second / time.Duration(t.FPS)
@@ -125,22 +112,33 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 			p.done.Stopped = &LineError{Line: lineNo, Err: err}
 			break
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		if trimmed := bytes.TrimSpace(line); len(trimmed) == 0 || h.Version == 3 && trimmed[0] == '#' {
+			continue // a blank line; a comment of version 3
 		}
 		at, kind, data, perr := parseEvent(line)
 		if perr != nil {
-			p.done.Stopped = &LineError{Line: lineNo, Err: perr}
+			p.done.Stopped = &LineError{Line: lineNo, Err: perr, Cut: errors.Is(err, io.EOF)}
 			break
+		}
+		if h.Version == 3 {
+			at += last // version 3's time is the interval since the event before
 		}
 		at = max(at, last) // a time going backwards is taken as the one before
 		last = at
+		p.recEnd = at
 		if p.event(at, kind, data) || p.err != nil {
 			break
 		}
 		if progress != nil {
 			progress(read)
 		}
+	}
+	if p.err == nil && !p.started && !t.Still && t.From > 0 {
+		end := fmt.Sprintf("the recording's end (%s)", p.recEnd)
+		if p.done.Stopped != nil {
+			end = fmt.Sprintf("the end of what could be read (%s, up to line %d)", p.recEnd, p.done.Stopped.(*LineError).Line)
+		}
+		return p.done, fmt.Errorf("--from %s is after %s: nothing to export", t.From, end)
 	}
 	p.finish()
 	return p.done, p.err
@@ -160,6 +158,7 @@ type player struct {
 	gap        time.Duration // the shortest time between two frames
 	started    bool          // the first event at or after From was seen
 	lastAt     time.Duration // the recording's time of the event before
+	recEnd     time.Duration // the recording's time of the last event read
 	out        time.Duration // the output's time of the event before
 	pending    bool          // events played since the last frame
 	pendingAt  time.Duration // the output time the pending frame shows from
@@ -279,53 +278,4 @@ func (p *player) finish() {
 	if p.err == nil {
 		p.err = p.sink.End(end)
 	}
-}
-
-// readLine reads one line without its newline; a line over lineCap is an error.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		part, err := br.ReadSlice('\n')
-		line = append(line, part...)
-		if len(line) > lineCap {
-			return nil, fmt.Errorf("a line over %d bytes", lineCap)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-		}
-		return line, err
-	}
-}
-
-// parseEvent reads an event line: [seconds, "o"|"r"|…, "data"].
-func parseEvent(line []byte) (at time.Duration, kind, data string, err error) {
-	var ev []json.RawMessage
-	if err := json.Unmarshal(line, &ev); err != nil {
-		return 0, "", "", errors.New("not JSON: a truncated or corrupt line")
-	}
-	if len(ev) != 3 {
-		return 0, "", "", fmt.Errorf("%d fields, not 3", len(ev))
-	}
-	var sec float64
-	if json.Unmarshal(ev[0], &sec) != nil || sec < 0 || math.IsInf(sec, 0) || math.IsNaN(sec) {
-		return 0, "", "", errors.New("its time is not a number of seconds")
-	}
-	if json.Unmarshal(ev[1], &kind) != nil || json.Unmarshal(ev[2], &data) != nil {
-		return 0, "", "", errors.New("its kind or data is not a string")
-	}
-	return time.Duration(sec * float64(time.Second)), kind, data, nil
-}
-
-// parseSize reads a resize event's "COLSxROWS".
-func parseSize(s string) (cols, rows int, ok bool) {
-	c, r, found := strings.Cut(s, "x")
-	ci, err1 := strconv.Atoi(c)
-	ri, err2 := strconv.Atoi(r)
-	if !found || err1 != nil || err2 != nil || ci <= 0 || ri <= 0 {
-		return 0, 0, false
-	}
-	return min(ci, screen.MaxCols), min(ri, screen.MaxRows), true
 }

@@ -7,7 +7,6 @@ package raster
 
 import (
 	"fmt"
-	"os"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomono"
@@ -17,7 +16,12 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
+
+	"corral/demo/export/theme"
 )
+
+// maxFont bounds a font file: a large CJK font is tens of megabytes.
+const maxFont = 128 << 20
 
 // DefaultSize is the font size in pixels.
 const DefaultSize = 14
@@ -41,9 +45,9 @@ func LoadFonts(path string, size float64) (*Fonts, error) {
 	if path == "" {
 		srcs = [4][]byte{gomono.TTF, gomonobold.TTF, gomonoitalic.TTF, gomonobolditalic.TTF}
 	} else {
-		data, err := os.ReadFile(path)
+		data, err := theme.ReadFile(path, maxFont)
 		if err != nil {
-			return nil, fmt.Errorf("font: %v", err)
+			return nil, fmt.Errorf("font %s: %v", path, err)
 		}
 		srcs = [4][]byte{data, data, data, data}
 	}

@@ -64,8 +64,8 @@ func (e *GIF) Frame(g *grid.Grid, at time.Duration) error {
 	if e.prev == nil {
 		r = e.canvas.Bounds()
 	}
-	if n := len(e.out.Delay); n > 0 {
-		e.out.Delay[n-1] = max(2, centis(at)-centis(e.prevAt))
+	if len(e.out.Delay) > 0 {
+		e.hold(max(2, centis(at)-centis(e.prevAt)))
 	}
 	e.out.Image = append(e.out.Image, paletted(e.canvas, r))
 	e.out.Delay = append(e.out.Delay, 0)
@@ -83,9 +83,30 @@ func (e *GIF) End(end time.Duration) error {
 	if n == 0 {
 		return errors.New("gif: no frames")
 	}
-	e.out.Delay[n-1] = max(2, centis(end)-centis(e.prevAt))
+	e.hold(max(2, centis(end)-centis(e.prevAt)))
 	e.out.Config = image.Config{Width: e.canvas.Rect.Dx(), Height: e.canvas.Rect.Dy(), ColorModel: e.out.Image[0].Palette}
 	return gif.EncodeAll(e.w, &e.out)
+}
+
+// maxDelay is the longest delay a GIF's frame can have: 16 bits of hundredths.
+const maxDelay = 1<<16 - 1
+
+// maxHold bounds how long one frame stays, in hundredths: a day. A pause of years
+// (a recording with wrong times) would otherwise be millions of frames.
+const maxHold = 24 * 60 * 60 * 100
+
+// hold makes the last frame stay d hundredths of a second (a day at most). A delay
+// longer than a frame can have (a pause of 11 minutes or more) goes on in frames of
+// one transparent pixel, which change nothing.
+func (e *GIF) hold(d int) {
+	d = min(d, maxHold)
+	n := len(e.out.Delay)
+	e.out.Delay[n-1] = min(d, maxDelay)
+	for d -= maxDelay; d > 0; d -= maxDelay {
+		e.out.Image = append(e.out.Image, image.NewPaletted(image.Rect(0, 0, 1, 1), color.Palette{color.RGBA{}}))
+		e.out.Delay = append(e.out.Delay, min(d, maxDelay))
+		e.out.Disposal = append(e.out.Disposal, gif.DisposalNone)
+	}
 }
 
 // gifLoop is GIF's loop count for playing n times (0 for ever).

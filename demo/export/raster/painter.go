@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
+	"golang.org/x/text/unicode/norm"
 
 	"corral/demo/export/theme"
 	"corral/ptyhost/screen/grid"
@@ -107,6 +108,9 @@ func (p *Painter) mask(text string, attr grid.Attr, w int) *image.Alpha {
 	}
 	cw := p.CellW * w
 	m := image.NewAlpha(image.Rect(0, 0, cw, p.CellH))
+	// A letter and its combining accents (as a decomposed é comes: macOS's file names)
+	// as the one precomposed character, which the font has where it lacks the accents.
+	text = norm.NFC.String(text)
 	r, _ := utf8.DecodeRuneInString(text)
 	if sub, ok := stand[r]; ok && !p.fonts.has(face, r) && p.fonts.has(face, sub) {
 		r, text = sub, string(sub)

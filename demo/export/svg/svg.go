@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -120,9 +121,15 @@ func (e *Encoder) End(end time.Duration) error {
 		}
 		total := max(end, time.Millisecond)
 		fmt.Fprintf(bw, ".a{animation:k %ss steps(1,end) %s forwards}\n@keyframes k{", num(total.Seconds()), iter)
+		// Enough decimals for a millisecond of the animation: three for one of up to
+		// 100 s, more for a longer one (a long pause), or its frames' times merge.
+		prec := 3
+		for unit := 100 * float64(time.Millisecond) / float64(total); unit < math.Pow(10, -float64(prec)) && prec < 9; {
+			prec++
+		}
 		for k := range n {
 			pct := 100 * float64(at[k]) / float64(total)
-			fmt.Fprintf(bw, "%s%%{transform:translateY(%spx)}", num3(pct), num(-fh*float64(k)))
+			fmt.Fprintf(bw, "%s%%{transform:translateY(%spx)}", percent(pct, prec), num(-fh*float64(k)))
 		}
 		fmt.Fprintf(bw, "100%%{transform:translateY(%spx)}}\n", num(-fh*float64(n-1)))
 	}
@@ -311,9 +318,10 @@ func num(v float64) string {
 	return strconv.FormatFloat(float64(int64(v*100+0.5*sign(v)))/100, 'f', -1, 64)
 }
 
-// num3 formats a percentage to three decimals.
-func num3(v float64) string {
-	return strconv.FormatFloat(float64(int64(v*1000+0.5))/1000, 'f', -1, 64)
+// percent formats a percentage to prec decimals, no trailing zeros.
+func percent(v float64, prec int) string {
+	scale := math.Pow(10, float64(prec))
+	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', -1, 64)
 }
 
 func sign(v float64) float64 {

@@ -4,8 +4,10 @@
 package theme
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -65,11 +67,56 @@ func Get(name string) (Theme, error) {
 	if t, ok := named[name]; ok {
 		return t, nil
 	}
-	data, err := os.ReadFile(name)
+	data, err := ReadFile(name, 1<<20)
+	if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNotRegular) {
+		return Theme{}, fmt.Errorf("theme file %s: %w", name, err)
+	}
 	if err != nil {
 		return Theme{}, fmt.Errorf("unknown theme %q: not one of %s, nor a readable file", name, strings.Join(Names(), ", "))
 	}
 	return parseFile(name, data)
+}
+
+// ErrTooLarge and ErrNotRegular are ReadFile's refusals.
+var (
+	ErrTooLarge   = errors.New("too large")
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// ReadFile reads a file the user names (a theme, a font): a regular file of at most
+// limit bytes, so that /dev/zero or a FIFO is an error, not a read without end. Its
+// errors leave the path for the caller to name.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path) // not opened first: opening a FIFO waits for a writer
+	switch {
+	case err != nil:
+		return nil, pathless(err)
+	case st.IsDir():
+		return nil, errors.New("is a directory")
+	case !st.Mode().IsRegular():
+		return nil, ErrNotRegular
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%w (%d bytes; at most %d)", ErrTooLarge, st.Size(), limit)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, pathless(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%w (over %d bytes)", ErrTooLarge, limit)
+	}
+	return data, pathless(err)
+}
+
+// pathless is a path error's cause, the path left out.
+func pathless(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func parseFile(name string, data []byte) (Theme, error) {
