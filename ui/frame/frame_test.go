@@ -236,6 +236,22 @@ func TestResizeRedraws(t *testing.T) {
 	eventually.True(t, time.Second, "a resize redraws the frame in full", func() bool { return f.count() > n && strings.Contains(f.last(), "x") })
 }
 
+// A resize does not write the view laid out for the old size on the new one: the
+// model's view for the new size, which comes straight after, is the frame drawn.
+func TestResizeDrawsTheViewForTheNewSize(t *testing.T) {
+	r, f := newTest(t)
+	r.SetInterval(time.Second) // the view for the new size comes well within it
+	r.Start()
+	r.Submit(screen("laid out for 40x10"))
+	f.reset()
+	r.Resize(50, 12)
+	r.Submit(screen("NEW SIZE VIEW"))
+	eventually.True(t, 5*time.Second, "the view for the new size is drawn", func() bool { return strings.Contains(f.output(), "NEW SIZE VIEW") })
+	if out := f.output(); strings.Contains(out, "laid out") {
+		t.Errorf("the old size's view was written on the new size: %q", out)
+	}
+}
+
 func TestColourKeepsItsForm(t *testing.T) {
 	r, f := newTest(t)
 	r.Start()

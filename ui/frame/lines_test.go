@@ -112,5 +112,6 @@ func TestChangedLinesShowWhatAFullRedrawShows(t *testing.T) {
 			}
 		}
 		r.Stop()
+		r2.Stop()
 	}
 }
