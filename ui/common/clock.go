@@ -55,6 +55,19 @@ func (c *Changes) Left(now time.Time, d time.Duration) {
 	c.At(now.Add(wait))
 }
 
+// Countdown notes a deadline's countdown drawn at now: its figure while it runs (see
+// Left), and the moment it begins to warn, whose colour turns then (a deadline of
+// hours warns at a time its figure in minutes may not turn).
+func (c *Changes) Countdown(now time.Time, cd Countdown) {
+	if !cd.Running {
+		return
+	}
+	c.Left(now, cd.Left)
+	if cd.WarnIn > 0 {
+		c.At(now.Add(cd.WarnIn))
+	}
+}
+
 // Next is when the first figure noted changes, if it is after now (zero if none is):
 // a time already past belongs to a rendering no longer shown (a pane drawn again
 // when its time comes notes afresh).

@@ -62,6 +62,9 @@ type Countdown struct {
 	Frozen bool
 	// Running: Left counts down with the clock (not frozen, its time known).
 	Running bool
+	// WarnIn is how long until a running countdown begins to warn (0: it does, or
+	// never will): its colour turns then, which its figure need not.
+	WarnIn time.Duration
 }
 
 // DeadlineAt computes a deadline's time left at now: from its absolute time while it
@@ -75,6 +78,9 @@ func DeadlineAt(d watchdog.Deadline, frozen bool, now time.Time) (Countdown, boo
 		c.Left, c.Running = max(d.At.Sub(now), 0), true
 	}
 	c.Warn = d.Span > 0 && c.Left <= d.Span/warnFraction
+	if c.Running && !c.Warn && d.Span > 0 {
+		c.WarnIn = c.Left - d.Span/warnFraction
+	}
 	return c, true
 }
 

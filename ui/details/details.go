@@ -307,8 +307,8 @@ func (d Details) worktreeLines() []string {
 func (d Details) deadlineLine(dl watchdog.Deadline, frozen bool) string {
 	st, w := d.c.Styles, d.info.Watchdog
 	cd, armed := common.DeadlineAt(dl, frozen, d.now)
-	if armed && cd.Running {
-		d.cache.Changes.Left(d.now, cd.Left)
+	if armed {
+		d.cache.Changes.Countdown(d.now, cd)
 	}
 	switch {
 	case armed && frozen && w.Awaiting && !d.info.Paused:

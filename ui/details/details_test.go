@@ -256,3 +256,23 @@ func TestDetailsWaitingAndDependencyFailed(t *testing.T) {
 		t.Errorf("dependency-failed run:\n%s", v)
 	}
 }
+
+// A deadline of hours wakes the clock when it begins to warn, which its figure in
+// hours and minutes need not do at that moment, and its colour turns then.
+func TestDeadlineWakesTheClockWhenItBeginsToWarn(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(72, 18)
+	info := uitest.LiveRun("r1", "long", false)
+	// Span 10h7m warns from 2h1m24s left: 26 s from now; its "2h01m" turns in 50 s.
+	info.Watchdog = watchdog.State{Overall: watchdog.Deadline{Armed: true, At: uitest.T0.Add(2*time.Hour + time.Minute + 50*time.Second), Span: 10*time.Hour + 7*time.Minute}}
+	d.ShowRun(info, true)
+	before := d.View()
+	if at := d.NextChange(); at.IsZero() || at.Sub(uitest.T0) > 26*time.Second {
+		t.Fatalf("the clock wakes in %v, want within 26s", at.Sub(uitest.T0))
+	}
+	d.SetNow(uitest.T0.Add(27 * time.Second))
+	if after := d.View(); after == before || ansi.Strip(after) != ansi.Strip(before) {
+		t.Errorf("at 27 s the deadline's colour should turn and nothing else:\n%s\n%s", before, after)
+	}
+}

@@ -183,7 +183,8 @@ func (r *Renderer) write(s string) {
 	_, _ = io.WriteString(r.out, s)
 }
 
-// Resize says the terminal is now width×height: the next frame is drawn in full.
+// Resize says the terminal is now width×height: the next frame is drawn in full,
+// an interval later at the latest (the model's view for the new size comes meanwhile).
 func (r *Renderer) Resize(width, height int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -194,7 +195,12 @@ func (r *Renderer) Resize(width, height int) {
 	r.scr.Erase()
 	r.scr.Resize(width, height)
 	r.erase = true
-	r.schedule()
+	// The view wanted is the model's for the old size; its view for the new one comes
+	// with the size's message, straight after: wait an interval for it rather than
+	// write the old layout, in full, on the new size first.
+	if r.running && r.timer == nil {
+		r.arm(r.interval)
+	}
 }
 
 // Submit gives the renderer the view after an Update. It is drawn at once if it
@@ -219,12 +225,17 @@ func (r *Renderer) schedule() {
 		return
 	}
 	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 {
-		r.timerGen++
-		gen := r.timerGen
-		r.timer = time.AfterFunc(wait, func() { r.onTimer(gen) })
+		r.arm(wait)
 		return
 	}
 	r.draw()
+}
+
+// arm sets the timer to draw what is wanted then, if it differs from the screen.
+func (r *Renderer) arm(wait time.Duration) {
+	r.timerGen++
+	gen := r.timerGen
+	r.timer = time.AfterFunc(wait, func() { r.onTimer(gen) })
 }
 
 // onTimer draws at the end of the interval, unless the timer it was armed by was
@@ -236,7 +247,7 @@ func (r *Renderer) onTimer(gen int) {
 		return
 	}
 	r.timer = nil
-	if r.running && !r.unchanged() {
+	if r.running && r.have && !r.unchanged() {
 		r.draw()
 	}
 }

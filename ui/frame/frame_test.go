@@ -236,6 +236,22 @@ func TestResizeRedraws(t *testing.T) {
 	eventually.True(t, time.Second, "a resize redraws the frame in full", func() bool { return f.count() > n && strings.Contains(f.last(), "x") })
 }
 
+// A resize does not write the view laid out for the old size on the new one: the
+// model's view for the new size, which comes straight after, is the frame drawn.
+func TestResizeDrawsTheViewForTheNewSize(t *testing.T) {
+	r, f := newTest(t)
+	r.SetInterval(time.Second) // the view for the new size comes well within it
+	r.Start()
+	r.Submit(screen("laid out for 40x10"))
+	f.reset()
+	r.Resize(50, 12)
+	r.Submit(screen("NEW SIZE VIEW"))
+	eventually.True(t, 5*time.Second, "the view for the new size is drawn", func() bool { return strings.Contains(f.output(), "NEW SIZE VIEW") })
+	if out := f.output(); strings.Contains(out, "laid out") {
+		t.Errorf("the old size's view was written on the new size: %q", out)
+	}
+}
+
 func TestColourKeepsItsForm(t *testing.T) {
 	r, f := newTest(t)
 	r.Start()
@@ -405,5 +421,39 @@ func TestChangedLinesDrawnAsTheWhole(t *testing.T) {
 			}
 		}
 		r.mu.Unlock()
+	}
+}
+
+// TestLineBelowAChangeThatLeavesAStyleOpen: a changed line that now leaves a style
+// (or a hyperlink) open colours the unchanged line below it, as a whole parse does.
+func TestLineBelowAChangeThatLeavesAStyleOpen(t *testing.T) {
+	const w, h = 20, 4
+	for _, c := range []struct{ name, before, after string }{
+		{"style", "top\x1b[m\nabove\x1b[m\nbelow", "top\x1b[m\n\x1b[31mabove\nbelow"},
+		{"link", "top\nabove\nbelow", "top\n\x1b]8;;http://x\x1b\\above\nbelow"},
+		{"style changes", "\x1b[31mtop\nbelow", "\x1b[32mtop\nbelow"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := New(&fakeTerm{}, []string{"TERM=xterm-256color"}, w, h)
+			r.Start()
+			t.Cleanup(r.Stop)
+			for _, content := range []string{c.before, c.after} {
+				r.mu.Lock()
+				r.want, r.have = screen(content), true
+				r.draw()
+				want := uv.NewScreenBuffer(w, h)
+				uv.NewStyledString(content).Draw(want, want.Bounds())
+				for y := range h {
+					for x := range w {
+						g, e := r.cells.Lines[y][x], want.Lines[y][x]
+						if g.Content != e.Content || !g.Style.Equal(&e.Style) || !g.Link.Equal(&e.Link) {
+							r.mu.Unlock()
+							t.Fatalf("cell %d,%d is %q %+v %+v, a whole parse gives %q %+v %+v\ncontent %q", x, y, g.Content, g.Style, g.Link, e.Content, e.Style, e.Link, content)
+						}
+					}
+				}
+				r.mu.Unlock()
+			}
+		})
 	}
 }

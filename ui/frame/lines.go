@@ -9,11 +9,12 @@ import (
 // drawLines puts content in r.cells: whole when full, else only the lines that
 // changed since the frame on screen, which is most of a frame's cost saved on a key's
 // echo (the UI's view is a whole window of styled text, parsed and diffed afresh each
-// frame otherwise). A line is taken as it was only where parsing it alone gives what
-// parsing the whole would: it begins with no style open, here and in the frame before
-// (the line above ends with a reset, as every line of the UI's panes does), and no
-// sequence that rides on the next glyph or stays open (OSC, DCS, APC, PM, SOS) is in
-// the content. Otherwise the content is parsed whole.
+// frame otherwise). The lines above the first that changed are kept as they are; from
+// it down, a line is parsed alone only where that gives what parsing the whole would:
+// it begins with no style open (the line above ends with a reset, as every line of the
+// UI's panes does), and no sequence that rides on the next glyph or stays open (OSC,
+// DCS, APC, PM, SOS) is in the content; an unchanged line there is drawn again if it
+// began with something open in the frame before. Otherwise the content is parsed whole.
 func (r *Renderer) drawLines(content string, full bool) {
 	lines := strings.Split(content, "\n")
 	var clean []bool // nil: none is known to begin clean
@@ -35,9 +36,16 @@ func (r *Renderer) drawLines(content string, full bool) {
 	// beginsClean: line y of ls begins with nothing open (a row past the content is empty).
 	beginsClean := func(ls []string, cl []bool, y int) bool { return y >= len(ls) || y < len(cl) && cl[y] }
 	if !full {
+		// Lines above the first changed one are as they were, open styles and all;
+		// from it down, a line that begins with something open is parsed with what
+		// the lines above it left open: the whole is parsed. (That holds for an
+		// unchanged line too: the changed line above may now leave a style open that
+		// it did not before.)
+		changed := false
 		for y := range h {
-			if !beginsClean(lines, clean, y) && (line(lines, y) != line(r.lines, y) || !beginsClean(r.lines, r.clean, y)) {
-				full = true // a changed line carries what a line above left open
+			changed = changed || line(lines, y) != line(r.lines, y)
+			if changed && !beginsClean(lines, clean, y) {
+				full = true
 				break
 			}
 		}
@@ -46,8 +54,10 @@ func (r *Renderer) drawLines(content string, full bool) {
 		r.cells.Clear()
 		uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
 	} else {
+		changed := false
 		for y := range h {
-			if line(lines, y) != line(r.lines, y) || !beginsClean(r.lines, r.clean, y) {
+			changed = changed || line(lines, y) != line(r.lines, y)
+			if changed && (line(lines, y) != line(r.lines, y) || !beginsClean(r.lines, r.clean, y)) {
 				uv.NewStyledString(line(lines, y)).Draw(r.cells, uv.Rect(0, y, w, 1))
 			}
 		}

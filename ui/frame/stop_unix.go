@@ -27,7 +27,7 @@ func notifyStop(done <-chan struct{}, give, take func()) {
 		signal.Notify(cont, syscall.SIGCONT)
 		// SIGSTOP, as SIGTSTP's default would: once notified of, SIGTSTP stays caught by
 		// the Go runtime, whose handler drops it.
-		_ = syscall.Kill(0, syscall.SIGSTOP)
+		_ = syscall.Kill(stopTarget(), syscall.SIGSTOP)
 		select { // continued (a SIGCONT sent before the stop took hold counts too)
 		case <-cont:
 		case <-done:
@@ -35,4 +35,16 @@ func notifyStop(done <-chan struct{}, give, take func()) {
 		signal.Stop(cont)
 		take()
 	}
+}
+
+// stopTarget is what a stop stops: the process group when this process leads it (a
+// shell's job: a pager or foreground run it started stops with it, as a ^Z would stop
+// them all), else this process alone, as the signal would have: a parent in the same
+// group that does no job control (sh -c "corral; …") is not stopped with it, to be
+// left stopped when only this process is continued.
+func stopTarget() int {
+	if syscall.Getpgrp() == syscall.Getpid() {
+		return 0
+	}
+	return syscall.Getpid()
 }

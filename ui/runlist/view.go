@@ -96,25 +96,34 @@ func (l List) status(i runs.Info) (string, common.Style) {
 	if s, ok := common.ServiceText(i, l.now); ok {
 		return s, common.ServiceStyle(st, i)
 	}
-	cd, ok := tighter(i.Watchdog, l.now)
+	cd, ok := tighter(i.Watchdog, l.now, &l.cache.Changes)
 	if !ok {
 		return "", st.Muted
 	}
-	if cd.Running {
-		l.cache.Changes.Left(l.now, cd.Left)
-	}
+	l.cache.Changes.Countdown(l.now, cd)
 	if cd.Warn {
 		return "⏱ " + common.FmtLeft(cd.Left), st.Warn
 	}
 	return "⏱ " + common.FmtLeft(cd.Left), common.Style{}
 }
 
-// tighter is the armed deadline with the least time left.
-func tighter(w watchdog.State, now time.Time) (common.Countdown, bool) {
+// tighter is the armed deadline with the least time left. While one of the two runs
+// and the other is frozen, the running one becomes the tighter when it has run down to
+// the other's time left: that moment is noted in ch.
+func tighter(w watchdog.State, now time.Time, ch *common.Changes) (common.Countdown, bool) {
 	o, okO := common.DeadlineAt(w.Overall, false, now)
 	n, okN := common.DeadlineAt(w.NoOutput, w.Frozen, now)
 	switch {
 	case okO && okN:
+		if o.Running != n.Running {
+			run, still := o, n
+			if n.Running {
+				run, still = n, o
+			}
+			if gap := run.Left - still.Left; gap > 0 {
+				ch.At(now.Add(gap))
+			}
+		}
 		if n.Left < o.Left {
 			return n, true
 		}

@@ -1,0 +1,117 @@
+package frame
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/hinshun/vt10x"
+)
+
+// TestChangedLinesShowWhatAFullRedrawShows: a terminal (vt10x) fed the frames of the
+// changed-lines path shows, after each, what one fed full redraws shows: the same
+// glyphs and colours in every cell, the cursor at the same place, shown or hidden,
+// in the shape asked for; with styles left open across lines, wide characters at the
+// lines' ends and past them, lines that shrink, resizes between frames, and with and
+// without synchronized output (its marks balanced).
+func TestChangedLinesShowWhatAFullRedrawShows(t *testing.T) {
+	const w, h = 12, 6
+	for seed := range uint64(24) {
+		f := &fakeTerm{}
+		r := New(f, []string{"TERM=xterm-256color"}, w, h)
+		r.SetSynchronized(seed%2 == 0)
+		r.SetInterval(time.Hour)
+		r.Start()
+		f2 := &fakeTerm{}
+		r2 := New(f2, []string{"TERM=xterm-256color"}, w, h)
+		r2.SetInterval(time.Hour)
+		vt := vt10x.New(vt10x.WithSize(w, h))
+		r2.Start()
+		vt2 := vt10x.New(vt10x.WithSize(w, h))
+		rng := rand.New(rand.NewPCG(seed, 7))
+		pieces := []string{"ab", "\x1b[1;31mR\x1b[m", "\x1b[32mG", "\x1b[0mz", "中", "中文字中文字中", "abcdefghijkl", "abcdefghijk中", "\x1b[7mr\x1b[27m", "", "\x1b[44m  \x1b[0m"}
+		lines := make([]string, h)
+		cw, ch := w, h
+		for round := range 200 {
+			for range 1 + rng.IntN(3) {
+				lines[rng.IntN(h)] = pieces[rng.IntN(len(pieces))] + pieces[rng.IntN(len(pieces))] + pieces[rng.IntN(len(pieces))]
+			}
+			before, b2 := len(f.output()), len(f2.output())
+			if rng.IntN(15) == 0 {
+				cw, ch = w-rng.IntN(4), h-rng.IntN(3)
+				r.Resize(cw, ch)
+				r2.Resize(cw, ch)
+				vt.Resize(cw, ch)
+				vt2.Resize(cw, ch)
+			}
+			content := strings.Join(lines[:h-rng.IntN(2)], "\n")
+			v := screen(content)
+			if rng.IntN(3) != 0 {
+				v.Cursor = tea.NewCursor(rng.IntN(cw), rng.IntN(ch))
+				v.Cursor.Shape = tea.CursorShape(rng.IntN(3))
+			}
+			r.mu.Lock()
+			r.want, r.have = v, true
+			r.draw()
+			r.mu.Unlock()
+			out := f.output()[before:]
+			vt.Write([]byte(out))
+			r2.mu.Lock()
+			r2.want, r2.have = v, true
+			r2.scr.Erase()
+			r2.erase = true
+			r2.draw()
+			r2.mu.Unlock()
+			vt2.Write([]byte(f2.output()[b2:]))
+			if v.Cursor != nil && (vt.Cursor().X != vt2.Cursor().X || vt.Cursor().Y != vt2.Cursor().Y || vt.Cursor().X != v.Cursor.X || vt.Cursor().Y != v.Cursor.Y) {
+				t.Fatalf("seed %d round %d: cursor %+v, full %+v, want %d,%d", seed, round, vt.Cursor(), vt2.Cursor(), v.Cursor.X, v.Cursor.Y)
+			}
+			if vt.CursorVisible() != vt2.CursorVisible() || vt.CursorVisible() != (v.Cursor != nil) {
+				t.Fatalf("seed %d round %d: cursor visible %v, full %v", seed, round, vt.CursorVisible(), vt2.CursorVisible())
+			}
+			if strings.Count(f.output(), "\x1b[?2026h") != strings.Count(f.output(), "\x1b[?2026l") {
+				t.Fatalf("sync unbalanced")
+			}
+			{
+				all := f.output()
+				i := strings.LastIndex(all, " q")
+				j := strings.LastIndex(all[:max(i, 0)], "\x1b[")
+				got := "none"
+				if i >= 0 {
+					got = all[j+2 : i]
+				}
+				want := "none"
+				if v.Cursor != nil {
+					want = fmt.Sprint(cursorStyle(v.Cursor))
+				} else if got != "none" {
+					want = "0"
+				}
+				if got != want {
+					t.Fatalf("seed %d round %d: cursor style %s, want %s", seed, round, got, want)
+				}
+			}
+			for y := range ch {
+				var gl, el strings.Builder
+				for x := range cw {
+					g := vt.Cell(x, y)
+					gl.WriteRune(g.Char)
+					e := vt2.Cell(x, y)
+					el.WriteRune(e.Char)
+					if g.FG != e.FG || g.BG != e.BG || g.Mode != e.Mode {
+						t.Fatalf("seed %d round %d cell %d,%d: %+v vs full %+v\ncontent %q", seed, round, x, y, g, e, content)
+					}
+				}
+				gs := strings.ReplaceAll(strings.TrimRight(gl.String(), " \x00"), "\x00", "")
+				es := strings.ReplaceAll(strings.TrimRight(el.String(), " \x00"), "\x00", "")
+				if gs != es {
+					t.Fatalf("seed %d round %d line %d: terminal %q, whole parse %q\ncontent %q\nout %q", seed, round, y, gs, es, content, out)
+				}
+			}
+		}
+		r.Stop()
+		r2.Stop()
+	}
+}
