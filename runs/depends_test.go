@@ -282,3 +282,112 @@ func TestCancelRacingTheStart(t *testing.T) {
 	}
 	eventually.True(t, 5*time.Second, "no wait left", func() bool { return awaiting() == 0 })
 }
+
+// corral restart (and R) on a run still waiting for its dependencies keeps it the
+// same run, still waiting: it starts only once they hold, never at once beside its
+// wait, and only one run of it ever exists.
+func TestRestartWaitingRunKeepsItsWait(t *testing.T) {
+	s := newSup(t)
+	plain := spawn(t, s, dependent("api", Dependency{"db", CondStarted}))
+	svcSpec := dependent("worker", Dependency{"db", CondStarted})
+	svcSpec.Restart = onFailure(0, 0, 3)
+	svc := spawn(t, s, svcSpec)
+	for _, id := range []string{plain, svc} {
+		waitsFor(t, s, id, "db")
+		next, err := s.Restart(id)
+		if err != nil || next != id {
+			t.Fatalf("restart of waiting %s: %q %v, want the same run", id, next, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		i, ok, err := s.WaitCondition(ctx, id, CondStarted)
+		cancel()
+		if ok || err == nil {
+			t.Fatalf("%s started after a restart while db does not exist: %s pid %d", i.Name, i.State, i.PID)
+		}
+		waitsFor(t, s, id, "db")
+	}
+	db := spawn(t, s, named("db", "sleep"))
+	for _, id := range []string{plain, svc} {
+		waitState(t, s, id, Running)
+	}
+	for _, r := range s.Snapshot() {
+		if (r.Name == "api" || r.Name == "worker") && r.ID != plain && r.ID != svc {
+			t.Fatalf("a second %s exists: %s", r.Name, r.ID)
+		}
+	}
+	for _, id := range []string{plain, svc, db} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}
+
+// on_dependency_lost = "restart" when the dependency is a service restarting in
+// place (same id): the dependent ends, and its new run starts again once that same
+// run is back, rather than waiting for a new run of that name forever.
+func TestDependencyLostToARestartInPlace(t *testing.T) {
+	s := newSup(t)
+	dbSpec := named("db", "readline")
+	dbSpec.Restart = &RestartSpec{Policy: RestartAlways, Backoff: 300 * time.Millisecond, MaxRestarts: 5, Window: time.Minute}
+	db := spawn(t, s, dbSpec)
+	spec := dependent("api", Dependency{"db", CondStarted})
+	spec.OnDependencyLost = DepLostRestart
+	api := spawn(t, s, spec)
+	waitState(t, s, api, Running)
+	waitOutput(t, s, db, "ready")
+	if err := s.Write(db, []byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	if i := waitEnd(t, s, api); i.Reason != DependencyLost {
+		t.Fatalf("api ended %s, want dependency-lost", i.Reason)
+	}
+	again := eventually.Value(t, 10*time.Second, "api spawned again", func() (string, bool) {
+		for _, r := range s.Snapshot() {
+			if r.Name == "api" && r.ID != api {
+				return r.ID, true
+			}
+		}
+		return "", false
+	})
+	waitSvc(t, s, db, "db back in place", func(i Info) bool { return i.State == Running && i.Service.Attempt == 2 })
+	waitState(t, s, again, Running)
+	for _, id := range []string{again, db} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}
+
+// A dependent with a restart policy: its dependencies, not its policy, decide after a
+// dependency failed or was lost. No attempt starts in place without the wait.
+func TestDependencyEndsAreNotRestartedInPlace(t *testing.T) {
+	s := newSup(t)
+	failing := dependent("api", Dependency{"migrate", CondSucceeded})
+	failing.Restart = &RestartSpec{Policy: RestartAlways, MaxRestarts: 5, Window: time.Minute}
+	api := spawn(t, s, failing)
+	spawn(t, s, named("migrate", "exit", "3"))
+	if i := waitEnd(t, s, api); i.Reason != DependencyFailed || i.PID != 0 || !i.StartedAt.IsZero() {
+		t.Fatalf("api ended %s pid %d started %v, want dependency-failed, never started", i.Reason, i.PID, i.StartedAt)
+	}
+
+	db := spawn(t, s, named("db", "sleep"))
+	lost := dependent("web", Dependency{"db", CondStarted})
+	lost.OnDependencyLost = DepLostRestart
+	lost.Restart = &RestartSpec{Policy: RestartAlways, MaxRestarts: 5, Window: time.Minute}
+	web := spawn(t, s, lost)
+	waitState(t, s, web, Running)
+	s.Cancel(db)
+	waitEnd(t, s, db)
+	if i := waitEnd(t, s, web); i.Reason != DependencyLost {
+		t.Fatalf("web ended %s, want dependency-lost", i.Reason)
+	}
+	again := eventually.Value(t, 10*time.Second, "web spawned again", func() (string, bool) {
+		for _, r := range s.Snapshot() {
+			if r.Name == "web" && r.ID != web {
+				return r.ID, true
+			}
+		}
+		return "", false
+	})
+	waitsFor(t, s, again, "db")
+	s.Cancel(again)
+	waitEnd(t, s, again)
+}
