@@ -407,7 +407,9 @@ func (r *run) stopRestartingLocked(reason Reason) bool {
 	}
 	r.changeLocked(EventCancel, reason.String(), nil)
 	r.moveLocked(Exited, func(i *Info) {
-		i.Reason, i.EndedAt = reason, r.sup.clock.Now()
+		// The run ends here with no process: its end is reason's alone (the last
+		// attempt's exit or signal stays in its attempt).
+		i.Reason, i.EndedAt, i.ExitCode, i.Signal = reason, r.sup.clock.Now(), nil, 0
 		if i.Service != nil {
 			svc := *i.Service
 			svc.NextAt = time.Time{}
