@@ -11,6 +11,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
+	"corral/runs/listing"
 )
 
 // Services are a config's runs as corral up, down and graph see them: the runs to
@@ -118,6 +119,9 @@ func upState(i runs.Info) string {
 		} else if i.ExitCode != nil {
 			s += fmt.Sprintf(" (exit %d)", *i.ExitCode)
 		}
+		return s
+	}
+	if s := listing.ServiceState(i.State, i.Service, time.Now()); s != "" {
 		return s
 	}
 	return i.State.String()
