@@ -166,7 +166,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Restart) && sel.Waiting():
 		// Nothing of it runs yet: as corral restart does, it stays the same run, waiting
 		// (ending it and spawning its spec again would only start the wait over).
-		return m.note("restart: %s has not started yet; it is %s and starts once they hold", sel.Name, common.WaitingText(sel))
+		return m.note("restart: %s has not started yet (%s)", sel.Name, common.WaitingText(sel))
 	case key.Matches(k, km.Restart) && liveService(sel):
 		return m, runCmd(core, api.Restart, sel.ID) // its next attempt now, its budget refilled
 	case key.Matches(k, km.Restart):
