@@ -391,3 +391,29 @@ func TestDependencyEndsAreNotRestartedInPlace(t *testing.T) {
 	s.Cancel(again)
 	waitEnd(t, s, again)
 }
+
+// A dependency restarted in place faster than its dependent looks (corral restart of
+// a live service: a new attempt, same id, running again) is still a loss for
+// on_dependency_lost: the attempt the dependent started with is gone.
+func TestDependencyLostSeesAnAttemptItMissed(t *testing.T) {
+	s := newSup(t)
+	dbSpec := named("db", "sleep")
+	dbSpec.Restart = &RestartSpec{Policy: RestartAlways, MaxRestarts: 5, Window: time.Minute}
+	db := spawn(t, s, dbSpec)
+	waitState(t, s, db, Running)
+	deps := []Dependency{{"db", CondStarted}}
+	met := map[string]string{"db": db}
+	attempts := s.attemptsOf(met)
+	if name, why := s.lostDep(deps, met, attempts); why != "" {
+		t.Fatalf("nothing happened to db, yet %s: %s", name, why)
+	}
+	if _, err := s.Restart(db); err != nil {
+		t.Fatal(err)
+	}
+	waitSvc(t, s, db, "db's attempt 2 running", func(i Info) bool { return i.State == Running && i.Service.Attempt == 2 })
+	if name, why := s.lostDep(deps, met, attempts); name != "db" || why != "db was restarted" {
+		t.Fatalf("after db restarted in place: %q %q, want db was restarted", name, why)
+	}
+	s.Cancel(db)
+	waitEnd(t, s, db)
+}
