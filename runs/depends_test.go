@@ -12,6 +12,7 @@ import (
 
 	"corral/config"
 	"corral/demo/testkit/eventually"
+	"corral/watchdog"
 )
 
 // named is a demo child spec with a name (pipes: a test writes to readline's stdin).
@@ -416,4 +417,37 @@ func TestDependencyLostSeesAnAttemptItMissed(t *testing.T) {
 	}
 	s.Cancel(db)
 	waitEnd(t, s, db)
+}
+
+// A dependency between two attempts (restarting) neither meets "started" nor fails
+// it: what waits for it keeps waiting, and starts once the next attempt runs.
+func TestDependentWaitsThroughADependencysBackoff(t *testing.T) {
+	clk := watchdog.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	s := newSup(t, WithClock(clk))
+	dbSpec := named("db", "sleep")
+	dbSpec.Restart = &RestartSpec{Policy: RestartAlways, Backoff: time.Second, MaxRestarts: 5, Window: time.Minute}
+	db := spawn(t, s, dbSpec)
+	i := waitState(t, s, db, Running)
+	p, err := os.FindProcess(i.PID) // db's root, which this test started
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitSvc(t, s, db, "db restarting", restarting(1))
+	api := spawn(t, s, dependent("api", Dependency{"db", CondStarted}))
+	waitsFor(t, s, api, "db")
+	if i, _ := s.Info(api); i.Ended() {
+		t.Fatalf("api ended while db restarts: %s %q", i.Reason, i.DependencyErr)
+	}
+	clk.Advance(2 * time.Second) // db's backoff ends
+	waitState(t, s, api, Running)
+	if i, _ := s.Info(db); i.State != Running || i.Service.Attempt != 2 {
+		t.Fatalf("api started beside db %s attempt %d", i.State, i.Service.Attempt)
+	}
+	for _, id := range []string{api, db} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
 }
