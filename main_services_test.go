@@ -222,3 +222,35 @@ func TestWaitingRunListedAndEnded(t *testing.T) {
 	}
 	servicesGone(t, state)
 }
+
+// corral up --wait that runs out of time says, in words, which condition did not hold
+// and where that run stands now.
+func TestUpWaitTimeoutSaysWhatHoldsItUp(t *testing.T) {
+	argv, _ := json.Marshal([]string{corralBin, "sleep"})
+	doc := fmt.Sprintf(`[[run]]
+name = "db"
+argv = %s
+env = { %s = "1" }
+ready = { exec = "false", period = "200ms" }
+
+[[run]]
+name = "api"
+argv = %s
+env = { %s = "1" }
+depends_on = { db = "ready" }
+`, argv, demo.ChildEnv, argv, demo.ChildEnv)
+	cfg := filepath.Join(t.TempDir(), "corral.toml")
+	if err := os.WriteFile(cfg, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	r := serverCorral(t, state, "up", "--config", cfg, "--wait", "--timeout", "1500ms")
+	stopServer(t, state)
+	if r.code != 124 || !strings.Contains(r.stderr, "corral up: db is not ready in time (now starting)") {
+		t.Fatalf("up --wait on a db never ready: %+v", r)
+	}
+	if d := serverCorral(t, state, "down", "--config", cfg); d.code != 0 {
+		t.Fatalf("down: %+v", d)
+	}
+	servicesGone(t, state)
+}

@@ -109,6 +109,11 @@ func (d *decoder) checkDependency(r RunEntry, dep Dependency, byName map[string]
 	case dep.Condition == "ready" && on.Ready == nil:
 		return d.fail(dep.Line, in, "depends_on", fmt.Errorf(
 			`%s = "ready" can never hold: run %q has no readiness probe (give it ready = { … }, or wait for "started")`, dep.Name, dep.Name))
+	case dep.Condition == "succeeded" && on.Restart == RestartAlways:
+		// Its exit 0 is followed by another attempt: it never ends having succeeded
+		// (until its budget runs out), and what waits for it would wait through them.
+		return d.fail(dep.Line, in, "depends_on", fmt.Errorf(
+			`%s = "succeeded" can never hold: run %q restarts always, even after exit 0 (give it restart = "on-failure", or wait for "started")`, dep.Name, dep.Name))
 	}
 	return nil
 }

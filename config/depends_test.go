@@ -71,6 +71,8 @@ cmd = "x"
 			`corral.toml:7: run "b": key "depends_on": a: unknown condition "healthy" (want "started" or "ready" or "succeeded" or "ended")`},
 		{"ready without probe", "[[run]]\nname = \"a\"\ncmd = \"x\"\n[[run]]\nname = \"b\"\ncmd = \"x\"\ndepends_on = { a = \"ready\" }\n",
 			`corral.toml:7: run "b": key "depends_on": a = "ready" can never hold: run "a" has no readiness probe`},
+		{"succeeded of always", "[[run]]\nname = \"a\"\ncmd = \"x\"\nrestart = \"always\"\n[[run]]\nname = \"b\"\ncmd = \"x\"\ndepends_on = { a = \"succeeded\" }\n",
+			`corral.toml:8: run "b": key "depends_on": a = "succeeded" can never hold: run "a" restarts always`},
 		{"lost", "[[run]]\nname = \"a\"\ncmd = \"x\"\non_dependency_lost = \"kill\"\n",
 			`corral.toml:4: run "a": key "on_dependency_lost": want "restart"`},
 		{"not a table", "[[run]]\nname = \"a\"\ncmd = \"x\"\ndepends_on = \"b\"\n",

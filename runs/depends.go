@@ -103,10 +103,11 @@ const (
 // depCheck evaluates a dependency against the newest run of its name (a run
 // restarted with R is a new run of the same name). It returns that run's id ("" when
 // there is none yet) and, when the condition can never hold, why. A run whose id is
-// stale (one that was lost) counts as none.
+// stale (one that was lost) counts as none while it has ended; a service that comes
+// back in place under its restart policy (same id) counts again.
 func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why string) {
 	r := s.newestNamed(d.Name)
-	if r == nil || r.id == stale {
+	if r == nil || r.id == stale && r.snapshot().Ended() {
 		return depWaiting, "", ""
 	}
 	st, i := r.meets(d.Condition)

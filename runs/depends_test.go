@@ -12,6 +12,7 @@ import (
 
 	"corral/config"
 	"corral/demo/testkit/eventually"
+	"corral/watchdog"
 )
 
 // named is a demo child spec with a name (pipes: a test writes to readline's stdin).
@@ -281,4 +282,172 @@ func TestCancelRacingTheStart(t *testing.T) {
 		s.Remove(api)
 	}
 	eventually.True(t, 5*time.Second, "no wait left", func() bool { return awaiting() == 0 })
+}
+
+// corral restart (and R) on a run still waiting for its dependencies keeps it the
+// same run, still waiting: it starts only once they hold, never at once beside its
+// wait, and only one run of it ever exists.
+func TestRestartWaitingRunKeepsItsWait(t *testing.T) {
+	s := newSup(t)
+	plain := spawn(t, s, dependent("api", Dependency{"db", CondStarted}))
+	svcSpec := dependent("worker", Dependency{"db", CondStarted})
+	svcSpec.Restart = onFailure(0, 0, 3)
+	svc := spawn(t, s, svcSpec)
+	for _, id := range []string{plain, svc} {
+		waitsFor(t, s, id, "db")
+		next, err := s.Restart(id)
+		if err != nil || next != id {
+			t.Fatalf("restart of waiting %s: %q %v, want the same run", id, next, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		i, ok, err := s.WaitCondition(ctx, id, CondStarted)
+		cancel()
+		if ok || err == nil {
+			t.Fatalf("%s started after a restart while db does not exist: %s pid %d", i.Name, i.State, i.PID)
+		}
+		waitsFor(t, s, id, "db")
+	}
+	db := spawn(t, s, named("db", "sleep"))
+	for _, id := range []string{plain, svc} {
+		waitState(t, s, id, Running)
+	}
+	for _, r := range s.Snapshot() {
+		if (r.Name == "api" || r.Name == "worker") && r.ID != plain && r.ID != svc {
+			t.Fatalf("a second %s exists: %s", r.Name, r.ID)
+		}
+	}
+	for _, id := range []string{plain, svc, db} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}
+
+// on_dependency_lost = "restart" when the dependency is a service restarting in
+// place (same id): the dependent ends, and its new run starts again once that same
+// run is back, rather than waiting for a new run of that name forever.
+func TestDependencyLostToARestartInPlace(t *testing.T) {
+	s := newSup(t)
+	dbSpec := named("db", "readline")
+	dbSpec.Restart = &RestartSpec{Policy: RestartAlways, Backoff: 300 * time.Millisecond, MaxRestarts: 5, Window: time.Minute}
+	db := spawn(t, s, dbSpec)
+	spec := dependent("api", Dependency{"db", CondStarted})
+	spec.OnDependencyLost = DepLostRestart
+	api := spawn(t, s, spec)
+	waitState(t, s, api, Running)
+	waitOutput(t, s, db, "ready")
+	if err := s.Write(db, []byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	if i := waitEnd(t, s, api); i.Reason != DependencyLost {
+		t.Fatalf("api ended %s, want dependency-lost", i.Reason)
+	}
+	again := eventually.Value(t, 10*time.Second, "api spawned again", func() (string, bool) {
+		for _, r := range s.Snapshot() {
+			if r.Name == "api" && r.ID != api {
+				return r.ID, true
+			}
+		}
+		return "", false
+	})
+	waitSvc(t, s, db, "db back in place", func(i Info) bool { return i.State == Running && i.Service.Attempt == 2 })
+	waitState(t, s, again, Running)
+	for _, id := range []string{again, db} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
+}
+
+// A dependent with a restart policy: its dependencies, not its policy, decide after a
+// dependency failed or was lost. No attempt starts in place without the wait.
+func TestDependencyEndsAreNotRestartedInPlace(t *testing.T) {
+	s := newSup(t)
+	failing := dependent("api", Dependency{"migrate", CondSucceeded})
+	failing.Restart = &RestartSpec{Policy: RestartAlways, MaxRestarts: 5, Window: time.Minute}
+	api := spawn(t, s, failing)
+	spawn(t, s, named("migrate", "exit", "3"))
+	if i := waitEnd(t, s, api); i.Reason != DependencyFailed || i.PID != 0 || !i.StartedAt.IsZero() {
+		t.Fatalf("api ended %s pid %d started %v, want dependency-failed, never started", i.Reason, i.PID, i.StartedAt)
+	}
+
+	db := spawn(t, s, named("db", "sleep"))
+	lost := dependent("web", Dependency{"db", CondStarted})
+	lost.OnDependencyLost = DepLostRestart
+	lost.Restart = &RestartSpec{Policy: RestartAlways, MaxRestarts: 5, Window: time.Minute}
+	web := spawn(t, s, lost)
+	waitState(t, s, web, Running)
+	s.Cancel(db)
+	waitEnd(t, s, db)
+	if i := waitEnd(t, s, web); i.Reason != DependencyLost {
+		t.Fatalf("web ended %s, want dependency-lost", i.Reason)
+	}
+	again := eventually.Value(t, 10*time.Second, "web spawned again", func() (string, bool) {
+		for _, r := range s.Snapshot() {
+			if r.Name == "web" && r.ID != web {
+				return r.ID, true
+			}
+		}
+		return "", false
+	})
+	waitsFor(t, s, again, "db")
+	s.Cancel(again)
+	waitEnd(t, s, again)
+}
+
+// A dependency restarted in place faster than its dependent looks (corral restart of
+// a live service: a new attempt, same id, running again) is still a loss for
+// on_dependency_lost: the attempt the dependent started with is gone.
+func TestDependencyLostSeesAnAttemptItMissed(t *testing.T) {
+	s := newSup(t)
+	dbSpec := named("db", "sleep")
+	dbSpec.Restart = &RestartSpec{Policy: RestartAlways, MaxRestarts: 5, Window: time.Minute}
+	db := spawn(t, s, dbSpec)
+	waitState(t, s, db, Running)
+	deps := []Dependency{{"db", CondStarted}}
+	met := map[string]string{"db": db}
+	attempts := s.attemptsOf(met)
+	if name, why := s.lostDep(deps, met, attempts); why != "" {
+		t.Fatalf("nothing happened to db, yet %s: %s", name, why)
+	}
+	if _, err := s.Restart(db); err != nil {
+		t.Fatal(err)
+	}
+	waitSvc(t, s, db, "db's attempt 2 running", func(i Info) bool { return i.State == Running && i.Service.Attempt == 2 })
+	if name, why := s.lostDep(deps, met, attempts); name != "db" || why != "db was restarted" {
+		t.Fatalf("after db restarted in place: %q %q, want db was restarted", name, why)
+	}
+	s.Cancel(db)
+	waitEnd(t, s, db)
+}
+
+// A dependency between two attempts (restarting) neither meets "started" nor fails
+// it: what waits for it keeps waiting, and starts once the next attempt runs.
+func TestDependentWaitsThroughADependencysBackoff(t *testing.T) {
+	clk := watchdog.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	s := newSup(t, WithClock(clk))
+	dbSpec := named("db", "sleep")
+	dbSpec.Restart = &RestartSpec{Policy: RestartAlways, Backoff: time.Second, MaxRestarts: 5, Window: time.Minute}
+	db := spawn(t, s, dbSpec)
+	i := waitState(t, s, db, Running)
+	p, err := os.FindProcess(i.PID) // db's root, which this test started
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitSvc(t, s, db, "db restarting", restarting(1))
+	api := spawn(t, s, dependent("api", Dependency{"db", CondStarted}))
+	waitsFor(t, s, api, "db")
+	if i, _ := s.Info(api); i.Ended() {
+		t.Fatalf("api ended while db restarts: %s %q", i.Reason, i.DependencyErr)
+	}
+	clk.Advance(2 * time.Second) // db's backoff ends
+	waitState(t, s, api, Running)
+	if i, _ := s.Info(db); i.State != Running || i.Service.Attempt != 2 {
+		t.Fatalf("api started beside db %s attempt %d", i.State, i.Service.Attempt)
+	}
+	for _, id := range []string{api, db} {
+		s.Cancel(id)
+		waitEnd(t, s, id)
+	}
 }

@@ -71,9 +71,13 @@ func (r *run) startAfterDeps(met map[string]string) error {
 	if r.sup.isClosed() {
 		r.stop(SupervisorShutdown)
 	}
-	err := r.start() // a start error is also the run's spawn-error, shown with it
+	var attempts map[string]int
 	if r.spec.OnDependencyLost == DepLostRestart {
-		go r.watchLost(met)
+		attempts = r.sup.attemptsOf(met)
+	}
+	err := r.start() // a start error is also the run's spawn-error, shown with it
+	if attempts != nil {
+		go r.watchLost(met, attempts)
 	}
 	return err
 }
@@ -100,14 +104,15 @@ func (r *run) endWait() {
 
 // watchLost, for a run whose entry says on_dependency_lost = "restart", ends it
 // (dependency-lost) when a dependency that was met stops meeting its condition: the
-// run that met it is no longer the newest of its name (it was restarted), or it no
-// longer holds (a started one ended, a ready one is not ready). Then the same spec is
-// spawned again, and waits as the first did. A run that ends otherwise stops this.
-func (r *run) watchLost(met map[string]string) {
+// run that met it is no longer the newest of its name, or is on another attempt (it
+// was restarted, however fast), or it no longer holds (a started one ended, a ready
+// one is not ready). Then the same spec is spawned again, and waits as the first did.
+// A run that ends otherwise stops this.
+func (r *run) watchLost(met map[string]string, attempts map[string]int) {
 	s := r.sup
 	for {
 		wake := s.deps.next()
-		if name, why := s.lostDep(r.spec.DependsOn, met); why != "" {
+		if name, why := s.lostDep(r.spec.DependsOn, met, attempts); why != "" {
 			r.loseDeps(why, map[string]string{name: met[name]})
 			return
 		}
@@ -119,12 +124,23 @@ func (r *run) watchLost(met map[string]string) {
 	}
 }
 
+// attemptsOf is the current attempt of each run met names.
+func (s *Supervisor) attemptsOf(met map[string]string) map[string]int {
+	out := make(map[string]int, len(met))
+	for name, id := range met {
+		if d, err := s.get(id); err == nil {
+			out[name] = d.snapshot().Service.attempt()
+		}
+	}
+	return out
+}
+
 // lostDep names the first dependency that stopped meeting its condition, and how
 // ("" none).
-func (s *Supervisor) lostDep(deps []Dependency, met map[string]string) (name, why string) {
+func (s *Supervisor) lostDep(deps []Dependency, met map[string]string, attempts map[string]int) (name, why string) {
 	for _, d := range deps {
 		st, id, _ := s.depCheck(d, "")
-		if id != met[d.Name] {
+		if id != met[d.Name] || id != "" && s.attemptsOf(map[string]string{d.Name: id})[d.Name] != attempts[d.Name] {
 			return d.Name, d.Name + " was restarted"
 		}
 		if (d.Condition == CondStarted || d.Condition == CondReady) && st != depHeld {

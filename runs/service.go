@@ -282,6 +282,11 @@ func (r *run) nextLocked(now time.Time) (time.Duration, string, bool) {
 		return 0, "", false
 	case i.Reason == ManualCancel || i.Reason == OrphanReaped || i.Reason == Lost || i.Reason == SetupError:
 		return 0, "", false
+	case i.Reason == DependencyFailed || i.Reason == DependencyLost:
+		// Its dependencies decide: a failed one never lets it start, and a lost one
+		// has its spec spawned again to wait for them (an attempt started here would
+		// skip that wait).
+		return 0, "", false
 	case r.spec.Restart.Policy == RestartOnFailure && i.Reason == Exit && i.ExitCode != nil && *i.ExitCode == 0:
 		return 0, "", false
 	}
@@ -402,7 +407,9 @@ func (r *run) stopRestartingLocked(reason Reason) bool {
 	}
 	r.changeLocked(EventCancel, reason.String(), nil)
 	r.moveLocked(Exited, func(i *Info) {
-		i.Reason, i.EndedAt = reason, r.sup.clock.Now()
+		// The run ends here with no process: its end is reason's alone (the last
+		// attempt's exit or signal stays in its attempt).
+		i.Reason, i.EndedAt, i.ExitCode, i.Signal = reason, r.sup.clock.Now(), nil, 0
 		if i.Service != nil {
 			svc := *i.Service
 			svc.NextAt = time.Time{}
@@ -418,19 +425,29 @@ func (r *run) stopRestartingLocked(reason Reason) bool {
 // Restart starts run id again with a full restart budget: a live run's attempt is
 // ended (manual-restart) and the next starts at once, a restarting run's backoff is
 // cut short. An ended run is started again as a new run of the same spec, whose id
-// is returned (its own, for a live run).
+// is returned (its own, for a live run). A run still waiting for its dependencies
+// keeps waiting, the same run: it has nothing to restart yet.
 func (s *Supervisor) Restart(id string) (string, error) {
 	r, err := s.get(id)
 	if err != nil {
 		return "", err
 	}
 	r.mu.Lock()
-	switch r.info.State {
-	case Exited:
+	switch {
+	case r.info.Waiting():
+		// Nothing of it runs yet: it keeps its place and its wait, and starts once its
+		// dependencies hold, with a full budget. Ending it and starting it here would
+		// skip the wait.
+		if r.info.Service != nil {
+			r.refillLocked()
+		}
+		r.mu.Unlock()
+		return id, nil
+	case r.info.State == Exited:
 		spec := r.spec
 		r.mu.Unlock()
 		return s.spawn(spec, restoring{})
-	case Restarting:
+	case r.info.State == Restarting:
 		r.refillLocked()
 		if r.backoff != nil && r.backoff.Stop() {
 			r.backoff = nil

@@ -127,6 +127,14 @@ func TestRestartCancelStopsTheLoop(t *testing.T) {
 	if i, _ := s.Info(id); i.State != Exited || i.Service.Attempt != 1 {
 		t.Fatalf("a cancelled run started again: %s attempt %d", i.State, i.Service.Attempt)
 	}
+	// The cancel ended no process: the run's end is the cancel's, not the last
+	// attempt's exit, which its attempt keeps.
+	if sum := Summary(info); info.ExitCode != nil || info.Signal != 0 || strings.Contains(sum, "exit 1") {
+		t.Fatalf("cancelled while restarting, the run says %q", sum)
+	}
+	if a := info.Service.Attempts; len(a) != 1 || a[0].ExitCode == nil || *a[0].ExitCode != 1 {
+		t.Fatalf("the ended attempt: %+v", a)
+	}
 
 	spec = childSpec(false, "sleep")
 	spec.Restart = &RestartSpec{Policy: RestartAlways}

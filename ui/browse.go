@@ -163,6 +163,10 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 			return m.note("%s", why)
 		}
 		m.mode = m.dlg.finish(sel, m.mode)
+	case key.Matches(k, km.Restart) && sel.Waiting():
+		// Nothing of it runs yet: as corral restart does, it stays the same run, waiting
+		// (ending it and spawning its spec again would only start the wait over).
+		return m.note("restart: %s has not started yet (%s)", sel.Name, common.WaitingText(sel))
 	case key.Matches(k, km.Restart) && liveService(sel):
 		return m, runCmd(core, api.Restart, sel.ID) // its next attempt now, its budget refilled
 	case key.Matches(k, km.Restart):
@@ -171,7 +175,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		}
 		spec := restartSpec(sel)
 		m.term.FitSpec(&spec)
-		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID, sel.Waiting())
+		return m, restartCmd(m.onHost(sel.Host), spec, sel.ID)
 	}
 	return m, nil
 }

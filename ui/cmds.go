@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -218,17 +217,8 @@ func spawnFormCmd(c Core, spec runs.Spec) tea.Cmd {
 }
 
 // restartCmd spawns an ended run's spec again; the new run takes the old one's row.
-// A run still waiting for its dependencies (waiting) is ended first, and waited for:
-// should its dependencies have let it start meanwhile, the process it started is
-// ended and verified gone before the new run exists, so two never run at once, and
-// its wait ended with it.
-func restartCmd(c Core, spec runs.Spec, old string, waiting bool) tea.Cmd {
+func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
 	return func() tea.Msg {
-		if waiting {
-			if err := endRun(c, old); err != nil {
-				return SpawnedMsg{Err: fmt.Errorf("restart: %w", err), Replaces: old}
-			}
-		}
 		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err, Replaces: old}
 	}
@@ -284,13 +274,4 @@ func shutdownCmd(c Core) tea.Cmd {
 		_, err := api.Shutdown.Call(ctx, c, struct{}{})
 		return ShutdownMsg{Err: err}
 	}
-}
-
-// endRun ends a run (manual-cancel) and returns once it has ended.
-func endRun(c Core, id string) error {
-	if _, err := api.Kill.Call(bg, c, api.RunRef{ID: id}); err != nil {
-		return err
-	}
-	_, err := api.Wait.Call(bg, c, api.WaitArgs{ID: id})
-	return err
 }

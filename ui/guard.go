@@ -97,11 +97,9 @@ func noTerminalIO(sel runs.Info) string {
 }
 
 // restartRefusal says why a run cannot be spawned again ("" if it can): an ended
-// run can, and a run still waiting for its dependencies.
+// run can.
 func restartRefusal(sel runs.Info) string {
 	switch {
-	case sel.Waiting(): // it has no process yet: it ends, and its spec waits again
-		return ""
 	case !sel.Ended():
 		return fmt.Sprintf("restart: %s is still %s", sel.Name, sel.State)
 	case sel.Adopted:

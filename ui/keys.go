@@ -272,7 +272,7 @@ func (k KeyMap) forRow(r runlist.Row, replay bool) KeyMap {
 	for _, b := range []*key.Binding{&k.Restart, &k.Remove} {
 		b.SetEnabled(ok && sel.Ended())
 	}
-	k.Restart.SetEnabled(ok && (sel.Ended() || liveService(sel)))
+	k.Restart.SetEnabled(ok && (sel.Ended() || liveService(sel) || sel.Waiting()))
 	if r.Kind == runlist.RowPending {
 		k.Restart.SetEnabled(true)
 		k.Restart.SetHelp(k.Restart.Help().Key, "start")

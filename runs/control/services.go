@@ -11,6 +11,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
+	"corral/runs/listing"
 )
 
 // Services are a config's runs as corral up, down and graph see them: the runs to
@@ -120,15 +121,39 @@ func upState(i runs.Info) string {
 		}
 		return s
 	}
+	if s := listing.ServiceState(i.State, i.Service, time.Now()); s != "" {
+		return s
+	}
 	return i.State.String()
+}
+
+// notYet says a condition has not held yet: "is not ready", "has not succeeded".
+func notYet(cond runs.Condition) string {
+	if cond == runs.CondReady {
+		return "is not ready"
+	}
+	return "has not " + string(cond)
 }
 
 // upWait waits until the run id meets cond.
 func upWait(ctx context.Context, c *client.Client, id, name string, cond runs.Condition, env Env) int {
-	w, err := api.Wait.Call(ctx, c, api.WaitArgs{ID: id, Condition: cond})
+	args, callCtx := api.WaitArgs{ID: id, Condition: cond}, ctx
+	if dl, ok := ctx.Deadline(); ok {
+		// The server times the wait out, so the connection stays whole to ask where
+		// the run stands (a call cut short by its context leaves it broken).
+		args.TimeoutMS = max(time.Until(dl).Milliseconds(), 1)
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), time.Until(dl)+5*time.Second)
+		defer cancel()
+	}
+	w, err := api.Wait.Call(callCtx, c, args)
 	switch {
 	case isCode(err, api.CodeTimeout) || ctx.Err() != nil:
-		fmt.Fprintf(env.Stderr, "corral up: %s has not %s in time\n", name, cond)
+		now := "" // where it stands, and so what holds it up
+		if in, err := api.Info.Call(callCtx, c, api.RunRef{ID: id}); err == nil {
+			now = " (now " + upState(in.Run.Info) + ")"
+		}
+		fmt.Fprintf(env.Stderr, "corral up: %s %s in time%s\n", name, notYet(cond), now)
 		return ExitTimeout
 	case err != nil:
 		fmt.Fprintf(env.Stderr, "corral up: %s: %v\n", name, err)

@@ -62,7 +62,7 @@ var verbs = map[string]verb{
 	api.Pause.Name():     {synopsis: "ID", summary: "stop the run where it is (its cgroup frozen, or SIGSTOP); its deadlines wait", args: 1, do: refVerb(api.Pause)},
 	api.Resume.Name():    {synopsis: "ID", summary: "let a paused run go on", args: 1, do: refVerb(api.Resume)},
 	api.Info.Name():      {synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
-	api.Restart.Name(): {synopsis: "ID", summary: "start a service's next attempt now, its restart budget refilled (an ended run: again, as a new run; prints its id)",
+	api.Restart.Name(): {synopsis: "ID", summary: "start a service's next attempt now, its restart budget refilled (an ended run: again, as a new run; one waiting for its dependencies: left waiting; prints its id)",
 		args: 1, do: restartVerb},
 	api.Wait.Name(): {synopsis: "ID [--until STATES|CONDITION] [--timeout DUR]",
 		summary: "block until it ends (exit as corral run), its agent is in a state (waiting,idle), or it meets a condition (started, ready, succeeded, ended)",

@@ -234,20 +234,36 @@ func row(r Run) string {
 		p(agentCell(r.Record)), reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 }
 
-// stateCell is the STATE column: the run's state, a service's readiness for a
-// running one ("ready", "starting", "unready") and its restart count while it waits
-// to restart ("restarting 2/5").
+// stateCell is the STATE column: the run's state, or a service's (ServiceState).
 func stateCell(r runs.Record) string {
-	svc := r.Service
-	switch {
-	case svc == nil:
-		return r.State.String()
-	case r.State == runs.Running && svc.Ready != "":
-		return string(svc.Ready)
-	case r.State == runs.Restarting && svc.MaxRestarts > 0:
-		return fmt.Sprintf("restarting %d/%d", svc.Restarts, svc.MaxRestarts)
+	if s := ServiceState(r.State, r.Service, time.Now()); s != "" {
+		return s
 	}
 	return r.State.String()
+}
+
+// ServiceState is a live service's state as ls and graph say it at now: its
+// readiness while it runs ("ready", "starting", "unready") and, between two attempts,
+// its restarts in its budget and when the next attempt starts ("restarting 2/5 in
+// 4s"); "" for anything else.
+func ServiceState(st runs.State, svc *runs.ServiceInfo, now time.Time) string {
+	switch {
+	case svc == nil:
+		return ""
+	case st == runs.Running && svc.Ready != "":
+		return string(svc.Ready)
+	case st != runs.Restarting:
+		return ""
+	}
+	s := "restarting"
+	if svc.MaxRestarts > 0 {
+		s += fmt.Sprintf(" %d/%d", svc.Restarts, svc.MaxRestarts)
+	}
+	if !svc.NextAt.IsZero() {
+		left := max(svc.NextAt.Sub(now), 0)
+		s += fmt.Sprintf(" in %ds", (left+time.Second-1)/time.Second) // up, as a countdown: 0s only once due
+	}
+	return s
 }
 
 // agentCell is the AGENT column: the agent and, while the run lives, its state with

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"corral/runs"
 	"corral/runs/agentstate"
@@ -165,5 +166,28 @@ func TestBranchCellSaysFinished(t *testing.T) {
 	rec.Finished = &workspace.Finished{Removed: true, Discarded: "1 changed file (a.txt)", BranchDeleted: true}
 	if got := BranchCell(rec); got != "corral/fix +2 −1 (removed, work discarded, branch deleted)" {
 		t.Errorf("discarded: %q", got)
+	}
+}
+
+// A service's STATE says its readiness while it runs and, between attempts, its
+// restarts in its budget and when the next attempt starts, as the UI's list does.
+func TestServiceState(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		st   runs.State
+		svc  *runs.ServiceInfo
+		want string
+	}{
+		{runs.Running, nil, ""},
+		{runs.Running, &runs.ServiceInfo{Ready: runs.ReadyOK}, "ready"},
+		{runs.Running, &runs.ServiceInfo{Policy: runs.RestartAlways}, ""},
+		{runs.Restarting, &runs.ServiceInfo{Restarts: 2, MaxRestarts: 5, NextAt: now.Add(3200 * time.Millisecond)}, "restarting 2/5 in 4s"},
+		{runs.Restarting, &runs.ServiceInfo{Restarts: 1, NextAt: now.Add(-time.Second)}, "restarting in 0s"},
+		{runs.Restarting, &runs.ServiceInfo{Restarts: 1, MaxRestarts: 3}, "restarting 1/3"},
+		{runs.Exited, &runs.ServiceInfo{Ready: runs.ReadyOK}, ""},
+	} {
+		if got := ServiceState(c.st, c.svc, now); got != c.want {
+			t.Errorf("%s %+v: %q, want %q", c.st, c.svc, got, c.want)
+		}
 	}
 }

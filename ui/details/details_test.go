@@ -10,6 +10,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/probe"
 	"corral/runs/workspace"
 	"corral/ui/common"
 	"corral/ui/internal/uitest"
@@ -274,5 +275,26 @@ func TestDeadlineWakesTheClockWhenItBeginsToWarn(t *testing.T) {
 	d.SetNow(uitest.T0.Add(27 * time.Second))
 	if after := d.View(); after == before || ansi.Strip(after) != ansi.Strip(before) {
 		t.Errorf("at 27 s the deadline's colour should turn and nothing else:\n%s\n%s", before, after)
+	}
+}
+
+// A service between attempts is probed by nothing: its probe's line does not say the
+// last attempt's "passing" as if it held now.
+func TestDetailsProbeBetweenAttempts(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(120, 18)
+	info := uitest.LiveRun("r1", "api", false)
+	info.Service = &runs.ServiceInfo{Policy: runs.RestartOnFailure, Attempt: 2, Ready: runs.ReadyOK,
+		ReadyProbe: &runs.ProbeStatus{Kind: "http", Target: "http://127.0.0.1:8080/", State: probe.Passing, Checks: 3}}
+	d.ShowRun(info, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "ready   http http://127.0.0.1:8080/ · passing · 3 checks") {
+		t.Fatalf("a running service's probe:\n%s", v)
+	}
+	info.State, info.PID = runs.Restarting, 0
+	info.Service.Ready = runs.ReadyStarting
+	d.ShowRun(info, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "http://127.0.0.1:8080/ · not probing (last attempt: passing) · 3 checks") {
+		t.Fatalf("a restarting service's probe:\n%s", v)
 	}
 }

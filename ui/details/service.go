@@ -50,7 +50,11 @@ func (d Details) serviceLines() []string {
 // 0:40 ago: connection refused".
 func (d Details) probeLine(p *runs.ProbeStatus) string {
 	st := d.c.Styles
-	s := common.Clean(p.Kind+" "+p.Target) + " · " + p.State.String() + fmt.Sprintf(" · %d checks", p.Checks)
+	state := p.State.String()
+	if d.info.State != runs.Running { // between attempts or ended: nothing is probed now
+		state = "not probing (last attempt: " + state + ")"
+	}
+	s := common.Clean(p.Kind+" "+p.Target) + " · " + state + fmt.Sprintf(" · %d checks", p.Checks)
 	if f := p.LastFailure; f != nil {
 		out := strings.TrimSpace(f.Output)
 		if i := strings.LastIndexByte(out, '\n'); i >= 0 { // the shell's last words say most
