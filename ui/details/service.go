@@ -26,7 +26,7 @@ func (d Details) serviceLines() []string {
 	} else if svc.Restarts > 0 {
 		s += fmt.Sprintf(" · %d restarts", svc.Restarts)
 	}
-	if now, ok := common.ServiceText(d.info, d.now); ok {
+	if now, ok := common.ServiceText(d.info, d.now, &d.cache.Changes); ok {
 		s += " · " + common.ServiceStyle(st, d.info).Render(now)
 	}
 	lines := []string{d.label("service") + s}

@@ -93,8 +93,9 @@ func (l List) status(i runs.Info) (string, common.Style) {
 	case i.Paused:
 		return "frozen", st.Warn
 	}
-	if s, ok := common.ServiceText(i, l.now); ok {
-		return s, common.ServiceStyle(st, i)
+	if s, ok := common.ServiceText(i, l.now, &l.cache.Changes); ok {
+		// The state column says restarting already: "restarting  2/5 in 4s".
+		return strings.TrimPrefix(s, "restarting "), common.ServiceStyle(st, i)
 	}
 	cd, ok := tighter(i.Watchdog, l.now, &l.cache.Changes)
 	if !ok {
