@@ -2,10 +2,6 @@ package runs
 
 import (
 	"encoding/json"
-	"errors"
-	"os"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -106,27 +102,9 @@ func (r *Registry) readKept(name string) (Record, error) {
 // only. (A record is kept as written only under the registry lock, which a writer of
 // another process needs too: its stamp is the file this registry wrote.)
 func (r *Registry) ListCached() ([]Record, error) {
-	names, err := r.runs.names()
-	if err != nil {
-		return nil, err
-	}
-	recs := make([]Record, 0, len(names))
-	for _, name := range names {
-		if !strings.HasSuffix(name, ".json") {
-			continue
-		}
-		rec, err := r.readKept(name)
-		if errors.Is(err, os.ErrNotExist) {
-			continue // removed meanwhile
-		}
-		if err != nil {
-			r.withLock(func() error { r.setAside(name, err); return nil })
-			continue
-		}
-		recs = append(recs, rec)
-	}
-	slices.SortFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
-	return recs, nil
+	return r.listWith(r.readKept, func(name string, err error) {
+		r.withLock(func() error { r.setAside(name, err); return nil })
+	})
 }
 
 // kept is rec as the cache keeps it: decoded from the bytes written, so that nothing

@@ -152,6 +152,12 @@ func readRecord(d *stateDir, name string) (Record, error) {
 
 // list reads every record, oldest first. Corrupt ones found now are set aside.
 func (r *Registry) list() ([]Record, error) {
+	return r.listWith(func(name string) (Record, error) { return readRecord(r.runs, name) }, r.setAside)
+}
+
+// listWith is every record as read gives it, oldest first; one that cannot be read
+// (but for one removed meanwhile) goes to bad, and is not listed.
+func (r *Registry) listWith(read func(name string) (Record, error), bad func(name string, err error)) ([]Record, error) {
 	names, err := r.runs.names()
 	if err != nil {
 		return nil, err
@@ -161,12 +167,12 @@ func (r *Registry) list() ([]Record, error) {
 		if !strings.HasSuffix(name, ".json") {
 			continue
 		}
-		rec, err := readRecord(r.runs, name)
+		rec, err := read(name)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // removed meanwhile
 		}
 		if err != nil {
-			r.setAside(name, err)
+			bad(name, err)
 			continue
 		}
 		recs = append(recs, rec)

@@ -427,14 +427,5 @@ func reconcile(ctx context.Context, c Core, _ struct{}) ([]runs.Decision, error)
 // report of a run that ended.
 func waitCondition(ctx context.Context, c Core, id string, cond runs.Condition) (WaitReply, error) {
 	info, reached, err := c.WaitCondition(ctx, id, cond)
-	if err != nil {
-		return WaitReply{}, err
-	}
-	rep := WaitReply{Run: info, Reached: reached}
-	if info.Ended() {
-		esc, _ := c.Escapees(id)
-		tail, _ := c.Tail(id)
-		rep.Report = runs.NewReport(info, esc, tail)
-	}
-	return rep, nil
+	return waitReply(c, id, info, reached, err)
 }

@@ -203,6 +203,12 @@ func submit(ctx context.Context, c Core, a TextArgs) (SubmitReply, error) {
 // ends first (Reached false, with its report).
 func waitAgent(ctx context.Context, c Core, id string, a WaitArgs) (WaitReply, error) {
 	info, reached, err := c.WaitAgent(ctx, id, a.Until)
+	return waitReply(c, id, info, reached, err)
+}
+
+// waitReply is the answer of a wait that returned the run as info: whether it
+// reached what was waited for, and the report of a run that ended first.
+func waitReply(c Core, id string, info runs.Info, reached bool, err error) (WaitReply, error) {
 	if err != nil {
 		return WaitReply{}, err
 	}
