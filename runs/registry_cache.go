@@ -2,6 +2,8 @@ package runs
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
 	"sync"
 	"time"
 )
@@ -77,12 +79,27 @@ func (r *Registry) keep(name string, rec Record) {
 	r.cache.put(name, rec, st)
 }
 
+// setAsideIfCorrupt sets the record file name aside if it is corrupt or too large when
+// read again (the caller holds the registry lock): ListCached reads without the lock,
+// so what it could not read may have been replaced since by a good record, or have
+// failed for a reason of the moment (out of descriptors, an I/O error), which is no
+// reason to take a run's record from its owner and from every reconcile.
+func (r *Registry) setAsideIfCorrupt(name string) {
+	_, err := readRecord(r.runs, name)
+	if errors.Is(err, ErrCorruptRecord) || errors.Is(err, ErrTooLarge) {
+		r.setAside(name, err)
+	}
+}
+
 // readKept is the record in file name: as kept when the file has not changed since,
 // else read (and kept). Only for a caller that replaces what it is given whole or
 // reads it: its slices are the cache's.
 func (r *Registry) readKept(name string) (Record, error) {
 	st, err := r.runs.stamp(name)
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			r.cache.forget(name) // removed, by this process or another: nothing to keep
+		}
 		return Record{}, err
 	}
 	if rec, ok := r.cache.get(name, st); ok {
@@ -102,8 +119,8 @@ func (r *Registry) readKept(name string) (Record, error) {
 // only. (A record is kept as written only under the registry lock, which a writer of
 // another process needs too: its stamp is the file this registry wrote.)
 func (r *Registry) ListCached() ([]Record, error) {
-	return r.listWith(r.readKept, func(name string, err error) {
-		r.withLock(func() error { r.setAside(name, err); return nil })
+	return r.listWith(r.readKept, func(name string, _ error) {
+		r.withLock(func() error { r.setAsideIfCorrupt(name); return nil })
 	})
 }
 

@@ -129,6 +129,16 @@ func (r *Registry) flushGroup(g *groupWrites) {
 		})
 	}
 	wg.Wait()
+	var failed map[string]error // by file name: its newest write did not land
+	defer func() {
+		// Every section that wrote a record whose newest write failed is failed with
+		// it: an earlier write superseded in the group landed no more than it did.
+		for _, w := range g.writes {
+			if err, ok := failed[w.name]; ok && w.section.err == nil {
+				w.section.err = err
+			}
+		}
+	}()
 	for i, w := range g.writes {
 		err := errs[i]
 		if g.latest[w.name] != w {
@@ -141,9 +151,10 @@ func (r *Registry) flushGroup(g *groupWrites) {
 		if err != nil {
 			r.runs.remove(w.tmp)
 			r.cache.forget(w.name)
-			if w.section.err == nil {
-				w.section.err = fmt.Errorf("registry write %s: %w", w.rec.RunID, err)
+			if failed == nil {
+				failed = map[string]error{}
 			}
+			failed[w.name] = fmt.Errorf("registry write %s: %w", w.rec.RunID, err)
 			continue
 		}
 		r.keep(w.name, w.rec)

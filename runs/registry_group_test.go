@@ -3,6 +3,8 @@ package runs
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -118,4 +120,67 @@ func TestHeldRecordsShowWhatIsBeingWritten(t *testing.T) {
 		}
 	}
 	t.Fatalf("run %s not in the held records", id)
+}
+
+// Two sections of one group write one record and the newest write cannot land: both
+// are failed, not only the one whose write was newest, since neither is on disk.
+func TestGroupFailsEverySectionOfAFailedRecord(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	if err := reg.grouped(func() error { return reg.createIn(Record{RunID: "r001", Name: "orig", State: Running}) }); err != nil {
+		t.Fatal(err)
+	}
+	a := &groupSection{done: make(chan struct{}), fn: func() error {
+		return reg.updateIn(true, "r001", 1, func(r *Record) { r.Name = "a" })
+	}}
+	b := &groupSection{done: make(chan struct{}), fn: func() error {
+		if err := reg.updateIn(true, "r001", 1, func(r *Record) { r.Name = "b" }); err != nil {
+			return err
+		}
+		reg.runs.remove(reg.group.latest["r001.json"].tmp) // its fsync fails: it cannot land
+		return nil
+	}}
+	reg.mu.Lock()
+	reg.runGroup([]*groupSection{a, b})
+	reg.mu.Unlock()
+	rec, err := reg.record("r001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.err == nil || a.err == nil {
+		t.Fatalf("sections told: a %v, b %v; the record on disk is %q", a.err, b.err, rec.Name)
+	}
+	if rec.Name != "orig" {
+		t.Fatalf("the record is %q, want the one before the group", rec.Name)
+	}
+}
+
+// What ListCached cannot read is set aside only if it is corrupt when read again under
+// the lock: a good record is never moved to corrupt/ for a failure of the moment.
+func TestListCachedSetsAsideOnlyTheCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	if err := reg.grouped(func() error { return reg.createIn(Record{RunID: "r001", Name: "good", State: Running}) }); err != nil {
+		t.Fatal(err)
+	}
+	// A read that fails for no fault of the content (here EISDIR; out of descriptors
+	// or an I/O error in life) sets nothing aside.
+	if err := os.Mkdir(filepath.Join(dir, "runs", "r003.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := reg.ListCached(); err != nil || len(recs) != 1 || recs[0].Name != "good" {
+		t.Fatalf("with an unreadable entry: %+v, %v", recs, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs", "r003.json")); err != nil {
+		t.Fatalf("what could not be read for no fault of its content was moved: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "runs", "r002.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := reg.ListCached()
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("with a corrupt record: %+v, %v", recs, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs", "r002.json")); !os.IsNotExist(err) {
+		t.Fatalf("the corrupt record was not set aside: %v", err)
+	}
 }
