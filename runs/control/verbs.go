@@ -428,15 +428,21 @@ type waitJSON struct {
 	agentFields
 }
 
+// printWaited prints a wait --until's answer as JSON: the run's report too when it
+// ended without getting there.
+func printWaited(w api.WaitReply, env Env) {
+	j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State, agentFields: agentOf(w.Run)}
+	if !w.Reached {
+		j.Report = &w.Report
+	}
+	printJSON(env.Stdout, j)
+}
+
 // waitedAgent reports wait --until: 0 when the state was reached, 1 when the run
 // ended first.
 func waitedAgent(w api.WaitReply, o *opts, env Env) int {
 	if o.json {
-		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State, agentFields: agentOf(w.Run)}
-		if !w.Reached {
-			j.Report = &w.Report
-		}
-		printJSON(env.Stdout, j)
+		printWaited(w, env)
 	}
 	if !w.Reached {
 		fmt.Fprintf(env.Stderr, "corral wait: ended before its agent got there: %s\n", runs.Summary(w.Run))
@@ -453,11 +459,7 @@ func waitedAgent(w api.WaitReply, o *opts, env Env) int {
 // ended without (it never can).
 func waitedCondition(w api.WaitReply, cond runs.Condition, o *opts, env Env) int {
 	if o.json {
-		j := waitJSON{ID: w.Run.ID, Reached: w.Reached, State: w.Run.State, agentFields: agentOf(w.Run)}
-		if !w.Reached {
-			j.Report = &w.Report
-		}
-		printJSON(env.Stdout, j)
+		printWaited(w, env)
 	}
 	if !w.Reached {
 		fmt.Fprintf(env.Stderr, "corral wait: %s can never meet %q: %s\n", w.Run.Name, cond, runs.Summary(w.Run))
