@@ -2,9 +2,10 @@ package demo
 
 import (
 	"bufio"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -36,20 +37,16 @@ func openCast(path string) (*os.File, error) {
 	return f, nil
 }
 
-// CastSize reads the terminal size from an asciicast v2 header.
+// CastSize reads the terminal size from an asciicast header (version 2 or 3).
 func CastSize(path string) (cols, rows int, err error) {
 	f, err := openCast(path)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer f.Close()
-	line, err := bufio.NewReader(io.LimitReader(f, castHeaderCap)).ReadBytes('\n')
-	if err != nil && len(line) == 0 {
-		return 0, 0, fmt.Errorf("%s: empty recording", path)
-	}
-	var h struct{ Version, Width, Height int }
-	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
-		return 0, 0, fmt.Errorf("%s: not an asciicast v2 recording", path)
+	h, err := castplay.ReadHeader(bufio.NewReader(f), castHeaderCap)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	return h.Width, h.Height, nil
 }
@@ -223,18 +220,13 @@ func (p *player) showProgress(now time.Time) {
 	p.out.WriteString("\x1b]2;" + t + "\x07")
 }
 
-// parseCastSize reads a resize event's "COLSxROWS".
+// parseCastSize reads a resize event's "COLSxROWS" as a terminal size.
 func parseCastSize(s string) (cols, rows uint16, ok bool) {
-	c, r, found := strings.Cut(s, "x")
-	if !found {
+	c, r, ok := castplay.ParseSize(s)
+	if !ok || c > math.MaxUint16 || r > math.MaxUint16 {
 		return 0, 0, false
 	}
-	ci, err1 := strconv.ParseUint(c, 10, 16)
-	ri, err2 := strconv.ParseUint(r, 10, 16)
-	if err1 != nil || err2 != nil || ci == 0 || ri == 0 {
-		return 0, 0, false
-	}
-	return uint16(ci), uint16(ri), true
+	return uint16(c), uint16(r), true
 }
 
 // PlayedCast is the recording a run of the player (Child("cast-play", FILE, SPEED))

@@ -1,5 +1,5 @@
 // Package castplay is what corral replay knows about a recording: where each event of
-// an asciicast v2 file is and when it happens (Index), where playback is and where a
+// an asciicast file (version 2 or 3) is and when it happens (Index), where playback is and where a
 // seek lands (Position), and the keys of the player (keys.go). It imports nothing of
 // Corral's: the player (demo's cast-play child) and the UI, which sends it the keys,
 // both use it.
@@ -25,9 +25,6 @@ const (
 	LineCap   = 4 << 20
 )
 
-// ErrNotCast: the file is not an asciicast v2 recording.
-var ErrNotCast = errors.New("not an asciicast v2 recording")
-
 // Event is one event of a recording: its time, and where its line is in the file.
 type Event struct {
 	At       time.Duration
@@ -51,55 +48,34 @@ func (ix *Index) Total() time.Duration {
 }
 
 // Load reads a recording's header and indexes its events. Lines that do not parse
-// are skipped, as the player always did; a time going backwards is taken as the
-// previous one, so the events stay in order.
+// (and version 3's comments) are skipped, as the player always did; a time going
+// backwards is taken as the previous one, so the events stay in order.
 func Load(r io.Reader) (*Index, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, err := readLine(br, HeaderCap)
-	if err != nil && len(head) == 0 {
-		return nil, fmt.Errorf("empty recording: %w", ErrNotCast)
-	}
-	var h struct{ Version, Width, Height int }
-	if json.Unmarshal(head, &h) != nil || h.Version != 2 || h.Width <= 0 || h.Height <= 0 {
-		return nil, ErrNotCast
+	h, err := ReadHeader(br, HeaderCap)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
 	}
 	ix := &Index{Cols: h.Width, Rows: h.Height}
-	off := int64(len(head)) + 1
-	for {
-		line, err := readLine(br, LineCap)
+	off := int64(len(h.Line)) + 1
+	for err == nil {
+		var line []byte
+		line, err = ReadLine(br, LineCap)
 		if len(line) > 0 {
 			if at, ok := eventTime(line); ok {
+				if h.Intervals() {
+					at += ix.Total()
+				}
 				at = max(at, ix.Total())
 				ix.Events = append(ix.Events, Event{At: at, Off: off, Len: int64(len(line))})
 			}
 		}
 		off += int64(len(line)) + 1
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return ix, nil
-			}
-			return ix, err
-		}
 	}
-}
-
-// readLine reads one line without its newline; a line over limit is an error.
-func readLine(br *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	for {
-		part, err := br.ReadSlice('\n')
-		line = append(line, part...)
-		if len(line) > limit {
-			return nil, fmt.Errorf("a line over %d bytes: %w", limit, ErrNotCast)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-		}
-		return line, err
+	if errors.Is(err, io.EOF) {
+		return ix, nil
 	}
+	return ix, err
 }
 
 // eventTime reads the time of an event line, [seconds, "o"|"r"|…, data], from its
@@ -146,7 +122,7 @@ func (ix *Index) Read(f io.ReaderAt, from, to int, fn func(kind, data string)) e
 	br := bufio.NewReaderSize(io.NewSectionReader(f, start, end-start+1), 64<<10)
 	off := start
 	for i := from; i < to; {
-		line, err := readLine(br, LineCap)
+		line, err := ReadLine(br, LineCap)
 		at := off
 		off += int64(len(line)) + 1
 		if at == ix.Events[i].Off { // a line that was not indexed is not an event

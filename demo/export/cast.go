@@ -11,10 +11,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
+	"corral/demo/castplay"
 	"corral/ptyhost/screen"
 )
 
@@ -23,7 +22,7 @@ const lineCap = 4 << 20
 
 // ErrNotCast: the file is not an asciicast recording (version 2, or asciinema 3's
 // version 3).
-var ErrNotCast = errors.New("not an asciicast recording (version 2 or 3)")
+var ErrNotCast = castplay.ErrNotCast
 
 // LineError is a line of a recording that is not an event: what came before it is
 // exported.
@@ -72,73 +71,12 @@ func LargestSize(r io.Reader) (cols, rows int, err error) {
 // maxIdle bounds a header's idle_time_limit taken as a duration.
 const maxIdle = 100 * 365 * 24 * time.Hour
 
-// header is what an export reads of an asciicast's header: version 2's size, or
-// version 3's (in "term"), and the pause limit the recording asks of its players.
-type header struct {
-	Version       int
-	Width, Height int
-	IdleTimeLimit float64 `json:"idle_time_limit"`
-	Term          struct{ Cols, Rows int }
-	line          []byte // as read
-}
-
-// readHeader reads a recording's first line, its header; err is io.EOF when the
-// header is the whole file.
-func readHeader(br *bufio.Reader) (header, error) {
-	line, err := readLine(br)
-	h, herr := parseHeader(line)
-	h.line = line
-	switch {
-	case herr == nil:
-		return h, err
-	case err != nil && !errors.Is(err, io.EOF):
-		return h, err
-	case len(line) == 0 && errors.Is(err, io.EOF):
-		// A run's recording just started: its header is still in the writer's buffer.
-		return h, fmt.Errorf("%w: the file is empty", ErrNotCast)
-	}
-	return h, herr
-}
-
-// parseHeader reads the first line of an asciicast of version 2 or 3.
-func parseHeader(line []byte) (header, error) {
-	line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a byte order mark some editors add
-	var h header
-	if len(line) == 0 || json.Unmarshal(line, &h) != nil {
-		return h, ErrNotCast
-	}
-	if h.Version == 3 {
-		h.Width, h.Height = h.Term.Cols, h.Term.Rows
-	}
-	switch {
-	case h.Version == 0:
-		return h, ErrNotCast
-	case h.Version != 2 && h.Version != 3:
-		return h, fmt.Errorf("%w: its header says version %d", ErrNotCast, h.Version)
-	case h.Width <= 0 || h.Height <= 0:
-		return h, fmt.Errorf("%w: its header has no terminal size", ErrNotCast)
-	}
-	return h, nil
-}
+// readHeader reads a recording's header; err is io.EOF when the header is the whole
+// file.
+func readHeader(br *bufio.Reader) (castplay.Header, error) { return castplay.ReadHeader(br, lineCap) }
 
 // readLine reads one line without its newline; a line over lineCap is an error.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		part, err := br.ReadSlice('\n')
-		line = append(line, part...)
-		if len(line) > lineCap {
-			return nil, fmt.Errorf("a line over %d bytes", lineCap)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-		}
-		return line, err
-	}
-}
+func readLine(br *bufio.Reader) ([]byte, error) { return castplay.ReadLine(br, lineCap) }
 
 // parseEvent reads an event line: [seconds, "o"|"r"|…, "data"].
 func parseEvent(line []byte) (at time.Duration, kind, data string, err error) {
@@ -159,13 +97,8 @@ func parseEvent(line []byte) (at time.Duration, kind, data string, err error) {
 	return time.Duration(sec * float64(time.Second)), kind, data, nil
 }
 
-// parseSize reads a resize event's "COLSxROWS".
+// parseSize reads a resize event's "COLSxROWS", at most a screen's largest size.
 func parseSize(s string) (cols, rows int, ok bool) {
-	c, r, found := strings.Cut(s, "x")
-	ci, err1 := strconv.Atoi(c)
-	ri, err2 := strconv.Atoi(r)
-	if !found || err1 != nil || err2 != nil || ci <= 0 || ri <= 0 {
-		return 0, 0, false
-	}
-	return min(ci, screen.MaxCols), min(ri, screen.MaxRows), true
+	c, r, ok := castplay.ParseSize(s)
+	return min(c, screen.MaxCols), min(r, screen.MaxRows), ok
 }

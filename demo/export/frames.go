@@ -76,7 +76,7 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 	if err != nil && !errors.Is(err, io.EOF) {
 		return Played{}, err
 	}
-	head := h.line
+	head := h.Line
 	cols, rows := t.Cols, t.Rows
 	if cols <= 0 {
 		cols = h.Width
@@ -112,7 +112,7 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 			p.done.Stopped = &LineError{Line: lineNo, Err: err}
 			break
 		}
-		if trimmed := bytes.TrimSpace(line); len(trimmed) == 0 || h.Version == 3 && trimmed[0] == '#' {
+		if trimmed := bytes.TrimSpace(line); len(trimmed) == 0 || h.Intervals() && trimmed[0] == '#' {
 			continue // a blank line; a comment of version 3
 		}
 		at, kind, data, perr := parseEvent(line)
@@ -120,7 +120,7 @@ func Play(r io.Reader, t Timing, sink Sink, progress func(read int64)) (Played, 
 			p.done.Stopped = &LineError{Line: lineNo, Err: perr, Cut: errors.Is(err, io.EOF)}
 			break
 		}
-		if h.Version == 3 {
+		if h.Intervals() {
 			at += last // version 3's time is the interval since the event before
 		}
 		at = max(at, last) // a time going backwards is taken as the one before
