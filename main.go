@@ -1227,7 +1227,7 @@ func listLocal(stateDir string, all bool) (listing.Doc, error) {
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
 	if c, derr := client.Dial(dir); derr == nil { // a run waiting on dependencies has no record yet
 		if l, lerr := api.List.Call(context.Background(), c, struct{}{}); lerr == nil {
-			rs = append(rs, listing.Waiting(l.Runs)...)
+			rs = append(rs, listing.Waiting(l.Runs, rs)...)
 		}
 		c.Close()
 	}

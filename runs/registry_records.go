@@ -77,6 +77,12 @@ type Record struct {
 	Finished *workspace.Finished `json:"finished,omitempty"`
 	// Service is a service's attempts, budget and readiness (Info.Service).
 	Service *ServiceInfo `json:"service,omitempty"`
+	// WaitingFor are the dependencies a run waiting for them (state starting, no
+	// process) does not have yet; the record exists from the wait's start, so a
+	// server after this one takes the wait over (takeback.go). DependencyErr is why
+	// it ended with dependency-failed or dependency-lost (Info's fields of those names).
+	WaitingFor    []Dependency `json:"waiting_for,omitempty"`
+	DependencyErr string       `json:"dependency_error,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to
