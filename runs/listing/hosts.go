@@ -25,9 +25,9 @@ func (r *Run) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	var more struct {
-		OwnerAlive bool              `json:"owner_alive"`
-		CPUMS      *int64            `json:"cpu_ms"`
-		Memory     *int64            `json:"memory_bytes"`
+		OwnerAlive bool   `json:"owner_alive"`
+		CPUMS      *int64 `json:"cpu_ms"`
+		Memory     *int64 `json:"memory_bytes"`
 		LeaseNote  string `json:"lease_note"`
 	}
 	if err := json.Unmarshal(b, &more); err != nil {
