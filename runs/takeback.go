@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -249,4 +250,31 @@ func idleWhat(rec Record) string {
 		return "restarting"
 	}
 	return "waiting for " + waitingText(rec.WaitingFor)
+}
+
+// Pending reports whether state dir dir holds a run without a process (waiting for
+// its dependencies, between two attempts) that the server of the keeper with pid
+// keeper left: the keeper starts a next server for it, as for a run it keeps, so
+// that its wait or its backoff goes on. Only the records are read.
+func Pending(dir string, keeper int) bool {
+	root, err := openStateRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer root.close()
+	d, err := root.sub("runs")
+	if err != nil {
+		return false
+	}
+	defer d.close()
+	names, _ := d.names()
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		if rec, err := readRecord(d, name); err == nil && processless(rec) && rec.Keeper != nil && rec.Keeper.PID == keeper {
+			return true
+		}
+	}
+	return false
 }
