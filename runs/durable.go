@@ -298,7 +298,7 @@ func (r *run) recordLocked() Record {
 		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
 	rec.Finished, rec.Service = i.Finished, i.Service
-	rec.WaitingFor, rec.DependencyErr = i.WaitingFor, i.DependencyErr
+	rec.WaitingFor, rec.DependencyErr, rec.StaleDeps = i.WaitingFor, i.DependencyErr, r.stale
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy
 	}

@@ -83,6 +83,9 @@ type Record struct {
 	// it ended with dependency-failed or dependency-lost (Info's fields of those names).
 	WaitingFor    []Dependency `json:"waiting_for,omitempty"`
 	DependencyErr string       `json:"dependency_error,omitempty"`
+	// StaleDeps are, for a run spawned again because a dependency was lost, the
+	// dependency runs by name its wait does not take (it waits for new ones).
+	StaleDeps map[string]string `json:"stale_deps,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

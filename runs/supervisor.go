@@ -233,6 +233,9 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
 	if len(spec.DependsOn) > 0 { // it starts when its dependencies let it (depends_wait.go)
+		r.mu.Lock()
+		r.stale = rs.lost // in its record: a server that takes its wait over skips them too
+		r.mu.Unlock()
 		var shown []Dependency
 		done, err := r.depStep(rs.lost, &shown)
 		if !done { // already waiting when Spawn returns, as its row says

@@ -133,8 +133,8 @@ func (s *Supervisor) takeUp(rec Record) Decision {
 	shown := r.info.WaitingFor // as its record says: written again only when it changes
 	r.mu.Unlock()
 	d.Detail = "taken back waiting for " + waitingText(shown)
-	if done, _ := r.depStep(nil, &shown); !done {
-		go r.awaitDeps(nil, shown)
+	if done, _ := r.depStep(r.stale, &shown); !done {
+		go r.awaitDeps(r.stale, shown)
 	}
 	return d
 }
@@ -152,7 +152,7 @@ func (s *Supervisor) idleRun(rec Record) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
-		again: make(chan struct{}, 1), epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared}
+		again: make(chan struct{}, 1), epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, stale: rec.StaleDeps}
 	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: rec.State,
 		Cols: rec.Spec.Cols, Rows: rec.Spec.Rows, CreatedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
