@@ -111,9 +111,9 @@ type run struct {
 	restartNow bool
 	// stale are the dependency runs, by name, a run spawned again after a loss must
 	// not take (depends_wait.go); set before its wait, never changed.
-	stale map[string]string
-	probes     []*probe.Monitor
-	logProbe   atomic.Pointer[probe.LogMatcher]
+	stale    map[string]string
+	probes   []*probe.Monitor
+	logProbe atomic.Pointer[probe.LogMatcher]
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
