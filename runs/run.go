@@ -109,11 +109,12 @@ type run struct {
 	// attempt (under mu) and its log probe's matcher, fed by the reader.
 	backoff    watchdog.Timer
 	restartNow bool
+	probes     []*probe.Monitor
+	logProbe   atomic.Pointer[probe.LogMatcher]
+
 	// stale are the dependency runs, by name, a run spawned again after a loss must
 	// not take (depends_wait.go); set before its wait, never changed.
-	stale    map[string]string
-	probes   []*probe.Monitor
-	logProbe atomic.Pointer[probe.LogMatcher]
+	stale map[string]string
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes
