@@ -88,8 +88,9 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	}
 	// Then those left without a process (waiting for their dependencies, between two
 	// attempts), whose waits must find the ended ones.
+	start = time.Now()
 	if n := sup.TakeBack(); n > 0 {
-		logger.Info("runs without a process taken back", "runs", n)
+		logger.Info("runs without a process taken back", "runs", n, "took", time.Since(start).Round(time.Microsecond))
 	}
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
