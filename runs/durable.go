@@ -299,6 +299,9 @@ func (r *run) recordLocked() Record {
 	}
 	rec.Finished, rec.Service = i.Finished, i.Service
 	rec.WaitingFor, rec.DependencyErr, rec.StaleDeps = i.WaitingFor, i.DependencyErr, r.stale
+	if rec.PID == 0 {
+		rec.BootID = thisBoot()
+	}
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy
 	}

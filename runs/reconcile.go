@@ -191,7 +191,7 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 		// its status, to its next server.
 		d.Decision, d.Detail, d.Keeper = VerdictLeftAlone, kept, rec.Keeper.PID
 		return d, false
-	case processless(*rec):
+	case takeable(*rec):
 		// Waiting for its dependencies, or between two attempts: nothing of it runs,
 		// and its record is all it is. The state dir's server goes on with it
 		// (takeback.go); anyone else leaves it to that server.
@@ -467,7 +467,7 @@ func (s *Supervisor) close(t tx, rec *Record, reason Reason, detail string) {
 // takeOver acts on a stolen record: adopt it, or terminate it and close the record.
 func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
-	if processless(rec) { // stolen by a server (decide): it goes on with it
+	if takeable(rec) { // stolen by a server (decide): it goes on with it
 		return s.takeUp(rec)
 	}
 	if rec.Adopted && s.adopt(rec) {

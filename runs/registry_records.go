@@ -86,6 +86,10 @@ type Record struct {
 	// StaleDeps are, for a run spawned again because a dependency was lost, the
 	// dependency runs by name its wait does not take (it waits for new ones).
 	StaleDeps map[string]string `json:"stale_deps,omitempty"`
+	// BootID is the boot a record without a process was written in (a run waiting or
+	// between attempts): a server takes such a run over only within that boot. After
+	// a reboot it is closed lost like every run (corral restore starts it again).
+	BootID string `json:"boot_id,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

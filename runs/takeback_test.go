@@ -162,3 +162,41 @@ func TestIdleRecordFieldsCompat(t *testing.T) {
 		t.Fatalf("corrupt record: listed %d, warnings %q, %v", len(recs), reg.Warnings(), err)
 	}
 }
+
+// A run without a process recorded during another boot is not taken over: the
+// reboot ended what it waited for as it ended every run, and it is closed lost like
+// them (corral restore starts it again); one of this boot is.
+func TestIdleRecordOfAnotherBootClosedLost(t *testing.T) {
+	dir := t.TempDir()
+	reg := openReg(t, dir)
+	plant := func(id, boot string) {
+		rec := Record{RunID: id, Name: id, Backend: KindPipe, Spec: dependent(id, Dependency{Name: "db", Condition: CondStarted}),
+			State: Starting, WaitingFor: []Dependency{{Name: "db", Condition: CondStarted}}, OwnerInstanceID: "idead",
+			LeaseEpoch: 1, CreatedAt: time.Now(), BootID: boot}
+		b, _ := json.Marshal(rec)
+		if err := os.WriteFile(reg.recordPath(id), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant("r0000000000a1", "another-boot")
+	plant("r0000000000a2", thisBoot())
+	srv := regSup(t, reg, WithTakeBack())
+	if n := srv.TakeBack(); n != 1 {
+		t.Fatalf("took back %d, want 1 (this boot's)", n)
+	}
+	waitsFor(t, srv, "r0000000000a2", "db")
+	ds, err := srv.Reconcile(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.ID == "r0000000000a1" && d.Decision != VerdictLost {
+			t.Fatalf("another boot's waiting run: %s (%s), want lost", d.Decision, d.Detail)
+		}
+	}
+	if rec, _ := reg.record("r0000000000a1"); rec.State != Exited || rec.Reason != Lost {
+		t.Fatalf("its record: %s %s", rec.State, rec.Reason)
+	}
+	srv.Cancel("r0000000000a2")
+	waitEnd(t, srv, "r0000000000a2")
+}
