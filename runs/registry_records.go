@@ -88,7 +88,7 @@ type Record struct {
 	StaleDeps map[string]string `json:"stale_deps,omitempty"`
 	// BootID is the boot a record without a process was written in (a run waiting or
 	// between attempts): a server takes such a run over only within that boot. After
-	// a reboot it is closed lost like every run (corral restore starts it again).
+	// a reboot it is closed lost like every run.
 	BootID string `json:"boot_id,omitempty"`
 }
 

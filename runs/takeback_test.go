@@ -165,7 +165,7 @@ func TestIdleRecordFieldsCompat(t *testing.T) {
 
 // A run without a process recorded during another boot is not taken over: the
 // reboot ended what it waited for as it ended every run, and it is closed lost like
-// them (corral restore starts it again); one of this boot is.
+// them; one of this boot is.
 func TestIdleRecordOfAnotherBootClosedLost(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
