@@ -1225,9 +1225,9 @@ func listLocal(stateDir string, all bool) (listing.Doc, error) {
 		warn((&client.KeeperDown{Status: st}).Error())
 	}
 	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
-	if c, derr := client.Dial(dir); derr == nil { // a run waiting on dependencies has no record yet
+	if c, derr := client.Dial(dir); derr == nil { // a server older than waiting runs' records keeps them in memory only
 		if l, lerr := api.List.Call(context.Background(), c, struct{}{}); lerr == nil {
-			rs = append(rs, listing.Waiting(l.Runs)...)
+			rs = append(rs, listing.Waiting(l.Runs, rs)...)
 		}
 		c.Close()
 	}

@@ -40,6 +40,11 @@ func (r *run) awaitDeps(stale map[string]string, shown []Dependency) {
 // error returned), or ends it, and returns true; or publishes what it waits for, when
 // that changed, and returns false.
 func (r *run) depStep(stale map[string]string, shown *[]Dependency) (bool, error) {
+	if r.sup.detached.Load() {
+		// Its runs are the next server's: so is this wait, which its record keeps
+		// (takeback.go). Nothing of it is started, ended or written here.
+		return true, nil
+	}
 	waiting, met, failed := r.sup.depsOf(r.spec.DependsOn, stale)
 	switch {
 	case failed != "":
@@ -51,8 +56,41 @@ func (r *run) depStep(stale map[string]string, shown *[]Dependency) (bool, error
 	if !slices.Equal(waiting, *shown) {
 		*shown = waiting
 		r.change(EventWaiting, waitingText(waiting), func(i *Info) { i.WaitingFor = slices.Clone(waiting) })
+		r.saveWaiting()
 	}
 	return false, nil
+}
+
+// saveWaiting writes the record of a run waiting for its dependencies: made as its
+// wait begins, rewritten when what it waits for changes, so that a server after this
+// one (a crash, an upgrade) takes the wait over (takeback.go). Only the wait's own
+// goroutine writes while the run waits (Spawn's first look, then awaitDeps; a cancel
+// only cancels its context, and the end is written by the same goroutine after), so
+// this write waits for the registry lock in the open and has landed before the run
+// starts: the start's record is written over it, never under it.
+func (r *run) saveWaiting() {
+	reg := r.sup.reg
+	if reg == nil {
+		return
+	}
+	r.mu.Lock()
+	if r.unrecorded || r.info.State != Starting || r.ctx.Err() != nil {
+		r.mu.Unlock()
+		return
+	}
+	rec, epoch := r.recordLocked(), r.epoch
+	r.mu.Unlock()
+	if err := r.putRecord(rec, epoch, true); err != nil {
+		reg.emit("registry-error", "run_id", r.id, "err", err.Error())
+		return
+	}
+	r.mu.Lock()
+	if r.epoch == 0 {
+		r.epoch = 1
+		r.info.LeaseOwner, r.info.LeaseEpoch = reg.Instance(), 1
+		r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
+	}
+	r.mu.Unlock()
 }
 
 // waitingText is the list row's "db, migrate" of what a run waits for.
@@ -69,6 +107,9 @@ func waitingText(deps []Dependency) string {
 func (r *run) startAfterDeps(met map[string]string) error {
 	r.change(EventWaiting, "", func(i *Info) { i.WaitingFor = nil })
 	if r.sup.isClosed() {
+		if r.sup.detached.Load() { // handed over (Detach sets it first): the next server's to start
+			return nil
+		}
 		r.stop(SupervisorShutdown)
 	}
 	var attempts map[string]int

@@ -267,7 +267,7 @@ func (r *run) commitCgroup() error {
 		return fmt.Errorf("%w: %w", ErrRegistry, err)
 	}
 	r.mu.Lock()
-	r.epoch = 1
+	r.epoch = max(r.epoch, 1) // a run taken over from a server before keeps its stolen epoch
 	r.mu.Unlock()
 	return nil
 }
@@ -275,8 +275,10 @@ func (r *run) commitCgroup() error {
 // committedLocked notes that commitRunning stored the record.
 func (r *run) committedLocked() {
 	if reg := r.sup.reg; reg != nil {
-		r.epoch, r.committed = 1, Running
-		r.info.LeaseOwner, r.info.LeaseEpoch = reg.Instance(), 1
+		// A service's later attempt, or a waiting run, taken over from a server
+		// before keeps the epoch it was stolen with: its record is fenced by it.
+		r.epoch, r.committed = max(r.epoch, 1), Running
+		r.info.LeaseOwner, r.info.LeaseEpoch = reg.Instance(), r.epoch
 		r.info.LeaseExpiresAt = reg.now().Add(r.sup.cfg.LeaseExpiry)
 	}
 }
@@ -296,6 +298,10 @@ func (r *run) recordLocked() Record {
 		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
 	rec.Finished, rec.Service = i.Finished, i.Service
+	rec.WaitingFor, rec.DependencyErr, rec.StaleDeps = i.WaitingFor, i.DependencyErr, r.stale
+	if rec.PID == 0 {
+		rec.BootID = thisBoot()
+	}
 	if !i.Adopted { // an adopted run was never handed to the keeper
 		rec.Keeper = r.sup.keptBy
 	}

@@ -108,6 +108,9 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 	}
 	wg.Wait()
 	decisions = append(decisions, taken...)
+	if s.takeBack { // a waiting run learns that a dependency it waits for was lost
+		s.listClosed(decisions)
+	}
 	if err != nil {
 		return decisions, fmt.Errorf("reconcile: %w", err)
 	}
@@ -188,6 +191,19 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 		// its status, to its next server.
 		d.Decision, d.Detail, d.Keeper = VerdictLeftAlone, kept, rec.Keeper.PID
 		return d, false
+	case takeable(*rec):
+		// Waiting for its dependencies, or between two attempts: nothing of it runs,
+		// and its record is all it is. The state dir's server goes on with it
+		// (takeback.go); anyone else leaves it to that server.
+		if !s.takeBack {
+			d.Decision, d.Detail = VerdictLeftAlone, fmt.Sprintf("%s with no process: the state dir's server takes it over", idleWhat(*rec))
+			return d, false
+		}
+		if err := s.stealIdle(t, rec); err != nil {
+			d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
+			return d, false
+		}
+		return d, true
 	case !alive:
 		d.Decision, d.Reason, d.Detail = VerdictLost, Lost, why
 		s.close(t, rec, Lost, why)
@@ -451,6 +467,9 @@ func (s *Supervisor) close(t tx, rec *Record, reason Reason, detail string) {
 // takeOver acts on a stolen record: adopt it, or terminate it and close the record.
 func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
 	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
+	if takeable(rec) { // stolen by a server (decide): it goes on with it
+		return s.takeUp(rec)
+	}
 	if rec.Adopted && s.adopt(rec) {
 		d.Decision, d.Detail = VerdictAdopted, "owner dead, lease expired: now observed by this instance"
 		return d

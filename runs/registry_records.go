@@ -77,6 +77,19 @@ type Record struct {
 	Finished *workspace.Finished `json:"finished,omitempty"`
 	// Service is a service's attempts, budget and readiness (Info.Service).
 	Service *ServiceInfo `json:"service,omitempty"`
+	// WaitingFor are the dependencies a run waiting for them (state starting, no
+	// process) does not have yet; the record exists from the wait's start, so a
+	// server after this one takes the wait over (takeback.go). DependencyErr is why
+	// it ended with dependency-failed or dependency-lost (Info's fields of those names).
+	WaitingFor    []Dependency `json:"waiting_for,omitempty"`
+	DependencyErr string       `json:"dependency_error,omitempty"`
+	// StaleDeps are, for a run spawned again because a dependency was lost, the
+	// dependency runs by name its wait does not take (it waits for new ones).
+	StaleDeps map[string]string `json:"stale_deps,omitempty"`
+	// BootID is the boot a record without a process was written in (a run waiting or
+	// between attempts): a server takes such a run over only within that boot. After
+	// a reboot it is closed lost like every run.
+	BootID string `json:"boot_id,omitempty"`
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to

@@ -111,6 +111,10 @@ type run struct {
 	restartNow bool
 	probes     []*probe.Monitor
 	logProbe   atomic.Pointer[probe.LogMatcher]
+
+	// stale are the dependency runs, by name, a run spawned again after a loss must
+	// not take (depends_wait.go); set before its wait, never changed.
+	stale map[string]string
 }
 
 // changeLocked applies f to the run's info, stamps a new sequence number and publishes

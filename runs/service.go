@@ -139,8 +139,11 @@ type ServiceInfo struct {
 	ReadySince time.Time    `json:"ready_at,omitzero"`
 	ReadyProbe *ProbeStatus `json:"ready_probe,omitempty"`
 	AliveProbe *ProbeStatus `json:"alive_probe,omitempty"`
-	// restarts' times, for the budget's window (not published: Restarts counts them).
-	times []time.Time
+	// RestartTimes are the restarts counted in the budget, for its window. They are
+	// in the record, so a server that takes the run over after a crash or an upgrade
+	// goes on with the budget (and the backoff's step, which their number gives)
+	// instead of a full one.
+	RestartTimes []time.Time `json:"restart_times,omitempty"`
 }
 
 // Attempt is one ended attempt of a service: when, and how it ended.
@@ -205,7 +208,7 @@ func (r *run) serviceLocked(f func(*ServiceInfo)) {
 	} else {
 		svc = *newServiceInfo(r.spec)
 	}
-	svc.Attempts, svc.times = slices.Clip(svc.Attempts), slices.Clip(svc.times)
+	svc.Attempts, svc.RestartTimes = slices.Clip(svc.Attempts), slices.Clip(svc.RestartTimes)
 	f(&svc)
 	r.info.Service = &svc
 }
@@ -236,10 +239,10 @@ func (r *run) restartLocked() bool {
 		}
 		svc.GaveUp = why
 		if ok && !manual { // a manual restart is not the service failing: it costs no budget
-			svc.times = append(svc.times, now)
+			svc.RestartTimes = append(svc.RestartTimes, now)
 		}
 		if ok {
-			svc.Restarts, svc.NextAt = len(svc.times), now.Add(delay)
+			svc.Restarts, svc.NextAt = len(svc.RestartTimes), now.Add(delay)
 		}
 		if svc.Ready != "" && ok { // the next attempt starts unready
 			svc.Ready, svc.ReadySince = ReadyStarting, time.Time{}
@@ -292,7 +295,7 @@ func (r *run) nextLocked(now time.Time) (time.Duration, string, bool) {
 	}
 	rs := r.pacing()
 	times := r.budgetLocked(now)
-	r.serviceLocked(func(svc *ServiceInfo) { svc.times, svc.Restarts = times, len(times) })
+	r.serviceLocked(func(svc *ServiceInfo) { svc.RestartTimes, svc.Restarts = times, len(times) })
 	if rs.MaxRestarts > 0 && len(times) >= rs.MaxRestarts {
 		return 0, fmt.Sprintf("%d restarts within %s: no more", len(times), rs.Window), false
 	}
@@ -312,7 +315,7 @@ func (r *run) pacing() RestartSpec {
 // window, none if the ending attempt was up for a whole window.
 func (r *run) budgetLocked(now time.Time) []time.Time {
 	rs := r.pacing()
-	times := r.info.Service.times
+	times := r.info.Service.RestartTimes
 	if up := r.upSinceLocked(); rs.Window > 0 && !up.IsZero() && now.Sub(up) >= rs.Window {
 		times = nil // it was up for a whole window: the budget is full again
 	}
@@ -330,7 +333,7 @@ func (r *run) budgetLeftLocked() bool {
 
 // refillLocked empties the restart budget (a manual restart).
 func (r *run) refillLocked() {
-	r.serviceLocked(func(svc *ServiceInfo) { svc.times, svc.Restarts, svc.GaveUp = nil, 0, "" })
+	r.serviceLocked(func(svc *ServiceInfo) { svc.RestartTimes, svc.Restarts, svc.GaveUp = nil, 0, "" })
 }
 
 // upSinceLocked is since when the ending attempt was up: ready, for a run with a

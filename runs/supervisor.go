@@ -53,6 +53,7 @@ type Supervisor struct {
 	worktrees config.Worktree   // the server config's [worktree]: root and setup (worktree.go)
 	keeper    *keeper.Client    // holds every run's descriptors so it outlives this server (readopt.go)
 	detached  atomic.Bool       // Detach: the runs are the next server's; none is finalized here
+	takeBack  bool              // takes over a dead owner's runs without a process (takeback.go)
 	notifyCfg NotifyConfig
 	deps      depWake // wakes the runs waiting on dependencies (depends_wait.go)
 	counters  counters
@@ -232,6 +233,9 @@ func (s *Supervisor) spawn(spec Spec, rs restoring) (string, error) {
 	// Published outside s.mu: Subscribe takes the hub's lock before s.mu.
 	r.change(EventSpawn, string(spec.Kind()), nil)
 	if len(spec.DependsOn) > 0 { // it starts when its dependencies let it (depends_wait.go)
+		r.mu.Lock()
+		r.stale = rs.lost // in its record: a server that takes its wait over skips them too
+		r.mu.Unlock()
 		var shown []Dependency
 		done, err := r.depStep(rs.lost, &shown)
 		if !done { // already waiting when Spawn returns, as its row says
@@ -554,6 +558,9 @@ func (s *Supervisor) Hurry() { s.hurryNow() }
 // or ends here from now on; the readers stop and what they read is written out; the
 // processes, their records and the keeper's copies stay as they are.
 func (s *Supervisor) Detach() {
+	// Detached before closed: whoever finds the supervisor closed (a waiting run about
+	// to start) knows then whether it is handed over.
+	s.detached.Store(true)
 	s.mu.Lock()
 	s.closed = true
 	rs := make([]*run, 0, len(s.runs))
@@ -561,7 +568,6 @@ func (s *Supervisor) Detach() {
 		rs = append(rs, r)
 	}
 	s.mu.Unlock()
-	s.detached.Store(true)
 	s.stopBG()
 	<-s.bgDone
 	for _, r := range rs {

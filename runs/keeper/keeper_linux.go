@@ -36,6 +36,10 @@ type Options struct {
 	Args     []string
 	Log      *slog.Logger
 	Stderr   *os.File // the server's stderr (a keeper in the foreground); nil: /dev/null
+	// Pending, when set, reports whether the server that ended left runs without a
+	// process (waiting for dependencies, between two attempts) that only a server
+	// goes on with: the keeper then starts the next one as if it kept a run.
+	Pending func() bool
 }
 
 // Supported: this system has keepers.
@@ -149,7 +153,7 @@ func Serve(o Options) error {
 		// a keep just before a crash): its connection gives EOF after them.
 		<-gone.served
 		lived := time.Since(gone.started)
-		if k.done() {
+		if k.done() && !k.pending() {
 			k.log.Info("keeper stopped: the server ended and no run is kept")
 			return nil
 		}
@@ -202,6 +206,15 @@ func (k *keeper) done() bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return len(k.runs) == 0 && (!k.handover || k.stopping)
+}
+
+// pending reports whether the server that ended left runs without a process that a
+// next server must go on with (Options.Pending); never once the keeper is told to end.
+func (k *keeper) pending() bool {
+	k.mu.Lock()
+	stopping := k.stopping
+	k.mu.Unlock()
+	return !stopping && k.o.Pending != nil && k.o.Pending()
 }
 
 // youngLimit: this many servers of an upgraded binary dying young in a row, and the

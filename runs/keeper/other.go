@@ -29,6 +29,7 @@ type Options struct {
 	Args     []string
 	Log      *slog.Logger
 	Stderr   *os.File
+	Pending  func() bool
 }
 
 // Supported: this system has no keepers.

@@ -25,16 +25,15 @@ func (r *Run) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	var more struct {
-		OwnerAlive bool              `json:"owner_alive"`
-		CPUMS      *int64            `json:"cpu_ms"`
-		Memory     *int64            `json:"memory_bytes"`
-		LeaseNote  string            `json:"lease_note"`
-		WaitingFor []runs.Dependency `json:"waiting_for"`
+		OwnerAlive bool   `json:"owner_alive"`
+		CPUMS      *int64 `json:"cpu_ms"`
+		Memory     *int64 `json:"memory_bytes"`
+		LeaseNote  string `json:"lease_note"`
 	}
 	if err := json.Unmarshal(b, &more); err != nil {
 		return err
 	}
-	r.OwnerAlive, r.CPUMS, r.Memory, r.LeaseNote, r.WaitingFor = more.OwnerAlive, more.CPUMS, more.Memory, more.LeaseNote, more.WaitingFor
+	r.OwnerAlive, r.CPUMS, r.Memory, r.LeaseNote = more.OwnerAlive, more.CPUMS, more.Memory, more.LeaseNote
 	if r.Memory != nil && *r.Memory < 0 { // a host running an older Corral wrote -1 for unknown
 		r.Memory = nil
 	}

@@ -30,19 +30,18 @@ type Run struct {
 	// in place of a negative time: "lease not renewed (why)" while its owner lives
 	// (a full disk refused the renewal), "expired 5s ago" once the owner is dead.
 	LeaseNote string `json:"lease_note,omitempty"`
-	// WaitingFor are the dependencies a run of the server still waits for: such a
-	// run has no process and no record yet, and is listed from the server.
-	WaitingFor []runs.Dependency `json:"waiting_for,omitempty"`
 }
 
-// Waiting are the rows of the server's runs (live) that wait for dependencies, which
-// the registry has no record of yet.
-func Waiting(live []runs.Info) []Run {
+// Waiting are the rows of a server's runs (live) that wait for dependencies and are
+// not among listed: a run waiting has a record (its waiting_for), but a server
+// older than that kept none.
+func Waiting(live []runs.Info, listed []Run) []Run {
 	var out []Run
 	for _, i := range live {
-		if i.Waiting() {
-			rec := runs.Record{RunID: i.ID, Name: i.Name, Backend: i.Kind, Spec: i.Spec, State: i.State, CreatedAt: i.CreatedAt}
-			out = append(out, Run{Record: rec.Public(), OwnerAlive: true, WaitingFor: i.WaitingFor})
+		if i.Waiting() && !slices.ContainsFunc(listed, func(r Run) bool { return r.RunID == i.ID }) {
+			rec := runs.Record{RunID: i.ID, Name: i.Name, Backend: i.Kind, Spec: i.Spec, State: i.State, CreatedAt: i.CreatedAt,
+				WaitingFor: i.WaitingFor}
+			out = append(out, Run{Record: rec.Public(), OwnerAlive: true})
 		}
 	}
 	return out
@@ -227,7 +226,9 @@ func row(r Run) string {
 	p := runs.Printable
 	state := stateCell(r.Record)
 	if len(r.WaitingFor) > 0 {
-		owner, lease = "-", "-"
+		if r.OwnerInstanceID == "" { // listed from its server, without a record
+			owner, lease = "-", "-"
+		}
 		state = "waiting for " + waitingNames(r.WaitingFor)
 	}
 	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), p(state),

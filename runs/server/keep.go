@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"corral/config"
+	"corral/runs"
 	"corral/runs/keeper"
 )
 
@@ -39,7 +40,8 @@ func Keep(stateDir string, args []string, daemon bool) error {
 		defer f.Close()
 		w = f
 	}
-	o := keeper.Options{StateDir: dir, Exe: exe, Args: args, Log: slog.New(slog.NewTextHandler(w, nil))}
+	o := keeper.Options{StateDir: dir, Exe: exe, Args: args, Log: slog.New(slog.NewTextHandler(w, nil)),
+		Pending: func() bool { return runs.Pending(dir, os.Getpid()) }}
 	if !daemon {
 		o.Stderr = os.Stderr
 	}

@@ -35,7 +35,8 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	}
 	// Screens: an attached UI is shown frames rendered here, and agents' states are
 	// judged from them.
-	opts := append([]runs.Option{runs.WithScreens(), runs.WithWindowSize(windowSize), runs.WithWorktrees(user.Worktree)},
+	opts := append([]runs.Option{runs.WithScreens(), runs.WithWindowSize(windowSize), runs.WithWorktrees(user.Worktree),
+		runs.WithTakeBack()},
 		runs.FollowAgents(user.Notify, warn)...)
 	// A keeper started this server (DESIGN §18): every run is handed to it, so the
 	// runs outlive the server; those a server before this one left are taken back.
@@ -85,6 +86,12 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	if n := sup.TakeEnded(); n > 0 {
 		logger.Info("ended runs listed again", "runs", n, "took", time.Since(start).Round(time.Microsecond))
 	}
+	// Then those left without a process (waiting for their dependencies, between two
+	// attempts), whose waits must find the ended ones.
+	start = time.Now()
+	if n := sup.TakeBack(); n > 0 {
+		logger.Info("runs without a process taken back", "runs", n, "took", time.Since(start).Round(time.Microsecond))
+	}
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
 			logger.Warn("reconcile failed", "err", err)
@@ -96,7 +103,7 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason,
 		Keeper: handover, List: func(all bool) (listing.Doc, error) {
 			rs, err := listing.Held(reg, sup.HeldRecords, all, config.Default().FinishedTTL)
-			rs = append(rs, listing.Waiting(sup.Snapshot())...) // a run waiting on dependencies has no record yet
+			rs = append(rs, listing.Waiting(sup.Snapshot(), rs)...) // one whose record is not written yet
 			return listing.Doc{Runs: rs, Metrics: reg.TotalsWith(sup.Metrics())}, err
 		}})
 	logger.Info("ownership", "backend", sup.Ownership().Reason)
