@@ -1,0 +1,91 @@
+package runs
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/runs/agentstate"
+)
+
+// Every attempt of a restarted service is an agent's run as a new run is: recognised
+// again (from its command, from the terminal's foreground, or forced), its states
+// followed and its questions told, and nothing of the previous attempt stands — the
+// first attempt, killed while it asked a question, leaves no "waiting" on the second,
+// whose prompt is drawn below where that question was.
+func TestAgentEveryAttempt(t *testing.T) {
+	shortTurns(t)
+	keysAreNews(t)
+	_, path := toyBin(t)
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		by   string
+	}{
+		{"command", Spec{Argv: []string{"env", path, "toy-agent"}, PTY: true}, "from the command"},
+		{"foreground", Spec{Argv: []string{"sh", "-c", "cd / && toy-agent"}, Env: []string{path}, PTY: true}, "from the foreground process "},
+		{"forced", Spec{Shell: toyScript, PTY: true, Agent: "toy"}, "forced"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSup(t, WithScreens(), WithAgents(toySet(t)), WithNotify(NotifyConfig{MinInterval: time.Millisecond}))
+			_, sub := s.Subscribe()
+			defer sub.Close()
+			spec := tt.spec
+			spec.Restart = &RestartSpec{Policy: RestartOnFailure} // at once, no limit
+			id := spawn(t, s, spec)
+			waitAgent(t, s, id, agentstate.Idle)
+			for _, want := range []agentstate.State{agentstate.Working, agentstate.Waiting} {
+				if err := s.Write(id, []byte("\r")); err != nil {
+					t.Fatal(err)
+				}
+				waitAgent(t, s, id, want)
+			}
+			info, _ := s.Info(id)
+			if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil { // attempt 1 dies asking
+				t.Fatal(err)
+			}
+			// Attempt 2 is idle at its prompt, and never said waiting on the way.
+			var said []string
+			waitInfo(t, s, id, "attempt 2 idle", func(i Info) bool {
+				if i.Service.attempt() == 2 && i.AgentState != agentstate.Unknown {
+					said = append(said, i.AgentState.String())
+				}
+				return i.Service.attempt() == 2 && i.State == Running && i.AgentState == agentstate.Idle
+			})
+			for _, st := range said {
+				if st != "idle" {
+					t.Errorf("attempt 2 said %q before its prompt: %q", st, said)
+				}
+			}
+			info, _ = s.Info(id)
+			if info.Agent != "toy" || !strings.HasPrefix(info.AgentBy, tt.by) || info.AgentRule != "prompt" {
+				t.Errorf("attempt 2: agent %q by %q rule %q, want toy %s…", info.Agent, info.AgentBy, info.AgentRule, tt.by)
+			}
+			for _, want := range []agentstate.State{agentstate.Working, agentstate.Waiting} {
+				if err := s.Write(id, []byte("\r")); err != nil {
+					t.Fatal(err)
+				}
+				waitAgent(t, s, id, want)
+			}
+			// Each attempt's question was told, once.
+			var asked []int
+			deadline := time.After(20 * time.Second)
+			for len(asked) < 2 {
+				select {
+				case ev := <-sub.C:
+					if ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you") {
+						asked = append(asked, ev.Run.Service.attempt())
+					}
+				case <-deadline:
+					t.Fatalf("questions told, by attempt: %v", asked)
+				}
+			}
+			if asked[0] != 1 || asked[1] != 2 {
+				t.Errorf("questions told, by attempt: %v", asked)
+			}
+			s.Cancel(id)
+			waitEnd(t, s, id)
+		})
+	}
+}
