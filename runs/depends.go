@@ -36,6 +36,9 @@ func ParseCondition(s string) (Condition, error) {
 type Dependency struct {
 	Name      string    `json:"name"`
 	Condition Condition `json:"condition"`
+	// ID, when set, is the one run meant (--depends-on named it by id): not the
+	// newest run of Name.
+	ID string `json:"id,omitempty"`
 }
 
 func (d Dependency) String() string { return d.Name + " (" + string(d.Condition) + ")" }
@@ -107,6 +110,10 @@ const (
 // back in place under its restart policy (same id) counts again.
 func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why string) {
 	r := s.newestNamed(d.Name)
+	if d.ID != "" {
+		r, _ = s.get(d.ID)
+		stale = "" // that run or none: no newer one of its name stands for it
+	}
 	if r == nil || r.id == stale && r.snapshot().Ended() {
 		return depWaiting, "", ""
 	}
@@ -157,6 +164,10 @@ func (s *Supervisor) newestNamed(name string) *run {
 	}
 	return nil
 }
+
+// DependencyWhy says why run i, ended, can never meet d ("migrate exited 3"), as
+// a dependent's dependency-failed says it.
+func DependencyWhy(d Dependency, i Info) string { return endedWhy(d, i) }
 
 // endedWhy says why the ended dependency can never meet d: "migrate exited 3".
 func endedWhy(d Dependency, i Info) string {
