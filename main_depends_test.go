@@ -39,10 +39,10 @@ func TestSpawnAndRunDependsOn(t *testing.T) {
 	if r := spawn("--name", "after", "--depends-on", migID[:7]+"=ended", "--shell", "sleep 30"); r.code != 0 {
 		t.Fatalf("spawn after, on migrate by its id: %+v", r)
 	}
-	for _, name := range []string{"api", "after"} {
+	for name, on := range map[string]string{"api": "migrate", "after": migID} { // by id: that run, named by its id
 		run := runInfo(t, state, name)["run"].(map[string]any)
-		if w, _ := run["waiting_for"].([]any); run["state"] != "starting" || len(w) != 1 || w[0].(map[string]any)["name"] != "migrate" {
-			t.Fatalf("%s: %v waiting for %v, want starting, waiting for migrate", name, run["state"], run["waiting_for"])
+		if w, _ := run["waiting_for"].([]any); run["state"] != "starting" || len(w) != 1 || w[0].(map[string]any)["name"] != on {
+			t.Fatalf("%s: %v waiting for %v, want starting, waiting for %s", name, run["state"], run["waiting_for"], on)
 		}
 	}
 	// api waits for migrate: a new migrate waiting for api would never start.

@@ -36,9 +36,6 @@ func ParseCondition(s string) (Condition, error) {
 type Dependency struct {
 	Name      string    `json:"name"`
 	Condition Condition `json:"condition"`
-	// ID, when set, is the one run meant (--depends-on named it by id): not the
-	// newest run of Name.
-	ID string `json:"id,omitempty"`
 }
 
 func (d Dependency) String() string { return d.Name + " (" + string(d.Condition) + ")" }
@@ -110,9 +107,8 @@ const (
 // back in place under its restart policy (same id) counts again.
 func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why string) {
 	r := s.newestNamed(d.Name)
-	if d.ID != "" {
-		r, _ = s.get(d.ID)
-		stale = "" // that run or none: no newer one of its name stands for it
+	if r == nil { // --depends-on names a run by its id: that run
+		r, _ = s.get(d.Name)
 	}
 	if r == nil || r.id == stale && r.snapshot().Ended() {
 		return depWaiting, "", ""

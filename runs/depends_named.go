@@ -33,7 +33,7 @@ func ParseDependency(v string) (Dependency, error) {
 
 // ResolveDeps checks dependencies named on the command line against the server's runs
 // (all: its snapshot) for a new run called name: each must name a run, by name or by
-// id (or a unique id prefix); one named by id is that run (ID set, Name its name),
+// id (or a unique id prefix); one named by id is that run (its Name the run's id),
 // one named by name the newest run of it, as a config's. A condition that can never
 // hold by the run's spec (ready without a readiness probe, succeeded on a run that
 // restarts always) is refused as the config refuses it, and so is a wait that would
@@ -47,10 +47,10 @@ func ResolveDeps(all []Info, name string, deps []Dependency) ([]Dependency, erro
 			return nil, err
 		}
 		if byID {
-			d.ID, d.Name = i.ID, i.Name
+			d.Name = i.ID
 		}
 		switch {
-		case d.ID == "" && d.Name == name:
+		case d.Name == name:
 			return nil, fmt.Errorf("%w: --depends-on %s: the new run is called %s too, and would wait for itself (the newest run of the name): give it another --name, or the other run's id",
 				ErrBadSpec, d.Name, name)
 		case d.Condition == CondReady && i.Spec.Ready == nil:
@@ -64,7 +64,7 @@ func ResolveDeps(all []Info, name string, deps []Dependency) ([]Dependency, erro
 			return nil, fmt.Errorf("%w: --depends-on %s: a cycle: %s waits for %s, which waits for %s", ErrBadSpec, d.Name,
 				name, d.Name, strings.Join(append(path[1:], name), ", which waits for "))
 		}
-		if slices.ContainsFunc(out, func(e Dependency) bool { return e.Name == d.Name && e.ID == d.ID }) {
+		if slices.ContainsFunc(out, func(e Dependency) bool { return e.Name == d.Name }) {
 			return nil, fmt.Errorf("%w: --depends-on %s is given twice", ErrBadSpec, d.Name)
 		}
 		out = append(out, d)
@@ -127,7 +127,7 @@ func depCycle(all []Info, name, from string) []string {
 		}
 		seen[n] = true
 		for _, d := range i.WaitingFor {
-			if d.Name == name && d.ID == "" {
+			if d.Name == name {
 				return []string{n}
 			}
 			if rest := walk(d.Name); rest != nil {

@@ -59,19 +59,14 @@ func AwaitDeps(ctx context.Context, spec runs.Spec, w Where, env Env) (int, bool
 // again: all must hold together), failed why one never will.
 func depsPass(ctx context.Context, c *client.Client, deps []runs.Dependency, env Env) (waited bool, failed string, err error) {
 	for _, d := range deps {
-		ref := d.ID
-		if ref == "" {
-			list, err := api.List.Call(ctx, c, struct{}{})
-			if err != nil {
-				return waited, "", err
-			}
-			for _, i := range list.Runs {
-				if i.Name == d.Name {
-					ref = i.ID // the newest: the listing is oldest first
-				}
-			}
-			if ref == "" {
-				return waited, "", fmt.Errorf("--depends-on %s: the run is gone from the server", d.Name)
+		ref := d.Name // an id, when --depends-on named the run by it (no run is called that)
+		list, err := api.List.Call(ctx, c, struct{}{})
+		if err != nil {
+			return waited, "", err
+		}
+		for _, i := range list.Runs {
+			if i.Name == d.Name {
+				ref = i.ID // the newest: the listing is oldest first
 			}
 		}
 		a := api.WaitArgs{ID: ref, Condition: d.Condition, TimeoutMS: 1}
