@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"corral/runs/agentstate"
@@ -20,6 +22,13 @@ import (
 func forgetAgentLocked(i *Info) {
 	i.Agent, i.AgentBy, i.AgentRule = "", "", ""
 	i.AgentState, i.AgentStateSince = agentstate.Unknown, time.Time{}
+	// A conversation its command line names (pinned at launch, or resumed) is the
+	// next attempt's too; one learnt from the agent (its hook, its files) was the
+	// previous attempt's, and the next one's is learnt anew.
+	named := func(w string) bool { return strings.Contains(w, i.SessionID) }
+	if i.SessionID != "" && !slices.ContainsFunc(i.Spec.Argv, named) && !named(i.Spec.Shell) {
+		i.SessionID = ""
+	}
 }
 
 // renewAgent sets up the next attempt's detection, before it starts (the reader may
