@@ -34,6 +34,23 @@ func TestAgentEveryAttempt(t *testing.T) {
 			spec := tt.spec
 			spec.Restart = &RestartSpec{Policy: RestartOnFailure} // at once, no limit
 			id := spawn(t, s, spec)
+			told := func(n int) { // the attempt's question was told
+				t.Helper()
+				deadline := time.After(20 * time.Second)
+				for {
+					select {
+					case ev := <-sub.C:
+						if ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you") {
+							if a := ev.Run.Service.attempt(); a != n {
+								t.Fatalf("a question told of attempt %d, want %d", a, n)
+							}
+							return
+						}
+					case <-deadline:
+						t.Fatalf("attempt %d's question was not told", n)
+					}
+				}
+			}
 			waitAgent(t, s, id, agentstate.Idle)
 			for _, want := range []agentstate.State{agentstate.Working, agentstate.Waiting} {
 				if err := s.Write(id, []byte("\r")); err != nil {
@@ -41,6 +58,7 @@ func TestAgentEveryAttempt(t *testing.T) {
 				}
 				waitAgent(t, s, id, want)
 			}
+			told(1)
 			info, _ := s.Info(id)
 			if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil { // attempt 1 dies asking
 				t.Fatal(err)
@@ -68,22 +86,7 @@ func TestAgentEveryAttempt(t *testing.T) {
 				}
 				waitAgent(t, s, id, want)
 			}
-			// Each attempt's question was told, once.
-			var asked []int
-			deadline := time.After(20 * time.Second)
-			for len(asked) < 2 {
-				select {
-				case ev := <-sub.C:
-					if ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you") {
-						asked = append(asked, ev.Run.Service.attempt())
-					}
-				case <-deadline:
-					t.Fatalf("questions told, by attempt: %v", asked)
-				}
-			}
-			if asked[0] != 1 || asked[1] != 2 {
-				t.Errorf("questions told, by attempt: %v", asked)
-			}
+			told(2)
 			s.Cancel(id)
 			waitEnd(t, s, id)
 		})
