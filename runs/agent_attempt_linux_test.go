@@ -104,3 +104,43 @@ func TestForgetAgentKeepsOnlyANamedConversation(t *testing.T) {
 		t.Errorf("pinned %+v, learnt %q", pinned, learnt.SessionID)
 	}
 }
+
+// A bell the first attempt rang is not the next attempt's: an agent whose rules say a
+// bell not answered yet is a question is idle at the next attempt's prompt.
+func TestAgentAttemptBellNotCarried(t *testing.T) {
+	rules := toyRules + `
+[[rule]]
+name = "bell"
+state = "waiting"
+priority = 200
+region = "notice"
+any = ['.']
+`
+	a, err := agentstate.ParseRules("toy.toml", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(agentstate.NewSet(a)))
+	spec := Spec{Shell: `printf '\033]0;toy\007> '; read x; printf '\a'; sleep 30`, PTY: true, Agent: "toy",
+		Restart: &RestartSpec{Policy: RestartOnFailure}}
+	id := spawn(t, s, spec)
+	waitAgent(t, s, id, agentstate.Idle)
+	if err := s.Write(id, []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	if info := waitAgent(t, s, id, agentstate.Waiting); info.AgentRule != "bell" {
+		t.Fatalf("attempt 1 waiting by %q, want the bell", info.AgentRule)
+	}
+	info, _ := s.Info(id)
+	if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitInfo(t, s, id, "attempt 2 idle", func(i Info) bool {
+		if i.Service.attempt() == 2 && i.AgentState == agentstate.Waiting {
+			t.Fatalf("attempt 2 waiting by %q: the first attempt's bell", i.AgentRule)
+		}
+		return i.Service.attempt() == 2 && i.State == Running && i.AgentState == agentstate.Idle
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
