@@ -314,6 +314,8 @@ type runFlags struct {
 	backoff          string // --backoff: "1s" or "1s..30s"
 	maxRestarts      int    // --max-restarts; -1: not given
 	ready            string // --ready KIND=TARGET: its readiness probe
+	dependsOn        listFlag
+	onDepLost        string // --on-dependency-lost
 }
 
 // worktreeFlags adds --worktree, --branch and --base to fs (spawn and run).
@@ -375,6 +377,8 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	fs.StringVar(&f.backoff, "backoff", "", `with --restart: the delay before a restart, doubled each time up to the second value ("1s..30s"; default 1s..30s; 0: at once)`)
 	fs.IntVar(&f.maxRestarts, "max-restarts", -1, "with --restart: restarts allowed in a minute; 0: no limit (default 5)")
 	fs.StringVar(&f.ready, "ready", "", `readiness probe, KIND=TARGET: tcp=127.0.0.1:5432, http=http://127.0.0.1:8080/health, exec="pg_isready", log="listening on .*" (checked every second)`)
+	fs.Var(&f.dependsOn, "depends-on", `start once this run of the server meets a condition, NAME=CONDITION (or an id for NAME): started, ready, succeeded or ended; NAME alone: started (repeatable)`)
+	fs.StringVar(&f.onDepLost, "on-dependency-lost", "", `with --depends-on: restart: end the run and wait again when a dependency met is restarted or no longer started or ready (default: nothing)`)
 	if more != nil {
 		more(fs)
 	}
@@ -494,6 +498,19 @@ func (f runFlags) spec(rest []string) (s runs.Spec, err error) {
 	}
 	if s.Ready, err = readyOf(f.ready); err != nil {
 		return s, err
+	}
+	for _, v := range f.dependsOn {
+		d, err := runs.ParseDependency(v)
+		if err != nil {
+			return s, fmt.Errorf("--depends-on %q: %w", v, err)
+		}
+		s.DependsOn = append(s.DependsOn, d)
+	}
+	switch s.OnDependencyLost = f.onDepLost; {
+	case f.onDepLost != "" && len(f.dependsOn) == 0:
+		return s, errors.New("--on-dependency-lost needs --depends-on")
+	case f.onDepLost != "" && f.onDepLost != runs.DepLostRestart:
+		return s, fmt.Errorf("--on-dependency-lost %q: want restart", f.onDepLost)
 	}
 	if f.noOutput.set {
 		s.NoOutputTimeout = f.noOutput.d
@@ -685,6 +702,12 @@ func cmdRun(args []string) int {
 	spec, code, ok := specOf("run", "run", f, rest, err)
 	if !ok {
 		return code
+	}
+	if len(spec.DependsOn) > 0 { // runs of the server: waited for there, before this one starts here
+		if code, ok := control.AwaitDeps(context.Background(), spec, control.Where{StateDir: f.stateDir}, controlEnv()); !ok {
+			return code
+		}
+		spec.DependsOn = nil
 	}
 	// Screens (emulated only when read) tell when an agent rings for its human, which
 	// pauses the no-output deadline.

@@ -107,6 +107,9 @@ const (
 // back in place under its restart policy (same id) counts again.
 func (s *Supervisor) depCheck(d Dependency, stale string) (st depStatus, id, why string) {
 	r := s.newestNamed(d.Name)
+	if r == nil { // --depends-on names a run by its id: that run
+		r, _ = s.get(d.Name)
+	}
 	if r == nil || r.id == stale && r.snapshot().Ended() {
 		return depWaiting, "", ""
 	}
@@ -157,6 +160,10 @@ func (s *Supervisor) newestNamed(name string) *run {
 	}
 	return nil
 }
+
+// DependencyWhy says why run i, ended, can never meet d ("migrate exited 3"), as
+// a dependent's dependency-failed says it.
+func DependencyWhy(d Dependency, i Info) string { return endedWhy(d, i) }
 
 // endedWhy says why the ended dependency can never meet d: "migrate exited 3".
 func endedWhy(d Dependency, i Info) string {

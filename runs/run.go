@@ -96,6 +96,9 @@ type run struct {
 	// resumed: a detection the foreground brings then is given its notes before it
 	// judges anything (readopt.go, notify.go).
 	readopted atomic.Pointer[Record]
+	// attnFrom is the screen's count of bells and notifications when the current
+	// attempt started: a detection counts only those after it (agent_attempt.go).
+	attnFrom atomic.Uint64
 	// cutGrace, set while the finalizer's escalation runs, ends its grace now: a
 	// second cancel while the first waits out a long grace on a root that ignores its
 	// stop signal kills at once, as a second Ctrl-C would.

@@ -77,7 +77,7 @@ func (r *run) startAgent(a *agentstate.Agent) {
 
 // newAgentRun is a detection judged by a, its timer stopped until output comes.
 func (r *run) newAgentRun(a *agentstate.Agent) *agentRun {
-	ag := &agentRun{det: agentstate.NewDetector(a, r.sup.clock.Now())}
+	ag := &agentRun{det: agentstate.NewDetector(a, r.sup.clock.Now()), answered: r.attnFrom.Load()}
 	ag.timer = time.AfterFunc(time.Hour, func() { r.judgeAgent(ag) })
 	ag.timer.Stop()
 	return ag

@@ -388,6 +388,7 @@ func (r *run) relaunch() {
 		i.Reason, i.ExitCode, i.Signal, i.SpawnErr, i.SetupErr = ReasonNone, nil, 0, "", ""
 		i.PID, i.Fingerprint, i.StartedAt, i.EndedAt = 0, reaper.Fingerprint{}, time.Time{}, time.Time{}
 		i.Cleanup, i.Escapees, i.Cgroup = Cleanup{}, 0, ""
+		forgetAgentLocked(i) // the next attempt's agent is judged anew (agent_attempt.go)
 	})
 	r.serviceLocked(func(svc *ServiceInfo) {
 		svc.Attempt++
@@ -395,6 +396,7 @@ func (r *run) relaunch() {
 		svc.ReadyProbe, svc.AliveProbe = nil, nil
 	})
 	r.mu.Unlock()
+	r.renewAgent()
 	r.wd.Rearm()
 	if err := r.start(); err != nil {
 		r.sup.reg.emit("restart-error", "run_id", r.id, "err", err.Error())

@@ -57,6 +57,10 @@ type (
 	SpawnArgs struct {
 		Spec    runs.Spec `json:"spec"`
 		BaseEnv []string  `json:"base_env,omitempty"`
+		// NamedDeps: the spec's dependencies were named on the command line
+		// (--depends-on) and must name runs of the server now, by name or id
+		// (runs.ResolveDeps); a config's may name runs started after them.
+		NamedDeps bool `json:"named_deps,omitempty"`
 	}
 	// SpawnReply carries the new run's id; SpawnError is set when it started and ended
 	// at once with spawn-error (the run still exists, with its report).

@@ -170,6 +170,13 @@ func info(_ context.Context, c Core, a RunRef) (InfoReply, error) {
 // exists, so its id comes back with the error as SpawnError.
 func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
 	a.Spec.BaseEnv = a.BaseEnv
+	if a.NamedDeps && len(a.Spec.DependsOn) > 0 {
+		deps, err := runs.ResolveDeps(c.Snapshot(), a.Spec.DisplayName(), a.Spec.DependsOn)
+		if err != nil {
+			return SpawnReply{}, errorf(CodeBadRequest, "%v", err)
+		}
+		a.Spec.DependsOn = deps
+	}
 	id, err := c.Spawn(a.Spec)
 	if id == "" {
 		return SpawnReply{}, err

@@ -352,6 +352,7 @@ func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
 	if h, _ := w.remote(api.Spawn.Name(), env); !h.Remote() {
 		args = api.Here(spec)
 	}
+	args.NamedDeps = len(spec.DependsOn) > 0 // --depends-on: runs of the server now
 	rep, ok := call(context.Background(), api.Spawn, c, args, env)
 	if !ok {
 		return ExitFailure

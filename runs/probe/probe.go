@@ -311,22 +311,94 @@ func (m *Monitor) tick() {
 		m.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), m.spec.Timeout)
-	m.running, m.cancel = true, cancel
+	ctx := &checkCtx{deadline: time.Now().Add(m.spec.Timeout)}
+	m.running, m.cancel = true, ctx.cancel
 	m.wg.Add(1)
 	m.mu.Unlock()
-	// A check of its own goroutine: the clock's timer goroutine (or a fake clock's
-	// Advance) never waits on the network or a command.
-	go func() {
+	check := func() {
 		defer m.wg.Done()
 		res := m.check(ctx)
 		if !res.OK && ctx.Err() == context.DeadlineExceeded && res.Output == "" {
 			res.Output = fmt.Sprintf("no answer within %s", m.spec.Timeout)
 		}
-		cancel()
+		ctx.cancel()
 		m.judge(res)
-	}()
+	}
+	if m.clock == watchdog.RealClock() {
+		// time.AfterFunc calls tick on a goroutine of its own already: the check is
+		// made there, not on another one started for it (fifty services' checks at
+		// once were a hundred goroutines a second, each waking a thread).
+		check()
+		return
+	}
+	// A fake clock's Advance calls tick itself, and never waits on the network or a
+	// command: the check has a goroutine of its own.
+	go check()
 }
+
+// checkCtx is a check's context: its deadline, and a timer ending it at the deadline
+// that is armed only if something waits on Done (an exec probe's process, an http
+// request). A tcp check only reads the deadline, so a check a second per service
+// arms no timer (each one a wakeup of the scheduler when set and when stopped).
+type checkCtx struct {
+	deadline time.Time
+
+	mu    sync.Mutex
+	done  chan struct{} // made by the first Done
+	err   error
+	timer *time.Timer
+}
+
+func (c *checkCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *checkCtx) Value(any) any               { return nil }
+
+func (c *checkCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		switch d := time.Until(c.deadline); {
+		case c.err != nil:
+			close(c.done)
+		case d <= 0:
+			c.err = context.DeadlineExceeded
+			close(c.done)
+		default:
+			c.timer = time.AfterFunc(d, func() { c.end(context.DeadlineExceeded) })
+		}
+	}
+	return c.done
+}
+
+func (c *checkCtx) Err() error {
+	c.mu.Lock()
+	over := c.err == nil && !time.Now().Before(c.deadline)
+	c.mu.Unlock()
+	if over {
+		c.end(context.DeadlineExceeded)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// end ends the check's context with err, once.
+func (c *checkCtx) end(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	c.err = err
+	if c.done != nil {
+		close(c.done)
+	}
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+}
+
+func (c *checkCtx) cancel() { c.end(context.Canceled) }
 
 // judge counts res and arms the next check.
 func (m *Monitor) judge(res Result) {

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package probe
 
@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"time"
 
@@ -72,13 +71,4 @@ func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 		unix.SetsockoptLinger(fd, unix.SOL_SOCKET, unix.SO_LINGER, &unix.Linger{Onoff: 1, Linger: 0})
 	}
 	return true, connErr(addr, err)
-}
-
-// connErr says a failed connect as net's dialer does ("dial tcp ADDR: connect:
-// connection refused").
-func connErr(addr string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &net.OpError{Op: "dial", Net: "tcp", Addr: nil, Err: fmt.Errorf("%s: connect: %w", addr, err)}
 }

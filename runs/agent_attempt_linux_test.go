@@ -1,0 +1,146 @@
+package runs
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"corral/runs/agentstate"
+)
+
+// Every attempt of a restarted service is an agent's run as a new run is: recognised
+// again (from its command, from the terminal's foreground, or forced), its states
+// followed and its questions told, and nothing of the previous attempt stands — the
+// first attempt, killed while it asked a question, leaves no "waiting" on the second,
+// whose prompt is drawn below where that question was.
+func TestAgentEveryAttempt(t *testing.T) {
+	shortTurns(t)
+	keysAreNews(t)
+	_, path := toyBin(t)
+	for _, tt := range []struct {
+		name string
+		spec Spec
+		by   string
+	}{
+		{"command", Spec{Argv: []string{"env", path, "toy-agent"}, PTY: true}, "from the command"},
+		{"foreground", Spec{Argv: []string{"sh", "-c", "cd / && toy-agent"}, Env: []string{path}, PTY: true}, "from the foreground process "},
+		{"forced", Spec{Shell: toyScript, PTY: true, Agent: "toy"}, "forced"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSup(t, WithScreens(), WithAgents(toySet(t)), WithNotify(NotifyConfig{MinInterval: time.Millisecond}))
+			_, sub := s.Subscribe()
+			defer sub.Close()
+			spec := tt.spec
+			spec.Restart = &RestartSpec{Policy: RestartOnFailure} // at once, no limit
+			id := spawn(t, s, spec)
+			told := func(n int) { // the attempt's question was told
+				t.Helper()
+				deadline := time.After(20 * time.Second)
+				for {
+					select {
+					case ev := <-sub.C:
+						if ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you") {
+							if a := ev.Run.Service.attempt(); a != n {
+								t.Fatalf("a question told of attempt %d, want %d", a, n)
+							}
+							return
+						}
+					case <-deadline:
+						t.Fatalf("attempt %d's question was not told", n)
+					}
+				}
+			}
+			waitAgent(t, s, id, agentstate.Idle)
+			for _, want := range []agentstate.State{agentstate.Working, agentstate.Waiting} {
+				if err := s.Write(id, []byte("\r")); err != nil {
+					t.Fatal(err)
+				}
+				waitAgent(t, s, id, want)
+			}
+			told(1)
+			info, _ := s.Info(id)
+			if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil { // attempt 1 dies asking
+				t.Fatal(err)
+			}
+			// Attempt 2 is idle at its prompt, and never said waiting on the way.
+			var said []string
+			waitInfo(t, s, id, "attempt 2 idle", func(i Info) bool {
+				if i.Service.attempt() == 2 && i.AgentState != agentstate.Unknown {
+					said = append(said, i.AgentState.String())
+				}
+				return i.Service.attempt() == 2 && i.State == Running && i.AgentState == agentstate.Idle
+			})
+			for _, st := range said {
+				if st != "idle" {
+					t.Errorf("attempt 2 said %q before its prompt: %q", st, said)
+				}
+			}
+			info, _ = s.Info(id)
+			if info.Agent != "toy" || !strings.HasPrefix(info.AgentBy, tt.by) || info.AgentRule != "prompt" {
+				t.Errorf("attempt 2: agent %q by %q rule %q, want toy %s…", info.Agent, info.AgentBy, info.AgentRule, tt.by)
+			}
+			for _, want := range []agentstate.State{agentstate.Working, agentstate.Waiting} {
+				if err := s.Write(id, []byte("\r")); err != nil {
+					t.Fatal(err)
+				}
+				waitAgent(t, s, id, want)
+			}
+			told(2)
+			s.Cancel(id)
+			waitEnd(t, s, id)
+		})
+	}
+}
+
+// The next attempt keeps a conversation its command line names (pinned or resumed),
+// and forgets one learnt from the previous attempt's agent.
+func TestForgetAgentKeepsOnlyANamedConversation(t *testing.T) {
+	pinned := Info{SessionID: "0f3c", Spec: Spec{Argv: []string{"claude", "--session-id", "0f3c"}}, AgentState: agentstate.Waiting, Agent: "claude"}
+	forgetAgentLocked(&pinned)
+	learnt := Info{SessionID: "77aa", Spec: Spec{Argv: []string{"codex"}}}
+	forgetAgentLocked(&learnt)
+	if pinned.SessionID != "0f3c" || pinned.AgentState != agentstate.Unknown || pinned.Agent != "" || learnt.SessionID != "" {
+		t.Errorf("pinned %+v, learnt %q", pinned, learnt.SessionID)
+	}
+}
+
+// A bell the first attempt rang is not the next attempt's: an agent whose rules say a
+// bell not answered yet is a question is idle at the next attempt's prompt.
+func TestAgentAttemptBellNotCarried(t *testing.T) {
+	rules := toyRules + `
+[[rule]]
+name = "bell"
+state = "waiting"
+priority = 200
+region = "notice"
+any = ['.']
+`
+	a, err := agentstate.ParseRules("toy.toml", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(agentstate.NewSet(a)))
+	spec := Spec{Shell: `printf '\033]0;toy\007> '; read x; printf '\a'; sleep 30`, PTY: true, Agent: "toy",
+		Restart: &RestartSpec{Policy: RestartOnFailure}}
+	id := spawn(t, s, spec)
+	waitAgent(t, s, id, agentstate.Idle)
+	if err := s.Write(id, []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	if info := waitAgent(t, s, id, agentstate.Waiting); info.AgentRule != "bell" {
+		t.Fatalf("attempt 1 waiting by %q, want the bell", info.AgentRule)
+	}
+	info, _ := s.Info(id)
+	if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitInfo(t, s, id, "attempt 2 idle", func(i Info) bool {
+		if i.Service.attempt() == 2 && i.AgentState == agentstate.Waiting {
+			t.Fatalf("attempt 2 waiting by %q: the first attempt's bell", i.AgentRule)
+		}
+		return i.Service.attempt() == 2 && i.State == Running && i.AgentState == agentstate.Idle
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
