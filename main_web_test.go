@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
@@ -48,7 +47,7 @@ func webEnv(t testing.TB) (env []string, state string) {
 
 // startWeb runs corral web on a free loopback port and returns the URL it printed
 // (the token in it); it is ended with the test.
-func startWeb(t testing.TB, env []string, args ...string) string {
+func startWeb(t testing.TB, env []string, args ...string) (url string, pid int) {
 	t.Helper()
 	cmd := exec.Command(corralBin, append([]string{"web", "--listen", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
@@ -66,7 +65,7 @@ func startWeb(t testing.TB, env []string, args ...string) string {
 	if err != nil || m == nil {
 		t.Fatalf("corral web said %q (%v)", line, err)
 	}
-	return m[1]
+	return m[1], cmd.Process.Pid
 }
 
 // newBrowser starts a headless chromium, notifications granted to origin, the page
@@ -143,12 +142,11 @@ func TestWebBrowser(t *testing.T) {
 	}
 	a := spawn("alpha")
 	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
-	url := startWeb(t, env)
-	origin := url[:strings.Index(url[len("http://"):], "/")+len("http://")]
-	ctx := newBrowser(t, origin)
+	url, _ := startWeb(t, env)
+	ctx := newBrowser(t, originOf(url))
 
 	// No token: nothing.
-	do(t, ctx, chromedp.Navigate(origin+"/"))
+	do(t, ctx, chromedp.Navigate(originOf(url)+"/"))
 	if body := eval[string](t, ctx, `document.body.innerText`); !strings.Contains(body, "not signed in") {
 		t.Fatalf("the page without the token: %q", body)
 	}
@@ -227,6 +225,11 @@ func TestWebBrowser(t *testing.T) {
 	}
 }
 
+// originOf is a URL's scheme and host.
+func originOf(url string) string {
+	return url[:strings.Index(url[len("http://"):], "/")+len("http://")]
+}
+
 func slicesContains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
@@ -235,5 +238,3 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
-
-var _ = cdp.Empty{}
