@@ -52,6 +52,7 @@ type hub struct {
 	runs    map[string]runs.Info
 	rows    map[string]string // the row each run was last shown as (JSON)
 	clients map[*client]bool
+	watchMu sync.Mutex     // held across a watch call
 	watched []string       // the screens asked of the server
 	focused map[string]int // run → browsers looking at it with focus
 	lost    bool           // the server is lost; the Remote reconnects
@@ -176,7 +177,6 @@ func (h *hub) changed(i runs.Info) {
 func (h *hub) relinked(lost bool) {
 	h.mu.Lock()
 	h.lost = lost
-	watched := h.watched
 	var focused []string
 	for id, n := range h.focused {
 		if n > 0 {
@@ -188,7 +188,7 @@ func (h *hub) relinked(lost bool) {
 	if lost {
 		return
 	}
-	h.watch(watched)
+	h.watch(true)
 	for _, id := range focused {
 		h.focus(id, true)
 	}
@@ -214,19 +214,17 @@ func (h *hub) broadcast(msg []byte) {
 func (h *hub) join(c *client) {
 	h.mu.Lock()
 	h.clients[c] = true
-	ids := h.viewsLocked()
 	h.mu.Unlock()
-	h.watch(ids)
+	h.watch(false)
 }
 
 // leave drops a browser: its view and its focus.
 func (h *hub) leave(c *client) {
+	h.setFocus(c, false)
 	h.mu.Lock()
 	delete(h.clients, c)
-	ids := h.viewsLocked()
 	h.mu.Unlock()
-	h.setFocus(c, false)
-	h.watch(ids)
+	h.watch(false)
 }
 
 // viewsLocked is the runs some browser views, sorted.
@@ -241,13 +239,18 @@ func (h *hub) viewsLocked() []string {
 	return ids
 }
 
-// watch asks the server for frames of exactly ids when they are not what it has.
-func (h *hub) watch(ids []string) {
+// watch asks the server for frames of exactly ids when they are not what it has
+// (again, when a new server knows nothing yet). Frames of a run no browser views
+// are not asked for: the server neither renders nor sends them.
+func (h *hub) watch(again bool) {
+	h.watchMu.Lock() // one call at a time: the last made says what browsers view now
+	defer h.watchMu.Unlock()
 	h.mu.Lock()
+	ids := h.viewsLocked()
 	same := slices.Equal(ids, h.watched)
 	h.watched = ids
 	h.mu.Unlock()
-	if same && ids != nil {
+	if same && !again {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

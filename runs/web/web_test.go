@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit/eventually"
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/agentstate"
@@ -404,4 +405,50 @@ func TestTokenFileAndListen(t *testing.T) {
 			t.Errorf("%s exposed: %v", addr, err)
 		}
 	}
+}
+
+// calls is the calls made of verb.
+func (f *fakeCore) callsOf(verb string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.calls {
+		if strings.HasPrefix(c, verb+" ") {
+			out = append(out, strings.TrimPrefix(c, verb+" "))
+		}
+	}
+	return out
+}
+
+// The server is asked for the frames of the runs browsers view and no others, and
+// told a run is looked at while a page views it with focus, and no longer when the
+// page goes: it says nothing of a run somebody looks at, and all of one nobody does.
+func TestWatchAndFocus(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	list := openLive(t, s, ts, "")
+	list.next(t, "hello")
+	if w := f.callsOf("watch"); len(w) != 0 {
+		t.Errorf("a page with no run in view asked for frames: %v", w)
+	}
+	lr := openLive(t, s, ts, "r1")
+	hello := lr.next(t, "hello")
+	if w := f.callsOf("watch"); len(w) != 1 || w[0] != `{"token":"viewer-token","ids":["r1"]}` {
+		t.Fatalf("watch: %v", w)
+	}
+	body := fmt.Sprintf(`{"client":%q,"focused":true}`, hello["client"])
+	if code, _ := do(t, ts, "POST", "/api/focus", map[string]string{"Origin": ts.URL}, cookieOf(s), body); code != http.StatusNoContent {
+		t.Fatalf("focus: %d", code)
+	}
+	if code, _ := do(t, ts, "POST", "/api/focus", map[string]string{"Origin": "http://evil.example"}, cookieOf(s), body); code != http.StatusForbidden {
+		t.Fatalf("focus from elsewhere: %d", code)
+	}
+	if fc := f.callsOf("focus"); len(fc) != 1 || fc[0] != `{"id":"r1","viewer":"viewer-token","focused":true}` {
+		t.Fatalf("focus: %v", fc)
+	}
+	lr.stop()
+	eventually.True(t, 10*time.Second, "the view and focus dropped when the page went", func() bool {
+		w, fc := f.callsOf("watch"), f.callsOf("focus")
+		return len(w) == 2 && w[1] == `{"token":"viewer-token","ids":null}` &&
+			len(fc) == 2 && fc[1] == `{"id":"r1","viewer":"viewer-token","focused":false}`
+	})
 }
