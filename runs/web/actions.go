@@ -35,24 +35,40 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, action := r.PathValue("id"), r.PathValue("action")
-	info, ok := s.hub.run(id)
-	if !ok {
+	if _, ok := s.hub.run(id); !ok {
 		http.Error(w, fmt.Sprintf("no run %q", id), http.StatusNotFound)
 		return
 	}
+	b, code, err := readBody(w, r)
+	if err != nil {
+		http.Error(w, err.Error(), code)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	if code, err := s.apply(ctx, id, action, b); err != nil {
+		http.Error(w, err.Error(), code)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// readBody reads a POST's JSON body, at most MaxBody.
+func readBody(w http.ResponseWriter, r *http.Request) (actionBody, int, error) {
 	var b actionBody
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			http.Error(w, fmt.Sprintf("over %d bytes: not sent", MaxBody), http.StatusRequestEntityTooLarge)
-			return
+			return b, http.StatusRequestEntityTooLarge, fmt.Errorf("over %d bytes: not sent", MaxBody)
 		}
-		http.Error(w, "want a JSON body: "+err.Error(), http.StatusBadRequest)
-		return
+		return b, http.StatusBadRequest, fmt.Errorf("want a JSON body: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
-	defer cancel()
+	return b, 0, nil
+}
+
+// apply does action on run id through the server, and says how it went.
+func (s *Server) apply(ctx context.Context, id, action string, b actionBody) (int, error) {
 	var err error
 	switch action {
 	case "keys":
@@ -66,22 +82,20 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	case "cancel":
 		_, err = api.Kill.Call(ctx, s.hub.core, api.RunRef{ID: id})
 	case "approve", "deny":
+		info, _ := s.hub.run(id)
 		approve, deny := s.hub.answers(info)
 		words := map[string][]string{"approve": approve, "deny": deny}[action]
 		if len(words) == 0 {
-			http.Error(w, fmt.Sprintf("%s: the run waits at no question its agent's rules say how to %s", action, action), http.StatusConflict)
-			return
+			return http.StatusConflict, fmt.Errorf("%s: the run waits at no question its agent's rules say how to %s", action, action)
 		}
 		_, err = api.SendKeys.Call(ctx, s.hub.core, api.KeysArgs{ID: id, Keys: words})
 	default:
-		http.Error(w, fmt.Sprintf("no action %q", action), http.StatusNotFound)
-		return
+		return http.StatusNotFound, fmt.Errorf("no action %q", action)
 	}
 	if err != nil {
-		http.Error(w, err.Error(), status(err))
-		return
+		return status(err), err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return 0, nil
 }
 
 // status is the HTTP status of a server's error.

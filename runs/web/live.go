@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -66,50 +67,42 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	lw := &liveWriter{w: w, rc: http.NewResponseController(w)}
 	lw.send(message(map[string]any{"type": "hello", "client": c.id, "read_only": s.readOnly}))
 	lw.send(s.hub.list())
-	var last []string
-	last = s.screen(lw, view, last)
-	if lw.flush() != nil {
-		return
+	last := s.screen(lw, view, nil)
+	if lw.flush() == nil {
+		s.follow(r.Context(), c, lw, last)
 	}
+}
+
+// follow sends browser c what changes until it goes: list messages as they come,
+// a full list after an overflow, the screen in view when woken, at most once a
+// frame (a timer exists only while a draw waits for its turn).
+func (s *Server) follow(ctx context.Context, c *client, lw *liveWriter, last []string) {
 	var timer *time.Timer
 	var timerC <-chan time.Time
 	pending, sent := false, time.Now()
 	for {
 		select {
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return
 		case m := <-c.q:
 			lw.send(m)
-			for more := true; more; {
-				select {
-				case m := <-c.q:
-					lw.send(m)
-				default:
-					more = false
-				}
-			}
+			c.drain(lw.send)
 		case <-c.wakeC:
 			if c.resync.Swap(false) {
-				for len(c.q) > 0 {
-					<-c.q
-				}
+				c.drain(func([]byte) {})
 				lw.send(s.hub.list())
 				last = nil
 			}
-			pending = view != ""
+			pending = c.view != ""
 		case <-timerC:
 			timerC = nil
 		}
 		if pending && timerC == nil {
 			if wait := s.frame - time.Since(sent); wait > 0 {
-				if timer == nil {
-					timer = time.NewTimer(wait)
-				} else {
-					timer.Reset(wait)
-				}
+				timer = resetTimer(timer, wait)
 				timerC = timer.C
 			} else {
-				last = s.screen(lw, view, last)
+				last = s.screen(lw, c.view, last)
 				pending, sent = false, time.Now()
 			}
 		}
@@ -117,6 +110,26 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// drain hands what c's queue holds now to f.
+func (c *client) drain(f func([]byte)) {
+	for {
+		select {
+		case m := <-c.q:
+			f(m)
+		default:
+			return
+		}
+	}
+}
+
+func resetTimer(t *time.Timer, d time.Duration) *time.Timer {
+	if t == nil {
+		return time.NewTimer(d)
+	}
+	t.Reset(d)
+	return t
 }
 
 // screen sends the rows of run id's screen that differ from last, and returns the
