@@ -238,3 +238,14 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
+
+// corral web refuses an address other machines reach unless told it is meant.
+func TestWebRefusesExposure(t *testing.T) {
+	r := run(t, corral(t, "web", "--listen", "0.0.0.0:0"))
+	if r.code != exitUsage || !strings.Contains(r.stderr, "not a loopback address") || !strings.Contains(r.stderr, "--exposed") {
+		t.Errorf("0.0.0.0 without a token file: %+v", r)
+	}
+	if r := run(t, corral(t, "web", "--listen", "nonsense")); r.code != exitUsage {
+		t.Errorf("--listen nonsense: %+v", r)
+	}
+}

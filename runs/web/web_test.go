@@ -173,7 +173,7 @@ func TestOrigin(t *testing.T) {
 		t.Errorf("POST without the cookie: %d, want 401", code)
 	}
 	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}} {
-		if code, _ := do(t, ts, "GET", "/api/live", h, c, ""); code != http.StatusForbidden {
+		if code := liveStatus(t, ts, h, c); code != http.StatusForbidden {
 			t.Errorf("live with %v: %d, want 403", h, code)
 		}
 	}
@@ -237,6 +237,22 @@ func TestReadOnlyAndBadInput(t *testing.T) {
 	}
 }
 
+// liveStatus is the status the live channel answers with; its stream is not read.
+func liveStatus(t *testing.T, ts *httptest.Server, hdr map[string]string, c *http.Cookie) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", ts.URL+"/api/live", nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	req.AddCookie(c)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	return r.StatusCode
+}
+
 // liveReader reads a live channel's messages.
 type liveReader struct {
 	msgs chan map[string]any
@@ -297,10 +313,12 @@ func TestLiveRate(t *testing.T) {
 	lr.next(t, "hello")
 	lr.next(t, "runs")
 	scr := f.screens["r1"]
+	// Output as fast as it comes for half a second: a frame per change would be
+	// hundreds; one per 50 ms frame is ten or so.
 	start := time.Now()
-	const writes = 400
-	for i := range writes {
-		scr.Write(fmt.Appendf(nil, "\r%d", i))
+	writes := 0
+	for ; time.Since(start) < 500*time.Millisecond; writes++ {
+		scr.Write(fmt.Appendf(nil, "\r%d", writes))
 		f.events <- runs.Event{Type: runs.EventOutput, Run: runs.Info{ID: "r1"}}
 		f.events <- runs.Event{Type: runs.EventOutput, Run: runs.Info{ID: "r2"}}
 	}
