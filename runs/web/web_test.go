@@ -37,6 +37,9 @@ func (f *fakeCore) Invoke(_ context.Context, op api.Operation, args any) (any, e
 	f.mu.Lock()
 	f.calls = append(f.calls, op.Name()+" "+string(b))
 	f.mu.Unlock()
+	if op.Name() == "screen" { // a scrollback line in red, then the screen's
+		return runs.Capture{ID: "r1", Cols: 10, Rows: 1, Lines: []string{"\x1b[31mred\x1b[0m old", "now"}, HistoryLines: 1}, nil
+	}
 	_, zero := op.Zero()
 	return zero, nil
 }
@@ -469,4 +472,20 @@ func TestWatchAndFocus(t *testing.T) {
 		return len(w) == 2 && w[1] == `{"token":"viewer-token","ids":null}` &&
 			len(fc) == 2 && fc[1] == `{"id":"r1","viewer":"viewer-token","focused":false}`
 	})
+}
+
+// History is the run's scrollback and screen as the page draws them: spans with
+// their colours, read back from the server's capture with its escapes.
+func TestHistory(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	code, body := do(t, ts, "GET", "/api/runs/r1/history", nil, cookieOf(s), "")
+	if code != 200 || body != `{"cols":10,"lines":[[{"t":"red","f":"i1"},{"t":" old"}],[{"t":"now"}]]}`+"\n" {
+		t.Errorf("history: %d %s", code, body)
+	}
+	if got := f.callsOf("screen"); len(got) != 1 || got[0] != `{"id":"r1","escapes":true,"history":true}` {
+		t.Errorf("asked %v", got)
+	}
+	if code, _ := do(t, ts, "GET", "/api/runs/nope/history", nil, cookieOf(s), ""); code != http.StatusNotFound {
+		t.Errorf("history of no run: %d", code)
+	}
 }
