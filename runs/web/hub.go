@@ -188,6 +188,7 @@ func (h *hub) relinked(lost bool) {
 	if lost {
 		return
 	}
+	h.refetch()
 	h.watch(true)
 	for _, id := range focused {
 		h.focus(id, true)
@@ -198,6 +199,23 @@ func (h *hub) relinked(lost bool) {
 		c.wake()
 	}
 	h.mu.Unlock()
+}
+
+// refetch takes every run from the server that came back: its word replaces what
+// the lost one said, and a run it does not have leaves the list.
+func (h *hub) refetch() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rep, err := api.Snapshot.Call(ctx, h.core, api.SnapshotArgs{})
+	if err != nil {
+		return // the browsers keep the list they have; the next event corrects a row
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.runs, h.rows = map[string]runs.Info{}, map[string]string{}
+	for _, i := range rep.Runs {
+		h.runs[i.ID] = i
+	}
 }
 
 // broadcast queues msg for every browser; one whose queue is full loses it and

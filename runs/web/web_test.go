@@ -25,11 +25,12 @@ import (
 // fakeCore is a server that records every call and answers it with nothing; its
 // screens are real emulators.
 type fakeCore struct {
-	mu      sync.Mutex
-	calls   []string // "verb args-json"
-	events  chan runs.Event
-	initial []runs.Info
-	screens map[string]*screen.Screen
+	mu       sync.Mutex
+	calls    []string // "verb args-json"
+	events   chan runs.Event
+	initial  []runs.Info
+	screens  map[string]*screen.Screen
+	snapshot []runs.Info // what snapshot answers
 }
 
 func (f *fakeCore) Invoke(_ context.Context, op api.Operation, args any) (any, error) {
@@ -37,6 +38,11 @@ func (f *fakeCore) Invoke(_ context.Context, op api.Operation, args any) (any, e
 	f.mu.Lock()
 	f.calls = append(f.calls, op.Name()+" "+string(b))
 	f.mu.Unlock()
+	if op.Name() == "snapshot" {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return api.SnapshotReply{Runs: f.snapshot}, nil
+	}
 	if op.Name() == "screen" { // a scrollback line in red, then the screen's
 		return runs.Capture{ID: "r1", Cols: 10, Rows: 1, Lines: []string{"\x1b[31mred\x1b[0m old", "now"}, HistoryLines: 1}, nil
 	}
@@ -487,5 +493,28 @@ func TestHistory(t *testing.T) {
 	}
 	if code, _ := do(t, ts, "GET", "/api/runs/nope/history", nil, cookieOf(s), ""); code != http.StatusNotFound {
 		t.Errorf("history of no run: %d", code)
+	}
+}
+
+// The server lost and back: the list is the new server's (a run it lacks is gone),
+// the frames in view asked again, every browser given the whole picture.
+func TestServerBack(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	lr := openLive(t, s, ts, "r1")
+	lr.next(t, "runs")
+	f.events <- runs.Event{Type: "server-lost"}
+	if m := lr.next(t, "server"); m["state"] != "lost" {
+		t.Fatalf("lost: %v", m)
+	}
+	f.mu.Lock()
+	f.snapshot = []runs.Info{{ID: "r1", Name: "one", Kind: "pty", State: runs.Running}}
+	f.mu.Unlock()
+	f.events <- runs.Event{Type: "server-back"}
+	m := lr.next(t, "runs")
+	if rs := m["runs"].([]any); len(rs) != 1 || rs[0].(map[string]any)["id"] != "r1" {
+		t.Errorf("the list after the server came back: %v", m)
+	}
+	if w := f.callsOf("watch"); len(w) != 2 || w[1] != `{"token":"viewer-token","ids":["r1"]}` {
+		t.Errorf("watch after the server came back: %v", w)
 	}
 }
