@@ -204,6 +204,32 @@ func TestWebBrowser(t *testing.T) {
 		return strings.Contains(eval[string](t, ctx, screenJS), "typed-on-the-page")
 	})
 
+	// Styles from Corral's cells: colour, bold, underline, reverse, a wide character,
+	// the cursor.
+	c := agentCorral(t, env, "spawn", "--pty", "--name", "colours", "--shell", "--",
+		`printf '\033[1;31mbold red\033[0m \033[4;32munder green\033[0m \033[7mrev\033[0m 漢 wide\n'; exec cat`)
+	cid := strings.TrimSpace(c.stdout)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`.row[data-id="`+cid+`"]`)))
+	eventually.True(t, 20*time.Second, "the coloured run drawn", func() bool {
+		return strings.Contains(eval[string](t, ctx, screenJS), "bold red under green rev 漢 wide")
+	})
+	style := func(text, prop string) string {
+		return eval[string](t, ctx, `(() => { const s = [...document.querySelectorAll('#screen span')].find(e => e.textContent === '`+text+`');
+		  return s ? getComputedStyle(s)['`+prop+`'] + (s.className ? ' .' + s.className : '') : 'none'; })()`)
+	}
+	for _, c := range []struct{ text, prop, want string }{
+		{"bold red", "color", "rgb(205, 49, 49)"}, {"bold red", "fontWeight", "700"},
+		{"under green", "textDecorationLine", "underline"}, {"rev", "backgroundColor", "rgb(212, 212, 212)"},
+		{"漢", "display", "inline-block .w"},
+	} {
+		if got := style(c.text, c.prop); got != c.want {
+			t.Errorf("%q %s: %s, want %s", c.text, c.prop, got, c.want)
+		}
+	}
+	if !eval[bool](t, ctx, `!!document.querySelector('#screen span.cur')`) {
+		t.Error("no cursor drawn")
+	}
+
 	// A phone: the list, then the run with its buttons, nothing wider than the screen.
 	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3)))
 	do(t, ctx, chromedp.Click(chromedp.ID("back")), chromedp.WaitVisible(chromedp.CSS(`.row[data-id="`+b+`"]`)))

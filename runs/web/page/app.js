@@ -141,7 +141,7 @@ function spanEl(s) {
   e.textContent = s.t;
   let fg = colour(s.f), bg = colour(s.b);
   const a = s.a || 0;
-  if (a & ATTR.reverse) { [fg, bg] = [bg || '#d4d4d4', fg || '#0b0c0e']; }
+  if (a & ATTR.reverse) { [fg, bg] = [bg || '#0b0c0e', fg || '#d4d4d4']; }
   if (fg) e.style.color = fg;
   if (bg) e.style.background = bg;
   if (a & ATTR.bold) e.style.fontWeight = '700';
