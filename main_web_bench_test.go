@@ -46,8 +46,9 @@ func newWebBench(b *testing.B, shell string) *webBench {
 	url, pid := startWeb(b, env)
 	w.web = pid
 	w.ctx = newBrowser(b, originOf(url))
-	do(b, w.ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`.row[data-id="`+w.id+`"]`)),
-		chromedp.Click(chromedp.CSS(`.row[data-id="`+w.id+`"]`)), chromedp.WaitVisible(chromedp.ID("screen")))
+	do(b, w.ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`.row[data-id="`+w.id+`"]`)))
+	openRow(b, w.ctx, w.id)
+	do(b, w.ctx, chromedp.WaitVisible(chromedp.ID("screen")))
 	return w
 }
 

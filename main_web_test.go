@@ -162,7 +162,8 @@ func TestWebBrowser(t *testing.T) {
 	})
 
 	// Open alpha; once it idles at its prompt, give it a task from the page.
-	do(t, ctx, chromedp.Click(chromedp.CSS(`.row[data-id="`+a+`"]`)), chromedp.WaitVisible(chromedp.ID("screen")))
+	openRow(t, ctx, a)
+	do(t, ctx, chromedp.WaitVisible(chromedp.ID("screen")))
 	eventually.True(t, 20*time.Second, "alpha idle at its prompt", func() bool {
 		return eval[bool](t, ctx, `!!document.querySelector('.row.idle[data-id="`+a+`"]')`)
 	})
@@ -209,7 +210,7 @@ func TestWebBrowser(t *testing.T) {
 	c := agentCorral(t, env, "spawn", "--pty", "--name", "colours", "--shell", "--",
 		`printf '\033[1;31mbold red\033[0m \033[4;32munder green\033[0m \033[7mrev\033[0m 漢 wide\n'; exec cat`)
 	cid := strings.TrimSpace(c.stdout)
-	do(t, ctx, chromedp.Click(chromedp.CSS(`.row[data-id="`+cid+`"]`)))
+	openRow(t, ctx, cid)
 	eventually.True(t, 20*time.Second, "the coloured run drawn", func() bool {
 		return strings.Contains(eval[string](t, ctx, screenJS), "bold red under green rev 漢 wide")
 	})
@@ -237,7 +238,8 @@ func TestWebBrowser(t *testing.T) {
 	if !eval[bool](t, ctx, wide) {
 		t.Errorf("the list scrolls sideways at 390 px: %v", eval[string](t, ctx, `[document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth, document.documentElement.clientWidth].join(" ")`))
 	}
-	do(t, ctx, chromedp.Click(chromedp.CSS(`.row[data-id="`+b+`"]`)), chromedp.WaitVisible(chromedp.ID("approve")))
+	openRow(t, ctx, b)
+	do(t, ctx, chromedp.WaitVisible(chromedp.ID("approve")))
 	if !eval[bool](t, ctx, wide) {
 		t.Errorf("the run scrolls sideways at 390 px: %v", eval[float64](t, ctx, `document.documentElement.scrollWidth`))
 	}
@@ -248,6 +250,16 @@ func TestWebBrowser(t *testing.T) {
 	}
 	if eval[bool](t, ctx, `document.getElementById('list').offsetParent !== null`) {
 		t.Error("the list and the run share a phone's width")
+	}
+}
+
+// openRow taps run id's row. In the page, not by a node the test looked up first: the
+// list is drawn again whenever a run's row changes, and a node found a moment before
+// may be gone by the time of the click.
+func openRow(t testing.TB, ctx context.Context, id string) {
+	t.Helper()
+	if !eval[bool](t, ctx, `(r => r ? (r.click(), true) : false)(document.querySelector('.row[data-id="`+id+`"]'))`) {
+		t.Fatalf("no row for %s", id)
 	}
 }
 
