@@ -41,6 +41,8 @@ func (d *decoder) table(t table) error {
 		return d.notify(t)
 	case !t.array && slices.Equal(t.key, []string{"worktree"}):
 		return d.worktree(t)
+	case !t.array && slices.Equal(t.key, []string{"web"}):
+		return d.web(t)
 	case t.array && slices.Equal(t.key, []string{"run"}):
 		return d.run(t)
 	case !t.array && slices.Equal(t.key, []string{"run", "env"}):
@@ -54,7 +56,7 @@ func (d *decoder) table(t table) error {
 	}
 	msg := "unknown table " + tableName(t.key, t.array)
 	known := map[string]string{"defaults": "[defaults]", "keys": "[keys]", "ui": "[ui]", "notify": "[notify]",
-		"worktree": "[worktree]", "run": "[[run]]", "run.env": "[run.env]", "host": "[[host]]"}
+		"worktree": "[worktree]", "web": "[web]", "run": "[[run]]", "run.env": "[run.env]", "host": "[[host]]"}
 	if s := closest(strings.Join(t.key, "."), slices.Sorted(maps.Keys(known))); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", known[s])
 	}
@@ -67,7 +69,7 @@ func (d *decoder) topLevel(t table) error {
 		k := p.key[0]
 		msg := "unknown key at the top level"
 		switch {
-		case k == "defaults" || k == "keys" || k == "ui" || k == "notify" || k == "worktree":
+		case k == "defaults" || k == "keys" || k == "ui" || k == "notify" || k == "worktree" || k == "web":
 			msg = fmt.Sprintf("write it as a [%s] table", k)
 		case k == "run":
 			msg = "write each run as a [[run]] table"

@@ -37,6 +37,7 @@ type File struct {
 	UI       FileUI
 	Notify   Notify
 	Worktree Worktree
+	Web      Web
 }
 
 // Worktree is the [worktree] table: where runs' git worktrees are made and what runs

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"corral/config"
+	"corral/ptyhost/keys"
 )
 
 // A rule file (TOML) describes one agent:
@@ -27,6 +28,8 @@ import (
 //	not      = ['esc to interrupt']
 //	question = ['Do you want to proceed\?']    # the row a notification quotes (optional)
 //	detail   = ['^ *\$ (.+)']                  # its one line of context (optional)
+//	approve  = ["Enter"]                      # keys that say yes to it (send-keys words; optional)
+//	deny     = ["Escape"]                     # keys that say no (optional)
 //
 //	  [[rule.when]]                           # … or several, all of which must match
 //	  region = "title"
@@ -102,7 +105,7 @@ func (p *ruleParser) top(t config.TOMLTable) {
 	}
 }
 
-var ruleKeys = []string{"name", "state", "priority", "region", "any", "all", "not", "question", "detail"}
+var ruleKeys = []string{"name", "state", "priority", "region", "any", "all", "not", "question", "detail", "approve", "deny"}
 
 func (p *ruleParser) rule(t config.TOMLTable) {
 	r := Rule{Line: t.Line}
@@ -124,6 +127,10 @@ func (p *ruleParser) rule(t config.TOMLTable) {
 			r.Question = p.patterns(kv, in)
 		case "detail":
 			r.Detail = p.patterns(kv, in)
+		case "approve":
+			r.Approve = p.keyWords(kv, in)
+		case "deny":
+			r.Deny = p.keyWords(kv, in)
 		case "region", "any", "all", "not":
 			inline.set(p, kv, in)
 		default:
@@ -284,6 +291,16 @@ func (p *ruleParser) int(kv config.TOMLPair, in string) int {
 		p.fail(kv.Line, in, kv.Key[0], "want an integer, not %q", kv.Value.Text)
 	}
 	return n
+}
+
+// keyWords reads send-keys words (key names, or text): what answers a question.
+func (p *ruleParser) keyWords(kv config.TOMLPair, in string) []string {
+	words := p.strs(kv, in)
+	if _, err := keys.ParseSendKeysArgs(words); err != nil {
+		p.fail(kv.Line, in, kv.Key[0], "%v", err)
+		return nil
+	}
+	return words
 }
 
 func (p *ruleParser) strs(kv config.TOMLPair, in string) []string {

@@ -34,6 +34,20 @@ type Rule struct {
 	// whole row where the match begins — cleaned (Clean). Without Question the text
 	// is the row the rule's first pattern matched; without Detail there is none.
 	Question, Detail []*regexp.Regexp
+	// Approve and Deny are the keys (send-keys words) that answer the question a
+	// waiting rule recognises, yes or no, in the agent's own way (rule-file keys
+	// approve and deny): what a one-tap answer sends. Nil: no such answer.
+	Approve, Deny []string
+}
+
+// Rule returns the agent's rule of that name, or nil.
+func (a *Agent) Rule(name string) *Rule {
+	for i := range a.Rules {
+		if a.Rules[i].Name == name {
+			return &a.Rules[i]
+		}
+	}
+	return nil
 }
 
 // Clause is patterns over one region: one of Any (when given) and each of All must

@@ -1,6 +1,7 @@
 package agentstate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -283,5 +284,28 @@ detail = ['^│ *\$ (.+?) *│$']
 	_, err = ParseRules("bad.toml", []byte("agent = \"q\"\n[[rule]]\nname = \"ask\"\nstate = \"waiting\"\nregion = \"screen\"\nany = ['x']\nquestion = ['(']\n"))
 	if err == nil || !strings.Contains(err.Error(), "bad.toml:7") {
 		t.Errorf("a bad question pattern: %v", err)
+	}
+}
+
+// A waiting rule's answer keys are send-keys words: kept as written, a word that is
+// neither a key nor text refused with its line; the built-in agents' questions have
+// theirs.
+func TestAnswerKeys(t *testing.T) {
+	a, err := ParseRules("x.toml", []byte("agent = \"x\"\n[[rule]]\nname = \"q\"\nstate = \"waiting\"\nregion = \"title\"\nany = ['x']\napprove = [\"y\"]\ndeny = [\"Escape\"]\n"))
+	if err != nil || a.Rule("q") == nil || !slices.Equal(a.Rule("q").Approve, []string{"y"}) || !slices.Equal(a.Rule("q").Deny, []string{"Escape"}) {
+		t.Fatalf("approve/deny: %+v %v", a, err)
+	}
+	if a.Rule("none") != nil {
+		t.Error("a rule that is not there")
+	}
+	_, err = ParseRules("x.toml", []byte("agent = \"x\"\n[[rule]]\nname = \"q\"\nstate = \"waiting\"\nregion = \"title\"\nany = ['x']\napprove = [\"C-Foo\"]\n"))
+	if err == nil || !strings.Contains(err.Error(), `x.toml:7: rule #1: key "approve"`) {
+		t.Errorf("a bad key: %v", err)
+	}
+	s := Builtin()
+	for agent, rule := range map[string]string{"claude": "permission", "codex": "approval", "gemini": "permission"} {
+		if r := s.Named(agent).Rule(rule); r == nil || len(r.Approve) == 0 || len(r.Deny) == 0 {
+			t.Errorf("%s's %s has no answer keys: %+v", agent, rule, r)
+		}
 	}
 }

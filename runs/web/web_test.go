@@ -1,0 +1,520 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"corral/demo/testkit/eventually"
+	"corral/ptyhost/screen"
+	"corral/runs"
+	"corral/runs/agentstate"
+	"corral/runs/api"
+)
+
+// fakeCore is a server that records every call and answers it with nothing; its
+// screens are real emulators.
+type fakeCore struct {
+	mu       sync.Mutex
+	calls    []string // "verb args-json"
+	events   chan runs.Event
+	initial  []runs.Info
+	screens  map[string]*screen.Screen
+	snapshot []runs.Info // what snapshot answers
+}
+
+func (f *fakeCore) Invoke(_ context.Context, op api.Operation, args any) (any, error) {
+	b, _ := json.Marshal(args)
+	f.mu.Lock()
+	f.calls = append(f.calls, op.Name()+" "+string(b))
+	f.mu.Unlock()
+	if op.Name() == "snapshot" {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return api.SnapshotReply{Runs: f.snapshot}, nil
+	}
+	if op.Name() == "screen" { // a scrollback line in red, then the screen's
+		return runs.Capture{ID: "r1", Cols: 10, Rows: 1, Lines: []string{"\x1b[31mred\x1b[0m old", "now"}, HistoryLines: 1}, nil
+	}
+	_, zero := op.Zero()
+	return zero, nil
+}
+func (f *fakeCore) Events() <-chan runs.Event { return f.events }
+func (f *fakeCore) Initial() []runs.Info      { return f.initial }
+func (f *fakeCore) Viewer() string            { return "viewer-token" }
+func (f *fakeCore) Screen(id string) (screen.View, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s := f.screens[id]; s != nil {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no screen %s", id)
+}
+
+// sent is the calls of the input lane and the answers (what reaches a run).
+func (f *fakeCore) sent() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.calls {
+		if !strings.HasPrefix(c, "watch ") && !strings.HasPrefix(c, "focus ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+const testToken = "0123456789abcdef0123456789abcdef"
+
+var toyAgent = func() *agentstate.Agent {
+	a, err := agentstate.ParseRules("toy.toml", []byte(`agent = "toy"
+[[rule]]
+name = "question"
+state = "waiting"
+region = "screen"
+all = ['Allow\?']
+approve = ["y"]
+deny = ["Escape"]
+`))
+	if err != nil {
+		panic(err)
+	}
+	return a
+}()
+
+func newTest(t *testing.T, o Options) (*fakeCore, *Server, *httptest.Server) {
+	t.Helper()
+	f := &fakeCore{events: make(chan runs.Event, 16), screens: map[string]*screen.Screen{"r1": screen.NewScreen(20, 4)},
+		initial: []runs.Info{{ID: "r1", Name: "one", Kind: "pty", State: runs.Running},
+			{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy", AgentState: agentstate.Waiting, AgentRule: "question"}}}
+	o.Token, o.Agents = testToken, agentstate.NewSet(toyAgent)
+	s := New(f, o)
+	ts := httptest.NewServer(s.Handler())
+	go s.Pump()
+	t.Cleanup(func() { ts.Close(); close(f.events) })
+	return f, s, ts
+}
+
+func cookieOf(s *Server) *http.Cookie { return &http.Cookie{Name: cookieName, Value: s.auth.cookie} }
+
+func do(t *testing.T, ts *httptest.Server, method, path string, hdr map[string]string, c *http.Cookie, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	if c != nil {
+		req.AddCookie(c)
+	}
+	cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	r, err := cl.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var b strings.Builder
+	bufio.NewReader(r.Body).WriteTo(&b)
+	return r.StatusCode, b.String()
+}
+
+// The token is asked once and exchanged for an HttpOnly, SameSite=Strict cookie that
+// is not the token; without the cookie nothing but the page's static files answers.
+func TestTokenAndCookie(t *testing.T) {
+	_, s, ts := newTest(t, Options{})
+	for _, q := range []string{"", "?token=", "?token=wrong", "?token=" + testToken[:31]} {
+		if code, _ := do(t, ts, "GET", "/login"+q, nil, nil, ""); code != http.StatusUnauthorized {
+			t.Errorf("login%s: %d, want 401", q, code)
+		}
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/login?token="+testToken, nil)
+	r, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	cs := r.Cookies()
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" || len(cs) != 1 {
+		t.Fatalf("login: %d %v %v", r.StatusCode, r.Header, cs)
+	}
+	c := cs[0]
+	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Value == testToken || c.Value != s.auth.cookie {
+		t.Errorf("cookie %+v", c)
+	}
+	for _, p := range []string{"/", "/api/live", "/api/runs/r1/history"} {
+		if code, _ := do(t, ts, "GET", p, nil, nil, ""); code != http.StatusUnauthorized {
+			t.Errorf("GET %s without the cookie: %d", p, code)
+		}
+		if code, _ := do(t, ts, "GET", p, nil, &http.Cookie{Name: cookieName, Value: testToken}, ""); code != http.StatusUnauthorized {
+			t.Errorf("GET %s with the token as cookie: %d", p, code)
+		}
+	}
+	if code, body := do(t, ts, "GET", "/", nil, c, ""); code != 200 || !strings.Contains(body, "<title>Corral</title>") {
+		t.Errorf("page with the cookie: %d", code)
+	}
+	if code, _ := do(t, ts, "GET", "/app.js", nil, nil, ""); code != 200 {
+		t.Errorf("app.js: %d", code)
+	}
+}
+
+// Every POST needs the cookie and the page's own Origin; the live channel refuses a
+// foreign Origin or a cross-site fetch. Nothing reaches a run from a refused one.
+func TestOrigin(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	c := cookieOf(s)
+	own := "http://" + strings.TrimPrefix(ts.URL, "http://")
+	for _, h := range []map[string]string{nil, {"Origin": "http://evil.example"}, {"Origin": "null"},
+		{"Origin": own + ".evil.example"}, {"Origin": "ftp://" + strings.TrimPrefix(ts.URL, "http://")}} {
+		if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", h, c, `{"keys":["x"]}`); code != http.StatusForbidden {
+			t.Errorf("POST with %v: %d, want 403", h, code)
+		}
+	}
+	if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", map[string]string{"Origin": own}, nil, `{"keys":["x"]}`); code != http.StatusUnauthorized {
+		t.Errorf("POST without the cookie: %d, want 401", code)
+	}
+	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}} {
+		if code := liveStatus(t, ts, h, c); code != http.StatusForbidden {
+			t.Errorf("live with %v: %d, want 403", h, code)
+		}
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Fatalf("refused requests reached the server: %v", got)
+	}
+	if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", map[string]string{"Origin": own}, c, `{"keys":["x","Enter"]}`); code != http.StatusNoContent {
+		t.Fatalf("own POST: %d", code)
+	}
+	if got := f.sent(); len(got) != 1 || got[0] != `send-keys {"id":"r1","keys":["x","Enter"]}` {
+		t.Errorf("sent %v", got)
+	}
+}
+
+// --read-only sends nothing, whatever is asked; a run that does not exist, an action
+// that does not, a paste over the limit are refused with one clear status.
+func TestReadOnlyAndBadInput(t *testing.T) {
+	f, s, ts := newTest(t, Options{ReadOnly: true})
+	c := cookieOf(s)
+	own := map[string]string{"Origin": ts.URL}
+	for _, a := range []string{"keys", "paste", "submit", "interrupt", "cancel", "approve", "deny"} {
+		if code, body := do(t, ts, "POST", "/api/runs/r2/"+a, own, c, `{"keys":["y"],"text":"x"}`); code != http.StatusForbidden || !strings.Contains(body, "read-only") {
+			t.Errorf("read-only %s: %d %s", a, code, body)
+		}
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Fatalf("read-only sent %v", got)
+	}
+
+	f, s, ts = newTest(t, Options{})
+	c = cookieOf(s)
+	own = map[string]string{"Origin": ts.URL}
+	for _, tc := range []struct {
+		path, body string
+		code       int
+	}{
+		{"/api/runs/nope/keys", `{"keys":["x"]}`, http.StatusNotFound},
+		{"/api/runs/r1/explode", `{}`, http.StatusNotFound},
+		{"/api/runs/r1/keys", `not json`, http.StatusBadRequest},
+		{"/api/runs/r1/paste", `{"text":"` + strings.Repeat("a", MaxBody) + `"}`, http.StatusRequestEntityTooLarge},
+		{"/api/runs/r1/approve", `{}`, http.StatusConflict}, // not waiting at a question
+	} {
+		if code, body := do(t, ts, "POST", tc.path, own, c, tc.body); code != tc.code {
+			t.Errorf("%s: %d %s, want %d", tc.path, code, body, tc.code)
+		}
+	}
+	if code, _ := do(t, ts, "GET", "/api/live?view=nope", nil, c, ""); code != http.StatusNotFound {
+		t.Errorf("live on a run that does not exist: %d", code)
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Fatalf("refused requests sent %v", got)
+	}
+	// The answers are the agent's own keys, from its rule for the question.
+	for a, want := range map[string]string{"approve": `send-keys {"id":"r2","keys":["y"]}`, "deny": `send-keys {"id":"r2","keys":["Escape"]}`} {
+		if code, _ := do(t, ts, "POST", "/api/runs/r2/"+a, own, c, `{}`); code != http.StatusNoContent {
+			t.Fatalf("%s: %d", a, code)
+		}
+		if got := f.sent(); got[len(got)-1] != want {
+			t.Errorf("%s sent %v, want %s", a, got, want)
+		}
+	}
+}
+
+// liveStatus is the status the live channel answers with; its stream is not read.
+func liveStatus(t *testing.T, ts *httptest.Server, hdr map[string]string, c *http.Cookie) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", ts.URL+"/api/live", nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	req.AddCookie(c)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	return r.StatusCode
+}
+
+// liveReader reads a live channel's messages.
+type liveReader struct {
+	msgs chan map[string]any
+	stop func()
+}
+
+func openLive(t *testing.T, s *Server, ts *httptest.Server, view string) *liveReader {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/live?view="+url.QueryEscape(view), nil)
+	req.AddCookie(cookieOf(s))
+	r, err := http.DefaultClient.Do(req)
+	if err != nil || r.StatusCode != 200 {
+		t.Fatalf("live: %v %v", err, r)
+	}
+	lr := &liveReader{msgs: make(chan map[string]any, 100000), stop: cancel}
+	go func() {
+		defer r.Body.Close()
+		sc := bufio.NewScanner(r.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var m map[string]any
+				json.Unmarshal([]byte(d), &m)
+				lr.msgs <- m
+			}
+		}
+		close(lr.msgs)
+	}()
+	t.Cleanup(cancel)
+	return lr
+}
+
+// next is the next message of type typ, skipping others.
+func (lr *liveReader) next(t *testing.T, typ string) map[string]any {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case m, ok := <-lr.msgs:
+			if !ok {
+				t.Fatalf("live channel closed waiting for %s", typ)
+			}
+			if m["type"] == typ {
+				return m
+			}
+		case <-deadline:
+			t.Fatalf("no %s message", typ)
+		}
+	}
+}
+
+// The run in view gets row diffs at most once a frame, however fast its output;
+// a run not in view gets none; the list hears of state changes, never of output.
+func TestLiveRate(t *testing.T) {
+	f, s, ts := newTest(t, Options{Frame: 50 * time.Millisecond})
+	lr := openLive(t, s, ts, "r1")
+	lr.next(t, "hello")
+	lr.next(t, "runs")
+	scr := f.screens["r1"]
+	// Output as fast as it comes for half a second: a frame per change would be
+	// hundreds; one per 50 ms frame is ten or so.
+	start := time.Now()
+	writes := 0
+	for ; time.Since(start) < 500*time.Millisecond; writes++ {
+		scr.Write(fmt.Appendf(nil, "\r%d", writes))
+		f.events <- runs.Event{Type: runs.EventOutput, Run: runs.Info{ID: "r1"}}
+		f.events <- runs.Event{Type: runs.EventOutput, Run: runs.Info{ID: "r2"}}
+	}
+	want := fmt.Sprint(writes - 1)
+	var frames int
+	for {
+		m := lr.next(t, "screen")
+		frames++
+		if m["id"] != "r1" {
+			t.Fatalf("a screen of a run not in view: %v", m)
+		}
+		line, _ := json.Marshal(m["lines"])
+		if strings.Contains(string(line), `"t":"`+want) {
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	if most := int(elapsed/(50*time.Millisecond)) + 2; frames > most {
+		t.Errorf("%d screen updates in %v: more than one a frame (%d)", frames, elapsed, most)
+	}
+	f.events <- runs.Event{Type: runs.EventState, Run: runs.Info{ID: "r1", Name: "one", Kind: "pty", State: runs.Exited, Seq: 9}}
+	if m := lr.next(t, "run"); m["run"].(map[string]any)["state"] != "exited" {
+		t.Errorf("state change: %v", m)
+	}
+	for len(lr.msgs) > 0 {
+		if m := <-lr.msgs; m["type"] != "screen" {
+			t.Errorf("output told to the list: %v", m)
+		}
+	}
+}
+
+// A browser that does not read is never waited for: its queue overflows, what it
+// missed is dropped, and it gets a full list when it reads again.
+func TestSlowBrowser(t *testing.T) {
+	_, s, ts := newTest(t, Options{Queue: 4})
+	req, _ := http.NewRequest("GET", ts.URL+"/api/live", nil)
+	req.AddCookie(cookieOf(s))
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	br := bufio.NewReader(r.Body)
+	readType := func() string {
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, ok := strings.CutPrefix(line, "data: "); ok {
+				var m struct{ Type string }
+				json.Unmarshal([]byte(d), &m)
+				return m.Type
+			}
+		}
+	}
+	for readType() != "runs" {
+	}
+	// Far more than the connection's buffers hold, while the browser reads nothing.
+	start := time.Now()
+	for range 10000 {
+		s.hub.changed(runs.Info{ID: "r1", Name: strings.Repeat("n", 200), Kind: "pty", State: runs.Running, Paused: true})
+		s.hub.changed(runs.Info{ID: "r1", Name: strings.Repeat("n", 200), Kind: "pty", State: runs.Running})
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("20,000 changes took %v: the hub waited for a browser", d)
+	}
+	for readType() != "runs" { // the fresh full picture after the overflow
+	}
+}
+
+// The token file is made 0600 and kept; a file others can read is refused; an
+// address other machines reach needs a token of the user's or --exposed.
+func TestTokenFileAndListen(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "state", TokenFile)
+	tok, err := LoadToken(p, true)
+	if err != nil || len(tok) != 64 {
+		t.Fatalf("made: %q %v", tok, err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if again, _ := LoadToken(p, true); again != tok {
+		t.Error("not kept")
+	}
+	os.Chmod(p, 0o644)
+	if _, err := LoadToken(p, true); err == nil {
+		t.Error("a token file others can read was taken")
+	}
+	if _, err := LoadToken(filepath.Join(t.TempDir(), "none"), false); err == nil {
+		t.Error("a missing --token-file was made")
+	}
+	for addr, ok := range map[string]bool{"127.0.0.1:7457": true, "[::1]:7457": true, "localhost:1": true,
+		"0.0.0.0:7457": false, ":7457": false, "192.168.1.5:80": false, "100.64.0.1:7457": false} {
+		if err := CheckListen(addr, false, false); (err == nil) != ok {
+			t.Errorf("%s: %v", addr, err)
+		}
+		if err := CheckListen(addr, true, false); err != nil {
+			t.Errorf("%s with a token file: %v", addr, err)
+		}
+		if err := CheckListen(addr, false, true); err != nil {
+			t.Errorf("%s exposed: %v", addr, err)
+		}
+	}
+}
+
+// calls is the calls made of verb.
+func (f *fakeCore) callsOf(verb string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.calls {
+		if strings.HasPrefix(c, verb+" ") {
+			out = append(out, strings.TrimPrefix(c, verb+" "))
+		}
+	}
+	return out
+}
+
+// The server is asked for the frames of the runs browsers view and no others, and
+// told a run is looked at while a page views it with focus, and no longer when the
+// page goes: it says nothing of a run somebody looks at, and all of one nobody does.
+func TestWatchAndFocus(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	list := openLive(t, s, ts, "")
+	list.next(t, "hello")
+	if w := f.callsOf("watch"); len(w) != 0 {
+		t.Errorf("a page with no run in view asked for frames: %v", w)
+	}
+	lr := openLive(t, s, ts, "r1")
+	hello := lr.next(t, "hello")
+	if w := f.callsOf("watch"); len(w) != 1 || w[0] != `{"token":"viewer-token","ids":["r1"]}` {
+		t.Fatalf("watch: %v", w)
+	}
+	body := fmt.Sprintf(`{"client":%q,"focused":true}`, hello["client"])
+	if code, _ := do(t, ts, "POST", "/api/focus", map[string]string{"Origin": ts.URL}, cookieOf(s), body); code != http.StatusNoContent {
+		t.Fatalf("focus: %d", code)
+	}
+	if code, _ := do(t, ts, "POST", "/api/focus", map[string]string{"Origin": "http://evil.example"}, cookieOf(s), body); code != http.StatusForbidden {
+		t.Fatalf("focus from elsewhere: %d", code)
+	}
+	if fc := f.callsOf("focus"); len(fc) != 1 || fc[0] != `{"id":"r1","viewer":"viewer-token","focused":true}` {
+		t.Fatalf("focus: %v", fc)
+	}
+	lr.stop()
+	eventually.True(t, 10*time.Second, "the view and focus dropped when the page went", func() bool {
+		w, fc := f.callsOf("watch"), f.callsOf("focus")
+		return len(w) == 2 && w[1] == `{"token":"viewer-token","ids":null}` &&
+			len(fc) == 2 && fc[1] == `{"id":"r1","viewer":"viewer-token","focused":false}`
+	})
+}
+
+// History is the run's scrollback and screen as the page draws them: spans with
+// their colours, read back from the server's capture with its escapes.
+func TestHistory(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	code, body := do(t, ts, "GET", "/api/runs/r1/history", nil, cookieOf(s), "")
+	if code != 200 || body != `{"cols":10,"lines":[[{"t":"red","f":"i1"},{"t":" old"}],[{"t":"now"}]]}`+"\n" {
+		t.Errorf("history: %d %s", code, body)
+	}
+	if got := f.callsOf("screen"); len(got) != 1 || got[0] != `{"id":"r1","escapes":true,"history":true}` {
+		t.Errorf("asked %v", got)
+	}
+	if code, _ := do(t, ts, "GET", "/api/runs/nope/history", nil, cookieOf(s), ""); code != http.StatusNotFound {
+		t.Errorf("history of no run: %d", code)
+	}
+}
+
+// The server lost and back: the list is the new server's (a run it lacks is gone),
+// the frames in view asked again, every browser given the whole picture.
+func TestServerBack(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	lr := openLive(t, s, ts, "r1")
+	lr.next(t, "runs")
+	f.events <- runs.Event{Type: "server-lost"}
+	if m := lr.next(t, "server"); m["state"] != "lost" {
+		t.Fatalf("lost: %v", m)
+	}
+	f.mu.Lock()
+	f.snapshot = []runs.Info{{ID: "r1", Name: "one", Kind: "pty", State: runs.Running}}
+	f.mu.Unlock()
+	f.events <- runs.Event{Type: "server-back"}
+	m := lr.next(t, "runs")
+	if rs := m["runs"].([]any); len(rs) != 1 || rs[0].(map[string]any)["id"] != "r1" {
+		t.Errorf("the list after the server came back: %v", m)
+	}
+	if w := f.callsOf("watch"); len(w) != 2 || w[1] != `{"token":"viewer-token","ids":["r1"]}` {
+		t.Errorf("watch after the server came back: %v", w)
+	}
+}
