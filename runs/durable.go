@@ -31,6 +31,14 @@ func (r *run) persistLocked() error {
 		r.wb.pending, r.wb.light = &rec, false
 		return nil
 	}
+	if r.epoch != 0 && r.sup.shuttingDown.Load() {
+		// A shutdown's thousand stops write their records behind, in groups (a few
+		// fsyncs for all), not one fsync each on the loop that stops them.
+		r.wb.busy, r.wb.pending, r.wb.light = true, &rec, false
+		r.sup.writers.Add(1)
+		go r.writeBehind()
+		return nil
+	}
 	err := r.putRecord(rec, r.epoch, false)
 	if err == nil {
 		if r.epoch == 0 {
