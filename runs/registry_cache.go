@@ -12,18 +12,36 @@ import (
 // record files: at a thousand runs the client that read them made 6,021 opens, 1,006
 // flocks and 14,009 reads per call. Every record this registry wrote or read is kept
 // with its file's stamp, and is used again while the file has that stamp: a record is
-// replaced by a rename, so any other version, whoever wrote it, has another stamp.
+// replaced by a rename, so another version has another inode, size or time.
 // Each listing still reads the directory and stats each file, so a record another
 // process added, changed or removed is listed as the files list it.
+//
+// A stamp alone can match two versions: ext4 gives a rename's freed inode to the next
+// file made, and a kernel with coarse timestamps (one tick, 1-10 ms) gives two writes
+// within a tick one time, so two rewrites of one length within a tick read as one
+// version. A record is therefore used again only if its stamp was seen well after
+// the version was made (racyAge): any later version was made after that, at a later
+// time. Nothing that fences a write reads it (updateIn reads the file).
 type recordCache struct {
 	mu   sync.Mutex
 	kept map[string]keptRecord // by file name
+	gens map[string]uint64     // by file name: bumped by every keep and forget
 }
 
 type keptRecord struct {
 	rec   Record
 	stamp fileStamp
+	seen  int64 // when the stamp was read (UnixNano)
 }
+
+// racyAge: a version whose stamp was read less than this after it was made may share
+// its stamp with a version made later within the same tick of a coarse clock. Wide
+// enough for any filesystem's timestamp granularity and the coarse clock's lag.
+const racyAge = 2 * time.Second
+
+// trusted says whether a record seen at stamp st is known to be that version of
+// its file for as long as the file has that stamp.
+func (k keptRecord) trusted() bool { return k.seen-k.stamp.changed() >= int64(racyAge) }
 
 // fileStamp tells one version of a file from another: a rewrite is a new inode, a
 // new change time, or both.
@@ -32,14 +50,38 @@ type fileStamp struct {
 	mtime, ctimeNS int64
 }
 
-// put keeps rec as the content of its file at stamp st.
-func (c *recordCache) put(name string, rec Record, st fileStamp) {
+// gen is name's generation: a reader that read its file without the registry lock
+// takes it before, and keeps what it read only if no keep or forget came since.
+func (c *recordCache) gen(name string) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.gens[name]
+}
+
+// put keeps rec as the content of its file at stamp st, read at seen, by a writer
+// of the file under the registry lock.
+func (c *recordCache) put(name string, rec Record, st fileStamp, seen time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.putLocked(name, rec, st, seen)
+}
+
+func (c *recordCache) putLocked(name string, rec Record, st fileStamp, seen time.Time) {
 	if c.kept == nil {
-		c.kept = map[string]keptRecord{}
+		c.kept, c.gens = map[string]keptRecord{}, map[string]uint64{}
 	}
-	c.kept[name] = keptRecord{rec, st}
+	c.kept[name] = keptRecord{rec, st, seen.UnixNano()}
+	c.gens[name]++
+}
+
+// putIf is put for a reader without the lock: only if name's generation is still
+// gen, so a version it read is never kept over a newer one a writer kept meanwhile.
+func (c *recordCache) putIf(name string, rec Record, st fileStamp, seen time.Time, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gens[name] == gen {
+		c.putLocked(name, rec, st, seen)
+	}
 }
 
 // forget drops what is kept of the file name (removed, set aside, or a write of it
@@ -48,14 +90,18 @@ func (c *recordCache) forget(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.kept, name)
+	if c.gens != nil {
+		c.gens[name]++
+	}
 }
 
-// get is name's record as kept, if its file is still at stamp st.
+// get is name's record as kept, if its file is still at stamp st and the record is
+// known to be that version.
 func (c *recordCache) get(name string, st fileStamp) (Record, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k, ok := c.kept[name]
-	return k.rec, ok && k.stamp == st
+	return k.rec, ok && k.stamp == st && k.trusted()
 }
 
 // wrote keeps the record just renamed into name (decoded from the bytes written, so
@@ -69,14 +115,16 @@ func (r *Registry) wrote(name string, b []byte) {
 	r.keep(name, rec)
 }
 
-// keep keeps rec as the content of the file name, at the stamp it has now.
+// keep keeps rec as the content of the file name, at the stamp it has now (the
+// caller holds the registry lock: no one else writes the file).
 func (r *Registry) keep(name string, rec Record) {
+	seen := time.Now()
 	st, err := r.runs.stamp(name)
 	if err != nil {
 		r.cache.forget(name)
 		return
 	}
-	r.cache.put(name, rec, st)
+	r.cache.put(name, rec, st, seen)
 }
 
 // setAsideIfCorrupt sets the record file name aside if it is corrupt or too large when
@@ -93,8 +141,9 @@ func (r *Registry) setAsideIfCorrupt(name string) {
 
 // readKept is the record in file name: as kept when the file has not changed since,
 // else read (and kept). Only for a caller that replaces what it is given whole or
-// reads it: its slices are the cache's.
+// reads it: its slices are the cache's. It takes no lock.
 func (r *Registry) readKept(name string) (Record, error) {
+	gen := r.cache.gen(name)
 	st, err := r.runs.stamp(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -105,9 +154,24 @@ func (r *Registry) readKept(name string) (Record, error) {
 	if rec, ok := r.cache.get(name, st); ok {
 		return rec, nil
 	}
-	rec, err := readRecord(r.runs, name)
+	seen := time.Now()
+	rec, st, err := readRecordStamped(r.runs, name)
 	if err == nil {
-		r.cache.put(name, rec, st)
+		r.cache.putIf(name, rec, st, seen, gen)
+	}
+	return rec, err
+}
+
+// readFresh is the record in file name as read now (the caller holds the registry
+// lock), kept for the listings: what a write's fence is checked against.
+func (r *Registry) readFresh(name string) (Record, error) {
+	seen := time.Now()
+	rec, st, err := readRecordStamped(r.runs, name)
+	switch {
+	case err == nil:
+		r.cache.put(name, rec, st, seen)
+	case errors.Is(err, os.ErrNotExist):
+		r.cache.forget(name)
 	}
 	return rec, err
 }
