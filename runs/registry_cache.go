@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -30,6 +31,7 @@ type recordCache struct {
 
 type keptRecord struct {
 	rec   Record
+	b     []byte // the file's bytes rec was decoded from: a fence's read compares them
 	stamp fileStamp
 	seen  int64 // when the stamp was read (UnixNano)
 }
@@ -60,27 +62,36 @@ func (c *recordCache) gen(name string) uint64 {
 
 // put keeps rec as the content of its file at stamp st, read at seen, by a writer
 // of the file under the registry lock.
-func (c *recordCache) put(name string, rec Record, st fileStamp, seen time.Time) {
+func (c *recordCache) put(name string, rec Record, b []byte, st fileStamp, seen time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.putLocked(name, rec, st, seen)
+	c.putLocked(name, rec, b, st, seen)
 }
 
-func (c *recordCache) putLocked(name string, rec Record, st fileStamp, seen time.Time) {
+func (c *recordCache) putLocked(name string, rec Record, b []byte, st fileStamp, seen time.Time) {
 	if c.kept == nil {
 		c.kept, c.gens = map[string]keptRecord{}, map[string]uint64{}
 	}
-	c.kept[name] = keptRecord{rec, st, seen.UnixNano()}
+	c.kept[name] = keptRecord{rec, b, st, seen.UnixNano()}
 	c.gens[name]++
+}
+
+// same is name's record as kept if b, the file's content as just read, is the very
+// bytes it was decoded from: what the file holds, without decoding it again.
+func (c *recordCache) same(name string, b []byte) (Record, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.kept[name]
+	return k.rec, ok && k.b != nil && bytes.Equal(k.b, b)
 }
 
 // putIf is put for a reader without the lock: only if name's generation is still
 // gen, so a version it read is never kept over a newer one a writer kept meanwhile.
-func (c *recordCache) putIf(name string, rec Record, st fileStamp, seen time.Time, gen uint64) {
+func (c *recordCache) putIf(name string, rec Record, b []byte, st fileStamp, seen time.Time, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gens[name] == gen {
-		c.putLocked(name, rec, st, seen)
+		c.putLocked(name, rec, b, st, seen)
 	}
 }
 
@@ -112,19 +123,19 @@ func (r *Registry) wrote(name string, b []byte) {
 		r.cache.forget(name)
 		return
 	}
-	r.keep(name, rec)
+	r.keep(name, rec, b)
 }
 
-// keep keeps rec as the content of the file name, at the stamp it has now (the
-// caller holds the registry lock: no one else writes the file).
-func (r *Registry) keep(name string, rec Record) {
+// keep keeps rec, decoded from b, as the content of the file name, at the stamp it
+// has now (the caller holds the registry lock: no one else writes the file).
+func (r *Registry) keep(name string, rec Record, b []byte) {
 	seen := time.Now()
 	st, err := r.runs.stamp(name)
 	if err != nil {
 		r.cache.forget(name)
 		return
 	}
-	r.cache.put(name, rec, st, seen)
+	r.cache.put(name, rec, b, st, seen)
 }
 
 // setAsideIfCorrupt sets the record file name aside if it is corrupt or too large when
@@ -155,25 +166,38 @@ func (r *Registry) readKept(name string) (Record, error) {
 		return rec, nil
 	}
 	seen := time.Now()
-	rec, st, err := readRecordStamped(r.runs, name)
+	b, st, err := r.runs.readStamped(name, recordCap)
+	if err != nil {
+		return Record{}, err
+	}
+	rec, err := decodeRecord(name, b)
 	if err == nil {
-		r.cache.putIf(name, rec, st, seen, gen)
+		r.cache.putIf(name, rec, b, st, seen, gen)
 	}
 	return rec, err
 }
 
 // readFresh is the record in file name as read now (the caller holds the registry
-// lock), kept for the listings: what a write's fence is checked against.
+// lock), kept for the listings: what a write's fence is checked against. The file
+// is read every time; it is decoded only if its bytes are not those of the record
+// kept (a thousand runs' final writes decoded a thousand records they had written).
 func (r *Registry) readFresh(name string) (Record, error) {
 	seen := time.Now()
-	rec, st, err := readRecordStamped(r.runs, name)
-	switch {
-	case err == nil:
-		r.cache.put(name, rec, st, seen)
-	case errors.Is(err, os.ErrNotExist):
-		r.cache.forget(name)
+	b, st, err := r.runs.readStamped(name, recordCap)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			r.cache.forget(name)
+		}
+		return Record{}, err
 	}
-	return rec, err
+	rec, ok := r.cache.same(name, b)
+	if !ok {
+		if rec, err = decodeRecord(name, b); err != nil {
+			return rec, err
+		}
+	}
+	r.cache.put(name, rec, b, st, seen)
+	return rec, nil
 }
 
 // ListCached is List as the records are now, without reading a record that has not

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -16,7 +17,11 @@ func collide(t *testing.T, reg *Registry, id string, stale Record, seen time.Tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.cache.put(id+".json", stale, st, seen)
+	b, err := json.Marshal(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.cache.put(id+".json", stale, b, st, seen)
 }
 
 // A write's fence is checked against the record as the file holds it, never against
@@ -84,7 +89,11 @@ func TestListingKeepsNothingOverANewerWrite(t *testing.T) {
 	if err := reg.create(Record{RunID: "r001", Name: "v1", State: Running}); err != nil {
 		t.Fatal(err)
 	}
-	v1, st1, err := readRecordStamped(reg.runs, "r001.json")
+	b1, st1, err := reg.runs.readStamped("r001.json", recordCap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := decodeRecord("r001.json", b1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +102,7 @@ func TestListingKeepsNothingOverANewerWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	later := time.Now().Add(time.Hour) // as if v1 were settled: only the generation refuses it
-	reg.cache.putIf("r001.json", v1, st1, later, gen)
+	reg.cache.putIf("r001.json", v1, b1, st1, later, gen)
 	reg.cache.mu.Lock()
 	k := reg.cache.kept["r001.json"]
 	reg.cache.mu.Unlock()

@@ -157,7 +157,7 @@ func (r *Registry) flushGroup(g *groupWrites) {
 			failed[w.name] = fmt.Errorf("registry write %s: %w", w.rec.RunID, err)
 			continue
 		}
-		r.keep(w.name, w.rec)
+		r.keep(w.name, w.rec, w.b)
 		r.dirty = true
 	}
 }

@@ -134,16 +134,6 @@ func readRecord(d *stateDir, name string) (Record, error) {
 	return decodeRecord(name, b)
 }
 
-// readRecordStamped is readRecord, with the version of the file it was read from.
-func readRecordStamped(d *stateDir, name string) (Record, fileStamp, error) {
-	b, st, err := d.readStamped(name, recordCap)
-	if err != nil {
-		return Record{}, st, err
-	}
-	rec, err := decodeRecord(name, b)
-	return rec, st, err
-}
-
 // decodeRecord is the record in b, the content of the file name, checked.
 func decodeRecord(name string, b []byte) (Record, error) {
 	var rec Record
