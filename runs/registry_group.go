@@ -107,29 +107,45 @@ func (r *Registry) storeDeferred(g *groupWrites, name string, b []byte) error {
 	return nil
 }
 
-// flushGroup writes the newest write of each record to its temp file and makes it
-// durable, many at once (a write superseded in the group is never written), then
-// renames each into place; a section whose record could not be is failed. The temp
-// files are written here, in parallel, not one after another in the sections: a
-// shutdown's group of a thousand records waited on a thousand creates in a row.
+// flushGroup writes the newest write of each record to its temp file (a write
+// superseded in the group is never written) and makes them durable, many fsyncs at
+// once, then renames each into place; a section whose record could not be is failed.
 func (r *Registry) flushGroup(g *groupWrites) {
 	if len(g.writes) == 0 {
 		return
 	}
 	errs := make([]error, len(g.writes))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32) // fsyncs in flight: the journal commits them together
+	var batch []int // indexes of g.writes whose temp files are open, written, not yet synced
+	files := make([]*os.File, len(g.writes))
+	syncBatch := func() {
+		var wg sync.WaitGroup
+		for _, i := range batch {
+			wg.Go(func() { // fsyncs in flight at once: the journal commits them together
+				errs[i] = files[i].Sync()
+				if cerr := files[i].Close(); errs[i] == nil {
+					errs[i] = cerr
+				}
+			})
+		}
+		wg.Wait()
+		batch = batch[:0]
+	}
 	for i, w := range g.writes {
 		if g.latest[w.name] != w {
-			continue // superseded in this group
+			continue // superseded in this group: never written
 		}
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			errs[i] = r.writeSynced(w.tmp, w.b)
-		})
+		// Created and written one after another: creates in one directory take its
+		// lock, and many at once spun on it (a thousand records' creates in parallel
+		// cost seconds of CPU).
+		files[i], errs[i] = r.writeTemp(w.tmp, w.b)
+		if errs[i] == nil {
+			batch = append(batch, i)
+		}
+		if len(batch) == flushBatch {
+			syncBatch()
+		}
 	}
-	wg.Wait()
+	syncBatch()
 	var failed map[string]error // by file name: its newest write did not land
 	defer func() {
 		// Every section that wrote a record whose newest write failed is failed with
@@ -175,19 +191,20 @@ func (r *Registry) groupRecord(name string) (Record, bool) {
 	return w.rec, true
 }
 
-// writeSynced writes b to the new file name of the runs directory and fsyncs it.
-func (r *Registry) writeSynced(name string, b []byte) error {
+// writeTemp creates the new file name of the runs directory and writes b to it; the
+// file is returned open, for the caller to sync and close.
+func (r *Registry) writeTemp(name string, b []byte) (*os.File, error) {
 	r.runs.remove(name)
 	f, err := r.runs.open(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, err // the caller removes name
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err // on an error, the caller removes name
+	return f, nil
 }
+
+// flushBatch is how many temp files a group holds open and syncs at once.
+const flushBatch = 64
