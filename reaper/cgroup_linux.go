@@ -503,7 +503,8 @@ func (c *Cgroup) Close() {
 // there on cgroup2) and memory (memory.current, only where the memory controller is
 // enabled for it; -1 otherwise).
 func (c *Cgroup) Usage() (cpu time.Duration, memory int64, err error) {
-	b, err := os.ReadFile(c.file("cpu.stat"))
+	var buf [1024]byte
+	b, err := readSmall(c.file("cpu.stat"), buf[:])
 	if err != nil {
 		return 0, -1, fmt.Errorf("cgroup %s: %w", c.Path, err)
 	}
@@ -517,7 +518,7 @@ func (c *Cgroup) Usage() (cpu time.Duration, memory int64, err error) {
 	if c.noMemory.Load() {
 		return cpu, memory, nil
 	}
-	b, err = os.ReadFile(c.file("memory.current"))
+	b, err = readSmall(c.file("memory.current"), buf[:])
 	switch {
 	case err == nil:
 		memory, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
@@ -525,4 +526,32 @@ func (c *Cgroup) Usage() (cpu time.Duration, memory int64, err error) {
 		c.noMemory.Store(true)
 	}
 	return cpu, memory, nil
+}
+
+// readSmall reads the small file path into buf (a cgroup's cpu.stat, memory.current):
+// one open, reads until the end, one close; no stat of its size as os.ReadFile makes.
+// A file longer than buf is read whole, into a larger slice.
+func readSmall(path string, buf []byte) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	b := buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
 }

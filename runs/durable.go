@@ -29,6 +29,29 @@ func (r *run) persistLocked() error {
 	rec := r.recordLocked()
 	if r.wb.busy {
 		r.wb.pending, r.wb.light = &rec, false
+		if r.wb.final != nil && rec.State == Exited {
+			close(r.wb.final) // the record held back is superseded: write this one now
+			r.wb.final = nil
+		}
+		return nil
+	}
+	if r.epoch != 0 && r.sup.shuttingDown.Load() {
+		// A shutdown's thousand stops write their records behind, in groups (a few
+		// fsyncs for all), not one fsync each on the loop that stops them; and the
+		// exiting record is held back until the run's exited one replaces it (or
+		// shutdownHold passes): one write per run, not two.
+		final := make(chan struct{})
+		r.wb.busy, r.wb.pending, r.wb.light, r.wb.final = true, &rec, false, final
+		r.sup.writers.Add(1)
+		go func() {
+			t := time.NewTimer(shutdownHold)
+			select {
+			case <-final:
+			case <-t.C:
+			}
+			t.Stop()
+			r.writeBehind()
+		}()
 		return nil
 	}
 	err := r.putRecord(rec, r.epoch, false)
@@ -178,7 +201,15 @@ type writeBehindState struct {
 	pending   *Record // the newest record it has yet to write
 	light     bool    // pending needs no fsync (commitBehindLocked's)
 	closeDone bool    // the run has exited: close done once the last write is over
+	// final, while a shutdown holds the run's record back, is closed when the record
+	// that replaces it is the exited one.
+	final chan struct{}
 }
+
+// shutdownHold bounds how long a shutdown holds a run's exiting record back, waiting
+// for the exited record to replace it: a program that takes its grace has its exiting
+// record written meanwhile.
+const shutdownHold = time.Second
 
 // doneLocked marks the run ended (closes done) once its final record is written or
 // given up: Wait returning means the record on disk says how the run ended.

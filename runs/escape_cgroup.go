@@ -195,6 +195,12 @@ func runPIDs(runs []*run, withMembers bool) map[int]*run {
 // A process owners gives to another run (its root, a member of its cgroup) is not
 // looked at: it is that run's.
 func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, owners map[int]*run) []reaper.Proc {
+	return r.outsideCgroupOf(all, all, index, keeper, owners)
+}
+
+// outsideCgroupOf is outsideCgroup looking only at the processes cands of all: those
+// that may be the run's (candidates).
+func (r *run) outsideCgroupOf(cands, all []reaper.Proc, index map[int]int, keeper int, owners map[int]*run) []reaper.Proc {
 	pids, err := r.cgroup.Procs()
 	gone := reaper.IsGone(err)
 	if err != nil && !gone {
@@ -221,7 +227,7 @@ func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, ow
 	self := os.Getpid()
 	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
 	var out []reaper.Proc
-	for _, p := range all {
+	for _, p := range cands {
 		if in[p.PID] || p.PID == root || p.PID == self || p.State == 'Z' || p.State == 'X' ||
 			p.StartTime < rootStart || (gone && p.SID == root) || known[reaper.Fingerprint{PID: p.PID, StartTime: p.StartTime}] {
 			continue

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -12,18 +13,37 @@ import (
 // record files: at a thousand runs the client that read them made 6,021 opens, 1,006
 // flocks and 14,009 reads per call. Every record this registry wrote or read is kept
 // with its file's stamp, and is used again while the file has that stamp: a record is
-// replaced by a rename, so any other version, whoever wrote it, has another stamp.
+// replaced by a rename, so another version has another inode, size or time.
 // Each listing still reads the directory and stats each file, so a record another
 // process added, changed or removed is listed as the files list it.
+//
+// A stamp alone can match two versions: ext4 gives a rename's freed inode to the next
+// file made, and a kernel with coarse timestamps (one tick, 1-10 ms) gives two writes
+// within a tick one time, so two rewrites of one length within a tick read as one
+// version. A record is therefore used again only if its stamp was seen well after
+// the version was made (racyAge): any later version was made after that, at a later
+// time. Nothing that fences a write reads it (updateIn reads the file).
 type recordCache struct {
 	mu   sync.Mutex
 	kept map[string]keptRecord // by file name
+	gens map[string]uint64     // by file name: bumped by every keep and forget
 }
 
 type keptRecord struct {
 	rec   Record
+	b     []byte // the file's bytes rec was decoded from: a fence's read compares them
 	stamp fileStamp
+	seen  int64 // when the stamp was read (UnixNano)
 }
+
+// racyAge: a version whose stamp was read less than this after it was made may share
+// its stamp with a version made later within the same tick of a coarse clock. Wide
+// enough for any filesystem's timestamp granularity and the coarse clock's lag.
+const racyAge = 2 * time.Second
+
+// trusted says whether a record seen at stamp st is known to be that version of
+// its file for as long as the file has that stamp.
+func (k keptRecord) trusted() bool { return k.seen-k.stamp.changed() >= int64(racyAge) }
 
 // fileStamp tells one version of a file from another: a rewrite is a new inode, a
 // new change time, or both.
@@ -32,14 +52,47 @@ type fileStamp struct {
 	mtime, ctimeNS int64
 }
 
-// put keeps rec as the content of its file at stamp st.
-func (c *recordCache) put(name string, rec Record, st fileStamp) {
+// gen is name's generation: a reader that read its file without the registry lock
+// takes it before, and keeps what it read only if no keep or forget came since.
+func (c *recordCache) gen(name string) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.gens[name]
+}
+
+// put keeps rec as the content of its file at stamp st, read at seen, by a writer
+// of the file under the registry lock.
+func (c *recordCache) put(name string, rec Record, b []byte, st fileStamp, seen time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.putLocked(name, rec, b, st, seen)
+}
+
+func (c *recordCache) putLocked(name string, rec Record, b []byte, st fileStamp, seen time.Time) {
 	if c.kept == nil {
-		c.kept = map[string]keptRecord{}
+		c.kept, c.gens = map[string]keptRecord{}, map[string]uint64{}
 	}
-	c.kept[name] = keptRecord{rec, st}
+	c.kept[name] = keptRecord{rec, b, st, seen.UnixNano()}
+	c.gens[name]++
+}
+
+// same is name's record as kept if b, the file's content as just read, is the very
+// bytes it was decoded from: what the file holds, without decoding it again.
+func (c *recordCache) same(name string, b []byte) (Record, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.kept[name]
+	return k.rec, ok && k.b != nil && bytes.Equal(k.b, b)
+}
+
+// putIf is put for a reader without the lock: only if name's generation is still
+// gen, so a version it read is never kept over a newer one a writer kept meanwhile.
+func (c *recordCache) putIf(name string, rec Record, b []byte, st fileStamp, seen time.Time, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gens[name] == gen {
+		c.putLocked(name, rec, b, st, seen)
+	}
 }
 
 // forget drops what is kept of the file name (removed, set aside, or a write of it
@@ -48,14 +101,18 @@ func (c *recordCache) forget(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.kept, name)
+	if c.gens != nil {
+		c.gens[name]++
+	}
 }
 
-// get is name's record as kept, if its file is still at stamp st.
+// get is name's record as kept, if its file is still at stamp st and the record is
+// known to be that version.
 func (c *recordCache) get(name string, st fileStamp) (Record, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k, ok := c.kept[name]
-	return k.rec, ok && k.stamp == st
+	return k.rec, ok && k.stamp == st && k.trusted()
 }
 
 // wrote keeps the record just renamed into name (decoded from the bytes written, so
@@ -66,17 +123,19 @@ func (r *Registry) wrote(name string, b []byte) {
 		r.cache.forget(name)
 		return
 	}
-	r.keep(name, rec)
+	r.keep(name, rec, b)
 }
 
-// keep keeps rec as the content of the file name, at the stamp it has now.
-func (r *Registry) keep(name string, rec Record) {
+// keep keeps rec, decoded from b, as the content of the file name, at the stamp it
+// has now (the caller holds the registry lock: no one else writes the file).
+func (r *Registry) keep(name string, rec Record, b []byte) {
+	seen := time.Now()
 	st, err := r.runs.stamp(name)
 	if err != nil {
 		r.cache.forget(name)
 		return
 	}
-	r.cache.put(name, rec, st)
+	r.cache.put(name, rec, b, st, seen)
 }
 
 // setAsideIfCorrupt sets the record file name aside if it is corrupt or too large when
@@ -93,8 +152,9 @@ func (r *Registry) setAsideIfCorrupt(name string) {
 
 // readKept is the record in file name: as kept when the file has not changed since,
 // else read (and kept). Only for a caller that replaces what it is given whole or
-// reads it: its slices are the cache's.
+// reads it: its slices are the cache's. It takes no lock.
 func (r *Registry) readKept(name string) (Record, error) {
+	gen := r.cache.gen(name)
 	st, err := r.runs.stamp(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -105,11 +165,39 @@ func (r *Registry) readKept(name string) (Record, error) {
 	if rec, ok := r.cache.get(name, st); ok {
 		return rec, nil
 	}
-	rec, err := readRecord(r.runs, name)
+	seen := time.Now()
+	b, st, err := r.runs.readStamped(name, recordCap)
+	if err != nil {
+		return Record{}, err
+	}
+	rec, err := decodeRecord(name, b)
 	if err == nil {
-		r.cache.put(name, rec, st)
+		r.cache.putIf(name, rec, b, st, seen, gen)
 	}
 	return rec, err
+}
+
+// readFresh is the record in file name as read now (the caller holds the registry
+// lock), kept for the listings: what a write's fence is checked against. The file
+// is read every time; it is decoded only if its bytes are not those of the record
+// kept (a thousand runs' final writes decoded a thousand records they had written).
+func (r *Registry) readFresh(name string) (Record, error) {
+	seen := time.Now()
+	b, st, err := r.runs.readStamped(name, recordCap)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			r.cache.forget(name)
+		}
+		return Record{}, err
+	}
+	rec, ok := r.cache.same(name, b)
+	if !ok {
+		if rec, err = decodeRecord(name, b); err != nil {
+			return rec, err
+		}
+	}
+	r.cache.put(name, rec, b, st, seen)
+	return rec, nil
 }
 
 // ListCached is List as the records are now, without reading a record that has not

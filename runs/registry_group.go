@@ -26,6 +26,7 @@ type groupSection struct {
 // into place when the group ends.
 type deferredWrite struct {
 	name, tmp string
+	b         []byte // the record's bytes, written to tmp by flushGroup
 	rec       Record // as written (decoded from the bytes): what updateIn reads meanwhile, and the cache keeps
 	section   *groupSection
 }
@@ -91,44 +92,60 @@ func (r *Registry) runGroup(q []*groupSection) error {
 	return nil
 }
 
-// storeDeferred is store's durable write inside a group: the temp file only.
+// storeDeferred is store's durable write inside a group: the record is kept in
+// memory; flushGroup writes the newest of each record to its temp file.
 func (r *Registry) storeDeferred(g *groupWrites, name string, b []byte) error {
 	g.seq++
 	tmp := name + "." + r.instance + "." + strconv.Itoa(g.seq) + ".tmp"
-	if err := r.writeNew(tmp, b); err != nil {
-		return err
-	}
 	rec, ok := kept(b)
 	if !ok {
-		r.runs.remove(tmp)
 		return fmt.Errorf("%w: %s does not read back", ErrCorruptRecord, name)
 	}
-	w := &deferredWrite{name: name, tmp: tmp, rec: rec, section: g.cur}
+	w := &deferredWrite{name: name, tmp: tmp, b: b, rec: rec, section: g.cur}
 	g.writes = append(g.writes, w)
 	g.latest[name] = w
 	return nil
 }
 
-// flushGroup makes the group's temp files durable, all at once, then renames the
-// newest of each record into place; a section whose record could not be is failed.
+// flushGroup writes the newest write of each record to its temp file (a write
+// superseded in the group is never written) and makes them durable, many fsyncs at
+// once, then renames each into place; a section whose record could not be is failed.
 func (r *Registry) flushGroup(g *groupWrites) {
 	if len(g.writes) == 0 {
 		return
 	}
 	errs := make([]error, len(g.writes))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32) // fsyncs in flight: the journal commits them together
+	var batch []int // indexes of g.writes whose temp files are open, written, not yet synced
+	files := make([]*os.File, len(g.writes))
+	syncBatch := func() {
+		var wg sync.WaitGroup
+		for _, i := range batch {
+			wg.Go(func() { // fsyncs in flight at once: the journal commits them together
+				errs[i] = files[i].Sync()
+				if cerr := files[i].Close(); errs[i] == nil {
+					errs[i] = cerr
+				}
+			})
+		}
+		wg.Wait()
+		batch = batch[:0]
+	}
 	for i, w := range g.writes {
 		if g.latest[w.name] != w {
-			continue // superseded in this group
+			continue // superseded in this group: never written
 		}
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			errs[i] = r.syncFile(w.tmp)
-		})
+		// Created and written one after another: creates in one directory take its
+		// lock, and many at once spun on it (a thousand records' creates in parallel
+		// cost seconds of CPU).
+		files[i], errs[i] = r.writeTemp(w.tmp, w.b)
+		if errs[i] == nil {
+			batch = append(batch, i)
+		}
+		if len(batch) == flushBatch {
+			syncBatch()
+		}
 	}
-	wg.Wait()
+	syncBatch()
 	var failed map[string]error // by file name: its newest write did not land
 	defer func() {
 		// Every section that wrote a record whose newest write failed is failed with
@@ -142,8 +159,7 @@ func (r *Registry) flushGroup(g *groupWrites) {
 	for i, w := range g.writes {
 		err := errs[i]
 		if g.latest[w.name] != w {
-			r.runs.remove(w.tmp)
-			continue
+			continue // never written
 		}
 		if err == nil {
 			err = r.runs.rename(w.tmp, r.runs, w.name)
@@ -157,22 +173,9 @@ func (r *Registry) flushGroup(g *groupWrites) {
 			failed[w.name] = fmt.Errorf("registry write %s: %w", w.rec.RunID, err)
 			continue
 		}
-		r.keep(w.name, w.rec)
+		r.keep(w.name, w.rec, w.b)
 		r.dirty = true
 	}
-}
-
-// syncFile fsyncs the file name of the runs directory.
-func (r *Registry) syncFile(name string) error {
-	f, err := r.runs.open(name, os.O_RDONLY, 0)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // groupRecord is the record in file name as the running group wrote it, if it did
@@ -188,19 +191,20 @@ func (r *Registry) groupRecord(name string) (Record, bool) {
 	return w.rec, true
 }
 
-// writeNew writes b to the new file name of the runs directory, without an fsync.
-func (r *Registry) writeNew(name string, b []byte) error {
+// writeTemp creates the new file name of the runs directory and writes b to it; the
+// file is returned open, for the caller to sync and close.
+func (r *Registry) writeTemp(name string, b []byte) (*os.File, error) {
 	r.runs.remove(name)
 	f, err := r.runs.open(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, err // the caller removes name
 	}
-	if err != nil {
-		r.runs.remove(name)
-	}
-	return err
+	return f, nil
 }
+
+// flushBatch is how many temp files a group holds open and syncs at once.
+const flushBatch = 64

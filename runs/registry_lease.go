@@ -32,8 +32,8 @@ func (r *Registry) updateStore(block, durable bool, id string, epoch uint64, fn 
 func (r *Registry) updateIn(durable bool, id string, epoch uint64, fn func(*Record)) error {
 	rec, ok := r.groupRecord(id + ".json")
 	var err error
-	if !ok { // as this registry last wrote it, unless the file changed since (fn replaces it whole)
-		rec, err = r.readKept(id + ".json")
+	if !ok { // as the file holds it now: the fence is never checked against a kept copy
+		rec, err = r.readFresh(id + ".json")
 	}
 	if err != nil {
 		return err

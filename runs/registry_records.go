@@ -140,11 +140,16 @@ func (r *Registry) record(id string) (Record, error) { return readRecord(r.runs,
 
 // readRecord reads the record in file name of d, checking that it names itself.
 func readRecord(d *stateDir, name string) (Record, error) {
-	var rec Record
 	b, err := d.read(name, recordCap)
 	if err != nil {
-		return rec, err
+		return Record{}, err
 	}
+	return decodeRecord(name, b)
+}
+
+// decodeRecord is the record in b, the content of the file name, checked.
+func decodeRecord(name string, b []byte) (Record, error) {
+	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
 	}
@@ -153,7 +158,7 @@ func readRecord(d *stateDir, name string) (Record, error) {
 	}
 	// Every id read from disk is checked before any path is built from it: an owner
 	// "../../x" made `corral ls` delete a file outside the state dir (issue 15 item 5).
-	err = checkID(rec.RunID)
+	err := checkID(rec.RunID)
 	if err == nil && rec.OwnerInstanceID != "" { // no owner: never written by an instance
 		err = checkID(rec.OwnerInstanceID)
 	}

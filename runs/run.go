@@ -81,8 +81,12 @@ type run struct {
 	// lastLooked is set under mu when a shutdown took the last look for its escapees
 	// (lookAll): its finalizer does not look again.
 	lastLooked bool
-	viewMu     sync.Mutex
-	viewers    map[string]bool // the attached UIs looking at the run (focus.go)
+	// shutLook, set under mu by a shutdown before it stops the run, is closed once the
+	// shutdown's one look for escapees (taken after every run was stopped) is done:
+	// its finalizer waits for it before it ends the run.
+	shutLook <-chan struct{}
+	viewMu   sync.Mutex
+	viewers  map[string]bool // the attached UIs looking at the run (focus.go)
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool

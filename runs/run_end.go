@@ -49,11 +49,17 @@ func (r *run) finalize(exited <-chan struct{}) {
 		}
 		r.mu.Lock()
 		r.ending = true
-		looked := r.lastLooked
+		shutLook := r.shutLook
 		r.mu.Unlock()
 		r.stopProbes() // an exec probe in flight is the attempt's: gone before its cleanup
 		r.wd.Stop()
 		r.stopAgent()
+		if shutLook != nil {
+			<-shutLook // the shutdown's look, taken after this run was stopped
+		}
+		r.mu.Lock()
+		looked := r.lastLooked
+		r.mu.Unlock()
 		switch {
 		case looked: // a shutdown looked for every run at once
 		case r.cgroup != nil:

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"os"
 	"sync"
 
 	"corral/reaper"
@@ -137,12 +138,66 @@ func (s *Supervisor) lookAll(rs []*run) {
 		keeper = s.escapes.keeper
 	}
 	index, owners := indexOf(snap.all), runPIDs(s.liveRuns(), false)
+	cands := candidates(cgroups, snap.all, index, keeper)
 	for _, r := range cgroups {
-		if left := r.outsideCgroup(snap.all, index, keeper, owners); len(left) > 0 {
+		if left := r.outsideCgroupOf(cands[r], snap.all, index, keeper, owners); len(left) > 0 {
 			r.noteEscapees(left)
 		}
 	}
 	markLooked(cgroups)
+}
+
+// candidates are, for each run of rs, the processes of all that may be its own and
+// outside its cgroup: those with its root or a member of its cgroup among their
+// ancestors, and the orphans that Corral or its keeper took in (whose environment
+// tells whose they are). Each run's look then goes through its candidates, not
+// through every process on the machine: a thousand runs' looks at three thousand
+// processes each took seconds.
+func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) map[*run][]reaper.Proc {
+	of := make(map[int]*run, 2*len(rs)) // roots and cgroup members, by pid
+	for _, r := range rs {
+		r.mu.Lock()
+		root := r.info.PID
+		r.mu.Unlock()
+		if root > 0 {
+			of[root] = r
+		}
+		pids, _ := r.cgroup.Procs()
+		for _, pid := range pids {
+			of[pid] = r
+		}
+	}
+	self := os.Getpid()
+	out := make(map[*run][]reaper.Proc, len(rs))
+	var orphans []reaper.Proc
+	for _, p := range all {
+		if p.State == 'Z' || p.State == 'X' || p.PID == self {
+			continue
+		}
+		if (p.PPID == self || (keeper > 1 && p.PPID == keeper)) && of[p.PID] == nil { // not a run's root
+			orphans = append(orphans, p)
+		}
+		q := p
+		for range 64 { // a snapshot racing pid reuse may hold a cycle
+			if q.PPID <= 1 {
+				break
+			}
+			if r := of[q.PPID]; r != nil && (len(out[r]) == 0 || out[r][len(out[r])-1].PID != p.PID) {
+				out[r] = append(out[r], p) // each run once per process
+			}
+			i, ok := index[q.PPID]
+			if !ok {
+				break
+			}
+			q = all[i]
+		}
+	}
+	if len(orphans) > 0 {
+		for _, r := range rs {
+			out[r] = append(out[r], orphans...)
+		}
+	}
+	return out
 }
 
 func markLooked(rs []*run) {

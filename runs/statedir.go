@@ -96,6 +96,28 @@ func (d *stateDir) read(name string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
+// readStamped is read, with the version of the file the bytes were read from: both
+// from one open file, so they always belong together.
+func (d *stateDir) readStamped(name string, limit int64) ([]byte, fileStamp, error) {
+	f, err := d.open(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fileStamp{}, err
+	}
+	defer f.Close()
+	st, err := stampOf(f)
+	if err != nil {
+		return nil, fileStamp{}, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fileStamp{}, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fileStamp{}, fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, d.join(name), limit)
+	}
+	return b, st, nil
+}
+
 // names lists the entries of d, sorted.
 func (d *stateDir) names() ([]string, error) {
 	dup, err := d.subdir(".")

@@ -139,6 +139,23 @@ func (d *stateDir) stamp(name string) (fileStamp, error) {
 	if err := unix.Fstatat(int(d.f.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return fileStamp{}, &os.PathError{Op: "stat", Path: d.join(name), Err: err}
 	}
-	return fileStamp{ino: int64(st.Ino), size: st.Size, mtime: unix.TimespecToNsec(st.Mtim),
-		ctimeNS: unix.TimespecToNsec(st.Ctim)}, nil
+	return stampOfStat(&st), nil
 }
+
+func stampOfStat(st *unix.Stat_t) fileStamp {
+	return fileStamp{ino: int64(st.Ino), size: st.Size, mtime: unix.TimespecToNsec(st.Mtim),
+		ctimeNS: unix.TimespecToNsec(st.Ctim)}
+}
+
+// stampOf is the version of the open file f: the one whose bytes are read from it.
+func stampOf(f *os.File) (fileStamp, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return fileStamp{}, &os.PathError{Op: "stat", Path: f.Name(), Err: err}
+	}
+	return stampOfStat(&st), nil
+}
+
+// changed is when the version st was made, as the kernel's clock said: its change
+// time, which no one can set back.
+func (st fileStamp) changed() int64 { return st.ctimeNS }

@@ -60,6 +60,19 @@ func (d *stateDir) sync() error { return nil }
 // dir is not told from its original there.
 func (d *stateDir) fileID() (dev, ino uint64, err error) { return 0, 0, nil }
 
+// stampOf is the version of the open file f: its size and modification time.
+func stampOf(f *os.File) (fileStamp, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return fileStamp{}, err
+	}
+	return fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}, nil
+}
+
+// changed is when the version st was made: its modification time (a record is
+// always a new file, written once).
+func (st fileStamp) changed() int64 { return st.mtime }
+
 // stamp is the version of the file name in d: its size and modification time.
 func (d *stateDir) stamp(name string) (fileStamp, error) {
 	fi, err := os.Lstat(d.join(name))

@@ -72,6 +72,9 @@ type Supervisor struct {
 	// handed to it name it; nil without one.
 	keptBy *reaper.Fingerprint
 
+	// shuttingDown: Shutdown has begun; runs' records are written behind, in groups.
+	shuttingDown atomic.Bool
+
 	// diffQuiet, when set, replaces diffQuiet (worktree_diff.go): tests shorten it.
 	diffQuiet time.Duration
 
@@ -83,6 +86,7 @@ type Supervisor struct {
 	// Test hooks: called on the run's goroutine at the named point.
 	startHook    func(id string)
 	finalizeHook func(id string)
+	shutdownHook func() // Shutdown: every run stopped, its look not taken yet
 }
 
 // Option configures a Supervisor.
@@ -493,10 +497,30 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 		rs = append(rs, r)
 	}
 	s.mu.Unlock()
-	s.lookAll(rs) // one last look for every run's escapees, not one each
+	// Every run is stopped first (its exiting record written behind, in groups: no
+	// fsync each on this loop), then one look for every run's escapees is taken, after
+	// the last run was stopped and before any is ended: a process that leaves its
+	// session or cgroup while the others are being stopped is still seen. The
+	// finalizers wait for that look, then end their runs all at once.
+	s.shuttingDown.Store(true)
+	look := make(chan struct{})
+	stopped := make([]*run, 0, len(rs))
 	for _, r := range rs {
-		r.stop(SupervisorShutdown)
+		r.mu.Lock()
+		running := r.info.State == Running // one still starting has no process yet: it looks itself
+		if running {
+			r.shutLook = look
+		}
+		r.mu.Unlock()
+		if r.stop(SupervisorShutdown) && running {
+			stopped = append(stopped, r)
+		}
 	}
+	if s.shutdownHook != nil {
+		s.shutdownHook()
+	}
+	s.lookAll(stopped) // one last look for every run's escapees, not one each
+	close(look)
 	s.stopLater() // orphans a pass stole are ended and their records closed first
 	done := make(chan struct{})
 	go func() {

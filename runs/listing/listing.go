@@ -64,10 +64,22 @@ func List(reg *runs.Registry, all bool, ttl time.Duration) ([]Run, error) {
 // as last read unless their files changed (Registry.ListCached). The same runs, the
 // same fields: a script cannot tell which answered.
 func Held(reg *runs.Registry, records func() ([]runs.Record, error), all bool, ttl time.Duration) ([]Run, error) {
-	return list(reg, records, all, ttl)
+	return HeldUsing(reg, records, runs.RecordUsage, all, ttl)
+}
+
+// HeldUsing is Held with the live runs' cgroup usage read by usage (the supervisor's
+// RecordUsage: its own runs through the cgroups it holds).
+func HeldUsing(reg *runs.Registry, records func() ([]runs.Record, error), usage func(runs.Record) (runs.Usage, bool),
+	all bool, ttl time.Duration) ([]Run, error) {
+	return listWith(reg, records, usage, all, ttl)
 }
 
 func list(reg *runs.Registry, records func() ([]runs.Record, error), all bool, ttl time.Duration) ([]Run, error) {
+	return listWith(reg, records, runs.RecordUsage, all, ttl)
+}
+
+func listWith(reg *runs.Registry, records func() ([]runs.Record, error), usage func(runs.Record) (runs.Usage, bool),
+	all bool, ttl time.Duration) ([]Run, error) {
 	recs, err := records()
 	if err != nil {
 		return nil, err
@@ -90,7 +102,7 @@ func list(reg *runs.Registry, records func() ([]runs.Record, error), all bool, t
 		} else if r.State != runs.Exited {
 			run.LeaseNote = leaseNote(rec.LeaseExpiresAt, false, "", now)
 		}
-		if u, ok := runs.RecordUsage(r); ok {
+		if u, ok := usage(r); ok {
 			run.CPUMS = new(runs.Millis(u.CPU))
 			if u.Memory >= 0 {
 				run.Memory = new(u.Memory)
