@@ -53,7 +53,7 @@ func New(core Core, o Options) *Server {
 }
 
 // Handler serves the page, the live channel and the actions.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return hostGuard(s.mux) }
 
 // Pump follows the server's events until its stream ends (it stopped).
 func (s *Server) Pump() { s.hub.pump() }
@@ -61,7 +61,7 @@ func (s *Server) Pump() { s.hub.pump() }
 // Serve serves on ln until ctx ends or the server's stream does; with cert and key,
 // over TLS.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, cert, key string) error {
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	gone := make(chan struct{})
 	go func() { s.Pump(); close(gone) }()
 	served := make(chan error, 1)
@@ -96,6 +96,7 @@ func (s *Server) routes() {
 	public := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
 		files.ServeHTTP(w, r)
 	}
 	for _, f := range []string{"/app.js", "/style.css", "/sw.js", "/manifest.webmanifest", "/icon.svg"} {

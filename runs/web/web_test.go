@@ -110,6 +110,9 @@ func cookieOf(s *Server) *http.Cookie { return &http.Cookie{Name: cookieName, Va
 func do(t *testing.T, ts *httptest.Server, method, path string, hdr map[string]string, c *http.Cookie, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/json") // as the page's fetch does
+	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -516,5 +519,94 @@ func TestServerBack(t *testing.T) {
 	}
 	if w := f.callsOf("watch"); len(w) != 2 || w[1] != `{"token":"viewer-token","ids":["r1"]}` {
 		t.Errorf("watch after the server came back: %v", w)
+	}
+}
+
+// withHost is do with a Host header of the caller's (DNS rebinding: a foreign name
+// that resolved to 127.0.0.1).
+func withHost(t *testing.T, ts *httptest.Server, method, path, host string, hdr map[string]string, c *http.Cookie, body string) (int, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	req.Host = host
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	if c != nil {
+		req.AddCookie(c)
+	}
+	r, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	return r.StatusCode, r.Header
+}
+
+// A page whose name was rebound to 127.0.0.1 is same-origin to itself: its Host
+// names it, and is refused on every path, the login too. localhost and loopback
+// addresses answer.
+func TestHostRebinding(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	evil := "evil.example:" + port
+	json := map[string]string{"Origin": "http://" + evil, "Content-Type": "application/json"}
+	for _, p := range []string{"/", "/login?token=" + testToken, "/?token=" + testToken, "/api/live", "/api/runs/r1/history", "/app.js"} {
+		code, h := withHost(t, ts, "GET", p, evil, json, cookieOf(s), "")
+		if code != http.StatusMisdirectedRequest || h.Get("Set-Cookie") != "" {
+			t.Errorf("GET %s as %s: %d %v", p, evil, code, h)
+		}
+	}
+	if code, _ := withHost(t, ts, "POST", "/api/runs/r1/keys", evil, json, cookieOf(s), `{"keys":["x"]}`); code != http.StatusMisdirectedRequest {
+		t.Errorf("POST as %s: %d", evil, code)
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Errorf("sent from a rebound page: %v", got)
+	}
+	for _, host := range []string{"localhost:" + port, "LocalHost:" + port, "127.0.0.1:" + port, "app.localhost:" + port} {
+		if code, _ := withHost(t, ts, "GET", "/", host, nil, cookieOf(s), ""); code != 200 {
+			t.Errorf("GET / as %s: %d", host, code)
+		}
+		code, _ := withHost(t, ts, "POST", "/api/runs/r1/keys", host, map[string]string{"Origin": "http://" + host, "Content-Type": "application/json"}, cookieOf(s), `{"keys":["x"]}`)
+		if code != http.StatusNoContent {
+			t.Errorf("POST as %s: %d", host, code)
+		}
+	}
+}
+
+// A form any page may send without asking (text/plain, urlencoded, multipart) is
+// refused even with the cookie and a right Origin; nothing is sent.
+func TestFormPostRefused(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""} {
+		code, _ := do(t, ts, "POST", "/api/runs/r1/paste", map[string]string{"Origin": ts.URL, "Content-Type": ct}, cookieOf(s), `{"text":"rm -rf ~"}`)
+		if code != http.StatusUnsupportedMediaType {
+			t.Errorf("POST as %q: %d", ct, code)
+		}
+	}
+	if code, _ := do(t, ts, "POST", "/api/runs/r1/paste", map[string]string{"Origin": ts.URL, "Content-Type": "application/json; charset=utf-8"}, cookieOf(s), `{"text":"ok"}`); code != http.StatusNoContent {
+		t.Errorf("JSON with a charset: %d", code)
+	}
+	if got := f.sent(); len(got) != 1 || !strings.Contains(got[0], `"ok"`) {
+		t.Errorf("sent: %v", got)
+	}
+}
+
+// No token opens nothing: an empty ?token= does not match an empty token.
+func TestEmptyToken(t *testing.T) {
+	s := New(&fakeCore{events: make(chan runs.Event)}, Options{})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	for _, p := range []string{"/login", "/login?token=", "/?token="} {
+		if code, h := withHost(t, ts, "GET", p, strings.TrimPrefix(ts.URL, "http://"), nil, nil, ""); code != http.StatusUnauthorized || h.Get("Set-Cookie") != "" {
+			t.Errorf("GET %s with no token set: %d %v", p, code, h)
+		}
+	}
+}
+
+// The page tells the browser to send no Referer anywhere.
+func TestNoReferrer(t *testing.T) {
+	_, s, ts := newTest(t, Options{})
+	if _, h := withHost(t, ts, "GET", "/", strings.TrimPrefix(ts.URL, "http://"), nil, cookieOf(s), ""); h.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("Referrer-Policy %q", h.Get("Referrer-Policy"))
 	}
 }
