@@ -73,7 +73,7 @@ func CheckListen(addr string, tokenFile bool, exposed bool) error {
 }
 
 func loopback(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if host == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(host)
@@ -148,7 +148,8 @@ func hostOK(r *http.Request) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	return loopback(strings.ToLower(strings.Trim(host, "[]")))
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	return loopback(host) || strings.HasSuffix(host, ".localhost") // browsers resolve *.localhost to loopback themselves
 }
 
 // hostGuard refuses every request whose Host is not this server's (see hostOK).

@@ -242,6 +242,7 @@ func (h *hub) leave(c *client) {
 	h.mu.Lock()
 	delete(h.clients, c)
 	h.mu.Unlock()
+	h.setFocus(c, false) // a focus POST that found c just before it left
 	h.watch(false)
 }
 
@@ -281,7 +282,7 @@ func (h *hub) watch(again bool) {
 // of a run somebody is looking at.
 func (h *hub) setFocus(c *client, on bool) {
 	h.mu.Lock()
-	if c.focused == on || c.view == "" {
+	if c.focused == on || c.view == "" || on && !h.clients[c] { // a browser gone stays unfocused
 		h.mu.Unlock()
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -609,4 +610,65 @@ func TestNoReferrer(t *testing.T) {
 	if _, h := withHost(t, ts, "GET", "/", strings.TrimPrefix(ts.URL, "http://"), nil, cookieOf(s), ""); h.Get("Referrer-Policy") != "no-referrer" {
 		t.Errorf("Referrer-Policy %q", h.Get("Referrer-Policy"))
 	}
+}
+
+// A focus POST that found its browser just before the browser left leaves no focus
+// behind: the run would stay "looked at" and nobody be told when it waits.
+func TestFocusAfterLeave(t *testing.T) {
+	_, s, _ := newTest(t, Options{})
+	c := newClient("r1", 4)
+	s.hub.join(c)
+	s.hub.leave(c)
+	s.hub.setFocus(c, true)
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if len(s.hub.focused) != 0 {
+		t.Errorf("focus left by a browser gone: %v", s.hub.focused)
+	}
+}
+
+// Browsers that come and go, read nothing, or vanish mid-stream leave no goroutine,
+// no client and no watch behind.
+func TestManyBrowsersComeAndGo(t *testing.T) {
+	f, s, ts := newTest(t, Options{Queue: 4})
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	cl := &http.Client{Transport: tr}
+	open := func() *http.Response {
+		req, _ := http.NewRequest("GET", ts.URL+"/api/live?view=r1", nil)
+		req.AddCookie(cookieOf(s))
+		r, err := cl.Do(req)
+		if err != nil || r.StatusCode != 200 {
+			t.Fatalf("live: %v %v", err, r)
+		}
+		return r
+	}
+	base := runtime.NumGoroutine()
+	for round := range 3 {
+		var rs []*http.Response
+		for range 60 {
+			rs = append(rs, open())
+		}
+		eventually.True(t, 10*time.Second, "60 browsers joined", func() bool {
+			s.hub.mu.Lock()
+			defer s.hub.mu.Unlock()
+			return len(s.hub.clients) == 60
+		})
+		for range 200 { // output and list changes nobody reads
+			f.screens["r1"].Write([]byte("flood "))
+			s.hub.changed(runs.Info{ID: "r1", Name: strings.Repeat("n", 100), Kind: "pty", State: runs.Running, Paused: round%2 == 0})
+		}
+		for _, r := range rs {
+			r.Body.Close()
+		}
+		tr.CloseIdleConnections()
+		eventually.True(t, 15*time.Second, "every browser gone", func() bool {
+			s.hub.mu.Lock()
+			defer s.hub.mu.Unlock()
+			return len(s.hub.clients) == 0 && len(s.hub.watched) == 0
+		})
+	}
+	eventually.True(t, 15*time.Second, "goroutines back to what they were", func() bool {
+		return runtime.NumGoroutine() <= base+2
+	})
 }
