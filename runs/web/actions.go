@@ -120,7 +120,13 @@ func status(err error) int {
 }
 
 // focus is a browser saying whether the page has focus on the run it views.
+// A read-only view does not say so: the server tells an app that asked for focus
+// reports by writing them to its terminal, and read-only writes nothing to a run.
 func (s *Server) focus(w http.ResponseWriter, r *http.Request) {
+	if s.readOnly {
+		http.Error(w, "read-only: corral web --read-only sends nothing, focus reports neither", http.StatusForbidden)
+		return
+	}
 	var b struct {
 		Client  string `json:"client"`
 		Focused bool   `json:"focused"`

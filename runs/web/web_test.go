@@ -672,3 +672,20 @@ func TestManyBrowsersComeAndGo(t *testing.T) {
 		return runtime.NumGoroutine() <= base+2
 	})
 }
+
+// A read-only view reports no focus: the server would write focus reports (DEC
+// 1004) to the terminal of an app that asked for them, and read-only writes nothing.
+func TestReadOnlyNoFocus(t *testing.T) {
+	f, s, ts := newTest(t, Options{ReadOnly: true})
+	lr := openLive(t, s, ts, "r1")
+	hello := lr.next(t, "hello")
+	body := fmt.Sprintf(`{"client":%q,"focused":true}`, hello["client"])
+	if code, _ := do(t, ts, "POST", "/api/focus", map[string]string{"Origin": ts.URL}, cookieOf(s), body); code != http.StatusForbidden {
+		t.Errorf("focus on a read-only view: %d", code)
+	}
+	lr.stop()
+	eventually.True(t, 10*time.Second, "the page gone", func() bool { return len(f.callsOf("watch")) == 2 })
+	if fc := f.callsOf("focus"); len(fc) != 0 {
+		t.Errorf("a read-only view told the server of focus: %v", fc)
+	}
+}

@@ -258,7 +258,7 @@ $('more').onclick = async () => {
 
 // The server says nothing of a run somebody looks at: the page says when it does.
 function sendFocus(on) {
-  if (!st.client) return;
+  if (!st.client || st.readOnly) return; // read-only: the server would report focus to the run
   const focused = on !== undefined ? on : !!st.view && document.hasFocus() && document.visibilityState === 'visible';
   fetch('/api/focus', { method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ client: st.client, focused }) }).catch(() => {});
