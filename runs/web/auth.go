@@ -132,10 +132,11 @@ func sameOrigin(r *http.Request, post bool) bool {
 }
 
 // hostOK reports whether r names this server in its Host header. A request that
-// reached a loopback address must name a loopback host: a foreign name there is a
+// reached a loopback address must name a loopback host or one of hosts (the names a
+// proxy in front forwards, such as tailscale serve's): a foreign name there is a
 // page whose DNS was rebound to 127.0.0.1, which would be same-origin to itself.
 // An address other machines reach is reached by names Corral cannot know.
-func hostOK(r *http.Request) bool {
+func hostOK(r *http.Request, hosts []string) bool {
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if local == nil {
 		return true
@@ -149,14 +150,22 @@ func hostOK(r *http.Request) bool {
 		host = h
 	}
 	host = strings.ToLower(strings.Trim(host, "[]"))
-	return loopback(host) || strings.HasSuffix(host, ".localhost") // browsers resolve *.localhost to loopback themselves
+	if loopback(host) || strings.HasSuffix(host, ".localhost") { // browsers resolve *.localhost to loopback themselves
+		return true
+	}
+	for _, h := range hosts {
+		if strings.EqualFold(h, host) {
+			return true
+		}
+	}
+	return false
 }
 
 // hostGuard refuses every request whose Host is not this server's (see hostOK).
-func hostGuard(h http.Handler) http.Handler {
+func hostGuard(h http.Handler, hosts []string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !hostOK(r) {
-			http.Error(w, "foreign Host: open the page by localhost or 127.0.0.1", http.StatusMisdirectedRequest)
+		if !hostOK(r, hosts) {
+			http.Error(w, "foreign Host: open the page by localhost or 127.0.0.1 (a proxy's name needs corral web --host NAME)", http.StatusMisdirectedRequest)
 			return
 		}
 		h.ServeHTTP(w, r)

@@ -21,6 +21,9 @@ type Options struct {
 	ReadOnly bool            // nothing is sent to any run
 	TLS      bool            // served over TLS: the cookie is Secure
 	Agents   *agentstate.Set // whose rules' approve and deny keys answer questions
+	// Hosts are names besides loopback ones that a request reaching a loopback
+	// address may carry in its Host header: a proxy's in front (tailscale serve).
+	Hosts []string
 	// Frame is the least time between two screen updates to one browser (default
 	// 16 ms, the UI's frame); Queue is how many list messages wait for one browser
 	// before it is given a full picture instead (default 256).
@@ -36,12 +39,13 @@ type Server struct {
 	frame    time.Duration
 	queue    int
 	mux      *http.ServeMux
+	hosts    []string
 }
 
 // New returns the web view over core; Run (or Handler with Pump) serves it.
 func New(core Core, o Options) *Server {
 	s := &Server{hub: newHub(core, o.Agents), auth: newAuth(o.Token, o.TLS), readOnly: o.ReadOnly,
-		frame: o.Frame, queue: o.Queue}
+		frame: o.Frame, queue: o.Queue, hosts: o.Hosts}
 	if s.frame <= 0 {
 		s.frame = 16 * time.Millisecond
 	}
@@ -53,7 +57,7 @@ func New(core Core, o Options) *Server {
 }
 
 // Handler serves the page, the live channel and the actions.
-func (s *Server) Handler() http.Handler { return hostGuard(s.mux) }
+func (s *Server) Handler() http.Handler { return hostGuard(s.mux, s.hosts) }
 
 // Pump follows the server's events until its stream ends (it stopped).
 func (s *Server) Pump() { s.hub.pump() }

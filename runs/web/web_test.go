@@ -563,7 +563,7 @@ func TestHostRebinding(t *testing.T) {
 	if got := f.sent(); len(got) != 0 {
 		t.Errorf("sent from a rebound page: %v", got)
 	}
-	for _, host := range []string{"localhost:" + port, "LocalHost:" + port, "127.0.0.1:" + port, "app.localhost:" + port} {
+	for _, host := range []string{"localhost:" + port, "LocalHost:" + port, "127.0.0.1:" + port, "app.localhost:" + port, "[::1]:" + port} {
 		if code, _ := withHost(t, ts, "GET", "/", host, nil, cookieOf(s), ""); code != 200 {
 			t.Errorf("GET / as %s: %d", host, code)
 		}
@@ -687,5 +687,21 @@ func TestReadOnlyNoFocus(t *testing.T) {
 	eventually.True(t, 10*time.Second, "the page gone", func() bool { return len(f.callsOf("watch")) == 2 })
 	if fc := f.callsOf("focus"); len(fc) != 0 {
 		t.Errorf("a read-only view told the server of focus: %v", fc)
+	}
+}
+
+// A proxy in front (tailscale serve) forwards its own name as Host: the names given
+// answer, others still do not.
+func TestHostOfAProxy(t *testing.T) {
+	f, s, ts := newTest(t, Options{Hosts: []string{"box.tail1234.ts.net"}})
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	for host, want := range map[string]int{"box.tail1234.ts.net": 200, "BOX.tail1234.ts.net:443": 200, "other.ts.net": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest} {
+		if code, _ := withHost(t, ts, "GET", "/", host, nil, cookieOf(s), ""); code != want {
+			t.Errorf("GET / as %s: %d, want %d", host, code, want)
+		}
+	}
+	code, _ := withHost(t, ts, "POST", "/api/runs/r1/keys", "box.tail1234.ts.net", map[string]string{"Origin": "https://box.tail1234.ts.net", "Content-Type": "application/json"}, cookieOf(s), `{"keys":["x"]}`)
+	if code != http.StatusNoContent || len(f.sent()) != 1 {
+		t.Errorf("POST through the proxy: %d, sent %v", code, f.sent())
 	}
 }
