@@ -108,11 +108,15 @@ func (s *Server) routes() {
 	}
 	s.mux.HandleFunc("GET /login", s.auth.login)
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.auth.signedIn(r) {
-			if r.URL.Query().Has("token") {
+		if r.URL.Query().Has("token") { // never a page whose address (and history) holds it
+			if s.auth.signedIn(r) {
+				http.Redirect(w, r, "/", http.StatusSeeOther)
+			} else {
 				s.auth.login(w, r)
-				return
 			}
+			return
+		}
+		if !s.auth.signedIn(r) {
 			http.Error(w, "not signed in: open the URL corral web printed", http.StatusUnauthorized)
 			return
 		}

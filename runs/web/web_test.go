@@ -705,3 +705,16 @@ func TestHostOfAProxy(t *testing.T) {
 		t.Errorf("POST through the proxy: %d, sent %v", code, f.sent())
 	}
 }
+
+// A signed-in browser that opens the printed URL again is sent on without the
+// token in its address: no page is ever shown under it.
+func TestTokenDroppedWhenSignedIn(t *testing.T) {
+	_, s, ts := newTest(t, Options{})
+	self := strings.TrimPrefix(ts.URL, "http://")
+	for _, q := range []string{"/?token=" + testToken, "/?token=wrong", "/login?token=" + testToken} {
+		code, h := withHost(t, ts, "GET", q, self, nil, cookieOf(s), "")
+		if code != http.StatusSeeOther || h.Get("Location") != "/" {
+			t.Errorf("GET %s signed in: %d %q", q, code, h.Get("Location"))
+		}
+	}
+}
