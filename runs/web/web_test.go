@@ -177,7 +177,8 @@ func TestOrigin(t *testing.T) {
 	c := cookieOf(s)
 	own := "http://" + strings.TrimPrefix(ts.URL, "http://")
 	for _, h := range []map[string]string{nil, {"Origin": "http://evil.example"}, {"Origin": "null"},
-		{"Origin": own + ".evil.example"}, {"Origin": "ftp://" + strings.TrimPrefix(ts.URL, "http://")}} {
+		{"Origin": own + ".evil.example"}, {"Origin": "ftp://" + strings.TrimPrefix(ts.URL, "http://")},
+		{"Origin": "http://127.0.0.1:1"}, {"Origin": "http://localhost:" + ts.URL[strings.LastIndex(ts.URL, ":")+1:]}} {
 		if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", h, c, `{"keys":["x"]}`); code != http.StatusForbidden {
 			t.Errorf("POST with %v: %d, want 403", h, code)
 		}
@@ -185,7 +186,8 @@ func TestOrigin(t *testing.T) {
 	if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", map[string]string{"Origin": own}, nil, `{"keys":["x"]}`); code != http.StatusUnauthorized {
 		t.Errorf("POST without the cookie: %d, want 401", code)
 	}
-	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}} {
+	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+		{"Origin": "null"}, {"Origin": "http://127.0.0.1:1"}} { // a page on another port of the same host is same-site, not same-origin
 		if code := liveStatus(t, ts, h, c); code != http.StatusForbidden {
 			t.Errorf("live with %v: %d, want 403", h, code)
 		}
