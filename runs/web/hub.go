@@ -40,6 +40,7 @@ type row struct {
 	Exit       *int   `json:"exit,omitempty"`
 	Approve    bool   `json:"approve,omitempty"` // the agent's rule for its question has an answer
 	Deny       bool   `json:"deny,omitempty"`
+	Since      int64  `json:"since,omitempty"` // unix ms the question began: an answer names it
 	Created    int64  `json:"created"` // unix ms: the list's order
 }
 
@@ -87,6 +88,9 @@ func (h *hub) rowOf(i runs.Info) row {
 	r := row{ID: i.ID, Name: i.Name, Host: i.Host, Kind: string(i.Kind), State: i.State.String(), Paused: i.Paused,
 		Agent: i.Agent, Rule: i.AgentRule, Reason: reasonOf(i), Exit: i.ExitCode,
 		Approve: len(ap) > 0, Deny: len(dn) > 0, Created: i.CreatedAt.UnixMilli()}
+	if len(ap)+len(dn) > 0 && !i.AgentStateSince.IsZero() {
+		r.Since = i.AgentStateSince.UnixMilli()
+	}
 	if i.Agent != "" {
 		r.AgentState, r.Glyph = i.AgentState.String(), i.AgentState.Glyph()
 	}

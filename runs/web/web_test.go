@@ -720,3 +720,43 @@ func TestTokenDroppedWhenSignedIn(t *testing.T) {
 		}
 	}
 }
+
+// An approve or deny names the question the page showed; when the run has moved on
+// to another question (another rule, or the same rule asked again later) nothing is
+// sent.
+func TestStaleAnswer(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	since := time.Date(2026, 11, 29, 7, 0, 0, 0, time.UTC)
+	s.hub.changed(runs.Info{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy",
+		AgentState: agentstate.Waiting, AgentRule: "question", AgentStateSince: since})
+	lr := openLive(t, s, ts, "")
+	list := lr.next(t, "runs")
+	var shown map[string]any
+	for _, r := range list["runs"].([]any) {
+		if r.(map[string]any)["id"] == "r2" {
+			shown = r.(map[string]any)
+		}
+	}
+	if shown == nil || int64(shown["since"].(float64)) != since.UnixMilli() {
+		t.Fatalf("the row does not say when its question began: %v", shown)
+	}
+	own := map[string]string{"Origin": ts.URL}
+	for _, body := range []string{
+		fmt.Sprintf(`{"rule":"other","since":%d}`, since.UnixMilli()),
+		fmt.Sprintf(`{"rule":"question","since":%d}`, since.UnixMilli()-1000),
+	} {
+		if code, _ := do(t, ts, "POST", "/api/runs/r2/approve", own, cookieOf(s), body); code != http.StatusConflict {
+			t.Errorf("approve %s: %d, want 409", body, code)
+		}
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Fatalf("a stale answer was sent: %v", got)
+	}
+	body := fmt.Sprintf(`{"rule":"question","since":%d}`, since.UnixMilli())
+	if code, _ := do(t, ts, "POST", "/api/runs/r2/approve", own, cookieOf(s), body); code != http.StatusNoContent {
+		t.Errorf("approve of the question shown: %d", code)
+	}
+	if got := f.sent(); len(got) != 1 || got[0] != `send-keys {"id":"r2","keys":["y"]}` {
+		t.Errorf("sent %v", got)
+	}
+}

@@ -228,8 +228,10 @@ $('line').addEventListener('submit', async (e) => {
 });
 $('paste').onclick = async () => { if (await post('paste', { text: $('text').value })) $('text').value = ''; };
 $('esc').onclick = () => sendKeys(['Escape']);
-$('approve').onclick = () => post('approve');
-$('deny').onclick = () => post('deny');
+// An answer names the question it answers: one that came after is not answered.
+function question() { const r = st.runs.get(st.view) || {}; return { rule: r.rule || '', since: r.since || 0 }; }
+$('approve').onclick = () => post('approve', question());
+$('deny').onclick = () => post('deny', question());
 $('interrupt').onclick = () => post('interrupt');
 let cancelArmed = 0;
 $('cancel').onclick = () => {
