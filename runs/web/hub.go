@@ -41,7 +41,7 @@ type row struct {
 	Approve    bool   `json:"approve,omitempty"` // the agent's rule for its question has an answer
 	Deny       bool   `json:"deny,omitempty"`
 	Since      int64  `json:"since,omitempty"` // unix ms the question began: an answer names it
-	Created    int64  `json:"created"` // unix ms: the list's order
+	Created    int64  `json:"created"`         // unix ms: the list's order
 }
 
 // hub holds what every browser is told: the runs, who views and focuses which.
