@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +29,7 @@ func cmdWeb(args []string) int {
 	readOnly := fs.Bool("read-only", false, "show the runs, send nothing to any of them")
 	tokenFile := fs.String("token-file", "", "the access token, a file of yours (mode 600; default: the state dir's web.token, made when missing)")
 	exposed := fs.Bool("exposed", false, "listen on an address other machines reach with the state dir's token (without --token-file)")
+	hosts := fs.String("host", "", "names, comma-separated, a proxy in front forwards in the Host header (tailscale serve's); others are refused on loopback")
 	cert := fs.String("cert", "", "serve HTTPS with this certificate (PEM; with --key)")
 	key := fs.String("key", "", "the certificate's private key (PEM)")
 	if code, ok := parseCommand("web", fs, args, ""); !ok {
@@ -59,7 +61,13 @@ func cmdWeb(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral web: %v\n", err)
 		return exitFailure
 	}
-	return serveWeb(dir, addr, token, *cert, *key, *readOnly)
+	var names []string
+	for _, h := range strings.Split(*hosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			names = append(names, h)
+		}
+	}
+	return serveWeb(dir, addr, token, *cert, *key, *readOnly, names)
 }
 
 // webAddr is --listen, else the config's [web], else the default.
@@ -81,7 +89,7 @@ func webAddr(listen string) (string, int) {
 
 // serveWeb attaches to the server and serves the page until a signal or the
 // server's end.
-func serveWeb(dir, addr, token, cert, key string, readOnly bool) int {
+func serveWeb(dir, addr, token, cert, key string, readOnly bool, hosts []string) int {
 	rem, err := client.Attach(dir, func() error { return server.StartSelf(dir) }, 10*time.Second)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral web: %v\n", err)
@@ -97,7 +105,7 @@ func serveWeb(dir, addr, token, cert, key string, readOnly bool) int {
 	for _, e := range errs {
 		warn(e.Error())
 	}
-	s := web.New(rem, web.Options{Token: token, ReadOnly: readOnly, TLS: cert != "", Agents: agents})
+	s := web.New(rem, web.Options{Token: token, ReadOnly: readOnly, TLS: cert != "", Agents: agents, Hosts: hosts})
 	scheme := map[bool]string{true: "https", false: "http"}[cert != ""]
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {

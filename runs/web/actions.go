@@ -24,6 +24,10 @@ const historyMax = 5000
 type actionBody struct {
 	Keys []string `json:"keys"`
 	Text string   `json:"text"`
+	// The question an approve or deny answers, as the page showed it (its rule and
+	// since): when the run has moved on to another, the answer is not sent.
+	Rule  string `json:"rule"`
+	Since int64  `json:"since"`
 }
 
 // act runs one action on one run: keys, paste, submit, interrupt, cancel, approve,
@@ -83,6 +87,9 @@ func (s *Server) apply(ctx context.Context, id, action string, b actionBody) (in
 		_, err = api.Kill.Call(ctx, s.hub.core, api.RunRef{ID: id})
 	case "approve", "deny":
 		info, _ := s.hub.run(id)
+		if b.Rule != "" && b.Rule != info.AgentRule || b.Since != 0 && b.Since != info.AgentStateSince.UnixMilli() {
+			return http.StatusConflict, fmt.Errorf("%s: the question changed since the page showed it: not sent", action)
+		}
 		approve, deny := s.hub.answers(info)
 		words := map[string][]string{"approve": approve, "deny": deny}[action]
 		if len(words) == 0 {
@@ -120,7 +127,13 @@ func status(err error) int {
 }
 
 // focus is a browser saying whether the page has focus on the run it views.
+// A read-only view does not say so: the server tells an app that asked for focus
+// reports by writing them to its terminal, and read-only writes nothing to a run.
 func (s *Server) focus(w http.ResponseWriter, r *http.Request) {
+	if s.readOnly {
+		http.Error(w, "read-only: corral web --read-only sends nothing, focus reports neither", http.StatusForbidden)
+		return
+	}
 	var b struct {
 		Client  string `json:"client"`
 		Focused bool   `json:"focused"`

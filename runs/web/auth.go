@@ -89,6 +89,11 @@ type auth struct {
 }
 
 func newAuth(token string, secure bool) auth {
+	if token == "" { // no token opens nothing: the cookie is one no login gives
+		var raw [32]byte
+		rand.Read(raw[:])
+		return auth{cookie: hex.EncodeToString(raw[:]), secure: secure}
+	}
 	m := hmac.New(sha256.New, []byte(token))
 	m.Write([]byte("corral web session"))
 	return auth{token: token, cookie: hex.EncodeToString(m.Sum(nil)), secure: secure}
@@ -98,7 +103,7 @@ func newAuth(token string, secure bool) auth {
 // without the token in its address (and so in its history).
 func (a auth) login(w http.ResponseWriter, r *http.Request) {
 	got := r.URL.Query().Get("token")
-	if subtle.ConstantTimeCompare([]byte(got), []byte(a.token)) != 1 {
+	if a.token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(a.token)) != 1 {
 		http.Error(w, "wrong or missing token: open the URL corral web printed (the token is in the state dir's "+TokenFile+")", http.StatusUnauthorized)
 		return
 	}
@@ -126,6 +131,54 @@ func sameOrigin(r *http.Request, post bool) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host == r.Host
 }
 
+// hostOK reports whether r names this server in its Host header. A request that
+// reached a loopback address must name a loopback host or one of hosts (the names a
+// proxy in front forwards, such as tailscale serve's): a foreign name there is a
+// page whose DNS was rebound to 127.0.0.1, which would be same-origin to itself.
+// An address other machines reach is reached by names Corral cannot know.
+func hostOK(r *http.Request, hosts []string) bool {
+	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if local == nil {
+		return true
+	}
+	lhost, _, err := net.SplitHostPort(local.String())
+	if err != nil || !loopback(lhost) {
+		return true
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	if loopback(host) || strings.HasSuffix(host, ".localhost") { // browsers resolve *.localhost to loopback themselves
+		return true
+	}
+	for _, h := range hosts {
+		if strings.EqualFold(h, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostGuard refuses every request whose Host is not this server's (see hostOK).
+func hostGuard(h http.Handler, hosts []string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostOK(r, hosts) {
+			http.Error(w, "foreign Host: open the page by localhost or 127.0.0.1 (a proxy's name needs corral web --host NAME)", http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// jsonBody reports whether a POST says it carries JSON: a form (text/plain,
+// urlencoded, multipart) can be sent from any page without asking, JSON cannot.
+func jsonBody(r *http.Request) bool {
+	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.EqualFold(strings.TrimSpace(ct), "application/json")
+}
+
 // guard wraps h: signed in, the right Origin, else one clear error.
 func (a auth) guard(post bool, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -134,6 +187,8 @@ func (a auth) guard(post bool, h http.HandlerFunc) http.HandlerFunc {
 			http.Error(w, "not signed in: open the URL corral web printed", http.StatusUnauthorized)
 		case !sameOrigin(r, post):
 			http.Error(w, "foreign origin", http.StatusForbidden)
+		case post && !jsonBody(r):
+			http.Error(w, "want Content-Type: application/json", http.StatusUnsupportedMediaType)
 		default:
 			h(w, r)
 		}

@@ -40,7 +40,8 @@ type row struct {
 	Exit       *int   `json:"exit,omitempty"`
 	Approve    bool   `json:"approve,omitempty"` // the agent's rule for its question has an answer
 	Deny       bool   `json:"deny,omitempty"`
-	Created    int64  `json:"created"` // unix ms: the list's order
+	Since      int64  `json:"since,omitempty"` // unix ms the question began: an answer names it
+	Created    int64  `json:"created"`         // unix ms: the list's order
 }
 
 // hub holds what every browser is told: the runs, who views and focuses which.
@@ -87,6 +88,9 @@ func (h *hub) rowOf(i runs.Info) row {
 	r := row{ID: i.ID, Name: i.Name, Host: i.Host, Kind: string(i.Kind), State: i.State.String(), Paused: i.Paused,
 		Agent: i.Agent, Rule: i.AgentRule, Reason: reasonOf(i), Exit: i.ExitCode,
 		Approve: len(ap) > 0, Deny: len(dn) > 0, Created: i.CreatedAt.UnixMilli()}
+	if len(ap)+len(dn) > 0 && !i.AgentStateSince.IsZero() {
+		r.Since = i.AgentStateSince.UnixMilli()
+	}
 	if i.Agent != "" {
 		r.AgentState, r.Glyph = i.AgentState.String(), i.AgentState.Glyph()
 	}
@@ -242,6 +246,7 @@ func (h *hub) leave(c *client) {
 	h.mu.Lock()
 	delete(h.clients, c)
 	h.mu.Unlock()
+	h.setFocus(c, false) // a focus POST that found c just before it left
 	h.watch(false)
 }
 
@@ -281,7 +286,7 @@ func (h *hub) watch(again bool) {
 // of a run somebody is looking at.
 func (h *hub) setFocus(c *client, on bool) {
 	h.mu.Lock()
-	if c.focused == on || c.view == "" {
+	if c.focused == on || c.view == "" || on && !h.clients[c] { // a browser gone stays unfocused
 		h.mu.Unlock()
 		return
 	}

@@ -21,6 +21,9 @@ type Options struct {
 	ReadOnly bool            // nothing is sent to any run
 	TLS      bool            // served over TLS: the cookie is Secure
 	Agents   *agentstate.Set // whose rules' approve and deny keys answer questions
+	// Hosts are names besides loopback ones that a request reaching a loopback
+	// address may carry in its Host header: a proxy's in front (tailscale serve).
+	Hosts []string
 	// Frame is the least time between two screen updates to one browser (default
 	// 16 ms, the UI's frame); Queue is how many list messages wait for one browser
 	// before it is given a full picture instead (default 256).
@@ -36,12 +39,13 @@ type Server struct {
 	frame    time.Duration
 	queue    int
 	mux      *http.ServeMux
+	hosts    []string
 }
 
 // New returns the web view over core; Run (or Handler with Pump) serves it.
 func New(core Core, o Options) *Server {
 	s := &Server{hub: newHub(core, o.Agents), auth: newAuth(o.Token, o.TLS), readOnly: o.ReadOnly,
-		frame: o.Frame, queue: o.Queue}
+		frame: o.Frame, queue: o.Queue, hosts: o.Hosts}
 	if s.frame <= 0 {
 		s.frame = 16 * time.Millisecond
 	}
@@ -53,7 +57,7 @@ func New(core Core, o Options) *Server {
 }
 
 // Handler serves the page, the live channel and the actions.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return hostGuard(s.mux, s.hosts) }
 
 // Pump follows the server's events until its stream ends (it stopped).
 func (s *Server) Pump() { s.hub.pump() }
@@ -61,7 +65,7 @@ func (s *Server) Pump() { s.hub.pump() }
 // Serve serves on ln until ctx ends or the server's stream does; with cert and key,
 // over TLS.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, cert, key string) error {
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	gone := make(chan struct{})
 	go func() { s.Pump(); close(gone) }()
 	served := make(chan error, 1)
@@ -96,6 +100,7 @@ func (s *Server) routes() {
 	public := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
 		files.ServeHTTP(w, r)
 	}
 	for _, f := range []string{"/app.js", "/style.css", "/sw.js", "/manifest.webmanifest", "/icon.svg"} {
@@ -103,11 +108,15 @@ func (s *Server) routes() {
 	}
 	s.mux.HandleFunc("GET /login", s.auth.login)
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.auth.signedIn(r) {
-			if r.URL.Query().Has("token") {
+		if r.URL.Query().Has("token") { // never a page whose address (and history) holds it
+			if s.auth.signedIn(r) {
+				http.Redirect(w, r, "/", http.StatusSeeOther)
+			} else {
 				s.auth.login(w, r)
-				return
 			}
+			return
+		}
+		if !s.auth.signedIn(r) {
 			http.Error(w, "not signed in: open the URL corral web printed", http.StatusUnauthorized)
 			return
 		}

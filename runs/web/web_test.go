@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -110,6 +111,9 @@ func cookieOf(s *Server) *http.Cookie { return &http.Cookie{Name: cookieName, Va
 func do(t *testing.T, ts *httptest.Server, method, path string, hdr map[string]string, c *http.Cookie, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/json") // as the page's fetch does
+	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -173,7 +177,8 @@ func TestOrigin(t *testing.T) {
 	c := cookieOf(s)
 	own := "http://" + strings.TrimPrefix(ts.URL, "http://")
 	for _, h := range []map[string]string{nil, {"Origin": "http://evil.example"}, {"Origin": "null"},
-		{"Origin": own + ".evil.example"}, {"Origin": "ftp://" + strings.TrimPrefix(ts.URL, "http://")}} {
+		{"Origin": own + ".evil.example"}, {"Origin": "ftp://" + strings.TrimPrefix(ts.URL, "http://")},
+		{"Origin": "http://127.0.0.1:1"}, {"Origin": "http://localhost:" + ts.URL[strings.LastIndex(ts.URL, ":")+1:]}} {
 		if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", h, c, `{"keys":["x"]}`); code != http.StatusForbidden {
 			t.Errorf("POST with %v: %d, want 403", h, code)
 		}
@@ -181,7 +186,8 @@ func TestOrigin(t *testing.T) {
 	if code, _ := do(t, ts, "POST", "/api/runs/r1/keys", map[string]string{"Origin": own}, nil, `{"keys":["x"]}`); code != http.StatusUnauthorized {
 		t.Errorf("POST without the cookie: %d, want 401", code)
 	}
-	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}} {
+	for _, h := range []map[string]string{{"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+		{"Origin": "null"}, {"Origin": "http://127.0.0.1:1"}} { // a page on another port of the same host is same-site, not same-origin
 		if code := liveStatus(t, ts, h, c); code != http.StatusForbidden {
 			t.Errorf("live with %v: %d, want 403", h, code)
 		}
@@ -516,5 +522,241 @@ func TestServerBack(t *testing.T) {
 	}
 	if w := f.callsOf("watch"); len(w) != 2 || w[1] != `{"token":"viewer-token","ids":["r1"]}` {
 		t.Errorf("watch after the server came back: %v", w)
+	}
+}
+
+// withHost is do with a Host header of the caller's (DNS rebinding: a foreign name
+// that resolved to 127.0.0.1).
+func withHost(t *testing.T, ts *httptest.Server, method, path, host string, hdr map[string]string, c *http.Cookie, body string) (int, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	req.Host = host
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	if c != nil {
+		req.AddCookie(c)
+	}
+	r, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	return r.StatusCode, r.Header
+}
+
+// A page whose name was rebound to 127.0.0.1 is same-origin to itself: its Host
+// names it, and is refused on every path, the login too. localhost and loopback
+// addresses answer.
+func TestHostRebinding(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	evil := "evil.example:" + port
+	json := map[string]string{"Origin": "http://" + evil, "Content-Type": "application/json"}
+	for _, p := range []string{"/", "/login?token=" + testToken, "/?token=" + testToken, "/api/live", "/api/runs/r1/history", "/app.js"} {
+		code, h := withHost(t, ts, "GET", p, evil, json, cookieOf(s), "")
+		if code != http.StatusMisdirectedRequest || h.Get("Set-Cookie") != "" {
+			t.Errorf("GET %s as %s: %d %v", p, evil, code, h)
+		}
+	}
+	if code, _ := withHost(t, ts, "POST", "/api/runs/r1/keys", evil, json, cookieOf(s), `{"keys":["x"]}`); code != http.StatusMisdirectedRequest {
+		t.Errorf("POST as %s: %d", evil, code)
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Errorf("sent from a rebound page: %v", got)
+	}
+	for _, host := range []string{"localhost:" + port, "LocalHost:" + port, "127.0.0.1:" + port, "app.localhost:" + port, "[::1]:" + port} {
+		if code, _ := withHost(t, ts, "GET", "/", host, nil, cookieOf(s), ""); code != 200 {
+			t.Errorf("GET / as %s: %d", host, code)
+		}
+		code, _ := withHost(t, ts, "POST", "/api/runs/r1/keys", host, map[string]string{"Origin": "http://" + host, "Content-Type": "application/json"}, cookieOf(s), `{"keys":["x"]}`)
+		if code != http.StatusNoContent {
+			t.Errorf("POST as %s: %d", host, code)
+		}
+	}
+}
+
+// A form any page may send without asking (text/plain, urlencoded, multipart) is
+// refused even with the cookie and a right Origin; nothing is sent.
+func TestFormPostRefused(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""} {
+		code, _ := do(t, ts, "POST", "/api/runs/r1/paste", map[string]string{"Origin": ts.URL, "Content-Type": ct}, cookieOf(s), `{"text":"rm -rf ~"}`)
+		if code != http.StatusUnsupportedMediaType {
+			t.Errorf("POST as %q: %d", ct, code)
+		}
+	}
+	if code, _ := do(t, ts, "POST", "/api/runs/r1/paste", map[string]string{"Origin": ts.URL, "Content-Type": "application/json; charset=utf-8"}, cookieOf(s), `{"text":"ok"}`); code != http.StatusNoContent {
+		t.Errorf("JSON with a charset: %d", code)
+	}
+	if got := f.sent(); len(got) != 1 || !strings.Contains(got[0], `"ok"`) {
+		t.Errorf("sent: %v", got)
+	}
+}
+
+// No token opens nothing: an empty ?token= does not match an empty token.
+func TestEmptyToken(t *testing.T) {
+	s := New(&fakeCore{events: make(chan runs.Event)}, Options{})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	for _, p := range []string{"/login", "/login?token=", "/?token="} {
+		if code, h := withHost(t, ts, "GET", p, strings.TrimPrefix(ts.URL, "http://"), nil, nil, ""); code != http.StatusUnauthorized || h.Get("Set-Cookie") != "" {
+			t.Errorf("GET %s with no token set: %d %v", p, code, h)
+		}
+	}
+}
+
+// The page tells the browser to send no Referer anywhere.
+func TestNoReferrer(t *testing.T) {
+	_, s, ts := newTest(t, Options{})
+	if _, h := withHost(t, ts, "GET", "/", strings.TrimPrefix(ts.URL, "http://"), nil, cookieOf(s), ""); h.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("Referrer-Policy %q", h.Get("Referrer-Policy"))
+	}
+}
+
+// A focus POST that found its browser just before the browser left leaves no focus
+// behind: the run would stay "looked at" and nobody be told when it waits.
+func TestFocusAfterLeave(t *testing.T) {
+	_, s, _ := newTest(t, Options{})
+	c := newClient("r1", 4)
+	s.hub.join(c)
+	s.hub.leave(c)
+	s.hub.setFocus(c, true)
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if len(s.hub.focused) != 0 {
+		t.Errorf("focus left by a browser gone: %v", s.hub.focused)
+	}
+}
+
+// Browsers that come and go, read nothing, or vanish mid-stream leave no goroutine,
+// no client and no watch behind.
+func TestManyBrowsersComeAndGo(t *testing.T) {
+	f, s, ts := newTest(t, Options{Queue: 4})
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	cl := &http.Client{Transport: tr}
+	open := func() *http.Response {
+		req, _ := http.NewRequest("GET", ts.URL+"/api/live?view=r1", nil)
+		req.AddCookie(cookieOf(s))
+		r, err := cl.Do(req)
+		if err != nil || r.StatusCode != 200 {
+			t.Fatalf("live: %v %v", err, r)
+		}
+		return r
+	}
+	base := runtime.NumGoroutine()
+	for round := range 3 {
+		var rs []*http.Response
+		for range 60 {
+			rs = append(rs, open())
+		}
+		eventually.True(t, 10*time.Second, "60 browsers joined", func() bool {
+			s.hub.mu.Lock()
+			defer s.hub.mu.Unlock()
+			return len(s.hub.clients) == 60
+		})
+		for range 200 { // output and list changes nobody reads
+			f.screens["r1"].Write([]byte("flood "))
+			s.hub.changed(runs.Info{ID: "r1", Name: strings.Repeat("n", 100), Kind: "pty", State: runs.Running, Paused: round%2 == 0})
+		}
+		for _, r := range rs {
+			r.Body.Close()
+		}
+		tr.CloseIdleConnections()
+		eventually.True(t, 15*time.Second, "every browser gone", func() bool {
+			s.hub.mu.Lock()
+			defer s.hub.mu.Unlock()
+			return len(s.hub.clients) == 0 && len(s.hub.watched) == 0
+		})
+	}
+	eventually.True(t, 15*time.Second, "goroutines back to what they were", func() bool {
+		return runtime.NumGoroutine() <= base+2
+	})
+}
+
+// A read-only view reports no focus: the server would write focus reports (DEC
+// 1004) to the terminal of an app that asked for them, and read-only writes nothing.
+func TestReadOnlyNoFocus(t *testing.T) {
+	f, s, ts := newTest(t, Options{ReadOnly: true})
+	lr := openLive(t, s, ts, "r1")
+	hello := lr.next(t, "hello")
+	body := fmt.Sprintf(`{"client":%q,"focused":true}`, hello["client"])
+	if code, _ := do(t, ts, "POST", "/api/focus", map[string]string{"Origin": ts.URL}, cookieOf(s), body); code != http.StatusForbidden {
+		t.Errorf("focus on a read-only view: %d", code)
+	}
+	lr.stop()
+	eventually.True(t, 10*time.Second, "the page gone", func() bool { return len(f.callsOf("watch")) == 2 })
+	if fc := f.callsOf("focus"); len(fc) != 0 {
+		t.Errorf("a read-only view told the server of focus: %v", fc)
+	}
+}
+
+// A proxy in front (tailscale serve) forwards its own name as Host: the names given
+// answer, others still do not.
+func TestHostOfAProxy(t *testing.T) {
+	f, s, ts := newTest(t, Options{Hosts: []string{"box.tail1234.ts.net"}})
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	for host, want := range map[string]int{"box.tail1234.ts.net": 200, "BOX.tail1234.ts.net:443": 200, "other.ts.net": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest} {
+		if code, _ := withHost(t, ts, "GET", "/", host, nil, cookieOf(s), ""); code != want {
+			t.Errorf("GET / as %s: %d, want %d", host, code, want)
+		}
+	}
+	code, _ := withHost(t, ts, "POST", "/api/runs/r1/keys", "box.tail1234.ts.net", map[string]string{"Origin": "https://box.tail1234.ts.net", "Content-Type": "application/json"}, cookieOf(s), `{"keys":["x"]}`)
+	if code != http.StatusNoContent || len(f.sent()) != 1 {
+		t.Errorf("POST through the proxy: %d, sent %v", code, f.sent())
+	}
+}
+
+// A signed-in browser that opens the printed URL again is sent on without the
+// token in its address: no page is ever shown under it.
+func TestTokenDroppedWhenSignedIn(t *testing.T) {
+	_, s, ts := newTest(t, Options{})
+	self := strings.TrimPrefix(ts.URL, "http://")
+	for _, q := range []string{"/?token=" + testToken, "/?token=wrong", "/login?token=" + testToken} {
+		code, h := withHost(t, ts, "GET", q, self, nil, cookieOf(s), "")
+		if code != http.StatusSeeOther || h.Get("Location") != "/" {
+			t.Errorf("GET %s signed in: %d %q", q, code, h.Get("Location"))
+		}
+	}
+}
+
+// An approve or deny names the question the page showed; when the run has moved on
+// to another question (another rule, or the same rule asked again later) nothing is
+// sent.
+func TestStaleAnswer(t *testing.T) {
+	f, s, ts := newTest(t, Options{})
+	since := time.Date(2026, 11, 29, 7, 0, 0, 0, time.UTC)
+	s.hub.changed(runs.Info{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy",
+		AgentState: agentstate.Waiting, AgentRule: "question", AgentStateSince: since})
+	lr := openLive(t, s, ts, "")
+	list := lr.next(t, "runs")
+	var shown map[string]any
+	for _, r := range list["runs"].([]any) {
+		if r.(map[string]any)["id"] == "r2" {
+			shown = r.(map[string]any)
+		}
+	}
+	if shown == nil || int64(shown["since"].(float64)) != since.UnixMilli() {
+		t.Fatalf("the row does not say when its question began: %v", shown)
+	}
+	own := map[string]string{"Origin": ts.URL}
+	for _, body := range []string{
+		fmt.Sprintf(`{"rule":"other","since":%d}`, since.UnixMilli()),
+		fmt.Sprintf(`{"rule":"question","since":%d}`, since.UnixMilli()-1000),
+	} {
+		if code, _ := do(t, ts, "POST", "/api/runs/r2/approve", own, cookieOf(s), body); code != http.StatusConflict {
+			t.Errorf("approve %s: %d, want 409", body, code)
+		}
+	}
+	if got := f.sent(); len(got) != 0 {
+		t.Fatalf("a stale answer was sent: %v", got)
+	}
+	body := fmt.Sprintf(`{"rule":"question","since":%d}`, since.UnixMilli())
+	if code, _ := do(t, ts, "POST", "/api/runs/r2/approve", own, cookieOf(s), body); code != http.StatusNoContent {
+		t.Errorf("approve of the question shown: %d", code)
+	}
+	if got := f.sent(); len(got) != 1 || got[0] != `send-keys {"id":"r2","keys":["y"]}` {
+		t.Errorf("sent %v", got)
 	}
 }

@@ -228,8 +228,10 @@ $('line').addEventListener('submit', async (e) => {
 });
 $('paste').onclick = async () => { if (await post('paste', { text: $('text').value })) $('text').value = ''; };
 $('esc').onclick = () => sendKeys(['Escape']);
-$('approve').onclick = () => post('approve');
-$('deny').onclick = () => post('deny');
+// An answer names the question it answers: one that came after is not answered.
+function question() { const r = st.runs.get(st.view) || {}; return { rule: r.rule || '', since: r.since || 0 }; }
+$('approve').onclick = () => post('approve', question());
+$('deny').onclick = () => post('deny', question());
 $('interrupt').onclick = () => post('interrupt');
 let cancelArmed = 0;
 $('cancel').onclick = () => {
@@ -258,7 +260,7 @@ $('more').onclick = async () => {
 
 // The server says nothing of a run somebody looks at: the page says when it does.
 function sendFocus(on) {
-  if (!st.client) return;
+  if (!st.client || st.readOnly) return; // read-only: the server would report focus to the run
   const focused = on !== undefined ? on : !!st.view && document.hasFocus() && document.visibilityState === 'visible';
   fetch('/api/focus', { method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ client: st.client, focused }) }).catch(() => {});
