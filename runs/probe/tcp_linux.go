@@ -4,9 +4,7 @@ package probe
 
 import (
 	"context"
-	"fmt"
 	"net/netip"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -70,23 +68,11 @@ func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	var zero unix.Timespec
 	n, _, e := unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
 	if e == 0 && n == 0 { // not connected yet: wait, as a blocking call
-		wait := time.Second
-		if dl, has := ctx.Deadline(); has {
-			wait = time.Until(dl)
+		rev, err := waitConnect(ctx, fd, addr)
+		if err != nil {
+			return true, err
 		}
-		for {
-			n, err := unix.Poll(fds, max(int(wait/time.Millisecond), 1))
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				return true, err
-			}
-			if n == 0 {
-				return true, fmt.Errorf("dial tcp %s: no answer within %s", addr, wait.Round(time.Millisecond))
-			}
-			break
-		}
+		fds[0].Revents = rev
 	} else if e != 0 {
 		return true, e
 	}
