@@ -14,7 +14,8 @@ import (
 // connection: a non-blocking connect, a poll for its end within ctx's deadline. The
 // runtime's network poller (a descriptor registered and unregistered, a goroutine
 // parked and woken per check) cost a probe of fifty services a second more than the
-// connect itself. ok is false when the target is no IP literal (dial it by name).
+// connect itself. ok is false when the target is no IP literal, or one with a zone
+// (dial it by name).
 //
 // None of the calls blocks (the socket is non-blocking, the first poll does not
 // wait), so they are made raw, without telling the scheduler: a call it is told of
@@ -26,7 +27,7 @@ import (
 // not loopback) goes through the scheduler.
 func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	ap, perr := netip.ParseAddrPort(addr)
-	if perr != nil {
+	if perr != nil || ap.Addr().Zone() != "" { // a zone names an interface: net finds its index
 		return false, nil
 	}
 	var sa4 unix.RawSockaddrInet4

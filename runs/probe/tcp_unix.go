@@ -14,10 +14,11 @@ import (
 // connection: a non-blocking connect, a poll for its end within ctx's deadline. The
 // runtime's network poller (a descriptor registered and unregistered, a goroutine
 // parked and woken per check) cost a probe of fifty services a second more than the
-// connect itself. ok is false when the target is no IP literal (dial it by name).
+// connect itself. ok is false when the target is no IP literal, or one with a zone
+// (dial it by name).
 func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	ap, perr := netip.ParseAddrPort(addr)
-	if perr != nil {
+	if perr != nil || ap.Addr().Zone() != "" { // a zone names an interface: net finds its index
 		return false, nil
 	}
 	var sa unix.Sockaddr

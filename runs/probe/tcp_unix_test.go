@@ -194,3 +194,45 @@ func TestTCPCheckLeavesNoDescriptor(t *testing.T) {
 }
 
 var _ context.Context = (*checkCtx)(nil)
+
+// A tcp check of a link-local IPv6 address with its zone ([fe80::1%eth0]:port)
+// connects through that interface, as net's dialer does.
+func TestTCPCheckIPv6Zone(t *testing.T) {
+	ifs, _ := net.Interfaces()
+	var target string
+	var l net.Listener
+	for _, ifc := range ifs {
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			ipn, ok := a.(*net.IPNet)
+			if !ok || ipn.IP.To4() != nil || !ipn.IP.IsLinkLocalUnicast() {
+				continue
+			}
+			host := net.JoinHostPort(ipn.IP.String()+"%"+ifc.Name, "0")
+			if l, _ = net.Listen("tcp", host); l != nil {
+				target = net.JoinHostPort(ipn.IP.String()+"%"+ifc.Name, strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
+				break
+			}
+		}
+		if l != nil {
+			break
+		}
+	}
+	if l == nil {
+		t.Skip("no link-local IPv6 address to listen on")
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	check := CheckFor(config.Probe{Kind: config.ProbeTCP, Target: target}, nil, nil)
+	if res := check(&checkCtx{deadline: time.Now().Add(5 * time.Second)}); !res.OK {
+		t.Fatalf("%s listening: %+v", target, res)
+	}
+}
