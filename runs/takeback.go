@@ -225,7 +225,8 @@ func (s *Supervisor) listClosed(ds []Decision) {
 	waited := s.waitedNames()
 	var taken []*run
 	for _, d := range ds {
-		if (d.Decision != VerdictLost && d.Decision != VerdictReaped) || !waited[d.Name] || s.has(d.ID) {
+		// Waited for by name (a config's, --depends-on NAME) or by id (--depends-on ID).
+		if (d.Decision != VerdictLost && d.Decision != VerdictReaped) || !waited[d.Name] && !waited[d.ID] || s.has(d.ID) {
 			continue
 		}
 		if rec, err := s.reg.record(d.ID); err == nil && rec.State == Exited && s.reg.foreignRecord(rec) == "" {
@@ -247,7 +248,8 @@ func (s *Supervisor) listClosed(ds []Decision) {
 	s.deps.poke()
 }
 
-// waitedNames are the names the runs waiting for their dependencies wait for.
+// waitedNames are the names the runs waiting for their dependencies wait for (a
+// run's id, for a dependency named by it).
 func (s *Supervisor) waitedNames() map[string]bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

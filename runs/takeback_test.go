@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corral/demo/testkit/eventually"
+	"corral/watchdog"
 )
 
 func init() { roles["idle"] = roleIdle }
@@ -90,7 +91,10 @@ func TestTakeBackAfterCrash(t *testing.T) {
 		}
 	}
 
-	srv := regSup(t, openReg(t, dir), WithTakeBack())
+	// The server's clock is a fake one, 3 s before the backoff's end whatever the time
+	// now: how long the above took on a loaded machine does not move the attempt.
+	clk := watchdog.NewFakeClock(before.Service.NextAt.Add(-3 * time.Second))
+	srv := regSup(t, openReg(t, dir), WithTakeBack(), WithClock(clk))
 	if n := srv.TakeBack(); n != 2 {
 		t.Fatalf("took back %d runs, want 2", n)
 	}
@@ -108,6 +112,11 @@ func TestTakeBackAfterCrash(t *testing.T) {
 	if rec, _ := srv.reg.record(api); rec.State != Running || rec.PID == 0 || rec.OwnerInstanceID != srv.reg.Instance() {
 		t.Fatalf("api's record: %s pid %d owner %s", rec.State, rec.PID, rec.OwnerInstanceID)
 	}
+	clk.Advance(3*time.Second - time.Millisecond) // not yet
+	if i, _ := srv.Info(svc); i.State != Restarting || len(i.Service.Attempts) != 1 {
+		t.Fatalf("the service before its backoff's end: %s %+v", i.State, i.Service)
+	}
+	clk.Advance(time.Millisecond)
 	eventually.True(t, 10*time.Second, "the service's attempt 2", func() bool {
 		i, _ := srv.Info(svc)
 		return len(i.Service.Attempts) >= 2

@@ -4,9 +4,7 @@ package probe
 
 import (
 	"context"
-	"fmt"
 	"net/netip"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -16,7 +14,8 @@ import (
 // connection: a non-blocking connect, a poll for its end within ctx's deadline. The
 // runtime's network poller (a descriptor registered and unregistered, a goroutine
 // parked and woken per check) cost a probe of fifty services a second more than the
-// connect itself. ok is false when the target is no IP literal (dial it by name).
+// connect itself. ok is false when the target is no IP literal, or one with a zone
+// (dial it by name).
 //
 // None of the calls blocks (the socket is non-blocking, the first poll does not
 // wait), so they are made raw, without telling the scheduler: a call it is told of
@@ -28,7 +27,7 @@ import (
 // not loopback) goes through the scheduler.
 func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	ap, perr := netip.ParseAddrPort(addr)
-	if perr != nil {
+	if perr != nil || ap.Addr().Zone() != "" { // a zone names an interface: net finds its index
 		return false, nil
 	}
 	var sa4 unix.RawSockaddrInet4
@@ -70,23 +69,11 @@ func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	var zero unix.Timespec
 	n, _, e := unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
 	if e == 0 && n == 0 { // not connected yet: wait, as a blocking call
-		wait := time.Second
-		if dl, has := ctx.Deadline(); has {
-			wait = time.Until(dl)
+		rev, err := waitConnect(ctx, fd, addr)
+		if err != nil {
+			return true, err
 		}
-		for {
-			n, err := unix.Poll(fds, max(int(wait/time.Millisecond), 1))
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				return true, err
-			}
-			if n == 0 {
-				return true, fmt.Errorf("dial tcp %s: no answer within %s", addr, wait.Round(time.Millisecond))
-			}
-			break
-		}
+		fds[0].Revents = rev
 	} else if e != 0 {
 		return true, e
 	}

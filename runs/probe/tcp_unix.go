@@ -5,9 +5,7 @@ package probe
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/netip"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,10 +14,11 @@ import (
 // connection: a non-blocking connect, a poll for its end within ctx's deadline. The
 // runtime's network poller (a descriptor registered and unregistered, a goroutine
 // parked and woken per check) cost a probe of fifty services a second more than the
-// connect itself. ok is false when the target is no IP literal (dial it by name).
+// connect itself. ok is false when the target is no IP literal, or one with a zone
+// (dial it by name).
 func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	ap, perr := netip.ParseAddrPort(addr)
-	if perr != nil {
+	if perr != nil || ap.Addr().Zone() != "" { // a zone names an interface: net finds its index
 		return false, nil
 	}
 	var sa unix.Sockaddr
@@ -43,23 +42,8 @@ func dialIP(ctx context.Context, addr string) (ok bool, err error) {
 	if !errors.Is(err, unix.EINPROGRESS) {
 		return true, connErr(addr, err)
 	}
-	wait := time.Second
-	if dl, has := ctx.Deadline(); has {
-		wait = time.Until(dl)
-	}
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
-	for {
-		n, err := unix.Poll(fds, max(int(wait/time.Millisecond), 1))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			return true, err
-		}
-		if n == 0 {
-			return true, fmt.Errorf("dial tcp %s: no answer within %s", addr, wait.Round(time.Millisecond))
-		}
-		break
+	if _, err := waitConnect(ctx, fd, addr); err != nil {
+		return true, err
 	}
 	soErr, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ERROR)
 	if err == nil && soErr != 0 {
