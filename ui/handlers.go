@@ -181,10 +181,12 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WrittenMsg:
 		if errors.Is(msg.Err, api.ErrServerLost) {
 			m.events.AddOnce(m.now, "keys for "+m.list.Label(msg.ID)+" not delivered: the server is lost", m.c.Styles.Danger)
-			return m, m.inputs.written(m.core, msg.ID)
+			m.inputs.written(msg.ID, msg.Size)
+			return m, nil
 		}
 		m.events.ReportErr(m.now, "write", m.list.Label(msg.ID), msg.Err)
-		return m, m.inputs.written(m.core, msg.ID)
+		m.inputs.written(msg.ID, msg.Size)
+		return m, nil
 	case DoneMsg:
 		m.events.ReportErr(m.now, msg.Op, m.list.Label(msg.ID), msg.Err)
 	case SpawnedMsg:
