@@ -68,12 +68,12 @@ const helloMax = 64 << 10
 // several goroutines, or begun with Begin, are in flight together, each reading its
 // own reply in turn; one cut short leaves the client Broken for those after it too.
 type Client struct {
-	conn   io.ReadWriteCloser
-	r      *bufio.Reader
-	enc    *json.Encoder
-	pid    int            // the server's process, when the kernel says (answer.go); 0 if not
-	max    int            // the longest reply line read (0: api.MaxMessage and some)
-	Hello  api.HelloReply // what the server said of itself
+	conn  io.ReadWriteCloser
+	r     *bufio.Reader
+	enc   *json.Encoder
+	pid   int            // the server's process, when the kernel says (answer.go); 0 if not
+	max   int            // the longest reply line read (0: api.MaxMessage and some)
+	Hello api.HelloReply // what the server said of itself
 
 	bmu    sync.Mutex
 	broken error // set when a call was cut short: its reply may still come
