@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -55,6 +56,7 @@ func NewProgram(m tea.Model, opts ...tea.ProgramOption) *Program {
 		tea.WithFilter(t.filter))
 	p.Program = tea.NewProgram(model{m, t}, opts...)
 	t.send = p.Program.Send
+	t.prog = p.Program
 	return p
 }
 
@@ -101,6 +103,9 @@ type terminal struct {
 	in   *os.File
 	out  *os.File
 	send func(tea.Msg)
+
+	prog   *tea.Program // for its ticker (ticker.go), read from Update
+	ticker *time.Ticker // Bubble Tea's, once found
 
 	mu    sync.Mutex
 	saved *term.State // the input's state before raw mode; nil when not taken
@@ -297,6 +302,7 @@ func (m model) Init() tea.Cmd { return m.t.guard(m.Model.Init()) }
 
 func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.t.giveOnPanic()
+	m.t.quietTicker()
 	next, cmd := m.Model.Update(msg)
 	return model{next, m.t}, m.t.guard(cmd)
 }
