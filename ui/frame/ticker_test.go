@@ -20,7 +20,7 @@ type tickerModel struct {
 
 type askMsg struct{}
 
-func (m tickerModel) Init() tea.Cmd { return nil }
+func (m tickerModel) Init() tea.Cmd  { return nil }
 func (m tickerModel) View() tea.View { return tea.View{} }
 func (m tickerModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(askMsg); ok {
