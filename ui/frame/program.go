@@ -51,7 +51,7 @@ func NewProgram(m tea.Model, opts ...tea.ProgramOption) *Program {
 		tea.WithoutRenderer(),
 		// Bubble Tea still runs its ticker without a renderer, only to write what
 		// tea.Raw and its queries queued: those are written here, at once, so the
-		// ticker is slowed to its least.
+		// ticker is slowed to its least, and stopped once running (ticker.go).
 		tea.WithFPS(1),
 		tea.WithFilter(t.filter))
 	p.Program = tea.NewProgram(model{m, t}, opts...)
