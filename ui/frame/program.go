@@ -347,8 +347,19 @@ func (t *terminal) guardAll(msg tea.Msg) {
 
 func (m model) View() tea.View {
 	defer m.t.giveOnPanic()
+	if s, ok := m.Model.(Stiller); ok && s.Still() {
+		return tea.View{} // the frame drawn last is still what it would draw
+	}
 	m.t.r.Submit(m.Model.View())
 	return tea.View{}
+}
+
+// Stiller is a model that can say its last Update changed nothing on screen (Bubble
+// Tea calls View after every Update, and a model woken for work that changes nothing,
+// a periodic read, would compose its whole view only to have it found unchanged):
+// while Still is true its View is not asked for, and the last frame stands.
+type Stiller interface {
+	Still() bool
 }
 
 // giveOnPanic gives the terminal back before a panic goes on to Bubble Tea, which
