@@ -1,5 +1,12 @@
 // Over 400 lines by design: the CLI's face (usage texts, each command's flags, exit codes) stays in main (issue 13.4).
 
+// GOMAXPROCS is set once, at start, from the CPUs and the cgroup's limit: the Go
+// runtime would otherwise read them again every second its monitor thread is awake,
+// which an idle server or UI pays for on every wake-up, for a limit that does not
+// change under a terminal program.
+//
+//go:debug updatemaxprocs=0
+
 // Command corral operates supervised runs from a terminal. This file is the CLI's
 // entry only: it parses flags, dispatches each subcommand to the package whose job it
 // is (runs/foreground, ui/launch, runs/server and its control verbs, runs/listing,

@@ -18,6 +18,38 @@ type wakeClock struct {
 	at     time.Time     // when the timer fires; zero while it is not armed
 	waiter chan struct{} // closed when the clock fires: the tick chain's command returns
 	missed bool          // the clock fired while no command waited
+	// figures is when the first figure the last View drew changes (an age, a
+	// countdown, a held frame due); zero if none does.
+	figures time.Time
+}
+
+// figuresAt notes when the figures a View just drew change (zero times are none) and
+// wakes the clock for the first of them.
+func (w *wakeClock) figuresAt(ts ...time.Time) {
+	var first time.Time
+	for _, t := range ts {
+		if !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	w.mu.Lock()
+	w.figures = first
+	w.mu.Unlock()
+	w.wakeAt(first)
+}
+
+// readsOnly reports whether a tick at now finds no figure drawn changed (the clock
+// woke for the periodic reads): then the view is not drawn again, and the clock is
+// armed once more for the figures, which its firing forgot.
+func (w *wakeClock) readsOnly(now time.Time) bool {
+	w.mu.Lock()
+	f := w.figures
+	w.mu.Unlock()
+	if !f.IsZero() && !f.After(now) {
+		return false
+	}
+	w.wakeAt(f)
+	return true
 }
 
 func newWakeClock() *wakeClock { return &wakeClock{} }

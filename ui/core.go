@@ -141,8 +141,9 @@ type (
 	// WrittenMsg reports that queued input reached the run (api.Input; api.Write for
 	// the replay player's keys).
 	WrittenMsg struct {
-		ID  string
-		Err error
+		ID   string
+		Err  error // the first write's error, of those reported together
+		Size int   // the input's bytes, about, answered for (inputQueues)
 	}
 	// SpawnedMsg reports a Spawn.
 	SpawnedMsg struct {

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -105,13 +106,15 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.req.snapshotDone(true, true)
 			return m, nil, true // the server's stream says when it is gone; keep what we show
 		}
-		changed := false
+		changed, same := false, true
 		for _, i := range msg.Runs {
 			if prev, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
 				changed = changed || i.Moved(prev) // the looked-at run comes every time
+				same = same && reflect.DeepEqual(i, prev)
 				m.list.Upsert(i)
 			}
 		}
+		m.still = same // the looked-at run as it was: its usage and lease did not move
 		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
@@ -125,9 +128,11 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case MetricsMsg:
 		m.req.metricsDone()
 		if msg.Err == nil {
+			m.still = reflect.DeepEqual(msg.Metrics, m.events.Metrics())
 			m.events.SetMetrics(msg.Metrics)
 		}
 	case TreesMsg:
+		m.still = m.req.sameTrees(msg)
 		m.details.SetTrees(msg.Trees, msg.Err)
 		if m.req.treeDone(msg) {
 			return m, m.req.tree(m.core, m.list.SelectedLive()), true
@@ -181,10 +186,12 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case WrittenMsg:
 		if errors.Is(msg.Err, api.ErrServerLost) {
 			m.events.AddOnce(m.now, "keys for "+m.list.Label(msg.ID)+" not delivered: the server is lost", m.c.Styles.Danger)
-			return m, m.inputs.written(m.core, msg.ID)
+			m.inputs.written(msg.ID, msg.Size)
+			return m, nil
 		}
 		m.events.ReportErr(m.now, "write", m.list.Label(msg.ID), msg.Err)
-		return m, m.inputs.written(m.core, msg.ID)
+		m.inputs.written(msg.ID, msg.Size)
+		return m, nil
 	case DoneMsg:
 		m.events.ReportErr(m.now, msg.Op, m.list.Label(msg.ID), msg.Err)
 	case SpawnedMsg:

@@ -70,6 +70,10 @@ type Model struct {
 	prefsPath  string
 	notify     string // how Corral's terminal tells a user elsewhere (Options.Notify)
 
+	// still: the last Update changed nothing on screen (a periodic read that brought
+	// nothing new, or a tick for reads only): the view is not composed again (Still).
+	still bool
+
 	// restoreAsked are the lost runs the restore question was asked about (Prefs).
 	restoreAsked []string
 
@@ -178,6 +182,7 @@ func (m Model) Init() tea.Cmd {
 
 // Update routes a message: global ones first, then by mode (keys), then by owner.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.still = false
 	next, cmd := m.update(msg)
 	if n, ok := next.(Model); ok && n.state != nil && n.clock != nil {
 		n.clock.wakeAt(n.req.due(n.list.SelectedLive(), n.now))
@@ -197,8 +202,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
 	case tickMsg:
 		if msg.gen != m.req.tickGen { // a tick of an older chain
+			m.still = true
 			return m, nil
 		}
+		m.still = m.clock != nil && m.clock.readsOnly(m.now) // no figure on screen turned
 		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now))
 	case EventMsg:
 		return m.handleEvent(msg)

@@ -25,6 +25,7 @@ type requests struct {
 	snapEvery, treeEvery time.Duration // their periods now (settle)
 	snapAt, treeAt       time.Time     // when the last of each went out
 	lastTrees            map[string][]reaper.TreeProc
+	lastTreesErr         bool            // the last tree read failed
 	logBusy, logDirty    map[string]bool // a log read per run is on its way; the output moved meanwhile
 	tickGen              int
 	selectNext           string // select this run when it appears (spawned here)
@@ -37,10 +38,12 @@ func newRequests() requests {
 	return requests{logBusy: map[string]bool{}, logDirty: map[string]bool{}}
 }
 
-// metricsEvery is how often the counters are read when no lifecycle event came: what
-// they count (spawns, exits, timeouts, kills, steals, escapes) comes with events, so
-// an idle UI does not ask for them every second (issue 22: attached idle).
-const metricsEvery = 10 * time.Second
+// metricsEvery is how long the counters may go unread when no lifecycle event came:
+// what they count (spawns, exits, timeouts, kills, escapes) comes with events, which
+// make them read; a reconcile's steal of another instance's orphan moves them with no
+// event to this UI, so they ride a snapshot read once this long has passed. They never
+// wake the UI by themselves: an idle attach read them every 10 s for nothing.
+const metricsEvery = time.Minute
 
 // refreshIdleMax is the longest the snapshot and the process tree are left unread
 // while nothing happens: each read that brings nothing new doubles its period from
@@ -50,8 +53,8 @@ const metricsEvery = 10 * time.Second
 const refreshIdleMax = 8 * time.Second
 
 // refresh asks for a snapshot and run id's tree ("" for none) when their periods are
-// up and, after a lifecycle event or metricsEvery, the counters, each unless one is
-// on its way.
+// up and, after a lifecycle event, or with a snapshot read after metricsEvery, the
+// counters, each unless one is on its way.
 func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
 	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery {
@@ -59,7 +62,7 @@ func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 		cmds = append(cmds, snapshotCmd(core, r.snapAll))
 		r.snapAll = false
 	}
-	if !r.metrics && (r.metricsDue || now.Sub(r.metricsAt) >= metricsEvery) {
+	if !r.metrics && (r.metricsDue || r.metricsAt.IsZero() || len(cmds) > 0 && now.Sub(r.metricsAt) >= metricsEvery) {
 		r.metrics, r.metricsDue, r.metricsAt = true, false, now
 		cmds = append(cmds, metricsCmd(core))
 	}
@@ -84,12 +87,8 @@ func (r *requests) due(id string, now time.Time) time.Time {
 	if !r.snap {
 		note(r.snapAt.Add(max(r.snapEvery, refreshEvery)))
 	}
-	if !r.metrics {
-		if r.metricsDue {
-			note(r.metricsAt.Add(refreshEvery))
-		} else {
-			note(r.metricsAt.Add(metricsEvery))
-		}
+	if !r.metrics && r.metricsDue {
+		note(r.metricsAt.Add(refreshEvery))
 	}
 	if !r.trees && id != "" {
 		note(r.treeAt.Add(max(r.treeEvery, refreshEvery)))
@@ -137,11 +136,17 @@ func (r *requests) tree(core Core, id string) tea.Cmd {
 	return treesCmd(core, id)
 }
 
+// sameTrees reports whether a tree read brought what the one before it did: the
+// details pane shows what it showed.
+func (r *requests) sameTrees(msg TreesMsg) bool {
+	return msg.Err == nil && !r.lastTreesErr && r.lastTrees != nil && reflect.DeepEqual(msg.Trees, r.lastTrees)
+}
+
 // treeDone ends a tree read; true if the selection moved meanwhile and another is due.
 func (r *requests) treeDone(msg TreesMsg) (again bool) {
 	r.trees = false
 	changed := msg.Err != nil || !reflect.DeepEqual(msg.Trees, r.lastTrees)
-	r.lastTrees, r.treeEvery = msg.Trees, settle(r.treeEvery, changed)
+	r.lastTrees, r.treeEvery, r.lastTreesErr = msg.Trees, settle(r.treeEvery, changed), msg.Err != nil
 	again, r.treesDirty = r.treesDirty, false
 	return again
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -50,9 +49,7 @@ func (m Model) View() tea.View {
 	if m.state != nil && m.clock != nil {
 		// Wake when a figure just drawn changes (an age, a countdown) or a held frame
 		// is due: the clock does not tick while nothing on screen moves with it.
-		for _, at := range []time.Time{m.list.NextChange(), m.details.NextChange(), m.term.NextChange()} {
-			m.clock.wakeAt(at)
-		}
+		m.clock.figuresAt(m.list.NextChange(), m.details.NextChange(), m.term.NextChange())
 	}
 	switch v.Cursor = m.dlg.Cursor(); m.mode {
 	case modeFocus:
@@ -182,3 +179,10 @@ func shortHelp(st common.Styles, bs []key.Binding) string {
 	}
 	return b.String()
 }
+
+// Still reports whether the last Update changed nothing on screen: a periodic read
+// that brought nothing new (the snapshot, the process tree, the counters), or a tick
+// that woke only for those reads. The frame package then leaves the last frame as it
+// is without asking for a View: an idle attach composed the whole UI for every reply
+// of its reads, seconds apart, to find it unchanged.
+func (m Model) Still() bool { return m.still }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -63,16 +64,26 @@ var ErrNotProtocol = errors.New("the reply is not corral's protocol")
 // api.MaxMessage.
 const helloMax = 64 << 10
 
-// Client is one connection to a server. Its calls are answered in order; it is not
-// safe for concurrent use (open one Client per goroutine that calls).
+// Client is one connection to a server. Its calls are answered in order. Calls from
+// several goroutines, or begun with Begin, are in flight together, each reading its
+// own reply in turn; one cut short leaves the client Broken for those after it too.
 type Client struct {
-	conn   io.ReadWriteCloser
-	r      *bufio.Reader
-	enc    *json.Encoder
-	pid    int            // the server's process, when the kernel says (answer.go); 0 if not
-	broken error          // set when a call was cut short: its reply may still come
-	max    int            // the longest reply line read (0: api.MaxMessage and some)
-	Hello  api.HelloReply // what the server said of itself
+	conn  io.ReadWriteCloser
+	r     *bufio.Reader
+	enc   *json.Encoder
+	pid   int            // the server's process, when the kernel says (answer.go); 0 if not
+	max   int            // the longest reply line read (0: api.MaxMessage and some)
+	Hello api.HelloReply // what the server said of itself
+
+	bmu    sync.Mutex
+	broken error // set when a call was cut short: its reply may still come
+
+	// Calls begun (Begin) and not yet finished: requests are written one at a time
+	// (wmu), each taking the next sequence number, and their replies are read in that
+	// order (rmu, turn: the sequence number whose reply is read next).
+	wmu, rmu   sync.Mutex
+	turnCond   *sync.Cond
+	sent, turn uint64
 }
 
 var _ api.Caller = (*Client)(nil)
@@ -209,9 +220,87 @@ func (c *Client) Call(ctx context.Context, verb string, args, result any) error 
 
 // call is Call within budget (0: none), unless ctx has a deadline of its own.
 func (c *Client) call(ctx context.Context, verb string, args, result any, budget time.Duration) error {
-	if c.broken != nil {
-		return c.broken
+	finish, err := c.begin(ctx, verb, args, budget)
+	if err != nil {
+		return err
 	}
+	return finish(ctx, result)
+}
+
+// Begin sends op's request with args and returns at once, before its reply: finish
+// waits for the reply (within ctx and op's budget, as Invoke) and decodes it. Calls
+// begun one after another are in flight together, answered in the order they were
+// sent (the server answers a connection's requests in order), so a key typed while
+// the previous one's reply is on its way is not held for it. finish must be called,
+// once, for every Begin that returned no error: a reply is read only after those of
+// the calls begun before it.
+func (c *Client) Begin(ctx context.Context, op api.Operation, args any) (finish func(context.Context) (any, error), err error) {
+	budget := op.Budget(args)
+	done, err := c.begin(ctx, op.Name(), args, budget)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (any, error) {
+		var raw json.RawMessage
+		if err := done(ctx, &raw); err != nil {
+			return nil, err
+		}
+		return op.DecodeReply(raw)
+	}, nil
+}
+
+// begin writes one request within budget and returns what reads its reply.
+func (c *Client) begin(ctx context.Context, verb string, args any, budget time.Duration) (func(context.Context, any) error, error) {
+	if err := c.Broken(); err != nil {
+		return nil, err
+	}
+	c.wmu.Lock()
+	err := c.guard(ctx, verb, budget, func() error { return c.send(verb, args) })
+	seq := c.sent
+	if err == nil {
+		c.sent++
+	}
+	c.wmu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, result any) error {
+		c.awaitTurn(seq)
+		defer c.nextTurn()
+		if err := c.Broken(); err != nil {
+			// An earlier call was cut short: its reply, not this one's, may come next.
+			return err
+		}
+		return c.guard(ctx, verb, budget, func() error { return c.receive(verb, result) })
+	}, nil
+}
+
+// awaitTurn waits until the replies to every request sent before seq have been read.
+func (c *Client) awaitTurn(seq uint64) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	if c.turnCond == nil {
+		c.turnCond = sync.NewCond(&c.rmu)
+	}
+	for c.turn != seq {
+		c.turnCond.Wait()
+	}
+}
+
+// nextTurn passes the reading to the next request's reply.
+func (c *Client) nextTurn() {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	c.turn++
+	if c.turnCond != nil {
+		c.turnCond.Broadcast()
+	}
+}
+
+// guard runs one half of a call (writing its request, or reading its reply) within
+// budget (0: none) unless ctx has a deadline of its own, the server watched meanwhile;
+// a ctx that ends first cuts it short and leaves the client Broken.
+func (c *Client) guard(ctx context.Context, verb string, budget time.Duration, f func() error) error {
 	if _, ok := ctx.Deadline(); ok {
 		budget = 0
 	}
@@ -219,20 +308,27 @@ func (c *Client) call(ctx context.Context, verb string, args, result any, budget
 	defer cancel(nil)
 	defer c.watch(ctx, cancel, verb, budget)()
 	stop := context.AfterFunc(ctx, c.interrupt)
-	err := c.exchange(verb, args, result)
+	err := f()
 	if _, local := c.conn.(net.Conn); local && err != nil && hungUp(err) {
 		// The server closed this connection (a full server closes idle ones): it
 		// is done, and a lane dials a new one for the next call. (Over ssh a new
 		// connection is a new corral proxy there, which is not for a lane to start.)
-		c.broken = err
+		c.setBroken(err)
 	}
 	if !stop() && ctx.Err() != nil {
-		c.broken = fmt.Errorf("%s: %w", verb, context.Cause(ctx))
+		broken := fmt.Errorf("%s: %w", verb, context.Cause(ctx))
+		c.setBroken(broken)
 		if err != nil {
-			err = c.broken
+			err = broken
 		}
 	}
 	return err
+}
+
+func (c *Client) setBroken(err error) {
+	c.bmu.Lock()
+	defer c.bmu.Unlock()
+	c.broken = err
 }
 
 // parting is the error a server sent before it closed the connection (one that
@@ -260,7 +356,11 @@ func (c *Client) parting(sendErr error) *api.Error {
 
 // Broken reports the cancelled call, or the server's hang-up, that left the client
 // unusable (nil if none).
-func (c *Client) Broken() error { return c.broken }
+func (c *Client) Broken() error {
+	c.bmu.Lock()
+	defer c.bmu.Unlock()
+	return c.broken
+}
 
 // interrupt makes the call in flight return: a socket's deadline passes at once; a
 // pipe to ssh can only be closed.
@@ -275,18 +375,33 @@ func (c *Client) interrupt() {
 	}
 }
 
-// exchange sends one request and reads its response.
-func (c *Client) exchange(verb string, args, result any) error {
+// send writes one request. A server that closed the connection may have said why
+// first (parting); that is read only when no reply is awaited (c.wmu held).
+func (c *Client) send(verb string, args any) error {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return err
 	}
 	if err := c.enc.Encode(api.Request{V: api.Version, Verb: verb, Args: raw}); err != nil {
-		if said := c.parting(err); said != nil {
-			return said
+		if c.awaited() == 0 {
+			if said := c.parting(err); said != nil {
+				return said
+			}
 		}
 		return fmt.Errorf("send %s: %w", verb, err)
 	}
+	return nil
+}
+
+// awaited is how many requests sent have replies not yet read, c.wmu held.
+func (c *Client) awaited() uint64 {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	return c.sent - c.turn
+}
+
+// receive reads one response into result (which may be nil).
+func (c *Client) receive(verb string, result any) error {
 	limit := api.MaxMessage + 1024
 	if c.max > 0 {
 		limit = c.max

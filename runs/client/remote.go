@@ -50,17 +50,49 @@ func (r *Remote) endedWith() error {
 // it just showed, so switching back is instant.
 const watchMax = 4
 
-// lane is one connection's calls, one at a time. A call cut short by its context
-// leaves its client unusable; the next call dials a new one.
+// lane is one connection's calls: one at a time, or, on a pipelined lane (input),
+// each sent at once behind the ones before it without waiting for their replies. A
+// call cut short by its context leaves its client unusable; the next call dials a new
+// one.
 type lane struct {
-	mu   sync.Mutex             // one call at a time
-	c    atomic.Pointer[Client] // swapped under mu; Close reads it without
-	dial func() (*Client, error)
+	mu        sync.Mutex             // one call at a time; on a pipelined lane, one send
+	c         atomic.Pointer[Client] // swapped under mu; Close reads it without
+	dial      func() (*Client, error)
+	pipelined bool
 }
 
 func (l *lane) invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	if l.pipelined {
+		finish, err := l.begin(ctx, op, args)
+		if err != nil {
+			return nil, err
+		}
+		return finish(ctx)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	c, err := l.client(op)
+	if err != nil {
+		return nil, err
+	}
+	return c.Invoke(ctx, op, args)
+}
+
+// begin sends op's request on the lane's connection, after every one sent before
+// it, and returns what waits for its reply (Client.Begin).
+func (l *lane) begin(ctx context.Context, op api.Operation, args any) (func(context.Context) (any, error), error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, err := l.client(op)
+	if err != nil {
+		return nil, err
+	}
+	return c.Begin(ctx, op, args)
+}
+
+// client is the lane's connection, a new one dialled when it is broken, l.mu held.
+// The calls still reading replies on the broken one end with its error.
+func (l *lane) client(op api.Operation) (*Client, error) {
 	c := l.c.Load()
 	if c.Broken() != nil && l.dial != nil {
 		next, err := l.dial()
@@ -71,7 +103,7 @@ func (l *lane) invoke(ctx context.Context, op api.Operation, args any) (any, err
 		l.c.Store(next)
 		c = next
 	}
-	return c.Invoke(ctx, op, args)
+	return c, nil
 }
 
 // open dials the lane's first connection.
@@ -111,6 +143,7 @@ func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
 	r.link.init(re)
 	r.ctl.dial, r.input.dial = dial, dial
+	r.input.pipelined = true
 	if err := r.ctl.open(); err != nil {
 		return nil, err
 	}
@@ -469,6 +502,21 @@ func (r *Remote) Invoke(ctx context.Context, op api.Operation, args any) (any, e
 		l = &r.input
 	}
 	return l.invoke(ctx, op, args)
+}
+
+// Begin sends op's request and returns before its reply, which finish waits for: an
+// input operation's request goes out at once behind the ones sent before it, without
+// waiting for their replies (so the keys typed meanwhile are not held for a round
+// trip), and the server takes them in that order; any other is called whole first.
+func (r *Remote) Begin(ctx context.Context, op api.Operation, args any) (finish func(context.Context) (any, error), err error) {
+	if op.Lane() != api.LaneInput {
+		v, err := r.Invoke(ctx, op, args)
+		return func(context.Context) (any, error) { return v, err }, nil
+	}
+	if r.link.lost.Load() {
+		return nil, fmt.Errorf("%s: %w", op.Name(), api.ErrServerLost)
+	}
+	return r.input.begin(ctx, op, args)
 }
 
 // Text is the frame's text with its SGR sequences (all a rendered frame holds) removed.

@@ -21,7 +21,7 @@ import (
 
 // serve serves a real supervisor on a socket in a temp state dir until the test ends;
 // stop stops the server and returns once every connection of it is closed.
-func serve(t *testing.T) (dir string, sup *runs.Supervisor, stop func()) {
+func serve(t testing.TB) (dir string, sup *runs.Supervisor, stop func()) {
 	t.Helper()
 	dir = t.TempDir()
 	d := config.Default()
@@ -47,7 +47,7 @@ func serve(t *testing.T) (dir string, sup *runs.Supervisor, stop func()) {
 	return dir, sup, stop
 }
 
-func attach(t *testing.T, dir string) *Remote {
+func attach(t testing.TB, dir string) *Remote {
 	t.Helper()
 	r, err := Attach(dir, func() error { return errors.New("no server to start") }, time.Second)
 	if err != nil {

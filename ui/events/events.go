@@ -96,6 +96,9 @@ func (e Events) Update(msg tea.Msg) (Events, tea.Cmd) {
 // Version moves whenever what the pane draws changes (its view is cached by it).
 func (e Events) Version() uint64 { return e.ver }
 
+// Metrics is the counters shown (SetMetrics).
+func (e *Events) Metrics() runs.Metrics { return e.metrics }
+
 // SetMetrics shows the counters in the title. Counters that draw what is shown leave
 // the pane's version alone, so the once-a-second refresh of an idle Corral draws nothing.
 func (e *Events) SetMetrics(m runs.Metrics) {

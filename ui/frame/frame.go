@@ -40,6 +40,9 @@
 // clock"): from the UI's read of a key to its echo's frame written, attached 13.1 → 3.1
 // ms and --local 4.7 → 1.9 ms (p50, timestamped hops).
 //
+// Bubble Tea runs a ticker of its own even without its renderer, once a second at
+// least, with nothing to do here: it is stopped (ticker.go).
+//
 // When Bubble Tea ships a renderer that draws on demand, drop this package: NewProgram
 // becomes tea.NewProgram again and ExecProcess tea.ExecProcess. CORRAL_RENDERER=bubbletea
 // selects Bubble Tea's renderer today, should a terminal misbehave with this one.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -50,11 +51,12 @@ func NewProgram(m tea.Model, opts ...tea.ProgramOption) *Program {
 		tea.WithoutRenderer(),
 		// Bubble Tea still runs its ticker without a renderer, only to write what
 		// tea.Raw and its queries queued: those are written here, at once, so the
-		// ticker is slowed to its least.
+		// ticker is slowed to its least, and stopped once running (ticker.go).
 		tea.WithFPS(1),
 		tea.WithFilter(t.filter))
 	p.Program = tea.NewProgram(model{m, t}, opts...)
 	t.send = p.Program.Send
+	t.prog = p.Program
 	return p
 }
 
@@ -101,6 +103,9 @@ type terminal struct {
 	in   *os.File
 	out  *os.File
 	send func(tea.Msg)
+
+	prog   *tea.Program // for its ticker (ticker.go), read from Update
+	ticker *time.Ticker // Bubble Tea's, once found
 
 	mu    sync.Mutex
 	saved *term.State // the input's state before raw mode; nil when not taken
@@ -297,6 +302,7 @@ func (m model) Init() tea.Cmd { return m.t.guard(m.Model.Init()) }
 
 func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.t.giveOnPanic()
+	m.t.quietTicker()
 	next, cmd := m.Model.Update(msg)
 	return model{next, m.t}, m.t.guard(cmd)
 }
@@ -341,8 +347,19 @@ func (t *terminal) guardAll(msg tea.Msg) {
 
 func (m model) View() tea.View {
 	defer m.t.giveOnPanic()
+	if s, ok := m.Model.(Stiller); ok && s.Still() {
+		return tea.View{} // the frame drawn last is still what it would draw
+	}
 	m.t.r.Submit(m.Model.View())
 	return tea.View{}
+}
+
+// Stiller is a model that can say its last Update changed nothing on screen (Bubble
+// Tea calls View after every Update, and a model woken for work that changes nothing,
+// a periodic read, would compose its whole view only to have it found unchanged):
+// while Still is true its View is not asked for, and the last frame stands.
+type Stiller interface {
+	Still() bool
 }
 
 // giveOnPanic gives the terminal back before a panic goes on to Bubble Tea, which

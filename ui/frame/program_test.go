@@ -151,3 +151,35 @@ func TestStopWhileLentLeavesTheTerminalToThePager(t *testing.T) {
 		t.Fatalf("a stop and fg without a pager did not take the terminal and redraw: %q", out)
 	}
 }
+
+// stillModel's view is v; still says its last Update changed nothing on screen.
+type stillModel struct {
+	v     tea.View
+	still bool
+	views *int
+}
+
+func (s stillModel) Init() tea.Cmd                       { return nil }
+func (s stillModel) Update(tea.Msg) (tea.Model, tea.Cmd) { return s, nil }
+func (s stillModel) View() tea.View                      { *s.views++; return s.v }
+func (s stillModel) Still() bool                         { return s.still }
+
+// A model whose Update changed nothing on screen (Still) is not asked for its view,
+// and nothing is written; one that changed is drawn at once.
+func TestStillModelIsNotAskedForAView(t *testing.T) {
+	tt, f := testTerminal(t)
+	views := 0
+	model{stillModel{v: screen("one"), views: &views}, tt}.View()
+	if views != 1 || !strings.Contains(f.output(), "one") {
+		t.Fatalf("the first frame: %d views, wrote %q", views, f.output())
+	}
+	f.reset()
+	model{stillModel{v: screen("two"), still: true, views: &views}, tt}.View()
+	if views != 1 || f.output() != "" {
+		t.Fatalf("a still model: asked for %d views in all, wrote %q", views, f.output())
+	}
+	model{stillModel{v: screen("two"), views: &views}, tt}.View()
+	if views != 2 || !strings.Contains(f.output(), "two") {
+		t.Fatalf("after a change: %d views, wrote %q", views, f.output())
+	}
+}
