@@ -3,6 +3,7 @@ package runs
 import (
 	"crypto/subtle"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,8 +67,14 @@ func (s *Supervisor) agentFor(spec Spec) (*agentstate.Agent, error) {
 // startAgent sets up detection for r, judged by a, before the run starts (or is
 // re-adopted): a is its spec's agent (agentFor), forced or recognised by the command.
 func (r *run) startAgent(a *agentstate.Agent) {
-	r.agent.Store(r.newAgentRun(a))
-	r.info.Agent = a.Name
+	ag := r.newAgentRun(a)
+	argv := r.spec.Argv
+	if len(argv) == 0 {
+		argv = strings.Fields(r.spec.Shell) // its words are enough to find a flag
+	}
+	ag.det.StartMode(argv)
+	r.agent.Store(ag)
+	r.info.Agent, r.info.AgentMode = a.Name, ag.det.Current().Mode
 	if r.spec.Agent != "" {
 		r.info.AgentBy = "forced: agent " + a.Name + " named by --agent or the config entry"
 	} else if _, how := r.sup.agents.RecognizeHow(r.spec.Argv, r.spec.Shell); how != "" {
@@ -203,8 +210,8 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 		r.mu.Unlock()
 		return // another agent took the terminal since
 	}
-	if r.info.AgentState == tr.State { // the same state by another rule: no news
-		r.info.AgentRule = tr.Rule
+	if r.info.AgentState == tr.State { // the same state by another rule or in another mode: no news
+		r.info.AgentRule, r.info.AgentMode = tr.Rule, tr.Mode
 		cp := r.info
 		r.latest.Store(&cp)
 		r.persistLightLocked() // corral ls shows the rule info does
@@ -215,7 +222,7 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 		a.notes.worked(tr.Since) // before the record is written: it keeps the episode
 	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
-		i.AgentState, i.AgentStateSince, i.AgentRule = tr.State, tr.Since, tr.Rule
+		i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentMode = tr.State, tr.Since, tr.Rule, tr.Mode
 	})
 	r.diff.poke(true) // a turn ended or began: its files may have changed
 	r.persistLocked()

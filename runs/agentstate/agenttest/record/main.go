@@ -25,6 +25,7 @@ func main() {
 	root := flag.String("root", defaultRoot(), "where the agents' offline homes and projects go (emptied per recording; not under /tmp)")
 	quiet := flag.Bool("q", false, "do not log each step")
 	summary := flag.Int("summary", 0, "record nothing: describe the recordings in -out, with this many screen rows per phase")
+	suffix := flag.String("suffix", "", "added to each recording's name (\"-2.1.332\": the version of a newer CLI, beside the recorded one)")
 	flag.Parse()
 	names := flag.Args()
 	if len(names) == 0 {
@@ -34,6 +35,7 @@ func main() {
 	}
 	if *summary > 0 {
 		for _, name := range names {
+			name += *suffix
 			if err := summarize(os.Stdout, *out, name, *summary); err != nil {
 				log.Fatal(err)
 			}
@@ -51,6 +53,7 @@ func main() {
 			log.Fatalf("no recording %q", name)
 		}
 		v := variants[i]
+		v.name += *suffix
 		prefixed := func(f string, a ...any) { logf("%s: "+f, append([]any{v.name}, a...)...) }
 		if err := record(v, *out, filepath.Join(*root, v.name), prefixed); err != nil {
 			log.Printf("%s: FAILED: %v", v.name, err)
