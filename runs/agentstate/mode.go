@@ -21,6 +21,21 @@ type Mode struct {
 	Line int
 }
 
+// ModeMark is how a run's list row marks its agent's mode after the state: " (auto)",
+// "" for none. The details pane says what it means (ModeMeaning).
+func ModeMark(mode string) string {
+	if mode == "" {
+		return ""
+	}
+	return " (" + mode + ")"
+}
+
+// ModeMeaning is the mode as the details pane says it: "auto mode: will not ask
+// before it acts".
+func ModeMeaning(mode string) string {
+	return mode + " mode: will not ask before it acts"
+}
+
 // FlagMode is the mode the command line argv starts the agent in, "" when none.
 func (a *Agent) FlagMode(argv []string) string {
 	for _, m := range a.Modes {

@@ -85,7 +85,7 @@ func Report(w io.Writer, stateFlag string, timeout time.Duration) int {
 		code = 1
 	}
 	for _, l := range agentCLIs(set.Agents(), os.Getenv("PATH")) {
-		fmt.Fprintf(w, "%-18s%s\n", "agent CLI "+l.name+":", l.text)
+		fmt.Fprintf(w, "agent CLI %-9s %s\n", l.name+":", l.text)
 	}
 	return code
 }
