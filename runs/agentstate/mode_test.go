@@ -106,3 +106,33 @@ any = ['FAST']
 		}
 	}
 }
+
+// Claude Code 2.1.332 working on an 80-column terminal, as a real-agent test saw it:
+// its footer's "esc to interrupt" is cut off, the prompt box is drawn; only its title's
+// spinner ("◐"/"◑" now, Braille dots in 2.1.197) says it works.
+func TestClaudeNarrowWorking(t *testing.T) {
+	claude := Builtin().Named("claude")
+	scr := rows{"● Writing a marker file", "  ⎿  $ echo corral-ok > corral-ok.txt", "",
+		"✽ Tempering… (6s · ↓ 50 tokens)", "", strings.Repeat("─", 80), "❯ ", strings.Repeat("─", 80),
+		"  ⏸ manual mode on"}
+	for _, title := range []string{"◐ Claude Code", "◑ Corral check", "⠂ Corral check"} {
+		if v := claude.Evaluate(Input{Screen: scr, Signals: Signals{Title: title}}); v.State != Working {
+			t.Errorf("title %q: %s (%s), want working", title, v.State, v.Rule)
+		}
+	}
+	if v := claude.Evaluate(Input{Screen: scr, Signals: Signals{Title: "✳ Corral check"}}); v.State != Idle {
+		t.Errorf("at rest: %s (%s), want idle", v.State, v.Rule)
+	}
+}
+
+// Claude Code 2.1.332 asks once at start whether auto mode should be its default: a
+// question (its "❯ Yes, …" is not the prompt box).
+func TestClaudeAutoModeNudge(t *testing.T) {
+	scr := rows{strings.Repeat("─", 80), "  Make auto mode your default permission mode?", "",
+		"  Auto mode lets Claude handle permission prompts automatically.", "",
+		"  ❯ Yes, set auto mode as my default permission mode", "    No, keep manual mode", "",
+		"  Not answered yet · ↑/↓ to choose · Esc to cancel"}
+	if v := Builtin().Named("claude").Evaluate(Input{Screen: scr, Signals: Signals{Title: "✳ Claude Code"}}); v.State != Waiting {
+		t.Errorf("the auto-mode question: %s (%s), want waiting", v.State, v.Rule)
+	}
+}
