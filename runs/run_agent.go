@@ -210,8 +210,14 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 		r.mu.Unlock()
 		return // another agent took the terminal since
 	}
-	if r.info.AgentState == tr.State { // the same state by another rule or in another mode: no news
-		r.info.AgentRule, r.info.AgentMode = tr.Rule, tr.Mode
+	if r.info.AgentState == tr.State && r.info.AgentMode != tr.Mode { // another mode: news for whoever shows it
+		r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) { i.AgentRule, i.AgentMode = tr.Rule, tr.Mode })
+		r.persistLocked()
+		r.mu.Unlock()
+		return
+	}
+	if r.info.AgentState == tr.State { // the same state by another rule: no news
+		r.info.AgentRule = tr.Rule
 		cp := r.info
 		r.latest.Store(&cp)
 		r.persistLightLocked() // corral ls shows the rule info does
@@ -250,12 +256,17 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	}
 }
 
-// agentDetail is an agent-state event's detail: "working (spinner-title)".
+// agentDetail is an agent-state event's detail: "working (spinner-title)", and the
+// mode in which it will not ask: "working (spinner-title), auto mode: will not ask …".
 func agentDetail(tr agentstate.Transition) string {
-	if tr.Rule == "" {
-		return tr.State.String()
+	s := tr.State.String()
+	if tr.Rule != "" {
+		s += " (" + tr.Rule + ")"
 	}
-	return tr.State.String() + " (" + tr.Rule + ")"
+	if tr.Mode != "" {
+		s += ", " + agentstate.ModeMeaning(tr.Mode)
+	}
+	return s
 }
 
 // Hook hands a run the word of its agent's hook (corral hook): it dates and explains
