@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -142,15 +143,22 @@ func agentCLIs(agents []*agentstate.Agent, path string) []cliLine {
 	return lines
 }
 
-// lookPath is exec.LookPath over path rather than the process's PATH.
+// lookPath is exec.LookPath over path rather than the process's PATH (on Windows,
+// npm's shims are NAME.cmd).
 func lookPath(cmd, path string) (string, error) {
+	exts := []string{""}
+	if runtime.GOOS == "windows" {
+		exts = []string{".exe", ".cmd"}
+	}
 	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		p := filepath.Join(dir, cmd)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
+		for _, ext := range exts {
+			if dir == "" {
+				continue
+			}
+			p := filepath.Join(dir, cmd+ext)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() && (st.Mode()&0o111 != 0 || ext != "") {
+				return p, nil
+			}
 		}
 	}
 	return "", exec.ErrNotFound
