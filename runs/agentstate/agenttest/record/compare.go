@@ -46,7 +46,7 @@ func compare(w io.Writer, corpus, dir, name string, rows int) error {
 	fmt.Fprintln(w)
 	nsig, osig := agenttest.Signals(nc.Stream()), agenttest.Signals(oc.Stream())
 	var news []string
-	for _, p := range nr.Phases {
+	for i, p := range nr.Phases {
 		q, ok := or.Phase(p.Name)
 		if !ok {
 			continue
@@ -55,6 +55,12 @@ func compare(w io.Writer, corpus, dir, name string, rows int) error {
 		gone := minus(kinds(osig, q.From, q.To), kinds(nsig, p.From, p.To))
 		if len(added)+len(gone) > 0 {
 			news = append(news, fmt.Sprintf("- %s: signals new %q, gone %q", p.Name, added, gone))
+		}
+		if j := slices.IndexFunc(or.Phases, func(x agenttest.Phase) bool { return x.Name == p.Name }); i > 0 && j > 0 {
+			nb, ob := kinds(nsig, nr.Phases[i-1].To, p.From), kinds(osig, or.Phases[j-1].To, q.From)
+			if added, gone := minus(nb, ob), minus(ob, nb); len(added)+len(gone) > 0 {
+				news = append(news, fmt.Sprintf("- before %s: signals new %q, gone %q", p.Name, added, gone))
+			}
 		}
 		screen := strings.ReplaceAll(p.Screen, name, base) // its project's path names the recording
 		if fresh := minus(masked(lastRows(screen, rows)), masked(lastRows(q.Screen, rows))); len(fresh) > 0 {
@@ -105,22 +111,25 @@ func kinds(sigs []agenttest.Signal, from, to int) []string {
 	return slices.Compact(out)
 }
 
-// masked are rows with runs of digits replaced by "#".
+// masked are rows with runs of digits replaced by "#", Braille spinner dots by "⠿"
+// and runs of spaces (padding that follows a path's length) by one.
 func masked(rows []string) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		var b strings.Builder
-		digit := false
+		var last rune
 		for _, c := range r {
-			if c >= '0' && c <= '9' {
-				if !digit {
-					b.WriteByte('#')
-				}
-				digit = true
+			switch {
+			case c >= '0' && c <= '9':
+				c = '#'
+			case c >= 0x2801 && c <= 0x28FF:
+				c = '⠿'
+			}
+			if (c == '#' || c == ' ') && c == last {
 				continue
 			}
-			digit = false
 			b.WriteRune(c)
+			last = c
 		}
 		out[i] = strings.TrimSpace(b.String())
 	}

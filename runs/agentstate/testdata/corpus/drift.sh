@@ -10,6 +10,7 @@
 #   runs/agentstate/testdata/corpus/drift.sh                 # claude codex gemini opencode
 #   runs/agentstate/testdata/corpus/drift.sh claude          # some of them
 #
+# DRIFT_REPORT_ONLY=1 writes the report again from the last run's recordings and logs.
 # A fresh recording that should join the corpus (the rules now read it) is in $OUT:
 # copy NAME-VERSION.* here and add the name to agenttest.Recordings.
 set -uo pipefail
@@ -23,7 +24,6 @@ agents=("$@")
 declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [gemini]=@google/gemini-cli [opencode]=opencode-ai)
 declare -A extra=([claude]=claude-interrupt [codex]=codex-unfocused)
 mkdir -p "$prefix" "$out"
-rm -f "$out"/*.cast "$out"/*.phases.json
 
 installed() { # installed PACKAGE: the version in the prefix, or nothing
 	node -p "require('$prefix/lib/node_modules/$1/package.json').version" 2>/dev/null
@@ -35,28 +35,34 @@ pinned() { # pinned NAME: the version the tests are pinned to (agenttest.Agents)
 declare -A version
 for a in "${agents[@]}"; do
 	p=${pkg[$a]}
+	if [ -n "${DRIFT_REPORT_ONLY:-}" ]; then
+		version[$a]=$(installed "$p")
+		continue
+	fi
 	latest=$(npm view "$p" version) || { echo "drift.sh: npm view $p failed" >&2; exit 1; }
 	if [ "$(installed "$p")" != "$latest" ]; then
 		echo "drift.sh: installing $p@$latest into $prefix" >&2
 		npm install -g --prefix "$prefix" "$p@$latest" >&2 || exit 1
 	fi
-	# npm 11 runs no install scripts unless allowed: Claude Code's copies its native
-	# binary into place.
-	if [ "$a" = claude ] && ! "$prefix/bin/claude" --version >/dev/null 2>&1; then
-		(cd "$prefix/lib/node_modules/$p" && node install.cjs) >&2 || exit 1
+	# npm 11 runs no install scripts unless allowed: Claude Code's (and opencode's, for
+	# some installs) copies its native binary into place.
+	if ! "$prefix/bin/$a" --version >/dev/null 2>&1; then
+		(cd "$prefix/lib/node_modules/$p" && npm run postinstall) >&2 || exit 1
 	fi
 	version[$a]=$latest
 done
 
 export CORRAL_AGENTS_LATEST="$prefix"
-names=$(IFS='|'; echo "${agents[*]}")
-echo "drift.sh: real-agent tests against $prefix" >&2
-go test -count=1 -timeout 60m -run 'TestReal' -v . >"$out/tests.log" 2>&1
-for a in "${agents[@]}"; do
-	echo "drift.sh: recording $a ${version[$a]}" >&2
-	go run ./runs/agentstate/agenttest/record -q -out "$out" -suffix "-${version[$a]}" $a ${extra[$a]:-} \
-		>"$out/record-$a.log" 2>&1
-done
+if [ -z "${DRIFT_REPORT_ONLY:-}" ]; then # set: write the report again from $out
+	rm -f "$out"/*.cast "$out"/*.phases.json
+	echo "drift.sh: real-agent tests against $prefix" >&2
+	go test -count=1 -timeout 60m -run 'TestReal' -v . >"$out/tests.log" 2>&1
+	for a in "${agents[@]}"; do
+		echo "drift.sh: recording $a ${version[$a]}" >&2
+		go run ./runs/agentstate/agenttest/record -q -out "$out" -suffix "-${version[$a]}" $a ${extra[$a]:-} \
+			>"$out/record-$a.log" 2>&1
+	done
+fi
 echo "drift.sh: replaying the recordings through the rules" >&2
 CORRAL_CORPUS_DIR="$out" go test -count=1 -run 'TestCorpus' -v ./runs/agentstate/ >"$out/replay.log" 2>&1
 
@@ -67,6 +73,8 @@ CORRAL_CORPUS_DIR="$out" go test -count=1 -run 'TestCorpus' -v ./runs/agentstate
 	echo "$(nproc) cores, offline against the scripted model server; the newest CLIs in \`$prefix\`."
 	echo "Verdicts of \`CORRAL_AGENTS_LATEST=$prefix go test -run TestReal .\` and of the rules over the"
 	echo "fresh recordings (\`CORRAL_CORPUS_DIR=$out go test -run TestCorpus ./runs/agentstate/\`)."
+	echo
+	echo "Every real-agent test: $(grep -E '^--- (PASS|FAIL|SKIP)' "$out/tests.log" | sed 's/^--- \([A-Z]*\): \([A-Za-z]*\) (\(.*\))/\2 \1 (\3)/' | paste -sd, - | sed 's/,/, /g')."
 	for a in "${agents[@]}"; do
 		v=${version[$a]}
 		echo
@@ -74,7 +82,7 @@ CORRAL_CORPUS_DIR="$out" go test -count=1 -run 'TestCorpus' -v ./runs/agentstate
 		echo
 		echo "Real-agent tests:"
 		echo
-		grep -E "^ *--- (PASS|FAIL|SKIP): Test[A-Za-z]+/$a " "$out/tests.log" | sed 's/^ */- /'
+		grep -E "^ *--- (PASS|FAIL|SKIP): Test[A-Za-z]+/$a " "$out/tests.log" | sed 's/^ *--- /- /'
 		grep -E "^ *--- (PASS|FAIL|SKIP): Test[A-Za-z]+/$a " "$out/tests.log" >/dev/null || echo "- none ran (see tests.log)"
 		echo
 		for r in $a ${extra[$a]:-}; do
