@@ -39,21 +39,7 @@ func TestRealAgentAutoMode(t *testing.T) {
 	if r := corralAt("wait", id, "--until", "idle", "--timeout", "90s"); r.code != 0 {
 		t.Fatalf("wait --until idle: %+v\n%s", r, corralAt("screen", id).stdout)
 	}
-	mode := func() string {
-		var ls struct {
-			Runs []struct {
-				RunID     string `json:"run_id"`
-				AgentMode string `json:"agent_mode"`
-			} `json:"runs"`
-		}
-		json.Unmarshal([]byte(corralAt("ls", "--json").stdout), &ls)
-		for _, r := range ls.Runs {
-			if r.RunID == id {
-				return r.AgentMode
-			}
-		}
-		return "(not listed)"
-	}
+	mode := func() string { return lsMode(t, corralAt, id) }
 	eventually.True(t, 30*time.Second, "ls --json says auto mode", func() bool { return mode() == "auto" })
 	if r := corralAt("ls"); !strings.Contains(r.stdout, "claude ✓ idle (auto)") {
 		t.Errorf("ls does not mark the mode:\n%s\n%s", r.stdout, corralAt("screen", id).stdout)
@@ -83,6 +69,56 @@ func TestRealAgentAutoMode(t *testing.T) {
 		return !strings.Contains(corralAt("screen", id).stdout, "auto mode on") && mode() != "auto"
 	})
 	t.Logf("after shift+tab: mode %q", mode())
+	if r := corralAt("shutdown"); r.code != 0 {
+		t.Errorf("shutdown: %+v", r)
+	}
+}
+
+// lsMode is a run's agent_mode in ls --json.
+func lsMode(t *testing.T, corralAt func(...string) result, id string) string {
+	var ls struct {
+		Runs []struct {
+			RunID     string `json:"run_id"`
+			AgentMode string `json:"agent_mode"`
+		} `json:"runs"`
+	}
+	json.Unmarshal([]byte(corralAt("ls", "--json").stdout), &ls)
+	for _, r := range ls.Runs {
+		if r.RunID == id {
+			return r.AgentMode
+		}
+	}
+	return "(not listed)"
+}
+
+// A real Gemini CLI toggled into YOLO mode by Ctrl+Y (no flag) shows it under its
+// input box, and the run follows: agent_mode "YOLO", then none again after another
+// Ctrl+Y. Skipped when the CLI is not installed.
+func TestRealAgentYoloToggle(t *testing.T) {
+	a, _ := agenttest.Lookup("gemini")
+	_, launch, _ := realAgentLaunch(t, a, "corral-e2e-yolo-")
+	env, _ := agentEnv(t)
+	corralAt := launchCorral(t, launch, env)
+	sp := corralAt(append([]string{"spawn", "--pty", "--agent", "gemini", "--name", "yolo", "--"}, launch.Argv...)...)
+	id := strings.TrimSpace(sp.stdout)
+	if sp.code != 0 {
+		t.Fatalf("spawn: %+v", sp)
+	}
+	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+	if r := corralAt("wait", id, "--until", "idle", "--timeout", "90s"); r.code != 0 {
+		t.Fatalf("wait --until idle: %+v\n%s", r, corralAt("screen", id).stdout)
+	}
+	if m := lsMode(t, corralAt, id); m != "" {
+		t.Fatalf("before Ctrl+Y: mode %q", m)
+	}
+	for _, want := range []string{"YOLO", ""} {
+		corralAt("send-keys", id, "C-y")
+		eventually.True(t, 30*time.Second, "mode "+want+" after Ctrl+Y", func() bool { return lsMode(t, corralAt, id) == want })
+		if r := corralAt("info", id); want != "" && !strings.Contains(r.stdout, `"agent_mode": "YOLO"`) {
+			t.Errorf("info does not say the mode:\n%s", r.stdout)
+		}
+	}
 	if r := corralAt("shutdown"); r.code != 0 {
 		t.Errorf("shutdown: %+v", r)
 	}

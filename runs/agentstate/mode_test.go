@@ -136,3 +136,30 @@ func TestClaudeAutoModeNudge(t *testing.T) {
 		t.Errorf("the auto-mode question: %s (%s), want waiting", v.State, v.Rule)
 	}
 }
+
+// Gemini CLI 0.61.0 after Ctrl+Y: the row above its input box says YOLO, its prompt
+// is "*"; Ctrl+Y again puts back "Shift+Tab to accept edits".
+func TestGeminiYoloFooter(t *testing.T) {
+	gemini := Builtin().Named("gemini")
+	box := func(hint, prompt string) rows {
+		return rows{strings.Repeat(" ", 100) + "? for shortcuts", strings.Repeat("─", 120), hint,
+			strings.Repeat("▄", 120), " " + prompt + "   Type your message or @path/to/file", strings.Repeat("▀", 120),
+			" workspace (/directory)        sandbox       /model", " ~/project                     no sandbox    Auto"}
+	}
+	d := NewDetector(gemini, time.Unix(0, 0))
+	for i, s := range []struct {
+		scr  rows
+		mode string
+	}{{box(" Shift+Tab to accept edits", ">"), ""}, {box(" YOLO Ctrl+Y", "*"), "YOLO"}, {box(" Shift+Tab to accept edits", ">"), ""}} {
+		tr, _ := d.Update(Input{Screen: s.scr, Signals: Signals{Title: "◇  Ready (project)"}}, time.Unix(int64(i), 0))
+		if tr.State != Idle || tr.Mode != s.mode {
+			t.Errorf("step %d: %s in mode %q, want idle in %q", i, tr.State, tr.Mode, s.mode)
+		}
+	}
+	// A prompt typed in YOLO mode: the placeholder gone, the "*" says the input box.
+	typed := box(" YOLO Ctrl+Y", "*")
+	typed[4] = " * fix the parser"
+	if v := gemini.Evaluate(Input{Screen: typed, Signals: Signals{Title: "◇  Ready (project)"}}); v.State != Idle || v.Mode != "YOLO" {
+		t.Errorf("a prompt typed in YOLO mode: %s (%s) in mode %q", v.State, v.Rule, v.Mode)
+	}
+}
