@@ -4,7 +4,7 @@ BIN     ?= bin/corral
 PKGS    := ./...
 TESTFLAGS ?= -race -count=1 -timeout 20m
 
-.PHONY: all build test fmt-check vet unit cross bench demo autoplay tour record clean
+.PHONY: all build test fmt-check vet unit cross bench demo autoplay tour record agents-latest clean
 
 all: build
 
@@ -61,6 +61,13 @@ record: build
 	@command -v asciinema >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq asciinema; }
 	asciinema rec --overwrite -c "./$(BIN) demo --autoplay" demo/demo.cast
 	./$(BIN) export --idle-limit 2s demo/demo.cast demo/demo.svg
+
+# The agent CLI drift check (not CI: it needs the npm registry): the newest Claude Code,
+# codex, Gemini CLI and opencode into a prefix of their own (CORRAL_AGENTS_LATEST, default
+# ~/agents-latest), the real-agent tests and the recorder run against them offline,
+# and what changed per CLI written to runs/agentstate/testdata/corpus/DRIFT.md.
+agents-latest:
+	./runs/agentstate/testdata/corpus/drift.sh
 
 clean:
 	rm -rf bin

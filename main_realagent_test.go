@@ -24,8 +24,10 @@ var approveKey = map[string]string{"claude": "Enter", "codex": "y", "gemini": "E
 // The real agent CLIs, offline against the scripted model server, driven as a script
 // would: spawn, submit at once (it must not be lost), wait until the agent asks,
 // approve, wait until it is idle again, read the answer on its screen; the [notify]
-// command hears of the question once. Skipped for a CLI that is not installed
-// (runs/agentstate/testdata/corpus/record.sh installs them).
+// command hears of the question once. Skipped for a CLI that is not installed, or not
+// at the version the corpus was recorded with (runs/agentstate/testdata/corpus/record.sh
+// installs them; CORRAL_AGENTS_LATEST names a prefix whose CLIs run whatever their
+// version: make agents-latest).
 func TestRealAgents(t *testing.T) {
 	for _, a := range agenttest.Agents {
 		t.Run(a.Name, func(t *testing.T) {

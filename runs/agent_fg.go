@@ -232,6 +232,7 @@ func (r *run) switchAgent(cur *agentRun, a *agentstate.Agent, p fgProc, by strin
 	var next *agentRun
 	if a != nil {
 		next = r.newAgentRun(a)
+		next.det.StartMode(p.Argv)
 		if rec := r.readopted.Load(); rec != nil {
 			next.restore(*rec) // before it judges: a look on the keeper's bytes may come first
 		}
@@ -246,12 +247,13 @@ func (r *run) switchAgent(cur *agentRun, a *agentstate.Agent, p fgProc, by strin
 	}
 	r.agent.Store(next)
 	detail := "no agent"
-	name := ""
+	name, mode := "", ""
 	if a != nil {
-		name, detail = a.Name, a.Name+" recognised "+by
+		name, detail, mode = a.Name, a.Name+" recognised "+by, next.det.Current().Mode
 	}
 	r.changeLocked(EventAgent, detail, func(i *Info) {
 		i.Agent, i.AgentBy, i.AgentState, i.AgentStateSince, i.AgentRule = name, by, agentstate.Unknown, r.sup.clock.Now(), ""
+		i.AgentMode = mode
 	})
 	r.persistLocked()
 	r.mu.Unlock()

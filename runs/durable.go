@@ -325,7 +325,7 @@ func (r *run) recordLocked() Record {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
-		AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
+		AgentMode: i.AgentMode, AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
 		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
 	}
 	rec.Finished, rec.Service = i.Finished, i.Service

@@ -63,6 +63,10 @@ type Info struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	// AgentMode is the mode its agent will not ask in ("auto", "bypass permissions",
+	// "approvals off", "YOLO": the rules' [[mode]]), from its flags or its screen; "" when
+	// it asks. A run in it never shows waiting for a permission.
+	AgentMode string `json:"agent_mode,omitempty"`
 	// AgentBy is how the agent was recognised: "forced …" (named by --agent or the
 	// config entry), "from the command (env … → claude)", or "from the foreground
 	// process PID (…): its argv" (the program the PTY belongs to, read from /proc).

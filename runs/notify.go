@@ -246,6 +246,7 @@ func (a *agentRun) restore(rec Record) {
 		return
 	}
 	a.evalMu.Lock()
+	a.det.KeepMode(rec.AgentMode)
 	if rec.AgentState != agentstate.Unknown {
 		a.decided = rec.AgentState
 	}

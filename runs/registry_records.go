@@ -54,6 +54,7 @@ type Record struct {
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
 	AgentRule       string           `json:"agent_rule,omitempty"`
+	AgentMode       string           `json:"agent_mode,omitempty"` // Info.AgentMode
 	// What its notifications said (notify.go): the episodes of its agent's needing
 	// the user that ended, and the last need told or seen, so a server after this
 	// one never tells it again.

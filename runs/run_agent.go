@@ -3,6 +3,7 @@ package runs
 import (
 	"crypto/subtle"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,8 +67,14 @@ func (s *Supervisor) agentFor(spec Spec) (*agentstate.Agent, error) {
 // startAgent sets up detection for r, judged by a, before the run starts (or is
 // re-adopted): a is its spec's agent (agentFor), forced or recognised by the command.
 func (r *run) startAgent(a *agentstate.Agent) {
-	r.agent.Store(r.newAgentRun(a))
-	r.info.Agent = a.Name
+	ag := r.newAgentRun(a)
+	argv := r.spec.Argv
+	if len(argv) == 0 {
+		argv = strings.Fields(r.spec.Shell) // its words are enough to find a flag
+	}
+	ag.det.StartMode(argv)
+	r.agent.Store(ag)
+	r.info.Agent, r.info.AgentMode = a.Name, ag.det.Current().Mode
 	if r.spec.Agent != "" {
 		r.info.AgentBy = "forced: agent " + a.Name + " named by --agent or the config entry"
 	} else if _, how := r.sup.agents.RecognizeHow(r.spec.Argv, r.spec.Shell); how != "" {
@@ -203,6 +210,12 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 		r.mu.Unlock()
 		return // another agent took the terminal since
 	}
+	if r.info.AgentState == tr.State && r.info.AgentMode != tr.Mode { // another mode: news for whoever shows it
+		r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) { i.AgentRule, i.AgentMode = tr.Rule, tr.Mode })
+		r.persistLocked()
+		r.mu.Unlock()
+		return
+	}
 	if r.info.AgentState == tr.State { // the same state by another rule: no news
 		r.info.AgentRule = tr.Rule
 		cp := r.info
@@ -215,7 +228,7 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 		a.notes.worked(tr.Since) // before the record is written: it keeps the episode
 	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
-		i.AgentState, i.AgentStateSince, i.AgentRule = tr.State, tr.Since, tr.Rule
+		i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentMode = tr.State, tr.Since, tr.Rule, tr.Mode
 	})
 	r.diff.poke(true) // a turn ended or began: its files may have changed
 	r.persistLocked()
@@ -243,12 +256,17 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	}
 }
 
-// agentDetail is an agent-state event's detail: "working (spinner-title)".
+// agentDetail is an agent-state event's detail: "working (spinner-title)", and the
+// mode in which it will not ask: "working (spinner-title), auto mode: will not ask …".
 func agentDetail(tr agentstate.Transition) string {
-	if tr.Rule == "" {
-		return tr.State.String()
+	s := tr.State.String()
+	if tr.Rule != "" {
+		s += " (" + tr.Rule + ")"
 	}
-	return tr.State.String() + " (" + tr.Rule + ")"
+	if tr.Mode != "" {
+		s += ", " + agentstate.ModeMeaning(tr.Mode)
+	}
+	return s
 }
 
 // Hook hands a run the word of its agent's hook (corral hook): it dates and explains

@@ -21,6 +21,9 @@ type Transition struct {
 	From    State
 	Context string // what a notification quotes (Verdict.Context)
 	Detail  string // its line of context (Verdict.Detail)
+	// Mode is the mode the agent will not ask in ([[mode]]), "" when it asks: from the
+	// command's flags (StartMode), then as its screen shows it.
+	Mode string
 }
 
 // hookNote is the agent's own word through a hook, kept until the screen agrees or
@@ -41,6 +44,17 @@ func NewDetector(a *Agent, now time.Time) *Detector {
 	return &Detector{agent: a, cur: Transition{Since: now}}
 }
 
+// StartMode sets the mode from the command line the agent was started with.
+func (d *Detector) StartMode(argv []string) { d.cur.Mode = d.agent.FlagMode(argv) }
+
+// KeepMode sets the mode a record of the run kept (a re-adopted run), until its
+// screen says otherwise.
+func (d *Detector) KeepMode(mode string) {
+	if mode != "" {
+		d.cur.Mode = mode
+	}
+}
+
 // Agent is the agent whose rules decide.
 func (d *Detector) Agent() *Agent { return d.agent }
 
@@ -52,14 +66,18 @@ func (d *Detector) Current() Transition { return d.cur }
 // changed, or when the deciding rule did.
 func (d *Detector) Update(in Input, at time.Time) (Transition, bool) {
 	v := d.agent.Evaluate(in)
-	if v.State == d.cur.State && v.Rule == baseRule(d.cur.Rule) {
+	mode := d.agent.nextMode(d.cur.Mode, v.State, v.Mode)
+	if v.State == d.cur.State && v.Rule == baseRule(d.cur.Rule) && mode == d.cur.Mode {
 		return d.cur, false
 	}
 	if v.State == d.cur.State {
-		d.cur.Rule, d.cur.Context, d.cur.Detail = v.Rule, v.Context, v.Detail // the same state, now for another reason: since stays
+		if v.Rule != baseRule(d.cur.Rule) {
+			d.cur.Rule, d.cur.Context, d.cur.Detail = v.Rule, v.Context, v.Detail // the same state, now for another reason: since stays
+		}
+		d.cur.Mode = mode
 		return d.cur, true
 	}
-	t := Transition{State: v.State, Since: at, Rule: v.Rule, From: d.cur.State, Context: v.Context, Detail: v.Detail}
+	t := Transition{State: v.State, Since: at, Rule: v.Rule, From: d.cur.State, Context: v.Context, Detail: v.Detail, Mode: mode}
 	if h := d.hook; h.state == v.State && h.event != "" && !h.at.After(at) && at.Sub(h.at) <= hookWindow {
 		t.Since, t.Rule = h.at, v.Rule+" + hook "+h.event
 	}

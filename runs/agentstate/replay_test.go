@@ -2,7 +2,9 @@ package agentstate
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -19,7 +21,33 @@ import (
 // keeps coming (runs/run_agent.go). Every labelled phase must give its state, and
 // waiting must never show outside the stretch around the permission question.
 
-var corpusDir = filepath.Join("testdata", "corpus")
+// corpusDir is testdata/corpus, or $CORRAL_CORPUS_DIR: the drift check (make
+// agents-latest) replays its fresh recordings of the newest CLIs through the rules.
+var corpusDir = corpusFrom(os.Getenv("CORRAL_CORPUS_DIR"))
+
+func corpusFrom(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	return filepath.Join("testdata", "corpus")
+}
+
+// recordings are the recordings in corpusDir: agenttest.Recordings, or every one in
+// $CORRAL_CORPUS_DIR.
+func recordings(t testing.TB) []string {
+	if os.Getenv("CORRAL_CORPUS_DIR") == "" {
+		return agenttest.Recordings
+	}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.phases.json"))
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".phases.json"))
+	}
+	if len(names) == 0 {
+		t.Fatalf("no recordings in %s", corpusDir)
+	}
+	return names
+}
 
 // debounce is runs' agentDebounce (runs imports this package, not the other way).
 const debounce = 20 * time.Millisecond
@@ -145,7 +173,7 @@ func (r *replay) waitingWindows() []window {
 }
 
 func TestCorpus(t *testing.T) {
-	for _, name := range agenttest.Recordings {
+	for _, name := range recordings(t) {
 		t.Run(name, func(t *testing.T) {
 			r := newReplay(t, name)
 			for _, p := range r.rec.Phases {
@@ -270,15 +298,14 @@ func TestCorpusQuestionText(t *testing.T) {
 		"gemini":   {"Allow execution of [Shell]?", "echo corral-ok > corral-ok.txt"},
 		"opencode": {"Permission required", "echo corral-ok > corral-ok.txt"},
 	}
-	for name, w := range want {
+	for _, name := range recordings(t) {
 		t.Run(name, func(t *testing.T) {
 			r := newReplay(t, name)
-			var p agenttest.Phase
-			for _, q := range r.rec.Phases {
-				if q.Name == "waiting-permission" {
-					p = q
-				}
+			p, ok := r.rec.Phase("waiting-permission")
+			if !ok {
+				t.Skipf("%s asks no question", name)
 			}
+			w := want[r.rec.Agent]
 			for _, off := range []int{p.From, p.To} {
 				v := r.at[off]
 				if v.State != Waiting || v.Context != w[0] || v.Detail != w[1] {
@@ -301,3 +328,23 @@ func TestClean(t *testing.T) {
 		}
 	}
 }
+
+// Each recording was made with a version of its CLI that its rules say they were
+// checked against (the rule file's recorded), and says which: corral doctor reads that
+// list to tell a user whose CLI is newer that the rules may be stale.
+func TestCorpusVersionsRecorded(t *testing.T) {
+	for _, name := range recordings(t) {
+		rec, _, err := agenttest.Load(corpusDir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := Builtin().Named(rec.Agent)
+		v := versionRe.FindString(rec.Version)
+		if a == nil || v == "" || !slices.Contains(a.Recorded, v) {
+			t.Errorf("%s: recorded with %s %q, not among the versions its rules were recorded with (%v)",
+				name, rec.Package, rec.Version, a.Recorded)
+		}
+	}
+}
+
+var versionRe = regexp.MustCompile(`\d+\.\d+\.\d+`)

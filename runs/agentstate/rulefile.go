@@ -18,6 +18,7 @@ import (
 //	title    = "Claude Code"
 //	commands = ["claude"]                     # argv[0] base names
 //	packages = ["@anthropic-ai/claude-code"]  # npm packages (npx, node …/cli.js)
+//	recorded = ["2.1.197", "2.1.332"]         # the CLI's versions the rules were checked against
 //
 //	[[rule]]
 //	name     = "permission"                   # unique in the file (required)
@@ -34,6 +35,12 @@ import (
 //	  [[rule.when]]                           # … or several, all of which must match
 //	  region = "title"
 //	  any    = ['^[\x{2801}-\x{28FF}]']
+//
+//	[[mode]]                                  # a mode in which the agent will not ask
+//	name     = "auto"
+//	flags    = ["--permission-mode auto"]     # words that start it in the mode
+//	region   = "bottom 8"                     # where the screen shows it (optional)
+//	any      = ['⏵⏵ auto mode on']
 //
 // Every problem is reported with its line, and a file with any is not used.
 
@@ -76,12 +83,14 @@ func (p *ruleParser) table(t config.TOMLTable) {
 		p.when(t)
 	case !t.Array && slices.Equal(t.Key, []string{"session"}):
 		p.session(t)
+	case t.Array && slices.Equal(t.Key, []string{"mode"}):
+		p.mode(t)
 	default:
-		p.fail(t.Line, "", "", "unknown table %v (want [[rule]], [[rule.when]] or [session])", t.Key)
+		p.fail(t.Line, "", "", "unknown table %v (want [[rule]], [[rule.when]], [[mode]] or [session])", t.Key)
 	}
 }
 
-var topKeys = []string{"agent", "title", "commands", "packages"}
+var topKeys = []string{"agent", "title", "commands", "packages", "recorded"}
 
 func (p *ruleParser) top(t config.TOMLTable) {
 	a := p.agent
@@ -99,6 +108,8 @@ func (p *ruleParser) top(t config.TOMLTable) {
 			a.Commands = p.strs(kv, "")
 		case "packages":
 			a.Packages = p.strs(kv, "")
+		case "recorded":
+			a.Recorded = p.strs(kv, "")
 		default:
 			p.unknown(kv, "", topKeys)
 		}
@@ -141,6 +152,43 @@ func (p *ruleParser) rule(t config.TOMLTable) {
 		r.When = append(r.When, inline.clause(p, t.Line, in))
 	}
 	p.agent.Rules = append(p.agent.Rules, r)
+}
+
+var modeKeys = []string{"name", "flags", "region", "any", "all", "not"}
+
+// mode reads a [[mode]] table: a mode in which the agent will not ask, by its flags
+// and, when the screen shows it, one clause.
+func (p *ruleParser) mode(t config.TOMLTable) {
+	m := Mode{Line: t.Line}
+	in := fmt.Sprintf("mode #%d", len(p.agent.Modes)+1)
+	var c clauseSpec
+	for _, kv := range t.Pairs {
+		switch kv.Key[0] {
+		case "name":
+			m.Name = p.str(kv, in)
+		case "flags":
+			m.Flags = modeFlags(p.strs(kv, in))
+		case "region", "any", "all", "not":
+			c.set(p, kv, in)
+		default:
+			p.unknown(kv, in, modeKeys)
+		}
+	}
+	if c.given {
+		m.When = append(m.When, c.clause(p, t.Line, in))
+	}
+	switch {
+	case m.Name == "":
+		p.fail(t.Line, in, "name", "missing")
+	case len(m.Flags) == 0 && len(m.When) == 0:
+		p.fail(t.Line, in, "", "neither flags nor a screen clause: nothing says the agent is in it")
+	}
+	for _, f := range m.Flags {
+		if len(f) > 2 {
+			p.fail(t.Line, in, "flags", "%q: a flag is one word or a word and its value", strings.Join(f, " "))
+		}
+	}
+	p.agent.Modes = append(p.agent.Modes, m)
 }
 
 var sessionKeys = []string{"pin", "given", "no_pin", "id", "resume", "drop", "valued", "prompt", "hook", "files"}

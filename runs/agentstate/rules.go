@@ -16,6 +16,11 @@ type Agent struct {
 	Packages []string // npm packages it comes in (npx PKG, node …/PKG/cli.js)
 	Rules    []Rule   // by priority, highest first; file order among equals
 	Source   string   // the file it came from ("builtin:claude.toml" or a path)
+	// Recorded are the CLI's versions the rules were checked against (corral doctor
+	// compares the installed one with them).
+	Recorded []string
+	// Modes are the modes in which it will not ask before it acts ([[mode]] tables).
+	Modes []Mode
 	// Session is how it names and resumes a conversation (the [session] table), nil
 	// when the file says nothing of it.
 	Session *Session
@@ -240,6 +245,9 @@ type Verdict struct {
 	// Detail is at most one line of context the rule's detail patterns name (the
 	// command a permission question is about); "" when none.
 	Detail string `json:"detail,omitempty"`
+	// Mode is the mode the screen shows the agent will not ask in ([[mode]]), looked
+	// for at its prompt and while it works; "" when it shows none.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Evaluate decides the state: the first rule, by priority, whose clauses all match.
@@ -248,7 +256,11 @@ func (a *Agent) Evaluate(in Input) Verdict {
 	rd := &reading{in: in, read: map[Region][]string{}}
 	for _, r := range a.Rules {
 		if ok, _ := r.match(rd); ok {
-			return r.verdict(rd)
+			v := r.verdict(rd)
+			if v.State == Idle || v.State == Working {
+				v.Mode = a.screenMode(rd)
+			}
+			return v
 		}
 	}
 	return Verdict{}

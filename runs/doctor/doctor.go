@@ -9,6 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +21,7 @@ import (
 	"corral/config"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/agentstate/cliver"
 	"corral/runs/api"
 	"corral/runs/client"
 	"corral/runs/control"
@@ -79,7 +85,101 @@ func Report(w io.Writer, stateFlag string, timeout time.Duration) int {
 		fmt.Fprintf(w, "  problem:        %v\n", e)
 		code = 1
 	}
+	for _, l := range agentCLIs(set.Agents(), os.Getenv("PATH")) {
+		fmt.Fprintf(w, "agent CLI %-9s %s\n", l.name+":", l.text)
+	}
 	return code
+}
+
+// cliLine is one agent CLI found on PATH, as doctor says it.
+type cliLine struct {
+	name, bin string
+	agent     *agentstate.Agent
+	text      string
+}
+
+// versionTimeout bounds `CLI --version` when the CLI's package.json is not beside it
+// (installed otherwise than by npm): a Node CLI took from 25 ms to 19 s to say its
+// version on a loaded machine, and doctor must answer at once.
+const versionTimeout = 2 * time.Second
+
+// agentCLIs finds each agent's commands on path and says the version of each found and
+// how it stands against the versions its rules were recorded with: read from its npm
+// package's package.json (well under a millisecond), else asked with --version (all
+// at once, each bounded by versionTimeout).
+func agentCLIs(agents []*agentstate.Agent, path string) []cliLine {
+	var lines []cliLine
+	for _, a := range agents {
+		for _, cmd := range a.Commands {
+			if bin, err := lookPath(cmd, path); err == nil {
+				lines = append(lines, cliLine{name: cmd, bin: bin, agent: a})
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range lines {
+		l := &lines[i]
+		wg.Go(func() {
+			v, err := cliver.Installed(l.bin, l.agent.Packages)
+			how := ""
+			if err != nil {
+				v, err = askVersion(l.bin)
+				how = " (its --version)"
+			}
+			if err != nil {
+				l.text = fmt.Sprintf("%s: version unknown (%v)", l.bin, err)
+				return
+			}
+			verdict := cliver.Verdict(v, l.agent.Recorded)
+			if verdict == "" {
+				verdict = "no version recorded in its rules"
+			} else {
+				verdict += " (rules recorded with " + strings.Join(l.agent.Recorded, ", ") + ")"
+			}
+			l.text = fmt.Sprintf("%s %s%s: %s", l.bin, v, how, verdict)
+		})
+	}
+	wg.Wait()
+	return lines
+}
+
+// lookPath is exec.LookPath over path rather than the process's PATH (on Windows,
+// npm's shims are NAME.cmd).
+func lookPath(cmd, path string) (string, error) {
+	exts := []string{""}
+	if runtime.GOOS == "windows" {
+		exts = []string{".exe", ".cmd"}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		for _, ext := range exts {
+			if dir == "" {
+				continue
+			}
+			p := filepath.Join(dir, cmd+ext)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() && (st.Mode()&0o111 != 0 || ext != "") {
+				return p, nil
+			}
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+var versionRe = regexp.MustCompile(`\d+\.\d+\.\d+`)
+
+// askVersion runs bin --version, bounded by versionTimeout, and finds the version in
+// what it says.
+func askVersion(bin string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", bin, err)
+	}
+	v := versionRe.FindString(string(out))
+	if v == "" {
+		return "", fmt.Errorf("%s --version said no version: %.60q", bin, out)
+	}
+	return v, nil
 }
 
 // hosts says, for each [[host]] of the config, whether it is reached over ssh and

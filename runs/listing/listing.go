@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/workspace"
 )
 
@@ -282,7 +283,8 @@ func ServiceState(st runs.State, svc *runs.ServiceInfo, now time.Time) string {
 // agentCell is the AGENT column: the agent and, while the run lives, its state with
 // the glyph the UI's run list draws ("claude ! waiting", "codex unknown"); the agent
 // alone once the run ended (its last state says nothing any more); "-" for a run
-// that is no agent, as every empty cell of the table.
+// that is no agent, as every empty cell of the table. A mode in which the agent will
+// not ask follows its state ("claude ✓ idle (auto)").
 func agentCell(r runs.Record) string {
 	switch {
 	case r.Agent == "":
@@ -290,9 +292,9 @@ func agentCell(r runs.Record) string {
 	case r.State != runs.Running:
 		return r.Agent
 	case r.AgentState.Glyph() == "":
-		return r.Agent + " " + r.AgentState.String()
+		return r.Agent + " " + r.AgentState.String() + agentstate.ModeMark(r.AgentMode)
 	}
-	return r.Agent + " " + r.AgentState.Glyph() + " " + r.AgentState.String()
+	return r.Agent + " " + r.AgentState.Glyph() + " " + r.AgentState.String() + agentstate.ModeMark(r.AgentMode)
 }
 
 // WriteDecisions writes corral reconcile's decisions: one JSON object a line with

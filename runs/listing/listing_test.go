@@ -72,7 +72,8 @@ func TestRunJSONOmitsUnknown(t *testing.T) {
 }
 
 // corral ls's AGENT column: the agent and its live state with the UI's glyph, the
-// agent alone once the run ended, "-" for a run that is no agent.
+// agent alone once the run ended, "-" for a run that is no agent; a mode in which the
+// agent will not ask after its state.
 func TestTableAgentColumn(t *testing.T) {
 	rec := func(id string, st runs.State, agent string, as agentstate.State) Run {
 		return Run{Record: runs.Record{RunID: id, Name: id, Backend: runs.KindPTY, State: st, Agent: agent, AgentState: as}}
@@ -85,6 +86,7 @@ func TestTableAgentColumn(t *testing.T) {
 		rec("unsure", runs.Running, "claude", agentstate.Unknown),
 		rec("ended", runs.Exited, "claude", agentstate.Idle),
 		rec("plain", runs.Running, "", agentstate.Unknown),
+		func() Run { r := rec("auto", runs.Running, "claude", agentstate.Idle); r.AgentMode = "auto"; return r }(),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +98,7 @@ func TestTableAgentColumn(t *testing.T) {
 		t.Fatalf("no AGENT column after STATE: %q", head)
 	}
 	want := map[string]string{"waits": "claude ! waiting", "works": "codex ◐ working", "idles": "gemini ✓ idle",
-		"unsure": "claude unknown", "ended": "claude", "plain": "-"}
+		"unsure": "claude unknown", "ended": "claude", "plain": "-", "auto": "claude ✓ idle (auto)"}
 	for _, ln := range lines[1 : len(lines)-1] {
 		id := strings.Fields(ln)[0]
 		// the column starts where its header does (tabwriter pads in runes)

@@ -23,7 +23,7 @@ func StateText(i runs.Info) string {
 		return "paused"
 	}
 	if g := i.AgentState.Glyph(); g != "" && i.State == runs.Running && i.Agent != "" {
-		return g + " " + i.AgentState.String()
+		return g + " " + i.AgentState.String() + agentstate.ModeMark(i.AgentMode)
 	}
 	return i.State.String()
 }

@@ -14,6 +14,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/ui/common"
 	"corral/watchdog"
 )
@@ -224,6 +225,9 @@ func (d Details) agentLine() string {
 	}
 	if i.AgentRule != "" {
 		s += " · " + st.Muted.Render("rule "+common.Clean(i.AgentRule))
+	}
+	if i.AgentMode != "" && i.State == runs.Running {
+		s += " · " + st.Warn.Render(common.Clean(agentstate.ModeMeaning(i.AgentMode)))
 	}
 	return s
 }

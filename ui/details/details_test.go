@@ -10,6 +10,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs"
+	"corral/runs/agentstate"
 	"corral/runs/probe"
 	"corral/runs/workspace"
 	"corral/ui/common"
@@ -46,6 +47,20 @@ func TestDetailsAgentLine(t *testing.T) {
 	d.SetSize(50, 8)
 	d.ShowRun(uitest.SixAgents()[1], true)
 	if v := ansi.Strip(d.View()); !strings.Contains(v, "agent   claude · waiting 30s · rule permission") {
+		t.Errorf("details:\n%s", v)
+	}
+}
+
+// A run whose agent will not ask says so on its agent line, so that no question is not
+// read as nothing to do.
+func TestDetailsAgentMode(t *testing.T) {
+	d := New(testCommon(), &startKey)
+	d.SetNow(uitest.T0)
+	d.SetSize(100, 8)
+	i := uitest.SixAgents()[1]
+	i.AgentState, i.AgentRule, i.AgentMode = agentstate.Working, "spinner-title", "auto"
+	d.ShowRun(i, true)
+	if v := ansi.Strip(d.View()); !strings.Contains(v, "rule spinner-title · auto mode: will not ask before it acts") {
 		t.Errorf("details:\n%s", v)
 	}
 }

@@ -2,7 +2,11 @@ package agenttest
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"path/filepath"
+
+	"corral/runs/agentstate/cliver"
 )
 
 // claudeKey is a dummy key in Anthropic's format; Claude Code asks once whether to
@@ -20,7 +24,9 @@ func prepareClaude(bin string, l layout, url string) (Launch, error) {
 		"lastOnboardingVersion":  "2.1.197",
 		"numStartups":            1,
 		"autoUpdates":            false,
-		"customApiKeyResponses":  map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
+		// Newer versions ask once at start whether auto mode should be the default.
+		"hasSeenAutoDefaultNudge": true,
+		"customApiKeyResponses":   map[string]any{"approved": []string{claudeKey[len(claudeKey)-20:]}, "rejected": []string{}},
 		"projects": map[string]any{l.project: map[string]any{
 			"hasTrustDialogAccepted":        true,
 			"hasCompletedProjectOnboarding": true,
@@ -34,6 +40,13 @@ func prepareClaude(bin string, l layout, url string) (Launch, error) {
 	if err := writeFile(filepath.Join(l.home, ".claude.json"), string(b)); err != nil {
 		return Launch{}, err
 	}
+	// The permission mode the tests need: asking before a command runs. Newer versions
+	// start in a mode that never asks ("auto") unless told; the mode is "default" in
+	// 2.1.197 and was renamed "manual" later.
+	settings := fmt.Sprintf(`{"permissions": {"defaultMode": %q}}`, claudeAskingMode(l.version))
+	if err := writeFile(filepath.Join(l.home, ".claude", "settings.json"), settings); err != nil {
+		return Launch{}, err
+	}
 	vars := map[string]string{
 		"ANTHROPIC_BASE_URL":                       url,
 		"ANTHROPIC_API_KEY":                        claudeKey,
@@ -44,6 +57,16 @@ func prepareClaude(bin string, l layout, url string) (Launch, error) {
 		// Else it fetches the official plugin marketplace (downloads.claude.ai, github.com).
 		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
 	}
+	set := map[string]string{".claude/settings.json": settings}
+	maps.Copy(set, vars)
 	return Launch{Argv: []string{bin}, Env: withSettings(baseEnv(bin, l), vars), Dir: l.project,
-		Settings: vars}, nil
+		Settings: set}, nil
+}
+
+// claudeAskingMode is the name of the permission mode that asks before a command runs.
+func claudeAskingMode(version string) string {
+	if cliver.Compare(version, "2.1.197") > 0 {
+		return "manual"
+	}
+	return "default"
 }

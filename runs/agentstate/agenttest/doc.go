@@ -15,9 +15,13 @@
 //     opencode_home.go): config files that skip onboarding, trust the project, point
 //     the CLI at the server and turn telemetry and updates off, returned as a Launch
 //     (argv, env, working dir);
-//   - Agent.Locate, which finds the installed CLIs (PATH, then CORRAL_AGENTS_PREFIX or the
-//     npm prefix record.sh installs into) and says how to install one that is missing
-//     (Agent.Need skips a test with that message) (agent.go).
+//   - Agent.Locate, which finds the installed CLIs in one npm prefix, never on PATH
+//     (CORRAL_AGENTS_PREFIX or the one record.sh installs into, where each must be the
+//     version the corpus was recorded with; or CORRAL_AGENTS_LATEST, any version: the
+//     drift check's newest) and says how to install one that is missing or of another
+//     version (Agent.Need skips a test with that message) (agent.go). The homes also
+//     set the permission mode the tests need (asking before a command runs), whatever
+//     the version's default.
 //
 // corpus.go reads the recorded corpus (asciicast v2 plus labelled phases, see
 // ../testdata/corpus/README.md) so tests can replay it without the CLIs; check.go says

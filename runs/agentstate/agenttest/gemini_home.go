@@ -14,7 +14,8 @@ func prepareGemini(bin string, l layout, url string) (Launch, error) {
 			"auth":        map[string]any{"selectedType": "gemini-api-key"},
 			"folderTrust": map[string]any{"enabled": false},
 		},
-		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		// The approval mode the tests need, said rather than left to the version's default.
+		"general":   map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true, "defaultApprovalMode": "default"},
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"telemetry": map[string]any{"enabled": false},
 		"ide":       map[string]any{"enabled": false, "hasSeenNudge": true},

@@ -4,6 +4,7 @@
 //
 //	go run ./runs/agentstate/agenttest/record [-out DIR] [-root DIR] [-q] [NAME…]
 //	go run ./runs/agentstate/agenttest/record -summary ROWS [-out DIR] [NAME…]
+//	go run ./runs/agentstate/agenttest/record -compare CORPUS -suffix -VERSION -out DIR NAME…
 //
 // NAME is a recording (claude, codex, gemini, opencode, codex-unfocused,
 // claude-interrupt);
@@ -25,6 +26,8 @@ func main() {
 	root := flag.String("root", defaultRoot(), "where the agents' offline homes and projects go (emptied per recording; not under /tmp)")
 	quiet := flag.Bool("q", false, "do not log each step")
 	summary := flag.Int("summary", 0, "record nothing: describe the recordings in -out, with this many screen rows per phase")
+	against := flag.String("compare", "", "record nothing: compare the recordings in -out (NAME-VERSION, a newer CLI's) with the recorded ones in this corpus dir, in Markdown")
+	suffix := flag.String("suffix", "", "added to each recording's name (\"-2.1.332\": the version of a newer CLI, beside the recorded one)")
 	flag.Parse()
 	names := flag.Args()
 	if len(names) == 0 {
@@ -32,8 +35,17 @@ func main() {
 			names = append(names, v.name)
 		}
 	}
+	if *against != "" {
+		for _, name := range names {
+			if err := compare(os.Stdout, *against, *out, name+*suffix, max(*summary, 12)); err != nil {
+				log.Fatal(err)
+			}
+		}
+		return
+	}
 	if *summary > 0 {
 		for _, name := range names {
+			name += *suffix
 			if err := summarize(os.Stdout, *out, name, *summary); err != nil {
 				log.Fatal(err)
 			}
@@ -51,6 +63,7 @@ func main() {
 			log.Fatalf("no recording %q", name)
 		}
 		v := variants[i]
+		v.name += *suffix
 		prefixed := func(f string, a ...any) { logf("%s: "+f, append([]any{v.name}, a...)...) }
 		if err := record(v, *out, filepath.Join(*root, v.name), prefixed); err != nil {
 			log.Printf("%s: FAILED: %v", v.name, err)
