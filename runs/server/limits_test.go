@@ -87,7 +87,25 @@ func TestIdleConnectionsMakeRoom(t *testing.T) {
 	noGreetGrace(t)
 	h, log := limited(t, Limits{Conns: 3})
 	oldest := h.client(t) // greeted, now idle
+	// Idle since the server took it back after its hello, which it marks just after
+	// the reply the client may read first: wait for it, or the two could be marked
+	// idle in either order.
+	idleConns := func(n int) func() bool {
+		return func() bool {
+			h.srv.mu.Lock()
+			defer h.srv.mu.Unlock()
+			k := 0
+			for _, ci := range h.srv.conns {
+				if ci.state == connIdle {
+					k++
+				}
+			}
+			return k == n
+		}
+	}
+	eventually.True(t, 10*time.Second, "the oldest connection to be idle", idleConns(1))
 	newer := h.client(t)
+	eventually.True(t, 10*time.Second, "both connections to be idle", idleConns(2))
 	silent := dialRaw(t, h) // never greets
 	eventually.True(t, 10*time.Second, "three connections to be served", func() bool {
 		h.srv.mu.Lock()
