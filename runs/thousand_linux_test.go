@@ -39,6 +39,9 @@ func TestThousandExits(t *testing.T) {
 	}
 	kinds(t, func(t *testing.T, pty bool) {
 		s := newSup(t)
+		// The threads earlier tests of this binary left idle stay (Go keeps them, and
+		// reuses them): counted as a base, so the bound is on what a thousand runs add.
+		limit := max(maxThreads, threads(t)+maxThreads/4)
 		ids := make([]string, thousand)
 		script := `read x; case $x in k) kill -KILL $$;; *) exit $x;; esac`
 		for i := range ids {
@@ -48,8 +51,8 @@ func TestThousandExits(t *testing.T) {
 		for i, id := range ids {
 			pids[i] = waitState(t, s, id, Running).PID
 		}
-		if n := threads(t); n > maxThreads {
-			t.Errorf("%d threads with %d runs live; want at most %d", n, thousand, maxThreads)
+		if n := threads(t); n > limit {
+			t.Errorf("%d threads with %d runs live; want at most %d", n, thousand, limit)
 		}
 		for i, id := range ids {
 			if err := s.Write(id, []byte(exitInput(i)+"\n")); err != nil {
