@@ -53,10 +53,10 @@ type hub struct {
 	runs    map[string]runs.Info
 	rows    map[string]string // the row each run was last shown as (JSON)
 	clients map[*client]bool
-	watchMu sync.Mutex     // held across a watch call
-	watched []string       // the screens asked of the server
-	focused map[string]int // run → browsers looking at it with focus
-	lost    bool           // the server is lost; the Remote reconnects
+	watchMu sync.Mutex      // held across a watch call
+	watched []string        // the screens asked of the server
+	focused map[string]int  // run → browsers looking at it with focus
+	lost    bool            // the server is lost; the Remote reconnects
 	hosts   []api.HostState // over several hosts (a Fleet): each one's link
 }
 
