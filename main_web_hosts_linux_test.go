@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"corral/demo/testkit/eventually"
 )
 
 // corral web takes the hosts corral attach takes, from the same config: with a
@@ -17,12 +21,16 @@ import (
 // usage error attach gives.
 func TestWebHostsFromConfig(t *testing.T) {
 	h := startHosts(t, "", "beta")
-	if sp := h.corral("spawn", "--host", "beta", "--name", "beta-run", "--", "sleep", "600"); sp.code != 0 {
+	sp := h.corral("spawn", "--host", "beta", "--name", "beta-run", "--", "sleep", "600")
+	if sp.code != 0 {
 		t.Fatalf("spawn --host beta: %+v", sp)
 	}
-	if sp := h.corral("spawn", "--name", "here-run", "--", "sleep", "600"); sp.code != 0 {
+	betaID := strings.TrimSpace(sp.stdout)
+	sp = h.corral("spawn", "--name", "here-run", "--", "sleep", "600")
+	if sp.code != 0 {
 		t.Fatalf("spawn here: %+v", sp)
 	}
+	hereID := strings.TrimSpace(sp.stdout)
 	if r := h.corral("web", "--listen", "127.0.0.1:0", "--ssh", "local", "--ssh", "local"); r.code != exitUsage || !strings.Contains(r.stderr, "give each host once") {
 		t.Errorf("web --ssh local twice: %+v", r)
 	}
@@ -74,8 +82,30 @@ func TestWebHostsFromConfig(t *testing.T) {
 			runs[x.Name] = x.Host
 		}
 		if hosts["local"] == "connected" && hosts["beta"] == "connected" && runs["beta-run"] == "beta" && runs["here-run"] == "local" {
+			cancel()
+			webHostsInBrowser(t, h, url, hereID, betaID)
 			return
 		}
 	}
 	t.Fatalf("no list with both hosts' groups; the last: %s", last)
+}
+
+// webHostsInBrowser: the page draws this machine's group first, then beta's; beta
+// gone (its sshd stopped) is said in its group's head, and back, no more.
+func webHostsInBrowser(t *testing.T, h *hosts, url, hereID, betaID string) {
+	ctx := newBrowser(t, originOf(url))
+	do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`.row[data-id="`+betaID+`"]`)))
+	order := `[...document.querySelectorAll('#runs > .host, #runs > .row')].map((e) => e.dataset.host !== undefined ? 'host ' + e.textContent : e.dataset.id).join(' | ')`
+	if got, want := eval[string](t, ctx, order), "host this machine | "+hereID+" | host beta | "+betaID; got != want {
+		t.Errorf("the list: %q, want %q", got, want)
+	}
+	head := `(document.querySelector('#runs > .host[data-host="beta"]') || {}).textContent || ''`
+	h.fleet.Host("beta").Stop()
+	eventually.True(t, 30*time.Second, "beta's group says it is unreachable", func() bool {
+		return strings.Contains(eval[string](t, ctx, head), "unreachable")
+	})
+	h.fleet.Host("beta").Restart()
+	eventually.True(t, 60*time.Second, "beta's group back, its run in it", func() bool {
+		return eval[string](t, ctx, head) == "beta" && eval[bool](t, ctx, `!!document.querySelector('.row[data-id="`+betaID+`"]')`)
+	})
 }
