@@ -48,7 +48,7 @@ func serveDir(t *testing.T) string {
 
 func noStart() error { return errors.New("no server to start") }
 
-// hostsOf is the hosts a list message heads its groups with, name → status.
+// hostsOfMsg is the hosts a list message heads its groups with, name → status.
 func hostsOfMsg(m map[string]any) map[string]string {
 	out := map[string]string{}
 	hs, _ := m["hosts"].([]any)
