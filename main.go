@@ -153,8 +153,8 @@ func init() {
 		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
 		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
 			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
-		"web": {"[--listen ADDR] [--read-only] [--token-file F] [--exposed] [--host NAMES]", "serve the runs to a browser: the list, each run's screen, keys and answers;\n" +
-			"a client of the state dir's server (started if needed), token required", cmdWeb},
+		"web": {"[--listen ADDR] [--read-only] [--token-file F] [--exposed] [--host NAMES] [--ssh HOST]", "serve the runs to a browser: the list, each run's screen, keys and answers;\n" +
+			"a client of the state dir's server (started if needed) and every host's, as attach, token required", cmdWeb},
 		"proxy": {"[--state-dir DIR] [--start]", "bridge stdin/stdout to this host's running server (what --ssh runs)", cmdProxy},
 		"server": {"[--state-dir DIR] [--upgrade] [--window-size POLICY]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
 			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends; --window-size: the size of a run\n" +

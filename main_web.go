@@ -11,13 +11,12 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"corral/config"
 	"corral/runs/agentstate"
-	"corral/runs/client"
-	"corral/runs/server"
+	"corral/runs/control"
 	"corral/runs/web"
+	"corral/ui/launch"
 )
 
 // cmdWeb is corral web: the page for browsers, a client of the state dir's server.
@@ -30,6 +29,12 @@ func cmdWeb(args []string) int {
 	tokenFile := fs.String("token-file", "", "the access token, a file of yours (mode 600; default: the state dir's web.token, made when missing)")
 	exposed := fs.Bool("exposed", false, "listen on an address other machines reach with the state dir's token (without --token-file)")
 	hosts := fs.String("host", "", "names, comma-separated, a proxy in front forwards in the Host header (tailscale serve's); others are refused on loopback")
+	var dests []string
+	fs.Func("ssh", "serve the runs of the server on HOST too, through ssh HOST corral proxy; repeatable, as\n"+
+		"corral attach's (local names this machine's; default: this machine's and every [[host]] of the config)", func(v string) error {
+		dests = append(dests, v)
+		return nil
+	})
 	cert := fs.String("cert", "", "serve HTTPS with this certificate (PEM; with --key)")
 	key := fs.String("key", "", "the certificate's private key (PEM)")
 	if code, ok := parseCommand("web", fs, args, ""); !ok {
@@ -61,13 +66,22 @@ func cmdWeb(args []string) int {
 		fmt.Fprintf(os.Stderr, "corral web: %v\n", err)
 		return exitFailure
 	}
+	configured, err := control.UserHosts()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "corral web: %v\n", err)
+		return exitUsage
+	}
+	t, err := launch.AttachTarget(dir, *stateDir, dests, configured)
+	if err != nil {
+		return uiExit(err)
+	}
 	var names []string
 	for _, h := range strings.Split(*hosts, ",") {
 		if h = strings.TrimSpace(h); h != "" {
 			names = append(names, h)
 		}
 	}
-	return serveWeb(dir, addr, token, *cert, *key, *readOnly, names)
+	return serveWeb(t, addr, token, *cert, *key, *readOnly, names)
 }
 
 // webAddr is --listen, else the config's [web], else the default.
@@ -87,10 +101,10 @@ func webAddr(listen string) (string, int) {
 	return f.Web.Addr(), 0
 }
 
-// serveWeb attaches to the server and serves the page until a signal or the
-// server's end.
-func serveWeb(dir, addr, token, cert, key string, readOnly bool, hosts []string) int {
-	rem, err := client.Attach(dir, func() error { return server.StartSelf(dir) }, 10*time.Second)
+// serveWeb attaches to the target's server, or servers (as corral attach does), and
+// serves the page until a signal or the servers' end.
+func serveWeb(t launch.Target, addr, token, cert, key string, readOnly bool, hosts []string) int {
+	rem, err := launch.Open(t)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "corral web: %v\n", err)
 		return exitFailure

@@ -201,6 +201,9 @@ func withViewer(args any, tok string) any {
 	case api.FocusArgs:
 		a.Viewer = viewerOn(a.Viewer, tok)
 		return a
+	case api.WatchArgs: // one host's watch (api.OnHost), by the Fleet's token
+		a.Token = viewerOn(a.Token, tok)
+		return a
 	}
 	return args
 }

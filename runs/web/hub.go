@@ -53,10 +53,17 @@ type hub struct {
 	runs    map[string]runs.Info
 	rows    map[string]string // the row each run was last shown as (JSON)
 	clients map[*client]bool
-	watchMu sync.Mutex     // held across a watch call
-	watched []string       // the screens asked of the server
-	focused map[string]int // run → browsers looking at it with focus
-	lost    bool           // the server is lost; the Remote reconnects
+	watchMu sync.Mutex      // held across a watch call
+	watched []string        // the screens asked of the server
+	focused map[string]int  // run → browsers looking at it with focus
+	lost    bool            // the server is lost; the Remote reconnects
+	hosts   []api.HostState // over several hosts (a Fleet): each one's link
+}
+
+// hosted is a Core over several hosts (client.Fleet): its runs carry their host, and
+// a host's link changing is its own event (api.EventHostState).
+type hosted interface {
+	Hosts() []api.HostState
 }
 
 func newHub(core Core, agents *agentstate.Set) *hub {
@@ -64,6 +71,9 @@ func newHub(core Core, agents *agentstate.Set) *hub {
 		clients: map[*client]bool{}, focused: map[string]int{}}
 	for _, i := range core.Initial() {
 		h.runs[i.ID] = i
+	}
+	if f, ok := core.(hosted); ok {
+		h.hosts = f.Hosts()
 	}
 	return h
 }
@@ -106,7 +116,27 @@ func (h *hub) list() []byte {
 		rs = append(rs, h.rowOf(i))
 	}
 	slices.SortFunc(rs, func(a, b row) int { return int(a.Created - b.Created) })
-	return message(map[string]any{"type": "runs", "runs": rs, "lost": h.lost})
+	return message(map[string]any{"type": "runs", "runs": rs, "lost": h.lost, "hosts": hostRows(h.hosts)})
+}
+
+// hostRow is a host as the page's list heads its group.
+type hostRow struct {
+	Name   string `json:"name"`
+	Local  bool   `json:"local,omitempty"`
+	Status string `json:"status"`
+	Err    string `json:"err,omitempty"`
+}
+
+func hostRows(hs []api.HostState) []hostRow {
+	out := make([]hostRow, 0, len(hs))
+	for _, s := range hs {
+		r := hostRow{Name: s.Name, Local: s.Local, Status: string(s.Status)}
+		if s.Status != api.HostConnected {
+			r.Err = s.Err
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func message(v any) []byte {
@@ -150,6 +180,8 @@ func (h *hub) handle(e runs.Event) {
 		h.broadcast(message(map[string]any{"type": "removed", "id": e.Run.ID}))
 	case api.EventServerLost, api.EventServerBack:
 		h.relinked(e.Type == api.EventServerLost)
+	case api.EventHostState:
+		h.hostState(e.Run.Host)
 	default:
 		h.changed(e.Run)
 	}
@@ -203,6 +235,78 @@ func (h *hub) relinked(lost bool) {
 		c.wake()
 	}
 	h.mu.Unlock()
+}
+
+// hostState follows one host of several: the browsers are told its link; once it is
+// connected again, its runs are taken anew and it is asked again for the screens in
+// view and told who looks, as relinked does for the one server.
+func (h *hub) hostState(name string) {
+	f, ok := h.core.(hosted)
+	if !ok {
+		return
+	}
+	hs := f.Hosts()
+	var now api.HostState
+	for _, s := range hs {
+		if s.Name == name {
+			now = s
+		}
+	}
+	h.mu.Lock()
+	var was api.HostStatus
+	for _, s := range h.hosts {
+		if s.Name == name {
+			was = s.Status
+		}
+	}
+	h.hosts = hs
+	h.mu.Unlock()
+	h.broadcast(message(map[string]any{"type": "hosts", "hosts": hostRows(hs)}))
+	if now.Status != api.HostConnected || was == api.HostConnected {
+		return
+	}
+	h.refetchHost(name)
+	h.watchMu.Lock()
+	h.watchHost(name)
+	h.watchMu.Unlock()
+	h.mu.Lock()
+	var focused []string
+	for id, n := range h.focused {
+		if n > 0 && h.runs[id].Host == name {
+			focused = append(focused, id)
+		}
+	}
+	for c := range h.clients {
+		c.resync.Store(true)
+		c.wake()
+	}
+	h.mu.Unlock()
+	for _, id := range focused {
+		h.focus(id, true)
+	}
+}
+
+// refetchHost takes host's runs from its server: its word replaces what the list had
+// of that host, and a run it does not have leaves the list.
+func (h *hub) refetchHost(host string) {
+	ctx, cancel := context.WithTimeout(api.OnHost(context.Background(), host), 10*time.Second)
+	defer cancel()
+	rep, err := api.Snapshot.Call(ctx, h.core, api.SnapshotArgs{})
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, i := range h.runs {
+		if i.Host == host {
+			delete(h.runs, id)
+			delete(h.rows, id)
+		}
+	}
+	for _, i := range rep.Runs {
+		i.Host = host
+		h.runs[i.ID] = i
+	}
 }
 
 // refetch takes every run from the server that came back: its word replaces what
@@ -276,7 +380,41 @@ func (h *hub) watch(again bool) {
 	if same && !again {
 		return
 	}
+	if _, ok := h.core.(hosted); ok {
+		// Each host is asked for the frames of its own runs in view; one whose runs
+		// left the view is asked for none.
+		for _, host := range h.hostNames() {
+			h.watchHost(host)
+		}
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	api.Watch.Call(ctx, h.core, api.WatchArgs{Token: h.core.Viewer(), IDs: ids})
+}
+
+// hostNames is every host of several.
+func (h *hub) hostNames() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, s := range h.hosts {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// watchHost asks host for the frames of its runs some browser views; h.watchMu held.
+func (h *hub) watchHost(host string) {
+	h.mu.Lock()
+	var ids []string
+	for _, id := range h.viewsLocked() {
+		if h.runs[id].Host == host {
+			ids = append(ids, id)
+		}
+	}
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(api.OnHost(context.Background(), host), 10*time.Second)
 	defer cancel()
 	api.Watch.Call(ctx, h.core, api.WatchArgs{Token: h.core.Viewer(), IDs: ids})
 }

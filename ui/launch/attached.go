@@ -53,6 +53,13 @@ type attachedCore interface {
 	Close() error
 }
 
+// Open is what an attached UI runs on, for another client of the same target (corral
+// web): this machine's server alone as one Remote, else a client.Fleet over every
+// host; as attach.
+func Open(t Target) (attachedCore, error) {
+	return attach(t)
+}
+
 // attach attaches to the target's server, or servers: a host that cannot be reached
 // does not keep the UI from opening over the others; with no server reached at all
 // (hosts over ssh only, none answering) it fails with why.

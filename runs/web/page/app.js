@@ -4,7 +4,7 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const st = { runs: new Map(), view: null, client: '', readOnly: false, es: null, rows: [], cols: 0, sw: null };
+const st = { runs: new Map(), view: null, client: '', readOnly: false, es: null, rows: [], cols: 0, sw: null, hosts: [] };
 
 // ---- the live channel -------------------------------------------------------
 
@@ -32,6 +32,7 @@ function handle(m) {
       break;
     case 'runs':
       st.runs = new Map(m.runs.map((r) => [r.id, r]));
+      st.hosts = m.hosts || [];
       $('link').textContent = m.lost ? 'server lost, reconnecting…' : '';
       renderList(); renderRun();
       break;
@@ -43,6 +44,9 @@ function handle(m) {
       break;
     case 'screen':
       if (m.id === st.view) drawScreen(m);
+      break;
+    case 'hosts':
+      st.hosts = m.hosts || []; renderList();
       break;
     case 'notify':
       notify(m);
@@ -66,15 +70,28 @@ function renderList() {
   const counts = {};
   for (const r of st.runs.values()) if (r.state !== 'exited' && r.agent_state) counts[r.agent_state] = (counts[r.agent_state] || 0) + 1;
   $('counts').textContent = ['waiting', 'working', 'idle'].filter((s) => counts[s]).map((s) => counts[s] + ' ' + s).join(' · ');
-  const hosts = new Map();
+  // Over several hosts each has its group, in the order given (this machine's
+  // first), shown even while it has no run or cannot be reached.
+  const hosts = new Map(st.hosts.map((h) => [h.name, []]));
   for (const r of rs) { const h = r.host || ''; if (!hosts.has(h)) hosts.set(h, []); hosts.get(h).push(r); }
+  const info = new Map(st.hosts.map((h) => [h.name, h]));
   const out = [];
   for (const [h, list] of hosts) {
-    if (hosts.size > 1 || h) { const d = document.createElement('div'); d.className = 'host'; d.textContent = h || 'this machine'; out.push(d); }
+    const hi = info.get(h);
+    if (hosts.size > 1 || h) {
+      const d = document.createElement('div'); d.className = 'host'; d.dataset.host = h;
+      d.textContent = (hi && hi.local) || !h ? 'this machine' : h;
+      if (hi && hi.status !== 'connected') {
+        const w = document.createElement('span'); w.className = 'hs'; w.textContent = ' · ' + hi.status;
+        if (hi.err) w.title = hi.err;
+        d.append(w); d.classList.add('down');
+      }
+      out.push(d);
+    }
     for (const r of list) out.push(rowEl(r));
   }
   $('runs').replaceChildren(...out);
-  if (!out.length) $('runs').textContent = st.runs.size ? 'No run matches.' : 'No runs.';
+  if (!rs.length && !st.hosts.length) $('runs').textContent = st.runs.size ? 'No run matches.' : 'No runs.';
 }
 
 function rowEl(r) {
