@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,41 +114,12 @@ func TestSpawnDependsOnByIDLostWithItsServer(t *testing.T) {
 // not left waiting, idle at its prompt, its question told.
 func TestAgentDetectedAfterTakeBack(t *testing.T) {
 	env, _ := agentEnv(t)
-	sp := agentCorral(t, env, "spawn", "--pty", "--agent", "toy", "--name", "toy", "--restart", "on-failure", "--backoff", "3s..3s",
-		"--shell", "--", toyAgent)
-	id := strings.TrimSpace(sp.stdout)
-	if sp.code != 0 {
-		t.Fatalf("spawn: %+v", sp)
-	}
-	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	ts := spawnToyService(t, env, "3s..3s")
+	state := ts.state
 	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
-	type info struct {
-		Run struct {
-			PID        int    `json:"pid"`
-			State      string `json:"state"`
-			AgentState string `json:"agent_state"`
-			Service    struct {
-				Attempt int `json:"attempt"`
-			} `json:"service"`
-		} `json:"run"`
-	}
-	infoOf := func() info {
-		var i info
-		json.Unmarshal([]byte(agentCorral(t, env, "info", id).stdout), &i)
-		return i
-	}
-	ask := func(n int) {
-		t.Helper()
-		if r := agentCorral(t, env, "submit", id, "fix", "it"); r.code != 0 {
-			t.Fatalf("attempt %d: submit: %+v", n, r)
-		}
-		if r := agentCorral(t, env, "wait", id, "--until", "waiting", "--timeout", "20s"); r.code != 0 {
-			t.Fatalf("attempt %d: wait --until waiting: %+v", n, r)
-		}
-	}
-	ask(1)
+	ts.ask(1)
 	old := serverPID(t, state)
-	if err := syscall.Kill(infoOf().Run.PID, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(ts.info().Run.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	eventually.True(t, 10*time.Second, "toy's record, restarting", func() bool {
@@ -160,17 +130,8 @@ func TestAgentDetectedAfterTakeBack(t *testing.T) {
 	waitGone(t, old, "the killed server")
 	newServerPID(t, state, old) // the keeper starts one for the backoff it left
 	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
-	i, ok := eventually.Within(20*time.Second, func() (info, bool) {
-		i := infoOf()
-		return i, i.Run.Service.Attempt == 2 && i.Run.State == "running"
-	})
-	if !ok || i.Run.AgentState == "waiting" {
-		t.Fatalf("attempt 2 under the next server: %+v", i.Run)
-	}
-	if r := agentCorral(t, env, "wait", id, "--until", "idle", "--timeout", "20s"); r.code != 0 {
-		t.Fatalf("attempt 2 never idle at its prompt: %+v (%+v)", r, infoOf().Run)
-	}
-	ask(2)
+	ts.attempt2Idle("attempt 2 under the next server")
+	ts.ask(2)
 	if r := agentCorral(t, env, "shutdown"); r.code != 0 {
 		t.Fatalf("shutdown: %+v", r)
 	}
