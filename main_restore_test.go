@@ -212,12 +212,18 @@ func TestRestoreAfterReboot(t *testing.T) {
 	for _, id := range []string{pinned, learnt, plain, twin} {
 		procs = append(procs, infoOf(t, env, id).PID)
 	}
+	// All pinned before any is killed: once the keeper is gone, the runs lose their
+	// terminal and may end of its hangup before their own kill.
+	var pins []reaper.Fingerprint
 	for i, pid := range append([]int{keeper, srv}, procs...) {
-		if _, err := reaper.Identify(pid); err != nil {
+		fp, err := reaper.Identify(pid)
+		if err != nil {
 			t.Fatalf("%s (pid %d) is gone before the reboot: %v", []string{"the keeper", "the server", "pinned", "learnt", "plain", "twin"}[i], pid, err)
 		}
-		fp := testkit.Pin(t, pid)
-		fp.Signal(syscall.SIGKILL)
+		pins = append(pins, fp)
+	}
+	for _, fp := range pins {
+		fp.Signal(syscall.SIGKILL) // an error: it ended already, as a reboot would have ended it
 	}
 	for _, pid := range append([]int{keeper, srv}, procs...) {
 		waitGone(t, pid, "a process of the rebooted machine")

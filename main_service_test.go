@@ -14,7 +14,7 @@ import (
 // corral wait --until ready exits 124 while the run's readiness probe fails, and 0
 // once it passes; corral restart starts the service's next attempt under its id.
 func TestWaitUntilReadyAndRestart(t *testing.T) {
-	state := t.TempDir()
+	state := serverState(t) // its server and keeper gone before the directory is removed
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +26,6 @@ func TestWaitUntilReadyAndRestart(t *testing.T) {
 		t.Fatalf("spawn: %+v", r)
 	}
 	id := strings.TrimSpace(r.stdout)
-	defer serverCorral(t, state, "shutdown")
 	if r := serverCorral(t, state, "wait", "db", "--until", "ready", "--timeout", "1500ms"); r.code != 124 {
 		t.Fatalf("wait --until ready with nothing listening: %+v, want exit 124", r)
 	}
