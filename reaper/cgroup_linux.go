@@ -385,13 +385,21 @@ func (c *Cgroup) AwaitEmpty(ctx context.Context, deadline time.Time) bool {
 // The inotify instance is closed off the caller's path: closing one waits for the
 // kernel's fsnotify grace period, measured on Linux 6.18 at 5–23 ms — three times the
 // wait itself when a cancel of 100 processes took 6 ms.
+//
+// Instances are few (fs.inotify.max_user_instances is 128 by default, for every
+// process of the user together): a thousand runs ended at once, or another program
+// holding them, leave none. Then cgroup.events is read on a short backoff instead: a
+// wait is never cut short, nor a cgroup reported not empty, for want of an instance.
 func (c *Cgroup) await(ctx context.Context, cond func(populated, frozen bool) bool) error {
-	in, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	in, err := inotifyInit()
 	if err != nil {
-		return fmt.Errorf("inotify: %w", err)
+		return c.poll(ctx, cond)
 	}
 	defer func() { go unix.Close(in) }()
 	if _, err := unix.InotifyAddWatch(in, c.file("cgroup.events"), unix.IN_MODIFY); err != nil {
+		if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.ENOMEM) { // no watch left
+			return c.poll(ctx, cond)
+		}
 		return fmt.Errorf("watch %s: %w", c.Path, err)
 	}
 	buf := make([]byte, 4096)
@@ -409,6 +417,43 @@ func (c *Cgroup) await(ctx context.Context, cond func(populated, frozen bool) bo
 		unix.Read(in, buf) // drain; the next read of cgroup.events says what changed
 	}
 }
+
+// inotifyInit makes the inotify instance of one wait (a variable: tests take every
+// instance away).
+var inotifyInit = func() (int, error) { return unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK) }
+
+// poll waits until cond holds of cgroup.events, read every pollFirst, doubling up to
+// awaitSlice: without inotify, a cgroup emptied by SIGKILL is still seen within a
+// millisecond or two, and a long grace costs fifty reads a second.
+func (c *Cgroup) poll(ctx context.Context, cond func(populated, frozen bool) bool) error {
+	wait := pollFirst
+	for {
+		p, f, err := c.events()
+		if err != nil {
+			return err
+		}
+		if cond(p, f) {
+			return nil
+		}
+		d := wait
+		if dl, ok := ctx.Deadline(); ok {
+			d = min(d, max(time.Until(dl), 0))
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			if p, f, err := c.events(); err == nil && cond(p, f) {
+				return nil // it held as the time ran out
+			}
+			return ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, awaitSlice)
+	}
+}
+
+const pollFirst = 500 * time.Microsecond
 
 // waitReadable waits until fd is readable or ctx is done. ctx is looked at every
 // awaitSlice: poll(2) cannot wait on a channel, and an eventfd per wait is not worth it.

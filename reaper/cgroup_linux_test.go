@@ -104,6 +104,31 @@ func TestCgroupKillAfterGrace(t *testing.T) {
 	c.wait()
 }
 
+// With no inotify instance to be had (fs.inotify.max_user_instances reached, by a
+// thousand runs ended at once or another program), the grace and the sweep still see
+// the cgroup empty: a run is never recorded not verified empty for want of one.
+func TestCgroupWithoutInotify(t *testing.T) {
+	cg := testCgroup(t)
+	was := inotifyInit
+	inotifyInit = func() (int, error) { return -1, syscall.EMFILE }
+	defer func() { inotifyInit = was }()
+	c := startIn(t, cg, "tree", "2", "ignore-term")
+	c.learnTree()
+	rep := Terminate(context.Background(), Target{Cgroup: cg, Grace: 100 * time.Millisecond, PTY: true})
+	if !rep.VerifiedEmpty || rep.Killed != 3 || rep.Hard != 3 {
+		t.Fatalf("report %+v", rep)
+	}
+	c.wait()
+	cg2 := testCgroup(t)
+	d := startIn(t, cg2, "escape")
+	d.learnLine("escapee")
+	rep = Terminate(context.Background(), Target{Cgroup: cg2, Grace: 5 * time.Second})
+	if !rep.VerifiedEmpty || rep.Killed != 2 || rep.Hard != 0 {
+		t.Fatalf("report %+v: the grace did not see the cgroup empty", rep)
+	}
+	d.wait()
+}
+
 // A thousand processes that ignore SIGTERM (a shell's fork bomb: a thousand Go
 // children under -race take minutes to start) are ended in one write.
 func TestCgroupThousandProcesses(t *testing.T) {
