@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"corral/demo/testkit"
@@ -272,6 +274,58 @@ func TestWebBrowser(t *testing.T) {
 	if eval[bool](t, ctx, `document.getElementById('list').offsetParent !== null`) {
 		t.Error("the list and the run share a phone's width")
 	}
+}
+
+// A pipe run in a real browser: its view is the tail of its output in its colours,
+// its later output arrives live, its history opens; and a page whose session the
+// server no longer knows (the token changed) says it is signed out instead of
+// reconnecting for ever.
+func TestWebPipeRunAndSignedOut(t *testing.T) {
+	chromium(t)
+	env, state := webEnv(t)
+	flag := filepath.Join(t.TempDir(), "go-on")
+	r := agentCorral(t, env, "spawn", "--name", "piped", "--shell", "--",
+		`printf '\033[31mred on a pipe\033[0m\nsecond line\n'; while [ ! -e `+flag+` ]; do sleep 0.05; done; echo later-line; exec sleep 100000`)
+	if r.code != 0 {
+		t.Fatalf("spawn: %+v", r)
+	}
+	id := strings.TrimSpace(r.stdout)
+	endLater(t, testkit.Pin(t, serverPID(t, state)), syscall.SIGTERM, "server")
+	url, _ := startWeb(t, env)
+	ctx := newBrowser(t, originOf(url))
+	do(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`.row[data-id="`+id+`"]`)))
+	openRow(t, ctx, id)
+	eventually.True(t, 20*time.Second, "the pipe run's output drawn", func() bool {
+		return eval[string](t, ctx, screenJS) == "red on a pipe\nsecond line"
+	})
+	colour := `(s => s ? getComputedStyle(s).color : 'none')([...document.querySelectorAll('#screen span')].find(e => e.textContent === 'red on a pipe'))`
+	if got := eval[string](t, ctx, colour); got != "rgb(205, 49, 49)" {
+		t.Errorf("the red line's colour: %s", got)
+	}
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eventually.True(t, 20*time.Second, "the later line arrives live", func() bool {
+		return strings.HasSuffix(eval[string](t, ctx, screenJS), "second line\nlater-line")
+	})
+	do(t, ctx, chromedp.Click(chromedp.ID("more")))
+	eventually.True(t, 20*time.Second, "the pipe run's history shown", func() bool {
+		return eval[string](t, ctx, `document.getElementById('history').hidden ? '' : document.getElementById('history').innerText`) != "" &&
+			strings.Contains(eval[string](t, ctx, `document.getElementById('history').innerText`), "later-line")
+	})
+	if e := eval[string](t, ctx, `document.getElementById('error').textContent`); e != "" {
+		t.Errorf("history: %s", e)
+	}
+
+	// The token changes (corral web started again with another): the page's cookie
+	// opens nothing any more. Its live channel is refused; it says so and stops.
+	if _, err := chromedp.Call(ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, `(connect(), true)`)
+	eventually.True(t, 20*time.Second, "the page to say it is signed out", func() bool {
+		return strings.Contains(eval[string](t, ctx, `document.getElementById('link').textContent`), "signed out")
+	})
 }
 
 // openRow taps run id's row. In the page, not by a node the test looked up first: the

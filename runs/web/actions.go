@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"corral/ptyhost/screen/grid"
+	"corral/runs"
 	"corral/runs/api"
 )
 
@@ -155,19 +156,30 @@ func (s *Server) focus(w http.ResponseWriter, r *http.Request) {
 // history is a run's scrollback and screen as rows of spans, its newest lines.
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if _, ok := s.hub.run(id); !ok {
+	info, ok := s.hub.run(id)
+	if !ok {
 		http.Error(w, fmt.Sprintf("no run %q", id), http.StatusNotFound)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
-	cp, err := api.ScreenAll(ctx, s.hub.core, api.ScreenArgs{ID: id, Escapes: true, History: true})
-	if err != nil {
-		http.Error(w, err.Error(), status(err))
-		return
+	var g *grid.Grid
+	if info.Kind != runs.KindPipe {
+		cp, err := api.ScreenAll(ctx, s.hub.core, api.ScreenArgs{ID: id, Escapes: true, History: true})
+		if err != nil {
+			http.Error(w, err.Error(), status(err))
+			return
+		}
+		lines := cp.Lines[max(0, len(cp.Lines)-historyMax):]
+		g = grid.Parse(lines, max(cp.Cols, 1), len(lines), 0, 0, false)
+	} else { // a pipe run: its output, wrapped as its view is
+		rep, err := api.Log.Call(ctx, s.hub.core, api.LogArgs{ID: id, Tail: true, Limit: historyMax})
+		if err != nil {
+			http.Error(w, err.Error(), status(err))
+			return
+		}
+		g = wrapLines(rep.Lines, logCols, -1)
 	}
-	lines := cp.Lines[max(0, len(cp.Lines)-historyMax):]
-	g := grid.Parse(lines, max(cp.Cols, 1), len(lines), 0, 0, false)
 	out := make([]json.RawMessage, g.Rows)
 	for y := range g.Rows {
 		b, _ := json.Marshal(rowSpans(g, y))

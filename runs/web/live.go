@@ -59,6 +59,12 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("no run %q", view), http.StatusNotFound)
 		return
 	}
+	if n := s.open.Add(1); int(n) > s.maxLive {
+		s.open.Add(-1)
+		http.Error(w, fmt.Sprintf("%d pages are open on corral web already: close one", s.maxLive), http.StatusServiceUnavailable)
+		return
+	}
+	defer s.open.Add(-1)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	c := newClient(view, s.queue)
@@ -139,16 +145,27 @@ func (s *Server) screen(lw *liveWriter, id string, last []string) []string {
 		return last
 	}
 	v, err := s.hub.core.Screen(id)
-	if err != nil || v.Version() == 0 && v.Render() == "" {
-		return last // no frame yet: the watch brings one
+	if err != nil {
+		return last
 	}
-	g := grid.FromScreen(v)
+	var g *grid.Grid
+	title := ""
+	if v == nil { // a pipe run: the tail of its output
+		if g = s.logScreen(id); g == nil {
+			return last
+		}
+	} else {
+		if v.Version() == 0 && v.Render() == "" {
+			return last // no frame yet: the watch brings one
+		}
+		g, title = grid.FromScreen(v), v.State().Title
+	}
 	now := rows(g)
 	m := diff(id, g, last, now)
 	if len(m.Lines) == 0 {
 		return now
 	}
-	m.Title = v.State().Title
+	m.Title = title
 	lw.send(message(m))
 	return now
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"corral/runs/agentstate"
@@ -29,6 +30,10 @@ type Options struct {
 	// before it is given a full picture instead (default 256).
 	Frame time.Duration
 	Queue int
+	// MaxLive bounds the live channels open at once (default 64): each holds a
+	// connection, a goroutine and a queue, so a page opened again and again in a
+	// loop, or a script, cannot take the process's memory.
+	MaxLive int
 }
 
 // Server is corral web's HTTP side over one Core.
@@ -40,17 +45,22 @@ type Server struct {
 	queue    int
 	mux      *http.ServeMux
 	hosts    []string
+	maxLive  int
+	open     atomic.Int32 // live channels open now
 }
 
 // New returns the web view over core; Run (or Handler with Pump) serves it.
 func New(core Core, o Options) *Server {
 	s := &Server{hub: newHub(core, o.Agents), auth: newAuth(o.Token, o.TLS), readOnly: o.ReadOnly,
-		frame: o.Frame, queue: o.Queue, hosts: o.Hosts}
+		frame: o.Frame, queue: o.Queue, hosts: o.Hosts, maxLive: o.MaxLive}
 	if s.frame <= 0 {
 		s.frame = 16 * time.Millisecond
 	}
 	if s.queue <= 0 {
 		s.queue = 256
+	}
+	if s.maxLive <= 0 {
+		s.maxLive = 64
 	}
 	s.routes()
 	return s
@@ -125,6 +135,12 @@ func (s *Server) routes() {
 		public(w, r)
 	})
 	s.mux.HandleFunc("GET /api/live", s.auth.guard(false, s.live))
+	// The page asks, when its live channel was refused, whether it is signed out
+	// (then it says so and stops) or the channel was refused for another reason.
+	s.mux.HandleFunc("GET /api/session", s.auth.guard(false, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
+	}))
 	s.mux.HandleFunc("GET /api/runs/{id}/history", s.auth.guard(false, s.history))
 	s.mux.HandleFunc("POST /api/focus", s.auth.guard(true, s.focus))
 	s.mux.HandleFunc("POST /api/runs/{id}/{action}", s.auth.guard(true, s.act))

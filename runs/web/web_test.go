@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,7 @@ type fakeCore struct {
 	initial  []runs.Info
 	screens  map[string]*screen.Screen
 	snapshot []runs.Info // what snapshot answers
+	log      []string    // what log answers (of the pipe run r3)
 }
 
 func (f *fakeCore) Invoke(_ context.Context, op api.Operation, args any) (any, error) {
@@ -43,6 +45,12 @@ func (f *fakeCore) Invoke(_ context.Context, op api.Operation, args any) (any, e
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		return api.SnapshotReply{Runs: f.snapshot}, nil
+	}
+	if op.Name() == "log" { // the last lines asked for
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		a := args.(api.LogArgs)
+		return api.LogReply{Lines: slices.Clone(f.log[max(0, len(f.log)-a.Limit):]), TotalLines: len(f.log)}, nil
 	}
 	if op.Name() == "screen" { // a scrollback line in red, then the screen's
 		return runs.Capture{ID: "r1", Cols: 10, Rows: 1, Lines: []string{"\x1b[31mred\x1b[0m old", "now"}, HistoryLines: 1}, nil
@@ -58,6 +66,9 @@ func (f *fakeCore) Screen(id string) (screen.View, error) {
 	defer f.mu.Unlock()
 	if s := f.screens[id]; s != nil {
 		return s, nil
+	}
+	if id == "r3" {
+		return nil, nil // a pipe run: no screen, as the server's client says
 	}
 	return nil, fmt.Errorf("no screen %s", id)
 }
@@ -97,7 +108,8 @@ func newTest(t *testing.T, o Options) (*fakeCore, *Server, *httptest.Server) {
 	t.Helper()
 	f := &fakeCore{events: make(chan runs.Event, 16), screens: map[string]*screen.Screen{"r1": screen.NewScreen(20, 4)},
 		initial: []runs.Info{{ID: "r1", Name: "one", Kind: "pty", State: runs.Running},
-			{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy", AgentState: agentstate.Waiting, AgentRule: "question"}}}
+			{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy", AgentState: agentstate.Waiting, AgentRule: "question"},
+			{ID: "r3", Name: "three", Kind: "pipe", State: runs.Running}}}
 	o.Token, o.Agents = testToken, agentstate.NewSet(toyAgent)
 	s := New(f, o)
 	ts := httptest.NewServer(s.Handler())
@@ -758,5 +770,69 @@ func TestStaleAnswer(t *testing.T) {
 	}
 	if got := f.sent(); len(got) != 1 || got[0] != `send-keys {"id":"r2","keys":["y"]}` {
 		t.Errorf("sent %v", got)
+	}
+}
+
+// A pipe run has no screen: its view is the tail of its output, each line in its
+// colours, wrapped at 80 columns (a wide character never split), updated on its
+// output; its history is its output the same way.
+func TestPipeRunView(t *testing.T) {
+	f, s, ts := newTest(t, Options{Frame: time.Millisecond})
+	f.mu.Lock()
+	f.log = []string{"\x1b[31mred\x1b[0m line", strings.Repeat("x", 100), strings.Repeat("a", 79) + "漢z", "last"}
+	f.mu.Unlock()
+	lr := openLive(t, s, ts, "r3")
+	m := lr.next(t, "screen")
+	if m["cols"] != float64(logCols) || m["rows"] != float64(logRows) || m["full"] != true {
+		t.Fatalf("screen %v", m)
+	}
+	lines := m["lines"].(map[string]any)
+	row := func(y string) string { b, _ := json.Marshal(lines[y]); return string(b) }
+	for y, want := range map[string]string{
+		"0": `[{"f":"i1","t":"red"},{"t":" line"}]`, // keys sorted: the row read back into a map
+		"1": `[{"t":"` + strings.Repeat("x", 80) + `"}]`,
+		"2": `[{"t":"` + strings.Repeat("x", 20) + `"}]`,
+		"3": `[{"t":"` + strings.Repeat("a", 79) + `"}]`,
+		"4": `[{"t":"漢","w":2},{"t":"z"}]`,
+		"5": `[{"t":"last"}]`,
+		"6": `[]`,
+	} {
+		if got := row(y); got != want {
+			t.Errorf("row %s: %s, want %s", y, got, want)
+		}
+	}
+	f.mu.Lock()
+	f.log = append(f.log, "more")
+	f.mu.Unlock()
+	f.events <- runs.Event{Type: runs.EventOutput, Run: runs.Info{ID: "r3"}}
+	m = lr.next(t, "screen")
+	if got, _ := json.Marshal(m["lines"]); m["full"] != false || string(got) != `{"6":[{"t":"more"}]}` {
+		t.Errorf("after more output: %v", m)
+	}
+	code, body := do(t, ts, "GET", "/api/runs/r3/history", nil, cookieOf(s), "")
+	if code != 200 || !strings.Contains(body, `{"t":"漢","w":2}`) || !strings.HasPrefix(body, `{"cols":80,"lines":[[{"t":"red","f":"i1"}`) ||
+		!strings.HasSuffix(body, `[{"t":"more"}]]}`+"\n") {
+		t.Errorf("history of a pipe run: %d %s", code, body)
+	}
+}
+
+// The live channels open at once are bounded; one that ends makes room. Whether the
+// page is signed in is asked without opening one.
+func TestLiveCapAndSession(t *testing.T) {
+	_, s, ts := newTest(t, Options{MaxLive: 1})
+	lr := openLive(t, s, ts, "")
+	lr.next(t, "hello")
+	if code := liveStatus(t, ts, nil, cookieOf(s)); code != http.StatusServiceUnavailable {
+		t.Errorf("a second live channel: %d, want 503", code)
+	}
+	lr.stop()
+	eventually.True(t, 10*time.Second, "room for a live channel again", func() bool {
+		return liveStatus(t, ts, nil, cookieOf(s)) == http.StatusOK
+	})
+	if code, _ := do(t, ts, "GET", "/api/session", nil, nil, ""); code != http.StatusUnauthorized {
+		t.Errorf("session without the cookie: %d", code)
+	}
+	if code, _ := do(t, ts, "GET", "/api/session", nil, cookieOf(s), ""); code != http.StatusNoContent {
+		t.Errorf("session with the cookie: %d", code)
 	}
 }

@@ -17,16 +17,29 @@ function connect() {
   es.onerror = () => {
     if (es !== st.es) return;
     $('link').textContent = 'reconnecting…';
-    if (es.readyState === EventSource.CLOSED) { // refused: a run gone, or signed out
-      setTimeout(() => { if (es === st.es) { if (st.view && !st.runs.has(st.view)) open(null); else connect(); } }, 1000);
-    }
+    if (es.readyState === EventSource.CLOSED) refused(es); // else the browser connects again itself
   };
+}
+
+// refused follows a live channel the server refused: signed out (the token changed,
+// the cookie expired), the page says so and stops asking; else (a run gone, too many
+// pages open, corral web restarting) it connects again, waiting longer each time.
+async function refused(es) {
+  let signedOut = false;
+  try { signedOut = (await fetch('/api/session', { cache: 'no-store' })).status === 401; } catch (e) { /* away: try again */ }
+  if (es !== st.es) return;
+  if (signedOut) {
+    $('link').textContent = 'signed out: open the address corral web printed';
+    return;
+  }
+  st.retry = Math.min((st.retry || 500) * 2, 10000);
+  setTimeout(() => { if (es === st.es) { if (st.view && !st.runs.has(st.view)) open(null); else connect(); } }, st.retry);
 }
 
 function handle(m) {
   switch (m.type) {
     case 'hello':
-      st.client = m.client; st.readOnly = m.read_only; $('link').textContent = '';
+      st.client = m.client; st.readOnly = m.read_only; st.retry = 0; $('link').textContent = '';
       document.body.classList.toggle('ro', st.readOnly);
       sendFocus();
       break;
