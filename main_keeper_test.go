@@ -35,6 +35,18 @@ func keeperPID(t testing.TB, state string) int {
 	return pid
 }
 
+// killKeeperAndServer SIGKILLs the state dir's keeper and server (each pinned first,
+// so that a pid reused meanwhile is never signalled) and waits until both are gone:
+// nothing holds the runs any more.
+func killKeeperAndServer(t *testing.T, state string) {
+	t.Helper()
+	keeper, srv := testkit.Pin(t, keeperPID(t, state)), testkit.Pin(t, serverPID(t, state))
+	keeper.Signal(syscall.SIGKILL)
+	srv.Signal(syscall.SIGKILL)
+	waitGone(t, srv.PID, "the killed server")
+	waitGone(t, keeper.PID, "the killed keeper")
+}
+
 // counter is a shell loop printing PREFIX1, PREFIX2, … every 50 ms.
 func counter(prefix string) string {
 	return fmt.Sprintf(`i=0; while :; do i=$((i+1)); echo %s$i; sleep 0.05; done`, prefix)
@@ -266,11 +278,7 @@ func TestKeeperAndServerKilledReconciled(t *testing.T) {
 	}
 	orphan := lsRuns(t, state)["orphan"].PID
 	endLater(t, testkit.Pin(t, orphan), syscall.SIGKILL, "the orphan") // only if the test failed
-	keeper, old := keeperPID(t, state), serverPID(t, state)
-	testkit.Pin(t, keeper).Signal(syscall.SIGKILL)
-	testkit.Pin(t, old).Signal(syscall.SIGKILL)
-	waitGone(t, keeper, "the killed keeper")
-	waitGone(t, old, "the killed server")
+	killKeeperAndServer(t, state)
 	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
 		t.Fatalf("spawn on a new server: %+v", r)
 	}

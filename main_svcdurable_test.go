@@ -175,11 +175,7 @@ func TestWaitingRunDependencyLostWithItsServer(t *testing.T) {
 	}
 	eventually.True(t, 10*time.Second, "api's record", func() bool { return len(recordsNamed(t, state, "api")) == 1 })
 	db := lsRuns(t, state)["db"].PID
-	keeper, srv := testkit.Pin(t, keeperPID(t, state)), testkit.Pin(t, serverPID(t, state))
-	keeper.Signal(syscall.SIGKILL)
-	srv.Signal(syscall.SIGKILL)
-	waitGone(t, srv.PID, "the killed server")
-	waitGone(t, keeper.PID, "the killed keeper")
+	killKeeperAndServer(t, state)
 	endLater(t, testkit.Pin(t, db), syscall.SIGKILL, "db") // if nothing reaps it
 	ls := serverCorral(t, state, "ls")
 	if ls.code != 0 || !strings.Contains(ls.stdout, "waiting for db") || !strings.Contains(ls.stdout, "(dead)") {

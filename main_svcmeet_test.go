@@ -88,11 +88,7 @@ func TestSpawnDependsOnByIDLostWithItsServer(t *testing.T) {
 	}
 	eventually.True(t, 10*time.Second, "api's record", func() bool { return len(recordsNamed(t, state, "api")) == 1 })
 	pid := lsRuns(t, state)["db"].PID
-	keeper, srv := testkit.Pin(t, keeperPID(t, state)), testkit.Pin(t, serverPID(t, state))
-	keeper.Signal(syscall.SIGKILL)
-	srv.Signal(syscall.SIGKILL)
-	waitGone(t, srv.PID, "the killed server")
-	waitGone(t, keeper.PID, "the killed keeper")
+	killKeeperAndServer(t, state)
 	dbProc := testkit.Pin(t, pid)
 	dbProc.Signal(syscall.SIGKILL) // the dependency is gone with them
 	waitGone(t, pid, "db")
