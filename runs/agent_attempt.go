@@ -56,3 +56,32 @@ func (r *run) renewAgent() {
 		w.mu.Unlock()
 	}
 }
+
+// resumeArgv is spec's command made to resume conversation id, when the conversation
+// has had a turn (conversed) and the agent's rules say how: the CLI keeps it, so the
+// command started again goes on with it (the same words when it resumes it already).
+// Pinning its id again would be refused (Claude Code: "Session ID … is already in
+// use"), and starting without it would lose it. ok is false when the command stays as
+// it is: no turn yet (a pinned id is free still), a shell line (the resume words go
+// into a command's words only), no agent or no resume form for it.
+func (s *Supervisor) resumeArgv(spec Spec, id string, conversed bool) ([]string, bool) {
+	if !conversed || id == "" || spec.Shell != "" || len(spec.Argv) == 0 {
+		return nil, false
+	}
+	a, err := s.agentFor(spec)
+	if err != nil || a == nil || a.Session == nil {
+		return nil, false
+	}
+	return a.Session.ResumeArgv(a, spec.Argv, id) // the same words when it resumes already
+}
+
+// resumeLocked makes the next attempt resume the run's conversation (resumeArgv),
+// before forgetAgentLocked: the id is then named by the command and kept.
+func (r *run) resumeLocked() {
+	argv, ok := r.sup.resumeArgv(r.spec, r.info.SessionID, r.info.Conversed)
+	if !ok || slices.Equal(argv, r.spec.Argv) {
+		return
+	}
+	r.spec.Argv, r.info.Spec.Argv = argv, argv
+	r.changeLocked(EventSession, r.info.SessionID+" (resumed by the next attempt)", nil)
+}

@@ -1,6 +1,11 @@
 package runs
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -143,4 +148,105 @@ any = ['.']
 	})
 	s.Cancel(id)
 	waitEnd(t, s, id)
+}
+
+// sessToyScript is a toy agent that keeps conversations as Claude Code does: a
+// pinned id (--session-id) it already has is refused, a resumed one (--resume) must
+// exist, and a conversation is written at its first turn. It prints which it did.
+const sessToyScript = `conv=$CONV; mode=$1; id=$2
+case $mode in
+--session-id) if [ -e "$conv/$id" ]; then echo "Error: Session ID $id is already in use."; exit 1; fi; echo "new $id";;
+--resume) if [ ! -e "$conv/$id" ]; then echo "No conversation found with session ID: $id"; exit 1; fi; echo "resumed $id";;
+esac
+printf '\033]0;toy\007> '; read a
+: > "$conv/$id"
+printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'; read b`
+
+// sessToySet is the toy agent with Claude Code's [session] table.
+func sessToySet(t *testing.T) *agentstate.Set {
+	t.Helper()
+	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules+`
+[session]
+pin    = ["--session-id", "{id}"]
+given  = ["--session-id", "--resume"]
+id     = '^[0-9a-f-]{36}$'
+resume = ["--resume", "{id}"]
+drop   = ["--session-id=", "--resume="]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agentstate.NewSet(a)
+}
+
+// A service's next attempt, and a restart of the ended run, resume the conversation
+// once it has had a turn: the CLI keeps it and refuses its id pinned again, so the
+// same command line would fail at once on every attempt. Before its first turn the
+// pinned id is free still, and the command stays as it was.
+func TestNextAttemptResumesTheConversation(t *testing.T) {
+	shortTurns(t)
+	dir := t.TempDir()
+	conv := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "toy-agent"), []byte("#!/bin/sh\n"+sessToyScript+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(sessToySet(t)))
+	spec := Spec{Argv: []string{filepath.Join(dir, "toy-agent")}, PTY: true, Env: []string{"CONV=" + conv},
+		Restart: &RestartSpec{Policy: RestartOnFailure}}
+	id := spawn(t, s, spec)
+	info := waitAgent(t, s, id, agentstate.Idle)
+	sid := info.SessionID
+	if sid == "" || !slices.Equal(info.Spec.Argv[1:], []string{"--session-id", sid}) || info.Conversed {
+		t.Fatalf("launched as %q, session %q, conversed %v", info.Spec.Argv, sid, info.Conversed)
+	}
+	kill := func() {
+		t.Helper()
+		i, _ := s.Info(id)
+		if err := syscall.Kill(i.PID, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Attempt 1 dies before any turn: attempt 2 pins the same id again.
+	kill()
+	info = waitInfo(t, s, id, "attempt 2 idle", func(i Info) bool {
+		return i.Service.attempt() == 2 && i.State == Running && i.AgentState == agentstate.Idle
+	})
+	if !slices.Equal(info.Spec.Argv[1:], []string{"--session-id", sid}) {
+		t.Errorf("attempt 2 after no turn: %q", info.Spec.Argv)
+	}
+	// A turn: the conversation is kept. Attempt 3 resumes it, and so does attempt 4.
+	if err := s.Write(id, []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitInfo(t, s, id, "a turn", func(i Info) bool { return i.AgentState == agentstate.Working && i.Conversed })
+	for n := 3; n <= 4; n++ {
+		kill()
+		info = waitInfo(t, s, id, fmt.Sprintf("attempt %d idle", n), func(i Info) bool {
+			return i.Service.attempt() == n && i.State == Running && i.AgentState == agentstate.Idle
+		})
+		if !slices.Equal(info.Spec.Argv[1:], []string{"--resume", sid}) || info.SessionID != sid {
+			t.Fatalf("attempt %d: %q, session %q", n, info.Spec.Argv, info.SessionID)
+		}
+		if scr, err := s.Screen(id); err != nil || !strings.Contains(scr.Text(), "resumed "+sid) {
+			t.Fatalf("attempt %d's screen (%v):\n%s", n, err, scr.Text())
+		}
+	}
+	// Ended, then restarted: a new run resumes it.
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	nid, err := s.Restart(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info = waitAgent(t, s, nid, agentstate.Idle)
+	if nid == id || !slices.Equal(info.Spec.Argv[1:], []string{"--resume", sid}) || info.SessionID != sid {
+		t.Fatalf("the restarted run %s: %q, session %q", nid, info.Spec.Argv, info.SessionID)
+	}
+	// While it lives, restarting the ended run again would resume its conversation
+	// twice: refused.
+	if _, err := s.Restart(id); !errors.Is(err, ErrConversationHeld) {
+		t.Errorf("a second restart while the first holds the conversation: %v", err)
+	}
+	s.Cancel(nid)
+	waitEnd(t, s, nid)
 }

@@ -326,7 +326,7 @@ func (r *run) recordLocked() Record {
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
 		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
 		AgentMode: i.AgentMode, AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
-		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy,
+		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy, Conversed: i.Conversed,
 	}
 	rec.Finished, rec.Service = i.Finished, i.Service
 	rec.WaitingFor, rec.DependencyErr, rec.StaleDeps = i.WaitingFor, i.DependencyErr, r.stale

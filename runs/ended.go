@@ -107,7 +107,7 @@ func (s *Supervisor) endedRun(rec Record) *run {
 		Agent: rec.Agent, AgentState: rec.AgentState, AgentStateSince: rec.AgentStateSince, AgentRule: rec.AgentRule,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		Cleanup: rec.Cleanup, SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, RestoredBy: rec.RestoredBy, Service: rec.Service}
-	r.info.Finished, r.info.DependencyErr = rec.Finished, rec.DependencyErr
+	r.info.Finished, r.info.DependencyErr, r.info.Conversed = rec.Finished, rec.DependencyErr, rec.Conversed
 	if rec.PID != 0 { // it started (a spawn error never did); the record keeps no start time
 		r.info.StartedAt = rec.CreatedAt
 	}

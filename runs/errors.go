@@ -52,6 +52,8 @@ var (
 	ErrFinishing = errors.New("a finish of this run is under way")
 	// ErrWorktreeInUse: another live run works in the worktree; it is not touched.
 	ErrWorktreeInUse = errors.New("worktree in use by another run")
+	// ErrConversationHeld: a restart would resume a conversation a live run holds.
+	ErrConversationHeld = errors.New("its conversation is held by a live run")
 )
 
 // TransitionError is returned for an illegal move of the state machine.

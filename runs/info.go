@@ -95,6 +95,11 @@ type Info struct {
 	// record a restore started this one from.
 	SessionID    string `json:"session_id,omitempty"`
 	RestoredFrom string `json:"restored_from,omitempty"`
+	// Conversed: its conversation (SessionID) has had a turn, so the CLI keeps it: a
+	// start of the same command line again (a service's next attempt, a restart of
+	// the ended run) resumes it, where pinning the same id again would be refused
+	// (Claude Code: "Session ID … is already in use").
+	Conversed bool `json:"conversed,omitempty"`
 	// Finished is what finishing the run's worktree did (Supervisor.Finish): nil
 	// until it was finished.
 	Finished *workspace.Finished `json:"finished,omitempty"`

@@ -254,7 +254,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 		StartedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
-		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom}
+		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, Conversed: rec.Conversed}
 	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	if rec.Spec.isService() { // a service goes on with its attempts; its probes start again
 		r.info.Service = rec.Service

@@ -71,6 +71,7 @@ type Record struct {
 	SetupErr     string              `json:"setup_error,omitempty"`
 	SessionID    string              `json:"session_id,omitempty"`
 	RestoredFrom string              `json:"restored_from,omitempty"`
+	Conversed    bool                `json:"conversed,omitempty"`
 	// RestoredBy is the run a restore started from this record: a record is restored
 	// once.
 	RestoredBy string `json:"restored_by,omitempty"`

@@ -431,7 +431,7 @@ func (s *Supervisor) markRestored(from, by string) {
 // learnSession takes the conversation id the agent reported (how: from where) as the
 // run's: its latest word, as a CLI that starts a new conversation in the same run
 // (/clear) says.
-func (r *run) learnSession(id, how string) {
+func (r *run) learnSession(id, how string, kept bool) {
 	if id == "" {
 		return
 	}
@@ -440,7 +440,7 @@ func (r *run) learnSession(id, how string) {
 	if r.info.SessionID == id || r.info.State != Running {
 		return
 	}
-	r.changeLocked(EventSession, id+" ("+how+")", func(i *Info) { i.SessionID = id })
+	r.changeLocked(EventSession, id+" ("+how+")", func(i *Info) { i.SessionID, i.Conversed = id, kept })
 	r.persistLocked()
 }
 
@@ -479,7 +479,7 @@ func (r *run) learnSessionFile(a *agentRun) {
 		}
 	}
 	id := sess.FileID(env, spec.dir(env), since, func(id string) bool { return held[id] }, r.sessionFileOwner)
-	r.learnSession(id, "its session file")
+	r.learnSession(id, "its session file", true) // the file is the conversation, kept
 }
 
 // sessionFileOwner says whose a session file is by the processes holding it open

@@ -229,6 +229,9 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
 		i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentMode = tr.State, tr.Since, tr.Rule, tr.Mode
+		if i.SessionID != "" && (tr.State == agentstate.Working || tr.State == agentstate.Waiting) {
+			i.Conversed = true // a turn began: the CLI has written the conversation
+		}
 	})
 	r.diff.poke(true) // a turn ended or began: its files may have changed
 	r.persistLocked()
@@ -285,7 +288,7 @@ func (s *Supervisor) Hook(id string, rep agentstate.HookReport) error {
 	// plant a conversation the run does not hold (a restore would resume it).
 	if id := a.det.Agent().Session.HookID(rep.IDs); id != "" && r.secret != "" &&
 		subtle.ConstantTimeCompare([]byte(rep.Secret), []byte(r.secret)) == 1 {
-		r.learnSession(id, "its hook "+rep.Event)
+		r.learnSession(id, "its hook "+rep.Event, false) // a new conversation: kept from its first turn
 	}
 	a.evalMu.Lock()
 	tr, changed := a.det.Hook(rep.State, rep.Event, s.clock.Now())

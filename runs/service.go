@@ -274,8 +274,11 @@ func (r *run) restartLocked() bool {
 func (r *run) nextLocked(now time.Time) (time.Duration, string, bool) {
 	i := r.info
 	switch {
-	case r.sup.detached.Load() || i.Reason == SupervisorShutdown:
-		return 0, "", false // the server is going away: never a restart of its own
+	case r.sup.detached.Load() || i.Reason == SupervisorShutdown || r.sup.shuttingDown.Load():
+		// The server is going away: never a restart of its own. An attempt that ended
+		// by itself while the shutdown was under way (it passed the run as it was
+		// ending) is the run's end.
+		return 0, "", false
 	case !i.Cleanup.VerifiedEmpty:
 		return 0, fmt.Sprintf("attempt %d was not verified empty: no attempt starts beside what is left", i.Service.attempt()), false
 	case r.restartNow || i.Reason == ManualRestart:
@@ -376,7 +379,12 @@ func (r *run) relaunch() {
 	closed := r.sup.closed
 	r.sup.mu.Unlock()
 	r.mu.Lock()
-	if r.info.State != Restarting || closed || r.sup.detached.Load() {
+	if r.info.State != Restarting || r.sup.detached.Load() {
+		r.mu.Unlock()
+		return
+	}
+	if closed { // shutting down: no attempt follows, and the run ends here
+		r.stopRestartingLocked(SupervisorShutdown)
 		r.mu.Unlock()
 		return
 	}
@@ -384,6 +392,7 @@ func (r *run) relaunch() {
 	r.ctx, r.cancel = context.WithCancelCause(context.Background())
 	r.once = new(sync.Once)
 	r.cmd, r.proc, r.exitSeen, r.ending, r.escapees = nil, nil, false, false, nil
+	r.resumeLocked()
 	r.moveLocked(Starting, func(i *Info) {
 		i.Reason, i.ExitCode, i.Signal, i.SpawnErr, i.SetupErr = ReasonNone, nil, 0, "", ""
 		i.PID, i.Fingerprint, i.StartedAt, i.EndedAt = 0, reaper.Fingerprint{}, time.Time{}, time.Time{}
@@ -449,8 +458,16 @@ func (s *Supervisor) Restart(id string) (string, error) {
 		r.mu.Unlock()
 		return id, nil
 	case r.info.State == Exited:
-		spec := r.spec
+		spec, sid, conversed := r.spec, r.info.SessionID, r.info.Conversed
 		r.mu.Unlock()
+		if argv, ok := s.resumeArgv(spec, sid, conversed); ok {
+			// Its conversation goes on in the new run, unless a live run holds it
+			// (one restored meanwhile): two CLIs writing one conversation mix it up.
+			if by := s.heldSessions(nil)[sid]; by != "" {
+				return "", fmt.Errorf("restart %s: %w (%s holds %s): end that run first", id, ErrConversationHeld, by, sid)
+			}
+			spec.Argv = argv
+		}
 		return s.spawn(spec, restoring{})
 	case r.info.State == Restarting:
 		r.refillLocked()

@@ -468,3 +468,39 @@ func TestExecProbeInTheRunsCgroup(t *testing.T) {
 	s.Cancel(id)
 	waitEnd(t, s, id)
 }
+
+// A shutdown during a crash loop (attempts that fail at once, restarted at once) ends
+// every run: an attempt that ends on its own while the shutdown is under way starts no
+// other, whichever step of its loop the shutdown found it at. Once, a run whose
+// attempt was ending as the shutdown passed it went on to restarting after, no
+// attempt ever followed, and the shutdown waited for it until its deadline.
+func TestShutdownDuringACrashLoop(t *testing.T) {
+	for round := range 10 {
+		s, err := New(WithDefaults(testDefaults()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for range 4 {
+			spec := Spec{Argv: []string{"sh", "-c", "exit 1"}}
+			spec.Restart = &RestartSpec{Policy: RestartOnFailure} // at once, no limit
+			id, err := s.Spawn(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		waitSvc(t, s, ids[0], "a few attempts", func(i Info) bool { return i.Service.attempt() >= 3+round%4 })
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		err = s.Shutdown(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		for _, id := range ids {
+			if i, _ := s.Info(id); i.State != Exited {
+				t.Fatalf("round %d: run %s is %s after the shutdown", round, id, i.State)
+			}
+		}
+	}
+}

@@ -174,7 +174,7 @@ func (s *Supervisor) idleRun(rec Record) *run {
 	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: rec.State,
 		Cols: rec.Spec.Cols, Rows: rec.Spec.Rows, CreatedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
-		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, WaitingFor: rec.WaitingFor}
+		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, WaitingFor: rec.WaitingFor, Conversed: rec.Conversed}
 	r.info.Worktree, r.info.Diff, r.info.SetupErr = rec.Worktree, rec.Diff, rec.SetupErr
 	if rec.State == Restarting { // the last attempt's end, as a run between two attempts shows it
 		r.info.Reason, r.info.ExitCode, r.info.Signal, r.info.Cleanup = rec.Reason, rec.ExitCode, rec.Signal, rec.Cleanup
