@@ -26,7 +26,17 @@ import (
 // server's request dump is named by the environment.
 func TestRealRestore(t *testing.T) {
 	for _, name := range []string{"claude", "codex", "gemini"} {
-		t.Run(name, func(t *testing.T) { realRestore(t, name) })
+		t.Run(name, func(t *testing.T) { realRestore(t, name, false) })
+	}
+}
+
+// The real agent CLIs under a restart policy: after a turn the agent is killed (a
+// crash), and its next attempt resumes its conversation (Claude Code refuses its
+// pinned id again: started as it was, every attempt would fail at once), the model's
+// next request carrying the earlier turn.
+func TestRealNextAttemptResumes(t *testing.T) {
+	for _, name := range []string{"claude", "codex", "gemini"} {
+		t.Run(name, func(t *testing.T) { realRestore(t, name, true) })
 	}
 }
 
@@ -35,7 +45,10 @@ const (
 	secondPrompt = "Please say what you found before the reboot."
 )
 
-func realRestore(t *testing.T, name string) {
+// realRestore spawns agent name, does one turn, and ends it: a reboot (the keeper, the
+// server and the run killed, then corral restore) or, with attempt, the agent killed
+// under a restart policy. Either way the conversation must go on.
+func realRestore(t *testing.T, name string, attempt bool) {
 	a, _ := agenttest.Lookup(name)
 	a.Need(t)
 	dump := t.TempDir()
@@ -45,7 +58,11 @@ func realRestore(t *testing.T, name string) {
 	state := strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
 	t.Cleanup(func() { shutdownState(t, env, state) })
 	corralAt := launchCorral(t, launch, env)
-	sp := corralAt(append([]string{"spawn", "--pty", "--agent", name, "--name", name, "--"}, launch.Argv...)...)
+	spawn := []string{"spawn", "--pty", "--agent", name, "--name", name}
+	if attempt {
+		spawn = append(spawn, "--restart", "on-failure", "--backoff", "0")
+	}
+	sp := corralAt(append(append(spawn, "--"), launch.Argv...)...)
 	id := strings.TrimSpace(sp.stdout)
 	if sp.code != 0 {
 		t.Fatalf("spawn: %+v", sp)
@@ -71,8 +88,75 @@ func realRestore(t *testing.T, name string) {
 	pid := infoOfAt(t, corralAt, id).PID
 	t.Logf("%s ran as pid %d with conversation %s", name, pid, sid)
 
-	// The reboot: the keeper, the server and the run's whole session, at once.
 	before := len(dumped(t, dump))
+	var next string
+	if attempt {
+		next = killAttempt(t, corralAt, id, pid, sid)
+	} else {
+		next = reboot(t, corralAt, state, id, keeper, srv, pid, sid)
+	}
+	if r := corralAt("submit", next, secondPrompt); r.code != 0 {
+		t.Fatalf("submit after the conversation resumed: %+v\n%s", r, corralAt("screen", next).stdout)
+	}
+	// The model's next request carries the earlier conversation: the first prompt and
+	// the answer to it, before the new prompt.
+	var body string
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screen of %s:\n%s\nrequests since the end: %q", next, corralAt("screen", next).stdout, dumped(t, dump)[before:])
+		}
+	})
+	eventually.Value(t, 90*time.Second, "a request with the second prompt", func() (string, bool) {
+		for _, f := range dumped(t, dump)[before:] {
+			b, _ := os.ReadFile(f)
+			if strings.Contains(string(b), secondPrompt) {
+				body = string(b)
+				return body, true
+			}
+		}
+		return "", false
+	})
+	if !strings.Contains(body, firstPrompt) || !strings.Contains(body, "corral-ok.txt") {
+		t.Errorf("the resumed request does not carry the earlier conversation:\n%.3000s", body)
+	}
+	corralAt("wait", next, "--until", "idle", "--timeout", "90s")
+	if r := corralAt("shutdown"); r.code != 0 {
+		t.Errorf("shutdown: %+v", r)
+	}
+}
+
+// killAttempt kills the agent (pid, its attempt's root) of run id under a restart
+// policy and returns the run once its next attempt, resuming conversation sid, is
+// idle at its prompt.
+func killAttempt(t *testing.T, corralAt func(...string) result, id string, pid int, sid string) string {
+	t.Helper()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("info of %s after the kill:\n%s\nscreen:\n%s", id, corralAt("info", id).stdout, corralAt("screen", id).stdout)
+		}
+	})
+	testkit.Pin(t, pid).Signal(syscall.SIGKILL)
+	waitGone(t, pid, "the killed agent")
+	eventually.True(t, 60*time.Second, "the next attempt running", func() bool {
+		i := infoOfAt(t, corralAt, id)
+		return i.State == "running" && i.PID != 0 && i.PID != pid
+	})
+	if r := corralAt("wait", id, "--until", "idle", "--timeout", "90s"); r.code != 0 {
+		t.Fatalf("the next attempt never got to its prompt: %+v\n%s", r, corralAt("screen", id).stdout)
+	}
+	i := infoOfAt(t, corralAt, id)
+	if i.SessionID != sid || !slices.Contains(i.Spec.Argv, sid) || slices.Contains(i.Spec.Argv, "--session-id") {
+		t.Fatalf("the next attempt: conversation %q, command %q; want %s resumed", i.SessionID, i.Spec.Argv, sid)
+	}
+	t.Logf("attempt 2: %q", i.Spec.Argv)
+	return id
+}
+
+// reboot kills the keeper, the server and run id's whole session at once, runs corral
+// restore, and returns the restored run once it is idle at its prompt.
+func reboot(t *testing.T, corralAt func(...string) result, state, id string, keeper, srv, pid int, sid string) string {
+	t.Helper()
+	name := infoOfAt(t, corralAt, id).Name
 	// Every process of the run goes with it: its tree, and what left its session (codex's
 	// app-server daemon) but not its cgroup.
 	procs := []int{keeper, srv, pid}
@@ -120,34 +204,7 @@ func realRestore(t *testing.T, name string) {
 		t.Fatalf("the resumed %s never got to its prompt: %+v\n%s", name, r, corralAt("screen", next).stdout)
 	}
 	t.Logf("corral restore took %v; the resumed %s was idle at its prompt %v after it began", took, name, time.Since(began))
-	if r := corralAt("submit", next, secondPrompt); r.code != 0 {
-		t.Fatalf("submit after restore: %+v\n%s", r, corralAt("screen", next).stdout)
-	}
-	// The model's next request carries the earlier conversation: the first prompt and
-	// the answer to it, before the new prompt.
-	var body string
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("screen of %s:\n%s\nrequests since the reboot: %q", next, corralAt("screen", next).stdout, dumped(t, dump)[before:])
-		}
-	})
-	eventually.Value(t, 90*time.Second, "a request with the second prompt", func() (string, bool) {
-		for _, f := range dumped(t, dump)[before:] {
-			b, _ := os.ReadFile(f)
-			if strings.Contains(string(b), secondPrompt) {
-				body = string(b)
-				return body, true
-			}
-		}
-		return "", false
-	})
-	if !strings.Contains(body, firstPrompt) || !strings.Contains(body, "corral-ok.txt") {
-		t.Errorf("the resumed request does not carry the earlier conversation:\n%.3000s", body)
-	}
-	corralAt("wait", next, "--until", "idle", "--timeout", "90s")
-	if r := corralAt("shutdown"); r.code != 0 {
-		t.Errorf("shutdown: %+v", r)
-	}
+	return next
 }
 
 // dumped are the scripted server's saved requests, in arrival order.

@@ -123,12 +123,15 @@ func toyLines(log string) []string {
 
 // runJSON is corral info's JSON of one run.
 type runJSON struct {
-	ID           string              `json:"id"`
-	Name         string              `json:"name"`
-	State        string              `json:"state"`
-	Reason       string              `json:"reason"`
-	PID          int                 `json:"pid"`
-	SessionID    string              `json:"session_id"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	State     string `json:"state"`
+	Reason    string `json:"reason"`
+	PID       int    `json:"pid"`
+	SessionID string `json:"session_id"`
+	Spec      struct {
+		Argv []string `json:"argv"`
+	} `json:"spec"`
 	RestoredFrom string              `json:"restored_from"`
 	RestoredBy   string              `json:"restored_by"`
 	Cgroup       string              `json:"cgroup"`

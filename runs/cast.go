@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -77,18 +79,23 @@ func openCast(dir *stateDir, name string, cols, rows uint16, title, term string,
 // (DESIGN §18): appended to, its times counted from its header's start (whole seconds,
 // so they are never earlier than they were). No header: no recording.
 func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
-	head, err := dir.read(name, 4<<10)
-	if err != nil {
-		return nil, fmt.Errorf("cast: %w", err)
-	}
-	var h castHeader
-	line, _, _ := bytes.Cut(head, []byte("\n"))
-	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 {
-		return nil, fmt.Errorf("cast: %s: no asciicast v2 header", name)
-	}
 	f, err := dir.open(name, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cast: %w", err)
+	}
+	// Its header is its first line, read from the start of a recording of any size
+	// (the rest is the earlier output, which the next output follows).
+	head := make([]byte, castHeaderMax)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		f.Close()
+		return nil, fmt.Errorf("cast: %w", err)
+	}
+	var h castHeader
+	line, _, _ := bytes.Cut(head[:n], []byte("\n"))
+	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 {
+		f.Close()
+		return nil, fmt.Errorf("cast: %s: no asciicast v2 header", name)
 	}
 	if err := cutToLastLine(f); err != nil {
 		f.Close()
@@ -103,6 +110,10 @@ func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
 	c.timer.Stop()
 	return c, nil
 }
+
+// castHeaderMax bounds a recording's header line, as Corral writes it (a size, a
+// time, a title and the terminal's name).
+const castHeaderMax = 4 << 10
 
 // cutToLastLine drops a last line without its newline: the buffer of a server killed
 // mid-write goes to the file at any byte, and a line appended after a cut one would make

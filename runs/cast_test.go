@@ -173,3 +173,22 @@ func TestCastOnDiskWhileLive(t *testing.T) {
 		t.Fatalf("the run ended (%s) before the check", info.State)
 	}
 }
+
+// A PTY service's next attempt continues its recording however much the attempts
+// before printed: the header is read from the file's first line (it was read as a
+// whole file of at most 4 KB, and a bigger one made every next attempt a spawn-error).
+func TestCastContinuedByTheNextAttempt(t *testing.T) {
+	s := newSup(t, WithScreens())
+	spec := Spec{Shell: `head -c 6000 /dev/zero | tr '\0' x; echo; echo attempt-done; exit 1`, PTY: true,
+		Restart: &RestartSpec{Policy: RestartOnFailure, MaxRestarts: 1, Window: time.Minute,
+			Backoff: time.Millisecond, BackoffMax: time.Millisecond}}
+	id := spawn(t, s, spec)
+	info := waitEnd(t, s, id)
+	if info.Reason != Exit || info.Service.attempt() != 2 {
+		t.Fatalf("attempt %d ended %s: %s", info.Service.attempt(), info.Reason, info.SpawnErr)
+	}
+	b, err := os.ReadFile(info.Cast)
+	if err != nil || bytes.Count(b, []byte("attempt-done")) != 2 {
+		t.Fatalf("the recording (%v) holds %d attempts' ends", err, bytes.Count(b, []byte("attempt-done")))
+	}
+}

@@ -36,7 +36,9 @@ type run struct {
 	tx     [2]*transcript
 	cast   *castFile // PTY runs with a log dir: the asciicast recording
 	// wt is its worktree (nil: none) and runSetup says its setup steps run before its
-	// program (a worktree made for it now); both set when it is made, never changed.
+	// program (a worktree made for it now, or made for it by a server before this one
+	// and it never started); both set when it is made, runSetup cleared once the
+	// first attempt ran them.
 	wt       *workspace.Worktree
 	runSetup bool
 	diff     *differ // counts a worktree run's changes (worktree_diff.go); nil without one

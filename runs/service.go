@@ -392,6 +392,9 @@ func (r *run) relaunch() {
 	r.ctx, r.cancel = context.WithCancelCause(context.Background())
 	r.once = new(sync.Once)
 	r.cmd, r.proc, r.exitSeen, r.ending, r.escapees = nil, nil, false, false, nil
+	// A worktree's setup steps ran before the first attempt, and succeeded (a failed
+	// one ends the run, setup-error, with no attempt after): the worktree is set up.
+	r.runSetup = false
 	r.resumeLocked()
 	r.moveLocked(Starting, func(i *Info) {
 		i.Reason, i.ExitCode, i.Signal, i.SpawnErr, i.SetupErr = ReasonNone, nil, 0, "", ""

@@ -197,6 +197,10 @@ func (s *Supervisor) idleRun(rec Record) *run {
 		wt := *rec.Worktree
 		r.wt = &wt
 		r.startDiffer(gitEnvOf(rec.Spec))
+		// A waiting run never started: the setup steps of the worktree made for it
+		// are still to run, before its program, as they would have under its server.
+		ws := rec.Spec.Worktree
+		r.runSetup = rec.State == Starting && ws != nil && ws.Use == nil && len(ws.Setup) > 0
 	}
 	s.logPaths(r)
 	r.wd = s.newWatchdog(rec.Spec, r, 0, 0)

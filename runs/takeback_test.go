@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corral/demo/testkit/eventually"
+	"corral/demo/testkit/gittest"
 	"corral/watchdog"
 )
 
@@ -208,4 +209,67 @@ func TestIdleRecordOfAnotherBootClosedLost(t *testing.T) {
 	}
 	srv.Cancel("r0000000000a2")
 	waitEnd(t, srv, "r0000000000a2")
+}
+
+func init() { roles["waitwt"] = roleWaitWorktree }
+
+// roleWaitWorktree is a Corral with a worktree run (in $CORRAL_TEST_REPO, with one
+// setup step) waiting for "db": it prints "run <id>" once the record says so, then
+// waits to be killed.
+func roleWaitWorktree(dir string) error {
+	reg, err := OpenRegistry(dir, shortLeases())
+	if err != nil {
+		return err
+	}
+	s, err := New(WithRegistry(reg), WithDefaults(shortLeases()), WithLogDir(dir+"/logs"))
+	if err != nil {
+		return err
+	}
+	spec := worktreeSpec(os.Getenv("CORRAL_TEST_REPO"), dir+"/worktrees", "echo program-ran", "echo setup-step-ran")
+	spec.Name, spec.DependsOn = "api", []Dependency{{Name: "db", Condition: CondStarted}}
+	id, err := s.Spawn(spec)
+	if err != nil {
+		return err
+	}
+	for {
+		if rec, err := reg.record(id); err == nil && processless(rec) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Printf("run %s\n", id)
+	select {}
+}
+
+// A worktree run taken back while it waited never started: its worktree's setup
+// steps run when it starts under the server that took it, before its program.
+func TestTakeBackRunsTheWorktreeSetup(t *testing.T) {
+	dir := t.TempDir()
+	cmd, stderr := startRole(t, "waitwt", dir)
+	cmd.Env = append(cmd.Env, "CORRAL_TEST_REPO="+gittest.Repo(t))
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() {
+		t.Fatalf("role: %s", stderr)
+	}
+	api := strings.Fields(sc.Text())[1]
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	srv := regSup(t, openReg(t, dir), WithTakeBack())
+	if n := srv.TakeBack(); n != 1 {
+		t.Fatalf("took back %d runs, want 1", n)
+	}
+	waitsFor(t, srv, api, "db")
+	db := spawn(t, srv, named("db", "sleep"))
+	info := waitEnd(t, srv, api)
+	got := string(waitOutput(t, srv, api, "program-ran"))
+	if info.Reason != Exit || !strings.Contains(got, "\nsetup-step-ran\nprogram-ran") {
+		t.Fatalf("%s: %q", info.Reason, got)
+	}
+	srv.Cancel(db)
+	waitEnd(t, srv, db)
 }

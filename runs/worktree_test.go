@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"corral/runs/workspace"
 
@@ -220,4 +221,19 @@ func TestSpawnWorktreeNamesWhoHasTheBranch(t *testing.T) {
 	}
 	s.Cancel(id)
 	waitEnd(t, s, id)
+}
+
+// A worktree's setup steps run once, before a service's first attempt: its later
+// attempts start in the worktree as set up.
+func TestWorktreeSetupOncePerWorktree(t *testing.T) {
+	s := newSup(t)
+	spec := worktreeSpec(gittest.Repo(t), t.TempDir(), "echo attempt-ran; exit 1", "echo setup-step-ran")
+	spec.Restart = &RestartSpec{Policy: RestartOnFailure, MaxRestarts: 2, Window: time.Minute}
+	spec.Restart.Backoff, spec.Restart.BackoffMax = time.Millisecond, time.Millisecond
+	id := spawn(t, s, spec)
+	info := waitEnd(t, s, id)
+	out := string(waitOutput(t, s, id, "attempt-ran"))
+	if info.Service.attempt() != 3 || strings.Count(out, "attempt-ran") != 3 || strings.Count(out, "\nsetup-step-ran\n") != 1 {
+		t.Fatalf("attempts %d, output %q", info.Service.attempt(), out)
+	}
 }
