@@ -152,8 +152,14 @@ func (m Model) onHost(host string) Core {
 // environment, or, for a host on another machine, from nothing of this one's
 // (api.There).
 func spawnArgs(c Core, spec runs.Spec) api.SpawnArgs {
+	var a api.SpawnArgs
 	if h, ok := c.(hostCore); ok && h.remote {
-		return api.There(spec)
+		a = api.There(spec)
+	} else {
+		a = api.Here(spec)
 	}
-	return api.Here(spec)
+	// Dependencies are named as on the command line (the form's after field): the
+	// server resolves each to a run it has, and refuses one that names none.
+	a.NamedDeps = len(spec.DependsOn) > 0
+	return a
 }

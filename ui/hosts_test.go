@@ -161,7 +161,7 @@ func TestNewRunAsksForTheHost(t *testing.T) {
 		t.Fatalf("the form does not offer the hosts, alpha first:\n%s", v)
 	}
 	h.typeText("make test")
-	h.key("down", "down", "down", "down", "down", "down", "down", "space")
+	h.key("down", "down", "down", "down", "down", "down", "down", "down", "space") // the host row
 	if v := h.view(); !strings.Contains(v, " alpha [beta]") {
 		t.Fatalf("space on the host row did not choose beta:\n%s", v)
 	}

@@ -202,3 +202,41 @@ func TestNewRunFormRefusedOpensAgain(t *testing.T) {
 		t.Fatalf("the second try: specs %+v, dialog open %v", h.core.specs, h.m.dlg.Open())
 	}
 }
+
+// The new-run form's after row: the runs the new one waits for, named as corral
+// spawn --depends-on names them; the server resolves each name (the newest run of
+// it), a bad condition is refused inline and a name of no run by the server, the form
+// open again with it.
+func TestNewRunFormAfter(t *testing.T) {
+	h := twoRuns(t)
+	h.key("n")
+	h.typeText("make serve")
+	h.key("down", "down", "down", "down", "down", "down") // the after row
+	h.typeText("claude=whenever")
+	h.key("enter")
+	if v := h.view(); !strings.Contains(v, "after:") || !strings.Contains(v, "whenever") || len(h.core.specs) != 0 {
+		t.Fatalf("a bad condition was not refused inline (specs %d):\n%s", len(h.core.specs), v)
+	}
+	for range len("whenever") {
+		h.key("backspace")
+	}
+	h.typeText("ended, tests")
+	h.key("enter")
+	if len(h.core.specs) != 1 {
+		t.Fatalf("spawned %d specs:\n%s", len(h.core.specs), h.view())
+	}
+	got := h.core.specs[0].DependsOn
+	want := []runs.Dependency{{Name: "claude", Condition: runs.CondEnded}, {Name: "tests", Condition: runs.CondStarted}}
+	if len(got) != 2 || got[0].Name != want[0].Name || got[0].Condition != want[0].Condition ||
+		got[1].Name != want[1].Name || got[1].Condition != want[1].Condition {
+		t.Fatalf("depends on %+v, want %+v", got, want)
+	}
+	h.key("n")
+	h.typeText("make serve")
+	h.key("down", "down", "down", "down", "down", "down")
+	h.typeText("nosuch=ready")
+	h.key("enter")
+	if v := h.view(); len(h.core.specs) != 1 || !h.m.dlg.Open() || !strings.Contains(v, "nosuch") {
+		t.Fatalf("a dependency on no run: specs %d, dialog open %v:\n%s", len(h.core.specs), h.m.dlg.Open(), v)
+	}
+}

@@ -21,12 +21,12 @@ import (
 type Form struct {
 	c          *common.Common
 	keys       *KeyMap
-	fields     [4]lineinput.Model // command, timeout, no-output timeout, branch
+	fields     [5]lineinput.Model // command, timeout, no-output timeout, branch, after
 	kind       formKind
 	failEscape bool // escape policy fail (an escapee ends the run); own, the default, otherwise
 	worktree   bool // a git worktree of its own, on the branch field's branch
 	// focus: 0 command, 1 kind, 2 timeout, 3 no-output, 4 worktree, 5 branch,
-	// 6 escapes, 7 host
+	// 6 after (the runs it waits for), 7 escapes, 8 host
 	focus int
 	hosts []string // the hosts to start it on (none over one host)
 	host  int      // the chosen one
@@ -36,15 +36,17 @@ type Form struct {
 	spec  runs.Spec
 }
 
-const formRows = 7
+const formRows = 8
 
 // escapeRow is the form row of the escape policy toggle; worktreeRow the worktree
-// toggle's and branchRow its branch's; hostRow the host's, shown over several hosts.
+// toggle's and branchRow its branch's; afterRow the dependencies'; hostRow the
+// host's, shown over several hosts.
 const (
 	worktreeRow = 4
 	branchRow   = 5
-	escapeRow   = 6
-	hostRow     = 7
+	afterRow    = 6
+	escapeRow   = 7
+	hostRow     = 8
 )
 
 // rows is how many rows the form has.
@@ -164,6 +166,8 @@ func (f *Form) input() *lineinput.Model {
 		return &f.fields[2]
 	case branchRow:
 		return &f.fields[3]
+	case afterRow:
+		return &f.fields[4]
 	}
 	return nil
 }
@@ -201,7 +205,27 @@ func (f Form) build() (runs.Spec, error) {
 	case branch != "":
 		return runs.Spec{}, errors.New("a branch is for a worktree: turn worktree on, or empty the branch")
 	}
+	deps, err := parseAfter(f.fields[4].Value())
+	if err != nil {
+		return runs.Spec{}, fmt.Errorf("after: %w", err)
+	}
+	spec.DependsOn = deps
 	return spec, nil
+}
+
+// parseAfter reads the after field: the runs the new one waits for, as corral spawn
+// --depends-on names them (NAME=CONDITION, NAME alone: started), separated by commas
+// or spaces.
+func parseAfter(s string) ([]runs.Dependency, error) {
+	var deps []runs.Dependency
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		d, err := runs.ParseDependency(w)
+		if err != nil {
+			return nil, err
+		}
+		deps = append(deps, d)
+	}
+	return deps, nil
 }
 
 // parseTimeout reads "", "90" (seconds), "5m", "1h30m"; "off" disables a no-output
@@ -259,6 +283,7 @@ func (f Form) Lines() []string {
 		f.row(3, "no-output", f.fieldText(2, iw)+st.Muted.Render(f.hint(2, "  empty: derived; off"))),
 		f.row(worktreeRow, "worktree", worktree+st.Muted.Render("  (space) a git branch and worktree of its own")),
 		f.row(branchRow, "branch", f.fieldText(3, iw)+st.Muted.Render(f.hint(3, "  empty: corral/NAME"))),
+		f.row(afterRow, "after", f.fieldText(4, iw)+st.Muted.Render(f.hint(4, "  e.g. db=ready, migrate=succeeded"))),
 		f.row(escapeRow, "escapes", escapes+st.Muted.Render("  (space) fail ends the run")),
 	}
 	if len(f.hosts) > 1 {
