@@ -17,6 +17,13 @@ type Escapee struct {
 	Argv []string `json:"argv,omitempty"`
 }
 
+// alive reports whether the escapee's process lives still (not a zombie): the same
+// pid with the same start time.
+func (e Escapee) alive() bool {
+	p, err := reaper.ReadProc(e.PID)
+	return err == nil && p.StartTime == e.StartTime && p.State != 'Z' && p.State != 'X'
+}
+
 // fingerprints returns the identities of escapees, for reaper.Target.Extra.
 func fingerprints(es []Escapee) []reaper.Fingerprint {
 	out := make([]reaper.Fingerprint, 0, len(es))
@@ -34,9 +41,17 @@ func (rec Record) escapeeFingerprints() []reaper.Fingerprint { return fingerprin
 // (policy own, the default, and its alias warn: issue 14.1, codex forks a managed
 // daemon at start): persisted in its record, shown in its tree, ended with it, reaped
 // by a reconcile if its owner dies. Under policy fail the run ends ownership-escape.
+//
+// Those that ended are dropped as new ones are noted: the record keeps the run's
+// live escapees, not every process that ever left the session (a tool that starts
+// each command in a session of its own would otherwise grow the record by one each,
+// its whole command line too, for hours, past what a record may be).
 func (r *run) noteEscapees(procs []reaper.Proc) {
 	var fresh []Escapee
 	r.mu.Lock()
+	if len(procs) > 0 {
+		r.escapees = slices.DeleteFunc(r.escapees, func(e Escapee) bool { return !e.alive() })
+	}
 	for _, p := range procs {
 		fp, err := reaper.Identify(p.PID)
 		if err != nil || fp.StartTime != p.StartTime {
@@ -46,7 +61,7 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 			continue
 		}
 		argv, _ := reaper.ReadCmdline(p.PID)
-		e := Escapee{Fingerprint: fp, Argv: argv}
+		e := Escapee{Fingerprint: fp, Argv: capArgv(argv)}
 		r.escapees = append(r.escapees, e)
 		fresh = append(fresh, e)
 	}

@@ -1,0 +1,78 @@
+package runs
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"corral/reaper"
+)
+
+// A run keeps its live escapees, not every process that ever left its session: those
+// that ended are dropped as new ones are noted, and a command line is kept cut as a
+// cleanup's is. The ones kept are still the run's (they carry its secret, as what
+// leaves a run's session does): its end ends them.
+func TestEscapeesThatEndedAreDropped(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(false, "sleep"))
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []*exec.Cmd
+	start := func(args ...string) reaper.Proc {
+		t.Helper()
+		c := exec.Command(args[0], args[1:]...)
+		c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret) // what a process of the run carries,
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}     // in a session it left for
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		started = append(started, c)
+		p, err := reaper.ReadProc(c.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	defer func() {
+		for _, c := range started {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	a, b := start("sleep", "100"), start("sh", "-c", "sleep 100; :", strings.Repeat("x", 1000))
+	r.noteEscapees([]reaper.Proc{a, b})
+	started[0].Process.Kill()
+	started[0].Wait()
+	c := start("sleep", "100")
+	r.noteEscapees([]reaper.Proc{c})
+	r.mu.Lock()
+	kept := slices.Clone(r.escapees)
+	r.mu.Unlock()
+	pids := []int{}
+	for _, e := range kept {
+		pids = append(pids, e.PID)
+		if n := len(strings.Join(e.Argv, "")); n > endedArgv+len("…") {
+			t.Errorf("escapee %d's command line kept whole: %d bytes", e.PID, n)
+		}
+	}
+	if !slices.Equal(pids, []int{b.PID, c.PID}) {
+		t.Fatalf("escapees %v, want the live %d and %d (not the ended %d)", pids, b.PID, c.PID, a.PID)
+	}
+	if i, _ := s.Info(id); i.Escapees != 2 {
+		t.Errorf("info says %d escapees, want 2", i.Escapees)
+	}
+	s.Cancel(id)
+	if info := waitEnd(t, s, id); !info.Cleanup.VerifiedEmpty {
+		t.Fatalf("cleanup %+v", info.Cleanup)
+	}
+	for _, c := range started[1:] {
+		c.Wait()
+		if c.ProcessState == nil || c.ProcessState.Success() {
+			t.Errorf("escapee %d was not ended with its run", c.Process.Pid)
+		}
+	}
+}
