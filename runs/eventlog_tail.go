@@ -35,29 +35,17 @@ const (
 // its msg with its other fields, "key=value" each, in Detail. A missing log is no
 // events; a line that does not parse (one cut by a crash) is skipped.
 func RecentEvents(dir string, before time.Time) ([]Event, error) {
-	f, err := os.Open(filepath.Join(dir, EventLogName))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	buf, whole, err := tailLines(filepath.Join(dir, EventLogName), RecentBytes)
 	if err != nil {
-		return nil, fmt.Errorf("events: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	end, err := f.Seek(0, io.SeekEnd)
-	if err != nil {
-		return nil, fmt.Errorf("events: %w", err)
-	}
-	from := max(end-RecentBytes, 0)
-	buf := make([]byte, end-from)
-	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("events: %w", err)
-	}
-	if from > 0 { // the first line is cut: it starts before what was read
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			buf = buf[i+1:]
-		} else {
-			buf = nil
+	if n := RecentBytes - len(buf); whole && n > 0 {
+		// A log rotated lately holds little: the rest is the end of the one before.
+		older, _, err := tailLines(filepath.Join(dir, EventLogName+".1"), int64(n))
+		if err != nil {
+			return nil, err
 		}
+		buf = append(older, buf...)
 	}
 	var out []Event
 	for line := range bytes.Lines(buf) {
@@ -70,6 +58,35 @@ func RecentEvents(dir string, before time.Time) ([]Event, error) {
 		out = out[len(out)-RecentLines:]
 	}
 	return out, nil
+}
+
+// tailLines is the whole lines in the last n bytes of the file at path (none when
+// there is no such file), and whether that is the whole file.
+func tailLines(path string, n int64) (_ []byte, whole bool, _ error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("events: %w", err)
+	}
+	defer f.Close()
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, false, fmt.Errorf("events: %w", err)
+	}
+	from := max(end-n, 0)
+	buf := make([]byte, end-from)
+	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, fmt.Errorf("events: %w", err)
+	}
+	if from == 0 {
+		return buf, true, nil
+	}
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 { // the first line is cut: it starts before
+		return buf[i+1:], false, nil
+	}
+	return nil, false, nil
 }
 
 // logged is the part of an event line that eventLog and logEvent write for a run.
