@@ -161,8 +161,12 @@ func (l *outputLog) tail(n int) []byte {
 	return out.Bytes()
 }
 
-// transcript is a capped file of everything a stream printed. When the cap is reached
-// it writes one closing line and stops, so a runaway run cannot fill the disk.
+// transcript is a file of what a stream printed, bounded: when it holds limit bytes
+// it becomes NAME.1 (the one before that goes) and a new NAME is begun, so a runaway
+// run cannot fill the disk (two files of limit bytes at most), and what a run printed
+// last is always there. That end is what a server that takes a run over rebuilds its
+// screen and terminal modes from; a transcript that stopped at its cap gave it the
+// screen of hours before.
 //
 // Writes are buffered only within a burst. One write(2) per read was a tenth of the
 // reader's CPU in a 100 MB flood and a fifth of the UI's in ten streaming runs (issue
@@ -175,6 +179,8 @@ func (l *outputLog) tail(n int) []byte {
 // a kill loses at most a burst's last window.
 type transcript struct {
 	mu      sync.Mutex
+	dir     *stateDir
+	name    string
 	f       *os.File
 	buf     []byte
 	timer   *time.Timer // flushes buf when the window it was held in ends
@@ -182,7 +188,7 @@ type transcript struct {
 	window  time.Time // when the current window began
 	writes  int       // written through in it
 	left    int64
-	capped  bool
+	closed  bool
 	limit   int64
 	failure error
 }
@@ -194,20 +200,22 @@ const (
 )
 
 // openTranscript creates the transcript; with resume it continues the one a previous
-// server wrote (a run it took over, DESIGN §18), within the same cap.
+// server wrote (a run it took over, or a service's earlier attempts), within the same
+// bound.
 func openTranscript(dir *stateDir, name string, limit int64, resume bool) (*transcript, error) {
 	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
 	if resume {
 		flag = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	} else {
+		dir.remove(name + rotatedSuffix) // a run id is new: nothing of another's
 	}
 	f, err := dir.open(name, flag, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	t := &transcript{f: f, left: limit, limit: limit}
+	t := &transcript{dir: dir, name: name, f: f, left: limit, limit: limit}
 	if st, err := f.Stat(); resume && err == nil {
 		t.left = limit - st.Size()
-		t.capped = t.left <= 0 // its closing line is written already
 	}
 	t.timer = time.AfterFunc(time.Hour, t.flushLater)
 	t.timer.Stop()
@@ -221,12 +229,14 @@ func (t *transcript) write(p []byte) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.capped || t.failure != nil {
-		return
+	for t.failure == nil && !t.closed && int64(len(p)) > t.left { // what fits, then the next file
+		n := max(t.left, 0)
+		t.buf = append(t.buf, p[:n]...)
+		p = p[n:]
+		t.rotateLocked()
 	}
-	if int64(len(p)) > t.left {
-		p = p[:t.left]
-		t.capped = true
+	if t.closed || t.failure != nil {
+		return
 	}
 	t.left -= int64(len(p))
 	if len(t.buf)+len(p) > transcriptBuf {
@@ -238,9 +248,6 @@ func (t *transcript) write(p []byte) {
 		t.window, t.writes = now, 0
 	}
 	switch {
-	case t.capped:
-		t.buf = fmt.Appendf(t.buf, "\n[corral: transcript capped at %d bytes]\n", t.limit)
-		t.flushLocked()
 	case len(t.buf) >= transcriptBuf:
 		t.flushLocked()
 	case t.writes < transcriptBurst:
@@ -272,6 +279,30 @@ func (t *transcript) flushLocked() {
 	t.buf = t.buf[:0]
 }
 
+// rotateLocked writes what is buffered, moves the full file aside as NAME.1 and
+// begins NAME again. A file that cannot be begun stops the transcript (failure), as a
+// failed write does.
+func (t *transcript) rotateLocked() {
+	t.flushLocked()
+	if t.failure != nil {
+		return
+	}
+	t.f.Close()
+	if err := t.dir.rename(t.name, t.dir, t.name+rotatedSuffix); err != nil {
+		t.failure = err
+		return
+	}
+	f, err := t.dir.open(t.name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.failure = err
+		return
+	}
+	t.f, t.left = f, t.limit
+}
+
+// rotatedSuffix names the transcript before the current one.
+const rotatedSuffix = ".1"
+
 func (t *transcript) close() error {
 	if t == nil {
 		return nil
@@ -280,6 +311,6 @@ func (t *transcript) close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.flushLocked()
-	t.capped = true // nothing more, even from a late timer
+	t.closed = true // nothing more, even from a late timer
 	return t.f.Close()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,8 @@ import (
 )
 
 // 50 MB through a run: the child is never blocked (it finishes), the in-memory log
-// stays at its cap with a truncation marker, and the transcript stops at its cap.
+// stays at its cap with a truncation marker, and the transcript keeps its last bytes
+// in two files of its cap at most.
 func TestFloodCapsHold(t *testing.T) {
 	kinds(t, func(t *testing.T, pty bool) {
 		d := testDefaults()
@@ -43,12 +45,23 @@ func TestFloodCapsHold(t *testing.T) {
 		if !bytes.HasPrefix(out.Bytes(), []byte("[corral: ")) {
 			t.Error("truncated log has no marker")
 		}
-		st, err := os.Stat(info.Transcript)
+		// The transcript keeps what came last: the current file and the full one
+		// before it, each at most the cap; the two end as the log does.
+		cur, err := os.ReadFile(info.Transcript)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Size() < d.TranscriptCap || st.Size() > d.TranscriptCap+100 {
-			t.Errorf("transcript %d bytes, want the cap %d plus a closing line", st.Size(), d.TranscriptCap)
+		old, err := os.ReadFile(info.Transcript + ".1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(cur)) > d.TranscriptCap || int64(len(old)) != d.TranscriptCap {
+			t.Errorf("transcripts of %d and %d bytes, want at most the cap %d and the cap", len(cur), len(old), d.TranscriptCap)
+		}
+		tail := append(old, cur...)
+		logged := out.Bytes()
+		if end := logged[len(logged)-4096:]; !bytes.HasSuffix(tail, end) {
+			t.Errorf("the transcripts end %q, the log %q", tail[len(tail)-64:], end[len(end)-64:])
 		}
 	})
 }
@@ -400,4 +413,42 @@ func TestTranscriptHoldsOnlyABurstsTail(t *testing.T) {
 		got := file()
 		return got, got == want
 	})
+}
+
+// A full transcript is moved aside and a new one begun, and what a server that takes
+// a run over rebuilds its screen from — the end of what it printed — reads across the
+// two.
+func TestTranscriptRotates(t *testing.T) {
+	dir, err := openLogDir(filepath.Join(t.TempDir(), "logs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.close()
+	tr, err := openTranscript(dir, "r1.log", 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"0123456", "789abcdefghij", "klmno"} {
+		tr.write([]byte(p))
+	}
+	tr.close()
+	read := func(name string) string {
+		b, _ := os.ReadFile(filepath.Join(dir.path, name))
+		return string(b)
+	}
+	if cur, old := read("r1.log"), read("r1.log.1"); old != "abcdefghij" || cur != "klmno" {
+		t.Fatalf("r1.log.1 %q, r1.log %q", old, cur)
+	}
+	if got := string(readEnd(dir, "r1.log", 8)); got != "hijklmno" {
+		t.Errorf("the last 8 bytes: %q", got)
+	}
+	again, err := openTranscript(dir, "r1.log", 10, true) // a server after: within the same bound
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.write([]byte("pqrstuv"))
+	again.close()
+	if cur, old := read("r1.log"), read("r1.log.1"); old != "klmnopqrst" || cur != "uv" {
+		t.Fatalf("continued: r1.log.1 %q, r1.log %q", old, cur)
+	}
 }

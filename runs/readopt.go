@@ -400,8 +400,20 @@ func (r *run) replayTail(logBytes, screenBytes int64) {
 	}
 }
 
-// readEnd reads up to the last n bytes of a file in dir ("" when it cannot).
+// readEnd reads up to the last n bytes of a transcript in dir ("" when it cannot):
+// from the one before it (NAME.1) too when the current one, begun lately, holds less.
 func readEnd(dir *stateDir, name string, n int64) []byte {
+	b := readFileEnd(dir, name, n)
+	if short := n - int64(len(b)); short > 0 {
+		if older := readFileEnd(dir, name+rotatedSuffix, short); len(older) > 0 {
+			b = append(older, b...)
+		}
+	}
+	return b
+}
+
+// readFileEnd reads up to the last n bytes of one file in dir.
+func readFileEnd(dir *stateDir, name string, n int64) []byte {
 	f, err := dir.open(name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil

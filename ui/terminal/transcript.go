@@ -247,9 +247,23 @@ func HistoryOutput(o runs.Output) []HistLine {
 	return c.finish()
 }
 
-// ReadTail reads the last max bytes of a file, starting after the first newline when
-// it had to cut (the cut line would read wrong).
+// ReadTail reads the last max bytes of a transcript, starting after the first
+// newline when it had to cut (the cut line would read wrong): from the one before it
+// (PATH.1, as a full transcript is moved aside) too when the current one holds less.
 func ReadTail(path string, limit int64) ([]byte, error) {
+	b, err := readFileTail(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	if short := limit - int64(len(b)); short > 0 {
+		if older, err := readFileTail(path+".1", short); err == nil && len(older) > 0 {
+			b = append(older, b...)
+		}
+	}
+	return b, nil
+}
+
+func readFileTail(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

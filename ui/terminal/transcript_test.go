@@ -63,6 +63,18 @@ func TestReadTailCutsAtALine(t *testing.T) {
 	}
 }
 
+// A transcript begun lately (the one before it moved aside as PATH.1) is read with
+// the end of the one before: scroll mode shows what came just before it too.
+func TestReadTailAcrossARotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.log")
+	os.WriteFile(path+".1", []byte("old one\nold two\n"), 0o600)
+	os.WriteFile(path, []byte("new\n"), 0o600)
+	b, err := ReadTail(path, 14)
+	if err != nil || string(b) != "old two\nnew\n" {
+		t.Errorf("%q %v", b, err)
+	}
+}
+
 // The pager gets LESS=R unless the user set LESS: a PAGER=less shows colours.
 func TestPagerEnv(t *testing.T) {
 	if got := pagerEnv([]string{"PATH=/bin"}); !slices.Contains(got, "LESS=R") {
