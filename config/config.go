@@ -53,6 +53,9 @@ type Defaults struct {
 
 	// Registry.
 	FinishedTTL    time.Duration // finished runs stay listed this long
+	// LogTTL: a run's transcripts and recording stay in the logs dir this long after
+	// its record went (0 keeps them for ever).
+	LogTTL time.Duration
 	LeaseHeartbeat time.Duration // how often an instance renews its runs' leases
 	LeaseExpiry    time.Duration // a lease not renewed for this long has expired
 	EscapeScan     time.Duration // how often runs are checked for escaped processes
@@ -107,6 +110,7 @@ func Default() Defaults {
 		EchoWindow:     100 * time.Millisecond,
 
 		FinishedTTL:    30 * time.Minute,
+		LogTTL:         14 * 24 * time.Hour,
 		LeaseHeartbeat: 2 * time.Second,
 		LeaseExpiry:    10 * time.Second,
 		EscapeScan:     500 * time.Millisecond,

@@ -93,6 +93,7 @@ func (w *tomlWriter) defaults(d Defaults) {
 	w.kv(keyTranscriptCap, strconv.FormatInt(d.TranscriptCap, 10))
 	w.kv(keyScrollback, strconv.Itoa(d.ScrollbackLines))
 	w.kv(keyTTL, tomlDuration(d.FinishedTTL))
+	w.kv(keyLogTTL, tomlDuration(d.LogTTL))
 	w.kv(keyReconcile, tomlString(d.ReconcilePolicy))
 	w.kv(keyEscape, tomlString(d.EscapePolicy))
 	if d.CgroupRoot != "" {

@@ -105,6 +105,7 @@ type FileDefaults struct {
 	TranscriptCap   int64
 	ScrollbackLines int
 	FinishedTTL     time.Duration
+	LogTTL          time.Duration // 0 keeps logs for ever
 	ReconcilePolicy string // ReconcileTerminate or ReconcileAdopt
 	EscapePolicy    string // EscapeOwn, EscapeFail or EscapeWarn
 	StateDir        string // relative paths are resolved against the file's directory
@@ -248,6 +249,9 @@ func (f *File) Apply(d Defaults) Defaults {
 	}
 	if set(keyTTL) {
 		d.FinishedTTL = fd.FinishedTTL
+	}
+	if set(keyLogTTL) {
+		d.LogTTL = fd.LogTTL
 	}
 	if set(keyReconcile) {
 		d.ReconcilePolicy = fd.ReconcilePolicy

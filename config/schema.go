@@ -17,6 +17,7 @@ const (
 	keyTranscriptCap = "transcript_cap"
 	keyScrollback    = "scrollback_lines"
 	keyTTL           = "finished_ttl"
+	keyLogTTL        = "log_ttl"
 	keyReconcile     = "reconcile_policy"
 	keyEscape        = "escape_policy"
 	keyStateDir      = "state_dir"
@@ -66,6 +67,10 @@ var defaultsKeys = map[string]defaultsSetter{
 	},
 	keyTTL: func(_ *decoder, fd *FileDefaults, v value) (err error) {
 		fd.FinishedTTL, err = asDuration(v)
+		return err
+	},
+	keyLogTTL: func(_ *decoder, fd *FileDefaults, v value) (err error) {
+		fd.LogTTL, err = asDuration(v)
 		return err
 	},
 	keyReconcile: func(_ *decoder, fd *FileDefaults, v value) (err error) {

@@ -73,12 +73,13 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		return nil, ErrNoRegistry
 	}
 	var decisions []Decision
-	var stolen []Record
+	var stolen, all []Record
 	err := s.reg.transact(func(t tx) error {
 		recs, err := t.records()
 		if err != nil {
 			return err
 		}
+		all = recs
 		view := newProcView(s.reg.identity)
 		for _, rec := range recs {
 			if rec.State == Exited {
@@ -118,6 +119,7 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 		s.reg.emit("reconcile", "run_id", d.ID, "name", d.Name, "decision", d.Decision,
 			"pid", d.PID, "reason", d.Reason, "detail", d.Detail)
 	}
+	s.sweepLogs(all) // after the expired records went: their runs' logs age from now on
 	return decisions, nil
 }
 

@@ -21,7 +21,8 @@ type later struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	timer  *time.Timer
-	at     time.Time // when timer fires
+	at     time.Time   // when timer fires
+	daily  *time.Timer // the pass of a Corral that runs for days (logSweepEvery)
 	report func([]Decision, error)
 	// listeners are told every pass too while they listen (ReconcileAndWait), beside
 	// report: a restore in a server waits for its passes without taking the server's
@@ -42,6 +43,18 @@ func (s *Supervisor) ReconcileInBackground(report func([]Decision, error)) {
 	l := &s.later
 	l.mu.Lock()
 	l.report = report
+	if l.daily == nil && !l.closed {
+		var again func()
+		again = func() {
+			s.reconcileLater()
+			l.mu.Lock()
+			if !l.closed {
+				l.daily = time.AfterFunc(logSweepEvery, again)
+			}
+			l.mu.Unlock()
+		}
+		l.daily = time.AfterFunc(logSweepEvery, again)
+	}
 	l.mu.Unlock()
 	s.reconcileLater()
 }
@@ -137,6 +150,9 @@ func (s *Supervisor) stopLater() {
 	if l.timer != nil {
 		l.timer.Stop()
 		l.timer = nil
+	}
+	if l.daily != nil {
+		l.daily.Stop()
 	}
 	if l.cancel != nil {
 		l.cancel()
