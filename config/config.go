@@ -52,10 +52,10 @@ type Defaults struct {
 	NoOutputTimeout time.Duration // 0 derives it from the overall timeout as above; < 0 is off
 
 	// Registry.
-	FinishedTTL    time.Duration // finished runs stay listed this long
+	FinishedTTL time.Duration // finished runs stay listed this long
 	// LogTTL: a run's transcripts and recording stay in the logs dir this long after
 	// its record went (0 keeps them for ever).
-	LogTTL time.Duration
+	LogTTL         time.Duration
 	LeaseHeartbeat time.Duration // how often an instance renews its runs' leases
 	LeaseExpiry    time.Duration // a lease not renewed for this long has expired
 	EscapeScan     time.Duration // how often runs are checked for escaped processes

@@ -106,10 +106,10 @@ type FileDefaults struct {
 	ScrollbackLines int
 	FinishedTTL     time.Duration
 	LogTTL          time.Duration // 0 keeps logs for ever
-	ReconcilePolicy string // ReconcileTerminate or ReconcileAdopt
-	EscapePolicy    string // EscapeOwn, EscapeFail or EscapeWarn
-	StateDir        string // relative paths are resolved against the file's directory
-	CgroupRoot      string // a cgroup2 directory, or "off"
+	ReconcilePolicy string        // ReconcileTerminate or ReconcileAdopt
+	EscapePolicy    string        // EscapeOwn, EscapeFail or EscapeWarn
+	StateDir        string        // relative paths are resolved against the file's directory
+	CgroupRoot      string        // a cgroup2 directory, or "off"
 	Set             map[string]bool
 }
 
