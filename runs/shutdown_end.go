@@ -1,0 +1,63 @@
+package runs
+
+import (
+	"context"
+
+	"corral/reaper"
+)
+
+// shutEnd is what a shutdown's one escalation of every run did to one run: its
+// report, and the context of its grace (cut by a second stop of the run, or Hurry).
+type shutEnd struct {
+	rep   reaper.Report
+	hurry context.Context
+	cut   context.CancelFunc
+}
+
+// endAll ends the runs a shutdown stopped, all at once, once their finalizers are
+// ready for it and the shutdown's look for escapees was taken: every run's cgroup gets
+// its stop signal before any grace is waited for, and one wait watches them all
+// (reaper.TerminateMany). Each finalizer then goes on from that cleanup as from its
+// own. A run the look did not reach (it failed) is left to its finalizer, which
+// looks and ends it itself.
+func (s *Supervisor) endAll(ctx context.Context, rs []*run) {
+	ends := make([]*run, 0, len(rs))
+	for _, r := range rs {
+		select {
+		case <-r.shutReady:
+		case <-ctx.Done(): // a finalizer held up: it ends its run itself
+			continue
+		}
+		r.mu.Lock()
+		looked := r.lastLooked
+		r.mu.Unlock()
+		if looked {
+			ends = append(ends, r)
+		}
+	}
+	if len(ends) == 0 {
+		return
+	}
+	targets := make([]reaper.Target, len(ends))
+	ctxs := make([]context.Context, len(ends))
+	done := make([]*shutEnd, len(ends))
+	for i, r := range ends {
+		// The grace of this cleanup is cut by a cancel from now on (a second kill).
+		hurry, cut := context.WithCancel(s.hurry)
+		done[i] = &shutEnd{hurry: hurry, cut: cut}
+		ctxs[i] = hurry
+		r.mu.Lock()
+		r.cutGrace = cut
+		r.holdLocked() // its exiting record is held from its grace on
+		r.mu.Unlock()
+		targets[i] = r.target()
+	}
+	reps := reaper.TerminateMany(ctxs, targets)
+	for i, r := range ends {
+		done[i].rep = reps[i]
+		r.mu.Lock()
+		r.shutEnded = done[i]
+		r.holdLocked() // and once more now its cleanup is done: its exited record is near
+		r.mu.Unlock()
+	}
+}
