@@ -493,6 +493,10 @@ const awaitSlice = 20 * time.Millisecond
 // (they must be empty: zombies do not count).
 func (c *Cgroup) Remove() error {
 	c.Close()
+	if err := unix.Rmdir(c.Path); err == nil || errors.Is(err, unix.ENOENT) {
+		unix.Rmdir(filepath.Dir(c.Path)) // the base, if that was its last cgroup
+		return nil                       // none below it (the usual case): its directory was not read
+	}
 	var below []string
 	c.walk(func(dir string, top bool) error {
 		if !top {

@@ -456,7 +456,9 @@ func (s *Supervisor) background(ctx context.Context) {
 		case <-scan:
 			s.escapes.tick()
 		case <-chld:
-			s.escapes.reapOrphans()
+			if !s.shuttingDown.Load() { // a shutdown's thousand exits: its runs reap their own, then it reaps the rest once
+				s.escapes.reapOrphans()
+			}
 		}
 	}
 }

@@ -21,6 +21,8 @@ type shutEnd struct {
 // own. A run the look did not reach (it failed) is left to its finalizer, which
 // looks and ends it itself.
 func (s *Supervisor) endAll(ctx context.Context, rs []*run) {
+	// The shutdown's deadline cuts every grace, as it does the finalizers' own.
+	defer context.AfterFunc(ctx, s.Hurry)()
 	ends := make([]*run, 0, len(rs))
 	for _, r := range rs {
 		select {

@@ -100,3 +100,41 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 		})
 	}
 }
+
+// A shutdown's deadline cuts the grace of runs that ignore SIGTERM while they are
+// being ended all at once: they are killed, verified empty, long before their grace.
+func TestShutdownDeadlineCutsTheGrace(t *testing.T) {
+	for _, backend := range []struct {
+		name string
+		opt  func() Option
+	}{
+		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }},
+		{"session", sessions},
+	} {
+		t.Run(backend.name, func(t *testing.T) {
+			s, err := New(WithDefaults(testDefaults()), WithLogDir(t.TempDir()), WithEscapeDetection(), backend.opt())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for range 2 {
+				ids = append(ids, spawn(t, s, Spec{Shell: "trap '' TERM; sleep 100000 & echo started; wait", Grace: time.Minute}))
+			}
+			for _, id := range ids {
+				waitOutput(t, s, id, "started")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			s.Shutdown(ctx)
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("shut down in %v: the deadline did not cut the minute of grace", took)
+			}
+			for _, id := range ids {
+				if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty || i.Cleanup.Hard == 0 {
+					t.Errorf("run %s: %s, verified empty %v, killed hard %d", id, i.State, i.Cleanup.VerifiedEmpty, i.Cleanup.Hard)
+				}
+			}
+		})
+	}
+}

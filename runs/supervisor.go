@@ -558,6 +558,9 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	}
 	s.stopBG()
 	<-s.bgDone
+	if s.escapes != nil && s.escapes.contained {
+		s.escapes.reapOrphans() // what the runs' own reaping left: SIGCHLD was not acted on meanwhile
+	}
 	s.heartbeat() // persist the final counters
 	if err == nil {
 		s.logs.close() // every run has ended: no transcript is opened any more
