@@ -100,12 +100,22 @@ func (r *run) finalize(exited <-chan struct{}) {
 			r.holdLocked() // its exited record is near
 			r.mu.Unlock()
 		}
-		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
+		if ended == nil { // else reaped with every run's (endAll)
+			r.sup.escapes.reapExited(rep.Exited, r.rootPID())
+		}
 		// Verified empty only when nothing carrying the run's secret lives outside its
 		// cgroup either (one moved out by a member that the cleanup has just ended), and
 		// the root does not live on (it left the cgroup as it was signalled: the pass,
 		// which found it a member, ended only the cgroup).
-		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && (r.strayAfterCleanup() > 0 || r.rootLives()); try++ {
+		shutLooked := ended != nil // after the cleanup the shutdown looked for every run at once
+		stray := func() bool {
+			if shutLooked {
+				shutLooked = false
+				return ended.again
+			}
+			return r.strayAfterCleanup() > 0 || r.rootLives()
+		}
+		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && stray(); try++ {
 			more := reaper.Terminate(hurry, r.target())
 			r.sup.escapes.reapExited(more.Exited, r.rootPID())
 			rep = addPass(rep, more)

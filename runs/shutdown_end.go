@@ -12,6 +12,7 @@ type shutEnd struct {
 	rep   reaper.Report
 	hurry context.Context
 	cut   context.CancelFunc
+	again bool // a stray or a live root was found after it: its finalizer passes again
 }
 
 // endAll ends the runs a shutdown stopped, all at once, once their finalizers are
@@ -50,11 +51,42 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run) {
 		ctxs[i] = hurry
 		r.mu.Lock()
 		r.cutGrace = cut
-		r.holdLocked() // its exiting record is held from its grace on
 		r.mu.Unlock()
 		targets[i] = r.target()
+		if step := targets[i].OnStep; step != nil {
+			targets[i].OnStep = func(st reaper.Step, n int) {
+				if st == reaper.StepTerm { // its exiting record is held from its grace on
+					r.mu.Lock()
+					r.holdLocked()
+					r.mu.Unlock()
+				}
+				step(st, n)
+			}
+		}
 	}
 	reps := reaper.TerminateMany(ctxs, targets)
+	roots := make([]int, len(ends))
+	for i, r := range ends {
+		roots[i] = r.rootPID()
+	}
+	s.escapes.reapAllExited(reps, roots) // what each cleanup ended, reaped: its finalizer does not
+	// What a member moved out of its cgroup and left behind as it died (strayIn), for
+	// every run from one look at Corral's children taken after every cleanup, not a
+	// look each; and whether the root lives on. A run with either is passed again by
+	// its finalizer.
+	var kids []reaper.Proc
+	looked := false
+	children := func() []reaper.Proc {
+		if !looked {
+			kids, looked = liveChildren(), true
+		}
+		return kids
+	}
+	for i, r := range ends {
+		if rep := reps[i]; r.cgroup != nil && rep.VerifiedEmpty {
+			done[i].again = r.strayIn(children) > 0 || r.rootLives()
+		}
+	}
 	for i, r := range ends {
 		done[i].rep = reps[i]
 		r.mu.Lock()
