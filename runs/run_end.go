@@ -50,12 +50,15 @@ func (r *run) finalize(exited <-chan struct{}) {
 		r.mu.Lock()
 		r.ending = true
 		shutLook, ready := r.shutLook, r.shutReady
+		r.shutReady = nil // closed once, by this attempt's finalizer
 		r.mu.Unlock()
 		r.stopProbes() // an exec probe in flight is the attempt's: gone before its cleanup
 		r.wd.Stop()
 		r.stopAgent()
 		if shutLook != nil {
-			close(ready)
+			if ready != nil {
+				close(ready)
+			}
 			<-shutLook // the shutdown's look (and end), taken after this run was stopped
 		}
 		r.mu.Lock()

@@ -16,20 +16,25 @@ type shutEnd struct {
 }
 
 // endAll ends the runs a shutdown stopped, all at once, once their finalizers are
-// ready for it and the shutdown's look for escapees was taken: every run's cgroup gets
-// its stop signal before any grace is waited for, and one wait watches them all
+// ready for it (ready[i] closed by rs[i]'s: its probes and agent stopped) and the
+// shutdown's look for escapees was taken: every run's cgroup gets its stop signal
+// before any grace is waited for, and one wait watches them all
 // (reaper.TerminateMany). Each finalizer then goes on from that cleanup as from its
-// own. A run the look did not reach (it failed) is left to its finalizer, which
-// looks and ends it itself.
-func (s *Supervisor) endAll(ctx context.Context, rs []*run) {
+// own. A run the look did not reach (it failed), or whose finalizer was not ready by
+// the shutdown's deadline, is left to its finalizer, which looks and ends it itself.
+func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{}) {
 	// The shutdown's deadline cuts every grace, as it does the finalizers' own.
 	defer context.AfterFunc(ctx, s.Hurry)()
 	ends := make([]*run, 0, len(rs))
-	for _, r := range rs {
+	for i, r := range rs {
 		select {
-		case <-r.shutReady:
-		case <-ctx.Done(): // a finalizer held up: it ends its run itself
-			continue
+		case <-ready[i]:
+		default:
+			select {
+			case <-ready[i]:
+			case <-ctx.Done(): // a finalizer held up: it ends its run itself
+				continue
+			}
 		}
 		r.mu.Lock()
 		looked := r.lastLooked

@@ -506,22 +506,25 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	s.shuttingDown.Store(true)
 	look := make(chan struct{})
 	stopped := make([]*run, 0, len(rs))
+	ready := make([]chan struct{}, 0, len(rs)) // closed by each stopped run's finalizer (endAll)
 	for _, r := range rs {
 		r.mu.Lock()
 		running := r.info.State == Running // one still starting has no process yet: it looks itself
+		var c chan struct{}
 		if running {
-			r.shutLook, r.shutReady = look, make(chan struct{})
+			c = make(chan struct{})
+			r.shutLook, r.shutReady = look, c
 		}
 		r.mu.Unlock()
 		if r.stop(SupervisorShutdown) && running {
-			stopped = append(stopped, r)
+			stopped, ready = append(stopped, r), append(ready, c)
 		}
 	}
 	if s.shutdownHook != nil {
 		s.shutdownHook()
 	}
 	s.lookAll(stopped) // one last look for every run's escapees, not one each
-	s.endAll(ctx, stopped)
+	s.endAll(ctx, stopped, ready)
 	close(look)
 	s.stopLater() // orphans a pass stole are ended and their records closed first
 	swept := make(chan struct{})
