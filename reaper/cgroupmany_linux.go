@@ -107,7 +107,7 @@ func each(n int, fn func(int)) {
 	wg.Wait()
 }
 
-const manyWorkers = 16
+const manyWorkers = 4
 
 // awaitEmptyAll waits until each cgroup of cs is empty, its context is done or its
 // deadline passes (until returns both, asked once each as the wait begins), watching
