@@ -147,7 +147,14 @@ func (c *Cgroup) file(name string) string { return filepath.Join(c.Path, name) }
 // subtree). A cgroup below that is removed while it is read is skipped; the run's own
 // being gone is an error (IsGone).
 func (c *Cgroup) Procs() ([]int, error) {
+	pids, _, err := c.procs()
+	return pids, err
+}
+
+// procs is Procs, and how many cgroups the subtree has (itself included).
+func (c *Cgroup) procs() ([]int, int, error) {
 	var pids []int
+	cgroups := 0
 	buf := make([]byte, 16<<10)
 	dents := make([]byte, 8<<10)
 	queue := []string{c.Path}
@@ -159,6 +166,7 @@ func (c *Cgroup) Procs() ([]int, error) {
 		// read from it: one path walk per cgroup (50 of them were 3 ms by path).
 		dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err == nil {
+			cgroups++
 			pids, buf, err = readProcs(dfd, buf, pids)
 			if err == nil {
 				queue, err = subdirs(dfd, dir, dents, queue)
@@ -169,10 +177,10 @@ func (c *Cgroup) Procs() ([]int, error) {
 			if !top && IsGone(err) {
 				continue // removed meanwhile: its members went elsewhere first
 			}
-			return pids, fmt.Errorf("cgroup %s: %w", dir, err)
+			return pids, cgroups, fmt.Errorf("cgroup %s: %w", dir, err)
 		}
 	}
-	return pids, nil
+	return pids, cgroups, nil
 }
 
 // readProcs appends the pids of cgroup.procs in the cgroup directory dfd to pids,
@@ -485,6 +493,10 @@ const awaitSlice = 20 * time.Millisecond
 // (they must be empty: zombies do not count).
 func (c *Cgroup) Remove() error {
 	c.Close()
+	if err := unix.Rmdir(c.Path); err == nil || errors.Is(err, unix.ENOENT) {
+		unix.Rmdir(filepath.Dir(c.Path)) // the base, if that was its last cgroup
+		return nil                       // none below it (the usual case): its directory was not read
+	}
 	var below []string
 	c.walk(func(dir string, top bool) error {
 		if !top {

@@ -52,32 +52,42 @@ func terminateCgroup(ctx context.Context, t Target) Report {
 			outside = e.report()
 		})
 	}
-	c := &cgroupEscalation{ctx: ctx, t: t, cg: t.Cgroup, start: time.Now(), seen: map[int]uint64{}, hard: map[int]uint64{},
-		names: map[int][]string{}}
+	c := newCgroupEscalation(ctx, t)
 	c.run()
 	moved := c.movedOut()
 	rep := c.report()
 	wg.Wait()
 	rep.join(outside)
-	if len(moved) > 0 {
-		// Members that left the cgroup while it was being ended (root can move any
-		// process, the run's root too): the cgroup's emptiness says nothing of them.
-		// Ended beside it as escapees are; never verified empty while one lives.
-		more := t
-		more.Extra = append(slices.Clone(t.Extra), moved...)
-		e := newEscalation(ctx, more)
-		e.outside = t.Cgroup
-		e.run()
-		rep.join(e.report())
-		e.release()
-		for _, fp := range moved {
-			if p, err := ReadProc(fp.PID); err == nil && p.StartTime == fp.StartTime && !dead(p.State) {
-				rep.VerifiedEmpty = false
-				rep.Remaining = append(rep.Remaining, p)
-			}
+	c.endMoved(&rep, moved)
+	return rep
+}
+
+func newCgroupEscalation(ctx context.Context, t Target) *cgroupEscalation {
+	return &cgroupEscalation{ctx: ctx, t: t, cg: t.Cgroup, start: time.Now(), seen: map[int]uint64{}, hard: map[int]uint64{},
+		names: map[int][]string{}}
+}
+
+// endMoved ends the members that left the cgroup while it was being ended (root can
+// move any process, the run's root too): the cgroup's emptiness says nothing of them.
+// Ended beside it as escapees are; never verified empty while one lives.
+func (c *cgroupEscalation) endMoved(rep *Report, moved []Fingerprint) {
+	if len(moved) == 0 {
+		return
+	}
+	t := c.t
+	more := t
+	more.Extra = append(slices.Clone(t.Extra), moved...)
+	e := newEscalation(c.ctx, more)
+	e.outside = t.Cgroup
+	e.run()
+	rep.join(e.report())
+	e.release()
+	for _, fp := range moved {
+		if p, err := ReadProc(fp.PID); err == nil && p.StartTime == fp.StartTime && !dead(p.State) {
+			rep.VerifiedEmpty = false
+			rep.Remaining = append(rep.Remaining, p)
 		}
 	}
-	return rep
 }
 
 // movedOut lists the members seen during the escalation that are alive now outside
@@ -182,22 +192,36 @@ type cgroupEscalation struct {
 	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
 	names      map[int][]string // what the first MaxNamed members seen are
 	moved      map[int]uint64   // members seen that live on outside the subtree (movedOut)
+	below      bool             // the subtree was seen with cgroups below the run's own
 	empty      bool
 	err        error
 }
 
 func (c *cgroupEscalation) run() {
+	if !c.signal() {
+		return
+	}
+	if !c.graceOver(c.cg.AwaitEmpty(c.ctx, time.Now().Add(c.t.Grace))) {
+		return
+	}
+	c.empty = c.cg.AwaitEmpty(context.Background(), time.Now().Add(c.t.Sweep))
+}
+
+// signal is the escalation up to its grace: the members read, and the stop signal
+// (after SIGHUP and SIGCONT for a PTY run) sent to each. It reports whether there is
+// a grace to wait: false when the cgroup was empty or could not be ended.
+func (c *cgroupEscalation) signal() bool {
 	members, err := c.members()
 	if c.err = err; err != nil {
-		return
+		return false
 	}
 	if len(members) == 0 {
 		c.empty = true
-		return
+		return false
 	}
 	if slices.Contains(members, os.Getpid()) {
 		c.err = ErrOwnSession // never empty the cgroup Corral itself is in
-		return
+		return false
 	}
 	sigs := []syscall.Signal{c.stopSignal()}
 	if c.t.PTY {
@@ -207,10 +231,17 @@ func (c *cgroupEscalation) run() {
 	if c.t.Paused {
 		sigs = append(sigs, syscall.SIGCONT)
 	}
-	c.signalMembers(sigs)
+	c.signalMembers(members, sigs)
 	c.done(StepTerm, len(members))
-	if c.empty = c.cg.AwaitEmpty(c.ctx, time.Now().Add(c.t.Grace)); c.empty {
-		return
+	return true
+}
+
+// graceOver is the escalation once its grace ended, empty saying whether the cgroup
+// emptied within it: what is left is killed (cgroup.kill). It reports whether there
+// is a sweep to wait for.
+func (c *cgroupEscalation) graceOver(empty bool) bool {
+	if c.empty = empty; empty {
+		return false
 	}
 	left, _ := c.members()
 	for _, pid := range left {
@@ -218,18 +249,19 @@ func (c *cgroupEscalation) run() {
 	}
 	if err := c.cg.Kill(); err != nil {
 		c.err = err
-		return
+		return false
 	}
 	c.done(StepKill, len(left))
-	c.empty = c.cg.AwaitEmpty(context.Background(), time.Now().Add(c.t.Sweep))
+	return true
 }
 
 // members lists the cgroup's members and notes each one seen, with its start time.
 func (c *cgroupEscalation) members() ([]int, error) {
-	pids, err := c.cg.Procs()
+	pids, cgroups, err := c.cg.procs()
 	if err != nil {
 		return nil, err
 	}
+	c.below = c.below || cgroups > 1
 	for _, pid := range pids {
 		if _, ok := c.seen[pid]; !ok {
 			if p, err := ReadProc(pid); err == nil {
@@ -243,16 +275,13 @@ func (c *cgroupEscalation) members() ([]int, error) {
 	return pids, nil
 }
 
-// signalMembers sends sigs to every member, each through a pidfd checked to name a
-// member still. Every pidfd is opened and checked before the first signal goes, so
-// the members get each signal together, as a group's do from kill(2). A paused run's
-// cgroup is thawed after (its stop signal must be acted on: a frozen process only
-// queues it).
-func (c *cgroupEscalation) signalMembers(sigs []syscall.Signal) {
-	pids, err := c.members()
-	if err != nil {
-		c.err = err
-	}
+// signalMembers sends sigs to every member of pids (as members just read them), each
+// through a pidfd checked to name a member still. Every pidfd is opened and checked
+// before the first signal goes, so the members get each signal together, as a
+// group's do from kill(2). A paused run's cgroup is thawed after (its stop signal
+// must be acted on: a frozen process only queues it), and any cgroup below that the
+// run froze.
+func (c *cgroupEscalation) signalMembers(pids []int, sigs []syscall.Signal) {
 	fds := make([]int, 0, len(pids))
 	for _, pid := range pids {
 		fd, err := unix.PidfdOpen(pid, 0)
@@ -280,6 +309,9 @@ func (c *cgroupEscalation) signalMembers(sigs []syscall.Signal) {
 // froze below its own (a frozen process only queues the stop signal; cgroup.kill ends
 // it all the same, but only after the grace).
 func (c *cgroupEscalation) thaw() {
+	if !c.t.Paused && !c.below {
+		return // no cgroup to thaw: the run's own is not paused, and it has none below
+	}
 	c.cg.walk(func(dir string, top bool) error {
 		if top && !c.t.Paused {
 			return nil

@@ -50,6 +50,15 @@ func Terminate(ctx context.Context, t Target) Report {
 	return Report{Err: ErrNotSupported}
 }
 
+// TerminateMany is Terminate of each target.
+func TerminateMany(ctxs []context.Context, targets []Target) []Report {
+	reps := make([]Report, len(targets))
+	for i, t := range targets {
+		reps[i] = Terminate(ctxs[i], t)
+	}
+	return reps
+}
+
 // SetSubreaper is not supported here yet.
 func SetSubreaper() error { return ErrNotSupported }
 

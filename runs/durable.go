@@ -40,16 +40,24 @@ func (r *run) persistLocked() error {
 		// fsyncs for all), not one fsync each on the loop that stops them; and the
 		// exiting record is held back until the run's exited one replaces it (or
 		// shutdownHold passes): one write per run, not two.
-		final := make(chan struct{})
-		r.wb.busy, r.wb.pending, r.wb.light, r.wb.final = true, &rec, false, final
+		final, renew := make(chan struct{}), make(chan struct{}, 1)
+		r.wb.busy, r.wb.pending, r.wb.light, r.wb.final, r.wb.renew = true, &rec, false, final, renew
 		r.sup.writers.Add(1)
 		go func() {
 			t := time.NewTimer(shutdownHold)
-			select {
-			case <-final:
-			case <-t.C:
+			defer t.Stop()
+			for {
+				select {
+				case <-final:
+				case <-t.C:
+				case <-renew:
+					// Its grace began, or its cleanup is done: held from then on, however
+					// long a thousand other runs took to get there.
+					t.Reset(shutdownHold)
+					continue
+				}
+				break
 			}
-			t.Stop()
 			r.writeBehind()
 		}()
 		return nil
@@ -202,8 +210,22 @@ type writeBehindState struct {
 	light     bool    // pending needs no fsync (commitBehindLocked's)
 	closeDone bool    // the run has exited: close done once the last write is over
 	// final, while a shutdown holds the run's record back, is closed when the record
-	// that replaces it is the exited one.
+	// that replaces it is the exited one; renew (holdLocked) holds it shutdownHold
+	// more from now.
 	final chan struct{}
+	renew chan struct{}
+}
+
+// holdLocked renews a shutdown's hold of the run's exiting record: its grace begins
+// now, or its cleanup is done and its exited record is near.
+func (r *run) holdLocked() {
+	if r.wb.final == nil {
+		return // not held (any more)
+	}
+	select {
+	case r.wb.renew <- struct{}{}:
+	default:
+	}
 }
 
 // shutdownHold bounds how long a shutdown holds a run's exiting record back, waiting
@@ -434,7 +456,9 @@ func (s *Supervisor) background(ctx context.Context) {
 		case <-scan:
 			s.escapes.tick()
 		case <-chld:
-			s.escapes.reapOrphans()
+			if !s.shuttingDown.Load() { // a shutdown's thousand exits: its runs reap their own, then it reaps the rest once
+				s.escapes.reapOrphans()
+			}
 		}
 	}
 }

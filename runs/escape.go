@@ -141,9 +141,26 @@ func (d *escapeDetector) reapExited(gone []reaper.Fingerprint, root int) {
 	if d == nil || len(gone) == 0 {
 		return
 	}
-	self := os.Getpid()
 	d.spawnMu.Lock()
 	defer d.spawnMu.Unlock()
+	d.reapExitedLocked(gone, root)
+}
+
+// reapAllExited is reapExited of many runs' cleanups (a shutdown's), under one hold of
+// spawnMu: a thousand finalizers each waiting for it took a second in a row.
+func (d *escapeDetector) reapAllExited(reps []reaper.Report, roots []int) {
+	if d == nil {
+		return
+	}
+	d.spawnMu.Lock()
+	defer d.spawnMu.Unlock()
+	for i, rep := range reps {
+		d.reapExitedLocked(rep.Exited, roots[i])
+	}
+}
+
+func (d *escapeDetector) reapExitedLocked(gone []reaper.Fingerprint, root int) {
+	self := os.Getpid()
 	for _, f := range gone {
 		if f.PID == root {
 			continue

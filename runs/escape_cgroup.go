@@ -106,6 +106,12 @@ func (r *run) lookOutside() int {
 // are all there is to read (not a /proc scan). It makes them escapees and returns how
 // many.
 func (r *run) strayAfterCleanup() int {
+	return r.strayIn(r.sup.looks.children.get)
+}
+
+// strayIn is strayAfterCleanup with Corral's live children from children (a look
+// that began after the cleanup), asked only when the run has a cgroup and a secret.
+func (r *run) strayIn(children func() []reaper.Proc) int {
 	r.mu.Lock()
 	root, secret := r.info.PID, r.secret
 	r.mu.Unlock()
@@ -115,7 +121,7 @@ func (r *run) strayAfterCleanup() int {
 	claim := reaper.Claim{EnvKey: RunSecretEnv, EnvValue: secret}
 	var left []reaper.Proc
 	var roots map[procKey]bool
-	for _, p := range r.sup.looks.children.get() {
+	for _, p := range children() {
 		pid := p.PID
 		if pid == root {
 			continue

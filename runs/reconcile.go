@@ -153,6 +153,25 @@ func (s *Supervisor) sweepCgroup(rec Record) {
 	}
 }
 
+// sweepOthers sweeps the cgroups of the ended records (sweepCgroup) that are none of
+// rs's: those of runs a reconcile closed lost. rs's own are their finalizers' to
+// remove; a thousand of them are not opened again.
+func (s *Supervisor) sweepOthers(rs []*run) {
+	if s.reg == nil {
+		return
+	}
+	mine := make(map[string]bool, len(rs))
+	for _, r := range rs {
+		mine[r.id] = true
+	}
+	recs, _ := s.reg.ListCached() // as written: a thousand are not read again
+	for _, rec := range recs {
+		if !mine[rec.RunID] {
+			s.sweepCgroup(rec)
+		}
+	}
+}
+
 // decide judges one record under the registry lock; it may close or steal it (the
 // write happens here, under the lock, so two racing instances cannot both steal).
 func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) {

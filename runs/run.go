@@ -87,8 +87,14 @@ type run struct {
 	// shutdown's one look for escapees (taken after every run was stopped) is done:
 	// its finalizer waits for it before it ends the run.
 	shutLook <-chan struct{}
-	viewMu   sync.Mutex
-	viewers  map[string]bool // the attached UIs looking at the run (focus.go)
+	// shutReady, set with shutLook, is closed by the finalizer once it is ready for
+	// its run to be ended (probes and agent stopped); shutEnded is then what the
+	// shutdown's one escalation of every run did to this one (endAll), set before
+	// shutLook is closed; nil: the finalizer ends its run itself.
+	shutReady chan struct{}
+	shutEnded *shutEnd
+	viewMu    sync.Mutex
+	viewers   map[string]bool // the attached UIs looking at the run (focus.go)
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool

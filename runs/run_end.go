@@ -49,42 +49,76 @@ func (r *run) finalize(exited <-chan struct{}) {
 		}
 		r.mu.Lock()
 		r.ending = true
-		shutLook := r.shutLook
+		shutLook, ready := r.shutLook, r.shutReady
+		r.shutReady = nil // closed once, by this attempt's finalizer
 		r.mu.Unlock()
 		r.stopProbes() // an exec probe in flight is the attempt's: gone before its cleanup
 		r.wd.Stop()
 		r.stopAgent()
 		if shutLook != nil {
-			<-shutLook // the shutdown's look, taken after this run was stopped
+			if ready != nil {
+				close(ready)
+			}
+			<-shutLook // the shutdown's look (and end), taken after this run was stopped
 		}
 		r.mu.Lock()
-		looked := r.lastLooked
+		looked, ended := r.lastLooked, r.shutEnded
+		r.shutEnded = nil
 		r.mu.Unlock()
-		switch {
-		case looked: // a shutdown looked for every run at once
-		case r.cgroup != nil:
-			r.lookOutside() // a last look for what left the cgroup before it is ended
-		default:
-			r.sup.escapes.lastLook() // a last look for escapees before the session is ended
-		}
-		passed := r.handOver() // a daemon another run is connected to goes on, with that run
+		var rep reaper.Report
+		var passed []EndedProcess
 		// The grace of this cleanup is cut by a cancel from now on (a second kill).
 		hurry, cut := context.WithCancel(r.sup.hurry)
 		defer cut()
-		r.mu.Lock()
-		r.cutGrace = cut
-		r.mu.Unlock()
-		select { // a cancel that came before the cleanup is this cleanup
-		case <-r.again:
-		default:
+		if ended != nil {
+			// Ended by the shutdown with every other run (endAll), after its look, with
+			// the grace endAll gave it. Nothing is handed over: every run is ending.
+			rep, hurry = ended.rep, ended.hurry
+			defer ended.cut()
+			r.mu.Lock()
+			r.cutGrace = ended.cut
+			r.mu.Unlock()
+			select { // a cancel that came before or during that cleanup was for it
+			case <-r.again:
+			default:
+			}
+		} else {
+			switch {
+			case looked: // a shutdown looked for every run at once
+			case r.cgroup != nil:
+				r.lookOutside() // a last look for what left the cgroup before it is ended
+			default:
+				r.sup.escapes.lastLook() // a last look for escapees before the session is ended
+			}
+			passed = r.handOver() // a daemon another run is connected to goes on, with that run
+			r.mu.Lock()
+			r.cutGrace = cut
+			r.mu.Unlock()
+			select { // a cancel that came before the cleanup is this cleanup
+			case <-r.again:
+			default:
+			}
+			rep = reaper.Terminate(hurry, r.target())
+			r.mu.Lock()
+			r.holdLocked() // its exited record is near
+			r.mu.Unlock()
 		}
-		rep := reaper.Terminate(hurry, r.target())
-		r.sup.escapes.reapExited(rep.Exited, r.rootPID())
+		if ended == nil { // else reaped with every run's (endAll)
+			r.sup.escapes.reapExited(rep.Exited, r.rootPID())
+		}
 		// Verified empty only when nothing carrying the run's secret lives outside its
 		// cgroup either (one moved out by a member that the cleanup has just ended), and
 		// the root does not live on (it left the cgroup as it was signalled: the pass,
 		// which found it a member, ended only the cgroup).
-		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && (r.strayAfterCleanup() > 0 || r.rootLives()); try++ {
+		shutLooked := ended != nil // after the cleanup the shutdown looked for every run at once
+		stray := func() bool {
+			if shutLooked {
+				shutLooked = false
+				return ended.again
+			}
+			return r.strayAfterCleanup() > 0 || r.rootLives()
+		}
+		for try := 0; try < endRetries && r.cgroup != nil && rep.VerifiedEmpty && stray(); try++ {
 			more := reaper.Terminate(hurry, r.target())
 			r.sup.escapes.reapExited(more.Exited, r.rootPID())
 			rep = addPass(rep, more)

@@ -3,6 +3,7 @@ package runs
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"corral/reaper"
 )
@@ -155,15 +156,16 @@ func (s *Supervisor) lookAll(rs []*run) {
 // processes each took seconds.
 func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) map[*run][]reaper.Proc {
 	of := make(map[int]*run, 2*len(rs)) // roots and cgroup members, by pid
-	for _, r := range rs {
+	members := make([][]int, len(rs))
+	eachOf(len(rs), func(i int) { members[i], _ = rs[i].cgroup.Procs() })
+	for i, r := range rs {
 		r.mu.Lock()
 		root := r.info.PID
 		r.mu.Unlock()
 		if root > 0 {
 			of[root] = r
 		}
-		pids, _ := r.cgroup.Procs()
-		for _, pid := range pids {
+		for _, pid := range members[i] {
 			of[pid] = r
 		}
 	}
@@ -206,4 +208,19 @@ func markLooked(rs []*run) {
 		r.lastLooked = true
 		r.mu.Unlock()
 	}
+}
+
+// eachOf calls fn(i) for every i below n on a few goroutines: reading a thousand
+// cgroups' members is system calls, a few in flight at once keep every core busy.
+func eachOf(n int, fn func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, 4) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }

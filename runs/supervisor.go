@@ -500,28 +500,38 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	// Every run is stopped first (its exiting record written behind, in groups: no
 	// fsync each on this loop), then one look for every run's escapees is taken, after
 	// the last run was stopped and before any is ended: a process that leaves its
-	// session or cgroup while the others are being stopped is still seen. The
-	// finalizers wait for that look, then end their runs all at once.
+	// session or cgroup while the others are being stopped is still seen. Then every
+	// run is ended at once (endAll: every cgroup signalled before any grace, one wait
+	// for all), and the finalizers finish their runs.
 	s.shuttingDown.Store(true)
 	look := make(chan struct{})
 	stopped := make([]*run, 0, len(rs))
+	ready := make([]chan struct{}, 0, len(rs)) // closed by each stopped run's finalizer (endAll)
 	for _, r := range rs {
 		r.mu.Lock()
 		running := r.info.State == Running // one still starting has no process yet: it looks itself
+		var c chan struct{}
 		if running {
-			r.shutLook = look
+			c = make(chan struct{})
+			r.shutLook, r.shutReady = look, c
 		}
 		r.mu.Unlock()
 		if r.stop(SupervisorShutdown) && running {
-			stopped = append(stopped, r)
+			stopped, ready = append(stopped, r), append(ready, c)
 		}
 	}
 	if s.shutdownHook != nil {
 		s.shutdownHook()
 	}
 	s.lookAll(stopped) // one last look for every run's escapees, not one each
+	s.endAll(ctx, stopped, ready)
 	close(look)
 	s.stopLater() // orphans a pass stole are ended and their records closed first
+	swept := make(chan struct{})
+	go func() { // while the runs end: none of these records is theirs
+		defer close(swept)
+		s.sweepOthers(rs)
+	}()
 	done := make(chan struct{})
 	go func() {
 		for _, r := range rs {
@@ -541,14 +551,19 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.waitWriters(ctx) // the final records of runs whose write was retried (issue 15 item 11)
-	if s.reg != nil {  // the emptied cgroups of runs a reconcile closed lost (sweepCgroup)
-		recs, _ := s.reg.ListCached() // its own records as written: a thousand are not read again
-		for _, rec := range recs {
-			s.sweepCgroup(rec)
+	<-swept
+	for _, r := range rs { // a run's cgroup not verified empty then, and emptied since
+		if i := r.snapshot(); r.cgroup != nil && i.State == Exited && !i.Cleanup.VerifiedEmpty {
+			if p, err := r.cgroup.Populated(); err == nil && !p {
+				r.cgroup.Remove()
+			}
 		}
 	}
 	s.stopBG()
 	<-s.bgDone
+	if s.escapes != nil && s.escapes.contained {
+		s.escapes.reapOrphans() // what the runs' own reaping left: SIGCHLD was not acted on meanwhile
+	}
 	s.heartbeat() // persist the final counters
 	if err == nil {
 		s.logs.close() // every run has ended: no transcript is opened any more

@@ -1,0 +1,102 @@
+package runs
+
+import (
+	"context"
+
+	"corral/reaper"
+)
+
+// shutEnd is what a shutdown's one escalation of every run did to one run: its
+// report, and the context of its grace (cut by a second stop of the run, or Hurry).
+type shutEnd struct {
+	rep   reaper.Report
+	hurry context.Context
+	cut   context.CancelFunc
+	again bool // a stray or a live root was found after it: its finalizer passes again
+}
+
+// endAll ends the runs a shutdown stopped, all at once, once their finalizers are
+// ready for it (ready[i] closed by rs[i]'s: its probes and agent stopped) and the
+// shutdown's look for escapees was taken: every run's cgroup gets its stop signal
+// before any grace is waited for, and one wait watches them all
+// (reaper.TerminateMany). Each finalizer then goes on from that cleanup as from its
+// own. A run the look did not reach (it failed), or whose finalizer was not ready by
+// the shutdown's deadline, is left to its finalizer, which looks and ends it itself.
+func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{}) {
+	// The shutdown's deadline cuts every grace, as it does the finalizers' own.
+	defer context.AfterFunc(ctx, s.Hurry)()
+	ends := make([]*run, 0, len(rs))
+	for i, r := range rs {
+		select {
+		case <-ready[i]:
+		default:
+			select {
+			case <-ready[i]:
+			case <-ctx.Done(): // a finalizer held up: it ends its run itself
+				continue
+			}
+		}
+		r.mu.Lock()
+		looked := r.lastLooked
+		r.mu.Unlock()
+		if looked {
+			ends = append(ends, r)
+		}
+	}
+	if len(ends) == 0 {
+		return
+	}
+	targets := make([]reaper.Target, len(ends))
+	ctxs := make([]context.Context, len(ends))
+	done := make([]*shutEnd, len(ends))
+	for i, r := range ends {
+		// The grace of this cleanup is cut by a cancel from now on (a second kill).
+		hurry, cut := context.WithCancel(s.hurry)
+		done[i] = &shutEnd{hurry: hurry, cut: cut}
+		ctxs[i] = hurry
+		r.mu.Lock()
+		r.cutGrace = cut
+		r.mu.Unlock()
+		targets[i] = r.target()
+		if step := targets[i].OnStep; step != nil {
+			targets[i].OnStep = func(st reaper.Step, n int) {
+				if st == reaper.StepTerm { // its exiting record is held from its grace on
+					r.mu.Lock()
+					r.holdLocked()
+					r.mu.Unlock()
+				}
+				step(st, n)
+			}
+		}
+	}
+	reps := reaper.TerminateMany(ctxs, targets)
+	roots := make([]int, len(ends))
+	for i, r := range ends {
+		roots[i] = r.rootPID()
+	}
+	s.escapes.reapAllExited(reps, roots) // what each cleanup ended, reaped: its finalizer does not
+	// What a member moved out of its cgroup and left behind as it died (strayIn), for
+	// every run from one look at Corral's children taken after every cleanup, not a
+	// look each; and whether the root lives on. A run with either is passed again by
+	// its finalizer.
+	var kids []reaper.Proc
+	looked := false
+	children := func() []reaper.Proc {
+		if !looked {
+			kids, looked = liveChildren(), true
+		}
+		return kids
+	}
+	for i, r := range ends {
+		if rep := reps[i]; r.cgroup != nil && rep.VerifiedEmpty {
+			done[i].again = r.strayIn(children) > 0 || r.rootLives()
+		}
+	}
+	for i, r := range ends {
+		done[i].rep = reps[i]
+		r.mu.Lock()
+		r.shutEnded = done[i]
+		r.holdLocked() // and once more now its cleanup is done: its exited record is near
+		r.mu.Unlock()
+	}
+}

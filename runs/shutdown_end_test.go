@@ -1,0 +1,140 @@
+package runs
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"corral/demo/testkit/eventually"
+)
+
+// A shutdown writes each run's record once, the exited one, even when its run ended
+// more than shutdownHold after it was stopped: the exiting record is held from the
+// run's stop signal on and once more from its cleanup's end, not only from the stop.
+// (A thousand runs' stop signals and cleanups took longer than the hold, and their
+// exiting records were written after all: two writes each.) On sessions, where such a
+// run's escalation took about 2 s here, longer than the hold, the exiting record may
+// be written meanwhile, as the hold means it to: there every run is only checked to be
+// ended, verified, with its exited record last.
+func TestShutdownWritesEachRecordOnce(t *testing.T) {
+	for _, backend := range []struct {
+		name string
+		opt  func() Option
+		once bool // the exited record is the only one written
+	}{
+		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }, true},
+		{"session", sessions, false},
+	} {
+		t.Run(backend.name, func(t *testing.T) {
+			dir := t.TempDir()
+			reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			var mu sync.Mutex
+			var armed bool
+			wrote := map[string][]State{}
+			reg.writeFault = func(rec Record) error {
+				mu.Lock()
+				if armed {
+					wrote[rec.RunID] = append(wrote[rec.RunID], rec.State)
+				}
+				mu.Unlock()
+				return nil
+			}
+			s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
+				WithEscapeDetection(), backend.opt())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Each run takes 0.8 s to end on SIGTERM (on a pipe: no SIGHUP first), and
+			// its end begins 0.5 s after its stop: it ends 1.3 s after it.
+			var ids []string
+			for range 3 {
+				ids = append(ids, spawn(t, s, Spec{Shell: "trap 'sleep 0.8; exit 0' TERM; sleep 100000 & wait", Grace: 10 * time.Second}))
+			}
+			for _, id := range ids {
+				waitState(t, s, id, Running)
+			}
+			eventually.True(t, 10*time.Second, "the running records written", func() bool {
+				recs, err := reg.List()
+				n := 0
+				for _, rec := range recs {
+					if rec.State == Running && rec.PID != 0 {
+						n++
+					}
+				}
+				return err == nil && n == len(ids)
+			})
+			mu.Lock()
+			armed = true
+			mu.Unlock()
+			s.finalizeHook = func(string) { time.Sleep(shutdownHold / 2) }
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			start := time.Now()
+			if err := s.Shutdown(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took < shutdownHold {
+				t.Fatalf("shut down in %v: the runs ended before the hold would have passed, nothing tested", took)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, id := range ids {
+				got := wrote[id]
+				if len(got) == 0 || got[len(got)-1] != Exited {
+					t.Errorf("run %s: records written at shutdown %v, want the exited one last", id, got)
+				}
+				if backend.once && !slices.Equal(got, []State{Exited}) {
+					t.Errorf("run %s: records written at shutdown %v, want only the exited one", id, got)
+				}
+				if i, _ := s.Info(id); i.State != Exited || i.Reason != SupervisorShutdown || !i.Cleanup.VerifiedEmpty {
+					t.Errorf("run %s: %s, %s, verified empty %v", id, i.State, i.Reason, i.Cleanup.VerifiedEmpty)
+				}
+			}
+		})
+	}
+}
+
+// A shutdown's deadline cuts the grace of runs that ignore SIGTERM while they are
+// being ended all at once: they are killed, verified empty, long before their grace.
+func TestShutdownDeadlineCutsTheGrace(t *testing.T) {
+	for _, backend := range []struct {
+		name string
+		opt  func() Option
+	}{
+		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }},
+		{"session", sessions},
+	} {
+		t.Run(backend.name, func(t *testing.T) {
+			s, err := New(WithDefaults(testDefaults()), WithLogDir(t.TempDir()), WithEscapeDetection(), backend.opt())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for range 2 {
+				ids = append(ids, spawn(t, s, Spec{Shell: "trap '' TERM; sleep 100000 & echo started; wait", Grace: time.Minute}))
+			}
+			for _, id := range ids {
+				waitOutput(t, s, id, "started")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			s.Shutdown(ctx)
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("shut down in %v: the deadline did not cut the minute of grace", took)
+			}
+			for _, id := range ids {
+				if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty || i.Cleanup.Hard == 0 {
+					t.Errorf("run %s: %s, verified empty %v, killed hard %d", id, i.State, i.Cleanup.VerifiedEmpty, i.Cleanup.Hard)
+				}
+			}
+		})
+	}
+}
