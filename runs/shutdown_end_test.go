@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -51,11 +52,17 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Each run takes 0.8 s to end on SIGTERM (on a pipe: no SIGHUP first), and
-			// its end begins 0.5 s after its stop: it ends 1.3 s after it.
+			// Each run takes 0.8 of the hold to end on SIGTERM (on a pipe: no SIGHUP
+			// first), and its end begins half a hold after its stop: it ends 1.3 holds
+			// after it. A hold of 4 s: what the cleanup's end to the exited record takes
+			// on a loaded machine (reaping, the drain, the write) stays within it.
+			was := shutdownHold
+			shutdownHold = 4 * time.Second
+			defer func() { shutdownHold = was }()
 			var ids []string
 			for range 3 {
-				ids = append(ids, spawn(t, s, Spec{Shell: "trap 'sleep 0.8; exit 0' TERM; sleep 100000 & wait", Grace: 10 * time.Second}))
+				trap := fmt.Sprintf("trap 'sleep %.1f; exit 0' TERM; sleep 100000 & wait", 0.8*shutdownHold.Seconds())
+				ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
 			}
 			for _, id := range ids {
 				waitState(t, s, id, Running)
