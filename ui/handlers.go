@@ -286,7 +286,7 @@ func (m Model) forgetSaying(id, note string) (tea.Model, tea.Cmd) {
 	m.req.forget(id)
 	delete(m.screens, id)
 	delete(m.attention, id)
-	delete(m.inputs, id)
+	m.inputs.drop(id)
 	delete(m.sized, id)
 	i, listed := m.list.Run(id)
 	if !listed { // said already, or a restart's new run has its row
