@@ -209,3 +209,29 @@ func TestForgottenRunsWriterEnds(t *testing.T) {
 		t.Fatal("the writer's kick was not closed")
 	}
 }
+
+// A key typed into the focused run changes nothing on screen (its echo will), so the
+// frame package is told the last frame stands (Still) and composes no View for it; a
+// key refused (the run not reading) is reported in the events pane, which is a change.
+func TestTypedKeyLeavesTheFrameStanding(t *testing.T) {
+	h := twoRuns(t)
+	h.key("enter")
+	next, cmd := h.m.Update(keyMsg("a"))
+	h.m = next.(Model)
+	if cmd == nil || !h.m.Still() {
+		t.Fatalf("a typed key: command %v, Still %v; want its writer and the frame standing", cmd != nil, h.m.Still())
+	}
+	h.run(cmd)
+	q := h.m.inputs["r1"]
+	q.mu.Lock()
+	q.size = maxQueuedInput // the run has not taken its input
+	q.mu.Unlock()
+	next, _ = h.m.Update(keyMsg("b"))
+	h.m = next.(Model)
+	if h.m.Still() {
+		t.Error("a refused key left the frame standing: its error is not drawn")
+	}
+	if v := h.view(); !strings.Contains(v, "input backlog") {
+		t.Errorf("the refused key is not reported:\n%s", v)
+	}
+}
