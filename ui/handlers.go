@@ -191,6 +191,7 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.events.ReportErr(m.now, "write", m.list.Label(msg.ID), msg.Err)
 		m.inputs.written(msg.ID, msg.Size)
+		m.still = msg.Err == nil // input answered for: nothing on screen moved
 		return m, nil
 	case DoneMsg:
 		m.events.ReportErr(m.now, msg.Op, m.list.Label(msg.ID), msg.Err)

@@ -211,8 +211,9 @@ func TestForgottenRunsWriterEnds(t *testing.T) {
 }
 
 // A key typed into the focused run changes nothing on screen (its echo will), so the
-// frame package is told the last frame stands (Still) and composes no View for it; a
-// key refused (the run not reading) is reported in the events pane, which is a change.
+// frame package is told the last frame stands (Still) and composes no View for it, nor
+// for the report that it was written; a key refused (the run not reading) is reported
+// in the events pane, which is a change.
 func TestTypedKeyLeavesTheFrameStanding(t *testing.T) {
 	h := twoRuns(t)
 	h.key("enter")
@@ -221,7 +222,13 @@ func TestTypedKeyLeavesTheFrameStanding(t *testing.T) {
 	if cmd == nil || !h.m.Still() {
 		t.Fatalf("a typed key: command %v, Still %v; want its writer and the frame standing", cmd != nil, h.m.Still())
 	}
-	h.run(cmd)
+	for _, msg := range h.collect(cmd) { // the round's report: written, no error
+		next, _ = h.m.Update(msg)
+		h.m = next.(Model)
+		if _, ok := msg.(WrittenMsg); ok && !h.m.Still() {
+			t.Errorf("%#v moved the frame: nothing on screen changed", msg)
+		}
+	}
 	q := h.m.inputs["r1"]
 	q.mu.Lock()
 	q.size = maxQueuedInput // the run has not taken its input
