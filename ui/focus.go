@@ -61,7 +61,11 @@ func (m Model) focusKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	return m, m.send([]keys.Item{it}, m.pair.targets(m.term)...)
+	cmd, sent := m.sendAll([]keys.Item{it}, m.pair.targets(m.term)...)
+	// A key on its way to the run changes nothing on screen (its echo will): the
+	// frame stands, and no View is composed before the next key or the echo.
+	m.still = sent
+	return m, cmd
 }
 
 // handlePaste: a paste goes to the focused run, into the open dialog or the filter.
@@ -85,13 +89,21 @@ func (m Model) handlePaste(p tea.PasteMsg) (tea.Model, tea.Cmd) {
 // run encodes it with its own app's modes. A run that does not read its input gets
 // an error in the events pane.
 func (m *Model) send(items []keys.Item, ids ...string) tea.Cmd {
+	cmd, _ := m.sendAll(items, ids...)
+	return cmd
+}
+
+// sendAll is send, and whether every run took the input (no error reported).
+func (m *Model) sendAll(items []keys.Item, ids ...string) (tea.Cmd, bool) {
 	var cmds []tea.Cmd
+	all := len(ids) > 0
 	for _, id := range ids {
 		cmd, err := m.inputs.send(m.core, id, items)
 		m.events.ReportErr(m.now, "write", m.list.Label(id), err)
+		all = all && err == nil
 		cmds = append(cmds, cmd)
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(cmds...), all
 }
 
 // sendBytes queues input encoded here (focus reports) for runs ids.

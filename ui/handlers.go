@@ -191,6 +191,7 @@ func (m Model) handleResult(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.events.ReportErr(m.now, "write", m.list.Label(msg.ID), msg.Err)
 		m.inputs.written(msg.ID, msg.Size)
+		m.still = msg.Err == nil // input answered for: nothing on screen moved
 		return m, nil
 	case DoneMsg:
 		m.events.ReportErr(m.now, msg.Op, m.list.Label(msg.ID), msg.Err)
@@ -286,7 +287,7 @@ func (m Model) forgetSaying(id, note string) (tea.Model, tea.Cmd) {
 	m.req.forget(id)
 	delete(m.screens, id)
 	delete(m.attention, id)
-	delete(m.inputs, id)
+	m.inputs.drop(id)
 	delete(m.sized, id)
 	i, listed := m.list.Run(id)
 	if !listed { // said already, or a restart's new run has its row
