@@ -24,16 +24,18 @@ func ls(s *Server, _ context.Context, a api.LsArgs) (api.LsReply, error) {
 		return api.LsReply{}, api.Errorf(api.CodeFailed, "ls: %v", err)
 	}
 	if a.Raw {
-		var b bytes.Buffer
+		var out []byte
 		if a.Table {
+			var b bytes.Buffer
 			err = listing.WriteTable(&b, doc.Runs)
+			out = b.Bytes()
 		} else {
-			err = listing.WriteJSON(&b, doc.Runs, doc.Metrics)
+			out, err = s.lsJSON.Document(doc.Runs, doc.Metrics)
 		}
-		if err == nil && b.Len() > api.MaxBody {
-			return api.LsReply{}, api.Errorf(api.CodeTooLarge, "ls: the listing is %d bytes, over a reply's %d", b.Len(), api.MaxBody)
+		if err == nil && len(out) > api.MaxBody {
+			return api.LsReply{}, api.Errorf(api.CodeTooLarge, "ls: the listing is %d bytes, over a reply's %d", len(out), api.MaxBody)
 		}
-		return api.LsReply{Printed: b.Bytes()}, err
+		return api.LsReply{Printed: out}, err
 	}
 	if a.Table {
 		var b bytes.Buffer

@@ -60,9 +60,10 @@ type Server struct {
 
 	stopOnce       sync.Once
 	stopped        chan struct{}
-	closeLn        func()      // closes Serve's listener, once (nil before Serve)
-	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
-	handedOver     atomic.Bool // an upgrade was answered: the runs go on with the next server
+	closeLn        func()            // closes Serve's listener, once (nil before Serve)
+	stopAfterReply atomic.Bool       // a shutdown was answered: stop once the reply is out
+	handedOver     atomic.Bool       // an upgrade was answered: the runs go on with the next server
+	lsJSON         listing.JSONCache // corral ls --json's runs as last encoded (ls.go)
 
 	mu       sync.Mutex
 	conns    map[net.Conn]*connInfo
