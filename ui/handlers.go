@@ -66,7 +66,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.sized.fit(m.core, m.list.Runs(), m.lay), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
+	cmds = append(cmds, m.fitShown(), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
 }
 
@@ -118,7 +118,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
-		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
+		return m, tea.Batch(m.fitShown(), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
 	case ResyncMsg:
 		next, cmd := m.resynced(msg)
 		return next.(Model), cmd, true

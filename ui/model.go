@@ -199,7 +199,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.lay.w, m.lay.h = msg.Width, msg.Height
 		m.relayout()
-		return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
+		return m, m.fitShown()
 	case tickMsg:
 		if msg.gen != m.req.tickGen { // a tick of an older chain
 			m.still = true
