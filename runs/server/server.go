@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"corral/ptyhost/screen"
+	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/listing"
 )
@@ -26,6 +27,8 @@ type Core interface {
 	Screen(id string) (*screen.Screen, error)
 	// Unfocus forgets what a viewer (an attached UI, by its token) looked at.
 	Unfocus(viewer string)
+	// SentTo notes what a viewer's subscription sent it (runs.Supervisor.SentTo).
+	SentTo(viewer string, rs []runs.Info)
 }
 
 // Options describe the server to its clients.
