@@ -21,7 +21,10 @@ import (
 // the medians of 11 calls of `corral ls --json` (answered by the server) and of
 // `tmux list-windows -a`, wall and CPU (the client's), the same listing read from
 // the registry's files in process (what corral ls did before a server answered it),
-// and `corral shutdown`. Run it once: -benchtime 1x.
+// `corral attach` and `tmux attach` to a drawn screen (medians of 5, attachDrawn), and
+// `corral shutdown`. Run it once: -benchtime 1x. With CORRAL_BENCH_BEFORE (a binary of
+// an earlier corral), the same runs are listed and attached to with it and its server
+// (before-*), then with this one's again (again-*).
 func BenchmarkThousandRuns(b *testing.B) {
 	n := 1000
 	if v, err := strconv.Atoi(os.Getenv("CORRAL_BENCH_RUNS")); err == nil && v > 0 {
@@ -34,19 +37,43 @@ func BenchmarkThousandRuns(b *testing.B) {
 			cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
 			return cmd
 		})
-		ls := func() *exec.Cmd {
-			cmd := corral(b, "ls", "--json")
-			cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
-			return cmd
+		verbs := func(bin, prefix string) {
+			ls := func() *exec.Cmd {
+				cmd := exec.Command(bin, "ls", "--json")
+				cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+state)
+				return cmd
+			}
+			wall, cpu := medianOf(b, 11, ls)
+			b.ReportMetric(wall, prefix+"ls-json-ms")
+			b.ReportMetric(cpu, prefix+"ls-json-cpu-ms")
+			b.ReportMetric(medianAttach(b, 5, func() *exec.Cmd {
+				cmd := exec.Command(bin, "attach")
+				cmd.Env = termEnv(append(os.Environ(), "CORRAL_STATE_DIR="+state))
+				return cmd
+			}), prefix+"attach-ms")
 		}
-		wall, cpu := medianOf(b, 11, ls)
-		b.ReportMetric(wall, "ls-json-ms")
-		b.ReportMetric(cpu, "ls-json-cpu-ms")
+		verbs(corralBin, "")
+		if before := os.Getenv("CORRAL_BENCH_BEFORE"); before != "" {
+			// The same runs, served and listed by the binary before: its server takes
+			// them over (upgrade), then this one's again.
+			upgrade := func(bin string) {
+				cmd := exec.Command(bin, "server", "--upgrade")
+				cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+state)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%s server --upgrade: %v: %s", bin, err, out)
+				}
+			}
+			upgrade(before)
+			verbs(before, "before-")
+			upgrade(corralBin)
+			verbs(corralBin, "again-")
+		}
 		b.ReportMetric(filesListing(b, state), "ls-files-ms")
 		if _, err := exec.LookPath("tmux"); err == nil {
-			tw, tc := tmuxListing(b, n)
+			tw, tc, ta := tmuxListing(b, n)
 			b.ReportMetric(tw, "tmux-list-ms")
 			b.ReportMetric(tc, "tmux-list-cpu-ms")
+			b.ReportMetric(ta, "tmux-attach-ms")
 		}
 		start := time.Now()
 		if r := serverCorral(b, state, "shutdown"); r.code != 0 {
@@ -113,8 +140,8 @@ func filesListing(b *testing.B, state string) float64 {
 }
 
 // tmuxListing starts a tmux server with n windows of the runs' command and times
-// `tmux list-windows -a` on it.
-func tmuxListing(b *testing.B, n int) (wall, cpu float64) {
+// `tmux list-windows -a` on it, and `tmux attach` to a drawn screen (attachDrawn).
+func tmuxListing(b *testing.B, n int) (wall, cpu, attach float64) {
 	sock := fmt.Sprintf("corral-bench-scale-%d", os.Getpid())
 	tm := func(args ...string) *exec.Cmd {
 		return exec.Command("tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...)
@@ -128,5 +155,11 @@ func tmuxListing(b *testing.B, n int) (wall, cpu float64) {
 			b.Fatalf("tmux new-window: %v: %s", err, out)
 		}
 	}
-	return medianOf(b, 11, func() *exec.Cmd { return tm("list-windows", "-a") })
+	wall, cpu = medianOf(b, 11, func() *exec.Cmd { return tm("list-windows", "-a") })
+	attach = medianAttach(b, 5, func() *exec.Cmd {
+		cmd := tm("attach", "-t", "a")
+		cmd.Env = termEnv(os.Environ())
+		return cmd
+	})
+	return wall, cpu, attach
 }
