@@ -18,12 +18,12 @@ import (
 )
 
 // BenchmarkThousandRuns is every verb at CORRAL_BENCH_RUNS (1000) idle PTY runs of
-// `sh -c 'sleep 100000'`, beside tmux with as many windows of the same command:
-// the medians of 11 calls of `corral ls --json` (answered by the server) and of
-// `tmux list-windows -a`, wall and CPU (the client's), the same listing read from
-// the registry's files in process (what corral ls did before a server answered it),
-// `corral attach` and `tmux attach` to a drawn screen (medians of 5, attachDrawn), and
-// `corral shutdown`. Run it once: -benchtime 1x. With CORRAL_BENCH_BEFORE (a binary of
+// `sh -c 'sleep 100000'`, beside tmux with as many windows of the same command: the
+// medians of 11 calls of `corral ls --json` (answered by the server) and of `tmux
+// list-windows -a`, wall and CPU (the client's; the server's a call, on average), the
+// same listing read from the registry's files in process (what corral ls did before a
+// server answered it), `corral attach` and `tmux attach` to a drawn screen (medians of
+// 5, attachDrawn), and `corral shutdown`. Run it once: -benchtime 1x. With CORRAL_BENCH_BEFORE (a binary of
 // an earlier corral), the same runs are listed and attached to with it and its server
 // (before-*), then with this one's again (again-*).
 func BenchmarkThousandRuns(b *testing.B) {
@@ -44,9 +44,12 @@ func BenchmarkThousandRuns(b *testing.B) {
 				cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+state)
 				return cmd
 			}
+			srv := serverPID(b, state)
+			s0 := procCPU(srv)
 			wall, cpu := medianOf(b, 11, ls)
 			b.ReportMetric(wall, prefix+"ls-json-ms")
 			b.ReportMetric(cpu, prefix+"ls-json-cpu-ms")
+			b.ReportMetric((procCPU(srv)-s0)/11, prefix+"ls-json-server-cpu-ms") // a call's, on average
 			aw, ac, as := medianAttach(b, 5, serverPID(b, state), func() *exec.Cmd {
 				cmd := exec.Command(bin, "attach")
 				cmd.Env = termEnv(append(os.Environ(), "CORRAL_STATE_DIR="+state))
