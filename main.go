@@ -1216,9 +1216,14 @@ func listHeld(stateDir string, all, asJSON bool) (out []byte, ok bool) {
 		return nil, false
 	}
 	defer c.Close()
-	rep, err := api.Ls.Call(context.Background(), c, api.LsArgs{All: all, Table: !asJSON})
-	if err != nil {
+	// Raw: the output comes after the reply's line as printed, not read here (a server
+	// older than that answers in JSON).
+	var rep api.LsReply
+	if err := c.Call(context.Background(), api.Ls.Name(), api.LsArgs{All: all, Table: !asJSON, Raw: true}, &rep); err != nil {
 		return nil, false
+	}
+	if rep.Printed != nil {
+		return rep.Printed, true
 	}
 	if !asJSON {
 		return []byte(rep.Table), true

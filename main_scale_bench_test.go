@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,11 +18,14 @@ import (
 )
 
 // BenchmarkThousandRuns is every verb at CORRAL_BENCH_RUNS (1000) idle PTY runs of
-// `sh -c 'sleep 100000'`, beside tmux with as many windows of the same command:
-// the medians of 11 calls of `corral ls --json` (answered by the server) and of
-// `tmux list-windows -a`, wall and CPU (the client's), the same listing read from
-// the registry's files in process (what corral ls did before a server answered it),
-// and `corral shutdown`. Run it once: -benchtime 1x.
+// `sh -c 'sleep 100000'`, beside tmux with as many windows of the same command: the
+// medians of 11 calls of `corral ls --json` (answered by the server) and of `tmux
+// list-windows -a`, wall and CPU (the client's; the server's a call, on average), the
+// same listing read from the registry's files in process (what corral ls did before a
+// server answered it), `corral attach` and `tmux attach` to a drawn screen (medians of
+// 5, attachDrawn), and `corral shutdown`. Run it once: -benchtime 1x. With CORRAL_BENCH_BEFORE (a binary of
+// an earlier corral), the same runs are listed and attached to with it and its server
+// (before-*), then with this one's again (again-*).
 func BenchmarkThousandRuns(b *testing.B) {
 	n := 1000
 	if v, err := strconv.Atoi(os.Getenv("CORRAL_BENCH_RUNS")); err == nil && v > 0 {
@@ -34,19 +38,54 @@ func BenchmarkThousandRuns(b *testing.B) {
 			cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
 			return cmd
 		})
-		ls := func() *exec.Cmd {
-			cmd := corral(b, "ls", "--json")
-			cmd.Env = append(cmd.Env, "CORRAL_STATE_DIR="+state)
-			return cmd
+		verbs := func(bin, prefix string) {
+			ls := func() *exec.Cmd {
+				cmd := exec.Command(bin, "ls", "--json")
+				cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+state)
+				return cmd
+			}
+			srv := serverPID(b, state)
+			s0 := procCPU(srv)
+			wall, cpu := medianOf(b, 11, ls)
+			b.ReportMetric(wall, prefix+"ls-json-ms")
+			b.ReportMetric(cpu, prefix+"ls-json-cpu-ms")
+			b.ReportMetric((procCPU(srv)-s0)/11, prefix+"ls-json-server-cpu-ms") // a call's, on average
+			aw, ac, as := medianAttach(b, 5, serverPID(b, state), func() *exec.Cmd {
+				cmd := exec.Command(bin, "attach")
+				cmd.Env = termEnv(append(os.Environ(), "CORRAL_STATE_DIR="+state))
+				return cmd
+			})
+			b.ReportMetric(aw, prefix+"attach-ms")
+			b.ReportMetric(ac, prefix+"attach-cpu-ms")
+			b.ReportMetric(as, prefix+"attach-server-cpu-ms")
 		}
-		wall, cpu := medianOf(b, 11, ls)
-		b.ReportMetric(wall, "ls-json-ms")
-		b.ReportMetric(cpu, "ls-json-cpu-ms")
+		verbs(corralBin, "")
+		if before := os.Getenv("CORRAL_BENCH_BEFORE"); before != "" {
+			// The same runs, served and listed by the binary before: its server takes
+			// them over (upgrade), then this one's again.
+			upgrade := func(bin string) {
+				cmd := exec.Command(bin, "server", "--upgrade")
+				cmd.Env = append(os.Environ(), "CORRAL_STATE_DIR="+state)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%s server --upgrade: %v: %s", bin, err, out)
+				}
+				// The new server goes on taking the runs over (their records, a
+				// reconcile) for a few seconds after the upgrade answered: not timed.
+				time.Sleep(10 * time.Second)
+			}
+			upgrade(before)
+			verbs(before, "before-")
+			upgrade(corralBin)
+			verbs(corralBin, "again-")
+		}
 		b.ReportMetric(filesListing(b, state), "ls-files-ms")
 		if _, err := exec.LookPath("tmux"); err == nil {
-			tw, tc := tmuxListing(b, n)
+			tw, tc, ta := tmuxListing(b, n)
 			b.ReportMetric(tw, "tmux-list-ms")
 			b.ReportMetric(tc, "tmux-list-cpu-ms")
+			b.ReportMetric(ta[0], "tmux-attach-ms")
+			b.ReportMetric(ta[1], "tmux-attach-cpu-ms")
+			b.ReportMetric(ta[2], "tmux-attach-server-cpu-ms")
 		}
 		start := time.Now()
 		if r := serverCorral(b, state, "shutdown"); r.code != 0 {
@@ -113,8 +152,8 @@ func filesListing(b *testing.B, state string) float64 {
 }
 
 // tmuxListing starts a tmux server with n windows of the runs' command and times
-// `tmux list-windows -a` on it.
-func tmuxListing(b *testing.B, n int) (wall, cpu float64) {
+// `tmux list-windows -a` on it, and `tmux attach` to a drawn screen (attachDrawn).
+func tmuxListing(b *testing.B, n int) (wall, cpu float64, attach [3]float64) {
 	sock := fmt.Sprintf("corral-bench-scale-%d", os.Getpid())
 	tm := func(args ...string) *exec.Cmd {
 		return exec.Command("tmux", append([]string{"-L", sock, "-f", "/dev/null"}, args...)...)
@@ -128,5 +167,16 @@ func tmuxListing(b *testing.B, n int) (wall, cpu float64) {
 			b.Fatalf("tmux new-window: %v: %s", err, out)
 		}
 	}
-	return medianOf(b, 11, func() *exec.Cmd { return tm("list-windows", "-a") })
+	wall, cpu = medianOf(b, 11, func() *exec.Cmd { return tm("list-windows", "-a") })
+	out, err := tm("display-message", "-p", "#{pid}").Output()
+	if err != nil {
+		b.Fatalf("tmux display-message: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	attach[0], attach[1], attach[2] = medianAttach(b, 5, pid, func() *exec.Cmd {
+		cmd := tm("attach", "-t", "a")
+		cmd.Env = termEnv(os.Environ())
+		return cmd
+	})
+	return wall, cpu, attach
 }

@@ -248,3 +248,41 @@ func TestCommonCgroup(t *testing.T) {
 		}
 	}
 }
+
+// UsageKept reads what Usage reads, cpu.stat through the descriptor CPU keeps (no
+// open of its own while that is open), and once the cgroup was closed it keeps
+// nothing open again.
+func TestCgroupUsageKept(t *testing.T) {
+	cg := testCgroup(t)
+	c := startIn(t, cg, "tree", "1")
+	c.learnTree()
+	if err := cg.SetFrozen(true, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	cpu, mem, err := cg.Usage()
+	kcpu, kmem, kerr := cg.UsageKept()
+	if err != nil || kerr != nil || kcpu != cpu || (mem < 0) != (kmem < 0) {
+		t.Fatalf("usage %v %d (%v), kept %v %d (%v)", cpu, mem, err, kcpu, kmem, kerr)
+	}
+	cg.cpuMu.Lock()
+	kept := cg.cpuFD
+	cg.cpuMu.Unlock()
+	if kept == 0 {
+		t.Fatal("cpu.stat not kept open")
+	}
+	cg.Close()
+	if kcpu, _, kerr = cg.UsageKept(); kerr != nil || kcpu != cpu {
+		t.Errorf("after close: %v (%v), want %v", kcpu, kerr, cpu)
+	}
+	cg.cpuMu.Lock()
+	kept = cg.cpuFD
+	cg.cpuMu.Unlock()
+	if kept != 0 {
+		t.Error("a closed cgroup's cpu.stat opened again")
+	}
+	if err := cg.SetFrozen(false, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	Terminate(context.Background(), Target{Cgroup: cg, Grace: time.Second})
+	c.wait()
+}

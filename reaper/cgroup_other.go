@@ -46,3 +46,6 @@ func (c *Cgroup) AwaitEmpty(context.Context, time.Time) bool {
 	return false
 }
 func (c *Cgroup) Usage() (time.Duration, int64, error) { return 0, -1, ErrNotSupported }
+
+// UsageKept is Usage.
+func (c *Cgroup) UsageKept() (time.Duration, int64, error) { return c.Usage() }

@@ -223,7 +223,7 @@ func (s *Supervisor) RecordUsage(rec Record) (Usage, bool) {
 	s.mu.Unlock()
 	if r != nil {
 		if cg := r.cgroupOf(); cg != nil && cg.Path == rec.Cgroup {
-			cpu, mem, err := cg.Usage()
+			cpu, mem, err := cg.UsageKept()
 			return Usage{CPU: cpu, Memory: mem, Known: err == nil}, err == nil
 		}
 	}

@@ -113,3 +113,29 @@ func TestCleanupStepsNeverNull(t *testing.T) {
 		t.Fatalf("read back %+v, %v", back, err)
 	}
 }
+
+// The nanosecond keys of a spec written before durations were in milliseconds are
+// read however the decoder matches them (any case), and only when there: a spec of
+// today is read once.
+func TestSpecLegacyKeysAnyCase(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		grace time.Duration
+		tmo   time.Duration
+	}{
+		{`{"name":"a","GRACE":2000000000,"Timeout":3000000000}`, 2 * time.Second, 3 * time.Second},
+		{`{"name":"a","no_output_timeout":4000000,"grace_ms":7}`, 7 * time.Millisecond, 0},
+		{`{"name":"a","argv":["timeout","grace"],"grace_ms":5,"timeout_ms":6}`, 5 * time.Millisecond, 6 * time.Millisecond},
+	} {
+		var s Spec
+		if err := json.Unmarshal([]byte(c.in), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Grace != c.grace || s.Timeout != c.tmo {
+			t.Errorf("%s: grace %v timeout %v, want %v %v", c.in, s.Grace, s.Timeout, c.grace, c.tmo)
+		}
+	}
+	if legacyKeys([]byte(`{"argv":["sh"],"grace_ms":5000,"timeout_ms":1}`)) {
+		t.Error("a spec of today taken for a legacy one")
+	}
+}

@@ -100,6 +100,23 @@ func (s *Supervisor) SnapshotFor(viewer string, all bool) []Info {
 	return out
 }
 
+// SentTo notes that viewer was sent rs another way (its subscription's first reply):
+// its next SnapshotFor carries only what changed since. An attached UI's first
+// snapshot was every run again, a second decode of the whole list right after its
+// first frame (a second of CPU at a thousand runs on a loaded machine).
+func (s *Supervisor) SentTo(viewer string, rs []Info) {
+	next := make(map[string]sentRun, len(rs))
+	for _, i := range rs {
+		next[i.ID] = sentOf(i)
+	}
+	s.sent.mu.Lock()
+	defer s.sent.mu.Unlock()
+	if s.sent.viewer == nil {
+		s.sent.viewer = map[string]map[string]sentRun{}
+	}
+	s.sent.viewer[viewer] = next
+}
+
 // forgetViewer drops what viewer was sent.
 func (s *Supervisor) forgetViewer(viewer string) {
 	s.sent.mu.Lock()

@@ -93,7 +93,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Layout): // the other set of side panes, remembered
 		m.lay.panes = m.lay.panes.next()
 		m.relayout()
-		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), savePrefsCmd(m.prefsPath, m.prefsNow()))
+		return m, tea.Batch(m.fitShown(), savePrefsCmd(m.prefsPath, m.prefsNow()))
 	case key.Matches(k, km.EventsUp, km.EventsDown):
 		m.events, _ = m.events.Update(k)
 	case key.Matches(k, km.Mouse):
@@ -232,7 +232,7 @@ func (m Model) note(format string, a ...any) (tea.Model, tea.Cmd) {
 func (m Model) toggleZoom() (tea.Model, tea.Cmd) {
 	m.zoom = !m.zoom
 	m.relayout()
-	return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
+	return m, m.fitShown()
 }
 
 // listKey gives a key to the run list (moving its selection, its filter) and follows
@@ -254,7 +254,7 @@ func (m Model) listMoved(before string) (tea.Model, tea.Cmd) {
 	if m.list.SelectedKey() != before {
 		return m, m.selectionMoved()
 	}
-	return m, nil
+	return m, m.fitShown() // a filter changes the rows shown
 }
 
 // jump selects the next run whose agent waits for its user (the one waiting longest

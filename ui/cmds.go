@@ -68,6 +68,28 @@ func screenCmd(c Core, id string) tea.Cmd {
 	}
 }
 
+// screensCmd reads the screens of the PTY runs of rs in one message: at a thousand
+// runs, a command and a message each were a thousand goroutines and turns of the
+// UI's loop while it drew its first frame.
+func screensCmd(c Core, rs []runs.Info) tea.Cmd {
+	var ids []string
+	for _, i := range rs {
+		if i.Kind == runs.KindPTY {
+			ids = append(ids, i.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		var out ScreensMsg
+		for _, id := range ids {
+			out = append(out, screenCmd(c, id)().(ScreenMsg))
+		}
+		return out
+	}
+}
+
 // output is run id's kept output.
 func output(c Core, id string) (runs.Output, error) {
 	rep, err := api.Output.Call(bg, c, api.RunRef{ID: id})

@@ -126,6 +126,8 @@ type (
 		ID     string
 		Screen Screen
 	}
+	// ScreensMsg is the screens of many runs at once (the UI's start).
+	ScreensMsg []ScreenMsg
 	// LogMsg is a run's in-memory output, for runs shown as a log (the terminal
 	// pane's).
 	LogMsg = terminal.LogMsg

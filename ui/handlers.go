@@ -66,7 +66,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.sized.fit(m.core, m.list.Runs(), m.lay), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
+	cmds = append(cmds, m.fitShown(), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
 }
 
@@ -104,7 +104,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case SnapshotMsg:
 		if msg.Err != nil {
 			m.req.snapshotDone(true, true)
-			return m, nil, true // the server's stream says when it is gone; keep what we show
+			return m, m.offerOnce(), true // the server's stream says when it is gone; keep what we show
 		}
 		changed, same := false, true
 		for _, i := range msg.Runs {
@@ -118,7 +118,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
-		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
+		return m, tea.Batch(m.fitShown(), m.req.logs(m.core, m.pair.missingLogs(m.term)), m.offerOnce()), true
 	case ResyncMsg:
 		next, cmd := m.resynced(msg)
 		return next.(Model), cmd, true
@@ -138,11 +138,11 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, m.req.tree(m.core, m.list.SelectedLive()), true
 		}
 	case ScreenMsg: // keep a run's screen; bells rung before it arrived do not count
-		if msg.Screen != nil {
-			m.screens[msg.ID] = msg.Screen
-			m.attention[msg.ID] = safeAttention(msg.Screen)
-			if sel, ok := m.list.Selected(); ok && sel.ID == msg.ID {
-				m.term.ShowRun(sel, msg.Screen)
+		m.takeScreen(msg)
+	case ScreensMsg:
+		for _, s := range msg {
+			if m.screens[s.ID] == nil { // the selected run's came first (Init)
+				m.takeScreen(s)
 			}
 		}
 	case PairDiffMsg:
@@ -175,6 +175,18 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 
 // safeAttention reads a screen's attention counter; a screen that panics counts 0
 // (its pane shows the error).
+// takeScreen keeps a run's screen (ScreenMsg), shown at once when it is selected.
+func (m *Model) takeScreen(msg ScreenMsg) {
+	if msg.Screen == nil {
+		return
+	}
+	m.screens[msg.ID] = msg.Screen
+	m.attention[msg.ID] = safeAttention(msg.Screen)
+	if sel, ok := m.list.Selected(); ok && sel.ID == msg.ID {
+		m.term.ShowRun(sel, msg.Screen)
+	}
+}
+
 func safeAttention(s Screen) (n uint64) {
 	defer func() { _ = recover() }()
 	return s.Attention()

@@ -106,7 +106,7 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 	clear(m.sized)
 	m.req.watching, m.req.looking = "", ""
 	m.relayout()
-	cmds = append(cmds, m.selectionMoved(), m.sized.fit(m.core, m.list.Runs(), m.lay))
+	cmds = append(cmds, m.selectionMoved(), m.fitShown())
 	return m, tea.Batch(cmds...)
 }
 

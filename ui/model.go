@@ -96,6 +96,10 @@ type state struct {
 	link      string                // while the server is lost: what the status line says (link.go)
 	lastEvent time.Time             // the newest event shown: the history after a reconnect starts past it
 	exporting map[string]bool       // the files the export key is writing (export.go)
+	// offered: the restore's dry run was asked for, once the first snapshot came back
+	// (it reconciles every record: at a thousand runs half a second, which held the
+	// first frame's reads on the connection they share).
+	offered bool
 }
 
 // ErrNoCore is what every command of a model built without a Core reports.
@@ -171,12 +175,11 @@ func (m Model) ShutdownErr() error { return m.quitErr }
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now),
 		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term)),
-		m.req.look(m.core, m.list.SelectedLive()), restoreOfferCmd(m.core)}
-	for _, i := range m.list.Runs() {
-		if i.Kind == runs.KindPTY {
-			cmds = append(cmds, screenCmd(m.core, i.ID))
-		}
+		m.req.look(m.core, m.list.SelectedLive())}
+	if sel, ok := m.list.Selected(); ok && sel.Kind == runs.KindPTY {
+		cmds = append(cmds, screenCmd(m.core, sel.ID)) // the first frame's
 	}
+	cmds = append(cmds, screensCmd(m.core, m.list.Runs()))
 	return tea.Batch(cmds...)
 }
 
@@ -199,7 +202,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.lay.w, m.lay.h = msg.Width, msg.Height
 		m.relayout()
-		return m, m.sized.fit(m.core, m.list.Runs(), m.lay)
+		return m, m.fitShown()
 	case tickMsg:
 		if msg.gen != m.req.tickGen { // a tick of an older chain
 			m.still = true

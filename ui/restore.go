@@ -59,6 +59,16 @@ func restoreOfferCmd(c Core) tea.Cmd {
 	}
 }
 
+// offerOnce asks for the restore's dry run the first time (after the first snapshot
+// came back, so the first frame's reads do not wait behind its reconcile).
+func (m *Model) offerOnce() tea.Cmd {
+	if m.offered {
+		return nil
+	}
+	m.offered = true
+	return restoreOfferCmd(m.core)
+}
+
 // restoreCmd restores the lost runs ids.
 func restoreCmd(c Core, ids []string) tea.Cmd {
 	return func() tea.Msg {

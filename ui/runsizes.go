@@ -10,10 +10,10 @@ import (
 // change of its pane, not on every event.
 type runSizes map[string][2]uint16
 
-// fit asks for every live PTY run's pane size in layout l (runSize), once per run and
-// change: the core sizes the run by its window-size policy over every UI that asked
-// (runs/winsize.go), so a run already that size is asked for too (another UI may
-// have sized it).
+// fit asks for the pane size in layout l (runSize) of every live PTY run of rs, once
+// per run and change: the core sizes the run by its window-size policy over every UI
+// that asked (runs/winsize.go), so a run already that size is asked for too (another
+// UI may have sized it).
 func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
 	if l.w == 0 {
 		return nil
@@ -34,4 +34,19 @@ func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
 		return nil
 	}
 	return resizeCmd(core, out)
+}
+
+// fitShown sizes the runs the list shows (its visible rows and the selection) and a
+// shown partner, not every run: a run scrolled into view, or selected, is sized then.
+// At a thousand runs, a UI that sized every run as it attached sent a thousand
+// resizes, and each was a change of a run sent to every UI and read again by the next
+// snapshot, while the first frame waited for the cores.
+func (m *Model) fitShown() tea.Cmd {
+	rs := m.list.Visible()
+	if m.pair.on {
+		if i, ok := m.list.Run(m.pair.other.ID()); ok {
+			rs = append(rs, i)
+		}
+	}
+	return m.sized.fit(m.core, rs, m.lay)
 }

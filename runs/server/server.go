@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"corral/ptyhost/screen"
+	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/listing"
 )
@@ -26,6 +27,8 @@ type Core interface {
 	Screen(id string) (*screen.Screen, error)
 	// Unfocus forgets what a viewer (an attached UI, by its token) looked at.
 	Unfocus(viewer string)
+	// SentTo notes what a viewer's subscription sent it (runs.Supervisor.SentTo).
+	SentTo(viewer string, rs []runs.Info)
 }
 
 // Options describe the server to its clients.
@@ -60,9 +63,10 @@ type Server struct {
 
 	stopOnce       sync.Once
 	stopped        chan struct{}
-	closeLn        func()      // closes Serve's listener, once (nil before Serve)
-	stopAfterReply atomic.Bool // a shutdown was answered: stop once the reply is out
-	handedOver     atomic.Bool // an upgrade was answered: the runs go on with the next server
+	closeLn        func()            // closes Serve's listener, once (nil before Serve)
+	stopAfterReply atomic.Bool       // a shutdown was answered: stop once the reply is out
+	handedOver     atomic.Bool       // an upgrade was answered: the runs go on with the next server
+	lsJSON         listing.JSONCache // corral ls --json's runs as last encoded (ls.go)
 
 	mu       sync.Mutex
 	conns    map[net.Conn]*connInfo
@@ -287,10 +291,14 @@ func (s *Server) serveConn(c net.Conn) {
 			s.stream(ctx, c, enc)
 			return
 		}
-		resp := s.answer(ctx, line)
+		resp, body := s.answer(ctx, line)
 		q.release() // the request is decoded: its memory goes back before the reply
 		c.SetWriteDeadline(time.Now().Add(s.opt.Limits.Slow))
-		if err := enc.Encode(resp); err != nil {
+		err = enc.Encode(resp)
+		if err == nil && len(body) > 0 {
+			_, err = c.Write(body)
+		}
+		if err != nil {
 			s.log.Warn("cut a connection", "reason", fmt.Sprintf("%v: its reply not taken within %v", errSlow, s.opt.Limits.Slow), "err", err)
 			return
 		}
@@ -353,30 +361,33 @@ func isSubscribe(line []byte) bool {
 
 // answer decodes one request and calls its operation. A panic in one is a bug in
 // Corral; it fails that request and is logged with its stack, and the server, which
-// holds every run, stays up.
-func (s *Server) answer(ctx context.Context, line []byte) (resp api.Response) {
+// holds every run, stays up. body is what follows the reply's line (api.Bodied).
+func (s *Server) answer(ctx context.Context, line []byte) (resp api.Response, body []byte) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic in a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			resp = api.Response{V: api.Version, Error: api.Errorf(api.CodeFailed, "internal error: %v", p)}
+			resp, body = api.Response{V: api.Version, Error: api.Errorf(api.CodeFailed, "internal error: %v", p)}, nil
 		}
 	}()
 	var req api.Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return api.Response{V: api.Version, Error: api.Errorf(api.CodeBadRequest, "malformed request: %v", err)}
+		return api.Response{V: api.Version, Error: api.Errorf(api.CodeBadRequest, "malformed request: %v", err)}, nil
 	}
 	// upgrade is answered whatever the protocol: it is how a server moves to a binary
 	// that speaks another (its arguments and reply never change).
 	if req.V != api.Version && req.Verb != api.Upgrade.Name() {
-		return api.Response{V: api.Version, Error: api.VersionError(api.Side{Protocol: api.Version, Binary: api.Binary, PID: os.Getpid()}, req)}
+		return api.Response{V: api.Version, Error: api.VersionError(api.Side{Protocol: api.Version, Binary: api.Binary, PID: os.Getpid()}, req)}, nil
 	}
 	res, err := s.dispatch(ctx, req)
 	if err != nil {
-		return api.Response{V: api.Version, Error: api.AsError(err)}
+		return api.Response{V: api.Version, Error: api.AsError(err)}, nil
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
-		return api.Response{V: api.Version, Error: api.Errorf(api.CodeFailed, "encode result: %v", err)}
+		return api.Response{V: api.Version, Error: api.Errorf(api.CodeFailed, "encode result: %v", err)}, nil
 	}
-	return api.Response{V: api.Version, Result: b}
+	if bd, ok := res.(api.Bodied); ok {
+		body = bd.ReplyBody()
+	}
+	return api.Response{V: api.Version, Result: b, Body: len(body)}, body
 }

@@ -90,6 +90,7 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 	tok, sb := s.addSub()
 	defer s.dropSub(tok)
 	defer s.core.Unfocus(tok) // a UI that went away looks at nothing
+	s.core.SentTo(tok, snap)  // its first snapshot (viewer tok) carries what changed since
 	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(api.SubscribeReply{Token: tok, Runs: snap, History: s.history()})}) != nil {
 		return
 	}

@@ -363,3 +363,22 @@ func (l List) Counts() (live, attention int) {
 	}
 	return live, len(l.attention)
 }
+
+// Visible are the runs on the rows the pane shows, then the selected run when it is
+// not among them: what a UI sizes (at a thousand runs, sizing every run as a UI
+// attached was a thousand resizes, each a change sent to every UI).
+func (l List) Visible() []runs.Info {
+	lines := l.display()
+	var out []runs.Info
+	sel := false
+	for _, ln := range lines[min(l.offset, len(lines)):min(l.offset+l.rows(), len(lines))] {
+		if ln.header == 0 && ln.row < len(l.runs) {
+			out = append(out, l.runs[ln.row])
+			sel = sel || l.runs[ln.row].ID == l.sel
+		}
+	}
+	if i := l.index(l.sel); i >= 0 && !sel {
+		out = append(out, l.runs[i])
+	}
+	return out
+}

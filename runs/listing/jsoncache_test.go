@@ -1,0 +1,58 @@
+package listing
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"corral/runs"
+	"corral/runs/agentstate"
+	"corral/runs/workspace"
+)
+
+// The server's cached ls --json is WriteJSON's document byte for byte: on the first
+// listing, on the next with records unchanged (written from the cache), and after
+// records changed, came or went; every field a listing adds, present or absent, and
+// strings that the encoder escapes.
+func TestJSONCacheWritesAsWriteJSON(t *testing.T) {
+	at := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	code := 3
+	rs := []Run{
+		{Record: runs.Record{RunID: "r1", Name: `a "quoted" <name> & more`, Backend: runs.KindPTY, State: runs.Running,
+			Spec: runs.Spec{Name: "a", Argv: []string{"sh", "-c", "sleep 1\n"}, Grace: 5 * time.Second}, PID: 10,
+			CreatedAt: at, LeaseExpiresAt: at.Add(time.Minute), Logs: []string{"/tmp/x.log"}, Agent: "claude",
+			AgentState: agentstate.Waiting}, OwnerAlive: true, CPUMS: new(int64(12)), Memory: new(int64(0))},
+		{Record: runs.Record{RunID: "r2", Name: "ended", State: runs.Exited, ExitCode: &code, Reason: runs.Exit,
+			Worktree: &workspace.Worktree{Branch: "corral/fix"}, Diff: &workspace.Stat{Added: 1, Removed: 2}}},
+		{Record: runs.Record{RunID: "r3", Name: "late", State: runs.Running}, CPUMS: new(int64(7)),
+			LeaseNote: "lease not renewed (disk <full> & \"more\")"},
+	}
+	totals := runs.Metrics{SpawnTotal: 3, ExitTotal: map[string]int64{"exited": 1}}
+	var c JSONCache
+	check := func(what string, rs []Run, totals runs.Metrics) {
+		t.Helper()
+		var want, got bytes.Buffer
+		if err := WriteJSON(&want, rs, totals); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.WriteJSON(&got, rs, totals); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("%s: the cache wrote\n%s\nWriteJSON\n%s", what, got.String(), want.String())
+		}
+	}
+	check("first", rs, totals)
+	check("again", rs, totals)
+	rs[0].Record.State, rs[0].Record.UpdatedAt = runs.Exited, at.Add(time.Second)
+	rs[0].OwnerAlive, rs[0].CPUMS, rs[0].Memory = false, nil, nil
+	rs[1].LeaseNote, rs[1].OwnerAlive = "expired 5s ago", true
+	check("changed", rs, totals)
+	check("one gone", rs[1:], totals)
+	check("back", rs, runs.Metrics{})
+	check("none", []Run{}, totals)
+	check("nil", nil, totals)
+	if len(c.by) != 0 {
+		t.Errorf("the cache keeps %d runs no listing has", len(c.by))
+	}
+}
