@@ -24,6 +24,19 @@ func (e Escapee) alive() bool {
 	return err == nil && p.StartTime == e.StartTime && p.State != 'Z' && p.State != 'X'
 }
 
+// liveEscapees is those of es that live still, in a new slice: a record written
+// behind (writeBehind marshals it outside r.mu) holds es, which must not change under
+// it.
+func liveEscapees(es []Escapee) []Escapee {
+	var out []Escapee
+	for _, e := range es {
+		if e.alive() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // fingerprints returns the identities of escapees, for reaper.Target.Extra.
 func fingerprints(es []Escapee) []reaper.Fingerprint {
 	out := make([]reaper.Fingerprint, 0, len(es))
@@ -50,7 +63,7 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 	var fresh []Escapee
 	r.mu.Lock()
 	if len(procs) > 0 {
-		r.escapees = slices.DeleteFunc(r.escapees, func(e Escapee) bool { return !e.alive() })
+		r.escapees = liveEscapees(r.escapees)
 	}
 	for _, p := range procs {
 		fp, err := reaper.Identify(p.PID)

@@ -76,3 +76,55 @@ func TestEscapeesThatEndedAreDropped(t *testing.T) {
 		}
 	}
 }
+
+// Dropping the escapees that ended leaves a record taken before alone: a record
+// written behind (outside the run's lock, when the registry is locked by another
+// Corral) holds the run's escapees as they were, and an in-place delete shifted them
+// under it (a live escapee lost from what was written, a blank one in its place).
+func TestEscapeesDroppedLeaveRecordsAlone(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(false, "sleep"))
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []*exec.Cmd
+	start := func() reaper.Proc {
+		t.Helper()
+		c := exec.Command("sleep", "100")
+		c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret)
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		started = append(started, c)
+		p, err := reaper.ReadProc(c.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	defer func() {
+		for _, c := range started {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	a, b := start(), start()
+	r.noteEscapees([]reaper.Proc{a, b})
+	r.mu.Lock()
+	rec := r.recordLocked() // as persistLocked hands it to writeBehind
+	r.mu.Unlock()
+	started[0].Process.Kill()
+	started[0].Wait()
+	r.noteEscapees([]reaper.Proc{start()})
+	var pids []int
+	for _, e := range rec.Escapees {
+		pids = append(pids, e.PID)
+	}
+	if !slices.Equal(pids, []int{a.PID, b.PID}) {
+		t.Errorf("the record taken before says escapees %v, want %d and %d", pids, a.PID, b.PID)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
