@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -249,4 +250,65 @@ func TestNextAttemptResumesTheConversation(t *testing.T) {
 	}
 	s.Cancel(nid)
 	waitEnd(t, s, nid)
+}
+
+// A restart of an ended run that would resume its conversation is refused while a
+// run of another Corral on the state dir holds it (its record says so), and several
+// restarts at once (the UI's and the web page's) start one run, the others refused.
+func TestRestartResumesOnce(t *testing.T) {
+	shortTurns(t)
+	dir := t.TempDir()
+	conv := t.TempDir()
+	agent := filepath.Join(dir, "toy-agent")
+	if err := os.WriteFile(agent, []byte("#!/bin/sh\n"+sessToyScript+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	s := regSup(t, openReg(t, state), WithScreens(), WithAgents(sessToySet(t)))
+	other := regSup(t, openReg(t, state), WithScreens(), WithAgents(sessToySet(t))) // another Corral
+	id := spawn(t, s, Spec{Argv: []string{agent}, PTY: true, Env: []string{"CONV=" + conv}})
+	sid := waitAgent(t, s, id, agentstate.Idle).SessionID
+	if err := s.Write(id, []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitInfo(t, s, id, "a turn", func(i Info) bool { return i.AgentState == agentstate.Working && i.Conversed })
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	oid := spawn(t, other, Spec{Argv: []string{agent, "--resume", sid}, PTY: true, Env: []string{"CONV=" + conv}})
+	if i := waitAgent(t, other, oid, agentstate.Idle); i.SessionID != sid {
+		t.Fatalf("the other Corral's run holds %q", i.SessionID)
+	}
+	if nid, err := s.Restart(id); !errors.Is(err, ErrConversationHeld) {
+		t.Errorf("a restart while another Corral's run holds the conversation: %s, %v", nid, err)
+		if err == nil {
+			s.Cancel(nid)
+			waitEnd(t, s, nid)
+		}
+	}
+	other.Cancel(oid)
+	waitEnd(t, other, oid)
+	const n = 6
+	var mu sync.Mutex
+	var started []string
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			nid, err := s.Restart(id)
+			if err == nil {
+				mu.Lock()
+				started = append(started, nid)
+				mu.Unlock()
+			} else if !errors.Is(err, ErrConversationHeld) {
+				t.Errorf("restart: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, nid := range started {
+		s.Cancel(nid)
+		waitEnd(t, s, nid)
+	}
+	if len(started) != 1 {
+		t.Errorf("%d restarts at once started %v, want one", n, started)
+	}
 }
