@@ -3,8 +3,8 @@ package config
 import (
 	"reflect"
 	"strings"
-	"time"
 	"testing"
+	"time"
 )
 
 // TestEffectiveRoundTrips: the printed config parses back to the same values.
