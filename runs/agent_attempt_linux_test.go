@@ -312,3 +312,40 @@ func TestRestartResumesOnce(t *testing.T) {
 		t.Errorf("%d restarts at once started %v, want one", n, started)
 	}
 }
+
+// A question before the first prompt (Claude Code's folder trust, a login, a theme)
+// is no turn: the conversation is not written yet, and a next attempt pins the same
+// id again; resuming it would fail at once ("No conversation found"), every attempt.
+func TestQuestionBeforeTheFirstTurnIsNoConversation(t *testing.T) {
+	shortTurns(t)
+	dir := t.TempDir()
+	conv := t.TempDir()
+	script := strings.Replace(sessToyScript, "printf '\\033]0;toy\\007> '; read a",
+		"printf '\\033]0;toy\\007Allow? trust this folder\\r\\n 1. Yes\\r\\n'; read q\nprintf '\\033[2J\\033[H> '; read a", 1)
+	if script == sessToyScript {
+		t.Fatal("the toy's first prompt was not found")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "toy-agent"), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(sessToySet(t)))
+	spec := Spec{Argv: []string{filepath.Join(dir, "toy-agent")}, PTY: true, Env: []string{"CONV=" + conv},
+		Restart: &RestartSpec{Policy: RestartOnFailure}}
+	id := spawn(t, s, spec)
+	info := waitAgent(t, s, id, agentstate.Waiting)
+	sid := info.SessionID
+	if info.Conversed {
+		t.Errorf("conversed at a question before any turn")
+	}
+	if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	info = waitInfo(t, s, id, "attempt 2 at its question", func(i Info) bool {
+		return i.Service.attempt() >= 2 && i.State == Running && i.AgentState == agentstate.Waiting
+	})
+	if info.Service.attempt() != 2 || !slices.Equal(info.Spec.Argv[1:], []string{"--session-id", sid}) {
+		t.Errorf("attempt %d after a question and no turn: %q", info.Service.attempt(), info.Spec.Argv)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
