@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestEffectiveRoundTrips: the printed config parses back to the same values.
@@ -68,5 +69,23 @@ func TestEffectiveShowsDefaults(t *testing.T) {
 	}
 	if _, err := Parse("corral.toml", []byte(text)); err != nil {
 		t.Errorf("built-in defaults do not parse back: %v", err)
+	}
+}
+
+// log_ttl is shown by the effective config, read from a file and applied; "0s" keeps
+// logs for ever.
+func TestLogTTL(t *testing.T) {
+	text := (*File)(nil).Effective(Default())
+	if !strings.Contains(text, `log_ttl = "336h"`) {
+		t.Errorf("no log_ttl of two weeks in\n%s", text)
+	}
+	for in, want := range map[string]time.Duration{`"48h"`: 48 * time.Hour, `"0s"`: 0} {
+		f, err := Parse("corral.toml", []byte("[defaults]\nlog_ttl = "+in+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Apply(Default()).LogTTL; got != want {
+			t.Errorf("log_ttl = %s: %v", in, got)
+		}
 	}
 }

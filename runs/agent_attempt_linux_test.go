@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -249,4 +250,102 @@ func TestNextAttemptResumesTheConversation(t *testing.T) {
 	}
 	s.Cancel(nid)
 	waitEnd(t, s, nid)
+}
+
+// A restart of an ended run that would resume its conversation is refused while a
+// run of another Corral on the state dir holds it (its record says so), and several
+// restarts at once (the UI's and the web page's) start one run, the others refused.
+func TestRestartResumesOnce(t *testing.T) {
+	shortTurns(t)
+	dir := t.TempDir()
+	conv := t.TempDir()
+	agent := filepath.Join(dir, "toy-agent")
+	if err := os.WriteFile(agent, []byte("#!/bin/sh\n"+sessToyScript+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	s := regSup(t, openReg(t, state), WithScreens(), WithAgents(sessToySet(t)))
+	other := regSup(t, openReg(t, state), WithScreens(), WithAgents(sessToySet(t))) // another Corral
+	id := spawn(t, s, Spec{Argv: []string{agent}, PTY: true, Env: []string{"CONV=" + conv}})
+	sid := waitAgent(t, s, id, agentstate.Idle).SessionID
+	if err := s.Write(id, []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitInfo(t, s, id, "a turn", func(i Info) bool { return i.AgentState == agentstate.Working && i.Conversed })
+	s.Cancel(id)
+	waitEnd(t, s, id)
+	oid := spawn(t, other, Spec{Argv: []string{agent, "--resume", sid}, PTY: true, Env: []string{"CONV=" + conv}})
+	if i := waitAgent(t, other, oid, agentstate.Idle); i.SessionID != sid {
+		t.Fatalf("the other Corral's run holds %q", i.SessionID)
+	}
+	if nid, err := s.Restart(id); !errors.Is(err, ErrConversationHeld) {
+		t.Errorf("a restart while another Corral's run holds the conversation: %s, %v", nid, err)
+		if err == nil {
+			s.Cancel(nid)
+			waitEnd(t, s, nid)
+		}
+	}
+	other.Cancel(oid)
+	waitEnd(t, other, oid)
+	const n = 6
+	var mu sync.Mutex
+	var started []string
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			nid, err := s.Restart(id)
+			if err == nil {
+				mu.Lock()
+				started = append(started, nid)
+				mu.Unlock()
+			} else if !errors.Is(err, ErrConversationHeld) {
+				t.Errorf("restart: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, nid := range started {
+		s.Cancel(nid)
+		waitEnd(t, s, nid)
+	}
+	if len(started) != 1 {
+		t.Errorf("%d restarts at once started %v, want one", n, started)
+	}
+}
+
+// A question before the first prompt (Claude Code's folder trust, a login, a theme)
+// is no turn: the conversation is not written yet, and a next attempt pins the same
+// id again; resuming it would fail at once ("No conversation found"), every attempt.
+func TestQuestionBeforeTheFirstTurnIsNoConversation(t *testing.T) {
+	shortTurns(t)
+	dir := t.TempDir()
+	conv := t.TempDir()
+	script := strings.Replace(sessToyScript, "printf '\\033]0;toy\\007> '; read a",
+		"printf '\\033]0;toy\\007Allow? trust this folder\\r\\n 1. Yes\\r\\n'; read q\nprintf '\\033[2J\\033[H> '; read a", 1)
+	if script == sessToyScript {
+		t.Fatal("the toy's first prompt was not found")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "toy-agent"), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, WithScreens(), WithAgents(sessToySet(t)))
+	spec := Spec{Argv: []string{filepath.Join(dir, "toy-agent")}, PTY: true, Env: []string{"CONV=" + conv},
+		Restart: &RestartSpec{Policy: RestartOnFailure}}
+	id := spawn(t, s, spec)
+	info := waitAgent(t, s, id, agentstate.Waiting)
+	sid := info.SessionID
+	if info.Conversed {
+		t.Errorf("conversed at a question before any turn")
+	}
+	if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	info = waitInfo(t, s, id, "attempt 2 at its question", func(i Info) bool {
+		return i.Service.attempt() >= 2 && i.State == Running && i.AgentState == agentstate.Waiting
+	})
+	if info.Service.attempt() != 2 || !slices.Equal(info.Spec.Argv[1:], []string{"--session-id", sid}) {
+		t.Errorf("attempt %d after a question and no turn: %q", info.Service.attempt(), info.Spec.Argv)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
 }

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,10 +19,28 @@ type Escapee struct {
 }
 
 // alive reports whether the escapee's process lives still (not a zombie): the same
-// pid with the same start time.
+// pid with the same start time. One whose /proc cannot be read for another reason
+// than its end (no file descriptor left, as a thousand runs ending at once take them)
+// is taken as alive: dropped, it would not be ended with its run.
 func (e Escapee) alive() bool {
 	p, err := reaper.ReadProc(e.PID)
-	return err == nil && p.StartTime == e.StartTime && p.State != 'Z' && p.State != 'X'
+	if err != nil {
+		return !errors.Is(err, reaper.ErrGone)
+	}
+	return p.StartTime == e.StartTime && p.State != 'Z' && p.State != 'X'
+}
+
+// liveEscapees is those of es that live still, in a new slice: a record written
+// behind (writeBehind marshals it outside r.mu) holds es, which must not change under
+// it.
+func liveEscapees(es []Escapee) []Escapee {
+	var out []Escapee
+	for _, e := range es {
+		if e.alive() {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // fingerprints returns the identities of escapees, for reaper.Target.Extra.
@@ -50,7 +69,7 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 	var fresh []Escapee
 	r.mu.Lock()
 	if len(procs) > 0 {
-		r.escapees = slices.DeleteFunc(r.escapees, func(e Escapee) bool { return !e.alive() })
+		r.escapees = liveEscapees(r.escapees)
 	}
 	for _, p := range procs {
 		fp, err := reaper.Identify(p.PID)

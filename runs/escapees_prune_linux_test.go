@@ -1,8 +1,11 @@
 package runs
 
 import (
+	"errors"
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,4 +78,131 @@ func TestEscapeesThatEndedAreDropped(t *testing.T) {
 			t.Errorf("escapee %d was not ended with its run", c.Process.Pid)
 		}
 	}
+}
+
+// Dropping the escapees that ended leaves a record taken before alone: a record
+// written behind (outside the run's lock, when the registry is locked by another
+// Corral) holds the run's escapees as they were, and an in-place delete shifted them
+// under it (a live escapee lost from what was written, a blank one in its place).
+func TestEscapeesDroppedLeaveRecordsAlone(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(false, "sleep"))
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []*exec.Cmd
+	start := func() reaper.Proc {
+		t.Helper()
+		c := exec.Command("sleep", "100")
+		c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret)
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		started = append(started, c)
+		p, err := reaper.ReadProc(c.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	defer func() {
+		for _, c := range started {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	a, b := start(), start()
+	r.noteEscapees([]reaper.Proc{a, b})
+	r.mu.Lock()
+	rec := r.recordLocked() // as persistLocked hands it to writeBehind
+	r.mu.Unlock()
+	started[0].Process.Kill()
+	started[0].Wait()
+	r.noteEscapees([]reaper.Proc{start()})
+	var pids []int
+	for _, e := range rec.Escapees {
+		pids = append(pids, e.PID)
+	}
+	if !slices.Equal(pids, []int{a.PID, b.PID}) {
+		t.Errorf("the record taken before says escapees %v, want %d and %d", pids, a.PID, b.PID)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
+
+// An escapee whose /proc cannot be read for want of a file descriptor (not because
+// it ended) is kept: dropped, it would not be ended with its run.
+func TestEscapeesUnreadAreKept(t *testing.T) {
+	s := newSup(t)
+	id := spawn(t, s, childSpec(false, "sleep"))
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command("sleep", "100")
+	c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret)
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { c.Process.Kill(); c.Wait() }()
+	p, err := reaper.ReadProc(c.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.noteEscapees([]reaper.Proc{p})
+	// No descriptor left: the limit lowered to the lowest free one, for one note (again
+	// if a descriptor was freed meanwhile, so the read did not fail).
+	var was syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &was); err != nil {
+		t.Fatal(err)
+	}
+	var readErr error
+	for range 20 {
+		d, err := os.Open("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fds, err := d.Readdirnames(-1)
+		self := strconv.Itoa(int(d.Fd()))
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := map[string]bool{}
+		for _, f := range fds {
+			open[f] = f != self
+		}
+		free := 0
+		for open[strconv.Itoa(free)] {
+			free++
+		}
+		low := was
+		low.Cur = uint64(free)
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+			t.Fatal(err)
+		}
+		if _, readErr = reaper.ReadProc(c.Process.Pid); readErr != nil {
+			r.noteEscapees([]reaper.Proc{{PID: 1}}) // a note, of one it cannot identify either
+		}
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &was); err != nil {
+			t.Fatal(err)
+		}
+		if readErr != nil {
+			break
+		}
+	}
+	if readErr == nil || errors.Is(readErr, reaper.ErrGone) {
+		t.Fatalf("with no descriptor left, /proc read: %v", readErr)
+	}
+	r.mu.Lock()
+	n := len(r.escapees)
+	r.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d escapees kept, want the one alive", n)
+	}
+	s.Cancel(id)
+	waitEnd(t, s, id)
 }

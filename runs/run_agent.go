@@ -229,8 +229,12 @@ func (r *run) agentChanged(a *agentRun, tr agentstate.Transition) {
 	}
 	r.changeLocked(EventAgent, agentDetail(tr), func(i *Info) {
 		i.AgentState, i.AgentStateSince, i.AgentRule, i.AgentMode = tr.State, tr.Since, tr.Rule, tr.Mode
-		if i.SessionID != "" && (tr.State == agentstate.Working || tr.State == agentstate.Waiting) {
-			i.Conversed = true // a turn began: the CLI has written the conversation
+		// A turn began: the CLI has written the conversation. Waiting alone is not
+		// one: Claude Code asks whether to trust the folder, a login, a theme before
+		// its first prompt (a question within a turn comes after its working), and a
+		// next attempt that resumed a conversation never written would fail at once.
+		if i.SessionID != "" && tr.State == agentstate.Working {
+			i.Conversed = true
 		}
 	})
 	r.diff.poke(true) // a turn ended or began: its files may have changed

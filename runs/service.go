@@ -465,8 +465,17 @@ func (s *Supervisor) Restart(id string) (string, error) {
 		r.mu.Unlock()
 		if argv, ok := s.resumeArgv(spec, sid, conversed); ok {
 			// Its conversation goes on in the new run, unless a live run holds it
-			// (one restored meanwhile): two CLIs writing one conversation mix it up.
-			if by := s.heldSessions(nil)[sid]; by != "" {
+			// (one restored meanwhile, or by another Corral of the state dir): two
+			// CLIs writing one conversation mix it up. One restart or restore at a
+			// time looks and starts (restoreMu): two restarts at once (the UI's and
+			// the web page's) both found it free.
+			restoreMu.Lock()
+			defer restoreMu.Unlock()
+			var recs []Record
+			if s.reg != nil {
+				recs, _ = s.reg.List()
+			}
+			if by := s.heldSessions(recs)[sid]; by != "" {
 				return "", fmt.Errorf("restart %s: %w (%s holds %s): end that run first", id, ErrConversationHeld, by, sid)
 			}
 			spec.Argv = argv

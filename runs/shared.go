@@ -167,7 +167,8 @@ func (to *run) take(procs []reaper.Proc, from *run) []Escapee {
 func (r *run) forget(moved []Escapee, to *run) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.escapees = slices.DeleteFunc(r.escapees, func(e Escapee) bool {
+	// A new slice: a record written behind holds the old one (liveEscapees).
+	r.escapees = slices.DeleteFunc(slices.Clone(r.escapees), func(e Escapee) bool {
 		return slices.ContainsFunc(moved, func(m Escapee) bool { return m.Fingerprint == e.Fingerprint })
 	})
 	r.changeLocked(EventShared, fmt.Sprintf("passed %s to %s, which is connected to it", escapeDetail(moved), to.id), func(i *Info) {

@@ -215,8 +215,12 @@ func submitCmd(c Core, id, text string) tea.Cmd {
 
 // spawn starts spec from this process (its directory and environment); a run that
 // ended at once with spawn-error comes back with its id and the error.
-func spawn(c Core, spec runs.Spec) (string, error) {
-	rep, err := api.Spawn.Call(bg, c, spawnArgs(c, spec))
+func spawn(c Core, spec runs.Spec) (string, error) { return spawnWith(c, spec, false) }
+
+// spawnWith is spawn, the spec's dependencies named as on the command line when
+// named (spawnArgs).
+func spawnWith(c Core, spec runs.Spec, named bool) (string, error) {
+	rep, err := api.Spawn.Call(bg, c, spawnArgs(c, spec, named))
 	if err == nil && rep.SpawnError != "" {
 		err = errors.New(rep.SpawnError)
 	}
@@ -230,10 +234,11 @@ func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 	}
 }
 
-// spawnFormCmd is spawnCmd of the new-run form's spec.
+// spawnFormCmd is spawnCmd of the new-run form's spec, its dependencies named as
+// on the command line.
 func spawnFormCmd(c Core, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
-		id, err := spawn(c, spec)
+		id, err := spawnWith(c, spec, true)
 		return SpawnedMsg{ID: id, Err: err, FromForm: true}
 	}
 }

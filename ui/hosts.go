@@ -151,15 +151,18 @@ func (m Model) onHost(host string) Core {
 // spawnArgs are spawn's arguments for spec on c: from this process's directory and
 // environment, or, for a host on another machine, from nothing of this one's
 // (api.There).
-func spawnArgs(c Core, spec runs.Spec) api.SpawnArgs {
+// named says the spec's dependencies are named as on the command line (the new-run
+// form's after field): the server resolves each to a run it has now, and refuses one
+// that names none. A configured run's (started from its pending row) and an ended
+// run's started again keep theirs as they are: a config's may name runs started
+// after it.
+func spawnArgs(c Core, spec runs.Spec, named bool) api.SpawnArgs {
 	var a api.SpawnArgs
 	if h, ok := c.(hostCore); ok && h.remote {
 		a = api.There(spec)
 	} else {
 		a = api.Here(spec)
 	}
-	// Dependencies are named as on the command line (the form's after field): the
-	// server resolves each to a run it has, and refuses one that names none.
-	a.NamedDeps = len(spec.DependsOn) > 0
+	a.NamedDeps = named && len(spec.DependsOn) > 0
 	return a
 }

@@ -268,13 +268,14 @@ func (p *pairView) key(diff bool, term terminal.Terminal) string {
 	return "focused keys go to both runs of the pair"
 }
 
-// spawnPairCmd starts spec as a parity pair; the PTY run is selected.
+// spawnPairCmd starts the new-run form's spec as a parity pair (its dependencies
+// named as on the command line); the PTY run is selected.
 func spawnPairCmd(c Core, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
 		specs := parity.Pair(spec)
-		id, err := spawn(c, specs[0])
+		id, err := spawnWith(c, specs[0], true)
 		if err == nil || id != "" {
-			if _, err2 := spawn(c, specs[1]); err == nil {
+			if _, err2 := spawnWith(c, specs[1], true); err == nil {
 				err = err2
 			}
 		}

@@ -265,3 +265,28 @@ func TestRemoveOtherRunsForGood(t *testing.T) {
 		t.Errorf("after a restart in place: rows %d, pending row %v", h.m.list.Len(), pending)
 	}
 }
+
+// A configured run that waits for another is started from its row with its
+// dependencies as the config names them: a config's may name a run not started yet
+// (it waits for it), where a name the new-run form's after row gives must name a run
+// the server has.
+func TestPendingWithDependenciesStarts(t *testing.T) {
+	core := newFake()
+	a := liveRun("r1", "claude", true)
+	core.snap = []runs.Info{a}
+	core.screens["r1"] = screenWith(80, 24, "$ ")
+	pending := pendingSpecs()
+	pending[0].DependsOn = []runs.Dependency{{Name: "db", Condition: runs.CondReady}} // in the config, not started
+	m, err := newModel(Options{Core: core, Initial: core.snap, Pending: pending}, (&clock{t: t0}).now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h := &harness{t: t, m: m, core: core, clk: &clock{t: t0}}
+	h.run(m.Init())
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.key("j", "R")
+	if len(core.specs) != 1 || len(core.specs[0].DependsOn) != 1 || core.specs[0].DependsOn[0].Name != "db" {
+		t.Fatalf("started %+v:\n%s", core.specs, h.view())
+	}
+}

@@ -47,7 +47,10 @@ func (s *Server) logScreen(id string) *grid.Grid {
 func wrapLines(lines []string, cols, rows int) *grid.Grid {
 	var out [][]grid.Cell
 	for i := len(lines) - 1; i >= 0 && (rows < 0 || len(out) < rows); i-- {
-		line := grid.Parse(lines[i:i+1], logLineCells, 1, 0, 0, false).Row(0)
+		// A line has no more cells than bytes: its row is made that wide, not
+		// logLineCells (a row of 12,800 cells each line, held by the rows cut from it,
+		// was gigabytes for the history of a run that printed short lines).
+		line := grid.Parse(lines[i:i+1], min(logLineCells, max(len(lines[i]), 1)), 1, 0, 0, false).Row(0)
 		parts := wrapRow(line[:used(line)], cols)
 		for j := len(parts) - 1; j >= 0 && (rows < 0 || len(out) < rows); j-- {
 			out = append(out, parts[j])

@@ -19,6 +19,7 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/ptyhost/screen"
+	"corral/ptyhost/screen/grid"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -834,5 +835,31 @@ func TestLiveCapAndSession(t *testing.T) {
 	}
 	if code, _ := do(t, ts, "GET", "/api/session", nil, cookieOf(s), ""); code != http.StatusNoContent {
 		t.Errorf("session with the cookie: %d", code)
+	}
+}
+
+// A pipe run's output of short lines is wrapped in memory of its size: each line was
+// parsed into a row of logLineCells cells, and the rows cut from it held them all.
+func TestWrapLinesSmall(t *testing.T) {
+	lines := make([]string, 500)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("\x1b[32mok\x1b[0m %d", i)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	g := wrapLines(lines, logCols, -1)
+	runtime.ReadMemStats(&after)
+	text := func(y int) string {
+		var b strings.Builder
+		for _, c := range g.Row(y)[:6] {
+			b.WriteString(c.Text)
+		}
+		return b.String()
+	}
+	if g.Rows != len(lines) || text(0) != "ok 0  " || text(len(lines)-1) != "ok 499" || g.Row(0)[0].Style == (grid.Style{}) {
+		t.Fatalf("%d rows, the first %q, the last %q", g.Rows, text(0), text(len(lines)-1))
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Errorf("%d lines of 8 characters took %d MB to wrap", len(lines), n>>20)
 	}
 }
