@@ -41,11 +41,9 @@ func RecentEvents(dir string, before time.Time) ([]Event, error) {
 	}
 	if n := RecentBytes - len(buf); whole && n > 0 {
 		// A log rotated lately holds little: the rest is the end of the one before.
-		older, _, err := tailLines(filepath.Join(dir, EventLogName+".1"), int64(n))
-		if err != nil {
-			return nil, err
+		if older, _, err := tailLines(filepath.Join(dir, EventLogName+".1"), int64(n)); err == nil {
+			buf = append(older, buf...) // one that cannot be read leaves the current one's
 		}
-		buf = append(older, buf...)
 	}
 	var out []Event
 	for line := range bytes.Lines(buf) {

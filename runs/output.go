@@ -229,6 +229,9 @@ func (t *transcript) write(p []byte) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.limit <= 0 {
+		return // no room at all: nothing is kept
+	}
 	for t.failure == nil && !t.closed && int64(len(p)) > t.left { // what fits, then the next file
 		n := max(t.left, 0)
 		t.buf = append(t.buf, p[:n]...)

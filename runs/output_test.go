@@ -452,3 +452,21 @@ func TestTranscriptRotates(t *testing.T) {
 		t.Fatalf("continued: r1.log.1 %q, r1.log %q", old, cur)
 	}
 }
+
+// A transcript with no room keeps nothing, and a write to it returns.
+func TestTranscriptWithoutRoom(t *testing.T) {
+	dir, err := openLogDir(filepath.Join(t.TempDir(), "logs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.close()
+	tr, err := openTranscript(dir, "r1.log", 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.write([]byte("lost"))
+	tr.close()
+	if b, _ := os.ReadFile(filepath.Join(dir.path, "r1.log")); len(b) != 0 {
+		t.Errorf("kept %q", b)
+	}
+}
