@@ -21,9 +21,13 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	info := ev.Run
 	switch ev.Type {
 	case api.EventServerLost, api.EventServerBack:
+		m.req.unpushed()
 		return m.linkEvent(ev)
 	case api.EventHostState:
+		m.req.unpushed()
 		return m, hostsCmd(m.core)
+	case api.EventRefresh:
+		return m.refreshed(ev)
 	}
 	if ev.Time.After(m.lastEvent) {
 		m.lastEvent = ev.Time
@@ -68,6 +72,52 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	}
 	cmds = append(cmds, m.sized.fit(m.core, m.list.Runs(), m.lay), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
+}
+
+// refreshed takes what the server pushed at its heartbeat (api.EventRefresh): a run as
+// a snapshot would bring it, the counters' move, or, naming nothing, that it pushes.
+// With every server pushing, the UI stops asking while nothing happens
+// (requests.snapPushed). The looked-at run's usage comes with the pushes; when it
+// moved, its tree is read (any fork moved it).
+func (m Model) refreshed(ev runs.Event) (tea.Model, tea.Cmd) {
+	var hosts []string
+	for _, h := range m.list.Hosts() {
+		hosts = append(hosts, h.Name)
+	}
+	m.req.pushFrom(ev.Run.Host, hosts)
+	m.still = true
+	i := ev.Run
+	switch {
+	case ev.Detail == api.DetailCounters:
+		if m.req.metrics {
+			m.req.metricsDue = true
+			return m, nil
+		}
+		m.req.metrics, m.req.metricsDue, m.req.metricsAt = true, false, m.now
+		return m, metricsCmd(m.core)
+	case i.ID == "":
+		return m, nil
+	}
+	prev, ok := m.list.Run(i.ID) // runs come and go by events: a push must not revive a removed one
+	if !ok {
+		return m, nil
+	}
+	m.still = reflect.DeepEqual(i, prev)
+	m.list.Upsert(i)
+	var cmd tea.Cmd
+	if id := m.list.SelectedLive(); id == i.ID {
+		if i.Usage.Known && id == m.req.looking {
+			m.req.pushTree = id
+		}
+		if i.Usage != prev.Usage {
+			cmd = m.req.tree(m.core, id)
+		}
+	}
+	if !m.still {
+		m.events.SetEscaped(m.list.Runs())
+		m.syncSelection()
+	}
+	return m, cmd
 }
 
 // enteredQuiet reports whether an agent-state event moves the run's agent into
