@@ -99,6 +99,7 @@ func TestServerPushesTheLeaseWithoutARequest(t *testing.T) {
 	if !hello {
 		t.Error("no first push: the UI cannot know its server pushes")
 	}
+	t.Logf("%d lease pushes in 3 s", pushes)
 	// A renewal every ~200 ms over 3 s: ~15; pushed at every other one.
 	if pushes < 4 || pushes > 10 {
 		t.Errorf("%d lease pushes in 3 s of 200 ms renewals, want one per lease (every other renewal)", pushes)
