@@ -49,8 +49,8 @@ func TestPushedIdleAttachAsksNothing(t *testing.T) {
 	}
 	h.view()
 	step(EventMsg{Event: runs.Event{Type: api.EventRefresh, Time: h.clk.t}}) // the server pushes
-	push(r)                                                                 // the looked-at run, with its usage
-	for range 6 {                                                           // the first reads: they back off
+	push(r)                                                                  // the looked-at run, with its usage
+	for range 6 {                                                            // the first reads: they back off
 		h.clk.t = h.clk.t.Add(refreshIdleMax)
 		tick()
 	}
