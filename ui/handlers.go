@@ -104,20 +104,37 @@ func (m Model) refreshed(ev runs.Event) (tea.Model, tea.Cmd) {
 	}
 	m.still = reflect.DeepEqual(i, prev)
 	m.list.Upsert(i)
-	var cmd tea.Cmd
-	if id := m.list.SelectedLive(); id == i.ID {
-		if i.Usage.Known && id == m.req.looking {
-			m.req.pushTree = id
-		}
-		if i.Usage != prev.Usage {
-			cmd = m.req.tree(m.core, id)
-		}
-	}
 	if !m.still {
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
 	}
-	return m, cmd
+	return m, m.usageMoved(prev, i)
+}
+
+// usageMoved reads the selected run's tree when its usage moved (prev → i), whoever
+// brought it (a push, a snapshot read): on cgroups a fork or an exit in the run moves
+// its CPU, so the tree, left unread while the servers push (requests.treePushed), is
+// read after every change of it. It notes too that run's usage comes with the pushes.
+func (m *Model) usageMoved(prev, i runs.Info) tea.Cmd {
+	id := m.list.SelectedLive()
+	if id != i.ID {
+		return nil
+	}
+	if i.Usage.Known {
+		m.req.pushTree = id
+	}
+	if i.Usage == prev.Usage {
+		return nil
+	}
+	return m.req.tree(m.core, id)
+}
+
+// cmdOr is a, or b when a is nil.
+func cmdOr(a, b tea.Cmd) tea.Cmd {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // enteredQuiet reports whether an agent-state event moves the run's agent into
@@ -157,18 +174,20 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true // the server's stream says when it is gone; keep what we show
 		}
 		changed, same := false, true
+		var tree tea.Cmd
 		for _, i := range msg.Runs {
 			if prev, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
 				changed = changed || i.Moved(prev) // the looked-at run comes every time
 				same = same && reflect.DeepEqual(i, prev)
 				m.list.Upsert(i)
+				tree = cmdOr(tree, m.usageMoved(prev, i))
 			}
 		}
 		m.still = same // the looked-at run as it was: its usage and lease did not move
 		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
-		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term))), true
+		return m, tea.Batch(m.sized.fit(m.core, m.list.Runs(), m.lay), m.req.logs(m.core, m.pair.missingLogs(m.term)), tree), true
 	case ResyncMsg:
 		next, cmd := m.resynced(msg)
 		return next.(Model), cmd, true
