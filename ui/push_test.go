@@ -98,3 +98,25 @@ func TestPushedIdleAttachAsksNothing(t *testing.T) {
 		t.Errorf("pushed counters read them %d times, want once", n)
 	}
 }
+
+// A snapshot read that brings the selected run's moved usage reads its tree as well: the
+// server's pushes compare with what they last pushed, so a move a snapshot read saw
+// first may never come as a push, and the tree, unread while the pushes come, would
+// miss the process whose fork moved it.
+func TestSnapshotUsageMoveReadsTree(t *testing.T) {
+	r := liveRun("r1", "quiet", false)
+	r.Usage = runs.Usage{CPU: time.Second, Memory: 1 << 20, Known: true}
+	core := newFake(r)
+	h := newHarness(t, core, 160, 40, r)
+	h.send(SnapshotMsg{Runs: []runs.Info{r}})
+	trees := len(core.called("Trees"))
+	h.send(SnapshotMsg{Runs: []runs.Info{r}})
+	if n := len(core.called("Trees")) - trees; n != 0 {
+		t.Errorf("a snapshot with the same usage read the tree %d times", n)
+	}
+	r.Usage.CPU += time.Second
+	h.send(SnapshotMsg{Runs: []runs.Info{r}})
+	if n := len(core.called("Trees")) - trees; n != 1 {
+		t.Errorf("a snapshot that moved the selected run's usage read its tree %d times, want once", n)
+	}
+}
