@@ -28,6 +28,8 @@ import (
 // rendered once, here, where its bytes are: a frame is the same string an in-process
 // UI would draw (DESIGN §13 asks to choose between frames and a client-side emulator
 // by measurement: frames keep one emulator per run, and a 120×40 frame is ~10 KB).
+// A UI that subscribes with Push also gets, at each heartbeat, what its snapshot would
+// bring that moved with no event (push), and need not ask while nothing happens.
 
 // FrameInterval is the frame interval of a stream's pacer (package pacer: a lone
 // change goes out at once, a busy run every few frames, the last change always gets
