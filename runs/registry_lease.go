@@ -90,13 +90,17 @@ func (r *Registry) renewInstance() (time.Time, error) {
 	b, err := json.Marshal(instanceLease{InstanceID: r.instance, LeaseExpiresAt: until})
 	if err == nil {
 		name := r.instance + ".lease"
-		err = r.instances.replace(name, name+".tmp", b, false)
+		err = r.instances.swap(name, name+leaseSpare, b)
 	}
 	if err != nil {
 		return time.Time{}, fmt.Errorf("registry: renew lease: %w", err)
 	}
 	return until, nil
 }
+
+// leaseSpare ends the name of the lease file's spare (stateDir.swap): the lease as it
+// was before the last renewal, rewritten by the next. Nothing reads it.
+const leaseSpare = ".next"
 
 // noteLeaseFailure writes why the lease could not be renewed into the lease file, for
 // corral ls, keeping the expiry it had. In place, over the file's own bytes: a full
@@ -235,6 +239,7 @@ func (r *Registry) InstanceAlive(id string) bool {
 		if r.instanceLease(id).Before(r.now()) {
 			r.instances.remove(id + ".lease")
 		}
+		r.instances.remove(id + ".lease" + leaseSpare)
 		r.instances.remove(id + ".lock")
 		l.release()
 	}
