@@ -120,3 +120,36 @@ func TestSnapshotUsageMoveReadsTree(t *testing.T) {
 		t.Errorf("a snapshot that moved the selected run's usage read its tree %d times, want once", n)
 	}
 }
+
+// A server lost while the UI relied on its pushes: the periodic reads come back, as
+// the server that comes back may not push.
+func TestServerLostBringsTheReadsBack(t *testing.T) {
+	r := liveRun("r1", "quiet", false)
+	r.Watchdog = watchdog.State{}
+	r.Usage = runs.Usage{CPU: time.Second, Known: true}
+	core := newFake(r)
+	h := newHarness(t, core, 160, 40, r)
+	tick := func() { h.send(tickMsg{gen: h.m.req.tickGen}) }
+	h.send(EventMsg{Event: runs.Event{Type: api.EventRefresh, Time: h.clk.t}}, EventMsg{Event: runs.Event{Type: api.EventRefresh, Time: h.clk.t, Run: r}})
+	for range 6 {
+		h.clk.t = h.clk.t.Add(refreshIdleMax)
+		tick()
+	}
+	before := len(core.Calls())
+	for range 60 {
+		h.clk.t = h.clk.t.Add(time.Second)
+		tick()
+	}
+	if n := len(core.Calls()) - before; n != 0 {
+		t.Fatalf("pushed idle: %d requests in a minute", n)
+	}
+	h.send(EventMsg{Event: runs.Event{Type: api.EventServerLost, Time: h.clk.t, Detail: "test"}})
+	before = len(core.called("Snapshot"))
+	for range 60 {
+		h.clk.t = h.clk.t.Add(time.Second)
+		tick()
+	}
+	if n := len(core.called("Snapshot")) - before; n == 0 {
+		t.Error("after the server was lost the snapshot is never read again")
+	}
+}
