@@ -112,7 +112,8 @@ func (r *requests) due(id string, now time.Time) time.Time {
 func (r *requests) snapPushed() bool { return r.pushes && r.snapEvery >= refreshIdleMax }
 
 // treePushed is snapPushed for run id's tree: it is left unread while its usage comes
-// with the pushes (a move of it reads the tree: pushedRun).
+// with the pushes (a move of it reads the tree: Model.usageMoved), while the user
+// looks at it (the server pushes the usage of the runs looked at only).
 func (r *requests) treePushed(id string) bool {
 	return r.pushes && id != "" && id == r.pushTree && id == r.looking && r.treeEvery >= refreshIdleMax
 }
