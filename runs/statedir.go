@@ -84,13 +84,20 @@ func (d *stateDir) replace(name, tmp string, b []byte, durable bool) error {
 // (exchange), so name's old file is the next write's spare. For a small file rewritten
 // every few seconds (the instance's lease): creating its temp file, a new inode each
 // time, was a fifth of an idle server's CPU on ext4. Where there is no exchange (not
-// Linux, a file system without it) or no name yet, spare is renamed over name.
+// Linux, a file system without it) or no name yet, spare is renamed over name. b is
+// written over spare's bytes, not after truncating it: freeing its block (which a
+// file system mounted with discard trims, waiting for the disk) and allocating one
+// again cost more than the write; spare is cut to len(b) only when it was longer
+// (the caller keeps b one length: the lease is padded).
 func (d *stateDir) swap(name, spare string, b []byte) error {
-	f, err := d.open(spare, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := d.open(spare, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return d.replace(name, spare, b, false) // whatever is in spare's place goes
 	}
 	_, err = f.Write(b)
+	if st, serr := f.Stat(); err == nil && (serr != nil || st.Size() > int64(len(b))) {
+		err = f.Truncate(int64(len(b)))
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
