@@ -506,6 +506,7 @@ func (s *Supervisor) heartbeat() {
 		s.renew(live)
 	}
 	s.reg.saveMetrics(s.counters.snapshot()) // best effort: counters are not records
+	s.beats.fire()
 }
 
 // renew renews this instance's lease, shows the new expiry on its runs, and writes the

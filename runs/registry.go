@@ -123,6 +123,7 @@ func (r *Registry) Close() error {
 	var err error
 	if r.lock != nil {
 		r.instances.remove(r.instance + ".lease")
+		r.instances.remove(r.instance + ".lease" + leaseSpare)
 		r.instances.remove(r.instance + ".lock")
 		err = r.lock.release()
 	}

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,13 +91,31 @@ func (r *Registry) renewInstance() (time.Time, error) {
 	b, err := json.Marshal(instanceLease{InstanceID: r.instance, LeaseExpiresAt: until})
 	if err == nil {
 		name := r.instance + ".lease"
-		err = r.instances.replace(name, name+".tmp", b, false)
+		err = r.instances.swap(name, name+leaseSpare, padLease(b))
 	}
 	if err != nil {
 		return time.Time{}, fmt.Errorf("registry: renew lease: %w", err)
 	}
 	return until, nil
 }
+
+// padLease pads a lease's JSON with spaces (which JSON allows after a value) to a
+// multiple of leaseWidth bytes, so each renewal writes as many bytes as the one
+// before it (the time's nanoseconds drop trailing zeros): stateDir.swap then
+// overwrites the spare's bytes and never cuts its file.
+func padLease(b []byte) []byte {
+	n := (len(b) + leaseWidth - 1) / leaseWidth * leaseWidth
+	return append(b, bytes.Repeat([]byte{' '}, n-len(b))...)
+}
+
+// leaseWidth is what a lease's length is rounded up to (padLease).
+const leaseWidth = 128
+
+// leaseSpare ends the name of the lease file's spare (stateDir.swap): the lease as it
+// was before the last renewal, rewritten by the next. Nothing reads it. The name the
+// temp file of a renewal had: what is in its place (a file left by an older Corral,
+// something planted) is written over or, if it cannot be, replaced as that was.
+const leaseSpare = ".tmp"
 
 // noteLeaseFailure writes why the lease could not be renewed into the lease file, for
 // corral ls, keeping the expiry it had. In place, over the file's own bytes: a full
@@ -235,6 +254,7 @@ func (r *Registry) InstanceAlive(id string) bool {
 		if r.instanceLease(id).Before(r.now()) {
 			r.instances.remove(id + ".lease")
 		}
+		r.instances.remove(id + ".lease" + leaseSpare)
 		r.instances.remove(id + ".lock")
 		l.release()
 	}

@@ -62,11 +62,12 @@ type Supervisor struct {
 	stopBG    func()        // stops the background goroutine
 	bgDone    chan struct{} // closed when it has stopped
 	trees     treeCache
-	later     later     // background reconciliation (reconcile_later.go)
-	leased    time.Time // until when this instance's lease was last renewed (the heartbeat's only)
-	leaseErr  bool      // the last renewal failed, and was logged (the heartbeat's only)
-	sent      sentRuns  // what each viewer's snapshots carried (viewers.go)
-	win       windows   // the viewers' sizes of each run (winsize.go)
+	later     later      // background reconciliation (reconcile_later.go)
+	leased    time.Time  // until when this instance's lease was last renewed (the heartbeat's only)
+	beats     beatSignal // closed at each heartbeat: an attached UI's stream pushes what moved then
+	leaseErr  bool       // the last renewal failed, and was logged (the heartbeat's only)
+	sent      sentRuns   // what each viewer's snapshots carried (viewers.go)
+	win       windows    // the viewers' sizes of each run (winsize.go)
 
 	// The keeper that started this server (its parent), as the records of the runs
 	// handed to it name it; nil without one.

@@ -21,9 +21,13 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	info := ev.Run
 	switch ev.Type {
 	case api.EventServerLost, api.EventServerBack:
+		m.req.unpushed()
 		return m.linkEvent(ev)
 	case api.EventHostState:
+		m.req.unpushed()
 		return m, hostsCmd(m.core)
+	case api.EventRefresh:
+		return m.refreshed(ev)
 	}
 	if ev.Time.After(m.lastEvent) {
 		m.lastEvent = ev.Time
@@ -70,6 +74,69 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// refreshed takes what the server pushed at its heartbeat (api.EventRefresh): a run as
+// a snapshot would bring it, the counters' move, or, naming nothing, that it pushes.
+// With every server pushing, the UI stops asking while nothing happens
+// (requests.snapPushed). The looked-at run's usage comes with the pushes; when it
+// moved, its tree is read (any fork moved it).
+func (m Model) refreshed(ev runs.Event) (tea.Model, tea.Cmd) {
+	var hosts []string
+	for _, h := range m.list.Hosts() {
+		hosts = append(hosts, h.Name)
+	}
+	m.req.pushFrom(ev.Run.Host, hosts)
+	m.still = true
+	i := ev.Run
+	switch {
+	case ev.Detail == api.DetailCounters:
+		if m.req.metrics {
+			m.req.metricsDue = true
+			return m, nil
+		}
+		m.req.metrics, m.req.metricsDue, m.req.metricsAt = true, false, m.now
+		return m, metricsCmd(m.core)
+	case i.ID == "":
+		return m, nil
+	}
+	prev, ok := m.list.Run(i.ID) // runs come and go by events: a push must not revive a removed one
+	if !ok {
+		return m, nil
+	}
+	m.still = reflect.DeepEqual(i, prev)
+	m.list.Upsert(i)
+	if !m.still {
+		m.events.SetEscaped(m.list.Runs())
+		m.syncSelection()
+	}
+	return m, m.usageMoved(prev, i)
+}
+
+// usageMoved reads the selected run's tree when its usage moved (prev → i), whoever
+// brought it (a push, a snapshot read): on cgroups a fork or an exit in the run moves
+// its CPU, so the tree, left unread while the servers push (requests.treePushed), is
+// read after every change of it. It notes too that run's usage comes with the pushes.
+func (m *Model) usageMoved(prev, i runs.Info) tea.Cmd {
+	id := m.list.SelectedLive()
+	if id != i.ID {
+		return nil
+	}
+	if i.Usage.Known {
+		m.req.pushTree = id
+	}
+	if i.Usage == prev.Usage {
+		return nil
+	}
+	return m.req.tree(m.core, id)
+}
+
+// cmdOr is a, or b when a is nil.
+func cmdOr(a, b tea.Cmd) tea.Cmd {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
 // enteredQuiet reports whether an agent-state event moves the run's agent into
 // waiting or idle: a state its user should see.
 func enteredQuiet(ev runs.Event, prev runs.Info) bool {
@@ -107,18 +174,20 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, m.offerOnce(), true // the server's stream says when it is gone; keep what we show
 		}
 		changed, same := false, true
+		var tree tea.Cmd
 		for _, i := range msg.Runs {
 			if prev, ok := m.list.Run(i.ID); ok { // runs come and go by events; a late snapshot must not revive a removed one
 				changed = changed || i.Moved(prev) // the looked-at run comes every time
 				same = same && reflect.DeepEqual(i, prev)
 				m.list.Upsert(i)
+				tree = cmdOr(tree, m.usageMoved(prev, i))
 			}
 		}
 		m.still = same // the looked-at run as it was: its usage and lease did not move
 		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
-		return m, tea.Batch(m.fitShown(), m.req.logs(m.core, m.pair.missingLogs(m.term)), m.offerOnce()), true
+		return m, tea.Batch(m.fitShown(), m.req.logs(m.core, m.pair.missingLogs(m.term)), m.offerOnce(), tree), true
 	case ResyncMsg:
 		next, cmd := m.resynced(msg)
 		return next.(Model), cmd, true

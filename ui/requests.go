@@ -32,6 +32,13 @@ type requests struct {
 	watching             string
 	looking              string // the run the core was last told the user looks at (focus)
 	blurred              bool   // Corral's own terminal lost focus: the user looks at none
+	// pushing is the hosts whose server pushes what moves with no event (an
+	// api.EventRefresh came: "" for a lone server, else the host's name); pushes, that
+	// every host's does; pushTree, the looked-at run whose usage comes with them (a
+	// cgroup's: any fork is CPU of the run's, so a tree that moved moves it too).
+	pushing  map[string]bool
+	pushes   bool
+	pushTree string
 }
 
 func newRequests() requests {
@@ -57,7 +64,7 @@ const refreshIdleMax = 8 * time.Second
 // counters, each unless one is on its way.
 func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
-	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery {
+	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery && !r.snapPushed() {
 		r.snap, r.snapAt = true, now
 		cmds = append(cmds, snapshotCmd(core, r.snapAll))
 		r.snapAll = false
@@ -66,7 +73,7 @@ func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
 		r.metrics, r.metricsDue, r.metricsAt = true, false, now
 		cmds = append(cmds, metricsCmd(core))
 	}
-	if !r.trees && now.Sub(r.treeAt) >= r.treeEvery {
+	if !r.trees && now.Sub(r.treeAt) >= r.treeEvery && !r.treePushed(id) {
 		r.treeAt = now
 		cmds = append(cmds, r.tree(core, id))
 	}
@@ -84,13 +91,13 @@ func (r *requests) due(id string, now time.Time) time.Time {
 			at = t
 		}
 	}
-	if !r.snap {
+	if !r.snap && !r.snapPushed() {
 		note(r.snapAt.Add(max(r.snapEvery, refreshEvery)))
 	}
 	if !r.metrics && r.metricsDue {
 		note(r.metricsAt.Add(refreshEvery))
 	}
-	if !r.trees && id != "" {
+	if !r.trees && id != "" && !r.treePushed(id) {
 		note(r.treeAt.Add(max(r.treeEvery, refreshEvery)))
 	}
 	if !at.IsZero() && at.Before(now.Add(activityGrace)) {
@@ -98,6 +105,38 @@ func (r *requests) due(id string, now time.Time) time.Time {
 	}
 	return at
 }
+
+// snapPushed reports whether the snapshot is left unread while nothing happens: the
+// servers push what it would bring that moves with no event, and the reads after the
+// last activity have backed off to refreshIdleMax (each brought nothing new).
+func (r *requests) snapPushed() bool { return r.pushes && r.snapEvery >= refreshIdleMax }
+
+// treePushed is snapPushed for run id's tree: it is left unread while its usage comes
+// with the pushes (a move of it reads the tree: Model.usageMoved), while the user
+// looks at it (the server pushes the usage of the runs looked at only).
+func (r *requests) treePushed(id string) bool {
+	return r.pushes && id != "" && id == r.pushTree && id == r.looking && r.treeEvery >= refreshIdleMax
+}
+
+// pushFrom notes that host's server pushes ("" for a lone server); hosts are the
+// hosts of a core of several (none for one server).
+func (r *requests) pushFrom(host string, hosts []string) {
+	if r.pushing == nil {
+		r.pushing = map[string]bool{}
+	}
+	r.pushing[host] = true
+	r.pushes = len(hosts) == 0 && r.pushing[""]
+	if len(hosts) > 0 {
+		r.pushes = true
+		for _, h := range hosts {
+			r.pushes = r.pushes && r.pushing[h]
+		}
+	}
+}
+
+// unpushed forgets which servers push (a server lost, back or a host's link
+// changed): the reads go on until a push comes again.
+func (r *requests) unpushed() { r.pushing, r.pushes, r.pushTree = nil, false, "" }
 
 // activityGrace is the least time from an Update to the periodic reads it finds due.
 const activityGrace = refreshEvery / 4

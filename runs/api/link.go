@@ -17,3 +17,12 @@ const (
 	EventServerLost runs.EventType = "server-lost"
 	EventServerBack runs.EventType = "server-back"
 )
+
+// EventRefresh is an attached UI's core's event for what its server pushed (Refresh):
+// Run is a run as a snapshot would bring it (with its watchdog and usage); a Run that
+// names no run says the server pushes (the first), or, with Detail DetailCounters,
+// that the counters moved.
+const EventRefresh runs.EventType = "refresh"
+
+// DetailCounters is an EventRefresh's Detail when the counters moved.
+const DetailCounters = "counters"

@@ -216,6 +216,12 @@ func (a InputArgs) ref() string  { return a.ID }
 
 // The stream of an attached UI (subscribe): a snapshot, then events and frames.
 type (
+	// SubscribeArgs: Push asks the server to push, at its heartbeat, what moved with
+	// no event (a Refresh), so the UI need not ask for it while nothing happens. A
+	// client that does not ask (an older one) gets no Refresh it would not know.
+	SubscribeArgs struct {
+		Push bool `json:"push,omitempty"`
+	}
 	SubscribeReply struct {
 		Token string  `json:"token"`
 		Runs  RunList `json:"runs"`
@@ -231,8 +237,19 @@ type (
 	}
 	// StreamMsg is one message of a subscription: an event or a frame.
 	StreamMsg struct {
-		Event *runs.Event `json:"event,omitempty"`
-		Frame *Frame      `json:"frame,omitempty"`
+		Event   *runs.Event `json:"event,omitempty"`
+		Frame   *Frame      `json:"frame,omitempty"`
+		Refresh *Refresh    `json:"refresh,omitempty"`
+	}
+	// Refresh is what a server pushes at its heartbeat to a subscriber that asked
+	// (SubscribeArgs.Push): the runs its snapshot would bring that moved without an
+	// event, or whose lease the subscriber holds would lapse before the next beat
+	// (runs.SnapshotFor: the changed runs and those it looks at, with their usage),
+	// and whether the counters moved. The first one, maybe empty, says the server
+	// pushes. The client hands each on as an EventRefresh.
+	Refresh struct {
+		Runs     RunList `json:"runs,omitempty"`
+		Counters bool    `json:"counters,omitempty"`
 	}
 	// Frame is a run's screen as the UI draws it. A light frame carries only the
 	// attention count of a screen nobody watches.

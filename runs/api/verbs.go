@@ -21,7 +21,7 @@ import (
 // The conversation with a server (answered by the server itself).
 var (
 	Hello     = session[HelloArgs, HelloReply]("hello").within(fixed[HelloArgs](HelloBudget))
-	Subscribe = session[struct{}, SubscribeReply]("subscribe")
+	Subscribe = session[SubscribeArgs, SubscribeReply]("subscribe")
 	Watch     = session[WatchArgs, struct{}]("watch")
 	// Upgrade hands the server's runs to a server of another binary, through its
 	// keeper: no run ends.

@@ -170,7 +170,7 @@ func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 }
 
 func subscribe(stream *Client) (api.SubscribeReply, error) {
-	rep, err := api.Subscribe.Call(context.Background(), stream, struct{}{})
+	rep, err := api.Subscribe.Call(context.Background(), stream, api.SubscribeArgs{Push: true})
 	if err != nil {
 		return rep, fmt.Errorf("subscribe: %w", err)
 	}
@@ -306,6 +306,10 @@ func (r *Remote) read(stream *Client) error {
 			if !r.send(*m.Event) {
 				return nil
 			}
+		case m.Refresh != nil:
+			if !r.refreshed(*m.Refresh) {
+				return nil
+			}
 		case m.Frame != nil:
 			r.screenOf(m.Frame.ID).update(*m.Frame)
 			if !r.send(runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}) {
@@ -313,6 +317,25 @@ func (r *Remote) read(stream *Client) error {
 			}
 		}
 	}
+}
+
+// refreshed hands on what the server pushed at its heartbeat (api.Refresh): each run
+// as an EventRefresh, the counters' move as one with DetailCounters, and an empty
+// push (the first: the server pushes) as one that names nothing.
+func (r *Remote) refreshed(p api.Refresh) bool {
+	now := time.Now()
+	for _, i := range p.Runs {
+		if !r.send(runs.Event{Type: api.EventRefresh, Time: now, Run: i}) {
+			return false
+		}
+	}
+	switch {
+	case p.Counters:
+		return r.send(runs.Event{Type: api.EventRefresh, Time: now, Detail: api.DetailCounters})
+	case len(p.Runs) == 0:
+		return r.send(runs.Event{Type: api.EventRefresh, Time: now})
+	}
+	return true
 }
 
 // send passes e on, unless the Remote is closed first.

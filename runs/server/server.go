@@ -288,7 +288,7 @@ func (s *Server) serveConn(c net.Conn) {
 		}
 		if isSubscribe(line) {
 			s.mark(c, connStream)
-			s.stream(ctx, c, enc)
+			s.stream(ctx, c, enc, subscribeArgs(line))
 			return
 		}
 		resp, body := s.answer(ctx, line)
@@ -350,6 +350,16 @@ func (s *Server) refuse(c net.Conn, err error) {
 		}
 		io.Copy(io.Discard, io.LimitReader(c, 1<<20))
 	}()
+}
+
+// subscribeArgs is what a subscribe request asks (none, from an older client).
+func subscribeArgs(line []byte) api.SubscribeArgs {
+	var req api.Request
+	var a api.SubscribeArgs
+	if json.Unmarshal(line, &req) == nil && len(req.Args) > 0 {
+		json.Unmarshal(req.Args, &a)
+	}
+	return a
 }
 
 // isSubscribe reports whether line asks, in this protocol version, to turn its

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -27,6 +28,8 @@ import (
 // rendered once, here, where its bytes are: a frame is the same string an in-process
 // UI would draw (DESIGN §13 asks to choose between frames and a client-side emulator
 // by measurement: frames keep one emulator per run, and a 120×40 frame is ~10 KB).
+// A UI that subscribes with Push also gets, at each heartbeat, what its snapshot would
+// bring that moved with no event (push), and need not ask while nothing happens.
 
 // FrameInterval is the frame interval of a stream's pacer (package pacer: a lone
 // change goes out at once, a busy run every few frames, the last change always gets
@@ -82,7 +85,7 @@ func watch(s *Server, _ context.Context, a api.WatchArgs) (struct{}, error) {
 }
 
 // stream serves a subscription until the client hangs up or the server stops.
-func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
+func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder, args api.SubscribeArgs) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	snap, sub := s.core.Subscribe()
@@ -99,8 +102,13 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 		io.Copy(io.Discard, c)
 		cancel()
 	}()
-	st := &streamState{s: s, sb: sb, conn: c, enc: enc, pace: pacer.New(FrameInterval)}
+	st := &streamState{s: s, sb: sb, conn: c, enc: enc, pace: pacer.New(FrameInterval), tok: tok}
 	defer st.pace.Stop()
+	var beat <-chan struct{} // nil: no pushes (not asked, or a core with no heartbeat)
+	b, beats := s.core.(beater)
+	if args.Push && beats {
+		beat = b.Beat()
+	}
 	for {
 		var ok bool
 		select {
@@ -110,6 +118,9 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder) {
 			ok = st.flush(st.watched()...)
 		case <-st.pace.C():
 			ok = st.flush()
+		case <-beat:
+			beat = b.Beat()
+			ok = st.push(time.Now())
 		case <-ctx.Done():
 		}
 		if !ok {
@@ -138,7 +149,68 @@ type streamState struct {
 	conn net.Conn
 	enc  *json.Encoder
 	pace *pacer.Pacer
+	tok  string // the subscriber as a viewer (runs.SnapshotFor)
+
+	// What the pushes sent (push): nothing yet (hello false), the runs as last
+	// pushed, the counters as last seen.
+	hello    bool
+	pushed   map[string]runs.Info
+	counters runs.Metrics
 }
+
+// beater is a core with a heartbeat (*runs.Supervisor): its Beat is closed at the
+// next one.
+type beater interface{ Beat() <-chan struct{} }
+
+// push sends, at a heartbeat, what the subscriber's snapshot would bring that moved
+// with no event — a run's usage, a change no event carried, a lease the subscriber
+// holds that would lapse before the next beat — and whether the counters moved (a
+// reconcile's steal moves them with no event to this UI). The first push goes even if
+// empty: it tells the UI that its server pushes, so it stops asking.
+func (st *streamState) push(now time.Time) bool {
+	var p api.Refresh
+	if st.pushed == nil {
+		st.pushed = map[string]runs.Info{}
+	}
+	for _, i := range st.s.core.SnapshotFor(st.tok, false) {
+		if prev, ok := st.pushed[i.ID]; ok && !i.Moved(prev) && !leaseLapses(prev.LeaseExpiresAt, i.LeaseExpiresAt, now) {
+			continue
+		}
+		st.pushed[i.ID] = i
+		p.Runs = append(p.Runs, i)
+	}
+	m := st.s.core.Metrics()
+	if st.hello && !reflect.DeepEqual(m, st.counters) {
+		p.Counters = true
+	}
+	st.counters = m
+	if st.hello && len(p.Runs) == 0 && !p.Counters {
+		return true
+	}
+	st.hello = true
+	st.conn.SetWriteDeadline(time.Now().Add(streamWriteLimit))
+	return st.enc.Encode(api.StreamMsg{Refresh: &p}) == nil
+}
+
+// leaseLapses reports whether a lease shown as until shown, renewed now to until
+// next, needs the new expiry pushed: the shown one would lapse before the renewal
+// after this one. A lease is renewed with half of it left, so that is every other
+// renewal: the UI's lease line (a time of day) moves once a lease, not at every
+// renewal. The next renewal is due when half of next is left (now + (next−now)/2);
+// a beat that comes late by up to leaseSlack still finds the shown one good, so a
+// loaded machine does not turn this into a push at every beat; the shown expiry is
+// then at most that late (the line shows whole seconds).
+func leaseLapses(shown, next, now time.Time) bool {
+	if next.Equal(shown) {
+		return false
+	}
+	due := now.Add(next.Sub(now) / 2)
+	return shown.Before(due.Add(-min(leaseSlack, next.Sub(now)/4)))
+}
+
+// leaseSlack is how late a beat may come without a lease push of its own
+// (leaseLapses), at most a quarter of a lease.
+const leaseSlack = time.Second
 
 // event forwards a lifecycle event at once; an output event is a change for the pacer.
 func (st *streamState) event(ev runs.Event) bool {

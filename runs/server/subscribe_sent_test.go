@@ -20,7 +20,7 @@ func TestFirstSnapshotAfterSubscribe(t *testing.T) {
 		}
 	}
 	stream := h.client(t)
-	sub, err := api.Subscribe.Call(ctx, stream, struct{}{})
+	sub, err := api.Subscribe.Call(ctx, stream, api.SubscribeArgs{})
 	if err != nil || len(sub.Runs) != 3 {
 		t.Fatalf("subscribe: %v, %d runs", err, len(sub.Runs))
 	}
