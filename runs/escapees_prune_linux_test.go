@@ -13,6 +13,28 @@ import (
 	"corral/reaper"
 )
 
+// startEscapee starts args as a process that left run r's session (a session of its
+// own, r's secret in its environment, as what leaves a run's session carries) and
+// returns it with what /proc says of it; it is ended with the test if still alive.
+func startEscapee(t *testing.T, r *run, args ...string) (*exec.Cmd, reaper.Proc) {
+	t.Helper()
+	c := exec.Command(args[0], args[1:]...)
+	c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret)
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Process.Kill()
+		c.Wait()
+	})
+	p, err := reaper.ReadProc(c.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, p
+}
+
 // A run keeps its live escapees, not every process that ever left its session: those
 // that ended are dropped as new ones are noted, and a command line is kept cut as a
 // cleanup's is. The ones kept are still the run's (they carry its secret, as what
@@ -27,25 +49,10 @@ func TestEscapeesThatEndedAreDropped(t *testing.T) {
 	var started []*exec.Cmd
 	start := func(args ...string) reaper.Proc {
 		t.Helper()
-		c := exec.Command(args[0], args[1:]...)
-		c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret) // what a process of the run carries,
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}     // in a session it left for
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
+		c, p := startEscapee(t, r, args...)
 		started = append(started, c)
-		p, err := reaper.ReadProc(c.Process.Pid)
-		if err != nil {
-			t.Fatal(err)
-		}
 		return p
 	}
-	defer func() {
-		for _, c := range started {
-			c.Process.Kill()
-			c.Wait()
-		}
-	}()
 	a, b := start("sleep", "100"), start("sh", "-c", "sleep 100; :", strings.Repeat("x", 1000))
 	r.noteEscapees([]reaper.Proc{a, b})
 	started[0].Process.Kill()
@@ -94,25 +101,10 @@ func TestEscapeesDroppedLeaveRecordsAlone(t *testing.T) {
 	var started []*exec.Cmd
 	start := func() reaper.Proc {
 		t.Helper()
-		c := exec.Command("sleep", "100")
-		c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret)
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
+		c, p := startEscapee(t, r, "sleep", "100")
 		started = append(started, c)
-		p, err := reaper.ReadProc(c.Process.Pid)
-		if err != nil {
-			t.Fatal(err)
-		}
 		return p
 	}
-	defer func() {
-		for _, c := range started {
-			c.Process.Kill()
-			c.Wait()
-		}
-	}()
 	a, b := start(), start()
 	r.noteEscapees([]reaper.Proc{a, b})
 	r.mu.Lock()
@@ -141,17 +133,7 @@ func TestEscapeesUnreadAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command("sleep", "100")
-	c.Env = append(c.Environ(), RunSecretEnv+"="+r.secret)
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { c.Process.Kill(); c.Wait() }()
-	p, err := reaper.ReadProc(c.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, p := startEscapee(t, r, "sleep", "100")
 	r.noteEscapees([]reaper.Proc{p})
 	// No descriptor left: the limit lowered to the lowest free one, for one note (again
 	// if a descriptor was freed meanwhile, so the read did not fail).
