@@ -219,16 +219,11 @@ func TestAttachDetachReattach(t *testing.T) {
 // real-sshd tests are main_hosts_test.go's): the proxy bridges to the server, the UI shows its runs and drives them,
 // and detaching leaves no proxy behind.
 func TestAttachOverSSHProxy(t *testing.T) {
-	state := t.TempDir()
+	state := serverState(t) // its server and keeper gone before the dir: the keeper writes keeper.status as its server ends
 	sp := serverCorral(t, state, "spawn", "--pty", "--name", "far", "--shell", "--", `while read l; do echo "far $l"; done`)
 	if sp.code != 0 {
 		t.Fatalf("spawn: %+v", sp)
 	}
-	srvPID := serverPID(t, state)
-	t.Cleanup(func() {
-		serverCorral(t, state, "shutdown")
-		waitGone(t, srvPID, "server")
-	})
 	fakeSSH := filepath.Join(t.TempDir(), "fake-ssh")
 	// ssh's arguments: its options, "--", the host, and the remote command as one line.
 	os.WriteFile(fakeSSH, []byte("#!/bin/sh\nwhile [ \"$1\" != -- ]; do shift; done\nshift 2\nexec sh -c \"$1\"\n"), 0o755)
