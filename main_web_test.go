@@ -328,14 +328,16 @@ func TestWebPipeRunAndSignedOut(t *testing.T) {
 	})
 }
 
-// openRow taps run id's row. In the page, not by a node the test looked up first: the
-// list is drawn again whenever a run's row changes, and a node found a moment before
-// may be gone by the time of the click.
+// openRow taps run id's row once it is there. In the page, not by a node the test
+// looked up first: the list is drawn again whenever a run's row changes, and a node
+// found a moment before may be gone by the time of the click.
 func openRow(t testing.TB, ctx context.Context, id string) {
 	t.Helper()
-	if !eval[bool](t, ctx, `(r => r ? (r.click(), true) : false)(document.querySelector('.row[data-id="`+id+`"]'))`) {
-		t.Fatalf("no row for %s", id)
-	}
+	// A run spawned a moment ago reaches the list through the live channel: its row
+	// may not be drawn yet.
+	eventually.True(t, 20*time.Second, "a row for "+id+" to tap", func() bool {
+		return eval[bool](t, ctx, `(r => r ? (r.click(), true) : false)(document.querySelector('.row[data-id="`+id+`"]'))`)
+	})
 }
 
 // originOf is a URL's scheme and host.
