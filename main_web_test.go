@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,7 +45,17 @@ func webEnv(t testing.TB) (env []string, state string) {
 	env, _ = agentEnv(t)
 	cfg := strings.TrimPrefix(env[1], "XDG_CONFIG_HOME=")
 	os.WriteFile(filepath.Join(cfg, "corral", "agents", "toy.toml"), []byte(webToyRules), 0o600)
-	return env, strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	state = strings.TrimPrefix(env[0], "CORRAL_STATE_DIR=")
+	// Last before the dir goes (after the test's own cleanups end its server): the
+	// keeper follows its server out, and writes in the state dir as it does.
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(filepath.Join(state, "keeper.lock")); err == nil {
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 1 {
+				waitGone(t, pid, "keeper")
+			}
+		}
+	})
+	return env, state
 }
 
 // startWeb runs corral web on a free loopback port and returns the URL it printed
