@@ -286,7 +286,9 @@ func Pending(dir string, keeper int) bool {
 		return false
 	}
 	defer root.close()
-	d, err := root.sub("runs")
+	// Only looked at, never made: the keeper asks as its server ends, when a state dir
+	// being removed must not have its runs dir made again.
+	d, err := root.subdir("runs")
 	if err != nil {
 		return false
 	}

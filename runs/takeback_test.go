@@ -273,3 +273,15 @@ func TestTakeBackRunsTheWorktreeSetup(t *testing.T) {
 	srv.Cancel(db)
 	waitEnd(t, srv, db)
 }
+
+// Whether a keeper's server left runs without a process is only looked at: a state
+// dir without a runs dir (one being removed as its server ends) gets none made.
+func TestPendingMakesNothing(t *testing.T) {
+	dir := t.TempDir()
+	if Pending(dir, os.Getpid()) {
+		t.Fatal("pending in an empty state dir")
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("the look made %v", names)
+	}
+}
