@@ -103,7 +103,8 @@ func (r *run) awaitQuiet(quiet, limit time.Duration) {
 // after a pause of more than a second (Gemini CLI, under load) and throw away what was
 // typed before; a program that reads lines is in line mode for good and only waits a
 // little longer. A run that has printed nothing at all is ready after
-// readySilentStart from its start: a plain reader (cat, a read loop) prints nothing
+// readySilentStart from its start, unless it is a known agent (whose screen comes
+// before its prompt): a plain reader (cat, a read loop) prints nothing
 // before its input, and the span leaves a program that takes a while to start the
 // time to print its first byte, after which the quiet spans count. Silence is not
 // enough while the run's processes work: a Node CLI loading its code prints nothing
@@ -159,6 +160,12 @@ func (s *Supervisor) awaitReady(ctx context.Context, r *run, ready time.Duration
 			return ReadyAgentIdle, nil
 		case known:
 			waited = fmt.Sprintf("its agent to be idle: it is %s (%s)", info.AgentState, orNone(info.AgentRule))
+			wake.Stop()
+		case r.agent.Load() != nil && info.LastOutputAt.IsZero():
+			// An agent draws its screen before it reads a prompt: one that has printed
+			// nothing is starting, however long it is silent (a loaded machine kept one
+			// silent past readySilentStart, and what was typed then was thrown away).
+			waited = "its agent's first output"
 			wake.Stop()
 		default:
 			span, why := readyQuiet, whyQuiet(r)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,6 +283,20 @@ func TestSubmitReadyQuietFallback(t *testing.T) {
 	if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), "never") {
 		t.Error("the text was typed into a run that was not ready")
 	}
+}
+
+// A known agent that has printed nothing is starting, however long it is silent: a
+// submit waits for its screen (here past readySilentStart, as a loaded machine kept a
+// toy silent), and the text lands at its prompt instead of in what it throws away.
+func TestSubmitWaitsForASilentAgentsScreen(t *testing.T) {
+	s := newSup(t, WithScreens(), WithAgents(toySet(t)))
+	silent := fmt.Sprintf("sleep %.1f; %s", (readySilentStart + time.Second).Seconds(), slowStart)
+	id := spawn(t, s, Spec{Name: "silent", Shell: silent, PTY: true, Agent: "toy"})
+	res, err := s.SubmitReady(context.Background(), id, "hello", 20*time.Second)
+	if err != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+	waitOutput(t, s, id, "got hello")
 }
 
 // The record (corral ls) says the rule Info does, also when only the rule changed (a
