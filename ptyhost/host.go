@@ -208,9 +208,7 @@ func (p *Proc) PTY() bool { return p.term != nil }
 
 // Write queues a copy of b for the child's stdin (the PTY input on a PTY run)
 // and returns at once; one writer goroutine writes the queue in order, so a
-// child that never reads cannot block the caller. A small b that finds nothing
-// queued is first written at once, as far as the kernel takes it without
-// waiting, and only the rest is queued. It returns ErrInputFull when
+// child that never reads cannot block the caller. It returns ErrInputFull when
 // b does not fit in the queue (nothing is queued; a b longer than WriteQueue
 // never fits), and ErrClosed after
 // CloseStdin, Close or a failed write (the failure is wrapped with it).

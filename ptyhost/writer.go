@@ -12,16 +12,11 @@ import (
 // (openclaw.md §7.3 #23: never write on the caller's or the reader's path).
 // The goroutine runs only while there is input to write: started by the write
 // that finds none running, it ends once the queue is empty, so an idle run has
-// none. A small write (up to directMax: keys, a short paste) that finds nothing
-// queued and no goroutine running, on a non-blocking descriptor, is first tried
-// at once on the caller's path, one write(2) that cannot block: a typed key
-// reaches the child without waiting for a goroutine to be scheduled, and only
-// what the kernel does not take is queued.
+// none.
 type writer struct {
 	f      *os.File
 	closeF bool // pipe stdin: close f when input ends, so the child sees EOF
 	max    int
-	direct bool // f is non-blocking: a write may be tried on the caller's path
 
 	mu       sync.Mutex
 	queue    [][]byte // queue[0] is being written; it counts until written
@@ -33,12 +28,8 @@ type writer struct {
 	running  chan struct{} // closed as the writing goroutine ends; nil while none runs
 }
 
-// directMax is the largest write tried on the caller's path. A larger one is queued
-// whole, as it always was: it counts against max until the goroutine wrote it.
-const directMax = 4 << 10
-
 func newWriter(f *os.File, closeF bool, max int) *writer {
-	return &writer{f: f, closeF: closeF, max: max, direct: nonblocking(f)}
+	return &writer{f: f, closeF: closeF, max: max}
 }
 
 func (w *writer) write(b []byte) error {
@@ -51,11 +42,6 @@ func (w *writer) write(b []byte) error {
 		return nil
 	case len(b) > w.max-w.queued:
 		return ErrInputFull
-	}
-	if w.direct && len(b) <= directMax && w.running == nil && len(w.queue) == 0 && !w.stopped && !w.ended {
-		if b = b[tryWrite(w.f, b):]; len(b) == 0 {
-			return nil
-		}
 	}
 	w.queue = append(w.queue, append([]byte(nil), b...))
 	w.queued += len(b)

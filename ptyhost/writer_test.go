@@ -29,33 +29,6 @@ func readNow(t *testing.T, f *os.File) []byte {
 	return buf[:n]
 }
 
-// TestWriteIdleGoesOutOnTheCallersPath: a write that finds nothing queued is in
-// the kernel when Write returns, with no goroutine started for it: a typed key
-// does not wait for one to be scheduled.
-func TestWriteIdleGoesOutOnTheCallersPath(t *testing.T) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	w := newWriter(pw, true, 1<<20)
-	defer w.stop()
-	if !w.direct {
-		t.Fatal("a pipe from os.Pipe is not taken for non-blocking")
-	}
-	for _, key := range []string{"a", "b", "\x1b[A"} {
-		if err := w.write([]byte(key)); err != nil {
-			t.Fatal(err)
-		}
-		w.mu.Lock()
-		running, queued := w.running != nil, len(w.queue)
-		w.mu.Unlock()
-		if got := string(readNow(t, pr)); got != key || running || queued != 0 {
-			t.Fatalf("after Write(%q): read at once %q, a goroutine started %v, %d queued; want it written at once", key, got, running, queued)
-		}
-	}
-}
-
 // TestWriteBusyKeepsOrder: while the writer's goroutine holds what the kernel did
 // not take, later writes queue behind it, never written past it; nothing is lost.
 func TestWriteBusyKeepsOrder(t *testing.T) {
@@ -78,7 +51,7 @@ func TestWriteBusyKeepsOrder(t *testing.T) {
 			}
 		}
 	}()
-	chunk := strings.Repeat("0123456789abcdef", directMax/16)
+	chunk := strings.Repeat("0123456789abcdef", 4096/16)
 	var want bytes.Buffer
 	for i := range 100 { // 400 KiB: the pipe fills, the rest waits for the goroutine
 		for _, b := range [][]byte{[]byte(chunk), {'K', byte('a' + i%26)}} {
