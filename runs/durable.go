@@ -474,6 +474,8 @@ func (s *Supervisor) background(ctx context.Context) {
 // 5 s at most (the move changes no file the kernel notifies of: cgroup.events says
 // only populated and frozen, which such a move need not change), or at the run's end.
 func (s *Supervisor) nextBeat() time.Duration {
+	s.beatMu.Lock()
+	defer s.beatMu.Unlock()
 	d := s.cfg.LeaseHeartbeat
 	if s.reg == nil || s.leaseErr || s.leased.IsZero() {
 		return d
@@ -496,6 +498,8 @@ func (s *Supervisor) heartbeat() {
 	if s.reg == nil {
 		return
 	}
+	s.beatMu.Lock()
+	defer s.beatMu.Unlock()
 	live := s.liveRuns()
 	for _, r := range live {
 		r.outputHeartbeat()

@@ -66,6 +66,7 @@ type Supervisor struct {
 	leased    time.Time  // until when this instance's lease was last renewed (the heartbeat's only)
 	beats     beatSignal // closed at each heartbeat: an attached UI's stream pushes what moved then
 	leaseErr  bool       // the last renewal failed, and was logged (the heartbeat's only)
+	beatMu    sync.Mutex // one heartbeat at a time: the background loop's, and one asked for (the shutdown's last)
 	sent      sentRuns   // what each viewer's snapshots carried (viewers.go)
 	win       windows    // the viewers' sizes of each run (winsize.go)
 
