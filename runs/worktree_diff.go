@@ -64,60 +64,55 @@ func (d *differ) poke(now bool) {
 }
 
 // countOnChange waits for output then quiet, or a state change, and counts; until the
-// run ends.
+// run ends. A count that failed (git busy with another worktree of the repository, a
+// lock) is tried again a few times, each after twice the wait of the last: an idle
+// run would otherwise keep no figures, or stale ones, until it next printed.
 func (r *run) countOnChange(d *differ) {
-	var quiet *time.Timer
+	quiet := time.NewTimer(d.quiet)
+	quiet.Stop()
+	defer quiet.Stop()
 	var quietC <-chan time.Time
+	fails := 0
 	for {
 		select {
 		case <-d.stop:
-			if quiet != nil {
-				quiet.Stop()
-			}
 			return
 		case <-d.output:
-			if quiet == nil {
-				quiet = time.NewTimer(d.quiet)
-			} else {
-				quiet.Reset(d.quiet)
-			}
+			quiet.Reset(d.quiet)
 			quietC = quiet.C
 			continue
 		case <-quietC:
 		case <-d.now:
 		}
 		quietC = nil
-		if quiet != nil {
-			quiet.Stop()
+		quiet.Stop()
+		if err := r.countDiff(d); err == nil {
+			fails = 0
+		} else if fails < diffRetries {
+			fails++
+			quiet.Reset(d.quiet << fails)
+			quietC = quiet.C
 		}
-		r.countDiff(d, false)
 	}
 }
 
-// countDiff counts the run's changes and publishes them (an EventDiff) when they
-// differ from the last count. final is the count of a run ending: kept for finish,
-// which records it with the run's end.
-func (r *run) countDiff(d *differ, final bool) *workspace.Stat {
+// diffRetries is how many times a failed count is tried again before the run's next
+// output or state change.
+const diffRetries = 4
+
+// countDiff counts a running run's changes and publishes them (an EventDiff) when they
+// differ from the last count.
+func (r *run) countDiff(d *differ) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !final {
-		select {
-		case <-d.stop:
-			return nil // ending: finalize counts
-		default:
-		}
+	select {
+	case <-d.stop:
+		return nil // ending: finalize counts
+	default:
 	}
-	ctx, cancel := context.WithTimeout(r.sup.gitContext(context.Background()), diffBudget)
-	defer cancel()
-	st, err := workspace.StatOf(ctx, *r.wt, d.env)
+	st, err := r.statOf(d)
 	if err != nil {
-		if r.sup.reg != nil {
-			r.sup.reg.emit("diff-error", "run_id", r.id, "err", err.Error())
-		}
-		return nil
-	}
-	if final {
-		return &st
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -129,6 +124,17 @@ func (r *run) countDiff(d *differ, final bool) *workspace.Stat {
 	return nil
 }
 
+// statOf is one count by git, within diffBudget; a failure is recorded as an event.
+func (r *run) statOf(d *differ) (workspace.Stat, error) {
+	ctx, cancel := context.WithTimeout(r.sup.gitContext(context.Background()), diffBudget)
+	defer cancel()
+	st, err := workspace.StatOf(ctx, *r.wt, d.env)
+	if err != nil && r.sup.reg != nil {
+		r.sup.reg.emit("diff-error", "run_id", r.id, "err", err.Error())
+	}
+	return st, err
+}
+
 // endDiffer stops the counter and makes the last count, after the run's processes
 // are gone; nil without a worktree or when it could not count.
 func (r *run) endDiffer() *workspace.Stat {
@@ -137,7 +143,13 @@ func (r *run) endDiffer() *workspace.Stat {
 		return nil
 	}
 	d.end()
-	return r.countDiff(d, true)
+	d.mu.Lock() // after a count in flight
+	defer d.mu.Unlock()
+	st, err := r.statOf(d)
+	if err != nil {
+		return nil
+	}
+	return &st
 }
 
 // end stops the counter (a run that ends, or never started).

@@ -2,7 +2,6 @@ package runs
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,23 +77,7 @@ func TestIdleWorktreeRunsStartNoGit(t *testing.T) {
 
 // gitShim is an environment whose git logs each call to log, then runs the real git.
 func gitShim(t testing.TB, log string) []string {
-	t.Helper()
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + real + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := gittest.Env()
-	for i, kv := range env {
-		if strings.HasPrefix(kv, "PATH=") {
-			env[i] = "PATH=" + dir + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
-		}
-	}
-	return env
+	return gittest.Shim(t, "echo \"$*\" >> '"+log+"'")
 }
 
 func gitCalls(t testing.TB, log string) int {
@@ -103,6 +86,39 @@ func gitCalls(t testing.TB, log string) int {
 		t.Fatal(err)
 	}
 	return strings.Count(string(b), "\n")
+}
+
+// A count that failed is tried again: a run that prints nothing more still gets its
+// figures once git answers again (here git's list of worktrees fails until the test
+// lets it, as it does while another worktree of the repository is being added).
+func TestWorktreeDiffAfterAFailedCount(t *testing.T) {
+	s := shortQuiet(newSup(t), 300*time.Millisecond)
+	repo := gittest.Repo(t)
+	dir := t.TempDir()
+	busy, fails := filepath.Join(dir, "busy"), filepath.Join(dir, "fails")
+	if err := os.WriteFile(busy, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := worktreeSpec(repo, t.TempDir(), "echo three >> a.txt; echo wrote; exec sleep 60")
+	spec.BaseEnv = gittest.Shim(t, `case "$*" in *"worktree list"*) if [ -e '`+busy+`' ]; then echo x >> '`+fails+`'; echo "fatal: failed to read commondir" >&2; exit 128; fi;; esac`)
+	id := spawn(t, s, spec)
+	// A whole count failed: every list it asked for, with its own retries.
+	eventually.True(t, 20*time.Second, "a failed count", func() bool {
+		return gitCalls(t, fails) >= 4
+	})
+	if i, _ := s.Info(id); i.Diff != nil {
+		t.Fatalf("figures %+v although git failed", *i.Diff)
+	}
+	if err := os.Remove(busy); err != nil {
+		t.Fatal(err)
+	}
+	want := workspace.Stat{Added: 1, Files: 1}
+	eventually.True(t, 20*time.Second, "the figures once git answers", func() bool {
+		i, _ := s.Info(id)
+		return i.Diff != nil && *i.Diff == want && i.State == Running
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
 }
 
 // A worktree run that changes a file without writing a line has its figures once it

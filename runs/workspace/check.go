@@ -131,13 +131,13 @@ func verify(ctx context.Context, g *git, wt Worktree) (bool, error) {
 // not locked, else its reason (or "locked" when none was given).
 func verifyLocked(ctx context.Context, g *git, wt Worktree) (bool, string, error) {
 	here, lock := false, ""
-	out, err := g.run(ctx, wt.Repo, "worktree", "list", "--porcelain", "-z")
+	fields, err := listWorktrees(ctx, g, wt.Repo)
 	if err != nil {
 		return false, "", err
 	}
 	want := realish(wt.Path)
 	listed, in := false, false
-	for _, f := range strings.Split(string(out), "\x00") {
+	for _, f := range fields {
 		if p, ok := strings.CutPrefix(f, "worktree "); ok {
 			in = realish(p) == want
 			listed = listed || in

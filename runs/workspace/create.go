@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -268,14 +267,12 @@ func same(a, b string) bool {
 }
 
 func checkedOutAt(ctx context.Context, g *git, repo, branch string) (string, error) {
-	out, err := g.run(ctx, repo, "worktree", "list", "--porcelain")
+	fields, err := listWorktrees(ctx, g, repo)
 	if err != nil {
 		return "", err
 	}
 	path := ""
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		l := sc.Text()
+	for _, l := range fields {
 		if p, ok := strings.CutPrefix(l, "worktree "); ok {
 			path = p
 		} else if l == "branch refs/heads/"+branch {

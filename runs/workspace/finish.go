@@ -349,11 +349,11 @@ func unregistered(ctx context.Context, g *git, wt Worktree) (bool, error) {
 	if present(wt.Path) {
 		return false, nil
 	}
-	out, err := g.run(ctx, wt.Repo, "worktree", "list", "--porcelain", "-z")
+	fields, err := listWorktrees(ctx, g, wt.Repo)
 	if err != nil {
 		return false, err
 	}
-	for _, f := range strings.Split(string(out), "\x00") {
+	for _, f := range fields {
 		if p, ok := strings.CutPrefix(f, "worktree "); ok && same(p, wt.Path) {
 			return false, nil
 		}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // The errors Create returns wrap one of these, so a caller can tell them apart with
@@ -130,6 +131,38 @@ func (g *git) runEnv(ctx context.Context, dir string, extra []string, args ...st
 	}
 	return out.Bytes(), nil
 }
+
+// listWorktrees is `git worktree list --porcelain -z` in repo, split into its fields
+// ("worktree PATH", "branch REF", "locked REASON", "" between worktrees). git reads
+// every worktree's administrative files for it, and one that another git is adding at
+// that moment can be half written ("failed to read .git/worktrees/NAME/commondir"):
+// two runs started at once, or the user's own `git worktree add`. A failed list is
+// asked again a few times, a little later each, before its error counts.
+func listWorktrees(ctx context.Context, g *git, repo string) ([]string, error) {
+	pause := listRetryPause
+	for try := 1; ; try++ {
+		out, err := g.run(ctx, repo, "worktree", "list", "--porcelain", "-z")
+		if err == nil {
+			return strings.Split(string(out), "\x00"), nil
+		}
+		if try == listTries || ctx.Err() != nil {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(pause):
+		}
+		pause *= 2
+	}
+}
+
+// listTries and listRetryPause bound listWorktrees' retries: 4 tries over about 0.35 s,
+// longer than git takes to write a new worktree's few files.
+const (
+	listTries      = 4
+	listRetryPause = 50 * time.Millisecond
+)
 
 // line is run's output as one trimmed line.
 func (g *git) line(ctx context.Context, dir string, args ...string) (string, error) {

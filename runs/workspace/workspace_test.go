@@ -313,3 +313,32 @@ func TestWorktreeRemovedOutsideCorral(t *testing.T) {
 	}
 	gittest.Git(t, repo, "rev-parse", "--verify", "refs/heads/corral/b") // kept
 }
+
+// git's list of worktrees fails while another worktree of the repository is half
+// added; the list is asked again, so a count (or a finish) at that moment goes on,
+// and a list that keeps failing still ends in git's error.
+func TestWorktreeListAskedAgain(t *testing.T) {
+	ctx := context.Background()
+	repo := gittest.Repo(t)
+	wt := addWorktree(t, repo, "a")
+	if err := os.WriteFile(filepath.Join(wt.Path, "new.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := filepath.Join(t.TempDir(), "calls")
+	// The first three lists fail, as git does reading a half-written worktree.
+	env := gittest.Shim(t, fmt.Sprintf(`case "$*" in *"worktree list"*)
+	echo x >> '%s'
+	[ "$(wc -l < '%s')" -le 3 ] && { echo "fatal: failed to read .git/worktrees/b/commondir" >&2; exit 128; };;
+esac`, calls, calls))
+	st, err := StatOf(ctx, wt, env)
+	if err != nil || st != (Stat{Added: 1, Files: 1}) {
+		t.Fatalf("StatOf = %+v, %v; want the new file counted", st, err)
+	}
+	if b, _ := os.ReadFile(calls); bytes.Count(b, []byte("\n")) != 4 {
+		t.Fatalf("git listed worktrees %d times, want 4", bytes.Count(b, []byte("\n")))
+	}
+	always := gittest.Shim(t, `case "$*" in *"worktree list"*) echo "fatal: broken" >&2; exit 128;; esac`)
+	if _, err := StatOf(ctx, wt, always); err == nil || !strings.Contains(err.Error(), "fatal: broken") {
+		t.Fatalf("StatOf with a list that always fails = %v, want git's error", err)
+	}
+}

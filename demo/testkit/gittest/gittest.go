@@ -56,3 +56,26 @@ func Repo(t testing.TB) string {
 	}
 	return dir
 }
+
+// Shim is Env with a git first on its PATH that runs the shell script pre (which
+// sees git's arguments as "$@" and may exit on its own) and then the real git: for a
+// test that watches or fails the git Corral runs.
+func Shim(t testing.TB, pre string) []string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := "#!/bin/sh\n" + pre + "\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := Env()
+	for i, kv := range env {
+		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + dir + string(os.PathListSeparator) + path
+		}
+	}
+	return env
+}
