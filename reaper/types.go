@@ -87,7 +87,7 @@ type Claim struct {
 	EnvValue string
 	// Find claims a process for its marker alone. Only for a marker nobody can copy
 	// (a run's secret): a public one (the run id `corral ls` prints) let a process the
-	// user started with a copied id be reaped with the run (issue 23.2).
+	// user started with a copied id be reaped with the run.
 	Find bool
 	// Recorded: the Extra fingerprints were written by Corral into a record of this
 	// state dir when it saw them leave the run (its escapees): each is the
@@ -153,7 +153,7 @@ func Descendants(all []Proc, pid int) []Proc { return NewFamily(all).Descendants
 // Family is one snapshot (ListAll) indexed by parent pid, for walking the trees of
 // many roots: one pass to build, then each walk costs its tree's size. The escape
 // scan walks every run's tree twice a second, and rebuilding the index per walk was
-// most of that scan's CPU in an idle Corral with 50 runs (issue 6).
+// most of that scan's CPU in an idle Corral with 50 runs.
 type Family struct {
 	all  []Proc
 	kids map[int][]int // ppid → indexes into all
