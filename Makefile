@@ -23,7 +23,7 @@ vet:
 	$(GO) vet $(PKGS)
 
 # Where Corral can make cgroups (root here and in CI) the first pass owns runs by cgroups;
-# the second runs the ownership suite again on sessions, the fallback (DESIGN §17).
+# the second runs the ownership suite again on sessions, the fallback where it cannot.
 unit:
 	$(GO) test $(TESTFLAGS) $(PKGS)
 	CORRAL_CGROUP_ROOT=off $(GO) test $(TESTFLAGS) ./reaper/ ./runs/ .
