@@ -1,7 +1,8 @@
 // Package reaper holds the OS mechanics of ownership: who a process is,
 // which processes belong to a run, and how a run is ended and verified empty.
 //
-// The ownership unit is the session. Every run is started with setsid, so its root has
+// The ownership unit is the session (or, where Corral can make cgroups, a cgroup of the
+// run's own: cgroup_linux.go). Every run is started with setsid, so its root has
 // pid == pgid == sid, and everything it starts stays in that session unless it escapes
 // with setsid or a daemonizing double fork. Job-control shells put jobs in their own
 // process groups inside the session, so signals go to every group of the session, never
