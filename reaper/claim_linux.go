@@ -105,7 +105,7 @@ func (e *escalation) dropExitedExtra() {
 //     session number, which therefore cannot be recycled;
 //   - in claim mode with Find, on the first scan, a process that carries the run's
 //     secret marker and started at or after the run's root: how a reconcile after a
-//     crash still finds an escapee whose parents are gone (15.7).
+//     crash still finds an escapee whose parents are gone.
 //
 // In claim mode every newcomer must also be Owned (our uid, the run's marker in its
 // environment). Each is pinned (pidfd, then its start time re-read)

@@ -73,8 +73,8 @@ type Target struct {
 // Claim is what a run whose root Corral does not pin may claim as its own. A process
 // is the run's only when it is Owned — its real and effective uid are Corral's and it
 // carries EnvKey=EnvValue in /proc/PID/environ (what every process of the run
-// inherits), so a record alone, forged or not, never makes a process Corral's (issue
-// 23.1) — and provably so by one of: the recorded root itself (fingerprint); any Extra
+// inherits), so a record alone, forged or not, never makes a process Corral's — and
+// provably so by one of: the recorded root itself (fingerprint); any Extra
 // (fingerprint); a member of a session led by a live claimed process (the live leader
 // holds the session number); a descendant by parent pid of a claimed process, started
 // no earlier than it, its parent pinned and alive after the snapshot; or, with Find, a
