@@ -34,9 +34,9 @@ func (d *escapeDetector) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 		index[p.PID] = p
 	}
 	// Corral's children are taken from the scan itself (ppid = our pid): the same set
-	// /proc/self/task/*/children lists, which would cost one more read per thread, and
-	// Corral has a thread per run blocked in waitid (reading them was a tenth
-	// of idle CPU with 50 runs).
+	// /proc/self/task/*/children lists, which would cost one more read per thread
+	// (when Corral still had a thread per run blocked in waitid, reading them was a
+	// tenth of idle CPU with 50 runs).
 	// With a keeper, what leaves a run taken over from the server before this one is
 	// reparented to the keeper (the roots' subreaper): its children count too, but for
 	// this server itself (and the keeper reaps them, not us).
