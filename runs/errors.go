@@ -26,7 +26,8 @@ var (
 	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrSymlinkDir: a directory of the state dir (runs/, logs/, …) is a symbolic
-	// link; Corral follows none inside its state dir (issue 23.3).
+	// link; Corral follows none inside its state dir (one would have it read or write
+	// files elsewhere).
 	ErrSymlinkDir = errors.New("a directory of the state dir is a symbolic link")
 	// ErrTooLarge: a state-dir file over its size cap; never read whole.
 	ErrTooLarge = errors.New("file too large")
