@@ -205,7 +205,7 @@ type (
 	}
 )
 
-// refOf is the run reference every per-run argument type carries.
+// ref is the run reference every per-run argument type carries (RunOf).
 func (a RunRef) ref() string     { return a.ID }
 func (a WriteArgs) ref() string  { return a.ID }
 func (a KeysArgs) ref() string   { return a.ID }
