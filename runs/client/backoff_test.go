@@ -87,9 +87,17 @@ func TestBackoffRetry(t *testing.T) {
 	close(done)
 	b.after = func(time.Duration) <-chan time.Time { return nil } // a wait that never ends
 	attempts = 0
-	ok = b.retry(done, func(int) error { attempts++; return errors.New("refused") },
-		func(int, error, time.Duration) bool { return true })
-	if ok || attempts != 1 {
-		t.Errorf("closed during the wait after the first failure: %v after %d attempts, want false after 1", ok, attempts)
+	gave := make(chan bool, 1)
+	go func() {
+		gave <- b.retry(done, func(int) error { attempts++; return errors.New("refused") },
+			func(int, error, time.Duration) bool { return true })
+	}()
+	select {
+	case ok = <-gave:
+		if ok || attempts != 1 {
+			t.Errorf("closed during the wait after the first failure: %v after %d attempts, want false after 1", ok, attempts)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("retry still waits 10 s after done was closed")
 	}
 }
