@@ -56,7 +56,8 @@ type Core interface {
 	Diff(ctx context.Context, id string, o workspace.DiffOptions) (runs.DiffResult, error)
 	Finish(ctx context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error)
 
-	// Agents (DESIGN §16).
+	// Agents: a run's screen, who looks at it, its agent's hooks and state
+	// (ARCHITECTURE.md, "An agent's state").
 	Capture(id string, escapes, history bool) (runs.Capture, error)
 	Focus(id, viewer string, focused bool) error
 	Hook(id string, rep agentstate.HookReport) error

@@ -1,4 +1,4 @@
-// Package api is the protocol between Corral's clients and a supervisor (DESIGN §13):
+// Package api is the protocol between Corral's clients and a supervisor:
 // every operation declared once (verbs.go) with its name, argument and reply types,
 // lane and handler; the framing of requests and responses on the socket
 // (protocol.go); and the types that carry runs, trees and frames across it

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"corral/runs"
 )
 
 // Op is one operation on a supervisor, declared once (verbs.go): its name on the wire,
@@ -19,6 +21,7 @@ type Op[A, R any] struct {
 	lane   Lane
 	do     func(ctx context.Context, c Core, a A) (R, error)
 	budget func(a A) time.Duration // nil: the lane's default (Budget)
+	hosts  hostFacts[A, R]         // what a core of several hosts needs to know (hosts.go)
 }
 
 // Lane is the connection an operation travels on when the core is a server's: input
@@ -46,11 +49,30 @@ type Operation interface {
 	// Budget is how long a client waits for the reply to args (0: for as long as it
 	// takes, the server watched meanwhile; see client.Client.Call).
 	Budget(args any) time.Duration
+
+	// What a core of several hosts (client.Fleet) needs to know of the operation,
+	// declared with it (hosts.go): nothing there names an operation or its types.
+	//
+	// Spread is where the operation goes when it names no run and no host.
+	Spread() Spread
+	// Merge folds the replies of several hosts into one.
+	Merge(replies []any) any
+	// SwapViewer is args with the viewer they name (an attached UI's token) replaced
+	// by swap's answer; args as they are when the operation names no viewer.
+	SwapViewer(args any, swap func(viewer string) string) any
+	// EachRun calls f with each run reply returns (none: its reply returns no run),
+	// and returns reply with what f changed.
+	EachRun(reply any, f func(*runs.Info)) any
+	// Started is the id of the run reply says the operation started ("" for none).
+	Started(reply any) string
+	// PerRun is, for an operation on several runs at once, the runs args name, and
+	// args for a part of them (ok false: it is not one).
+	PerRun(args any) (ids []string, part func(ids []string) any, ok bool)
 }
 
 // Budgets: how long a client waits for a reply when the operation says nothing else,
 // and the margin an operation that blocks by design (wait, poll --wait, submit) gets
-// beyond its own timeout (issue 23.6: a client waited for ever on a stopped server).
+// beyond its own timeout, so that no client waits for ever on a stopped server.
 const (
 	DefaultBudget = 30 * time.Second
 	InputBudget   = 10 * time.Second // keys and pastes: a queue write

@@ -23,10 +23,11 @@ type (
 		PID      int    `json:"pid"`
 		Instance string `json:"instance_id"`
 		StateDir string `json:"state_dir"`
-		// Ownership is how the server owns its runs, and why (DESIGN §17).
+		// Ownership is how the server owns its runs (cgroups or sessions), and why
+		// (ARCHITECTURE.md, "Ownership").
 		Ownership string `json:"ownership,omitempty"`
 		// Keeper is the pid of the keeper that holds the runs so they outlive the
-		// server (DESIGN §18); 0: none, the runs end with it.
+		// server; 0: none, the runs end with it.
 		Keeper int `json:"keeper,omitempty"`
 	}
 	// RunRef names a run: its id, a unique prefix of it, or its unique name.
@@ -194,7 +195,7 @@ type (
 		Ended int `json:"ended"` // live runs it ended
 	}
 	// UpgradeArgs name the binary the server's keeper starts in its place
-	// (corral server --upgrade, DESIGN §18): an absolute path.
+	// (corral server --upgrade): an absolute path.
 	UpgradeArgs struct {
 		Exe string `json:"exe"`
 	}
@@ -204,7 +205,7 @@ type (
 	}
 )
 
-// refOf is the run reference every per-run argument type carries.
+// ref is the run reference every per-run argument type carries (RunOf).
 func (a RunRef) ref() string     { return a.ID }
 func (a WriteArgs) ref() string  { return a.ID }
 func (a KeysArgs) ref() string   { return a.ID }

@@ -14,15 +14,17 @@ import (
 	"corral/runs/agentstate"
 )
 
-// The operations, each declared once: the control API of DESIGN §13 for scripts and
-// agents, and what an attached UI needs besides. The server answers them by name;
-// clients call them typed (Kill.Call(ctx, caller, RunRef{ID: id})).
+// The operations, each declared once: what scripts and agents call to drive runs
+// (corral's verbs), and what an attached UI needs besides. The server answers them by
+// name; clients call them typed (Kill.Call(ctx, caller, RunRef{ID: id})). With each
+// goes what a UI over several hosts needs to know of it (hosts.go): where it goes when
+// it names no run, how the replies merge, the viewer it names, the runs it returns.
 
 // The conversation with a server (answered by the server itself).
 var (
 	Hello     = session[HelloArgs, HelloReply]("hello").within(fixed[HelloArgs](HelloBudget))
 	Subscribe = session[SubscribeArgs, SubscribeReply]("subscribe")
-	Watch     = session[WatchArgs, struct{}]("watch")
+	Watch     = session[WatchArgs, struct{}]("watch").viewing(func(a *WatchArgs) *string { return &a.Token })
 	// Upgrade hands the server's runs to a server of another binary, through its
 	// keeper: no run ends.
 	Upgrade = session[UpgradeArgs, UpgradeReply]("upgrade")
@@ -35,21 +37,38 @@ var (
 
 // Runs.
 var (
-	List      = declare("list", LaneControl, list)
-	Snapshot  = declare("snapshot", LaneControl, snapshot)
-	Info      = declare("info", LaneControl, info)
-	Spawn     = declare("spawn", LaneControl, spawn)
+	List = declare("list", LaneControl, list).
+		overHosts(SpreadListing, joined(func(r *ListReply) *[]runs.Info { return &r.Runs })).
+		returning(func(r *ListReply) []*runs.Info { return each(r.Runs) })
+
+	Snapshot = declare("snapshot", LaneControl, snapshot).
+			overHosts(SpreadListing, joined(func(r *SnapshotReply) *RunList { return &r.Runs })).
+			returning(func(r *SnapshotReply) []*runs.Info { return each(r.Runs) }).
+			viewing(func(a *SnapshotArgs) *string { return &a.Viewer })
+
+	Info = declare("info", LaneControl, info).
+		returning(func(r *InfoReply) []*runs.Info { return []*runs.Info{&r.Run.Info} })
+
+	Spawn = declare("spawn", LaneControl, spawn).starting(func(r SpawnReply) string { return r.ID })
+
 	Kill      = declare("kill", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Cancel(id) }))
 	Stop      = declare("stop", LaneControl, onRun(func(c Core, id string, a StopArgs) error { return c.Stop(id, a.Reason) }))
 	Interrupt = declare("interrupt", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Interrupt(id) }))
 	Pause     = declare("pause", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
 	Resume    = declare("resume", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
 	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
-	Wait      = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
+
+	Wait = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) }).
+		returning(func(r *WaitReply) []*runs.Info { return []*runs.Info{&r.Run} })
+
 	// Restart starts a service's next attempt now, its restart budget refilled (an
 	// ended run: its spec again, as a new run); the reply names the run that goes on.
-	Restart  = declare("restart", LaneControl, restart)
-	Shutdown = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
+	Restart = declare("restart", LaneControl, restart)
+
+	// Shutdown ends every run of every host, each waited for.
+	Shutdown = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget)).
+			overHosts(SpreadAll, sumEnded)
+
 	// Restore starts the runs a reboot lost again, their agents' conversations resumed.
 	Restore = declare("restore", LaneControl, restore).within(fixed[RestoreArgs](EndingBudget))
 )
@@ -82,12 +101,12 @@ func restore(ctx context.Context, c Core, a RestoreArgs) (RestoreReply, error) {
 
 // Input, on its own lane.
 var (
-	Write     = declare("write", LaneInput, onRun(write))
+	Write     = declare("write", LaneInput, onRun(write)).viewing(func(a *WriteArgs) *string { return &a.Viewer })
 	SendKeys  = declare("send-keys", LaneInput, onRun(sendKeys))
 	SendItems = declare("send-items", LaneInput, onRun(func(c Core, id string, a ItemsArgs) error { return c.SendKeys(id, a.Items) }))
 	// Input is what a UI's focused pane sends. It has a verb of its own because a
 	// server that knows only send-items would read its pastes and reports as keys.
-	Input  = declare("input", LaneInput, onRun(input))
+	Input  = declare("input", LaneInput, onRun(input)).viewing(func(a *InputArgs) *string { return &a.Viewer })
 	Paste  = declare("paste", LaneInput, onRun(func(c Core, id string, a TextArgs) error { return c.Paste(id, a.Text) }))
 	Submit = declare("submit", LaneInput, submit).within(func(a TextArgs) time.Duration {
 		if a.ReadyTimeoutMS <= 0 && a.ReadyDefault {
@@ -97,8 +116,11 @@ var (
 	})
 	Resize = declare("resize", LaneInput, onRun(func(c Core, id string, a ResizeArgs) error {
 		return c.ResizeFor(id, a.Viewer, a.Cols, a.Rows)
-	}))
-	Show = declare("show", LaneInput, show)
+	})).viewing(func(a *ResizeArgs) *string { return &a.Viewer })
+	// Show that names no run goes to every host: the viewer's pane shows none of
+	// their runs.
+	Show = declare("show", LaneInput, show).overHosts(SpreadListing, nil).
+		viewing(func(a *ShowArgs) *string { return &a.Viewer })
 )
 
 // write types bytes into a run, input items encoded there with its app's modes; an
@@ -138,12 +160,19 @@ func show(_ context.Context, c Core, a ShowArgs) (RunRef, error) {
 var (
 	Poll = declare("poll", LaneControl, poll).within(func(a PollArgs) time.Duration {
 		return max(blocking(min(a.WaitMS, maxPollWait.Milliseconds())), DefaultBudget)
-	})
-	Log       = declare("log", LaneControl, logLines)
-	Output    = declare("output", LaneControl, output)
-	Trees     = declare("trees", LaneControl, trees)
-	Metrics   = declare("metrics", LaneControl, metrics)
-	Reconcile = declare("reconcile", LaneControl, reconcile).within(fixed[struct{}](EndingBudget))
+	}).returning(func(r *PollReply) []*runs.Info { return []*runs.Info{&r.Run} })
+
+	Log    = declare("log", LaneControl, logLines)
+	Output = declare("output", LaneControl, output)
+
+	// Trees asks each host for the trees of its own runs.
+	Trees = declare("trees", LaneControl, trees).overHosts(SpreadListing, unionTrees).
+		perRun(func(a *TreesArgs) *[]string { return &a.IDs })
+
+	Metrics = declare("metrics", LaneControl, metrics).overHosts(SpreadListing, sumMetrics)
+
+	Reconcile = declare("reconcile", LaneControl, reconcile).within(fixed[struct{}](EndingBudget)).
+			overHosts(SpreadAll, joined(func(r *[]runs.Decision) *[]runs.Decision { return r }))
 )
 
 func list(_ context.Context, c Core, _ struct{}) (ListReply, error) {
@@ -198,7 +227,7 @@ func Here(spec runs.Spec) SpawnArgs {
 	return SpawnArgs{Spec: spec, BaseEnv: os.Environ()}
 }
 
-// There is spawn's arguments for spec started on another host (DESIGN §19): nothing
+// There is spawn's arguments for spec started on another host: nothing
 // of this machine goes (its directory and environment mean nothing there); with no
 // directory named, the run starts in the home directory of that host's user.
 func There(spec runs.Spec) SpawnArgs {

@@ -9,13 +9,16 @@ import (
 	"corral/runs/agentstate"
 )
 
-// The operations of agent state (DESIGN §16): a run's screen as text, who looks at
-// it, what its agent's hooks say, and why its state is what it is.
+// The operations of agent state (ARCHITECTURE.md, "An agent's state"): a run's screen
+// as text, who looks at it, what its agent's hooks say, and why its state is what it
+// is.
 var (
-	Screen  = declare("screen", LaneControl, screenOf)
-	Focus   = declare("focus", LaneInput, onRun(func(c Core, id string, a FocusArgs) error { return c.Focus(id, a.Viewer, a.Focused) }))
+	Screen = declare("screen", LaneControl, screenOf)
+	Focus  = declare("focus", LaneInput, onRun(func(c Core, id string, a FocusArgs) error { return c.Focus(id, a.Viewer, a.Focused) })).
+		viewing(func(a *FocusArgs) *string { return &a.Viewer })
 	Hook    = declare("hook", LaneControl, hook)
-	Explain = declare("explain", LaneControl, explain)
+	Explain = declare("explain", LaneControl, explain).
+		returning(func(r *ExplainReply) []*runs.Info { return []*runs.Info{&r.Run.Info} })
 )
 
 type (

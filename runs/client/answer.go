@@ -10,8 +10,7 @@ import (
 )
 
 // ErrNoAnswer: the server took a call and gave no reply in time, or cannot give one
-// (stopped, gone). Before, every client waited for ever on a SIGSTOPped server
-// (issue 23.6).
+// (stopped, gone): without it a client would wait for ever on a SIGSTOPped server.
 var ErrNoAnswer = errors.New("the server does not answer")
 
 // checkEvery is how often a call in flight looks at its server's process: a stopped

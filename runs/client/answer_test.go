@@ -35,9 +35,9 @@ func mute(t *testing.T) (*Client, *exec.Cmd) {
 	return &Client{conn: near, r: bufio.NewReader(near), enc: json.NewEncoder(near), pid: stand.Process.Pid}, stand
 }
 
-// issue 23.6: a call in flight when its server is stopped ends within about a second
-// with what is wrong, even one that may block for ever by design (wait with no
-// timeout); before, every client waited for ever on a SIGSTOPped server.
+// A call in flight when its server is stopped ends within about a second with what
+// is wrong, even one that may block for ever by design (wait with no timeout): a
+// client must never wait for ever on a SIGSTOPped server.
 func TestStoppedServerEndsTheCall(t *testing.T) {
 	c, stand := mute(t)
 	errc := make(chan error, 1)

@@ -14,7 +14,7 @@ import (
 	"corral/runs/api"
 )
 
-// Fleet is several hosts' servers as one core (DESIGN §19): a UI over all of them
+// Fleet is several hosts' servers as one core: a UI over all of them
 // calls it as it calls one Remote. Each host keeps its own server, runs, registry and
 // ownership; the Fleet only routes: an operation on a run goes to the server of that
 // run's host, one that names no run to the host its context names (api.OnHost), else
@@ -84,12 +84,9 @@ func Over(h Host) Member {
 	}}
 }
 
-// How a Fleet retries a host that could not be attached: soon, then twice as long
-// each time up to fleetRetryMax; and how long opening it waits for the hosts' first
-// attempts before the UI shows (the rest come in as they attach).
+// How long opening a Fleet waits for the hosts' first attempts before the UI shows
+// (the rest come in as they attach; a host is tried again as fleetBackoff says).
 const (
-	fleetRetryFirst = 500 * time.Millisecond
-	fleetRetryMax   = 15 * time.Second
 	fleetOpenWait   = 3 * time.Second
 	fleetStartLimit = 10 * time.Second
 	// fleetFanOut bounds a call every host is asked (a listing); fleetPatience is how
@@ -208,39 +205,37 @@ func (m *member) fresh(status api.HostStatus) api.HostState {
 }
 
 // keep attaches m, passes its events on while attached, and attaches it again when
-// its link ends, until the Fleet closes.
+// its link ends, until the Fleet closes: at once, then as fleetBackoff says while
+// attempts fail.
 func (f *Fleet) keep(m *member) {
 	defer f.wg.Done()
-	delay := fleetRetryFirst
 	for {
-		rem, err := m.attach(f.ctx)
-		if err == nil {
-			err = f.join(m, rem)
-		}
+		var rem *Remote
+		fleetBackoff.retry(f.done, func(int) error {
+			r, err := m.attach(f.ctx)
+			if err == nil {
+				err = f.join(m, r)
+			}
+			if err == nil || f.closed() {
+				rem = r
+				return nil
+			}
+			if r != nil {
+				r.Close()
+			}
+			return err
+		}, func(_ int, err error, next time.Duration) bool {
+			f.failed(m, err, next)
+			m.firstDone()
+			return true
+		})
+		m.firstDone()
 		if f.closed() {
 			if rem != nil {
 				rem.Close()
 			}
-			m.firstDone()
 			return
 		}
-		if err != nil {
-			if rem != nil {
-				rem.Close()
-				rem = nil
-			}
-			f.failed(m, err, delay)
-			m.firstDone()
-			select {
-			case <-f.done:
-				return
-			case <-time.After(delay):
-			}
-			delay = min(2*delay, fleetRetryMax)
-			continue
-		}
-		delay = fleetRetryFirst
-		m.firstDone()
 		f.forward(m, rem)
 		rem.Close()
 		f.dropped(m, rem.endedWith())
@@ -267,7 +262,7 @@ func (f *Fleet) attached(m *member, rem *Remote) {
 		rem.Watch(id) // the most recent last: first in the Remote's list
 	}
 	if focus != nil {
-		rem.Invoke(context.Background(), api.Focus, withViewer(*focus, rem.Viewer()))
+		rem.Invoke(context.Background(), api.Focus, withViewer(api.Focus, *focus, rem.Viewer()))
 	}
 	m.mu.Lock()
 	m.rem = rem
@@ -484,8 +479,8 @@ func (m *member) invoke(ctx context.Context, op api.Operation, args any) (any, e
 		}
 		m.mu.Unlock()
 	}
-	rep, err := r.Invoke(ctx, op, withViewer(args, r.Viewer()))
-	return stampReply(rep, m.host.Name), err
+	rep, err := r.Invoke(ctx, op, withViewer(op, args, r.Viewer()))
+	return stampReply(op, rep, m.host.Name), err
 }
 
 // Screen is run id's screen, from its host's Remote.
@@ -576,26 +571,15 @@ func (f *Fleet) Invoke(ctx context.Context, op api.Operation, args any) (any, er
 // invoke calls op on m and learns which runs are m's from the reply.
 func (f *Fleet) invoke(ctx context.Context, m *member, op api.Operation, args any) (any, error) {
 	rep, err := m.invoke(ctx, op, args)
-	f.learnReply(rep, m)
+	f.learnReply(op, rep, m)
 	return rep, err
 }
 
-// learnReply learns which runs are m's from its reply: the one a spawn started, the
-// ones a listing holds.
-func (f *Fleet) learnReply(rep any, m *member) {
-	var ids []string
-	switch r := rep.(type) {
-	case api.SpawnReply:
-		ids = append(ids, r.ID)
-	case api.SnapshotReply:
-		for _, i := range r.Runs {
-			ids = append(ids, i.ID)
-		}
-	case api.ListReply:
-		for _, i := range r.Runs {
-			ids = append(ids, i.ID)
-		}
-	}
+// learnReply learns which runs are m's from its reply to op: the one it started (a
+// spawn), the ones it returns (a listing, a run's info).
+func (f *Fleet) learnReply(op api.Operation, rep any, m *member) {
+	ids := []string{op.Started(rep)}
+	op.EachRun(rep, func(i *runs.Info) { ids = append(ids, i.ID) })
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, id := range ids {

@@ -11,25 +11,27 @@ import (
 	"corral/runs/api"
 )
 
-// How a Fleet answers an operation that names no run and no host: every connected
-// host answers, and the replies are merged into one of the operation's type. What
-// comes back carries each run's host (Info.Host).
+// How a Fleet answers an operation that names no run and no host: where the
+// operation's Spread says (api.Spread, declared with it), the replies merged into one
+// of its type (Operation.Merge). What comes back carries each run's host (Info.Host).
 
 // fanOut calls op on every connected host and merges the replies; it fails only when
 // every host failed (or none is connected). A listing takes the hosts that answered
 // within fleetPatience of the first: a host slower than that (gone silent, its ssh
 // not yet given up) is left out, and not asked again until it has answered, so the
-// others' rows are not held up by it. Ending every run (shutdown) and reconciling
-// wait for every host as long as the operation allows.
+// others' rows are not held up by it. What goes to every host alike (ending every
+// run, reconciling) waits for each as long as the operation allows. An operation on
+// several runs asks each host about its own (perRun); one that goes to the first host
+// (a spawn with no host named) goes there alone, never to every host.
 func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, error) {
-	if t, ok := args.(api.TreesArgs); ok {
-		return f.trees(ctx, op, t)
-	}
-	if !merged[op.Name()] { // a spawn with no host named: the first host's, never every host's
-		return f.invoke(ctx, f.members[0], op, args)
+	if ids, part, ok := op.PerRun(args); ok {
+		return f.perRun(ctx, op, ids, part)
 	}
 	listing, bound, patience := op.Name(), fleetFanOut, f.patience
-	if op == api.Operation(api.Shutdown) || op == api.Operation(api.Reconcile) {
+	switch op.Spread() {
+	case api.SpreadFirst:
+		return f.invoke(ctx, f.members[0], op, args)
+	case api.SpreadAll:
 		listing, bound, patience = "", 0, 0
 	}
 	answers := f.ask(ctx, listing, bound, patience, func(ctx context.Context, m *member) (any, error) {
@@ -50,47 +52,41 @@ func (f *Fleet) fanOut(ctx context.Context, op api.Operation, args any) (any, er
 		}
 		return nil, errors.Join(errs...)
 	}
-	return merge(reps), nil
+	return op.Merge(reps), nil
 }
 
-// merged are the operations every host answers when they name no run and no host;
-// any other goes to the first host (a spawn: this machine's when it is among them).
-var merged = map[string]bool{
-	api.Snapshot.Name(): true, api.List.Name(): true, api.Metrics.Name(): true,
-	api.Reconcile.Name(): true, api.Shutdown.Name(): true, api.Show.Name(): true,
-}
-
-// trees asks each host for the trees of its own runs.
-func (f *Fleet) trees(ctx context.Context, op api.Operation, a api.TreesArgs) (any, error) {
+// perRun asks each host about its own runs of ids (part: op's arguments for some of
+// them), as a listing, and merges the replies; it fails only when every host asked
+// failed. A run no host is found for is gone: nothing of it comes back.
+func (f *Fleet) perRun(ctx context.Context, op api.Operation, ids []string, part func([]string) any) (any, error) {
 	by := map[*member][]string{}
-	for _, id := range a.IDs {
+	for _, id := range ids {
 		m, err := f.owner(id)
 		if err != nil {
-			continue // gone meanwhile: its tree is empty
+			continue // gone meanwhile
 		}
 		by[m] = append(by[m], id)
 	}
-	out := api.TreeMap{}
+	var reps []any
 	var errs []error
 	answers := f.ask(ctx, op.Name(), fleetFanOut, f.patience, func(ctx context.Context, m *member) (any, error) {
 		if ids := by[m]; len(ids) > 0 {
-			return m.invoke(ctx, op, api.TreesArgs{IDs: ids})
+			return m.invoke(ctx, op, part(ids))
 		}
-		return api.TreeMap{}, nil
+		return nil, nil // none of its runs: nothing to ask
 	})
 	for _, a := range answers {
-		if a.err != nil {
+		switch {
+		case a.err != nil:
 			errs = append(errs, fmt.Errorf("host %s: %w", a.m.host.Name, a.err))
-			continue
-		}
-		for id, t := range a.rep.(api.TreeMap) {
-			out[id] = t
+		case len(by[a.m]) > 0:
+			reps = append(reps, a.rep)
 		}
 	}
-	if len(out) == 0 && len(errs) > 0 {
+	if len(reps) == 0 && len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return out, nil
+	return op.Merge(reps), nil
 }
 
 // answer is one host's reply to an operation every host is asked.
@@ -141,71 +137,10 @@ func (f *Fleet) ask(ctx context.Context, listing string, bound, patience time.Du
 	return out
 }
 
-// merge folds several hosts' replies to one operation into one.
-func merge(reps []any) any {
-	switch first := reps[0].(type) {
-	case api.SnapshotReply:
-		var out api.SnapshotReply
-		for _, r := range reps {
-			out.Runs = append(out.Runs, r.(api.SnapshotReply).Runs...)
-		}
-		return out
-	case api.ListReply:
-		var out api.ListReply
-		for _, r := range reps {
-			out.Runs = append(out.Runs, r.(api.ListReply).Runs...)
-		}
-		return out
-	case runs.Metrics:
-		out := runs.Metrics{ExitTotal: map[string]int64{}, TimeoutTotal: map[string]int64{}, CleanupKillTotal: map[string]int64{}}
-		for _, r := range reps {
-			out.Add(r.(runs.Metrics))
-		}
-		return out
-	case []runs.Decision:
-		var out []runs.Decision
-		for _, r := range reps {
-			out = append(out, r.([]runs.Decision)...)
-		}
-		return out
-	case api.ShutdownReply:
-		var out api.ShutdownReply
-		for _, r := range reps {
-			out.Ended += r.(api.ShutdownReply).Ended
-		}
-		return out
-	default:
-		return first // the same from every host (a viewer that looks at no run)
-	}
-}
-
 // withViewer puts the UI's token on this host (tok) in place of the Fleet's stand-in
-// in args that name a viewer.
-func withViewer(args any, tok string) any {
-	switch a := args.(type) {
-	case api.SnapshotArgs:
-		a.Viewer = viewerOn(a.Viewer, tok)
-		return a
-	case api.ShowArgs:
-		a.Viewer = viewerOn(a.Viewer, tok)
-		return a
-	case api.WriteArgs:
-		a.Viewer = viewerOn(a.Viewer, tok)
-		return a
-	case api.ResizeArgs:
-		a.Viewer = viewerOn(a.Viewer, tok)
-		return a
-	case api.InputArgs:
-		a.Viewer = viewerOn(a.Viewer, tok)
-		return a
-	case api.FocusArgs:
-		a.Viewer = viewerOn(a.Viewer, tok)
-		return a
-	case api.WatchArgs: // one host's watch (api.OnHost), by the Fleet's token
-		a.Token = viewerOn(a.Token, tok)
-		return a
-	}
-	return args
+// in args that name a viewer (as op declares).
+func withViewer(op api.Operation, args any, tok string) any {
+	return op.SwapViewer(args, func(v string) string { return viewerOn(v, tok) })
 }
 
 func viewerOn(v, tok string) string {
@@ -215,29 +150,9 @@ func viewerOn(v, tok string) string {
 	return v
 }
 
-// stampReply sets the host on the runs a reply carries.
-func stampReply(rep any, host string) any {
-	switch r := rep.(type) {
-	case api.SnapshotReply:
-		r.Runs = stamped(r.Runs, host)
-		return r
-	case api.ListReply:
-		r.Runs = stamped(r.Runs, host)
-		return r
-	case api.InfoReply:
-		r.Run.Host = host
-		return r
-	case api.PollReply:
-		r.Run.Host = host
-		return r
-	case api.WaitReply:
-		r.Run.Host = host
-		return r
-	case api.ExplainReply:
-		r.Run.Host = host
-		return r
-	}
-	return rep
+// stampReply sets the host on the runs a reply returns (as op declares).
+func stampReply(op api.Operation, rep any, host string) any {
+	return op.EachRun(rep, func(i *runs.Info) { i.Host = host })
 }
 
 func stamped(is []runs.Info, host string) []runs.Info {

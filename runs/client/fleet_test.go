@@ -299,7 +299,7 @@ func TestFleetPutsEachHostsTokenInEveryViewer(t *testing.T) {
 			continue
 		}
 		field.SetString(fleetViewer)
-		out := reflect.ValueOf(withViewer(concrete.Interface(), "tok"))
+		out := reflect.ValueOf(withViewer(op, concrete.Interface(), "tok"))
 		if got := out.FieldByName("Viewer").String(); got != "tok" {
 			t.Errorf("%s: Viewer %q after withViewer, want the host's token", op.Name(), got)
 		}

@@ -16,12 +16,12 @@ import (
 	"corral/runs/api"
 )
 
-// LocalHost is the name of this machine's server among several hosts (DESIGN §19):
-// a [[host]] entry cannot take it.
+// LocalHost is the name of this machine's server among several hosts: a [[host]]
+// entry cannot take it.
 const LocalHost = config.LocalHost
 
 // Host is a server Corral reaches: this machine's (SSH empty) or one on another
-// machine over OpenSSH, each with its own runs, registry and ownership (DESIGN §19).
+// machine over OpenSSH, each with its own runs, registry and ownership.
 type Host struct {
 	Name     string // as the UI shows it and --host names it
 	SSH      string // the ssh destination (an alias of ~/.ssh/config, user@host…); "" for this machine

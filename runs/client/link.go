@@ -14,13 +14,6 @@ import (
 	"corral/runs/api"
 )
 
-// Reconnect delays: the first try soon after the loss, then twice as long each time
-// up to relinkMax, until one works or the UI detaches.
-const (
-	relinkFirst = 50 * time.Millisecond
-	relinkMax   = 2 * time.Second
-)
-
 // link is whether a Remote is attached, and how it attaches again.
 type link struct {
 	lost atomic.Bool   // the server is lost; calls fail with api.ErrServerLost
@@ -62,8 +55,8 @@ func localLink(dir string, start func() error, limit time.Duration) *relinker {
 
 // relink is what happens when the stream ends with cause: over, when the server
 // stopped on purpose, the Remote was closed or it does not reconnect (false);
-// otherwise it says the server is lost and tries again, more slowly each time, until
-// it is attached again (true) or closed (false).
+// otherwise it says the server is lost and tries again (relinkBackoff), each failed
+// attempt an event, until it is attached again (true) or closed (false).
 func (r *Remote) relink(cause error) bool {
 	re := r.link.re
 	if re == nil || r.link.closed() || !re.unplanned() {
@@ -74,25 +67,22 @@ func (r *Remote) relink(cause error) bool {
 	if !r.send(lost) {
 		return false
 	}
-	for delay, try := relinkFirst, 1; ; delay, try = min(2*delay, relinkMax), try+1 {
-		select {
-		case <-r.link.done:
-			return false
-		case <-time.After(delay):
-		}
-		pid, err := r.reattach(re.dial())
-		if err == nil {
-			r.link.lost.Store(false)
-			return r.send(runs.Event{Type: api.EventServerBack, Time: time.Now(), Run: runs.Info{PID: pid}})
-		}
+	var pid int
+	back := relinkBackoff.retry(r.link.done, func(int) (err error) {
+		pid, err = r.reattach(re.dial())
+		return err
+	}, func(try int, err error, _ time.Duration) bool {
 		if r.link.closed() {
 			return false
 		}
 		lost.Time, lost.Detail = time.Now(), fmt.Sprintf("attempt %d: %v", try, err)
-		if !r.send(lost) {
-			return false
-		}
+		return r.send(lost)
+	})
+	if !back {
+		return false
 	}
+	r.link.lost.Store(false)
+	return r.send(runs.Event{Type: api.EventServerBack, Time: time.Now(), Run: runs.Info{PID: pid}})
 }
 
 func why(cause error) string {

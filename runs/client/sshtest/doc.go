@@ -1,4 +1,4 @@
-// Package sshtest starts real OpenSSH servers for tests (issue 26): each "host" is
+// Package sshtest starts real OpenSSH servers for tests: each "host" is
 // one sshd on a free 127.0.0.1 port behind an alias of a temporary ssh config, with
 // a temporary host key, a temporary client key and its authorized_keys, and a state
 // dir of its own (the CORRAL_STATE_DIR its sessions see, as a remote's default would
