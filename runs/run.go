@@ -57,7 +57,7 @@ type run struct {
 	committed   State            // the state started committed before moving to it
 	unrecorded  bool             // its first record could not be written: it writes none (start.go)
 	escapees    []Escapee        // processes that left the session, attributed to this run
-	wb          writeBehindState // a record write waiting on the lock or retrying (durable.go)
+	wb          writeBehindState // a record write waiting on the lock or retrying (persist.go)
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -94,7 +94,7 @@ type run struct {
 	shutReady chan struct{}
 	shutEnded *shutEnd
 	viewMu    sync.Mutex
-	viewers   map[string]bool // the attached UIs looking at the run (focus.go)
+	viewers   map[string]bool // the attached UIs looking at the run (viewers.go)
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool

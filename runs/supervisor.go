@@ -35,7 +35,7 @@ type Supervisor struct {
 	// spawnMu covers starting a process and registering it, so a reaper of reparented
 	// descendants never sees a child it cannot attribute.
 	spawnMu sync.Mutex
-	writers sync.WaitGroup // runs' write-behind goroutines (durable.go)
+	writers sync.WaitGroup // runs' write-behind goroutines (persist.go)
 
 	mu     sync.Mutex
 	runs   map[string]*run
@@ -68,7 +68,7 @@ type Supervisor struct {
 	leaseErr  bool       // the last renewal failed, and was logged (the heartbeat's only)
 	beatMu    sync.Mutex // one heartbeat at a time: the background loop's, and one asked for (the shutdown's last)
 	sent      sentRuns   // what each viewer's snapshots carried (viewers.go)
-	win       windows    // the viewers' sizes of each run (winsize.go)
+	win       windows    // the viewers' sizes of each run (viewers.go)
 
 	// The keeper that started this server (its parent), as the records of the runs
 	// handed to it name it; nil without one.
@@ -654,3 +654,6 @@ func (s *Supervisor) Screen(id string) (*screen.Screen, error) {
 	}
 	return r.screen, nil
 }
+
+// Registry is the supervisor's registry, or nil.
+func (s *Supervisor) Registry() *Registry { return s.reg }
