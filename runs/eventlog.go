@@ -1,29 +1,21 @@
 package runs
 
 import (
-	"fmt"
 	"log/slog"
-	"os"
-	"sync"
 
 	"corral/reaper"
+	"corral/runs/internal/statefile"
 )
 
 // eventLog appends structured events (slog JSON, one line each) to events.jsonl in the
-// state dir. Several Corral processes append to the same file: O_APPEND and slog's one
-// Write per record keep lines whole. A nil *eventLog drops everything.
-//
-// The file is bounded: once it holds eventLogCap bytes it becomes events.jsonl.1 (the
-// one before that goes) and a new one is begun, so a server that runs for weeks with
-// busy runs keeps two files' worth of history, not every output heartbeat since it
-// was installed. Whichever process sees the file full first moves it, under a lock
-// file, and only if the name is still the file it writes to; the others see the name
-// is another file now and open that.
+// state dir, a statefile.Log: several Corral processes append to the same file (slog
+// writes each record in one Write, so lines stay whole), and it is rotated to
+// events.jsonl.1 when full, so a server that runs for weeks with busy runs keeps two
+// files' worth of history, not every output heartbeat since it was installed. A nil
+// *eventLog drops everything.
 type eventLog struct {
-	root *stateDir
-	mu   sync.Mutex // f, and a write against a rotation
-	f    *os.File
-	log  *slog.Logger
+	f   *statefile.Log
+	log *slog.Logger
 }
 
 // eventLogCap is the size events.jsonl grows to before it is rotated; a variable:
@@ -31,58 +23,13 @@ type eventLog struct {
 var eventLogCap int64 = 32 << 20
 
 // openEventLog opens events.jsonl in the state dir root for appending.
-func openEventLog(root *stateDir, instance string) (*eventLog, error) {
-	f, err := openEventFile(root)
+func openEventLog(root *statefile.Dir, instance string) (*eventLog, error) {
+	f, err := statefile.OpenLog(root, EventLogName, eventLogCap)
 	if err != nil {
 		return nil, err
 	}
-	e := &eventLog{root: root, f: f}
-	h := slog.NewJSONHandler(eventWriter{e}, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: millisAttr})
-	e.log = slog.New(h).With("instance_id", instance)
-	return e, nil
-}
-
-func openEventFile(root *stateDir) (*os.File, error) {
-	f, err := root.open(EventLogName, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("events: %w", err)
-	}
-	return f, nil
-}
-
-// eventWriter is what slog writes each line to: the log's file of the moment.
-type eventWriter struct{ e *eventLog }
-
-func (w eventWriter) Write(p []byte) (int, error) {
-	e := w.e
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if st, err := stampOf(e.f); err == nil && st.size >= eventLogCap {
-		e.rotateLocked(st)
-	}
-	return e.f.Write(p)
-}
-
-// rotateLocked moves the full file (mine, its stamp) aside as events.jsonl.1 unless
-// another process did already, and opens events.jsonl afresh. Where there is no lock
-// (Windows), nothing is moved: an open file cannot be renamed there anyway.
-func (e *eventLog) rotateLocked(mine fileStamp) {
-	l, err := lockFile(e.root, EventLogName+".lock", true)
-	if err != nil {
-		return
-	}
-	defer l.release()
-	if named, err := e.root.stamp(EventLogName); err == nil && named.ino == mine.ino {
-		if err := e.root.rename(EventLogName, e.root, EventLogName+".1"); err != nil {
-			return
-		}
-	}
-	f, err := openEventFile(e.root)
-	if err != nil {
-		return // the full file is written to on: nothing is lost
-	}
-	e.f.Close()
-	e.f = f
+	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: millisAttr})
+	return &eventLog{f: f, log: slog.New(h).With("instance_id", instance)}, nil
 }
 
 // millisAttr writes a duration the way every JSON of Corral's does (spec_json.go):
@@ -104,9 +51,7 @@ func (e *eventLog) emit(msg string, attrs ...any) {
 
 func (e *eventLog) close() {
 	if e != nil {
-		e.mu.Lock()
 		e.f.Close()
-		e.mu.Unlock()
 	}
 }
 

@@ -78,7 +78,7 @@ func (r *Registry) saveMetrics(m Metrics) error {
 		return nil // unchanged since the last save: an idle Corral writes nothing
 	}
 	name := r.instance + ".json"
-	if err := r.metrics.replace(name, name+".tmp", b, false); err != nil {
+	if err := r.metrics.Replace(name, name+".tmp", b, false); err != nil {
 		return err
 	}
 	r.savedMetrics = b
@@ -97,12 +97,12 @@ func (r *Registry) totals(own *Metrics) Metrics {
 	if own != nil {
 		total.Add(*own)
 	}
-	names, _ := r.metrics.names()
+	names, _ := r.metrics.Names()
 	for _, name := range names {
 		if !strings.HasSuffix(name, ".json") || own != nil && name == r.instance+".json" {
 			continue
 		}
-		b, err := r.metrics.read(name, recordCap)
+		b, err := r.metrics.Read(name, recordCap)
 		if err != nil {
 			continue
 		}

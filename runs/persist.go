@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"corral/runs/internal/statefile"
 )
 
 // persistLocked writes the run's record after a state move. The first write creates
@@ -72,7 +74,7 @@ func (r *run) persistLocked() error {
 	r.wb.busy, r.wb.pending, r.wb.light = true, &rec, false
 	r.sup.writers.Add(1)
 	go r.writeBehind()
-	if errors.Is(err, errLocked) {
+	if errors.Is(err, statefile.ErrLocked) {
 		return nil // written as soon as the lock is free
 	}
 	reg.emit("registry-error", "run_id", r.id, "state", r.info.State.String(), "err", err.Error(), "retry", 0)

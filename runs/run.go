@@ -11,6 +11,7 @@ import (
 	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"
+	"corral/runs/internal/statefile"
 	"corral/runs/keeper"
 	"corral/runs/probe"
 	"corral/runs/workspace"
@@ -33,8 +34,8 @@ type run struct {
 	wd     *watchdog.Watchdog
 	done   chan struct{} // closed when the run is Exited
 	once   *sync.Once    // the finalizer runs exactly once per attempt (a new one for each: service.go)
-	tx     [2]*transcript
-	cast   *castFile // PTY runs with a log dir: the asciicast recording
+	tx     [2]*statefile.Transcript
+	cast   *statefile.Cast // PTY runs with a log dir: the asciicast recording
 	// wt is its worktree (nil: none) and runSetup says its setup steps run before its
 	// program (a worktree made for it now, or made for it by a server before this one
 	// and it never started); both set when it is made, runSetup cleared once the

@@ -18,6 +18,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/internal/statefile"
 	"corral/runs/keeper"
 	"corral/runs/workspace"
 	"corral/watchdog"
@@ -29,7 +30,7 @@ type Supervisor struct {
 	cfg    config.Defaults
 	clock  watchdog.Clock
 	logDir string
-	logs   *stateDir // logDir, held open: transcripts never follow a link (issue 23.3)
+	logs   *statefile.Dir // logDir, held open: transcripts never follow a link (issue 23.3)
 	hub    hub
 
 	// spawnMu covers starting a process and registering it, so a reaper of reparented
@@ -568,7 +569,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	}
 	s.heartbeat() // persist the final counters
 	if err == nil {
-		s.logs.close() // every run has ended: no transcript is opened any more
+		s.logs.Close() // every run has ended: no transcript is opened any more
 	}
 	return err
 }
@@ -576,17 +577,17 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 // openLogDir opens the log dir (created 0700 if missing) from its parent, so that the
 // log dir itself is never a link: <state>/logs -> elsewhere got a run's logs (issue
 // 23.3). The parent is the state dir, which may be a link the user owns.
-func openLogDir(dir string) (*stateDir, error) {
+func openLogDir(dir string) (*statefile.Dir, error) {
 	parent := filepath.Dir(dir)
 	if err := config.EnsureStateDir(parent); err != nil {
 		return nil, err
 	}
-	p, err := openStateRoot(parent)
+	p, err := statefile.Open(parent)
 	if err != nil {
 		return nil, err
 	}
-	defer p.close()
-	return p.sub(filepath.Base(dir))
+	defer p.Close()
+	return p.Sub(filepath.Base(dir))
 }
 
 // Hurry cuts the grace of every run being ended now or later: what has not exited on
