@@ -10,7 +10,8 @@ import (
 	"corral/reaper"
 )
 
-// Metrics are the counters of DESIGN §11.
+// Metrics are the supervisor's counters, persisted per instance to
+// metrics/<instance>.json and summed over instances by corral ls.
 type Metrics struct {
 	SpawnTotal            int64            `json:"run_spawn_total"`
 	ExitTotal             map[string]int64 `json:"run_exit_total"`         // by reason

@@ -280,7 +280,8 @@ func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
 }
 
 // A submit's Enter reaches the app in a read of its own, after the text: "got" lines
-// are one per read of the keys child (issue 14.6). A write made during the pause
+// are one per read of the keys child (an app that gets the text and the Enter in
+// one read may take them for a paste, the Enter a newline in it). A write made during the pause
 // comes after the Enter, never between the text and it.
 func TestSubmitEnterInARead(t *testing.T) {
 	s := newSup(t)

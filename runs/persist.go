@@ -15,8 +15,7 @@ import (
 //
 // It never waits for registry.lock: a cancel moves the run to exiting through here,
 // and a lock held elsewhere (another Corral's `ls`, a stuck reader) must not hold the
-// cancel back (issue 15 item 4). A write that finds the lock busy, or fails (a full
-// disk, item 11), is handed to the run's write-behind, which retries in the
+// cancel back. A write that finds the lock busy, or fails (a full disk), is handed to the run's write-behind, which retries in the
 // background; while one is pending, later records queue behind it, so an older state
 // never lands over a newer one.
 func (r *run) persistLocked() error {
@@ -172,7 +171,7 @@ var (
 // giveUp ends the retries of a record that could not be written. A final record
 // (exited, its session verified empty) is then removed instead: a removal needs no
 // free space, and a record left saying running would be reported lost by every
-// reconcile (issue 15 item 11). A run not verified empty keeps its old record, so a
+// reconcile. A run not verified empty keeps its old record, so a
 // later reconcile still looks for what is left of it.
 func (r *run) giveUp(rec Record, cause error) {
 	reg := r.sup.reg
@@ -242,9 +241,10 @@ func (r *run) doneLocked() {
 }
 
 // commitRunning creates the run's record in state running, before the run moves
-// there (DESIGN §2: running only after the registry commit); a run in its cgroup
-// has one already (commitCgroup), and commitBehindLocked adds its pid. Called
-// without r.mu: it waits for registry.lock, and a cancel must not wait behind it.
+// there (a run is running only once the registry holds it: a Corral killed after
+// the spawn leaves a record a reconcile finds, never a process no record names); a
+// run in its cgroup has one already (commitCgroup), and commitBehindLocked adds its
+// pid. Called without r.mu: it waits for registry.lock, and a cancel must not wait behind it.
 func (r *run) commitRunning(rec Record, epoch uint64) error {
 	reg := r.sup.reg
 	if reg == nil {

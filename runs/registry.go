@@ -17,7 +17,7 @@ import (
 type Registry struct {
 	dir      string
 	instance string
-	identity string          // the state dir's identity (statedir_identity.go), stamped on every record
+	identity string          // the state dir's identity (registry_identity.go), stamped on every record
 	lock     *statefile.Lock // instances/<instance>.lock, held until Close
 	cfg      config.Defaults
 	clock    func() time.Time // the wall clock (tests set it)
@@ -27,7 +27,7 @@ type Registry struct {
 	dirty    bool       // a record was renamed into runs/ under the current lock: sync the dir
 
 	// The state dir and its directories, held open: every file is reached from these
-	// handles, never by a path a planted link could redirect (statedir.go).
+	// handles, never by a path a planted link could redirect (statefile.Dir).
 	root, runs, instances, metrics *statefile.Dir
 
 	cache recordCache // the records as last written or read (registry_cache.go)

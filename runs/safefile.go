@@ -4,7 +4,7 @@ import "fmt"
 
 // recordCap bounds a record read from disk. A record is a few KiB; a file much
 // larger is not one, and reading it whole would let a planted runs/x.json ->
-// /dev/zero grow Corral without bound (issue 15 item 4: 3 GB in 6 s).
+// /dev/zero grow Corral without bound (3 GB in 6 s).
 const recordCap = 1 << 20
 
 // checkID accepts the ids Corral makes ("r"/"i" and hex) and any other short name of
