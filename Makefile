@@ -23,7 +23,7 @@ vet:
 	$(GO) vet $(PKGS)
 
 # Where Corral can make cgroups (root here and in CI) the first pass owns runs by cgroups;
-# the second runs the ownership suite again on sessions, the fallback (DESIGN §17).
+# the second runs the ownership suite again on sessions, the fallback where it cannot.
 unit:
 	$(GO) test $(TESTFLAGS) $(PKGS)
 	CORRAL_CGROUP_ROOT=off $(GO) test $(TESTFLAGS) ./reaper/ ./runs/ .
@@ -34,7 +34,7 @@ cross:
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
 
 # Benchmarks: figures, not pass/fail. Every Go benchmark once (BENCHTIME trades precision
-# for time), then .ci/bench: the issue-6 figures with their repetitions, tmux measured side
+# for time), then .ci/bench: the performance table's figures with their repetitions, tmux measured side
 # by side, written to BENCHMARKS.md (with the Go run appended). About 15 minutes on 2 cores.
 BENCHTIME ?= 30x
 bench:

@@ -17,7 +17,7 @@ import (
 	"corral/runs/parity"
 )
 
-// The rule every JSON Corral writes follows (issue 14.11; README, "JSON"): keys in
+// The rule every JSON Corral writes follows (README, "JSON"): keys in
 // snake_case, durations as integer milliseconds under a key ending in _ms, times as
 // RFC 3339 strings under a key ending in _at (or time). This file checks it twice: on
 // every Go type that is marshalled (filled so that omitempty hides nothing), and on

@@ -34,7 +34,7 @@ func TestKeysErrorNamesItsLine(t *testing.T) {
 
 // A program run with corral run --pty at a terminal cannot set the terminal's title
 // (nor write its clipboard, nor send DCS): what draws passes, what acts on the host
-// does not (issue 15.9). A name with control characters is refused.
+// does not. A name with control characters is refused.
 func TestRunPTYDoesNotReachTheHost(t *testing.T) {
 	state := t.TempDir()
 	x := startTmux(t, 100, 20, "env CORRAL_STATE_DIR="+state+" "+corralBin+

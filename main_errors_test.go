@@ -16,7 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Issue 23, end to end through the real binary: errors say their cause where the
+// End to end through the real binary: errors say their cause where the
 // user looks (a linked state-dir directory, a full disk).
 
 // runWithin runs cmd and fails the test if it has not ended within limit (it is
@@ -34,7 +34,7 @@ func runWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration) (result, time.D
 	return r, took
 }
 
-// issue 23.3: a symlinked runs/ is one clear error at once, naming the link; before,
+// A symlinked runs/ is one clear error at once, naming the link; before,
 // corral run spent 11 s and printed only "spawn-error (signal SIGTERM)".
 func TestRunRefusesSymlinkedRunsDir(t *testing.T) {
 	state, elsewhere := t.TempDir(), t.TempDir()
@@ -80,7 +80,7 @@ func fillDisk(t *testing.T, dir string) {
 	}
 }
 
-// issue 23.4: corral run on a full disk says so on stderr, with the path it could not
+// corral run on a full disk says so on stderr, with the path it could not
 // write, and exits 1 (Corral failed) at once. Before: exit 126 with only
 // "spawn-error (signal SIGTERM) … killed 1"; the ENOSPC was in --json and events only.
 func TestRunFullDiskNamesENOSPC(t *testing.T) {
@@ -99,7 +99,7 @@ func TestRunFullDiskNamesENOSPC(t *testing.T) {
 	}
 }
 
-// issue 23.4: a run whose record could not be written when it ended (the disk filled
+// A run whose record could not be written when it ended (the disk filled
 // while it ran) ends with a warning naming the error and a non-zero exit, though the
 // program exited 0. Before: exit 0, no warning.
 func TestRunRecordLostMidRunWarns(t *testing.T) {

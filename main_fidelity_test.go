@@ -12,7 +12,7 @@ import (
 	"corral/demo/testkit/tmuxcap"
 )
 
-// Issue 10 item 6: what package screen's TestFidelity checks for the Screen alone, end to
+// What package screen's TestFidelity checks for the Screen alone, end to
 // end. A recorded program stream is replayed in a Corral pane (zoomed, in a private
 // tmux), and the cells the outer tmux shows in the pane are compared, text and
 // attributes, with the committed capture of a bare tmux pane fed the same bytes

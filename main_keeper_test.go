@@ -20,7 +20,7 @@ import (
 	"corral/runs/client"
 )
 
-// Runs that survive their server (DESIGN §18, issue 24), through the binary: the
+// Runs that survive their server (a kill -9 of it ends none), through the binary: the
 // server is the keeper's child, the keeper holds every run's terminal or pipes, and a
 // server started after another takes the runs back.
 

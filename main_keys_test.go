@@ -15,7 +15,7 @@ import (
 	"corral/demo/testkit/eventually"
 )
 
-// Keys are encoded at the run with its screen's modes (issue 21), and a run readopted
+// Keys are encoded at the run with its screen's modes, and a run readopted
 // after its server was killed gets its screen, and so its modes, back from its
 // transcript: an app that switched to application cursor keys before the kill gets
 // its arrow keys as ESC O A after it, from the new server.

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// BenchmarkTypedEcho is the latency a person feels (issue 21): a token typed into the
+// BenchmarkTypedEcho is the latency a person feels: a token typed into the
 // outer terminal until it is visible there, with cat as the program. tmux 3.3a is the
 // outer terminal: the clock starts before `send-keys -l TOKEN` and stops when a
 // `capture-pane` shows the token, polled back to back. The series are measured side by

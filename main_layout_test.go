@@ -12,8 +12,8 @@ import (
 	"corral/ui"
 )
 
-// End-to-end tests of the layout (issue 12.6), the widths (14.7) and removing a
-// config run (14.8), on the real binary in tmux.
+// End-to-end tests of the layout, the widths and removing a config run, on the real
+// binary in tmux.
 
 // leftColumn is the width of the UI's left column on a screen: where the run list's
 // top right corner is on the first line (0: none).
@@ -154,7 +154,7 @@ func TestUIWidthsUsed(t *testing.T) {
 }
 
 // d on a config run that ended asks, and its row goes back to not started; R starts
-// it again (issue 14.8).
+// it again.
 func TestUIRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 	state, dir := serverState(t), t.TempDir()
 	cfg := filepath.Join(dir, "corral.toml")

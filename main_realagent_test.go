@@ -115,7 +115,7 @@ func realAgentTurn(t *testing.T, name string, launch agenttest.Launch, env []str
 
 // Two real codex runs of one CODEX_HOME share the app-server daemon the first one
 // started (codex 0.169: `codex app-server --listen unix:// --managed-daemon`, out of
-// its session). Killing the first must not end the second (issue 22: it died in the
+// its session). Killing the first must not end the second (it died in the
 // same millisecond, "remote app server … transport failed"): the daemon passes to the
 // second, shown as shared there; the second still does a whole turn (ask, approve,
 // answer) through it; killing the second ends the daemon. On either backend.

@@ -52,7 +52,7 @@ func startKilled(t *testing.T, state string) int {
 }
 
 // A crash followed by one corral reconcile leaves nothing: it waits out the dead
-// owner's lease (saying so) instead of leaving the orphan for a later run (issue 12.2).
+// owner's lease (saying so) instead of leaving the orphan for a later run.
 func TestOneReconcileAfterACrash(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()
@@ -78,7 +78,7 @@ func readEvents(t *testing.T, state string) string {
 
 // The UI opened just after a crash leaves the dead owner's run alone while its lease
 // runs (the owner could still be alive) and reaps it once the lease expires, without a
-// key press; the events pane says both (issue 12.2, in tmux).
+// key press; the events pane says both (in tmux).
 func TestUIReapsWhenTheLeaseExpires(t *testing.T) {
 	state := t.TempDir()
 	pid := startKilled(t, state)
@@ -126,9 +126,9 @@ func TestLsAndReconcile(t *testing.T) {
 	}
 }
 
-// issue 23.2, through the binary: after corral run was SIGKILLed, a process the user
+// Through the binary: after corral run was SIGKILLed, a process the user
 // started with the run id ls printed is not reaped with the orphan; ls --json shows
-// no secret (issue 23.1). Before: "orphan-reaped … killed 2", the copy among them.
+// no secret (the run's marker). Before: "orphan-reaped … killed 2", the copy among them.
 func TestReconcileSparesCopiedRunID(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()

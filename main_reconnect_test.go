@@ -53,8 +53,8 @@ func uiPID(t *testing.T, x *tmuxTerm) int {
 // and the UI says "server lost — reconnecting…" while it cannot reach one (here the
 // test holds the server lock, so the servers it starts cannot listen), reports keys
 // typed meanwhile as not delivered, and once the lock is free it is attached to a new
-// server, says which, and works: the killed server's run is back (the keeper kept it,
-// DESIGN §18) with the same pid and takes input, and a run spawned from it shows its
+// server, says which, and works: the killed server's run is back (the keeper kept
+// it) with the same pid and takes input, and a run spawned from it shows its
 // output. Nothing is left running.
 func TestAttachReconnectsAfterServerKilled(t *testing.T) {
 	state := serverState(t)

@@ -16,7 +16,7 @@ import (
 
 // A run the UI opens with starts at its pane's size: the recording's header is the
 // size the program saw when it started (it prints it), and no resize follows before
-// its output (issue 14.10: the header said 120×40, then the first event resized).
+// its output (the header said 120×40, then the first event resized).
 func TestCastHeaderIsTheStartSize(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()

@@ -216,8 +216,8 @@ func TestAttachDetachReattach(t *testing.T) {
 
 // attach --ssh runs each of its connections through `ssh HOST corral proxy`. Here
 // $CORRAL_SSH is a stand-in for ssh that runs the command on this host (the
-// real-sshd tests are main_hosts_test.go's): the proxy bridges to the server, the UI shows its runs and drives them,
-// and detaching leaves no proxy behind.
+// real-sshd tests are main_hosts_linux_test.go's): the proxy bridges to the server,
+// the UI shows its runs and drives them, and detaching leaves no proxy behind.
 func TestAttachOverSSHProxy(t *testing.T) {
 	state := serverState(t) // its server and keeper gone before the dir: the keeper writes keeper.status as its server ends
 	sp := serverCorral(t, state, "spawn", "--pty", "--name", "far", "--shell", "--", `while read l; do echo "far $l"; done`)

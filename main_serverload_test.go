@@ -18,7 +18,7 @@ import (
 	"corral/demo/testkit/eventually"
 )
 
-// Issue 23, end to end through the real binary: a server no client can swell or
+// End to end through the real binary: a server no client can swell or
 // wedge, and clients that say so when it does not answer.
 
 // startServer runs corral server in the foreground on state (the test's own child)
@@ -63,13 +63,13 @@ func memoryKB(t testing.TB, pid int, field string) int {
 }
 
 // floodClients is how many connections the flood opens, each sending floodBytes of
-// one line without its newline (issue 23.5's figures).
+// one line without its newline (the flood that swelled the server to 785 MB).
 const (
 	floodClients = 60
 	floodBytes   = 7 << 20
 )
 
-// issue 23.5: 60 connections each holding 7 MiB of an unfinished line keep the
+// 60 connections each holding 7 MiB of an unfinished line keep the
 // server's memory bounded, and it is returned once they close. Before: 785 MB RSS,
 // not returned.
 func TestServerFloodMemoryBounded(t *testing.T) {
@@ -123,7 +123,7 @@ func flood(t *testing.T, state string) []net.Conn {
 	return conns
 }
 
-// issue 23.6: with the server SIGSTOPped, a client fails within seconds with what is
+// With the server SIGSTOPped, a client fails within seconds with what is
 // wrong, for a quick verb and for one that blocks by design. Before: corral spawn was
 // still blocked after 30 s.
 func TestStoppedServerClearError(t *testing.T) {

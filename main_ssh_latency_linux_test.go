@@ -15,7 +15,7 @@ import (
 	"corral/runs/client/sshtest"
 )
 
-// The latency budgets over ssh (issue 26), against a plain `ssh -t HOST tmux attach`.
+// The latency budgets over ssh, against a plain `ssh -t HOST tmux attach`.
 // Both benchmarks measure, side by side as BenchmarkTypedEcho does (one sample of each
 // series in turn, the order shuffled every round; tmux 3.3a at 186×51 as the outer terminal, its
 // pane captured back to back until the token shows), a program on alpha, a real sshd

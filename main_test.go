@@ -310,9 +310,11 @@ func TestRunOwnershipEscape(t *testing.T) {
 	}
 }
 
-// By default an escapee is the run's (issue 14.1): the run goes on until its timeout,
-// the report lists the escapee with its command line (on sessions; in a cgroup it is a
-// member, contained, counted among the killed), and it is dead afterwards.
+// By default an escapee is the run's (codex forks a daemon out of its session at
+// start; ending the agent for it made Corral unusable with it): the run goes on until
+// its timeout, the report lists the escapee with its command line (on sessions; in a
+// cgroup it is a member, contained, counted among the killed), and it is dead
+// afterwards.
 func TestRunEscapeOwnedByDefault(t *testing.T) {
 	r := run(t, corral(t, runArgs([]string{"--json", "--timeout", "2s", "--no-output-timeout", "0"}, child("escape"))...))
 	if !strings.Contains(r.stderr, "ended: overall-timeout") {

@@ -15,9 +15,9 @@ import (
 	"corral/demo/testkit/eventually"
 )
 
-// Mouse, copy mode, scrollback and the events pane of the real binary in tmux
-// (issues 12.7 and 14.9). Mouse events are sent as the SGR sequences a terminal
-// writes (send-keys -l), since a detached tmux has no pointer to click with.
+// Mouse, copy mode, scrollback and the events pane of the real binary in tmux.
+// Mouse events are sent as the SGR sequences a terminal writes (send-keys -l),
+// since a detached tmux has no pointer to click with.
 
 // sgrMouse is the SGR report of button b at 0-based cell (x, y); release ends with m.
 func sgrMouse(b, x, y int, release bool) string {
@@ -253,7 +253,7 @@ func TestUIPendingRunStartsOnKey(t *testing.T) {
 	if strings.Contains(screen, "not started") {
 		t.Errorf("the pending row stayed after the start:\n%s", screen)
 	}
-	x.waitFor(`Events( [0-9–/]+)? · spawned 2 · escape events 0 `, 10*time.Second) // the supervisor's counters (DESIGN §11)
+	x.waitFor(`Events( [0-9–/]+)? · spawned 2 · escape events 0 `, 10*time.Second) // the supervisor's counters
 	x.keys("q")
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	assertEnded(t, state, 2, "exit")

@@ -38,7 +38,7 @@ type Defaults struct {
 	// keeps (tmux's history-limit; its default is 2000).
 	ScrollbackLines int
 
-	// Watchdog (DESIGN §4): no-output default = Factor × overall clamped to
+	// Watchdog: no-output default = Factor × overall clamped to
 	// [NoOutputMin, NoOutputMax] and at most overall − NoOutputMargin.
 	NoOutputFactor float64
 	NoOutputMin    time.Duration
@@ -60,7 +60,7 @@ type Defaults struct {
 	LeaseExpiry    time.Duration // a lease not renewed for this long has expired
 	EscapeScan     time.Duration // how often runs are checked for escaped processes
 
-	// Policies (DESIGN §3, §5).
+	// Policies: what an escapee means, and what reconcile does with a live orphan.
 	ReconcilePolicy string // a live orphan whose owner died: ReconcileTerminate or ReconcileAdopt
 	EscapePolicy    string // a process that left its run's session: EscapeOwn (EscapeWarn) or EscapeFail
 
@@ -68,7 +68,7 @@ type Defaults struct {
 	// ResolveStateDir's environment and XDG rules.
 	StateDir string
 
-	// CgroupRoot is where runs' cgroups are made (DESIGN §17): a cgroup2 directory,
+	// CgroupRoot is where runs' cgroups are made: a cgroup2 directory,
 	// "off" for sessions, "" to find one (Corral's own cgroup when delegated, else a
 	// writable cgroup2 mount).
 	CgroupRoot string
@@ -78,7 +78,7 @@ type Defaults struct {
 const (
 	ReconcileTerminate = "terminate" // end the orphan (reason orphan-reaped)
 	ReconcileAdopt     = "adopt"     // observe it and allow cancel, no terminal I/O
-	EscapeOwn          = "own"       // the escapee is the run's: recorded, shown, ended with it (issue 14.1)
+	EscapeOwn          = "own"       // the escapee is the run's: recorded, shown, ended with it
 	EscapeWarn         = "warn"      // the old name of own, still accepted
 	EscapeFail         = "fail"      // end the run with ownership-escape
 )

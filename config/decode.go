@@ -10,8 +10,8 @@ import (
 )
 
 // decoder maps the tables of a corral.toml onto a File, one table at a time in file
-// order, noting every problem with its line and going on (issue 12.3: a file with
-// several mistakes is fixed in one pass).
+// order, noting every problem with its line and going on (so a file with several
+// mistakes is fixed in one pass).
 type decoder struct {
 	path  string
 	dir   string // relative paths in the file are relative to it

@@ -12,7 +12,7 @@ var ErrInvalid = errors.New("invalid config")
 
 // ErrForeignStateDir: a state dir, or the directory one would be created in, owned by
 // another user. Its owner could plant symlinks and records that a root Corral would
-// follow and act on (issue 15 item 3). Checked on Unix.
+// follow and act on. Checked on Unix.
 var ErrForeignStateDir = errors.New("state dir not owned by you")
 
 // ErrUnsafeStateDirParent: a new state dir would be made in a directory that a group or

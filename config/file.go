@@ -50,7 +50,7 @@ type Worktree struct {
 }
 
 // Notify is the [notify] table: how a user who is elsewhere is told that an agent
-// waits for them or finished its turn (DESIGN §16).
+// waits for them or finished its turn.
 type Notify struct {
 	// Terminal is how Corral's own terminal is told: NotifyOSC9 (iTerm2, WezTerm,
 	// Ghostty, kitty, Windows Terminal), NotifyOSC777 (urxvt, foot, Ghostty) or
@@ -79,7 +79,7 @@ func DefaultNotify() Notify {
 
 // FileUI is the [ui] table: preferences of the terminal UI.
 type FileUI struct {
-	// Mouse: clicks select and focus, the wheel scrolls (issue 12.7). Off by default
+	// Mouse: clicks select and focus, the wheel scrolls. Off by default
 	// so the terminal's own selection keeps working.
 	Mouse bool
 	// WindowSize is the size a run shown by several attached UIs takes, as tmux's
@@ -124,7 +124,7 @@ type RunEntry struct {
 	Argv []string // exec'd directly
 	PTY  bool
 	// Parity starts the entry twice, as a PTY run and as a pipe run side by side
-	// (DESIGN §14); pty is then ignored.
+	// (corral parity); pty is then ignored.
 	Parity bool
 	Cwd    string            // relative paths are resolved against the file's directory
 	Env    map[string]string // additions to the environment

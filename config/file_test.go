@@ -301,7 +301,7 @@ func TestByteOrderMarkAccepted(t *testing.T) {
 	}
 }
 
-// Every mistake is reported at once, each with its line (issue 12.3), up to 20.
+// Every mistake is reported at once, each with its line, up to 20.
 func TestEveryMistakeReported(t *testing.T) {
 	doc := "[defaults]\ngrace = \"soon\"\nbogus = 1\n\n[[run]]\nname = \"a\"\ncmd = \"x\"\npty = \"yes\"\n\n" +
 		"[[run]]\nname = \"b\"\ncmd = \"y\"\ncols = 0\n\n[keys]\ncancel = 3\n"

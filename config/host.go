@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// LocalHost is the name this machine's server goes by among several hosts (DESIGN
-// §19); no [[host]] can take it.
+// LocalHost is the name this machine's server goes by among several hosts; no
+// [[host]] can take it.
 const LocalHost = "local"
 
 // HostEntry is one [[host]] table: a machine whose corral server Corral reaches
-// over OpenSSH (DESIGN §19), its runs listed and driven beside this machine's.
+// over OpenSSH (no listener of Corral's own), its runs listed and driven beside this machine's.
 //
 //	[[host]]
 //	name = "gpu"                      # as the UI and --host name it

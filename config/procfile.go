@@ -60,8 +60,8 @@ func procfileLine(text string) (RunEntry, error) {
 // procfileBasePort is foreman's: the first process type gets 5000, the next 5100, ….
 const procfileBasePort = 5000
 
-// LoadProcfile reads a Procfile and prepares its runs as foreman and overmind do
-// (issue 14.12): each runs in the Procfile's directory with the variables of the
+// LoadProcfile reads a Procfile and prepares its runs as foreman and overmind do:
+// each runs in the Procfile's directory with the variables of the
 // .env file beside it (if there is one) and its own PORT, base + 100 × its index, the
 // base being PORT from .env or the environment, else 5000.
 func LoadProcfile(path string) ([]RunEntry, error) {

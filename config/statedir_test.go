@@ -21,7 +21,7 @@ func chownOrSkip(t *testing.T, path string) {
 }
 
 // A state dir owned by another user is refused with its path and owner; so is one
-// Corral would create inside another user's directory (issue 15 item 3). One of ours
+// Corral would create inside another user's directory. One of ours
 // in /tmp works.
 func TestStateDirOwnership(t *testing.T) {
 	if os.Getuid() == nobody {

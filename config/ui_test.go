@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// [ui] mouse (issue 12.7): off unless the file says true; a wrong type or an unknown
+// [ui] mouse: off unless the file says true; a wrong type or an unknown
 // key is an error on its line.
 func TestUIMouse(t *testing.T) {
 	for _, c := range []struct {
@@ -57,7 +57,7 @@ func TestUIMouseEffective(t *testing.T) {
 	}
 }
 
-// [ui] window_size (issue 25): one of the three policies, read back from the
+// [ui] window_size: one of the three policies, read back from the
 // effective configuration; another value or type is an error on its line.
 func TestUIWindowSize(t *testing.T) {
 	for _, want := range []string{WindowLatest, WindowSmallest, WindowLargest} {

@@ -8,7 +8,7 @@ import (
 )
 
 // RunWarnings are what may fail only when a run starts, said before (corral check):
-// a cwd that does not exist, a program not on PATH (issue 14.12). Nothing is run to
+// a cwd that does not exist, a program not on PATH. Nothing is run to
 // find out.
 func (f *File) RunWarnings() []string {
 	var out []string

@@ -179,7 +179,7 @@ func countdown(args []string) int {
 // (setsid), as agents' managed daemons do, and prints "escapee <pid>". The daemon stays
 // its child, so the escape scan sees where it came from even with other runs live; a
 // double fork reparented to Corral before any scan saw it could only be attributed
-// while this is the one live run (issue 15.6, 15.7), and the demo has several.
+// while this is the one live run, and the demo has several.
 func escapeLater(args []string) int {
 	fmt.Println("about to daemonize…")
 	time.Sleep(argDur(args, 0, 5*time.Second))

@@ -44,7 +44,7 @@ func MaybeChild() {
 		return
 	}
 	// Only a behaviour's name makes this a child: CORRAL_CHILD=1 left in a user's
-	// environment must not turn `corral run …` into "unknown behaviour" (issue 15).
+	// environment must not turn `corral run …` into "unknown behaviour".
 	if _, ok := behaviours[os.Args[1]]; !ok {
 		return
 	}

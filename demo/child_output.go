@@ -40,7 +40,7 @@ func flood(args []string) int {
 
 // stream [bytes-per-second]: prints coloured log lines (an SGR every word or two, as
 // loggers and test runners do) at that rate, 100 KB/s by default, in 10 ms slices,
-// until it is stopped. The streaming benchmark (issue 6) runs ten of them.
+// until it is stopped. The streaming benchmark runs ten of them.
 func stream(args []string) int {
 	rate := argInt(args, 0, 100_000)
 	const slice = 10 * time.Millisecond

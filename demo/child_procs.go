@@ -148,7 +148,7 @@ func startSleeper(newSession bool) (int, error) {
 
 // daemonize starts a sleeper in its own session (the caller starts this behaviour
 // with setsid, as a classic daemonizer calls it), prints "daemon <pid>" and exits,
-// leaving the sleeper alone in the session. The pid-reuse tests (issue 15.1) give this
+// leaving the sleeper alone in the session. The pid-reuse tests give this
 // process a recycled run root's pid, so the session carries the dead root's number.
 func daemonize([]string) int {
 	pid, err := startSleeper(false)
@@ -160,7 +160,7 @@ func daemonize([]string) int {
 	return 0
 }
 
-// codexLike is a fake agent that starts the way codex does (issue 14.1): at start it
+// codexLike is a fake agent that starts the way codex does: at start it
 // forks a managed daemon (`codex app-server --managed-daemon`) and a pid-update loop,
 // each in a session of its own (setsid), and does not wait for them. It prints
 // "daemon <pid>" for each, then "agent ready", then waits for its human forever.

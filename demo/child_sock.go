@@ -10,7 +10,7 @@ import (
 )
 
 // A daemon runs share, as codex's app-server is shared by every codex of one
-// CODEX_HOME (DESIGN §17): sock-daemon starts it, sock-client uses it.
+// CODEX_HOME: sock-daemon starts it, sock-client uses it.
 
 // sockDaemon PATH starts a daemon out of its session (setsid) that answers "pong" to
 // every line on a unix socket at PATH, prints "daemon <pid>" once it listens, and

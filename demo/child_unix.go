@@ -37,7 +37,7 @@ func winsize([]string) int {
 	}
 }
 
-// latency FILE: the child end of the input and echo latency benchmark (issue 6). In
+// latency FILE: the child end of the input and echo latency benchmark. In
 // raw mode it reads its input one byte at a time; for each it echoes "key N;" on a
 // fresh line and appends "N read-ns echo-ns" to FILE, the CLOCK_MONOTONIC times
 // (shared by every process of the machine) when the read returned and just before

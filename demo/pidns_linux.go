@@ -11,12 +11,12 @@ import (
 	"syscall"
 )
 
-// Tests that must force pid reuse run in a PID namespace of their own (issue 15.1):
+// Tests that must force pid reuse run in a PID namespace of their own:
 // there /proc/sys/kernel/ns_last_pid can be set, so a chosen pid goes to a chosen
 // process, and nothing outside can take it first. PIDNamespace builds the command:
 // `unshare -pf --mount-proc` runs this binary as the namespace's init, which starts the
 // test itself (pid 2) in a session of its own and records every signal it gets. A
-// test whose forged record reaches pid 1 then fails by that alone (issue 15.8). When
+// test whose forged record reaches pid 1 then fails by that alone. When
 // init exits, the kernel kills whatever is left in the namespace.
 
 // pidnsEnv selects the role of this binary inside the namespace: "init" or "test".

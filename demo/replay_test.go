@@ -12,8 +12,7 @@ import (
 )
 
 // A recording that is not a regular file, or whose header never ends, is refused
-// without blocking or reading it whole (issue 15 item 4: replay /dev/zero grew to
-// 4.9 GB).
+// without blocking or reading it whole (replay /dev/zero grew to 4.9 GB).
 func TestCastSizeRefusesNonRecordings(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.cast")

@@ -27,7 +27,7 @@ func bothHosts(t *testing.T, f func(t *testing.T, pty bool)) {
 }
 
 // A held child closed before its release exits having run nothing of its program:
-// what a supervisor killed before its registry write leaves (issue 15 item 2).
+// what a supervisor killed before its registry write leaves.
 func TestHoldAbortRunsNothing(t *testing.T) {
 	bothHosts(t, func(t *testing.T, pty bool) {
 		r := startChild(t, Options{PTY: pty, Hold: true}, "exit", "7")

@@ -18,7 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The spawn hold (issue 15 item 2). os/exec forks and execs in one step, so a
+// The spawn hold. os/exec forks and execs in one step, so a
 // supervisor SIGKILLed between the fork and its registry write leaves a program
 // running that no record names and no reconcile can find. With Options.Hold the
 // child is first this same binary in hold mode: it is forked and exec'd (its pid

@@ -67,7 +67,7 @@ type Options struct {
 	WriteQueue int
 	// Hold starts the child held: it exists (pid, start time, session final) but
 	// runs nothing of its program until Release; Close before Release ends it
-	// having run nothing (issue 15 item 2, see hold_unix.go).
+	// having run nothing (see hold_unix.go).
 	Hold bool
 	// InCgroup starts the child directly inside the cgroup whose directory CgroupFD is
 	// open on (Linux: CLONE_INTO_CGROUP), so nothing it forks is ever outside it.
@@ -320,7 +320,7 @@ func (p *Proc) endReaders() {
 
 // Detach ends the readers and waits for them, leaving every descriptor open and the
 // child as it is: output not read yet stays in the kernel for whoever reads next (a
-// server that hands its runs over, DESIGN §18).
+// server that hands its runs over to the keeper).
 func (p *Proc) Detach() {
 	p.endReaders()
 	<-p.outputDone
@@ -349,8 +349,8 @@ func (p *Proc) Close() error {
 }
 
 // Files are the parent's descriptors of the child's stdio: the PTY master; or stdin,
-// stdout and stderr of a pipe run. They stay the Proc's: a keeper gets copies (DESIGN
-// §18), and a later server hosts the same child with them again (Resume).
+// stdout and stderr of a pipe run. They stay the Proc's: a keeper gets copies (so
+// runs outlive their server), and a later server hosts the same child with them again (Resume).
 func (p *Proc) Files() []*os.File { return p.files }
 
 // WindowSize is the window size of the PTY whose master f is, as the kernel has it.

@@ -7,8 +7,8 @@ import (
 	"os/exec"
 )
 
-// Windows needs ConPTY for PTY runs and a Job Object per run for ownership
-// (DESIGN.md §3); until then both hosts refuse clearly.
+// Windows needs ConPTY for PTY runs and a Job Object per run for ownership (start
+// suspended, assign, resume; CTRL_BREAK, then TerminateJobObject); until then both hosts refuse clearly.
 
 func startPTY(*exec.Cmd, Options) (*Proc, error)  { return nil, ErrNotSupported }
 func startPipe(*exec.Cmd, Options) (*Proc, error) { return nil, ErrNotSupported }

@@ -9,7 +9,9 @@ import (
 
 // writer owns a run's input: a bounded queue of copies, written in order by
 // one goroutine so that a child that never reads blocks only that goroutine
-// (openclaw.md §7.3 #23: never write on the caller's or the reader's path).
+// (never write on the caller's or the reader's path: a write to the master blocks
+// once the tty's input queue is full, about 4 KiB on macOS, while the child is
+// blocked writing output nobody reads).
 // The goroutine runs only while there is input to write: started by the write
 // that finds none running, it ends once the queue is empty, so an idle run has
 // none.

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The escalation of DESIGN §3 on the cgroup backend (§17): the same steps, with the
+// The escalation of Terminate on the cgroup backend: the same steps, with the
 // cgroup as the run. The stop signal goes to each member through a pidfd opened on it
 // and checked to be in the cgroup after it was opened (a pid read from cgroup.procs
 // may have been freed and reused by then; the pidfd pins the process it names); the

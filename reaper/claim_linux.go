@@ -51,7 +51,7 @@ func claimScan(all []Proc, c Claim, extra []Fingerprint) (*escalation, error) {
 }
 
 // validate refuses targets no record of ours can name: a session or root number <= 1
-// or out of the kernel's pid range (a forged or corrupt record, issue 15.1), and
+// or out of the kernel's pid range (a forged or corrupt record), and
 // Corral's own session.
 func (e *escalation) validate() error {
 	if e.outside != nil { // no session is signalled: only pinned, verified processes
@@ -78,7 +78,7 @@ const maxPID = 1 << 22
 
 // ValidPID reports whether pid can name a process other than init: 1 < pid <= 4194304.
 // Records are read from disk and may be forged; kill(0), kill(-1) and pid 1 must never
-// be reachable through one (issue 15.1, 15.8).
+// be reachable through one.
 func ValidPID(pid int) bool { return pid > 1 && pid <= maxPID }
 
 // dropExitedExtra forgets claimed processes whose pidfd says they exited. Called after
@@ -105,13 +105,13 @@ func (e *escalation) dropExitedExtra() {
 //     session number, which therefore cannot be recycled;
 //   - in claim mode with Find, on the first scan, a process that carries the run's
 //     secret marker and started at or after the run's root: how a reconcile after a
-//     crash still finds an escapee whose parents are gone (15.7).
+//     crash still finds an escapee whose parents are gone.
 //
 // In claim mode every newcomer must also be Owned (our uid, the run's marker in its
-// environment: issue 23.1). Each is pinned (pidfd, then its start time re-read)
+// environment). Each is pinned (pidfd, then its start time re-read)
 // before it is trusted as a parent in turn. Nothing is ever claimed for sharing a
 // session number with a dead root: that is how a recycled pid once got an unrelated
-// daemon killed (issue 15.1).
+// daemon killed by a reconcile.
 func (e *escalation) expand(all []Proc, first bool) {
 	find := first && e.t.Claim != nil && e.t.Claim.Find
 	if len(e.extra) == 0 && !find {

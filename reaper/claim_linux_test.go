@@ -19,7 +19,7 @@ import (
 // recycle ends c's root and hands its pid to a new "daemonize" process (started with
 // setsid, so it leads a session with the dead root's number), which forks a sleeper
 // into that session and exits: the sequence that got an unrelated daemon killed by a
-// reconcile (issue 15.1). It returns the daemonizer and the sleeper's fingerprint.
+// reconcile. It returns the daemonizer and the sleeper's fingerprint.
 func recycle(t *testing.T, root *child) (*child, Fingerprint) {
 	t.Helper()
 	pid := root.pid()
@@ -44,7 +44,7 @@ func recycle(t *testing.T, root *child) (*child, Fingerprint) {
 }
 
 // A dead root's session number recycled by a stranger's daemon: nothing of it is
-// claimed, and a claim-mode Terminate signals nothing (issue 15.1). Fails when a
+// claimed, and a claim-mode Terminate signals nothing. Fails when a
 // member of the numbered session is taken for the run's.
 func TestClaimIgnoresRecycledSession(t *testing.T) {
 	if !demo.RerunInPIDNamespace(t) {
@@ -74,7 +74,7 @@ func TestClaimIgnoresRecycledSession(t *testing.T) {
 
 // Forged records: out-of-range and negative pids are refused before anything is
 // read or signalled; a dead root naming a victim's session claims nothing, and the
-// victim survives a claim-mode Terminate (issue 15.1).
+// victim survives a claim-mode Terminate.
 func TestForgedClaimsRefused(t *testing.T) {
 	victim := start(t, "sleep")
 	victim.line("ready sleep")
@@ -115,7 +115,7 @@ func TestForgedClaimsRefused(t *testing.T) {
 }
 
 // A forged escapee naming pid 1 with init's real fingerprint is never signalled: the
-// namespace's init reports any signal it gets and fails the run (issue 15.8).
+// namespace's init reports any signal it gets and fails the run.
 func TestForgedEscapeeInit(t *testing.T) {
 	if !demo.RerunInPIDNamespace(t) {
 		return
@@ -142,7 +142,7 @@ func TestForgedEscapeeInit(t *testing.T) {
 // Claim mode with a live root: the root's session and an escapee that carries the
 // run's marker (its parents gone) are claimed and ended one by one through pidfds; a
 // process with another run's marker is not, nor one with the marker older than the
-// root. (The root carries the marker too, as every run's process does: issue 23.1.)
+// root. (The root carries the marker too, as every run's process does.)
 func TestClaimLiveRun(t *testing.T) {
 	run := ownMarker("rclaim")
 	older := startMarked(t, run)

@@ -1,7 +1,8 @@
-// Package reaper holds the OS mechanics of ownership (DESIGN §3): who a process is,
+// Package reaper holds the OS mechanics of ownership: who a process is,
 // which processes belong to a run, and how a run is ended and verified empty.
 //
-// The ownership unit is the session. Every run is started with setsid, so its root has
+// The ownership unit is the session (or, where Corral can make cgroups, a cgroup of the
+// run's own: cgroup_linux.go). Every run is started with setsid, so its root has
 // pid == pgid == sid, and everything it starts stays in that session unless it escapes
 // with setsid or a daemonizing double fork. Job-control shells put jobs in their own
 // process groups inside the session, so signals go to every group of the session, never
@@ -24,8 +25,8 @@
 // a stranger that reused the number. A run whose root Corral does not pin (reconciled
 // after its owner died, or adopted) is ended in claim mode instead (Target.Claim): no
 // group is signalled, only processes proven the run's, one by one through pidfds
-// verified against their fingerprints (Claim lists the proofs; issue 15.1), each of
-// Corral's uid and carrying the run's marker in its environment (Owned, issue 23.1).
+// verified against their fingerprints (Claim lists the proofs), each of Corral's uid
+// and carrying the run's marker in its environment (Owned).
 //
 // Corral is a child subreaper (SetSubreaper), so a descendant that double-forks out of
 // its session reparents to Corral rather than init. Reparenting sends no SIGCHLD: the

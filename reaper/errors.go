@@ -21,7 +21,7 @@ var (
 	// from disk names it, and may be forged).
 	ErrBadCgroup = errors.New("reaper: not a run cgroup of corral's")
 	// ErrNotOurs: a live process a record names is not Corral's to signal: another
-	// uid's, or without the run's marker in its environment (issue 23.1).
+	// uid's, or without the run's marker in its environment.
 	ErrNotOurs = errors.New("reaper: not provably this run's process")
 	// errBadStat reports a /proc/<pid>/stat line this package cannot parse.
 	errBadStat = errors.New("reaper: malformed stat line")

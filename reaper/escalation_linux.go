@@ -147,8 +147,8 @@ func (e *escalation) count() int { return len(e.live) + len(e.extra) }
 // pinExtra pins every Extra that still matches its fingerprint, and in claim mode the
 // recorded root. A stale one (pid reused, other boot) is dropped here and never
 // signalled; so is one naming pid <= 1 or Corral itself, which only a forged record
-// can (issue 15.8: a forged escapee with pid 1 got SIGTERM and SIGCONT), and in claim
-// mode one that is not Owned (issue 23.1: a forged record's fingerprint of another
+// can (a forged escapee with pid 1 got SIGTERM and SIGCONT), and in claim mode one
+// that is not Owned (a forged record's fingerprint of another
 // user's process, or of one without the run's marker).
 func (e *escalation) pinExtra() {
 	fps := e.t.Extra
@@ -265,7 +265,7 @@ func closeFd(fd int) {
 // dropMember forgets a member whose pidfd said it exited. It is remembered as a
 // confirmed zombie, so the next full scan, which still sees it as Z until it is
 // reaped, does not open a pidfd to confirm it again: for a cancelled tree of a hundred
-// that was three syscalls per process in the verifying scan (issue 6).
+// that was three syscalls per process in the verifying scan.
 func (e *escalation) dropMember(pid int) {
 	m := e.live[pid]
 	closeFd(m.fd)

@@ -15,7 +15,7 @@ import (
 // SetSubreaper makes this process a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so
 // descendants that double-fork reparent to it instead of init, where Corral can still
 // see, attribute and kill them. Idempotent. Reparenting sends the subreaper no SIGCHLD
-// (research/ownership.md §4), so orphans are found by scanning Children.
+// (only a child's death does), so orphans are found by scanning Children.
 func SetSubreaper() error {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set child subreaper: %w", err)
@@ -25,7 +25,7 @@ func SetSubreaper() error {
 
 // ReapIfZombie reaps exactly pid if it is a zombie child of this process:
 // wait4(pid, WNOHANG). It never waits for "any child" (wait4(-1) or a group): that
-// would steal exec.Cmd's exit status (research/ownership.md §4). It returns (true, nil)
+// would steal exec.Cmd's exit status from its Wait. It returns (true, nil)
 // when it reaped, (false, nil) when pid is still running or not our child.
 //
 // The caller guarantees pid is not a process some exec.Cmd still owns, by holding the

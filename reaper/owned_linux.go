@@ -16,7 +16,7 @@ import (
 // Owned says whether process pid may be claimed for a run by its credentials and its
 // environment: its real and effective uid are Corral's (another user's process is
 // never Corral's, whatever a record says: a root Corral SIGTERMed uid 65534's sleep
-// named by a forged record, issue 23.1), and it carries the claim's marker. nil when
+// named by a forged record), and it carries the claim's marker. nil when
 // it does; otherwise an error wrapping ErrNotOurs says why. A claim without a marker
 // owns nothing. The caller pins the process before and confirms it alive after (owns).
 func Owned(pid int, c Claim) error {
@@ -109,7 +109,7 @@ func uids(pid int) (real, eff int, err error) {
 
 // SignalClaimed sends sig to every process Claimed would return, each through its
 // pinned, verified pidfd: how an adopted run, whose root Corral does not pin, is
-// paused, resumed or interrupted without naming a group by its number (issue 23.1).
+// paused, resumed or interrupted without naming a group by its number.
 // ErrGone when none is alive.
 func SignalClaimed(c Claim, extra []Fingerprint, sig syscall.Signal) error {
 	e, err := claimScan(nil, c, extra)

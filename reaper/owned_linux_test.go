@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// issue 23.1: in claim mode, a live root that carries no marker of the run, or that
+// In claim mode, a live root that carries no marker of the run, or that
 // runs as another uid though it carries it, is not the run's: nothing is claimed, and
 // a claim-mode Terminate signals nothing. Before: both were SIGTERMed.
 func TestClaimRefusesUnownedRoot(t *testing.T) {
@@ -57,7 +57,7 @@ func foreignMarked(t *testing.T, run string) Fingerprint {
 	return fp
 }
 
-// issue 23.2: without Find, a process that carries the marker but descends from
+// Without Find, a process that carries the marker but descends from
 // nothing the claim proves is not claimed (a public marker, the run id, can be
 // copied); with Find (a secret marker) it is.
 func TestClaimFindsByMarkerOnlyWithFind(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 // macOS will use sysctl kern.proc.* for start times and group members and kqueue
 // EVFILT_PROC for exit; Windows will put each run in a Job Object (CTRL_BREAK, then
-// TerminateJobObject) — research/ownership.md §7. Until then every call returns
+// TerminateJobObject). Until then every call returns
 // ErrNotSupported.
 
 // BootID is not supported here yet.

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Who talks to whom, for daemons runs share (DESIGN §17): codex starts one
+// Who talks to whom, for daemons runs share: codex starts one
 // `codex app-server` per CODEX_HOME, and every codex of that home connects to it over
 // a unix socket. The run that started it must not end it while another run is
 // connected: these say which socket is connected to which, by inode.

@@ -18,7 +18,7 @@ const (
 )
 
 // Terminate ends a run's session and the escapees attributed to it, with the one
-// escalation of DESIGN §3 for PTY and pipe runs alike:
+// escalation for PTY and pipe runs alike:
 //
 //  1. snapshot the session (and Extra); nothing alive → VerifiedEmpty, no steps;
 //  2. PTY: SIGHUP+SIGCONT to every group, as a terminal hang-up would (interactive

@@ -146,7 +146,7 @@ func cpuTime(p Proc) time.Duration {
 // session differs from sid: processes that left the run's session (setsid, a
 // daemonizing fork) while still in its tree. They must be found, and fingerprinted,
 // before the tree is killed: once their ancestors die they reparent to Corral and
-// nothing links them to the run any more (research/ownership.md §4, lab4). Pure.
+// nothing links them to the run any more (their parent pid is then Corral's). Pure.
 func Escapees(all []Proc, root, sid int) []Proc { return NewFamily(all).Escapees(root, sid) }
 
 // Escapees is the package function Escapees on the indexed snapshot.

@@ -73,8 +73,8 @@ type Target struct {
 // Claim is what a run whose root Corral does not pin may claim as its own. A process
 // is the run's only when it is Owned — its real and effective uid are Corral's and it
 // carries EnvKey=EnvValue in /proc/PID/environ (what every process of the run
-// inherits), so a record alone, forged or not, never makes a process Corral's (issue
-// 23.1) — and provably so by one of: the recorded root itself (fingerprint); any Extra
+// inherits), so a record alone, forged or not, never makes a process Corral's — and
+// provably so by one of: the recorded root itself (fingerprint); any Extra
 // (fingerprint); a member of a session led by a live claimed process (the live leader
 // holds the session number); a descendant by parent pid of a claimed process, started
 // no earlier than it, its parent pinned and alive after the snapshot; or, with Find, a
@@ -87,7 +87,7 @@ type Claim struct {
 	EnvValue string
 	// Find claims a process for its marker alone. Only for a marker nobody can copy
 	// (a run's secret): a public one (the run id `corral ls` prints) let a process the
-	// user started with a copied id be reaped with the run (issue 23.2).
+	// user started with a copied id be reaped with the run.
 	Find bool
 	// Recorded: the Extra fingerprints were written by Corral into a record of this
 	// state dir when it saw them leave the run (its escapees): each is the
@@ -153,7 +153,7 @@ func Descendants(all []Proc, pid int) []Proc { return NewFamily(all).Descendants
 // Family is one snapshot (ListAll) indexed by parent pid, for walking the trees of
 // many roots: one pass to build, then each walk costs its tree's size. The escape
 // scan walks every run's tree twice a second, and rebuilding the index per walk was
-// most of that scan's CPU in an idle Corral with 50 runs (issue 6).
+// most of that scan's CPU in an idle Corral with 50 runs.
 type Family struct {
 	all  []Proc
 	kids map[int][]int // ppid → indexes into all

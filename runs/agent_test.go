@@ -51,7 +51,7 @@ func wantDaemonArgv(t *testing.T, esc []Escapee) {
 	}
 }
 
-// issue 14.1: an agent that forks a managed daemon and a pid-update loop out of its
+// An agent that forks a managed daemon and a pid-update loop out of its
 // session at start (as codex does) keeps running under the default policy; both show
 // as its escapees with their argv, in its tree too; cancel ends everything.
 func TestManagedDaemonOwned(t *testing.T) {
@@ -83,7 +83,7 @@ func TestManagedDaemonOwned(t *testing.T) {
 	})
 }
 
-// issue 14.1: a real Corral process running a codex-like agent (PTY and pipe) is
+// A real Corral process running a codex-like agent (PTY and pipe) is
 // SIGKILLed; once the lease expires a second one reconciles and nothing is left. The
 // PTY agent dies of the hang-up when the master closes, so its root is gone and its
 // escapees, which ignore the hang-up, are reaped all the same (a lost root does not

@@ -13,7 +13,7 @@ import (
 	"corral/runs/agentstate"
 )
 
-// What scripts wait on (DESIGN §16): an agent's state (corral wait --until), and a
+// What scripts wait on: an agent's state (corral wait --until), and a
 // submit that waits until the agent is ready and checks that it took.
 
 var (

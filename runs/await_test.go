@@ -10,7 +10,7 @@ import (
 )
 
 // An agent that waits for its human is not killed for waiting at its prompt: the
-// no-output deadline does not run until it gets input (issue 14.5), then it does. It
+// no-output deadline does not run until it gets input, then it does. It
 // says it waits by ringing, or (as Claude Code and codex do; neither rings at its
 // prompt) with a title whose spinner stopped.
 func TestNoOutputWaitsForTheHuman(t *testing.T) {

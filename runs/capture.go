@@ -8,10 +8,10 @@ import (
 )
 
 // Capture is a run's screen as text, as `tmux capture-pane -p [-e] [-S -]` gives a
-// pane's (corral screen, DESIGN §16): the rendered rows, trailing blanks trimmed, with
-// SGR attributes when asked for, and the history above them (the lines that scrolled
-// off) when asked for. A full-screen agent's raw output (poll, log) is unreadable;
-// its screen is what a person reads.
+// pane's (corral screen): the rendered rows, trailing blanks trimmed, with SGR
+// attributes when asked for, and the history above them (the lines that scrolled off)
+// when asked for. A full-screen agent's raw output (poll, log) is unreadable; its
+// screen is what a person reads.
 type Capture struct {
 	ID    string   `json:"id"`
 	Cols  int      `json:"cols"`

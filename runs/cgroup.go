@@ -11,14 +11,15 @@ import (
 	"corral/reaper"
 )
 
-// Ownership by cgroup (DESIGN §17). Where Corral can make cgroup v2 directories
-// (reaper.FindCgroupBase), each run starts directly inside one of its own and the
-// cgroup is the run: a setsid daemon stays a member (contained, not escaped), cancel
-// empties it (cgroup.kill), pause freezes it, its end is cgroup.events watched with
-// inotify, and a reconcile after a crash empties exactly the cgroup its record names.
-// No /proc scan runs on a timer then. Otherwise the session model of DESIGN §3, as
-// before. The choice and its reason are the supervisor's (Ownership), shown by corral
-// doctor, and each run's cgroup is in its Info and record.
+// Ownership by cgroup (ARCHITECTURE.md, "Ownership"). Where Corral can make cgroup v2
+// directories (reaper.FindCgroupBase), each run starts directly inside one of its own
+// and the cgroup is the run: a setsid daemon stays a member (contained, not escaped),
+// cancel empties it (cgroup.kill), pause freezes it, its end is cgroup.events watched
+// with inotify, and a reconcile after a crash empties exactly the cgroup its record
+// names. No /proc scan runs on a timer then. Otherwise the session model (each run its
+// own session, what leaves it found by /proc scans), as before. The choice and its
+// reason are the supervisor's (Ownership), shown by corral doctor, and each run's
+// cgroup is in its Info and record.
 
 // CgroupRootEnv overrides the config's cgroup_root: a cgroup2 directory to make runs'
 // cgroups under, or "off" for sessions (how the tests run both backends).

@@ -17,8 +17,9 @@ import (
 	"corral/runs/keeper"
 )
 
-// The cgroup backend (DESIGN §17) in runs: what leaves a session stays the run's,
-// shown as contained, ended with it, and ended exactly by a reconcile after a crash.
+// The cgroup backend (ARCHITECTURE.md, "Ownership") in runs: what leaves a session
+// stays the run's, shown as contained, ended with it, and ended exactly by a reconcile
+// after a crash.
 
 func init() { roles["escape-late"] = roleEscapeLate }
 
@@ -159,9 +160,9 @@ func roleEscapeLate(dir string) error {
 	select {}
 }
 
-// issue 22: an env -i daemon forked just before Corral was killed, which no scan ever
-// saw and which carries no run id, is ended by the next Corral's reconcile: the
-// record names the cgroup, and the cgroup holds it.
+// An env -i daemon forked just before Corral was killed, which no scan ever saw and
+// which carries no run id, is ended by the next Corral's reconcile: the record names
+// the cgroup, and the cgroup holds it.
 func TestCgroupReconcileEndsWhatNoScanSaw(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid(1) not installed")

@@ -67,12 +67,12 @@ func (s *Supervisor) Paste(id, text string) error {
 	return s.Write(id, keys.EncodePaste(text, r.modesOf().BracketedPaste))
 }
 
-// The pause of a submit between its text and its Enter (issue 14.6). Agents' input
-// boxes (Claude Code, codex) read a paste and an Enter that arrive in one read as a
-// paste that holds a newline, and the prompt is not sent: the Enter must come in a
-// read of its own, after the app has taken the text. The app's redraw of its input
-// box says it has; submitSettle more lets it finish that read. An app that echoes
-// nothing gets its Enter after submitEchoWait.
+// The pause of a submit between its text and its Enter. Agents' input boxes (Claude
+// Code, codex) read a paste and an Enter that arrive in one read as a paste that holds
+// a newline, and the prompt is not sent: the Enter must come in a read of its own,
+// after the app has taken the text. The app's redraw of its input box says it has;
+// submitSettle more lets it finish that read. An app that echoes nothing gets its Enter
+// after submitEchoWait.
 const (
 	submitEchoWait = 500 * time.Millisecond
 	submitSettle   = 30 * time.Millisecond
@@ -133,7 +133,7 @@ func (s *Supervisor) Interrupt(id string) error {
 
 // signalAdoptedLocked signals what an adopted run provably owns, each process through
 // a verified pidfd: its root is not our child, so its session number may be a
-// stranger's by now, and a record may be forged (issue 23.1). r.mu is held.
+// stranger's by now, and a record may be forged. r.mu is held.
 func (r *run) signalAdoptedLocked(sig syscall.Signal) error {
 	return reaper.SignalClaimed(r.claim(), fingerprints(r.escapees), sig)
 }

@@ -3,7 +3,7 @@ package runs
 import "strings"
 
 // hostTermVars name the variables that describe the terminal Corral itself
-// runs in. A hosted program must not see them (DESIGN §15, issue 10 item 4):
+// runs in. A hosted program must not see them: they describe another terminal.
 // Claude Code inside a Corral pane inside tmux otherwise finds TMUX and asks
 // the user to edit ~/.tmux.conf. A name ending in "*" is a prefix.
 var hostTermVars = [...]string{

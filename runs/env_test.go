@@ -7,7 +7,7 @@ import (
 	"corral/config"
 )
 
-// TestRunEnv: a run sees Corral's terminal, not the host's (issue 10 item 4).
+// TestRunEnv: a run sees Corral's terminal, not the host's.
 func TestRunEnv(t *testing.T) {
 	host := []string{"HOME=/h", "TERM=tmux-256color", "TMUX=/tmp/tmux-0/default,1,0", "TMUX_PANE=%3",
 		"TERM_PROGRAM=tmux", "TERM_PROGRAM_VERSION=3.3a", "STY=1.pts", "KITTY_WINDOW_ID=2",

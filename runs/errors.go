@@ -28,7 +28,8 @@ var (
 	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.
 	ErrNotRegular = statefile.ErrNotRegular
 	// ErrSymlinkDir: a directory of the state dir (runs/, logs/, …) is a symbolic
-	// link; Corral follows none inside its state dir.
+	// link; Corral follows none inside its state dir (one would have it read or write
+	// files elsewhere).
 	ErrSymlinkDir = statefile.ErrSymlinkDir
 	// ErrTooLarge: a state-dir file over its size cap; never read whole.
 	ErrTooLarge = statefile.ErrTooLarge

@@ -9,11 +9,11 @@ import (
 	"corral/reaper"
 )
 
-// escapeDetector is escape detection (DESIGN §3): Corral as a child subreaper, the
-// periodic and end-of-run scans that attribute processes leaving a run's session to
-// that run (escape_attribute.go), and the reaping of what is reparented to Corral. The
-// Supervisor owns one when WithEscapeDetection is given and nil otherwise; every
-// method is a no-op on nil.
+// escapeDetector is escape detection (ARCHITECTURE.md, "Ownership"): Corral as a child
+// subreaper, the periodic and end-of-run scans that attribute processes leaving a run's
+// session to that run (escape_attribute.go), and the reaping of what is reparented to
+// Corral. The Supervisor owns one when WithEscapeDetection is given and nil otherwise;
+// every method is a no-op on nil.
 type escapeDetector struct {
 	live    func() []*run // the supervisor's runs not yet exited
 	spawnMu *sync.Mutex   // the supervisor's: starting a process and registering it
@@ -65,7 +65,7 @@ type procKey struct {
 
 func keyOf(p reaper.Proc) procKey { return procKey{p.PID, p.StartTime} }
 
-// scan is one pass of the escape detector (DESIGN §3), run periodically and at every
+// scan is one pass of the escape detector, run periodically and at every
 // run's end. Under spawnMu — the lock that covers starting a process and registering
 // it — so every child of Corral that is not a run root is known to be a reparented
 // descendant:
@@ -74,11 +74,11 @@ func keyOf(p reaper.Proc) procKey { return procKey{p.PID, p.StartTime} }
 //     process that later leaves can still be attributed;
 //  2. a descendant of a run's root in another session is an escapee of that run;
 //  3. a child of Corral that is not a run root was reparented here (Corral is the
-//     subreaper): a zombie is reaped by its exact pid; a live one is attributed by
-//     what was seen in step 1, else to the one live run that can have started it
-//     (owner; never by the run id in its environment, issue 15.6); in another session
-//     it is that run's escapee. One that cannot be attributed is reported once, never
-//     signalled, and stays unattributed with what it forks.
+//     subreaper): a zombie is reaped by its exact pid; a live one is attributed by what
+//     was seen in step 1, else to the one live run that can have started it (owner;
+//     never by the run id in its environment, which any run can set to another's); in
+//     another session it is that run's escapee. One that cannot be attributed is
+//     reported once, never signalled, and stays unattributed with what it forks.
 func (d *escapeDetector) scan() {
 	if d == nil {
 		return // escape detection is off
@@ -109,14 +109,14 @@ func (d *escapeDetector) tick() {
 }
 
 // scanPacer decides which ticks of the periodic escape scan do the full /proc scan.
-// Idle, that scan was a fifth of Corral's CPU (issue 6) while finding nothing, because
-// nothing had been created. A tick scans when the kernel's last pid moved since the
-// previous tick (something forked), on the tick after such a scan (a daemon's setsid
-// follows its fork by microseconds, which may fall just after the first scan), and
-// when the last pid cannot be read — never on the timer alone (issue 22: an idle
-// server sleeps). A setsid long after the fork that made its process creates no pid
-// to notice: it is found at the next fork anywhere, or by the scan at the run's end
-// (the cgroup backend has no such gap: its cgroup holds the process).
+// Idle, that scan was a fifth of Corral's CPU (50 idle runs) while finding nothing,
+// because nothing had been created. A tick scans when the kernel's last pid moved since
+// the previous tick (something forked), on the tick after such a scan (a daemon's
+// setsid follows its fork by microseconds, which may fall just after the first scan),
+// and when the last pid cannot be read — never on the timer alone (an idle server must
+// sleep). A setsid long after the fork that made its process creates no pid to notice:
+// it is found at the next fork anywhere, or by the scan at the run's end (the cgroup
+// backend has no such gap: its cgroup holds the process).
 type scanPacer struct {
 	lastPID int
 	changed bool // the previous tick saw a new pid

@@ -34,9 +34,9 @@ func (d *escapeDetector) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 		index[p.PID] = p
 	}
 	// Corral's children are taken from the scan itself (ppid = our pid): the same set
-	// /proc/self/task/*/children lists, which would cost one more read per thread, and
-	// Corral has a thread per run blocked in waitid (issue 6: reading them was a tenth
-	// of idle CPU with 50 runs).
+	// /proc/self/task/*/children lists, which would cost one more read per thread
+	// (when Corral still had a thread per run blocked in waitid, reading them was a
+	// tenth of idle CPU with 50 runs).
 	// With a keeper, what leaves a run taken over from the server before this one is
 	// reparented to the keeper (the roots' subreaper): its children count too, but for
 	// this server itself (and the keeper reaps them, not us).
@@ -75,16 +75,16 @@ func (d *escapeDetector) attribute(all []reaper.Proc) map[*run][]reaper.Proc {
 }
 
 // owner attributes a reparented child of Corral to one of its live runs: the run whose
-// tree a scan saw it in; otherwise the one live run that can have started it (issue
-// 15.7: `setsid -f` reparents its child to Corral, the subreaper, before any scan
-// sees it in the tree). Every child of Corral that is not a run root descends from a
-// run (spawnMu), and a process cannot be older than the run it descends from, so the
-// candidates are the live runs whose root started no later than p; exactly one means
-// it is that run's. With several, p is reported, never signalled.
+// tree a scan saw it in; otherwise the one live run that can have started it
+// (`setsid -f` reparents its child to Corral, the subreaper, before any scan sees it
+// in the tree). Every child of Corral that is not a run root descends from a run
+// (spawnMu), and a process cannot be older than the run it descends from, so the
+// candidates are the live runs whose root started no later than p; exactly one means it
+// is that run's. With several, p is reported, never signalled.
 //
 // The run id p inherited in its environment is not evidence here: any run can set
 // another run's id on a child it detaches, and taking it at its word made the other
-// run end ownership-escape (issue 15.6). Only what the scans saw come from a run counts.
+// run end ownership-escape. Only what the scans saw come from a run counts.
 func (d *escapeDetector) owner(p reaper.Proc, byID map[string]*run) *run {
 	if r := byID[d.seen[keyOf(p)]]; r != nil {
 		return r

@@ -9,10 +9,10 @@ import (
 	"corral/reaper"
 )
 
-// Escapee is a process attributed to a run outside its session (DESIGN §3): its
-// fingerprint, which is what every decision uses, and the command line it had when it
-// was detected, which only shows people what escaped (codex's managed daemon, issue
-// 14.1) and is never matched against anything.
+// Escapee is a process attributed to a run outside its session (ARCHITECTURE.md,
+// "Ownership"): its fingerprint, which is what every decision uses, and the command
+// line it had when it was detected, which only shows people what escaped (codex's
+// managed daemon) and is never matched against anything.
 type Escapee struct {
 	reaper.Fingerprint
 	Argv []string `json:"argv,omitempty"`
@@ -55,11 +55,11 @@ func fingerprints(es []Escapee) []reaper.Fingerprint {
 // escapeeFingerprints are the record's escapees, for a reconcile's claim.
 func (rec Record) escapeeFingerprints() []reaper.Fingerprint { return fingerprints(rec.Escapees) }
 
-// noteEscapees records processes that left the run's session, each with its
-// fingerprint and, for display, its command line read now. They are the run's
-// (policy own, the default, and its alias warn: issue 14.1, codex forks a managed
-// daemon at start): persisted in its record, shown in its tree, ended with it, reaped
-// by a reconcile if its owner dies. Under policy fail the run ends ownership-escape.
+// noteEscapees records processes that left the run's session, each with its fingerprint
+// and, for display, its command line read now. They are the run's (policy own, the
+// default, and its alias warn: codex forks a managed daemon at start): persisted in its
+// record, shown in its tree, ended with it, reaped by a reconcile if its owner dies.
+// Under policy fail the run ends ownership-escape.
 //
 // Those that ended are dropped as new ones are noted: the record keeps the run's
 // live escapees, not every process that ever left the session (a tool that starts

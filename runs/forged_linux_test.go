@@ -43,7 +43,7 @@ func foreignSleeper(t *testing.T, env ...string) reaper.Fingerprint {
 	return fp
 }
 
-// issue 23.1: a record carrying the exact fingerprint of another user's session
+// A record carrying the exact fingerprint of another user's session
 // leader, which even carries the run's marker, is not obeyed: the reconcile closes it
 // lost and signals nothing. Before: a root Corral SIGTERMed uid 65534's sleep. Both
 // kinds of record: with a secret, and as written before runs had one.
@@ -69,7 +69,7 @@ func TestForgedRecordSparesAnotherUID(t *testing.T) {
 	}
 }
 
-// issue 23.1: a record naming a process of our own uid that carries no marker of the
+// A record naming a process of our own uid that carries no marker of the
 // run is not obeyed either. Before: SIGTERMed, although it had no CORRAL_RUN_ID at all.
 func TestForgedRecordSparesUnmarkedProcess(t *testing.T) {
 	for _, secret := range []string{newSecret(), ""} {
@@ -89,7 +89,7 @@ func TestForgedRecordSparesUnmarkedProcess(t *testing.T) {
 	}
 }
 
-// issue 23.1: every run carries a secret of 128 random bits in its environment and in
+// Every run carries a secret of 128 random bits in its environment and in
 // its record (0600), and nowhere people or programs read: not in events.jsonl, the
 // run's log, Info (what the server, reports and the UI carry) or Record.Public (what
 // corral ls prints).
@@ -123,7 +123,7 @@ func TestRunSecretKeptPrivate(t *testing.T) {
 	}
 }
 
-// issue 23.1: an adopted run is paused and resumed through what it provably owns (its
+// An adopted run is paused and resumed through what it provably owns (its
 // root carries its secret), never by signalling a session by number.
 func TestAdoptedRunPausedByClaim(t *testing.T) {
 	dir := t.TempDir()
@@ -156,7 +156,7 @@ func TestAdoptedRunPausedByClaim(t *testing.T) {
 	assertPIDsGone(t, members)
 }
 
-// issue 23.2: after Corral was SIGKILLed, a process the user started with a copied
+// After Corral was SIGKILLed, a process the user started with a copied
 // run id (CORRAL_RUN_ID is printed by ls) is not reaped with the run: only the run's
 // own processes are. Before: "orphan-reaped … killed 4", the spoofer among them.
 func TestSpoofedRunIDAfterCrashSpared(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 // A thousand processes, on either backend (CORRAL_CGROUP_ROOT=off for sessions):
 // ended by a cancel, and by the next Corral's reconcile after the first was killed
-// with SIGKILL. issue 22.
+// with SIGKILL.
 
 func init() { roles["fork-bomb"] = roleForkBomb }
 

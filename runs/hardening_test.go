@@ -32,8 +32,8 @@ func within(t *testing.T, d time.Duration, what string, f func()) {
 }
 
 // A FIFO, a link to /dev/zero and an oversized file among the records are set aside
-// without blocking or reading them whole (issue 15 item 4: a FIFO hung `corral ls`
-// forever holding registry.lock; a link to /dev/zero grew it to 3 GB).
+// without blocking or reading them whole (a FIFO once hung `corral ls` forever holding
+// registry.lock; a link to /dev/zero grew it to 3 GB).
 func TestRegistryRefusesNonRegularRecords(t *testing.T) {
 	dir := t.TempDir()
 	openReg(t, dir).Close()
@@ -76,7 +76,7 @@ func TestRegistryRefusesNonRegularRecords(t *testing.T) {
 
 // A cancel never waits on registry.lock: with the lock held elsewhere, Cancel returns
 // at once; the exited record lands once the lock is free, and Wait waits for it
-// (issue 15 item 4: a live run's cancel waited behind a hung `corral ls`).
+// (a live run's cancel once waited behind a hung `corral ls`).
 func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
@@ -108,7 +108,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 }
 
 // A record whose owner id climbs out of the state dir is set aside, and nothing
-// outside the state dir is touched (issue 15 item 5: `corral ls` deleted a file).
+// outside the state dir is touched (`corral ls` once deleted a file there).
 func TestBadOwnerIDIsSetAside(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "state")
@@ -135,7 +135,7 @@ func TestBadOwnerIDIsSetAside(t *testing.T) {
 }
 
 // A state dir with events.jsonl or registry.lock linked elsewhere is refused, and
-// the link's target is not written (issue 15 item 3).
+// the link's target is not written.
 func TestStateFileSymlinksRefused(t *testing.T) {
 	for _, name := range []string{"events.jsonl", "registry.lock"} {
 		t.Run(name, func(t *testing.T) {
@@ -177,9 +177,9 @@ func enospc(reg *Registry, when func(Record) bool) *atomic.Int32 {
 	return &n
 }
 
-// A first write that fails is a spawn error that names the errno, and the program
-// never runs (issue 15 item 11): the held child is never released (sessions), or
-// nothing is started in the cgroup its record was to name (cgroups).
+// A first write that fails is a spawn error that names the errno, and the program never
+// runs: the held child is never released (sessions), or nothing is started in the
+// cgroup its record was to name (cgroups).
 func TestFirstWriteFailureNamesENOSPC(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
@@ -199,13 +199,13 @@ func TestFirstWriteFailureNamesENOSPC(t *testing.T) {
 		t.Fatalf("info %+v, want spawn-error and record error naming ENOSPC", info)
 	}
 	if sum := Summary(info); !strings.Contains(sum, "spawn-error (registry: ") || !strings.Contains(sum, reg.runs.Path()) {
-		t.Errorf("summary %q does not name the failure and its path (issue 23.4)", sum)
+		t.Errorf("summary %q does not name the failure and its path", sum)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the program ran without a record")
 	}
-	// Nothing more is written for a run whose first record failed (issue 23.4: each
-	// later write failed alike and was retried for 11 s).
+	// Nothing more is written for a run whose first record failed (each later write
+	// would fail alike, and was once retried for 11 s).
 	if _, err := os.Lstat(reg.recordPath(id)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a record was written after the first failed: %v", err)
 	}
@@ -258,7 +258,7 @@ func TestFinalWriteGivenUpDropsRecord(t *testing.T) {
 		rec, _ := reg.record(id)
 		t.Fatalf("record left as %s after the final write failed for good", rec.State)
 	}
-	// corral run warns with the cause and the path (issue 23.4: it said nothing).
+	// corral run warns with the cause and the path (it once said nothing).
 	if w := RecordWarning(info); !strings.Contains(w, "no space left on device") || !strings.Contains(w, reg.runs.Path()) {
 		t.Errorf("record warning %q, want the errno and the path", w)
 	}

@@ -20,7 +20,7 @@ type Info struct {
 	State State  `json:"state"`
 	Seq   uint64 `json:"seq"` // increases with every change; lets a consumer drop stale copies
 	// Host is the host whose server runs it, set by a client of several hosts
-	// (DESIGN §19, client.Fleet); a supervisor leaves it empty.
+	// (client.Fleet; ARCHITECTURE.md, "Hosts"); a supervisor leaves it empty.
 	Host string `json:"host,omitempty"`
 
 	Reason   Reason `json:"reason,omitempty"`
@@ -32,7 +32,7 @@ type Info struct {
 	SetupErr string `json:"setup_error,omitempty"`
 	// RecordErr is why the run's record in the state dir could not be written (a full
 	// disk: the errno and the path), set once Corral gave up on a write and cleared by
-	// a later one that lands. corral run warns of it and exits non-zero (issue 23.4).
+	// a later one that lands. corral run warns of it and exits non-zero.
 	RecordErr string `json:"record_error,omitempty"`
 
 	PID         int                `json:"pid,omitempty"` // == pgid == sid: every run is its own session
@@ -41,10 +41,11 @@ type Info struct {
 	Adopted     bool               `json:"adopted,omitempty"` // taken over from a dead instance: signals only
 	Escapees    int                `json:"escapees,omitempty"`
 	Cols        uint16             `json:"cols,omitempty"`
-	// Cgroup is the run's cgroup (DESIGN §17); "" when its session bounds it.
+	// Cgroup is the run's cgroup (ARCHITECTURE.md, "Ownership"); "" when its session
+	// bounds it.
 	Cgroup string `json:"cgroup,omitempty"`
 	// Shared counts the processes other runs passed to this one because it is
-	// connected to them (a daemon several runs use, DESIGN §17).
+	// connected to them (a daemon several runs use: shared.go).
 	Shared int `json:"shared,omitempty"`
 	// Usage is what its cgroup's members have used (live, filled by Snapshot).
 	Usage Usage  `json:"-"`
@@ -58,7 +59,7 @@ type Info struct {
 	Watchdog watchdog.State `json:"-"` // live, filled by Snapshot
 
 	// The agent the run's rules are for ("" when not an agent, or no detection), and
-	// its state (runs/agentstate, DESIGN §16): since when, by which rule.
+	// its state (runs/agentstate): since when, by which rule.
 	Agent           string           `json:"agent,omitempty"`
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`

@@ -17,7 +17,8 @@ import (
 const legacyID = "r0123456789ab"
 
 // legacyRecord writes testdata/record-before-14.11.json (a record as Corral wrote it
-// before issue 14.11: camelCase keys, nanosecond durations) for the live process fp.
+// before every key became snake_case: camelCase keys, nanosecond durations) for the
+// live process fp.
 func writeLegacyRecord(t *testing.T, reg *Registry, fp reaper.Fingerprint) string {
 	t.Helper()
 	b, err := os.ReadFile("testdata/record-before-14.11.json")
@@ -37,7 +38,7 @@ func writeLegacyRecord(t *testing.T, reg *Registry, fp reaper.Fingerprint) strin
 // who upgrades with live runs keeps them: the owner is dead and its lease expired, so
 // the run is reaped as an orphan (not lost, not set aside as corrupt), and the record
 // is rewritten in the new names. Its process carries the run id, as every run of that
-// version did: a record without a secret claims no process that does not (issue 23.1).
+// version did: a record without a secret claims no process that does not.
 func TestLegacyRecordStillRead(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)

@@ -30,11 +30,11 @@ func checkName(name string) error {
 	return nil
 }
 
-// A run is named after the program it runs (issue 12.4): `corral -- env FOO=1 claude`
-// is "claude", not "env". These wrappers run their last arguments as the program;
-// for each, the options that take a value in the next word (a value joined to its
-// option, "-n5" or "--signal=KILL", takes no extra word) and how many positional
-// words come before the program.
+// A run is named after the program it runs: `corral -- env FOO=1 claude` is "claude",
+// not "env". These wrappers run their last arguments as the program; for each, the
+// options that take a value in the next word (a value joined to its option, "-n5" or
+// "--signal=KILL", takes no extra word) and how many positional words come before the
+// program.
 var wrappers = map[string]struct {
 	valued []string
 	before int

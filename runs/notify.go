@@ -18,11 +18,11 @@ import (
 	"corral/watchdog"
 )
 
-// Telling a user who is elsewhere (DESIGN §16): when an agent enters waiting, or ends
-// a working turn, and nobody looks at its run, the supervisor publishes a notify
-// event — an attached UI turns it into a desktop notification through its own
-// terminal (OSC 9 or 777) — and runs the [notify] command, if any, with the
-// notification as JSON on its stdin.
+// Telling a user who is elsewhere: when an agent enters waiting, or ends a working
+// turn, and nobody looks at its run, the supervisor publishes a notify event — an
+// attached UI turns it into a desktop notification through its own terminal (OSC 9 or
+// 777) — and runs the [notify] command, if any, with the notification as JSON on its
+// stdin.
 //
 // Nothing is dropped in silence and nothing is said twice:
 //

@@ -63,7 +63,7 @@ func reconcileOne(t *testing.T, s *Supervisor, id string) Decision {
 	return Decision{}
 }
 
-// issue 15.1: the recorded root died, its pid went to a classic daemonizer that called
+// The recorded root died, its pid went to a classic daemonizer that called
 // setsid (session = the dead root's number) and forked; reconcile closes the record
 // lost and signals nothing of the daemon. Before the fix: orphan-reaped, killed 1.
 func TestReconcileRecycledPID(t *testing.T) {
@@ -106,10 +106,10 @@ func TestReconcileRecycledPID(t *testing.T) {
 	}
 }
 
-// Forged records (issue 15.1, 15.8): out-of-range, negative and non-session pids, a
-// dead root naming a victim's session, and an escapee naming pid 1 with init's real
-// fingerprint are closed lost; nothing is signalled. Inside a PID namespace, so that
-// init is the test's init, which fails the run if anything reaches it.
+// Forged records: out-of-range, negative and non-session pids, a dead root naming a
+// victim's session, and an escapee naming pid 1 with init's real fingerprint are closed
+// lost; nothing is signalled. Inside a PID namespace, so that init is the test's init,
+// which fails the run if anything reaches it.
 func TestReconcileForgedRecords(t *testing.T) {
 	if !demo.RerunInPIDNamespace(t) {
 		return
@@ -155,10 +155,10 @@ func TestReconcileForgedRecords(t *testing.T) {
 	}
 }
 
-// issue 15.7: after a crash in the window before the escape scan saw it, reconcile
+// After a crash in the window before the escape scan saw it, reconcile
 // still finds an escapee that carries the run's secret (started after its root, our
 // uid), and reaps it although the root is gone; one carrying another run's secret is
-// left alone, and so is one carrying only the run's id (issue 23.2: ls prints it).
+// left alone, and so is one carrying only the run's id (ls prints it).
 func TestReconcileFindsMarkedEscapee(t *testing.T) {
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
@@ -202,7 +202,7 @@ func claimDiagnosis(root, esc reaper.Fingerprint, secret string) string {
 		esc, alive, aliveErr, p, procErr, env, envErr, root.StartTime, os.Geteuid(), now, claimErr)
 }
 
-// issue 15.7: a child that `setsid -f` reparents to Corral (the subreaper) before any
+// A child that `setsid -f` reparents to Corral (the subreaper) before any
 // scan sees it in the run's tree is the run's while that run is the only one that can
 // have started it: shown as its escapee with its argv, ended with it, and the run is
 // verified empty only once it is gone. Before: "verified empty" and the sleep lived on.
@@ -227,7 +227,7 @@ func TestReparentedEscapeeOwned(t *testing.T) {
 	}
 }
 
-// issue 15.6: run A detaches a child (reparented to Corral unseen) that carries run
+// Run A detaches a child (reparented to Corral unseen) that carries run
 // B's id. It does not make B end ownership-escape, nor become B's: with both runs
 // able to have started it, it is reported, not attributed, and stays so when B ends
 // and A alone is left.

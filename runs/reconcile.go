@@ -62,7 +62,7 @@ func (d Decision) Final() bool {
 // ErrNoRegistry: reconciliation needs a registry.
 var ErrNoRegistry = errors.New("no registry")
 
-// Reconcile judges every record that is not exited (DESIGN §5): a process that is gone
+// Reconcile judges every record that is not exited: a process that is gone
 // or is no longer the recorded one is closed as lost and nothing is signalled; our own
 // runs are kept; a live run whose owner is dead and whose lease expired is stolen — the
 // steal is written before any signal — then terminated (orphan-reaped) or adopted; a
@@ -289,10 +289,10 @@ func (v *procView) snapshot() []reaper.Proc {
 // while some process is provably its own (reaper.Claim: of our uid, carrying the
 // run's marker, and the fingerprinted root, a recorded escapee, a descendant of one,
 // or with the run's secret found by it). A live root that is not provably Corral's
-// (another uid's, or without the marker: a forged record, issue 23.1) makes the run
+// (another uid's, or without the marker: a forged record can name any pid) makes the run
 // lost, with nothing signalled. Sharing the dead root's session number proves
 // nothing: after pid reuse that session is a stranger's, and taking its members for
-// the run's got an unrelated daemon killed (issue 15.1).
+// the run's got an unrelated daemon killed.
 func (v *procView) liveness(rec Record) (bool, string) {
 	if rec.PID == 0 && rec.Cgroup != "" {
 		// Recorded before its fork (cgroups need no hold): the owner died before it
@@ -467,9 +467,10 @@ func (r *run) claim() reaper.Claim {
 
 // markerClaim is a run's claim (reaper.Claim): processes of our uid carrying the run's
 // secret, found by it even when their parents are gone. A record written before runs
-// had a secret (issue 23) offers only the public run id; then a process must carry it
-// and be proven the run's by the fingerprints or by lineage, and the id alone, which
-// corral ls prints and anyone can copy, claims nothing (issue 23.2).
+// had a secret (an older Corral's) offers only the public run id; then a process must
+// carry it and be proven the run's by the fingerprints or by lineage, and the id alone,
+// which corral ls prints and anyone can copy, claims nothing (a process the user
+// started with a copied id would be reaped).
 func markerClaim(root reaper.Fingerprint, id, secret string) reaper.Claim {
 	if secret == "" {
 		return reaper.Claim{Root: root, EnvKey: RunIDEnv, EnvValue: id}
@@ -528,8 +529,9 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	// Paused: the dead owner may have left the run stopped; SIGCONT after the stop
 	// signal costs nothing if it was not.
 	// Claim: the root is not our child, so nothing pins its numbers; only processes
-	// proven the run's are signalled, one by one through verified pidfds (issue 15.1),
-	// each of our uid and carrying the run's marker (issue 23.1).
+	// proven the run's are signalled, one by one through verified pidfds (its pid may
+	// have been reused), each of our uid and carrying the run's marker (a forged record
+	// names no process that carries it).
 	claim := claimOf(rec, s.reg.identity)
 	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == KindPTY, Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,

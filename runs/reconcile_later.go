@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// Reconciling without holding anyone up (issue 12.2, 15.10). Ending orphans takes up
-// to their grace each; a Corral that starts must not wait for that before it shows
-// its UI or runs its command, and SIGINT in the meantime must not leave stolen
-// records half done. And a run left alone because its dead owner's lease had not
-// expired yet must be reaped once it has, without anyone pressing a key.
+// Reconciling without holding anyone up. Ending orphans takes up to their grace each; a
+// Corral that starts must not wait for that before it shows its UI or runs its command,
+// and SIGINT in the meantime must not leave stolen records half done. And a run left
+// alone because its dead owner's lease had not expired yet must be reaped once it has,
+// without anyone pressing a key.
 
 // later is the supervisor's background reconciliation: passes started by
 // ReconcileInBackground or by a lease's expiry, tracked so that Shutdown finishes
@@ -110,14 +110,14 @@ func (s *Supervisor) listen(f func([]Decision, error)) (stop func(), ok bool) {
 }
 
 // retryWhenLeasesExpire schedules a pass for when the leases among ds that were left
-// alone only because they had not expired yet (their owners are dead) have all
-// expired: the latest of them, not the earliest, so that a dead owner's orphans are
-// stolen and ended in one pass, their graces run together. Their expiries differ by
-// when each record was last renewed (up to a heartbeat and the writes of one, more on
-// a loaded machine); a pass at the earliest found the rest unexpired, and they were
-// ended a grace later, one batch after another (issue 15.10, seen in CI). A lease is
-// never trusted to run longer than the lease length from now: a record's expiry may
-// be forged, or written by a clock that was ahead.
+// alone only because they had not expired yet (their owners are dead) have all expired:
+// the latest of them, not the earliest, so that a dead owner's orphans are stolen and
+// ended in one pass, their graces run together. Their expiries differ by when each
+// record was last renewed (up to a heartbeat and the writes of one, more on a loaded
+// machine); a pass at the earliest found the rest unexpired, and they were ended a
+// grace later, one batch after another (seen in CI). A lease is never trusted to run
+// longer than the lease length from now: a record's expiry may be forged, or written by
+// a clock that was ahead.
 func (s *Supervisor) retryWhenLeasesExpire(ds []Decision) {
 	wait, n := s.LeaseWait(ds)
 	if n == 0 {

@@ -44,7 +44,7 @@ func roleStubborn(dir string) error {
 
 // Six orphans that ignore SIGTERM are ended all at once: every one has had its
 // SIGTERM before the first is SIGKILLed (one after another, that took six graces
-// before the command or the UI could start, issue 15.10). And nobody asks twice: the
+// before the command or the UI could start). And nobody asks twice: the
 // supervisor reconciles again by itself when the dead owner's leases expire.
 func TestOrphansEndedAtOnce(t *testing.T) {
 	dir := t.TempDir()

@@ -32,7 +32,7 @@ func deadRecord(t *testing.T, reg *Registry, id string, fp reaper.Fingerprint) {
 }
 
 // deadSecretRecord is deadRecord with the run's secret; "" writes a record as Corral
-// wrote them before runs had secrets (issue 23).
+// wrote them before runs had secrets.
 func deadSecretRecord(t *testing.T, reg *Registry, id, secret string, fp reaper.Fingerprint) {
 	t.Helper()
 	rec := Record{RunID: id, Secret: secret, Name: id, Backend: "pipe", PID: fp.PID, PGID: fp.PID, SID: fp.PID,
@@ -160,7 +160,7 @@ func reconcileUntilSettled(t *testing.T, s *Supervisor) map[string]Decision {
 	all := map[string]Decision{}
 	passes := make(chan struct{}, 1)
 	// The supervisor reconciles again by itself once the leases it left alone have
-	// expired (issue 12.2): no loop here, only its reports.
+	// expired: no loop here, only its reports.
 	s.ReconcileInBackground(func(ds []Decision, err error) {
 		if err != nil {
 			t.Error(err)

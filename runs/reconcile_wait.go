@@ -2,11 +2,11 @@ package runs
 
 import "time"
 
-// ReconcileAndWait reconciles (corral reconcile, a restore); a run whose owner is dead but whose
-// lease has not expired yet may not be stolen (DESIGN §5), but its owner is certainly
-// dead, so it waits for the pass the supervisor makes itself when that lease expires
-// (at most the lease length away; waiting is told n and the wait first), rather than
-// leave the orphan to someone who may never come (issue 12.2).
+// ReconcileAndWait reconciles (corral reconcile, a restore); a run whose owner is dead
+// but whose lease has not expired yet may not be stolen (ARCHITECTURE.md, "Leases"),
+// but its owner is certainly dead, so it waits for the pass the supervisor makes itself
+// when that lease expires (at most the lease length away; waiting is told n and the
+// wait first), rather than leave the orphan to someone who may never come.
 func (s *Supervisor) ReconcileAndWait(waiting func(n int, wait time.Duration)) ([]Decision, error) {
 	return s.reconcileAndWait(waiting, false)
 }

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// legacyRecord holds the camelCase keys records had before issue 14.11 made every key
-// snake_case. A user who upgrades Corral with runs alive must not lose them: an old
-// record is read as it was written (its Spec's nanosecond durations too, spec_json.go)
-// and is rewritten in the new names the next time it is saved.
+// legacyRecord holds the camelCase keys records had before every key became snake_case.
+// A user who upgrades Corral with runs alive must not lose them: an old record is read
+// as it was written (its Spec's nanosecond durations too, spec_json.go) and is
+// rewritten in the new names the next time it is saved.
 type legacyRecord struct {
 	RunID           *string    `json:"runId"`
 	ExitCode        *int       `json:"exitCode"`

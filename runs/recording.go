@@ -7,7 +7,7 @@ import (
 
 // FindRecording is the recording of the registry's run named by arg: its id, a
 // unique prefix of it or its name (the newest run of that name). Every PTY run
-// writes <state dir>/logs/<id>.cast (issue 14.10); a pipe run has none.
+// writes <state dir>/logs/<id>.cast; a pipe run has none.
 func FindRecording(reg *Registry, arg string) (string, error) {
 	recs, err := reg.List()
 	if err != nil {

@@ -42,7 +42,7 @@ type Registry struct {
 	savedMetrics []byte // the counters last saved, under metricsMu
 
 	// writeFault, when set (tests only), makes each record write fail with the errno
-	// it returns: a full disk without filling one (issue 15 item 11).
+	// it returns: a full disk without filling one.
 	writeFault func(Record) error
 }
 
@@ -79,7 +79,7 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 
 // openDirs opens the state dir (created 0700 and checked by config) and its
 // directories, each without following a symlink: a linked one is refused here, at
-// once and by name, before anything is written (issue 23.3).
+// once and by name, before anything is written.
 func (r *Registry) openDirs() error {
 	if err := config.EnsureStateDir(r.dir); err != nil {
 		return err

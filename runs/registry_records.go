@@ -15,7 +15,7 @@ import (
 	"corral/runs/workspace"
 )
 
-// Record is one run as stored durably in <state>/runs/<runId>.json (DESIGN §5). It is
+// Record is one run as stored durably in <state>/runs/<runId>.json. It is
 // what lets a later Corral explain, reap or adopt a run whose owner died. Its Secret
 // is the one field nothing prints: Public is the record as shown (corral ls).
 type Record struct {
@@ -45,12 +45,12 @@ type Record struct {
 	Logs            []string           `json:"logs,omitempty"`
 	Adopted         bool               `json:"adopted,omitempty"`
 	Escapees        []Escapee          `json:"escapees,omitempty"` // with argv, reaped by a reconcile like the session
-	Shared          []Escapee          `json:"shared,omitempty"`   // daemons other runs passed to it (DESIGN §17)
+	Shared          []Escapee          `json:"shared,omitempty"`   // daemons other runs passed to it (shared.go)
 	Detail          string             `json:"detail,omitempty"`   // why it ended, when a reconcile closed it
 	// The keeper holding the run's descriptors (readopt.go), written before it is handed
 	// over: while that keeper lives, the run is its next server's, whoever reconciles.
 	Keeper *reaper.Fingerprint `json:"keeper,omitempty"`
-	// The agent and its state when last written (DESIGN §16: corral ls shows it).
+	// The agent and its state when last written (corral ls shows it).
 	Agent           string           `json:"agent,omitempty"`
 	AgentState      agentstate.State `json:"agent_state"`
 	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
@@ -96,7 +96,8 @@ type Record struct {
 }
 
 // Public is the record without its secret: what corral ls and anything else shown to
-// people or programs carry (issue 23.1).
+// people or programs carry: the secret proves a process is the run's, so it stays in
+// the record and the run's environment.
 func (rec Record) Public() Record {
 	rec.Secret = ""
 	return rec
@@ -160,7 +161,7 @@ func decodeRecord(name string, b []byte) (Record, error) {
 		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
 	}
 	// Every id read from disk is checked before any path is built from it: an owner
-	// "../../x" made `corral ls` delete a file outside the state dir (issue 15 item 5).
+	// "../../x" made `corral ls` delete a file outside the state dir.
 	err := checkID(rec.RunID)
 	if err == nil && rec.OwnerInstanceID != "" { // no owner: never written by an instance
 		err = checkID(rec.OwnerInstanceID)

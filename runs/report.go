@@ -35,7 +35,7 @@ type Report struct {
 	SetupError  string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
 	// RecordError: the run's record could not be written (Info.RecordErr).
 	RecordError string `json:"record_error,omitempty"`
-	// The agent and its last state (DESIGN §16), for runs an agent's rules followed
+	// The agent and its last state, for runs an agent's rules followed
 	// (none for others: the report's schema is corral run's).
 	Agent           string           `json:"agent,omitempty"`
 	AgentState      agentstate.State `json:"agent_state,omitzero"`
@@ -79,7 +79,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 }
 
 // Printable is s for a terminal: control characters (an escape sequence in a name
-// read from a forged record, issue 15.9) are shown as \xNN, never sent.
+// read from a forged record) are shown as \xNN, never sent.
 func Printable(s string) string {
 	if strings.IndexFunc(s, unicode.IsControl) < 0 {
 		return s
@@ -104,7 +104,7 @@ func Summary(i Info) string {
 	switch {
 	case i.Reason == SpawnError && i.SpawnErr != "":
 		// Before the signal a held child got for it: "spawn-error (signal SIGTERM)" hid
-		// a full disk (issue 23.4).
+		// a full disk.
 		fmt.Fprintf(&b, " (%s)", i.SpawnErr)
 	case i.Reason == SetupError && i.SetupErr != "":
 		fmt.Fprintf(&b, " (%s)", Printable(i.SetupErr))

@@ -240,7 +240,7 @@ func (r *run) start() error {
 	if r.sup.reg != nil { // corral hook, run by the run's agent, finds the server by it
 		cmd.Env = append(cmd.Env, StateDirEnv+"="+r.sup.reg.Dir())
 	}
-	// Held until the record is committed (issue 15 item 2): a Corral killed between
+	// Held until the record is committed: a Corral killed between
 	// the fork and the registry write leaves a child that exits having run nothing.
 	// Without a registry there is no record to wait for, and no hold to pay for.
 	opts := ptyhost.Options{PTY: r.spec.PTY, Cols: r.spec.Cols, Rows: r.spec.Rows,

@@ -10,12 +10,12 @@ import (
 	"corral/runs/agentstate"
 )
 
-// A run's agent state (DESIGN §16): for a PTY run whose command an agent's rules
-// recognise, the detector is evaluated after output arrives — agentDebounce after the
-// first byte of a burst, then again while output keeps coming, and not at all while
-// the run is silent: no timer runs then. The state (working, waiting, idle) is in
-// Info, its record and an agent-state event; entering waiting, or idle at the end of
-// a working turn, tells a user who is not looking (notify.go).
+// A run's agent state (ARCHITECTURE.md, "An agent's state"): for a PTY run whose
+// command an agent's rules recognise, the detector is evaluated after output arrives —
+// agentDebounce after the first byte of a burst, then again while output keeps coming,
+// and not at all while the run is silent: no timer runs then. The state (working,
+// waiting, idle) is in Info, its record and an agent-state event; entering waiting, or
+// idle at the end of a working turn, tells a user who is not looking (notify.go).
 
 // agentDebounce is how long after a burst's first byte its screen is judged: the
 // agent's redraw of one frame comes in several reads, and judging each would cost

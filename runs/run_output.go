@@ -17,7 +17,8 @@ import (
 func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	// The transcript before anything else: these bytes are gone from the PTY or pipe,
 	// and a server killed now (kill -9, OOM) leaves its successor only the file to go
-	// on from (DESIGN §18). Nobody reads the file as a signal that something was shown.
+	// on from (a keeper keeps only what it reads after the server died). Nobody reads
+	// the file as a signal that something was shown.
 	r.tx[s].Write(p)
 	if m := r.logProbe.Load(); m != nil {
 		m.Feed(p) // a log probe's line
@@ -32,7 +33,7 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	if r.screen != nil {
 		r.screen.Write(p)
 		// A bell or a desktop notification: the app asks for its human, and its
-		// silence from now on is waiting, not hanging (issue 14.5).
+		// silence from now on is waiting, not hanging.
 		if a := r.screen.Attention(); a != r.attn {
 			r.attn = a
 			r.wd.AwaitInput()

@@ -7,14 +7,14 @@ import (
 	"corral/reaper"
 )
 
-// Daemons runs share (DESIGN §17). codex starts one `codex app-server` per CODEX_HOME,
-// out of its session, and every codex of that home connects to it over a unix socket:
-// the run that started it owns it, and ending it with that run ended every other codex
-// in the same millisecond ("remote app server … transport failed"). So before a run's
-// cleanup, a process of it outside its root's session that a live run of this Corral
-// is connected to (a socket whose peer a process of that run holds) passes to that run
-// with what it started: into its cgroup, or among its escapees on sessions. It is
-// shown as shared there, and ends with the last run that uses it.
+// Daemons runs share. codex starts one `codex app-server` per CODEX_HOME, out of its
+// session, and every codex of that home connects to it over a unix socket: the run that
+// started it owns it, and ending it with that run ended every other codex in the same
+// millisecond ("remote app server … transport failed"). So before a run's cleanup, a
+// process of it outside its root's session that a live run of this Corral is connected
+// to (a socket whose peer a process of that run holds) passes to that run with what it
+// started: into its cgroup, or among its escapees on sessions. It is shown as shared
+// there, and ends with the last run that uses it.
 
 // handOver passes r's shared daemons to the runs that use them, and names them for
 // r's cleanup report. Called by finalize before the escalation, which then no longer

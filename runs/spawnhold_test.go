@@ -63,8 +63,7 @@ func roleSpawnLoop(dir string) error {
 // every process that ran its program is recorded — by its pid, or (cgroups) by the
 // cgroup it ran in, which its record names before the fork — and a reconcile leaves
 // nothing of any of them, including those killed between the fork and the record
-// (issue 15 item 2; before the spawn hold, 20 such spawns left 0 records and 28
-// processes).
+// (before the spawn hold, 20 such spawns left 0 records and 28 processes).
 func TestKilledWhileSpawningLeavesNothingUnrecorded(t *testing.T) {
 	dir, markers := t.TempDir(), t.TempDir()
 	openReg(t, dir).Close()

@@ -60,7 +60,7 @@ type Spec struct {
 	// Escape is what happens when a process leaves the run's session: own (default;
 	// warn is its old name) makes it the run's — recorded with its command line, shown,
 	// ended with the run, reaped by a reconcile; fail ends the run with
-	// ownership-escape, for strict use (issue 14.1).
+	// ownership-escape, for strict use.
 	Escape EscapePolicy `json:"escape_policy,omitempty"`
 
 	// Restart is its restart policy (nil: never restarted); Ready its readiness probe
@@ -110,7 +110,7 @@ type EscapePolicy string
 const (
 	// EscapeOwn, the default: an escapee is owned, not fatal. Agents such as codex
 	// fork a managed daemon out of their session at start; ending the run for it made
-	// Corral unusable with them (issue 14.1).
+	// Corral unusable with them.
 	EscapeOwn EscapePolicy = config.EscapeOwn
 	// EscapeWarn is the name EscapeOwn had before it became the default; configs and
 	// scripts that say warn keep working and mean the same.
@@ -141,16 +141,15 @@ const AgentNone = "none"
 // RunIDEnv is set in every run's environment to its run id, and inherited by its
 // descendants: `corral hook` finds its run by it. It is public (corral ls prints it)
 // and proves nothing: a live Corral never attributes by it (any run could set another
-// run's id: issue 15.6), and a reconcile never claims a process for carrying it
-// (issue 23.2: a process the user started with a copied id was reaped).
+// run's id), and a reconcile never claims a process for carrying it (a process the
+// user started with a copied id would be reaped).
 const RunIDEnv = "CORRAL_RUN_ID"
 
 // RunSecretEnv is set in every run's environment to the run's secret: 128 random bits
 // kept only there and in the run's record (0600 in the 0700 state dir), never in ls,
 // events, logs or reports. What a Corral that did not start a run may signal of it
-// (a reconcile after a crash, an adopted run) must carry it (reaper.Claim, issue
-// 23.1): a forged record cannot name a process that carries a secret nobody forging
-// it could know.
+// (a reconcile after a crash, an adopted run) must carry it (reaper.Claim): a forged
+// record cannot name a process that carries a secret nobody forging it could know.
 const RunSecretEnv = "CORRAL_RUN_SECRET"
 
 // Kind is how a run talks to its program: a PTY, or plain pipes.

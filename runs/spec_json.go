@@ -7,9 +7,9 @@ import (
 )
 
 // Every JSON Corral writes names its keys in snake_case, gives durations as integer
-// milliseconds in keys ending in _ms and times as RFC 3339 (issue 14 item 11; README,
-// "JSON"). A Spec's durations are time.Duration in Go, which encoding/json would write
-// as nanoseconds under a bare name, so they cross JSON through specJSON.
+// milliseconds in keys ending in _ms and times as RFC 3339 (README, "JSON"). A Spec's
+// durations are time.Duration in Go, which encoding/json would write as nanoseconds
+// under a bare name, so they cross JSON through specJSON.
 
 // specFields is Spec without its methods, so specJSON can embed it.
 type specFields Spec
@@ -21,7 +21,7 @@ type specJSON struct {
 	GraceMS           int64 `json:"grace_ms,omitempty"`
 }
 
-// legacySpec holds the keys of records written before issue 14.11: durations in
+// legacySpec holds the keys of records written before that rule: durations in
 // nanoseconds under bare names. They are read, never written.
 type legacySpec struct {
 	Timeout         *int64 `json:"timeout"`

@@ -15,7 +15,7 @@ func (r *run) commitStart(rec Record, epoch uint64) (release bool, err error) {
 	if err != nil {
 		// Not committed: a run no later Corral could reconcile must not go on, and no
 		// later record is written for it: each would fail as this one did, and the
-		// write-behind's retries held corral run for 11 s (issue 23.4).
+		// write-behind's retries held corral run for 11 s.
 		r.unrecorded = true
 		r.moveLocked(Exiting, func(i *Info) {
 			i.Reason, i.SpawnErr, i.RecordErr = SpawnError, "registry: "+err.Error(), err.Error()

@@ -59,7 +59,8 @@ func (s State) to(next State) (State, error) {
 	return next, nil
 }
 
-// Reason is why a run ended: a closed set (DESIGN §2).
+// Reason is why a run ended: a closed set, exactly one per run (the first cause that
+// moves it from running to exiting).
 type Reason int
 
 const (

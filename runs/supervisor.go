@@ -30,7 +30,7 @@ type Supervisor struct {
 	cfg    config.Defaults
 	clock  watchdog.Clock
 	logDir string
-	logs   *statefile.Dir // logDir, held open: transcripts never follow a link (issue 23.3)
+	logs   *statefile.Dir // logDir, held open: transcripts never follow a link
 	hub    hub
 
 	// spawnMu covers starting a process and registering it, so a reaper of reparented
@@ -115,9 +115,9 @@ func WithPolicy(p Policy) Option { return func(s *Supervisor) { s.policy = p } }
 // costs CPU per byte.
 func WithScreens() Option { return func(s *Supervisor) { s.screens = true } }
 
-// WithEscapeDetection makes Corral a child subreaper and scans runs for processes
-// that leave their session (DESIGN §3). Off by default because it changes the whole
-// process: every orphaned descendant is reparented to it and reaped by it.
+// WithEscapeDetection makes Corral a child subreaper and scans runs for processes that
+// leave their session (ARCHITECTURE.md, "Ownership"). Off by default because it changes
+// the whole process: every orphaned descendant is reparented to it and reaped by it.
 func WithEscapeDetection() Option { return func(s *Supervisor) { s.detect = true } }
 
 // New returns a Supervisor. With a registry or escape detection it starts one
@@ -553,7 +553,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 			err = fmt.Errorf("shutdown: runs still not verified empty: %w", ctx.Err())
 		}
 	}
-	s.waitWriters(ctx) // the final records of runs whose write was retried (issue 15 item 11)
+	s.waitWriters(ctx) // the final records of runs whose write was retried: none is lost at exit
 	<-swept
 	for _, r := range rs { // a run's cgroup not verified empty then, and emptied since
 		if i := r.snapshot(); r.cgroup != nil && i.State == Exited && !i.Cleanup.VerifiedEmpty {
@@ -575,8 +575,8 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 }
 
 // openLogDir opens the log dir (created 0700 if missing) from its parent, so that the
-// log dir itself is never a link: <state>/logs -> elsewhere got a run's logs (issue
-// 23.3). The parent is the state dir, which may be a link the user owns.
+// log dir itself is never a link: <state>/logs -> elsewhere would put a run's logs
+// there. The parent is the state dir, which may be a link the user owns.
 func openLogDir(dir string) (*statefile.Dir, error) {
 	parent := filepath.Dir(dir)
 	if err := config.EnsureStateDir(parent); err != nil {
@@ -596,7 +596,7 @@ func openLogDir(dir string) (*statefile.Dir, error) {
 func (s *Supervisor) Hurry() { s.hurryNow() }
 
 // Detach lets go of every run without ending it, for a server that hands its runs to
-// the next one through its keeper (corral server --upgrade, DESIGN §18): no run starts
+// the next one through its keeper (corral server --upgrade): no run starts
 // or ends here from now on; the readers stop and what they read is written out; the
 // processes, their records and the keeper's copies stay as they are.
 func (s *Supervisor) Detach() {

@@ -86,12 +86,13 @@ func markShared(tree []reaper.TreeProc, shared []Escapee) []reaper.TreeProc {
 	return tree
 }
 
-// treeCache lets Trees, which the UI calls every second for the selected run, skip the
-// full /proc scan (a read of every process on the machine) while no process has been
-// created since the last one: a fifth of idle CPU with 50 runs (issue 6). Without a
-// fork no process can join a session or become a descendant, so the members last seen
-// are the only candidates; each is read again (its state, CPU, RSS, and its session:
-// one that called setsid drops out, one that exited is gone).
+// treeCache lets Trees, which the UI calls for the selected run every second while
+// something happens (up to 8 s apart while nothing does), skip the full /proc scan (a
+// read of every process on the machine) while no process has been created since the
+// last one: a fifth of idle CPU with 50 runs. Without a fork no process can join a
+// session or become a descendant, so the members last seen are the only candidates;
+// each is read again (its state, CPU, RSS, and its session: one that called setsid
+// drops out, one that exited is gone).
 //
 // The kernel moves the last pid when it allocates one, a moment before the new
 // process shows in /proc, so one full scan may miss a child whose pid it already read.

@@ -145,7 +145,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.CopyMode): // scroll mode with copy mode's caret on the last line
 		return m.enterScroll(sel, (*terminal.Terminal).ScrollCopy)
 	case key.Matches(k, km.Scrollback):
-		return m.enterScroll(sel, (*terminal.Terminal).ScrollPage) // the first press scrolls a page (issue 14.9)
+		return m.enterScroll(sel, (*terminal.Terminal).ScrollPage) // the first press scrolls a page, as a terminal's Shift+PgUp does
 	case key.Matches(k, km.Cancel, km.Interrupt, km.Remove):
 		text, q, refusal := askAbout(km, k, sel, m.list.Configured(sel)) // guard.go
 		if refusal != "" {

@@ -15,8 +15,12 @@ import (
 	"corral/ui/terminal"
 )
 
-// Every Core call of the UI is in this file, inside a tea.Cmd that captures the values
-// it needs (the core and ids, never the model), so it runs off the UI goroutine.
+// Most of the UI's calls to its core are in this file, each inside a tea.Cmd that
+// captures the values it needs (the core and ids, never the model), so it runs off the
+// UI goroutine. The others are off it too: the snapshots fetched again after a link
+// or a host comes back (link.go, hosts.go), the restore offer and restore
+// (restore.go), a run's input sent by its queue's writer goroutine (inputqueue.go),
+// and the demo driver's reads (autoplay), which run on a goroutine of their own.
 
 // shutdownTimeout bounds Shutdown at quit: a process stuck in the kernel must not keep
 // the UI open for ever (the runs' records say what was left).

@@ -67,7 +67,7 @@ type Options struct {
 	// leaves the runs running; ending them all is its own key (the shutdown action).
 	Detachable bool
 	// Configured are the config's runs, autostart or not, in file order: a removed
-	// run with one of these specs goes back to its not-started row (issue 14.8).
+	// run with one of these specs goes back to its not-started row.
 	Configured []runs.Spec
 	// Prefs are the choices the UI opens with (LoadPrefs); PrefsPath is where a new
 	// choice is saved ("" for nowhere: it lasts as long as the UI).
@@ -110,7 +110,7 @@ type (
 		Runs []runs.Info
 		Err  error
 	}
-	// MetricsMsg is fresh metrics (the counters of DESIGN §11); with Err the events
+	// MetricsMsg is fresh metrics (the supervisor's counters); with Err the events
 	// pane keeps the last ones.
 	MetricsMsg struct {
 		Metrics runs.Metrics

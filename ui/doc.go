@@ -1,7 +1,7 @@
 // Package ui is Corral's terminal UI (Bubble Tea v2): every run in one screen, its live
-// terminal, watchdog, reason and process tree, and the operator's keys (DESIGN §9).
+// terminal, watchdog, reason and process tree, and the operator's keys.
 //
-// Shape (STYLE.md, "Bubble Tea"):
+// Shape:
 //
 //   - The root Model only routes: global messages (window size, quit, help), then by
 //     mode (browsing, the list's filter, focus, dialog, help, scroll/search), then by
@@ -21,15 +21,18 @@
 //     page. The reads in flight (requests.go), the per-run input queues
 //     (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key guard
 //     (guard.go) and the parity pair (pair.go) are small types of their own.
-//   - Core calls happen only inside tea.Cmds built by cmds.go, which capture values,
-//     never the model, and in the per-run input writers such a command starts
-//     (inputqueue.go: Update hands them keys by a channel send). Update and View do
-//     no I/O; a test proves it with a counting fake.
+//   - Core calls happen only off the UI goroutine: inside tea.Cmds, which capture
+//     values, never the model (most built by cmds.go; link.go, hosts.go and restore.go
+//     build the ones they need), in the per-run input writers such a command starts
+//     (inputqueue.go: Update hands them keys by a channel send), and in the demo
+//     driver (Autoplay), which runs beside the program. Update and View do no I/O; a
+//     test proves it with a counting fake.
 //   - Core events arrive through Bridge, one goroutine: lifecycle events one message
 //     each, output coalesced to at most one OutputMsg per frame.
 //   - Each pane caches its bordered string keyed by what it shows (a run's
 //     Screen.Version, sizes, the clock's second), and the root joins pane lines by hand:
-//     lipgloss joins and borders cost more than rendering the emulator (vt.md §5.2).
+//     lipgloss joins and borders cost more than rendering the emulator (four bordered
+//     120×40 panes: 2.26 ms to join with lipgloss and 0.64 ms a border, 0.034 ms by hand).
 //
 // Colours: the ANSI 16-colour palette plus bold, faint and reverse, never fixed 256 or
 // true colours. Terminal themes tune those 16 for their own background, so one palette

@@ -24,7 +24,7 @@ import (
 	"corral/runs"
 )
 
-// The flood (issue 6): a PTY run cats a large text file. CORRAL_BENCH_FLOOD_FILE names
+// The flood: a PTY run cats a large text file. CORRAL_BENCH_FLOOD_FILE names
 // the file (.ci/bench makes a 100 MB one, the same tmux is given); without it a 16 MB
 // file of the same kind is made here. CORRAL_BENCH_SCREEN_OUT, if set, receives the
 // final screen text, which .ci/bench compares with tmux's capture-pane.

@@ -13,7 +13,7 @@ import (
 	"corral/ui/dialog"
 )
 
-// Keys that must not act by accident (issue 14.4, 14.3). Outside focus single keys
+// Keys that must not act by accident. Outside focus single keys
 // are commands: a sentence typed into the wrong pane, or an unbracketed paste
 // (`xyq d`), cancelled a run, answered its question and quit. So:
 //   - every destructive key asks (cancel, interrupt, remove, quit with live or unseen
@@ -61,7 +61,7 @@ func (g *strayGuard) drop(now time.Time) (int, bool) {
 
 // askAbout is the question a destructive key asks about a run (cancel, interrupt,
 // remove), or why it does not apply (refusal); configured says the run was started
-// from the config, so removing it lists it as not started again (issue 14.8).
+// from the config, so removing it lists it as not started again.
 func askAbout(km KeyMap, k tea.KeyPressMsg, sel runs.Info, configured bool) (text string, q dialog.Question, refusal string) {
 	switch {
 	case key.Matches(k, km.Interrupt) && sel.Ended():

@@ -100,7 +100,7 @@ func containsPrefix(calls []string, p string) bool {
 }
 
 // R on an ended run restarts it in place: the new run takes the old one's row (which
-// leaves the core too), not a second row of the same name (issue 14.8).
+// leaves the core too), not a second row of the same name.
 func TestRestartInPlace(t *testing.T) {
 	core := newFake()
 	a, b, c := endedRun("r1", "build"), endedRun("r2", "tests"), endedRun("r3", "lint")

@@ -13,7 +13,7 @@ import (
 	"corral/runs/api"
 )
 
-// A UI over several hosts (DESIGN §19) has a core that routes each operation to the
+// A UI over several hosts (each its own server, reached over ssh) has a core that routes each operation to the
 // server of the run it names (client.Fleet). The run list groups the runs by host
 // under headers that say each host's link (runlist/hosts.go); a host that drops keeps
 // its rows, muted, while the others go on; when it is back its runs are fetched

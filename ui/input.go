@@ -11,7 +11,7 @@ import (
 // Input translation for focus mode: Bubble Tea's decoded key, paste and mouse
 // messages become what an xterm would have sent to the hosted app. Keys and pastes
 // become input items, encoded at the run with the modes its app has when they arrive
-// (issue 21: a frame here may be older than a mode switch); mouse reports are bytes,
+// (a frame here may be older than a mode switch); mouse reports are bytes,
 // encoded here for the pane's cells with the mouse modes its screen shows.
 
 // lockMods are key lock states; they never change the bytes of a key (caps
@@ -64,7 +64,7 @@ var keypadRunes = map[rune]rune{
 //
 // shift+enter, which agent TUIs (Claude Code, codex) take as "newline", has
 // no legacy encoding: a bare CR would submit instead. It is sent as alt+enter
-// (ESC CR), which those agents accept as newline too (research vt.md §5.4).
+// (ESC CR), which those agents accept as newline too.
 //
 // It returns false for keys with no encoding, which the caller then ignores:
 // bare modifier presses, media and lock keys, F13 and up, and combinations a

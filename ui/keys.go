@@ -133,7 +133,7 @@ type ScrollKeyMap = terminal.KeyMap
 // name so that its action names and accesses stay.
 type ListKeyMap = runlist.KeyMap
 
-// DefaultKeyMap returns the default keys (issue 4, "Keys").
+// DefaultKeyMap returns the default keys, which the config overrides by action name.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		ListKeyMap: runlist.DefaultKeyMap(), ScrollKeyMap: terminal.DefaultKeyMap(), EventsKeyMap: events.DefaultKeyMap(),

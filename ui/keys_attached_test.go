@@ -18,7 +18,7 @@ import (
 	"corral/runs/client"
 )
 
-// TestAttachedKeyUsesRunsCurrentModes (issue 21): an attached UI's key is encoded at
+// TestAttachedKeyUsesRunsCurrentModes: an attached UI's key is encoded at
 // the run with the modes its app has set by then, even when that mode change is newer
 // than the last frame the UI got. The app switches to application cursor keys ('+'
 // makes the keys child do it) while the UI's frames are held back; the very next

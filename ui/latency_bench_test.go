@@ -22,7 +22,7 @@ import (
 	"corral/runs"
 )
 
-// BenchmarkLatency measures the two interactive latencies of issue 6 through the
+// BenchmarkLatency measures the two interactive latencies (key, echo) through the
 // whole pipeline (a live Model, Bridge, Supervisor, PTY), one key per iteration, with
 // 20–60 ms between keys as a fast typist leaves (the pause is not timed):
 //

@@ -10,8 +10,8 @@ func (r rect) contains(x, y int) bool {
 
 // panes is which side panes are shown beside the terminal pane (the layout action;
 // remembered per state dir, prefs.go). An agent's screen is most of what the operator
-// reads, so both leave the terminal pane most of the width (issue 12.6: 82 of 140
-// columns before).
+// reads, so both leave the terminal pane most of the width (82 of 140 columns
+// before).
 type panes int
 
 const (

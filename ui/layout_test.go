@@ -14,8 +14,8 @@ import (
 	"corral/runs"
 )
 
-// The terminal pane's inner columns at common sizes (issue 12.6; before: 46, 58, 82
-// and 134), and panes that tile the screen above the status line.
+// The terminal pane's inner columns at common sizes (before the side panes were made
+// narrower: 46, 58, 82 and 134), and panes that tile the screen above the status line.
 func TestLayoutWidths(t *testing.T) {
 	for _, c := range []struct {
 		w, h      int
@@ -77,7 +77,7 @@ func TestFrameLayoutsGolden(t *testing.T) {
 }
 
 // At 200 columns the long name and the full reason are shown whole; at 100 the name
-// keeps more than its first few letters (issue 14.7).
+// keeps more than its first few letters.
 func TestRunListUsesTheWidth(t *testing.T) {
 	h := layoutHarness(t, 200, 50, Options{})
 	if v := h.view(); !strings.Contains(v, "integration-tests-ubuntu") ||
@@ -115,7 +115,7 @@ func paneLines(frame string, r rect) []string {
 }
 
 // Every word the details pane shows at 80×24 is a word it shows at 200×50: nothing is
-// cut mid-word, long lines wrap (issue 14.7).
+// cut mid-word, long lines wrap.
 func TestDetailsWrapAtWords(t *testing.T) {
 	for _, sel := range []string{"r1", "r2"} {
 		wide := layoutHarness(t, 200, 50, Options{})
@@ -169,7 +169,7 @@ func TestHelpPagesAtWords(t *testing.T) {
 }
 
 // The layout key shows the run list alone, fits the PTY run to the wider pane, and
-// saves the choice; a new UI of the same state dir opens with it (issue 12.6).
+// saves the choice; a new UI of the same state dir opens with it.
 func TestLayoutKeySwitchesAndIsRemembered(t *testing.T) {
 	path := filepath.Join(t.TempDir(), PrefsFile)
 	h := layoutHarness(t, 140, 40, Options{PrefsPath: path})

@@ -31,7 +31,7 @@ import (
 // the size the runs are started at, so the UI never resizes them mid-measurement and
 // the flood's final screen is tmux's at the same size. It is found from the layout
 // itself: a fixed 186×51 gave a 129-column pane once the left column's share changed
-// (issue 12.6), and the flood's check and its comparison with tmux both broke.
+// (when the side panes were made narrower), and the flood's check and its comparison with tmux both broke.
 var benchWinW, benchWinH = windowFor(120, 40)
 
 // windowFor is the smallest window whose default layout's terminal pane is

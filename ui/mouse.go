@@ -9,7 +9,7 @@ import (
 	"corral/ui/terminal"
 )
 
-// The mouse (issue 12.7). A focused app that asked for mouse reporting gets the events
+// The mouse. A focused app that asked for mouse reporting gets the events
 // inside the terminal pane as items (MouseItem), which the run reports as xterm would,
 // with its app's mouse modes when they arrive. Otherwise the mouse
 // is Corral's only when the user turned it on ([ui] mouse, or the mouse key): a click

@@ -14,7 +14,7 @@ import (
 	"corral/ui/terminal"
 )
 
-// A parity pair (DESIGN §14) is two runs of one spec, a PTY one and a pipe one, that
+// A parity pair (corral parity) is two runs of one spec, a PTY one and a pipe one, that
 // carry the same Spec.Pair. Selecting either shows both in the terminal pane, side by
 // side (PTY left), each its own screen or log at the same size; in focus, keys go to
 // both (or, toggled, to the selected one only); once both have ended the pane shows

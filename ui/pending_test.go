@@ -218,7 +218,7 @@ func configHarness(t *testing.T) *harness {
 }
 
 // d on an ended config run asks, saying the run is listed again; the run's row goes
-// back to not started, selected, and R starts the config's spec again (issue 14.8).
+// back to not started, selected, and R starts the config's spec again.
 func TestRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 	h := configHarness(t)
 	h.key("d")

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Prefs are the UI's choices remembered per state dir (issue 12.6): the next corral or
+// Prefs are the UI's choices remembered per state dir: the next corral or
 // corral attach of that state dir opens the way the last one was left. They live in
 // <state dir>/ui.json, beside the runs they are about, not in the user's config: two
 // sessions (state dirs) can be set up differently. Zoom is not remembered: it is a

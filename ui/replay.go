@@ -10,8 +10,7 @@ import (
 
 // Under corral replay each run is a player of a recording (demo's cast-play, reading
 // castplay's keys). Its keys work outside focus: each replay binding writes the bytes
-// of its command to the selected run (issue 14.10: they worked only in focus, with no
-// hint). The player shows its progress as its terminal's title, which the pane's
+// of its command to the selected run (they worked only in focus, with no hint). The player shows its progress as its terminal's title, which the pane's
 // title carries; the status line lists these keys.
 
 // ReplayKeyMap is corral replay's player keys: the selected recording's, outside

@@ -56,7 +56,7 @@ const metricsEvery = time.Minute
 // while nothing happens: each read that brings nothing new doubles its period from
 // refreshEvery up to this, and an event, output or a key brings it back to
 // refreshEvery. An attached UI over fifty idle runs otherwise asked the server twice
-// a second for nothing, most of its cost over Bubble Tea's floor (issue 22).
+// a second for nothing, most of its cost over Bubble Tea's floor.
 const refreshIdleMax = 8 * time.Second
 
 // refresh asks for a snapshot and run id's tree ("" for none) when their periods are

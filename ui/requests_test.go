@@ -9,7 +9,7 @@ import (
 
 // While nothing happens the snapshot and the tree are read less and less often, up to
 // refreshIdleMax; a read that brings something, an event, output or a key brings the
-// period back to refreshEvery at once (issue 22: an idle attached UI).
+// period back to refreshEvery at once (an idle attached UI asked twice a second).
 func TestIdleReadsBackOff(t *testing.T) {
 	core := newFake()
 	r := newRequests()

@@ -44,7 +44,7 @@ func TestNewRunForm(t *testing.T) {
 	}
 }
 
-// The new-run form's escape policy (issue 14.1): the configured default (own) unless
+// The new-run form's escape policy: the configured default (own) unless
 // the escapes row is toggled to fail.
 func TestNewRunFormEscapePolicy(t *testing.T) {
 	h := twoRuns(t)

@@ -8,7 +8,7 @@ import (
 
 // A run started for the UI before it has drawn (corral -- CMD, a config's runs) starts
 // at its pane's size, so the UI never resizes it and its recording's header is the
-// size it is shown at (issue 14.10); a run started at any other size is fitted.
+// size it is shown at; a run started at any other size is fitted.
 func TestStartedAtThePaneSize(t *testing.T) {
 	for _, sz := range [][2]int{{150, 40}, {80, 24}, {220, 60}, {60, 20}} {
 		for _, pair := range []string{"", "p1"} {

@@ -36,7 +36,7 @@ func TestTerminalGolden(t *testing.T) {
 }
 
 // A pipe run's live log keeps its colours, also on the rows a wrapped line continues
-// on (issue 14.9).
+// on.
 func TestTerminalPipeLogGolden(t *testing.T) {
 	tm := newTerminal(testCommon(), "")
 	tm.SetSize(40, 8)

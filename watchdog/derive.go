@@ -7,7 +7,7 @@ import (
 
 // DeriveRule: if only the overall timeout is set, the no-output timeout
 // defaults to Factor × overall clamped to [Min, Max] and at most
-// overall − Margin (DESIGN §4). Max <= 0 means no upper clamp.
+// overall − Margin. Max <= 0 means no upper clamp.
 type DeriveRule struct {
 	Factor   float64
 	Min, Max time.Duration

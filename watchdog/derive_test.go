@@ -6,7 +6,8 @@ import (
 )
 
 func TestDerive(t *testing.T) {
-	// The rule from DESIGN §4, passed in as the config package would.
+	// The default rule (0.8 × overall in [180 s, 600 s], at most overall − 1 s), passed
+	// in as the config package would.
 	rule := DeriveRule{Factor: 0.8, Min: 180 * time.Second, Max: 600 * time.Second, Margin: time.Second}
 	s := time.Second
 	tests := []struct {

@@ -1,5 +1,5 @@
 // Package watchdog enforces per-run deadlines: an overall timeout and a
-// no-output timeout (DESIGN §4).
+// no-output timeout.
 //
 // It is pure logic. Time comes from an injected Clock so tests drive it with
 // FakeClock instead of sleeping, and every number (timeouts, warning fraction,

@@ -146,7 +146,7 @@ func (w *Watchdog) endAwait() {
 
 // AwaitInput says the run is waiting for its human: it rang the bell or sent a
 // desktop notification (an agent at its prompt). Silence is then not a hang: the
-// no-output deadline is frozen until the next Input (issue 14.5: Claude Code idle
+// no-output deadline is frozen until the next Input (Claude Code idle
 // at its prompt was killed by a 20 s no-output timeout). The overall deadline
 // keeps running.
 func (w *Watchdog) AwaitInput() {

@@ -19,7 +19,7 @@ import (
 
 // HeaderCap bounds the header line read; LineCap any event line. A recording is read
 // a line at a time, so neither a huge file nor an endless one (corral replay /dev/zero
-// grew to 4.9 GB, issue 15 item 4) is ever held whole.
+// grew to 4.9 GB) is ever held whole.
 const (
 	HeaderCap = 64 << 10
 	LineCap   = 4 << 20

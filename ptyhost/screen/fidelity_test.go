@@ -17,7 +17,7 @@ const fidelityCols, fidelityRows = 80, 24
 // TestFidelity replays each recorded program stream (testdata/fidelity/*.raw,
 // written by record.sh) into a Screen and compares every cell, text and
 // attributes, with tmux's capture of the same bytes at the same size
-// (issue 10 item 5). It needs only the committed files.
+// (the bar: a pane shows what tmux shows). It needs only the committed files.
 func TestFidelity(t *testing.T) {
 	raws, err := filepath.Glob(filepath.Join("testdata", "fidelity", "*.raw"))
 	if err != nil || len(raws) == 0 {
@@ -40,7 +40,7 @@ func TestFidelity(t *testing.T) {
 }
 
 // fidelityKnown lists the streams that differ from tmux, with why. Every
-// recorded program matches (issue 10); the one entry is the stream of the cases
+// recorded program matches; the one entry is the stream of the cases
 // where tmux 3.3a is itself inconsistent and Corral follows xterm on purpose (the
 // table in doc.go). Any other entry is for a difference found later and not fixed
 // yet, never for one that is fixed.

@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// What an agent says about itself, for the no-output watchdog (issue 14.5). Measured
+// What an agent says about itself, for the no-output watchdog (an agent idle at its
+// prompt is silent, and must not be ended for it). Measured
 // with the real CLIs (Claude Code 2.1.197, codex 0.169.0), neither rings the bell or
 // sends a notification when it sits at its prompt: Claude Code wrote 33 bytes in two
 // idle minutes, codex none. Both say it in their title instead: a Braille spinner

@@ -131,7 +131,7 @@ func BenchmarkScreenRender(b *testing.B) {
 	}
 }
 
-// benchCJK is CJK-heavy text (issue 10): lines of wide characters with a
+// benchCJK is CJK-heavy text: lines of wide characters with a
 // coloured word now and then, as a Chinese README in a pager.
 func benchCJK() []byte {
 	line := strings.Repeat("终端保真度测试你好世界，", 4) + "\x1b[1;32mok\x1b[0m 全角字符\r\n"

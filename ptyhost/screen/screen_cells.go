@@ -6,7 +6,7 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// Cells vt10x cannot hold (issue 10 items 1 and 2). A vt10x cell is one rune
+// Cells vt10x cannot hold. A vt10x cell is one rune
 // with reverse, underline, bold, italic and blink bits and two colours; it has
 // no width, no room for a combining mark, and no dim, hidden, strikethrough,
 // underline style or underline colour. vt10x stores whatever rune it is given

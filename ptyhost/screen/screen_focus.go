@@ -2,7 +2,7 @@ package screen
 
 // Focus reporting (DEC mode 1004): an app that asks for it is told when its pane
 // gains and loses focus, ESC [ I and ESC [ O, as xterm tells it of its window. Agents
-// act on it: codex sends its notifications only while unfocused (DESIGN §16). Corral
+// act on it: codex sends its notifications only while unfocused. Corral
 // says which pane is looked at (SetFocus); a pane nobody looks at is unfocused, and an
 // app that turns reporting on is told at once where it stands, so an agent nobody
 // watches knows it.

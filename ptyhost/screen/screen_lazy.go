@@ -2,7 +2,7 @@ package screen
 
 import "bytes"
 
-// Lazy emulation (issue 6: the flood and streaming budgets).
+// Lazy emulation (for the flood and streaming budgets of BENCHMARKS.md).
 //
 // vt10x parses about 20 MB/s here, two thirds of it in a debug logf that boxes a
 // string for every rune, and it may not be patched; `cat` of a big file

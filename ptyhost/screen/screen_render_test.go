@@ -87,7 +87,7 @@ func TestScreenRenderSGR(t *testing.T) {
 		{"reverse un-swapped", "\x1b[31;42;7mX", "\x1b[0;7;31;42mX\x1b[0m     "},
 		{"reverse fg only", "\x1b[33;7mX", "\x1b[0;7;33mX\x1b[0m     "},
 		{"erase with reverse on: background only", "\x1b[7;41m\x1b[K", "\x1b[0;41m      \x1b[0m"},
-		{"bold leaves the colour alone (issue 10)", "\x1b[1;31mX", "\x1b[0;1;31mX\x1b[0m     "},
+		{"bold leaves the colour alone", "\x1b[1;31mX", "\x1b[0;1;31mX\x1b[0m     "},
 		{"bold 38;5;1 not brightened", "\x1b[1;38;5;1mX", "\x1b[0;1;31mX\x1b[0m     "},
 		{"bold bright stays bright", "\x1b[1;91mX", "\x1b[0;1;91mX\x1b[0m     "},
 		{"truecolour 0,1,5 kept apart from palette 5", "\x1b[38;2;0;1;5mX", "\x1b[0;38;2;0;1;5mX\x1b[0m     "},

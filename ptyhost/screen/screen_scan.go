@@ -14,7 +14,7 @@ import (
 // reach vt10x: the few OSCs tracked are handled here and the rest dropped, so no
 // clipboard write (OSC 52), colour change or title travels anywhere.
 //
-// Not x/ansi's parser (issue 21), measured: the parser alone, with no handler, costs
+// Not x/ansi's parser, measured: the parser alone, with no handler, costs
 // 4.9× this whole Write on plain text, 1.3× on CJK and 90% of it on colours
 // (BenchmarkScreenScanXAnsi against BenchmarkScreenWriteOnly), so the lazy path would
 // get slower; and it would not do this job as is. It hands on parsed fields where
@@ -110,7 +110,7 @@ func (s *Screen) scanBytes(p []byte) {
 // it, parameters and intermediates then a final byte, with nothing stepCSI would
 // treat specially in between, it takes them in one go and returns how many bytes it
 // used (0: go byte by byte). Byte by byte, scanning was half of a Screen's Write on
-// coloured text (BenchmarkScreenWriteSGR, issue 6).
+// coloured text (BenchmarkScreenWriteSGR).
 func (s *Screen) csiRun(p []byte) int {
 	sc := &s.scan
 	i := 0

@@ -21,7 +21,7 @@ import "strconv"
 //   - a foreground of palette 0–7 (30–37, 38;5;0…7) becomes the truecolour
 //     0,1,n (vt10x colour 256+n), which setChar does not brighten when bold is
 //     on (state.go adds 8 to a bold FG below 8); Render turns 256+n back into
-//     palette n, so bold leaves the colour alone as in tmux (issue 10 item 2).
+//     palette n, so bold leaves the colour alone as in tmux.
 //     A real truecolour 0,0…1,0…7 goes to 0,2,n to keep the two apart.
 //
 // Dim (2), hidden (8), strike (9), overline (53), the underline's style (4:n, 21)
@@ -32,7 +32,7 @@ import "strconv"
 // sgrVerbatim reports whether the current "CSI … m" needs none of the rewrites above,
 // so it can go to vt10x as it came: plain numbers only, none that is rewritten or
 // dropped, extended colours whole and in range. Most SGRs are like that, and
-// rebuilding them was a fifth of a Screen's Write on coloured text (issue 6).
+// rebuilding them was a fifth of a Screen's Write on coloured text.
 func (s *Screen) sgrVerbatim() bool {
 	c := &s.csi
 	for i := 0; i < c.np; i++ {

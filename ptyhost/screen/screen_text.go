@@ -2,7 +2,7 @@ package screen
 
 import "unicode/utf8"
 
-// Text, as the scanner hands it to vt10x (issue 10 item 1): plain ASCII with
+// Text, as the scanner hands it to vt10x: plain ASCII with
 // no extras on goes as it came (ground's fast path); anything else one
 // character at a time, as the cell runes of screen_cells.go.
 

@@ -9,8 +9,7 @@ import (
 )
 
 // The feeder: what of a cell's placement depends on the cursor, which only
-// vt10x knows, and so is done as the normalised stream is fed (issue 10 items
-// 1 and 3). The rules are tmux's (3.3a, checked against it):
+// vt10x knows, and so is done as the normalised stream is fed. The rules are tmux's (3.3a, checked against it):
 //   - a wide character that would start in the last column wraps to the next
 //     line first, leaving that column as it was; without autowrap (DECAWM off)
 //     it is dropped. vt10x would put its two halves on two lines;

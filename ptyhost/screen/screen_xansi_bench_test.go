@@ -8,8 +8,8 @@ import (
 
 // BenchmarkScreenScanXAnsi runs x/ansi's parser, with no handler at all, over the
 // inputs of BenchmarkScreenWrite*: the least a scanner built on it would cost the
-// run's reader, before forwarding a byte to vt10x (issue 21 asked whether the
-// normaliser could be one). Compare with BenchmarkScreenWriteOnly.
+// run's reader, before forwarding a byte to vt10x (is it cheap enough for the
+// normaliser to be one?). Compare with BenchmarkScreenWriteOnly.
 func BenchmarkScreenScanXAnsi(b *testing.B) {
 	for _, in := range benchInputs() {
 		b.Run(in.name, func(b *testing.B) {

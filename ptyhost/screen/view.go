@@ -1,7 +1,7 @@
 package screen
 
 // View is what a renderer reads of a terminal screen: a Screen in this process, or a
-// server's screen as its last frame showed it (runs/server). Its methods do no I/O.
+// server's screen as its last frame showed it (runs/client). Its methods do no I/O.
 type View interface {
 	Render() string
 	State() ScreenState

@@ -1,5 +1,5 @@
 // Package agentstate tells, for a PTY run of a coding agent, whether the agent works,
-// waits for its human, or sits idle at its prompt (DESIGN §16): "who needs you".
+// waits for its human, or sits idle at its prompt: "who needs you".
 //
 // The rules are data. Each agent (Claude Code, codex, …) has a rule file (rules/,
 // embedded; a user's files in the config dir add agents or replace one): the commands

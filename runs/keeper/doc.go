@@ -1,6 +1,6 @@
 // Package keeper holds what a run needs to outlive the server that started it
-// (DESIGN §18): its PTY master or pipes, its parenthood and the output written while
-// no server reads.
+// (ARCHITECTURE.md, "Runs that outlive their server (the keeper)"): its PTY master or
+// pipes, its parenthood and the output written while no server reads.
 //
 // The keeper is one small process per state dir, the server's parent: a client starts
 // the keeper (corral keeper), the keeper starts the server with one end of a

@@ -11,7 +11,7 @@ import (
 )
 
 // Without Linux's child subreaper and its wait statuses there is no keeper: a server
-// started here ends its runs when it ends, as before DESIGN §18.
+// started here ends its runs when it ends.
 
 // ErrNotSupported: no keeper on this system.
 var ErrNotSupported = errors.New("keeper: not supported on this system")

@@ -4,7 +4,7 @@
 // attached UI (runs/server: frames of the screens the UI watches). An attached UI's
 // output is paced once, by its server, where a frame costs the most (the screen is
 // emulated and rendered, encoded and sent); its bridge then passes each frame on at
-// once (issue 21.3: the two in a row held an echo back up to two frames).
+// once (the two in a row held an echo back up to two frames).
 //
 // The rule, for the changes of many keys (runs), one frame carrying every key changed
 // since the last:
@@ -40,17 +40,17 @@ import (
 // p50 20.5 ms and p90 30.7 against two's 22.0 and 38.7 (160 samples each, interleaved).
 const Burst = 3
 
-// BusyFrames is how many frames apart a busy key is drawn: about 15 frames a second
-// at 16 ms. A key is busy when busyEvents changes came within busyWindow (a flood, a
-// log stream, an animation: over 60 a second); typing, even key repeat, stays below
-// that, so an echo is never held. Profiled with ten runs streaming 100 KB/s of
-// coloured logs into the real binary (.ci/bench, issue 6), Bubble Tea's renderer,
-// which parses and diffs the whole window every frame (about 6 ms at 186×51 here),
-// took 61 % of the UI's CPU at 60 frames a second and was still its largest cost at
-// 20; scrolling text reads the same at 15. Busy is per key, so an echo in a quiet run
-// still goes out at once while others stream. (One event within a frame was too
-// eager a test: a stream written in 10 ms slices has gaps over 16 ms under load, and
-// ten of them kept the UI at 46 frames a second.)
+// BusyFrames is how many frames apart a busy key is drawn: about 15 frames a second at
+// 16 ms. A key is busy when busyEvents changes came within busyWindow (a flood, a log
+// stream, an animation: over 60 a second); typing, even key repeat, stays below that,
+// so an echo is never held. Profiled with ten runs streaming 100 KB/s of coloured logs
+// into the real binary (.ci/bench), Bubble Tea's renderer, which parses and diffs the
+// whole window every frame (about 6 ms at 186×51 here), took 61 % of the UI's CPU at 60
+// frames a second and was still its largest cost at 20; scrolling text reads the same
+// at 15. Busy is per key, so an echo in a quiet run still goes out at once while others
+// stream. (One event within a frame was too eager a test: a stream written in 10 ms
+// slices has gaps over 16 ms under load, and ten of them kept the UI at 46 frames a
+// second.)
 const (
 	BusyFrames = 4
 	busyEvents = 4

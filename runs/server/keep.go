@@ -15,11 +15,11 @@ import (
 // KeeperLog is the keeper's log in the state dir.
 const KeeperLog = "keeper.log"
 
-// Keep is corral server when no keeper started it (DESIGN §18): this process becomes
-// the state dir's keeper and starts the server proper as its child (this binary again,
-// the same arguments, the keeper's socket as descriptor 3), so that the server's runs
-// outlive it. A state dir that has a keeper already is not an error: that keeper
-// serves it. In the foreground (not daemon) the server's log goes to stderr too.
+// Keep is corral server when no keeper started it: this process becomes the state dir's
+// keeper and starts the server proper as its child (this binary again, the same
+// arguments, the keeper's socket as descriptor 3), so that the server's runs outlive
+// it. A state dir that has a keeper already is not an error: that keeper serves it. In
+// the foreground (not daemon) the server's log goes to stderr too.
 func Keep(stateDir string, args []string, daemon bool) error {
 	dir, err := config.ResolveStateDir(stateDir, config.Default().StateDir)
 	if err != nil {

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// Limits bound what clients can make a server hold or wait for (issue 23.5: 60
-// connections each holding 7 MiB of a line without its newline took a server to
-// 785 MB, never returned; 500 would have taken 4 GB). A connection over a limit is cut,
-// with the reason in server.log and, where it still reads, in an error reply.
+// Limits bound what clients can make a server hold or wait for (60 connections each
+// holding 7 MiB of a line without its newline took a server to 785 MB, never returned;
+// 500 would have taken 4 GB). A connection over a limit is cut, with the reason in
+// server.log and, where it still reads, in an error reply.
 type Limits struct {
 	// Conns is how many connections the server serves at once (an attached UI holds
 	// three, every control verb one while it runs). One more takes the slot of an idle

@@ -38,8 +38,8 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	opts := append([]runs.Option{runs.WithScreens(), runs.WithWindowSize(windowSize), runs.WithWorktrees(user.Worktree),
 		runs.WithTakeBack()},
 		runs.FollowAgents(user.Notify, warn)...)
-	// A keeper started this server (DESIGN §18): every run is handed to it, so the
-	// runs outlive the server; those a server before this one left are taken back.
+	// A keeper started this server: every run is handed to it, so the runs outlive the
+	// server; those a server before this one left are taken back.
 	kc, kerr := keeper.FromEnv()
 	if kerr != nil {
 		warn(kerr.Error())

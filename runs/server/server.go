@@ -39,8 +39,8 @@ type Options struct {
 	Ownership string
 	Log       *slog.Logger // nil: discard
 	Limits    Limits       // zero: DefaultLimits
-	// Keeper is the keeper that started the server (DESIGN §18), told whom to start
-	// next on an upgrade; nil when none did.
+	// Keeper is the keeper that started the server, told whom to start next on an
+	// upgrade; nil when none did.
 	Keeper Handover
 	// List is corral ls of the state dir from what the server holds (--all: every
 	// record, else without those ended longer ago than the config keeps them); nil:

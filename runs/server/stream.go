@@ -26,8 +26,8 @@ import (
 // does not watch gets a light frame (its attention count only), so the run list can
 // still mark it without the server emulating its screen. The screen is emulated and
 // rendered once, here, where its bytes are: a frame is the same string an in-process
-// UI would draw (DESIGN §13 asks to choose between frames and a client-side emulator
-// by measurement: frames keep one emulator per run, and a 120×40 frame is ~10 KB).
+// UI would draw (frames, not a client-side emulator, were chosen by measurement:
+// frames keep one emulator per run, and a 120×40 frame is ~10 KB).
 // A UI that subscribes with Push also gets, at each heartbeat, what its snapshot would
 // bring that moved with no event (push), and need not ask while nothing happens.
 

@@ -68,7 +68,7 @@ type Styles struct {
 	Key         Style // a key in the status line
 	Desc        Style // its description
 	Dialog      Style // prompt labels
-	// An agent's state (DESIGN §16): waiting is the loudest thing on screen.
+	// An agent's state: waiting (blocked on the user) is the loudest thing on screen.
 	AgentWaiting Style
 	AgentWorking Style
 	AgentIdle    Style

@@ -52,7 +52,7 @@ func StateStyle(st Styles, i runs.Info) Style {
 	return Style{}
 }
 
-// warnFraction: a deadline warns in its last 20% (issue 4, "Details pane").
+// warnFraction: a deadline warns in its last 20%, a visible countdown before it fires.
 const warnFraction = 5 // Left <= Span/warnFraction
 
 // Countdown is one deadline as the UI shows it at a given time.

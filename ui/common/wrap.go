@@ -7,7 +7,7 @@ import (
 )
 
 // Panes narrower than their text wrap it at word boundaries instead of cutting it
-// (issue 14.7: details and help were cut mid-word at 80×24). A word longer than the
+// (details and help were cut mid-word at 80×24). A word longer than the
 // whole width is still broken: there is nothing else to do with it.
 
 // WrapHanging wraps a styled line to w columns; continuation lines are indented by

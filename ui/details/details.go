@@ -181,7 +181,7 @@ func (d Details) stateLine() string {
 	return s
 }
 
-// ownerLine says what bounds the run (DESIGN §17): its cgroup, with what it has used
+// ownerLine says what bounds the run: its cgroup, with what it has used
 // (what left the session stayed in it: no escapes), or its session and its escapees.
 func (d Details) ownerLine() string {
 	i, st := d.info, d.c.Styles

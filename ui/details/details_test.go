@@ -66,7 +66,7 @@ func TestDetailsAgentMode(t *testing.T) {
 }
 
 // An escapee is shown by its command line, as detected, so a reader can tell what
-// escaped (issue 14.1); control characters in it are neutralised like a comm's.
+// escaped; control characters in it are neutralised like a comm's.
 func TestDetailsEscapeeArgv(t *testing.T) {
 	d := New(testCommon(), &startKey)
 	d.SetNow(uitest.T0)

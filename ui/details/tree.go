@@ -80,7 +80,7 @@ func (c treeCols) fields(pid, pgid, sid, state, cpu, rss string, mark common.Fie
 }
 
 // procLines is one process: its cells and its command, indented by depth. An
-// escapee is shown by its command line (issue 14.1: what escaped), in its row when it
+// escapee is shown by its command line (what escaped), in its row when it
 // fits, else whole on the lines under the row, wrapped at spaces.
 func (d Details) procLines(p reaper.TreeProc, c treeCols, w int) []string {
 	st := d.c.Styles

@@ -76,7 +76,7 @@ type formKind int
 const (
 	kindPTY formKind = iota
 	kindPipe
-	kindParity // the same command as a PTY run and a pipe run (DESIGN §14)
+	kindParity // the same command as a PTY run and a pipe run (corral parity)
 	kinds
 )
 

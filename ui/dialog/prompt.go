@@ -95,7 +95,7 @@ func (p Prompt) Cursor() *tea.Cursor {
 }
 
 // Confirm is a y/n question in the status line. It is answered by a person who read
-// it (issue 14.4): a y or n that comes before AnswerGrace has passed since it opened
+// it: a y or n that comes before AnswerGrace has passed since it opened
 // was typed before the question was there (a paste, a sentence typed into the wrong
 // place) and is ignored; any other key means the keys were not meant for it, and
 // closes it as a no.

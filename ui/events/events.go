@@ -1,6 +1,6 @@
 // Package events is the events pane: the structured event stream of the runs, newest
-// last, with what the UI did and learned, under a title that carries the counters of
-// DESIGN §11 (metrics.go). Its keys scroll it older or newer (KeyMap).
+// last, with what the UI did and learned, under a title that carries the supervisor's
+// counters (metrics.go). Its keys scroll it older or newer (KeyMap).
 package events
 
 import (
@@ -107,7 +107,7 @@ func (e *Events) SetMetrics(m runs.Metrics) {
 }
 
 // SetEscaped counts the escaped processes of the listed runs, so the title's count
-// agrees with the rows' ⚠N (issue 14.9: the title said "escapes 0" beside ⚠5,
+// agrees with the rows' ⚠N (the title said "escapes 0" beside ⚠5,
 // counting this Corral's escape events where the rows count processes).
 func (e *Events) SetEscaped(listed []runs.Info) {
 	n := 0

@@ -163,7 +163,7 @@ func (e Events) describe(ev runs.Event) (string, common.Style, bool) {
 	case runs.EventEscape:
 		line := fmt.Sprintf("%s ⚠ escape: %d processes left the session", name, i.Escapees)
 		if ev.Detail != "" {
-			line += ": " + common.Clean(ev.Detail) // which ones, by pid and command line (issue 14.1)
+			line += ": " + common.Clean(ev.Detail) // which ones, by pid and command line
 		}
 		return line, st.Warn, true
 	case runs.EventWatchdog:

@@ -9,7 +9,7 @@ import (
 	"corral/ui/common"
 )
 
-// The counters of DESIGN §11 (this Corral's, as Core.Metrics reports them) drawn as
+// The supervisor's counters (this Corral's, as Core.Metrics reports them) drawn as
 // one line in the events pane's title:
 //
 //	spawned 12 · escape events 1 · escaped procs 3 · steals 0 · orphans reaped 0 · kills term 3 kill 1 · timeouts overall 1 · exits exit 5 manual-cancel 2
@@ -56,7 +56,7 @@ func metricPairs(m runs.Metrics) []metricPair {
 	ps := []metricPair{
 		{text: fmt.Sprintf("spawned %d", m.SpawnTotal), opens: true},
 		// Escape events (detections) of this Corral, not processes: a run's row counts
-		// its escaped processes (⚠N), which the title sums as "escaped procs" (issue 14.9).
+		// its escaped processes (⚠N), which the title sums as "escaped procs".
 		{text: fmt.Sprintf("escape events %d", m.OwnershipEscapeTotal), opens: true, warn: m.OwnershipEscapeTotal > 0},
 		{text: fmt.Sprintf("steals %d", m.LeaseStealTotal), opens: true, warn: m.LeaseStealTotal > 0},
 		{text: fmt.Sprintf("orphans reaped %d", m.ReconcileOrphansTotal), opens: true, warn: m.ReconcileOrphansTotal > 0},

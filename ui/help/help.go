@@ -1,6 +1,6 @@
 // Package help is the help page, generated from the keymap: titled groups in as many
 // columns as the screen holds (each at least helpColW wide), a description too long
-// for its column wrapped under itself, never cut (issue 14.7). What does not fit one
+// for its column wrapped under itself, never cut. What does not fit one
 // screen goes on further pages: the down and page-down keys turn them, any other key
 // closes.
 package help

@@ -22,7 +22,7 @@ import (
 
 // Target is where an attached UI's runs are: this machine's server for the state dir
 // Dir ("" for none), and servers on other hosts over ssh. This machine's server alone
-// is attached as it always was; any other host through a client.Fleet (DESIGN §19),
+// is attached as it always was; any other host through a client.Fleet,
 // which keeps each host attached, tried again when it drops, one UI over all.
 type Target struct {
 	Dir   string

@@ -30,7 +30,7 @@ func Replay(dir, path string, cols, rows int, speed float64, warn func(string)) 
 
 // Recording is the recording corral replay plays: a file, or the recording of a run
 // of the state dir's registry named by its id, a unique prefix of it or its name (the
-// newest run of that name): every PTY run writes <state dir>/logs/<id>.cast (issue 14.10).
+// newest run of that name): every PTY run writes <state dir>/logs/<id>.cast.
 func Recording(arg, stateDir string) (string, error) {
 	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
 		return filepath.Abs(arg)

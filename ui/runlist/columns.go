@@ -9,7 +9,7 @@ import (
 )
 
 // The run list's columns are sized from what the rows hold and the width there is
-// (issue 14.7: names were cut to 15 columns at 200, to 3 at 100, and reasons to
+// (names were cut to 15 columns at 200, to 3 at 100, and reasons to
 // "no-output s…"). A name (its first ten columns), the state, escape markers and the
 // short status come first; then the rest of the name, the full status
 // ("no-output-timeout sig9" for "no-output sig9"), the kind, the age and the pid, in that

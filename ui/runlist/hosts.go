@@ -12,7 +12,7 @@ import (
 	"corral/ui/common"
 )
 
-// Over several hosts (DESIGN §19, client.Fleet) the run list groups the runs by host,
+// Over several hosts (client.Fleet) the run list groups the runs by host,
 // in the hosts' order: each group starts with its host's header line, which says how
 // the host is reached, its link (connected, connecting, reconnecting, unreachable
 // since …, version mismatch) and its counts. A header is not a row: the selection

@@ -259,8 +259,8 @@ func (l *List) SetLink(s string) {
 	}
 }
 
-// Replace makes run id take the row of the ended run old (R restarts in place,
-// issue 14.8): now if id is listed already, else when it comes.
+// Replace makes run id take the row of the ended run old (R restarts in place, not
+// as a second row of the same name): now if id is listed already, else when it comes.
 func (l *List) Replace(old, id string) {
 	if i := l.index(id); i >= 0 {
 		info := l.runs[i]

@@ -4,10 +4,10 @@ import (
 	"encoding/base64"
 )
 
-// Copy mode (issue 12.7): in scroll mode, a caret line moves with the scroll keys, a
+// Copy mode: in scroll mode, a caret line moves with the scroll keys, a
 // mark starts a selection, and the yank key copies the selected lines to the host's
 // clipboard with an OSC 52 that Corral writes itself — only then, on the user's
-// command. A hosted program's own OSC 52 never reaches the host (DESIGN §7): the
+// command. A hosted program's own OSC 52 never reaches the host (it could write the user's clipboard): the
 // screen and the transcript renderer drop it.
 
 // maxCopyBytes bounds one copy: terminals refuse (or choke on) larger OSC 52 payloads.

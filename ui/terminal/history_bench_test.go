@@ -8,7 +8,7 @@ import (
 
 // BenchmarkHistoryText is the cost of reading a full transcript (MaxHistoryBytes) into
 // scrollback lines: plain, and with an SGR colour change every few words, as a test
-// runner or a compiler prints (the pens of issue 14.9).
+// runner or a compiler prints (scrollback keeps each character's pen).
 func BenchmarkHistoryText(b *testing.B) {
 	for _, c := range []struct {
 		name, line string

@@ -10,11 +10,12 @@ import (
 	"corral/ui/common"
 )
 
-// Scrollback keeps the colours of the history (issue 14.9): the text converter
+// Scrollback keeps the colours of the history: the text converter
 // tracks the SGR pen of every character it keeps, and a line is drawn again from those
 // pens. Only SGR that Corral writes itself reaches the host: the pen is parsed into
 // this closed set of attributes, underline styles and colours, never copied, so no
-// hosted OSC, DCS or malformed sequence passes through (DESIGN §7).
+// hosted OSC, DCS or malformed sequence passes through (a hosted program must not set
+// the host terminal's clipboard, title or modes through Corral).
 
 // attrs are the SGR attributes a pen keeps.
 type attrs uint16

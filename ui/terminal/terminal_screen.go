@@ -57,7 +57,7 @@ func screenTop(rows, ih, cursorY int) int {
 // cluster like 👍🏽 or 👨‍👩‍👧 is as wide as its parts; so does Bubble Tea's renderer
 // on a terminal without grapheme clustering (mode 2027). widthOf and fit count such a
 // cluster as one wide character, which would pad or cut the line to the wrong width
-// and push the pane's right edge (issue 10 item 6), so a screen line is padded by
+// and push the pane's right edge, so a screen line is padded by
 // what it is known to lack, and cut rune by rune.
 func fitScreenLine(line string, left, cols, w int) string {
 	if cols < w && left == 0 {

@@ -45,7 +45,7 @@ func (t *Terminal) Scroll(query string) {
 }
 
 // ScrollPage enters scroll mode one page above the live screen: the scrollback key
-// scrolls at its first press (issue 14.9), as a terminal's Shift+PgUp does.
+// scrolls at its first press, as a terminal's Shift+PgUp does.
 func (t *Terminal) ScrollPage() {
 	t.Scroll("")
 	t.scroll.openUp = t.scroll.page()

@@ -12,7 +12,7 @@ import (
 )
 
 // A screen line holds clusters that a grapheme count and a terminal counting rune by
-// rune disagree on (issue 10 item 6): fitted to a wider or narrower pane it must come
+// rune disagree on: fitted to a wider or narrower pane it must come
 // out exactly the pane's width as the renderer counts it, or the pane's edge moves.
 func TestFitScreenLine(t *testing.T) {
 	line := "👍🏽|❤️|🏳️\u200d🌈|🇯🇵|👨\u200d👩\u200d👧|\x1b[0;2mx\x1b[0m" // 4+1+1+1+3+1+2+1+6+1+1 = 22 columns

@@ -14,7 +14,7 @@ import (
 	"corral/ui/frame"
 )
 
-// The transcript outside Corral (issue 14.9): in the user's $PAGER (less -R unless
+// The transcript outside Corral: in the user's $PAGER (less -R unless
 // set), which takes the terminal over with frame.ExecProcess, or saved to a file. Both
 // get the history as Corral renders it — text with the SGR Corral writes, never the
 // raw bytes — so nothing the run wrote but colour reaches the host terminal.

@@ -13,7 +13,7 @@ import (
 // exactly as read) and NAME.phases.json (a Recording). Offsets count bytes of the
 // output stream, that is of the concatenated data of the cast's "o" events.
 
-// The states a phase is labelled with (DESIGN §16).
+// The states a phase is labelled with: the detector's (agentstate.State).
 const (
 	StateWorking = "working"
 	StateWaiting = "waiting"

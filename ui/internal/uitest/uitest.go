@@ -67,7 +67,7 @@ func Tree() []reaper.TreeProc {
 	}
 }
 
-// DaemonArgv is what a codex-like agent's two escaped daemons run (issue 14.1).
+// DaemonArgv is what a codex-like agent's two escaped daemons run.
 var DaemonArgv = [][]string{
 	{"/tmp/ctmux1234567890/corral", "agent-daemon", "app-server", "--managed-daemon"},
 	{"/tmp/ctmux1234567890/corral", "agent-daemon", "pid-update-loop"},

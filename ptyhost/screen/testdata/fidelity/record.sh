@@ -1,5 +1,5 @@
 #!/bin/bash
-# record.sh regenerates the fidelity test data (issue 10 item 5): for each
+# record.sh regenerates the fidelity test data (TestFidelity): for each
 # program, the raw bytes it writes to an 80×24 terminal (NAME.raw), and tmux's
 # rendering of exactly those bytes at the same size (NAME.tmux, from
 # capture-pane -e -N -p). TestFidelity replays NAME.raw into screen.Screen and
@@ -24,7 +24,7 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null || true' EXIT
 
 # sample.txt is the file the pagers and editors show: CJK with tabs, combining
-# marks, emoji (issue 10's "你好 with tab").
+# marks, emoji ("你好 with tab").
 printf '%b' 'plain ascii line
 你好	with	tab
 cafe\u0301 e\u0301te\u0301 — combining
