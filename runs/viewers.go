@@ -157,7 +157,7 @@ func (s *Supervisor) Focus(id, viewer string, focused bool) error {
 		r.screen.SetFocus(looked)
 	}
 	if focused {
-		s.Active(id, viewer) // the latest window-size policy follows it (above)
+		s.Active(id, viewer) // the latest window-size policy follows it (Active)
 	}
 	return nil
 }
