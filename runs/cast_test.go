@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"corral/demo/testkit/eventually"
 	"corral/ptyhost/screen"
+	"corral/runs/internal/statefile"
 )
 
 // replayCast parses an asciicast v2 file strictly and plays it into a fresh Screen.
@@ -29,7 +29,7 @@ func replayCast(t *testing.T, path string) *screen.Screen {
 	if !sc.Scan() {
 		t.Fatal("empty cast")
 	}
-	var h castHeader
+	var h statefile.CastHeader
 	if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Version != 2 || h.Width == 0 {
 		t.Fatalf("header %q: %v", sc.Text(), err)
 	}
@@ -79,39 +79,6 @@ func TestCastReplaysToSameScreen(t *testing.T) {
 	}
 	if replayed.Text() != live.Text() {
 		t.Fatalf("replay differs:\n%s\n--- live ---\n%s", replayed.Text(), live.Text())
-	}
-}
-
-func TestCompleteRunes(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want int
-	}{{"abc", 3}, {"a\xc3", 1}, {"a\xc3\xa9", 3}, {"\xe2\x82", 0}, {"\xf0\x9f\x98", 0}, {"\xff", 1}} {
-		if got := completeRunes([]byte(c.in)); got != c.want {
-			t.Errorf("completeRunes(%q) = %d, want %d", c.in, got, c.want)
-		}
-	}
-}
-
-// appendJSONString must escape exactly as json.Marshal does a string (recordings stay
-// byte for byte the same): controls, HTML characters, U+2028/9, invalid and cut UTF-8.
-func TestAppendJSONStringMatchesMarshal(t *testing.T) {
-	cases := []string{"", "plain", "a\"b\\c", "\x00\x01\b\f\n\r\t\x1b[31m\x7f", "<a href='x'>&amp;</a>",
-		"héllo 你好 😀", "\u2028\u2029", "\xff\xfe", "\xe4\xbd", "a\xe4\xbdb", "\xed\xa0\x80", "\xf4\x90\x80\x80"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []byte("ab \"\\<>&\x00\x1b\n\r\t\x7f\xc3\xa9\xe4\xbd\xa0\xe2\x80\xa8\xf0\x9f\x98\x80\xff")
-	for range 2000 {
-		b := make([]byte, rng.IntN(40))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		cases = append(cases, string(b))
-	}
-	for _, c := range cases {
-		want, _ := json.Marshal(c)
-		if got := appendJSONString([]byte("x"), []byte(c)); string(got) != "x"+string(want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", c, got[1:], want)
-		}
 	}
 }
 

@@ -8,14 +8,19 @@
 //   - the Supervisor (supervisor.go) that starts, stops and reports on runs, and the
 //     controls a front end uses on them (controls.go: input, keys, paste, pause, resize,
 //     log reads);
-//   - output capture (run_output.go, output.go) and recording (cast.go: asciicast v2);
+//   - output capture (run_output.go, output.go) into the run's transcript and
+//     asciicast v2 recording (written by internal/statefile);
 //   - the end of a run (run_end.go): the single finalizer and the escalation it asks
 //     reaper for;
-//   - events (events.go, eventlog.go): subscriptions, events.jsonl and the counters;
+//   - events (events.go, eventlog.go, eventlog_tail.go): subscriptions and
+//     events.jsonl; the counters (metrics.go); the heartbeat that renews the leases
+//     (beat.go); the viewers: what each attached UI was sent, looks at and its window
+//     size (viewers.go);
 //   - the Registry (registry*.go): durable records in the state dir (record_json.go reads
-//     older ones), leases and instance locks, every state file opened safely through
-//     its directory held open (statedir*.go, safefile.go, flock_*.go); durable.go
-//     persists each run's record through it;
+//     older ones), the state dir's identity, leases and instance locks, every state
+//     file opened safely through its directory held open (internal/statefile);
+//     persist.go writes each run's record through it, behind the run when the lock
+//     is busy;
 //   - reconciliation (reconcile.go, reconcile_later.go): what a Corral does with the
 //     records of dead instances;
 //   - escape detection (escape.go, escape_attribute.go, escapees.go): processes that

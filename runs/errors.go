@@ -3,6 +3,8 @@ package runs
 import (
 	"errors"
 	"fmt"
+
+	"corral/runs/internal/statefile"
 )
 
 var (
@@ -24,13 +26,13 @@ var (
 	// ErrCorruptRecord: a registry record that does not parse; it is set aside.
 	ErrCorruptRecord = errors.New("corrupt run record")
 	// ErrNotRegular: a state-dir file that is a FIFO, device, directory, …; never read.
-	ErrNotRegular = errors.New("not a regular file")
+	ErrNotRegular = statefile.ErrNotRegular
 	// ErrSymlinkDir: a directory of the state dir (runs/, logs/, …) is a symbolic
 	// link; Corral follows none inside its state dir (one would have it read or write
 	// files elsewhere).
-	ErrSymlinkDir = errors.New("a directory of the state dir is a symbolic link")
+	ErrSymlinkDir = statefile.ErrSymlinkDir
 	// ErrTooLarge: a state-dir file over its size cap; never read whole.
-	ErrTooLarge = errors.New("file too large")
+	ErrTooLarge = statefile.ErrTooLarge
 	// ErrBadID: a run or instance id read from disk that is not one Corral makes; no
 	// path is ever built from it.
 	ErrBadID = errors.New("invalid id")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"corral/runs/filetail"
 )
 
 // EventLogName is the state dir's event log (eventLog writes it).
@@ -27,23 +28,19 @@ const (
 
 // RecentEvents reads the events at the end of the state dir's events.jsonl — at most
 // RecentLines of them, from at most its last RecentBytes (never the whole file) —
-// that were written before before: what a client that attaches now missed (DESIGN
-// §18). Oldest first. The output heartbeats are left out (they say only that bytes
-// came). A lifecycle event comes back as the Event it was, its Info as the line
-// recorded it (id, name, state, pid, sequence number, reason, exit code, agent state); any other line
-// (a reconcile decision, an escalation step, a lease steal, an error) as an Event of
-// its msg with its other fields, "key=value" each, in Detail. A missing log is no
-// events; a line that does not parse (one cut by a crash) is skipped.
+// that were written before before: what a client that attaches now missed (the
+// events of runs that went on while no UI was attached). Oldest first. The output
+// heartbeats are left out (they say only that bytes came). A lifecycle event comes
+// back as the Event it was, its Info as the line recorded it (id, name, state, pid,
+// sequence number, reason, exit code, agent state); any other line (a reconcile
+// decision, an escalation step, a lease steal, an error) as an Event of its msg with
+// its other fields, "key=value" each, in Detail. A missing log is no events; a line
+// that does not parse (one cut by a crash) is skipped.
 func RecentEvents(dir string, before time.Time) ([]Event, error) {
-	buf, whole, err := tailLines(filepath.Join(dir, EventLogName), RecentBytes)
-	if err != nil {
-		return nil, err
-	}
-	if n := RecentBytes - len(buf); whole && n > 0 {
-		// A log rotated lately holds little: the rest is the end of the one before.
-		if older, _, err := tailLines(filepath.Join(dir, EventLogName+".1"), int64(n)); err == nil {
-			buf = append(older, buf...) // one that cannot be read leaves the current one's
-		}
+	// A log rotated lately holds little: the rest is the end of the one before.
+	buf, err := filetail.Read(os.Open, filepath.Join(dir, EventLogName), RecentBytes, true)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("events: %w", err)
 	}
 	var out []Event
 	for line := range bytes.Lines(buf) {
@@ -56,35 +53,6 @@ func RecentEvents(dir string, before time.Time) ([]Event, error) {
 		out = out[len(out)-RecentLines:]
 	}
 	return out, nil
-}
-
-// tailLines is the whole lines in the last n bytes of the file at path (none when
-// there is no such file), and whether that is the whole file.
-func tailLines(path string, n int64) (_ []byte, whole bool, _ error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, true, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("events: %w", err)
-	}
-	defer f.Close()
-	end, err := f.Seek(0, io.SeekEnd)
-	if err != nil {
-		return nil, false, fmt.Errorf("events: %w", err)
-	}
-	from := max(end-n, 0)
-	buf := make([]byte, end-from)
-	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
-		return nil, false, fmt.Errorf("events: %w", err)
-	}
-	if from == 0 {
-		return buf, true, nil
-	}
-	if i := bytes.IndexByte(buf, '\n'); i >= 0 { // the first line is cut: it starts before
-		return buf[i+1:], false, nil
-	}
-	return nil, false, nil
 }
 
 // logged is the part of an event line that eventLog and logEvent write for a run.

@@ -83,7 +83,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	s := regSup(t, reg)
 	id := spawn(t, s, childSpec(false, "sleep"))
 	waitOutput(t, s, id, "ready")
-	l, err := lockFile(reg.root, "registry.lock", true) // another holder: its own open file
+	l, err := reg.root.Lock("registry.lock", true) // another holder: its own open file
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestCancelDoesNotWaitForRegistryLock(t *testing.T) {
 	if werr == nil {
 		t.Fatal("Wait returned before the exited record could be written")
 	}
-	l.release()
+	l.Release()
 	waitEnd(t, s, id)
 	rec, err := reg.record(id)
 	if err != nil || rec.State != Exited || rec.Reason != ManualCancel {
@@ -198,7 +198,7 @@ func TestFirstWriteFailureNamesENOSPC(t *testing.T) {
 		!strings.Contains(info.RecordErr, "no space left on device") {
 		t.Fatalf("info %+v, want spawn-error and record error naming ENOSPC", info)
 	}
-	if sum := Summary(info); !strings.Contains(sum, "spawn-error (registry: ") || !strings.Contains(sum, reg.runs.path) {
+	if sum := Summary(info); !strings.Contains(sum, "spawn-error (registry: ") || !strings.Contains(sum, reg.runs.Path()) {
 		t.Errorf("summary %q does not name the failure and its path", sum)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -259,7 +259,7 @@ func TestFinalWriteGivenUpDropsRecord(t *testing.T) {
 		t.Fatalf("record left as %s after the final write failed for good", rec.State)
 	}
 	// corral run warns with the cause and the path (it once said nothing).
-	if w := RecordWarning(info); !strings.Contains(w, "no space left on device") || !strings.Contains(w, reg.runs.path) {
+	if w := RecordWarning(info); !strings.Contains(w, "no space left on device") || !strings.Contains(w, reg.runs.Path()) {
 		t.Errorf("record warning %q, want the errno and the path", w)
 	}
 	ev, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
@@ -298,7 +298,7 @@ func TestHeldSpawnErrors(t *testing.T) {
 func TestCancelDuringCommitRunsNothing(t *testing.T) {
 	reg := openReg(t, t.TempDir())
 	s := regSup(t, reg)
-	l, err := lockFile(reg.root, "registry.lock", true)
+	l, err := reg.root.Lock("registry.lock", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestCancelDuringCommitRunsNothing(t *testing.T) {
 		return "", false
 	})
 	within(t, 2*time.Second, "Cancel while the record waits for the lock", func() { s.Cancel(id) })
-	l.release()
+	l.Release()
 	<-spawned
 	info := waitEnd(t, s, id)
 	if info.Reason != ManualCancel {

@@ -21,7 +21,7 @@ func (s *Supervisor) sweepLogs(recs []Record) int {
 	if s.logs == nil || s.cfg.LogTTL <= 0 {
 		return 0
 	}
-	names, err := s.logs.names()
+	names, err := s.logs.Names()
 	if err != nil {
 		return 0
 	}
@@ -39,11 +39,11 @@ func (s *Supervisor) sweepLogs(recs []Record) int {
 		if !ok || !isRunID(id) || named[id] {
 			continue
 		}
-		st, err := s.logs.stamp(name)
-		if err != nil || st.mtime > cutoff {
+		st, err := s.logs.Stamp(name)
+		if err != nil || st.Mtime > cutoff {
 			continue
 		}
-		if s.logs.remove(name) == nil {
+		if s.logs.Remove(name) == nil {
 			n++
 		}
 	}

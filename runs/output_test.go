@@ -5,16 +5,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"corral/demo"
-	"corral/demo/testkit/eventually"
 	"corral/ptyhost"
 	"corral/ptyhost/keys"
+	"corral/runs/internal/statefile"
 )
 
 // 50 MB through a run: the child is never blocked (it finishes), the in-memory log
@@ -263,7 +262,7 @@ func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
 	id := spawn(t, s, childSpec(true, "silent"))
 	waitOutput(t, s, id, "now silent")
 	info, _ := s.Info(id)
-	tick := time.NewTicker(transcriptWindow / 5)
+	tick := time.NewTicker(statefile.TranscriptWindow / 5)
 	defer tick.Stop()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -281,7 +280,8 @@ func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
 }
 
 // A submit's Enter reaches the app in a read of its own, after the text: "got" lines
-// are one per read of the keys child (issue 14.6). A write made during the pause
+// are one per read of the keys child (an app that gets the text and the Enter in
+// one read may take them for a paste, the Enter a newline in it). A write made during the pause
 // comes after the Enter, never between the text and it.
 func TestSubmitEnterInARead(t *testing.T) {
 	s := newSup(t)
@@ -369,104 +369,5 @@ func TestMouseEncodedWithRunModes(t *testing.T) {
 			s.Cancel(id)
 			waitEnd(t, s, id)
 		})
-	}
-}
-
-// A transcript holds back only the tail of a burst, and only for a window: what comes
-// after a pause is in the file when write returns, even while an earlier burst's tail
-// waits (the keeper's next server goes on from the file after a kill -9; CI once saw a
-// counter lose three lines when a line came 5 ms after another and everything after it
-// waited for the burst's 200 ms timer).
-func TestTranscriptHoldsOnlyABurstsTail(t *testing.T) {
-	root, err := openStateRoot(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.close()
-	tx, err := openTranscript(root, "t.log", 1<<20, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.close()
-	file := func() string { b, _ := os.ReadFile(root.join("t.log")); return string(b) }
-	var want string
-	write := func(s string) { want += s; tx.write([]byte(s)) }
-
-	for i := range transcriptBurst + 3 { // a burst: its first writes go through
-		write(fmt.Sprintf("burst %d\n", i))
-		if i < transcriptBurst && file() != want {
-			t.Fatalf("write %d of a burst was held: file %q", i, file())
-		}
-	}
-	time.Sleep(transcriptWindow + 5*time.Millisecond) // output at a log's pace from here on
-	for i := range 5 {
-		write(fmt.Sprintf("paced %d\n", i))
-		if got := file(); got != want {
-			t.Fatalf("paced write %d was held: file %q, want %q", i, got, want)
-		}
-		time.Sleep(transcriptWindow/transcriptBurst + time.Millisecond)
-	}
-	write("tail 1\n")
-	write("tail 2\n")
-	write("tail 3\n") // the third in a window waits for it to end
-	eventually.Value(t, 5*time.Second, "a burst's tail to reach the file", func() (string, bool) {
-		got := file()
-		return got, got == want
-	})
-}
-
-// A full transcript is moved aside and a new one begun, and what a server that takes
-// a run over rebuilds its screen from — the end of what it printed — reads across the
-// two.
-func TestTranscriptRotates(t *testing.T) {
-	dir, err := openLogDir(filepath.Join(t.TempDir(), "logs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dir.close()
-	tr, err := openTranscript(dir, "r1.log", 10, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"0123456", "789abcdefghij", "klmno"} {
-		tr.write([]byte(p))
-	}
-	tr.close()
-	read := func(name string) string {
-		b, _ := os.ReadFile(filepath.Join(dir.path, name))
-		return string(b)
-	}
-	if cur, old := read("r1.log"), read("r1.log.1"); old != "abcdefghij" || cur != "klmno" {
-		t.Fatalf("r1.log.1 %q, r1.log %q", old, cur)
-	}
-	if got := string(readEnd(dir, "r1.log", 8)); got != "hijklmno" {
-		t.Errorf("the last 8 bytes: %q", got)
-	}
-	again, err := openTranscript(dir, "r1.log", 10, true) // a server after: within the same bound
-	if err != nil {
-		t.Fatal(err)
-	}
-	again.write([]byte("pqrstuv"))
-	again.close()
-	if cur, old := read("r1.log"), read("r1.log.1"); old != "klmnopqrst" || cur != "uv" {
-		t.Fatalf("continued: r1.log.1 %q, r1.log %q", old, cur)
-	}
-}
-
-// A transcript with no room keeps nothing, and a write to it returns.
-func TestTranscriptWithoutRoom(t *testing.T) {
-	dir, err := openLogDir(filepath.Join(t.TempDir(), "logs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dir.close()
-	tr, err := openTranscript(dir, "r1.log", 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr.write([]byte("lost"))
-	tr.close()
-	if b, _ := os.ReadFile(filepath.Join(dir.path, "r1.log")); len(b) != 0 {
-		t.Errorf("kept %q", b)
 	}
 }

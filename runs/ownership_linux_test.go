@@ -290,7 +290,7 @@ func TestInstanceLeaseHoldsUntilItExpires(t *testing.T) {
 	deadSecretRecord(t, reg, id, secret, root) // owner "idead", record lease a minute ago
 	until := time.Now().Add(time.Hour).Round(0)
 	b, _ := json.Marshal(instanceLease{InstanceID: "idead", LeaseExpiresAt: until})
-	if err := reg.instances.replace("idead.lease", "idead.lease.tmp", b, false); err != nil {
+	if err := reg.instances.Replace("idead.lease", "idead.lease.tmp", b, false); err != nil {
 		t.Fatal(err)
 	}
 	d := reconcileOne(t, s, id)
@@ -300,11 +300,11 @@ func TestInstanceLeaseHoldsUntilItExpires(t *testing.T) {
 	if alive, _ := root.Alive(); !alive {
 		t.Fatal("a run under a live lease was signalled")
 	}
-	if _, err := reg.instances.read("idead.lease", leaseCap); err != nil {
+	if _, err := reg.instances.Read("idead.lease", leaseCap); err != nil {
 		t.Fatalf("the unexpired lease of a dead instance was removed: %v", err)
 	}
 	b, _ = json.Marshal(instanceLease{InstanceID: "idead", LeaseExpiresAt: time.Now().Add(-time.Second)})
-	reg.instances.replace("idead.lease", "idead.lease.tmp", b, false)
+	reg.instances.Replace("idead.lease", "idead.lease.tmp", b, false)
 	if d := reconcileOne(t, s, id); d.Decision != VerdictReaped {
 		t.Fatalf("decision %s (%s) after the lease expired, want orphan-reaped", d.Decision, d.Detail)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -366,7 +365,7 @@ func (s *Supervisor) lastWrite(path string) time.Time {
 	if path == "" || s.logs == nil {
 		return time.Time{}
 	}
-	f, err := s.logs.open(filepath.Base(path), os.O_RDONLY, 0)
+	f, err := s.logs.Open(filepath.Base(path), os.O_RDONLY, 0)
 	if err != nil {
 		return time.Time{}
 	}
@@ -386,7 +385,7 @@ func (r *run) replayTail(logBytes, screenBytes int64) {
 		if path == "" || r.sup.logs == nil {
 			continue
 		}
-		b := readEnd(r.sup.logs, filepath.Base(path), logBytes)
+		b, _ := r.sup.logs.Tail(filepath.Base(path), logBytes)
 		if len(b) == 0 {
 			continue
 		}
@@ -398,34 +397,6 @@ func (r *run) replayTail(logBytes, screenBytes int64) {
 		}
 		r.out.write(ptyhost.Stream(s), b)
 	}
-}
-
-// readEnd reads up to the last n bytes of a transcript in dir ("" when it cannot):
-// from the one before it (NAME.1) too when the current one, begun lately, holds less.
-func readEnd(dir *stateDir, name string, n int64) []byte {
-	b := readFileEnd(dir, name, n)
-	if short := n - int64(len(b)); short > 0 {
-		if older := readFileEnd(dir, name+rotatedSuffix, short); len(older) > 0 {
-			b = append(older, b...)
-		}
-	}
-	return b
-}
-
-// readFileEnd reads up to the last n bytes of one file in dir.
-func readFileEnd(dir *stateDir, name string, n int64) []byte {
-	f, err := dir.open(name, os.O_RDONLY, 0)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	off := max(st.Size()-n, 0)
-	b, _ := io.ReadAll(io.NewSectionReader(f, off, st.Size()-off))
-	return b
 }
 
 func closeFiles(files []*os.File) {

@@ -446,7 +446,7 @@ func badRecord(rec Record) string {
 
 // claimOf is what a record lets a Corral that does not pin its root claim. The
 // escapees a record names are the run's by that record only when it carries a secret
-// and was written in this state dir (identity: statedir_identity.go): then their exact
+// and was written in this state dir (identity: registry_identity.go): then their exact
 // fingerprints prove them, and an `env -i` daemon, which carries no marker, is found
 // and ended after a crash as the cgroup backend ends it. A record older than state dir
 // identities proves nothing by its escapee list: what it names must carry the secret.

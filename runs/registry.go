@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corral/config"
+	"corral/runs/internal/statefile"
 )
 
 // Registry is the state directory shared by every Corral process of a user: one JSON
@@ -16,8 +17,8 @@ import (
 type Registry struct {
 	dir      string
 	instance string
-	identity string    // the state dir's identity (statedir_identity.go), stamped on every record
-	lock     *fileLock // instances/<instance>.lock, held until Close
+	identity string          // the state dir's identity (registry_identity.go), stamped on every record
+	lock     *statefile.Lock // instances/<instance>.lock, held until Close
 	cfg      config.Defaults
 	clock    func() time.Time // the wall clock (tests set it)
 	events   *eventLog
@@ -26,8 +27,8 @@ type Registry struct {
 	dirty    bool       // a record was renamed into runs/ under the current lock: sync the dir
 
 	// The state dir and its directories, held open: every file is reached from these
-	// handles, never by a path a planted link could redirect (statedir.go).
-	root, runs, instances, metrics *stateDir
+	// handles, never by a path a planted link could redirect (statefile.Dir).
+	root, runs, instances, metrics *statefile.Dir
 
 	cache recordCache // the records as last written or read (registry_cache.go)
 
@@ -54,7 +55,7 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 		r.Close()
 		return nil, err
 	}
-	lock, err := lockFile(r.instances, r.instance+".lock", false)
+	lock, err := r.instances.Lock(r.instance+".lock", false)
 	if err != nil {
 		r.Close()
 		return nil, fmt.Errorf("registry: instance lock: %w", err)
@@ -84,17 +85,17 @@ func (r *Registry) openDirs() error {
 		return err
 	}
 	var err error
-	if r.root, err = openStateRoot(r.dir); err != nil {
+	if r.root, err = statefile.Open(r.dir); err != nil {
 		return err
 	}
-	var logs *stateDir // the supervisor's (WithLogDir), made and checked here with the rest
-	dirs := []**stateDir{&r.runs, &r.instances, &r.metrics, &logs}
+	var logs *statefile.Dir // the supervisor's (WithLogDir), made and checked here with the rest
+	dirs := []**statefile.Dir{&r.runs, &r.instances, &r.metrics, &logs}
 	for i, name := range []string{"runs", "instances", "metrics", "logs"} {
-		if *dirs[i], err = r.root.sub(name); err != nil {
+		if *dirs[i], err = r.root.Sub(name); err != nil {
 			return err
 		}
 	}
-	return logs.close()
+	return logs.Close()
 }
 
 // Instance is this process's instance id.
@@ -122,13 +123,13 @@ func (r *Registry) Close() error {
 	r.events.close()
 	var err error
 	if r.lock != nil {
-		r.instances.remove(r.instance + ".lease")
-		r.instances.remove(r.instance + ".lease" + leaseSpare)
-		r.instances.remove(r.instance + ".lock")
-		err = r.lock.release()
+		r.instances.Remove(r.instance + ".lease")
+		r.instances.Remove(r.instance + ".lease" + leaseSpare)
+		r.instances.Remove(r.instance + ".lock")
+		err = r.lock.Release()
 	}
-	for _, d := range []*stateDir{r.runs, r.instances, r.metrics, r.root} {
-		d.close()
+	for _, d := range []*statefile.Dir{r.runs, r.instances, r.metrics, r.root} {
+		d.Close()
 	}
 	return err
 }
@@ -137,29 +138,29 @@ func (r *Registry) Close() error {
 func (r *Registry) withLock(fn func() error) error { return r.locked(true, fn) }
 
 // locked runs fn holding registry.lock; without block, a lock held elsewhere (in this
-// process or another) returns errLocked at once instead of waiting for it.
+// process or another) returns statefile.ErrLocked at once instead of waiting for it.
 func (r *Registry) locked(block bool, fn func() error) error {
 	if block {
 		r.mu.Lock()
 	} else if !r.mu.TryLock() {
-		return errLocked
+		return statefile.ErrLocked
 	}
 	defer r.mu.Unlock()
-	l, err := lockFile(r.root, "registry.lock", block)
-	if errors.Is(err, errLocked) {
+	l, err := r.root.Lock("registry.lock", block)
+	if errors.Is(err, statefile.ErrLocked) {
 		return err
 	}
 	if err != nil {
 		return fmt.Errorf("registry lock: %w", err)
 	}
-	defer l.release()
+	defer l.Release()
 	err = fn()
 	// One directory fsync per locked section makes every rename in it durable before
 	// the lock is released (and so before any signal a steal leads to), instead of
 	// one per record: reconciling 1,000 records writes hundreds.
 	if r.dirty {
 		r.dirty = false
-		if serr := r.runs.sync(); err == nil {
+		if serr := r.runs.Sync(); err == nil {
 			err = serr
 		}
 	}
@@ -183,6 +184,6 @@ func (t tx) put(rec Record) error { return t.r.write(rec) }
 
 // drop deletes a record; one already gone is not an error.
 func (t tx) drop(id string) {
-	t.r.runs.remove(id + ".json")
+	t.r.runs.Remove(id + ".json")
 	t.r.cache.forget(id + ".json")
 }

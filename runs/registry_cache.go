@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"corral/runs/internal/statefile"
 )
 
 // recordCache is what lets the server answer corral ls without reading its runs'
@@ -32,7 +34,7 @@ type recordCache struct {
 type keptRecord struct {
 	rec   Record
 	b     []byte // the file's bytes rec was decoded from: a fence's read compares them
-	stamp fileStamp
+	stamp statefile.Stamp
 	seen  int64 // when the stamp was read (UnixNano)
 }
 
@@ -43,14 +45,7 @@ const racyAge = 2 * time.Second
 
 // trusted says whether a record seen at stamp st is known to be that version of
 // its file for as long as the file has that stamp.
-func (k keptRecord) trusted() bool { return k.seen-k.stamp.changed() >= int64(racyAge) }
-
-// fileStamp tells one version of a file from another: a rewrite is a new inode, a
-// new change time, or both.
-type fileStamp struct {
-	ino, size      int64
-	mtime, ctimeNS int64
-}
+func (k keptRecord) trusted() bool { return k.seen-k.stamp.Changed() >= int64(racyAge) }
 
 // gen is name's generation: a reader that read its file without the registry lock
 // takes it before, and keeps what it read only if no keep or forget came since.
@@ -62,13 +57,13 @@ func (c *recordCache) gen(name string) uint64 {
 
 // put keeps rec as the content of its file at stamp st, read at seen, by a writer
 // of the file under the registry lock.
-func (c *recordCache) put(name string, rec Record, b []byte, st fileStamp, seen time.Time) {
+func (c *recordCache) put(name string, rec Record, b []byte, st statefile.Stamp, seen time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.putLocked(name, rec, b, st, seen)
 }
 
-func (c *recordCache) putLocked(name string, rec Record, b []byte, st fileStamp, seen time.Time) {
+func (c *recordCache) putLocked(name string, rec Record, b []byte, st statefile.Stamp, seen time.Time) {
 	if c.kept == nil {
 		c.kept, c.gens = map[string]keptRecord{}, map[string]uint64{}
 	}
@@ -87,7 +82,7 @@ func (c *recordCache) same(name string, b []byte) (Record, bool) {
 
 // putIf is put for a reader without the lock: only if name's generation is still
 // gen, so a version it read is never kept over a newer one a writer kept meanwhile.
-func (c *recordCache) putIf(name string, rec Record, b []byte, st fileStamp, seen time.Time, gen uint64) {
+func (c *recordCache) putIf(name string, rec Record, b []byte, st statefile.Stamp, seen time.Time, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gens[name] == gen {
@@ -108,7 +103,7 @@ func (c *recordCache) forget(name string) {
 
 // get is name's record as kept, if its file is still at stamp st and the record is
 // known to be that version.
-func (c *recordCache) get(name string, st fileStamp) (Record, bool) {
+func (c *recordCache) get(name string, st statefile.Stamp) (Record, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k, ok := c.kept[name]
@@ -130,7 +125,7 @@ func (r *Registry) wrote(name string, b []byte) {
 // has now (the caller holds the registry lock: no one else writes the file).
 func (r *Registry) keep(name string, rec Record, b []byte) {
 	seen := time.Now()
-	st, err := r.runs.stamp(name)
+	st, err := r.runs.Stamp(name)
 	if err != nil {
 		r.cache.forget(name)
 		return
@@ -155,7 +150,7 @@ func (r *Registry) setAsideIfCorrupt(name string) {
 // reads it: its slices are the cache's. It takes no lock.
 func (r *Registry) readKept(name string) (Record, error) {
 	gen := r.cache.gen(name)
-	st, err := r.runs.stamp(name)
+	st, err := r.runs.Stamp(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			r.cache.forget(name) // removed, by this process or another: nothing to keep
@@ -166,7 +161,7 @@ func (r *Registry) readKept(name string) (Record, error) {
 		return rec, nil
 	}
 	seen := time.Now()
-	b, st, err := r.runs.readStamped(name, recordCap)
+	b, st, err := r.runs.ReadStamped(name, recordCap)
 	if err != nil {
 		return Record{}, err
 	}
@@ -183,7 +178,7 @@ func (r *Registry) readKept(name string) (Record, error) {
 // kept (a thousand runs' final writes decoded a thousand records they had written).
 func (r *Registry) readFresh(name string) (Record, error) {
 	seen := time.Now()
-	b, st, err := r.runs.readStamped(name, recordCap)
+	b, st, err := r.runs.ReadStamped(name, recordCap)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			r.cache.forget(name)

@@ -13,7 +13,7 @@ import (
 // one tick one time, so two versions of one length share a stamp).
 func collide(t *testing.T, reg *Registry, id string, stale Record, seen time.Time) {
 	t.Helper()
-	st, err := reg.runs.stamp(id + ".json")
+	st, err := reg.runs.Stamp(id + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestListingKeepsNothingOverANewerWrite(t *testing.T) {
 	if err := reg.create(Record{RunID: "r001", Name: "v1", State: Running}); err != nil {
 		t.Fatal(err)
 	}
-	b1, st1, err := reg.runs.readStamped("r001.json", recordCap)
+	b1, st1, err := reg.runs.ReadStamped("r001.json", recordCap)
 	if err != nil {
 		t.Fatal(err)
 	}

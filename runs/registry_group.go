@@ -72,11 +72,11 @@ func (r *Registry) grouped(fn func() error) error {
 
 // runGroup runs the sections q under the registry's file lock (r.mu held).
 func (r *Registry) runGroup(q []*groupSection) error {
-	l, err := lockFile(r.root, "registry.lock", true)
+	l, err := r.root.Lock("registry.lock", true)
 	if err != nil {
 		return fmt.Errorf("registry lock: %w", err)
 	}
-	defer l.release()
+	defer l.Release()
 	g := &groupWrites{latest: map[string]*deferredWrite{}}
 	r.group = g
 	for _, s := range q {
@@ -87,7 +87,7 @@ func (r *Registry) runGroup(q []*groupSection) error {
 	r.flushGroup(g)
 	if r.dirty {
 		r.dirty = false
-		return r.runs.sync()
+		return r.runs.Sync()
 	}
 	return nil
 }
@@ -162,10 +162,10 @@ func (r *Registry) flushGroup(g *groupWrites) {
 			continue // never written
 		}
 		if err == nil {
-			err = r.runs.rename(w.tmp, r.runs, w.name)
+			err = r.runs.Rename(w.tmp, r.runs, w.name)
 		}
 		if err != nil {
-			r.runs.remove(w.tmp)
+			r.runs.Remove(w.tmp)
 			r.cache.forget(w.name)
 			if failed == nil {
 				failed = map[string]error{}
@@ -194,8 +194,8 @@ func (r *Registry) groupRecord(name string) (Record, bool) {
 // writeTemp creates the new file name of the runs directory and writes b to it; the
 // file is returned open, for the caller to sync and close.
 func (r *Registry) writeTemp(name string, b []byte) (*os.File, error) {
-	r.runs.remove(name)
-	f, err := r.runs.open(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	r.runs.Remove(name)
+	f, err := r.runs.Open(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func TestGroupedWritesAllLand(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(files, held) {
 		t.Errorf("from memory (%v) is not as the files say", err)
 	}
-	names, _ := reg.runs.names()
+	names, _ := reg.runs.Names()
 	if len(names) != n {
 		t.Errorf("%d files in runs/, want %d records: %v", len(names), n, names)
 	}
@@ -137,7 +137,7 @@ func TestGroupFailsEverySectionOfAFailedRecord(t *testing.T) {
 			return err
 		}
 		// its temp file cannot be made (a directory has its name): it cannot land
-		if err := os.Mkdir(reg.runs.join(reg.group.latest["r001.json"].tmp), 0o700); err != nil {
+		if err := os.Mkdir(reg.runs.Join(reg.group.latest["r001.json"].tmp), 0o700); err != nil {
 			t.Fatal(err)
 		}
 		return nil

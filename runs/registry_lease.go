@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"corral/runs/internal/statefile"
 )
 
 // The registry's fenced operations: a run's record created and updated under its
@@ -19,7 +21,7 @@ func (r *Registry) update(id string, epoch uint64, fn func(*Record)) error {
 	return r.updateLock(true, id, epoch, fn)
 }
 
-// updateLock is update; without block it returns errLocked rather than wait.
+// updateLock is update; without block it returns statefile.ErrLocked rather than wait.
 func (r *Registry) updateLock(block bool, id string, epoch uint64, fn func(*Record)) error {
 	return r.updateStore(block, true, id, epoch, fn)
 }
@@ -52,7 +54,7 @@ func (r *Registry) updateIn(durable bool, id string, epoch uint64, fn func(*Reco
 // create stores a new record owned by this instance with a fresh lease.
 func (r *Registry) create(rec Record) error { return r.createLock(true, rec) }
 
-// createLock is create; without block it returns errLocked rather than wait.
+// createLock is create; without block it returns statefile.ErrLocked rather than wait.
 func (r *Registry) createLock(block bool, rec Record) error {
 	return r.locked(block, func() error { return r.createIn(rec) })
 }
@@ -91,7 +93,7 @@ func (r *Registry) renewInstance() (time.Time, error) {
 	b, err := json.Marshal(instanceLease{InstanceID: r.instance, LeaseExpiresAt: until})
 	if err == nil {
 		name := r.instance + ".lease"
-		err = r.instances.swap(name, name+leaseSpare, padLease(b))
+		err = r.instances.Swap(name, name+leaseSpare, padLease(b))
 	}
 	if err != nil {
 		return time.Time{}, fmt.Errorf("registry: renew lease: %w", err)
@@ -101,7 +103,7 @@ func (r *Registry) renewInstance() (time.Time, error) {
 
 // padLease pads a lease's JSON with spaces (which JSON allows after a value) to a
 // multiple of leaseWidth bytes, so each renewal writes as many bytes as the one
-// before it (the time's nanoseconds drop trailing zeros): stateDir.swap then
+// before it (the time's nanoseconds drop trailing zeros): statefile.Dir.swap then
 // overwrites the spare's bytes and never cuts its file.
 func padLease(b []byte) []byte {
 	n := (len(b) + leaseWidth - 1) / leaseWidth * leaseWidth
@@ -111,7 +113,7 @@ func padLease(b []byte) []byte {
 // leaseWidth is what a lease's length is rounded up to (padLease).
 const leaseWidth = 128
 
-// leaseSpare ends the name of the lease file's spare (stateDir.swap): the lease as it
+// leaseSpare ends the name of the lease file's spare (statefile.Dir.swap): the lease as it
 // was before the last renewal, rewritten by the next. Nothing reads it. The name the
 // temp file of a renewal had: what is in its place (a file left by an older Corral,
 // something planted) is written over or, if it cannot be, replaced as that was.
@@ -132,7 +134,7 @@ func (r *Registry) noteLeaseFailure(cause error) {
 	if err != nil {
 		return
 	}
-	f, err := r.instances.open(name, os.O_WRONLY|os.O_CREATE, 0o600) // none yet: its first renewal failed
+	f, err := r.instances.Open(name, os.O_WRONLY|os.O_CREATE, 0o600) // none yet: its first renewal failed
 	if err != nil {
 		return
 	}
@@ -153,24 +155,24 @@ func (r *Registry) LeaseProblem(id string) string { return leaseProblem(r.instan
 // registry (corral doctor, which must not become an instance of the state dir, nor
 // make one of its directories).
 func LeaseProblemIn(dir, id string) string {
-	root, err := openStateRoot(dir)
+	root, err := statefile.Open(dir)
 	if err != nil {
 		return ""
 	}
-	defer root.close()
-	instances, err := root.subdir("instances")
+	defer root.Close()
+	instances, err := root.Subdir("instances")
 	if err != nil {
 		return ""
 	}
-	defer instances.close()
+	defer instances.Close()
 	return leaseProblem(instances, id)
 }
 
-func leaseProblem(instances *stateDir, id string) string {
+func leaseProblem(instances *statefile.Dir, id string) string {
 	if checkID(id) != nil {
 		return ""
 	}
-	b, err := instances.read(id+".lease", leaseCap)
+	b, err := instances.Read(id+".lease", leaseCap)
 	var l instanceLease
 	if err != nil || json.Unmarshal(b, &l) != nil || l.InstanceID != id {
 		return ""
@@ -193,7 +195,7 @@ func (r *Registry) instanceLease(id string) time.Time {
 	if checkID(id) != nil {
 		return time.Time{} // no such instance could exist; and no path is built from it
 	}
-	b, err := r.instances.read(id+".lease", leaseCap)
+	b, err := r.instances.Read(id+".lease", leaseCap)
 	var l instanceLease
 	if err != nil || json.Unmarshal(b, &l) != nil || l.InstanceID != id {
 		return time.Time{}
@@ -244,19 +246,19 @@ func (r *Registry) InstanceAlive(id string) bool {
 	if checkID(id) != nil {
 		return false // no such instance could exist; and no path is built from it
 	}
-	l, err := tryLockFile(r.instances, id+".lock")
-	if errors.Is(err, errLocked) {
+	l, err := r.instances.TryLock(id + ".lock")
+	if errors.Is(err, statefile.ErrLocked) {
 		return true
 	}
 	if err == nil {
 		// Its owner is dead: tidy up while holding it. The lease file goes only once it
 		// has expired: until then it is what keeps the dead owner's runs from a steal.
 		if r.instanceLease(id).Before(r.now()) {
-			r.instances.remove(id + ".lease")
+			r.instances.Remove(id + ".lease")
 		}
-		r.instances.remove(id + ".lease" + leaseSpare)
-		r.instances.remove(id + ".lock")
-		l.release()
+		r.instances.Remove(id + ".lease" + leaseSpare)
+		r.instances.Remove(id + ".lock")
+		l.Release()
 	}
 	return false
 }
@@ -267,7 +269,7 @@ func (r *Registry) remove(id string) error {
 		return err
 	}
 	return r.withLock(func() error {
-		err := r.runs.remove(id + ".json")
+		err := r.runs.Remove(id + ".json")
 		r.cache.forget(id + ".json")
 		if errors.Is(err, os.ErrNotExist) {
 			return nil

@@ -11,6 +11,7 @@ import (
 
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/internal/statefile"
 	"corral/runs/workspace"
 )
 
@@ -105,14 +106,14 @@ func (rec Record) Public() Record {
 // sweep removes temp files a crashed writer left and moves corrupt records aside.
 // Called under the registry lock, so no live writer has a temp file open.
 func (r *Registry) sweep() error {
-	names, err := r.runs.names()
+	names, err := r.runs.Names()
 	if err != nil {
 		return fmt.Errorf("registry: %w", err)
 	}
 	for _, name := range names {
 		switch {
 		case strings.HasSuffix(name, ".tmp"):
-			r.runs.remove(name)
+			r.runs.Remove(name)
 		case strings.HasSuffix(name, ".json"):
 			if _, err := readRecord(r.runs, name); err != nil {
 				r.setAside(name, err)
@@ -125,13 +126,13 @@ func (r *Registry) sweep() error {
 // setAside moves a corrupt record to runs/corrupt/ and remembers a warning.
 func (r *Registry) setAside(name string, cause error) {
 	r.cache.forget(name)
-	path := r.runs.join(name)
-	corrupt, err := r.runs.sub("corrupt")
+	path := r.runs.Join(name)
+	corrupt, err := r.runs.Sub("corrupt")
 	if err == nil {
-		defer corrupt.close()
+		defer corrupt.Close()
 		dst := fmt.Sprintf("%s.%d", name, r.now().UnixNano())
-		if err = r.runs.rename(name, corrupt, dst); err == nil {
-			r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s moved to %s: %v", name, corrupt.join(dst), cause))
+		if err = r.runs.Rename(name, corrupt, dst); err == nil {
+			r.warnings = append(r.warnings, fmt.Sprintf("corrupt record %s moved to %s: %v", name, corrupt.Join(dst), cause))
 			return
 		}
 	}
@@ -142,8 +143,8 @@ func (r *Registry) setAside(name string, cause error) {
 func (r *Registry) record(id string) (Record, error) { return readRecord(r.runs, id+".json") }
 
 // readRecord reads the record in file name of d, checking that it names itself.
-func readRecord(d *stateDir, name string) (Record, error) {
-	b, err := d.read(name, recordCap)
+func readRecord(d *statefile.Dir, name string) (Record, error) {
+	b, err := d.Read(name, recordCap)
 	if err != nil {
 		return Record{}, err
 	}
@@ -179,7 +180,7 @@ func (r *Registry) list() ([]Record, error) {
 // listWith is every record as read gives it, oldest first; one that cannot be read
 // (but for one removed meanwhile) goes to bad, and is not listed.
 func (r *Registry) listWith(read func(name string) (Record, error), bad func(name string, err error)) ([]Record, error) {
-	names, err := r.runs.names()
+	names, err := r.runs.Names()
 	if err != nil {
 		return nil, err
 	}
@@ -234,13 +235,13 @@ func (r *Registry) store(rec Record, durable bool) error {
 	tmp := name + "." + r.instance + ".tmp"
 	if r.writeFault != nil {
 		if ferr := r.writeFault(rec); ferr != nil {
-			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.join(tmp), Err: ferr})
+			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.Join(tmp), Err: ferr})
 		}
 	}
 	if r.group != nil { // every write of a group is renamed in order at its end, fsynced
 		return r.storeDeferred(r.group, name, b)
 	}
-	if err := r.runs.replace(name, tmp, b, durable); err != nil {
+	if err := r.runs.Replace(name, tmp, b, durable); err != nil {
 		r.cache.forget(name) // a failed replace may have left either version
 		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
 	}

@@ -23,7 +23,7 @@ func openReg(t *testing.T, dir string) *Registry {
 }
 
 // recordPath is run id's record file, for tests that plant or inspect one.
-func (r *Registry) recordPath(id string) string { return r.runs.join(id + ".json") }
+func (r *Registry) recordPath(id string) string { return r.runs.Join(id + ".json") }
 
 func regSup(t *testing.T, reg *Registry, opts ...Option) *Supervisor {
 	return newSup(t, append([]Option{WithRegistry(reg), WithDefaults(shortLeases())}, opts...)...)

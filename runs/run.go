@@ -11,6 +11,7 @@ import (
 	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"
+	"corral/runs/internal/statefile"
 	"corral/runs/keeper"
 	"corral/runs/probe"
 	"corral/runs/workspace"
@@ -33,8 +34,8 @@ type run struct {
 	wd     *watchdog.Watchdog
 	done   chan struct{} // closed when the run is Exited
 	once   *sync.Once    // the finalizer runs exactly once per attempt (a new one for each: service.go)
-	tx     [2]*transcript
-	cast   *castFile // PTY runs with a log dir: the asciicast recording
+	tx     [2]*statefile.Transcript
+	cast   *statefile.Cast // PTY runs with a log dir: the asciicast recording
 	// wt is its worktree (nil: none) and runSetup says its setup steps run before its
 	// program (a worktree made for it now, or made for it by a server before this one
 	// and it never started); both set when it is made, runSetup cleared once the
@@ -57,7 +58,7 @@ type run struct {
 	committed   State            // the state started committed before moving to it
 	unrecorded  bool             // its first record could not be written: it writes none (start.go)
 	escapees    []Escapee        // processes that left the session, attributed to this run
-	wb          writeBehindState // a record write waiting on the lock or retrying (durable.go)
+	wb          writeBehindState // a record write waiting on the lock or retrying (persist.go)
 
 	latest    atomic.Pointer[Info] // info as last published, read without mu
 	outLogged atomic.Int64         // output total as of the last output heartbeat
@@ -94,7 +95,7 @@ type run struct {
 	shutReady chan struct{}
 	shutEnded *shutEnd
 	viewMu    sync.Mutex
-	viewers   map[string]bool // the attached UIs looking at the run (focus.go)
+	viewers   map[string]bool // the attached UIs looking at the run (viewers.go)
 
 	// cgroupGone: its cgroup was removed from outside (logged once; escape_cgroup.go)
 	cgroupGone atomic.Bool

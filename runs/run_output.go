@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/runs/internal/statefile"
 )
 
 // A run's output path: what the host's reader goroutine does with every read (screen,
@@ -18,7 +19,7 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	// and a server killed now (kill -9, OOM) leaves its successor only the file to go
 	// on from (a keeper keeps only what it reads after the server died). Nobody reads
 	// the file as a signal that something was shown.
-	r.tx[s].write(p)
+	r.tx[s].Write(p)
 	if m := r.logProbe.Load(); m != nil {
 		m.Feed(p) // a log probe's line
 	}
@@ -52,7 +53,7 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	}
 	r.wd.Output()
 	r.out.write(s, p)
-	r.cast.output(p, time.Now())
+	r.cast.Output(p, time.Now())
 	if w := r.mirror(s); w != nil && !r.mirrorErr.Load() {
 		if _, err := w.Write(p); err != nil {
 			r.mirrorLost(err)
@@ -76,7 +77,7 @@ func (r *run) takeSize(cols, rows uint16) {
 	if r.screen != nil {
 		r.screen.Resize(int(cols), int(rows))
 	}
-	r.cast.resize(cols, rows, time.Now())
+	r.cast.Resize(cols, rows, time.Now())
 }
 
 // onChildResize takes up a window size the child set on its own terminal (FixedSize
@@ -121,7 +122,7 @@ func (r *run) openTranscripts(resume bool) error {
 		if path == "" {
 			continue
 		}
-		t, err := openTranscript(r.sup.logs, filepath.Base(path), r.sup.cfg.TranscriptCap, resume)
+		t, err := statefile.OpenTranscript(r.sup.logs, filepath.Base(path), r.sup.cfg.TranscriptCap, resume)
 		if err != nil {
 			return err
 		}
@@ -130,12 +131,12 @@ func (r *run) openTranscripts(resume bool) error {
 	if r.info.Cast == "" {
 		return nil
 	}
-	var c *castFile
+	var c *statefile.Cast
 	var err error
 	if resume {
-		c, err = resumeCast(r.sup.logs, filepath.Base(r.info.Cast), r.sup.cfg.TranscriptCap)
+		c, err = statefile.ResumeCast(r.sup.logs, filepath.Base(r.info.Cast), r.sup.cfg.TranscriptCap)
 	} else {
-		c, err = openCast(r.sup.logs, filepath.Base(r.info.Cast), r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
+		c, err = statefile.CreateCast(r.sup.logs, filepath.Base(r.info.Cast), r.spec.Cols, r.spec.Rows, r.spec.Name, r.sup.cfg.Term,
 			r.sup.cfg.TranscriptCap, time.Now())
 	}
 	if err != nil {
@@ -147,9 +148,9 @@ func (r *run) openTranscripts(resume bool) error {
 
 func (r *run) closeTranscripts() {
 	for _, t := range r.tx {
-		t.close()
+		t.Close()
 	}
-	r.cast.close()
+	r.cast.Close()
 }
 
 // replyWriter sends a screen's answers to terminal queries to the run's input.

@@ -1,13 +1,10 @@
 package runs
 
-import (
-	"fmt"
-	"os"
-)
+import "fmt"
 
 // recordCap bounds a record read from disk. A record is a few KiB; a file much
 // larger is not one, and reading it whole would let a planted runs/x.json ->
-// /dev/zero grow Corral without bound (issue 15 item 4: 3 GB in 6 s).
+// /dev/zero grow Corral without bound (3 GB in 6 s).
 const recordCap = 1 << 20
 
 // checkID accepts the ids Corral makes ("r"/"i" and hex) and any other short name of
@@ -22,19 +19,4 @@ func checkID(id string) error {
 		}
 	}
 	return nil
-}
-
-// kindOf names a file type for an error message.
-func kindOf(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "not a regular file (" + m.Type().String() + ")"
 }

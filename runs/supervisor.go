@@ -18,6 +18,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs/agentstate"
+	"corral/runs/internal/statefile"
 	"corral/runs/keeper"
 	"corral/runs/workspace"
 	"corral/watchdog"
@@ -29,13 +30,13 @@ type Supervisor struct {
 	cfg    config.Defaults
 	clock  watchdog.Clock
 	logDir string
-	logs   *stateDir // logDir, held open: transcripts never follow a link
+	logs   *statefile.Dir // logDir, held open: transcripts never follow a link
 	hub    hub
 
 	// spawnMu covers starting a process and registering it, so a reaper of reparented
 	// descendants never sees a child it cannot attribute.
 	spawnMu sync.Mutex
-	writers sync.WaitGroup // runs' write-behind goroutines (durable.go)
+	writers sync.WaitGroup // runs' write-behind goroutines (persist.go)
 
 	mu     sync.Mutex
 	runs   map[string]*run
@@ -68,7 +69,7 @@ type Supervisor struct {
 	leaseErr  bool       // the last renewal failed, and was logged (the heartbeat's only)
 	beatMu    sync.Mutex // one heartbeat at a time: the background loop's, and one asked for (the shutdown's last)
 	sent      sentRuns   // what each viewer's snapshots carried (viewers.go)
-	win       windows    // the viewers' sizes of each run (winsize.go)
+	win       windows    // the viewers' sizes of each run (viewers.go)
 
 	// The keeper that started this server (its parent), as the records of the runs
 	// handed to it name it; nil without one.
@@ -568,7 +569,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	}
 	s.heartbeat() // persist the final counters
 	if err == nil {
-		s.logs.close() // every run has ended: no transcript is opened any more
+		s.logs.Close() // every run has ended: no transcript is opened any more
 	}
 	return err
 }
@@ -576,17 +577,17 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 // openLogDir opens the log dir (created 0700 if missing) from its parent, so that the
 // log dir itself is never a link: <state>/logs -> elsewhere would put a run's logs
 // there. The parent is the state dir, which may be a link the user owns.
-func openLogDir(dir string) (*stateDir, error) {
+func openLogDir(dir string) (*statefile.Dir, error) {
 	parent := filepath.Dir(dir)
 	if err := config.EnsureStateDir(parent); err != nil {
 		return nil, err
 	}
-	p, err := openStateRoot(parent)
+	p, err := statefile.Open(parent)
 	if err != nil {
 		return nil, err
 	}
-	defer p.close()
-	return p.sub(filepath.Base(dir))
+	defer p.Close()
+	return p.Sub(filepath.Base(dir))
 }
 
 // Hurry cuts the grace of every run being ended now or later: what has not exited on
@@ -654,3 +655,6 @@ func (s *Supervisor) Screen(id string) (*screen.Screen, error) {
 	}
 	return r.screen, nil
 }
+
+// Registry is the supervisor's registry, or nil.
+func (s *Supervisor) Registry() *Registry { return s.reg }

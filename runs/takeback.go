@@ -9,6 +9,7 @@ import (
 
 	"corral/ptyhost/screen"
 	"corral/reaper"
+	"corral/runs/internal/statefile"
 )
 
 // Runs without a process outlive their server too. A run waiting for its
@@ -281,19 +282,19 @@ func idleWhat(rec Record) string {
 // keeper left: the keeper starts a next server for it, as for a run it keeps, so
 // that its wait or its backoff goes on. Only the records are read.
 func Pending(dir string, keeper int) bool {
-	root, err := openStateRoot(dir)
+	root, err := statefile.Open(dir)
 	if err != nil {
 		return false
 	}
-	defer root.close()
+	defer root.Close()
 	// Only looked at, never made: the keeper asks as its server ends, when a state dir
 	// being removed must not have its runs dir made again.
-	d, err := root.subdir("runs")
+	d, err := root.Subdir("runs")
 	if err != nil {
 		return false
 	}
-	defer d.close()
-	names, _ := d.names()
+	defer d.Close()
+	names, _ := d.Names()
 	for _, name := range names {
 		if !strings.HasSuffix(name, ".json") {
 			continue

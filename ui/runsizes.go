@@ -12,7 +12,7 @@ type runSizes map[string][2]uint16
 
 // fit asks for the pane size in layout l (runSize) of every live PTY run of rs, once
 // per run and change: the core sizes the run by its window-size policy over every UI
-// that asked (runs/winsize.go), so a run already that size is asked for too (another
+// that asked (runs/viewers.go), so a run already that size is asked for too (another
 // UI may have sized it).
 func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
 	if l.w == 0 {

@@ -17,7 +17,7 @@ func TestStartedAtThePaneSize(t *testing.T) {
 				r := liveRun("r1", "agent", true)
 				r.Spec, r.Cols, r.Rows = spec, spec.Cols, spec.Rows
 				// The UI asks for its size anyway (other UIs may size the run); the core,
-				// which has the run at that size, does nothing (runs/winsize.go).
+				// which has the run at that size, does nothing (runs/viewers.go).
 				h := harnessWith(t, newFake(r), Options{Initial: []runs.Info{r}, Prefs: kept}, sz[0], sz[1])
 				if calls := h.core.called("Resize"); len(calls) > 0 || spec.Cols == 0 {
 					t.Errorf("%v pair %q %+v: started at %d×%d, then %q", sz, pair, kept, spec.Cols, spec.Rows, calls)

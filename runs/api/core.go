@@ -33,7 +33,7 @@ type Core interface {
 	Submit(id, text string) error
 	Resize(id string, cols, rows uint16) error
 	// An attached UI's window size, the run its pane shows, its activity on a run
-	// (the window-size policy, runs/winsize.go).
+	// (the window-size policy, runs/viewers.go).
 	ResizeFor(id, viewer string, cols, rows uint16) error
 	Show(viewer, id string) error
 	Active(id, viewer string)

@@ -15,7 +15,7 @@ import (
 // screenBody is the screen's rendering fitted to the pane: lines are already exactly
 // the screen's width, so they are only cut or padded when the pane and the screen
 // disagree (a resize on its way, a replay at its recording's size, a run another
-// attached UI sized larger: runs/winsize.go).
+// attached UI sized larger: runs/viewers.go).
 //
 // A screen larger than the pane shows the part its cursor is in, where its newest
 // output is: from the top while the cursor is in the first ih rows, then the ih rows

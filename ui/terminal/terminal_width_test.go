@@ -59,7 +59,7 @@ func TestBiggerReplayShowsItsCursorRows(t *testing.T) {
 	}
 }
 
-// A live run larger than its pane (another attached UI sized it: runs/winsize.go)
+// A live run larger than its pane (another attached UI sized it: runs/viewers.go)
 // shows the part its cursor is in, across as well as down, with the real cursor on
 // it; a wide character cut by the pane's left edge leaves a blank, and the pens of
 // the columns left of the pane still apply.

@@ -2,7 +2,6 @@ package terminal
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"corral/ptyhost"
 	"corral/runs"
+	"corral/runs/filetail"
 	"corral/ui/common"
 )
 
@@ -247,41 +247,13 @@ func HistoryOutput(o runs.Output) []HistLine {
 	return c.finish()
 }
 
-// ReadTail reads the last max bytes of a transcript, starting after the first
+// ReadTail reads the last limit bytes of a transcript, starting after the first
 // newline when it had to cut (the cut line would read wrong): from the one before it
 // (PATH.1, as a full transcript is moved aside) too when the current one holds less.
 func ReadTail(path string, limit int64) ([]byte, error) {
-	b, err := readFileTail(path, limit)
+	b, err := filetail.Read(os.Open, path, limit, true)
 	if err != nil {
 		return nil, err
-	}
-	if short := limit - int64(len(b)); short > 0 {
-		if older, err := readFileTail(path+".1", short); err == nil && len(older) > 0 {
-			b = append(older, b...)
-		}
-	}
-	return b, nil
-}
-
-func readFileTail(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	off := max(st.Size()-limit, 0)
-	b, err := io.ReadAll(io.NewSectionReader(f, off, st.Size()-off))
-	if err != nil {
-		return nil, err
-	}
-	if off > 0 {
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:]
-		}
 	}
 	return b, nil
 }

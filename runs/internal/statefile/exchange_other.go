@@ -1,10 +1,10 @@
 //go:build !linux
 
-package runs
+package statefile
 
 import "errors"
 
 // exchange has no single step here: swap renames instead.
-func (d *stateDir) exchange(a, b string) error {
+func (d *Dir) exchange(a, b string) error {
 	return errors.New("exchange: not on this system")
 }

@@ -39,11 +39,11 @@ type stateIdentity struct {
 // one it has was made for another directory (this one is a copy). Called under the
 // registry lock, so two Corrals opening a new state dir at once agree on one.
 func (r *Registry) loadIdentity() error {
-	dev, ino, err := r.root.fileID()
+	dev, ino, err := r.root.FileID()
 	if err != nil {
 		return fmt.Errorf("state dir identity: %w", err)
 	}
-	b, err := r.root.read(identityFile, leaseCap)
+	b, err := r.root.Read(identityFile, leaseCap)
 	var cur stateIdentity
 	switch {
 	case err == nil && json.Unmarshal(b, &cur) == nil && checkIdentity(cur.ID) == nil:
@@ -61,10 +61,10 @@ func (r *Registry) loadIdentity() error {
 	rand.Read(raw[:])
 	next := stateIdentity{ID: "s" + hex.EncodeToString(raw[:]), Dev: dev, Ino: ino}
 	if b, err = json.Marshal(next); err == nil {
-		err = r.root.replace(identityFile, identityFile+"."+r.instance+".tmp", b, true)
+		err = r.root.Replace(identityFile, identityFile+"."+r.instance+".tmp", b, true)
 	}
 	if err == nil {
-		err = r.root.sync()
+		err = r.root.Sync()
 	}
 	if err != nil {
 		return fmt.Errorf("state dir identity: %w", err)

@@ -1,4 +1,4 @@
-package runs
+package statefile
 
 import (
 	"os"
@@ -8,10 +8,10 @@ import (
 
 // exchange swaps the files a and b of d in one step (renameat2 RENAME_EXCHANGE):
 // each name always names a whole file. Both must exist.
-func (d *stateDir) exchange(a, b string) error {
+func (d *Dir) exchange(a, b string) error {
 	fd := int(d.f.Fd())
 	if err := unix.Renameat2(fd, a, fd, b, unix.RENAME_EXCHANGE); err != nil {
-		return &os.LinkError{Op: "exchange", Old: d.join(a), New: d.join(b), Err: err}
+		return &os.LinkError{Op: "exchange", Old: d.Join(a), New: d.Join(b), Err: err}
 	}
 	return nil
 }

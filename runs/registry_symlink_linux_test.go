@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// issue 23.3: a directory of the state dir that is a symbolic link is refused at
+// A directory of the state dir that is a symbolic link is refused at
 // once, with one error naming it, and nothing is written where it points. Before:
 // logs/, metrics/ and instances/ were followed (the run's logs landed elsewhere), and
 // a linked runs/ failed only at the first record, after 11 s of retries.

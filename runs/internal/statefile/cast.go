@@ -1,4 +1,4 @@
-package runs
+package statefile
 
 import (
 	"bufio"
@@ -17,24 +17,24 @@ import (
 // castDelay is the most a recording's buffer is held.
 const castDelay = 200 * time.Millisecond
 
-// castFile records a PTY run as an asciicast v2 file (a JSON header line, then one
+// Cast records a PTY run as an asciicast v2 file (a JSON header line, then one
 // [seconds, "o"|"r", data] line per output chunk or resize), so any run can be replayed
 // with standard tools or `corral replay`. JSON strings must be valid UTF-8, so an
 // incomplete sequence at the end of a read is held back for the next one rather than
 // turned into U+FFFD. It is capped like the transcript.
 //
-// output runs on the run's reader for every read, so it allocates nothing: the held
+// Output runs on the run's reader for every read, so it allocates nothing: the held
 // tail, the joined data and the event line live in buffers reused from read to read,
 // and the JSON string is escaped straight into the line (appendJSONString). With
 // json.Marshal and the string conversions it was half of the reader's CPU in a 100 MB
-// flood (ui BenchmarkFlood, issue 6).
+// flood (ui BenchmarkFlood).
 //
 // The buffer goes to the file castDelay after its first byte, not only when full:
 // `corral replay RUN` of a live run read an empty file, and a crash lost up to the
 // buffer's 32 KiB (review). The buffer is held only while it has bytes: taken from
 // castWriters by the first line after a flush and given back by the flush, so an
 // idle run's recording holds none.
-type castFile struct {
+type Cast struct {
 	mu     sync.Mutex
 	f      *os.File
 	w      *bufio.Writer // nil while nothing waits for the file
@@ -50,8 +50,8 @@ type castFile struct {
 	closed bool
 }
 
-// castHeader is the asciicast v2 header.
-type castHeader struct {
+// CastHeader is the asciicast v2 header.
+type CastHeader struct {
 	Version   int               `json:"version"`
 	Width     int               `json:"width"`
 	Height    int               `json:"height"`
@@ -60,26 +60,29 @@ type castHeader struct {
 	Env       map[string]string `json:"env,omitempty"`
 }
 
-func openCast(dir *stateDir, name string, cols, rows uint16, title, term string, limit int64, now time.Time) (*castFile, error) {
-	f, err := dir.open(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+// CreateCast begins the recording name in dir: its header (the terminal's size, the
+// run's title and TERM, the time now), capped at limit bytes.
+func CreateCast(dir *Dir, name string, cols, rows uint16, title, term string, limit int64, now time.Time) (*Cast, error) {
+	f, err := dir.Open(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cast: %w", err)
 	}
-	c := &castFile{f: f, start: now, left: limit}
+	c := &Cast{f: f, start: now, left: limit}
 	c.timer = time.AfterFunc(time.Hour, c.flushLater)
 	c.timer.Stop()
-	h := castHeader{Version: 2, Width: int(cols), Height: int(rows), Timestamp: now.Unix(),
+	h := CastHeader{Version: 2, Width: int(cols), Height: int(rows), Timestamp: now.Unix(),
 		Title: title, Env: map[string]string{"TERM": term}}
 	b, _ := json.Marshal(h)
 	c.line(append(b, '\n'))
 	return c, c.err
 }
 
-// resumeCast continues the recording a previous server wrote of a run it took over
-// (DESIGN §18): appended to, its times counted from its header's start (whole seconds,
-// so they are never earlier than they were). No header: no recording.
-func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
-	f, err := dir.open(name, os.O_RDWR|os.O_APPEND, 0o600)
+// ResumeCast continues the recording a previous server wrote of a run it took over
+// (the run outlived that server): appended to, its times counted from its header's
+// start (whole seconds, so they are never earlier than they were). No header: no
+// recording.
+func ResumeCast(dir *Dir, name string, limit int64) (*Cast, error) {
+	f, err := dir.Open(name, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cast: %w", err)
 	}
@@ -91,7 +94,7 @@ func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("cast: %w", err)
 	}
-	var h castHeader
+	var h CastHeader
 	line, _, _ := bytes.Cut(head[:n], []byte("\n"))
 	if err := json.Unmarshal(line, &h); err != nil || h.Version != 2 {
 		f.Close()
@@ -101,7 +104,7 @@ func resumeCast(dir *stateDir, name string, limit int64) (*castFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("cast: %w", err)
 	}
-	c := &castFile{f: f, start: time.Unix(h.Timestamp, 0), left: limit}
+	c := &Cast{f: f, start: time.Unix(h.Timestamp, 0), left: limit}
 	if st, err := f.Stat(); err == nil {
 		c.left = limit - st.Size()
 		c.capped = c.left <= 0
@@ -136,8 +139,8 @@ func cutToLastLine(f *os.File) error {
 	return f.Truncate(off + int64(i) + 1) // i == -1: a line longer than the window, cut whole
 }
 
-// output records a chunk of output read at time at.
-func (c *castFile) output(p []byte, at time.Time) {
+// Output records a chunk of output read at time at.
+func (c *Cast) Output(p []byte, at time.Time) {
 	if c == nil {
 		return
 	}
@@ -155,8 +158,8 @@ func (c *castFile) output(p []byte, at time.Time) {
 	}
 }
 
-// resize records a new terminal size.
-func (c *castFile) resize(cols, rows uint16, at time.Time) {
+// Resize records a new terminal size.
+func (c *Cast) Resize(cols, rows uint16, at time.Time) {
 	if c == nil {
 		return
 	}
@@ -165,7 +168,7 @@ func (c *castFile) resize(cols, rows uint16, at time.Time) {
 	c.event(at, "r", fmt.Appendf(nil, "%dx%d", cols, rows))
 }
 
-func (c *castFile) event(at time.Time, kind string, data []byte) {
+func (c *Cast) event(at time.Time, kind string, data []byte) {
 	if c.capped || c.err != nil {
 		return
 	}
@@ -184,7 +187,7 @@ func (c *castFile) event(at time.Time, kind string, data []byte) {
 }
 
 // line writes one line; b ends with its newline.
-func (c *castFile) line(b []byte) {
+func (c *Cast) line(b []byte) {
 	if c.w == nil {
 		c.w = castWriters.Get().(*bufio.Writer)
 		c.w.Reset(c.f)
@@ -203,7 +206,7 @@ func (c *castFile) line(b []byte) {
 }
 
 // flushLater is the timer's flush: what the buffer holds goes to the file.
-func (c *castFile) flushLater() {
+func (c *Cast) flushLater() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.armed = false
@@ -216,7 +219,7 @@ func (c *castFile) flushLater() {
 
 // flush writes the buffer to the file and gives it back; a failed write keeps it
 // (and the error).
-func (c *castFile) flush() {
+func (c *Cast) flush() {
 	if c.w == nil {
 		return
 	}
@@ -233,8 +236,8 @@ func (c *castFile) flush() {
 // its file.
 var castWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
 
-// close flushes any held bytes (as they are) and the buffer.
-func (c *castFile) close() error {
+// Close flushes any held bytes (as they are) and the buffer.
+func (c *Cast) Close() error {
 	if c == nil {
 		return nil
 	}
