@@ -217,7 +217,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m.follow.touched(m.now)
 		m.req.active()
-		return m.handleKey(msg)
+		return m.routeKey(msg)
 	case tea.FocusMsg, tea.BlurMsg: // Corral's own terminal: is its user looking?
 		m.req.blurred = msg == tea.Msg(tea.BlurMsg{})
 		return m, m.req.look(m.core, m.list.SelectedLive())
