@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/runs/agentstate"
 )
 
@@ -114,7 +115,7 @@ func TestForgetAgentKeepsOnlyANamedConversation(t *testing.T) {
 // A bell the first attempt rang is not the next attempt's: an agent whose rules say a
 // bell not answered yet is a question is idle at the next attempt's prompt.
 func TestAgentAttemptBellNotCarried(t *testing.T) {
-	rules := toyRules + `
+	rules := testkit.ToyRules + `
 [[rule]]
 name = "bell"
 state = "waiting"
@@ -166,7 +167,7 @@ printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'; read b`
 // sessToySet is the toy agent with Claude Code's [session] table.
 func sessToySet(t *testing.T) *agentstate.Set {
 	t.Helper()
-	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules+`
+	a, err := agentstate.ParseRules("toy.toml", []byte(testkit.ToyRules+`
 [session]
 pin    = ["--session-id", "{id}"]
 given  = ["--session-id", "--resume"]
@@ -321,7 +322,7 @@ func TestQuestionBeforeTheFirstTurnIsNoConversation(t *testing.T) {
 	dir := t.TempDir()
 	conv := t.TempDir()
 	script := strings.Replace(sessToyScript, "printf '\\033]0;toy\\007> '; read a",
-		"printf '\\033]0;toy\\007Allow? trust this folder\\r\\n 1. Yes\\r\\n'; read q\nprintf '\\033[2J\\033[H> '; read a", 1)
+		"printf '\\033]0;toy\\007Allow toy to run in this folder?\\r\\n 1. Yes\\r\\n'; read q\nprintf '\\033[2J\\033[H> '; read a", 1)
 	if script == sessToyScript {
 		t.Fatal("the toy's first prompt was not found")
 	}

@@ -11,43 +11,22 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
-// toyRules are the rules of a toy agent, a shell script the tests drive line by line.
-const toyRules = `
-agent = "toy"
-commands = ["toy-agent"]
-[[rule]]
-name = "question"
-state = "waiting"
-priority = 100
-region = "bottom 4"
-all = ['Allow\?', '1\. Yes']
-[[rule]]
-name = "spinner"
-state = "working"
-priority = 50
-region = "title"
-any = ['^⠂']
-[[rule]]
-name = "prompt"
-state = "idle"
-region = "bottom 2"
-any = ['^>']
-`
-
-// toyScript is the toy agent: idle, working, asking, working, idle, a line each.
+// toyScript is the toy agent (its rules: testkit.ToyRules): idle, working, asking,
+// working, idle, a line each.
 const toyScript = `printf '\033]0;toy\007> '; read a
 printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'; read b
-printf '\033]0;toy\007\033[2J\033[HAllow? run ls\r\n 1. Yes\r\n 2. No\r\n'; read c
+printf '\033]0;toy\007\033[2J\033[HAllow toy to run ls?\r\n 1. Yes\r\n 2. No\r\n'; read c
 printf '\033]0;\342\240\202 toy\007\033[2J\033[Hrunning ls'; read d
 printf '\033]0;toy\007\033[2J\033[Hdone\r\n> '; read e`
 
 func toySet(t *testing.T) *agentstate.Set {
 	t.Helper()
-	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules))
+	a, err := agentstate.ParseRules("toy.toml", []byte(testkit.ToyRules))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +103,12 @@ func TestAgentStates(t *testing.T) {
 			t.Fatalf("notifications: %q", texts)
 		}
 	}
-	if texts[0] != "toy: toy waits for you — Allow? run ls" || texts[1] != "toy: toy finished its turn" {
+	if texts[0] != "toy: toy waits for you — Allow toy to run ls?" || texts[1] != "toy: toy finished its turn" {
 		t.Errorf("notifications: %q", texts)
 	}
 	lines := waitLines(t, log, 2)
 	var n Notification
-	if err := json.Unmarshal([]byte(lines[0]), &n); err != nil || n.RunID != id || n.Event != "waiting" || n.Context != "Allow? run ls" {
+	if err := json.Unmarshal([]byte(lines[0]), &n); err != nil || n.RunID != id || n.Event != "waiting" || n.Context != "Allow toy to run ls?" {
 		t.Errorf("the command's JSON: %s (%v)", lines[0], err)
 	}
 }
