@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
@@ -43,19 +44,14 @@ func TestAgentEveryAttempt(t *testing.T) {
 			id := spawn(t, s, spec)
 			told := func(n int) { // the attempt's question was told
 				t.Helper()
-				deadline := time.After(20 * time.Second)
-				for {
-					select {
-					case ev := <-sub.C:
-						if ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you") {
-							if a := ev.Run.Service.attempt(); a != n {
-								t.Fatalf("a question told of attempt %d, want %d", a, n)
-							}
-							return
-						}
-					case <-deadline:
-						t.Fatalf("attempt %d's question was not told", n)
-					}
+				ev, ok := eventually.Event(waitLimit, sub.C, func(ev Event) bool {
+					return ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you")
+				})
+				if !ok {
+					t.Fatalf("attempt %d's question was not told", n)
+				}
+				if a := ev.Run.Service.attempt(); a != n {
+					t.Fatalf("a question told of attempt %d, want %d", a, n)
 				}
 			}
 			waitAgent(t, s, id, agentstate.Idle)

@@ -39,29 +39,20 @@ func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) In
 	return waitInfo(t, s, id, "agent state "+want.String(), func(i Info) bool { return i.AgentState == want })
 }
 
-// waitInfo waits (driven by events) until the run's info satisfies ok.
+// waitInfo waits (driven by events) until the run's info satisfies ok; a run that
+// ends first fails the test at once.
 func waitInfo(t *testing.T, s *Supervisor, id, what string, ok func(Info) bool) Info {
 	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(info) {
-			return info
-		}
-		if info.Ended() {
-			t.Fatalf("ended before %s: %+v", what, info)
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("no %s: agent %q (%s, %s) by %q", what, info.Agent, info.AgentState, orNone(info.AgentRule), info.AgentBy)
-		}
+	info, _ := waitRun(t, s, id, 0, func(i Info) bool { return ok(i) || i.Ended() })
+	switch {
+	case ok(info):
+		return info
+	case info.Ended():
+		t.Fatalf("ended before %s: %+v", what, info)
+	default:
+		t.Fatalf("no %s: agent %q (%s, %s) by %q", what, info.Agent, info.AgentState, orNone(info.AgentRule), info.AgentBy)
 	}
+	return info
 }
 
 // An agent's run goes through its states as its screen shows them, each published
@@ -94,14 +85,11 @@ func TestAgentStates(t *testing.T) {
 	}
 	var texts []string
 	for len(texts) < 2 {
-		select {
-		case ev := <-sub.C:
-			if ev.Type == EventNotify && ev.Run.ID == id {
-				texts = append(texts, ev.Detail)
-			}
-		case <-time.After(20 * time.Second):
+		ev, ok := eventually.Event(waitLimit, sub.C, func(ev Event) bool { return ev.Type == EventNotify && ev.Run.ID == id })
+		if !ok {
 			t.Fatalf("notifications: %q", texts)
 		}
+		texts = append(texts, ev.Detail)
 	}
 	if texts[0] != "toy: toy waits for you — Allow toy to run ls?" || texts[1] != "toy: toy finished its turn" {
 		t.Errorf("notifications: %q", texts)
