@@ -19,7 +19,8 @@ import (
 // toyAgent is an agent in a PTY the way the real ones behave where it matters: it
 // takes a while to start and throws away what was typed before it was ready (codex
 // drops a prompt typed before its app-server is up), works, asks for permission,
-// works again and goes back to its prompt. Its rules are a user's rule file.
+// works again and goes back to its prompt. Its rules (testkit.ToyRules) are a user's
+// rule file.
 const toyAgent = `sleep 1; while read -t 0.05 -r junk; do :; done
 draw() { printf '\033[H\033[2J\033]0;%s\007%b' "$1" "$2"; }
 draw 'toy' 'toy agent v1\r\n\r\n> '; read -r prompt
@@ -27,31 +28,6 @@ draw '⠂ toy' "working on: $prompt\r\n(esc to interrupt)"; sleep 2
 draw 'toy' 'Allow toy to run ls?\r\n  1. Yes\r\n  2. No\r\n'; read -r answer
 draw '⠂ toy' 'running ls\r\n(esc to interrupt)'; sleep 2
 draw 'toy' "done: $prompt TOY-DONE\r\n\r\n> "; read -r more; sleep 600`
-
-const toyRules = `agent = "toy"
-title = "Toy agent"
-commands = ["toy-agent"]
-
-[[rule]]
-name = "question"
-state = "waiting"
-priority = 100
-region = "bottom 6"
-all = ['Allow toy to run', '1\. Yes']
-
-[[rule]]
-name = "spinner"
-state = "working"
-priority = 50
-region = "title"
-any = ['^⠂']
-
-[[rule]]
-name = "prompt"
-state = "idle"
-region = "bottom 2"
-any = ['^>']
-`
 
 // agentEnv is a private state dir, config dir (with the toy's rules) and config file
 // (a [notify] command that appends each notification to notified).
@@ -61,7 +37,7 @@ func agentEnv(t testing.TB) (env []string, notified string) {
 	notified = filepath.Join(dir, "notified")
 	cfg := filepath.Join(dir, "config")
 	os.MkdirAll(filepath.Join(cfg, "corral", "agents"), 0o700)
-	os.WriteFile(filepath.Join(cfg, "corral", "agents", "toy.toml"), []byte(toyRules), 0o600)
+	os.WriteFile(filepath.Join(cfg, "corral", "agents", "toy.toml"), []byte(testkit.ToyRules), 0o600)
 	conf := filepath.Join(dir, "corral.toml")
 	os.WriteFile(conf, []byte("[notify]\ncommand = \"cat >> "+notified+"\"\nmin_interval = \"0s\"\n"), 0o600)
 	env = []string{"CORRAL_STATE_DIR=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + cfg, "CORRAL_CONFIG=" + conf}

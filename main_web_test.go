@@ -24,7 +24,7 @@ import (
 )
 
 // webToyRules are the toy agent's rules with the keys that answer its question.
-var webToyRules = strings.Replace(toyRules, `all = ['Allow toy to run', '1\. Yes']`,
+var webToyRules = strings.Replace(testkit.ToyRules, `all = ['Allow toy to run', '1\. Yes']`,
 	"all = ['Allow toy to run', '1\\. Yes']\napprove = [\"Enter\"]\ndeny = [\"C-c\"]", 1)
 
 // chromium is the browser the web tests drive, or a skip saying there is none.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
@@ -42,19 +44,14 @@ func TestAgentEveryAttempt(t *testing.T) {
 			id := spawn(t, s, spec)
 			told := func(n int) { // the attempt's question was told
 				t.Helper()
-				deadline := time.After(20 * time.Second)
-				for {
-					select {
-					case ev := <-sub.C:
-						if ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you") {
-							if a := ev.Run.Service.attempt(); a != n {
-								t.Fatalf("a question told of attempt %d, want %d", a, n)
-							}
-							return
-						}
-					case <-deadline:
-						t.Fatalf("attempt %d's question was not told", n)
-					}
+				ev, ok := eventually.Event(waitLimit, sub.C, func(ev Event) bool {
+					return ev.Type == EventNotify && ev.Run.ID == id && strings.Contains(ev.Detail, "waits for you")
+				})
+				if !ok {
+					t.Fatalf("attempt %d's question was not told", n)
+				}
+				if a := ev.Run.Service.attempt(); a != n {
+					t.Fatalf("a question told of attempt %d, want %d", a, n)
 				}
 			}
 			waitAgent(t, s, id, agentstate.Idle)
@@ -114,7 +111,7 @@ func TestForgetAgentKeepsOnlyANamedConversation(t *testing.T) {
 // A bell the first attempt rang is not the next attempt's: an agent whose rules say a
 // bell not answered yet is a question is idle at the next attempt's prompt.
 func TestAgentAttemptBellNotCarried(t *testing.T) {
-	rules := toyRules + `
+	rules := testkit.ToyRules + `
 [[rule]]
 name = "bell"
 state = "waiting"
@@ -166,7 +163,7 @@ printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'; read b`
 // sessToySet is the toy agent with Claude Code's [session] table.
 func sessToySet(t *testing.T) *agentstate.Set {
 	t.Helper()
-	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules+`
+	a, err := agentstate.ParseRules("toy.toml", []byte(testkit.ToyRules+`
 [session]
 pin    = ["--session-id", "{id}"]
 given  = ["--session-id", "--resume"]
@@ -321,7 +318,7 @@ func TestQuestionBeforeTheFirstTurnIsNoConversation(t *testing.T) {
 	dir := t.TempDir()
 	conv := t.TempDir()
 	script := strings.Replace(sessToyScript, "printf '\\033]0;toy\\007> '; read a",
-		"printf '\\033]0;toy\\007Allow? trust this folder\\r\\n 1. Yes\\r\\n'; read q\nprintf '\\033[2J\\033[H> '; read a", 1)
+		"printf '\\033]0;toy\\007Allow toy to run in this folder?\\r\\n 1. Yes\\r\\n'; read q\nprintf '\\033[2J\\033[H> '; read a", 1)
 	if script == sessToyScript {
 		t.Fatal("the toy's first prompt was not found")
 	}

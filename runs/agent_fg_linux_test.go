@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
@@ -31,11 +32,11 @@ func toyBin(t *testing.T) (dir, path string) {
 // toy2Set is the toy agent and a second one, toy2, run by toy2-agent.
 func toy2Set(t *testing.T) *agentstate.Set {
 	t.Helper()
-	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules))
+	a, err := agentstate.ParseRules("toy.toml", []byte(testkit.ToyRules))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := agentstate.ParseRules("toy2.toml", []byte(strings.Replace(strings.Replace(toyRules,
+	b, err := agentstate.ParseRules("toy2.toml", []byte(strings.Replace(strings.Replace(testkit.ToyRules,
 		`agent = "toy"`, `agent = "toy2"`, 1), `"toy-agent"`, `"toy2-agent"`, 1)))
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +171,7 @@ func BenchmarkForegroundLook(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "toy-agent"), []byte("#!/bin/sh\n"+toyScript+"\n"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules))
+	a, err := agentstate.ParseRules("toy.toml", []byte(testkit.ToyRules))
 	if err != nil {
 		b.Fatal(err)
 	}

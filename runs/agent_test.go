@@ -17,23 +17,11 @@ import (
 // waitEscapees waits (bounded, driven by events) until the run has at least n escapees.
 func waitEscapees(t *testing.T, s *Supervisor, id string, n int) Info {
 	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Escapees >= n || info.State == Exited {
-			return info
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("timed out waiting for %d escapees; run has %d", n, info.Escapees)
-		}
+	info, ok := waitRun(t, s, id, 0, func(i Info) bool { return i.Escapees >= n || i.State == Exited })
+	if !ok {
+		t.Fatalf("timed out waiting for %d escapees; run has %d", n, info.Escapees)
 	}
+	return info
 }
 
 // wantDaemonArgv checks that the escapees are the codex-like agent's two daemons, each

@@ -4,13 +4,14 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
 // modeRules are the toy agent's rules with two modes in which it will not ask: one its
 // flag says, one its screen shows.
-const modeRules = toyRules + `
+const modeRules = testkit.ToyRules + `
 [[mode]]
 name = "unasked"
 flags = ["--no-ask"]

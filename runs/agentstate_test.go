@@ -11,43 +11,22 @@ import (
 	"testing"
 	"time"
 
+	"corral/demo/testkit"
 	"corral/demo/testkit/eventually"
 	"corral/runs/agentstate"
 )
 
-// toyRules are the rules of a toy agent, a shell script the tests drive line by line.
-const toyRules = `
-agent = "toy"
-commands = ["toy-agent"]
-[[rule]]
-name = "question"
-state = "waiting"
-priority = 100
-region = "bottom 4"
-all = ['Allow\?', '1\. Yes']
-[[rule]]
-name = "spinner"
-state = "working"
-priority = 50
-region = "title"
-any = ['^⠂']
-[[rule]]
-name = "prompt"
-state = "idle"
-region = "bottom 2"
-any = ['^>']
-`
-
-// toyScript is the toy agent: idle, working, asking, working, idle, a line each.
+// toyScript is the toy agent (its rules: testkit.ToyRules): idle, working, asking,
+// working, idle, a line each.
 const toyScript = `printf '\033]0;toy\007> '; read a
 printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'; read b
-printf '\033]0;toy\007\033[2J\033[HAllow? run ls\r\n 1. Yes\r\n 2. No\r\n'; read c
+printf '\033]0;toy\007\033[2J\033[HAllow toy to run ls?\r\n 1. Yes\r\n 2. No\r\n'; read c
 printf '\033]0;\342\240\202 toy\007\033[2J\033[Hrunning ls'; read d
 printf '\033]0;toy\007\033[2J\033[Hdone\r\n> '; read e`
 
 func toySet(t *testing.T) *agentstate.Set {
 	t.Helper()
-	a, err := agentstate.ParseRules("toy.toml", []byte(toyRules))
+	a, err := agentstate.ParseRules("toy.toml", []byte(testkit.ToyRules))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,29 +39,20 @@ func waitAgent(t *testing.T, s *Supervisor, id string, want agentstate.State) In
 	return waitInfo(t, s, id, "agent state "+want.String(), func(i Info) bool { return i.AgentState == want })
 }
 
-// waitInfo waits (driven by events) until the run's info satisfies ok.
+// waitInfo waits (driven by events) until the run's info satisfies ok; a run that
+// ends first fails the test at once.
 func waitInfo(t *testing.T, s *Supervisor, id, what string, ok func(Info) bool) Info {
 	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok(info) {
-			return info
-		}
-		if info.Ended() {
-			t.Fatalf("ended before %s: %+v", what, info)
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("no %s: agent %q (%s, %s) by %q", what, info.Agent, info.AgentState, orNone(info.AgentRule), info.AgentBy)
-		}
+	info, _ := waitRun(t, s, id, 0, func(i Info) bool { return ok(i) || i.Ended() })
+	switch {
+	case ok(info):
+		return info
+	case info.Ended():
+		t.Fatalf("ended before %s: %+v", what, info)
+	default:
+		t.Fatalf("no %s: agent %q (%s, %s) by %q", what, info.Agent, info.AgentState, orNone(info.AgentRule), info.AgentBy)
 	}
+	return info
 }
 
 // An agent's run goes through its states as its screen shows them, each published
@@ -115,21 +85,18 @@ func TestAgentStates(t *testing.T) {
 	}
 	var texts []string
 	for len(texts) < 2 {
-		select {
-		case ev := <-sub.C:
-			if ev.Type == EventNotify && ev.Run.ID == id {
-				texts = append(texts, ev.Detail)
-			}
-		case <-time.After(20 * time.Second):
+		ev, ok := eventually.Event(waitLimit, sub.C, func(ev Event) bool { return ev.Type == EventNotify && ev.Run.ID == id })
+		if !ok {
 			t.Fatalf("notifications: %q", texts)
 		}
+		texts = append(texts, ev.Detail)
 	}
-	if texts[0] != "toy: toy waits for you — Allow? run ls" || texts[1] != "toy: toy finished its turn" {
+	if texts[0] != "toy: toy waits for you — Allow toy to run ls?" || texts[1] != "toy: toy finished its turn" {
 		t.Errorf("notifications: %q", texts)
 	}
 	lines := waitLines(t, log, 2)
 	var n Notification
-	if err := json.Unmarshal([]byte(lines[0]), &n); err != nil || n.RunID != id || n.Event != "waiting" || n.Context != "Allow? run ls" {
+	if err := json.Unmarshal([]byte(lines[0]), &n); err != nil || n.RunID != id || n.Event != "waiting" || n.Context != "Allow toy to run ls?" {
 		t.Errorf("the command's JSON: %s (%v)", lines[0], err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"corral/config"
 	"corral/demo"
 	"corral/demo/testkit"
+	"corral/demo/testkit/eventually"
 	"corral/reaper"
 )
 
@@ -103,49 +104,51 @@ func assertPIDsGone(t *testing.T, pids []int) {
 	}
 }
 
+// waitLimit is how long a wait on a run may take on a loaded 2-core machine.
+const waitLimit = 20 * time.Second
+
+// waitRun reads run id's info until it satisfies cond, again at each of the
+// supervisor's events (and every every too, when not 0: for a change no event
+// announces), for up to waitLimit. It returns the last info read and whether cond held.
+func waitRun(t testing.TB, s *Supervisor, id string, every time.Duration, cond func(Info) bool) (Info, bool) {
+	t.Helper()
+	_, sub := s.Subscribe()
+	defer sub.Close()
+	return eventually.Woken(waitLimit, every, sub.C, func() (Info, bool) {
+		info, err := s.Info(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info, cond(info)
+	})
+}
+
 // waitOutput waits until the run's log contains want, driven by output events.
 func waitOutput(t *testing.T, s *Supervisor, id, want string) []byte {
 	t.Helper()
 	_, sub := s.Subscribe()
 	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
+	b, ok := eventually.Woken(waitLimit, 0, sub.C, func() ([]byte, bool) {
 		out, err := s.Log(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b := out.Bytes(); bytes.Contains(b, []byte(want)) {
-			return b
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			b, _ := s.Log(id)
-			t.Fatalf("timed out waiting for %q in output %q", want, b.Bytes())
-		}
+		return out.Bytes(), bytes.Contains(out.Bytes(), []byte(want))
+	})
+	if !ok {
+		t.Fatalf("timed out waiting for %q in output %q", want, b)
 	}
+	return b
 }
 
 // waitState waits until the run reaches state st, driven by events.
 func waitState(t *testing.T, s *Supervisor, id string, st State) Info {
 	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.State >= st {
-			return info
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s; run is %s", st, info.State)
-		}
+	info, ok := waitRun(t, s, id, 0, func(i Info) bool { return i.State >= st })
+	if !ok {
+		t.Fatalf("timed out waiting for %s; run is %s", st, info.State)
 	}
+	return info
 }
 
 // pidsAfter returns the pids printed as "<word> <pid>" lines in output.

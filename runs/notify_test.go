@@ -15,11 +15,11 @@ import (
 	"corral/watchdog"
 )
 
-// Toy screens (toyRules): its prompt, working, its question, and a screen no rule knows.
+// Toy screens (testkit.ToyRules): its prompt, working, its question, and a screen no rule knows.
 const (
 	toyIdle    = `printf '\033]0;toy\007\033[2J\033[Hdone\r\n> '`
 	toyWork    = `printf '\033]0;\342\240\202 toy\007\033[2J\033[Hthinking'`
-	toyAsk     = `printf '\033]0;toy\007\033[2J\033[HAllow? run ls\r\n 1. Yes\r\n 2. No\r\n'`
+	toyAsk     = `printf '\033]0;toy\007\033[2J\033[HAllow toy to run ls?\r\n 1. Yes\r\n 2. No\r\n'`
 	toyUnknown = `printf '\033]0;toy\007\033[2J\033[Hbooting'`
 )
 
@@ -106,7 +106,7 @@ func TestNotifyCoalescesNeverDrops(t *testing.T) {
 	step("a", agentstate.Working)
 	clk.Advance(2 * time.Second)
 	step("b", agentstate.Waiting) // t=2: told at once
-	asked := "sent: toy: toy waits for you — Allow? run ls"
+	asked := "sent: toy: toy waits for you — Allow toy to run ls?"
 	waitTold(t, dir, id, asked) // before the answer: typed at once, it would be what answers the key
 	clk.Advance(time.Second)
 	step("", agentstate.Working) // t=3: answered
@@ -130,7 +130,7 @@ func TestNotifyCoalescesNeverDrops(t *testing.T) {
 	first := []string{asked, "coalesced", "sent: toy: toy finished its turn", "coalesced", "coalesced", "coalesced"}
 	waitTold(t, dir, id, first...)
 	clk.Advance(3 * time.Second) // t=22
-	waitTold(t, dir, id, append(first, "answered", "sent: toy: toy finished its turn, then waits for you — Allow? run ls")...)
+	waitTold(t, dir, id, append(first, "answered", "sent: toy: toy finished its turn, then waits for you — Allow toy to run ls?")...)
 
 	recs, err := s.reg.List()
 	if err != nil {
@@ -205,7 +205,7 @@ func TestNotifyNotRepeatedAfterRestart(t *testing.T) {
 	clk.Advance(2 * time.Second)
 	touch("b")
 	waitAgent(t, s, id, agentstate.Waiting)
-	waitTold(t, dir, id, "sent: toy: toy waits for you — Allow? run ls")
+	waitTold(t, dir, id, "sent: toy: toy waits for you — Allow toy to run ls?")
 
 	var rec Record
 	eventually.True(t, 10*time.Second, "the record to keep what was told", func() bool {
@@ -238,7 +238,7 @@ func TestNotifyNotRepeatedAfterRestart(t *testing.T) {
 		waitAgent(t, s, again, agentstate.Waiting)
 		want := "duplicate"
 		if !restored {
-			want = "sent: toy: toy waits for you — Allow? run ls"
+			want = "sent: toy: toy waits for you — Allow toy to run ls?"
 		}
 		waitTold(t, dir, again, want)
 	}
@@ -325,7 +325,7 @@ func TestNotifyHeldSaidAfterRestart(t *testing.T) {
 		t.Fatalf("told before the window ends: %q", got)
 	}
 	clk.Advance(time.Second) // t=12: the old window ends
-	both := "sent: toy: toy finished its turn, then waits for you — Allow? run ls"
+	both := "sent: toy: toy finished its turn, then waits for you — Allow toy to run ls?"
 	waitTold(t, dir, asked, "duplicate", both)
 
 	clk.Advance(time.Minute) // past the window: said at once

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"corral/demo"
+	"corral/demo/testkit/eventually"
 	"corral/ptyhost"
 	"corral/ptyhost/keys"
 	"corral/runs/internal/statefile"
@@ -161,20 +162,15 @@ func waitKeyBytes(t *testing.T, s *Supervisor, id string, want []byte) {
 	t.Helper()
 	_, sub := s.Subscribe()
 	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
+	got, ok := eventually.Woken(waitLimit, 0, sub.C, func() ([]byte, bool) {
 		got := keyBytes(t, s, id)
-		if len(got) >= len(want) {
-			if !bytes.Equal(got, want) {
-				t.Fatalf("child received %q, want %q", got, want)
-			}
-			return
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			t.Fatalf("child received only %q, want %q", got, want)
-		}
+		return got, len(got) >= len(want)
+	})
+	switch {
+	case !ok:
+		t.Fatalf("child received only %q, want %q", got, want)
+	case !bytes.Equal(got, want):
+		t.Fatalf("child received %q, want %q", got, want)
 	}
 }
 
@@ -280,9 +276,9 @@ func TestTranscriptCatchesUpWhenQuiet(t *testing.T) {
 }
 
 // A submit's Enter reaches the app in a read of its own, after the text: "got" lines
-// are one per read of the keys child (an app that gets the text and the Enter in
-// one read may take them for a paste, the Enter a newline in it). A write made during the pause
-// comes after the Enter, never between the text and it.
+// are one per read of the keys child (agents' input boxes read a paste and an Enter
+// that come in one read as a paste holding a newline, and the prompt is not sent). A
+// write made during the pause comes after the Enter, never between the text and it.
 func TestSubmitEnterInARead(t *testing.T) {
 	s := newSup(t)
 	id := spawn(t, s, childSpec(true, "keys", "bracketed"))

@@ -3,6 +3,7 @@ package runs
 import (
 	"bufio"
 	"context"
+	"corral/demo/testkit/eventually"
 	"errors"
 	"os"
 	"path/filepath"
@@ -271,14 +272,8 @@ func TestRemoveForgetsRecordAndTellsWatchers(t *testing.T) {
 	if err := s.Remove(id); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.After(10 * time.Second)
-	for heard := false; !heard; {
-		select {
-		case e := <-sub.C:
-			heard = e.Type == EventRemoved && e.Run.ID == id
-		case <-deadline:
-			t.Fatal("no removed event")
-		}
+	if _, ok := eventually.Event(10*time.Second, sub.C, func(e Event) bool { return e.Type == EventRemoved && e.Run.ID == id }); !ok {
+		t.Fatal("no removed event")
 	}
 	if _, err := reg.record(id); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the removed run's record: %v", err)

@@ -134,17 +134,13 @@ func roleWriter(dir string) error {
 func awaitOutput(s *Supervisor, id, want string) error {
 	_, sub := s.Subscribe()
 	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		if out, _ := s.Log(id); strings.Contains(string(out.Bytes()), want) {
-			return nil
-		}
-		select {
-		case <-sub.C:
-		case <-deadline:
-			return fmt.Errorf("no %q from %s", want, id)
-		}
+	if _, ok := eventually.Woken(waitLimit, 0, sub.C, func() (struct{}, bool) {
+		out, _ := s.Log(id)
+		return struct{}{}, strings.Contains(string(out.Bytes()), want)
+	}); !ok {
+		return fmt.Errorf("no %q from %s", want, id)
 	}
+	return nil
 }
 
 // startRole starts this test binary in a role on state dir dir.

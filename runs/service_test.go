@@ -20,27 +20,15 @@ import (
 	"corral/watchdog"
 )
 
-// waitInfo waits, driven by events, until run id's info satisfies cond.
+// waitSvc waits, driven by events and every 50 ms (a probe's silent result is no
+// event), until run id's info satisfies cond.
 func waitSvc(t *testing.T, s *Supervisor, id, what string, cond func(Info) bool) Info {
 	t.Helper()
-	_, sub := s.Subscribe()
-	defer sub.Close()
-	deadline := time.After(20 * time.Second)
-	for {
-		info, err := s.Info(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cond(info) {
-			return info
-		}
-		select {
-		case <-sub.C:
-		case <-time.After(50 * time.Millisecond): // a probe's silent result is no event
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s: state %s, service %+v", what, info.State, info.Service)
-		}
+	info, ok := waitRun(t, s, id, 50*time.Millisecond, cond)
+	if !ok {
+		t.Fatalf("timed out waiting for %s: state %s, service %+v", what, info.State, info.Service)
 	}
+	return info
 }
 
 func restarting(n int) func(Info) bool {

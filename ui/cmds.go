@@ -19,8 +19,7 @@ import (
 // captures the values it needs (the core and ids, never the model), so it runs off the
 // UI goroutine. The others are off it too: the snapshots fetched again after a link
 // or a host comes back (link.go, hosts.go), the restore offer and restore
-// (restore.go), a run's input sent by its queue's writer goroutine (inputqueue.go),
-// and the demo driver's reads (autoplay), which run on a goroutine of their own.
+// (restore.go) and a run's input sent by its queue's writer goroutine (inputqueue.go).
 
 // shutdownTimeout bounds Shutdown at quit: a process stuck in the kernel must not keep
 // the UI open for ever (the runs' records say what was left).

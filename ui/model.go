@@ -217,7 +217,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m.follow.touched(m.now)
 		m.req.active()
-		return m.handleKey(msg)
+		return m.routeKey(msg)
 	case tea.FocusMsg, tea.BlurMsg: // Corral's own terminal: is its user looking?
 		m.req.blurred = msg == tea.Msg(tea.BlurMsg{})
 		return m, m.req.look(m.core, m.list.SelectedLive())
@@ -240,9 +240,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, restoreOfferCmd(m.core)
 	case RestoredMsg:
 		return m.restored(msg)
-	case probeMsg: // what autoplay may read of the model (autoplay.go)
+	case ProbeMsg: // what a driver outside the UI may read of the model (probe.go)
 		sel, _ := m.list.Selected()
-		msg.reply <- probe{selected: sel.Name, asking: m.mode == modeDialog && m.dlg.Asking()}
+		msg.Reply <- Probe{Selected: sel.Name, Asking: m.mode == modeDialog && m.dlg.Asking()}
 		return m, nil
 	}
 	if next, cmd, ok := m.handleData(msg); ok {

@@ -43,7 +43,7 @@ func trimRows(s string) string {
 }
 
 // BenchmarkRemoteScreenText strips a full 120×40 frame with a colour change every
-// 12 cells (ui's autoplay and flood bench read it this way).
+// 12 cells (ui's flood bench reads it this way).
 func BenchmarkRemoteScreenText(b *testing.B) {
 	s := screen.NewScreen(120, 40)
 	for y := 1; y <= 40; y++ {

@@ -10,14 +10,13 @@ import (
 	"corral/demo"
 	"corral/runs"
 	"corral/runs/agentstate"
-	"corral/ui"
 )
 
 // errAutoplayCut: the UI ended (the operator quit) before the autoplay finished.
 var errAutoplayCut = errors.New("the UI ended before the autoplay did")
 
 // Demo opens the UI on the built-in scenario in the state dir dir. With autoplay the
-// UI drives itself (ui.Autoplay) and quits; played is the autoplay's own verdict
+// UI drives itself (autoplayScenario) and quits; played is the autoplay's own verdict
 // (nil: every run ended as the scenario expects), uiErr the UI's.
 func Demo(dir string, autoplay bool, warn func(string)) (uiErr, played error) {
 	fake, err := agentstate.ParseRules("demo/agent.toml", demo.AgentRules)
@@ -36,7 +35,7 @@ func Demo(dir string, autoplay bool, warn func(string)) (uiErr, played error) {
 	}
 	done := make(chan error, 1)
 	drive := func(p *tea.Program, sup *runs.Supervisor) {
-		done <- ui.Autoplay(p.Send, ui.Local{Supervisor: sup}, expect)
+		done <- autoplayScenario(p.Send, sup, expect)
 	}
 	uiErr = Local(config.Default(), dir, rs, drive, warn)
 	select {

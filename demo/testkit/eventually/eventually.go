@@ -1,6 +1,7 @@
 // Package eventually waits, in tests, for what a real process, PTY, server or UI
-// makes true in its own time: a condition is polled until a deadline and the test
-// fails naming what it waited for. Nothing sleeps a guessed duration; the deadline
+// makes true in its own time: a condition is polled until a deadline, or read again
+// on each event the process under test publishes (events.go), and the test fails
+// naming what it waited for. Nothing sleeps a guessed duration; the deadline
 // is only how long a loaded 2-core machine may take.
 package eventually
 

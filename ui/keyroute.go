@@ -14,8 +14,10 @@ import (
 	"corral/ui/terminal"
 )
 
-// handleKey routes a key by mode.
-func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// routeKey routes a key by the mode the UI is in: to the focused run, the open dialog,
+// scroll mode, the diff view, the run list's filter or help; browsing, past the
+// stray-key guard, to the UI command or the selected row's command it is bound to.
+func (m Model) routeKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch m.mode {
 	case modeFocus:
 		return m.focusKey(k)

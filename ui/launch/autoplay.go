@@ -1,7 +1,6 @@
-package ui
+package launch
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,19 +10,21 @@ import (
 
 	"corral/runs"
 	"corral/runs/agentstate"
-	"corral/runs/api"
+	"corral/ui"
 	"corral/ui/dialog"
 )
 
-// Autoplay drives a running UI over the demo scenario by itself, the way a person
+// autoplayScenario drives a running UI over the demo scenario by itself, the way a person
 // would — select, focus, type into the agent, send-keys, cancel, reconcile — waiting
 // for what each step needs to see before the next, then waits until every scenario
 // run has ended the way it should and quits (confirming the shutdown of what is
-// left). expect maps run names to the reason each must end with. It is the demo's
-// reproducible recording and an end-to-end test of the real binary. Failures are
-// reported by the returned error after the UI was told to quit.
-func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
-	a := autoplayer{send: send, core: core}
+// left). It sends the UI keys and reads it back (ui.ProbeMsg) through send, and reads
+// the runs from sup, the supervisor under the UI. expect maps run names to the reason
+// each must end with. It is the demo's reproducible recording and an end-to-end test
+// of the real binary. Failures are reported by the returned error after the UI was
+// told to quit.
+func autoplayScenario(send func(tea.Msg), sup *runs.Supervisor, expect map[string]string) error {
+	a := autoplayer{send: send, sup: sup}
 	steps := []func() error{
 		func() error { return a.waitScreen("agent", "›", 30*time.Second) },
 		func() error { a.selectRun("agent"); a.key("enter"); return nil },
@@ -68,7 +69,7 @@ func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
 
 type autoplayer struct {
 	send func(tea.Msg)
-	core Core
+	sup  *runs.Supervisor
 }
 
 // keyMsgs are the key presses autoplay types, as Bubble Tea reports them.
@@ -120,7 +121,7 @@ func (a autoplayer) selectRun(name string) error {
 // loaded machine a fixed pause between the two keys is not enough. The question is
 // seen open first; the answer sent dialog.AnswerGrace after that reaches the UI later still.
 func (a autoplayer) answer(k string) error {
-	if err := a.poll("the question to open", 10*time.Second, func() bool { return a.look().asking }); err != nil {
+	if err := a.poll("the question to open", 10*time.Second, func() bool { return a.look().Asking }); err != nil {
 		return err
 	}
 	a.pause(2 * dialog.AnswerGrace)
@@ -130,31 +131,19 @@ func (a autoplayer) answer(k string) error {
 
 // look asks the running UI what a person would see: its selection and whether it
 // asks a question. The UI answers in its Update, after every key sent before.
-func (a autoplayer) look() probe {
-	reply := make(chan probe, 1)
-	a.send(probeMsg{reply: reply})
+func (a autoplayer) look() ui.Probe {
+	reply := make(chan ui.Probe, 1)
+	a.send(ui.ProbeMsg{Reply: reply})
 	select {
 	case p := <-reply:
 		return p
 	case <-time.After(5 * time.Second): // the UI has ended or stalls; the caller's poll decides
-		return probe{}
+		return ui.Probe{}
 	}
 }
 
-// probeMsg asks the model for a probe; the model answers on reply, which has room.
-type probeMsg struct{ reply chan<- probe }
-
-type probe struct {
-	selected string // the selected run's name
-	asking   bool   // a y/n question is open
-}
-
-// snapshot is the core's runs now (none when it cannot answer: autoplay then waits
-// on, and its deadline says what it waited for).
-func (a autoplayer) snapshot() []runs.Info {
-	rep, _ := api.Snapshot.Call(context.Background(), a.core, api.SnapshotArgs{})
-	return rep.Runs
-}
+// snapshot is the supervisor's runs now.
+func (a autoplayer) snapshot() []runs.Info { return a.sup.Snapshot() }
 
 func (a autoplayer) find(name string) (runs.Info, bool) {
 	for _, in := range a.snapshot() {
@@ -183,7 +172,7 @@ func (a autoplayer) waitScreen(name, text string, limit time.Duration) error {
 		if !ok {
 			return false
 		}
-		scr, err := a.core.Screen(in.ID)
+		scr, err := a.sup.Screen(in.ID)
 		return err == nil && scr != nil && strings.Contains(scr.Text(), text)
 	})
 }
@@ -198,7 +187,7 @@ func (a autoplayer) waitAgent(name string, s agentstate.State, limit time.Durati
 
 // waitSelected waits until the UI shows run name selected.
 func (a autoplayer) waitSelected(name string) error {
-	return a.poll(name+" to be selected", 10*time.Second, func() bool { return a.look().selected == name })
+	return a.poll(name+" to be selected", 10*time.Second, func() bool { return a.look().Selected == name })
 }
 
 func (a autoplayer) waitReason(name string, reason runs.Reason, limit time.Duration) error {
