@@ -104,8 +104,7 @@ func (s *Supervisor) endedRun(rec Record) *run {
 		PID: rec.PID, Fingerprint: rec.Fingerprint, Adopted: rec.Adopted, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cgroup: rec.Cgroup, Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
 		CreatedAt: rec.CreatedAt, EndedAt: rec.UpdatedAt, LastOutputAt: rec.LastOutputAt,
-		Agent: rec.Agent, AgentState: rec.AgentState, AgentStateSince: rec.AgentStateSince, AgentRule: rec.AgentRule,
-		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
+		AgentStatus: rec.AgentStatus, LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		Cleanup: rec.Cleanup, SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, RestoredBy: rec.RestoredBy, Service: rec.Service}
 	r.info.Finished, r.info.DependencyErr, r.info.Conversed = rec.Finished, rec.DependencyErr, rec.Conversed
 	if rec.PID != 0 { // it started (a spawn error never did); the record keeps no start time

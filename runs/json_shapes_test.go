@@ -74,7 +74,7 @@ func TestJSONShapes(t *testing.T) {
 		{"record-full", full(&Record{})},
 		{"report-zero", Report{}},
 		{"report-full", full(&Report{})},
-		{"report-unknown-agent", Report{ID: "r1", Agent: "claude", OutputTail: "<a&b>\x1b"}},
+		{"report-unknown-agent", Report{ID: "r1", AgentStatus: AgentStatus{Agent: "claude"}, OutputTail: "<a&b>\x1b"}},
 		{"report-new", NewReport(*full(&Info{}).(*Info), []Escapee{{}}, []byte("tail"))},
 	}
 	for _, s := range shapes {

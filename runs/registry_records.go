@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"corral/reaper"
-	"corral/runs/agentstate"
 	"corral/runs/workspace"
 )
 
@@ -49,12 +48,9 @@ type Record struct {
 	// The keeper holding the run's descriptors (readopt.go), written before it is handed
 	// over: while that keeper lives, the run is its next server's, whoever reconciles.
 	Keeper *reaper.Fingerprint `json:"keeper,omitempty"`
-	// The agent and its state when last written (DESIGN §16: corral ls shows it).
-	Agent           string           `json:"agent,omitempty"`
-	AgentState      agentstate.State `json:"agent_state"`
-	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
-	AgentRule       string           `json:"agent_rule,omitempty"`
-	AgentMode       string           `json:"agent_mode,omitempty"` // Info.AgentMode
+	// The agent and its state when last written: corral ls shows it.
+	AgentStatus
+	AgentMode string `json:"agent_mode,omitempty"` // Info.AgentMode
 	// What its notifications said (notify.go): the episodes of its agent's needing
 	// the user that ended, and the last need told or seen, so a server after this
 	// one never tells it again.

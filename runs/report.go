@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -35,12 +37,23 @@ type Report struct {
 	SetupError  string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
 	// RecordError: the run's record could not be written (Info.RecordErr).
 	RecordError string `json:"record_error,omitempty"`
-	// The agent and its last state (DESIGN §16), for runs an agent's rules followed
-	// (none for others: the report's schema is corral run's).
-	Agent           string           `json:"agent,omitempty"`
-	AgentState      agentstate.State `json:"agent_state,omitzero"`
-	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
-	AgentRule       string           `json:"agent_rule,omitempty"`
+	// The agent and its last state, for runs an agent's rules followed (none for
+	// others: the report's schema is corral run's, and MarshalJSON leaves an unknown
+	// state out).
+	AgentStatus
+}
+
+// MarshalJSON writes the report with its agent's state left out when it is unknown
+// (as for a run no agent's rules followed), where a run's Info and Record write it.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without this method
+	b, err := json.Marshal(plain(r))
+	if err != nil || r.AgentState != agentstate.Unknown {
+		return b, err
+	}
+	// The key is at the top level, after others, once: a string value holding it
+	// would have its quotes escaped.
+	return bytes.Replace(b, []byte(`,"agent_state":"`+agentstate.Unknown.String()+`"`), nil, 1), nil
 }
 
 // ReportCleanup is the cleanup part of a Report.
@@ -66,7 +79,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
 		SpawnError: i.SpawnErr, SetupError: i.SetupErr, RecordError: i.RecordErr,
-		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
+		AgentStatus: i.AgentStatus,
 	}
 	if rep.Cleanup.Steps == nil {
 		rep.Cleanup.Steps = []reaper.Step{}

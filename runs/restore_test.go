@@ -45,7 +45,7 @@ func TestRestoreWhichRecords(t *testing.T) {
 	lost := func(id, name, agent, session string, reason Reason, spec Spec) Record {
 		spec.Name = name
 		return Record{RunID: id, Name: name, Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: reason,
-			CreatedAt: now.Add(time.Duration(len(id)) * time.Millisecond), Agent: agent, SessionID: session,
+			CreatedAt: now.Add(time.Duration(len(id)) * time.Millisecond), AgentStatus: AgentStatus{Agent: agent}, SessionID: session,
 			OwnerInstanceID: "igone"}
 	}
 	web := Spec{Shell: "echo restored-$MARK; sleep 30", PTY: true, Env: []string{"MARK=web"}, Restore: true}
@@ -127,7 +127,7 @@ func TestRestorableRecordOutlivesTheFinishedTTL(t *testing.T) {
 	reg.clock = func() time.Time { return now.Add(-3 * time.Hour) } // the records are written 3 h ago
 	lost := func(id, agent, restoredBy string, reason Reason) Record {
 		return Record{RunID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
-			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-4 * time.Hour), Agent: agent,
+			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-4 * time.Hour), AgentStatus: AgentStatus{Agent: agent},
 			SessionID: "0b5e3a57-9d5c-4c3e-8f0e-1a2b3c4d5e6f", RestoredBy: restoredBy, OwnerInstanceID: "igone"}
 	}
 	if err := reg.withLock(func() error {
@@ -240,7 +240,7 @@ func TestRestoreChainAfterTwoReboots(t *testing.T) {
 	now := time.Now()
 	spec := Spec{Name: "agent", Shell: "", Argv: []string{"/bin/sh", "-c", "sleep 30", "toy-agent"}, PTY: true}
 	first := Record{RunID: "rfirst", Name: "agent", Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: Lost,
-		CreatedAt: now, Agent: "toy", SessionID: sid, RestoredBy: "rsecond", OwnerInstanceID: "igone"}
+		CreatedAt: now, AgentStatus: AgentStatus{Agent: "toy"}, SessionID: sid, RestoredBy: "rsecond", OwnerInstanceID: "igone"}
 	second := first
 	second.RunID, second.RestoredBy, second.RestoredFrom, second.CreatedAt = "rsecond", "", "rfirst", now.Add(time.Second)
 	if err := reg.withLock(func() error {
@@ -282,7 +282,7 @@ func TestRestoreThatFailedToStartCanBeTriedAgain(t *testing.T) {
 	}
 	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
 	rec := Record{RunID: "rgone", Name: "gone", Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
-		CreatedAt: time.Now(), Agent: "toy", SessionID: "0b5e3a57-9d5c-4c3e-8f0e-0000000009a1", OwnerInstanceID: "igone",
+		CreatedAt: time.Now(), AgentStatus: AgentStatus{Agent: "toy"}, SessionID: "0b5e3a57-9d5c-4c3e-8f0e-0000000009a1", OwnerInstanceID: "igone",
 		Spec: Spec{Name: "gone", Argv: []string{t.TempDir() + "/toy-agent"}, PTY: true}}
 	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
 		t.Fatal(err)
@@ -314,7 +314,7 @@ func TestRestoreOfAConversationThatWentOnElsewhere(t *testing.T) {
 	const sid = "0b5e3a57-9d5c-4c3e-8f0e-00000000beef"
 	rec := func(id string, reason Reason, restoredBy, from string, age time.Duration) Record {
 		return Record{RunID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
-			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-age), Agent: "toy", SessionID: sid,
+			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-age), AgentStatus: AgentStatus{Agent: "toy"}, SessionID: sid,
 			RestoredBy: restoredBy, RestoredFrom: from, OwnerInstanceID: "igone"}
 	}
 	if err := reg.withLock(func() error {

@@ -76,7 +76,7 @@ func TestRunJSONOmitsUnknown(t *testing.T) {
 // agent will not ask after its state.
 func TestTableAgentColumn(t *testing.T) {
 	rec := func(id string, st runs.State, agent string, as agentstate.State) Run {
-		return Run{Record: runs.Record{RunID: id, Name: id, Backend: runs.KindPTY, State: st, Agent: agent, AgentState: as}}
+		return Run{Record: runs.Record{RunID: id, Name: id, Backend: runs.KindPTY, State: st, AgentStatus: runs.AgentStatus{Agent: agent, AgentState: as}}}
 	}
 	var b bytes.Buffer
 	err := WriteTable(&b, []Run{
