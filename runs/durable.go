@@ -340,7 +340,7 @@ func (r *run) committedLocked() {
 func (r *run) recordLocked() Record {
 	i := r.info
 	rec := Record{
-		RunID: i.ID, Secret: r.secret, Name: i.Name, Backend: i.Kind, Spec: r.spec,
+		ID: i.ID, Secret: r.secret, Name: i.Name, Backend: i.Kind, Spec: r.spec,
 		PID: i.PID, PGID: i.PID, SID: i.PID, Fingerprint: i.Fingerprint,
 		State: i.State, Reason: i.Reason, ExitCode: i.ExitCode, Signal: i.Signal,
 		CreatedAt: i.CreatedAt, LastOutputAt: r.outputSavedLocked(),

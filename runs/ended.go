@@ -95,11 +95,11 @@ func (s *Supervisor) sortOrderLocked() {
 func (s *Supervisor) endedRun(rec Record) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(nil)
-	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: rec.ID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, committed: Exited}
 	close(r.done)
-	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Exited, Seq: 1,
+	r.info = Info{ID: rec.ID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Exited, Seq: 1,
 		Reason: rec.Reason, ExitCode: rec.ExitCode, Signal: rec.Signal,
 		PID: rec.PID, Fingerprint: rec.Fingerprint, Adopted: rec.Adopted, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cgroup: rec.Cgroup, Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
