@@ -33,10 +33,10 @@ type Report struct {
 	Cgroup      string    `json:"cgroup,omitempty"`
 	Escapees    []Escapee `json:"escapees"` // fingerprint and argv of each
 	OutputTail  string    `json:"output_tail"`
-	SpawnError  string    `json:"spawn_error,omitempty"`
-	SetupError  string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
-	// RecordError: the run's record could not be written (Info.RecordErr).
-	RecordError string `json:"record_error,omitempty"`
+	SpawnErr    string    `json:"spawn_error,omitempty"`
+	SetupErr    string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
+	// RecordErr: the run's record could not be written (Info.RecordErr).
+	RecordErr string `json:"record_error,omitempty"`
 	// The agent and its last state, for runs an agent's rules followed (none for
 	// others: the report's schema is corral run's, and MarshalJSON leaves an unknown
 	// state out).
@@ -78,7 +78,7 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup,
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
-		SpawnError: i.SpawnErr, SetupError: i.SetupErr, RecordError: i.RecordErr,
+		SpawnErr:   i.SpawnErr, SetupErr: i.SetupErr, RecordErr: i.RecordErr,
 		AgentStatus: i.AgentStatus,
 	}
 	if rep.Cleanup.Steps == nil {

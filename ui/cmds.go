@@ -221,8 +221,8 @@ func spawn(c Core, spec runs.Spec) (string, error) { return spawnWith(c, spec, f
 // named (spawnArgs).
 func spawnWith(c Core, spec runs.Spec, named bool) (string, error) {
 	rep, err := api.Spawn.Call(bg, c, spawnArgs(c, spec, named))
-	if err == nil && rep.SpawnError != "" {
-		err = errors.New(rep.SpawnError)
+	if err == nil && rep.SpawnErr != "" {
+		err = errors.New(rep.SpawnErr)
 	}
 	return rep.ID, err
 }

@@ -167,7 +167,7 @@ func info(_ context.Context, c Core, a RunRef) (InfoReply, error) {
 }
 
 // spawn starts a.Spec; a run that started and ended at once with spawn-error still
-// exists, so its id comes back with the error as SpawnError.
+// exists, so its id comes back with the error as SpawnErr.
 func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
 	a.Spec.BaseEnv = a.BaseEnv
 	if a.NamedDeps && len(a.Spec.DependsOn) > 0 {
@@ -183,7 +183,7 @@ func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
 	}
 	rep := SpawnReply{ID: id}
 	if err != nil {
-		rep.SpawnError = err.Error()
+		rep.SpawnErr = err.Error()
 	}
 	return rep, nil
 }

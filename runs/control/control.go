@@ -362,8 +362,8 @@ func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
 	} else {
 		fmt.Fprintln(env.Stdout, rep.ID)
 	}
-	if rep.SpawnError != "" {
-		fmt.Fprintf(env.Stderr, "corral spawn: %s ended at once: spawn-error: %s\n", rep.ID, rep.SpawnError)
+	if rep.SpawnErr != "" {
+		fmt.Fprintf(env.Stderr, "corral spawn: %s ended at once: spawn-error: %s\n", rep.ID, rep.SpawnErr)
 		return ExitFailure
 	}
 	return ExitOK
