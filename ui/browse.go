@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
@@ -116,7 +117,7 @@ func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.syncSelection()
 		spec := r.Pend.Spec
 		m.term.FitSpec(&spec)
-		return m, startCmd(m.onHost(runlist.LocalHost), r.Pend.Key, spec)
+		return m, startCmd(m.onHost(config.LocalHost), r.Pend.Key, spec)
 	case r.Kind == runlist.RowPending:
 		if notice, ok := m.c.Keys.pendingNotice(k, r.Pend); ok {
 			return m.note("%s", notice)

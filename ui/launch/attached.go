@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
@@ -104,7 +105,7 @@ func AttachTarget(dir, stateDir string, dests []string, configured []client.Host
 		if d == "" || slices.Contains(dests[:i], d) {
 			return t, usage(fmt.Errorf("--ssh %q: give each host once", d))
 		}
-		if d == client.LocalHost {
+		if d == config.LocalHost {
 			t.Dir = dir
 			continue
 		}
@@ -173,7 +174,7 @@ func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	ctx := context.Background()
 	if t.Dir != "" && len(t.Hosts) > 0 {
-		ctx = api.OnHost(ctx, client.LocalHost)
+		ctx = api.OnHost(ctx, config.LocalHost)
 	}
 	start := notRunning(rs.Start, core.Initial())
 	var selectID string
