@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
@@ -16,7 +17,7 @@ import (
 type Core interface {
 	api.Caller
 	// Screen is the run's screen, nil for a run that has none (a pipe run).
-	Screen(id string) (Screen, error)
+	Screen(id string) (screen.View, error)
 	// Watch names the run whose screen the terminal pane shows ("" for none): a
 	// server's core streams frames of it (others only their attention count); the
 	// in-process core has nothing to do.
@@ -42,17 +43,14 @@ func (Local) Watch(string) error { return nil }
 // Viewer is the in-process UI, the one viewer of its supervisor.
 func (Local) Viewer() string { return "local" }
 
-// Screen is the run's *screen.Screen as a Screen (nil stays nil, not a typed nil).
-func (l Local) Screen(id string) (Screen, error) {
+// Screen is the run's *screen.Screen as a screen.View (nil stays nil, not a typed nil).
+func (l Local) Screen(id string) (screen.View, error) {
 	s, err := l.Supervisor.Screen(id)
 	if s == nil {
 		return nil, err
 	}
 	return s, err
 }
-
-// Screen is what the terminal pane reads of a run's emulated screen (terminal.Screen).
-type Screen = terminal.Screen
 
 // Options configure New.
 type Options struct {
@@ -124,7 +122,7 @@ type (
 	// ScreenMsg hands the terminal pane a run's screen (nil: the run has none).
 	ScreenMsg struct {
 		ID     string
-		Screen Screen
+		Screen screen.View
 	}
 	// ScreensMsg is the screens of many runs at once (the UI's start).
 	ScreensMsg []ScreenMsg

@@ -242,7 +242,7 @@ func (f *fakeCore) Watch(id string) error {
 	return nil
 }
 
-func (f *fakeCore) Screen(id string) (Screen, error) {
+func (f *fakeCore) Screen(id string) (screen.View, error) {
 	err := f.note("Screen", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -256,7 +257,7 @@ func (m *Model) takeScreen(msg ScreenMsg) {
 	}
 }
 
-func safeAttention(s Screen) (n uint64) {
+func safeAttention(s screen.View) (n uint64) {
 	defer func() { _ = recover() }()
 	return s.Attention()
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/ui/details"
 	"corral/ui/dialog"
@@ -83,7 +84,7 @@ type Model struct {
 // state is the model's bookkeeping that is not shown directly. It is shared by the
 // copies Bubble Tea makes of the model (only the newest is ever used).
 type state struct {
-	screens   map[string]Screen
+	screens   map[string]screen.View
 	attention map[string]uint64 // last Attention counter seen per run
 	inputs    inputQueues
 	sized     runSizes
@@ -128,7 +129,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		help: help.New(c.Common, help.Keys{Down: &c.Keys.ScrollDown, PageDown: &c.Keys.PageDown, Up: &c.Keys.ScrollUp,
 			PageUp: &c.Keys.PageUp, Leave: &c.Keys.Leave}),
 		diff: diffview.New(c.Common, &c.Keys.DiffKeyMap, diffview.PromptKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}),
-		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
+		state: &state{screens: map[string]screen.View{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			clock: newWakeClock()},
 	}

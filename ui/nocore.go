@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 
+	"corral/ptyhost/screen"
 	"corral/runs/api"
 )
 
@@ -12,5 +13,5 @@ type noCore struct{}
 
 func (noCore) Invoke(context.Context, api.Operation, any) (any, error) { return nil, ErrNoCore }
 func (noCore) Watch(string) error                                      { return ErrNoCore }
-func (noCore) Screen(string) (Screen, error)                           { return nil, ErrNoCore }
+func (noCore) Screen(string) (screen.View, error)                      { return nil, ErrNoCore }
 func (noCore) Viewer() string                                          { return "" }

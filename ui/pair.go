@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/parity"
 	"corral/ui/common"
@@ -44,7 +45,7 @@ func newPairView(c *Common) pairView {
 
 // sync shows the selected row's partner beside it, or no second pane; true if the
 // terminal pane must be sized again (size).
-func (p *pairView) sync(r runlist.Row, l runlist.List, screens map[string]Screen) (resize bool) {
+func (p *pairView) sync(r runlist.Row, l runlist.List, screens map[string]screen.View) (resize bool) {
 	partner, paired := runs.Info{}, false
 	if r.Kind == runlist.RowRun {
 		partner, paired = l.Partner(r.Run)
