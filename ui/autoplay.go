@@ -22,8 +22,8 @@ import (
 // left). expect maps run names to the reason each must end with. It is the demo's
 // reproducible recording and an end-to-end test of the real binary. Failures are
 // reported by the returned error after the UI was told to quit.
-func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
-	a := autoplayer{send: send, core: core}
+func Autoplay(send func(tea.Msg), engine Engine, expect map[string]string) error {
+	a := autoplayer{send: send, engine: engine}
 	steps := []func() error{
 		func() error { return a.waitScreen("agent", "›", 30*time.Second) },
 		func() error { a.selectRun("agent"); a.key("enter"); return nil },
@@ -67,8 +67,8 @@ func Autoplay(send func(tea.Msg), core Core, expect map[string]string) error {
 }
 
 type autoplayer struct {
-	send func(tea.Msg)
-	core Core
+	send   func(tea.Msg)
+	engine Engine
 }
 
 // keyMsgs are the key presses autoplay types, as Bubble Tea reports them.
@@ -152,7 +152,7 @@ type probe struct {
 // snapshot is the core's runs now (none when it cannot answer: autoplay then waits
 // on, and its deadline says what it waited for).
 func (a autoplayer) snapshot() []runs.Info {
-	rep, _ := api.Snapshot.Call(context.Background(), a.core, api.SnapshotArgs{})
+	rep, _ := api.Snapshot.Call(context.Background(), a.engine, api.SnapshotArgs{})
 	return rep.Runs
 }
 
@@ -183,7 +183,7 @@ func (a autoplayer) waitScreen(name, text string, limit time.Duration) error {
 		if !ok {
 			return false
 		}
-		scr, err := a.core.Screen(in.ID)
+		scr, err := a.engine.Screen(in.ID)
 		return err == nil && scr != nil && strings.Contains(scr.Text(), text)
 	})
 }

@@ -29,7 +29,7 @@ func TestAutoplayAnswersAStalledUI(t *testing.T) {
 			h.send(msg)
 		}
 	}()
-	a := autoplayer{send: func(m tea.Msg) { msgs <- m }, core: h.core}
+	a := autoplayer{send: func(m tea.Msg) { msgs <- m }, engine: h.core}
 	a.key("x")
 	err := a.answer("y")
 	close(msgs)

@@ -47,7 +47,7 @@ func (t Target) where() string {
 // attachedCore is what an attached UI runs on: one server's client.Remote, or a
 // client.Fleet over several.
 type attachedCore interface {
-	ui.Core
+	ui.Engine
 	Events() <-chan runs.Event
 	Initial() []runs.Info
 	History() []runs.Event
@@ -189,7 +189,7 @@ func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui
 	if t.several() {
 		empty = "No runs on these hosts. Press n to start one, or corral spawn --host NAME one from a script."
 	}
-	return ui.New(ui.Options{Core: core, Initial: core.Initial(), History: core.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
+	return ui.New(ui.Options{Engine: core, Initial: core.Initial(), History: core.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: empty})
 }
