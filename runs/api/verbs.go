@@ -35,23 +35,23 @@ var (
 
 // Runs.
 var (
-	List      = declare("list", LaneControl, list)
-	Snapshot  = declare("snapshot", LaneControl, snapshot)
-	Info      = declare("info", LaneControl, info)
-	Spawn     = declare("spawn", LaneControl, spawn)
-	Kill      = declare("kill", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Cancel(id) }))
-	Stop      = declare("stop", LaneControl, onRun(func(c Core, id string, a StopArgs) error { return c.Stop(id, a.Reason) }))
-	Interrupt = declare("interrupt", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Interrupt(id) }))
-	Pause     = declare("pause", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
-	Resume    = declare("resume", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
-	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
-	Wait      = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
+	List      = declare("list", LaneMain, list)
+	Snapshot  = declare("snapshot", LaneMain, snapshot)
+	Info      = declare("info", LaneMain, info)
+	Spawn     = declare("spawn", LaneMain, spawn)
+	Kill      = declare("kill", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Cancel(id) }))
+	Stop      = declare("stop", LaneMain, onRun(func(c Core, id string, a StopArgs) error { return c.Stop(id, a.Reason) }))
+	Interrupt = declare("interrupt", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Interrupt(id) }))
+	Pause     = declare("pause", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
+	Resume    = declare("resume", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
+	Remove    = declare("remove", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
+	Wait      = declare("wait", LaneMain, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) })
 	// Restart starts a service's next attempt now, its restart budget refilled (an
 	// ended run: its spec again, as a new run); the reply names the run that goes on.
-	Restart  = declare("restart", LaneControl, restart)
-	Shutdown = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget))
+	Restart  = declare("restart", LaneMain, restart)
+	Shutdown = declare("shutdown", LaneMain, shutdown).within(fixed[struct{}](EndingBudget))
 	// Restore starts the runs a reboot lost again, their agents' conversations resumed.
-	Restore = declare("restore", LaneControl, restore).within(fixed[RestoreArgs](EndingBudget))
+	Restore = declare("restore", LaneMain, restore).within(fixed[RestoreArgs](EndingBudget))
 )
 
 // restore resolves the runs named (ids, names or prefixes, as every verb takes them)
@@ -136,14 +136,14 @@ func show(_ context.Context, c Core, a ShowArgs) (RunRef, error) {
 
 // Output, processes and the registry.
 var (
-	Poll = declare("poll", LaneControl, poll).within(func(a PollArgs) time.Duration {
+	Poll = declare("poll", LaneMain, poll).within(func(a PollArgs) time.Duration {
 		return max(blocking(min(a.WaitMS, maxPollWait.Milliseconds())), DefaultBudget)
 	})
-	Log       = declare("log", LaneControl, logLines)
-	Output    = declare("output", LaneControl, output)
-	Trees     = declare("trees", LaneControl, trees)
-	Metrics   = declare("metrics", LaneControl, metrics)
-	Reconcile = declare("reconcile", LaneControl, reconcile).within(fixed[struct{}](EndingBudget))
+	Log       = declare("log", LaneMain, logLines)
+	Output    = declare("output", LaneMain, output)
+	Trees     = declare("trees", LaneMain, trees)
+	Metrics   = declare("metrics", LaneMain, metrics)
+	Reconcile = declare("reconcile", LaneMain, reconcile).within(fixed[struct{}](EndingBudget))
 )
 
 func list(_ context.Context, c Core, _ struct{}) (ListReply, error) {
