@@ -47,6 +47,7 @@ import (
 	"corral/runs/parity"
 	"corral/runs/server"
 	"corral/ui/launch"
+
 	"golang.org/x/term"
 )
 
@@ -1142,7 +1143,7 @@ func cmdLs(args []string) int {
 		return code
 	}
 	hosts, err := control.UserHosts()
-	if err != nil && host != "" && host != client.LocalHost {
+	if err != nil && host != "" && host != config.LocalHost {
 		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
 		return exitUsage
 	}
@@ -1150,7 +1151,7 @@ func cmdLs(args []string) int {
 		warn(fmt.Sprintf("the config's [[host]] entries not read: %v", err))
 	}
 	local := func() (listing.Doc, error) { return listLocal(stateDir, all) }
-	if host == client.LocalHost || host == "" && len(hosts) == 0 {
+	if host == config.LocalHost || host == "" && len(hosts) == 0 {
 		if out, ok := listHeld(stateDir, all, asJSON); ok {
 			os.Stdout.Write(out)
 			return 0
@@ -1174,7 +1175,7 @@ func cmdLs(args []string) int {
 // that could not be listed is its error in the listing (a line of the table, an
 // "error" of --json), one line on stderr too, and exit code 1.
 func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, timeout time.Duration, local func() (listing.Doc, error)) int {
-	sel := append([]client.Host{{Name: client.LocalHost}}, hosts...)
+	sel := append([]client.Host{{Name: config.LocalHost}}, hosts...)
 	if host != "" {
 		h, err := control.FindHost(hosts, host)
 		if err != nil {

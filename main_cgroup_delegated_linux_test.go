@@ -284,8 +284,8 @@ func TestCgroupHalfDelegatedIsRefused(t *testing.T) {
 	if r := d.corral("wait", id, "--json"); json.Unmarshal([]byte(r.stdout), &rep) != nil {
 		t.Fatalf("corral wait: %+v", r)
 	}
-	if rep.CleanupMode != "session" || rep.SpawnError != "" || !rep.Cleanup.VerifiedEmpty {
+	if rep.CleanupMode != "session" || rep.SpawnErr != "" || !rep.Cleanup.VerifiedEmpty {
 		t.Errorf("report: mode %q spawn error %q cleanup %+v: want a run on its session, ended",
-			rep.CleanupMode, rep.SpawnError, rep.Cleanup)
+			rep.CleanupMode, rep.SpawnErr, rep.Cleanup)
 	}
 }

@@ -99,7 +99,7 @@ func TestAgentEveryAttempt(t *testing.T) {
 // The next attempt keeps a conversation its command line names (pinned or resumed),
 // and forgets one learnt from the previous attempt's agent.
 func TestForgetAgentKeepsOnlyANamedConversation(t *testing.T) {
-	pinned := Info{SessionID: "0f3c", Spec: Spec{Argv: []string{"claude", "--session-id", "0f3c"}}, AgentState: agentstate.Waiting, Agent: "claude"}
+	pinned := Info{SessionID: "0f3c", Spec: Spec{Argv: []string{"claude", "--session-id", "0f3c"}}, AgentStatus: AgentStatus{AgentState: agentstate.Waiting, Agent: "claude"}}
 	forgetAgentLocked(&pinned)
 	learnt := Info{SessionID: "77aa", Spec: Spec{Argv: []string{"codex"}}}
 	forgetAgentLocked(&learnt)

@@ -280,7 +280,7 @@ func TestAgentReadoptedForegroundOverCommand(t *testing.T) {
 	r.mu.Unlock()
 	old.stop()
 	r.dropNotes(old)
-	rec := Record{Agent: "toy2", AgentState: agentstate.Idle, AgentEpisode: 3,
+	rec := Record{AgentStatus: AgentStatus{Agent: "toy2", AgentState: agentstate.Idle}, AgentEpisode: 3,
 		AgentNotified: &NotifyMark{State: agentstate.Idle, Episode: 3, Event: NotifyTurnEnded, How: "sent"}}
 	r.readopted.Store(&rec)
 	r.lookAtStart()

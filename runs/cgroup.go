@@ -129,7 +129,7 @@ func recordCgroup(rec Record) (*reaper.Cgroup, error) {
 	if filepath.Base(base) != "corral" {
 		return nil, fmt.Errorf("cgroup %s: %w", rec.Cgroup, reaper.ErrBadCgroup)
 	}
-	cg, err := reaper.OpenCgroup(base, rec.RunID, rec.Cgroup)
+	cg, err := reaper.OpenCgroup(base, rec.ID, rec.Cgroup)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (s *Supervisor) RecordUsage(rec Record) (Usage, bool) {
 		return Usage{}, false
 	}
 	s.mu.Lock()
-	r := s.runs[rec.RunID]
+	r := s.runs[rec.ID]
 	s.mu.Unlock()
 	if r != nil {
 		if cg := r.cgroupOf(); cg != nil && cg.Path == rec.Cgroup {

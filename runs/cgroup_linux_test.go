@@ -220,7 +220,7 @@ func TestCgroupForgedRecordRefused(t *testing.T) {
 	fp, _ := reaper.Identify(cmd.Process.Pid)
 	dir := t.TempDir()
 	reg := openReg(t, dir)
-	rec := Record{RunID: "r0123456789ab", Name: "forged", Backend: KindPipe, PID: fp.PID, PGID: fp.PID, SID: fp.PID,
+	rec := Record{ID: "r0123456789ab", Name: "forged", Backend: KindPipe, PID: fp.PID, PGID: fp.PID, SID: fp.PID,
 		Fingerprint: fp, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead", LeaseEpoch: 3,
 		LeaseExpiresAt: time.Now().Add(-time.Minute), CleanupMode: "cgroup", Cgroup: victim.Path}
 	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
@@ -228,7 +228,7 @@ func TestCgroupForgedRecordRefused(t *testing.T) {
 	}
 	s := regSup(t, reg)
 	ds := reconcileUntilSettled(t, s)
-	if d := ds[rec.RunID]; d.Decision != VerdictLost || !strings.Contains(d.Detail, "invalid record") {
+	if d := ds[rec.ID]; d.Decision != VerdictLost || !strings.Contains(d.Detail, "invalid record") {
 		t.Errorf("decision %+v, want lost as an invalid record", d)
 	}
 	if p, _ := victim.Populated(); !p {
@@ -289,7 +289,7 @@ func TestCgroupRecordedBeforeTheFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cg.Kill(); cg.Remove() })
-	if err := dead.create(Record{RunID: id, Secret: secret, Name: "unborn", Backend: KindPipe, State: Starting,
+	if err := dead.create(Record{ID: id, Secret: secret, Name: "unborn", Backend: KindPipe, State: Starting,
 		CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path}); err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestCgroupKeptBeforeItsPID(t *testing.T) {
 		root.Wait()
 		cg.Remove()
 	})
-	if err := old.create(Record{RunID: id, Secret: newSecret(), Name: "kept", Backend: KindPipe, Spec: spec,
+	if err := old.create(Record{ID: id, Secret: newSecret(), Name: "kept", Backend: KindPipe, Spec: spec,
 		State: Starting, CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path}); err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +421,7 @@ func TestCgroupOfALostRunRemovedOnceEmpty(t *testing.T) {
 			}
 			t.Cleanup(func() { cg.Remove() })
 			if err := reg.withLock(func() error {
-				return reg.write(Record{RunID: id, Name: "lost", Backend: KindPipe, State: Exited, Reason: Lost,
+				return reg.write(Record{ID: id, Name: "lost", Backend: KindPipe, State: Exited, Reason: Lost,
 					PID: 4242, CreatedAt: time.Now(), CleanupMode: "cgroup", Cgroup: cg.Path, OwnerInstanceID: "igone"})
 			}); err != nil {
 				t.Fatal(err)

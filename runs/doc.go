@@ -5,9 +5,9 @@
 //     shared by PTY and pipe runs, starting → running → exiting → exited (state.go,
 //     run.go, start.go: the first record committed before the program runs), with the
 //     closed set of termination reasons; Info (info.go) is what observers see of it;
-//   - the Supervisor (supervisor.go) that starts, stops and reports on runs, and the
-//     controls a front end uses on them (controls.go: input, keys, paste, pause, resize,
-//     log reads);
+//   - the Supervisor (supervisor.go) that starts, stops and reports on runs, and what
+//     a front end does with them (frontend.go: input, keys, paste, pause, resize, log
+//     reads);
 //   - output capture (run_output.go, output.go) into the run's transcript and
 //     asciicast v2 recording (written by internal/statefile);
 //   - the end of a run (run_end.go): the single finalizer and the escalation it asks

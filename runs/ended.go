@@ -95,17 +95,16 @@ func (s *Supervisor) sortOrderLocked() {
 func (s *Supervisor) endedRun(rec Record) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(nil)
-	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: rec.ID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, committed: Exited}
 	close(r.done)
-	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Exited, Seq: 1,
+	r.info = Info{ID: rec.ID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Exited, Seq: 1,
 		Reason: rec.Reason, ExitCode: rec.ExitCode, Signal: rec.Signal,
 		PID: rec.PID, Fingerprint: rec.Fingerprint, Adopted: rec.Adopted, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cgroup: rec.Cgroup, Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,
 		CreatedAt: rec.CreatedAt, EndedAt: rec.UpdatedAt, LastOutputAt: rec.LastOutputAt,
-		Agent: rec.Agent, AgentState: rec.AgentState, AgentStateSince: rec.AgentStateSince, AgentRule: rec.AgentRule,
-		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
+		AgentStatus: rec.AgentStatus, LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		Cleanup: rec.Cleanup, SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, RestoredBy: rec.RestoredBy, Service: rec.Service}
 	r.info.Finished, r.info.DependencyErr, r.info.Conversed = rec.Finished, rec.DependencyErr, rec.Conversed
 	if rec.PID != 0 { // it started (a spawn error never did); the record keeps no start time

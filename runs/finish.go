@@ -12,7 +12,7 @@ import (
 
 // DiffResult is a run's worktree's changes against its base: the text as git diff
 // prints it (Text), its figures, and the worktree. Offset and Total page a text too
-// large for one reply of the control API (api.DiffAll reads every page): Text is
+// large for one reply of the API (api.DiffAll reads every page): Text is
 // Total bytes from Offset; Sum identifies the whole text, so a reader of several
 // pages knows they are of one diff.
 type DiffResult struct {

@@ -151,7 +151,7 @@ func TestFinishTwoAgentsInOneRepository(t *testing.T) {
 
 func recordFinished(recs []Record, id string) bool {
 	for _, r := range recs {
-		if r.RunID == id {
+		if r.ID == id {
 			return r.Finished != nil && r.Finished.Removed && r.Finished.Into == "main"
 		}
 	}

@@ -58,12 +58,7 @@ type Info struct {
 
 	Watchdog watchdog.State `json:"-"` // live, filled by Snapshot
 
-	// The agent the run's rules are for ("" when not an agent, or no detection), and
-	// its state (runs/agentstate): since when, by which rule.
-	Agent           string           `json:"agent,omitempty"`
-	AgentState      agentstate.State `json:"agent_state"`
-	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
-	AgentRule       string           `json:"agent_rule,omitempty"`
+	AgentStatus
 	// AgentMode is the mode its agent will not ask in ("auto", "bypass permissions",
 	// "approvals off", "YOLO": the rules' [[mode]]), from its flags or its screen; "" when
 	// it asks. A run in it never shows waiting for a permission.
@@ -117,6 +112,16 @@ type Info struct {
 	// never meet its condition and why ("migrate exited 3"); for dependency-lost, which
 	// one stopped meeting it.
 	DependencyErr string `json:"dependency_error,omitempty"`
+}
+
+// AgentStatus is the agent a run's rules are for ("" when it is not an agent, or
+// nothing detects it) and that agent's state as its screen shows it (runs/agentstate):
+// since when, by which rule. A run's Info, its Record and its Report carry it.
+type AgentStatus struct {
+	Agent           string           `json:"agent,omitempty"`
+	AgentState      agentstate.State `json:"agent_state"`
+	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
+	AgentRule       string           `json:"agent_rule,omitempty"`
 }
 
 // Waiting reports whether the run waits for its dependencies, without a process.

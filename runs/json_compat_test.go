@@ -49,9 +49,9 @@ func TestLegacyRecordStillRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Record{RunID: id, OwnerInstanceID: "idead", LeaseEpoch: 3, CleanupMode: "session", State: Running,
+	want := Record{ID: id, OwnerInstanceID: "idead", LeaseEpoch: 3, CleanupMode: "session", State: Running,
 		PID: fp.PID, Fingerprint: fp}
-	if rec.RunID != want.RunID || rec.OwnerInstanceID != want.OwnerInstanceID || rec.LeaseEpoch != want.LeaseEpoch ||
+	if rec.ID != want.ID || rec.OwnerInstanceID != want.OwnerInstanceID || rec.LeaseEpoch != want.LeaseEpoch ||
 		rec.CleanupMode != want.CleanupMode || rec.State != want.State || rec.Fingerprint != want.Fingerprint {
 		t.Fatalf("read %+v", rec)
 	}

@@ -27,7 +27,7 @@ func (s *Supervisor) sweepLogs(recs []Record) int {
 	}
 	named := make(map[string]bool, len(recs))
 	for _, rec := range recs {
-		named[rec.RunID] = true
+		named[rec.ID] = true
 	}
 	for _, i := range s.Snapshot() { // a run without a record (one of --local with none)
 		named[i.ID] = true

@@ -137,7 +137,7 @@ func TestNotifyCoalescesNeverDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rec := range recs {
-		if m := rec.AgentNotified; rec.RunID == id && (m == nil || m.State != agentstate.Waiting ||
+		if m := rec.AgentNotified; rec.ID == id && (m == nil || m.State != agentstate.Waiting ||
 			m.How != "sent" || m.Episode != rec.AgentEpisode || m.Episode == 0) {
 			t.Errorf("the record's last told: %+v (episode %d)", m, rec.AgentEpisode)
 		}
@@ -216,7 +216,7 @@ func TestNotifyNotRepeatedAfterRestart(t *testing.T) {
 		defer reg.Close()
 		recs, _ := reg.List()
 		for _, r := range recs {
-			if r.RunID == id {
+			if r.ID == id {
 				rec = r
 			}
 		}
@@ -289,7 +289,7 @@ func TestNotifyHeldSaidAfterRestart(t *testing.T) {
 		defer reg.Close()
 		recs, _ := reg.List()
 		for _, r := range recs {
-			if r.RunID == id {
+			if r.ID == id {
 				rec = r
 			}
 		}

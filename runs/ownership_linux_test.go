@@ -120,7 +120,7 @@ func TestReconcileForgedRecords(t *testing.T) {
 	gone := deadRoot(t)
 	init := testkit.Pin(t, 1)
 	forge := func(id string, pid, sid int, fp reaper.Fingerprint, esc ...reaper.Fingerprint) {
-		rec := Record{RunID: id, Name: id, Backend: "pipe", PID: pid, PGID: sid, SID: sid, Fingerprint: fp,
+		rec := Record{ID: id, Name: id, Backend: "pipe", PID: pid, PGID: sid, SID: sid, Fingerprint: fp,
 			State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead", LeaseEpoch: 3,
 			LeaseExpiresAt: time.Now().Add(-time.Minute)}
 		for _, e := range esc {

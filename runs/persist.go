@@ -338,14 +338,14 @@ func (r *run) committedLocked() {
 func (r *run) recordLocked() Record {
 	i := r.info
 	rec := Record{
-		RunID: i.ID, Secret: r.secret, Name: i.Name, Backend: i.Kind, Spec: r.spec,
+		ID: i.ID, Secret: r.secret, Name: i.Name, Backend: i.Kind, Spec: r.spec,
 		PID: i.PID, PGID: i.PID, SID: i.PID, Fingerprint: i.Fingerprint,
 		State: i.State, Reason: i.Reason, ExitCode: i.ExitCode, Signal: i.Signal,
 		CreatedAt: i.CreatedAt, LastOutputAt: r.outputSavedLocked(),
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup, Cleanup: i.Cleanup, Adopted: i.Adopted,
 		Escapees: r.escapees, Shared: r.shared, Detail: i.SpawnErr,
-		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
-		AgentMode: i.AgentMode, AgentBy: i.AgentBy, Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
+		AgentStatus: i.AgentStatus, AgentMode: i.AgentMode, AgentBy: i.AgentBy,
+		Worktree: i.Worktree, Diff: i.Diff, SetupErr: i.SetupErr,
 		SessionID: i.SessionID, RestoredFrom: i.RestoredFrom, RestoredBy: i.RestoredBy, Conversed: i.Conversed,
 	}
 	rec.Finished, rec.Service = i.Finished, i.Service

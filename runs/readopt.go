@@ -215,7 +215,7 @@ func (s *Supervisor) stealKept(k keeper.Run) (Record, error) {
 		if err := t.put(rec); err != nil {
 			return err
 		}
-		s.reg.emit("lease-steal", "run_id", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
+		s.reg.emit("lease-steal", "run_id", rec.ID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
 		return nil
 	})
 	return rec, err
@@ -240,7 +240,7 @@ func pidBehind(rec Record, pid int) bool {
 // resumedRun is the run of a stolen record, as newRun makes one.
 func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: rec.ID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, kept: k.Exit,
@@ -248,7 +248,7 @@ func (s *Supervisor) resumedRun(rec Record, k keeper.Run) *run {
 	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {
 		r.cgroup = cg
 	}
-	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
+	r.info = Info{ID: rec.ID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
 		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
 		StartedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt, Escapees: len(rec.Escapees),
 		Shared: len(rec.Shared), Cols: rec.Spec.Cols, Rows: rec.Spec.Rows,

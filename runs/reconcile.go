@@ -132,7 +132,7 @@ func (s *Supervisor) expire(t tx, rec Record) {
 		ttl = max(ttl, RestorableTTL)
 	}
 	if s.reg.now().Sub(rec.UpdatedAt) > ttl {
-		t.drop(rec.RunID)
+		t.drop(rec.ID)
 	}
 }
 
@@ -166,7 +166,7 @@ func (s *Supervisor) sweepOthers(rs []*run) {
 	}
 	recs, _ := s.reg.ListCached() // as written: a thousand are not read again
 	for _, rec := range recs {
-		if !mine[rec.RunID] {
+		if !mine[rec.ID] {
 			s.sweepCgroup(rec)
 		}
 	}
@@ -175,7 +175,7 @@ func (s *Supervisor) sweepOthers(rs []*run) {
 // decide judges one record under the registry lock; it may close or steal it (the
 // write happens here, under the lock, so two racing instances cannot both steal).
 func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) {
-	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
+	d := Decision{ID: rec.ID, Name: rec.Name, PID: rec.PID}
 	reg := s.reg
 	if why := reg.foreignRecord(*rec); why != "" {
 		// Never stolen: the record is the other dir's, and so is the run. Closed (in
@@ -245,7 +245,7 @@ func (s *Supervisor) decide(t tx, rec *Record, view *procView) (Decision, bool) 
 		d.Decision, d.Detail = VerdictLeftAlone, "steal failed: "+err.Error()
 		return d, false
 	}
-	reg.emit("lease-steal", "run_id", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
+	reg.emit("lease-steal", "run_id", rec.ID, "from", prev, "epoch", rec.LeaseEpoch, "pid", rec.PID)
 	s.counters.do(func(m *Metrics) { m.LeaseStealTotal++ })
 	return d, true
 }
@@ -451,7 +451,7 @@ func badRecord(rec Record) string {
 // and ended after a crash as the cgroup backend ends it. A record older than state dir
 // identities proves nothing by its escapee list: what it names must carry the secret.
 func claimOf(rec Record, identity string) reaper.Claim {
-	c := markerClaim(rec.Fingerprint, rec.RunID, rec.Secret)
+	c := markerClaim(rec.Fingerprint, rec.ID, rec.Secret)
 	c.Recorded = rec.Secret != "" && identity != "" && rec.StateDir == identity
 	return c
 }
@@ -482,13 +482,13 @@ func markerClaim(root reaper.Fingerprint, id, secret string) reaper.Claim {
 func (s *Supervisor) close(t tx, rec *Record, reason Reason, detail string) {
 	rec.State, rec.Reason, rec.Detail = Exited, reason, detail
 	if err := t.put(*rec); err != nil {
-		s.reg.emit("registry-error", "run_id", rec.RunID, "err", err.Error())
+		s.reg.emit("registry-error", "run_id", rec.ID, "err", err.Error())
 	}
 }
 
 // takeOver acts on a stolen record: adopt it, or terminate it and close the record.
 func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
-	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
+	d := Decision{ID: rec.ID, Name: rec.Name, PID: rec.PID}
 	if takeable(rec) { // stolen by a server (decide): it goes on with it
 		return s.takeUp(rec)
 	}
@@ -501,7 +501,7 @@ func (s *Supervisor) takeOver(ctx context.Context, rec Record) Decision {
 
 // reapStolen terminates a stolen run and closes its record as orphan-reaped.
 func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
-	d := Decision{ID: rec.RunID, Name: rec.Name, PID: rec.PID}
+	d := Decision{ID: rec.ID, Name: rec.Name, PID: rec.PID}
 	t := s.orphanTarget(rec)
 	rep := reaper.Terminate(ctx, t)
 	s.countCleanup(rep)
@@ -514,7 +514,7 @@ func (s *Supervisor) reapStolen(ctx context.Context, rec Record) Decision {
 	if !rep.VerifiedEmpty {
 		d.Detail += fmt.Sprintf(", NOT verified empty (%d left)", len(rep.Remaining))
 	}
-	err := s.reg.update(rec.RunID, rec.LeaseEpoch, func(stored *Record) {
+	err := s.reg.update(rec.ID, rec.LeaseEpoch, func(stored *Record) {
 		stored.State, stored.Reason, stored.Detail = Exited, OrphanReaped, d.Detail
 		stored.Cleanup = cleanupOf(rep)
 	})
@@ -535,7 +535,7 @@ func (s *Supervisor) orphanTarget(rec Record) reaper.Target {
 	claim := claimOf(rec, s.reg.identity)
 	t := reaper.Target{SID: rec.SID, PTY: rec.Backend == KindPTY, Stop: rec.Spec.StopSignal,
 		Paused: true, Grace: rec.Spec.Grace, Sweep: s.cfg.Sweep, Poll: s.cfg.Poll,
-		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.RunID)}
+		Extra: rec.escapeeFingerprints(), Claim: &claim, OnStep: s.stepLogger(rec.ID)}
 	if cg, err := recordCgroup(rec); err == nil {
 		// The cgroup's whole subtree; beside it, the claim's processes that left it
 		// (moved to another cgroup), each proven the run's as the claim says.
@@ -558,13 +558,13 @@ func (s *Supervisor) adopt(rec Record) bool {
 		return false
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: rec.ID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), again: make(chan struct{}, 1),
 		epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared}
 	if cg, err := recordCgroup(rec); rec.Cgroup != "" && err == nil {
 		r.cgroup = cg
 	}
-	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
+	r.info = Info{ID: rec.ID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: Running,
 		PID: rec.PID, Fingerprint: rec.Fingerprint, CreatedAt: rec.CreatedAt, Cgroup: rec.Cgroup,
 		StartedAt: rec.CreatedAt, Adopted: true, Escapees: len(rec.Escapees), Shared: len(rec.Shared),
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt}

@@ -34,7 +34,7 @@ func TestReconcileLeavesKeptRunToLiveKeeper(t *testing.T) {
 	keeper := testkit.Pin(t, os.Getpid())
 	id, secret := ownID("rkept"), newSecret()
 	_, root := outsider(t, []string{RunSecretEnv + "=" + secret}, "sleep")
-	rec := Record{RunID: id, Secret: secret, Name: id, Backend: "pipe", PID: root.PID, PGID: root.PID, SID: root.PID,
+	rec := Record{ID: id, Secret: secret, Name: id, Backend: "pipe", PID: root.PID, PGID: root.PID, SID: root.PID,
 		Fingerprint: root, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead",
 		LeaseEpoch: 3, LeaseExpiresAt: time.Now().Add(-time.Minute), Keeper: &keeper}
 	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {

@@ -35,7 +35,7 @@ func deadRecord(t *testing.T, reg *Registry, id string, fp reaper.Fingerprint) {
 // wrote them before runs had secrets.
 func deadSecretRecord(t *testing.T, reg *Registry, id, secret string, fp reaper.Fingerprint) {
 	t.Helper()
-	rec := Record{RunID: id, Secret: secret, Name: id, Backend: "pipe", PID: fp.PID, PGID: fp.PID, SID: fp.PID,
+	rec := Record{ID: id, Secret: secret, Name: id, Backend: "pipe", PID: fp.PID, PGID: fp.PID, SID: fp.PID,
 		Fingerprint: fp, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead",
 		LeaseEpoch: 3, LeaseExpiresAt: time.Now().Add(-time.Minute)}
 	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {

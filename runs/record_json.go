@@ -31,7 +31,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &old); err != nil {
 		return err
 	}
-	take(&r.RunID, old.RunID)
+	take(&r.ID, old.RunID)
 	take(&r.CreatedAt, old.CreatedAt)
 	take(&r.UpdatedAt, old.UpdatedAt)
 	take(&r.LastOutputAt, old.LastOutputAt)

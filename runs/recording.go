@@ -15,7 +15,7 @@ func FindRecording(reg *Registry, arg string) (string, error) {
 	}
 	var found *Record
 	for i, r := range recs {
-		match := r.RunID == arg || r.Name == arg || strings.HasPrefix(r.RunID, arg)
+		match := r.ID == arg || r.Name == arg || strings.HasPrefix(r.ID, arg)
 		if match && (found == nil || r.CreatedAt.After(found.CreatedAt)) {
 			found = &recs[i]
 		}
@@ -28,5 +28,5 @@ func FindRecording(reg *Registry, arg string) (string, error) {
 			return l, nil
 		}
 	}
-	return "", fmt.Errorf("run %s (%s) has no recording: only PTY runs are recorded", found.RunID, Printable(found.Name))
+	return "", fmt.Errorf("run %s (%s) has no recording: only PTY runs are recorded", found.ID, Printable(found.Name))
 }

@@ -22,11 +22,11 @@ func BenchmarkHeartbeat(b *testing.B) {
 	defer reg.Close()
 	live := map[string]heartbeatRun{}
 	for i := 0; i < 10; i++ {
-		rec := Record{RunID: fmt.Sprintf("r%d", i), State: Running}
+		rec := Record{ID: fmt.Sprintf("r%d", i), State: Running}
 		if err := reg.create(rec); err != nil {
 			b.Fatal(err)
 		}
-		live[rec.RunID] = heartbeatRun{epoch: 1}
+		live[rec.ID] = heartbeatRun{epoch: 1}
 	}
 	b.Run("idle", func(b *testing.B) {
 		for b.Loop() {
@@ -85,7 +85,7 @@ func BenchmarkReconcile1000(b *testing.B) {
 func seedRecords(b *testing.B, reg *Registry, liveOwner string, self reaper.Fingerprint) {
 	now := time.Now()
 	for i := 0; i < 1000; i++ {
-		rec := Record{RunID: fmt.Sprintf("r%04d", i), Backend: "pipe", State: Running, CreatedAt: now,
+		rec := Record{ID: fmt.Sprintf("r%04d", i), Backend: "pipe", State: Running, CreatedAt: now,
 			OwnerInstanceID: "idead", LeaseEpoch: 1, LeaseExpiresAt: now.Add(-time.Minute), UpdatedAt: now}
 		fp := self
 		switch {

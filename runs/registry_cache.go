@@ -248,7 +248,7 @@ func (s *Supervisor) HeldRecords() ([]Record, error) {
 	for i, rec := range recs {
 		// As the fenced update will land it: only over the file it holds, keeping the
 		// file's owner and lease, stamped now.
-		p, ok := ahead[rec.RunID]
+		p, ok := ahead[rec.ID]
 		if !ok || rec.OwnerInstanceID != s.reg.instance || rec.LeaseEpoch != p.epoch {
 			continue
 		}

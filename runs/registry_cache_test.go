@@ -31,7 +31,7 @@ func collide(t *testing.T, reg *Registry, id string, stale Record, seen time.Tim
 func TestFenceReadsTheFile(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
-	if err := reg.create(Record{RunID: "r001", Name: "ours", State: Running}); err != nil {
+	if err := reg.create(Record{ID: "r001", Name: "ours", State: Running}); err != nil {
 		t.Fatal(err)
 	}
 	ours, err := reg.record("r001")
@@ -62,7 +62,7 @@ func TestFenceReadsTheFile(t *testing.T) {
 // listing reads the file.
 func TestListCachedRereadsRacyStamps(t *testing.T) {
 	reg := openReg(t, t.TempDir())
-	if err := reg.create(Record{RunID: "r001", Name: "new", State: Running}); err != nil {
+	if err := reg.create(Record{ID: "r001", Name: "new", State: Running}); err != nil {
 		t.Fatal(err)
 	}
 	stale, _ := reg.record("r001")
@@ -86,7 +86,7 @@ func TestListCachedRereadsRacyStamps(t *testing.T) {
 // newer one meanwhile: its put never lands over the writer's.
 func TestListingKeepsNothingOverANewerWrite(t *testing.T) {
 	reg := openReg(t, t.TempDir())
-	if err := reg.create(Record{RunID: "r001", Name: "v1", State: Running}); err != nil {
+	if err := reg.create(Record{ID: "r001", Name: "v1", State: Running}); err != nil {
 		t.Fatal(err)
 	}
 	b1, st1, err := reg.runs.ReadStamped("r001.json", recordCap)

@@ -170,7 +170,7 @@ func (r *Registry) flushGroup(g *groupWrites) {
 			if failed == nil {
 				failed = map[string]error{}
 			}
-			failed[w.name] = fmt.Errorf("registry write %s: %w", w.rec.RunID, err)
+			failed[w.name] = fmt.Errorf("registry write %s: %w", w.rec.ID, err)
 			continue
 		}
 		r.keep(w.name, w.rec, w.b)

@@ -22,7 +22,7 @@ func TestGroupedWritesAllLand(t *testing.T) {
 	defer reg.Close()
 	const n = 200
 	for i := range n {
-		if err := reg.grouped(func() error { return reg.createIn(Record{RunID: fmt.Sprintf("r%03d", i), State: Running}) }); err != nil {
+		if err := reg.grouped(func() error { return reg.createIn(Record{ID: fmt.Sprintf("r%03d", i), State: Running}) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -59,8 +59,8 @@ func TestGroupedWritesAllLand(t *testing.T) {
 		t.Fatalf("%d records, want %d", len(files), n)
 	}
 	for _, r := range files {
-		if r.Name != r.RunID+"-v2" {
-			t.Errorf("record %s is %q, want its last write", r.RunID, r.Name)
+		if r.Name != r.ID+"-v2" {
+			t.Errorf("record %s is %q, want its last write", r.ID, r.Name)
 		}
 	}
 	held, err := reg.ListCached()
@@ -107,12 +107,12 @@ func TestHeldRecordsShowWhatIsBeingWritten(t *testing.T) {
 	}
 	files, _ := reg.List()
 	for _, rec := range files {
-		if rec.RunID == id && rec.Detail == "written-behind" {
+		if rec.ID == id && rec.Detail == "written-behind" {
 			t.Fatalf("the file already has the pending record: the test shows nothing")
 		}
 	}
 	for _, rec := range held {
-		if rec.RunID == id {
+		if rec.ID == id {
 			if rec.Detail != "written-behind" || rec.State != Running || rec.StateDir == "" {
 				t.Fatalf("held record %+v, want the pending one, running, with its state dir", rec)
 			}
@@ -126,7 +126,7 @@ func TestHeldRecordsShowWhatIsBeingWritten(t *testing.T) {
 // are failed, not only the one whose write was newest, since neither is on disk.
 func TestGroupFailsEverySectionOfAFailedRecord(t *testing.T) {
 	reg := openReg(t, t.TempDir())
-	if err := reg.grouped(func() error { return reg.createIn(Record{RunID: "r001", Name: "orig", State: Running}) }); err != nil {
+	if err := reg.grouped(func() error { return reg.createIn(Record{ID: "r001", Name: "orig", State: Running}) }); err != nil {
 		t.Fatal(err)
 	}
 	a := &groupSection{done: make(chan struct{}), fn: func() error {
@@ -162,7 +162,7 @@ func TestGroupFailsEverySectionOfAFailedRecord(t *testing.T) {
 func TestListCachedSetsAsideOnlyTheCorrupt(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
-	if err := reg.grouped(func() error { return reg.createIn(Record{RunID: "r001", Name: "good", State: Running}) }); err != nil {
+	if err := reg.grouped(func() error { return reg.createIn(Record{ID: "r001", Name: "good", State: Running}) }); err != nil {
 		t.Fatal(err)
 	}
 	// A read that fails for no fault of the content (here EISDIR; out of descriptors

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"corral/reaper"
-	"corral/runs/agentstate"
 	"corral/runs/internal/statefile"
 	"corral/runs/workspace"
 )
@@ -19,7 +18,7 @@ import (
 // what lets a later Corral explain, reap or adopt a run whose owner died. Its Secret
 // is the one field nothing prints: Public is the record as shown (corral ls).
 type Record struct {
-	RunID           string             `json:"run_id"`
+	ID              string             `json:"run_id"`
 	StateDir        string             `json:"state_dir_id,omitempty"` // the identity of the state dir that wrote it; "" before they had one
 	Secret          string             `json:"secret,omitempty"`       // RunSecretEnv's value; "" in records written before runs carried a secret
 	Name            string             `json:"name"`
@@ -50,12 +49,9 @@ type Record struct {
 	// The keeper holding the run's descriptors (readopt.go), written before it is handed
 	// over: while that keeper lives, the run is its next server's, whoever reconciles.
 	Keeper *reaper.Fingerprint `json:"keeper,omitempty"`
-	// The agent and its state when last written (corral ls shows it).
-	Agent           string           `json:"agent,omitempty"`
-	AgentState      agentstate.State `json:"agent_state"`
-	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
-	AgentRule       string           `json:"agent_rule,omitempty"`
-	AgentMode       string           `json:"agent_mode,omitempty"` // Info.AgentMode
+	// The agent and its state when last written: corral ls shows it.
+	AgentStatus
+	AgentMode string `json:"agent_mode,omitempty"` // Info.AgentMode
 	// What its notifications said (notify.go): the episodes of its agent's needing
 	// the user that ended, and the last need told or seen, so a server after this
 	// one never tells it again.
@@ -157,12 +153,12 @@ func decodeRecord(name string, b []byte) (Record, error) {
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return rec, fmt.Errorf("%w: %v", ErrCorruptRecord, err)
 	}
-	if rec.RunID == "" || rec.RunID+".json" != name {
-		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.RunID)
+	if rec.ID == "" || rec.ID+".json" != name {
+		return rec, fmt.Errorf("%w: id %q does not match the file name", ErrCorruptRecord, rec.ID)
 	}
 	// Every id read from disk is checked before any path is built from it: an owner
 	// "../../x" made `corral ls` delete a file outside the state dir.
-	err := checkID(rec.RunID)
+	err := checkID(rec.ID)
 	if err == nil && rec.OwnerInstanceID != "" { // no owner: never written by an instance
 		err = checkID(rec.OwnerInstanceID)
 	}
@@ -231,11 +227,11 @@ func (r *Registry) store(rec Record, durable bool) error {
 	if err != nil {
 		return err
 	}
-	name := rec.RunID + ".json"
+	name := rec.ID + ".json"
 	tmp := name + "." + r.instance + ".tmp"
 	if r.writeFault != nil {
 		if ferr := r.writeFault(rec); ferr != nil {
-			return fmt.Errorf("registry write %s: %w", rec.RunID, &os.PathError{Op: "write", Path: r.runs.Join(tmp), Err: ferr})
+			return fmt.Errorf("registry write %s: %w", rec.ID, &os.PathError{Op: "write", Path: r.runs.Join(tmp), Err: ferr})
 		}
 	}
 	if r.group != nil { // every write of a group is renamed in order at its end, fsynced
@@ -243,7 +239,7 @@ func (r *Registry) store(rec Record, durable bool) error {
 	}
 	if err := r.runs.Replace(name, tmp, b, durable); err != nil {
 		r.cache.forget(name) // a failed replace may have left either version
-		return fmt.Errorf("registry write %s: %w", rec.RunID, err)
+		return fmt.Errorf("registry write %s: %w", rec.ID, err)
 	}
 	r.wrote(name, b)
 	r.dirty = r.dirty || durable

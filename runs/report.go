@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -31,16 +33,27 @@ type Report struct {
 	Cgroup      string    `json:"cgroup,omitempty"`
 	Escapees    []Escapee `json:"escapees"` // fingerprint and argv of each
 	OutputTail  string    `json:"output_tail"`
-	SpawnError  string    `json:"spawn_error,omitempty"`
-	SetupError  string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
-	// RecordError: the run's record could not be written (Info.RecordErr).
-	RecordError string `json:"record_error,omitempty"`
-	// The agent and its last state, for runs an agent's rules followed
-	// (none for others: the report's schema is corral run's).
-	Agent           string           `json:"agent,omitempty"`
-	AgentState      agentstate.State `json:"agent_state,omitzero"`
-	AgentStateSince time.Time        `json:"agent_state_since,omitzero"`
-	AgentRule       string           `json:"agent_rule,omitempty"`
+	SpawnErr    string    `json:"spawn_error,omitempty"`
+	SetupErr    string    `json:"setup_error,omitempty"` // the failed setup step (Info.SetupErr)
+	// RecordErr: the run's record could not be written (Info.RecordErr).
+	RecordErr string `json:"record_error,omitempty"`
+	// The agent and its last state, for runs an agent's rules followed (none for
+	// others: the report's schema is corral run's, and MarshalJSON leaves an unknown
+	// state out).
+	AgentStatus
+}
+
+// MarshalJSON writes the report with its agent's state left out when it is unknown
+// (as for a run no agent's rules followed), where a run's Info and Record write it.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without this method
+	b, err := json.Marshal(plain(r))
+	if err != nil || r.AgentState != agentstate.Unknown {
+		return b, err
+	}
+	// The key is at the top level, after others, once: a string value holding it
+	// would have its quotes escaped.
+	return bytes.Replace(b, []byte(`,"agent_state":"`+agentstate.Unknown.String()+`"`), nil, 1), nil
 }
 
 // ReportCleanup is the cleanup part of a Report.
@@ -65,8 +78,8 @@ func NewReport(i Info, escapees []Escapee, tail []byte) Report {
 		CleanupMode: cleanupMode(i), Cgroup: i.Cgroup,
 		Escapees:   append([]Escapee{}, escapees...),
 		OutputTail: string(tail),
-		SpawnError: i.SpawnErr, SetupError: i.SetupErr, RecordError: i.RecordErr,
-		Agent: i.Agent, AgentState: i.AgentState, AgentStateSince: i.AgentStateSince, AgentRule: i.AgentRule,
+		SpawnErr:   i.SpawnErr, SetupErr: i.SetupErr, RecordErr: i.RecordErr,
+		AgentStatus: i.AgentStatus,
 	}
 	if rep.Cleanup.Steps == nil {
 		rep.Cleanup.Steps = []reaper.Step{}

@@ -122,7 +122,7 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	slices.SortStableFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	byID := map[string]Record{}
 	for _, rec := range recs {
-		byID[rec.RunID] = rec
+		byID[rec.ID] = rec
 	}
 	var picked []Record
 	var errs []error
@@ -174,14 +174,14 @@ func restoreRef(recs []Record, ref string) (string, error) {
 	var prefixed, named, waiting []string
 	for _, rec := range recs {
 		switch {
-		case rec.RunID == ref:
+		case rec.ID == ref:
 			return ref, nil
-		case strings.HasPrefix(rec.RunID, ref):
-			prefixed = append(prefixed, rec.RunID)
+		case strings.HasPrefix(rec.ID, ref):
+			prefixed = append(prefixed, rec.ID)
 		case rec.Name == ref && lostRun(rec):
-			named = append(named, rec.RunID)
+			named = append(named, rec.ID)
 			if rec.RestoredBy == "" {
-				waiting = append(waiting, rec.RunID)
+				waiting = append(waiting, rec.ID)
 			}
 		}
 	}
@@ -206,7 +206,7 @@ func (s *Supervisor) listLost(recs []Record) {
 			continue
 		}
 		s.mu.Lock()
-		_, ok := s.runs[rec.RunID]
+		_, ok := s.runs[rec.ID]
 		s.mu.Unlock()
 		if !ok {
 			taken = append(taken, s.endedRun(rec))
@@ -242,7 +242,7 @@ func (s *Supervisor) heldSessions(recs []Record) map[string]string {
 	}
 	for _, rec := range recs {
 		if rec.State != Exited && rec.SessionID != "" && held[rec.SessionID] == "" {
-			held[rec.SessionID] = rec.RunID
+			held[rec.SessionID] = rec.ID
 		}
 	}
 	return held
@@ -250,10 +250,10 @@ func (s *Supervisor) heldSessions(recs []Record) map[string]string {
 
 // restoreOne starts rec again (or says why not); held gains the id it resumes.
 func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]string) (Restored, error) {
-	res := Restored{From: rec.RunID, Name: rec.Name, Agent: rec.Agent, SessionID: rec.SessionID, Dir: rec.Spec.Dir}
+	res := Restored{From: rec.ID, Name: rec.Name, Agent: rec.Agent, SessionID: rec.SessionID, Dir: rec.Spec.Dir}
 	refuse := func(format string, a ...any) (Restored, error) {
 		res.Skipped = fmt.Sprintf(format, a...)
-		return res, fmt.Errorf("%w %s: %s", ErrRestore, rec.RunID, res.Skipped)
+		return res, fmt.Errorf("%w %s: %s", ErrRestore, rec.ID, res.Skipped)
 	}
 	if rec.RestoredBy != "" {
 		return refuse("restored already, as run %s: a record is restored once", rec.RestoredBy)
@@ -301,7 +301,7 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 	case rec.Agent != "" && !rec.Spec.Restore:
 		res.Fresh = true
 		if !o.Fresh {
-			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation: corral restore --fresh " + rec.RunID
+			res.Skipped = "no conversation id was recorded: it can start fresh, as a new conversation: corral restore --fresh " + rec.ID
 			return res, nil
 		}
 		fallthrough
@@ -320,26 +320,26 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 	// upgrade) restoring at the same moment finds it claimed, or the id held.
 	newID := newID()
 	if by, err := s.claimRestore(rec, newID); err != nil {
-		return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
+		return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.ID, err)
 	} else if by != "" {
 		return refuse("%s", by)
 	}
-	id, err := s.spawn(spec, restoring{from: rec.RunID, session: rec.SessionID, id: newID})
+	id, err := s.spawn(spec, restoring{from: rec.ID, session: rec.SessionID, id: newID})
 	res.ID = id
 	if err != nil {
 		// Not started (no run, or one ended spawn-error): the claim is taken back, so
 		// the record can be restored once what stopped it is fixed.
 		res.Error = err.Error()
-		s.unclaimRestore(rec.RunID, newID)
+		s.unclaimRestore(rec.ID, newID)
 		if id == "" {
-			return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.RunID, err)
+			return res, fmt.Errorf("%w %s: %w", ErrRestore, rec.ID, err)
 		}
 		return res, nil
 	}
 	if rec.SessionID != "" {
 		held[rec.SessionID] = id
 	}
-	s.markRestored(rec.RunID, id)
+	s.markRestored(rec.ID, id)
 	return res, nil
 }
 
@@ -349,7 +349,7 @@ func (s *Supervisor) restoreOne(rec Record, o RestoreOptions, held map[string]st
 // this state dir — a live record, or a restore's claim whose run is not ended.
 func (s *Supervisor) claimRestore(rec Record, by string) (refused string, err error) {
 	err = s.reg.withLock(func() error {
-		cur, err := s.reg.record(rec.RunID)
+		cur, err := s.reg.record(rec.ID)
 		if err != nil {
 			return err
 		}
@@ -385,17 +385,17 @@ func (s *Supervisor) claimRestore(rec Record, by string) (refused string, err er
 func heldInRecords(recs []Record, from Record, sid string) (holder string, live bool) {
 	byID := map[string]Record{}
 	for _, r := range recs {
-		byID[r.RunID] = r
+		byID[r.ID] = r
 	}
 	stale := ""
 	for _, r := range recs {
-		if r.RunID == from.RunID || r.SessionID != sid {
+		if r.ID == from.ID || r.SessionID != sid {
 			continue
 		}
 		if r.State != Exited {
-			return r.RunID, true
+			return r.ID, true
 		}
-		if by := r.RestoredBy; by != "" && by != from.RunID { // from itself: a chain of restores
+		if by := r.RestoredBy; by != "" && by != from.ID { // from itself: a chain of restores
 			if b, ok := byID[by]; !ok || b.State != Exited {
 				return by, true
 			}
@@ -473,7 +473,7 @@ func (r *run) learnSessionFile(a *agentRun) {
 	if r.sup.reg != nil {
 		recs, _ := r.sup.reg.List()
 		for _, rec := range recs {
-			if rec.RunID != r.id && rec.SessionID != "" {
+			if rec.ID != r.id && rec.SessionID != "" {
 				held[rec.SessionID] = true
 			}
 		}

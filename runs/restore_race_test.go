@@ -75,8 +75,8 @@ func TestRestoreTwoCorralsAtOnce(t *testing.T) {
 			} else {
 				want = append(want, id)
 			}
-			rec := Record{RunID: id, Name: "agent" + id[5:], Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
-				CreatedAt: now.Add(time.Duration(i) * time.Millisecond), Agent: "toy", SessionID: sid,
+			rec := Record{ID: id, Name: "agent" + id[5:], Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
+				CreatedAt: now.Add(time.Duration(i) * time.Millisecond), AgentStatus: AgentStatus{Agent: "toy"}, SessionID: sid,
 				OwnerInstanceID: "igone", Spec: Spec{Name: "agent" + id[5:], Argv: []string{bin}, PTY: true}}
 			if err := reg.write(rec); err != nil {
 				return err

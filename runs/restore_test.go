@@ -44,8 +44,8 @@ func TestRestoreWhichRecords(t *testing.T) {
 	now := time.Now()
 	lost := func(id, name, agent, session string, reason Reason, spec Spec) Record {
 		spec.Name = name
-		return Record{RunID: id, Name: name, Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: reason,
-			CreatedAt: now.Add(time.Duration(len(id)) * time.Millisecond), Agent: agent, SessionID: session,
+		return Record{ID: id, Name: name, Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: reason,
+			CreatedAt: now.Add(time.Duration(len(id)) * time.Millisecond), AgentStatus: AgentStatus{Agent: agent}, SessionID: session,
 			OwnerInstanceID: "igone"}
 	}
 	web := Spec{Shell: "echo restored-$MARK; sleep 30", PTY: true, Env: []string{"MARK=web"}, Restore: true}
@@ -126,8 +126,8 @@ func TestRestorableRecordOutlivesTheFinishedTTL(t *testing.T) {
 	now := time.Now()
 	reg.clock = func() time.Time { return now.Add(-3 * time.Hour) } // the records are written 3 h ago
 	lost := func(id, agent, restoredBy string, reason Reason) Record {
-		return Record{RunID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
-			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-4 * time.Hour), Agent: agent,
+		return Record{ID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
+			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-4 * time.Hour), AgentStatus: AgentStatus{Agent: agent},
 			SessionID: "0b5e3a57-9d5c-4c3e-8f0e-1a2b3c4d5e6f", RestoredBy: restoredBy, OwnerInstanceID: "igone"}
 	}
 	if err := reg.withLock(func() error {
@@ -206,12 +206,12 @@ func TestHookIDNeedsTheRunsSecret(t *testing.T) {
 // restored yet when the run a restore started has the name too; two is ambiguous.
 func TestRestoreRef(t *testing.T) {
 	recs := []Record{
-		{RunID: "r111", Name: "api", State: Exited, Reason: Lost, RestoredBy: "r222"},
-		{RunID: "r222", Name: "api", State: Running},
-		{RunID: "r333", Name: "web", State: Exited, Reason: Lost},
-		{RunID: "r444", Name: "web", State: Exited, Reason: Lost},
-		{RunID: "r555", Name: "db", State: Exited, Reason: Lost, RestoredBy: "r666"},
-		{RunID: "r666", Name: "db", State: Exited, Reason: Lost},
+		{ID: "r111", Name: "api", State: Exited, Reason: Lost, RestoredBy: "r222"},
+		{ID: "r222", Name: "api", State: Running},
+		{ID: "r333", Name: "web", State: Exited, Reason: Lost},
+		{ID: "r444", Name: "web", State: Exited, Reason: Lost},
+		{ID: "r555", Name: "db", State: Exited, Reason: Lost, RestoredBy: "r666"},
+		{ID: "r666", Name: "db", State: Exited, Reason: Lost},
 	}
 	for ref, want := range map[string]string{"r222": "r222", "r11": "r111", "api": "r111", "db": "r666", "nope": "nope"} {
 		if got, err := restoreRef(recs, ref); err != nil || got != want {
@@ -239,10 +239,10 @@ func TestRestoreChainAfterTwoReboots(t *testing.T) {
 	const sid = "0b5e3a57-9d5c-4c3e-8f0e-00000000c4a1"
 	now := time.Now()
 	spec := Spec{Name: "agent", Shell: "", Argv: []string{"/bin/sh", "-c", "sleep 30", "toy-agent"}, PTY: true}
-	first := Record{RunID: "rfirst", Name: "agent", Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: Lost,
-		CreatedAt: now, Agent: "toy", SessionID: sid, RestoredBy: "rsecond", OwnerInstanceID: "igone"}
+	first := Record{ID: "rfirst", Name: "agent", Backend: KindPTY, Spec: spec, PID: 4242, State: Exited, Reason: Lost,
+		CreatedAt: now, AgentStatus: AgentStatus{Agent: "toy"}, SessionID: sid, RestoredBy: "rsecond", OwnerInstanceID: "igone"}
 	second := first
-	second.RunID, second.RestoredBy, second.RestoredFrom, second.CreatedAt = "rsecond", "", "rfirst", now.Add(time.Second)
+	second.ID, second.RestoredBy, second.RestoredFrom, second.CreatedAt = "rsecond", "", "rfirst", now.Add(time.Second)
 	if err := reg.withLock(func() error {
 		if err := reg.write(first); err != nil {
 			return err
@@ -281,8 +281,8 @@ func TestRestoreThatFailedToStartCanBeTriedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newSup(t, WithRegistry(reg), WithScreens(), WithAgents(agentstate.Builtin().With(toy)))
-	rec := Record{RunID: "rgone", Name: "gone", Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
-		CreatedAt: time.Now(), Agent: "toy", SessionID: "0b5e3a57-9d5c-4c3e-8f0e-0000000009a1", OwnerInstanceID: "igone",
+	rec := Record{ID: "rgone", Name: "gone", Backend: KindPTY, PID: 4242, State: Exited, Reason: Lost,
+		CreatedAt: time.Now(), AgentStatus: AgentStatus{Agent: "toy"}, SessionID: "0b5e3a57-9d5c-4c3e-8f0e-0000000009a1", OwnerInstanceID: "igone",
 		Spec: Spec{Name: "gone", Argv: []string{t.TempDir() + "/toy-agent"}, PTY: true}}
 	if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {
 		t.Fatal(err)
@@ -313,8 +313,8 @@ func TestRestoreOfAConversationThatWentOnElsewhere(t *testing.T) {
 	now := time.Now()
 	const sid = "0b5e3a57-9d5c-4c3e-8f0e-00000000beef"
 	rec := func(id string, reason Reason, restoredBy, from string, age time.Duration) Record {
-		return Record{RunID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
-			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-age), Agent: "toy", SessionID: sid,
+		return Record{ID: id, Name: id, Backend: KindPTY, Spec: Spec{Name: id, Argv: []string{"toy-agent"}, PTY: true},
+			PID: 4242, State: Exited, Reason: reason, CreatedAt: now.Add(-age), AgentStatus: AgentStatus{Agent: "toy"}, SessionID: sid,
 			RestoredBy: restoredBy, RestoredFrom: from, OwnerInstanceID: "igone"}
 	}
 	if err := reg.withLock(func() error {

@@ -120,7 +120,7 @@ func roleWriter(dir string) error {
 	if err != nil {
 		return err
 	}
-	rec := Record{RunID: "rwriter", Name: strings.Repeat("x", 64<<10), State: Running}
+	rec := Record{ID: "rwriter", Name: strings.Repeat("x", 64<<10), State: Running}
 	for i := 0; ; i++ {
 		rec.PID = i
 		if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {

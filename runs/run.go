@@ -64,7 +64,7 @@ type run struct {
 	outLogged atomic.Int64         // output total as of the last output heartbeat
 	mirrorErr atomic.Bool          // a write to Spec.Stdout/Stderr failed: no more mirroring
 
-	// inputMu orders input around a submit's pause (controls.go); echo is poked by
+	// inputMu orders input around a submit's pause (frontend.go); echo is poked by
 	// every read of output, so a submit knows when the app has taken its text.
 	inputMu sync.Mutex
 	echo    chan struct{}

@@ -42,7 +42,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			reg.writeFault = func(rec Record) error {
 				mu.Lock()
 				if armed {
-					wrote[rec.RunID] = append(wrote[rec.RunID], rec.State)
+					wrote[rec.ID] = append(wrote[rec.ID], rec.State)
 				}
 				mu.Unlock()
 				return nil

@@ -91,11 +91,11 @@ func TestShutdownThousandLeavesNothing(t *testing.T) {
 	}
 	for _, r := range recs {
 		if r.State != Exited || !r.Cleanup.VerifiedEmpty {
-			t.Fatalf("record %s: %s, verified empty %v", r.RunID, r.State, r.Cleanup.VerifiedEmpty)
+			t.Fatalf("record %s: %s, verified empty %v", r.ID, r.State, r.Cleanup.VerifiedEmpty)
 		}
 		if r.Cgroup != "" {
 			if _, err := os.Stat(r.Cgroup); err == nil {
-				t.Errorf("run %s's cgroup %s is left", r.RunID, r.Cgroup)
+				t.Errorf("run %s's cgroup %s is left", r.ID, r.Cgroup)
 			}
 		}
 	}

@@ -76,7 +76,7 @@ func (s *Supervisor) TakeBack() int {
 		view := newProcView(s.reg.identity)
 		for _, rec := range recs {
 			if !takeable(rec) || rec.OwnerInstanceID == s.reg.Instance() || s.reg.foreignRecord(rec) != "" ||
-				view.instanceAlive(s.reg, rec.OwnerInstanceID) || s.keptByLiveKeeper(rec, view) != "" || s.has(rec.RunID) {
+				view.instanceAlive(s.reg, rec.OwnerInstanceID) || s.keptByLiveKeeper(rec, view) != "" || s.has(rec.ID) {
 				continue
 			}
 			if s.stealIdle(t, &rec) == nil {
@@ -106,11 +106,11 @@ func (s *Supervisor) stealIdle(t tx, rec *Record) error {
 	// record is of another boot, never taken (takeable). Twenty waiting runs took
 	// 30–200 ms to steal with an fsync each, before the server served anyone.
 	if err := t.r.store(*rec, false); err != nil {
-		s.reg.emit("registry-error", "run_id", rec.RunID, "err", err.Error())
+		s.reg.emit("registry-error", "run_id", rec.ID, "err", err.Error())
 		return err
 	}
 	t.r.dirty = true
-	s.reg.emit("lease-steal", "run_id", rec.RunID, "from", prev, "epoch", rec.LeaseEpoch, "pid", 0)
+	s.reg.emit("lease-steal", "run_id", rec.ID, "from", prev, "epoch", rec.LeaseEpoch, "pid", 0)
 	s.counters.do(func(m *Metrics) { m.LeaseStealTotal++ })
 	return nil
 }
@@ -119,7 +119,7 @@ func (s *Supervisor) stealIdle(t tx, rec *Record) error {
 // where its owner was: the wait, or the backoff. A supervisor shutting down takes
 // nothing (the record, stolen, is taken by the next server).
 func (s *Supervisor) takeUp(rec Record) Decision {
-	d := Decision{ID: rec.RunID, Name: rec.Name, Decision: VerdictAdopted}
+	d := Decision{ID: rec.ID, Name: rec.Name, Decision: VerdictAdopted}
 	r := s.idleRun(rec)
 	s.mu.Lock()
 	if s.closed || s.runs[r.id] != nil {
@@ -169,10 +169,10 @@ func (s *Supervisor) has(id string) bool {
 // record kept: its identity, spec, conditions, and a service's attempts and budget.
 func (s *Supervisor) idleRun(rec Record) *run {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	r := &run{id: rec.RunID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
+	r := &run{id: rec.ID, secret: rec.Secret, spec: rec.Spec, sup: s, ctx: ctx, cancel: cancel,
 		out: newOutputLog(s.cfg.OutputCap), done: make(chan struct{}), once: new(sync.Once), echo: make(chan struct{}, 1),
 		again: make(chan struct{}, 1), epoch: rec.LeaseEpoch, escapees: rec.Escapees, shared: rec.Shared, stale: rec.StaleDeps}
-	r.info = Info{ID: rec.RunID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: rec.State,
+	r.info = Info{ID: rec.ID, Name: rec.Name, Kind: rec.Backend, Spec: rec.Spec, State: rec.State,
 		Cols: rec.Spec.Cols, Rows: rec.Spec.Rows, CreatedAt: rec.CreatedAt, LastOutputAt: rec.LastOutputAt,
 		LeaseOwner: rec.OwnerInstanceID, LeaseEpoch: rec.LeaseEpoch, LeaseExpiresAt: rec.LeaseExpiresAt,
 		SessionID: rec.SessionID, RestoredFrom: rec.RestoredFrom, WaitingFor: rec.WaitingFor, Conversed: rec.Conversed}

@@ -180,7 +180,7 @@ func TestIdleRecordOfAnotherBootClosedLost(t *testing.T) {
 	dir := t.TempDir()
 	reg := openReg(t, dir)
 	plant := func(id, boot string) {
-		rec := Record{RunID: id, Name: id, Backend: KindPipe, Spec: dependent(id, Dependency{Name: "db", Condition: CondStarted}),
+		rec := Record{ID: id, Name: id, Backend: KindPipe, Spec: dependent(id, Dependency{Name: "db", Condition: CondStarted}),
 			State: Starting, WaitingFor: []Dependency{{Name: "db", Condition: CondStarted}}, OwnerInstanceID: "idead",
 			LeaseEpoch: 1, CreatedAt: time.Now(), BootID: boot}
 		b, _ := json.Marshal(rec)

@@ -104,7 +104,7 @@ func TestForgedCgroupRecordSparesUnmarked(t *testing.T) {
 	})
 	for _, secret := range []string{newSecret(), ""} {
 		reg := openReg(t, t.TempDir())
-		rec := Record{RunID: id, Secret: secret, Name: "forged", Backend: KindPipe, PID: fp.PID, PGID: fp.PID,
+		rec := Record{ID: id, Secret: secret, Name: "forged", Backend: KindPipe, PID: fp.PID, PGID: fp.PID,
 			SID: fp.PID, Fingerprint: fp, State: Running, CreatedAt: time.Now(), OwnerInstanceID: "idead",
 			LeaseEpoch: 3, LeaseExpiresAt: time.Now().Add(-time.Minute), CleanupMode: "cgroup", Cgroup: victim.Path}
 		if err := reg.withLock(func() error { return reg.write(rec) }); err != nil {

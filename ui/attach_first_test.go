@@ -23,7 +23,7 @@ func TestStartAsksLittleBeforeTheFirstFrame(t *testing.T) {
 		core.screens[id] = screenWith(80, 24, "$ "+id)
 	}
 	core.snap = all
-	m, err := newModel(Options{Core: core, Initial: all}, (&clock{t: t0}).now)
+	m, err := newModel(Options{Engine: core, Initial: all}, (&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func benchFrames(b *testing.B, n int, changing bool) {
 // benchModel is a model over core with runs infos, its ticks off, sized 200×50, and
 // a step that gives it a message.
 func benchModel(b *testing.B, core *fakeCore, infos []runs.Info, now func() time.Time) (*Model, func(tea.Msg)) {
-	m, err := newModel(Options{Core: core, Initial: infos}, now)
+	m, err := newModel(Options{Engine: core, Initial: infos}, now)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -31,7 +31,7 @@ var bg = context.Background()
 
 // snapshotCmd reads the runs that changed since this UI's last snapshot (every run
 // with all): the UI keeps its rows and upserts what comes.
-func snapshotCmd(c Core, all bool) tea.Cmd {
+func snapshotCmd(c Engine, all bool) tea.Cmd {
 	return func() tea.Msg {
 		rep, err := api.Snapshot.Call(bg, c, api.SnapshotArgs{Viewer: c.Viewer(), All: all})
 		return SnapshotMsg{Runs: rep.Runs, Err: err}
@@ -40,28 +40,28 @@ func snapshotCmd(c Core, all bool) tea.Cmd {
 
 // diffCmd reads run id's diff against its worktree's base, plain (the diff view
 // colours it), for the view's generation gen: every page of it (api.DiffAll).
-func diffCmd(c Core, id string, gen int) tea.Cmd {
+func diffCmd(c Engine, id string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		r, err := api.DiffAll(bg, c, api.DiffArgs{ID: id})
 		return DiffMsg{ID: id, Gen: gen, Result: r, Err: err}
 	}
 }
 
-func metricsCmd(c Core) tea.Cmd {
+func metricsCmd(c Engine) tea.Cmd {
 	return func() tea.Msg {
 		m, err := api.Metrics.Call(bg, c, struct{}{})
 		return MetricsMsg{Metrics: m, Err: err}
 	}
 }
 
-func treesCmd(c Core, ids ...string) tea.Cmd {
+func treesCmd(c Engine, ids ...string) tea.Cmd {
 	return func() tea.Msg {
 		t, err := api.Trees.Call(bg, c, api.TreesArgs{IDs: ids})
 		return TreesMsg{Trees: t, Err: err}
 	}
 }
 
-func screenCmd(c Core, id string) tea.Cmd {
+func screenCmd(c Engine, id string) tea.Cmd {
 	return func() tea.Msg {
 		s, err := c.Screen(id)
 		if err != nil || s == nil {
@@ -74,7 +74,7 @@ func screenCmd(c Core, id string) tea.Cmd {
 // screensCmd reads the screens of the PTY runs of rs in one message: at a thousand
 // runs, a command and a message each were a thousand goroutines and turns of the
 // UI's loop while it drew its first frame.
-func screensCmd(c Core, rs []runs.Info) tea.Cmd {
+func screensCmd(c Engine, rs []runs.Info) tea.Cmd {
 	var ids []string
 	for _, i := range rs {
 		if i.Kind == runs.KindPTY {
@@ -94,12 +94,12 @@ func screensCmd(c Core, rs []runs.Info) tea.Cmd {
 }
 
 // output is run id's kept output.
-func output(c Core, id string) (runs.Output, error) {
+func output(c Engine, id string) (runs.Output, error) {
 	rep, err := api.Output.Call(bg, c, api.RunRef{ID: id})
 	return rep.Output, err
 }
 
-func logCmd(c Core, id string) tea.Cmd {
+func logCmd(c Engine, id string) tea.Cmd {
 	return func() tea.Msg {
 		o, err := output(c, id)
 		return LogMsg{ID: id, Output: o, Err: err}
@@ -110,7 +110,7 @@ func logCmd(c Core, id string) tea.Cmd {
 // scrolled off it and then the screen, as tmux keeps them (fidelity round 3); else
 // (a pipe run, a run without a screen) its transcript, or without one its captured
 // log.
-func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
+func historyCmd(c Engine, id, transcript string, pipe bool) tea.Cmd {
 	return func() tea.Msg {
 		if !pipe {
 			args := api.ScreenArgs{ID: id, Escapes: true, History: true}
@@ -128,14 +128,14 @@ func historyCmd(c Core, id, transcript string, pipe bool) tea.Cmd {
 }
 
 // inputCmd types items into run id, encoded there with its app's modes (api.Input).
-func inputCmd(c Core, id string, items []keys.Item) tea.Cmd {
+func inputCmd(c Engine, id string, items []keys.Item) tea.Cmd {
 	return func() tea.Msg {
 		_, err := api.Input.Call(bg, c, api.InputArgs{ID: id, Items: items, Viewer: c.Viewer()})
 		return WrittenMsg{ID: id, Err: err}
 	}
 }
 
-func writeCmd(c Core, id string, b []byte) tea.Cmd {
+func writeCmd(c Engine, id string, b []byte) tea.Cmd {
 	return func() tea.Msg {
 		_, err := api.Write.Call(bg, c, api.WriteArgs{ID: id, Data: b, Viewer: c.Viewer()})
 		return WrittenMsg{ID: id, Err: err}
@@ -143,7 +143,7 @@ func writeCmd(c Core, id string, b []byte) tea.Cmd {
 }
 
 // finishCmd finishes run id's worktree as o says (api.Finish).
-func finishCmd(c Core, id string, o runs.FinishOptions) tea.Cmd {
+func finishCmd(c Engine, id string, o runs.FinishOptions) tea.Cmd {
 	return func() tea.Msg {
 		res, err := api.Finish.Call(bg, c, api.FinishArgs{ID: id, FinishOptions: o})
 		return FinishedMsg{ID: id, Result: res, Err: err}
@@ -151,7 +151,7 @@ func finishCmd(c Core, id string, o runs.FinishOptions) tea.Cmd {
 }
 
 // doCmd calls one operation on run id and reports it as a DoneMsg.
-func doCmd[A, R any](c Core, op *api.Op[A, R], id string, a A) tea.Cmd {
+func doCmd[A, R any](c Engine, op *api.Op[A, R], id string, a A) tea.Cmd {
 	return func() tea.Msg {
 		_, err := op.Call(bg, c, a)
 		return DoneMsg{Op: op.Name(), ID: id, Err: err}
@@ -159,14 +159,14 @@ func doCmd[A, R any](c Core, op *api.Op[A, R], id string, a A) tea.Cmd {
 }
 
 // runCmd calls an operation that only names its run (pause, resume, kill, interrupt).
-func runCmd(c Core, op *api.Op[api.RunRef, api.RunRef], id string) tea.Cmd {
+func runCmd(c Engine, op *api.Op[api.RunRef, api.RunRef], id string) tea.Cmd {
 	return doCmd(c, op, id, api.RunRef{ID: id})
 }
 
 // watchCmd names the shown run to the core: a server streams its frames, and its size
 // follows this UI's pane as the window-size policy says (api.Show). A failure only
 // means no frames, which the pane shows as it is, or a run that ended.
-func watchCmd(c Core, id string) tea.Cmd {
+func watchCmd(c Engine, id string) tea.Cmd {
 	return func() tea.Msg {
 		c.Watch(id)
 		api.Show.Call(bg, c, api.ShowArgs{Viewer: c.Viewer(), ID: id})
@@ -176,7 +176,7 @@ func watchCmd(c Core, id string) tea.Cmd {
 
 // focusCmd tells the core the user no longer looks at run old and looks at run now
 // ("" for none); a failure only means a run that ended.
-func focusCmd(c Core, old, now string) tea.Cmd {
+func focusCmd(c Engine, old, now string) tea.Cmd {
 	return func() tea.Msg {
 		viewer := c.Viewer()
 		if old != "" {
@@ -204,33 +204,33 @@ func notifyCmd(kind, text string) tea.Cmd {
 	return nil
 }
 
-func sendKeysCmd(c Core, id string, items []keys.Item) tea.Cmd {
+func sendKeysCmd(c Engine, id string, items []keys.Item) tea.Cmd {
 	return doCmd(c, api.SendItems, id, api.ItemsArgs{ID: id, Items: items})
 }
 
-func pasteCmd(c Core, id, text string) tea.Cmd {
+func pasteCmd(c Engine, id, text string) tea.Cmd {
 	return doCmd(c, api.Paste, id, api.TextArgs{ID: id, Text: text})
 }
 
-func submitCmd(c Core, id, text string) tea.Cmd {
+func submitCmd(c Engine, id, text string) tea.Cmd {
 	return doCmd(c, api.Submit, id, api.TextArgs{ID: id, Text: text})
 }
 
 // spawn starts spec from this process (its directory and environment); a run that
 // ended at once with spawn-error comes back with its id and the error.
-func spawn(c Core, spec runs.Spec) (string, error) { return spawnWith(c, spec, false) }
+func spawn(c Engine, spec runs.Spec) (string, error) { return spawnWith(c, spec, false) }
 
 // spawnWith is spawn, the spec's dependencies named as on the command line when
 // named (spawnArgs).
-func spawnWith(c Core, spec runs.Spec, named bool) (string, error) {
+func spawnWith(c Engine, spec runs.Spec, named bool) (string, error) {
 	rep, err := api.Spawn.Call(bg, c, spawnArgs(c, spec, named))
-	if err == nil && rep.SpawnError != "" {
-		err = errors.New(rep.SpawnError)
+	if err == nil && rep.SpawnErr != "" {
+		err = errors.New(rep.SpawnErr)
 	}
 	return rep.ID, err
 }
 
-func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
+func spawnCmd(c Engine, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
 		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err}
@@ -239,7 +239,7 @@ func spawnCmd(c Core, spec runs.Spec) tea.Cmd {
 
 // spawnFormCmd is spawnCmd of the new-run form's spec, its dependencies named as
 // on the command line.
-func spawnFormCmd(c Core, spec runs.Spec) tea.Cmd {
+func spawnFormCmd(c Engine, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
 		id, err := spawnWith(c, spec, true)
 		return SpawnedMsg{ID: id, Err: err, FromForm: true}
@@ -247,7 +247,7 @@ func spawnFormCmd(c Core, spec runs.Spec) tea.Cmd {
 }
 
 // restartCmd spawns an ended run's spec again; the new run takes the old one's row.
-func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
+func restartCmd(c Engine, spec runs.Spec, old string) tea.Cmd {
 	return func() tea.Msg {
 		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err, Replaces: old}
@@ -255,21 +255,21 @@ func restartCmd(c Core, spec runs.Spec, old string) tea.Cmd {
 }
 
 // startCmd spawns a pending run's spec; the message names the pending run.
-func startCmd(c Core, pending string, spec runs.Spec) tea.Cmd {
+func startCmd(c Engine, pending string, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
 		id, err := spawn(c, spec)
 		return SpawnedMsg{ID: id, Err: err, Pending: pending}
 	}
 }
 
-func removeCmd(c Core, id string) tea.Cmd {
+func removeCmd(c Engine, id string) tea.Cmd {
 	return func() tea.Msg {
 		_, err := api.Remove.Call(bg, c, api.RunRef{ID: id})
 		return RemovedMsg{ID: id, Err: err}
 	}
 }
 
-func reconcileCmd(c Core) tea.Cmd {
+func reconcileCmd(c Engine) tea.Cmd {
 	return func() tea.Msg {
 		d, err := api.Reconcile.Call(bg, c, struct{}{})
 		return ReconciledMsg{Decisions: d, Err: err}
@@ -284,7 +284,7 @@ type resize struct {
 
 // resizeCmd resizes runs one after another and reports the first failure. A run that
 // ended meanwhile is no failure: it has nothing left to resize.
-func resizeCmd(c Core, rs []resize) tea.Cmd {
+func resizeCmd(c Engine, rs []resize) tea.Cmd {
 	return func() tea.Msg {
 		done := DoneMsg{Op: api.Resize.Name()}
 		for _, r := range rs {
@@ -297,7 +297,7 @@ func resizeCmd(c Core, rs []resize) tea.Cmd {
 	}
 }
 
-func shutdownCmd(c Core) tea.Cmd {
+func shutdownCmd(c Engine) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(bg, shutdownTimeout)
 		defer cancel()

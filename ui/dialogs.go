@@ -86,29 +86,29 @@ func (d *dialogs) finishRefused(id, reason string, from mode) (mode, bool) {
 
 // questionCmd is what a yes to a question about a run does: cancel, interrupt or
 // remove it (quitting, detaching and finishing are the model's).
-func questionCmd(core Core, q dialog.Question) tea.Cmd {
+func questionCmd(engine Engine, q dialog.Question) tea.Cmd {
 	switch q.Op {
 	case dialog.Interrupt:
-		return runCmd(core, api.Interrupt, q.ID)
+		return runCmd(engine, api.Interrupt, q.ID)
 	case dialog.Remove:
-		return removeCmd(core, q.ID)
+		return removeCmd(engine, q.ID)
 	}
-	return runCmd(core, api.Kill, q.ID)
+	return runCmd(engine, api.Kill, q.ID)
 }
 
 // promptCmd sends an accepted send-keys, paste or submit prompt's text to its run (a
 // search is the model's).
-func promptCmd(core Core, a dialog.PromptAnswer) tea.Cmd {
+func promptCmd(engine Engine, a dialog.PromptAnswer) tea.Cmd {
 	switch a.Kind {
 	case dialog.SendKeys:
 		if len(a.Items) == 0 {
 			return nil
 		}
-		return sendKeysCmd(core, a.Target, a.Items)
+		return sendKeysCmd(engine, a.Target, a.Items)
 	case dialog.Paste:
-		return pasteCmd(core, a.Target, a.Text)
+		return pasteCmd(engine, a.Target, a.Text)
 	case dialog.Submit:
-		return submitCmd(core, a.Target, a.Text)
+		return submitCmd(engine, a.Target, a.Text)
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ func (m Model) openDiff(sel runs.Info) (tea.Model, tea.Cmd) {
 	}
 	gen := m.diff.Open(sel.Name, *sel.Worktree)
 	m.mode, m.diffID = modeDiff, sel.ID
-	return m, diffCmd(m.core, sel.ID, gen)
+	return m, diffCmd(m.engine, sel.ID, gen)
 }
 
 // diffKey: close, refresh, or the view's own keys (every key while its search is typed).
@@ -47,7 +47,7 @@ func (m Model) diffKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mode, m.diffID = modeBrowse, ""
 		return m, nil
 	case key.Matches(k, km.DiffRefresh):
-		return m, diffCmd(m.core, m.diffID, m.diff.Refresh())
+		return m, diffCmd(m.engine, m.diffID, m.diff.Refresh())
 	}
 	m.diff, _ = m.diff.Update(k)
 	return m, nil

@@ -55,7 +55,7 @@ func TestDiffViewOfARealWorktreeRun(t *testing.T) {
 	}
 
 	snap := sup.Snapshot()
-	m, err := newModel(Options{Core: Local{sup}, Initial: snap}, (&clock{t: t0}).now)
+	m, err := newModel(Options{Engine: Local{sup}, Initial: snap}, (&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,13 +21,12 @@
 //     page. The reads in flight (requests.go), the per-run input queues
 //     (inputqueue.go), the PTY sizes asked for (runsizes.go), the stray-key guard
 //     (guard.go) and the parity pair (pair.go) are small types of their own.
-//   - Core calls happen only off the UI goroutine: inside tea.Cmds, which capture
+//   - Engine calls happen only off the UI goroutine: inside tea.Cmds, which capture
 //     values, never the model (most built by cmds.go; link.go, hosts.go and restore.go
-//     build the ones they need), in the per-run input writers such a command starts
-//     (inputqueue.go: Update hands them keys by a channel send), and in the demo
-//     driver (Autoplay), which runs beside the program. Update and View do no I/O; a
-//     test proves it with a counting fake.
-//   - Core events arrive through Bridge, one goroutine: lifecycle events one message
+//     build the ones they need), and in the per-run input writers such a command starts
+//     (inputqueue.go: Update hands them keys by a channel send). Update and View do no
+//     I/O; a test proves it with a counting fake.
+//   - Engine events arrive through Bridge, one goroutine: lifecycle events one message
 //     each, output coalesced to at most one OutputMsg per frame.
 //   - Each pane caches its bordered string keyed by what it shows (a run's
 //     Screen.Version, sizes, the clock's second), and the root joins pane lines by hand:

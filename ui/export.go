@@ -9,11 +9,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/config"
 	"corral/demo"
 	"corral/demo/export"
 	"corral/runs"
 	"corral/ui/common"
-	"corral/ui/runlist"
 )
 
 // The export key writes the selected run's recording (its asciicast; under corral
@@ -61,7 +61,7 @@ func (m Model) exportRun() (tea.Model, tea.Cmd) {
 	switch {
 	case src == "":
 		return m.note("export: %s has no recording: only PTY runs are recorded", sel.Name)
-	case sel.Host != "" && sel.Host != runlist.LocalHost:
+	case sel.Host != "" && sel.Host != config.LocalHost:
 		return m.note("export: %s's recording is on %s: corral export there", sel.Name, sel.Host)
 	}
 	name := "corral-" + fileName(sel.Name) + "-" + sel.ID + ".gif"

@@ -22,7 +22,7 @@ import (
 	"corral/ui/internal/uitest"
 )
 
-// fakeCore is a Core that records every call (name and arguments) and answers from
+// fakeCore is an Engine that records every call (name and arguments) and answers from
 // canned data. Tests assert on its calls; Update and View must make none.
 type fakeCore struct {
 	mu        sync.Mutex
@@ -242,7 +242,7 @@ func (f *fakeCore) Watch(id string) error {
 	return nil
 }
 
-func (f *fakeCore) Screen(id string) (Screen, error) {
+func (f *fakeCore) Screen(id string) (screen.View, error) {
 	err := f.note("Screen", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -354,11 +354,11 @@ func newHarness(t *testing.T, core *fakeCore, w, h int, initial ...runs.Info) *h
 	return harnessWith(t, core, Options{Initial: initial, Empty: "No runs. Press n to start one, or run corral -- CMD."}, w, h)
 }
 
-// harnessWith is newHarness with the model's options given (its Core is core).
+// harnessWith is newHarness with the model's options given (its Engine is core).
 func harnessWith(t *testing.T, core *fakeCore, o Options, w, h int) *harness {
 	t.Helper()
 	clk := &clock{t: t0}
-	o.Core = core
+	o.Engine = core
 	m, err := newModel(o, clk.now)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func finishRefusal(sel runs.Info) string {
 func (m Model) finishAnswered(a dialog.FinishAnswer) (tea.Model, tea.Cmd) {
 	if !a.Live {
 		m.flash = "finishing " + common.Clean(a.Name) + "…"
-		return m, finishCmd(m.core, a.ID, a.Options)
+		return m, finishCmd(m.engine, a.ID, a.Options)
 	}
 	m.finishing = a
 	q := dialog.Question{Op: dialog.Finish, ID: a.ID}
@@ -50,7 +50,7 @@ func (m Model) finishConfirmed(id string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.flash = "finishing " + common.Clean(a.Name) + "…"
-	return m, finishCmd(m.core, a.ID, a.Options)
+	return m, finishCmd(m.engine, a.ID, a.Options)
 }
 
 // finished shows what a finish did, or its refusal.

@@ -98,7 +98,7 @@ func (m *Model) sendAll(items []keys.Item, ids ...string) (tea.Cmd, bool) {
 	var cmds []tea.Cmd
 	all := len(ids) > 0
 	for _, id := range ids {
-		cmd, err := m.inputs.send(m.core, id, items)
+		cmd, err := m.inputs.send(m.engine, id, items)
 		m.events.ReportErr(m.now, "write", m.list.Label(id), err)
 		all = all && err == nil
 		cmds = append(cmds, cmd)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -25,7 +26,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		return m.linkEvent(ev)
 	case api.EventHostState:
 		m.req.unpushed()
-		return m, hostsCmd(m.core)
+		return m, hostsCmd(m.engine)
 	case api.EventRefresh:
 		return m.refreshed(ev)
 	}
@@ -46,7 +47,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	if !known {
 		m.relayout()
 		if info.Kind == runs.KindPTY && !info.Adopted {
-			cmds = append(cmds, screenCmd(m.core, info.ID))
+			cmds = append(cmds, screenCmd(m.engine, info.ID))
 		}
 	}
 	if m.req.arrived(info.ID) { // started here: selected (follow.go)
@@ -70,7 +71,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 		!known && info.Spec.Pair != "" && info.Spec.Pair == sel.Spec.Pair { // its partner came
 		m.syncSelection()
 	}
-	cmds = append(cmds, m.fitShown(), m.pair.compare(m.core, m.list, info), m.req.logs(m.core, m.pair.missingLogs(m.term)))
+	cmds = append(cmds, m.fitShown(), m.pair.compare(m.engine, m.list, info), m.req.logs(m.engine, m.pair.missingLogs(m.term)))
 	return m, tea.Batch(cmds...)
 }
 
@@ -94,7 +95,7 @@ func (m Model) refreshed(ev runs.Event) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.req.metrics, m.req.metricsDue, m.req.metricsAt = true, false, m.now
-		return m, metricsCmd(m.core)
+		return m, metricsCmd(m.engine)
 	case i.ID == "":
 		return m, nil
 	}
@@ -126,7 +127,7 @@ func (m *Model) usageMoved(prev, i runs.Info) tea.Cmd {
 	if i.Usage == prev.Usage {
 		return nil
 	}
-	return m.req.tree(m.core, id)
+	return m.req.tree(m.engine, id)
 }
 
 // cmdOr is a, or b when a is nil.
@@ -159,7 +160,7 @@ func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if id == sel.ID || m.pair.on && id == m.pair.other.ID() {
-			cmd = tea.Batch(cmd, m.req.logs(m.core, m.pair.shownLogs(m.term, id)))
+			cmd = tea.Batch(cmd, m.req.logs(m.engine, m.pair.shownLogs(m.term, id)))
 		}
 	}
 	return m, cmd
@@ -187,7 +188,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.req.snapshotDone(false, changed)
 		m.events.SetEscaped(m.list.Runs())
 		m.syncSelection()
-		return m, tea.Batch(m.fitShown(), m.req.logs(m.core, m.pair.missingLogs(m.term)), m.offerOnce(), tree), true
+		return m, tea.Batch(m.fitShown(), m.req.logs(m.engine, m.pair.missingLogs(m.term)), m.offerOnce(), tree), true
 	case ResyncMsg:
 		next, cmd := m.resynced(msg)
 		return next.(Model), cmd, true
@@ -204,7 +205,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.still = m.req.sameTrees(msg)
 		m.details.SetTrees(msg.Trees, msg.Err)
 		if m.req.treeDone(msg) {
-			return m, m.req.tree(m.core, m.list.SelectedLive()), true
+			return m, m.req.tree(m.engine, m.list.SelectedLive()), true
 		}
 	case ScreenMsg: // keep a run's screen; bells rung before it arrived do not count
 		m.takeScreen(msg)
@@ -222,7 +223,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.term, _ = m.term.Update(msg)
 		m.pair.other, _ = m.pair.other.Update(msg)
 		if m.req.logDone(msg.ID) {
-			return m, m.req.logs(m.core, m.pair.shownLogs(m.term, msg.ID)), true
+			return m, m.req.logs(m.engine, m.pair.shownLogs(m.term, msg.ID)), true
 		}
 	case HistoryMsg:
 		m.term, _ = m.term.Update(msg)
@@ -256,7 +257,7 @@ func (m *Model) takeScreen(msg ScreenMsg) {
 	}
 }
 
-func safeAttention(s Screen) (n uint64) {
+func safeAttention(s screen.View) (n uint64) {
 	defer func() { _ = recover() }()
 	return s.Attention()
 }
@@ -323,7 +324,7 @@ func (m Model) spawned(msg SpawnedMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case msg.Replaces != "" && msg.ID != "":
 		m.list.Replace(msg.Replaces, msg.ID)
-		return m, tea.Batch(m.selectionMoved(), removeCmd(m.core, msg.Replaces))
+		return m, tea.Batch(m.selectionMoved(), removeCmd(m.engine, msg.Replaces))
 	case msg.Pending == "" && msg.Err != nil:
 		return m, nil
 	}

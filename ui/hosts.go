@@ -21,8 +21,9 @@ import (
 // host; a restart goes to the ended run's host; configured runs start on this
 // machine's.
 
-// hostedCore is a core over several hosts: client.Fleet.
-type hostedCore interface {
+// fleetEngine is an engine over several hosts (client.Fleet): it says each host's
+// state and keeps each host's events.
+type fleetEngine interface {
 	Hosts() []api.HostState
 	HistoryOf(host string) []runs.Event
 }
@@ -30,8 +31,8 @@ type hostedCore interface {
 // HostsMsg is every host's state, read after one changed (api.EventHostState).
 type HostsMsg struct{ Hosts []api.HostState }
 
-func hostsCmd(c Core) tea.Cmd {
-	h, ok := c.(hostedCore)
+func hostsCmd(c Engine) tea.Cmd {
+	h, ok := c.(fleetEngine)
 	if !ok {
 		return nil
 	}
@@ -68,7 +69,7 @@ func (m Model) hostsChanged(msg HostsMsg) (tea.Model, tea.Cmd) {
 			m.events.Add(m.now, text, style)
 		}
 		if h.Status == api.HostConnected && (was.Status != api.HostConnected || was.Server != h.Server) {
-			cmds = append(cmds, resyncHostCmd(m.core, h.Name))
+			cmds = append(cmds, resyncHostCmd(m.engine, h.Name))
 		}
 	}
 	m.list.SetHosts(msg.Hosts)
@@ -116,36 +117,36 @@ func finalLine(s string) string {
 }
 
 // resyncHostCmd fetches one host's runs and recent events afresh.
-func resyncHostCmd(c Core, host string) tea.Cmd {
+func resyncHostCmd(c Engine, host string) tea.Cmd {
 	return func() tea.Msg {
 		rep, err := api.Snapshot.Call(api.OnHost(bg, host), c, api.SnapshotArgs{Viewer: c.Viewer(), All: true})
 		msg := ResyncMsg{Host: host, Runs: rep.Runs, Err: err}
-		if h, ok := c.(hostedCore); ok {
+		if h, ok := c.(fleetEngine); ok {
 			msg.History = h.HistoryOf(host)
 		}
 		return msg
 	}
 }
 
-// hostCore sends the operations of a core over several hosts that name no run to
-// one host: a run started there (on another machine than this: remote).
-type hostCore struct {
-	Core
+// pinnedEngine is a fleetEngine pinned to one host: it sends the operations that name
+// no run to that host, as a run started there (on another machine than this: remote).
+type pinnedEngine struct {
+	Engine
 	host   string
 	remote bool
 }
 
-func (h hostCore) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
-	return h.Core.Invoke(api.OnHost(ctx, h.host), op, args)
+func (h pinnedEngine) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	return h.Engine.Invoke(api.OnHost(ctx, h.host), op, args)
 }
 
 // onHost is c, sending what names no run to host ("" and over one host: c itself).
-func (m Model) onHost(host string) Core {
+func (m Model) onHost(host string) Engine {
 	if host == "" || !m.list.Grouped() {
-		return m.core
+		return m.engine
 	}
 	i := slices.IndexFunc(m.list.Hosts(), func(h api.HostState) bool { return h.Name == host })
-	return hostCore{Core: m.core, host: host, remote: i >= 0 && !m.list.Hosts()[i].Local}
+	return pinnedEngine{Engine: m.engine, host: host, remote: i >= 0 && !m.list.Hosts()[i].Local}
 }
 
 // spawnArgs are spawn's arguments for spec on c: from this process's directory and
@@ -156,9 +157,9 @@ func (m Model) onHost(host string) Core {
 // that names none. A configured run's (started from its pending row) and an ended
 // run's started again keep theirs as they are: a config's may name runs started
 // after it.
-func spawnArgs(c Core, spec runs.Spec, named bool) api.SpawnArgs {
+func spawnArgs(c Engine, spec runs.Spec, named bool) api.SpawnArgs {
 	var a api.SpawnArgs
-	if h, ok := c.(hostCore); ok && h.remote {
+	if h, ok := c.(pinnedEngine); ok && h.remote {
 		a = api.There(spec)
 	} else {
 		a = api.Here(spec)

@@ -70,7 +70,7 @@ func hostsHarness(t *testing.T) (*harness, *hostedFake) {
 		{Name: "beta", Where: "ssh beta", Status: api.HostUnreachable, Since: t0.Add(-time.Minute), Err: "ssh: connect to host beta: Connection refused", Next: t0.Add(4 * time.Second), Attempt: 3},
 	}}
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Core: core, Initial: rs, Detachable: true}, clk.now)
+	m, err := newModel(Options{Engine: core, Initial: rs, Detachable: true}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}

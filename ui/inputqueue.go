@@ -81,7 +81,7 @@ func (r *inputRound) reply() {
 // send queues items for run id and starts a round unless one runs: it returns the
 // command that reports the round (and, the first time, starts the run's writer). A
 // run that has not taken its input yet makes errInputBacklog.
-func (qs inputQueues) send(core Core, id string, items []keys.Item) (tea.Cmd, error) {
+func (qs inputQueues) send(engine Engine, id string, items []keys.Item) (tea.Cmd, error) {
 	if id == "" || len(items) == 0 {
 		return nil, nil
 	}
@@ -109,7 +109,7 @@ func (qs inputQueues) send(core Core, id string, items []keys.Item) (tea.Cmd, er
 		q.kick = make(chan struct{}, 1)
 		q.kick <- struct{}{}
 		return func() tea.Msg {
-			go q.writer(core, id)
+			go q.writer(engine, id)
 			return report()
 		}, nil
 	}
@@ -170,15 +170,15 @@ func (q *inputQueue) current() *inputRound {
 }
 
 // writer sends run id's input, a round per kick, until the run is forgotten.
-func (q *inputQueue) writer(core Core, id string) {
-	b, pipelined := core.(beginner)
+func (q *inputQueue) writer(engine Engine, id string) {
+	b, pipelined := engine.(beginner)
 	for range q.kick {
 		r := q.current()
 		for items, n, ok := r.items, itemsSize(r.items), true; ok; items, n, ok = q.take() {
 			r.size += n
-			args := api.InputArgs{ID: id, Items: items, Viewer: core.Viewer()}
+			args := api.InputArgs{ID: id, Items: items, Viewer: engine.Viewer()}
 			if !pipelined {
-				_, err := api.Input.Call(bg, core, args)
+				_, err := api.Input.Call(bg, engine, args)
 				r.note(err)
 				continue
 			}

@@ -45,7 +45,7 @@ func TestKeysGoOutWithoutWaitingForReplies(t *testing.T) {
 	h := twoRuns(t)
 	h.key("enter")
 	core := &beginningCore{fakeCore: h.core, release: make(chan struct{})}
-	h.m.core = core
+	h.m.engine = core
 	written := func() string {
 		h.core.mu.Lock()
 		defer h.core.mu.Unlock()
@@ -128,7 +128,7 @@ func TestKeysReachTheWriterWithoutACommand(t *testing.T) {
 	h := twoRuns(t)
 	h.key("enter")
 	core := &stallingCore{fakeCore: h.core, stalled: make(chan struct{}), resume: make(chan struct{})}
-	h.m.core = core
+	h.m.engine = core
 	written := func() string {
 		h.core.mu.Lock()
 		defer h.core.mu.Unlock()

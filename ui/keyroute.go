@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/common"
@@ -59,7 +60,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.c.Keys
 	if sel, ok := m.list.Selected(); ok && m.replay && !sel.Ended() {
 		if b, ok := km.replayInput(k); ok { // replay.go
-			return m, writeCmd(m.core, sel.ID, b)
+			return m, writeCmd(m.engine, sel.ID, b)
 		}
 	}
 	switch {
@@ -89,7 +90,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mode = m.dlg.form(m.mode, m.hostNames(), sel.Host)
 	case key.Matches(k, km.Reconcile):
 		m.flash = "reconciling…"
-		return m, reconcileCmd(m.core)
+		return m, reconcileCmd(m.engine)
 	case key.Matches(k, km.Zoom):
 		return m.toggleZoom()
 	case key.Matches(k, km.Layout): // the other set of side panes, remembered
@@ -118,7 +119,7 @@ func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.syncSelection()
 		spec := r.Pend.Spec
 		m.term.FitSpec(&spec)
-		return m, startCmd(m.onHost(runlist.LocalHost), r.Pend.Key, spec)
+		return m, startCmd(m.onHost(config.LocalHost), r.Pend.Key, spec)
 	case r.Kind == runlist.RowPending:
 		if notice, ok := m.c.Keys.pendingNotice(k, r.Pend); ok {
 			return m.note("%s", notice)
@@ -132,7 +133,7 @@ func (m Model) rowKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // runKey runs a command on the selected run.
 func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
-	km, core := m.c.Keys, m.core // commands capture the core, never the model
+	km, engine := m.c.Keys, m.engine // commands capture the core, never the model
 	switch {
 	case key.Matches(k, km.Focus):
 		return m.enterFocus(sel)
@@ -157,9 +158,9 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Pause) && sel.Ended():
 		return m.note("%s: %s has ended", pauseVerb(sel), sel.Name)
 	case key.Matches(k, km.Pause) && sel.Paused:
-		return m, runCmd(core, api.Resume, sel.ID)
+		return m, runCmd(engine, api.Resume, sel.ID)
 	case key.Matches(k, km.Pause):
-		return m, runCmd(core, api.Pause, sel.ID)
+		return m, runCmd(engine, api.Pause, sel.ID)
 	case key.Matches(k, km.Finish):
 		if why := finishRefusal(sel); why != "" {
 			return m.note("%s", why)
@@ -170,7 +171,7 @@ func (m Model) runKey(k tea.KeyPressMsg, sel runs.Info) (tea.Model, tea.Cmd) {
 		// (ending it and spawning its spec again would only start the wait over).
 		return m.note("restart: %s has not started yet (%s)", sel.Name, common.WaitingText(sel))
 	case key.Matches(k, km.Restart) && liveService(sel):
-		return m, runCmd(core, api.Restart, sel.ID) // its next attempt now, its budget refilled
+		return m, runCmd(engine, api.Restart, sel.ID) // its next attempt now, its budget refilled
 	case key.Matches(k, km.Restart):
 		if why := restartRefusal(sel); why != "" {
 			return m.note("%s", why)
@@ -201,12 +202,12 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.finishConfirmed(a.ID)
 		case a.Op == dialog.Restore:
 			m.flash = "restoring…"
-			return m, restoreCmd(m.core, a.IDs)
+			return m, restoreCmd(m.engine, a.IDs)
 		}
-		return m, questionCmd(m.core, a.Question)
+		return m, questionCmd(m.engine, a.Question)
 	case dialog.PromptAnswer:
 		if a.Kind != dialog.Search {
-			return m, promptCmd(m.core, a)
+			return m, promptCmd(m.engine, a)
 		}
 		if sel, ok := m.list.Run(a.Target); ok {
 			return m.enterScroll(sel, func(t *terminal.Terminal) { t.Scroll(a.Text) })

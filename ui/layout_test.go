@@ -249,7 +249,7 @@ func TestDetailsTreeRowsStayRows(t *testing.T) {
 				Argv: []string{"node", "/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--long-argument"}},
 		}
 		h.m.list.Select("r1")
-		h.send(h.m.req.tree(h.m.core, h.m.list.SelectedLive())())
+		h.send(h.m.req.tree(h.m.engine, h.m.list.SelectedLive())())
 		lines := paneLines(h.m.View().Content, h.m.lay.details)
 		head := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "PID") })
 		if head < 0 || head+2 >= len(lines) {

@@ -29,7 +29,7 @@ type ResyncMsg struct {
 // client.Remote.
 type historian interface{ History() []runs.Event }
 
-func resyncCmd(c Core) tea.Cmd {
+func resyncCmd(c Engine) tea.Cmd {
 	return func() tea.Msg {
 		rep, err := api.Snapshot.Call(bg, c, api.SnapshotArgs{Viewer: c.Viewer(), All: true})
 		msg := ResyncMsg{Runs: rep.Runs, Err: err}
@@ -61,7 +61,7 @@ func (m Model) linkEvent(ev runs.Event) (tea.Model, tea.Cmd) {
 		m.list.SetLink("")
 		m.flash = fmt.Sprintf("reconnected to server pid %d", ev.Run.PID)
 		m.events.Add(ev.Time, m.flash, m.c.Styles.Warn)
-		return m, resyncCmd(m.core)
+		return m, resyncCmd(m.engine)
 	}
 	return m, nil
 }
@@ -82,7 +82,7 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 	for _, i := range msg.Runs {
 		known[i.ID] = true
 		if _, listed := m.list.Run(i.ID); !listed && i.Kind == runs.KindPTY {
-			cmds = append(cmds, screenCmd(m.core, i.ID))
+			cmds = append(cmds, screenCmd(m.engine, i.ID))
 		}
 		m.list.Overwrite(i)
 	}

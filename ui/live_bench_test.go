@@ -65,9 +65,9 @@ type liveLoop struct {
 // message sent before it has been applied.
 type syncMsg struct{ f func(m Model) }
 
-func startLoop(b testing.TB, core Core, initial []runs.Info, onFrame func(Model, tea.View)) *liveLoop {
+func startLoop(b testing.TB, core Engine, initial []runs.Info, onFrame func(Model, tea.View)) *liveLoop {
 	b.Helper()
-	m, err := newModel(Options{Core: core, Initial: initial}, nil)
+	m, err := newModel(Options{Engine: core, Initial: initial}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func (c *liveCore) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop
 // attachVia is attach in process, or, remote, through a server on a socket: the
 // loop's core is then a client.Remote, as under corral attach.
 func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote bool) *liveLoop {
-	var core Core = Local{c.sup}
+	var core Engine = Local{c.sup}
 	snap, sub := c.sup.Subscribe()
 	c.sub = sub
 	events, frame := sub.C, 16*time.Millisecond

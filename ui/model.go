@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/ui/details"
 	"corral/ui/dialog"
@@ -39,11 +40,11 @@ const refreshEvery = time.Second
 // (dialogs.go), the reads in flight (requests.go) and the input queues
 // (inputqueue.go) do the work.
 type Model struct {
-	c    *Common
-	core Core
-	lay  layout
-	now  time.Time
-	mode mode
+	c      *Common
+	engine Engine
+	lay    layout
+	now    time.Time
+	mode   mode
 
 	list    runlist.List
 	details details.Details
@@ -83,7 +84,7 @@ type Model struct {
 // state is the model's bookkeeping that is not shown directly. It is shared by the
 // copies Bubble Tea makes of the model (only the newest is ever used).
 type state struct {
-	screens   map[string]Screen
+	screens   map[string]screen.View
 	attention map[string]uint64 // last Attention counter seen per run
 	inputs    inputQueues
 	sized     runSizes
@@ -102,12 +103,12 @@ type state struct {
 	offered bool
 }
 
-// ErrNoCore is what every command of a model built without a Core reports.
-var ErrNoCore = errors.New("ui: no core (Options.Core is nil)")
+// ErrNoEngine is what every command of a model built without an Engine reports.
+var ErrNoEngine = errors.New("ui: no engine (Options.Engine is nil)")
 
 // New returns the root model. Its only errors are bad key overrides (an unknown
 // action, a key bound to two actions of one mode), so New(Options{Keys: k}) also
-// checks a configuration's keys; a model without a Core reports ErrNoCore from every
+// checks a configuration's keys; a model without an Engine reports ErrNoEngine from every
 // command.
 func New(o Options) (Model, error) {
 	return newModel(o, nil)
@@ -118,17 +119,17 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	if o.Core == nil {
-		o.Core = noCore{}
+	if o.Engine == nil {
+		o.Engine = noEngine{}
 	}
 	c := newCommon(keys, now)
-	m := Model{c: c, core: o.Core, now: c.Now(),
+	m := Model{c: c, engine: o.Engine, now: c.Now(),
 		list: runlist.New(c.Common, &c.Keys.ListKeyMap, runlist.FilterKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}, o.Initial), details: details.New(c.Common, &c.Keys.Restart),
 		term: newTerminal(c, o.Empty), events: events.New(c.Common, &c.Keys.EventsKeyMap), pair: newPairView(c), dlg: newDialogs(c),
 		help: help.New(c.Common, help.Keys{Down: &c.Keys.ScrollDown, PageDown: &c.Keys.PageDown, Up: &c.Keys.ScrollUp,
 			PageUp: &c.Keys.PageUp, Leave: &c.Keys.Leave}),
 		diff: diffview.New(c.Common, &c.Keys.DiffKeyMap, diffview.PromptKeys{Accept: &c.Keys.Accept, Dismiss: &c.Keys.Dismiss}),
-		state: &state{screens: map[string]Screen{}, attention: map[string]uint64{},
+		state: &state{screens: map[string]screen.View{}, attention: map[string]uint64{},
 			inputs: inputQueues{}, sized: runSizes{}, req: newRequests(), view: &rootCache{},
 			clock: newWakeClock()},
 	}
@@ -138,7 +139,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.lay.panes = parsePanes(o.Prefs.Panes)
 	m.restoreAsked = o.Prefs.RestoreAsked
 	m.list.SetConfigured(o.Configured)
-	if h, ok := o.Core.(hostedCore); ok {
+	if h, ok := o.Engine.(fleetEngine); ok {
 		m.hostsAtStart(h.Hosts())
 	}
 	if !o.Detachable {
@@ -167,19 +168,19 @@ func (m Model) ShuttingDown() bool { return m.mode == modeQuitting }
 // run running.
 func (m Model) Detached() bool { return m.detached }
 
-// ShutdownErr is what Core.Shutdown returned when the UI quit (nil if it succeeded).
+// ShutdownErr is what Engine.Shutdown returned when the UI quit (nil if it succeeded).
 func (m Model) ShutdownErr() error { return m.quitErr }
 
 // Init starts the tick, reads the first snapshot and process tree, and fetches the
 // screens of the initial PTY runs.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now),
-		m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.core, m.pair.watched(m.term)),
-		m.req.look(m.core, m.list.SelectedLive())}
+	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.engine, m.list.SelectedLive(), m.now),
+		m.req.logs(m.engine, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.engine, m.pair.watched(m.term)),
+		m.req.look(m.engine, m.list.SelectedLive())}
 	if sel, ok := m.list.Selected(); ok && sel.Kind == runs.KindPTY {
-		cmds = append(cmds, screenCmd(m.core, sel.ID)) // the first frame's
+		cmds = append(cmds, screenCmd(m.engine, sel.ID)) // the first frame's
 	}
-	cmds = append(cmds, screensCmd(m.core, m.list.Runs()))
+	cmds = append(cmds, screensCmd(m.engine, m.list.Runs()))
 	return tea.Batch(cmds...)
 }
 
@@ -209,7 +210,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.still = m.clock != nil && m.clock.readsOnly(m.now) // no figure on screen turned
-		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.core, m.list.SelectedLive(), m.now))
+		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.engine, m.list.SelectedLive(), m.now))
 	case EventMsg:
 		return m.handleEvent(msg)
 	case OutputMsg:
@@ -220,7 +221,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.routeKey(msg)
 	case tea.FocusMsg, tea.BlurMsg: // Corral's own terminal: is its user looking?
 		m.req.blurred = msg == tea.Msg(tea.BlurMsg{})
-		return m, m.req.look(m.core, m.list.SelectedLive())
+		return m, m.req.look(m.engine, m.list.SelectedLive())
 	case tea.PasteMsg:
 		m.follow.touched(m.now)
 		return m.handlePaste(msg)
@@ -237,7 +238,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case restoreOfferMsg:
 		return m.offerRestore(msg)
 	case restoreAgainMsg:
-		return m, restoreOfferCmd(m.core)
+		return m, restoreOfferCmd(m.engine)
 	case RestoredMsg:
 		return m.restored(msg)
 	case ProbeMsg: // what a driver outside the UI may read of the model (probe.go)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/parity"
 	"corral/ui/common"
@@ -44,7 +45,7 @@ func newPairView(c *Common) pairView {
 
 // sync shows the selected row's partner beside it, or no second pane; true if the
 // terminal pane must be sized again (size).
-func (p *pairView) sync(r runlist.Row, l runlist.List, screens map[string]Screen) (resize bool) {
+func (p *pairView) sync(r runlist.Row, l runlist.List, screens map[string]screen.View) (resize bool) {
 	partner, paired := runs.Info{}, false
 	if r.Kind == runlist.RowRun {
 		partner, paired = l.Partner(r.Run)
@@ -202,7 +203,7 @@ func sideLine(i runs.Info, rep runs.Report) string {
 }
 
 // pairDiffCmd compares the two ended runs of a pair from their logs.
-func pairDiffCmd(c Core, pty, pipe runs.Info) tea.Cmd {
+func pairDiffCmd(c Engine, pty, pipe runs.Info) tea.Cmd {
 	return func() tea.Msg {
 		a, err := output(c, pty.ID)
 		b, err2 := output(c, pipe.ID)
@@ -215,7 +216,7 @@ func pairDiffCmd(c Core, pty, pipe runs.Info) tea.Cmd {
 }
 
 // compare asks for the comparison of info's pair once both of its runs ended.
-func (p *pairView) compare(core Core, l runlist.List, info runs.Info) tea.Cmd {
+func (p *pairView) compare(engine Engine, l runlist.List, info runs.Info) tea.Cmd {
 	partner, ok := l.Partner(info)
 	pair := info.Spec.Pair
 	if !ok || !info.Ended() || !partner.Ended() || p.asked[pair] {
@@ -225,7 +226,7 @@ func (p *pairView) compare(core Core, l runlist.List, info runs.Info) tea.Cmd {
 	if info.Kind != runs.KindPTY {
 		info, partner = partner, info
 	}
-	return pairDiffCmd(core, info, partner)
+	return pairDiffCmd(engine, info, partner)
 }
 
 // takeDiff keeps a comparison; the pane shows it if its pair is shown.
@@ -270,7 +271,7 @@ func (p *pairView) key(diff bool, term terminal.Terminal) string {
 
 // spawnPairCmd starts the new-run form's spec as a parity pair (its dependencies
 // named as on the command line); the PTY run is selected.
-func spawnPairCmd(c Core, spec runs.Spec) tea.Cmd {
+func spawnPairCmd(c Engine, spec runs.Spec) tea.Cmd {
 	return func() tea.Msg {
 		specs := parity.Pair(spec)
 		id, err := spawnWith(c, specs[0], true)

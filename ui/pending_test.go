@@ -25,7 +25,7 @@ func withPending(t *testing.T, keys map[string][]string) *harness {
 	core.snap = []runs.Info{a}
 	core.screens["r1"] = screenWith(80, 24, "$ ")
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Core: core, Initial: core.snap, Pending: pendingSpecs(), Keys: keys}, clk.now)
+	m, err := newModel(Options{Engine: core, Initial: core.snap, Pending: pendingSpecs(), Keys: keys}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestPendingWithDependenciesStarts(t *testing.T) {
 	core.screens["r1"] = screenWith(80, 24, "$ ")
 	pending := pendingSpecs()
 	pending[0].DependsOn = []runs.Dependency{{Name: "db", Condition: runs.CondReady}} // in the config, not started
-	m, err := newModel(Options{Core: core, Initial: core.snap, Pending: pending}, (&clock{t: t0}).now)
+	m, err := newModel(Options{Engine: core, Initial: core.snap, Pending: pending}, (&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 	s1, s4 := screenWith(80, 24, "$ "), screenWith(80, 24, "")
 	clk := &clock{t: t0}
 	pending := []runs.Spec{{Name: "later", Shell: "make later", PTY: true}, {Name: "api", Argv: []string{"api"}}}
-	m, err := newModel(Options{Core: core, Initial: []runs.Info{a, b, p}, Pending: pending}, clk.now)
+	m, err := newModel(Options{Engine: core, Initial: []runs.Info{a, b, p}, Pending: pending}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (m Model) startQuit() (tea.Model, tea.Cmd) {
 		m.leaveMode()
 	}
 	m.mode = modeQuitting
-	return m, shutdownCmd(m.core)
+	return m, shutdownCmd(m.engine)
 }
 
 // quitQuestion is what quitting asks, or "" to quit at once.

@@ -14,7 +14,7 @@ import (
 // tree, a run's log) has at most one on its way; one asked for meanwhile follows it,
 // so the last state is always read. It also keeps the tick's generation (a tick of an
 // older chain is dropped), the run a spawn made here (selected when it is listed) and
-// the run Core.Watch last named. It lives in the model's shared state: every copy of
+// the run Engine.Watch last named. It lives in the model's shared state: every copy of
 // the model sees one.
 type requests struct {
 	snap, metrics        bool          // a Snapshot, a Metrics read is on its way
@@ -62,20 +62,20 @@ const refreshIdleMax = 8 * time.Second
 // refresh asks for a snapshot and run id's tree ("" for none) when their periods are
 // up and, after a lifecycle event, or with a snapshot read after metricsEvery, the
 // counters, each unless one is on its way.
-func (r *requests) refresh(core Core, id string, now time.Time) tea.Cmd {
+func (r *requests) refresh(engine Engine, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
 	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery && !r.snapPushed() {
 		r.snap, r.snapAt = true, now
-		cmds = append(cmds, snapshotCmd(core, r.snapAll))
+		cmds = append(cmds, snapshotCmd(engine, r.snapAll))
 		r.snapAll = false
 	}
 	if !r.metrics && (r.metricsDue || r.metricsAt.IsZero() || len(cmds) > 0 && now.Sub(r.metricsAt) >= metricsEvery) {
 		r.metrics, r.metricsDue, r.metricsAt = true, false, now
-		cmds = append(cmds, metricsCmd(core))
+		cmds = append(cmds, metricsCmd(engine))
 	}
 	if !r.trees && now.Sub(r.treeAt) >= r.treeEvery && !r.treePushed(id) {
 		r.treeAt = now
-		cmds = append(cmds, r.tree(core, id))
+		cmds = append(cmds, r.tree(engine, id))
 	}
 	return tea.Batch(cmds...)
 }
@@ -163,7 +163,7 @@ func (r *requests) metricsDone() { r.metrics = false }
 
 // tree reads run id's process tree ("" for none), one read at a time: if one is on its
 // way, another follows it (treeDone says so) for the selection of then.
-func (r *requests) tree(core Core, id string) tea.Cmd {
+func (r *requests) tree(engine Engine, id string) tea.Cmd {
 	switch {
 	case id == "":
 		return nil
@@ -172,7 +172,7 @@ func (r *requests) tree(core Core, id string) tea.Cmd {
 		return nil
 	}
 	r.trees = true
-	return treesCmd(core, id)
+	return treesCmd(engine, id)
 }
 
 // sameTrees reports whether a tree read brought what the one before it did: the
@@ -192,20 +192,20 @@ func (r *requests) treeDone(msg TreesMsg) (again bool) {
 
 // log reads run id's log, one read at a time per run: output that moves during a read
 // is fetched right after it (logDone says so), so the last is shown.
-func (r *requests) log(core Core, id string) tea.Cmd {
+func (r *requests) log(engine Engine, id string) tea.Cmd {
 	if r.logBusy[id] {
 		r.logDirty[id] = true
 		return nil
 	}
 	r.logBusy[id] = true
-	return logCmd(core, id)
+	return logCmd(engine, id)
 }
 
 // logs reads the logs of runs ids (log).
-func (r *requests) logs(core Core, ids []string) tea.Cmd {
+func (r *requests) logs(engine Engine, ids []string) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, id := range ids {
-		cmds = append(cmds, r.log(core, id))
+		cmds = append(cmds, r.log(engine, id))
 	}
 	return tea.Batch(cmds...)
 }
@@ -231,18 +231,18 @@ func (r *requests) restartTick() int {
 }
 
 // watch tells the core which run's screen the terminal pane now shows, once per change.
-func (r *requests) watch(core Core, id string) tea.Cmd {
+func (r *requests) watch(engine Engine, id string) tea.Cmd {
 	if id == r.watching {
 		return nil
 	}
 	r.watching = id
-	return watchCmd(core, id)
+	return watchCmd(engine, id)
 }
 
 // look tells the core which run the user looks at — the shown one, while Corral's
 // terminal has focus — once per change: the app hears of it (DEC 1004) and a run
 // looked at is not notified.
-func (r *requests) look(core Core, id string) tea.Cmd {
+func (r *requests) look(engine Engine, id string) tea.Cmd {
 	if r.blurred {
 		id = ""
 	}
@@ -251,7 +251,7 @@ func (r *requests) look(core Core, id string) tea.Cmd {
 	}
 	old := r.looking
 	r.looking = id
-	return focusCmd(core, old, id)
+	return focusCmd(engine, old, id)
 }
 
 // arrived reports whether run id is the one a spawn here made (it is selected when

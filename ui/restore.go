@@ -38,7 +38,7 @@ type (
 )
 
 // restoreOfferCmd asks the core which lost runs a restore would start.
-func restoreOfferCmd(c Core) tea.Cmd {
+func restoreOfferCmd(c Engine) tea.Cmd {
 	if c == nil {
 		return nil
 	}
@@ -66,11 +66,11 @@ func (m *Model) offerOnce() tea.Cmd {
 		return nil
 	}
 	m.offered = true
-	return restoreOfferCmd(m.core)
+	return restoreOfferCmd(m.engine)
 }
 
 // restoreCmd restores the lost runs ids.
-func restoreCmd(c Core, ids []string) tea.Cmd {
+func restoreCmd(c Engine, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		// Fresh: an agent run that recorded no id starts a new conversation, as the
 		// question said; the others resume theirs.

@@ -14,7 +14,7 @@ type runSizes map[string][2]uint16
 // per run and change: the core sizes the run by its window-size policy over every UI
 // that asked (runs/viewers.go), so a run already that size is asked for too (another
 // UI may have sized it).
-func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
+func (s runSizes) fit(engine Engine, rs []runs.Info, l layout) tea.Cmd {
 	if l.w == 0 {
 		return nil
 	}
@@ -33,7 +33,7 @@ func (s runSizes) fit(core Core, rs []runs.Info, l layout) tea.Cmd {
 	if len(out) == 0 {
 		return nil
 	}
-	return resizeCmd(core, out)
+	return resizeCmd(engine, out)
 }
 
 // fitShown sizes the runs the list shows (its visible rows and the selection) and a
@@ -48,5 +48,5 @@ func (m *Model) fitShown() tea.Cmd {
 			rs = append(rs, i)
 		}
 	}
-	return m.sized.fit(m.core, rs, m.lay)
+	return m.sized.fit(m.engine, rs, m.lay)
 }

@@ -18,7 +18,7 @@ import (
 func (m Model) enterScroll(sel runs.Info, open func(*terminal.Terminal)) (tea.Model, tea.Cmd) {
 	open(&m.term)
 	m.mode = modeScroll
-	return m, historyCmd(m.core, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
+	return m, historyCmd(m.engine, sel.ID, sel.Transcript, sel.Kind == runs.KindPipe)
 }
 
 // scrollKey: copy mode, the pager or the save; back to live, a new search, zoom, or

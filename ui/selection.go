@@ -30,7 +30,7 @@ func (m *Model) selectionMoved() tea.Cmd {
 	m.syncSelection()
 	m.req.pushTree = ""        // until a push or a snapshot brings the new run's usage (usageMoved)
 	gen := m.req.restartTick() // the new run's tree now; restart the chain so it is not also due soon
-	return tea.Batch(m.tick(gen), m.req.logs(m.core, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())),
-		m.req.tree(m.core, m.list.SelectedLive()), m.req.watch(m.core, m.pair.watched(m.term)),
-		m.req.look(m.core, m.list.SelectedLive()), m.fitShown())
+	return tea.Batch(m.tick(gen), m.req.logs(m.engine, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())),
+		m.req.tree(m.engine, m.list.SelectedLive()), m.req.watch(m.engine, m.pair.watched(m.term)),
+		m.req.look(m.engine, m.list.SelectedLive()), m.fitShown())
 }

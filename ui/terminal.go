@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/ui/runlist"
 	"corral/ui/terminal"
@@ -18,7 +19,7 @@ func newTerminal(c *Common, empty string) terminal.Terminal {
 
 // showRow shows a row in a terminal pane: a run with its screen (nil for none), a
 // pending run, or nothing.
-func showRow(t *terminal.Terminal, r runlist.Row, s Screen) {
+func showRow(t *terminal.Terminal, r runlist.Row, s screen.View) {
 	switch r.Kind {
 	case runlist.RowPending:
 		t.ShowPending(r.Pend.Spec.Name, r.Pend.Spec.Kind())

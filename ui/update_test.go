@@ -196,24 +196,24 @@ func TestResizeFollowsWindowAndStartingRuns(t *testing.T) {
 
 func TestKeyOverrides(t *testing.T) {
 	core := newFake()
-	if _, err := New(Options{Core: core, Keys: map[string][]string{"zap": {"z"}}}); err == nil {
+	if _, err := New(Options{Engine: core, Keys: map[string][]string{"zap": {"z"}}}); err == nil {
 		t.Error("unknown action accepted")
 	}
-	if _, err := New(Options{Core: core, Keys: map[string][]string{"cancel": {"i"}}}); err == nil {
+	if _, err := New(Options{Engine: core, Keys: map[string][]string{"cancel": {"i"}}}); err == nil {
 		t.Error("a key bound to cancel and interrupt accepted")
 	}
-	if _, err := New(Options{Core: core, Keys: map[string][]string{"leave": {"ctrl+a"}, "yes": {"j"}}}); err != nil {
+	if _, err := New(Options{Engine: core, Keys: map[string][]string{"leave": {"ctrl+a"}, "yes": {"j"}}}); err != nil {
 		t.Errorf("valid overrides refused: %v", err)
 	}
 	nm, err := New(Options{})
 	if err != nil {
 		t.Fatalf("a model without a core (a key check) failed: %v", err)
 	}
-	if msg := reconcileCmd(nm.core)().(ReconciledMsg); !errors.Is(msg.Err, ErrNoCore) {
+	if msg := reconcileCmd(nm.engine)().(ReconciledMsg); !errors.Is(msg.Err, ErrNoEngine) {
 		t.Errorf("without a core: %v", msg.Err)
 	}
 	h := twoRuns(t)
-	m, err := newModel(Options{Core: h.core, Initial: []runs.Info{liveRun("r1", "a", true)},
+	m, err := newModel(Options{Engine: h.core, Initial: []runs.Info{liveRun("r1", "a", true)},
 		Keys: map[string][]string{"cancel": {"K"}}}, h.clk.now)
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +258,7 @@ func TestKeyOverrideTakesEffect(t *testing.T) {
 	run := liveRun("r1", "claude", true)
 	core.snap = []runs.Info{run}
 	core.screens["r1"] = screenWith(80, 24, "$ ")
-	m, err := newModel(Options{Core: core, Initial: core.snap, Keys: map[string][]string{"cancel": {"K"}}},
+	m, err := newModel(Options{Engine: core, Initial: core.snap, Keys: map[string][]string{"cancel": {"K"}}},
 		(&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)

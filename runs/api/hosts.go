@@ -31,7 +31,7 @@ const (
 
 // HostState is one host as a UI of several sees it.
 type HostState struct {
-	Name    string     // as configured ([[host]] name, or client.LocalHost)
+	Name    string     // as configured ([[host]] name, or config.LocalHost)
 	Where   string     // how it is reached: "this machine", or "ssh DEST"
 	Local   bool       // this machine's server
 	Status  HostStatus // the link now

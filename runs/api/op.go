@@ -25,13 +25,13 @@ type Op[A, R any] struct {
 }
 
 // Lane is the connection an operation travels on when the core is a server's: input
-// (keys, pastes, resizes) never waits behind a slow control call such as a process
-// tree or a blocking wait.
+// (keys, pastes, resizes) never waits behind a slow call such as a process tree or a
+// blocking wait.
 type Lane int
 
 const (
-	LaneControl Lane = iota
-	LaneInput
+	LaneMain  Lane = iota // every operation but input
+	LaneInput             // input to runs (keys, pastes, resizes) and what a viewer looks at
 )
 
 // Operation is an Op without its types, as a Caller and the server's dispatch see it.
@@ -207,7 +207,7 @@ func (op *Op[A, R]) DecodeReply(raw json.RawMessage) (any, error) {
 type Session[A, R any] struct{ Op[A, R] }
 
 func session[A, R any](name string) *Session[A, R] {
-	op := declare(name, LaneControl, func(context.Context, Core, A) (R, error) {
+	op := declare(name, LaneMain, func(context.Context, Core, A) (R, error) {
 		var r R
 		return r, errorf(CodeUnknown, "%s is answered by a server, not by a supervisor in process", name)
 	})

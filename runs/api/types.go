@@ -63,11 +63,11 @@ type (
 		// (runs.ResolveDeps); a config's may name runs started after them.
 		NamedDeps bool `json:"named_deps,omitempty"`
 	}
-	// SpawnReply carries the new run's id; SpawnError is set when it started and ended
+	// SpawnReply carries the new run's id; SpawnErr is set when it started and ended
 	// at once with spawn-error (the run still exists, with its report).
 	SpawnReply struct {
-		ID         string `json:"id"`
-		SpawnError string `json:"spawn_error,omitempty"`
+		ID       string `json:"id"`
+		SpawnErr string `json:"spawn_error,omitempty"`
 	}
 	PollArgs struct {
 		ID     string `json:"id"`

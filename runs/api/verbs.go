@@ -37,40 +37,40 @@ var (
 
 // Runs.
 var (
-	List = declare("list", LaneControl, list).
+	List = declare("list", LaneMain, list).
 		overHosts(SpreadListing, joined(func(r *ListReply) *[]runs.Info { return &r.Runs })).
 		returning(func(r *ListReply) []*runs.Info { return each(r.Runs) })
 
-	Snapshot = declare("snapshot", LaneControl, snapshot).
+	Snapshot = declare("snapshot", LaneMain, snapshot).
 			overHosts(SpreadListing, joined(func(r *SnapshotReply) *RunList { return &r.Runs })).
 			returning(func(r *SnapshotReply) []*runs.Info { return each(r.Runs) }).
 			viewing(func(a *SnapshotArgs) *string { return &a.Viewer })
 
-	Info = declare("info", LaneControl, info).
+	Info = declare("info", LaneMain, info).
 		returning(func(r *InfoReply) []*runs.Info { return []*runs.Info{&r.Run.Info} })
 
-	Spawn = declare("spawn", LaneControl, spawn).starting(func(r SpawnReply) string { return r.ID })
+	Spawn = declare("spawn", LaneMain, spawn).starting(func(r SpawnReply) string { return r.ID })
 
-	Kill      = declare("kill", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Cancel(id) }))
-	Stop      = declare("stop", LaneControl, onRun(func(c Core, id string, a StopArgs) error { return c.Stop(id, a.Reason) }))
-	Interrupt = declare("interrupt", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Interrupt(id) }))
-	Pause     = declare("pause", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
-	Resume    = declare("resume", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
-	Remove    = declare("remove", LaneControl, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
+	Kill      = declare("kill", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Cancel(id) }))
+	Stop      = declare("stop", LaneMain, onRun(func(c Core, id string, a StopArgs) error { return c.Stop(id, a.Reason) }))
+	Interrupt = declare("interrupt", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Interrupt(id) }))
+	Pause     = declare("pause", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Pause(id) }))
+	Resume    = declare("resume", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Resume(id) }))
+	Remove    = declare("remove", LaneMain, onRun(func(c Core, id string, _ RunRef) error { return c.Remove(id) }))
 
-	Wait = declare("wait", LaneControl, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) }).
+	Wait = declare("wait", LaneMain, wait).within(func(a WaitArgs) time.Duration { return blocking(a.TimeoutMS) }).
 		returning(func(r *WaitReply) []*runs.Info { return []*runs.Info{&r.Run} })
 
 	// Restart starts a service's next attempt now, its restart budget refilled (an
 	// ended run: its spec again, as a new run); the reply names the run that goes on.
-	Restart = declare("restart", LaneControl, restart)
+	Restart = declare("restart", LaneMain, restart)
 
 	// Shutdown ends every run of every host, each waited for.
-	Shutdown = declare("shutdown", LaneControl, shutdown).within(fixed[struct{}](EndingBudget)).
+	Shutdown = declare("shutdown", LaneMain, shutdown).within(fixed[struct{}](EndingBudget)).
 			overHosts(SpreadAll, sumEnded)
 
 	// Restore starts the runs a reboot lost again, their agents' conversations resumed.
-	Restore = declare("restore", LaneControl, restore).within(fixed[RestoreArgs](EndingBudget))
+	Restore = declare("restore", LaneMain, restore).within(fixed[RestoreArgs](EndingBudget))
 )
 
 // restore resolves the runs named (ids, names or prefixes, as every verb takes them)
@@ -158,20 +158,20 @@ func show(_ context.Context, c Core, a ShowArgs) (RunRef, error) {
 
 // Output, processes and the registry.
 var (
-	Poll = declare("poll", LaneControl, poll).within(func(a PollArgs) time.Duration {
+	Poll = declare("poll", LaneMain, poll).within(func(a PollArgs) time.Duration {
 		return max(blocking(min(a.WaitMS, maxPollWait.Milliseconds())), DefaultBudget)
 	}).returning(func(r *PollReply) []*runs.Info { return []*runs.Info{&r.Run} })
 
-	Log    = declare("log", LaneControl, logLines)
-	Output = declare("output", LaneControl, output)
+	Log    = declare("log", LaneMain, logLines)
+	Output = declare("output", LaneMain, output)
 
 	// Trees asks each host for the trees of its own runs.
-	Trees = declare("trees", LaneControl, trees).overHosts(SpreadListing, unionTrees).
+	Trees = declare("trees", LaneMain, trees).overHosts(SpreadListing, unionTrees).
 		perRun(func(a *TreesArgs) *[]string { return &a.IDs })
 
-	Metrics = declare("metrics", LaneControl, metrics).overHosts(SpreadListing, sumMetrics)
+	Metrics = declare("metrics", LaneMain, metrics).overHosts(SpreadListing, sumMetrics)
 
-	Reconcile = declare("reconcile", LaneControl, reconcile).within(fixed[struct{}](EndingBudget)).
+	Reconcile = declare("reconcile", LaneMain, reconcile).within(fixed[struct{}](EndingBudget)).
 			overHosts(SpreadAll, joined(func(r *[]runs.Decision) *[]runs.Decision { return r }))
 )
 
@@ -196,7 +196,7 @@ func info(_ context.Context, c Core, a RunRef) (InfoReply, error) {
 }
 
 // spawn starts a.Spec; a run that started and ended at once with spawn-error still
-// exists, so its id comes back with the error as SpawnError.
+// exists, so its id comes back with the error as SpawnErr.
 func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
 	a.Spec.BaseEnv = a.BaseEnv
 	if a.NamedDeps && len(a.Spec.DependsOn) > 0 {
@@ -212,7 +212,7 @@ func spawn(_ context.Context, c Core, a SpawnArgs) (SpawnReply, error) {
 	}
 	rep := SpawnReply{ID: id}
 	if err != nil {
-		rep.SpawnError = err.Error()
+		rep.SpawnErr = err.Error()
 	}
 	return rep, nil
 }

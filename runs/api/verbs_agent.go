@@ -13,11 +13,11 @@ import (
 // as text, who looks at it, what its agent's hooks say, and why its state is what it
 // is.
 var (
-	Screen = declare("screen", LaneControl, screenOf)
+	Screen = declare("screen", LaneMain, screenOf)
 	Focus  = declare("focus", LaneInput, onRun(func(c Core, id string, a FocusArgs) error { return c.Focus(id, a.Viewer, a.Focused) })).
 		viewing(func(a *FocusArgs) *string { return &a.Viewer })
-	Hook    = declare("hook", LaneControl, hook)
-	Explain = declare("explain", LaneControl, explain).
+	Hook    = declare("hook", LaneMain, hook)
+	Explain = declare("explain", LaneMain, explain).
 		returning(func(r *ExplainReply) []*runs.Info { return []*runs.Info{&r.Run.Info} })
 )
 

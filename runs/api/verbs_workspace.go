@@ -13,9 +13,9 @@ import (
 // A run's worktree: its diff against its base, and finishing it.
 var (
 	// Diff is git's work: a large repository's may take longer than a control call.
-	Diff = declare("diff", LaneControl, diff).within(fixed[DiffArgs](DiffBudget))
+	Diff = declare("diff", LaneMain, diff).within(fixed[DiffArgs](DiffBudget))
 	// Finish waits for a live run to end first, within its grace.
-	Finish = declare("finish", LaneControl, finish).within(fixed[FinishArgs](EndingBudget))
+	Finish = declare("finish", LaneMain, finish).within(fixed[FinishArgs](EndingBudget))
 )
 
 // DiffBudget is how long a client waits for a diff.

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"corral/config"
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"
@@ -56,7 +57,7 @@ type Member struct {
 // started: whoever stopped it meant it.
 func Local(dir string, start func() error) Member {
 	var once sync.Once
-	return Member{Host: Host{Name: LocalHost, StateDir: dir}, Attach: func() (*Remote, error) {
+	return Member{Host: Host{Name: config.LocalHost, StateDir: dir}, Attach: func() (*Remote, error) {
 		first := false
 		once.Do(func() { first = true })
 		if first {

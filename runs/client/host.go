@@ -11,14 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 )
-
-// LocalHost is the name of this machine's server among several hosts: a [[host]]
-// entry cannot take it.
-const LocalHost = config.LocalHost
 
 // Host is a server Corral reaches: this machine's (SSH empty) or one on another
 // machine over OpenSSH, each with its own runs, registry and ownership.

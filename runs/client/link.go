@@ -126,7 +126,7 @@ func (r *Remote) reattach(dial func() (*Client, error)) (int, error) {
 	r.history = rep.History
 	r.mu.Unlock()
 	r.subscribed(cs[2], rep)
-	r.ctl.swap(cs[0])
+	r.main.swap(cs[0])
 	r.input.swap(cs[1])
 	old.Close()
 	if r.link.closed() { // closed meanwhile: Close may have missed these

@@ -23,11 +23,11 @@ import (
 // (so a key never waits behind a slow call such as a process tree), one for the
 // rest, and the stream.
 type Remote struct {
-	ctl, input lane
-	initial    []runs.Info
-	history    []runs.Event
-	events     chan runs.Event
-	link       link // reconnecting when the server is lost (link.go)
+	main, input lane
+	initial     []runs.Info
+	history     []runs.Event
+	events      chan runs.Event
+	link        link // reconnecting when the server is lost (link.go)
 
 	mu      sync.Mutex
 	stream  *Client // replaced when the link comes back
@@ -134,7 +134,7 @@ func attachDial(dir string, start func() error, limit time.Duration) func() (*Cl
 	}
 }
 
-// AttachWith attaches over the connections dial opens (three: control, input and
+// AttachWith attaches over the connections dial opens (three: main, input and
 // the stream), whatever carries them: the local socket, or ssh to corral proxy.
 func AttachWith(dial func() (*Client, error)) (*Remote, error) { return attachWith(dial, nil) }
 
@@ -142,9 +142,9 @@ func AttachWith(dial func() (*Client, error)) (*Remote, error) { return attachWi
 func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
 	r.link.init(re)
-	r.ctl.dial, r.input.dial = dial, dial
+	r.main.dial, r.input.dial = dial, dial
 	r.input.pipelined = true
-	if err := r.ctl.open(); err != nil {
+	if err := r.main.open(); err != nil {
 		return nil, err
 	}
 	err := r.input.open()
@@ -244,7 +244,7 @@ func (r *Remote) Events() <-chan runs.Event { return r.events }
 
 // Server is what the server said of itself when the UI attached (or, after the
 // server was lost, when the UI reconnected).
-func (r *Remote) Server() api.HelloReply { return r.ctl.c.Load().Hello }
+func (r *Remote) Server() api.HelloReply { return r.main.c.Load().Hello }
 
 // Close detaches: the connections close; the server and its runs go on. A reconnect
 // under way stops.
@@ -254,7 +254,7 @@ func (r *Remote) Close() error {
 	stream := r.stream
 	r.mu.Unlock()
 	var closing sync.WaitGroup
-	for _, c := range []*Client{r.ctl.c.Load(), r.input.c.Load(), stream} {
+	for _, c := range []*Client{r.main.c.Load(), r.input.c.Load(), stream} {
 		if c != nil {
 			closing.Go(func() { c.Close() }) // at once: each over ssh may wait for its far end
 		}
@@ -391,7 +391,7 @@ func (r *Remote) Watch(id string) error {
 	if r.link.lost.Load() {
 		return nil // the reconnect asks for them again
 	}
-	_, err := r.ctl.invoke(context.Background(), api.Watch, api.WatchArgs{Token: tok, IDs: w})
+	_, err := r.main.invoke(context.Background(), api.Watch, api.WatchArgs{Token: tok, IDs: w})
 	return err
 }
 
@@ -520,7 +520,7 @@ func (r *Remote) Invoke(ctx context.Context, op api.Operation, args any) (any, e
 	if r.link.lost.Load() {
 		return nil, fmt.Errorf("%s: %w", op.Name(), api.ErrServerLost)
 	}
-	l := &r.ctl
+	l := &r.main
 	if op.Lane() == api.LaneInput {
 		l = &r.input
 	}

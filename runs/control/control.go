@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
@@ -243,13 +244,13 @@ func flagError(name string, v verb, err error) error {
 // on that [[host]] of the config (its state dir there, StateDir if given).
 type Where struct {
 	StateDir string
-	Host     string // "" or client.LocalHost: this machine's
+	Host     string // "" or config.LocalHost: this machine's
 }
 
 // remote is the host w names, when it is another machine's; ok false (and the
 // error said) when no host goes by that name.
 func (w Where) remote(name string, env Env) (h client.Host, ok bool) {
-	if w.Host == "" || w.Host == client.LocalHost {
+	if w.Host == "" || w.Host == config.LocalHost {
 		return client.Host{}, true
 	}
 	hosts, err := UserHosts()
@@ -362,8 +363,8 @@ func Spawn(spec runs.Spec, w Where, asJSON bool, env Env) int {
 	} else {
 		fmt.Fprintln(env.Stdout, rep.ID)
 	}
-	if rep.SpawnError != "" {
-		fmt.Fprintf(env.Stderr, "corral spawn: %s ended at once: spawn-error: %s\n", rep.ID, rep.SpawnError)
+	if rep.SpawnErr != "" {
+		fmt.Fprintf(env.Stderr, "corral spawn: %s ended at once: spawn-error: %s\n", rep.ID, rep.SpawnErr)
 		return ExitFailure
 	}
 	return ExitOK

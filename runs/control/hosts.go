@@ -31,13 +31,13 @@ func UserHosts() ([]client.Host, error) {
 	return Hosts(f), nil
 }
 
-// FindHost is the host name names among hosts: client.LocalHost is this machine's
+// FindHost is the host name names among hosts: config.LocalHost is this machine's
 // server (a Host with no SSH). An unknown name is an error that lists the names.
 func FindHost(hosts []client.Host, name string) (client.Host, error) {
-	if name == client.LocalHost {
-		return client.Host{Name: client.LocalHost}, nil
+	if name == config.LocalHost {
+		return client.Host{Name: config.LocalHost}, nil
 	}
-	names := []string{client.LocalHost}
+	names := []string{config.LocalHost}
 	for _, h := range hosts {
 		if h.Name == name {
 			return h, nil
@@ -46,7 +46,7 @@ func FindHost(hosts []client.Host, name string) (client.Host, error) {
 	}
 	msg := fmt.Sprintf("the hosts are %s ([[host]] in the config)", strings.Join(names, ", "))
 	if len(hosts) == 0 {
-		msg = "the config has no [[host]], so the only host is " + client.LocalHost
+		msg = "the config has no [[host]], so the only host is " + config.LocalHost
 	}
 	if s := config.Closest(name, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"corral/config"
 	"corral/runs/api"
 	"corral/runs/client"
 	"corral/runs/listing"
@@ -35,7 +36,7 @@ func ListHosts(hosts []client.Host, all bool, timeout time.Duration, local func(
 // listRemote runs corral ls --json on h; --host local there lists that machine's
 // registry alone, whatever hosts its own config names.
 func listRemote(h client.Host, all bool, timeout time.Duration) (listing.Doc, error) {
-	args := []string{api.Ls.Name(), "--json", "--host", client.LocalHost}
+	args := []string{api.Ls.Name(), "--json", "--host", config.LocalHost}
 	if all {
 		args = append(args, "--all")
 	}

@@ -88,8 +88,8 @@ func upSpawn(ctx context.Context, c *client.Client, specs []runs.Spec, live []ru
 			return ids, ExitFailure
 		}
 		ids[k] = rep.ID
-		if rep.SpawnError != "" {
-			fmt.Fprintf(env.Stderr, "corral up: %s (%s) ended at once: spawn-error: %s\n", spec.DisplayName(), rep.ID, rep.SpawnError)
+		if rep.SpawnErr != "" {
+			fmt.Fprintf(env.Stderr, "corral up: %s (%s) ended at once: spawn-error: %s\n", spec.DisplayName(), rep.ID, rep.SpawnErr)
 			code = ExitFailure
 			continue
 		}

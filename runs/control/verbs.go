@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"corral/config"
 	"corral/demo/export"
 	"corral/ptyhost/screen/grid"
 	"corral/runs"
@@ -516,7 +517,7 @@ func shutdown(c *client.Client, o *opts, env Env) int {
 // restored as a new run, or why not. A run named that was refused fails the verb.
 func restore(c *client.Client, o *opts, env Env) int {
 	var base []string
-	if o.host == "" || o.host == client.LocalHost { // another host's runs take its server's environment
+	if o.host == "" || o.host == config.LocalHost { // another host's runs take its server's environment
 		base = os.Environ()
 	}
 	rep, ok := call(o.ctx, api.Restore, c, api.RestoreArgs{IDs: o.args, DryRun: o.dryRun, Fresh: o.fresh,

@@ -103,10 +103,10 @@ func TestHeldListsAsFiles(t *testing.T) {
 	same("after the other owner changed its records")
 	held, _ := Held(reg, reg.ListCached, true, time.Hour)
 	for _, r := range held {
-		if r.RunID == alsoTheirs {
+		if r.ID == alsoTheirs {
 			t.Errorf("a removed record still listed: %+v", r)
 		}
-		if r.RunID == theirs && r.State != runs.Exited {
+		if r.ID == theirs && r.State != runs.Exited {
 			t.Errorf("another owner's ended run listed as %s", r.State)
 		}
 	}

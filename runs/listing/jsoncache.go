@@ -54,7 +54,7 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 	}
 	next := make(map[string]recordJSON, len(rs))
 	for k, r := range rs {
-		e, ok := c.by[r.RunID]
+		e, ok := c.by[r.ID]
 		if !ok || !reflect.DeepEqual(e.rec, r.Record) {
 			head, err := recordHead(r.Record)
 			if err != nil {
@@ -62,7 +62,7 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 			}
 			e = recordJSON{rec: r.Record, head: head}
 		}
-		next[r.RunID] = e
+		next[r.ID] = e
 		if k > 0 {
 			b.WriteByte(',')
 		}

@@ -18,13 +18,13 @@ func TestJSONCacheWritesAsWriteJSON(t *testing.T) {
 	at := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 	code := 3
 	rs := []Run{
-		{Record: runs.Record{RunID: "r1", Name: `a "quoted" <name> & more`, Backend: runs.KindPTY, State: runs.Running,
+		{Record: runs.Record{ID: "r1", Name: `a "quoted" <name> & more`, Backend: runs.KindPTY, State: runs.Running,
 			Spec: runs.Spec{Name: "a", Argv: []string{"sh", "-c", "sleep 1\n"}, Grace: 5 * time.Second}, PID: 10,
-			CreatedAt: at, LeaseExpiresAt: at.Add(time.Minute), Logs: []string{"/tmp/x.log"}, Agent: "claude",
-			AgentState: agentstate.Waiting}, OwnerAlive: true, CPUMS: new(int64(12)), Memory: new(int64(0))},
-		{Record: runs.Record{RunID: "r2", Name: "ended", State: runs.Exited, ExitCode: &code, Reason: runs.Exit,
+			CreatedAt: at, LeaseExpiresAt: at.Add(time.Minute), Logs: []string{"/tmp/x.log"},
+			AgentStatus: runs.AgentStatus{Agent: "claude", AgentState: agentstate.Waiting}}, OwnerAlive: true, CPUMS: new(int64(12)), Memory: new(int64(0))},
+		{Record: runs.Record{ID: "r2", Name: "ended", State: runs.Exited, ExitCode: &code, Reason: runs.Exit,
 			Worktree: &workspace.Worktree{Branch: "corral/fix"}, Diff: &workspace.Stat{Added: 1, Removed: 2}}},
-		{Record: runs.Record{RunID: "r3", Name: "late", State: runs.Running}, CPUMS: new(int64(7)),
+		{Record: runs.Record{ID: "r3", Name: "late", State: runs.Running}, CPUMS: new(int64(7)),
 			LeaseNote: "lease not renewed (disk <full> & \"more\")"},
 	}
 	totals := runs.Metrics{SpawnTotal: 3, ExitTotal: map[string]int64{"exited": 1}}

@@ -39,8 +39,8 @@ type Run struct {
 func Waiting(live []runs.Info, listed []Run) []Run {
 	var out []Run
 	for _, i := range live {
-		if i.Waiting() && !slices.ContainsFunc(listed, func(r Run) bool { return r.RunID == i.ID }) {
-			rec := runs.Record{RunID: i.ID, Name: i.Name, Backend: i.Kind, Spec: i.Spec, State: i.State, CreatedAt: i.CreatedAt,
+		if i.Waiting() && !slices.ContainsFunc(listed, func(r Run) bool { return r.ID == i.ID }) {
+			rec := runs.Record{ID: i.ID, Name: i.Name, Backend: i.Kind, Spec: i.Spec, State: i.State, CreatedAt: i.CreatedAt,
 				WaitingFor: i.WaitingFor}
 			out = append(out, Run{Record: rec.Public(), OwnerAlive: true})
 		}
@@ -244,7 +244,7 @@ func row(r Run) string {
 		}
 		state = "waiting for " + waitingNames(r.WaitingFor)
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.RunID), p(r.Name), p(string(r.Backend)), p(state),
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s", p(r.ID), p(r.Name), p(string(r.Backend)), p(state),
 		p(agentCell(r.Record)), reason, r.PID, p(owner), lease, time.Since(r.CreatedAt).Round(time.Second))
 }
 

@@ -17,7 +17,7 @@ import (
 // Another host's corral ls --json reads back whole: the record and what ls adds
 // (Record's own reader, promoted, would drop those).
 func TestRunJSONRoundTrip(t *testing.T) {
-	in := Run{Record: runs.Record{RunID: "r1", Name: "agent", State: runs.Running}, OwnerAlive: true, CPUMS: new(int64(12)), Memory: new(int64(34))}
+	in := Run{Record: runs.Record{ID: "r1", Name: "agent", State: runs.Running}, OwnerAlive: true, CPUMS: new(int64(12)), Memory: new(int64(34))}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, []Run{in}, runs.Metrics{}); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestRunJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := doc.Runs[0]
-	if len(doc.Runs) != 1 || got.RunID != "r1" || got.Name != "agent" || got.State != runs.Running ||
+	if len(doc.Runs) != 1 || got.ID != "r1" || got.Name != "agent" || got.State != runs.Running ||
 		!got.OwnerAlive || got.CPUMS == nil || *got.CPUMS != 12 || got.Memory == nil || *got.Memory != 34 {
 		t.Errorf("read back %+v, want %+v", got, in)
 	}
@@ -39,9 +39,9 @@ func TestRunJSONRoundTrip(t *testing.T) {
 // reads back as unknown.
 func TestRunJSONOmitsUnknown(t *testing.T) {
 	rs := []Run{
-		{Record: runs.Record{RunID: "nomem", State: runs.Running}, CPUMS: new(int64(0))},
-		{Record: runs.Record{RunID: "session", State: runs.Running}},
-		{Record: runs.Record{RunID: "zero", State: runs.Running}, CPUMS: new(int64(5)), Memory: new(int64(0))},
+		{Record: runs.Record{ID: "nomem", State: runs.Running}, CPUMS: new(int64(0))},
+		{Record: runs.Record{ID: "session", State: runs.Running}},
+		{Record: runs.Record{ID: "zero", State: runs.Running}, CPUMS: new(int64(5)), Memory: new(int64(0))},
 	}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rs, runs.Metrics{}); err != nil {
@@ -76,7 +76,7 @@ func TestRunJSONOmitsUnknown(t *testing.T) {
 // agent will not ask after its state.
 func TestTableAgentColumn(t *testing.T) {
 	rec := func(id string, st runs.State, agent string, as agentstate.State) Run {
-		return Run{Record: runs.Record{RunID: id, Name: id, Backend: runs.KindPTY, State: st, Agent: agent, AgentState: as}}
+		return Run{Record: runs.Record{ID: id, Name: id, Backend: runs.KindPTY, State: st, AgentStatus: runs.AgentStatus{Agent: agent, AgentState: as}}}
 	}
 	var b bytes.Buffer
 	err := WriteTable(&b, []Run{
@@ -113,7 +113,7 @@ func TestTableAgentColumn(t *testing.T) {
 // among the other hosts' runs: not only a line on stderr.
 func TestHostsTableShowsHostError(t *testing.T) {
 	hs := []HostDoc{
-		{Host: "local", Doc: Doc{Runs: []Run{{Record: runs.Record{RunID: "r1", Name: "here", State: runs.Running}, OwnerAlive: true}}}},
+		{Host: "local", Doc: Doc{Runs: []Run{{Record: runs.Record{ID: "r1", Name: "here", State: runs.Running}, OwnerAlive: true}}}},
 		{Host: "far", Err: errors.New("host far (ssh far): the server does not answer within 3s")},
 	}
 	var b bytes.Buffer
@@ -130,7 +130,7 @@ func TestHostsTableShowsHostError(t *testing.T) {
 // A worktree run's branch and figures are the table's last column, there only when a
 // run has a worktree.
 func TestTableBranchColumn(t *testing.T) {
-	plain := Run{Record: runs.Record{RunID: "plain", Name: "plain", Backend: runs.KindPipe, State: runs.Running}}
+	plain := Run{Record: runs.Record{ID: "plain", Name: "plain", Backend: runs.KindPipe, State: runs.Running}}
 	var b bytes.Buffer
 	if err := WriteTable(&b, []Run{plain}); err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestTableBranchColumn(t *testing.T) {
 	if strings.Contains(b.String(), "BRANCH") {
 		t.Fatalf("a BRANCH column without worktree runs:\n%s", b.String())
 	}
-	wt := Run{Record: runs.Record{RunID: "wt", Name: "wt", Backend: runs.KindPTY, State: runs.Running,
+	wt := Run{Record: runs.Record{ID: "wt", Name: "wt", Backend: runs.KindPTY, State: runs.Running,
 		Worktree: &workspace.Worktree{Branch: "corral/fix"}, Diff: &workspace.Stat{Added: 12, Removed: 3, Files: 2}}}
 	b.Reset()
 	if err := WriteTable(&b, []Run{plain, wt}); err != nil {

@@ -262,7 +262,7 @@ func differences(p, q runs.Report) []string {
 	add("cleanup", runs.StepsText(asPipe(p.Cleanup.Steps)), runs.StepsText(q.Cleanup.Steps))
 	add("processes killed", fmt.Sprint(p.Cleanup.Killed), fmt.Sprint(q.Cleanup.Killed))
 	add("escapees", fmt.Sprint(len(p.Escapees)), fmt.Sprint(len(q.Escapees)))
-	add("spawn error", p.SpawnError, q.SpawnError)
+	add("spawn error", p.SpawnErr, q.SpawnErr)
 	return out
 }
 

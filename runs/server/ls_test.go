@@ -20,7 +20,7 @@ import (
 func TestLsRawBody(t *testing.T) {
 	doc := listing.Doc{}
 	for i := range 300 { // a body far over one read of the client's buffer
-		rec := runs.Record{RunID: fmt.Sprintf("r%03d", i), Name: "sh \"quoted\" <&>", State: runs.Running,
+		rec := runs.Record{ID: fmt.Sprintf("r%03d", i), Name: "sh \"quoted\" <&>", State: runs.Running,
 			CreatedAt: time.Unix(1700000000, 0).UTC(), Logs: []string{"/tmp/a.log"}}
 		doc.Runs = append(doc.Runs, listing.Run{Record: rec, OwnerAlive: true, CPUMS: new(int64(i))})
 	}

@@ -89,7 +89,7 @@ func TestHostGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	if _, err := api.Spawn.Call(api.OnHost(ctx, corral.LocalHost), f, api.SpawnArgs{Spec: runs.Spec{Name: "here", Argv: []string{"sleep", "30"}}}); err != nil {
+	if _, err := api.Spawn.Call(api.OnHost(ctx, config.LocalHost), f, api.SpawnArgs{Spec: runs.Spec{Name: "here", Argv: []string{"sleep", "30"}}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -101,7 +101,7 @@ func TestHostGroups(t *testing.T) {
 	lr := openLive(t, s, ts, "")
 	lr.next(t, "hello")
 	m := lr.next(t, "runs")
-	if hs := hostsOfMsg(m); hs[corral.LocalHost] != "connected" || hs["beta"] != "unreachable" {
+	if hs := hostsOfMsg(m); hs[config.LocalHost] != "connected" || hs["beta"] != "unreachable" {
 		t.Fatalf("hosts while beta cannot be reached: %v", m["hosts"])
 	}
 
@@ -122,7 +122,7 @@ func TestHostGroups(t *testing.T) {
 		rm := r.(map[string]any)
 		got[rm["name"].(string)], _ = rm["host"].(string)
 	}
-	if got["here"] != corral.LocalHost || got["on-beta"] != "beta" {
+	if got["here"] != config.LocalHost || got["on-beta"] != "beta" {
 		t.Fatalf("the list's runs by host: %v", got)
 	}
 

@@ -109,7 +109,7 @@ func newTest(t *testing.T, o Options) (*fakeCore, *Server, *httptest.Server) {
 	t.Helper()
 	f := &fakeCore{events: make(chan runs.Event, 16), screens: map[string]*screen.Screen{"r1": screen.NewScreen(20, 4)},
 		initial: []runs.Info{{ID: "r1", Name: "one", Kind: "pty", State: runs.Running},
-			{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy", AgentState: agentstate.Waiting, AgentRule: "question"},
+			{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, AgentStatus: runs.AgentStatus{Agent: "toy", AgentState: agentstate.Waiting, AgentRule: "question"}},
 			{ID: "r3", Name: "three", Kind: "pipe", State: runs.Running}}}
 	o.Token, o.Agents = testToken, agentstate.NewSet(toyAgent)
 	s := New(f, o)
@@ -740,8 +740,8 @@ func TestTokenDroppedWhenSignedIn(t *testing.T) {
 func TestStaleAnswer(t *testing.T) {
 	f, s, ts := newTest(t, Options{})
 	since := time.Date(2026, 11, 29, 7, 0, 0, 0, time.UTC)
-	s.hub.changed(runs.Info{ID: "r2", Name: "two", Kind: "pty", State: runs.Running, Agent: "toy",
-		AgentState: agentstate.Waiting, AgentRule: "question", AgentStateSince: since})
+	s.hub.changed(runs.Info{ID: "r2", Name: "two", Kind: "pty", State: runs.Running,
+		AgentStatus: runs.AgentStatus{Agent: "toy", AgentState: agentstate.Waiting, AgentRule: "question", AgentStateSince: since}})
 	lr := openLive(t, s, ts, "")
 	list := lr.next(t, "runs")
 	var shown map[string]any

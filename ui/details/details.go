@@ -216,8 +216,8 @@ func (d Details) ownerLine() string {
 // "claude · waiting 0:12 · rule permission".
 func (d Details) agentLine() string {
 	i, st := d.info, d.c.Styles
-	s := common.Clean(i.Agent) + " · " + common.StateStyle(st, runs.Info{State: runs.Running, Agent: i.Agent,
-		AgentState: i.AgentState}).Render(i.AgentState.String())
+	s := common.Clean(i.Agent) + " · " + common.StateStyle(st, runs.Info{State: runs.Running,
+		AgentStatus: runs.AgentStatus{Agent: i.Agent, AgentState: i.AgentState}}).Render(i.AgentState.String())
 	if !i.AgentStateSince.IsZero() {
 		age := d.now.Sub(i.AgentStateSince)
 		d.cache.Changes.Age(d.now, age)

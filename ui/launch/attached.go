@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
@@ -46,7 +47,7 @@ func (t Target) where() string {
 // attachedCore is what an attached UI runs on: one server's client.Remote, or a
 // client.Fleet over several.
 type attachedCore interface {
-	ui.Core
+	ui.Engine
 	Events() <-chan runs.Event
 	Initial() []runs.Info
 	History() []runs.Event
@@ -104,7 +105,7 @@ func AttachTarget(dir, stateDir string, dests []string, configured []client.Host
 		if d == "" || slices.Contains(dests[:i], d) {
 			return t, usage(fmt.Errorf("--ssh %q: give each host once", d))
 		}
-		if d == client.LocalHost {
+		if d == config.LocalHost {
 			t.Dir = dir
 			continue
 		}
@@ -173,7 +174,7 @@ func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
 	ctx := context.Background()
 	if t.Dir != "" && len(t.Hosts) > 0 {
-		ctx = api.OnHost(ctx, client.LocalHost)
+		ctx = api.OnHost(ctx, config.LocalHost)
 	}
 	start := notRunning(rs.Start, core.Initial())
 	var selectID string
@@ -188,7 +189,7 @@ func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui
 	if t.several() {
 		empty = "No runs on these hosts. Press n to start one, or corral spawn --host NAME one from a script."
 	}
-	return ui.New(ui.Options{Core: core, Initial: core.Initial(), History: core.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
+	return ui.New(ui.Options{Engine: core, Initial: core.Initial(), History: core.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: empty})
 }

@@ -41,7 +41,7 @@ func TestAutoplayAnswersAStalledUI(t *testing.T) {
 	if _, err := sup.Spawn(runs.Spec{Name: "sleeper", Argv: argv, Env: env}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: sup.Snapshot()})
+	m, err := ui.New(ui.Options{Engine: ui.Local{Supervisor: sup}, Initial: sup.Snapshot()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func Local(d config.Defaults, stateDir string, rs Runs, drive Drive, warn func(s
 	}
 	snap, sub := sup.Subscribe()
 	defer sub.Close()
-	m, err := ui.New(ui.Options{Core: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.Keys, Pending: rs.Pending, Notify: rs.Notify.Terminal,
+	m, err := ui.New(ui.Options{Engine: ui.Local{Supervisor: sup}, Initial: snap, Keys: rs.Keys, Pending: rs.Pending, Notify: rs.Notify.Terminal,
 		Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Replay: rs.Replay, Prefs: kept, PrefsPath: keptPath,
 		Empty: "No runs. Press n to start one, or start corral with -- CMD, or add [[run]]s to corral.toml."})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -41,12 +42,8 @@ func (l List) hostOfRow(i int) string {
 	if i < len(l.runs) {
 		return l.runs[i].Host
 	}
-	return LocalHost
+	return config.LocalHost
 }
-
-// LocalHost is this machine's host among several (client.LocalHost): the host of the
-// configured runs not started yet.
-const LocalHost = "local"
 
 // hostRank is where host h's group comes: the hosts' order, unknown hosts last.
 func (l List) hostRank(h string) int {

@@ -18,13 +18,6 @@ import (
 	"corral/ui/common"
 )
 
-// Screen is what the terminal pane reads of a run's emulated screen: a
-// *screen.Screen, or a server's screen as its last frame showed it. Its methods take
-// the screen's own lock and do no I/O, so View may call them. Attention is
-// State().Attention, read for every run with new output; unlike State it leaves the
-// pending output of an unseen run unemulated.
-type Screen = screen.View
-
 // Messages the pane takes (Update).
 type (
 	// LogMsg is a run's in-memory output, for runs shown as a log.
@@ -56,7 +49,7 @@ type Terminal struct {
 	hints   Hints
 	id      string
 	info    runs.Info
-	screen  Screen
+	screen  screen.View
 	log     runs.Output
 	hasLog  bool
 	empty   string
@@ -131,18 +124,18 @@ func (t Terminal) FitSpec(spec *runs.Spec) {
 // ShowRun shows a run with its screen (nil for none: a pipe run's log, an adopted
 // run), or nothing for the zero Info; a different run leaves scroll mode and drops
 // the old run's log.
-func (t *Terminal) ShowRun(info runs.Info, screen Screen) {
+func (t *Terminal) ShowRun(info runs.Info, scr screen.View) {
 	if info.ID != t.id {
 		t.scroll, t.log, t.hasLog = nil, runs.Output{}, false
 	}
 	if t.pending { // a run now: draw again, whatever it is
 		t.pending, t.ver = false, t.ver+1
 	}
-	if shownOf(info) == shownOf(t.info) && screen == t.screen {
+	if shownOf(info) == shownOf(t.info) && scr == t.screen {
 		t.info = info
 		return
 	}
-	t.id, t.info, t.screen = info.ID, info, screen
+	t.id, t.info, t.screen = info.ID, info, scr
 	t.ver++
 }
 
@@ -241,7 +234,7 @@ func (t Terminal) holdFrame(k termKey) bool {
 }
 
 // safeSync reads whether a screen is mid synchronized update.
-func safeSync(s Screen) (on bool) {
+func safeSync(s screen.View) (on bool) {
 	defer func() { _ = recover() }()
 	return s != nil && s.State().SyncOutput
 }

@@ -3,32 +3,34 @@ package ui
 import (
 	"context"
 
+	"corral/ptyhost/screen"
 	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/ui/terminal"
 )
 
-// Core is what the UI drives: the operations of package api (called only from tea.Cmds,
-// cmds.go, never from Update or View), and the runs' screens. It has two
-// implementations, one seam: Local, the supervisor in this process, and package
-// client's Remote, a server's supervisor over its socket (corral attach).
-type Core interface {
+// Engine is what the UI drives (the supervisor's side is api.Core): the operations of
+// package api (called only from tea.Cmds, never from Update or View), and the runs'
+// screens. Its implementations are one seam: Local, the supervisor in this process,
+// package client's Remote, a server's supervisor over its socket (corral attach),
+// and client's Fleet, the servers of several hosts.
+type Engine interface {
 	api.Caller
 	// Screen is the run's screen, nil for a run that has none (a pipe run).
-	Screen(id string) (Screen, error)
+	Screen(id string) (screen.View, error)
 	// Watch names the run whose screen the terminal pane shows ("" for none): a
-	// server's core streams frames of it (others only their attention count); the
-	// in-process core has nothing to do.
+	// server's engine streams frames of it (others only their attention count); the
+	// in-process engine has nothing to do.
 	Watch(id string) error
-	// Viewer names this UI to the core when it says which run its user looks at
+	// Viewer names this UI to the engine when it says which run its user looks at
 	// (api.Focus): a server forgets what a viewer looked at when it goes away.
 	Viewer() string
 }
 
-var _ Core = Local{}
+var _ Engine = Local{}
 
-// Local is the in-process core: a supervisor of this process.
+// Local is the in-process engine: a supervisor of this process.
 type Local struct{ *runs.Supervisor }
 
 // Invoke applies op to the supervisor, as a server would.
@@ -42,8 +44,8 @@ func (Local) Watch(string) error { return nil }
 // Viewer is the in-process UI, the one viewer of its supervisor.
 func (Local) Viewer() string { return "local" }
 
-// Screen is the run's *screen.Screen as a Screen (nil stays nil, not a typed nil).
-func (l Local) Screen(id string) (Screen, error) {
+// Screen is the run's *screen.Screen as a screen.View (nil stays nil, not a typed nil).
+func (l Local) Screen(id string) (screen.View, error) {
 	s, err := l.Supervisor.Screen(id)
 	if s == nil {
 		return nil, err
@@ -51,12 +53,9 @@ func (l Local) Screen(id string) (Screen, error) {
 	return s, err
 }
 
-// Screen is what the terminal pane reads of a run's emulated screen (terminal.Screen).
-type Screen = terminal.Screen
-
 // Options configure New.
 type Options struct {
-	Core    Core
+	Engine  Engine
 	Initial []runs.Info         // the snapshot from Supervisor.Subscribe
 	Empty   string              // what the empty screen says (how to start a run)
 	Keys    map[string][]string // key overrides by action name (nil: defaults)
@@ -124,7 +123,7 @@ type (
 	// ScreenMsg hands the terminal pane a run's screen (nil: the run has none).
 	ScreenMsg struct {
 		ID     string
-		Screen Screen
+		Screen screen.View
 	}
 	// ScreensMsg is the screens of many runs at once (the UI's start).
 	ScreensMsg []ScreenMsg
@@ -174,7 +173,7 @@ type (
 		Decisions []runs.Decision
 		Err       error
 	}
-	// ShutdownMsg reports that Core.Shutdown returned.
+	// ShutdownMsg reports that Engine.Shutdown returned.
 	ShutdownMsg struct{ Err error }
 )
 
