@@ -8,7 +8,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
-	"corral/runs/control"
+	"corral/runs/cli/control"
 	"corral/ui/launch"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"corral/demo/testkit"
-	"corral/runs/control"
+	"corral/runs/cli/control"
 )
 
 // A mistake in a flag is one line on stderr, exit 2, saying which flag, the flag it

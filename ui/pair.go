@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
-	"corral/runs/parity"
+	"corral/runs/cli/parity"
 	"corral/ui/common"
 	"corral/ui/runlist"
 	"corral/ui/terminal"

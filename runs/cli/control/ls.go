@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"corral/runs/api"
+	"corral/runs/cli/listing"
 	"corral/runs/client"
-	"corral/runs/listing"
 )
 
 // ListHosts is corral ls across hosts (DESIGN §19): this machine's runs from local
