@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -37,6 +36,7 @@ import (
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
+	"corral/runs/cli"
 	"corral/runs/cli/control"
 	"corral/runs/cli/doctor"
 	"corral/runs/cli/foreground"
@@ -69,7 +69,8 @@ const (
 	exitGotSIGPIPE = 141 // corral run's stdout was closed by its reader (a pipeline stage's SIGPIPE)
 )
 
-// usageHead and usageTail are corral --help around the commands and verbs.
+// usageHead, verbsHead and usageTail are corral --help around the table's commands
+// and verbs.
 const usageHead = `usage: corral [--config FILE | --procfile FILE] [--state-dir DIR] [--escape-policy own|fail] [-- CMD [ARGS...]]
        corral <command> [flags]
 
@@ -79,26 +80,20 @@ $CORRAL_CONFIG, the user config dir); with -- CMD, with that one PTY run started
 commands:
 `
 
-const usageTail = `  version                        print the version
+const verbsHead = `
+The server (one per state dir, started by the first spawn) keeps runs alive when every
+terminal is gone; these verbs drive it, for scripts and agents:
+`
 
+const usageTail = `
 'corral help COMMAND' (or COMMAND --help) tells one command's flags; 'corral run --help'
 also the exit codes.
 `
 
-// usage is corral --help: the commands from their table, then the control verbs.
+// usage is corral --help: the commands, then the verbs, from the table.
 func usage() string {
-	var b strings.Builder
-	b.WriteString(usageHead)
-	for _, name := range commandOrder {
-		c := commands[name]
-		fmt.Fprintf(&b, "  %-30s %s\n", name+" "+c.synopsis, strings.ReplaceAll(c.summary, "\n", "\n"+strings.Repeat(" ", 33)))
-	}
-	b.WriteString("\nThe server (one per state dir, started by the first spawn) keeps runs alive when every\n" +
-		"terminal is gone; these verbs drive it, for scripts and agents:\n")
-	fmt.Fprintf(&b, "  %-30s %s\n", "spawn "+commands["spawn"].synopsis, commands["spawn"].summary)
-	b.WriteString(control.Usage())
-	b.WriteString(usageTail)
-	return b.String()
+	return usageHead + table.Lines(cli.Own) + verbsHead + table.Lines(cli.Verb) + control.VerbsNote +
+		table.Lines(cli.Last) + usageTail
 }
 
 func main() {
@@ -127,49 +122,48 @@ func profileCPU(path string) (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
-// command is one of corral's subcommands but the control verbs (runs/control),
-// version and help: its line in corral --help and its --help, and what it does.
-type command struct {
-	synopsis, summary string
-	run               func(args []string) int
-}
-
-// commands is filled in init: their functions print corral --help, made from it.
-var commands map[string]command
-
-// commandOrder is corral --help's order.
-var commandOrder = []string{"demo", "check", "replay", "export", "run", "parity", "ls", "reconcile", "attach", "web", "up", "down", "graph", "proxy", "server", "doctor"}
+// table is every corral command, each declared once: its line in corral --help, its
+// --help, and the function that runs it. help, version and spawn come first: among
+// names equally close to a mistyped one, did-you-mean names the earliest.
+var table cli.Table
 
 func init() {
-	commands = map[string]command{
-		"demo":   {"[--autoplay]", "open the UI on the built-in demo scenario", cmdDemo},
-		"check":  {"[FILE]", "validate a config file and print the effective config", cmdCheck},
-		"replay": {"[--speed N] FILE.cast|RUN", "play a recording (a run's, by id or name) in a pane", cmdReplay},
-		"export": {"[flags] FILE.cast|RUN OUT.svg|OUT.gif|OUT.png", "a recording (a run's, by id or name) as an animated SVG or GIF, or a\n" +
-			"still picture (--at, --last), drawn as its pane showed it", cmdExport},
-		"run":       {"[flags] -- CMD [ARGS...]", "run one command under supervision in the foreground", cmdRun},
-		"parity":    {"[flags] -- CMD [ARGS...]", "run it in a PTY and with pipes at once; show what differs", cmdParity},
-		"ls":        {"[--json] [--all] [--host H] [--timeout DUR]", "list the runs in the registry (and every [[host]]'s)", cmdLs},
-		"reconcile": {"[--json]", "close, reap or leave alone the runs of dead Corral instances", cmdReconcile},
-		"attach": {"[--state-dir DIR] [--ssh HOST]", "open the UI on the state dir's server (started if needed);\n" +
-			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", cmdAttach},
-		"web": {"[--listen ADDR] [--read-only] [--token-file F] [--exposed] [--host NAMES] [--ssh HOST]", "serve the runs to a browser: the list, each run's screen, keys and answers;\n" +
-			"a client of the state dir's server (started if needed) and every host's, as attach, token required", cmdWeb},
-		"proxy": {"[--state-dir DIR] [--start]", "bridge stdin/stdout to this host's running server (what --ssh runs)", cmdProxy},
-		"server": {"[--state-dir DIR] [--upgrade] [--window-size POLICY]", "run the state dir's server in the foreground (for systemd), under its keeper\n" +
+	table = cli.Table{
+		{Name: "help", Synopsis: "[COMMAND]", Summary: "corral --help, or one command's help", Part: cli.Unlisted, Run: cmdHelp},
+		{Name: "version", Summary: "print the version", Part: cli.Last, Run: cmdVersion},
+		{Name: "spawn", Synopsis: "[run flags] -- CMD [ARGS...]", Summary: "start a run in the server (started if needed); prints its id", Part: cli.Verb, Run: cmdSpawn},
+		{Name: "demo", Synopsis: "[--autoplay]", Summary: "open the UI on the built-in demo scenario", Run: cmdDemo},
+		{Name: "check", Synopsis: "[FILE]", Summary: "validate a config file and print the effective config", Run: cmdCheck},
+		{Name: "replay", Synopsis: "[--speed N] FILE.cast|RUN", Summary: "play a recording (a run's, by id or name) in a pane", Run: cmdReplay},
+		{Name: "export", Synopsis: "[flags] FILE.cast|RUN OUT.svg|OUT.gif|OUT.png", Summary: "a recording (a run's, by id or name) as an animated SVG or GIF, or a\n" +
+			"still picture (--at, --last), drawn as its pane showed it", Run: cmdExport},
+		{Name: "run", Synopsis: "[flags] -- CMD [ARGS...]", Summary: "run one command under supervision in the foreground", Run: cmdRun},
+		{Name: "parity", Synopsis: "[flags] -- CMD [ARGS...]", Summary: "run it in a PTY and with pipes at once; show what differs", Run: cmdParity},
+		{Name: "ls", Synopsis: "[--json] [--all] [--host H] [--timeout DUR]", Summary: "list the runs in the registry (and every [[host]]'s)", Run: cmdLs},
+		{Name: "reconcile", Synopsis: "[--json]", Summary: "close, reap or leave alone the runs of dead Corral instances", Run: cmdReconcile},
+		{Name: "attach", Synopsis: "[--state-dir DIR] [--ssh HOST]", Summary: "open the UI on the state dir's server (started if needed);\n" +
+			"quitting detaches: its runs keep running; --ssh HOST: the server\non HOST (over ssh HOST corral proxy)", Run: cmdAttach},
+		{Name: "web", Synopsis: "[--listen ADDR] [--read-only] [--token-file F] [--exposed] [--host NAMES] [--ssh HOST]", Summary: "serve the runs to a browser: the list, each run's screen, keys and answers;\n" +
+			"a client of the state dir's server (started if needed) and every host's, as attach, token required", Run: cmdWeb},
+		{Name: "up", Synopsis: "[--config FILE] [--wait] [--timeout DUR]", Summary: "start the config's runs in the server without the UI, each\n" +
+			"after what it depends on; --wait: until each met what its\n" +
+			"dependents need (started, ready or succeeded)", Run: cmdUp},
+		{Name: "down", Synopsis: "[--config FILE]", Summary: "end the config's runs in the server, dependents first", Run: cmdDown},
+		{Name: "graph", Synopsis: "[--config FILE]", Summary: "the config's runs, what each waits for, and their state", Run: cmdGraph},
+		{Name: "proxy", Synopsis: "[--state-dir DIR] [--start]", Summary: "bridge stdin/stdout to this host's running server (what --ssh runs)", Run: cmdProxy},
+		{Name: "server", Synopsis: "[--state-dir DIR] [--upgrade] [--window-size POLICY]", Summary: "run the state dir's server in the foreground (for systemd), under its keeper\n" +
 			"so its runs outlive it; --upgrade: hand the running server's runs to\na server of this binary, no run ends; --window-size: the size of a run\n" +
-			"several attached UIs show: latest, smallest or largest ([ui] window_size)", cmdServer},
-		"doctor": {"[--state-dir DIR] [--timeout D]", "how runs are owned here and by the server (cgroups or sessions), and why", cmdDoctor},
-		"spawn":  {"[run flags] -- CMD [ARGS...]", "start a run in the server (started if needed); prints its id", cmdSpawn},
+			"several attached UIs show: latest, smallest or largest ([ui] window_size)", Run: cmdServer},
+		{Name: "doctor", Synopsis: "[--state-dir DIR] [--timeout D]", Summary: "how runs are owned here and by the server (cgroups or sessions), and why", Run: cmdDoctor},
 	}
-	maps.Copy(commands, serviceCommands)
+	table = append(table, control.Commands(controlEnv)...)
 }
 
-// parseCommand parses the flags of command name the one way (control.ParseFlags):
+// parseCommand parses the flags of command name the one way (cli.ParseFlags):
 // --help prints help (or the command's synopsis, summary and flags) to stdout and
 // ends the command with 0; a mistake is one line on stderr and ends it with 2.
 func parseCommand(name string, fs *flag.FlagSet, args []string, help string) (code int, ok bool) {
-	err := control.ParseFlags(fs, args)
+	err := cli.ParseFlags(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		if help == "" {
@@ -187,41 +181,39 @@ func parseCommand(name string, fs *flag.FlagSet, args []string, help string) (co
 
 // commandHelp is a command's --help: its synopsis, what it does, and its flags.
 func commandHelp(name string, fs *flag.FlagSet) string {
-	c := commands[name]
-	var b strings.Builder
-	fmt.Fprintf(&b, "usage: corral %s %s\n  %s\n", name, c.synopsis, strings.ReplaceAll(c.summary, "\n", "\n  "))
-	if fs != nil {
-		b.WriteString("\nflags:\n")
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-	}
-	return b.String()
+	c, _ := table.Find(name)
+	return c.Help(fs)
 }
 
-// cmdHelp is corral help [COMMAND]: the whole usage, or one command's or verb's help.
+// cmdHelp is corral help [COMMAND]: the whole usage, or one command's help (its
+// --help).
 func cmdHelp(args []string) int {
-	switch {
-	case len(args) == 0:
+	if len(args) == 0 {
 		fmt.Print(usage())
 		return 0
-	case control.IsVerb(args[0]):
-		fmt.Print(control.Help(args[0]))
-		return 0
 	}
-	if _, ok := commands[args[0]]; ok {
-		return commands[args[0]].run([]string{"--help"})
+	if args[0] == "-h" || args[0] == "--help" {
+		args[0] = "help"
 	}
-	fmt.Fprintf(os.Stderr, "corral help: %s\n", unknownCommand(args[0]))
+	if c, ok := table.Find(args[0]); ok {
+		if c.Name == "help" {
+			fmt.Print(commandHelp("help", nil))
+			return 0
+		}
+		return c.Run([]string{"--help"})
+	}
+	fmt.Fprintf(os.Stderr, "corral help: %s\n", table.Unknown(args[0]))
 	return exitUsage
 }
 
-// unknownCommand says that name is no command, with the one it was probably meant to be.
-func unknownCommand(name string) string {
-	names := append(append([]string{"help", "version", "spawn"}, commandOrder...), control.Verbs()...)
-	if s := config.Closest(name, names); s != "" {
-		return fmt.Sprintf("unknown command %q (did you mean %s?); corral --help lists them", name, s)
+// cmdVersion is corral version (and corral --version).
+func cmdVersion(args []string) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Print(commandHelp("version", nil))
+		return 0
 	}
-	return fmt.Sprintf("unknown command %q; corral --help lists them", name)
+	fmt.Printf("corral %s (protocol %d)\n", version, api.Version)
+	return 0
 }
 
 // cmdDoctor is corral doctor: how runs are owned here and by the server, and why.
@@ -236,24 +228,20 @@ func cmdDoctor(args []string) int {
 	return doctor.Report(os.Stdout, *stateDir, *timeout)
 }
 
+// dispatch runs the command args name (with none, or a flag first, the UI) and
+// returns the process's exit code.
 func dispatch(args []string) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" {
 		return cmdUI(args)
 	}
-	if cmd, ok := commands[args[0]]; ok {
-		return cmd.run(args[1:])
+	name := map[string]string{"-h": "help", "--help": "help", "--version": "version"}[args[0]]
+	if name == "" {
+		name = args[0]
 	}
-	switch args[0] {
-	case "version", "--version":
-		fmt.Printf("corral %s (protocol %d)\n", version, api.Version)
-		return 0
-	case "help", "-h", "--help":
-		return cmdHelp(args[1:])
+	if c, ok := table.Find(name); ok {
+		return c.Run(args[1:])
 	}
-	if control.IsVerb(args[0]) {
-		return control.Main(args[0], args[1:], controlEnv())
-	}
-	fmt.Fprintf(os.Stderr, "corral: %s\n", unknownCommand(args[0]))
+	fmt.Fprintf(os.Stderr, "corral: %s\n", table.Unknown(args[0]))
 	return exitUsage
 }
 
@@ -391,14 +379,14 @@ func parseFlags(f *runFlags, name, usageText string, args []string, more func(*f
 	if more != nil {
 		more(fs)
 	}
-	err := control.ParseFlags(fs, args)
+	err := cli.ParseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		var b strings.Builder
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
 		fmt.Printf(usageText, b.String())
 	}
-	if after := control.FlagsAfterCommand(fs, args, fs.Args()); err == nil && len(after) > 0 {
+	if after := cli.FlagsAfterCommand(fs, args, fs.Args()); err == nil && len(after) > 0 {
 		fmt.Fprintf(os.Stderr, "corral %s: warning: %s after the command %s passed to it; put Corral's flags "+
 			"before the command, or -- before the command to silence this\n", name, strings.Join(after, ", "),
 			map[bool]string{true: "is", false: "are"}[len(after) == 1])

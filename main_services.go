@@ -15,16 +15,6 @@ import (
 // Services: corral up, down and graph run a config's services in the server without
 // the UI, as compose tools do (control/services.go).
 
-// serviceCommands are up, down and graph, for the commands table.
-var serviceCommands = map[string]command{
-	"up": {"[--config FILE] [--wait] [--timeout DUR]",
-		"start the config's runs in the server without the UI, each\n" +
-			"after what it depends on; --wait: until each met what its\n" +
-			"dependents need (started, ready or succeeded)", cmdUp},
-	"down":  {"[--config FILE]", "end the config's runs in the server, dependents first", cmdDown},
-	"graph": {"[--config FILE]", "the config's runs, what each waits for, and their state", cmdGraph},
-}
-
 // serviceFlags are the flags up, down and graph share.
 type serviceFlags struct {
 	config, procfile, stateDir string
