@@ -14,9 +14,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,7 +32,6 @@ import (
 	"corral/demo"
 	"corral/demo/export"
 	"corral/runs"
-	"corral/runs/agentstate"
 	"corral/runs/api"
 	"corral/runs/cli"
 	"corral/runs/cli/control"
@@ -959,7 +956,7 @@ func cmdUI(args []string) int {
 	return uiExit(launch.Attached(launch.Target{Dir: dir, Hosts: rs.Hosts}, rs, cmd))
 }
 
-// cmdCheck validates a config file and prints the effective configuration.
+// cmdCheck is corral check [FILE] (control.Check); the UI's key map checks [keys].
 func cmdCheck(args []string) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
 		fmt.Print(commandHelp("check", nil))
@@ -969,43 +966,7 @@ func cmdCheck(args []string) int {
 		fmt.Fprintln(os.Stderr, "corral check: one file at most")
 		return exitUsage
 	}
-	path, err := config.Discover(strings.Join(args, ""))
-	if err == nil && path == "" {
-		err = errors.New("no config file (looked for ./corral.toml and the user config dir)")
-	}
-	var file *config.File
-	if err == nil {
-		file, err = config.Load(path)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
-		return exitUsage
-	}
-	d := file.Apply(config.Default())
-	bad := false
-	for _, e := range file.Runs { // every run's problem, not only the first's
-		if _, err := runs.SpecFromEntry(e, d); err != nil {
-			fmt.Fprintf(os.Stderr, "corral check: %s: %v\n", path, err)
-			bad = true
-		}
-	}
-	set, ruleErrs := agentstate.Load(agentstate.UserDir())
-	for _, err := range runs.CheckAgents(path, file.Runs, set, ruleErrs) {
-		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
-		bad = true
-	}
-	if bad {
-		return exitUsage
-	}
-	for _, w := range file.RunWarnings() {
-		fmt.Fprintf(os.Stderr, "corral check: warning: %s\n", w)
-	}
-	if err := launch.CheckKeys(file); err != nil {
-		fmt.Fprintf(os.Stderr, "corral check: %v\n", err)
-		return exitUsage
-	}
-	fmt.Printf("# %s is valid; effective configuration:\n%s", path, file.Effective(config.Default()))
-	return 0
+	return control.Check(strings.Join(args, ""), launch.CheckKeys, os.Stdout, os.Stderr)
 }
 
 // cmdDemo opens the UI on the built-in scenario, with a private state dir so the
@@ -1119,144 +1080,16 @@ func cmdExport(args []string) int {
 	return 0
 }
 
-// cmdLs is corral ls: the registry's runs here; with [[host]] entries in the config,
-// every host's (--host narrows to one), the host beside each id.
+// cmdLs is corral ls (control.Ls).
 func cmdLs(args []string) int {
-	var all bool
-	var host string
-	var timeout time.Duration
-	asJSON, stateDir, code, ok := listFlags("ls", args, &all, &host, &timeout)
+	var a control.LsArgs
+	var code int
+	var ok bool
+	a.JSON, a.StateDir, code, ok = listFlags("ls", args, &a.All, &a.Host, &a.Timeout)
 	if !ok {
 		return code
 	}
-	hosts, err := control.UserHosts()
-	if err != nil && host != "" && host != client.LocalHost {
-		fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-		return exitUsage
-	}
-	if err != nil {
-		warn(fmt.Sprintf("the config's [[host]] entries not read: %v", err))
-	}
-	local := func() (listing.Doc, error) { return listLocal(stateDir, all) }
-	if host == client.LocalHost || host == "" && len(hosts) == 0 {
-		if out, ok := listHeld(stateDir, all, asJSON); ok {
-			os.Stdout.Write(out)
-			return 0
-		}
-		doc, err := local()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-			return exitFailure
-		}
-		if asJSON {
-			listing.WriteJSON(os.Stdout, doc.Runs, doc.Metrics)
-		} else {
-			listing.WriteTable(os.Stdout, doc.Runs)
-		}
-		return 0
-	}
-	return listHosts(hosts, host, stateDir, all, asJSON, timeout, local)
-}
-
-// listHosts is corral ls across the configured hosts (host: only that one); a host
-// that could not be listed is its error in the listing (a line of the table, an
-// "error" of --json), one line on stderr too, and exit code 1.
-func listHosts(hosts []client.Host, host, stateDir string, all, asJSON bool, timeout time.Duration, local func() (listing.Doc, error)) int {
-	sel := append([]client.Host{{Name: client.LocalHost}}, hosts...)
-	if host != "" {
-		h, err := control.FindHost(hosts, host)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "corral ls: %v\n", err)
-			return exitUsage
-		}
-		if stateDir != "" {
-			h.StateDir = stateDir // the state dir there
-		}
-		sel = []client.Host{h}
-	}
-	docs := control.ListHosts(sel, all, timeout, local)
-	if asJSON {
-		listing.WriteHostsJSON(os.Stdout, docs)
-	} else {
-		listing.WriteHostsTable(os.Stdout, docs)
-	}
-	code := 0
-	for _, d := range docs {
-		if d.Err != nil {
-			fmt.Fprintf(os.Stderr, "corral ls: %v\n", d.Err)
-			code = exitFailure
-		}
-	}
-	return code
-}
-
-// listHeld is corral ls's output as the state dir's server answers it from what it
-// holds, when one runs: at a thousand runs, reading every record here took 6,021
-// opens and 1,006 flocks. ok is false when none answers (none runs, or one older than
-// the ls verb): the files are read then.
-func listHeld(stateDir string, all, asJSON bool) (out []byte, ok bool) {
-	dir, err := config.StateDir(stateDir)
-	if err != nil {
-		return nil, false
-	}
-	c, err := client.Dial(dir)
-	if err != nil {
-		return nil, false
-	}
-	defer c.Close()
-	// Raw: the output comes after the reply's line as printed, not read here (a server
-	// older than that answers in JSON).
-	var rep api.LsReply
-	if err := c.Call(context.Background(), api.Ls.Name(), api.LsArgs{All: all, Table: !asJSON, Raw: true}, &rep); err != nil {
-		return nil, false
-	}
-	if rep.Printed != nil {
-		return rep.Printed, true
-	}
-	if !asJSON {
-		return []byte(rep.Table), true
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, rep.Doc, "", "  ") != nil {
-		return nil, false
-	}
-	b.WriteByte('\n') // as json.Encoder ends a document
-	return b.Bytes(), true
-}
-
-// listLocal is this machine's registry as corral ls lists it: from its server when
-// one runs, else from its files.
-func listLocal(stateDir string, all bool) (listing.Doc, error) {
-	if out, ok := listHeld(stateDir, all, true); ok {
-		var doc listing.Doc
-		if err := json.Unmarshal(out, &doc); err == nil {
-			return doc, nil
-		}
-	}
-	dir, err := config.StateDir(stateDir)
-	var reg *runs.Registry
-	if err == nil {
-		reg, err = runs.OpenRegistry(dir, config.Default())
-	}
-	if err != nil {
-		return listing.Doc{}, err
-	}
-	defer reg.Close()
-	for _, w := range reg.Warnings() {
-		warn(w)
-	}
-	if st, ok := keeper.Find(dir); ok && st.Failures >= keeper.FailLimit {
-		// The records say the runs' owner is dead; they are kept, and no server comes up.
-		warn((&client.KeeperDown{Status: st}).Error())
-	}
-	rs, err := listing.List(reg, all, config.Default().FinishedTTL)
-	if c, derr := client.Dial(dir); derr == nil { // a server older than waiting runs' records keeps them in memory only
-		if l, lerr := api.List.Call(context.Background(), c, struct{}{}); lerr == nil {
-			rs = append(rs, listing.Waiting(l.Runs, rs)...)
-		}
-		c.Close()
-	}
-	return listing.Doc{Runs: rs, Metrics: reg.Totals()}, err
+	return control.Ls(a, os.Stdout, os.Stderr)
 }
 
 // procfileRestart gives a Procfile's runs the restart policy of --restart, with the
