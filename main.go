@@ -1,4 +1,7 @@
-// Over 400 lines by design: the CLI's face (usage texts, each command's flags, exit codes) stays in main (issue 13.4).
+// main.go is corral's command table (every command and verb declared once, in table)
+// and the process's entry (main, dispatch). Each command's flags, usage text and exit
+// codes stand here, beside its line in the table; its work is done by the package
+// whose job it is.
 
 // GOMAXPROCS is set once, at start, from the CPUs and the cgroup's limit: the Go
 // runtime would otherwise read them again every second its monitor thread is awake,
@@ -7,10 +10,10 @@
 //
 //go:debug updatemaxprocs=0
 
-// Command corral operates supervised runs from a terminal. This file is the CLI's
-// entry only: it parses flags, dispatches each subcommand to the package whose job it
-// is (runs/foreground, ui/launch, runs/server and its control verbs, runs/listing,
-// runs/parity) and maps their results to exit codes.
+// Command corral operates supervised runs from a terminal. This package is the CLI's
+// entry only: it parses flags, dispatches each command of its table to the package
+// whose job it is (runs/cli/foreground, ui/launch, runs/server, runs/cli/control and
+// the other bodies under runs/cli) and maps their results to exit codes.
 package main
 
 import (
@@ -548,7 +551,7 @@ func cmdSpawn(args []string) int {
 	return control.Spawn(spec, control.Where{StateDir: f.stateDir, Host: host}, f.json, controlEnv())
 }
 
-// cmdParity is corral parity: the same spec as a PTY run and as a pipe run (DESIGN §14).
+// cmdParity is corral parity: the same spec as a PTY run and as a pipe run.
 func cmdParity(args []string) int {
 	var opt parity.Options
 	var f runFlags
@@ -592,7 +595,7 @@ func cmdParity(args []string) int {
 func exitCode(info runs.Info, spawnErr error, got os.Signal) int {
 	code := runExitCode(info, spawnErr, got)
 	if info.RecordErr != "" && (code == 0 || info.Reason == runs.SpawnError) {
-		return exitFailure // Corral could not record the run (issue 23.4); stderr said why
+		return exitFailure // Corral could not record the run, so success would be a lie; stderr said why
 	}
 	return code
 }
@@ -732,9 +735,10 @@ func cmdRun(args []string) int {
 }
 
 // reportReconcile reconciles at start, as every Corral process does, in the
-// background: the command does not wait for orphans to end (issue 15.10), and Shutdown
-// finishes what the pass stole. It says on stderr what it did to runs other than
-// those it left alone (with CR LF: a PTY run may have the terminal in raw mode).
+// background: the command's own run starts at once, without waiting for orphans to
+// end or for a dead instance's leases to expire, and Shutdown finishes what the pass
+// stole. It says on stderr what it did to runs other than those it left alone (with
+// CR LF: a PTY run may have the terminal in raw mode).
 func reportReconcile(sup *runs.Supervisor) {
 	sup.ReconcileInBackground(func(ds []runs.Decision, err error) {
 		if err != nil {
@@ -870,7 +874,8 @@ func cmdServer(args []string) int {
 	// caller's pipe on fd 7, make's jobserver) and the keeper's socket.
 	server.CloseInherited()
 	if keeper.Supported && !*noKeeper && !keeper.Started() {
-		// This process keeps the runs; the server proper is its child (DESIGN §18).
+		// This process keeps the runs; the server proper is its child (ARCHITECTURE.md,
+		// "Runs that outlive their server (the keeper)").
 		if err := server.Keep(*stateDir, append([]string{"server"}, args...), *daemon); err != nil {
 			fmt.Fprintf(os.Stderr, "corral server: %v\n", err)
 			return exitFailure

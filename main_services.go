@@ -13,7 +13,7 @@ import (
 )
 
 // Services: corral up, down and graph run a config's services in the server without
-// the UI, as compose tools do (control/services.go).
+// the UI, as compose tools do (runs/cli/control/services.go).
 
 // serviceFlags are the flags up, down and graph share.
 type serviceFlags struct {

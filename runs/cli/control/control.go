@@ -1,4 +1,4 @@
-// Package control is the CLI of the control verbs (DESIGN §13): corral spawn, poll,
+// Package control is the CLI of the control verbs: corral spawn, poll,
 // log, write, send-keys, paste, submit, kill, interrupt, remove, wait and shutdown,
 // for scripts and agents that drive runs a human may be watching. Each verb is one
 // operation (package api) called on the state dir's server through package client;

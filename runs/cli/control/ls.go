@@ -17,7 +17,7 @@ import (
 	"corral/runs/keeper"
 )
 
-// ListHosts is corral ls across hosts (DESIGN §19): this machine's runs from local
+// ListHosts is corral ls across hosts (ARCHITECTURE.md, "Hosts"): this machine's runs from local
 // (its registry), every other host's from `corral ls --json --host local` run there
 // over ssh, all hosts at once so one that does not answer holds up none of the
 // others, each within timeout (0: client.OutputLimit), so one that never answers
