@@ -2,7 +2,10 @@
 // log, write, send-keys, paste, submit, kill, interrupt, remove, wait and shutdown,
 // for scripts and agents that drive runs a human may be watching. Each verb is one
 // operation (package api) called on the state dir's server through package client;
-// spawn starts the server when none is running. A verb's name is its operation's.
+// spawn starts the server when none is running. A verb's name is its operation's;
+// each is declared once, in verbs, and joins corral's command table through Commands.
+// The commands that read the config's [[host]] entries and runs live here too: ls
+// (which hosts it lists: Ls), check (Check), up, down and graph.
 package control
 
 import (
