@@ -13,8 +13,8 @@ import (
 
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/listing"
-	"corral/runs/parity"
+	"corral/runs/cli/listing"
+	"corral/runs/cli/parity"
 )
 
 // The rule every JSON Corral writes follows (README, "JSON"): keys in

@@ -10,7 +10,7 @@ import (
 	"corral/config"
 	"corral/demo/testkit/eventually"
 	"corral/runs"
-	"corral/runs/listing"
+	"corral/runs/cli/listing"
 )
 
 // corral ls is the same whoever answers it: with a server, from what it holds (no

@@ -14,7 +14,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
-	"corral/runs/listing"
+	"corral/runs/cli/listing"
 )
 
 // BenchmarkThousandRuns is every verb at CORRAL_BENCH_RUNS (1000) idle PTY runs of

@@ -8,22 +8,12 @@ import (
 
 	"corral/config"
 	"corral/runs"
-	"corral/runs/control"
+	"corral/runs/cli/control"
 	"corral/ui/launch"
 )
 
 // Services: corral up, down and graph run a config's services in the server without
-// the UI, as compose tools do (control/services.go).
-
-// serviceCommands are up, down and graph, for the commands table.
-var serviceCommands = map[string]command{
-	"up": {"[--config FILE] [--wait] [--timeout DUR]",
-		"start the config's runs in the server without the UI, each\n" +
-			"after what it depends on; --wait: until each met what its\n" +
-			"dependents need (started, ready or succeeded)", cmdUp},
-	"down":  {"[--config FILE]", "end the config's runs in the server, dependents first", cmdDown},
-	"graph": {"[--config FILE]", "the config's runs, what each waits for, and their state", cmdGraph},
-}
+// the UI, as compose tools do (runs/cli/control/services.go).
 
 // serviceFlags are the flags up, down and graph share.
 type serviceFlags struct {

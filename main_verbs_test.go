@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"corral/demo/testkit"
-	"corral/runs/control"
 )
 
 // A mistake in a flag is one line on stderr, exit 2, saying which flag, the flag it
@@ -45,8 +44,8 @@ func TestFlagMistakesInOneLine(t *testing.T) {
 // Every command and verb has its own help, the same by corral help X and X --help,
 // on stdout with exit 0; spawn's is spawn's, not run's.
 func TestEveryCommandHasItsHelp(t *testing.T) {
-	names := append(append([]string{"spawn"}, commandOrder...), control.Verbs()...)
-	for _, name := range names {
+	for _, c := range table {
+		name := c.Name
 		h := run(t, corral(t, "help", name))
 		f := run(t, corral(t, name, "--help"))
 		want := "usage: corral " + name + " "

@@ -14,7 +14,7 @@ import (
 
 	"corral/config"
 	"corral/runs/agentstate"
-	"corral/runs/control"
+	"corral/runs/cli/control"
 	"corral/runs/web"
 	"corral/ui/launch"
 )

@@ -42,3 +42,16 @@ func Discover(flag string) (string, error) {
 	}
 	return "", nil
 }
+
+// Find is the config file flag names, or Discover finds, loaded: what corral check
+// validates. Where none is found it is an error, since there is nothing to check.
+func Find(flag string) (*File, error) {
+	path, err := Discover(flag)
+	if err == nil && path == "" {
+		err = errors.New("no config file (looked for ./corral.toml and the user config dir)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Load(path)
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +57,28 @@ func TestResolveStateDirPutsConfigBetweenEnvAndXDG(t *testing.T) {
 	}
 	if got, _ := ResolveStateDir("/flag", "/from/file"); got != "/flag" {
 		t.Errorf("flag over all: got %q", got)
+	}
+}
+
+// Find loads the file it finds; finding none is an error (corral check has nothing
+// to check), and a file named but missing is Load's error.
+func TestFind(t *testing.T) {
+	work, userCfg := t.TempDir(), t.TempDir()
+	t.Chdir(work)
+	t.Setenv("XDG_CONFIG_HOME", userCfg)
+	t.Setenv("HOME", userCfg)
+	t.Setenv(ConfigEnv, "")
+	if f, err := Find(""); err == nil || f != nil || err.Error() != "no config file (looked for ./corral.toml and the user config dir)" {
+		t.Errorf("no file: %v, %v", f, err)
+	}
+	if _, err := Find("missing.toml"); err == nil || !strings.Contains(err.Error(), "missing.toml") {
+		t.Errorf("missing file: %v", err)
+	}
+	if err := os.WriteFile(FileName, []byte("[[run]]\nname = \"a\"\nargv = [\"true\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Find("")
+	if err != nil || f.Path != FileName || len(f.Runs) != 1 {
+		t.Errorf("./%s: %+v, %v", FileName, f, err)
 	}
 }

@@ -50,5 +50,5 @@
 // # Corral's own terminal
 //
 // Corral's own terminal while a run is in the foreground (raw mode, SIGWINCH,
-// the escape chord, the output filter) is package runs/foreground/hostterm.
+// the escape chord, the output filter) is package runs/cli/foreground/hostterm.
 package ptyhost

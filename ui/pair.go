@@ -9,7 +9,7 @@ import (
 
 	"corral/ptyhost/screen"
 	"corral/runs"
-	"corral/runs/parity"
+	"corral/runs/cli/parity"
 	"corral/ui/common"
 	"corral/ui/runlist"
 	"corral/ui/terminal"

@@ -12,7 +12,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/foreground/hostterm"
+	"corral/runs/cli/foreground/hostterm"
 
 	"github.com/charmbracelet/x/ansi"
 )

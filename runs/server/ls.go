@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 
 	"corral/runs/api"
-	"corral/runs/listing"
+	"corral/runs/cli/listing"
 )
 
 func init() { bind(api.Ls, ls) }

@@ -10,7 +10,7 @@ import (
 
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/listing"
+	"corral/runs/cli/listing"
 )
 
 // corral ls's output as printed comes after the reply's line (Raw): the same bytes

@@ -12,8 +12,8 @@ import (
 
 	"corral/config"
 	"corral/runs"
+	"corral/runs/cli/listing"
 	"corral/runs/keeper"
-	"corral/runs/listing"
 )
 
 // Run is corral server: the state dir's server, in the foreground (systemd, a

@@ -17,7 +17,7 @@ import (
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/listing"
+	"corral/runs/cli/listing"
 )
 
 // Core is the supervisor the server serves: the operations' core, and the screens its

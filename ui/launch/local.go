@@ -13,7 +13,7 @@ import (
 
 	"corral/config"
 	"corral/runs"
-	"corral/runs/foreground/hostterm"
+	"corral/runs/cli/foreground/hostterm"
 	"corral/ui"
 	"corral/ui/frame"
 )

@@ -10,9 +10,9 @@ import (
 	"corral/config"
 	"corral/runs"
 	"corral/runs/agentstate"
+	"corral/runs/cli/control"
+	"corral/runs/cli/parity"
 	"corral/runs/client"
-	"corral/runs/control"
-	"corral/runs/parity"
 	"corral/ui"
 )
 

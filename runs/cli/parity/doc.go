@@ -1,5 +1,5 @@
 // Package parity runs one command twice, once in a PTY and once with plain pipes, at
-// the same moment and under the same supervisor, and says what differs (DESIGN §14):
+// the same moment and under the same supervisor, and says what differs:
 // the output after normalization, the reason, the exit code or signal, the cleanup,
 // and the escapees each left to clean.
 //

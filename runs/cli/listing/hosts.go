@@ -9,7 +9,7 @@ import (
 	"corral/runs"
 )
 
-// HostDoc is one host's part of corral ls across hosts (DESIGN §19): its runs and
+// HostDoc is one host's part of corral ls across hosts (ARCHITECTURE.md, "Hosts"): its runs and
 // counters, or why it could not be listed.
 type HostDoc struct {
 	Host string

@@ -12,7 +12,7 @@ import (
 
 // Stdout is stdout for a run's output: at a terminal, through a Filter that keeps
 // the program from acting on the terminal itself (titles, clipboard, DCS, window
-// operations: issue 15.9); to a file or a pipe, the bytes as written.
+// operations); to a file or a pipe, the bytes as written.
 func Stdout() io.Writer {
 	if term.IsTerminal(int(os.Stdout.Fd())) {
 		return NewFilter(os.Stdout)

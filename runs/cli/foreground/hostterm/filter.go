@@ -28,7 +28,7 @@ import "io"
 // Corral's output is not a terminal: a file or a pipe gets the bytes as the program
 // wrote them (Stdout, Output).
 //
-// It is not built on x/ansi's parser (issue 21): that parser hands on parsed fields,
+// It is not built on x/ansi's parser: that parser hands on parsed fields,
 // not the bytes to pass through; its UTF-8 state takes the byte after a lead byte
 // whatever it is, so "\xc3\x1b]52;…" would pass the ESC as part of a character and the
 // host terminal, which resynchronises on the ESC, would run the clipboard write; and the

@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"corral/runs"
-	"corral/runs/foreground/hostterm"
+	"corral/runs/cli/foreground/hostterm"
 )
 
 // Result is how a foreground run ended.

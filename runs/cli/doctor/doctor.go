@@ -23,8 +23,8 @@ import (
 	"corral/runs/agentstate"
 	"corral/runs/agentstate/cliver"
 	"corral/runs/api"
+	"corral/runs/cli/control"
 	"corral/runs/client"
-	"corral/runs/control"
 	"corral/runs/keeper"
 )
 

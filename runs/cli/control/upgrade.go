@@ -15,8 +15,9 @@ import (
 // upgradeLimit bounds how long corral server --upgrade waits for the new server.
 const upgradeLimit = 30 * time.Second
 
-// Upgrade is corral server --upgrade (DESIGN §18): the state dir's server hands its
-// runs to a server of this binary through its keeper, and no run ends. It waits for
+// Upgrade is corral server --upgrade: the state dir's server hands its
+// runs to a server of this binary through its keeper (ARCHITECTURE.md, "Runs that
+// outlive their server (the keeper)"), and no run ends. It waits for
 // the new server to answer with every run taken back. With no server running there is
 // nothing to hand over: it starts one.
 func Upgrade(stateDir string, env Env) int {

@@ -10,8 +10,8 @@ import (
 
 	"corral/runs"
 	"corral/runs/api"
+	"corral/runs/cli/listing"
 	"corral/runs/client"
-	"corral/runs/listing"
 )
 
 // Services are a config's runs as corral up, down and graph see them: the runs to

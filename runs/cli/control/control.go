@@ -1,8 +1,11 @@
-// Package control is the CLI of the control verbs (DESIGN §13): corral spawn, poll,
+// Package control is the CLI of the control verbs: corral spawn, poll,
 // log, write, send-keys, paste, submit, kill, interrupt, remove, wait and shutdown,
 // for scripts and agents that drive runs a human may be watching. Each verb is one
 // operation (package api) called on the state dir's server through package client;
-// spawn starts the server when none is running. A verb's name is its operation's.
+// spawn starts the server when none is running. A verb's name is its operation's;
+// each is declared once, in verbs, and joins corral's command table through Commands.
+// The commands that read the config's [[host]] entries and runs live here too: ls
+// (which hosts it lists: Ls), check (Check), up, down and graph.
 package control
 
 import (
@@ -19,6 +22,7 @@ import (
 	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
+	"corral/runs/cli"
 	"corral/runs/client"
 	"corral/runs/keeper"
 )
@@ -49,31 +53,27 @@ const (
 // startLimit bounds how long spawn waits for a server it started to listen.
 const startLimit = 10 * time.Second
 
-// Usage is the verbs' part of corral --help, one line each, from the verb table.
-func Usage() string {
-	var b strings.Builder
-	for _, name := range order {
-		v := verbs[name]
-		fmt.Fprintf(&b, "  %-30s %s\n", name+" "+v.synopsis, v.summary)
+// VerbsNote is what corral --help says below the verbs: what ID is, and the flags
+// and arguments every verb takes.
+const VerbsNote = "  (ID: a run id, a unique prefix of one, or a run's name; every verb takes --json,\n" +
+	"  --state-dir and --host NAME (a [[host]] of the config: its server, over ssh); flags go\n" +
+	"  anywhere before --, and every word after -- is an argument: corral submit ID -- --literal text)\n"
+
+// Commands are the verbs as commands of corral's table, in corral --help's order;
+// env is called when one runs.
+func Commands(env func() Env) cli.Table {
+	t := make(cli.Table, len(verbs))
+	for i, v := range verbs {
+		t[i] = cli.Command{Name: v.name, Synopsis: v.synopsis, Summary: v.summary, Part: cli.Verb,
+			Run: func(args []string) int { return run(v, args, env()) }}
 	}
-	b.WriteString("  (ID: a run id, a unique prefix of one, or a run's name; every verb takes --json,\n" +
-		"  --state-dir and --host NAME (a [[host]] of the config: its server, over ssh); flags go\n" +
-		"  anywhere before --, and every word after -- is an argument: corral submit ID -- --literal text)\n")
-	return b.String()
-}
-
-// Verbs are the verbs' names, in corral --help's order.
-func Verbs() []string { return slices.Clone(order) }
-
-// IsVerb reports whether name is a control verb Main handles.
-func IsVerb(name string) bool {
-	_, ok := verbs[name]
-	return ok
+	return t
 }
 
 // verb is one command: its arguments, its own flags, and what it does with a
 // connected client (or, local, without one).
 type verb struct {
+	name     string // its operation's, as the command's
 	synopsis string // "ID [--wait DUR]"
 	summary  string // one line for corral --help
 	args     int    // required positional arguments; argsIDAndMore, argsOptional
@@ -124,12 +124,12 @@ type opts struct {
 	args                []string
 }
 
-// Main runs verb with its command-line args.
-func Main(name string, args []string, env Env) int {
-	v := verbs[name]
+// run runs verb v with its command-line args.
+func run(v verb, args []string, env Env) int {
+	name := v.name
 	o, err := parse(name, v, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(env.Stdout, Help(name))
+		fmt.Fprint(env.Stdout, help(v))
 		return ExitOK
 	}
 	if err != nil {
@@ -169,7 +169,7 @@ func parse(name string, v verb, args []string) (*opts, error) {
 	}
 	var pos []string
 	for {
-		if err := ParseFlags(fs, before); err != nil {
+		if err := cli.ParseFlags(fs, before); err != nil {
 			return nil, flagError(name, v, err)
 		}
 		if fs.NArg() == 0 {
@@ -212,19 +212,14 @@ func verbFlags(name string, v verb, o *opts) *flag.FlagSet {
 	return fs
 }
 
-// Help is a verb's --help (and corral help VERB): its synopsis, what it does, and
-// its flags.
-func Help(name string) string {
-	v := verbs[name]
-	var b strings.Builder
-	fmt.Fprintf(&b, "usage: corral %s %s\n  %s\n\nflags:\n", name, v.synopsis, v.summary)
-	fs := verbFlags(name, v, &opts{})
-	fs.SetOutput(&b)
-	fs.PrintDefaults()
+// help is a verb's --help (and corral help VERB): the command's (its synopsis, what
+// it does, its flags), and where text that looks like a flag goes.
+func help(v verb) string {
+	h := cli.Command{Name: v.name, Synopsis: v.synopsis, Summary: v.summary}.Help(verbFlags(v.name, v, &opts{}))
 	if v.args == argsIDAndMore {
-		fmt.Fprintf(&b, "\nFlags go anywhere before --; every word after -- is text: corral %s ID -- --literal\n", name)
+		h += fmt.Sprintf("\nFlags go anywhere before --; every word after -- is text: corral %s ID -- --literal\n", v.name)
 	}
-	return b.String()
+	return h
 }
 
 // flagError is a flag mistake in one line, with where to look; a verb that types

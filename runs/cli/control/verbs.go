@@ -23,20 +23,20 @@ import (
 )
 
 // verbs are the CLI's control verbs, each named by the operation it calls (agents,
-// which reads the rule files here, by its own name).
-var verbs = map[string]verb{
-	api.Poll.Name(): {synopsis: "ID [--wait DUR] [--raw]", summary: "output since the last poll (waits up to DUR for some)",
+// which reads the rule files here, by its own name), in corral --help's order.
+var verbs = []verb{
+	{name: api.Poll.Name(), synopsis: "ID [--wait DUR] [--raw]", summary: "output since the last poll (waits up to DUR for some)",
 		args: 1, do: poll, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "wait", 0, "wait up to this long for output or the end (max 2m)")
 			rawFlag(fs, o)
 		}},
-	api.Log.Name(): {synopsis: "ID [--offset N] [--limit N] [--raw]", summary: "lines of the kept output (default: the last 200)",
+	{name: api.Log.Name(), synopsis: "ID [--offset N] [--limit N] [--raw]", summary: "lines of the kept output (default: the last 200)",
 		args: 1, do: logLines, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.IntVar(&o.offset, "offset", 0, "first line (0-based)")
 			fs.IntVar(&o.limit, "limit", api.DefaultLogLines, "how many lines")
 			rawFlag(fs, o)
 		}},
-	api.Screen.Name(): {synopsis: "ID [-e] [--history] [--raw] [--svg|--png [-o FILE]]",
+	{name: api.Screen.Name(), synopsis: "ID [-e] [--history] [--raw] [--svg|--png [-o FILE]]",
 		summary: "the run's screen as text (tmux capture-pane -p; -e keeps colours), or a picture of it",
 		args:    1, do: screen, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.escapes, "e", false, "keep attributes as SGR escapes")
@@ -47,69 +47,63 @@ var verbs = map[string]verb{
 			fs.StringVar(&o.out, "o", "", "with --svg or --png: the file to write")
 			fs.StringVar(&o.theme, "theme", "", "with --svg or --png: the colours (corral export --help lists them)")
 		}},
-	api.Write.Name():    {synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
-	api.SendKeys.Name(): {synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
-	api.Paste.Name():    {synopsis: "ID TEXT", summary: "paste (bracketed when the app asked for it)", args: argsIDAndMore, do: paste},
-	api.Submit.Name(): {synopsis: "ID TEXT [--ready-timeout DUR]",
+	{name: api.Write.Name(), synopsis: "ID DATA|-", summary: "write bytes to the run's stdin or terminal (- reads stdin)", args: 2, do: write},
+	{name: api.SendKeys.Name(), synopsis: "ID KEY...", summary: "keys by tmux name (C-c, Enter, Up, F5 …) or literal text", args: argsIDAndMore, do: sendKeys},
+	{name: api.Paste.Name(), synopsis: "ID TEXT", summary: "paste (bracketed when the app asked for it)", args: argsIDAndMore, do: paste},
+	{name: api.Submit.Name(), synopsis: "ID TEXT [--ready-timeout DUR]",
 		summary: "paste, then Enter, once the run is ready (its agent idle, or its output quiet); an agent's submit is checked",
 		args:    argsIDAndMore, do: submit,
 		flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.ready, "ready-timeout", 0, fmt.Sprintf(
 				"wait up to this long for the run to be ready, then exit 124 (default: up to %s, then fail)", api.SubmitReadyDefault))
 		}},
-	api.Kill.Name():      {synopsis: "ID", summary: "end the run (manual-cancel, the usual escalation)", args: 1, do: refVerb(api.Kill)},
-	api.Interrupt.Name(): {synopsis: "ID", summary: "Ctrl-C (PTY) or SIGINT to its session (pipe)", args: 1, do: refVerb(api.Interrupt)},
-	api.Remove.Name():    {synopsis: "ID", summary: "forget an ended run", args: 1, do: refVerb(api.Remove)},
-	api.Pause.Name():     {synopsis: "ID", summary: "stop the run where it is (its cgroup frozen, or SIGSTOP); its deadlines wait", args: 1, do: refVerb(api.Pause)},
-	api.Resume.Name():    {synopsis: "ID", summary: "let a paused run go on", args: 1, do: refVerb(api.Resume)},
-	api.Info.Name():      {synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
-	api.Restart.Name(): {synopsis: "ID", summary: "start a service's next attempt now, its restart budget refilled (an ended run: again, as a new run; one waiting for its dependencies: left waiting; prints its id)",
-		args: 1, do: restartVerb},
-	api.Wait.Name(): {synopsis: "ID [--until STATES|CONDITION] [--timeout DUR]",
+	{name: api.Kill.Name(), synopsis: "ID", summary: "end the run (manual-cancel, the usual escalation)", args: 1, do: refVerb(api.Kill)},
+	{name: api.Interrupt.Name(), synopsis: "ID", summary: "Ctrl-C (PTY) or SIGINT to its session (pipe)", args: 1, do: refVerb(api.Interrupt)},
+	{name: api.Pause.Name(), synopsis: "ID", summary: "stop the run where it is (its cgroup frozen, or SIGSTOP); its deadlines wait", args: 1, do: refVerb(api.Pause)},
+	{name: api.Resume.Name(), synopsis: "ID", summary: "let a paused run go on", args: 1, do: refVerb(api.Resume)},
+	{name: api.Remove.Name(), synopsis: "ID", summary: "forget an ended run", args: 1, do: refVerb(api.Remove)},
+	{name: api.Info.Name(), synopsis: "ID", summary: "the run as the server knows it, as JSON (state, pid, paused, agent, lease …)", args: 1, do: info},
+	{name: api.Wait.Name(), synopsis: "ID [--until STATES|CONDITION] [--timeout DUR]",
 		summary: "block until it ends (exit as corral run), its agent is in a state (waiting,idle), or it meets a condition (started, ready, succeeded, ended)",
 		args:    1, do: wait, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.DurationVar(&o.wait, "timeout", 0, "give up after this long (exit 124); 0 waits until it happens")
 			fs.StringVar(&o.until, "until", "", "agent states to wait for, comma-separated: working, waiting, idle;\n"+
 				"or one condition, as a dependent waits for it: started, ready, succeeded, ended\n(exit 0 when met, 1 when it never can be)")
 		}},
-	api.Explain.Name(): {synopsis: "ID", summary: "its agent's state, the rule that decided it and the screen it read",
-		args: 1, do: explain},
-	api.Hook.Name(): {synopsis: "[--run ID] [PAYLOAD]",
-		summary: "report an agent hook's JSON (stdin or PAYLOAD) for the run in $CORRAL_RUN_ID",
-		args:    argsOptional, do: hook, local: true, flags: func(fs *flag.FlagSet, o *opts) {
-			fs.StringVar(&o.agent, "run", "", "the run (default: $CORRAL_RUN_ID)")
-		}},
-	verbAgents: {synopsis: "[--print-hooks AGENT]", summary: "the agents whose state Corral follows, and their rules",
-		args: 0, do: agents, local: true, flags: func(fs *flag.FlagSet, o *opts) {
-			fs.StringVar(&o.hooks, "print-hooks", "", "print the settings that make AGENT report through corral hook")
-		}},
-	api.Restore.Name(): {synopsis: "[--dry-run] [--fresh] [ID...]",
-		summary: "after a reboot, start the lost agent runs again, each resuming its conversation",
-		args:    argsAny, do: restore, start: true, flags: func(fs *flag.FlagSet, o *opts) {
-			fs.BoolVar(&o.dryRun, "dry-run", false, "say what would be started, start nothing")
-			fs.BoolVar(&o.fresh, "fresh", false, "start a lost agent run that recorded no conversation id as a new conversation")
-		}},
-	api.Shutdown.Name(): {synopsis: "", summary: "end every run (supervisor-shutdown) and the server; none running is success",
-		args: 0, do: shutdown, noServer: alreadyShutDown},
-	api.Diff.Name(): {synopsis: "ID [--stat] [--color]",
+	{name: api.Restart.Name(), synopsis: "ID", summary: "start a service's next attempt now, its restart budget refilled (an ended run: again, as a new run; one waiting for its dependencies: left waiting; prints its id)",
+		args: 1, do: restartVerb},
+	{name: api.Diff.Name(), synopsis: "ID [--stat] [--color]",
 		summary: "what a worktree run changed against its base (commits, staged, unstaged, untracked), as git diff prints it",
 		args:    1, do: diff, flags: func(fs *flag.FlagSet, o *opts) {
 			fs.BoolVar(&o.stat, "stat", false, "git's --stat summary instead of the patch")
 			fs.BoolVar(&o.color, "color", false, "git's colours (--color=always)")
 		}},
-	api.Finish.Name(): {synopsis: "ID [--commit MSG] [--merge | --no-merge] [--into BRANCH] [--delete-branch] [--force]",
+	{name: api.Finish.Name(), synopsis: "ID [--commit MSG] [--merge | --no-merge] [--into BRANCH] [--delete-branch] [--force]",
 		summary: "end a worktree run (if live), commit, merge, remove its worktree; refuses, changing nothing, what would lose work",
 		args:    1, do: finish, flags: finishFlags},
+	{name: api.Explain.Name(), synopsis: "ID", summary: "its agent's state, the rule that decided it and the screen it read",
+		args: 1, do: explain},
+	{name: verbAgents, synopsis: "[--print-hooks AGENT]", summary: "the agents whose state Corral follows, and their rules",
+		args: 0, do: agents, local: true, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.StringVar(&o.hooks, "print-hooks", "", "print the settings that make AGENT report through corral hook")
+		}},
+	{name: api.Hook.Name(), synopsis: "[--run ID] [PAYLOAD]",
+		summary: "report an agent hook's JSON (stdin or PAYLOAD) for the run in $CORRAL_RUN_ID",
+		args:    argsOptional, do: hook, local: true, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.StringVar(&o.agent, "run", "", "the run (default: $CORRAL_RUN_ID)")
+		}},
+	{name: api.Restore.Name(), synopsis: "[--dry-run] [--fresh] [ID...]",
+		summary: "after a reboot, start the lost agent runs again, each resuming its conversation",
+		args:    argsAny, do: restore, start: true, flags: func(fs *flag.FlagSet, o *opts) {
+			fs.BoolVar(&o.dryRun, "dry-run", false, "say what would be started, start nothing")
+			fs.BoolVar(&o.fresh, "fresh", false, "start a lost agent run that recorded no conversation id as a new conversation")
+		}},
+	{name: api.Shutdown.Name(), synopsis: "", summary: "end every run (supervisor-shutdown) and the server; none running is success",
+		args: 0, do: shutdown, noServer: alreadyShutDown},
 }
 
 // verbAgents reads the rule files here: no server answers it.
 const verbAgents = "agents"
-
-// order is corral --help's order of the verbs.
-var order = []string{api.Poll.Name(), api.Log.Name(), api.Screen.Name(), api.Write.Name(), api.SendKeys.Name(),
-	api.Paste.Name(), api.Submit.Name(), api.Kill.Name(), api.Interrupt.Name(), api.Pause.Name(), api.Resume.Name(),
-	api.Remove.Name(), api.Info.Name(), api.Wait.Name(), api.Restart.Name(), api.Diff.Name(), api.Finish.Name(),
-	api.Explain.Name(), verbAgents, api.Hook.Name(), api.Restore.Name(), api.Shutdown.Name()}
 
 // rawFlag is --raw of the verbs that print a run's output.
 func rawFlag(fs *flag.FlagSet, o *opts) {

@@ -2,7 +2,7 @@ package hostterm
 
 // EscapeChord watches the keys of a terminal forwarded raw to a PTY run (corral run
 // --pty) for the one chord kept by Corral, Ctrl-] then '.', which ends the run even
-// when its program traps Ctrl-C (issue 14.12), as ssh's Enter ~ . ends a session.
+// when its program traps Ctrl-C, as ssh's Enter ~ . ends a session.
 // Ctrl-] twice sends one Ctrl-]; Ctrl-] and any other key sends both.
 type EscapeChord struct {
 	armed bool // the last key was a Ctrl-] not yet passed on
