@@ -28,7 +28,7 @@ func TestKeptRunSurvivesOtherReconciles(t *testing.T) {
 		t.Fatalf("spawn: %+v", sp)
 	}
 	id := strings.TrimSpace(sp.stdout)
-	run := lsRuns(t, state)["kept"].PID
+	run := recordedPID(t, state, "kept")
 	keeper, old := keeperPID(t, state), serverPID(t, state)
 	kfp, rfp := testkit.Pin(t, keeper), testkit.Pin(t, run)
 	endLater(t, kfp, syscall.SIGKILL, "keeper") // only if the test failed

@@ -276,7 +276,7 @@ func TestKeeperAndServerKilledReconciled(t *testing.T) {
 	if sp.code != 0 {
 		t.Fatalf("spawn: %+v", sp)
 	}
-	orphan := lsRuns(t, state)["orphan"].PID
+	orphan := recordedPID(t, state, "orphan")
 	endLater(t, testkit.Pin(t, orphan), syscall.SIGKILL, "the orphan") // only if the test failed
 	killKeeperAndServer(t, state)
 	if r := serverCorral(t, state, "spawn", "--name", "next", "--", "true"); r.code != 0 {
@@ -626,4 +626,30 @@ func copyOfCorral(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return bin
+}
+
+// recordedPID is the pid corral ls gives the run called name, once its record on disk
+// names it too: a run in a cgroup is recorded by its cgroup before it starts and its
+// pid written behind, so a server killed at once can leave a record without one; a
+// test that kills the server and then reads what the records say waits for it.
+func recordedPID(t *testing.T, state, name string) int {
+	t.Helper()
+	pid := lsRuns(t, state)[name].PID
+	if pid == 0 {
+		t.Fatalf("corral ls gives run %q no pid", name)
+	}
+	eventually.True(t, 20*time.Second, "the record of "+name+" to name its pid", func() bool {
+		files, _ := filepath.Glob(filepath.Join(state, "runs", "*.json"))
+		for _, f := range files {
+			var rec struct {
+				Name string `json:"name"`
+				PID  int    `json:"pid"`
+			}
+			if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &rec) == nil && rec.Name == name && rec.PID == pid {
+				return true
+			}
+		}
+		return false
+	})
+	return pid
 }

@@ -194,7 +194,7 @@ func TestKeeperWithoutServerSaysSo(t *testing.T) {
 	if r := serverCorral(t, state, "spawn", "--name", "live", "--", "sleep", "300"); r.code != 0 {
 		t.Fatalf("spawn: %+v", r)
 	}
-	run := lsRuns(t, state)["live"].PID
+	run := recordedPID(t, state, "live")
 	keeper, old := keeperPID(t, state), serverPID(t, state)
 	kfp := testkit.Pin(t, keeper)
 	endLater(t, kfp, syscall.SIGKILL, "keeper") // only if the test failed

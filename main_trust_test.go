@@ -54,7 +54,7 @@ func TestSessionsEscapeeEndedAfterCrash(t *testing.T) {
 	})
 	fp := testkit.Pin(t, daemon)
 	endLater(t, fp, syscall.SIGKILL, "the daemon") // only if the test failed
-	root := lsRuns(t, state)["forks"].PID
+	root := recordedPID(t, state, "forks")
 	endLater(t, testkit.Pin(t, root), syscall.SIGKILL, "the run") // only if the test failed
 	eventually.True(t, 20*time.Second, "the daemon recorded as the run's escapee", func() bool {
 		return strings.Contains(recordOf(t, state, id), fmt.Sprintf(`"pid": %d,`, daemon))
@@ -104,7 +104,7 @@ func TestReconcileInCopiedStateDir(t *testing.T) {
 	if sp := serverCorral(t, state, "spawn", "--name", "live", "--", "sleep", "300"); sp.code != 0 {
 		t.Fatalf("spawn: %+v", sp)
 	}
-	pid := lsRuns(t, state)["live"].PID
+	pid := recordedPID(t, state, "live")
 	fp := testkit.Pin(t, pid)
 	copied := filepath.Join(t.TempDir(), "copy")
 	if out, err := exec.Command("cp", "-a", state, copied).CombinedOutput(); err != nil {

@@ -36,27 +36,10 @@ func (r *run) persistLocked() error {
 		// A shutdown's thousand stops write their records behind, in groups (a few
 		// fsyncs for all), not one fsync each on the loop that stops them; and the
 		// exiting record is held back until the run's exited one replaces it (or
-		// shutdownHold passes): one write per run, not two.
-		final, renew := make(chan struct{}), make(chan struct{}, 1)
-		r.wb.busy, r.wb.pending, r.wb.light, r.wb.final, r.wb.renew = true, &rec, false, final, renew
+		// shutdownHold passes): one write per run, not two (writeBehind holds it).
+		r.wb.busy, r.wb.pending, r.wb.light = true, &rec, false
 		r.sup.writers.Add(1)
-		go func() {
-			t := time.NewTimer(shutdownHold)
-			defer t.Stop()
-			for {
-				select {
-				case <-final:
-				case <-t.C:
-				case <-renew:
-					// Its grace began, or its cleanup is done: held from then on, however
-					// long a thousand other runs took to get there.
-					t.Reset(shutdownHold)
-					continue
-				}
-				break
-			}
-			r.writeBehind()
-		}()
+		go r.writeBehind()
 		return nil
 	}
 	err := r.putRecord(rec, r.epoch, false)
@@ -111,6 +94,7 @@ func (r *run) storeRecord(rec Record, epoch uint64, block, durable bool) error {
 func (r *run) writeBehind() {
 	defer r.sup.writers.Done()
 	delay, failures := writeRetryDelay, 0
+	held := false // a shutdown's exiting record was held back once
 	for {
 		r.mu.Lock()
 		rec, epoch, light := r.wb.pending, r.epoch, r.wb.light
@@ -121,6 +105,22 @@ func (r *run) writeBehind() {
 			}
 			r.mu.Unlock()
 			return
+		}
+		if !held && epoch != 0 && rec.State != Exited && r.sup.shuttingDown.Load() {
+			// Held whether this writer started for it or was already busy with an
+			// earlier record when the shutdown's came: either way its exited record is
+			// near, and replaces it.
+			held = true
+			final, renew := make(chan struct{}), make(chan struct{}, 1)
+			r.wb.final, r.wb.renew = final, renew
+			r.mu.Unlock()
+			holdBack(final, renew)
+			r.mu.Lock()
+			if r.wb.final == final {
+				r.wb.final = nil
+			}
+			r.mu.Unlock()
+			continue // the newest record now: the exited one, or this one
 		}
 		r.mu.Unlock()
 		err := r.storeRecord(*rec, epoch, true, !light)
@@ -211,6 +211,25 @@ type writeBehindState struct {
 	// more from now.
 	final chan struct{}
 	renew chan struct{}
+}
+
+// holdBack waits until the record held back is superseded (final closed), or
+// shutdownHold has passed since the hold began or was last renewed.
+func holdBack(final, renew <-chan struct{}) {
+	t := time.NewTimer(shutdownHold)
+	defer t.Stop()
+	for {
+		select {
+		case <-final:
+			return
+		case <-t.C:
+			return
+		case <-renew:
+			// Its grace began, or its cleanup is done: held from then on, however long
+			// a thousand other runs took to get there.
+			t.Reset(shutdownHold)
+		}
+	}
 }
 
 // holdLocked renews a shutdown's hold of the run's exiting record: its grace begins

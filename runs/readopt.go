@@ -16,10 +16,11 @@ import (
 	"corral/runs/keeper"
 )
 
-// Runs that outlive their server (DESIGN §18): every started run's descriptors are
-// handed to the keeper that started this server; a server started after another
-// (crash or upgrade) takes back the runs the keeper kept and supervises them as if it
-// had started them, with their own PTY or pipes.
+// Runs that outlive their server (ARCHITECTURE.md, "Runs that outlive their server
+// (the keeper)"): every started run's descriptors are handed to the keeper that
+// started this server; a server started after another (crash or upgrade) takes back
+// the runs the keeper kept and supervises them as if it had started them, with their
+// own PTY or pipes.
 
 // WithKeeper hands every run's descriptors to k, the keeper that started this server,
 // so the runs outlive it; Readopt takes back those of the server before.

@@ -145,3 +145,81 @@ func TestShutdownDeadlineCutsTheGrace(t *testing.T) {
 		})
 	}
 }
+
+// A run whose record was being written behind when the shutdown came (another held
+// the registry's lock) still has its exiting record held back: the exited record is
+// the only one written from the shutdown on. (The hold was taken only by a writer the
+// shutdown started; one already busy wrote the exiting record as soon as it could.)
+func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
+	dir := t.TempDir()
+	reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	var mu sync.Mutex
+	var armed bool
+	var wrote []State
+	reg.writeFault = func(rec Record) error {
+		mu.Lock()
+		if armed {
+			wrote = append(wrote, rec.State)
+		}
+		mu.Unlock()
+		return nil
+	}
+	s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
+		WithCgroups(FindCgroups("")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := shutdownHold
+	shutdownHold = 4 * time.Second
+	defer func() { shutdownHold = was }()
+	// It takes a second to end on SIGTERM: its exiting record is written before its
+	// exited one unless it is held.
+	id := spawn(t, s, Spec{Shell: "trap 'sleep 1; exit 0' TERM; sleep 100000 & wait", Grace: 30 * time.Second})
+	waitState(t, s, id, Running)
+	eventually.True(t, 10*time.Second, "the running record written", func() bool {
+		recs, err := reg.List()
+		return err == nil && len(recs) == 1 && recs[0].State == Running && recs[0].PID != 0
+	})
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	go reg.locked(true, func() error { close(held); <-release; return nil })
+	<-held
+	r.mu.Lock()
+	r.persistLightLocked() // its writer waits for the lock
+	busy := r.wb.busy
+	r.mu.Unlock()
+	if !busy {
+		t.Fatal("the run's record is not being written behind")
+	}
+	mu.Lock()
+	armed = true
+	mu.Unlock()
+	shut := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		shut <- s.Shutdown(ctx)
+	}()
+	waitState(t, s, id, Exiting)
+	close(release)
+	if err := <-shut; err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(wrote) == 0 || wrote[len(wrote)-1] != Exited || slices.Contains(wrote, Exiting) {
+		t.Errorf("records written from the shutdown on %v, want the exited one and never the exiting one", wrote)
+	}
+	if took < time.Second {
+		t.Errorf("shut down in %v: the run ended before its exiting record would have been written, nothing tested", took)
+	}
+}
