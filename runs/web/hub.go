@@ -13,9 +13,10 @@ import (
 	"corral/runs/api"
 )
 
-// Core is the server as corral web uses it: a client.Remote (its calls, its event
-// stream with the frames of the screens watched, and those screens).
-type Core interface {
+// Engine is the server as corral web uses it, as ui.Engine is the UI's: a
+// client.Remote (its calls, its event stream with the frames of the screens watched,
+// and those screens).
+type Engine interface {
 	api.Caller
 	Events() <-chan runs.Event
 	Initial() []runs.Info
@@ -46,7 +47,7 @@ type row struct {
 
 // hub holds what every browser is told: the runs, who views and focuses which.
 type hub struct {
-	core   Core
+	core   Engine
 	agents *agentstate.Set
 
 	mu      sync.Mutex
@@ -60,13 +61,13 @@ type hub struct {
 	hosts   []api.HostState // over several hosts (a Fleet): each one's link
 }
 
-// hosted is a Core over several hosts (client.Fleet): its runs carry their host, and
+// hosted is an Engine over several hosts (client.Fleet): its runs carry their host, and
 // a host's link changing is its own event (api.EventHostState).
 type hosted interface {
 	Hosts() []api.HostState
 }
 
-func newHub(core Core, agents *agentstate.Set) *hub {
+func newHub(core Engine, agents *agentstate.Set) *hub {
 	h := &hub{core: core, agents: agents, runs: map[string]runs.Info{}, rows: map[string]string{},
 		clients: map[*client]bool{}, focused: map[string]int{}}
 	for _, i := range core.Initial() {

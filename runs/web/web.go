@@ -36,7 +36,7 @@ type Options struct {
 	MaxLive int
 }
 
-// Server is corral web's HTTP side over one Core.
+// Server is corral web's HTTP side over one Engine.
 type Server struct {
 	hub      *hub
 	auth     auth
@@ -50,7 +50,7 @@ type Server struct {
 }
 
 // New returns the web view over core; Run (or Handler with Pump) serves it.
-func New(core Core, o Options) *Server {
+func New(core Engine, o Options) *Server {
 	s := &Server{hub: newHub(core, o.Agents), auth: newAuth(o.Token, o.TLS), readOnly: o.ReadOnly,
 		frame: o.Frame, queue: o.Queue, hosts: o.Hosts, maxLive: o.MaxLive}
 	if s.frame <= 0 {
