@@ -61,11 +61,11 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			defer func() { shutdownHold = was }()
 			var ids []string
 			for range 3 {
-				trap := fmt.Sprintf("trap 'sleep %.1f; exit 0' TERM; sleep 100000 & wait", 0.8*shutdownHold.Seconds())
+				trap := fmt.Sprintf("trap 'sleep %.1f; exit 0' TERM; echo trapped; sleep 100000 & wait", 0.8*shutdownHold.Seconds())
 				ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
 			}
 			for _, id := range ids {
-				waitState(t, s, id, Running)
+				waitOutput(t, s, id, "trapped") // stopped once its trap is set
 			}
 			eventually.True(t, 10*time.Second, "the running records written", func() bool {
 				recs, err := reg.List()
@@ -177,9 +177,9 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 	shutdownHold = 4 * time.Second
 	defer func() { shutdownHold = was }()
 	// It takes a second to end on SIGTERM: its exiting record is written before its
-	// exited one unless it is held.
-	id := spawn(t, s, Spec{Shell: "trap 'sleep 1; exit 0' TERM; sleep 100000 & wait", Grace: 30 * time.Second})
-	waitState(t, s, id, Running)
+	// exited one unless it is held. Stopped once its trap is set.
+	id := spawn(t, s, Spec{Shell: "trap 'sleep 1; exit 0' TERM; echo trapped; sleep 100000 & wait", Grace: 30 * time.Second})
+	waitOutput(t, s, id, "trapped")
 	eventually.True(t, 10*time.Second, "the running record written", func() bool {
 		recs, err := reg.List()
 		return err == nil && len(recs) == 1 && recs[0].State == Running && recs[0].PID != 0
@@ -220,6 +220,7 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 		t.Errorf("records written from the shutdown on %v, want the exited one and never the exiting one", wrote)
 	}
 	if took < time.Second {
-		t.Errorf("shut down in %v: the run ended before its exiting record would have been written, nothing tested", took)
+		i, _ := s.Info(id)
+		t.Errorf("shut down in %v: the run ended before its exiting record would have been written, nothing tested (%s %+v)", took, i.Reason, i.Cleanup)
 	}
 }
