@@ -19,8 +19,8 @@ var sixAgents = uitest.SixAgents
 // w goes to the run that has waited longest, then the next; u to the next unseen.
 func TestJumpToWhoNeedsYou(t *testing.T) {
 	rs := sixAgents()
-	core := newFake(rs...)
-	h := newHarness(t, core, 120, 30, rs...)
+	engine := newFake(rs...)
+	h := newHarness(t, engine, 120, 30, rs...)
 	for _, want := range []string{"r4", "r2", "r4"} {
 		h.key("w")
 		if sel := h.m.list.SelectedKey(); sel != want {
@@ -47,8 +47,8 @@ func TestJumpToWhoNeedsYou(t *testing.T) {
 // notification is written to Corral's terminal as OSC 9.
 func TestAgentEventsInTheUI(t *testing.T) {
 	rs := sixAgents()
-	core := newFake(rs...)
-	h := harnessWith(t, core, Options{Initial: rs, Notify: "osc9"}, 120, 30)
+	engine := newFake(rs...)
+	h := harnessWith(t, engine, Options{Initial: rs, Notify: "osc9"}, 120, 30)
 	working := rs[4]
 	working.AgentState, working.Seq = agentstate.Working, 9
 	h.send(EventMsg{runs.Event{Type: runs.EventAgent, Run: working}})
@@ -77,19 +77,19 @@ func TestAgentEventsInTheUI(t *testing.T) {
 	}
 }
 
-// The core is told which run the user looks at: the selected one while Corral's
+// The engine is told which run the user looks at: the selected one while Corral's
 // terminal has focus, none while it has not.
 func TestFocusFollowsTheUser(t *testing.T) {
 	rs := sixAgents()
-	core := newFake(rs...)
-	h := newHarness(t, core, 120, 30, rs...)
+	engine := newFake(rs...)
+	h := newHarness(t, engine, 120, 30, rs...)
 	h.key("j")
 	h.send(tea.BlurMsg{})
 	h.send(tea.FocusMsg{})
 	want := []string{"r1 ui true", "r1 ui false", "r2 ui true", "r2 ui false", "r2 ui true"}
-	core.mu.Lock()
-	got := slices.Clone(core.focus)
-	core.mu.Unlock()
+	engine.mu.Lock()
+	got := slices.Clone(engine.focus)
+	engine.mu.Unlock()
 	if !slices.Equal(got, want) {
 		t.Errorf("focus calls %q, want %q", got, want)
 	}

@@ -15,20 +15,20 @@ import (
 // half a second at a thousand runs, on the connection the first frame's reads share)
 // only once the first snapshot came back. Each screen is kept all the same.
 func TestStartAsksLittleBeforeTheFirstFrame(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	var all []runs.Info
 	for k := range 200 {
 		id := fmt.Sprintf("r%03d", k)
 		all = append(all, liveRun(id, "run"+id, true))
-		core.screens[id] = screenWith(80, 24, "$ "+id)
+		engine.screens[id] = screenWith(80, 24, "$ "+id)
 	}
-	core.snap = all
-	m, err := newModel(Options{Engine: core, Initial: all}, (&clock{t: t0}).now)
+	engine.snap = all
+	m, err := newModel(Options{Engine: engine, Initial: all}, (&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.tick = func(int) tea.Cmd { return nil }
-	h := &harness{t: t, m: m, core: core, clk: &clock{t: t0}}
+	h := &harness{t: t, m: m, engine: engine, clk: &clock{t: t0}}
 	first := h.collect(m.Init())
 	screens, batches, offers := 0, 0, 0
 	for _, msg := range first {

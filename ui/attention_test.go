@@ -9,15 +9,15 @@ import (
 )
 
 func TestAttentionFromBellUntilSelected(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), liveRun("r2", "codex", true)
-	core.screens["r1"] = screenWith(80, 24, "")
-	core.screens["r2"] = screenWith(80, 24, "\a") // rung before the UI saw it: not news
-	h := newHarness(t, core, 120, 30, a, b)
+	engine.screens["r1"] = screenWith(80, 24, "")
+	engine.screens["r2"] = screenWith(80, 24, "\a") // rung before the UI saw it: not news
+	h := newHarness(t, engine, 120, 30, a, b)
 	if h.m.list.Attention("r2") {
 		t.Fatal("a bell from before the UI started marks the run")
 	}
-	core.screens["r2"].Write([]byte("waiting for you\a"))
+	engine.screens["r2"].Write([]byte("waiting for you\a"))
 	h.send(OutputMsg{IDs: []string{"r2"}})
 	if !h.m.list.Attention("r2") {
 		t.Fatal("a bell on an unselected run left no marker")
@@ -28,7 +28,7 @@ func TestAttentionFromBellUntilSelected(t *testing.T) {
 	if title := h.m.View().WindowTitle; title != "corral · 2 live · attention 1" {
 		t.Errorf("window title %q, want the attention in it", title)
 	}
-	core.screens["r1"].Write([]byte("\x1b]9;done\x07"))
+	engine.screens["r1"].Write([]byte("\x1b]9;done\x07"))
 	h.send(OutputMsg{IDs: []string{"r1"}})
 	if h.m.list.Attention("r1") {
 		t.Error("the selected run got a marker: it is being looked at")
@@ -40,7 +40,7 @@ func TestAttentionFromBellUntilSelected(t *testing.T) {
 	if title := h.m.View().WindowTitle; title != "corral · 2 live" {
 		t.Errorf("window title %q after the marker cleared", title)
 	}
-	core.screens["r1"].Write([]byte("\x1b]777;notify;title;body\x07"))
+	engine.screens["r1"].Write([]byte("\x1b]777;notify;title;body\x07"))
 	h.send(OutputMsg{IDs: []string{"r1"}})
 	if !h.m.list.Attention("r1") {
 		t.Error("an OSC 777 notification on an unselected run left no marker")
@@ -48,9 +48,9 @@ func TestAttentionFromBellUntilSelected(t *testing.T) {
 }
 
 func TestAttentionWhenUnselectedRunEnds(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), liveRun("r2", "tests", false)
-	h := newHarness(t, core, 120, 30, a, b)
+	h := newHarness(t, engine, 120, 30, a, b)
 	ended := endedRun("r2", "tests")
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: ended, Time: t0}})
 	if !h.m.list.Attention("r2") {
@@ -74,8 +74,8 @@ func (p panicScreen) Size() (int, int)          { return 80, 24 }
 func (p panicScreen) Text() string              { panic("emulator exploded") }
 
 func TestPanickingRenderShowsErrorInPane(t *testing.T) {
-	core := newFake()
-	h := newHarness(t, core, 120, 30, liveRun("r1", "claude", true), liveRun("r2", "other", true))
+	engine := newFake()
+	h := newHarness(t, engine, 120, 30, liveRun("r1", "claude", true), liveRun("r2", "other", true))
 	h.send(ScreenMsg{ID: "r1", Screen: panicScreen{}})
 	v := h.view()
 	if !strings.Contains(v, "failed to render") || !strings.Contains(v, "emulator exploded") {
@@ -94,9 +94,9 @@ func TestPanickingRenderShowsErrorInPane(t *testing.T) {
 // note; the answer to this UI's own remove, which may come after the event, says
 // nothing more. A spawn-error's exit line says why the run could not start.
 func TestRemovedRunLeavesTheList(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
-	h := newHarness(t, core, 120, 30, a, b)
+	h := newHarness(t, engine, 120, 30, a, b)
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventRemoved, Run: b, Time: t0}})
 	h.send(RemovedMsg{ID: "r2"})
 	if _, ok := h.m.list.Run("r2"); ok {

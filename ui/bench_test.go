@@ -16,7 +16,7 @@ import (
 // moved a second, so the list and the details are drawn again too: the worst case.
 // Feeding the screens is the runs' reader goroutines' work and is not timed.
 func benchFrames(b *testing.B, n int, changing bool) {
-	core := newFake()
+	engine := newFake()
 	clk := &clock{t: t0}
 	var infos []runs.Info
 	var ids []string
@@ -28,7 +28,7 @@ func benchFrames(b *testing.B, n int, changing bool) {
 		infos, ids = append(infos, info), append(ids, id)
 		screens[id] = screen.NewScreen(134, 39)
 	}
-	m, step := benchModel(b, core, infos, clk.now)
+	m, step := benchModel(b, engine, infos, clk.now)
 	for id, s := range screens {
 		step(ScreenMsg{ID: id, Screen: s})
 	}
@@ -59,10 +59,10 @@ func benchFrames(b *testing.B, n int, changing bool) {
 	}
 }
 
-// benchModel is a model over core with runs infos, its ticks off, sized 200×50, and
+// benchModel is a model over engine with runs infos, its ticks off, sized 200×50, and
 // a step that gives it a message.
-func benchModel(b *testing.B, core *fakeCore, infos []runs.Info, now func() time.Time) (*Model, func(tea.Msg)) {
-	m, err := newModel(Options{Engine: core, Initial: infos}, now)
+func benchModel(b *testing.B, engine *fakeEngine, infos []runs.Info, now func() time.Time) (*Model, func(tea.Msg)) {
+	m, err := newModel(Options{Engine: engine, Initial: infos}, now)
 	if err != nil {
 		b.Fatal(err)
 	}

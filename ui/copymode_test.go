@@ -28,7 +28,7 @@ func rawOf(msgs []tea.Msg) []string {
 // hosted escape) and says what it copied.
 func TestCopyModeYanksOSC52(t *testing.T) {
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte(
+	h.engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte(
 		"alpha\r\n\x1b[31mbeta\x1b[0m\r\n\x1b]52;c;aG9zdGVk\agamma\r\n")}}})
 	if msgs := h.key("pgup", "c", "y"); len(rawOf(msgs)) != 1 {
 		t.Fatalf("y without a mark wrote %q", rawOf(msgs))
@@ -64,7 +64,7 @@ func TestCopyModeYanksOSC52(t *testing.T) {
 // produce no OSC 52.
 func TestCopyModeWritesOnlyOnYank(t *testing.T) {
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", histLog(50))
+	h.engine.ptyOutput("r1", histLog(50))
 	msgs := h.key("pgup", "c", "v", "k", "k", "pgup", "g", "G", "v", "esc", "esc")
 	if got := rawOf(msgs); len(got) != 0 {
 		t.Errorf("wrote %q without a yank", got)
@@ -74,7 +74,7 @@ func TestCopyModeWritesOnlyOnYank(t *testing.T) {
 // The caret moves the window with it.
 func TestCopyModeCaretMovesWindow(t *testing.T) {
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", histLog(100))
+	h.engine.ptyOutput("r1", histLog(100))
 	h.key("pgup", "c", "g")
 	if c := h.m.term.Caret(); c != 0 || scrollTop(h.m.term) != 0 {
 		t.Fatalf("g: caret %d top %d, want 0 0", c, scrollTop(h.m.term))
@@ -93,7 +93,7 @@ func TestSaveTranscript(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\n\x1b[1;32mtwo\x1b[m\r\n")}}})
+	h.engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\n\x1b[1;32mtwo\x1b[m\r\n")}}})
 	h.key("pgup", "w")
 	path := filepath.Join(dir, "corral-claude-r1.txt")
 	b, err := os.ReadFile(path)
@@ -110,7 +110,7 @@ func TestSaveTranscript(t *testing.T) {
 func TestCopyModeInTmuxSaysWhatItNeeds(t *testing.T) {
 	h := twoRuns(t)
 	h.m.inTmux = true
-	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("alpha\r\n")}}})
+	h.engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("alpha\r\n")}}})
 	if msgs := h.key("pgup", "c", "y"); len(rawOf(msgs)) != 1 {
 		t.Fatalf("y wrote %q", rawOf(msgs))
 	}
@@ -123,7 +123,7 @@ func TestCopyModeInTmuxSaysWhatItNeeds(t *testing.T) {
 // last line (review: it did nothing there, though help lists it).
 func TestCopyKeyFromLive(t *testing.T) {
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("alpha\r\nomega\r\n")}}})
+	h.engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("alpha\r\nomega\r\n")}}})
 	h.key("c")
 	if h.m.mode != modeScroll || !h.m.term.Copying() {
 		t.Fatalf("c from live: mode %v, copying %v", h.m.mode, h.m.term.Copying())

@@ -13,11 +13,11 @@ import (
 // attached is twoRuns with the UI attached to a server (Options.Detachable).
 func attached(t *testing.T) *harness {
 	t.Helper()
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
-	return harnessWith(t, core, Options{Initial: []runs.Info{a, b}, Detachable: true}, 120, 30)
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
+	return harnessWith(t, engine, Options{Initial: []runs.Info{a, b}, Detachable: true}, 120, 30)
 }
 
 // Attached, q asks whether to detach and then quits without ending anything.
@@ -28,8 +28,8 @@ func TestAttachedQuitDetaches(t *testing.T) {
 		t.Fatalf("no detach question:\n%s", v)
 	}
 	msgs := h.key("y")
-	if !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() || len(h.core.called("Shutdown")) != 0 {
-		t.Errorf("detach: quit %v, detached %v, calls %q", hasMsg[tea.QuitMsg](msgs), h.m.Detached(), h.core.Calls())
+	if !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() || len(h.engine.called("Shutdown")) != 0 {
+		t.Errorf("detach: quit %v, detached %v, calls %q", hasMsg[tea.QuitMsg](msgs), h.m.Detached(), h.engine.Calls())
 	}
 }
 
@@ -45,8 +45,8 @@ func TestAttachedDetachAndShutdownKeys(t *testing.T) {
 		t.Fatalf("Q did not ask:\n%s", v)
 	}
 	msgs := h.key("y")
-	if len(h.core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
-		t.Errorf("Q y: calls %q", h.core.Calls())
+	if len(h.engine.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Errorf("Q y: calls %q", h.engine.Calls())
 	}
 }
 
@@ -71,16 +71,16 @@ func TestDetachKeysOffInProcess(t *testing.T) {
 	}
 }
 
-// The core is told which run the terminal pane shows, once per change: a server's
-// core streams frames of that run only.
+// The engine is told which run the terminal pane shows, once per change: a server's
+// engine streams frames of that run only.
 func TestWatchFollowsSelection(t *testing.T) {
 	h := attached(t)
 	h.key("j")
 	h.key("k")
 	h.key("k") // already at the top: no change, no call
-	h.core.mu.Lock()
-	got := slices.Clone(h.core.watched)
-	h.core.mu.Unlock()
+	h.engine.mu.Lock()
+	got := slices.Clone(h.engine.watched)
+	h.engine.mu.Unlock()
 	if want := []string{"r1", "r2", "r1"}; !slices.Equal(got, want) {
 		t.Errorf("Watch calls %q, want %q", got, want)
 	}

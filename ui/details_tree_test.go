@@ -36,10 +36,10 @@ func escapedAgent() (runs.Info, []reaper.TreeProc, []EventMsg) {
 func TestTreeAndEventsAtWidths(t *testing.T) {
 	for _, sz := range [][2]int{{120, 40}, {160, 45}, {200, 50}} {
 		info, tree, evs := escapedAgent()
-		core := newFake(info)
-		core.trees["r1"] = tree
-		core.metrics = runs.Metrics{SpawnTotal: 1, OwnershipEscapeTotal: 2}
-		h := newHarness(t, core, sz[0], sz[1], info)
+		engine := newFake(info)
+		engine.trees["r1"] = tree
+		engine.metrics = runs.Metrics{SpawnTotal: 1, OwnershipEscapeTotal: 2}
+		h := newHarness(t, engine, sz[0], sz[1], info)
 		for _, ev := range evs {
 			h.send(ev)
 		}

@@ -35,38 +35,38 @@ func TestDialogReturnsToItsMode(t *testing.T) {
 // requests keeps one read of each kind in flight; one asked for meanwhile is due
 // when the first ends, and only then.
 func TestRequestsOneInFlight(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	r := newRequests()
-	if r.tree(core, "r1") == nil || r.tree(core, "r1") != nil {
+	if r.tree(engine, "r1") == nil || r.tree(engine, "r1") != nil {
 		t.Fatal("a second tree read went while the first was on its way")
 	}
 	if !r.treeDone(TreesMsg{}) || r.treeDone(TreesMsg{}) {
 		t.Fatal("the tree read asked for meanwhile was not due once, after the first")
 	}
-	if r.log(core, "r1") == nil || r.log(core, "r1") != nil || r.log(core, "r2") == nil {
+	if r.log(engine, "r1") == nil || r.log(engine, "r1") != nil || r.log(engine, "r2") == nil {
 		t.Fatal("log reads: not one per run in flight")
 	}
 	if !r.logDone("r1") || r.logDone("r1") || r.logDone("r2") {
 		t.Fatal("the log read asked for meanwhile was not due once")
 	}
-	if r.refresh(core, "", t0) == nil || r.refresh(core, "", t0) != nil {
+	if r.refresh(engine, "", t0) == nil || r.refresh(engine, "", t0) != nil {
 		t.Fatal("a second snapshot and metrics read went while the first were on their way")
 	}
 	// The counters are read again after a lifecycle event or metricsEvery, not on every
 	// refresh: what they count comes with events.
 	r.snapshotDone(false, true)
 	r.metricsDone()
-	if cmd := r.refresh(core, "", t0.Add(time.Second)); len(collectCmd(cmd)) != 1 {
+	if cmd := r.refresh(engine, "", t0.Add(time.Second)); len(collectCmd(cmd)) != 1 {
 		t.Fatalf("an idle refresh read %d things, want the snapshot alone", len(collectCmd(cmd)))
 	}
 	r.snapshotDone(false, true)
 	r.metricsDue = true
-	if cmd := r.refresh(core, "", t0.Add(2*time.Second)); len(collectCmd(cmd)) != 2 {
+	if cmd := r.refresh(engine, "", t0.Add(2*time.Second)); len(collectCmd(cmd)) != 2 {
 		t.Fatal("the counters were not read after an event")
 	}
 	r.snapshotDone(false, true)
 	r.metricsDone()
-	if cmd := r.refresh(core, "", t0.Add(2*time.Second+metricsEvery)); len(collectCmd(cmd)) != 2 {
+	if cmd := r.refresh(engine, "", t0.Add(2*time.Second+metricsEvery)); len(collectCmd(cmd)) != 2 {
 		t.Fatal("the counters were not read after metricsEvery")
 	}
 	if gen := r.tickGen; r.restartTick() != gen+1 {

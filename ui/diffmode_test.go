@@ -31,14 +31,14 @@ index 0000000..3333333
 // worktreeRuns is a harness with a live run in a worktree (selected) and an ended
 // run without one.
 func worktreeRuns(t *testing.T) *harness {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "agent", true), endedRun("r2", "tests")
 	a.Worktree = &workspace.Worktree{Repo: "/src/web", Path: "/state/worktrees/web/agent", Dir: "/state/worktrees/web/agent",
 		Branch: "corral/agent", Base: "0123456789abcdef0123456789abcdef01234567", BaseRef: "main", NewBranch: true}
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
-	core.diffs = map[string]string{"r1": agentDiff}
-	return newHarness(t, core, 100, 30, a, b)
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
+	engine.diffs = map[string]string{"r1": agentDiff}
+	return newHarness(t, engine, 100, 30, a, b)
 }
 
 func TestDiffKeyOpensTheRunsDiff(t *testing.T) {
@@ -50,7 +50,7 @@ func TestDiffKeyOpensTheRunsDiff(t *testing.T) {
 	if h.m.mode != modeDiff {
 		t.Fatalf("mode %v after the diff key, want the diff view", h.m.mode)
 	}
-	if got := h.core.called("Diff"); len(got) != 1 || got[0] != "Diff r1 false false" {
+	if got := h.engine.called("Diff"); len(got) != 1 || got[0] != "Diff r1 false false" {
 		t.Errorf("Diff calls %q, want one plain read of r1", got)
 	}
 	v := h.view()
@@ -65,12 +65,12 @@ func TestDiffKeyOpensTheRunsDiff(t *testing.T) {
 	if v = h.view(); !strings.Contains(v, "file 2/2 notes.md") || !strings.HasPrefix(strings.Split(v, "\n")[1], "diff --git a/notes.md") {
 		t.Errorf("] did not go to the next file:\n%s", v)
 	}
-	h.core.mu.Lock()
-	h.core.diffs["r1"] = agentDiff + "+a second line\n"
-	h.core.mu.Unlock()
+	h.engine.mu.Lock()
+	h.engine.diffs["r1"] = agentDiff + "+a second line\n"
+	h.engine.mu.Unlock()
 	h.key("r", "G")
-	if len(h.core.called("Diff")) != 2 || !strings.Contains(h.view(), "+a second line") {
-		t.Errorf("r did not read the diff again: %q\n%s", h.core.called("Diff"), h.view())
+	if len(h.engine.called("Diff")) != 2 || !strings.Contains(h.view(), "+a second line") {
+		t.Errorf("r did not read the diff again: %q\n%s", h.engine.called("Diff"), h.view())
 	}
 	h.key("q")
 	if h.m.mode != modeBrowse || strings.Contains(h.view(), "DIFF ") {
@@ -81,8 +81,8 @@ func TestDiffKeyOpensTheRunsDiff(t *testing.T) {
 func TestDiffKeyOnARunWithoutWorktree(t *testing.T) {
 	h := worktreeRuns(t)
 	h.key("j", "=")
-	if h.m.mode != modeBrowse || len(h.core.called("Diff")) != 0 {
-		t.Fatalf("mode %v, Diff calls %q: the view opened on a run without a worktree", h.m.mode, h.core.called("Diff"))
+	if h.m.mode != modeBrowse || len(h.engine.called("Diff")) != 0 {
+		t.Fatalf("mode %v, Diff calls %q: the view opened on a run without a worktree", h.m.mode, h.engine.called("Diff"))
 	}
 	if v := h.view(); !strings.Contains(v, "diff: tests has no worktree") {
 		t.Errorf("the status line does not say why:\n%s", v)
@@ -91,12 +91,12 @@ func TestDiffKeyOnARunWithoutWorktree(t *testing.T) {
 
 func TestDiffErrorAndSearchKeys(t *testing.T) {
 	h := worktreeRuns(t)
-	h.core.fail["Diff"] = errors.New("not a git repository: /src/web")
+	h.engine.fail["Diff"] = errors.New("not a git repository: /src/web")
 	h.key("=")
 	if v := h.view(); !strings.Contains(v, "diff: not a git repository: /src/web") {
 		t.Errorf("the read's error is not shown:\n%s", v)
 	}
-	delete(h.core.fail, "Diff")
+	delete(h.engine.fail, "Diff")
 	h.key("r", "/")
 	h.typeText("port")
 	if h.m.mode != modeDiff {
@@ -117,8 +117,8 @@ func TestDiffErrorAndSearchKeys(t *testing.T) {
 }
 
 func TestDiffKeyOverride(t *testing.T) {
-	core := newFake()
-	h := harnessWith(t, core, Options{Keys: map[string][]string{"diff": {"ctrl+g"}, "diff_close": {"x"}}}, 80, 24)
+	engine := newFake()
+	h := harnessWith(t, engine, Options{Keys: map[string][]string{"diff": {"ctrl+g"}, "diff_close": {"x"}}}, 80, 24)
 	if k := h.m.c.Keys; !strings.Contains(strings.Join(k.Diff.Keys(), " "), "ctrl+g") || k.DiffClose.Keys()[0] != "x" {
 		t.Errorf("overrides not applied: %v %v", k.Diff.Keys(), k.DiffClose.Keys())
 	}
@@ -127,11 +127,11 @@ func TestDiffKeyOverride(t *testing.T) {
 	}
 }
 
-// The diff view's Update and View call no core: only diffCmd does. The index is built
+// The diff view's Update and View call no engine: only diffCmd does. The index is built
 // by the view's own command, which reads nothing but the text.
-func TestDiffViewUpdateAndViewNeverCallTheCore(t *testing.T) {
+func TestDiffViewUpdateAndViewNeverCallTheEngine(t *testing.T) {
 	h := worktreeRuns(t)
-	before := len(h.core.Calls())
+	before := len(h.engine.Calls())
 	m := h.m
 	step := func(msg tea.Msg) tea.Cmd {
 		next, cmd := m.Update(msg)
@@ -142,7 +142,7 @@ func TestDiffViewUpdateAndViewNeverCallTheCore(t *testing.T) {
 	if step(keyMsg("=")) == nil {
 		t.Fatal("the diff key made no command to read the diff")
 	}
-	wt := *h.core.snap[0].Worktree
+	wt := *h.engine.snap[0].Worktree
 	load := step(DiffMsg{ID: "r1", Gen: m.diff.Gen(), Result: runs.DiffResult{Text: []byte(agentDiff), Worktree: wt}})
 	if load == nil {
 		t.Fatal("the read diff made no command to index it")
@@ -153,7 +153,7 @@ func TestDiffViewUpdateAndViewNeverCallTheCore(t *testing.T) {
 	}
 	step(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	step(keyMsg("q"))
-	if calls := h.core.Calls()[before:]; len(calls) != 0 {
-		t.Errorf("Update or View called the core: %q", calls)
+	if calls := h.engine.Calls()[before:]; len(calls) != 0 {
+		t.Errorf("Update or View called the engine: %q", calls)
 	}
 }

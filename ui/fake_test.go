@@ -22,9 +22,9 @@ import (
 	"corral/ui/internal/uitest"
 )
 
-// fakeCore is an Engine that records every call (name and arguments) and answers from
+// fakeEngine is an Engine that records every call (name and arguments) and answers from
 // canned data. Tests assert on its calls; Update and View must make none.
-type fakeCore struct {
+type fakeEngine struct {
 	mu        sync.Mutex
 	calls     []string
 	snap      []runs.Info
@@ -49,12 +49,12 @@ type fakeCore struct {
 	leaseWait time.Duration
 }
 
-func newFake(snap ...runs.Info) *fakeCore {
-	return &fakeCore{snap: snap, screens: map[string]*screen.Screen{}, trees: map[string][]reaper.TreeProc{},
+func newFake(snap ...runs.Info) *fakeEngine {
+	return &fakeEngine{snap: snap, screens: map[string]*screen.Screen{}, trees: map[string][]reaper.TreeProc{},
 		logs: map[string]runs.Output{}, fail: map[string]error{}, written: map[string][]byte{}, spawnID: "rnew"}
 }
 
-func (f *fakeCore) note(name string, args ...any) error {
+func (f *fakeEngine) note(name string, args ...any) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := name
@@ -66,14 +66,14 @@ func (f *fakeCore) note(name string, args ...any) error {
 }
 
 // Calls returns the calls so far, "Name arg arg".
-func (f *fakeCore) Calls() []string {
+func (f *fakeEngine) Calls() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.calls)
 }
 
 // called returns the calls whose name is name.
-func (f *fakeCore) called(name string) []string {
+func (f *fakeEngine) called(name string) []string {
 	var out []string
 	for _, c := range f.Calls() {
 		if c == name || strings.HasPrefix(c, name+" ") {
@@ -85,12 +85,12 @@ func (f *fakeCore) called(name string) []string {
 
 // Invoke applies op to the fake as to a supervisor: the calls are the supervisor
 // methods the operation's handler makes.
-func (f *fakeCore) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+func (f *fakeEngine) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
 	return op.Apply(ctx, f, args)
 }
 
 // Info answers any id without noting it: handlers look a run up before they act.
-func (f *fakeCore) Info(id string) (runs.Info, error) {
+func (f *fakeEngine) Info(id string) (runs.Info, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, i := range f.snap {
@@ -102,16 +102,16 @@ func (f *fakeCore) Info(id string) (runs.Info, error) {
 }
 
 // The rest of the supervisor's methods, which the UI never calls.
-func (f *fakeCore) Poll(id string) (runs.Output, error)        { return runs.Output{}, f.note("Poll", id) }
-func (f *fakeCore) Tail(id string) ([]byte, error)             { return nil, f.note("Tail", id) }
-func (f *fakeCore) Escapees(id string) ([]runs.Escapee, error) { return nil, f.note("Escapees", id) }
-func (f *fakeCore) Wait(_ context.Context, id string) (runs.Info, error) {
+func (f *fakeEngine) Poll(id string) (runs.Output, error)        { return runs.Output{}, f.note("Poll", id) }
+func (f *fakeEngine) Tail(id string) ([]byte, error)             { return nil, f.note("Tail", id) }
+func (f *fakeEngine) Escapees(id string) ([]runs.Escapee, error) { return nil, f.note("Escapees", id) }
+func (f *fakeEngine) Wait(_ context.Context, id string) (runs.Info, error) {
 	return runs.Info{}, f.note("Wait", id)
 }
 
 // Diff answers the diff operation from canned texts (diffs, by run id), for a run
 // with a worktree.
-func (f *fakeCore) Diff(_ context.Context, id string, o workspace.DiffOptions) (runs.DiffResult, error) {
+func (f *fakeEngine) Diff(_ context.Context, id string, o workspace.DiffOptions) (runs.DiffResult, error) {
 	if err := f.note("Diff", id, o.Stat, o.Color); err != nil {
 		return runs.DiffResult{}, err
 	}
@@ -124,18 +124,18 @@ func (f *fakeCore) Diff(_ context.Context, id string, o workspace.DiffOptions) (
 	}
 	return runs.DiffResult{}, fmt.Errorf("diff %s: %w", id, runs.ErrNoWorktree)
 }
-func (f *fakeCore) Finish(_ context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error) {
+func (f *fakeEngine) Finish(_ context.Context, id string, o runs.FinishOptions) (runs.FinishResult, error) {
 	err := f.note("Finish", id, fmt.Sprintf("%+v", o))
 	res := runs.FinishResult{ID: id, Finished: workspace.Finished{Removed: true, Branch: "corral/" + id}}
 	return res, err
 }
-func (f *fakeCore) Subscribe() ([]runs.Info, *runs.Subscription) {
-	panic("ui never subscribes through its core")
+func (f *fakeEngine) Subscribe() ([]runs.Info, *runs.Subscription) {
+	panic("ui never subscribes through its engine")
 }
 
 // Capture answers with the run's screen's Scrollback, or, for a run without a
 // screen in screens, runs.ErrNoScreen.
-func (f *fakeCore) Capture(id string, _, _ bool) (runs.Capture, error) {
+func (f *fakeEngine) Capture(id string, _, _ bool) (runs.Capture, error) {
 	if err := f.note("Capture", id); err != nil {
 		return runs.Capture{}, err
 	}
@@ -147,63 +147,65 @@ func (f *fakeCore) Capture(id string, _, _ bool) (runs.Capture, error) {
 	}
 	return runs.Capture{ID: id, Lines: s.Scrollback()}, nil
 }
-func (f *fakeCore) Hook(id string, _ agentstate.HookReport) error { return f.note("Hook", id) }
-func (f *fakeCore) Explain(id string) (agentstate.Explanation, error) {
+func (f *fakeEngine) Hook(id string, _ agentstate.HookReport) error { return f.note("Hook", id) }
+func (f *fakeEngine) Explain(id string) (agentstate.Explanation, error) {
 	return agentstate.Explanation{}, f.note("Explain", id)
 }
-func (f *fakeCore) WaitAgent(_ context.Context, id string, _ []agentstate.State) (runs.Info, bool, error) {
+func (f *fakeEngine) WaitAgent(_ context.Context, id string, _ []agentstate.State) (runs.Info, bool, error) {
 	return runs.Info{}, false, f.note("WaitAgent", id)
 }
-func (f *fakeCore) Restart(id string) (string, error) { return id, f.note("Restart", id) }
-func (f *fakeCore) WaitCondition(_ context.Context, id string, _ runs.Condition) (runs.Info, bool, error) {
+func (f *fakeEngine) Restart(id string) (string, error) { return id, f.note("Restart", id) }
+func (f *fakeEngine) WaitCondition(_ context.Context, id string, _ runs.Condition) (runs.Info, bool, error) {
 	return runs.Info{}, false, f.note("WaitCondition", id)
 }
-func (f *fakeCore) SubmitReady(_ context.Context, id, _ string, _ time.Duration) (runs.SubmitResult, error) {
+func (f *fakeEngine) SubmitReady(_ context.Context, id, _ string, _ time.Duration) (runs.SubmitResult, error) {
 	return runs.SubmitResult{}, f.note("SubmitReady", id)
 }
 
-func (f *fakeCore) Viewer() string { return "ui" }
+func (f *fakeEngine) Viewer() string { return "ui" }
 
 // Focus is kept apart from the calls, like Watch: which run the UI shows.
-func (f *fakeCore) Focus(id, viewer string, focused bool) error {
+func (f *fakeEngine) Focus(id, viewer string, focused bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.focus = append(f.focus, fmt.Sprintf("%s %s %v", id, viewer, focused))
 	return nil
 }
 
-func (f *fakeCore) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }
+func (f *fakeEngine) Snapshot() []runs.Info { f.note("Snapshot"); return slices.Clone(f.snap) }
 
 // History is the log's recent events, as a reattached client.Remote has them.
-func (f *fakeCore) History() []runs.Event {
+func (f *fakeEngine) History() []runs.Event {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.history)
 }
 
 // SnapshotFor is every run, every time: the fake keeps nothing per viewer.
-func (f *fakeCore) SnapshotFor(string, bool) []runs.Info { return f.Snapshot() }
-func (f *fakeCore) Spawn(s runs.Spec) (string, error) {
+func (f *fakeEngine) SnapshotFor(string, bool) []runs.Info { return f.Snapshot() }
+func (f *fakeEngine) Spawn(s runs.Spec) (string, error) {
 	err := f.note("Spawn", s.Shell)
 	f.mu.Lock()
 	f.specs = append(f.specs, s)
 	f.mu.Unlock()
 	return f.spawnID, err
 }
-func (f *fakeCore) Cancel(id string) error              { return f.note("Cancel", id) }
-func (f *fakeCore) Stop(id string, r runs.Reason) error { return f.note("Stop", id, r) }
-func (f *fakeCore) Interrupt(id string) error           { return f.note("Interrupt", id) }
-func (f *fakeCore) Pause(id string) error               { return f.note("Pause", id) }
-func (f *fakeCore) Resume(id string) error              { return f.note("Resume", id) }
-func (f *fakeCore) Paste(id, text string) error         { return f.note("Paste", id, fmt.Sprintf("%q", text)) }
-func (f *fakeCore) Submit(id, text string) error {
+func (f *fakeEngine) Cancel(id string) error              { return f.note("Cancel", id) }
+func (f *fakeEngine) Stop(id string, r runs.Reason) error { return f.note("Stop", id, r) }
+func (f *fakeEngine) Interrupt(id string) error           { return f.note("Interrupt", id) }
+func (f *fakeEngine) Pause(id string) error               { return f.note("Pause", id) }
+func (f *fakeEngine) Resume(id string) error              { return f.note("Resume", id) }
+func (f *fakeEngine) Paste(id, text string) error {
+	return f.note("Paste", id, fmt.Sprintf("%q", text))
+}
+func (f *fakeEngine) Submit(id, text string) error {
 	return f.note("Submit", id, fmt.Sprintf("%q", text))
 }
-func (f *fakeCore) Resize(id string, c, r uint16) error { return f.note("Resize", id, c, r) }
+func (f *fakeEngine) Resize(id string, c, r uint16) error { return f.note("Resize", id, c, r) }
 
 // ResizeFor is a Resize when the run is not that size yet, as a supervisor with one
 // viewer does.
-func (f *fakeCore) ResizeFor(id, _ string, c, r uint16) error {
+func (f *fakeEngine) ResizeFor(id, _ string, c, r uint16) error {
 	f.mu.Lock()
 	i := slices.IndexFunc(f.snap, func(i runs.Info) bool { return i.ID == id })
 	same := i >= 0 && f.snap[i].Cols == c && f.snap[i].Rows == r
@@ -215,16 +217,16 @@ func (f *fakeCore) ResizeFor(id, _ string, c, r uint16) error {
 }
 
 // Show and Active are the window-size bookkeeping: kept apart from the calls.
-func (f *fakeCore) Show(viewer, id string) error {
+func (f *fakeEngine) Show(viewer, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.shows = append(f.shows, viewer+" "+id)
 	return nil
 }
-func (f *fakeCore) Active(string, string)              {}
-func (f *fakeCore) Remove(id string) error             { return f.note("Remove", id) }
-func (f *fakeCore) Shutdown(ctx context.Context) error { return f.note("Shutdown") }
-func (f *fakeCore) Metrics() runs.Metrics {
+func (f *fakeEngine) Active(string, string)              {}
+func (f *fakeEngine) Remove(id string) error             { return f.note("Remove", id) }
+func (f *fakeEngine) Shutdown(ctx context.Context) error { return f.note("Shutdown") }
+func (f *fakeEngine) Metrics() runs.Metrics {
 	f.note("Metrics")
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -235,14 +237,14 @@ func (f *fakeCore) Metrics() runs.Metrics {
 }
 
 // Watch is kept apart from the calls: tests of the other calls need not list it.
-func (f *fakeCore) Watch(id string) error {
+func (f *fakeEngine) Watch(id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.watched = append(f.watched, id)
 	return nil
 }
 
-func (f *fakeCore) Screen(id string) (screen.View, error) {
+func (f *fakeEngine) Screen(id string) (screen.View, error) {
 	err := f.note("Screen", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -251,7 +253,7 @@ func (f *fakeCore) Screen(id string) (screen.View, error) {
 	}
 	return nil, err
 }
-func (f *fakeCore) Write(id string, b []byte) error {
+func (f *fakeEngine) Write(id string, b []byte) error {
 	err := f.note("Write", id, fmt.Sprintf("%q", b))
 	f.mu.Lock()
 	f.written[id] = append(f.written[id], b...)
@@ -261,7 +263,7 @@ func (f *fakeCore) Write(id string, b []byte) error {
 
 // SendKeys, as the supervisor's, encodes the items with the modes of the run's screen
 // as it is now (none without one) and writes them.
-func (f *fakeCore) SendKeys(id string, items []keys.Item) error {
+func (f *fakeEngine) SendKeys(id string, items []keys.Item) error {
 	if err := f.note("SendKeys", id, len(items)); err != nil {
 		return err
 	}
@@ -281,7 +283,7 @@ func (f *fakeCore) SendKeys(id string, items []keys.Item) error {
 
 // Restore answers a dry run from lost (no call noted: every UI start makes one);
 // a restore is noted with its ids and restores each as r<ID>.
-func (f *fakeCore) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.Restored, error) {
+func (f *fakeEngine) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.Restored, error) {
 	if o.DryRun {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -312,15 +314,15 @@ func (f *fakeCore) Restore(ctx context.Context, o runs.RestoreOptions) ([]runs.R
 	return out, err
 }
 
-func (f *fakeCore) Reconcile(ctx context.Context) ([]runs.Decision, error) {
+func (f *fakeEngine) Reconcile(ctx context.Context) ([]runs.Decision, error) {
 	err := f.note("Reconcile")
 	return f.decisions, err
 }
-func (f *fakeCore) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
+func (f *fakeEngine) Trees(ids ...string) (map[string][]reaper.TreeProc, error) {
 	err := f.note("Trees", strings.Join(ids, ","))
 	return f.trees, err
 }
-func (f *fakeCore) Log(id string) (runs.Output, error) {
+func (f *fakeEngine) Log(id string) (runs.Output, error) {
 	err := f.note("Log", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -339,32 +341,32 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-// harness is a root model under test with its fake core and clock.
+// harness is a root model under test with its fake engine and clock.
 type harness struct {
-	t    *testing.T
-	m    Model
-	core *fakeCore
-	clk  *clock
+	t      *testing.T
+	m      Model
+	engine *fakeEngine
+	clk    *clock
 }
 
-// newHarness builds a model over core, sized w×h, with ticks disabled (tests deliver
+// newHarness builds a model over engine, sized w×h, with ticks disabled (tests deliver
 // tickMsg themselves) and Init's commands run.
-func newHarness(t *testing.T, core *fakeCore, w, h int, initial ...runs.Info) *harness {
+func newHarness(t *testing.T, engine *fakeEngine, w, h int, initial ...runs.Info) *harness {
 	t.Helper()
-	return harnessWith(t, core, Options{Initial: initial, Empty: "No runs. Press n to start one, or run corral -- CMD."}, w, h)
+	return harnessWith(t, engine, Options{Initial: initial, Empty: "No runs. Press n to start one, or run corral -- CMD."}, w, h)
 }
 
-// harnessWith is newHarness with the model's options given (its Engine is core).
-func harnessWith(t *testing.T, core *fakeCore, o Options, w, h int) *harness {
+// harnessWith is newHarness with the model's options given (its Engine is engine).
+func harnessWith(t *testing.T, engine *fakeEngine, o Options, w, h int) *harness {
 	t.Helper()
 	clk := &clock{t: t0}
-	o.Engine = core
+	o.Engine = engine
 	m, err := newModel(o, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.tick = func(int) tea.Cmd { return nil }
-	hs := &harness{t: t, m: m, core: core, clk: clk}
+	hs := &harness{t: t, m: m, engine: engine, clk: clk}
 	hs.run(m.Init())
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return hs
@@ -462,7 +464,7 @@ func (h *harness) view() string {
 
 // ptyOutput gives PTY run id the output out: its log, and a screen (80×24, keeping
 // a history) written with it, whose scrollback is what scroll mode reads.
-func (f *fakeCore) ptyOutput(id string, out runs.Output) {
+func (f *fakeEngine) ptyOutput(id string, out runs.Output) {
 	s := screen.NewScreen(80, 24)
 	s.SetHistoryLimit(10_000)
 	for _, c := range out.Chunks {

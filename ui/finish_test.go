@@ -13,13 +13,13 @@ import (
 // worktreeRuns is a live worktree run (r1), an ended one (r2) and one without a
 // worktree (r3).
 func finishRuns(t *testing.T) *harness {
-	core := newFake()
+	engine := newFake()
 	a, b, c := liveRun("r1", "claude", true), endedRun("r2", "codex"), endedRun("r3", "tests")
 	a.Worktree = &workspace.Worktree{Repo: "/src/app", Path: "/state/worktrees/app/claude", Branch: "corral/claude", BaseRef: "main"}
 	a.Diff = &workspace.Stat{Added: 3, Removed: 1, Files: 2}
 	b.Worktree = &workspace.Worktree{Repo: "/src/app", Path: "/state/worktrees/app/codex", Branch: "corral/codex", BaseRef: "main"}
-	core.snap = []runs.Info{a, b, c}
-	return newHarness(t, core, 120, 30, a, b, c)
+	engine.snap = []runs.Info{a, b, c}
+	return newHarness(t, engine, 120, 30, a, b, c)
 }
 
 // answerLater lets the question be read before it is answered (dialog.AnswerGrace).
@@ -29,7 +29,7 @@ func (h *harness) answerLater(name string) {
 }
 
 // The finish dialog takes finish's choices; a live run is ended only after the
-// question a cancel asks, and the finish goes to the core in a command.
+// question a cancel asks, and the finish goes to the engine in a command.
 func TestFinishDialogOfALiveRun(t *testing.T) {
 	h := finishRuns(t)
 	h.key("F")
@@ -44,15 +44,15 @@ func TestFinishDialogOfALiveRun(t *testing.T) {
 	}
 	h.typeText("agent's work")
 	h.key("down", "space", "down", "down", "space") // merge; into main (empty); delete the branch
-	if len(h.core.called("Finish")) != 0 {
-		t.Fatal("the dialog called the core before it was accepted")
+	if len(h.engine.called("Finish")) != 0 {
+		t.Fatal("the dialog called the engine before it was accepted")
 	}
 	h.key("enter")
 	if !h.m.dlg.Asking() || !strings.Contains(h.view(), "Cancel claude (r1) and finish its worktree?") {
 		t.Fatalf("accepting the dialog of a live run did not ask first:\n%s", h.view())
 	}
 	h.answerLater("y")
-	got := h.core.called("Finish")
+	got := h.engine.called("Finish")
 	if len(got) != 1 || !strings.Contains(got[0], "Finish r1 {Commit:agent's work Merge:true Into: DeleteBranch:true Force:false}") {
 		t.Fatalf("finish calls: %q", got)
 	}
@@ -67,13 +67,13 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 	h := finishRuns(t)
 	h.key("F", "enter")
 	h.answerLater("n")
-	if len(h.core.called("Finish")) != 0 || h.m.mode != modeBrowse {
-		t.Fatalf("no to the question: finish calls %q, mode %v", h.core.called("Finish"), h.m.mode)
+	if len(h.engine.called("Finish")) != 0 || h.m.mode != modeBrowse {
+		t.Fatalf("no to the question: finish calls %q, mode %v", h.engine.called("Finish"), h.m.mode)
 	}
 
 	h.key("j", "F", "space") // r2 has ended: space on the commit row is text
 	h.key("backspace", "enter")
-	if got := h.core.called("Finish"); len(got) != 1 || !strings.HasPrefix(got[0], "Finish r2 {Commit: Merge:false") || h.m.dlg.Asking() {
+	if got := h.engine.called("Finish"); len(got) != 1 || !strings.HasPrefix(got[0], "Finish r2 {Commit: Merge:false") || h.m.dlg.Asking() {
 		t.Fatalf("finish of an ended run: calls %q, asking %v", got, h.m.dlg.Asking())
 	}
 
@@ -82,7 +82,7 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 		t.Fatalf("F on a run without a worktree: open %v, flash %q", h.m.dlg.Open(), h.m.flash)
 	}
 
-	h.core.fail["Finish"] = errors.New("finish r2: merging corral/codex into main would conflict in same.txt: nothing was changed; finish with --no-merge to keep the branch")
+	h.engine.fail["Finish"] = errors.New("finish r2: merging corral/codex into main would conflict in same.txt: nothing was changed; finish with --no-merge to keep the branch")
 	h.key("k", "F", "down", "space", "enter")
 	// The refusal is shown whole in the dialog, open again with the same choices.
 	v := h.view()
@@ -93,9 +93,9 @@ func TestFinishDialogRefusalsAndNo(t *testing.T) {
 	if !strings.Contains(h.m.flash, "finish codex r2 refused: nothing was changed") {
 		t.Errorf("a refused finish: flash %q", h.m.flash)
 	}
-	delete(h.core.fail, "Finish")
+	delete(h.engine.fail, "Finish")
 	h.key("down", "space", "enter") // into: space is text; accepted again
-	if got := h.core.called("Finish"); len(got) != 3 || !strings.HasPrefix(got[2], "Finish r2 {Commit: Merge:true Into:") {
+	if got := h.engine.called("Finish"); len(got) != 3 || !strings.HasPrefix(got[2], "Finish r2 {Commit: Merge:true Into:") {
 		t.Fatalf("the second try: calls %q", got)
 	}
 	if h.m.dlg.Open() || strings.Contains(h.view(), "refused:") {
@@ -116,10 +116,10 @@ func TestRemoveOfAWorktreeRunSaysItStays(t *testing.T) {
 // A finish done anywhere (another UI, corral finish) is a line of the events pane.
 func TestFinishEventIsShown(t *testing.T) {
 	h := finishRuns(t)
-	run := h.core.snap[1]
+	run := h.engine.snap[1]
 	run.Finished = &workspace.Finished{Into: "main", Removed: true, Branch: "corral/codex"}
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventWorktree, Run: run, Time: t0, Detail: run.Finished.Done()}})
-	h.core.snap[1] = run
+	h.engine.snap[1] = run
 	h.key("j")
 	v := h.view()
 	if !strings.Contains(v, "codex r2 finished: merged into main, removed the worktree, kept") {
@@ -134,7 +134,7 @@ func TestFinishEventIsShown(t *testing.T) {
 // offered again as it was: the status line and the events pane say what was done.
 func TestFinishFailedPartWay(t *testing.T) {
 	h := finishRuns(t)
-	h.core.fail["Finish"] = errors.New("finish r2: git commit: hook failed (done: ended the run)")
+	h.engine.fail["Finish"] = errors.New("finish r2: git commit: hook failed (done: ended the run)")
 	h.key("j", "F", "enter")
 	if h.m.dlg.Open() || !strings.Contains(h.m.flash, "finish codex r2: git commit: hook failed (done: ended the run)") {
 		t.Fatalf("a finish failed part way: dialog open %v, flash %q", h.m.dlg.Open(), h.m.flash)

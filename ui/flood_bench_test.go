@@ -81,7 +81,7 @@ func BenchmarkFlood(b *testing.B) {
 	b.SetBytes(size)
 	for b.Loop() {
 		b.StopTimer()
-		c := newLiveCore(b, 1<<30)
+		c := newLiveEngine(b, 1<<30)
 		l := c.attach(b, nil)
 		b.StartTimer()
 		t0 := time.Now()
@@ -125,7 +125,7 @@ func BenchmarkFloodRemote(b *testing.B) {
 	b.SetBytes(size)
 	for b.Loop() {
 		b.StopTimer()
-		c := newLiveCore(b, 1<<30)
+		c := newLiveEngine(b, 1<<30)
 		w := &frameWaiter{inPane: true}
 		c.attachVia(b, w.onFrame, true)
 		w.expect(last)

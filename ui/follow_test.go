@@ -67,7 +67,7 @@ func TestFollowOnlyWhenBrowsing(t *testing.T) {
 		t.Errorf("a spawn the filter shows did not take the selection (%s)", got)
 	}
 
-	h.core.spawnID = "r13"
+	h.engine.spawnID = "r13"
 	h.key("n")
 	h.typeText("make")
 	h.key("enter", "k") // the user moves on before the run is listed

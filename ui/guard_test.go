@@ -25,7 +25,7 @@ func (h *harness) typeFast(names ...string) {
 func TestBurstIsNotCommands(t *testing.T) {
 	h := twoRuns(t)
 	h.typeFast("x", "y", "q", "space", "d")
-	if got := h.core.Calls(); containsPrefix(got, "Cancel") || containsPrefix(got, "Shutdown") ||
+	if got := h.engine.Calls(); containsPrefix(got, "Cancel") || containsPrefix(got, "Shutdown") ||
 		containsPrefix(got, "Pause") || containsPrefix(got, "Remove") {
 		t.Fatalf("a paste acted: %q", got)
 	}
@@ -34,8 +34,8 @@ func TestBurstIsNotCommands(t *testing.T) {
 	}
 	h.clk.t = h.clk.t.Add(time.Second) // a person, later
 	h.key("space")
-	if len(h.core.called("Pause")) != 1 {
-		t.Fatalf("a key typed later did not act: %q", h.core.Calls())
+	if len(h.engine.called("Pause")) != 1 {
+		t.Fatalf("a key typed later did not act: %q", h.engine.Calls())
 	}
 }
 
@@ -45,8 +45,8 @@ func TestQuestionAnsweredAfterReading(t *testing.T) {
 	h.key("x")
 	h.clk.t = h.clk.t.Add(400 * time.Millisecond)
 	h.key("y")
-	if len(h.core.called("Cancel")) != 1 {
-		t.Fatalf("calls %q", h.core.Calls())
+	if len(h.engine.called("Cancel")) != 1 {
+		t.Fatalf("calls %q", h.engine.Calls())
 	}
 }
 
@@ -62,9 +62,9 @@ func TestFocusStaysOnAnEndedRun(t *testing.T) {
 	ended.ExitCode = &code
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: ended, Time: t0}})
 	msgs := h.key("ctrl+c", "q", "x")
-	if h.m.mode != modeFocus || hasMsg[tea.QuitMsg](msgs) || containsPrefix(h.core.Calls(), "Shutdown") ||
-		len(h.core.written["r1"]) != 0 {
-		t.Fatalf("keys after the end acted: mode %v, calls %q, written %q", h.m.mode, h.core.Calls(), h.core.written)
+	if h.m.mode != modeFocus || hasMsg[tea.QuitMsg](msgs) || containsPrefix(h.engine.Calls(), "Shutdown") ||
+		len(h.engine.written["r1"]) != 0 {
+		t.Fatalf("keys after the end acted: mode %v, calls %q, written %q", h.m.mode, h.engine.Calls(), h.engine.written)
 	}
 	if v := h.view(); !strings.Contains(v, "has ended: its last screen; keys are not sent") {
 		t.Errorf("no word of the end:\n%s", v)
@@ -77,9 +77,9 @@ func TestFocusStaysOnAnEndedRun(t *testing.T) {
 
 // Quitting while an ended run was never looked at asks, even with nothing live.
 func TestQuitAsksForUnseenEnds(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := endedRun("r1", "build"), endedRun("r2", "claude")
-	h := newHarness(t, core, 120, 30, a, b)
+	h := newHarness(t, engine, 120, 30, a, b)
 	h.m.list.SetAttention("r2", true)
 	h.key("ctrl+c")
 	if h.m.mode != modeDialog || !strings.Contains(h.view(), "1 run(s) ended that you have not looked at") {
@@ -100,13 +100,13 @@ func containsPrefix(calls []string, p string) bool {
 }
 
 // R on an ended run restarts it in place: the new run takes the old one's row (which
-// leaves the core too), not a second row of the same name.
+// leaves the engine too), not a second row of the same name.
 func TestRestartInPlace(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b, c := endedRun("r1", "build"), endedRun("r2", "tests"), endedRun("r3", "lint")
-	core.snap = []runs.Info{a, b, c}
-	core.spawnID = "r9"
-	h := newHarness(t, core, 120, 30, a, b, c)
+	engine.snap = []runs.Info{a, b, c}
+	engine.spawnID = "r9"
+	h := newHarness(t, engine, 120, 30, a, b, c)
 	h.key("j", "R")
 	fresh := liveRun("r9", "tests", false)
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: fresh, Time: t0}})
@@ -117,8 +117,8 @@ func TestRestartInPlace(t *testing.T) {
 	if strings.Join(names, " ") != "r1 r9 r3" {
 		t.Fatalf("rows %v, want r1 r9 r3", names)
 	}
-	if sel, _ := h.m.list.Selected(); sel.ID != "r9" || len(h.core.called("Remove")) != 1 {
-		t.Errorf("selected %s, calls %q", sel.ID, h.core.Calls())
+	if sel, _ := h.m.list.Selected(); sel.ID != "r9" || len(h.engine.called("Remove")) != 1 {
+		t.Errorf("selected %s, calls %q", sel.ID, h.engine.Calls())
 	}
 }
 
@@ -127,7 +127,7 @@ func TestFormKindRowKeepsTypedText(t *testing.T) {
 	h := twoRuns(t)
 	h.key("n", "down") // the kind row
 	h.key("l", "s", "enter")
-	if specs := h.core.specs; len(specs) != 1 || specs[0].Shell != "ls" {
+	if specs := h.engine.specs; len(specs) != 1 || specs[0].Shell != "ls" {
 		t.Fatalf("started %+v, want the command ls", specs)
 	}
 }
@@ -135,7 +135,7 @@ func TestFormKindRowKeepsTypedText(t *testing.T) {
 // R on an ended worktree run restarts it in its own worktree while that is there (no
 // second worktree, the work left in the first); once finished, on its kept branch.
 func TestRestartKeepsTheWorktree(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := endedRun("r1", "claude"), endedRun("r2", "codex")
 	wt := &workspace.Worktree{Repo: "/src/app", Path: "/state/wt/app/corral-claude", Dir: "/state/wt/app/corral-claude/web",
 		Branch: "corral/claude", Base: "abc", BaseRef: "main"}
@@ -144,17 +144,17 @@ func TestRestartKeepsTheWorktree(t *testing.T) {
 	wt2.Branch = "corral/codex"
 	b.Spec.Dir, b.Spec.Worktree, b.Worktree = wt.Dir, &runs.WorktreeSpec{Root: "/state/wt"}, &wt2
 	b.Finished = &workspace.Finished{Removed: true, Branch: "corral/codex"}
-	core.snap = []runs.Info{a, b}
-	core.spawnID = "r9"
-	h := newHarness(t, core, 120, 30, a, b)
+	engine.snap = []runs.Info{a, b}
+	engine.spawnID = "r9"
+	h := newHarness(t, engine, 120, 30, a, b)
 	h.key("R")
-	if len(h.core.specs) != 1 || h.core.specs[0].Worktree == nil || h.core.specs[0].Worktree.Use == nil ||
-		*h.core.specs[0].Worktree.Use != *wt {
-		t.Fatalf("restart of a run whose worktree is there: %+v", h.core.specs[0].Worktree)
+	if len(h.engine.specs) != 1 || h.engine.specs[0].Worktree == nil || h.engine.specs[0].Worktree.Use == nil ||
+		*h.engine.specs[0].Worktree.Use != *wt {
+		t.Fatalf("restart of a run whose worktree is there: %+v", h.engine.specs[0].Worktree)
 	}
 	h.key("j", "R")
-	if len(h.core.specs) != 2 || h.core.specs[1].Worktree.Use != nil || h.core.specs[1].Worktree.Branch != "corral/codex" ||
-		h.core.specs[1].Dir != "/src/app/web" {
-		t.Fatalf("restart of a finished run: dir %s worktree %+v", h.core.specs[1].Dir, h.core.specs[1].Worktree)
+	if len(h.engine.specs) != 2 || h.engine.specs[1].Worktree.Use != nil || h.engine.specs[1].Worktree.Branch != "corral/codex" ||
+		h.engine.specs[1].Dir != "/src/app/web" {
+		t.Fatalf("restart of a finished run: dir %s worktree %+v", h.engine.specs[1].Dir, h.engine.specs[1].Worktree)
 	}
 }

@@ -14,11 +14,11 @@ import (
 	"corral/runs/api"
 )
 
-// hostedFake is a fake core over several hosts, as client.Fleet is one: it says the
+// hostedFake is a fake engine over several hosts, as client.Fleet is one: it says the
 // hosts' states, answers a snapshot for one host with that host's runs alone, and
 // notes which host each spawn went to.
 type hostedFake struct {
-	*fakeCore
+	*fakeEngine
 	mu         sync.Mutex
 	hosts      []api.HostState
 	spawnHosts []string
@@ -49,7 +49,7 @@ func (h *hostedFake) Invoke(ctx context.Context, op api.Operation, args any) (an
 		h.spawnHosts = append(h.spawnHosts, host)
 		h.mu.Unlock()
 	}
-	rep, err := h.fakeCore.Invoke(ctx, op, args)
+	rep, err := h.fakeEngine.Invoke(ctx, op, args)
 	if s, ok := rep.(api.SnapshotReply); ok && host != "" {
 		s.Runs = slices.DeleteFunc(s.Runs, func(i runs.Info) bool { return i.Host != host })
 		return s, err
@@ -65,20 +65,20 @@ func hostsHarness(t *testing.T) (*harness, *hostedFake) {
 	t.Helper()
 	rs := []runs.Info{onHostRun(liveRun("a1", "alpha-one", true), "alpha"), onHostRun(liveRun("b1", "beta-one", true), "beta"),
 		onHostRun(endedRun("a2", "alpha-two"), "alpha"), onHostRun(endedRun("b2", "beta-two"), "beta")}
-	core := &hostedFake{fakeCore: newFake(rs...), hosts: []api.HostState{
+	engine := &hostedFake{fakeEngine: newFake(rs...), hosts: []api.HostState{
 		{Name: "alpha", Where: "ssh alpha", Status: api.HostConnected, Since: t0, Server: 11},
 		{Name: "beta", Where: "ssh beta", Status: api.HostUnreachable, Since: t0.Add(-time.Minute), Err: "ssh: connect to host beta: Connection refused", Next: t0.Add(4 * time.Second), Attempt: 3},
 	}}
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Engine: core, Initial: rs, Detachable: true}, clk.now)
+	m, err := newModel(Options{Engine: engine, Initial: rs, Detachable: true}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.tick = func(int) tea.Cmd { return nil }
-	h := &harness{t: t, m: m, core: core.fakeCore, clk: clk}
+	h := &harness{t: t, m: m, engine: engine.fakeEngine, clk: clk}
 	h.run(m.Init())
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 40})
-	return h, core
+	return h, engine
 }
 
 // Over several hosts the list groups the runs under a header per host that says its
@@ -129,11 +129,11 @@ func TestHostsGroupTheList(t *testing.T) {
 // A host that comes back is said in the events pane and its runs are fetched from its
 // server alone: one it no longer has leaves the list; the other host's runs stay.
 func TestHostBackResyncsItsRunsAlone(t *testing.T) {
-	h, core := hostsHarness(t)
-	core.mu.Lock()
-	core.fakeCore.snap = slices.DeleteFunc(core.fakeCore.snap, func(i runs.Info) bool { return i.ID == "b2" || i.Host == "alpha" })
-	core.mu.Unlock()
-	core.setHost(api.HostState{Name: "beta", Where: "ssh beta", Status: api.HostConnected, Since: t0.Add(time.Second), Server: 22})
+	h, engine := hostsHarness(t)
+	engine.mu.Lock()
+	engine.fakeEngine.snap = slices.DeleteFunc(engine.fakeEngine.snap, func(i runs.Info) bool { return i.ID == "b2" || i.Host == "alpha" })
+	engine.mu.Unlock()
+	engine.setHost(api.HostState{Name: "beta", Where: "ssh beta", Status: api.HostConnected, Since: t0.Add(time.Second), Server: 22})
 	h.send(EventMsg{Event: runs.Event{Type: api.EventHostState, Time: t0, Run: runs.Info{Host: "beta"}}})
 	v := h.view()
 	if !strings.Contains(v, "host beta connected (ssh beta), server pid 22 after 1m1s away") {
@@ -155,7 +155,7 @@ func TestHostBackResyncsItsRunsAlone(t *testing.T) {
 // The new-run form asks for the host, at first the selected run's; the run starts on
 // the host chosen; a restart goes to the ended run's own host.
 func TestNewRunAsksForTheHost(t *testing.T) {
-	h, core := hostsHarness(t)
+	h, engine := hostsHarness(t)
 	h.key("n")
 	if v := h.view(); !strings.Contains(v, "host") || !strings.Contains(v, "[alpha] beta") {
 		t.Fatalf("the form does not offer the hosts, alpha first:\n%s", v)
@@ -168,15 +168,15 @@ func TestNewRunAsksForTheHost(t *testing.T) {
 	h.key("enter")
 	h.key("down") // a2, ended on alpha
 	h.key("R")
-	core.mu.Lock()
-	got := slices.Clone(core.spawnHosts)
-	core.mu.Unlock()
+	engine.mu.Lock()
+	got := slices.Clone(engine.spawnHosts)
+	engine.mu.Unlock()
 	if !slices.Equal(got, []string{"beta", "alpha"}) {
 		t.Fatalf("spawns went to %v, want the form's beta, then the restart's alpha", got)
 	}
-	core.fakeCore.mu.Lock()
-	spec := core.fakeCore.specs[0]
-	core.fakeCore.mu.Unlock()
+	engine.fakeEngine.mu.Lock()
+	spec := engine.fakeEngine.specs[0]
+	engine.fakeEngine.mu.Unlock()
 	if spec.Dir != "~" || spec.BaseEnv != nil {
 		t.Fatalf("a run started on another machine took this one's directory %q or environment (%d vars)", spec.Dir, len(spec.BaseEnv))
 	}

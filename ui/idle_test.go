@@ -21,9 +21,9 @@ func TestIdleAttachDrawsNothingUntilSomethingChanges(t *testing.T) {
 	r.Watchdog = watchdog.State{} // no countdown
 	r.CreatedAt = t0.Add(-72*time.Hour - 5*time.Hour)
 	r.StartedAt = r.CreatedAt // its age, in days, turns in 19 h
-	core := newFake(r)
-	core.trees = map[string][]reaper.TreeProc{"r1": {{Proc: reaper.Proc{PID: 4242, PPID: 1, PGID: 4242, SID: 4242, Comm: "sh"}}}}
-	h := newHarness(t, core, 160, 40, r)
+	engine := newFake(r)
+	engine.trees = map[string][]reaper.TreeProc{"r1": {{Proc: reaper.Proc{PID: 4242, PPID: 1, PGID: 4242, SID: 4242, Comm: "sh"}}}}
+	h := newHarness(t, engine, 160, 40, r)
 	// step delivers msg and what its commands bring back, one Update at a time, and
 	// counts the Updates after which the view would be drawn (not Still).
 	step := func(msg tea.Msg) (drawn int) {
@@ -49,7 +49,7 @@ func TestIdleAttachDrawsNothingUntilSomethingChanges(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "4242") {
 		t.Fatalf("the tree is not shown:\n%s", v)
 	}
-	metrics, snaps, trees := len(core.called("Metrics")), len(core.called("Snapshot")), len(core.called("Trees"))
+	metrics, snaps, trees := len(engine.called("Metrics")), len(engine.called("Snapshot")), len(engine.called("Trees"))
 	drawn := 0
 	start := h.clk.t
 	for h.clk.t.Sub(start) < 2*time.Minute {
@@ -59,19 +59,19 @@ func TestIdleAttachDrawsNothingUntilSomethingChanges(t *testing.T) {
 	if drawn != 0 {
 		t.Errorf("an idle attach with a static screen asked for %d views in 2 min, want none", drawn)
 	}
-	snaps, trees = len(core.called("Snapshot"))-snaps, len(core.called("Trees"))-trees
+	snaps, trees = len(engine.called("Snapshot"))-snaps, len(engine.called("Trees"))-trees
 	if snaps > 16 || trees > 16 || snaps == 0 {
 		t.Errorf("2 min idle: %d snapshot and %d tree reads, want one each per %v", snaps, trees, refreshIdleMax)
 	}
-	if n := len(core.called("Metrics")) - metrics; n > 2 {
+	if n := len(engine.called("Metrics")) - metrics; n > 2 {
 		t.Errorf("2 min idle: the counters were read %d times with no event; want at most once a minute, with a snapshot", n)
 	}
 
 	// A lease renewal moves the lease line: the next snapshot draws it at once.
 	renewed := t0.Add(5 * time.Minute)
-	core.mu.Lock()
-	core.snap[0].LeaseExpiresAt = renewed
-	core.mu.Unlock()
+	engine.mu.Lock()
+	engine.snap[0].LeaseExpiresAt = renewed
+	engine.mu.Unlock()
 	drawn = 0
 	for i := 0; i < 10 && drawn == 0; i++ {
 		h.clk.t = h.clk.t.Add(time.Second)
@@ -84,10 +84,10 @@ func TestIdleAttachDrawsNothingUntilSomethingChanges(t *testing.T) {
 		t.Errorf("the renewed lease is not shown:\n%s", v)
 	}
 	// A process started in the run: the next tree read draws it.
-	core.mu.Lock()
-	core.trees = map[string][]reaper.TreeProc{"r1": append(slices.Clone(core.trees["r1"]), // a fresh reply, as one decoded
+	engine.mu.Lock()
+	engine.trees = map[string][]reaper.TreeProc{"r1": append(slices.Clone(engine.trees["r1"]), // a fresh reply, as one decoded
 		reaper.TreeProc{Proc: reaper.Proc{PID: 4343, PPID: 4242, PGID: 4242, SID: 4242, Comm: "make"}, Depth: 1})}
-	core.mu.Unlock()
+	engine.mu.Unlock()
 	drawn = 0
 	for i := 0; i < 10 && drawn == 0; i++ {
 		h.clk.t = h.clk.t.Add(time.Second)

@@ -14,16 +14,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// beginningCore is the fake as a server's core is to the UI: an input call is taken
+// beginningEngine is the fake as a server's engine is to the UI: an input call is taken
 // (written) as soon as it is begun, and its reply waits until the test releases the
 // replies; a "!" typed is refused.
-type beginningCore struct {
-	*fakeCore
+type beginningEngine struct {
+	*fakeEngine
 	release chan struct{}
 }
 
-func (b *beginningCore) Begin(ctx context.Context, op api.Operation, args any) (func(context.Context) (any, error), error) {
-	_, err := op.Apply(ctx, b.fakeCore, args)
+func (b *beginningEngine) Begin(ctx context.Context, op api.Operation, args any) (func(context.Context) (any, error), error) {
+	_, err := op.Apply(ctx, b.fakeEngine, args)
 	if a, ok := args.(api.InputArgs); ok {
 		for _, it := range a.Items {
 			if strings.Contains(it.Text, "!") {
@@ -37,19 +37,19 @@ func (b *beginningCore) Begin(ctx context.Context, op api.Operation, args any) (
 	}, nil
 }
 
-// Keys typed into a run whose core takes input before answering go out at once,
+// Keys typed into a run whose engine takes input before answering go out at once,
 // each behind the one before it, while no reply has come back (a slow server): none
 // waits for the previous key's reply, none is lost or sent twice, and the error of
 // one reply reaches the events pane.
 func TestKeysGoOutWithoutWaitingForReplies(t *testing.T) {
 	h := twoRuns(t)
 	h.key("enter")
-	core := &beginningCore{fakeCore: h.core, release: make(chan struct{})}
-	h.m.engine = core
+	engine := &beginningEngine{fakeEngine: h.engine, release: make(chan struct{})}
+	h.m.engine = engine
 	written := func() string {
-		h.core.mu.Lock()
-		defer h.core.mu.Unlock()
-		return string(h.core.written["r1"])
+		h.engine.mu.Lock()
+		defer h.engine.mu.Unlock()
+		return string(h.engine.written["r1"])
 	}
 	var (
 		wg   sync.WaitGroup
@@ -77,7 +77,7 @@ func TestKeysGoOutWithoutWaitingForReplies(t *testing.T) {
 			return written() == typed
 		})
 	}
-	close(core.release)
+	close(engine.release)
 	wg.Wait()
 	for _, msg := range msgs {
 		h.send(msg)
@@ -93,18 +93,18 @@ func TestKeysGoOutWithoutWaitingForReplies(t *testing.T) {
 	}
 }
 
-// stallingCore is the fake as an in-process core whose next input call can be held:
+// stallingEngine is the fake as an in-process engine whose next input call can be held:
 // with hold set, the next input call says so on stalled and waits, before it writes,
 // until resume is closed (a run whose writer is busy).
-type stallingCore struct {
-	*fakeCore
+type stallingEngine struct {
+	*fakeEngine
 	mu      sync.Mutex
 	hold    bool
 	stalled chan struct{}
 	resume  chan struct{}
 }
 
-func (s *stallingCore) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+func (s *stallingEngine) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
 	s.mu.Lock()
 	hold := s.hold && op == api.Input
 	if hold {
@@ -115,7 +115,7 @@ func (s *stallingCore) Invoke(ctx context.Context, op api.Operation, args any) (
 		close(s.stalled)
 		<-s.resume
 	}
-	return s.fakeCore.Invoke(ctx, op, args)
+	return s.fakeEngine.Invoke(ctx, op, args)
 }
 
 // Once a run's writer is started (by the first key's command), a key typed into the
@@ -127,12 +127,12 @@ func (s *stallingCore) Invoke(ctx context.Context, op api.Operation, args any) (
 func TestKeysReachTheWriterWithoutACommand(t *testing.T) {
 	h := twoRuns(t)
 	h.key("enter")
-	core := &stallingCore{fakeCore: h.core, stalled: make(chan struct{}), resume: make(chan struct{})}
-	h.m.engine = core
+	engine := &stallingEngine{fakeEngine: h.engine, stalled: make(chan struct{}), resume: make(chan struct{})}
+	h.m.engine = engine
 	written := func() string {
-		h.core.mu.Lock()
-		defer h.core.mu.Unlock()
-		return string(h.core.written["r1"])
+		h.engine.mu.Lock()
+		defer h.engine.mu.Unlock()
+		return string(h.engine.written["r1"])
 	}
 	var reports []tea.Cmd
 	update := func(k string) {
@@ -159,12 +159,12 @@ func TestKeysReachTheWriterWithoutACommand(t *testing.T) {
 		})
 	}
 	// The writer busy: one call held, keys typed behind it.
-	core.mu.Lock()
-	core.hold = true
-	core.mu.Unlock()
+	engine.mu.Lock()
+	engine.hold = true
+	engine.mu.Unlock()
 	update("h")
 	select {
-	case <-core.stalled:
+	case <-engine.stalled:
 	case <-time.After(5 * time.Second):
 		t.Fatal("key h never reached the writer")
 	}
@@ -174,7 +174,7 @@ func TestKeysReachTheWriterWithoutACommand(t *testing.T) {
 	if got := written(); got != typed {
 		t.Fatalf("written %q while the writer was held, want %q", got, typed)
 	}
-	close(core.resume)
+	close(engine.resume)
 	want := typed + "hijklmnopqrstuvwxyz"
 	eventually.True(t, 5*time.Second, "every key written once, in order", func() bool { return written() == want })
 	for _, cmd := range reports[1:] {

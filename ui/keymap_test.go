@@ -13,16 +13,16 @@ import (
 // the run list's (down), the dialogs' (yes), the scroll mode's (scroll_up). The new
 // key acts there and the old one no longer does.
 func TestOverridesReachComponentKeyMaps(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), liveRun("r2", "tests", false)
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
 	var log strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&log, "line %d\r\n", i)
 	}
-	core.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte(log.String())}}}
-	h := harnessWith(t, core, Options{Initial: core.snap,
+	engine.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Data: []byte(log.String())}}}
+	h := harnessWith(t, engine, Options{Initial: engine.snap,
 		Keys: map[string][]string{"down": {"J"}, "yes": {"j"}, "scroll_up": {"u"}}}, 120, 30)
 	km := h.m.c.Keys
 	for name, got := range map[string][]string{"down": km.ListKeyMap.Down.Keys(), "yes": km.DialogKeyMap.Yes.Keys(),
@@ -43,7 +43,7 @@ func TestOverridesReachComponentKeyMaps(t *testing.T) {
 
 	h.key("x", "y") // y is no longer yes: the question closes as a no
 	h.key("x", "j")
-	if got := core.called("Cancel"); !slices.Equal(got, []string{"Cancel r2"}) {
+	if got := engine.called("Cancel"); !slices.Equal(got, []string{"Cancel r2"}) {
 		t.Fatalf("cancel answered with y then j: calls %q, want one Cancel r2", got)
 	}
 

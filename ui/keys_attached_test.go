@@ -24,7 +24,7 @@ import (
 // makes the keys child do it) while the UI's frames are held back; the very next
 // arrow key reaches it as ESC O A, not as the ESC [ A the UI's stale frame implies.
 func TestAttachedKeyUsesRunsCurrentModes(t *testing.T) {
-	c := newLiveCore(t, 1<<20)
+	c := newLiveEngine(t, 1<<20)
 	defer c.close()
 	c.stream = &holdableConn{}
 	l := c.attachVia(t, nil, true)

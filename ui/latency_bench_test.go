@@ -45,7 +45,7 @@ func BenchmarkLatencyRemote(b *testing.B) { benchLatency(b, true) }
 
 func benchLatency(b *testing.B, remote bool) {
 	file := filepath.Join(b.TempDir(), "latency.log")
-	c := newLiveCore(b, 16<<20)
+	c := newLiveEngine(b, 16<<20)
 	defer c.close()
 	w := &frameWaiter{}
 	l := c.attachVia(b, w.onFrame, remote)

@@ -60,10 +60,10 @@ func layoutRuns() (runs.Info, runs.Info, runs.Spec) {
 
 func layoutHarness(t *testing.T, w, h int, o Options) *harness {
 	agent, long, spec := layoutRuns()
-	core := newFake(agent, long)
-	core.screens["r1"] = screenWith(80, 24, "claude> hello\r\n")
-	o.Initial, o.Pending = core.snap, []runs.Spec{spec}
-	return harnessWith(t, core, o, w, h)
+	engine := newFake(agent, long)
+	engine.screens["r1"] = screenWith(80, 24, "claude> hello\r\n")
+	o.Initial, o.Pending = engine.snap, []runs.Spec{spec}
+	return harnessWith(t, engine, o, w, h)
 }
 
 // Frames at the four common sizes, with every side pane and with the run list alone.
@@ -177,8 +177,8 @@ func TestLayoutKeySwitchesAndIsRemembered(t *testing.T) {
 	if h.m.lay.panes != panesList || h.m.lay.details.w != 0 {
 		t.Fatalf("layout %+v after l", h.m.lay)
 	}
-	if !slices.Contains(h.core.called("Resize"), "Resize r1 110 37") {
-		t.Errorf("the run was not fitted to the wider pane: %q", h.core.called("Resize"))
+	if !slices.Contains(h.engine.called("Resize"), "Resize r1 110 37") {
+		t.Errorf("the run was not fitted to the wider pane: %q", h.engine.called("Resize"))
 	}
 	if v := h.view(); strings.Contains(v, "Details") || strings.Contains(v, "Events") {
 		t.Errorf("details or events still shown:\n%s", v)
@@ -243,7 +243,7 @@ func TestLayoutSaveErrorShown(t *testing.T) {
 func TestDetailsTreeRowsStayRows(t *testing.T) {
 	for _, sz := range [][2]int{{80, 60}, {100, 50}, {140, 40}} { // tall enough for the tree
 		h := layoutHarness(t, sz[0], sz[1], Options{})
-		h.core.trees["r1"] = []reaper.TreeProc{
+		h.engine.trees["r1"] = []reaper.TreeProc{
 			{Proc: reaper.Proc{PID: 4242, PGID: 4242, SID: 4242, State: 'S'}, Mark: reaper.MarkRoot, Argv: []string{"claude"}},
 			{Proc: reaper.Proc{PID: 4250, PGID: 4242, SID: 4242, State: 'S'}, Mark: reaper.MarkMember, Depth: 1,
 				Argv: []string{"node", "/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--long-argument"}},

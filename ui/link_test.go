@@ -14,19 +14,19 @@ import (
 
 // An attached UI shows the log's events from before it attached as history; when its
 // server is lost it says so in the run list's title, the status line and the events
-// pane, keys typed meanwhile are reported not delivered, and once its core is back it
+// pane, keys typed meanwhile are reported not delivered, and once its engine is back it
 // says which server it reached and takes the new server's runs and the events it
 // missed: a listed run becomes what the new server says even with a lower sequence
 // number, a run the new server lacks leaves with a note, a new one is listed.
 func TestServerLostAndBack(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
 	code := 3
 	old := runs.Event{Type: runs.EventExit, Time: t0.Add(-time.Minute),
 		Run: runs.Info{ID: "r0", Name: "early", State: runs.Exited, Reason: runs.Exit, ExitCode: &code}}
-	h := harnessWith(t, core, Options{Initial: []runs.Info{a, b}, Detachable: true, History: []runs.Event{old}}, 120, 30)
+	h := harnessWith(t, engine, Options{Initial: []runs.Info{a, b}, Detachable: true, History: []runs.Event{old}}, 120, 30)
 	if v := h.view(); !strings.Contains(v, "earlier · early r0 exited: exit 3") {
 		t.Fatalf("no history line:\n%s", v)
 	}
@@ -48,23 +48,23 @@ func TestServerLostAndBack(t *testing.T) {
 		t.Errorf("a failed attempt: status not updated, or said twice in the events pane:\n%s", v)
 	}
 
-	// A key typed in focus meanwhile: the core refuses it, and the UI says so.
-	core.fail["Write"] = fmt.Errorf("write: %w", api.ErrServerLost)
+	// A key typed in focus meanwhile: the engine refuses it, and the UI says so.
+	engine.fail["Write"] = fmt.Errorf("write: %w", api.ErrServerLost)
 	h.key("enter")
 	h.typeText("x")
 	h.key("ctrl+]")
 	if v := h.view(); !strings.Contains(v, "keys for claude r1 not delivered: the server is lost") {
 		t.Errorf("an undelivered key is not reported:\n%s", v)
 	}
-	delete(core.fail, "Write")
+	delete(engine.fail, "Write")
 
 	// Back: the new server ended r1 (its numbers start again), does not know r2, and
 	// runs r3; its log holds an event the UI never saw.
 	ended := a
 	ended.State, ended.Reason, ended.Seq = runs.Exited, runs.Lost, 1
 	c := liveRun("r3", "fresh", false)
-	core.snap = []runs.Info{ended, c}
-	core.history = []runs.Event{old, {Type: "reconcile", Time: t0.Add(time.Second), Run: runs.Info{ID: "r1", Name: "claude"},
+	engine.snap = []runs.Info{ended, c}
+	engine.history = []runs.Event{old, {Type: "reconcile", Time: t0.Add(time.Second), Run: runs.Info{ID: "r1", Name: "claude"},
 		Detail: "decision=lost pid=4242"}}
 	h.clk.t = t0.Add(2 * time.Second)
 	h.send(EventMsg{Event: runs.Event{Type: api.EventServerBack, Time: t0.Add(2 * time.Second), Run: runs.Info{PID: 42}}})

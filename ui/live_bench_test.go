@@ -65,9 +65,9 @@ type liveLoop struct {
 // message sent before it has been applied.
 type syncMsg struct{ f func(m Model) }
 
-func startLoop(b testing.TB, core Engine, initial []runs.Info, onFrame func(Model, tea.View)) *liveLoop {
+func startLoop(b testing.TB, engine Engine, initial []runs.Info, onFrame func(Model, tea.View)) *liveLoop {
 	b.Helper()
-	m, err := newModel(Options{Engine: core, Initial: initial}, nil)
+	m, err := newModel(Options{Engine: engine, Initial: initial}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -146,10 +146,10 @@ func (l *liveLoop) exec(cmd tea.Cmd) {
 	}()
 }
 
-// liveCore is a supervisor set up as main's runUI sets it up (registry, log dir,
+// liveEngine is a supervisor set up as main's runUI sets it up (registry, log dir,
 // screens) with a transcript cap of transcriptCap bytes, and, once attached, a live
 // loop fed by Bridge (16 ms frames, as in main). close ends all of it.
-type liveCore struct {
+type liveEngine struct {
 	sup   *runs.Supervisor
 	reg   *runs.Registry
 	dir   string
@@ -163,7 +163,7 @@ type liveCore struct {
 	stream *holdableConn
 }
 
-func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
+func newLiveEngine(b testing.TB, transcriptCap int64) *liveEngine {
 	b.Helper()
 	dir, err := os.MkdirTemp("", "corral-bench-")
 	if err != nil {
@@ -180,26 +180,26 @@ func newLiveCore(b testing.TB, transcriptCap int64) *liveCore {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &liveCore{sup: sup, reg: reg, dir: dir}
+	return &liveEngine{sup: sup, reg: reg, dir: dir}
 }
 
 // attach starts the live loop and the bridge that feeds it.
-func (c *liveCore) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop {
+func (c *liveEngine) attach(b testing.TB, onFrame func(Model, tea.View)) *liveLoop {
 	return c.attachVia(b, onFrame, false)
 }
 
 // attachVia is attach in process, or, remote, through a server on a socket: the
-// loop's core is then a client.Remote, as under corral attach.
-func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote bool) *liveLoop {
-	var core Engine = Local{c.sup}
+// loop's engine is then a client.Remote, as under corral attach.
+func (c *liveEngine) attachVia(b testing.TB, onFrame func(Model, tea.View), remote bool) *liveLoop {
+	var engine Engine = Local{c.sup}
 	snap, sub := c.sup.Subscribe()
 	c.sub = sub
 	events, frame := sub.C, 16*time.Millisecond
 	if remote { // paced by the server, as under corral attach
 		rem := c.serve(b)
-		core, snap, events, frame = rem, rem.Initial(), rem.Events(), 0
+		engine, snap, events, frame = rem, rem.Initial(), rem.Events(), 0
 	}
-	c.loop = startLoop(b, core, snap, onFrame)
+	c.loop = startLoop(b, engine, snap, onFrame)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { Bridge(ctx, events, c.loop.send, frame) })
@@ -208,7 +208,7 @@ func (c *liveCore) attachVia(b testing.TB, onFrame func(Model, tea.View), remote
 }
 
 // serve serves the supervisor on a socket in the bench dir and attaches to it.
-func (c *liveCore) serve(b testing.TB) *client.Remote {
+func (c *liveEngine) serve(b testing.TB) *client.Remote {
 	ln, err := server.Listen(c.dir)
 	if err != nil {
 		b.Fatal(err)
@@ -228,7 +228,7 @@ func (c *liveCore) serve(b testing.TB) *client.Remote {
 	return rem
 }
 
-func (c *liveCore) close() {
+func (c *liveEngine) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if c.stopB != nil {

@@ -13,11 +13,11 @@ import (
 
 // mouseRuns is twoRuns with the mouse on ([ui] mouse = true).
 func mouseRuns(t *testing.T) *harness {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
-	return harnessWith(t, core, Options{Initial: []runs.Info{a, b}, Mouse: true}, 120, 30)
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
+	return harnessWith(t, engine, Options{Initial: []runs.Info{a, b}, Mouse: true}, 120, 30)
 }
 
 func click(x, y int) tea.MouseClickMsg { return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft} }
@@ -61,7 +61,7 @@ func TestMouseClickSelectsAndFocuses(t *testing.T) {
 	if h.m.list.SelectedKey() != "r1" || h.m.mode != modeFocus {
 		t.Fatalf("selected %s mode %v, want r1 focused", h.m.list.SelectedKey(), h.m.mode)
 	}
-	if len(h.core.called("Write")) != 0 {
+	if len(h.engine.called("Write")) != 0 {
 		t.Error("a click in the pane reached an app that did not ask for the mouse")
 	}
 	h.send(click(3, 2))
@@ -94,10 +94,10 @@ func TestMouseToggleKey(t *testing.T) {
 // A focused app that asked for the mouse still gets the events inside the pane with
 // Corral's mouse on, wheel included; the mode asked for is the app's.
 func TestMouseOnStillForwardsToApp(t *testing.T) {
-	core := newFake()
-	core.screens["r1"] = screenWith(80, 24, "\x1b[?1003h\x1b[?1006h")
+	engine := newFake()
+	engine.screens["r1"] = screenWith(80, 24, "\x1b[?1003h\x1b[?1006h")
 	a := liveRun("r1", "claude", true)
-	h := harnessWith(t, core, Options{Initial: []runs.Info{a}, Mouse: true}, 120, 30)
+	h := harnessWith(t, engine, Options{Initial: []runs.Info{a}, Mouse: true}, 120, 30)
 	h.key("enter")
 	if mm := h.m.View().MouseMode; mm != tea.MouseModeAllMotion {
 		t.Errorf("mouse mode %v, want the app's all-motion", mm)
@@ -105,7 +105,7 @@ func TestMouseOnStillForwardsToApp(t *testing.T) {
 	x, y := h.m.lay.term.x+1+4, h.m.lay.term.y+1+2
 	h.send(wheel(x, y, true), click(x, y))
 	want := []string{`Write r1 "\x1b[<64;5;3M"`, `Write r1 "\x1b[<0;5;3M"`}
-	if got := core.called("Write"); !slices.Equal(got, want) {
+	if got := engine.called("Write"); !slices.Equal(got, want) {
 		t.Errorf("writes %q, want %q", got, want)
 	}
 	if h.m.mode != modeFocus {
@@ -126,7 +126,7 @@ func histLog(n int) runs.Output {
 // scrolled, then scrolls three lines a notch; over the events pane it scrolls those.
 func TestMouseWheelScrolls(t *testing.T) {
 	h := mouseRuns(t)
-	h.core.ptyOutput("r1", histLog(100))
+	h.engine.ptyOutput("r1", histLog(100))
 	tx, ty := h.m.lay.term.x+5, h.m.lay.term.y+5
 	h.send(wheel(tx, ty, true))
 	if h.m.mode != modeScroll {
@@ -158,7 +158,7 @@ func TestMouseWheelScrolls(t *testing.T) {
 // nothing, while the README says the wheel scrolls the transcript).
 func TestMouseWheelInFocusScrolls(t *testing.T) {
 	h := mouseRuns(t)
-	h.core.ptyOutput("r1", histLog(100))
+	h.engine.ptyOutput("r1", histLog(100))
 	h.key("enter")
 	if h.m.mode != modeFocus {
 		t.Fatalf("enter did not focus (mode %v)", h.m.mode)
@@ -167,7 +167,7 @@ func TestMouseWheelInFocusScrolls(t *testing.T) {
 	if h.m.mode != modeScroll || !h.m.term.Scrolling() {
 		t.Fatalf("wheel up in focus: mode %v, want scrolling", h.m.mode)
 	}
-	if w := h.core.written["r1"]; len(w) > 0 {
+	if w := h.engine.written["r1"]; len(w) > 0 {
 		t.Errorf("the wheel reached the app that did not ask for it: %q", w)
 	}
 }

@@ -13,13 +13,13 @@ import (
 // pairRuns is a parity pair: "probe (pty)" r1 with a screen, "probe (pipe)" r2.
 func pairRuns(t *testing.T) *harness {
 	t.Helper()
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "probe (pty)", true), liveRun("r2", "probe (pipe)", false)
 	a.Spec.Pair, b.Spec.Pair = "p1", "p1"
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(60, 20, "tty\r\n")
-	core.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stdout, Data: []byte("pipe\n")}}}
-	return newHarness(t, core, 160, 40, a, b)
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(60, 20, "tty\r\n")
+	engine.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stdout, Data: []byte("pipe\n")}}}
+	return newHarness(t, engine, 160, 40, a, b)
 }
 
 // Selecting either run of a pair shows both side by side, the PTY run on the left.
@@ -52,19 +52,19 @@ func lineWith(v, s string) string {
 func TestPairKeysGoToBothOrOne(t *testing.T) {
 	h := pairRuns(t)
 	h.key("enter", "x", "ctrl+]")
-	if h.core.written["r1"] == nil || string(h.core.written["r2"]) != "x" {
-		t.Fatalf("written %q", h.core.written)
+	if h.engine.written["r1"] == nil || string(h.engine.written["r2"]) != "x" {
+		t.Fatalf("written %q", h.engine.written)
 	}
 	h.key("b", "enter", "y", "ctrl+]")
-	if string(h.core.written["r1"]) != "xy" || string(h.core.written["r2"]) != "x" {
-		t.Fatalf("with keys to one: written %q", h.core.written)
+	if string(h.engine.written["r1"]) != "xy" || string(h.engine.written["r2"]) != "x" {
+		t.Fatalf("with keys to one: written %q", h.engine.written)
 	}
 }
 
 // Once both runs ended the pane shows what differs; v switches to the screens.
 func TestPairDiffWhenBothEnded(t *testing.T) {
 	h := pairRuns(t)
-	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("tty\r\n")}}})
+	h.engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("tty\r\n")}}})
 	for _, id := range []string{"r1", "r2"} {
 		i, _ := h.m.list.Run(id)
 		i.State, i.Reason, i.Seq, i.EndedAt = runs.Exited, runs.Exit, i.Seq+10, t0
@@ -90,7 +90,7 @@ func TestFormStartsAPair(t *testing.T) {
 	h.key("n")
 	h.send(tea.PasteMsg{Content: "echo hi"})
 	h.key("tab", "tab", "enter")
-	specs := h.core.specs
+	specs := h.engine.specs
 	if len(specs) != 2 || !specs[0].PTY || specs[1].PTY || specs[0].Pair == "" || specs[0].Pair != specs[1].Pair ||
 		specs[0].Name != "echo (pty)" || specs[1].Name != "echo (pipe)" {
 		t.Fatalf("spawned %+v", specs)
@@ -101,13 +101,13 @@ func TestFormStartsAPair(t *testing.T) {
 // when it is listed: no output event will come to ask for it (a CI failure showed the
 // pipe half of a pair stay "…").
 func TestPairPartnerListedAfterItsOutput(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "probe (pty)", true), liveRun("r2", "probe (pipe)", false)
 	a.Spec.Pair, b.Spec.Pair = "p1", "p1"
-	core.snap = []runs.Info{a}
-	core.screens["r1"] = screenWith(60, 20, "tty\r\n")
-	core.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stdout, Data: []byte("pipe-side\n")}}}
-	h := newHarness(t, core, 160, 40, a)
+	engine.snap = []runs.Info{a}
+	engine.screens["r1"] = screenWith(60, 20, "tty\r\n")
+	engine.logs["r2"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stdout, Data: []byte("pipe-side\n")}}}
+	h := newHarness(t, engine, 160, 40, a)
 	b.State, b.Reason = runs.Exited, runs.Exit
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: b, Time: t0}})
 	if v := h.view(); !strings.Contains(v, "pipe-side") {

@@ -20,27 +20,27 @@ var pendingSpecs = uitest.PendingSpecs
 // withPending is a harness with a live PTY run (selected) and the two pending runs.
 func withPending(t *testing.T, keys map[string][]string) *harness {
 	t.Helper()
-	core := newFake()
+	engine := newFake()
 	a := liveRun("r1", "claude", true)
-	core.snap = []runs.Info{a}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
+	engine.snap = []runs.Info{a}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
 	clk := &clock{t: t0}
-	m, err := newModel(Options{Engine: core, Initial: core.snap, Pending: pendingSpecs(), Keys: keys}, clk.now)
+	m, err := newModel(Options{Engine: engine, Initial: engine.snap, Pending: pendingSpecs(), Keys: keys}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.tick = func(int) tea.Cmd { return nil }
-	h := &harness{t: t, m: m, core: core, clk: clk}
+	h := &harness{t: t, m: m, engine: engine, clk: clk}
 	h.run(m.Init())
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	return h
 }
 
-// actions are the core calls other than the reads every selection and refresh makes
+// actions are the engine calls other than the reads every selection and refresh makes
 // and the fitting of PTY runs to the pane.
-func actions(core *fakeCore) []string {
+func actions(engine *fakeEngine) []string {
 	var out []string
-	for _, c := range core.Calls() {
+	for _, c := range engine.Calls() {
 		if name := strings.Fields(c)[0]; !slices.Contains([]string{"Snapshot", "Metrics", "Trees", "Screen", "Log", "Resize"}, name) {
 			out = append(out, c)
 		}
@@ -70,20 +70,20 @@ func TestPendingListedNotStarted(t *testing.T) {
 			t.Errorf("want %q in\n%s", want, v)
 		}
 	}
-	if got := actions(h.core); len(got) != 0 {
+	if got := actions(h.engine); len(got) != 0 {
 		t.Errorf("listing and selecting a pending run called %q", got)
 	}
-	if calls := h.core.Calls(); slices.Contains(calls, "Trees ") || slices.ContainsFunc(calls, func(c string) bool {
+	if calls := h.engine.Calls(); slices.Contains(calls, "Trees ") || slices.ContainsFunc(calls, func(c string) bool {
 		return strings.Contains(c, "pending/")
 	}) {
-		t.Errorf("a pending key reached the core: %q", calls)
+		t.Errorf("a pending key reached the engine: %q", calls)
 	}
 }
 
 func TestPendingStartSpawnsItsSpecOnce(t *testing.T) {
 	for _, eventFirst := range []bool{false, true} {
 		h := withPending(t, nil)
-		h.core.spawnID = "r9"
+		h.engine.spawnID = "r9"
 		h.key("j")
 		next, cmd := h.m.Update(keyMsg("R"))
 		h.m = next.(Model)
@@ -110,10 +110,10 @@ func TestPendingStartSpawnsItsSpecOnce(t *testing.T) {
 			}
 			h.send(spawn)
 		}
-		if got := actions(h.core); len(got) != 1 || !strings.HasPrefix(got[0], "Spawn") {
+		if got := actions(h.engine); len(got) != 1 || !strings.HasPrefix(got[0], "Spawn") {
 			t.Fatalf("event first %v: calls %q, want one Spawn", eventFirst, got)
 		}
-		got, want := h.core.specs[0], pendingSpecs()[0]
+		got, want := h.engine.specs[0], pendingSpecs()[0]
 		if got.Name != want.Name || !slices.Equal(got.Argv, want.Argv) || !got.PTY || got.Dir != want.Dir ||
 			got.Timeout != want.Timeout || !slices.Equal(got.Env, want.Env) || got.Cols != 82 || got.Rows != 20 {
 			t.Errorf("spawned %+v, want %+v sized 82×20", got, want)
@@ -133,13 +133,13 @@ func TestPendingStartSpawnsItsSpecOnce(t *testing.T) {
 // Once started, the entry is a run like any other: ended, R restarts its spec.
 func TestPendingStartedThenRestarted(t *testing.T) {
 	h := withPending(t, nil)
-	h.core.spawnID = "r9"
+	h.engine.spawnID = "r9"
 	h.key("j", "j", "R") // api
 	run := endedRun("r9", "api")
-	run.Spec = h.core.specs[0]
+	run.Spec = h.engine.specs[0]
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: run, Time: t0}})
 	h.key("R")
-	if got := h.core.called("Spawn"); len(got) != 2 || len(h.core.specs) != 2 || h.core.specs[1].Shell != "go run ./cmd/api" {
+	if got := h.engine.called("Spawn"); len(got) != 2 || len(h.engine.specs) != 2 || h.engine.specs[1].Shell != "go run ./cmd/api" {
 		t.Errorf("restart after start: spawns %q", got)
 	}
 }
@@ -150,7 +150,7 @@ func TestPendingRefusesRunKeys(t *testing.T) {
 		h.key("j")
 		h.key(k)
 		h.key("y") // a cancel question, had one opened
-		if got := actions(h.core); len(got) != 0 {
+		if got := actions(h.engine); len(got) != 0 {
 			t.Errorf("%s on a pending run called %q", k, got)
 		}
 		if h.m.mode != modeBrowse {
@@ -166,8 +166,8 @@ func TestPendingRefusesRunKeys(t *testing.T) {
 // A spawn that made no run (a refused spec, a shutdown) leaves the row, startable again.
 func TestPendingSpawnRefused(t *testing.T) {
 	h := withPending(t, nil)
-	h.core.spawnID = ""
-	h.core.fail["Spawn"] = errors.New("supervisor is shutting down")
+	h.engine.spawnID = ""
+	h.engine.fail["Spawn"] = errors.New("supervisor is shutting down")
 	h.key("j", "R")
 	p, ok := h.m.list.Pending("pending/0")
 	if !ok || p.Starting {
@@ -177,7 +177,7 @@ func TestPendingSpawnRefused(t *testing.T) {
 		t.Errorf("no error shown:\n%s", v)
 	}
 	h.key("R")
-	if got := h.core.called("Spawn"); len(got) != 2 {
+	if got := h.engine.called("Spawn"); len(got) != 2 {
 		t.Errorf("could not start again: %q", got)
 	}
 }
@@ -187,14 +187,14 @@ func TestPendingSpawnRefused(t *testing.T) {
 func TestPendingStartKeyOverride(t *testing.T) {
 	h := withPending(t, map[string][]string{"restart": {"T"}})
 	h.key("j", "R")
-	if got := actions(h.core); len(got) != 0 {
+	if got := actions(h.engine); len(got) != 0 {
 		t.Fatalf("the old key still starts: %q", got)
 	}
 	if v := h.view(); !strings.Contains(v, "T to start it") {
 		t.Errorf("the details do not name the bound key:\n%s", v)
 	}
 	h.key("T")
-	if got := h.core.called("Spawn"); len(got) != 1 {
+	if got := h.engine.called("Spawn"); len(got) != 1 {
 		t.Errorf("the new key did not start: %q", got)
 	}
 }
@@ -213,8 +213,8 @@ func configHarness(t *testing.T) *harness {
 	svc := endedRun("r1", "svc")
 	svc.Spec = spec
 	other := endedRun("r2", "adhoc")
-	core := newFake(svc, other)
-	return harnessWith(t, core, Options{Initial: core.snap, Configured: []runs.Spec{spec}}, 120, 30)
+	engine := newFake(svc, other)
+	return harnessWith(t, engine, Options{Initial: engine.snap, Configured: []runs.Spec{spec}}, 120, 30)
 }
 
 // d on an ended config run asks, saying the run is listed again; the run's row goes
@@ -226,7 +226,7 @@ func TestRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 		t.Fatalf("the question does not say the run comes back:\n%s", v)
 	}
 	h.key("y")
-	if got := actions(h.core); !slices.Contains(got, "Remove r1") {
+	if got := actions(h.engine); !slices.Contains(got, "Remove r1") {
 		t.Fatalf("calls %q, want Remove r1", got)
 	}
 	r := h.m.list.SelectedRow()
@@ -238,8 +238,8 @@ func TestRemoveConfigRunReturnsToNotStarted(t *testing.T) {
 		t.Errorf("no not-started row:\n%s", v)
 	}
 	h.key("R")
-	if n := len(h.core.specs); n != 1 || h.core.specs[0].Shell != "echo svc-up" {
-		t.Fatalf("spawned %+v, want the config's spec once", h.core.specs)
+	if n := len(h.engine.specs); n != 1 || h.engine.specs[0].Shell != "echo svc-up" {
+		t.Fatalf("spawned %+v, want the config's spec once", h.engine.specs)
 	}
 }
 
@@ -256,7 +256,7 @@ func TestRemoveOtherRunsForGood(t *testing.T) {
 		t.Errorf("rows %d after removing adhoc, want 1", h.m.list.Len())
 	}
 	h = configHarness(t)
-	h.core.spawnID = "r9"
+	h.engine.spawnID = "r9"
 	restarted := liveRun("r9", "svc", false)
 	restarted.Spec = runs.Spec{Name: "svc", Shell: "echo svc-up"}
 	h.key("R")
@@ -271,22 +271,22 @@ func TestRemoveOtherRunsForGood(t *testing.T) {
 // (it waits for it), where a name the new-run form's after row gives must name a run
 // the server has.
 func TestPendingWithDependenciesStarts(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a := liveRun("r1", "claude", true)
-	core.snap = []runs.Info{a}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
+	engine.snap = []runs.Info{a}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
 	pending := pendingSpecs()
 	pending[0].DependsOn = []runs.Dependency{{Name: "db", Condition: runs.CondReady}} // in the config, not started
-	m, err := newModel(Options{Engine: core, Initial: core.snap, Pending: pending}, (&clock{t: t0}).now)
+	m, err := newModel(Options{Engine: engine, Initial: engine.snap, Pending: pending}, (&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.tick = func(int) tea.Cmd { return nil }
-	h := &harness{t: t, m: m, core: core, clk: &clock{t: t0}}
+	h := &harness{t: t, m: m, engine: engine, clk: &clock{t: t0}}
 	h.run(m.Init())
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.key("j", "R")
-	if len(core.specs) != 1 || len(core.specs[0].DependsOn) != 1 || core.specs[0].DependsOn[0].Name != "db" {
-		t.Fatalf("started %+v:\n%s", core.specs, h.view())
+	if len(engine.specs) != 1 || len(engine.specs[0].DependsOn) != 1 || engine.specs[0].DependsOn[0].Name != "db" {
+		t.Fatalf("started %+v:\n%s", engine.specs, h.view())
 	}
 }

@@ -12,16 +12,16 @@ import (
 	"corral/ui/terminal"
 )
 
-// TestUpdateAndViewNeverCallTheCore feeds every kind of message through Update and
+// TestUpdateAndViewNeverCallTheEngine feeds every kind of message through Update and
 // renders after each, without running the returned commands: the counting fake must
-// see no call. Only commands may call the core.
-func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
-	core := newFake()
+// see no call. Only commands may call the engine.
+func TestUpdateAndViewNeverCallTheEngine(t *testing.T) {
+	engine := newFake()
 	a, b, p := liveRun("r1", "claude", true), endedRun("r2", "tests"), liveRun("r3", "build", false)
 	s1, s4 := screenWith(80, 24, "$ "), screenWith(80, 24, "")
 	clk := &clock{t: t0}
 	pending := []runs.Spec{{Name: "later", Shell: "make later", PTY: true}, {Name: "api", Argv: []string{"api"}}}
-	m, err := newModel(Options{Engine: core, Initial: []runs.Info{a, b, p}, Pending: pending}, clk.now)
+	m, err := newModel(Options{Engine: engine, Initial: []runs.Info{a, b, p}, Pending: pending}, clk.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +86,8 @@ func TestUpdateAndViewNeverCallTheCore(t *testing.T) {
 		s1.Write([]byte("out\a\r\n"))
 		step(msg)
 	}
-	if calls := core.Calls(); len(calls) != 0 {
-		t.Fatalf("Update/View called the core: %q", calls)
+	if calls := engine.Calls(); len(calls) != 0 {
+		t.Fatalf("Update/View called the engine: %q", calls)
 	}
 	if cmds == 0 {
 		t.Fatal("no command was returned at all: the test drives nothing")

@@ -13,17 +13,17 @@ import (
 // bytes to the selected run; the status line says what they do and help lists them.
 // Elsewhere they do nothing of the kind, and space stays pause/resume of the run.
 func TestReplayKeysOutsideFocus(t *testing.T) {
-	core := newFake()
-	h := harnessWith(t, core, Options{Initial: []runs.Info{liveRun("r1", "replay demo.cast", true)}, Replay: true}, 120, 30)
+	engine := newFake()
+	h := harnessWith(t, engine, Options{Initial: []runs.Info{liveRun("r1", "replay demo.cast", true)}, Replay: true}, 120, 30)
 	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyRight}, {Code: tea.KeyLeft}, {Code: tea.KeyHome},
 		{Code: tea.KeyEnd}, {Code: tea.KeySpace, Text: " "}, {Code: '+', Text: "+"}, {Code: '-', Text: "-"}} {
 		h.send(k)
 	}
 	want := "\x1b[C\x1b[D\x1b[H\x1b[F +-"
-	if got := string(core.written["r1"]); got != want {
+	if got := string(engine.written["r1"]); got != want {
 		t.Errorf("wrote %q, want %q", got, want)
 	}
-	if len(core.called("Pause")) > 0 {
+	if len(engine.called("Pause")) > 0 {
 		t.Error("space paused the player's process instead of the playback")
 	}
 	status := statusOf(h.view())
@@ -51,12 +51,12 @@ func TestReplayKeysOutsideFocus(t *testing.T) {
 
 // The replay keys are overridden by action name like every other.
 func TestReplayKeysOverridable(t *testing.T) {
-	core := newFake()
-	h := harnessWith(t, core, Options{Initial: []runs.Info{liveRun("r1", "replay", true)}, Replay: true,
+	engine := newFake()
+	h := harnessWith(t, engine, Options{Initial: []runs.Info{liveRun("r1", "replay", true)}, Replay: true,
 		Keys: map[string][]string{"replay_forward": {"L"}, "replay_back": {"H"}}}, 120, 30)
 	h.key("L", "H")
 	h.send(tea.KeyPressMsg{Code: tea.KeyRight})
-	if got := string(core.written["r1"]); got != "\x1b[C\x1b[D" {
+	if got := string(engine.written["r1"]); got != "\x1b[C\x1b[D" {
 		t.Errorf("wrote %q", got)
 	}
 	if err := CheckKeys(map[string][]string{"replay_pause": {"+"}}); err == nil {

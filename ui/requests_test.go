@@ -11,11 +11,11 @@ import (
 // refreshIdleMax; a read that brings something, an event, output or a key brings the
 // period back to refreshEvery at once (an idle attached UI asked twice a second).
 func TestIdleReadsBackOff(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	r := newRequests()
 	now := t0
 	reads := func() (snap, tree bool) {
-		for _, c := range collectCmd(r.refresh(core, "r1", now)) {
+		for _, c := range collectCmd(r.refresh(engine, "r1", now)) {
 			switch c().(type) {
 			case SnapshotMsg:
 				snap = true

@@ -18,15 +18,15 @@ func TestRestartWaitingRunKeepsItsWait(t *testing.T) {
 		i.WaitingFor = []runs.Dependency{{Name: "db", Condition: runs.CondReady}, {Name: "migrate", Condition: runs.CondSucceeded}}
 	}
 	svc.Service = &runs.ServiceInfo{Policy: runs.RestartOnFailure, Attempt: 1}
-	core := newFake(plain, svc)
-	h := newHarness(t, core, 120, 30, plain, svc)
+	engine := newFake(plain, svc)
+	h := newHarness(t, engine, 120, 30, plain, svc)
 	for k := range 2 {
 		if k == 1 {
 			h.key("j")
 		}
 		h.key("R")
 		for _, op := range []string{"Restart", "Cancel", "Stop", "Spawn"} {
-			if c := h.core.called(op); len(c) != 0 {
+			if c := h.engine.called(op); len(c) != 0 {
 				t.Fatalf("R on a waiting run called %q", c)
 			}
 		}

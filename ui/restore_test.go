@@ -10,7 +10,7 @@ import (
 )
 
 // At start, lost runs a restore would start are offered once: "Restore 2 runs …?";
-// y restores them through the core and the events pane says so. The next start over
+// y restores them through the engine and the events pane says so. The next start over
 // the same lost runs does not ask again (the prefs remember them), whatever the
 // answer; another set of lost runs is asked about.
 func TestRestoreAskedOnceAtStart(t *testing.T) {
@@ -18,20 +18,20 @@ func TestRestoreAskedOnceAtStart(t *testing.T) {
 	lost := []runs.Restored{{From: "r1", Name: "claude", Agent: "claude", SessionID: "s-1"},
 		{From: "r2", Name: "codex", Agent: "codex", Fresh: true}}
 	start := func() *harness {
-		core := newFake()
-		core.lost = lost
+		engine := newFake()
+		engine.lost = lost
 		p, err := LoadPrefs(prefs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return harnessWith(t, core, Options{Prefs: p, PrefsPath: prefs}, 120, 40)
+		return harnessWith(t, engine, Options{Prefs: p, PrefsPath: prefs}, 120, 40)
 	}
 	h := start()
 	if h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 2 runs the reboot ended (claude, codex: fresh, no conversation id was recorded)") {
 		t.Fatalf("no restore question at start:\n%s", h.view())
 	}
 	h.key("y")
-	if got := h.core.called("Restore"); len(got) != 1 || got[0] != "Restore r1,r2 --fresh" {
+	if got := h.engine.called("Restore"); len(got) != 1 || got[0] != "Restore r1,r2 --fresh" {
 		t.Fatalf("restore calls: %q", got)
 	}
 	if v := h.view(); !strings.Contains(v, "restored claude as rr1 (conversation s-1)") ||
@@ -48,7 +48,7 @@ func TestRestoreAskedOnceAtStart(t *testing.T) {
 		t.Fatalf("another reboot's run was not asked about (alone):\n%s", h.view())
 	}
 	h.key("n")
-	if got := h.core.called("Restore"); len(got) != 0 {
+	if got := h.engine.called("Restore"); len(got) != 0 {
 		t.Fatalf("n restored: %q", got)
 	}
 	if h = start(); h.m.mode == modeDialog {
@@ -63,19 +63,19 @@ func TestRestoreAskedOnceAtStart(t *testing.T) {
 
 // The question's dry run does not wait out a dead server's leases (it would hold the
 // UI's other calls, which share its connection): it answers at once, the UI works
-// meanwhile, and the core is asked again when the leases have run out.
+// meanwhile, and the engine is asked again when the leases have run out.
 func TestRestoreAskedAfterTheLeases(t *testing.T) {
-	core := newFake()
-	core.lost = []runs.Restored{{From: "r1", Name: "claude", Agent: "claude", SessionID: "s-1"}}
-	core.leaseWait = 10 * time.Millisecond
-	offer := restoreOfferCmd(core)().(restoreOfferMsg)
+	engine := newFake()
+	engine.lost = []runs.Restored{{From: "r1", Name: "claude", Agent: "claude", SessionID: "s-1"}}
+	engine.leaseWait = 10 * time.Millisecond
+	offer := restoreOfferCmd(engine)().(restoreOfferMsg)
 	if offer.wait != 10*time.Millisecond || len(offer.runs) != 0 {
 		t.Fatalf("the dry run at start did not answer at once, with the leases' wait: %+v", offer)
 	}
 	// At start: the first dry run finds the lease, the second (after it) the run.
-	core.leaseWait = 10 * time.Millisecond
-	h := harnessWith(t, core, Options{PrefsPath: filepath.Join(t.TempDir(), PrefsFile)}, 120, 40)
-	if core.leaseWait != 0 || h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 1 run the reboot ended (claude)") {
+	engine.leaseWait = 10 * time.Millisecond
+	h := harnessWith(t, engine, Options{PrefsPath: filepath.Join(t.TempDir(), PrefsFile)}, 120, 40)
+	if engine.leaseWait != 0 || h.m.mode != modeDialog || !strings.Contains(h.view(), "Restore 1 run the reboot ended (claude)") {
 		t.Fatalf("not asked once the leases ran out:\n%s", h.view())
 	}
 }

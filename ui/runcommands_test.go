@@ -23,11 +23,11 @@ func TestNewRunForm(t *testing.T) {
 	h.key("down")
 	h.typeText("off")
 	h.key("enter")
-	if len(h.core.specs) != 1 {
-		t.Fatalf("spawned %d specs", len(h.core.specs))
+	if len(h.engine.specs) != 1 {
+		t.Fatalf("spawned %d specs", len(h.engine.specs))
 	}
 	want := runs.Spec{Shell: "htop -d 5", PTY: true, Timeout: 90 * time.Second, NoOutputTimeout: -1, Cols: 82, Rows: 20}
-	if got := h.core.specs[0]; !specEqual(got, want) {
+	if got := h.engine.specs[0]; !specEqual(got, want) {
 		t.Errorf("spec %+v, want %+v", got, want)
 	}
 	h.key("n")
@@ -35,11 +35,11 @@ func TestNewRunForm(t *testing.T) {
 	h.key("tab", "down", "down")
 	h.typeText("soon")
 	h.key("enter")
-	if v := h.view(); !strings.Contains(v, "not a duration") || len(h.core.specs) != 1 {
+	if v := h.view(); !strings.Contains(v, "not a duration") || len(h.engine.specs) != 1 {
 		t.Errorf("a bad timeout was not refused inline:\n%s", v)
 	}
 	h.key("backspace", "backspace", "backspace", "backspace", "enter")
-	if got := h.core.specs[1]; got.PTY || got.Shell != "make" || got.Cols != 0 {
+	if got := h.engine.specs[1]; got.PTY || got.Shell != "make" || got.Cols != 0 {
 		t.Errorf("pipe spec %+v", got)
 	}
 }
@@ -59,8 +59,8 @@ func TestNewRunFormEscapePolicy(t *testing.T) {
 		t.Errorf("escapes row not toggled:\n%s", v)
 	}
 	h.key("enter")
-	if len(h.core.specs) != 2 || h.core.specs[0].Escape != "" || h.core.specs[1].Escape != runs.EscapeFail {
-		t.Fatalf("specs %+v: want the default, then fail", h.core.specs)
+	if len(h.engine.specs) != 2 || h.engine.specs[0].Escape != "" || h.engine.specs[1].Escape != runs.EscapeFail {
+		t.Fatalf("specs %+v: want the default, then fail", h.engine.specs)
 	}
 }
 
@@ -71,7 +71,7 @@ func specEqual(a, b runs.Spec) bool {
 
 func TestSpawnedRunIsSelected(t *testing.T) {
 	h := twoRuns(t)
-	h.core.spawnID = "r9"
+	h.engine.spawnID = "r9"
 	h.key("n")
 	h.typeText("vim")
 	h.key("enter")
@@ -80,15 +80,15 @@ func TestSpawnedRunIsSelected(t *testing.T) {
 	if sel, _ := h.m.list.Selected(); sel.ID != "r9" {
 		t.Errorf("selected %s, want the new run", sel.ID)
 	}
-	if len(h.core.called("Screen r9")) != 1 {
-		t.Errorf("the new run's screen was not fetched: %q", h.core.Calls())
+	if len(h.engine.called("Screen r9")) != 1 {
+		t.Errorf("the new run's screen was not fetched: %q", h.engine.Calls())
 	}
 }
 
 func TestRestartKeepsSpec(t *testing.T) {
 	h := twoRuns(t)
 	h.key("j", "R")
-	got := h.core.specs[0]
+	got := h.engine.specs[0]
 	if got.Shell != "tests" || got.Timeout != 10*time.Minute || got.Stdout != nil || got.Stderr != nil {
 		t.Errorf("restart spec %+v", got)
 	}
@@ -108,19 +108,19 @@ func TestRemoveDropsRun(t *testing.T) {
 func TestQuitWithLiveRunsAsksThenShutsDown(t *testing.T) {
 	h := twoRuns(t)
 	msgs := h.key("q")
-	if len(h.core.called("Shutdown")) != 0 || h.m.mode != modeDialog {
+	if len(h.engine.called("Shutdown")) != 0 || h.m.mode != modeDialog {
 		t.Fatal("quit with a live run did not ask")
 	}
 	if v := h.view(); !strings.Contains(v, "1 live run(s) will be ended") {
 		t.Errorf("no question:\n%s", v)
 	}
 	h.key("n")
-	if h.m.mode != modeBrowse || len(h.core.called("Shutdown")) != 0 {
+	if h.m.mode != modeBrowse || len(h.engine.called("Shutdown")) != 0 {
 		t.Fatal("n did not keep Corral open")
 	}
 	msgs = h.key("q", "y")
-	if len(h.core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
-		t.Errorf("y: shutdown %q, quit %v", h.core.called("Shutdown"), hasMsg[tea.QuitMsg](msgs))
+	if len(h.engine.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("y: shutdown %q, quit %v", h.engine.called("Shutdown"), hasMsg[tea.QuitMsg](msgs))
 	}
 }
 
@@ -144,11 +144,11 @@ func TestQuitProgressShownUntilShutdownReturns(t *testing.T) {
 }
 
 func TestQuitWithoutLiveRuns(t *testing.T) {
-	core := newFake()
-	h := newHarness(t, core, 80, 24, endedRun("r2", "tests"))
+	engine := newFake()
+	h := newHarness(t, engine, 80, 24, endedRun("r2", "tests"))
 	msgs := h.key("q")
-	if len(core.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
-		t.Errorf("q with no live run: calls %q", core.Calls())
+	if len(engine.called("Shutdown")) != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("q with no live run: calls %q", engine.Calls())
 	}
 }
 
@@ -166,14 +166,14 @@ func TestNewRunFormWorktree(t *testing.T) {
 	h.key("down")
 	h.typeText("feat/x")
 	h.key("enter")
-	if len(h.core.specs) != 1 || h.core.specs[0].Worktree == nil || h.core.specs[0].Worktree.Branch != "feat/x" {
-		t.Fatalf("specs %+v: want a worktree on feat/x", h.core.specs)
+	if len(h.engine.specs) != 1 || h.engine.specs[0].Worktree == nil || h.engine.specs[0].Worktree.Branch != "feat/x" {
+		t.Fatalf("specs %+v: want a worktree on feat/x", h.engine.specs)
 	}
 	h.key("n")
 	h.typeText("codex")
 	h.key("enter")
-	if len(h.core.specs) != 2 || h.core.specs[1].Worktree != nil {
-		t.Fatalf("a second run without the toggle got a worktree: %+v", h.core.specs[1].Worktree)
+	if len(h.engine.specs) != 2 || h.engine.specs[1].Worktree != nil {
+		t.Fatalf("a second run without the toggle got a worktree: %+v", h.engine.specs[1].Worktree)
 	}
 }
 
@@ -181,9 +181,9 @@ func TestNewRunFormWorktree(t *testing.T) {
 // made) opens the form again with its fields and the whole error, to be corrected.
 func TestNewRunFormRefusedOpensAgain(t *testing.T) {
 	h := twoRuns(t)
-	h.core.fail["Spawn"] = errors.New("not a git repository: /home/me/scratch (or any of its parents): run it in a repository, or without --worktree")
-	id := h.core.spawnID
-	h.core.spawnID = "" // refused: no run
+	h.engine.fail["Spawn"] = errors.New("not a git repository: /home/me/scratch (or any of its parents): run it in a repository, or without --worktree")
+	id := h.engine.spawnID
+	h.engine.spawnID = "" // refused: no run
 	h.key("n")
 	h.typeText("codex")
 	h.key("down", "down", "down", "down")
@@ -194,12 +194,12 @@ func TestNewRunFormRefusedOpensAgain(t *testing.T) {
 		!strings.Contains(v, "not a git repository: /home/me/scratch") || !strings.Contains(v, "without --worktree") {
 		t.Fatalf("a refused spawn: dialog open %v:\n%s", h.m.dlg.Open(), v)
 	}
-	delete(h.core.fail, "Spawn")
-	h.core.spawnID = id
+	delete(h.engine.fail, "Spawn")
+	h.engine.spawnID = id
 	h.typeText(" ") // the focus is where it was: the worktree row, turned off
 	h.key("enter")
-	if len(h.core.specs) != 2 || h.core.specs[1].Shell != "codex" || h.core.specs[1].Worktree != nil || h.m.dlg.Open() {
-		t.Fatalf("the second try: specs %+v, dialog open %v", h.core.specs, h.m.dlg.Open())
+	if len(h.engine.specs) != 2 || h.engine.specs[1].Shell != "codex" || h.engine.specs[1].Worktree != nil || h.m.dlg.Open() {
+		t.Fatalf("the second try: specs %+v, dialog open %v", h.engine.specs, h.m.dlg.Open())
 	}
 }
 
@@ -214,18 +214,18 @@ func TestNewRunFormAfter(t *testing.T) {
 	h.key("down", "down", "down", "down", "down", "down") // the after row
 	h.typeText("claude=whenever")
 	h.key("enter")
-	if v := h.view(); !strings.Contains(v, "after:") || !strings.Contains(v, "whenever") || len(h.core.specs) != 0 {
-		t.Fatalf("a bad condition was not refused inline (specs %d):\n%s", len(h.core.specs), v)
+	if v := h.view(); !strings.Contains(v, "after:") || !strings.Contains(v, "whenever") || len(h.engine.specs) != 0 {
+		t.Fatalf("a bad condition was not refused inline (specs %d):\n%s", len(h.engine.specs), v)
 	}
 	for range len("whenever") {
 		h.key("backspace")
 	}
 	h.typeText("ended, tests")
 	h.key("enter")
-	if len(h.core.specs) != 1 {
-		t.Fatalf("spawned %d specs:\n%s", len(h.core.specs), h.view())
+	if len(h.engine.specs) != 1 {
+		t.Fatalf("spawned %d specs:\n%s", len(h.engine.specs), h.view())
 	}
-	got := h.core.specs[0].DependsOn
+	got := h.engine.specs[0].DependsOn
 	want := []runs.Dependency{{Name: "claude", Condition: runs.CondEnded}, {Name: "tests", Condition: runs.CondStarted}}
 	if len(got) != 2 || got[0].Name != want[0].Name || got[0].Condition != want[0].Condition ||
 		got[1].Name != want[1].Name || got[1].Condition != want[1].Condition {
@@ -236,7 +236,7 @@ func TestNewRunFormAfter(t *testing.T) {
 	h.key("down", "down", "down", "down", "down", "down")
 	h.typeText("nosuch=ready")
 	h.key("enter")
-	if v := h.view(); len(h.core.specs) != 1 || !h.m.dlg.Open() || !strings.Contains(v, "nosuch") {
-		t.Fatalf("a dependency on no run: specs %d, dialog open %v:\n%s", len(h.core.specs), h.m.dlg.Open(), v)
+	if v := h.view(); len(h.engine.specs) != 1 || !h.m.dlg.Open() || !strings.Contains(v, "nosuch") {
+		t.Fatalf("a dependency on no run: specs %d, dialog open %v:\n%s", len(h.engine.specs), h.m.dlg.Open(), v)
 	}
 }

@@ -211,7 +211,7 @@ func TestListFilterArrivals(t *testing.T) {
 		t.Errorf("arrivals while filtered: title %q, rows %q", h.listTitle(), h.drawnNames())
 	}
 
-	h.core.spawnID = "r92"
+	h.engine.spawnID = "r92"
 	h.key("n")
 	h.typeText("make db")
 	h.key("enter")

@@ -12,16 +12,16 @@ import (
 // thousand runs, attaching sized a thousand. A run that comes into view (the
 // selection moved to the end) is sized then, once.
 func TestOnlyShownRunsSized(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	var all []runs.Info
 	for k := range 200 {
 		all = append(all, liveRun(fmt.Sprintf("r%03d", k), fmt.Sprintf("run%03d", k), true))
 	}
-	core.snap = all
-	h := newHarness(t, core, 120, 30, all...)
+	engine.snap = all
+	h := newHarness(t, engine, 120, 30, all...)
 	sized := func() []string {
 		var ids []string
-		for _, c := range h.core.called("Resize") {
+		for _, c := range h.engine.called("Resize") {
 			ids = append(ids, strings.Fields(c)[1])
 		}
 		return ids

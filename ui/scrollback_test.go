@@ -25,7 +25,7 @@ func TestTerminalScrollColourGolden(t *testing.T) {
 // The scrollback key scrolls at its first press: one page above the live screen.
 func TestFirstPgUpScrollsAPage(t *testing.T) {
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", histLog(100))
+	h.engine.ptyOutput("r1", histLog(100))
 	h.key("pgup")
 	top, rows := h.m.term.Window()
 	if page := h.m.term.Page(); !h.m.term.Scrolling() || top != 100-rows-page {

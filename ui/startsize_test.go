@@ -16,17 +16,17 @@ func TestStartedAtThePaneSize(t *testing.T) {
 				spec := SizedForTerminal(runs.Spec{Name: "agent", Shell: "agent", PTY: true, Pair: pair}, sz[0], sz[1], kept)
 				r := liveRun("r1", "agent", true)
 				r.Spec, r.Cols, r.Rows = spec, spec.Cols, spec.Rows
-				// The UI asks for its size anyway (other UIs may size the run); the core,
+				// The UI asks for its size anyway (other UIs may size the run); the engine,
 				// which has the run at that size, does nothing (runs/viewers.go).
 				h := harnessWith(t, newFake(r), Options{Initial: []runs.Info{r}, Prefs: kept}, sz[0], sz[1])
-				if calls := h.core.called("Resize"); len(calls) > 0 || spec.Cols == 0 {
+				if calls := h.engine.called("Resize"); len(calls) > 0 || spec.Cols == 0 {
 					t.Errorf("%v pair %q %+v: started at %d×%d, then %q", sz, pair, kept, spec.Cols, spec.Rows, calls)
 				}
 			}
 		}
 		other := liveRun("r2", "other", true)
 		other.Cols, other.Rows = 120, 40
-		if h := newHarness(t, newFake(), sz[0], sz[1], other); len(h.core.called("Resize")) == 0 {
+		if h := newHarness(t, newFake(), sz[0], sz[1], other); len(h.engine.called("Resize")) == 0 {
 			t.Errorf("%v: a run at 120×40 was not fitted: the test shows nothing", sz)
 		}
 	}

@@ -21,12 +21,12 @@ import (
 // warm-up. The UI shows one terminal pane; to stand for four visible panes, every
 // frame also renders three more runs' screens when their version moved, as the pane
 // does. cpu-pct is this process's user+system CPU over all the iterations, in
-// percent of one core: the supervisor, the screens, Bridge and the Model (Bubble
+// percent of one engine: the supervisor, the screens, Bridge and the Model (Bubble
 // Tea's terminal writes and the children themselves not included). MB/s is the
 // output actually taken in.
 func BenchmarkStreaming(b *testing.B) {
 	const n, rate = 10, 100_000
-	c := newLiveCore(b, 16<<20)
+	c := newLiveEngine(b, 16<<20)
 	defer c.close()
 	var ids []string
 	for i := range n {

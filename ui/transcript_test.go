@@ -25,28 +25,28 @@ func TestHistoryCmdReadsTranscript(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "t.log")
 	os.WriteFile(path, []byte("\x1b[1mhello\x1b[0m\r\nworld\r\n"), 0o600)
-	core := newFake()
-	msg := historyCmd(core, "r1", path, false)().(HistoryMsg)
+	engine := newFake()
+	msg := historyCmd(engine, "r1", path, false)().(HistoryMsg)
 	if msg.Err != nil || !slices.Equal(texts(msg.Lines), []string{"hello", "world"}) {
 		t.Errorf("%+v", msg)
 	}
-	if calls := core.Calls(); !slices.Equal(calls, []string{"Capture r1"}) {
+	if calls := engine.Calls(); !slices.Equal(calls, []string{"Capture r1"}) {
 		t.Errorf("a PTY run without a screen: %q, want its screen asked for, then its transcript read", calls)
 	}
 	var out strings.Builder
 	for i := range 30 {
 		fmt.Fprintf(&out, "\x1b[4:3;58:5:9mline\x1b[0m %d\r\n", i)
 	}
-	core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte(out.String())}}})
-	msg = historyCmd(core, "r1", path, false)().(HistoryMsg)
+	engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte(out.String())}}})
+	msg = historyCmd(engine, "r1", path, false)().(HistoryMsg)
 	if len(msg.Lines) != 30 || msg.Lines[0].Text != "line 0" || msg.Lines[29].Text != "line 29" {
 		t.Fatalf("a PTY run's history is not its screen's scrollback: %q", texts(msg.Lines))
 	}
 	if got := msg.Lines[0].Styled(); got != "\x1b[0m\x1b[4;4:3;58:5:9mline\x1b[0m 0\x1b[0m" {
 		t.Errorf("the history's curly underline and its colour: %q", got)
 	}
-	core.logs["p1"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stderr, Data: []byte("e\n")}}}
-	msg = historyCmd(core, "p1", path, true)().(HistoryMsg)
+	engine.logs["p1"] = runs.Output{Chunks: []runs.Chunk{{Stream: ptyhost.Stderr, Data: []byte("e\n")}}}
+	msg = historyCmd(engine, "p1", path, true)().(HistoryMsg)
 	if len(msg.Lines) != 1 || !msg.Lines[0].Err {
 		t.Errorf("a pipe run's history must come from its log: %+v", msg)
 	}

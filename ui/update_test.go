@@ -13,11 +13,11 @@ import (
 
 // twoRuns is a harness with a live PTY run (selected) and a cancelled pipe run.
 func twoRuns(t *testing.T) *harness {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
-	core.snap = []runs.Info{a, b}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
-	return newHarness(t, core, 120, 30, a, b)
+	engine.snap = []runs.Info{a, b}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
+	return newHarness(t, engine, 120, 30, a, b)
 }
 
 func hasMsg[T tea.Msg](msgs []tea.Msg) bool {
@@ -28,7 +28,7 @@ func TestUpdateCommands(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		do    func(h *harness)
-		calls []string // the core calls the keys made, in order (Snapshot, Trees, Screen, Log ignored)
+		calls []string // the engine calls the keys made, in order (Snapshot, Trees, Screen, Log ignored)
 	}{
 		{"select", func(h *harness) { h.key("j") }, nil},
 		{"focus keys reach Write", func(h *harness) { h.key("enter", "a", "enter", "up", "ctrl+c") }, // encoded at the run
@@ -62,10 +62,10 @@ func TestUpdateCommands(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := twoRuns(t)
-			before := len(h.core.Calls())
+			before := len(h.engine.Calls())
 			c.do(h)
 			var got []string
-			for _, call := range h.core.Calls()[before:] {
+			for _, call := range h.engine.Calls()[before:] {
 				if name := strings.Fields(call)[0]; !slices.Contains([]string{"Snapshot", "Trees", "Screen", "Log"}, name) {
 					got = append(got, call)
 				}
@@ -87,7 +87,7 @@ func TestSelectMovesPanes(t *testing.T) {
 		t.Errorf("details do not show the new selection:\n%s", v)
 	}
 	h.key("k")
-	if calls := h.core.called("Trees"); len(calls) == 0 || calls[len(calls)-1] != "Trees r1" {
+	if calls := h.engine.called("Trees"); len(calls) == 0 || calls[len(calls)-1] != "Trees r1" {
 		t.Errorf("the new selection's tree was not asked for: %q", calls)
 	}
 }
@@ -123,10 +123,10 @@ func TestInputKeepsOrderWhileAWriteIsInFlight(t *testing.T) {
 		t.Fatal("a second write started while the first was in flight")
 	}
 	h.run(first) // WrittenMsg → the queued "bc" in one write
-	if got := string(h.core.written["r1"]); got != "abc" {
+	if got := string(h.engine.written["r1"]); got != "abc" {
 		t.Errorf("written %q, want abc", got)
 	}
-	if w := h.core.called("Write"); len(w) != 2 {
+	if w := h.engine.called("Write"); len(w) != 2 {
 		t.Errorf("writes %q, want 2", w)
 	}
 }
@@ -145,30 +145,30 @@ func TestSendKeysErrorShownInline(t *testing.T) {
 	h.key("backspace", "backspace", "backspace", "backspace", "backspace")
 	h.typeText("C-c")
 	h.key("enter")
-	if len(h.core.items) != 1 || h.core.items[0][0].Key.Rune != 'c' {
-		t.Errorf("items %+v", h.core.items)
+	if len(h.engine.items) != 1 || h.engine.items[0][0].Key.Rune != 'c' {
+		t.Errorf("items %+v", h.engine.items)
 	}
 }
 
 func TestPauseToggles(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a := liveRun("r1", "claude", true)
 	a.Paused = true
-	h := newHarness(t, core, 120, 30, a)
+	h := newHarness(t, engine, 120, 30, a)
 	h.key("space")
-	if len(core.called("Resume")) != 1 {
-		t.Errorf("a paused run was not resumed: %q", core.Calls())
+	if len(engine.called("Resume")) != 1 {
+		t.Errorf("a paused run was not resumed: %q", engine.Calls())
 	}
 }
 
 func TestReconcileDecisionsInEventsPane(t *testing.T) {
 	h := twoRuns(t)
-	h.core.decisions = []runs.Decision{{ID: "rz", Name: "orphan", Decision: runs.VerdictReaped, PID: 77, Detail: "owner dead"}}
+	h.engine.decisions = []runs.Decision{{ID: "rz", Name: "orphan", Decision: runs.VerdictReaped, PID: 77, Detail: "owner dead"}}
 	h.key("r")
 	if v := h.view(); !strings.Contains(v, "reconcile orphan rz: orphan-reaped pid 77") {
 		t.Errorf("decision not in the events pane:\n%s", v)
 	}
-	h.core.fail["Reconcile"] = errors.New("no registry")
+	h.engine.fail["Reconcile"] = errors.New("no registry")
 	h.key("r")
 	if v := h.view(); !strings.Contains(v, "error: reconcile: no registry") {
 		t.Errorf("error not in the events pane:\n%s", v)
@@ -177,11 +177,11 @@ func TestReconcileDecisionsInEventsPane(t *testing.T) {
 
 func TestResizeFollowsWindowAndStartingRuns(t *testing.T) {
 	h := twoRuns(t)
-	if got := h.core.called("Resize"); !slices.Equal(got, []string{"Resize r1 82 20"}) {
+	if got := h.engine.called("Resize"); !slices.Equal(got, []string{"Resize r1 82 20"}) {
 		t.Errorf("first size: %q", got)
 	}
 	h.send(tea.WindowSizeMsg{Width: 150, Height: 40})
-	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r1 103 29" {
+	if got := h.engine.called("Resize"); got[len(got)-1] != "Resize r1 103 29" {
 		t.Errorf("after the window grew: %q", got)
 	}
 	starting := liveRun("r3", "new", true)
@@ -189,31 +189,31 @@ func TestResizeFollowsWindowAndStartingRuns(t *testing.T) {
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: starting, Time: t0}})
 	starting.State, starting.Seq = runs.Running, 4
 	h.send(EventMsg{Event: runs.Event{Type: runs.EventState, Run: starting, Time: t0}})
-	if got := h.core.called("Resize"); got[len(got)-1] != "Resize r3 103 29" {
+	if got := h.engine.called("Resize"); got[len(got)-1] != "Resize r3 103 29" {
 		t.Errorf("a run that started was not sized to the pane: %q", got)
 	}
 }
 
 func TestKeyOverrides(t *testing.T) {
-	core := newFake()
-	if _, err := New(Options{Engine: core, Keys: map[string][]string{"zap": {"z"}}}); err == nil {
+	engine := newFake()
+	if _, err := New(Options{Engine: engine, Keys: map[string][]string{"zap": {"z"}}}); err == nil {
 		t.Error("unknown action accepted")
 	}
-	if _, err := New(Options{Engine: core, Keys: map[string][]string{"cancel": {"i"}}}); err == nil {
+	if _, err := New(Options{Engine: engine, Keys: map[string][]string{"cancel": {"i"}}}); err == nil {
 		t.Error("a key bound to cancel and interrupt accepted")
 	}
-	if _, err := New(Options{Engine: core, Keys: map[string][]string{"leave": {"ctrl+a"}, "yes": {"j"}}}); err != nil {
+	if _, err := New(Options{Engine: engine, Keys: map[string][]string{"leave": {"ctrl+a"}, "yes": {"j"}}}); err != nil {
 		t.Errorf("valid overrides refused: %v", err)
 	}
 	nm, err := New(Options{})
 	if err != nil {
-		t.Fatalf("a model without a core (a key check) failed: %v", err)
+		t.Fatalf("a model without a engine (a key check) failed: %v", err)
 	}
 	if msg := reconcileCmd(nm.engine)().(ReconciledMsg); !errors.Is(msg.Err, ErrNoEngine) {
-		t.Errorf("without a core: %v", msg.Err)
+		t.Errorf("without a engine: %v", msg.Err)
 	}
 	h := twoRuns(t)
-	m, err := newModel(Options{Engine: h.core, Initial: []runs.Info{liveRun("r1", "a", true)},
+	m, err := newModel(Options{Engine: h.engine, Initial: []runs.Info{liveRun("r1", "a", true)},
 		Keys: map[string][]string{"cancel": {"K"}}}, h.clk.now)
 	if err != nil {
 		t.Fatal(err)
@@ -222,8 +222,8 @@ func TestKeyOverrides(t *testing.T) {
 	h.m = m
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.key("K", "y")
-	if len(h.core.called("Cancel")) != 1 {
-		t.Errorf("overridden cancel key did nothing: %q", h.core.Calls())
+	if len(h.engine.called("Cancel")) != 1 {
+		t.Errorf("overridden cancel key did nothing: %q", h.engine.Calls())
 	}
 }
 
@@ -231,7 +231,7 @@ func TestKeyOverrides(t *testing.T) {
 // the search key.
 func TestScrollSearch(t *testing.T) {
 	h := twoRuns(t)
-	h.core.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}})
+	h.engine.ptyOutput("r1", runs.Output{Chunks: []runs.Chunk{{Data: []byte("one\r\nneedle A\r\ntwo\r\nneedle B\r\n")}}})
 	h.key("pgup", "/")
 	h.typeText("needle")
 	h.key("enter")
@@ -254,25 +254,25 @@ func TestScrollSearch(t *testing.T) {
 // An override by action name takes effect: the new key does the action, the old one
 // no longer does.
 func TestKeyOverrideTakesEffect(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	run := liveRun("r1", "claude", true)
-	core.snap = []runs.Info{run}
-	core.screens["r1"] = screenWith(80, 24, "$ ")
-	m, err := newModel(Options{Engine: core, Initial: core.snap, Keys: map[string][]string{"cancel": {"K"}}},
+	engine.snap = []runs.Info{run}
+	engine.screens["r1"] = screenWith(80, 24, "$ ")
+	m, err := newModel(Options{Engine: engine, Initial: engine.snap, Keys: map[string][]string{"cancel": {"K"}}},
 		(&clock{t: t0}).now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.tick = func(int) tea.Cmd { return nil }
-	h := &harness{t: t, m: m, core: core, clk: &clock{t: t0}}
+	h := &harness{t: t, m: m, engine: engine, clk: &clock{t: t0}}
 	h.run(m.Init())
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.key("x", "y")
-	if got := h.core.called("Cancel"); len(got) != 0 {
+	if got := h.engine.called("Cancel"); len(got) != 0 {
 		t.Fatalf("the old key still cancels: %q", got)
 	}
 	h.key("K", "y")
-	if got := h.core.called("Cancel"); !slices.Equal(got, []string{"Cancel r1"}) {
+	if got := h.engine.called("Cancel"); !slices.Equal(got, []string{"Cancel r1"}) {
 		t.Fatalf("the new key did not cancel: %q", got)
 	}
 }
@@ -283,13 +283,13 @@ func TestKeyOverrideTakesEffect(t *testing.T) {
 // counters (in new maps) leaves the pane's version, so nothing is drawn again.
 func TestTickRefreshesMetrics(t *testing.T) {
 	h := twoRuns(t)
-	metricsCalls := func() int { return len(h.core.called("Metrics")) }
+	metricsCalls := func() int { return len(h.engine.called("Metrics")) }
 	if n := metricsCalls(); n != 1 {
 		t.Fatalf("Init read the counters %d times, want 1", n)
 	}
-	h.core.mu.Lock()
-	h.core.metrics = runs.Metrics{SpawnTotal: 2, ExitTotal: map[string]int64{"manual-cancel": 1}}
-	h.core.mu.Unlock()
+	h.engine.mu.Lock()
+	h.engine.metrics = runs.Metrics{SpawnTotal: 2, ExitTotal: map[string]int64{"manual-cancel": 1}}
+	h.engine.mu.Unlock()
 	ver := h.m.events.Version()
 
 	h.send(tickMsg{gen: h.m.req.tickGen})
@@ -332,23 +332,23 @@ func TestTickRefreshesMetrics(t *testing.T) {
 // One counters read at a time: a tick while one is on its way asks for none.
 func TestMetricsReadOneAtATime(t *testing.T) {
 	h := twoRuns(t)
-	before := len(h.core.called("Metrics"))
+	before := len(h.engine.called("Metrics"))
 	h.clk.t = h.clk.t.Add(metricsEvery)
 	next, first := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
 	next, second := h.m.Update(tickMsg{gen: h.m.req.tickGen})
 	h.m = next.(Model)
 	h.run(second)
-	if n := len(h.core.called("Metrics")) - before; n != 0 {
+	if n := len(h.engine.called("Metrics")) - before; n != 0 {
 		t.Fatalf("a tick read the counters while a read was on its way (%d calls)", n)
 	}
 	h.run(first)
-	if n := len(h.core.called("Metrics")) - before; n != 1 {
+	if n := len(h.engine.called("Metrics")) - before; n != 1 {
 		t.Fatalf("%d counters reads, want 1", n)
 	}
 	h.clk.t = h.clk.t.Add(metricsEvery)
 	h.send(tickMsg{gen: h.m.req.tickGen})
-	if n := len(h.core.called("Metrics")) - before; n != 2 {
+	if n := len(h.engine.called("Metrics")) - before; n != 2 {
 		t.Errorf("after the read came back a tick did not read again (%d reads)", n)
 	}
 }
@@ -360,12 +360,12 @@ func TestFixedSizeRunIsNotFitted(t *testing.T) {
 	h := newHarness(t, newFake(), 120, 30, fixed, liveRun("r2", "shell", true))
 	h.send(tea.WindowSizeMsg{Width: 150, Height: 40})
 	h.key("z")
-	for _, c := range h.core.called("Resize") {
+	for _, c := range h.engine.called("Resize") {
 		if strings.HasPrefix(c, "Resize r1 ") {
-			t.Fatalf("the fixed-size run was resized: %q", h.core.called("Resize"))
+			t.Fatalf("the fixed-size run was resized: %q", h.engine.called("Resize"))
 		}
 	}
-	if len(h.core.called("Resize")) == 0 {
+	if len(h.engine.called("Resize")) == 0 {
 		t.Fatal("the other run was not fitted either: the test shows nothing")
 	}
 }

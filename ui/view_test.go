@@ -73,10 +73,10 @@ func TestTerminalScrollGolden(t *testing.T) {
 }
 
 func TestFrameGolden(t *testing.T) {
-	core := newFake()
+	engine := newFake()
 	a, b := liveRun("r1", "claude", true), endedRun("r2", "tests")
-	core.screens["r1"] = screenWith(70, 19, "claude> hello\r\n")
-	h := newHarness(t, core, 120, 30, a, b)
+	engine.screens["r1"] = screenWith(70, 19, "claude> hello\r\n")
+	h := newHarness(t, engine, 120, 30, a, b)
 	goldenView(t, "frame", h.m.View().Content, 120)
 	h.key("z")
 	goldenView(t, "frame_zoom", h.m.View().Content, 120)

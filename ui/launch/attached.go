@@ -44,9 +44,9 @@ func (t Target) where() string {
 	return t.Dir
 }
 
-// attachedCore is what an attached UI runs on: one server's client.Remote, or a
+// attachedEngine is what an attached UI runs on: one server's client.Remote, or a
 // client.Fleet over several.
-type attachedCore interface {
+type attachedEngine interface {
 	ui.Engine
 	Events() <-chan runs.Event
 	Initial() []runs.Info
@@ -57,14 +57,14 @@ type attachedCore interface {
 // Open is what an attached UI runs on, for another client of the same target (corral
 // web): this machine's server alone as one Remote, else a client.Fleet over every
 // host; as attach.
-func Open(t Target) (attachedCore, error) {
+func Open(t Target) (attachedEngine, error) {
 	return attach(t)
 }
 
 // attach attaches to the target's server, or servers: a host that cannot be reached
 // does not keep the UI from opening over the others; with no server reached at all
 // (hosts over ssh only, none answering) it fails with why.
-func attach(t Target) (attachedCore, error) {
+func attach(t Target) (attachedEngine, error) {
 	if len(t.Hosts) == 0 {
 		return client.AttachTo(t.Dir, "", "", server.StartSelf)
 	}
@@ -168,7 +168,7 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 
 // attachedModel starts the runs the server does not run yet (sized for this
 // terminal; over several hosts, on this machine's) and builds the UI over core.
-func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui.Model, error) {
+func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec) (ui.Model, error) {
 	local := t.Dir // "" over ssh alone: the kept layout is in the state dir, which is on the host
 	kept, keptPath := prefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
@@ -176,11 +176,11 @@ func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui
 	if t.Dir != "" && len(t.Hosts) > 0 {
 		ctx = api.OnHost(ctx, config.LocalHost)
 	}
-	start := notRunning(rs.Start, core.Initial())
+	start := notRunning(rs.Start, engine.Initial())
 	var selectID string
 	for i, s := range append(start, always...) {
 		// A spawn error is a run ended with spawn-error, shown in the UI.
-		rep, _ := api.Spawn.Call(ctx, core, api.Here(ui.SizedForTerminal(s, w, h, kept)))
+		rep, _ := api.Spawn.Call(ctx, engine, api.Here(ui.SizedForTerminal(s, w, h, kept)))
 		if i >= len(start) {
 			selectID = rep.ID // corral -- CMD opens on the run it started
 		}
@@ -189,7 +189,7 @@ func attachedModel(core attachedCore, t Target, rs Runs, always []runs.Spec) (ui
 	if t.several() {
 		empty = "No runs on these hosts. Press n to start one, or corral spawn --host NAME one from a script."
 	}
-	return ui.New(ui.Options{Engine: core, Initial: core.Initial(), History: core.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
+	return ui.New(ui.Options{Engine: engine, Initial: engine.Initial(), History: engine.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: empty})
 }
