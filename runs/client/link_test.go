@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corral/config"
+	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/server"
@@ -38,20 +39,13 @@ func serveCrashable(t *testing.T, dir string, sup *runs.Supervisor) (crash func(
 // next waits for the next event of type typ, passing others by.
 func next(t *testing.T, r *Remote, typ runs.EventType, ok func(runs.Event) bool) runs.Event {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
-	for {
-		select {
-		case e, open := <-r.Events():
-			if !open {
-				t.Fatalf("the events ended before a %s", typ)
-			}
-			if e.Type == typ && (ok == nil || ok(e)) {
-				return e
-			}
-		case <-deadline:
-			t.Fatalf("no %s event within 20s", typ)
-		}
+	e, found := eventually.Event(20*time.Second, r.Events(), func(e runs.Event) bool {
+		return e.Type == typ && (ok == nil || ok(e))
+	})
+	if !found {
+		t.Fatalf("no %s event within 20s (or the events ended)", typ)
 	}
+	return e
 }
 
 // A server lost under an attached Remote (its connections closed, its socket left):
