@@ -78,11 +78,13 @@ func (r *run) countOnChange(d *differ) {
 		case <-d.stop:
 			return
 		case <-d.output:
+			fails = 0 // something happened: a count after it has its retries again
 			quiet.Reset(d.quiet)
 			quietC = quiet.C
 			continue
 		case <-quietC:
 		case <-d.now:
+			fails = 0
 		}
 		quietC = nil
 		quiet.Stop()

@@ -137,3 +137,47 @@ func TestWorktreeDiffFiguresOfASilentRun(t *testing.T) {
 	s.Cancel(id)
 	waitEnd(t, s, id)
 }
+
+// A run whose count failed again and again, all its retries spent, gets them back with
+// its next output: a count after it that fails is tried again, so the run, idle once
+// more, still gets its figures when git answers (here git's list of worktrees fails
+// until the test lets it).
+func TestWorktreeDiffRetriesAfterOutput(t *testing.T) {
+	s := shortQuiet(newSup(t), 100*time.Millisecond)
+	repo := gittest.Repo(t)
+	dir := t.TempDir()
+	busy, fails := filepath.Join(dir, "busy"), filepath.Join(dir, "fails")
+	if err := os.WriteFile(busy, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := worktreeSpec(repo, t.TempDir(), "echo three >> a.txt; echo wrote; while read line; do echo got; done")
+	spec.BaseEnv = gittest.Shim(t, `case "$*" in *"worktree list"*) if [ -e '`+busy+`' ]; then echo x >> '`+fails+`'; echo "fatal: failed to read commondir" >&2; exit 128; fi;; esac`)
+	id := spawn(t, s, spec)
+	// The count after the start and every retry of it failed, each asking for the
+	// list listTries times.
+	perCount := 4
+	spent := perCount * (1 + diffRetries)
+	eventually.True(t, 30*time.Second, "every retry spent", func() bool {
+		return gitCalls(t, fails) >= spent
+	})
+	// Output: a count that fails too.
+	if err := s.Write(id, []byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	eventually.True(t, 30*time.Second, "the count after the output failed", func() bool {
+		return gitCalls(t, fails) >= spent+perCount
+	})
+	if i, _ := s.Info(id); i.Diff != nil {
+		t.Fatalf("figures %+v although git failed", *i.Diff)
+	}
+	if err := os.Remove(busy); err != nil {
+		t.Fatal(err)
+	}
+	want := workspace.Stat{Added: 1, Files: 1}
+	eventually.True(t, 20*time.Second, "the figures once git answers, the run idle", func() bool {
+		i, _ := s.Info(id)
+		return i.Diff != nil && *i.Diff == want && i.State == Running
+	})
+	s.Cancel(id)
+	waitEnd(t, s, id)
+}
