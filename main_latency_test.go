@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"corral/ptyhost/hoptrace"
 )
 
 // BenchmarkTypedEcho is the latency a person feels: a token typed into the
@@ -31,10 +34,11 @@ import (
 // tokens land at every phase of Bubble Tea's 60 Hz renderer. Reported: each series'
 // p50 and p90 in ms, and corral's p50 over tmux's.
 func BenchmarkTypedEcho(b *testing.B) {
+	trace := os.Getenv("CORRAL_BENCH_TRACE")
 	series := []*echoSeries{
 		{name: "tmux", term: startTmux(b, 186, 51, "cat")},
-		{name: "corral", term: corralCat(b, corralBin, "")},
-		{name: "local", term: corralCat(b, corralBin, "--local")},
+		traced(b, trace, "corral", corralBin, ""),
+		traced(b, trace, "local", corralBin, "--local"),
 	}
 	if before := os.Getenv("CORRAL_BENCH_BEFORE"); before != "" {
 		series = append(series, &echoSeries{name: "before", term: corralCat(b, before, "")},
@@ -43,6 +47,25 @@ func BenchmarkTypedEcho(b *testing.B) {
 	interleave(b, series, (*echoSeries).sample)
 	reportSeries(b, series)
 	b.ReportMetric(series[1].at(0.5)-series[0].at(0.5), "corral-over-tmux-p50-ms")
+	for _, s := range series {
+		if s.trace != "" {
+			s.hops(b)
+		}
+	}
+}
+
+// traced is corralCat as series name, its processes tracing their hops into a
+// directory of their own under dir (package ptyhost/hoptrace) when dir is set
+// (CORRAL_BENCH_TRACE).
+func traced(b *testing.B, dir, name, bin, flag string) *echoSeries {
+	if dir == "" {
+		return &echoSeries{name: name, term: corralCat(b, bin, flag)}
+	}
+	d := filepath.Join(dir, name)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return &echoSeries{name: name, trace: d, term: corralCat(b, "env "+hoptrace.Env+"="+d+" "+bin, flag)}
 }
 
 // interleave takes b.N samples of every series side by side: one sample of each in
@@ -71,9 +94,17 @@ func reportSeries(b *testing.B, series []*echoSeries) {
 
 // echoSeries is one outer terminal whose program echoes what is typed.
 type echoSeries struct {
-	name string
-	term *tmuxTerm
-	lat  []time.Duration
+	name  string
+	term  *tmuxTerm
+	lat   []time.Duration
+	trace string       // the directory its processes trace their hops into, if any
+	marks []echoSample // each sample's token and times, when traced
+}
+
+// echoSample is one sample's token, when it was typed and when it showed.
+type echoSample struct {
+	token  string
+	t0, t1 time.Time
 }
 
 // corralCat is `bin [flag] -- cat` in a tmux window, with a state dir of its own (a
@@ -118,7 +149,11 @@ func (s *echoSeries) shows(b *testing.B, token string, t0 time.Time) {
 			b.Fatalf("%s: %q never showed:\n%s", s.name, token, x.screen())
 		}
 	}
-	s.lat = append(s.lat, time.Since(t0))
+	t1 := time.Now()
+	s.lat = append(s.lat, t1.Sub(t0))
+	if s.trace != "" {
+		s.marks = append(s.marks, echoSample{token, t0, t1})
+	}
 }
 
 // at is the p quantile of the series' latencies, in ms.

@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"os"
@@ -182,6 +183,7 @@ func (p *Proc) drain(s Stream, f *os.File) {
 	defer p.readerDone()
 	for {
 		err := readChunk(f, func(b []byte) {
+			hoptrace.MarkBytes("pty.read", b)
 			if p.onOutput != nil {
 				p.onOutput(s, b)
 			}

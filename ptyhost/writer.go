@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"os"
@@ -105,6 +106,7 @@ func (w *writer) run(done chan struct{}) {
 			return
 		}
 		_, err := w.f.Write(b)
+		hoptrace.MarkBytes("pty.write", b)
 		if !w.written(len(b), err) {
 			return
 		}

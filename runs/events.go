@@ -47,6 +47,11 @@ type Event struct {
 	Detail string    `json:"detail,omitempty"`
 }
 
+// DetailEcho is the Detail of an EventOutput that answers input: one of the first
+// reads after a write to the run (its echo; echoReads). A pacer draws it at once
+// (pacer.Echo).
+const DetailEcho = "echo"
+
 // lossy events may be coalesced: the receiver asks for the latest state anyway.
 func (e Event) lossy() bool { return e.Type == EventOutput || e.Type == EventWatchdog }
 
@@ -78,6 +83,14 @@ func (s *Subscription) push(e Event) {
 	s.mu.Lock()
 	key := pendingKey{e.Type, e.Run.ID} // a struct, not a joined string: no allocation per read
 	if e.lossy() && s.pending[key] {
+		if e.Detail == DetailEcho { // the event queued carries it: an echo all the same
+			for i := len(s.queue) - 1; i >= 0; i-- {
+				if q := &s.queue[i]; q.Type == e.Type && q.Run.ID == e.Run.ID {
+					q.Detail = DetailEcho
+					break
+				}
+			}
+		}
 		s.mu.Unlock()
 		return
 	}

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -41,6 +42,7 @@ func (s *Supervisor) Write(id string, b []byte) error {
 	r.agentInput()
 	r.inputMu.Lock() // behind a submit's Enter, never between its text and its Enter
 	defer r.inputMu.Unlock()
+	r.echoes.Store(echoReads)
 	return p.Write(b)
 }
 
@@ -55,6 +57,7 @@ func (s *Supervisor) SendKeys(id string, items []keys.Item) error {
 	if err != nil {
 		return err
 	}
+	hoptrace.MarkBytes("srv.keys", b)
 	return s.Write(id, b)
 }
 

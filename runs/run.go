@@ -70,6 +70,9 @@ type run struct {
 	echo    chan struct{}
 	attn    uint64 // the screen's attention count last seen, on the PTY reader only
 	said    uint64 // the screen's activity announcements last seen, likewise
+	// echoes is how many reads of output, from the last write of input on, are still
+	// its echo (DetailEcho): echoReads at each write, one less at each read.
+	echoes atomic.Int32
 
 	// agent is the agent's state (run_agent.go); nil when no agent's rules apply. Set
 	// at start, or later by the foreground program (fg), so it is read with Load.

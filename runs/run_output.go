@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"corral/ptyhost/hoptrace"
 	"io"
 	"path/filepath"
 	"time"
@@ -69,8 +70,18 @@ func (r *run) onOutput(s ptyhost.Stream, p []byte) {
 	default:
 	}
 	r.diff.poke(false)
-	r.sup.hub.publish(Event{Type: EventOutput, Run: Info{ID: r.id}})
+	e := Event{Type: EventOutput, Run: Info{ID: r.id}}
+	if n := r.echoes.Load(); n > 0 && r.echoes.CompareAndSwap(n, n-1) {
+		e.Detail = DetailEcho
+	}
+	r.sup.hub.publish(e)
+	hoptrace.Mark("run.pub", e.Detail)
 }
+
+// echoReads is how many reads after a write of input are its echo: an echo often
+// comes in two or three reads (a key's alone, the keys queued behind it; a shell that
+// echoes, then redraws).
+const echoReads = 3
 
 // takeSize gives the run's screen and recording a new PTY size.
 func (r *run) takeSize(cols, rows uint16) {

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/hoptrace"
 	"corral/runs"
 	"corral/runs/pacer"
 )
@@ -65,13 +66,23 @@ func (b *bridge) receive(e runs.Event, ok bool) (due, open bool) {
 		b.send(EventMsg{Event: e})
 		return false, true
 	default:
-		return b.pace.Change(e.Run.ID, b.now()), true
+		change := b.pace.Change
+		if e.Detail == runs.DetailEcho {
+			change = b.pace.Echo
+		}
+		due := change(e.Run.ID, b.now())
+		if !due && hoptrace.On() {
+			at, _ := b.pace.Due()
+			hoptrace.Mark("br.held", time.Until(at).String())
+		}
+		return due, true
 	}
 }
 
 // flush sends the runs changed since the last OutputMsg, if any.
 func (b *bridge) flush() {
 	if ids := b.pace.Take(b.now()); len(ids) > 0 {
+		hoptrace.Mark("br.msg", "")
 		b.send(OutputMsg{IDs: ids})
 	}
 }

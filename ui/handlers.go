@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"reflect"
@@ -149,6 +150,7 @@ func enteredQuiet(ev runs.Event, prev runs.Info) bool {
 // run that is not selected; the selected run's log is read again. Screens need
 // nothing here: the terminal pane renders again when its screen's version moved.
 func (m Model) handleOutput(msg OutputMsg) (tea.Model, tea.Cmd) {
+	hoptrace.Mark("ui.out", "")
 	m.req.active() // the runs' last output moved, and their trees may have
 	sel, _ := m.list.Selected()
 	var cmd tea.Cmd

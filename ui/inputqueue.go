@@ -3,8 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
+	"corral/ptyhost/hoptrace"
 	"corral/ptyhost/keys"
 	"corral/runs/api"
 
@@ -97,6 +99,9 @@ func (qs inputQueues) send(engine Engine, id string, items []keys.Item) (tea.Cmd
 		return nil, errInputBacklog
 	}
 	q.size += n
+	if hoptrace.On() {
+		hoptrace.Mark("ui.queue", itemsText(items))
+	}
 	if q.writing {
 		q.items = append(q.items, items...) // the round that runs takes them
 		return nil, nil
@@ -177,6 +182,9 @@ func (q *inputQueue) writer(engine Engine, id string) {
 		for items, n, ok := r.items, itemsSize(r.items), true; ok; items, n, ok = q.take() {
 			r.size += n
 			args := api.InputArgs{ID: id, Items: items, Viewer: engine.Viewer()}
+			if hoptrace.On() {
+				hoptrace.Mark("ui.send", itemsText(items))
+			}
 			if !pipelined {
 				_, err := api.Input.Call(bg, engine, args)
 				r.note(err)
@@ -186,6 +194,7 @@ func (q *inputQueue) writer(engine Engine, id string) {
 				r.reply()
 			}
 			finish, err := b.Begin(bg, api.Input, args)
+			hoptrace.Mark("ui.sent", "")
 			if err != nil {
 				r.note(err)
 				continue
@@ -215,4 +224,13 @@ func itemsSize(items []keys.Item) int {
 		n += len(it.Text) + len(it.Data) + 1
 	}
 	return n
+}
+
+// itemsText is the text items type, for a hop's trace.
+func itemsText(items []keys.Item) string {
+	var b strings.Builder
+	for _, it := range items {
+		b.WriteString(it.Text)
+	}
+	return b.String()
 }

@@ -2,9 +2,11 @@ package client
 
 import (
 	"context"
+	"corral/ptyhost/hoptrace"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -311,6 +313,7 @@ func (r *Remote) read(stream *Client) error {
 				return nil
 			}
 		case m.Frame != nil:
+			hoptrace.Mark("cli.frame", strconv.Itoa(len(line)))
 			r.screenOf(m.Frame.ID).update(*m.Frame)
 			if !r.send(runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}) {
 				return nil

@@ -104,6 +104,23 @@ func (p *Pacer) Change(key string, now time.Time) bool {
 	return false
 }
 
+// Echo notes a change of key at now that answers input (what was typed coming back,
+// runs.DetailEcho): a frame is due now, whatever the budget, and the change does not
+// count toward the key being busy. Its frame still spends an interval of the budget,
+// so output that keeps coming after it is paced as any. Echoes are bounded by the
+// input, not by the pace: a few reads per write to the run (runs: echoReads), and
+// writes come as fast as someone types; the one that draws on the terminal (ui/frame)
+// still caps its frames. Without it an echo in a few reads, after the echo and the
+// answer of the line before (the Enter's), waited out the budget, or, four changes
+// within busyWindow, was paced as busy: BusyFrames frames.
+func (p *Pacer) Echo(key string, now time.Time) bool {
+	if p.keys[key] == nil {
+		p.keys[key] = &history{}
+	}
+	p.pending[key] = struct{}{}
+	return true
+}
+
 // C fires when the pending changes are due: the caller then calls Take.
 func (p *Pacer) C() <-chan time.Time { return p.timer.C }
 

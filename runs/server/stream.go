@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"corral/ptyhost/hoptrace"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -217,9 +218,18 @@ func (st *streamState) event(ev runs.Event) bool {
 	if ev.Type != runs.EventOutput {
 		return st.send(api.StreamMsg{Event: &ev})
 	}
-	if !st.pace.Change(ev.Run.ID, time.Now()) {
+	change := st.pace.Change
+	if ev.Detail == runs.DetailEcho {
+		change = st.pace.Echo
+	}
+	if !change(ev.Run.ID, time.Now()) {
+		if hoptrace.On() {
+			due, _ := st.pace.Due()
+			hoptrace.Mark("srv.held", time.Until(due).String())
+		}
 		return true
 	}
+	hoptrace.Mark("srv.ev", "")
 	return st.flush()
 }
 
@@ -247,6 +257,7 @@ func (st *streamState) flush(also ...string) bool {
 		if !st.send(msg) {
 			return false
 		}
+		hoptrace.Mark("srv.frame", id)
 	}
 	return true
 }

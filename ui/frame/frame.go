@@ -50,6 +50,7 @@ package frame
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"io"
 	"runtime"
@@ -61,6 +62,8 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/lucasb-eyer/go-colorful"
+
+	"corral/ptyhost/hoptrace"
 )
 
 // Interval is the shortest time between two frames under load: 1/120 s.
@@ -225,9 +228,13 @@ func (r *Renderer) Submit(v tea.View) {
 // when the screen already shows the view.
 func (r *Renderer) schedule() {
 	if !r.running || !r.have || r.timer != nil || r.unchanged() {
+		if hoptrace.On() {
+			hoptrace.Mark("fr.skip", fmt.Sprintf("running=%v timer=%v", r.running, r.timer != nil))
+		}
 		return
 	}
 	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 {
+		hoptrace.Mark("fr.held", wait.String())
 		r.arm(wait)
 		return
 	}
@@ -250,6 +257,7 @@ func (r *Renderer) onTimer(gen int) {
 		return
 	}
 	r.timer = nil
+	hoptrace.Mark("fr.timer", "")
 	if r.running && r.have && !r.unchanged() {
 		r.draw()
 	}
@@ -439,6 +447,7 @@ func (r *Renderer) draw() {
 	if b.Len() > 0 {
 		_, _ = r.out.Write(b.Bytes())
 	}
+	hoptrace.MarkBytes("fr.draw", b.Bytes())
 	r.last = &v
 	r.spent = later(r.spent, time.Now()).Add(r.interval)
 }

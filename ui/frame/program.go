@@ -13,6 +13,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"corral/ptyhost/hoptrace"
+
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 )
@@ -163,6 +166,8 @@ func (t *terminal) resized(force bool) {
 // Bubble Tea's renderer would have been told.
 func (t *terminal) filter(_ tea.Model, msg tea.Msg) tea.Msg {
 	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		hoptrace.Mark("ui.key", msg.Text)
 	case tea.WindowSizeMsg:
 		if msg.Width <= 0 || msg.Height <= 0 {
 			// Without its renderer Bubble Tea does not read the size: it sends 0×0
@@ -348,8 +353,10 @@ func (t *terminal) guardAll(msg tea.Msg) {
 func (m model) View() tea.View {
 	defer m.t.giveOnPanic()
 	if s, ok := m.Model.(Stiller); ok && s.Still() {
+		hoptrace.Mark("ui.still", "")
 		return tea.View{} // the frame drawn last is still what it would draw
 	}
+	hoptrace.Mark("ui.view", "")
 	m.t.r.Submit(m.Model.View())
 	return tea.View{}
 }
