@@ -53,6 +53,7 @@ type bridge struct {
 	send func(tea.Msg)
 	pace *pacer.Pacer
 	now  func() time.Time // time.Now; a test's own clock
+	echo bool             // an echo is among the changes pending (runs.DetailEcho)
 }
 
 // receive handles one event (ok false: events closed): a lifecycle event is sent, an
@@ -69,6 +70,7 @@ func (b *bridge) receive(e runs.Event, ok bool) (due, open bool) {
 		change := b.pace.Change
 		if e.Detail == runs.DetailEcho {
 			change = b.pace.Echo
+			b.echo = true
 		}
 		due := change(e.Run.ID, b.now())
 		if !due && hoptrace.On() {
@@ -83,6 +85,7 @@ func (b *bridge) receive(e runs.Event, ok bool) (due, open bool) {
 func (b *bridge) flush() {
 	if ids := b.pace.Take(b.now()); len(ids) > 0 {
 		hoptrace.Mark("br.msg", "")
-		b.send(OutputMsg{IDs: ids})
+		b.send(OutputMsg{IDs: ids, Echo: b.echo})
+		b.echo = false
 	}
 }

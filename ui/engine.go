@@ -98,7 +98,12 @@ type (
 	// exit, escape, watchdog warning).
 	EventMsg struct{ Event runs.Event }
 	// OutputMsg names the runs whose output moved since the previous OutputMsg.
-	OutputMsg struct{ IDs []string }
+	// Echo: what moved answers input (runs.DetailEcho), the frame after it is drawn
+	// at once (FrameAtOnce).
+	OutputMsg struct {
+		IDs  []string
+		Echo bool
+	}
 )
 
 // Messages that commands return.
@@ -179,3 +184,7 @@ type (
 
 // tickMsg drives countdowns and the once-a-second refresh; gen drops stale chains.
 type tickMsg struct{ gen int }
+
+// FrameAtOnce tells ui/frame to draw the frame after this message at once, whatever
+// its budget, when it carries an echo: what was typed is never held for an interval.
+func (m OutputMsg) FrameAtOnce() bool { return m.Echo }

@@ -263,6 +263,9 @@ type (
 		Rows      int                 `json:"rows,omitempty"`
 		Render    string              `json:"render,omitempty"`
 		State     *screen.ScreenState `json:"state,omitempty"`
+		// Echo: what changed answers input (runs.DetailEcho): the UI draws it at
+		// once, whatever its frame budget.
+		Echo bool `json:"echo,omitempty"`
 	}
 )
 

@@ -315,7 +315,11 @@ func (r *Remote) read(stream *Client) error {
 		case m.Frame != nil:
 			hoptrace.Mark("cli.frame", strconv.Itoa(len(line)))
 			r.screenOf(m.Frame.ID).update(*m.Frame)
-			if !r.send(runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}) {
+			e := runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}
+			if m.Frame.Echo {
+				e.Detail = runs.DetailEcho
+			}
+			if !r.send(e) {
 				return nil
 			}
 		}

@@ -151,6 +151,7 @@ type streamState struct {
 	enc  *json.Encoder
 	pace *pacer.Pacer
 	tok  string // the subscriber as a viewer (runs.SnapshotFor)
+	echo bool   // an echo is among the changes pending (runs.DetailEcho): their frames say so
 
 	// What the pushes sent (push): nothing yet (hello false), the runs as last
 	// pushed, the counters as last seen.
@@ -221,6 +222,7 @@ func (st *streamState) event(ev runs.Event) bool {
 	change := st.pace.Change
 	if ev.Detail == runs.DetailEcho {
 		change = st.pace.Echo
+		st.echo = true
 	}
 	if !change(ev.Run.ID, time.Now()) {
 		if hoptrace.On() {
@@ -244,14 +246,21 @@ func (st *streamState) watched() []string {
 func (st *streamState) flush(also ...string) bool {
 	now := time.Now()
 	ids := st.pace.Take(now)
+	echo := st.echo
+	st.echo = false
+	detail := ""
+	if echo {
+		detail = runs.DetailEcho
+	}
 	for _, id := range also {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	for _, id := range ids {
-		msg := api.StreamMsg{Event: &runs.Event{Type: runs.EventOutput, Time: now, Run: runs.Info{ID: id}}}
+		msg := api.StreamMsg{Event: &runs.Event{Type: runs.EventOutput, Time: now, Run: runs.Info{ID: id}, Detail: detail}}
 		if f, ok := st.frame(id); ok {
+			f.Echo = echo
 			msg = api.StreamMsg{Frame: &f} // a run with no screen (pipe) gets the bare event
 		}
 		if !st.send(msg) {

@@ -111,6 +111,9 @@ type Renderer struct {
 	// (penPerCell); prefixed: the frame on screen's were, so the next is parsed whole.
 	penPrefixed, prefixed bool
 	running               bool
+	// atOnce: the view submitted next answers input (an echo: SetAtOnce) and is drawn
+	// at once, whatever the budget.
+	atOnce bool
 }
 
 // New is a renderer writing to out, for a terminal of width×height whose
@@ -227,18 +230,36 @@ func (r *Renderer) Submit(v tea.View) {
 // schedule draws now, arms the timer for the end of the interval, or does nothing
 // when the screen already shows the view.
 func (r *Renderer) schedule() {
-	if !r.running || !r.have || r.timer != nil || r.unchanged() {
+	atOnce := r.atOnce && !r.erase // a resize waits for the view of its size
+	if !r.running || !r.have || r.timer != nil && !atOnce || r.unchanged() {
 		if hoptrace.On() {
 			hoptrace.Mark("fr.skip", fmt.Sprintf("running=%v timer=%v", r.running, r.timer != nil))
 		}
 		return
 	}
-	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 {
+	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 && !atOnce {
 		hoptrace.Mark("fr.held", wait.String())
 		r.arm(wait)
 		return
 	}
+	if r.timer != nil { // an echo: what the timer waited to draw goes with it
+		r.timer.Stop()
+		r.timer = nil
+		r.timerGen++
+	}
 	r.draw()
+}
+
+// SetAtOnce says whether the view submitted next answers input, an echo of what was
+// typed: it is drawn at once, whatever the budget (its frame still spends an interval
+// of it, so what follows is paced). Echoes are bounded by the input (a few reads per
+// write to the run), not by the budget; a flood's frames are not echoes. Without it
+// an echo in a few reads, after the frames of the line before (its Enter's echo and
+// the app's answer), waited out the budget.
+func (r *Renderer) SetAtOnce(on bool) {
+	r.mu.Lock()
+	r.atOnce = on
+	r.mu.Unlock()
 }
 
 // arm sets the timer to draw what is wanted then, if it differs from the screen.
@@ -449,6 +470,7 @@ func (r *Renderer) draw() {
 	}
 	hoptrace.MarkBytes("fr.draw", b.Bytes())
 	r.last = &v
+	r.atOnce = false
 	r.spent = later(r.spent, time.Now()).Add(r.interval)
 }
 

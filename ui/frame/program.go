@@ -308,6 +308,8 @@ func (m model) Init() tea.Cmd { return m.t.guard(m.Model.Init()) }
 func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.t.giveOnPanic()
 	m.t.quietTicker()
+	a, ok := msg.(AtOncer)
+	m.t.r.SetAtOnce(ok && a.FrameAtOnce())
 	next, cmd := m.Model.Update(msg)
 	return model{next, m.t}, m.t.guard(cmd)
 }
@@ -359,6 +361,13 @@ func (m model) View() tea.View {
 	hoptrace.Mark("ui.view", "")
 	m.t.r.Submit(m.Model.View())
 	return tea.View{}
+}
+
+// AtOncer is a message after which the view is drawn at once, whatever the frame
+// budget, when FrameAtOnce is true: it carries the echo of what was typed
+// (Renderer.SetAtOnce).
+type AtOncer interface {
+	FrameAtOnce() bool
 }
 
 // Stiller is a model that can say its last Update changed nothing on screen (Bubble
