@@ -153,3 +153,52 @@ func TestBridgeSlowsOnlyBusyRuns(t *testing.T) {
 		}
 	}
 }
+
+// What was typed comes back at once, however fast the lines go: a token's echo in
+// three reads, then its Enter's echo and the app's answer, a line every 25 ms (the
+// budget spent, and the run busy by the changes' rate), each an echo
+// (runs.DetailEcho): every read goes out in an OutputMsg as it comes, which says it
+// carries an echo. The same output with no input before it is paced.
+func TestBridgeSendsEchoesAtOnce(t *testing.T) {
+	const frame = 16 * time.Millisecond
+	for _, echo := range []bool{true, false} {
+		var sent []time.Duration
+		var echoes []bool
+		at := time.Now()
+		now := at
+		b := &bridge{send: func(m tea.Msg) {
+			sent, echoes = append(sent, now.Sub(at)), append(echoes, m.(OutputMsg).Echo)
+		}, pace: pacer.New(frame), now: func() time.Time { return now }}
+		held := 0
+		for line := range 20 {
+			for _, d := range []time.Duration{0, 1, 2, 5, 6} {
+				d = time.Duration(line)*25*time.Millisecond + d*time.Millisecond
+				if due, ok := b.pace.Due(); ok && !due.After(at.Add(d)) {
+					now = due
+					b.flush()
+				}
+				now = at.Add(d)
+				e := ev(runs.EventOutput, "r1")
+				if echo {
+					e.Detail = runs.DetailEcho
+				}
+				if due, _ := b.receive(e, true); due {
+					b.flush()
+				}
+				if len(sent) == 0 || sent[len(sent)-1] != d {
+					held++
+					if echo {
+						t.Fatalf("an echo at %v was held (messages at %v)", d, sent)
+					}
+				}
+			}
+		}
+		if !echo && held == 0 {
+			t.Fatal("output with no input before it, faster than the budget, was never paced")
+		}
+		if echo && slices.Contains(echoes, false) {
+			t.Fatalf("an echo's OutputMsg did not say so: %v", echoes)
+		}
+		b.pace.Stop()
+	}
+}

@@ -234,3 +234,28 @@ func TestQuietKeysAreForgotten(t *testing.T) {
 		t.Fatalf("%d histories kept after a quiet spell", n)
 	}
 }
+
+// An echo goes at once whatever the budget and however busy its key: lines typed 25
+// ms apart, each a token's echo in three reads then its Enter's echo and the app's
+// answer, each read an echo. Its frames still spend the budget: a change that is no
+// echo, right after, waits.
+func TestEchoGoesAtOnce(t *testing.T) {
+	c := newClock(t, frame)
+	for line := range 20 {
+		for _, d := range []int{0, 1, 2, 5, 6} {
+			at := ms(25*line + d)
+			c.advance(at)
+			if !c.p.Echo("r1", c.now) {
+				t.Fatalf("an echo at %v is not due at once", at)
+			}
+			c.take()
+			if got := c.frames[len(c.frames)-1]; got.at != at || !slices.Equal(got.keys, []string{"r1"}) {
+				t.Fatalf("an echo at %v went %+v", at, got)
+			}
+		}
+	}
+	c.change(ms(25*20), "r1")
+	if got := c.frames[len(c.frames)-1].at; got == ms(25*20) {
+		t.Fatal("a change that is no echo, right after the echoes spent the budget, went at once")
+	}
+}

@@ -205,6 +205,36 @@ func TestSplitEchoIsNotHeld(t *testing.T) {
 	}
 }
 
+// An echo is drawn at once even when the frames before it spent the budget (the
+// line before's echo and its answer, the first read of this token's echo): the view
+// submitted after a message that carries an echo (SetAtOnce) goes out as it comes, and
+// takes with it the change that waited for the interval's end. What follows an echo
+// is paced as before.
+func TestEchoIsDrawnWhateverTheBudget(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("$ "))
+	for i := range 10 {
+		time.Sleep(3 * Interval)
+		for j := range Burst + 1 { // the budget spent, and one change waiting
+			r.Submit(screen(fmt.Sprintf("$ line %d.%d", i, j)))
+		}
+		n := f.count()
+		tok := fmt.Sprintf("k%dq", i)
+		r.SetAtOnce(true)
+		r.Submit(screen("$ " + tok))
+		if f.count() != n+1 || !strings.Contains(f.last(), tok) {
+			t.Fatalf("round %d: an echo past the budget was not written at once (writes %d, want 1; last %q)", i, f.count()-n, f.last())
+		}
+		r.SetAtOnce(false)
+		r.Submit(screen("$ " + tok + " more"))
+		if strings.Contains(f.last(), "more") {
+			t.Fatalf("round %d: a change after the echo, past the budget, was written within the interval", i)
+		}
+		eventually.True(t, time.Second, "the change after the echo is written when the interval ends", func() bool { return strings.Contains(f.last(), "more") })
+	}
+}
+
 // A flood that lasts (a second of updates as fast as they come) draws at most 120
 // frames a second, the burst after the quiet spell before it aside.
 func TestFloodDrawsAtMost120ASecond(t *testing.T) {

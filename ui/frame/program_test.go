@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -181,5 +182,29 @@ func TestStillModelIsNotAskedForAView(t *testing.T) {
 	model{stillModel{v: screen("two"), views: &views}, tt}.View()
 	if views != 2 || !strings.Contains(f.output(), "two") {
 		t.Fatalf("after a change: %d views, wrote %q", views, f.output())
+	}
+}
+
+// echoMsg is a message that carries an echo, or not.
+type echoMsg bool
+
+func (e echoMsg) FrameAtOnce() bool { return bool(e) }
+
+// The view after a message that carries an echo (AtOncer) is drawn at once though the
+// frames before it spent the budget; after one that does not, it waits for the
+// interval's end.
+func TestViewAfterAnEchoIsDrawnAtOnce(t *testing.T) {
+	tt, f := testTerminal(t)
+	views := 0
+	for i := range Burst + 1 {
+		model{stillModel{v: screen(fmt.Sprintf("line %d", i)), views: &views}, tt}.View()
+	}
+	for _, echo := range []bool{false, true} {
+		model{stillModel{views: &views}, tt}.Update(echoMsg(echo))
+		v := fmt.Sprintf("echo %v", echo)
+		model{stillModel{v: screen(v), views: &views}, tt}.View()
+		if got := strings.Contains(f.last(), v); got != echo {
+			t.Fatalf("after a message with echo %v, its view written at once: %v (last write %q)", echo, got, f.last())
+		}
 	}
 }
