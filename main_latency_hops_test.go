@@ -18,7 +18,7 @@ import (
 // ptyhost/hoptrace names them where they are marked).
 var hopOrder = []string{"ui.key", "ui.queue", "ui.send", "ui.sent", "srv.keys", "pty.write", "pty.read",
 	"run.pub", "br.held", "srv.held", "srv.ev", "srv.frame", "cli.frame", "br.msg", "ui.out", "ui.view", "ui.still",
-	"fr.skip", "fr.held", "fr.timer", "fr.draw"}
+	"fr.skip", "fr.held", "fr.timer", "fr.draw", "echo"}
 
 // hopEvent is one traced hop: when, which, with what, in which process.
 type hopEvent struct {
@@ -28,13 +28,19 @@ type hopEvent struct {
 	proc   string
 }
 
-// hops reads the series' traces and reports where its samples' time went: for the
-// median samples (the middle fifth) and the slowest tenth, each hop's first and last
-// time after the token was typed (ms, means), how many times it came, and the time from
-// the last frame to the capture that showed the token. The slowest samples' whole
-// timelines go to slow.txt in the trace directory.
+// hops reads the series' traces and reports where its samples' time went: the
+// quantiles of each part of a sample (before the UI read the first key, Corral's own
+// to the frame that completed the echo, that frame to the capture), and for the
+// samples of median and of slowest own time (the middle fifth, the slowest tenth) each
+// hop's first and last time after the first key until the echo was drawn (medians),
+// and how many times it came. The slowest fifth's whole timelines, up to the capture,
+// go to slow.txt in the trace directory.
 func (s *echoSeries) hops(b *testing.B) {
 	evs := readTraces(b, s.trace)
+	if len(evs) == 0 {
+		b.Logf("%s: no hops traced (a build without package hoptrace?)", s.name)
+		return
+	}
 	type row struct {
 		lat   time.Duration
 		first map[string]float64
@@ -47,23 +53,32 @@ func (s *echoSeries) hops(b *testing.B) {
 	for _, m := range s.marks {
 		r := row{lat: m.t1.Sub(m.t0), first: map[string]float64{}, last: map[string]float64{}, n: map[string]int{}, token: m.token}
 		i, _ := slices.BinarySearchFunc(evs, m.t0.UnixNano(), func(e hopEvent, t int64) int { return cmpInt(e.at, t) })
+		drawn := false // the token's echo was drawn: the hops after it are not its
 		for ; i < len(evs) && evs[i].at <= m.t1.UnixNano(); i++ {
 			e := evs[i]
+			r.evs = append(r.evs, e)
+			if drawn {
+				continue
+			}
 			ms := float64(e.at-m.t0.UnixNano()) / 1e6
 			if _, ok := r.first[e.hop]; !ok {
 				r.first[e.hop] = ms
 			}
 			r.last[e.hop] = ms
 			r.n[e.hop]++
-			r.evs = append(r.evs, e)
+			// A token ends in z (interleave): the frame that writes a z is the one that
+			// completes its echo.
+			if drawn = e.hop == "fr.draw" && strings.Contains(e.detail, "z"); drawn {
+				r.first["echo"], r.last["echo"] = ms, ms
+			}
 		}
 		r.last["capture"] = float64(r.lat) / 1e6
 		rows = append(rows, r)
 	}
 	// Each sample's time in three parts: before the UI read the first key (the outer
-	// tmux, and the scheduler), the UI's first key to its last frame before the capture
-	// (Corral's own), and that frame to the capture that showed the token (the outer
-	// tmux drawing it, and the capture's poll).
+	// tmux, and the scheduler), the UI's first key to the frame that completed the
+	// token's echo (Corral's own), and that frame to the capture that showed the token
+	// (the outer tmux drawing it, and the capture's poll).
 	var out strings.Builder
 	seg := func(name string, f func(r row) (float64, bool)) {
 		var v []float64
@@ -81,19 +96,19 @@ func (s *echoSeries) hops(b *testing.B) {
 	}
 	own := func(r row) (float64, bool) {
 		k, ok1 := r.first["ui.key"]
-		d, ok2 := r.last["fr.draw"]
+		d, ok2 := r.last["echo"]
 		return d - k, ok1 && ok2
 	}
 	fmt.Fprintf(&out, "%s: %d samples\n", s.name, len(rows))
 	seg("total", func(r row) (float64, bool) { return r.last["capture"], true })
 	seg("send-keys -> first ui.key", func(r row) (float64, bool) { k, ok := r.first["ui.key"]; return k, ok })
-	seg("first ui.key -> last draw", own)
-	seg("last ui.key -> last draw", func(r row) (float64, bool) {
+	seg("first ui.key -> echo drawn", own)
+	seg("last ui.key -> echo drawn", func(r row) (float64, bool) {
 		k, ok1 := r.last["ui.key"]
-		d, ok2 := r.last["fr.draw"]
+		d, ok2 := r.last["echo"]
 		return d - k, ok1 && ok2
 	})
-	seg("last draw -> capture", func(r row) (float64, bool) { d, ok := r.last["fr.draw"]; return r.last["capture"] - d, ok })
+	seg("echo drawn -> capture", func(r row) (float64, bool) { d, ok := r.last["echo"]; return r.last["capture"] - d, ok })
 	// The samples by Corral's own time: each hop's first and last time after the
 	// first key (medians), and how many times it came.
 	slices.SortFunc(rows, func(a, b row) int {

@@ -41,8 +41,7 @@ func BenchmarkTypedEcho(b *testing.B) {
 		traced(b, trace, "local", corralBin, "--local"),
 	}
 	if before := os.Getenv("CORRAL_BENCH_BEFORE"); before != "" {
-		series = append(series, &echoSeries{name: "before", term: corralCat(b, before, "")},
-			&echoSeries{name: "before-local", term: corralCat(b, before, "--local")})
+		series = append(series, traced(b, trace, "before", before, ""), traced(b, trace, "before-local", before, "--local"))
 	}
 	interleave(b, series, (*echoSeries).sample)
 	reportSeries(b, series)

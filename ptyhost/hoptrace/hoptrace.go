@@ -52,14 +52,14 @@ func Mark(hop, detail string) {
 	write(hop, detail)
 }
 
-// MarkBytes notes hop with the first bytes of p (quoted) and its length.
+// MarkBytes notes hop with the first 48 bytes of p (quoted) and its length.
 func MarkBytes(hop string, p []byte) {
 	if !on {
 		return
 	}
 	q := p
-	if len(q) > 24 {
-		q = q[:24]
+	if len(q) > 48 {
+		q = q[:48]
 	}
 	write(hop, strconv.Itoa(len(p))+":"+strconv.Quote(string(q)))
 }
