@@ -18,7 +18,9 @@
 // frame is at least Interval (1/120 s) old, or is one of the first Burst (3) after a
 // quiet spell (an echo that came in two reads is not held for an interval); else at
 // the end of that interval with whatever the view is then (a flood still draws at most
-// 120 frames a second), and never while nothing changed: there is no ticker. Only the
+// 120 frames a second), and never while nothing changed: there is no ticker. The view
+// after a message that carries the echo of what was typed (AtOncer, SetAtOnce) is drawn
+// at once whatever the budget: echoes come as fast as input, not as output. Only the
 // lines of the view that changed are parsed again (lines.go): the rest of the cells,
 // and ultraviolet's diff of them, are the frame before's.
 //
