@@ -109,6 +109,13 @@ func (s *echoSeries) hops(b *testing.B) {
 		return d - k, ok1 && ok2
 	})
 	seg("echo drawn -> capture", func(r row) (float64, bool) { d, ok := r.last["echo"]; return r.last["capture"] - d, ok })
+	held := 0 // samples whose echo a pacer or the renderer held for its budget
+	for _, r := range rows {
+		if r.n["srv.held"]+r.n["br.held"]+r.n["fr.held"] > 0 {
+			held++
+		}
+	}
+	fmt.Fprintf(&out, "  held by a pacer or the frame budget before the echo was drawn: %d of %d samples\n", held, len(rows))
 	// The samples by Corral's own time: each hop's first and last time after the
 	// first key (medians), and how many times it came.
 	slices.SortFunc(rows, func(a, b row) int {
