@@ -32,7 +32,9 @@ import (
 // b.N is the number of samples per series (80 in .ci/bench). Between samples the line
 // is ended (Enter, untimed: cat prints it back) and a pause of 20–80 ms is left, so
 // tokens land at every phase of Bubble Tea's 60 Hz renderer. Reported: each series'
-// p50 and p90 in ms, and corral's p50 over tmux's.
+// p50 and p90 in ms, and corral's p50 over tmux's. With CORRAL_BENCH_TRACE=DIR the
+// Corral series' processes trace their hops (package ptyhost/hoptrace) and each
+// series' time is reported by part and by hop (echoSeries.hops).
 func BenchmarkTypedEcho(b *testing.B) {
 	trace := os.Getenv("CORRAL_BENCH_TRACE")
 	series := []*echoSeries{
