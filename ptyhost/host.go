@@ -1,7 +1,6 @@
 package ptyhost
 
 import (
-	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"corral/ptyhost/hoptrace"
 )
 
 // Stream names one output stream of a run.

@@ -1,11 +1,12 @@
 package ptyhost
 
 import (
-	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"os"
 	"sync"
+
+	"corral/ptyhost/hoptrace"
 )
 
 // writer owns a run's input: a bounded queue of copies, written in order by

@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/hoptrace"
 	"corral/ptyhost/keys"
 	"corral/ptyhost/screen"
 	"corral/reaper"

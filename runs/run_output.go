@@ -1,12 +1,12 @@
 package runs
 
 import (
-	"corral/ptyhost/hoptrace"
 	"io"
 	"path/filepath"
 	"time"
 
 	"corral/ptyhost"
+	"corral/ptyhost/hoptrace"
 	"corral/runs/internal/statefile"
 )
 

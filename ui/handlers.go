@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"corral/ptyhost/hoptrace"
 	"errors"
 	"fmt"
 	"reflect"
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/ptyhost/hoptrace"
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/agentstate"

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"corral/ptyhost/hoptrace"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"corral/ptyhost/hoptrace"
 	"corral/ptyhost/screen"
 	"corral/runs"
 	"corral/runs/api"

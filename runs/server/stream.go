@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"corral/ptyhost/hoptrace"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"corral/ptyhost/hoptrace"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/pacer"

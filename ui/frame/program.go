@@ -13,11 +13,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-
-	"corral/ptyhost/hoptrace"
-
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
+
+	"corral/ptyhost/hoptrace"
 )
 
 // Program is a tea.Program whose frames a Renderer draws, or, with
