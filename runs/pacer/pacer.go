@@ -45,6 +45,16 @@ import (
 // p50 20.5 ms and p90 30.7 against two's 22.0 and 38.7 (160 samples each, interleaved).
 const Burst = 3
 
+// Echoes (Echo) have a budget of their own: EchoRate times the frames' pace, with
+// EchoBurst of them back to back. Typing, even a benchmark's tokens typed at once a
+// line every 25 ms with every read an echo, stays within it; a program writing input in
+// a loop to a run that answers each write is paced as output is past it, so over a
+// span T at most EchoRate·T/interval + EchoBurst echoes go at once.
+const (
+	EchoRate  = 4
+	EchoBurst = 10
+)
+
 // BusyFrames is how many frames apart a busy key is drawn: about 15 frames a second at
 // 16 ms. A key is busy when busyEvents changes came within busyWindow (a flood, a log
 // stream, an animation: over 60 a second); typing, even key repeat, stays below that,
@@ -73,7 +83,9 @@ type Pacer struct {
 	// spent is less than Burst intervals ahead of now.
 	spent time.Time
 	due   time.Time // when the pending changes go; zero while none waits
-	timer *time.Timer
+	// echoSpent is spent for echoes: their own budget (EchoRate, EchoBurst).
+	echoSpent time.Time
+	timer     *time.Timer
 }
 
 // New returns a Pacer of frame interval frame. Frame 0 paces nothing: every change
@@ -114,11 +126,16 @@ func (p *Pacer) Change(key string, now time.Time) bool {
 // count toward the key being busy. Its frame still spends an interval of the budget,
 // so output that keeps coming after it is paced as any. Echoes are bounded by the
 // input, not by the pace: a few reads per write to the run (runs: echoReads), and
-// writes come as fast as someone types; the one that draws on the terminal (ui/frame)
-// still caps its frames. Without it an echo in a few reads, after the echo and the
+// writes come as fast as someone types; past their own budget (EchoRate, EchoBurst)
+// they are paced as any change. Without it an echo in a few reads, after the echo and the
 // answer of the line before (the Enter's), waited out the budget, or, four changes
 // within busyWindow, was paced as busy: BusyFrames frames.
 func (p *Pacer) Echo(key string, now time.Time) bool {
+	step := p.frame / EchoRate
+	if p.echoSpent.Add(-(EchoBurst - 1) * step).After(now) {
+		return p.Change(key, now) // input in a loop: paced as output is
+	}
+	p.echoSpent = later(p.echoSpent, now).Add(step)
 	if p.keys[key] == nil {
 		p.keys[key] = &history{}
 	}

@@ -259,3 +259,20 @@ func TestEchoGoesAtOnce(t *testing.T) {
 		t.Fatal("a change that is no echo, right after the echoes spent the budget, went at once")
 	}
 }
+
+// Input written in a loop to a run that answers each write (an echo every half
+// millisecond for a second) goes at once only within the echoes' own budget: at most
+// EchoRate·T/frame + EchoBurst frames at once, the frames' budget for the rest.
+func TestEchoesInALoopArePaced(t *testing.T) {
+	c := newClock(t, frame)
+	const span = time.Second
+	for at := time.Duration(0); at < span; at += 500 * time.Microsecond {
+		c.advance(at)
+		if c.p.Echo("r1", c.now) {
+			c.take()
+		}
+	}
+	if limit := (EchoRate+1)*int(span/frame) + EchoBurst + Burst; len(c.frames) > limit {
+		t.Fatalf("echoes in a loop for %v went in %d frames, more than %d", span, len(c.frames), limit)
+	}
+}

@@ -78,6 +78,16 @@ const Interval = time.Second / 120
 // T/Interval + Burst frames are drawn, so a flood still draws 120 a second.
 const Burst = 3
 
+// Views drawn at once whatever the budget (SetAtOnce) have a budget of their own:
+// EchoRate times the frames' pace, EchoBurst back to back. Typing, even key repeat,
+// stays within it; input written in a loop to a run that answers each write is drawn
+// as any change past it, so over a span T at most EchoRate·T/Interval + EchoBurst
+// frames are drawn at once.
+const (
+	EchoRate  = 4
+	EchoBurst = 10
+)
+
 // Renderer draws tea.Views on a terminal's output on demand. Its methods are safe
 // for concurrent use.
 type Renderer struct {
@@ -116,6 +126,8 @@ type Renderer struct {
 	// atOnce: the view submitted next answers input (an echo: SetAtOnce) and is drawn
 	// at once, whatever the budget.
 	atOnce bool
+	// echoSpent is spent for views drawn at once: their own budget (EchoRate).
+	echoSpent time.Time
 }
 
 // New is a renderer writing to out, for a terminal of width×height whose
@@ -232,7 +244,8 @@ func (r *Renderer) Submit(v tea.View) {
 // schedule draws now, arms the timer for the end of the interval, or does nothing
 // when the screen already shows the view.
 func (r *Renderer) schedule() {
-	atOnce := r.atOnce && !r.erase // a resize waits for the view of its size
+	// A resize waits for the view of its size; echoes past their budget are paced.
+	atOnce := r.atOnce && !r.erase && !time.Now().Before(r.echoSpent.Add(-(EchoBurst-1)*(r.interval/EchoRate)))
 	if !r.running || !r.have || r.timer != nil && !atOnce || r.unchanged() {
 		if hoptrace.On() {
 			hoptrace.Mark("fr.skip", fmt.Sprintf("running=%v timer=%v", r.running, r.timer != nil))
@@ -240,9 +253,14 @@ func (r *Renderer) schedule() {
 		return
 	}
 	if wait := time.Until(r.spent.Add(-(Burst - 1) * r.interval)); wait > 0 && !atOnce {
-		hoptrace.Mark("fr.held", wait.String())
+		if hoptrace.On() {
+			hoptrace.Mark("fr.held", wait.String())
+		}
 		r.arm(wait)
 		return
+	}
+	if atOnce {
+		r.echoSpent = later(r.echoSpent, time.Now()).Add(r.interval / EchoRate)
 	}
 	if r.timer != nil { // an echo: what the timer waited to draw goes with it
 		r.timer.Stop()
@@ -255,7 +273,8 @@ func (r *Renderer) schedule() {
 // SetAtOnce says whether the view submitted next answers input, an echo of what was
 // typed: it is drawn at once, whatever the budget (its frame still spends an interval
 // of it, so what follows is paced). Echoes are bounded by the input (a few reads per
-// write to the run), not by the budget; a flood's frames are not echoes. Without it
+// write to the run) and by a budget of their own (EchoRate, EchoBurst), not by the
+// frames'; a flood's frames are not echoes. Without it
 // an echo in a few reads, after the frames of the line before (its Enter's echo and
 // the app's answer), waited out the budget.
 func (r *Renderer) SetAtOnce(on bool) {

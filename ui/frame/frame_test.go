@@ -257,6 +257,28 @@ func TestFloodDrawsAtMost120ASecond(t *testing.T) {
 	}
 }
 
+// Input written in a loop to a run that answers each write (every view an echo) is
+// drawn at once only within the echoes' own budget: over a second at most
+// EchoRate·T/Interval + EchoBurst frames at once, and the frames' own budget for the
+// rest, not one frame per view.
+func TestEchoesInALoopArePaced(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("start"))
+	time.Sleep(3 * Interval)
+	n := f.count()
+	start := time.Now()
+	for i := 0; time.Since(start) < time.Second; i++ {
+		r.SetAtOnce(true)
+		r.Submit(screen(fmt.Sprintf("echo %d", i)))
+	}
+	elapsed := time.Since(start)
+	frames := f.count() - n
+	if limit := (EchoRate+1)*int(elapsed/Interval) + EchoBurst + Burst; frames > limit {
+		t.Fatalf("echoes in a loop for %v wrote %d frames, more than %d", elapsed, frames, limit)
+	}
+}
+
 func TestResizeRedraws(t *testing.T) {
 	r, f := newTest(t)
 	r.Start()
