@@ -47,6 +47,12 @@ func TestRestoreDryRunAtAttachSkipsTheReconcile(t *testing.T) {
 	var passes atomic.Int32
 	stop, _ := s.listen(func([]Decision, error) { passes.Add(1) })
 	defer stop()
+	// The passes started so far, each told to its listeners (a pass tells the dry run
+	// that waits for it and this count in either order).
+	passed := func() int32 {
+		s.later.wg.Wait()
+		return passes.Load()
+	}
 	offered := func(want ...string) {
 		t.Helper()
 		dry, err := s.Restore(context.Background(), RestoreOptions{DryRun: true, NoWait: true})
@@ -64,7 +70,7 @@ func TestRestoreDryRunAtAttachSkipsTheReconcile(t *testing.T) {
 		}
 	}
 	offered("rweb")
-	if n := passes.Load(); n != 0 {
+	if n := passed(); n != 0 {
 		t.Errorf("the dry run at attach reconciled (%d passes) with every open record this server's", n)
 	}
 
@@ -77,11 +83,11 @@ func TestRestoreDryRunAtAttachSkipsTheReconcile(t *testing.T) {
 	crashed.PID, crashed.LeaseExpiresAt = gone.Process.Pid, now.Add(-time.Minute)
 	write(crashed)
 	offered("rweb", "rcrash") // a pass first, which closes it lost
-	if n := passes.Load(); n != 1 {
+	if n := passed(); n != 1 {
 		t.Errorf("the dry run at attach with another instance's open record: %d passes, want 1", n)
 	}
 	offered("rweb", "rcrash") // from the records again, with rcrash's rewritten
-	if n := passes.Load(); n != 1 {
+	if n := passed(); n != 1 {
 		t.Errorf("the dry run at attach reconciled again (%d passes)", n)
 	}
 
