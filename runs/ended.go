@@ -42,6 +42,12 @@ func (s *Supervisor) TakeEnded() int {
 	if err != nil {
 		s.reg.emit("registry-error", "err", err.Error())
 	}
+	return s.takeEnded(recs)
+}
+
+// takeEnded is TakeEnded of the records recs, which it keeps (the runs it makes hold
+// their slices): not the records cache's.
+func (s *Supervisor) takeEnded(recs []Record) int {
 	now := s.reg.now()
 	alive := map[string]bool{}
 	var taken []*run

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -110,13 +111,16 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 	if waiting == nil {
 		waiting = func(int, time.Duration) {}
 	}
-	if _, err := s.reconcileAndWait(waiting, o.DryRun && o.NoWait); err != nil {
-		return nil, err
-	}
-	s.TakeEnded()
-	recs, err := s.reg.List()
-	if err != nil {
-		return nil, err
+	recs, settled := s.settledRecords(o)
+	if !settled {
+		if _, err := s.reconcileAndWait(waiting, o.DryRun && o.NoWait); err != nil {
+			return nil, err
+		}
+		s.TakeEnded()
+		var err error
+		if recs, err = s.reg.List(); err != nil {
+			return nil, err
+		}
 	}
 	s.listLost(recs)
 	slices.SortStableFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
@@ -165,6 +169,65 @@ func (s *Supervisor) Restore(ctx context.Context, o RestoreOptions) ([]Restored,
 		out = append(out, r)
 	}
 	return out, errors.Join(errs...)
+}
+
+// settledRecords answers the UI's question at attach (a dry run that does not wait)
+// without a reconcile and the two full reads of the registry around it — at a
+// thousand runs a fifth of a second of the server's CPU, beside the attach's first
+// frame — when no pass could change its answer: every record not ended is this
+// instance's, and a pass closes as lost only another instance's. The records are
+// then read as they are now from the records cache (a directory read and a stat
+// each; a record changed since it was read, by this process or another, is read
+// again), so a run a pass closed lost is offered, and one restored since (RestoredBy
+// written) is not offered again. What it returns is the ended records, each a copy
+// of its own (the cache's are shared, and the runs made of them keep theirs), and of
+// the others only what a restore reads of them: id, state and conversation id. Those
+// past the TTL a pass removes are left out, as the pass would. ok is false when a
+// reconcile is needed (or the cache could not be read): Restore does as before.
+func (s *Supervisor) settledRecords(o RestoreOptions) (recs []Record, ok bool) {
+	if !o.DryRun || !o.NoWait || len(o.IDs) > 0 {
+		return nil, false
+	}
+	cached, err := s.reg.ListCached()
+	if err != nil {
+		return nil, false
+	}
+	me, now := s.reg.Instance(), s.reg.now()
+	for _, rec := range cached {
+		if rec.State != Exited {
+			if rec.OwnerInstanceID != me {
+				return nil, false
+			}
+			recs = append(recs, Record{ID: rec.ID, State: rec.State, SessionID: rec.SessionID, CreatedAt: rec.CreatedAt,
+				OwnerInstanceID: rec.OwnerInstanceID})
+			continue
+		}
+		ttl := s.cfg.FinishedTTL
+		if restorable(rec) {
+			ttl = max(ttl, RestorableTTL)
+		}
+		if now.Sub(rec.UpdatedAt) > ttl {
+			continue // a pass removes it
+		}
+		own, err := copyRecord(rec)
+		if err != nil {
+			return nil, false
+		}
+		recs = append(recs, own)
+	}
+	s.takeEnded(recs) // as TakeEnded would: the ended runs of instances that are gone
+	return recs, true
+}
+
+// copyRecord is rec with nothing shared with it: a record of the cache made a
+// caller's own.
+func copyRecord(rec Record) (Record, error) {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return Record{}, err
+	}
+	var own Record
+	return own, json.Unmarshal(b, &own)
 }
 
 // restoreRef is the run a restore's ref names: a record's id, the start of one, or

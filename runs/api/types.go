@@ -286,11 +286,21 @@ func (r *RunInfo) UnmarshalJSON(b []byte) error {
 type RunList []runs.Info
 
 func (l RunList) MarshalJSON() ([]byte, error) {
-	w := make([]WireInfo, len(l))
+	w := make([]listInfo, len(l))
 	for i, x := range l {
-		w[i] = wireInfo(x)
+		w[i].WireInfo = wireInfo(x)
+		w[i].Watchdog = w[i].WireInfo.Watchdog
 	}
 	return json.Marshal(w)
+}
+
+// listInfo is a WireInfo in a RunList (a snapshot, a subscription's, a push) with its
+// watchdog left out when it is the zero one (no deadline, no output yet, nothing
+// fired): a quarter of an idle run's bytes, which at a thousand runs the attaching
+// client decoded before its first frame. Absent, it decodes as the zero one it was.
+type listInfo struct {
+	WireInfo
+	Watchdog WireWatchdog `json:"watchdog,omitzero"`
 }
 
 func (l *RunList) UnmarshalJSON(b []byte) error {

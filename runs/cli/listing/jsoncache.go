@@ -20,15 +20,17 @@ import (
 // lease_note) is written each time. It keeps one entry per run of the last listing.
 type JSONCache struct {
 	mu   sync.Mutex
-	by   map[string]recordJSON
-	size int // the last document's length: the next one's buffer
+	by   map[string]*recordJSON // kept from listing to listing: a new map of a thousand records each call was a megabyte to collect
+	gen  uint64                 // the listings made: an entry no listing of this one had goes
+	size int                    // the last document's length: the next one's buffer
 }
 
 // recordJSON is a record and its entry's JSON, indented as in the document, without
-// the entry's closing "\n    }".
+// the entry's closing "\n    }"; gen is the last listing that had it.
 type recordJSON struct {
 	rec  runs.Record
 	head []byte
+	gen  uint64
 }
 
 // WriteJSON writes rs and the registry's counters as WriteJSON does.
@@ -52,17 +54,22 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 	} else {
 		b.WriteByte('[')
 	}
-	next := make(map[string]recordJSON, len(rs))
-	for k, r := range rs {
-		e, ok := c.by[r.ID]
-		if !ok || !reflect.DeepEqual(e.rec, r.Record) {
+	if c.by == nil {
+		c.by = map[string]*recordJSON{}
+	}
+	c.gen++
+	for k := range rs {
+		r := &rs[k] // not a copy: one compared by its address would be a run's copy to collect
+		e := c.by[r.ID]
+		if e == nil || !reflect.DeepEqual(&e.rec, &r.Record) { // pointers: two records boxed were 2 KB a run
 			head, err := recordHead(r.Record)
 			if err != nil {
 				return nil, err
 			}
-			e = recordJSON{rec: r.Record, head: head}
+			e = &recordJSON{rec: r.Record, head: head}
+			c.by[r.ID] = e
 		}
-		next[r.ID] = e
+		e.gen = c.gen
 		if k > 0 {
 			b.WriteByte(',')
 		}
@@ -88,7 +95,11 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 		}
 		b.WriteString("\n    }")
 	}
-	c.by = next
+	for id, e := range c.by {
+		if e.gen != c.gen {
+			delete(c.by, id)
+		}
+	}
 	if len(rs) > 0 {
 		b.WriteString("\n  ")
 	}
