@@ -239,6 +239,9 @@ func (r *Renderer) Submit(v tea.View) {
 	}
 	r.want, r.have = v, true
 	r.schedule()
+	// Its turn is this view's, drawn or not: not a frame the timer drew between the
+	// echo's Update and this view, which was the view before it.
+	r.atOnce = false
 }
 
 // schedule draws now, arms the timer for the end of the interval, or does nothing
@@ -491,7 +494,6 @@ func (r *Renderer) draw() {
 	}
 	hoptrace.MarkBytes("fr.draw", b.Bytes())
 	r.last = &v
-	r.atOnce = false
 	r.spent = later(r.spent, time.Now()).Add(r.interval)
 }
 

@@ -235,6 +235,29 @@ func TestEchoIsDrawnWhateverTheBudget(t *testing.T) {
 	}
 }
 
+// The view after a message that carries an echo is drawn at once even when the
+// interval's timer draws the view before it in between (the message's Update, then
+// the timer, then its View): the timer's frame does not use up the echo's turn.
+func TestEchoAfterATimerFrameIsDrawnAtOnce(t *testing.T) {
+	r, f := newTest(t)
+	r.Start()
+	r.Submit(screen("$ "))
+	eventually.True(t, time.Second, "the first frame is written", func() bool { return f.count() > 0 })
+	for j := range Burst { // the budget spent
+		r.Submit(screen(fmt.Sprintf("$ line %d", j)))
+	}
+	r.Submit(screen("$ held")) // a change waiting for the timer
+	r.SetAtOnce(true)          // the echo's Update
+	eventually.True(t, time.Second, "the change that waited is written when the interval ends", func() bool {
+		return strings.Contains(f.last(), "held")
+	})
+	n := f.count()
+	r.Submit(screen("$ k1q")) // the echo's View
+	if f.count() != n+1 || !strings.Contains(f.last(), "k1q") {
+		t.Fatalf("the echo after the timer's frame was not written at once (writes %d, want 1; last %q)", f.count()-n, f.last())
+	}
+}
+
 // A flood that lasts (a second of updates as fast as they come) draws at most 120
 // frames a second, the burst after the quiet spell before it aside.
 func TestFloodDrawsAtMost120ASecond(t *testing.T) {
