@@ -313,7 +313,9 @@ func (r *Remote) read(stream *Client) error {
 				return nil
 			}
 		case m.Frame != nil:
-			hoptrace.Mark("cli.frame", strconv.Itoa(len(line)))
+			if hoptrace.On() { // the detail is made only when traced: a frame's length is over 99, an allocation
+				hoptrace.Mark("cli.frame", strconv.Itoa(len(line)))
+			}
 			r.screenOf(m.Frame.ID).update(*m.Frame)
 			e := runs.Event{Type: runs.EventOutput, Time: time.Now(), Run: runs.Info{ID: m.Frame.ID}}
 			if m.Frame.Echo {
