@@ -186,5 +186,6 @@ type (
 type tickMsg struct{ gen int }
 
 // FrameAtOnce tells ui/frame to draw the frame after this message at once, whatever
-// its budget, when it carries an echo: what was typed is never held for an interval.
+// its budget, when it carries an echo: what was typed is not held for an interval
+// (unless echoes come past their own budget, frame.EchoRate: input in a loop).
 func (m OutputMsg) FrameAtOnce() bool { return m.Echo }

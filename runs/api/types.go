@@ -264,7 +264,8 @@ type (
 		Render    string              `json:"render,omitempty"`
 		State     *screen.ScreenState `json:"state,omitempty"`
 		// Echo: what changed answers input (runs.DetailEcho): the UI draws it at
-		// once, whatever its frame budget.
+		// once, whatever its frame budget (within its echoes' own). An older client
+		// ignores it and paces the frame as any.
 		Echo bool `json:"echo,omitempty"`
 	}
 )

@@ -17,10 +17,12 @@
 //   - under load, at most one frame per frame interval: each frame spends an
 //     interval of a budget that holds Burst of them (a token bucket);
 //   - an echo (a change its caller knows answers input: Echo) goes out at once,
-//     whatever the budget, and never makes its key busy: the line before's echo and
-//     answer, then this token's echo in three reads, spent the budget or made the key
-//     busy at typing speed, and held the echo up to a frame (BusyFrames frames when
-//     busy) — the typed echo's slowest tenth;
+//     whatever the frames' budget, and does not make its key busy: the line before's
+//     echo and answer, then this token's echo in three reads, spent the budget or made
+//     the key busy at typing speed, and held the echo up to a frame (BusyFrames frames
+//     when busy) — the typed echo's slowest tenth. Echoes have a budget of their own
+//     (EchoRate, EchoBurst): past it (input written in a loop) they are paced, and
+//     counted toward busy, as any change;
 //   - a key whose output keeps coming (a flood, a log, an animation) is drawn every
 //     BusyFrames frames (see BusyFrames), from its first frame as a busy key on: the
 //     change that makes it busy still goes by the budget, so an app that echoes each

@@ -20,7 +20,8 @@
 // the end of that interval with whatever the view is then (a flood still draws at most
 // 120 frames a second), and never while nothing changed: there is no ticker. The view
 // after a message that carries the echo of what was typed (AtOncer, SetAtOnce) is drawn
-// at once whatever the budget: echoes come as fast as input, not as output. Only the
+// at once whatever the frames' budget, within a budget of echoes of its own (EchoRate,
+// EchoBurst): echoes come as fast as input, not as output. Only the
 // lines of the view that changed are parsed again (lines.go): the rest of the cells,
 // and ultraviolet's diff of them, are the frame before's.
 //

@@ -363,8 +363,8 @@ func (m model) View() tea.View {
 }
 
 // AtOncer is a message after which the view is drawn at once, whatever the frame
-// budget, when FrameAtOnce is true: it carries the echo of what was typed
-// (Renderer.SetAtOnce).
+// budget (within the echoes' own: EchoRate, EchoBurst), when FrameAtOnce is true: it
+// carries the echo of what was typed (Renderer.SetAtOnce).
 type AtOncer interface {
 	FrameAtOnce() bool
 }
