@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corral/config"
@@ -37,6 +38,13 @@ type Registry struct {
 	groupMu sync.Mutex
 	queue   []*groupSection
 	group   *groupWrites
+
+	// A shutdown's final records in one file (registry_batch.go): whether updates go
+	// there now, the batch this registry is appending to and whether store is
+	// writing an update (both under mu).
+	batching atomic.Bool
+	batch    *ownBatch
+	updating bool
 
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
@@ -154,7 +162,12 @@ func (r *Registry) locked(block bool, fn func() error) error {
 		return fmt.Errorf("registry lock: %w", err)
 	}
 	defer l.Release()
-	err = fn()
+	// A batch of records left by a shutdown (this one's too) is folded into the
+	// record files first: every locked section reads and writes the files alone.
+	err = r.foldBatch(false)
+	if err == nil {
+		err = fn()
+	}
 	// One directory fsync per locked section makes every rename in it durable before
 	// the lock is released (and so before any signal a steal leads to), instead of
 	// one per record: reconciling 1,000 records writes hundreds.

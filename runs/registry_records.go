@@ -180,6 +180,12 @@ func (r *Registry) listWith(read func(name string) (Record, error), bad func(nam
 	if err != nil {
 		return nil, err
 	}
+	var batch map[string]batchEntry
+	if slices.Contains(names, batchName) {
+		// Read before the files: a fold writes the files, then removes the batch, so
+		// a record read after the batch is its file's version or a newer one.
+		batch = readBatch(r.runs)
+	}
 	recs := make([]Record, 0, len(names))
 	for _, name := range names {
 		if !strings.HasSuffix(name, ".json") {
@@ -195,6 +201,7 @@ func (r *Registry) listWith(read func(name string) (Record, error), bad func(nam
 		}
 		recs = append(recs, rec)
 	}
+	overlayBatch(recs, batch) // a shutdown's final records not yet folded into their files
 	slices.SortFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return recs, nil
 }
