@@ -3,8 +3,13 @@ package reaper
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// fullScans counts the full scans of /proc taken (scanner.each): what a test of the
+// shared scans counts.
+var fullScans atomic.Int64
 
 // sharedScan is a full /proc scan that many escalations share: the session targets
 // of one TerminateMany. Each escalation scanned /proc itself, as it began and again
