@@ -176,12 +176,17 @@ func (r *Registry) list() ([]Record, error) {
 // listWith is every record as read gives it, oldest first; one that cannot be read
 // (but for one removed meanwhile) goes to bad, and is not listed.
 func (r *Registry) listWith(read func(name string) (Record, error), bad func(name string, err error)) ([]Record, error) {
+	return r.listFiles(read, bad, true)
+}
+
+// listFiles is listWith; overlay says whether a batch of final records is overlaid.
+func (r *Registry) listFiles(read func(name string) (Record, error), bad func(name string, err error), overlay bool) ([]Record, error) {
 	names, err := r.runs.Names()
 	if err != nil {
 		return nil, err
 	}
 	var batch map[string]batchEntry
-	if slices.Contains(names, batchName) {
+	if overlay && slices.Contains(names, batchName) {
 		// Read before the files: a fold writes the files, then removes the batch, so
 		// a record read after the batch is its file's version or a newer one.
 		batch = readBatch(r.runs)
