@@ -510,6 +510,8 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	if s.reg != nil {
 		s.reg.batchFinal(true) // the final records in one file, not a file each
 		defer s.reg.batchFinal(false)
+		s.reg.events.hold() // and the events in a few writes, not one each
+		defer s.reg.events.release()
 	}
 	look := make(chan struct{})
 	stopped := make([]*run, 0, len(rs))
