@@ -361,3 +361,26 @@ func mustIndent(t *testing.T, rec Record) []byte {
 	}
 	return b
 }
+
+// A record created and updated in one group while a shutdown batches its records
+// goes to its file, not to the batch: no file would be there for the batch's record
+// to overlay, and the record would be lost.
+func TestBatchCreatedInTheGroupGoesToItsFile(t *testing.T) {
+	f := newBatchFixture(t, 1)
+	id := newID()
+	f.reg.batchFinal(true)
+	err := f.reg.grouped(func() error {
+		if err := f.reg.createIn(Record{ID: id, Name: "new", State: Running, CreatedAt: time.Now()}); err != nil {
+			return err
+		}
+		return f.reg.updateIn(true, id, 1, func(rec *Record) { rec.State = Exited })
+	})
+	f.reg.batchFinal(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := readRecord(f.reg.runs, id+".json")
+	if err != nil || rec.State != Exited {
+		t.Fatalf("the record created in the group: %s, %v; want exited in its file", rec.State, err)
+	}
+}

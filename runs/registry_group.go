@@ -106,7 +106,11 @@ func (r *Registry) storeDeferred(g *groupWrites, name string, b []byte) error {
 	if !ok {
 		return fmt.Errorf("%w: %s does not read back", ErrCorruptRecord, name)
 	}
-	w := &deferredWrite{name: name, tmp: tmp, b: b, rec: rec, section: g.cur, update: r.updating}
+	// An update of a record this group creates is not one of a file: the file is
+	// made by its newest write, which is then the create's.
+	prev, ok := g.latest[name]
+	update := r.updating && (!ok || prev.update)
+	w := &deferredWrite{name: name, tmp: tmp, b: b, rec: rec, section: g.cur, update: update}
 	g.writes = append(g.writes, w)
 	g.latest[name] = w
 	return nil
