@@ -73,7 +73,9 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 		r.Close()
 		return nil, err
 	}
-	if err := r.withLock(func() error {
+	// Reads the records only: a batch of final records is left to the first section
+	// that writes one (corral ls without a server reads it, as every reader does).
+	if err := r.lockedFold(true, false, func() error {
 		if err := r.loadIdentity(); err != nil {
 			return err
 		}
@@ -147,7 +149,12 @@ func (r *Registry) withLock(fn func() error) error { return r.locked(true, fn) }
 
 // locked runs fn holding registry.lock; without block, a lock held elsewhere (in this
 // process or another) returns statefile.ErrLocked at once instead of waiting for it.
-func (r *Registry) locked(block bool, fn func() error) error {
+func (r *Registry) locked(block bool, fn func() error) error { return r.lockedFold(block, true, fn) }
+
+// lockedFold is locked; fold says whether a batch of final records is folded into
+// the record files first (registry_batch.go): every section that may write a record
+// does; one that only reads them overlays the batch as a reader without the lock.
+func (r *Registry) lockedFold(block, fold bool, fn func() error) error {
 	if block {
 		r.mu.Lock()
 	} else if !r.mu.TryLock() {
@@ -163,8 +170,10 @@ func (r *Registry) locked(block bool, fn func() error) error {
 	}
 	defer l.Release()
 	// A batch of records left by a shutdown (this one's too) is folded into the
-	// record files first: every locked section reads and writes the files alone.
-	err = r.foldBatch(false)
+	// record files first: a section that writes reads and writes the files alone.
+	if fold {
+		err = r.foldBatch(false)
+	}
 	if err == nil {
 		err = fn()
 	}

@@ -77,6 +77,14 @@ func (f *batchFixture) fileStates(t *testing.T) map[string]State {
 	return out
 }
 
+// fold runs a section of reg that writes (a reconcile's), which folds the batch.
+func fold(t *testing.T, reg *Registry) {
+	t.Helper()
+	if err := reg.transact(func(tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (f *batchFixture) batchExists() bool {
 	_, err := os.Stat(filepath.Join(f.dir, "runs", batchName))
 	return err == nil
@@ -102,9 +110,8 @@ func (f *batchFixture) checkExited(t *testing.T, recs []Record, exited []string)
 }
 
 // A shutdown's final records go to one batch, not to their files; every reader sees
-// them (the listing without the lock overlays the batch; a locked section folds it
-// into the files first), and the next locked section leaves every record in its file
-// and no batch.
+// them (the listings overlay the batch; a locked section that writes folds it into
+// the files first), and then every record is in its file and no batch is left.
 func TestBatchOverlaidThenFolded(t *testing.T) {
 	f := newBatchFixture(t, 40)
 	f.finish(t, f.ids[:25])
@@ -128,13 +135,17 @@ func TestBatchOverlaidThenFolded(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.checkExited(t, recs, f.ids[:30])
-	recs, err = f.reg.List() // a locked section: folds first
+	recs, err = f.reg.List() // a locked section that only reads: overlays it
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.checkExited(t, recs, f.ids[:30])
+	if !f.batchExists() {
+		t.Error("the batch was folded by a section that only reads")
+	}
+	fold(t, f.reg) // a locked section that writes: folds it first
 	if f.batchExists() {
-		t.Error("the batch is left after a locked section")
+		t.Error("the batch is left after a locked section that writes")
 	}
 	for id, st := range f.fileStates(t) {
 		if want := map[bool]State{true: Exited, false: Running}[slices.Contains(f.ids[:30], id)]; st != want {
@@ -144,7 +155,8 @@ func TestBatchOverlaidThenFolded(t *testing.T) {
 }
 
 // A Corral that dies with its batch written and not folded loses no record: the next
-// registry opened on the dir folds it.
+// registry opened on the dir reads the records through it and folds it as it first
+// writes.
 func TestBatchFoldedByTheNextOpen(t *testing.T) {
 	f := newBatchFixture(t, 20)
 	f.finish(t, f.ids)
@@ -155,19 +167,24 @@ func TestBatchFoldedByTheNextOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer next.Close()
-	if f.batchExists() {
-		t.Fatal("the batch is left after the next open")
-	}
 	if w := next.Warnings(); len(w) != 0 {
 		t.Errorf("warnings %q", w)
+	}
+	recs, err := next.List() // corral ls without a server: reads, folds nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.checkExited(t, recs, f.ids)
+	fold(t, next) // its first reconcile, or write
+	if f.batchExists() {
+		t.Fatal("the batch is left after the next registry wrote")
 	}
 	for id, st := range f.fileStates(t) {
 		if st != Exited {
 			t.Errorf("record file %s says %s, want exited", id, st)
 		}
 	}
-	recs, err := next.List()
-	if err != nil {
+	if recs, err = next.List(); err != nil {
 		t.Fatal(err)
 	}
 	f.checkExited(t, recs, f.ids)
@@ -219,13 +236,19 @@ func TestBatchTornLastSegment(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.checkExited(t, recs, f.ids[:6])
+	fold(t, next)
 	if f.batchExists() {
 		t.Error("the batch is left")
 	}
+	if recs, err = next.List(); err != nil {
+		t.Fatal(err)
+	}
+	f.checkExited(t, recs, f.ids[:6])
 }
 
-// A batch that does not read is set aside, never fatal: the registry opens, warns,
-// and the records say what their files said.
+// A batch that does not read is set aside, never fatal: the registry opens, its
+// records say what their files said, and its first write sets the batch aside, with
+// a warning.
 func TestBatchCorruptSetAside(t *testing.T) {
 	for name, spoil := range map[string]func([]byte) []byte{
 		"garbage": func([]byte) []byte { return []byte("not a batch at all\n") },
@@ -255,6 +278,12 @@ func TestBatchCorruptSetAside(t *testing.T) {
 				t.Fatalf("a corrupt batch made the registry fail to open: %v", err)
 			}
 			defer next.Close()
+			recs, err := next.List() // what the files say: the batch does not read
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.checkExited(t, recs, nil)
+			fold(t, next)
 			w := next.Warnings()
 			if len(w) != 1 || !strings.Contains(w[0], batchName) {
 				t.Errorf("warnings %q, want one about the batch", w)
@@ -263,8 +292,7 @@ func TestBatchCorruptSetAside(t *testing.T) {
 			if len(aside) != 1 {
 				t.Errorf("set aside: %v, want the batch", aside)
 			}
-			recs, err := next.List()
-			if err != nil {
+			if recs, err = next.List(); err != nil {
 				t.Fatal(err)
 			}
 			f.checkExited(t, recs, nil)
@@ -314,6 +342,11 @@ func TestBatchFencedByTheLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(recs)
+	fold(t, f.reg)
+	if recs, err = f.reg.List(); err != nil {
+		t.Fatal(err)
+	}
+	check(recs)
 	if _, err := os.Stat(filepath.Join(f.dir, "runs", gone+".json")); err == nil {
 		t.Error("a removed record was made again by the fold")
 	}
@@ -343,6 +376,7 @@ func TestBatchFoldCutShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer next.Close()
+	fold(t, next)
 	recs, err := next.List()
 	if err != nil {
 		t.Fatal(err)
@@ -350,6 +384,11 @@ func TestBatchFoldCutShort(t *testing.T) {
 	f.checkExited(t, recs, f.ids)
 	if f.batchExists() {
 		t.Error("the batch is left")
+	}
+	for id, st := range f.fileStates(t) {
+		if st != Exited {
+			t.Errorf("record file %s says %s, want exited", id, st)
+		}
 	}
 }
 

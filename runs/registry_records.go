@@ -211,10 +211,11 @@ func (r *Registry) listFiles(read func(name string) (Record, error), bad func(na
 	return recs, nil
 }
 
-// List returns every record, oldest first, read under the registry lock.
+// List returns every record, oldest first, read under the registry lock (a batch of
+// final records overlaid, not folded: corral ls without a server only reads).
 func (r *Registry) List() ([]Record, error) {
 	var recs []Record
-	err := r.withLock(func() (err error) {
+	err := r.lockedFold(true, false, func() (err error) {
 		recs, err = r.list()
 		return err
 	})
