@@ -19,10 +19,11 @@ import (
 // file, runs/final.batch, appended to and fsynced once per group. Every reader
 // overlays it on the record files: a record the batch holds replaces its file's while
 // the file is still the run's under the same lease (owner and epoch). Any locked
-// section of the registry (but a group adding to this registry's own batch) first
-// folds the batch into the record files, each written as any record is (durable
-// before it is renamed), and then removes it: whoever next writes, reconciles or opens
-// the registry finds every record in its own file.
+// section of the registry that may write a record (but a group adding to this
+// registry's own batch) first folds the batch into the record files, each written as
+// any record is (durable before it is renamed), and then removes it: whoever next
+// writes or reconciles finds every record in its own file. The registry's open and
+// List only read: they overlay the batch too.
 //
 // Crash safety: a segment is acknowledged (its writers return) only once it is
 // fsynced, so every acknowledged record is in the batch or in its file. A segment
