@@ -43,8 +43,9 @@ const batchName = "final.batch"
 
 const batchHeader = "corral-final-batch 1\n"
 
-// batchCap bounds what is read of a batch: a thousand records of recordCap at most.
-const batchCap = 1 << 30
+// batchCap bounds what is read of a batch (a thousand runs' final records are about
+// 2 MB): one larger is not read, and is set aside.
+const batchCap = 256 << 20
 
 // batchEntry is one record of a batch: its file name, its bytes and what they say.
 type batchEntry struct {
