@@ -70,8 +70,19 @@ func (s *sharedScan) round() *scanRound {
 func (s *sharedScan) rounds() {
 	sc := getScanner()
 	defer putScanner(sc)
+	var last time.Time
 	s.mu.Lock()
 	for s.next != nil {
+		if wait := roundGap - time.Since(last); wait > 0 {
+			// Rounds at most one per roundGap: callers asking as each round ends (every
+			// escalation polls on its own phase) kept one scan running back to back, a
+			// core's worth of /proc reads through every grace. A caller waits no longer
+			// than the poll it would have slept anyway.
+			s.mu.Unlock()
+			time.Sleep(wait)
+			s.mu.Lock()
+		}
+		last = time.Now()
 		r := s.next
 		s.next = nil
 		s.mu.Unlock()
@@ -86,6 +97,10 @@ func (s *sharedScan) rounds() {
 	s.running = false
 	s.mu.Unlock()
 }
+
+// roundGap is the least time between the starts of two shared scans: the poll of
+// an escalation.
+const roundGap = defaultPoll
 
 // terminateShared is Terminate of a session target whose scans are shared.
 func terminateShared(ctx context.Context, t Target, shared *sharedScan) Report {
