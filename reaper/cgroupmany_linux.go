@@ -21,19 +21,26 @@ import (
 // their thousand goroutines read, signalled and waited over one another for seconds.
 //
 // A target whose cgroup is gone, or with anything outside its cgroup (escapees, a root
-// that left it, a claim), and every session target, is ended by Terminate, beside the
-// rest at the same time. reps[i] is targets[i]'s.
+// that left it, a claim), is ended by Terminate, beside the rest at the same time;
+// every session target too, all of them sharing their scans of /proc (one scan for
+// all that ask at once, not one each), and waiting for the next scan rather than on
+// their processes' pidfds (no thread each). reps[i] is targets[i]'s.
 func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	reps := make([]Report, len(targets))
 	var wg sync.WaitGroup
 	var batch []*cgroupEscalation
 	var at []int
+	shared := &sharedScan{} // the session targets' scans of /proc
 	for i, t := range targets {
 		ctx := ctxs[i]
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		if t.Cgroup == nil || t.Cgroup.Gone() || needOutside(t) {
+		if t.Cgroup == nil {
+			wg.Go(func() { reps[i] = terminateShared(ctx, t, shared) })
+			continue
+		}
+		if t.Cgroup.Gone() || needOutside(t) {
 			wg.Go(func() { reps[i] = Terminate(ctx, t) })
 			continue
 		}
@@ -72,6 +79,7 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	each(len(batch), func(k int) {
 		c := batch[k]
 		moved := c.movedOut()
+		c.release()
 		rep := c.report()
 		c.endMoved(&rep, moved)
 		reps[at[k]] = rep

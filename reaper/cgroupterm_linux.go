@@ -55,6 +55,7 @@ func terminateCgroup(ctx context.Context, t Target) Report {
 	c := newCgroupEscalation(ctx, t)
 	c.run()
 	moved := c.movedOut()
+	c.release()
 	rep := c.report()
 	wg.Wait()
 	rep.join(outside)
@@ -64,7 +65,7 @@ func terminateCgroup(ctx context.Context, t Target) Report {
 
 func newCgroupEscalation(ctx context.Context, t Target) *cgroupEscalation {
 	return &cgroupEscalation{ctx: ctx, t: t, cg: t.Cgroup, start: time.Now(), seen: map[int]uint64{}, hard: map[int]uint64{},
-		names: map[int][]string{}}
+		names: map[int][]string{}, pidfds: map[int]int{}}
 }
 
 // endMoved ends the members that left the cgroup while it was being ended (root can
@@ -105,8 +106,9 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 	boot, _ := BootID()
 	var out []Fingerprint
 	c.moved = map[int]uint64{}
+	gone := c.exited() // those whose pidfd says exited: no read of /proc for them
 	for pid, start := range c.seen {
-		if in[pid] || unix.Kill(pid, 0) == unix.ESRCH { // signal 0: no signal, only whether the pid is taken
+		if in[pid] || gone[pid] || unix.Kill(pid, 0) == unix.ESRCH { // signal 0: no signal, only whether the pid is taken
 			continue
 		}
 		if p, err := ReadProc(pid); err == nil && p.StartTime == start && !dead(p.State) {
@@ -192,6 +194,7 @@ type cgroupEscalation struct {
 	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
 	names      map[int][]string // what the first MaxNamed members seen are
 	moved      map[int]uint64   // members seen that live on outside the subtree (movedOut)
+	pidfds     map[int]int      // a pidfd on each member signalled (pid → fd), until release
 	below      bool             // the subtree was seen with cgroups below the run's own
 	empty      bool
 	err        error
@@ -281,17 +284,46 @@ func (c *cgroupEscalation) members() ([]int, error) {
 // group's do from kill(2). A paused run's cgroup is thawed after (its stop signal
 // must be acted on: a frozen process only queues it), and any cgroup below that the
 // run froze.
+//
+// The check is one read of the subtree's members after every pidfd was opened: a pid
+// listed then names the process its pidfd pins, or that process is dead and its pid
+// was reused inside the subtree (the pidfd signals nothing). Read per pid from
+// /proc/<pid>/cgroup, a thousand runs' members took a read each. The pidfds are kept
+// until release: movedOut asks them which members exited rather than reading /proc.
 func (c *cgroupEscalation) signalMembers(pids []int, sigs []syscall.Signal) {
-	fds := make([]int, 0, len(pids))
+	opened := make(map[int]int, len(pids))
 	for _, pid := range pids {
+		if _, ok := c.pidfds[pid]; ok {
+			continue
+		}
 		fd, err := unix.PidfdOpen(pid, 0)
 		if err != nil {
 			continue // gone
 		}
-		if got, err := CgroupOf(pid); err == nil && c.cg.Contains(got) {
-			fds = append(fds, fd)
-		} else {
-			unix.Close(fd)
+		opened[pid] = fd
+	}
+	fds := make([]int, 0, len(opened))
+	if now, _, err := c.cg.procs(); err == nil {
+		in := make(map[int]bool, len(now))
+		for _, pid := range now {
+			in[pid] = true
+		}
+		for pid, fd := range opened {
+			if in[pid] {
+				fds = append(fds, fd)
+				c.pidfds[pid] = fd
+			} else {
+				unix.Close(fd) // left the subtree, or died, since pids was read
+			}
+		}
+	} else {
+		for pid, fd := range opened {
+			if got, err := CgroupOf(pid); err == nil && c.cg.Contains(got) {
+				fds = append(fds, fd)
+				c.pidfds[pid] = fd
+			} else {
+				unix.Close(fd)
+			}
 		}
 	}
 	for _, sig := range sigs {
@@ -299,10 +331,43 @@ func (c *cgroupEscalation) signalMembers(pids []int, sigs []syscall.Signal) {
 			unix.PidfdSendSignal(fd, sig, nil, 0)
 		}
 	}
-	for _, fd := range fds {
-		unix.Close(fd)
-	}
 	c.thaw()
+}
+
+// release closes the pidfds signalMembers kept.
+func (c *cgroupEscalation) release() {
+	for pid, fd := range c.pidfds {
+		unix.Close(fd)
+		delete(c.pidfds, pid)
+	}
+}
+
+// exited lists the members seen whose pidfd says they exited (dead, reaped or not):
+// one poll of every kept pidfd, not a read of /proc each.
+func (c *cgroupEscalation) exited() map[int]bool {
+	if len(c.pidfds) == 0 {
+		return nil
+	}
+	pids := make([]int, 0, len(c.pidfds))
+	fds := make([]unix.PollFd, 0, len(c.pidfds))
+	for pid, fd := range c.pidfds {
+		pids = append(pids, pid)
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	for {
+		if _, err := unix.Poll(fds, 0); err == nil {
+			break
+		} else if err != unix.EINTR {
+			return nil
+		}
+	}
+	out := make(map[int]bool, len(fds))
+	for k, f := range fds {
+		if f.Revents&unix.POLLIN != 0 {
+			out[pids[k]] = true
+		}
+	}
+	return out
 }
 
 // thaw thaws every cgroup of the subtree: a paused run's (its own), and any the run

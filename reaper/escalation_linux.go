@@ -52,6 +52,9 @@ type escalation struct {
 	// (terminateCgroup): Root and Extra, and what descends from them, that are not in
 	// it. No session is signalled by group then.
 	outside *Cgroup
+	// shared: the scans of /proc are those of every session target of a
+	// TerminateMany (sharedscan_linux.go), not this escalation's own.
+	shared  *sharedScan
 	unknown bool  // an Extra could not be checked (I/O error): never verified empty
 	scanned bool  // a full scan was done (claim mode reads environments on the first only)
 	empty   bool  // verified: no live member, no Extra
@@ -195,7 +198,14 @@ func (e *escalation) rescan() error {
 	claim := e.t.Claim != nil || e.outside != nil // no session to scan: only what is proven extends
 	var all []Proc
 	keep := claim || len(e.extra) > 0
-	err := e.s.each(func(p *Proc, _ []byte) {
+	each := e.s.each
+	switch {
+	case e.shared != nil && !keep: // only the session's members are looked at
+		each = func(fn func(*Proc, []byte)) error { return e.shared.session(e.t.SID, fn) }
+	case e.shared != nil:
+		each = e.shared.each
+	}
+	err := each(func(p *Proc, _ []byte) {
 		if keep {
 			all = append(all, *p)
 		}

@@ -75,6 +75,7 @@ var clockTicks = sync.OnceValue(func() int64 {
 // skipped. Both the directory listing and every stat read go through the scanner's
 // buffers, so a full scan allocates nothing.
 func (s *scanner) each(fn func(p *Proc, comm []byte)) error {
+	fullScans.Add(1)
 	fd, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("open /proc: %w", err)

@@ -185,9 +185,13 @@ func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) 
 			if ended {
 				return false
 			}
-			e.pause(deadline, lastFull, cancellable)
-			if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
-				continue
+			if e.shared != nil {
+				e.sleep(deadline, cancellable) // exits are learned from the next shared scan
+			} else {
+				e.pause(deadline, lastFull, cancellable)
+				if e.count() > 0 && time.Since(lastFull) < fullScanEvery {
+					continue
+				}
 			}
 		}
 		err := e.rescan()
@@ -199,7 +203,9 @@ func (e *escalation) await(deadline time.Time, cancellable bool, onMore func()) 
 		if ended {
 			return false
 		}
-		if err != nil {
+		if err != nil && e.shared != nil {
+			e.sleep(deadline, cancellable)
+		} else if err != nil {
 			e.pause(deadline, time.Now(), cancellable) // do not spin on a failing /proc
 		}
 		onMore()

@@ -208,6 +208,13 @@ func (r *run) outsideCgroup(all []reaper.Proc, index map[int]int, keeper int, ow
 // that may be the run's (candidates).
 func (r *run) outsideCgroupOf(cands, all []reaper.Proc, index map[int]int, keeper int, owners map[int]*run) []reaper.Proc {
 	pids, err := r.cgroup.Procs()
+	return r.outsideCgroupIn(cands, all, index, keeper, owners, pids, err)
+}
+
+// outsideCgroupIn is outsideCgroupOf with the cgroup's members (or the error reading
+// them) as read after the snapshot all was taken: a shutdown's look read every run's
+// members once for its candidates, and does not read them again for each run.
+func (r *run) outsideCgroupIn(cands, all []reaper.Proc, index map[int]int, keeper int, owners map[int]*run, pids []int, err error) []reaper.Proc {
 	gone := reaper.IsGone(err)
 	if err != nil && !gone {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -164,7 +165,16 @@ func (s *Supervisor) sweepOthers(rs []*run) {
 	for _, r := range rs {
 		mine[r.id] = true
 	}
-	recs, _ := s.reg.ListCached() // as written: a thousand are not read again
+	// As written, and the shutdown's own runs' records not read at all: a thousand
+	// stats and reads of records that are not looked at.
+	// Nor the batch of final records overlaid: it holds only this shutdown's (a batch
+	// of another Corral's was folded by the first group of this one's).
+	recs, _ := s.reg.listFiles(func(name string) (Record, error) {
+		if mine[strings.TrimSuffix(name, ".json")] {
+			return Record{}, os.ErrNotExist // not listed
+		}
+		return s.reg.readKept(name)
+	}, func(string, error) {}, false)
 	for _, rec := range recs {
 		if !mine[rec.ID] {
 			s.sweepCgroup(rec)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corral/config"
@@ -38,6 +39,13 @@ type Registry struct {
 	queue   []*groupSection
 	group   *groupWrites
 
+	// A shutdown's final records in one file (registry_batch.go): whether updates go
+	// there now, the batch this registry is appending to and whether store is
+	// writing an update (both under mu).
+	batching atomic.Bool
+	batch    *ownBatch
+	updating bool
+
 	metricsMu    sync.Mutex
 	savedMetrics []byte // the counters last saved, under metricsMu
 
@@ -65,7 +73,9 @@ func OpenRegistry(dir string, cfg config.Defaults) (*Registry, error) {
 		r.Close()
 		return nil, err
 	}
-	if err := r.withLock(func() error {
+	// Reads the records only: a batch of final records is left to the first section
+	// that writes one (corral ls without a server reads it, as every reader does).
+	if err := r.lockedFold(true, false, func() error {
 		if err := r.loadIdentity(); err != nil {
 			return err
 		}
@@ -139,7 +149,12 @@ func (r *Registry) withLock(fn func() error) error { return r.locked(true, fn) }
 
 // locked runs fn holding registry.lock; without block, a lock held elsewhere (in this
 // process or another) returns statefile.ErrLocked at once instead of waiting for it.
-func (r *Registry) locked(block bool, fn func() error) error {
+func (r *Registry) locked(block bool, fn func() error) error { return r.lockedFold(block, true, fn) }
+
+// lockedFold is locked; fold says whether a batch of final records is folded into
+// the record files first (registry_batch.go): every section that may write a record
+// does; one that only reads them overlays the batch as a reader without the lock.
+func (r *Registry) lockedFold(block, fold bool, fn func() error) error {
 	if block {
 		r.mu.Lock()
 	} else if !r.mu.TryLock() {
@@ -154,7 +169,14 @@ func (r *Registry) locked(block bool, fn func() error) error {
 		return fmt.Errorf("registry lock: %w", err)
 	}
 	defer l.Release()
-	err = fn()
+	// A batch of records left by a shutdown (this one's too) is folded into the
+	// record files first: a section that writes reads and writes the files alone.
+	if fold {
+		err = r.foldBatch(false)
+	}
+	if err == nil {
+		err = fn()
+	}
 	// One directory fsync per locked section makes every rename in it durable before
 	// the lock is released (and so before any signal a steal leads to), instead of
 	// one per record: reconciling 1,000 records writes hundreds.

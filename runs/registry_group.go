@@ -29,6 +29,7 @@ type deferredWrite struct {
 	b         []byte // the record's bytes, written to tmp by flushGroup
 	rec       Record // as written (decoded from the bytes): what updateIn reads meanwhile, and the cache keeps
 	section   *groupSection
+	update    bool // of a record in its file (updateIn): may go to a shutdown's batch
 }
 
 // groupWrites is the state of the group being run (under r.mu).
@@ -77,6 +78,10 @@ func (r *Registry) runGroup(q []*groupSection) error {
 		return fmt.Errorf("registry lock: %w", err)
 	}
 	defer l.Release()
+	batching := r.batching.Load()
+	if err := r.foldBatch(batching); err != nil {
+		return err
+	}
 	g := &groupWrites{latest: map[string]*deferredWrite{}}
 	r.group = g
 	for _, s := range q {
@@ -101,16 +106,52 @@ func (r *Registry) storeDeferred(g *groupWrites, name string, b []byte) error {
 	if !ok {
 		return fmt.Errorf("%w: %s does not read back", ErrCorruptRecord, name)
 	}
-	w := &deferredWrite{name: name, tmp: tmp, b: b, rec: rec, section: g.cur}
+	// An update of a record this group creates is not one of a file: the file is
+	// made by its newest write, which is then the create's.
+	prev, ok := g.latest[name]
+	update := r.updating && (!ok || prev.update)
+	w := &deferredWrite{name: name, tmp: tmp, b: b, rec: rec, section: g.cur, update: update}
 	g.writes = append(g.writes, w)
 	g.latest[name] = w
 	return nil
 }
 
-// flushGroup writes the newest write of each record to its temp file (a write
+// flushGroup writes the group's records: while a shutdown batches its records, the
+// newest update of each record in one segment of the batch (registry_batch.go), and
+// the rest to their files.
+func (r *Registry) flushGroup(g *groupWrites) {
+	if !r.batching.Load() {
+		r.flushFiles(g)
+		return
+	}
+	var batch []*deferredWrite
+	for _, w := range g.writes {
+		if g.latest[w.name] == w && w.update {
+			batch = append(batch, w)
+		}
+	}
+	if len(batch) == 0 {
+		r.flushFiles(g)
+		return
+	}
+	if err := r.appendBatch(batch); err != nil {
+		r.flushFiles(g) // each to its file, as without a batch
+		return
+	}
+	rest := &groupWrites{latest: map[string]*deferredWrite{}}
+	for _, w := range g.writes {
+		if g.latest[w.name] == w && !w.update {
+			rest.writes = append(rest.writes, w)
+			rest.latest[w.name] = w
+		}
+	}
+	r.flushFiles(rest)
+}
+
+// flushFiles writes the newest write of each record to its temp file (a write
 // superseded in the group is never written) and makes them durable, many fsyncs at
 // once, then renames each into place; a section whose record could not be is failed.
-func (r *Registry) flushGroup(g *groupWrites) {
+func (r *Registry) flushFiles(g *groupWrites) {
 	if len(g.writes) == 0 {
 		return
 	}
@@ -178,17 +219,15 @@ func (r *Registry) flushGroup(g *groupWrites) {
 	}
 }
 
-// groupRecord is the record in file name as the running group wrote it, if it did
-// (r.mu held).
+// groupRecord is the record in file name as the running group wrote it, or as this
+// registry's batch holds it, if either does (r.mu held).
 func (r *Registry) groupRecord(name string) (Record, bool) {
-	if r.group == nil {
-		return Record{}, false
+	if r.group != nil {
+		if w, ok := r.group.latest[name]; ok {
+			return w.rec, true
+		}
 	}
-	w, ok := r.group.latest[name]
-	if !ok {
-		return Record{}, false
-	}
-	return w.rec, true
+	return r.ownRecord(name) // a record this registry's batch holds is newer than its file
 }
 
 // writeTemp creates the new file name of the runs directory and writes b to it; the

@@ -48,6 +48,8 @@ func (r *Registry) updateIn(durable bool, id string, epoch uint64, fn func(*Reco
 		return nil // finalized exactly once
 	}
 	fn(&rec)
+	r.updating = true
+	defer func() { r.updating = false }()
 	return r.store(rec, durable)
 }
 

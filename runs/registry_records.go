@@ -176,9 +176,20 @@ func (r *Registry) list() ([]Record, error) {
 // listWith is every record as read gives it, oldest first; one that cannot be read
 // (but for one removed meanwhile) goes to bad, and is not listed.
 func (r *Registry) listWith(read func(name string) (Record, error), bad func(name string, err error)) ([]Record, error) {
+	return r.listFiles(read, bad, true)
+}
+
+// listFiles is listWith; overlay says whether a batch of final records is overlaid.
+func (r *Registry) listFiles(read func(name string) (Record, error), bad func(name string, err error), overlay bool) ([]Record, error) {
 	names, err := r.runs.Names()
 	if err != nil {
 		return nil, err
+	}
+	var batch map[string]batchEntry
+	if overlay && slices.Contains(names, batchName) {
+		// Read before the files: a fold writes the files, then removes the batch, so
+		// a record read after the batch is its file's version or a newer one.
+		batch = readBatch(r.runs)
 	}
 	recs := make([]Record, 0, len(names))
 	for _, name := range names {
@@ -195,14 +206,16 @@ func (r *Registry) listWith(read func(name string) (Record, error), bad func(nam
 		}
 		recs = append(recs, rec)
 	}
+	overlayBatch(recs, batch) // a shutdown's final records not yet folded into their files
 	slices.SortFunc(recs, func(a, b Record) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return recs, nil
 }
 
-// List returns every record, oldest first, read under the registry lock.
+// List returns every record, oldest first, read under the registry lock (a batch of
+// final records overlaid, not folded: corral ls without a server only reads).
 func (r *Registry) List() ([]Record, error) {
 	var recs []Record
-	err := r.withLock(func() (err error) {
+	err := r.lockedFold(true, false, func() (err error) {
 		recs, err = r.list()
 		return err
 	})

@@ -111,9 +111,11 @@ func (r *run) finalize(exited <-chan struct{}) {
 		// the root does not live on (it left the cgroup as it was signalled: the pass,
 		// which found it a member, ended only the cgroup).
 		shutLooked := ended != nil // after the cleanup the shutdown looked for every run at once
+		rootDead := false          // the root was found dead after the last pass (endAll): not read again
 		stray := func() bool {
 			if shutLooked {
 				shutLooked = false
+				rootDead = !ended.again
 				return ended.again
 			}
 			return r.strayAfterCleanup() > 0 || r.rootLives()
@@ -122,8 +124,9 @@ func (r *run) finalize(exited <-chan struct{}) {
 			more := reaper.Terminate(hurry, r.target())
 			r.sup.escapes.reapExited(more.Exited, r.rootPID())
 			rep = addPass(rep, more)
+			rootDead = false
 		}
-		if r.cgroup != nil && rep.VerifiedEmpty && r.rootLives() {
+		if r.cgroup != nil && rep.VerifiedEmpty && !rootDead && r.rootLives() {
 			rep.VerifiedEmpty = false // a second cancel runs the escalation again
 		}
 		r.mu.Lock()

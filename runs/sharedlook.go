@@ -139,9 +139,9 @@ func (s *Supervisor) lookAll(rs []*run) {
 		keeper = s.escapes.keeper
 	}
 	index, owners := indexOf(snap.all), runPIDs(s.liveRuns(), false)
-	cands := candidates(cgroups, snap.all, index, keeper)
-	for _, r := range cgroups {
-		if left := r.outsideCgroupOf(cands[r], snap.all, index, keeper, owners); len(left) > 0 {
+	cands, members, errs := candidates(cgroups, snap.all, index, keeper)
+	for i, r := range cgroups {
+		if left := r.outsideCgroupIn(cands[r], snap.all, index, keeper, owners, members[i], errs[i]); len(left) > 0 {
 			r.noteEscapees(left)
 		}
 	}
@@ -153,11 +153,14 @@ func (s *Supervisor) lookAll(rs []*run) {
 // ancestors, and the orphans that Corral or its keeper took in (whose environment
 // tells whose they are). Each run's look then goes through its candidates, not
 // through every process on the machine: a thousand runs' looks at three thousand
-// processes each took seconds.
-func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) map[*run][]reaper.Proc {
+// processes each took seconds. It returns each run's members too, as read after the
+// snapshot all (or why they could not be read): each run's look goes on from them, not
+// from a second read.
+func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) (map[*run][]reaper.Proc, [][]int, []error) {
 	of := make(map[int]*run, 2*len(rs)) // roots and cgroup members, by pid
 	members := make([][]int, len(rs))
-	eachOf(len(rs), func(i int) { members[i], _ = rs[i].cgroup.Procs() })
+	errs := make([]error, len(rs))
+	eachOf(len(rs), func(i int) { members[i], errs[i] = rs[i].cgroup.Procs() })
 	for i, r := range rs {
 		r.mu.Lock()
 		root := r.info.PID
@@ -199,7 +202,7 @@ func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) map
 			out[r] = append(out[r], orphans...)
 		}
 	}
-	return out
+	return out, members, errs
 }
 
 func markLooked(rs []*run) {

@@ -35,8 +35,13 @@ func benchRuns() int {
 // runs of `sh -c 'sleep 100000'`, programs that end on SIGTERM: shutdown-ms from the
 // call to every run ended and verified, shutdown-cpu-ms the CPU it took (on a loaded
 // machine the wall time is mostly waiting for a core). Run it once (-benchtime 1x).
+// CORRAL_BENCH_BACKEND=session measures the session backend (no cgroups).
 func BenchmarkShutdownThousand(b *testing.B) {
 	n := benchRuns()
+	backend := WithCgroups(FindCgroups(config.Default().CgroupRoot))
+	if os.Getenv("CORRAL_BENCH_BACKEND") == "session" {
+		backend = sessions()
+	}
 	for b.Loop() {
 		dir := b.TempDir()
 		d := config.Default()
@@ -44,7 +49,7 @@ func BenchmarkShutdownThousand(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := New(WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), WithCgroups(FindCgroups(d.CgroupRoot)),
+		s, err := New(WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), backend,
 			WithLogDir(filepath.Join(dir, "logs")))
 		if err != nil {
 			b.Fatal(err)

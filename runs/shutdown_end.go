@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"sync"
 
 	"corral/reaper"
 )
@@ -78,20 +79,15 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 	// What a member moved out of its cgroup and left behind as it died (strayIn), for
 	// every run from one look at Corral's children taken after every cleanup, not a
 	// look each; and whether the root lives on. A run with either is passed again by
-	// its finalizer.
-	var kids []reaper.Proc
-	looked := false
-	children := func() []reaper.Proc {
-		if !looked {
-			kids, looked = liveChildren(), true
-		}
-		return kids
-	}
-	for i, r := range ends {
-		if rep := reps[i]; r.cgroup != nil && rep.VerifiedEmpty {
+	// its finalizer. Asked on a few goroutines (a read of each root's stat, a thousand
+	// in a row before any finalizer went on); the finalizer of a run found with
+	// neither does not read its root again.
+	children := sync.OnceValue(liveChildren)
+	eachOf(len(ends), func(i int) {
+		if r, rep := ends[i], reps[i]; r.cgroup != nil && rep.VerifiedEmpty {
 			done[i].again = r.strayIn(children) > 0 || r.rootLives()
 		}
-	}
+	})
 	for i, r := range ends {
 		done[i].rep = reps[i]
 		r.mu.Lock()

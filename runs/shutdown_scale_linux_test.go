@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,15 +25,27 @@ func TestShutdownThousandLeavesNothing(t *testing.T) {
 	if s := os.Getenv("CORRAL_BENCH_RUNS"); s != "" {
 		n = benchRuns()
 	}
+	for _, backend := range []struct {
+		name string
+		opt  func() Option
+	}{
+		{"cgroup", func() Option { return WithCgroups(FindCgroups(config.Default().CgroupRoot)) }},
+		{"session", sessions},
+	} {
+		t.Run(backend.name, func(t *testing.T) { shutdownLeavesNothing(t, n, backend.opt()) })
+	}
+}
+
+func shutdownLeavesNothing(t *testing.T, n int, backend Option) {
 	dir := t.TempDir()
 	d := config.Default()
 	reg, err := OpenRegistry(filepath.Join(dir, "state"), d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer reg.Close()
-	cg := FindCgroups(d.CgroupRoot)
-	s, err := New(WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), WithCgroups(cg),
+	closeReg := sync.OnceFunc(func() { reg.Close() })
+	defer closeReg()
+	s, err := New(WithDefaults(d), WithRegistry(reg), WithEscapeDetection(), backend,
 		WithLogDir(filepath.Join(dir, "logs")))
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +73,15 @@ func TestShutdownThousandLeavesNothing(t *testing.T) {
 			before[p.PID] = p.StartTime
 		}
 	}
+	// Every record the shutdown writes, by run: each run's exited one, once.
+	var mu sync.Mutex
+	wrote := map[string][]State{}
+	reg.writeFault = func(rec Record) error {
+		mu.Lock()
+		wrote[rec.ID] = append(wrote[rec.ID], rec.State)
+		mu.Unlock()
+		return nil
+	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -85,7 +107,26 @@ func TestShutdownThousandLeavesNothing(t *testing.T) {
 			t.Errorf("left behind: pid %d (%s) state %c of session %d", p.PID, p.Comm, p.State, p.SID)
 		}
 	}
-	recs, err := reg.List()
+	mu.Lock()
+	for _, i := range infos {
+		if got := wrote[i.ID]; len(got) == 0 || got[len(got)-1] != Exited || len(got) > 2 {
+			t.Errorf("run %s: records written at shutdown %v, want the exited one last (and at most the exiting one before it)", i.ID, got)
+		}
+	}
+	mu.Unlock()
+	// The final records, as another Corral reads them (a registry of its own, opened
+	// after this one ended without folding them: they are in one batch file), are
+	// every run's, exited and verified empty.
+	if _, err := os.Stat(filepath.Join(dir, "state", "runs", batchName)); err != nil {
+		t.Errorf("no batch of final records: %v", err)
+	}
+	closeReg()
+	next, err := OpenRegistry(filepath.Join(dir, "state"), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	recs, err := next.List()
 	if err != nil {
 		t.Fatal(err)
 	}

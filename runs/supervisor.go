@@ -507,6 +507,12 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	// run is ended at once (endAll: every cgroup signalled before any grace, one wait
 	// for all), and the finalizers finish their runs.
 	s.shuttingDown.Store(true)
+	if s.reg != nil {
+		s.reg.batchFinal(true) // the final records in one file, not a file each
+		defer s.reg.batchFinal(false)
+		s.reg.events.hold() // and the events in a few writes, not one each
+		defer s.reg.events.release()
+	}
 	look := make(chan struct{})
 	stopped := make([]*run, 0, len(rs))
 	ready := make([]chan struct{}, 0, len(rs)) // closed by each stopped run's finalizer (endAll)

@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -295,11 +296,19 @@ func Pending(dir string, keeper int) bool {
 	}
 	defer d.Close()
 	names, _ := d.Names()
+	var batch map[string]batchEntry
+	if slices.Contains(names, batchName) {
+		batch = readBatch(d) // a shutdown's final records not yet in their files
+	}
 	for _, name := range names {
 		if !strings.HasSuffix(name, ".json") {
 			continue
 		}
-		if rec, err := readRecord(d, name); err == nil && takeable(rec) && rec.Keeper != nil && rec.Keeper.PID == keeper {
+		rec, err := readRecord(d, name)
+		if e, ok := batch[name]; ok && err == nil && overlays(e, rec) {
+			rec = e.rec
+		}
+		if err == nil && takeable(rec) && rec.Keeper != nil && rec.Keeper.PID == keeper {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"corral/runs/filetail"
 )
@@ -22,7 +23,20 @@ type Log struct {
 	limit int64
 	mu    sync.Mutex // f, and a write against a rotation
 	f     *os.File
+
+	// While held (Hold), what is written is gathered in buf and written in one
+	// write(2) per holdFlush (flush pending), per holdMax bytes, and at Release.
+	held    bool
+	buf     []byte
+	pending bool
 }
+
+// holdFlush bounds how long a held line waits to be written: what a crash may lose of
+// the log while it is held. holdMax bounds what is gathered.
+const (
+	holdFlush = 50 * time.Millisecond
+	holdMax   = 64 << 10
+)
 
 // OpenLog opens name in dir for appending, rotated at limit bytes.
 func OpenLog(dir *Dir, name string, limit int64) (*Log, error) {
@@ -47,10 +61,56 @@ func (l *Log) open() (*os.File, error) {
 func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.held {
+		l.buf = append(l.buf, p...)
+		if len(l.buf) >= holdMax {
+			l.flushLocked()
+		} else if !l.pending {
+			l.pending = true
+			time.AfterFunc(holdFlush, l.flush)
+		}
+		return len(p), nil
+	}
+	return l.writeLocked(p)
+}
+
+func (l *Log) writeLocked(p []byte) (int, error) {
 	if st, err := StampOf(l.f); err == nil && st.Size >= l.limit {
 		l.rotateLocked(st)
 	}
 	return l.f.Write(p)
+}
+
+// Hold gathers the lines written from now on, to write many in one write(2) (a
+// shutdown's thousands of events; each line stays whole, O_APPEND writes one write's
+// bytes together), until Release.
+func (l *Log) Hold() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held = true
+}
+
+// Release writes what Hold gathered and writes each line at once again.
+func (l *Log) Release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held = false
+	l.flushLocked()
+}
+
+func (l *Log) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending = false
+	l.flushLocked()
+}
+
+func (l *Log) flushLocked() {
+	if len(l.buf) == 0 {
+		return
+	}
+	l.writeLocked(l.buf) // a failed write loses the lines, as a failed Write did
+	l.buf = l.buf[:0]
 }
 
 // rotateLocked moves the full file (mine, its stamp) aside as NAME.1 unless another
@@ -75,9 +135,11 @@ func (l *Log) rotateLocked(mine Stamp) {
 	l.f = f
 }
 
-// Close closes the log's file.
+// Close writes what is held and closes the log's file.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.held = false
+	l.flushLocked()
 	return l.f.Close()
 }

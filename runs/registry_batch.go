@@ -1,0 +1,308 @@
+package runs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"strconv"
+
+	"corral/runs/internal/statefile"
+)
+
+// A shutdown's final records, in one file.
+//
+// A shutdown of a thousand runs wrote a thousand record files, a new inode each
+// (created, written, fsynced, renamed): most of its time. While a shutdown is under
+// way (Registry.batchFinal), a group's updates of existing records go instead to one
+// file, runs/final.batch, appended to and fsynced once per group. Every reader
+// overlays it on the record files: a record the batch holds replaces its file's while
+// the file is still the run's under the same lease (owner and epoch). Any locked
+// section of the registry that may write a record (but a group adding to this
+// registry's own batch) first folds the batch into the record files, each written as
+// any record is (durable before it is renamed), and then removes it: whoever next
+// writes or reconciles finds every record in its own file. The registry's open and
+// List only read: they overlay the batch too.
+//
+// Crash safety: a segment is acknowledged (its writers return) only once it is
+// fsynced, so every acknowledged record is in the batch or in its file. A segment
+// torn by a crash is the last one and was never acknowledged: it is ignored, as a
+// temp file is, and the batch is folded before anything is appended to it again. A
+// fold cut short is done again (the batch goes only after every record is in its
+// file). A batch that does not read (a segment before the last fails its checksum) is
+// set aside to runs/corrupt/, never fatal: its runs' files say what they said before
+// it, and a reconcile closes them.
+//
+// The file: a header line, then segments; a segment is its records, each
+// "r <file name> <length>\n" and the record's bytes as its file would hold them and
+// "\n", closed by "e <records> <crc32 of the segment's bytes before this line>\n".
+
+// batchName is the batch file in runs/ (not .json: a listing of records skips it).
+const batchName = "final.batch"
+
+const batchHeader = "corral-final-batch 1\n"
+
+// batchCap bounds what is read of a batch (a thousand runs' final records are about
+// 2 MB): one larger is not read, and is set aside.
+const batchCap = 256 << 20
+
+// batchEntry is one record of a batch: its file name, its bytes and what they say.
+type batchEntry struct {
+	name string
+	b    []byte
+	rec  Record
+}
+
+// ownBatch is the batch this registry is appending to (under Registry.mu).
+type ownBatch struct {
+	stamp statefile.Stamp       // the file as this registry last left it
+	recs  map[string]batchEntry // by file name: the newest record of each in it
+}
+
+var errCorruptBatch = errors.New("corrupt batch of records")
+
+// encodeSegment is one segment holding ws.
+func encodeSegment(ws []batchEntry) []byte {
+	var buf bytes.Buffer
+	for _, w := range ws {
+		fmt.Fprintf(&buf, "r %s %d\n", w.name, len(w.b))
+		buf.Write(w.b)
+		buf.WriteByte('\n')
+	}
+	fmt.Fprintf(&buf, "e %d %08x\n", len(ws), crc32.ChecksumIEEE(buf.Bytes()))
+	return buf.Bytes()
+}
+
+// parseBatch reads a batch: its entries, oldest first, from every whole segment. A
+// last segment that is not whole (torn by a crash while it was written, or being
+// written now) is ignored; anything else that does not read is errCorruptBatch.
+func parseBatch(b []byte) ([]batchEntry, error) {
+	if !bytes.HasPrefix(b, []byte(batchHeader)) {
+		if len(b) < len(batchHeader) && bytes.HasPrefix([]byte(batchHeader), b) {
+			return nil, nil // torn as it was made
+		}
+		return nil, fmt.Errorf("%w: no header", errCorruptBatch)
+	}
+	var out, seg []batchEntry
+	rest := b[len(batchHeader):]
+	start := rest
+	for len(rest) > 0 {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			return out, nil // a torn last line
+		}
+		line := string(rest[:nl])
+		var name string
+		var n int
+		if _, err := fmt.Sscanf(line, "r %s %d", &name, &n); err == nil {
+			body := rest[nl+1:]
+			if n < 0 || n > recordCap || len(body) < n+1 {
+				if len(body) < n+1 && n <= recordCap {
+					return out, nil // torn in a record
+				}
+				return nil, fmt.Errorf("%w: record %q of %d bytes", errCorruptBatch, name, n)
+			}
+			if body[n] != '\n' {
+				return nil, fmt.Errorf("%w: record %q not closed", errCorruptBatch, name)
+			}
+			rec, err := decodeRecord(name, body[:n])
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", errCorruptBatch, err)
+			}
+			seg = append(seg, batchEntry{name: name, b: body[:n:n], rec: rec})
+			rest = body[n+1:]
+			continue
+		}
+		var count int
+		var sum uint32
+		if _, err := fmt.Sscanf(line, "e %d %x", &count, &sum); err != nil {
+			return nil, fmt.Errorf("%w: line %q", errCorruptBatch, line)
+		}
+		segBytes := start[:len(start)-len(rest)]
+		if count != len(seg) || crc32.ChecksumIEEE(segBytes) != sum {
+			if len(rest) == nl+1 {
+				return out, nil // the last segment does not check: torn, never acknowledged
+			}
+			return nil, fmt.Errorf("%w: a segment fails its checksum", errCorruptBatch)
+		}
+		out = append(out, seg...)
+		seg = nil
+		rest = rest[nl+1:]
+		start = rest
+	}
+	return out, nil
+}
+
+// newestOf is the newest entry of each file name in es.
+func newestOf(es []batchEntry) map[string]batchEntry {
+	m := make(map[string]batchEntry, len(es))
+	for _, e := range es {
+		m[e.name] = e
+	}
+	return m
+}
+
+// overlays says whether batch entry e replaces rec, the record its file holds: the
+// same run under the same lease (a record stolen or closed by a Corral that knows no
+// batch is not written over).
+func overlays(e batchEntry, rec Record) bool {
+	return e.rec.ID == rec.ID && e.rec.OwnerInstanceID == rec.OwnerInstanceID && e.rec.LeaseEpoch == rec.LeaseEpoch
+}
+
+// readBatch is the batch in d, newest record of each file, for a reader without the
+// registry lock: none when there is none, or it does not read (the next locked
+// section sets it aside).
+func readBatch(d *statefile.Dir) map[string]batchEntry {
+	b, err := d.Read(batchName, batchCap)
+	if err != nil {
+		return nil
+	}
+	es, err := parseBatch(b)
+	if err != nil {
+		return nil
+	}
+	return newestOf(es)
+}
+
+// overlayBatch replaces each of recs its batch holds a newer version of.
+func overlayBatch(recs []Record, batch map[string]batchEntry) {
+	if len(batch) == 0 {
+		return
+	}
+	for i, rec := range recs {
+		if e, ok := batch[rec.ID+".json"]; ok && overlays(e, rec) {
+			recs[i] = e.rec
+		}
+	}
+}
+
+// BatchFinal has a shutdown's record updates written to the batch (on) or to their
+// files (off).
+func (r *Registry) batchFinal(on bool) { r.batching.Store(on) }
+
+// ownRecord is the record file name holds in this registry's own batch, if it does
+// (r.mu held).
+func (r *Registry) ownRecord(name string) (Record, bool) {
+	if r.batch == nil {
+		return Record{}, false
+	}
+	e, ok := r.batch.recs[name]
+	return e.rec, ok
+}
+
+// foldBatch folds a batch left in runs/ into the record files, then removes it (the
+// registry lock and r.mu held). keepOwn leaves this registry's own batch, as it left
+// it, to be appended to. A batch that does not read is set aside.
+func (r *Registry) foldBatch(keepOwn bool) error {
+	st, err := r.runs.Stamp(batchName)
+	if errors.Is(err, os.ErrNotExist) {
+		r.batch = nil
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("registry batch: %w", err)
+	}
+	if keepOwn && r.batch != nil && r.batch.stamp == st {
+		return nil
+	}
+	r.batch = nil
+	b, err := r.runs.Read(batchName, batchCap)
+	if err != nil && !errors.Is(err, statefile.ErrTooLarge) && !errors.Is(err, statefile.ErrNotRegular) {
+		return fmt.Errorf("registry batch: %w", err)
+	}
+	var es []batchEntry
+	if err == nil {
+		es, err = parseBatch(b)
+	}
+	if err != nil {
+		r.setAside(batchName, err)
+		return nil
+	}
+	if len(es) > 0 {
+		last := make(map[string]int, len(es))
+		for i, e := range es {
+			last[e.name] = i
+		}
+		g := &groupWrites{latest: map[string]*deferredWrite{}}
+		for i, e := range es {
+			if last[e.name] != i {
+				continue // a newer one follows
+			}
+			cur, err := r.runs.Read(e.name, recordCap)
+			if err != nil || bytes.Equal(cur, e.b) {
+				continue // gone or unreadable (the sweep judges it), or folded before
+			}
+			if rec, err := decodeRecord(e.name, cur); err != nil || !overlays(e, rec) {
+				continue // no longer the lease the batch wrote under
+			}
+			g.seq++
+			w := &deferredWrite{name: e.name, tmp: e.name + "." + r.instance + "." + strconv.Itoa(g.seq) + ".tmp",
+				b: e.b, rec: e.rec, section: &groupSection{}}
+			g.writes = append(g.writes, w)
+			g.latest[e.name] = w
+		}
+		r.flushFiles(g)
+		for _, w := range g.writes {
+			if w.section.err != nil {
+				return w.section.err // the batch stays: folded again by the next locked section
+			}
+		}
+		if r.dirty {
+			if err := r.runs.Sync(); err != nil {
+				return fmt.Errorf("registry batch: %w", err)
+			}
+			r.dirty = false
+		}
+	}
+	if err := r.runs.Remove(batchName); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("registry batch: %w", err)
+	}
+	r.dirty = true
+	return nil
+}
+
+// appendBatch appends one segment holding ws to this registry's batch, made if there
+// is none, and makes it durable (the registry lock and r.mu held; foldBatch(true) ran
+// in this locked section).
+func (r *Registry) appendBatch(ws []*deferredWrite) error {
+	es := make([]batchEntry, len(ws))
+	for i, w := range ws {
+		es[i] = batchEntry{name: w.name, b: w.b, rec: w.rec}
+	}
+	seg := encodeSegment(es)
+	flag := os.O_WRONLY | os.O_APPEND
+	if r.batch == nil {
+		flag = os.O_WRONLY | os.O_CREATE | os.O_EXCL
+		seg = append([]byte(batchHeader), seg...)
+	}
+	f, err := r.runs.Open(batchName, flag, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(seg)
+	if err == nil {
+		err = f.Sync()
+	}
+	var st statefile.Stamp
+	if err == nil {
+		st, err = statefile.StampOf(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		// What was appended may be torn: the next section folds what reads of it.
+		r.batch = nil
+		return err
+	}
+	if r.batch == nil {
+		r.batch = &ownBatch{recs: map[string]batchEntry{}}
+		r.dirty = true // its name is made durable with the directory
+	}
+	r.batch.stamp = st
+	for _, e := range es {
+		r.batch.recs[e.name] = e
+	}
+	return nil
+}
