@@ -61,7 +61,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			defer func() { shutdownHold = was }()
 			var ids []string
 			for range 3 {
-				trap := fmt.Sprintf("trap 'sleep %.1f; exit 0' TERM; echo trapped; sleep 100000 & wait", 0.8*shutdownHold.Seconds())
+				trap := fmt.Sprintf("trap 'sleep %.1f; exit 0' TERM; sleep 100000 & echo trapped; wait", 0.8*shutdownHold.Seconds())
 				ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
 			}
 			for _, id := range ids {
@@ -177,8 +177,9 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 	shutdownHold = 4 * time.Second
 	defer func() { shutdownHold = was }()
 	// It takes a second to end on SIGTERM: its exiting record is written before its
-	// exited one unless it is held. Stopped once its trap is set.
-	id := spawn(t, s, Spec{Shell: "trap 'sleep 1; exit 0' TERM; echo trapped; sleep 100000 & wait", Grace: 30 * time.Second})
+	// exited one unless it is held. Stopped once its trap is set and its sleep started
+	// (a sleep forked after the stop signal would live through the whole grace).
+	id := spawn(t, s, Spec{Shell: "trap 'sleep 1; exit 0' TERM; sleep 100000 & echo trapped; wait", Grace: 30 * time.Second})
 	waitOutput(t, s, id, "trapped")
 	eventually.True(t, 10*time.Second, "the running record written", func() bool {
 		recs, err := reg.List()
