@@ -30,7 +30,7 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	var wg sync.WaitGroup
 	var batch []*cgroupEscalation
 	var at []int
-	shared := &sharedScan{} // the session targets' scans of /proc
+	shared := newSharedScan() // the session targets' scans of /proc
 	for i, t := range targets {
 		ctx := ctxs[i]
 		if ctx == nil {

@@ -2,9 +2,10 @@ package reaper
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"corral/reaper/rounds"
 )
 
 // fullScans counts the full scans of /proc taken (scanner.each): what a test of the
@@ -16,24 +17,27 @@ var fullScans atomic.Int64
 // and again while it waited for its session to empty: a shutdown of a thousand
 // session runs made thousands of scans of two thousand processes (200 runs took 17 s
 // of CPU). A caller of each gets a scan that began after it asked, so it sees all its
-// own scan would have; callers asking while one runs share the next.
+// own scan would have; callers asking while one runs share the next (package rounds),
+// at most one per roundGap.
 type sharedScan struct {
-	mu      sync.Mutex
-	next    *scanRound // the round callers asking now wait for; nil: none asked yet
-	running bool       // a goroutine is taking rounds
+	rounds *rounds.Shared[scan]
 }
 
-type scanRound struct {
-	done  chan struct{}
+// scan is one shared scan of /proc.
+type scan struct {
 	procs []Proc
 	bySID map[int][]int // indexes in procs by session: what most callers look at
 	err   error
 }
 
+func newSharedScan() *sharedScan {
+	return &sharedScan{rounds.New(scanAll, rounds.WithGap(roundGap))}
+}
+
 // each calls fn for every process of a scan that began after each was called (as
 // scanner.each does; fn gets a copy of each process and no comm bytes).
 func (s *sharedScan) each(fn func(p *Proc, comm []byte)) error {
-	r := s.round()
+	r := s.rounds.Get()
 	for _, p := range r.procs {
 		fn(&p, nil)
 	}
@@ -42,7 +46,7 @@ func (s *sharedScan) each(fn func(p *Proc, comm []byte)) error {
 
 // session is each for the members of session sid only.
 func (s *sharedScan) session(sid int, fn func(p *Proc, comm []byte)) error {
-	r := s.round()
+	r := s.rounds.Get()
 	for _, i := range r.bySID[sid] {
 		p := r.procs[i]
 		fn(&p, nil)
@@ -50,56 +54,24 @@ func (s *sharedScan) session(sid int, fn func(p *Proc, comm []byte)) error {
 	return r.err
 }
 
-// round is a scan that began after round was called.
-func (s *sharedScan) round() *scanRound {
-	s.mu.Lock()
-	if s.next == nil {
-		s.next = &scanRound{done: make(chan struct{})}
+// scanAll is one scan of /proc, indexed by session.
+func scanAll() scan {
+	sc := getScanner()
+	defer putScanner(sc)
+	var r scan
+	r.err = sc.each(func(p *Proc, _ []byte) { r.procs = append(r.procs, *p) })
+	r.bySID = make(map[int][]int)
+	for i, p := range r.procs {
+		r.bySID[p.SID] = append(r.bySID[p.SID], i)
 	}
-	r := s.next
-	if !s.running {
-		s.running = true
-		go s.rounds()
-	}
-	s.mu.Unlock()
-	<-r.done
 	return r
 }
 
-// rounds takes the rounds asked for, one scan each, until none is.
-func (s *sharedScan) rounds() {
-	sc := getScanner()
-	defer putScanner(sc)
-	var last time.Time
-	s.mu.Lock()
-	for s.next != nil {
-		if wait := roundGap - time.Since(last); wait > 0 {
-			// Rounds at most one per roundGap: callers asking as each round ends (every
-			// escalation polls on its own phase) kept one scan running back to back, a
-			// core's worth of /proc reads through every grace. A caller waits no longer
-			// than the poll it would have slept anyway.
-			s.mu.Unlock()
-			time.Sleep(wait)
-			s.mu.Lock()
-		}
-		last = time.Now()
-		r := s.next
-		s.next = nil
-		s.mu.Unlock()
-		r.err = sc.each(func(p *Proc, _ []byte) { r.procs = append(r.procs, *p) })
-		r.bySID = make(map[int][]int)
-		for i, p := range r.procs {
-			r.bySID[p.SID] = append(r.bySID[p.SID], i)
-		}
-		close(r.done)
-		s.mu.Lock()
-	}
-	s.running = false
-	s.mu.Unlock()
-}
-
-// roundGap is the least time between the starts of two shared scans: the poll of
-// an escalation.
+// roundGap is the least time between the starts of two shared scans taken back to
+// back: the poll of an escalation. Callers asking as each scan ends (every escalation
+// polls on its own phase) kept one scan running back to back, a core's worth of /proc
+// reads through every grace; a caller waits no longer than the poll it would have
+// slept anyway.
 const roundGap = defaultPoll
 
 // terminateShared is Terminate of a session target whose scans are shared.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/reaper/rounds"
 )
 
 // escapeDetector is escape detection (ARCHITECTURE.md, "Ownership"): Corral as a child
@@ -30,11 +31,11 @@ type escapeDetector struct {
 	helpers map[int]bool // Corral's own children that are no run's (under spawnMu)
 	keeper  int          // the keeper's pid when one started this server (readopt.go); 0: none
 
-	mu       sync.Mutex            // one scan at a time; guards seen and reported
-	seen     map[procKey]string    // which run each process was last seen in
-	reported map[procKey]bool      // unattributable processes already reported
-	pace     scanPacer             // the background goroutine's only
-	last     *sharedLook[struct{}] // the ending runs' scans (lastLook)
+	mu       sync.Mutex               // one scan at a time; guards seen and reported
+	seen     map[procKey]string       // which run each process was last seen in
+	reported map[procKey]bool         // unattributable processes already reported
+	pace     scanPacer                // the background goroutine's only
+	last     *rounds.Shared[struct{}] // the ending runs' scans (lastLook)
 }
 
 // newEscapeDetector makes this process a child subreaper: from now on every orphaned
@@ -45,7 +46,7 @@ func newEscapeDetector(live func() []*run, spawnMu *sync.Mutex, reg *Registry, c
 	}
 	d := &escapeDetector{live: live, spawnMu: spawnMu, reg: reg, contained: contained, helpers: map[int]bool{},
 		seen: map[procKey]string{}, reported: map[procKey]bool{}}
-	d.last = newSharedLook(func() struct{} { d.scan(); return struct{}{} })
+	d.last = rounds.New(func() struct{} { d.scan(); return struct{}{} })
 	return d, nil
 }
 
@@ -53,7 +54,7 @@ func newEscapeDetector(live func() []*run, spawnMu *sync.Mutex, reg *Registry, c
 // it asked, shared with every run ending at once (a shutdown).
 func (d *escapeDetector) lastLook() {
 	if d != nil {
-		d.last.get()
+		d.last.Get()
 	}
 }
 

@@ -84,7 +84,7 @@ func (r *run) lookOutside() int {
 	if r.cgroup == nil {
 		return 0
 	}
-	snap := r.sup.looks.procs.get()
+	snap := r.sup.looks.procs.Get()
 	all, err := snap.all, snap.err
 	if err != nil {
 		return 0
@@ -106,7 +106,7 @@ func (r *run) lookOutside() int {
 // are all there is to read (not a /proc scan). It makes them escapees and returns how
 // many.
 func (r *run) strayAfterCleanup() int {
-	return r.strayIn(r.sup.looks.children.get)
+	return r.strayIn(r.sup.looks.children.Get)
 }
 
 // strayIn is strayAfterCleanup with Corral's live children from children (a look

@@ -6,63 +6,17 @@ import (
 	"sync/atomic"
 
 	"corral/reaper"
+	"corral/reaper/rounds"
 )
 
-// sharedLook is a look at the system (a /proc scan, Corral's children) that every
-// caller asking at about the same time shares: a caller gets the result of a look
-// that began after it asked, so it sees all its own look would have, and callers
-// asking while one runs share the next. A shutdown of a thousand runs ended each
-// with a /proc scan of its own, a thousand scans of two thousand processes (200
-// runs took 23 s); their finalizers now share a few.
-type sharedLook[T any] struct {
-	look    func() T
-	mu      sync.Mutex
-	next    *lookRound[T] // the round callers asking now wait for; nil: none asked yet
-	running bool          // a goroutine is taking rounds
-}
-
-type lookRound[T any] struct {
-	done chan struct{}
-	v    T
-}
-
-func newSharedLook[T any](look func() T) *sharedLook[T] { return &sharedLook[T]{look: look} }
-
-// get is the result of a look that began after get was called.
-func (l *sharedLook[T]) get() T {
-	l.mu.Lock()
-	if l.next == nil {
-		l.next = &lookRound[T]{done: make(chan struct{})}
-	}
-	r := l.next
-	if !l.running {
-		l.running = true
-		go l.rounds()
-	}
-	l.mu.Unlock()
-	<-r.done
-	return r.v
-}
-
-// rounds takes the rounds asked for, one look each, until none is.
-func (l *sharedLook[T]) rounds() {
-	l.mu.Lock()
-	for l.next != nil {
-		r := l.next
-		l.next = nil
-		l.mu.Unlock()
-		r.v = l.look()
-		close(r.done)
-		l.mu.Lock()
-	}
-	l.running = false
-	l.mu.Unlock()
-}
-
-// looks are the supervisor's shared looks at the system.
+// looks are the supervisor's shared looks at the system: a caller gets a look that
+// began after it asked, and callers asking at about the same time share one (package
+// rounds). A shutdown of a thousand runs ended each with a /proc scan of its own, a
+// thousand scans of two thousand processes (200 runs took 23 s); their finalizers now
+// share a few.
 type looks struct {
-	procs    *sharedLook[procSnapshot]  // every process (lookOutside)
-	children *sharedLook[[]reaper.Proc] // Corral's live children (strayAfterCleanup)
+	procs    *rounds.Shared[procSnapshot]  // every process (lookOutside)
+	children *rounds.Shared[[]reaper.Proc] // Corral's live children (strayAfterCleanup)
 }
 
 type procSnapshot struct {
@@ -72,11 +26,11 @@ type procSnapshot struct {
 
 func newLooks() looks {
 	return looks{
-		procs: newSharedLook(func() procSnapshot {
+		procs: rounds.New(func() procSnapshot {
 			all, err := reaper.ListAll()
 			return procSnapshot{all, err}
 		}),
-		children: newSharedLook(liveChildren),
+		children: rounds.New(liveChildren),
 	}
 }
 
@@ -130,7 +84,7 @@ func (s *Supervisor) lookAll(rs []*run) {
 	if len(cgroups) == 0 {
 		return
 	}
-	snap := s.looks.procs.get()
+	snap := s.looks.procs.Get()
 	if snap.err != nil {
 		return // each finalizer looks itself
 	}
