@@ -52,6 +52,9 @@ type Registry struct {
 	// writeFault, when set (tests only), makes each record write fail with the errno
 	// it returns: a full disk without filling one.
 	writeFault func(Record) error
+	// batchFault, when set (tests only), makes an append to the batch of final
+	// records fail with the error it returns, before anything is written.
+	batchFault func() error
 }
 
 // OpenRegistry opens (creating) the registry in dir and registers a new instance.

@@ -276,8 +276,15 @@ func (r *Registry) appendBatch(ws []*deferredWrite) error {
 		flag = os.O_WRONLY | os.O_CREATE | os.O_EXCL
 		seg = append([]byte(batchHeader), seg...)
 	}
+	if r.batchFault != nil {
+		if err := r.batchFault(); err != nil {
+			r.batch = nil
+			return err
+		}
+	}
 	f, err := r.runs.Open(batchName, flag, 0o600)
 	if err != nil {
+		r.batch = nil // the next fold reads what the file holds
 		return err
 	}
 	_, err = f.Write(seg)

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -421,5 +422,63 @@ func TestBatchCreatedInTheGroupGoesToItsFile(t *testing.T) {
 	rec, err := readRecord(f.reg.runs, id+".json")
 	if err != nil || rec.State != Exited {
 		t.Fatalf("the record created in the group: %s, %v; want exited in its file", rec.State, err)
+	}
+}
+
+// An append to the batch that fails (a full disk) sends its group's records to their
+// files: the batch's older records of the same runs, under the same lease, must not
+// be overlaid on them by a reader, nor folded over them by the next locked section.
+func TestBatchFailedAppendNotOverNewer(t *testing.T) {
+	f := newBatchFixture(t, 4)
+	f.reg.batchFinal(true)
+	defer f.reg.batchFinal(false)
+	step := func(name string) error {
+		return f.reg.grouped(func() error {
+			for _, id := range f.ids {
+				if err := f.reg.updateIn(true, id, 1, func(rec *Record) { rec.Name = name }); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err := step("first"); err != nil { // to the batch
+		t.Fatal(err)
+	}
+	if !f.batchExists() {
+		t.Fatal("no batch written")
+	}
+	f.reg.batchFault = func() error { return errors.New("no space left on device") }
+	err := step("second") // the append fails: to the files, or failed
+	f.reg.batchFault = nil
+	check := func(when string, recs []Record) {
+		t.Helper()
+		for _, rec := range recs {
+			if err == nil && rec.Name != "second" || err != nil && rec.Name != "first" {
+				t.Errorf("%s: record %s named %q, the write of second returned %v", when, rec.ID, rec.Name, err)
+			}
+		}
+	}
+	recs, lerr := f.reg.List()
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	check("listed", recs)
+	fold(t, f.reg)
+	if recs, lerr = f.reg.List(); lerr != nil {
+		t.Fatal(lerr)
+	}
+	check("folded", recs)
+	if err := step("third"); err != nil {
+		t.Fatal(err)
+	}
+	fold(t, f.reg)
+	if recs, lerr = f.reg.List(); lerr != nil {
+		t.Fatal(lerr)
+	}
+	for _, rec := range recs {
+		if rec.Name != "third" {
+			t.Errorf("after a third write: record %s named %q", rec.ID, rec.Name)
+		}
 	}
 }

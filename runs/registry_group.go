@@ -135,7 +135,19 @@ func (r *Registry) flushGroup(g *groupWrites) {
 		return
 	}
 	if err := r.appendBatch(batch); err != nil {
-		r.flushFiles(g) // each to its file, as without a batch
+		// Each to its file, as without a batch; but the batch holds older records of
+		// these runs under the same lease, which a reader would overlay on the newer
+		// files and the next fold would write over them: it is folded and removed
+		// first. If it cannot be, nothing of the group is written (its sections fail).
+		if ferr := r.foldBatch(false); ferr != nil {
+			for _, w := range g.writes {
+				if w.section.err == nil {
+					w.section.err = fmt.Errorf("registry batch: %w (and folding it: %w)", err, ferr)
+				}
+			}
+			return
+		}
+		r.flushFiles(g)
 		return
 	}
 	rest := &groupWrites{latest: map[string]*deferredWrite{}}
