@@ -48,11 +48,14 @@ func TestCoalescedOutputKeepsTheEcho(t *testing.T) {
 	sub := h.addLocked()
 	h.mu.Unlock()
 	defer sub.Close()
-	sub.mu.Lock() // the pump takes nothing meanwhile: both are queued
-	sub.queue = append(sub.queue, Event{Type: EventOutput, Run: Info{ID: "r1"}})
-	sub.pending[pendingKey{EventOutput, "r1"}] = true
-	sub.mu.Unlock()
+	// The pump takes r0's event and waits for the test to read it, so r1's output
+	// stays queued while its echo comes.
+	h.publish(Event{Type: EventOutput, Run: Info{ID: "r0"}})
+	h.publish(Event{Type: EventOutput, Run: Info{ID: "r1"}})
 	h.publish(Event{Type: EventOutput, Run: Info{ID: "r1"}, Detail: DetailEcho})
+	if e := nextOutput(t, sub, "r0"); e.Detail != "" {
+		t.Fatalf("r0's output: detail %q", e.Detail)
+	}
 	if e := nextOutput(t, sub, "r1"); e.Detail != DetailEcho {
 		t.Fatalf("the queued output event after an echo: detail %q", e.Detail)
 	}
