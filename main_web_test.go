@@ -220,9 +220,11 @@ func TestWebBrowser(t *testing.T) {
 	if r := agentCorral(t, env, "submit", "--json", b, "other", "work"); r.code != 0 {
 		t.Fatalf("submit to beta: %+v", r)
 	}
-	eventually.True(t, 30*time.Second, "a notification for beta", func() bool {
-		return slicesContains(eval[[]string](t, ctx, notifiedJS), "corral-"+b)
-	})
+	if _, ok := eventually.Woken(30*time.Second, 50*time.Millisecond, (chan struct{})(nil), func() (struct{}, bool) {
+		return struct{}{}, slicesContains(eval[[]string](t, ctx, notifiedJS), "corral-"+b)
+	}); !ok {
+		t.Fatalf("no notification for beta within 30s; beta's events:\n%s", runEvents(state, b))
+	}
 	if tags := eval[[]string](t, ctx, notifiedJS); slicesContains(tags, "corral-"+a) {
 		t.Errorf("a notification for the run in view: %v", tags)
 	}
@@ -374,4 +376,17 @@ func TestWebRefusesExposure(t *testing.T) {
 	if r := run(t, corral(t, "web", "--listen", "nonsense")); r.code != exitUsage {
 		t.Errorf("--listen nonsense: %+v", r)
 	}
+}
+
+// runEvents is the lines of the state dir's events log that name run id: what a
+// failure shows of the run's life.
+func runEvents(state, id string) string {
+	b, _ := os.ReadFile(filepath.Join(state, "events.jsonl"))
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, id) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
