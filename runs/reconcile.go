@@ -124,17 +124,22 @@ func (s *Supervisor) Reconcile(ctx context.Context) ([]Decision, error) {
 	return decisions, nil
 }
 
-// expire removes an exited record whose TTL has passed: the finished-run TTL, or
-// RestorableTTL for a record a restore would still start.
+// expire removes an exited record whose TTL has passed (expired).
 func (s *Supervisor) expire(t tx, rec Record) {
 	s.sweepCgroup(rec)
+	if s.expired(rec, s.reg.now()) {
+		t.drop(rec.ID)
+	}
+}
+
+// expired reports whether an exited record's TTL has passed at now: the finished-run
+// TTL, or RestorableTTL for a record a restore would still start.
+func (s *Supervisor) expired(rec Record, now time.Time) bool {
 	ttl := s.cfg.FinishedTTL
 	if restorable(rec) {
 		ttl = max(ttl, RestorableTTL)
 	}
-	if s.reg.now().Sub(rec.UpdatedAt) > ttl {
-		t.drop(rec.ID)
-	}
+	return now.Sub(rec.UpdatedAt) > ttl
 }
 
 // sweepCgroup removes the cgroup of an ended run of this state dir once it is empty.

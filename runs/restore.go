@@ -202,11 +202,7 @@ func (s *Supervisor) settledRecords(o RestoreOptions) (recs []Record, ok bool) {
 				OwnerInstanceID: rec.OwnerInstanceID})
 			continue
 		}
-		ttl := s.cfg.FinishedTTL
-		if restorable(rec) {
-			ttl = max(ttl, RestorableTTL)
-		}
-		if now.Sub(rec.UpdatedAt) > ttl {
+		if s.expired(rec, now) {
 			continue // a pass removes it
 		}
 		own, err := copyRecord(rec)
