@@ -71,6 +71,18 @@ func oneRecord(t *testing.T, state, name string) map[string]any {
 	return recs[0]
 }
 
+// exitedRecord is name's one record once it says exited: a run's state in memory may
+// run ahead of its file while an earlier write of it is still being made.
+func exitedRecord(t *testing.T, state, name string) map[string]any {
+	t.Helper()
+	var rec map[string]any
+	eventually.True(t, 20*time.Second, name+"'s record to say exited", func() bool {
+		rec = oneRecord(t, state, name)
+		return rec["state"] == "exited"
+	})
+	return rec
+}
+
 // runOf is corral info NAME's run, nil when it fails.
 func runOf(t *testing.T, state, name string) map[string]any {
 	r := serverCorral(t, state, "info", name)
@@ -188,13 +200,13 @@ func TestWaitingRunDependencyLostWithItsServer(t *testing.T) {
 	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
 	eventually.True(t, 40*time.Second, "api ended dependency-failed", func() bool {
 		r := runOf(t, state, "api")
-		return r != nil && r["reason"] == "dependency-failed"
+		return r != nil && r["reason"] == "dependency-failed" && r["state"] == "exited"
 	})
 	r := runOf(t, state, "api")
 	if !strings.HasPrefix(fmt.Sprint(r["dependency_error"]), "db ended before it was ready") || r["pid"] != nil {
 		t.Fatalf("api: %v", r)
 	}
-	if rec := oneRecord(t, state, "api"); rec["state"] != "exited" || rec["reason"] != "dependency-failed" {
+	if rec := exitedRecord(t, state, "api"); rec["reason"] != "dependency-failed" {
 		t.Fatalf("api's record: %v", rec)
 	}
 }

@@ -96,11 +96,13 @@ func TestSpawnDependsOnByIDLostWithItsServer(t *testing.T) {
 		t.Fatalf("spawn: %+v", r)
 	}
 	endLater(t, testkit.Pin(t, keeperPID(t, state)), syscall.SIGTERM, "keeper")
+	// Its reason is set as its end begins, before its state says exited.
 	eventually.True(t, 40*time.Second, "api ended dependency-failed", func() bool {
 		r := runOf(t, state, "api")
-		return r != nil && r["reason"] == "dependency-failed"
+		return r != nil && r["reason"] == "dependency-failed" && r["state"] == "exited"
 	})
-	if rec := oneRecord(t, state, "api"); rec["state"] != "exited" || rec["reason"] != "dependency-failed" || rec["pid"].(float64) != 0 {
+	rec := exitedRecord(t, state, "api")
+	if rec["reason"] != "dependency-failed" || rec["pid"].(float64) != 0 {
 		t.Fatalf("api's record: %v", rec)
 	}
 }
