@@ -67,6 +67,7 @@ func (rec Record) escapeeFingerprints() []reaper.Fingerprint { return fingerprin
 // its whole command line too, for hours, past what a record may be).
 func (r *run) noteEscapees(procs []reaper.Proc) {
 	var fresh []Escapee
+	named := false // a known escapee's argv read at last
 	r.mu.Lock()
 	if len(procs) > 0 {
 		r.escapees = liveEscapees(r.escapees)
@@ -76,7 +77,14 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 		if err != nil || fp.StartTime != p.StartTime {
 			continue // gone, or already someone else
 		}
-		if slices.ContainsFunc(r.escapees, func(e Escapee) bool { return e.Fingerprint == fp }) {
+		if i := slices.IndexFunc(r.escapees, func(e Escapee) bool { return e.Fingerprint == fp }); i >= 0 {
+			// Its argv was read as it exec'd (the kernel shows none until the new
+			// program's arguments are set up): read it again now it is seen again.
+			if len(r.escapees[i].Argv) == 0 {
+				if argv, _ := reaper.ReadCmdline(p.PID); len(argv) > 0 {
+					r.escapees[i].Argv, named = capArgv(argv), true
+				}
+			}
 			continue
 		}
 		argv, _ := reaper.ReadCmdline(p.PID)
@@ -91,6 +99,8 @@ func (r *run) noteEscapees(procs []reaper.Proc) {
 		// so whoever saw the event reads a counter that has it.
 		r.sup.counters.do(func(m *Metrics) { m.OwnershipEscapeTotal++ })
 		r.changeLocked(EventEscape, escapeDetail(fresh), func(i *Info) { i.Escapees = len(r.escapees) })
+	}
+	if len(fresh) > 0 || named {
 		r.persistLocked()
 	}
 	policy := r.spec.Escape

@@ -312,3 +312,39 @@ func TestInstanceLeaseHoldsUntilItExpires(t *testing.T) {
 		t.Error("the run survived the reconcile after its lease expired")
 	}
 }
+
+// An escapee first seen as it exec'd has no argv yet (the kernel shows none until the
+// new program's arguments are set up): seen again, its argv is read then, not left
+// empty for good.
+func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
+	s := newSup(t, sessions())
+	id := spawn(t, s, Spec{Argv: []string{"sleep", "1000"}, NoOutputTimeout: -1})
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	esc := exec.Command("sleep", "1000")
+	if err := esc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killReapLater(t, []int{esc.Process.Pid})
+	fp, err := reaper.Identify(esc.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}) // read mid-exec: no argv
+	r.mu.Unlock()
+	r.noteEscapees([]reaper.Proc{{PID: fp.PID, StartTime: fp.StartTime}})
+	got, _ := s.Escapees(id)
+	if len(got) != 1 || strings.Join(got[0].Argv, " ") != "sleep 1000" {
+		t.Fatalf("escapees %+v, want the one sleep 1000 with its argv", got)
+	}
+	r.mu.Lock()
+	r.escapees = nil // the test's own child, not the run's to end
+	r.mu.Unlock()
+	if err := s.Cancel(id); err != nil {
+		t.Fatal(err)
+	}
+	waitEnd(t, s, id)
+}
