@@ -23,7 +23,10 @@
 //   - Input is queued (bounded by Options.WriteQueue) and written in order by
 //     one writer goroutine, so a child that never reads blocks neither the
 //     caller nor the reader (a PTY whose input and output both fill up
-//     deadlocks a single-threaded host).
+//     deadlocks a single-threaded host). A small write that finds nothing
+//     queued is tried at once on the caller's path, one write(2) on the
+//     non-blocking descriptor that cannot block: a typed key does not wait for
+//     the goroutine to be scheduled.
 //   - Output ends with EOF on a pipe and with EIO on a Linux PTY master, which
 //     is how the kernel says the last holder of the slave is gone. A grandchild
 //     that keeps the slave or a pipe open delays that indefinitely, so after

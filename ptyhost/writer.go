@@ -16,11 +16,17 @@ import (
 // blocked writing output nobody reads).
 // The goroutine runs only while there is input to write: started by the write
 // that finds none running, it ends once the queue is empty, so an idle run has
-// none.
+// none. A small write (up to directMax: keys, a short paste) that finds nothing
+// queued and no goroutine running, on a non-blocking descriptor, is first tried
+// at once on the caller's path, one write(2) that cannot block, under mu: a typed
+// key reaches the child without waiting for a goroutine to be scheduled (on a busy
+// machine that wait was the key's longest hop, milliseconds), and only what the
+// kernel does not take is queued, behind nothing, so the bytes keep their order.
 type writer struct {
 	f      *os.File
 	closeF bool // pipe stdin: close f when input ends, so the child sees EOF
 	max    int
+	direct bool // f is non-blocking: a write may be tried on the caller's path
 
 	mu       sync.Mutex
 	queue    [][]byte // queue[0] is being written; it counts until written
@@ -32,8 +38,12 @@ type writer struct {
 	running  chan struct{} // closed as the writing goroutine ends; nil while none runs
 }
 
+// directMax is the largest write tried on the caller's path. A larger one (a paste)
+// is queued whole: it counts against max until the goroutine wrote it.
+const directMax = 4 << 10
+
 func newWriter(f *os.File, closeF bool, max int) *writer {
-	return &writer{f: f, closeF: closeF, max: max}
+	return &writer{f: f, closeF: closeF, max: max, direct: nonblocking(f)}
 }
 
 func (w *writer) write(b []byte) error {
@@ -46,6 +56,17 @@ func (w *writer) write(b []byte) error {
 		return nil
 	case len(b) > w.max-w.queued:
 		return ErrInputFull
+	}
+	if w.direct && len(b) <= directMax && w.running == nil && len(w.queue) == 0 && !w.stopped && !w.ended {
+		// Nothing is queued nor being written, and mu keeps any other write out
+		// until this one is written or queued: no byte can pass another.
+		n := tryWrite(w.f, b)
+		if n > 0 {
+			hoptrace.MarkBytes("pty.write", b[:n])
+		}
+		if b = b[n:]; len(b) == 0 {
+			return nil
+		}
 	}
 	w.queue = append(w.queue, append([]byte(nil), b...))
 	w.queued += len(b)

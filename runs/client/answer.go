@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"corral/reaper"
@@ -24,37 +25,44 @@ func (c *Client) watch(ctx context.Context, cancel context.CancelCauseFunc, verb
 	if c.pid == 0 && budget == 0 {
 		return func() {}
 	}
-	done := make(chan struct{})
-	go func() {
-		var tick, deadline <-chan time.Time
-		if c.pid != 0 {
-			t := time.NewTicker(checkEvery)
-			defer t.Stop()
-			tick = t.C
-		}
-		if budget > 0 {
-			t := time.NewTimer(budget)
-			defer t.Stop()
-			deadline = t.C
-		}
-		for {
-			select {
-			case <-done:
+	// Timers, not a goroutine: a call answered within checkEvery (every key typed
+	// into an attached run) starts none, and wakes no thread to run one.
+	var mu sync.Mutex
+	ended := false
+	var deadline, tick *time.Timer
+	if budget > 0 {
+		deadline = time.AfterFunc(budget, func() {
+			cancel(c.noAnswer(fmt.Sprintf("no reply to %s within %v (--timeout waits longer)", verb, budget)))
+		})
+	}
+	if c.pid != 0 {
+		mu.Lock() // the check reads tick under mu: set before it can run
+		defer mu.Unlock()
+		tick = time.AfterFunc(checkEvery, func() {
+			if ctx.Err() != nil {
 				return
-			case <-ctx.Done():
+			}
+			if stuck, _ := c.serverState(); stuck {
+				cancel(c.noAnswer(""))
 				return
-			case <-deadline:
-				cancel(c.noAnswer(fmt.Sprintf("no reply to %s within %v (--timeout waits longer)", verb, budget)))
-				return
-			case <-tick:
-				if stuck, _ := c.serverState(); stuck {
-					cancel(c.noAnswer(""))
-					return
-				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !ended {
+				tick.Reset(checkEvery)
+			}
+		})
+	}
+	return func() {
+		mu.Lock()
+		ended = true
+		mu.Unlock()
+		for _, t := range []*time.Timer{deadline, tick} {
+			if t != nil {
+				t.Stop()
 			}
 		}
-	}()
-	return func() { close(done) }
+	}
 }
 
 // noAnswer is ErrNoAnswer with the server's pid and state, and why.

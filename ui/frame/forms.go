@@ -2,6 +2,7 @@ package frame
 
 import (
 	"image/color"
+	"math/bits"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -16,21 +17,28 @@ const rgbAlpha = 0xfffe
 // RGB) through ultraviolet, which compares colours by value: RGB colours are tagged
 // (see rgbAlpha), and it reports whether a cell's palette colour changed form without
 // changing value (basic 0 against 256-colour 16, say), which only a full redraw
-// writes.
+// writes. Only the rows the frame wrote (r.drawn) are looked at: the others hold the
+// cells, tags and forms of the frame before, and their palette colours are kept per
+// row (r.rowForms) for the twins of the whole frame. A key's echo writes a row or two
+// of the screen's fifty.
 func (r *Renderer) keepForms() (redraw bool) {
 	tag := r.profile == colorprofile.TrueColor
 	n := 0
 	for _, line := range r.cells.Lines {
 		n += len(line)
 	}
-	had := len(r.forms) == n
+	had := len(r.forms) == n && len(r.rowForms) == len(r.cells.Lines)
 	if !had {
 		r.forms = append(r.forms[:0], make([]uint32, n)...)
+		r.rowForms = append(r.rowForms[:0], make([][512 / 64]uint64, len(r.cells.Lines))...)
 	}
-	var seen [512]uint16 // per palette form (basic, 256-colour) of fg or bg: seen in this frame
-	twins := false
 	i := 0
-	for _, line := range r.cells.Lines {
+	for y, line := range r.cells.Lines {
+		if had && r.drawn != nil && (y >= len(r.drawn) || !r.drawn[y]) {
+			i += len(line)
+			continue
+		}
+		var row [512 / 64]uint64 // the palette forms of the row's fg and bg
 		for x := range line {
 			s := &line[x].Style
 			if tag {
@@ -43,12 +51,27 @@ func (r *Renderer) keepForms() (redraw bool) {
 			r.forms[i] = f
 			i++
 			for _, c := range [2]uint32{f & 0x3ff, f >> 10 & 0x3ff} {
-				if c != 0 && seen[slot(c)] == 0 {
-					seen[slot(c)] = 1
-					if r.twinSeen(&seen, c) {
-						twins = true
-					}
+				if c != 0 {
+					row[slot(c)/64] |= 1 << (slot(c) % 64)
 				}
+			}
+		}
+		r.rowForms[y] = row
+	}
+	var all [512 / 64]uint64
+	for _, row := range r.rowForms {
+		for k := range all {
+			all[k] |= row[k]
+		}
+	}
+	var seen [512]uint16 // per palette form (basic, 256-colour) of fg or bg: seen in this frame
+	twins := false
+	for k, bits := range all {
+		for ; bits != 0; bits &= bits - 1 {
+			c := uint32(k*64+bits64(bits)) + 1<<8
+			seen[slot(c)] = 1
+			if r.twinSeen(&seen, c) {
+				twins = true
 			}
 		}
 	}
@@ -58,6 +81,9 @@ func (r *Renderer) keepForms() (redraw bool) {
 	}
 	return redraw
 }
+
+// bits64 is the index of the lowest set bit of a non-zero b.
+func bits64(b uint64) int { return bits.TrailingZeros64(b) }
 
 // twinSeen reports whether seen holds another palette form of palette colour c's
 // value (basic 0 and 256-colour 16 are both black), and marks both as twins (2).

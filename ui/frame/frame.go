@@ -97,14 +97,16 @@ type Renderer struct {
 	env      []string
 	interval time.Duration
 
-	buf     bytes.Buffer // what the ultraviolet renderer queued for this frame
-	scr     *uv.TerminalRenderer
-	cells   uv.ScreenBuffer
-	forms   []uint32 // each drawn cell's palette colour forms (see form)
-	width   int
-	height  int
-	profile colorprofile.Profile
-	syncd   bool // the terminal has synchronized output (mode 2026)
+	buf   bytes.Buffer // what the ultraviolet renderer queued for this frame
+	scr   *uv.TerminalRenderer
+	cells uv.ScreenBuffer
+	forms []uint32 // each drawn cell's palette colour forms (see form)
+	// rowForms is each row's palette colours (fg and bg), a bit per form (keepForms).
+	rowForms [][512 / 64]uint64
+	width    int
+	height   int
+	profile  colorprofile.Profile
+	syncd    bool // the terminal has synchronized output (mode 2026)
 
 	want tea.View  // the latest view
 	have bool      // want was submitted
@@ -120,16 +122,27 @@ type Renderer struct {
 	// begin with no style or link open (see drawLines).
 	lines []string
 	clean []bool
+	// drawn is which rows of r.cells the frame being drawn wrote (nil: all of them);
+	// onScreen is the set of r.lines, for movedLines.
+	drawn    []bool
+	onScreen map[string]struct{}
 	// penPrefixed: the frame's cells were given their colours in front of their glyphs
 	// (penPerCell); prefixed: the frame on screen's were, so the next is parsed whole.
 	penPrefixed, prefixed bool
-	running               bool
+	// scrolling: the last frame let ultraviolet scroll rows to move lines (a line
+	// moved: movedLines).
+	scrolling bool
+	running   bool
 	// atOnce: the view submitted next answers input (an echo: SetAtOnce) and is drawn
 	// at once, whatever the budget.
 	atOnce bool
 	// echoSpent is spent for views drawn at once: their own budget (EchoRate).
 	echoSpent time.Time
 }
+
+// scrollOptim: rows may be scrolled on the terminal to move lines (as Bubble Tea: not
+// on Windows, where some terminals scroll wrong).
+const scrollOptim = runtime.GOOS != "windows"
 
 // New is a renderer writing to out, for a terminal of width×height whose
 // environment is env (TERM decides the cursor movements it uses).
@@ -148,7 +161,7 @@ func (r *Renderer) reset() {
 	scr.SetRelativeCursor(true)
 	scr.SetFullscreen(false)
 	scr.SetTabStops(-1)
-	scr.SetScrollOptim(runtime.GOOS != "windows") // as Bubble Tea: some Windows terminals scroll wrong
+	scr.SetScrollOptim(scrollOptim)
 	scr.Resize(r.width, r.height)
 	r.scr = scr
 	r.forms = r.forms[:0]
@@ -417,9 +430,14 @@ func (r *Renderer) draw() {
 		r.cells.Resize(area.Dx(), area.Dy())
 	}
 	r.erase = false
-	r.drawLines(v.Content, full)
+	// Scrolling rows is tried only when a line moved (it cannot help otherwise, and
+	// finding out costs a hash of every row); uv rehashes every row each frame it
+	// tries, so skipping it for a frame leaves nothing stale behind.
+	r.scrolling = r.drawLines(v.Content, full) && scrollOptim
+	r.scr.SetScrollOptim(r.scrolling)
 	if h := area.Dy(); h > r.height {
 		r.cells.Lines = r.cells.Lines[h-r.height:]
+		r.drawn = nil // its rows moved
 	}
 	if r.keepForms() {
 		r.scr.Erase()

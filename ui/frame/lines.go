@@ -15,8 +15,11 @@ import (
 // UI's panes does), and no sequence that rides on the next glyph or stays open (OSC,
 // DCS, APC, PM, SOS) is in the content; an unchanged line there is drawn again if it
 // began with something open in the frame before. Otherwise the content is parsed whole.
-func (r *Renderer) drawLines(content string, full bool) {
+// moved reports whether a line that changed is one the frame on screen has on another
+// row (see movedLines).
+func (r *Renderer) drawLines(content string, full bool) (moved bool) {
 	lines := strings.Split(content, "\n")
+	moved = r.movedLines(lines)
 	var clean []bool // nil: none is known to begin clean
 	if !hasPassThrough(content) {
 		clean = make([]bool, len(lines))
@@ -53,16 +56,48 @@ func (r *Renderer) drawLines(content string, full bool) {
 	if full {
 		r.cells.Clear()
 		uv.NewStyledString(content).Draw(r.cells, r.cells.Bounds())
+		r.drawn = nil
 	} else {
+		r.drawn = append(r.drawn[:0], make([]bool, h)...)
 		changed := false
 		for y := range h {
 			changed = changed || line(lines, y) != line(r.lines, y)
 			if changed && (line(lines, y) != line(r.lines, y) || !beginsClean(r.lines, r.clean, y)) {
 				uv.NewStyledString(line(lines, y)).Draw(r.cells, uv.Rect(0, y, w, 1))
+				r.drawn[y] = true
 			}
 		}
 	}
 	r.lines, r.clean = lines, clean
+	return moved
+}
+
+// movedLines reports whether a line of lines that differs from the line on its row in
+// the frame on screen is there on another row: only then can scrolling the terminal's
+// rows (the renderer's scroll optimization) save drawing it. That optimization hashes
+// every row of the screen, old and new, each frame, a cell at a time: at 186×51 half
+// the cost of a key's echo frame, which changes a line or two and moves none.
+func (r *Renderer) movedLines(lines []string) bool {
+	filled := false // r.onScreen holds r.lines, made at the first changed line
+	for y, l := range lines {
+		if y < len(r.lines) && l == r.lines[y] {
+			continue
+		}
+		if !filled {
+			if r.onScreen == nil {
+				r.onScreen = map[string]struct{}{}
+			}
+			clear(r.onScreen)
+			for _, o := range r.lines {
+				r.onScreen[o] = struct{}{}
+			}
+			filled = true
+		}
+		if _, ok := r.onScreen[l]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // endsClean reports whether line leaves no style open, given whether it began with

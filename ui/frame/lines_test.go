@@ -18,6 +18,21 @@ import (
 // lines' ends and past them, lines that shrink, resizes between frames, and with and
 // without synchronized output (its marks balanced).
 func TestChangedLinesShowWhatAFullRedrawShows(t *testing.T) {
+	changedLinesAsFull(t, []string{"ab", "\x1b[1;31mR\x1b[m", "\x1b[32mG", "\x1b[0mz", "中", "中文字中文字中", "abcdefghijkl", "abcdefghijk中", "\x1b[7mr\x1b[27m", "", "\x1b[44m  \x1b[0m"})
+}
+
+// TestChangedLinesKeepColourForms: as TestChangedLinesShowWhatAFullRedrawShows, with
+// lines that give one value in several forms (basic black, 256-colour 0 and 16,
+// rgb(0,0,0)) on some rows while others keep theirs: a form changed on a row the frame
+// writes is written (only the rows written are looked at for forms).
+func TestChangedLinesKeepColourForms(t *testing.T) {
+	changedLinesAsFull(t, []string{"ab", "\x1b[30mK\x1b[m", "\x1b[38;5;16mK\x1b[m", "\x1b[38;2;0;0;0mK", "\x1b[38;5;0mk\x1b[m",
+		"\x1b[40m \x1b[m", "\x1b[48;5;16m \x1b[m", "\x1b[97mW\x1b[38;5;231mW\x1b[m", "\x1b[m", "", "cd"})
+}
+
+// changedLinesAsFull feeds random frames of pieces to a renderer and to one that
+// redraws in full, and compares the terminals (vt10x) fed by each.
+func changedLinesAsFull(t *testing.T, pieces []string) {
 	const w, h = 12, 6
 	for seed := range uint64(24) {
 		f := &fakeTerm{}
@@ -32,7 +47,6 @@ func TestChangedLinesShowWhatAFullRedrawShows(t *testing.T) {
 		r2.Start()
 		vt2 := vt10x.New(vt10x.WithSize(w, h))
 		rng := rand.New(rand.NewPCG(seed, 7))
-		pieces := []string{"ab", "\x1b[1;31mR\x1b[m", "\x1b[32mG", "\x1b[0mz", "中", "中文字中文字中", "abcdefghijkl", "abcdefghijk中", "\x1b[7mr\x1b[27m", "", "\x1b[44m  \x1b[0m"}
 		lines := make([]string, h)
 		cw, ch := w, h
 		for round := range 200 {
@@ -114,4 +128,79 @@ func TestChangedLinesShowWhatAFullRedrawShows(t *testing.T) {
 		r.Stop()
 		r2.Stop()
 	}
+}
+
+// TestRowsScrollOnlyWhenALineMoved: a frame that changes a line and moves none (a
+// key's echo) does not try to scroll rows, which would hash the whole screen for
+// nothing; one whose lines moved up (output scrolling in a full-width pane) still
+// scrolls them rather than drawing every row again. Either way the terminal shows
+// what a full redraw shows.
+func TestRowsScrollOnlyWhenALineMoved(t *testing.T) {
+	const w, h = 40, 12
+	f := &fakeTerm{}
+	r := New(f, []string{"TERM=xterm-256color"}, w, h)
+	r.SetInterval(time.Hour)
+	r.Start()
+	defer r.Stop()
+	vt := vt10x.New(vt10x.WithSize(w, h))
+	lines := make([]string, h)
+	for y := range lines {
+		lines[y] = fmt.Sprintf("\x1b[3%dmline %02d of the pane's output\x1b[m", y%8, y)
+	}
+	frame := func(what string, wantScroll bool) string {
+		t.Helper()
+		before := len(f.output())
+		r.mu.Lock()
+		r.want, r.have = screen(strings.Join(lines, "\n")), true
+		r.draw()
+		scrolled := r.scrolling
+		r.mu.Unlock()
+		out := f.output()[before:]
+		vt.Write([]byte(out))
+		if scrolled != wantScroll {
+			t.Fatalf("%s: tried scrolling rows %v, want %v", what, scrolled, wantScroll)
+		}
+		for y, l := range lines {
+			want := []rune(ansiStrip(l))
+			for x := range w {
+				c := ' '
+				if x < len(want) {
+					c = want[x]
+				}
+				if got := vt.Cell(x, y).Char; got != c && !(got == 0 && c == ' ') {
+					t.Fatalf("%s: row %d shows %q at %d, want %q", what, y, got, x, c)
+				}
+			}
+		}
+		return out
+	}
+	frame("first", false)
+	for i := range 5 {
+		lines[h-2] = fmt.Sprintf("$ typed %s", strings.Repeat("k", i+1))
+		if out := frame(fmt.Sprintf("echo %d", i), false); len(out) > 40 {
+			t.Errorf("echo %d: %d bytes for one character: %q", i, len(out), out)
+		}
+	}
+	for i := range 3 {
+		lines = append(lines[2:], fmt.Sprintf("new line %d", 2*i), fmt.Sprintf("new line %d", 2*i+1))
+		out := frame(fmt.Sprintf("scroll %d", i), true)
+		if n := strings.Count(out, "line "); n > 4 {
+			t.Errorf("scroll %d: %d lines drawn again, want only the 2 new ones: %q", i, n, out)
+		}
+	}
+}
+
+// ansiStrip removes the SGR sequences of s.
+func ansiStrip(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\x1b' {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
