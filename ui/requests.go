@@ -39,6 +39,9 @@ type requests struct {
 	pushing  map[string]bool
 	pushes   bool
 	pushTree string
+	// listing: the runs after the first rows are on their way (listed.go); no
+	// snapshot is read until they came, as it would name runs not listed yet.
+	listing bool
 }
 
 func newRequests() requests {
@@ -64,7 +67,7 @@ const refreshIdleMax = 8 * time.Second
 // counters, each unless one is on its way.
 func (r *requests) refresh(engine Engine, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
-	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery && !r.snapPushed() {
+	if !r.snap && !r.listing && now.Sub(r.snapAt) >= r.snapEvery && !r.snapPushed() {
 		r.snap, r.snapAt = true, now
 		cmds = append(cmds, snapshotCmd(engine, r.snapAll))
 		r.snapAll = false
@@ -91,7 +94,7 @@ func (r *requests) due(id string, now time.Time) time.Time {
 			at = t
 		}
 	}
-	if !r.snap && !r.snapPushed() {
+	if !r.snap && !r.listing && !r.snapPushed() {
 		note(r.snapAt.Add(max(r.snapEvery, refreshEvery)))
 	}
 	if !r.metrics && r.metricsDue {
