@@ -25,7 +25,7 @@ func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
 	added := m.list.AddListed(msg.Runs)
 	m.events.SetEscaped(m.list.Runs())
 	m.relayout()
-	cmds := []tea.Cmd{screensCmd(m.engine, added)}
+	cmds := []tea.Cmd{screensCmd(m.engine, added), m.fitShown()}
 	if msg.Whole {
 		cmds = append(cmds, m.everyRunListed())
 	}
