@@ -5,16 +5,18 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"corral/runs"
 	"corral/runs/api"
 )
 
 // An attached UI over many runs opens on the first rows of its list (Options.Initial,
 // the others counted by Options.Unlisted) and draws its first frame from them; the
-// others come right after, as one ListedMsg, and are added at once. What depends on
-// every run waits for them: the snapshot reads (a snapshot names only the runs
-// listed, so one read before them would drop what it says of the others), and
-// Options.WhenListed (starting the config's runs the server does not run yet, which
-// a partial list would start twice). A reconnect's resync lists every run too.
+// others come right after, as one ListedMsg, and are added at once. A snapshot read
+// meanwhile may say something newer of a run not listed yet (it changed since the
+// subscription): that is held, and taken once the run is listed. What depends on
+// every run waits for them: Options.WhenListed (starting the config's runs the
+// server does not run yet, which a partial list would start twice). A reconnect's
+// resync lists every run too.
 
 // listedMsg is what Options.WhenListed did: the run to select when it is listed.
 type listedMsg struct{ selectID string }
@@ -23,6 +25,13 @@ type listedMsg struct{ selectID string }
 // listed does what waited for it.
 func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
 	added := m.list.AddListed(msg.Runs)
+	m.req.held = slices.DeleteFunc(m.req.held, func(i runs.Info) bool {
+		_, listed := m.list.Run(i.ID)
+		if listed {
+			m.list.Upsert(i) // what a snapshot said of it since the subscription
+		}
+		return listed
+	})
 	m.events.SetEscaped(m.list.Runs())
 	m.relayout()
 	cmds := []tea.Cmd{screensCmd(m.engine, added), m.fitShown()}
@@ -32,18 +41,17 @@ func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// everyRunListed is what waited for every run: the snapshot reads go on, and
-// WhenListed is called, once.
+// everyRunListed is what waited for every run: WhenListed is called, once.
 func (m *Model) everyRunListed() tea.Cmd {
 	m.list.SetUnlisted(api.RunSummary{})
-	m.req.listing = false
-	var cmds []tea.Cmd
-	if f := m.whenListed; f != nil {
-		m.whenListed = nil
-		all := slices.Clone(m.list.Runs())
-		cmds = append(cmds, func() tea.Msg { return listedMsg{selectID: f(all)} })
+	m.req.listing, m.req.held = false, nil
+	f := m.whenListed
+	if f == nil {
+		return nil
 	}
-	return tea.Batch(append(cmds, m.req.refresh(m.engine, m.list.SelectedLive(), m.now))...)
+	m.whenListed = nil
+	all := slices.Clone(m.list.Runs())
+	return func() tea.Msg { return listedMsg{selectID: f(all)} }
 }
 
 // selectListed selects the run WhenListed started for the UI, now if it is listed,

@@ -31,20 +31,23 @@ func listRuns(n int) []runs.Info {
 
 // An attached UI that opens on the first rows of its list (the rest counted, then
 // listed at once) draws the frame it would draw over every run, titles and all; once
-// the rest came, it lists every run and draws that frame again. No snapshot is read
-// before the rest came (it would name runs not listed yet).
+// the rest came, it lists every run and draws that frame again. What a snapshot read
+// before the rest came said of a run not listed yet (newer than the listing's copy)
+// is what the run shows once listed.
 func TestFirstRowsDrawTheWholeListsFrame(t *testing.T) {
 	all := listRuns(300)
-	full := harnessWith(t, fakeOver(all), Options{Initial: all}, 160, 50)
-	engine := fakeOver(all)
+	moved := all[250]
+	moved.Seq, moved.PID = moved.Seq+1, 5151 // changed since the subscription: the snapshots say so
+	full := harnessWith(t, fakeOver(all, moved), Options{Initial: all}, 160, 50)
+	engine := fakeOver(all, moved)
 	part := harnessWith(t, engine, Options{Initial: all[:50], Unlisted: api.Summarize(all[50:])}, 160, 50)
 	want := full.m.View()
 	got := part.m.View()
 	if got.Content != want.Content || got.WindowTitle != want.WindowTitle {
 		t.Errorf("the first rows' frame:\n%s\n%s\nwant the whole list's:\n%s\n%s", got.WindowTitle, got.Content, want.WindowTitle, want.Content)
 	}
-	if n := len(engine.called("Snapshot")); n != 0 {
-		t.Errorf("%d snapshots read before every run was listed", n)
+	if len(engine.called("Snapshot")) == 0 {
+		t.Error("no snapshot read at the start")
 	}
 	part.send(ListedMsg{Runs: all[50:200]})
 	part.send(ListedMsg{Runs: all[200:], Whole: true})
@@ -62,8 +65,10 @@ func TestFirstRowsDrawTheWholeListsFrame(t *testing.T) {
 	if got := part.m.View(); got.Content != want.Content || got.WindowTitle != want.WindowTitle {
 		t.Errorf("the whole list's frame:\n%s\nwant:\n%s", got.Content, want.Content)
 	}
-	if len(engine.called("Snapshot")) == 0 {
-		t.Error("no snapshot read once every run was listed")
+	for _, h := range []*harness{full, part} {
+		if i, _ := h.m.list.Run(moved.ID); i.PID != moved.PID {
+			t.Errorf("the run that moved since the subscription shows pid %d, want the snapshot's %d", i.PID, moved.PID)
+		}
 	}
 	if len(part.m.screens) != len(full.m.screens) {
 		t.Errorf("%d screens kept, want %d", len(part.m.screens), len(full.m.screens))
@@ -101,9 +106,14 @@ func TestWhenListedWaitsForEveryRun(t *testing.T) {
 	}
 }
 
-// fakeOver is a fake engine whose snapshot is all, each PTY run with a screen.
-func fakeOver(all []runs.Info) *fakeEngine {
-	engine := newFake(all...)
+// fakeOver is a fake engine whose snapshot is all with newer copies of some runs
+// (moved), each PTY run with a screen.
+func fakeOver(all []runs.Info, moved ...runs.Info) *fakeEngine {
+	snap := slices.Clone(all)
+	for _, m := range moved {
+		snap[slices.IndexFunc(snap, func(i runs.Info) bool { return i.ID == m.ID })] = m
+	}
+	engine := newFake(snap...)
 	for _, i := range all {
 		if i.Kind == runs.KindPTY {
 			engine.screens[i.ID] = screenWith(80, 24, "$ "+i.ID)

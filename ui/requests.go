@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -39,9 +40,10 @@ type requests struct {
 	pushing  map[string]bool
 	pushes   bool
 	pushTree string
-	// listing: the runs after the first rows are on their way (listed.go); no
-	// snapshot is read until they came, as it would name runs not listed yet.
+	// listing: the runs after the first rows are on their way (listed.go); held is
+	// what a snapshot read meanwhile said of runs not listed yet, for when they are.
 	listing bool
+	held    []runs.Info
 }
 
 func newRequests() requests {
@@ -67,7 +69,7 @@ const refreshIdleMax = 8 * time.Second
 // counters, each unless one is on its way.
 func (r *requests) refresh(engine Engine, id string, now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
-	if !r.snap && !r.listing && now.Sub(r.snapAt) >= r.snapEvery && !r.snapPushed() {
+	if !r.snap && now.Sub(r.snapAt) >= r.snapEvery && !r.snapPushed() {
 		r.snap, r.snapAt = true, now
 		cmds = append(cmds, snapshotCmd(engine, r.snapAll))
 		r.snapAll = false
@@ -94,7 +96,7 @@ func (r *requests) due(id string, now time.Time) time.Time {
 			at = t
 		}
 	}
-	if !r.snap && !r.listing && !r.snapPushed() {
+	if !r.snap && !r.snapPushed() {
 		note(r.snapAt.Add(max(r.snapEvery, refreshEvery)))
 	}
 	if !r.metrics && r.metricsDue {
