@@ -58,8 +58,8 @@ type attachedEngine interface {
 
 // Open is what an attached UI runs on, for another client of the same target (corral
 // web): this machine's server alone as one Remote, else a client.Fleet over every
-// host; as attach.
-// Its Initial is every run: the web page's hub starts from all of them.
+// host; as attach, with every run in its Initial (the web page's hub starts from all
+// of them).
 func Open(t Target) (attachedEngine, error) {
 	return attach(t, 0)
 }
