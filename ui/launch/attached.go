@@ -143,7 +143,9 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 	// model made of it are most of what the client allocates before its first frame:
 	// the collector, at its default, ran several cycles over them, a sixth of the
 	// client's CPU to that frame at a thousand runs. It runs at its default again once
-	// the model is made.
+	// the model is made. (A server that sends the first rows first makes that
+	// snapshot small; every run still comes whole from an older server, or over
+	// several hosts.)
 	gc := debug.SetGCPercent(startGCPercent)
 	// The run list shows fewer rows than the terminal has: the first that many runs
 	// draw the first frame, the others come after it.

@@ -90,4 +90,14 @@ func TestConfiguredRunsStartOnceOverAListInTwoParts(t *testing.T) {
 	if n, k := live("svc"), live("fresh"); n != 1 || k != 1 {
 		t.Errorf("%d runs of svc (it ran already: want 1) and %d of fresh (want 1)", n, k)
 	}
+
+	// corral web's engine (Open) starts from every run: its hub lists them at once.
+	web, err := Open(Target{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer web.Close()
+	if n, want := len(web.Initial()), len(sup.Snapshot()); n != want {
+		t.Errorf("corral web's engine starts from %d runs of %d", n, want)
+	}
 }
