@@ -5,11 +5,13 @@ package ui
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"corral/config"
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/client"
@@ -20,39 +22,48 @@ import (
 // subscription's reply carries those), and ends with every run listed, in the
 // server's order, with the rest of them brought by the stream.
 func TestAttachedUIListsEveryRunAfterItsFirstRows(t *testing.T) {
-	c := newLiveEngine(t, 1<<20)
-	defer c.close()
+	dir := t.TempDir()
+	d := config.Default()
+	d.Grace = 200 * time.Millisecond
+	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sup.Shutdown(context.Background())
 	for range 1000 {
-		if _, err := c.sup.Spawn(runs.Spec{Argv: []string{"true"}}); err != nil {
+		if _, err := sup.Spawn(runs.Spec{Argv: []string{"true"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var want []string
-	for _, i := range c.sup.Snapshot() {
+	for _, i := range sup.Snapshot() {
 		want = append(want, i.ID)
 	}
-	ln, err := server.Listen(c.dir)
+	ln, err := server.Listen(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(c.sup, server.Options{StateDir: c.dir})
-	go srv.Serve(ln)
-	rem, err := client.AttachFirst(c.dir, benchWinH, func() error { return errors.New("no server") }, time.Second)
+	srv := server.New(sup, server.Options{StateDir: dir})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer func() { srv.Stop(); <-served; ln.Close() }()
+	rem, err := client.AttachFirst(dir, benchWinH, func() error { return errors.New("no server") }, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.unserve = func() { rem.Close(); srv.Stop(); ln.Close() }
+	defer rem.Close()
 	if n := len(rem.Initial()); n != benchWinH || rem.Rest().Runs != 1000-n {
 		t.Fatalf("the first reply: %d runs, the rest %+v", n, rem.Rest())
 	}
-	c.loop = startLoopWith(t, Options{Engine: rem, Initial: rem.Initial(), Unlisted: rem.Rest()}, nil)
+	loop := startLoopWith(t, Options{Engine: rem, Initial: rem.Initial(), Unlisted: rem.Rest()}, nil)
+	defer loop.stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { Bridge(ctx, rem.Events(), c.loop.send, 0) })
-	c.stopB = func() { cancel(); wg.Wait() }
+	wg.Go(func() { Bridge(ctx, rem.Events(), loop.send, 0) })
+	defer func() { cancel(); wg.Wait() }()
 	var got []string
 	listed := func() bool {
-		c.loop.do(func(m Model) {
+		loop.do(func(m Model) {
 			got = got[:0]
 			for _, i := range m.list.Runs() {
 				got = append(got, i.ID)
