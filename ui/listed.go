@@ -22,8 +22,13 @@ import (
 type listedMsg struct{ selectID string }
 
 // listed adds the runs a ListedMsg brings, reads their screens, and once every run is
-// listed does what waited for it.
+// listed does what waited for it. Once the list is whole (a resync made it so after
+// the link was lost) a late one is no news: it would bring back runs the new server
+// does not have.
 func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
+	if !m.req.listing {
+		return m, nil
+	}
 	added := m.list.AddListed(msg.Runs)
 	m.req.held = slices.DeleteFunc(m.req.held, func(i runs.Info) bool {
 		_, listed := m.list.Run(i.ID)

@@ -100,8 +100,9 @@ func TestWhenListedWaitsForEveryRun(t *testing.T) {
 	}
 	// A list whole from the start: called at once.
 	calls = nil
-	harnessWith(t, fakeOver(all), Options{Initial: all, WhenListed: o.WhenListed}, 160, 50)
-	if len(calls) != 1 || len(calls[0]) != len(all) {
+	whole := harnessWith(t, fakeOver(all), Options{Initial: all, WhenListed: o.WhenListed}, 160, 50)
+	whole.send(ListedMsg{Runs: all[:1], Whole: true}) // no news: nothing is added, nothing called again
+	if len(calls) != 1 || len(calls[0]) != len(all) || whole.m.list.Len() != len(all) {
 		t.Errorf("over a whole list: called %d times", len(calls))
 	}
 }
