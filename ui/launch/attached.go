@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"syscall"
 	"time"
 
@@ -143,31 +144,41 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 	// model made of it are most of what the client allocates before its first frame:
 	// the collector, at its default, ran several cycles over them, a sixth of the
 	// client's CPU to that frame at a thousand runs. It runs at its default again once
-	// the model is made. (A server that sends the first rows first makes that
-	// snapshot small; every run still comes whole from an older server, or over
-	// several hosts.)
+	// the model is made, or, when the server sent the first rows first, once the
+	// runs after them are listed: they are the rest of that snapshot (at a thousand
+	// runs, decoded at the default, ~10 ms more of the client's CPU, and the first
+	// frame's last reads drawn after them).
 	gc := debug.SetGCPercent(startGCPercent)
+	restore := sync.OnceFunc(func() { debug.SetGCPercent(gc) })
+	defer restore()
 	// The run list shows fewer rows than the terminal has: the first that many runs
 	// draw the first frame, the others come after it.
 	_, rows, _ := term.GetSize(int(os.Stdout.Fd()))
 	core, err := attach(t, rows)
 	if err != nil {
-		debug.SetGCPercent(gc)
 		return err
 	}
 	defer core.Close()
 	m, err := attachedModel(core, t, rs, always)
-	debug.SetGCPercent(gc)
 	if err != nil {
 		return usage(err)
 	}
+	if l, ok := core.(listing); !ok || l.Rest().Runs == 0 {
+		restore()
+	}
 	p := frame.NewProgram(m, tea.WithoutSignalHandler())
+	send := func(msg tea.Msg) {
+		if l, ok := msg.(ui.ListedMsg); !ok || l.Whole { // every run listed, or the listing cut short
+			restore()
+		}
+		p.Send(msg)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	gone := make(chan struct{})
 	go func() {
 		// Frame 0: the server paced the frames (package pacer); they are shown at once.
-		ui.Bridge(ctx, core.Events(), p.Send, 0)
+		ui.Bridge(ctx, core.Events(), send, 0)
 		close(gone) // the stream ended: the server stopped or died
 		p.Quit()
 	}()
