@@ -8,6 +8,7 @@ import (
 
 	"corral/ptyhost/hoptrace"
 	"corral/runs"
+	"corral/runs/api"
 	"corral/runs/pacer"
 )
 
@@ -19,8 +20,9 @@ import (
 // followed by a message), so a flood never becomes a message per read. Frame 0 passes
 // every change on at once: an attached UI's events are a server's frames, paced there
 // (pacer's package comment); the events already queued behind one still go in one
-// message. Returns when events closes or ctx ends. events is a Subscription's C, or a
-// Remote's Events.
+// message. The runs an attached UI's subscription lists after its first reply
+// (api.EventListed) go as one ListedMsg, not a message each. Returns when events
+// closes or ctx ends. events is a Subscription's C, or a Remote's Events.
 func Bridge(ctx context.Context, events <-chan runs.Event, send func(tea.Msg), frame time.Duration) {
 	b := &bridge{send: send, pace: pacer.New(frame), now: time.Now}
 	defer b.pace.Stop()
@@ -54,12 +56,20 @@ type bridge struct {
 	pace *pacer.Pacer
 	now  func() time.Time // time.Now; a test's own clock
 	echo bool             // an echo is among the changes pending (runs.DetailEcho)
+	// listed are the api.EventListed runs held until the last of them (or any other
+	// event, or the end) comes, to go as one ListedMsg.
+	listed []runs.Info
 }
 
 // receive handles one event (ok false: events closed): a lifecycle event is sent, an
 // output event noted. It reports whether an OutputMsg is due now, and whether events
 // is still open.
 func (b *bridge) receive(e runs.Event, ok bool) (due, open bool) {
+	if e.Type == api.EventListed && ok {
+		b.list(e)
+		return false, true
+	}
+	b.listedSoFar(false)
 	switch {
 	case !ok:
 		return false, false
@@ -78,6 +88,25 @@ func (b *bridge) receive(e runs.Event, ok bool) (due, open bool) {
 			hoptrace.Mark("br.held", time.Until(at).String())
 		}
 		return due, true
+	}
+}
+
+// list holds a listed run, or, for the event naming none, sends every run held: the
+// list is whole.
+func (b *bridge) list(e runs.Event) {
+	if e.Run.ID != "" {
+		b.listed = append(b.listed, e.Run)
+		return
+	}
+	b.listedSoFar(true)
+}
+
+// listedSoFar sends the listed runs held, if any (whole: every run is listed, even if
+// none is held).
+func (b *bridge) listedSoFar(whole bool) {
+	if len(b.listed) > 0 || whole {
+		b.send(ListedMsg{Runs: b.listed, Whole: whole})
+		b.listed = nil
 	}
 }
 

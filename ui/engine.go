@@ -87,6 +87,15 @@ type Options struct {
 	Notify string
 	// Select is the run to select when it is listed (the one corral -- CMD started).
 	Select string
+	// Unlisted counts the runs Initial leaves out (client.Remote.Rest): they come as
+	// one ListedMsg (Bridge), and meanwhile the titles count them. Zero: Initial is
+	// every run.
+	Unlisted api.RunSummary
+	// WhenListed, when set, is called in a command once every run is listed, with
+	// them: what depends on every run (starting the config's runs the server does not
+	// run yet) waits for it. It returns a run to select when it is listed, as Select
+	// ("" for none).
+	WhenListed func(all []runs.Info) (selectID string)
 	// History is the events of the state dir's log from before the UI attached
 	// (api.SubscribeReply.History), oldest first: shown in the events pane as history.
 	History []runs.Event
@@ -103,6 +112,12 @@ type (
 	OutputMsg struct {
 		IDs  []string
 		Echo bool
+	}
+	// ListedMsg is runs an attached UI's first reply left out (api.EventListed), in
+	// the list's order, added at once; Whole: every run is listed now.
+	ListedMsg struct {
+		Runs  []runs.Info
+		Whole bool
 	}
 )
 

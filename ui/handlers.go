@@ -184,6 +184,8 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 				same = same && reflect.DeepEqual(i, prev)
 				m.list.Upsert(i)
 				tree = cmdOr(tree, m.usageMoved(prev, i))
+			} else if m.req.listing { // not listed yet: newer than the copy on its way (listed.go)
+				m.req.held = append(m.req.held, i)
 			}
 		}
 		m.still = same // the looked-at run as it was: its usage and lease did not move

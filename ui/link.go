@@ -107,6 +107,9 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 	m.req.watching, m.req.looking = "", ""
 	m.relayout()
 	cmds = append(cmds, m.selectionMoved(), m.fitShown())
+	if m.req.listing && msg.Host == "" { // lost before the rest of the first list came: this is every run
+		cmds = append(cmds, m.everyRunListed())
+	}
 	return m, tea.Batch(cmds...)
 }
 

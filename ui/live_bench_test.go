@@ -67,7 +67,13 @@ type syncMsg struct{ f func(m Model) }
 
 func startLoop(b testing.TB, engine Engine, initial []runs.Info, onFrame func(Model, tea.View)) *liveLoop {
 	b.Helper()
-	m, err := newModel(Options{Engine: engine, Initial: initial}, nil)
+	return startLoopWith(b, Options{Engine: engine, Initial: initial}, onFrame)
+}
+
+// startLoopWith is startLoop with the model's options given.
+func startLoopWith(b testing.TB, o Options, onFrame func(Model, tea.View)) *liveLoop {
+	b.Helper()
+	m, err := newModel(o, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -78,6 +79,9 @@ type Model struct {
 	// restoreAsked are the lost runs the restore question was asked about (Prefs).
 	restoreAsked []string
 
+	// whenListed is Options.WhenListed until it is called (listed.go).
+	whenListed func(all []runs.Info) string
+
 	*state
 }
 
@@ -150,6 +154,11 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		c.Keys.disableReplay()
 	}
 	m.list.SetNotStarted(o.Pending)
+	if o.Unlisted.Runs > 0 { // the rest of the runs come as a ListedMsg (listed.go)
+		m.list.SetUnlisted(o.Unlisted)
+		m.req.listing = true
+	}
+	m.whenListed = o.WhenListed
 	m.addHistory(o.History)
 	m.req.selectNext = o.Select // the run corral -- CMD started: selected when listed
 	if _, listed := m.list.Run(o.Select); listed && m.req.arrived(o.Select) {
@@ -181,6 +190,10 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, screenCmd(m.engine, sel.ID)) // the first frame's
 	}
 	cmds = append(cmds, screensCmd(m.engine, m.list.Runs()))
+	if !m.req.listing && m.whenListed != nil { // every run is listed already
+		f, all := m.whenListed, slices.Clone(m.list.Runs())
+		cmds = append(cmds, func() tea.Msg { return listedMsg{selectID: f(all)} })
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -213,6 +226,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.tick(m.req.tickGen), m.req.refresh(m.engine, m.list.SelectedLive(), m.now))
 	case EventMsg:
 		return m.handleEvent(msg)
+	case ListedMsg:
+		return m.listed(msg)
+	case listedMsg:
+		return m.selectListed(msg)
 	case OutputMsg:
 		return m.handleOutput(msg)
 	case tea.KeyPressMsg:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"corral/reaper"
+	"corral/runs"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -39,6 +40,10 @@ type requests struct {
 	pushing  map[string]bool
 	pushes   bool
 	pushTree string
+	// listing: the runs after the first rows are on their way (listed.go); held is
+	// what a snapshot read meanwhile said of runs not listed yet, for when they are.
+	listing bool
+	held    []runs.Info
 }
 
 func newRequests() requests {

@@ -220,12 +220,28 @@ type (
 	// SubscribeArgs: Push asks the server to push, at its heartbeat, what moved with
 	// no event (a Refresh), so the UI need not ask for it while nothing happens. A
 	// client that does not ask (an older one) gets no Refresh it would not know.
+	//
+	// First asks for a reply that carries only what a UI's first frame needs: the
+	// first First runs of the list (the snapshot's order, the order a UI lists them
+	// in; its selection at start is the first), the first run's screen, and the
+	// counts of the others; those follow as the stream's first messages (Listing).
+	// 0, as an older client sends, is every run in the reply, as before.
 	SubscribeArgs struct {
-		Push bool `json:"push,omitempty"`
+		Push  bool `json:"push,omitempty"`
+		First int  `json:"first,omitempty"`
 	}
 	SubscribeReply struct {
 		Token string  `json:"token"`
 		Runs  RunList `json:"runs"`
+		// Rest counts the runs the reply leaves out (SubscribeArgs.First): they follow
+		// on the stream (StreamMsg.Listing). Nil, as an older server never says: Runs
+		// is every run.
+		Rest *RunSummary `json:"rest,omitempty"`
+		// Frame (with First) is the whole screen of the first run, which the
+		// subscriber is sent whole frames of from then on, as of a watched one: the UI
+		// selects that run as it starts, and its first frame shows its screen without
+		// a watch's round trip behind the rest of the runs.
+		Frame *Frame `json:"frame,omitempty"`
 		// History is the events the state dir's events.jsonl holds from before the
 		// subscription (runs.RecentEvents: bounded), oldest first: what happened while
 		// no UI was attached. A live event the stream also delivers may be among its
@@ -241,6 +257,14 @@ type (
 		Event   *runs.Event `json:"event,omitempty"`
 		Frame   *Frame      `json:"frame,omitempty"`
 		Refresh *Refresh    `json:"refresh,omitempty"`
+		Listing *Listing    `json:"listing,omitempty"`
+	}
+	// Listing is part of the runs a subscription's reply left out (SubscribeReply.Rest),
+	// in the list's order: the stream's first messages, before any event, so what
+	// comes after them is newer than them. Last is the last of them.
+	Listing struct {
+		Runs RunList `json:"runs"`
+		Last bool    `json:"last,omitempty"`
 	}
 	// Refresh is what a server pushes at its heartbeat to a subscriber that asked
 	// (SubscribeArgs.Push): the runs its snapshot would bring that moved without an

@@ -109,7 +109,7 @@ func (r *Remote) reattach(dial func() (*Client, error)) (int, error) {
 		}
 		cs = append(cs, c)
 	}
-	rep, err := subscribe(cs[2])
+	rep, err := subscribe(cs[2], 0)
 	if err != nil {
 		return fail(err)
 	}

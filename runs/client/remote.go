@@ -27,6 +27,7 @@ import (
 type Remote struct {
 	main, input lane
 	initial     []runs.Info
+	rest        api.RunSummary // what the reply left out of initial: it follows as EventListed events
 	history     []runs.Event
 	events      chan runs.Event
 	link        link // reconnecting when the server is lost (link.go)
@@ -121,7 +122,7 @@ func (l *lane) open() error {
 // and subscribes. When the server is lost under it (killed, crashed) it reconnects by
 // itself the same way, starting a new server (link.go).
 func Attach(dir string, start func() error, limit time.Duration) (*Remote, error) {
-	return attachWith(attachDial(dir, start, limit), localLink(dir, start, limit))
+	return attachWith(attachDial(dir, start, limit), localLink(dir, start, limit), 0)
 }
 
 // attachDial dials a state dir's server for one attachment: the first connection
@@ -136,12 +137,22 @@ func attachDial(dir string, start func() error, limit time.Duration) func() (*Cl
 	}
 }
 
+// AttachFirst is Attach for a UI that draws its first frame from the first first
+// rows of its run list: the runs after those follow the subscription's reply on the
+// stream, and come out of Events as api.EventListed events, the last naming no run
+// (api.SubscribeArgs.First). Rest counts them; a server older than that sends every
+// run at once, and Rest is zero.
+func AttachFirst(dir string, first int, start func() error, limit time.Duration) (*Remote, error) {
+	return attachWith(attachDial(dir, start, limit), localLink(dir, start, limit), first)
+}
+
 // AttachWith attaches over the connections dial opens (three: main, input and
 // the stream), whatever carries them: the local socket, or ssh to corral proxy.
-func AttachWith(dial func() (*Client, error)) (*Remote, error) { return attachWith(dial, nil) }
+func AttachWith(dial func() (*Client, error)) (*Remote, error) { return attachWith(dial, nil, 0) }
 
-// attachWith is AttachWith, reconnecting with re when the server is lost (nil: never).
-func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
+// attachWith is AttachWith, reconnecting with re when the server is lost (nil: never),
+// with the first runs only in the reply when first > 0 (AttachFirst).
+func attachWith(dial func() (*Client, error), re *relinker, first int) (*Remote, error) {
 	r := &Remote{events: make(chan runs.Event, 256), screens: map[string]*remoteScreen{}, kinds: map[string]runs.Kind{}}
 	r.link.init(re)
 	r.main.dial, r.input.dial = dial, dial
@@ -156,7 +167,7 @@ func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 	}
 	var rep api.SubscribeReply
 	if err == nil {
-		rep, err = subscribe(stream)
+		rep, err = subscribe(stream, first)
 	}
 	if err != nil {
 		if stream != nil {
@@ -166,13 +177,22 @@ func attachWith(dial func() (*Client, error), re *relinker) (*Remote, error) {
 		return nil, err
 	}
 	r.initial, r.history = rep.Runs, rep.History
+	if rep.Rest != nil {
+		r.rest = *rep.Rest
+	}
+	if rep.Frame != nil {
+		r.screenOf(rep.Frame.ID).update(*rep.Frame)
+	}
 	r.subscribed(stream, rep)
 	go r.receive()
 	return r, nil
 }
 
-func subscribe(stream *Client) (api.SubscribeReply, error) {
-	rep, err := api.Subscribe.Call(context.Background(), stream, api.SubscribeArgs{Push: true})
+// subscribe subscribes on stream: with every run in the reply, or the first first
+// (api.SubscribeArgs.First). A reattach asks for every run: the UI fetches them all
+// again anyway.
+func subscribe(stream *Client, first int) (api.SubscribeReply, error) {
+	rep, err := api.Subscribe.Call(context.Background(), stream, api.SubscribeArgs{Push: true, First: first})
 	if err != nil {
 		return rep, fmt.Errorf("subscribe: %w", err)
 	}
@@ -229,8 +249,14 @@ func (r *Remote) Viewer() string {
 	return r.token
 }
 
-// Initial is the snapshot the subscription started from.
+// Initial is the snapshot the subscription started from: with AttachFirst, its
+// first runs, the others counted by Rest.
 func (r *Remote) Initial() []runs.Info { return r.initial }
+
+// Rest counts the runs of the first snapshot that Initial leaves out (AttachFirst):
+// they come out of Events as api.EventListed events before any other. Zero: Initial
+// is every run.
+func (r *Remote) Rest() api.RunSummary { return r.rest }
 
 // History is the events of the state dir's log from before the UI attached, or
 // reattached after the server was lost (api.SubscribeReply.History).
@@ -312,6 +338,10 @@ func (r *Remote) read(stream *Client) error {
 			if !r.refreshed(*m.Refresh) {
 				return nil
 			}
+		case m.Listing != nil:
+			if !r.listed(*m.Listing) {
+				return nil
+			}
 		case m.Frame != nil:
 			if hoptrace.On() { // the detail is made only when traced: a frame's length is over 99, an allocation
 				hoptrace.Mark("cli.frame", strconv.Itoa(len(line)))
@@ -345,6 +375,23 @@ func (r *Remote) refreshed(p api.Refresh) bool {
 		return r.send(runs.Event{Type: api.EventRefresh, Time: now})
 	}
 	return true
+}
+
+// listed hands on runs the subscription's reply left out (api.Listing), each as an
+// api.EventListed, and after the last of them one naming no run.
+func (r *Remote) listed(l api.Listing) bool {
+	r.mu.Lock()
+	for _, i := range l.Runs {
+		r.kinds[i.ID] = i.Kind
+	}
+	r.mu.Unlock()
+	now := time.Now()
+	for _, i := range l.Runs {
+		if !r.send(runs.Event{Type: api.EventListed, Time: now, Run: i}) {
+			return false
+		}
+	}
+	return !l.Last || r.send(runs.Event{Type: api.EventListed, Time: now})
 }
 
 // send passes e on, unless the Remote is closed first.

@@ -20,7 +20,8 @@ import (
 )
 
 // An attached UI opens one connection with "subscribe": the reply is a snapshot of
-// every run and a token, and from then on the server only writes StreamMsgs on it,
+// every run (or of the first runs, the others right after it: api.SubscribeArgs.First)
+// and a token, and from then on the server only writes StreamMsgs on it,
 // one per line: every lifecycle event as it happens (never dropped), and frames of
 // the screens the UI watches (the "watch" verb, on another connection, with the
 // token), paced by a pacer.Pacer (FrameInterval). A run with output that the UI
@@ -95,7 +96,10 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder, args
 	defer s.dropSub(tok)
 	defer s.core.Unfocus(tok) // a UI that went away looks at nothing
 	s.core.SentTo(tok, snap)  // its first snapshot (viewer tok) carries what changed since
-	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(api.SubscribeReply{Token: tok, Runs: snap, History: s.history()})}) != nil {
+	st := &streamState{s: s, sb: sb, conn: c, enc: enc, pace: pacer.New(FrameInterval), tok: tok}
+	defer st.pace.Stop()
+	rep, rest := st.reply(snap, args.First)
+	if enc.Encode(api.Response{V: api.Version, Result: mustJSON(rep)}) != nil || !st.listing(rest) {
 		return
 	}
 	// The client never writes on a stream; a read returns when it hangs up.
@@ -103,8 +107,6 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder, args
 		io.Copy(io.Discard, c)
 		cancel()
 	}()
-	st := &streamState{s: s, sb: sb, conn: c, enc: enc, pace: pacer.New(FrameInterval), tok: tok}
-	defer st.pace.Stop()
 	var beat <-chan struct{} // nil: no pushes (not asked, or a core with no heartbeat)
 	b, beats := s.core.(beater)
 	if args.Push && beats {
@@ -128,6 +130,41 @@ func (s *Server) stream(ctx context.Context, c net.Conn, enc *json.Encoder, args
 			return
 		}
 	}
+}
+
+// reply is the subscription's reply over snapshot snap: every run, or, when the
+// subscriber asked for the first runs only (first > 0), those, the first one's
+// screen (watched from now on) and the counts of the rest, which it returns.
+func (st *streamState) reply(snap []runs.Info, first int) (api.SubscribeReply, []runs.Info) {
+	rep := api.SubscribeReply{Token: st.tok, Runs: snap, History: st.s.history()}
+	if first <= 0 || len(snap) == 0 {
+		return rep, nil
+	}
+	st.sb.mu.Lock()
+	st.sb.watched[snap[0].ID] = true
+	st.sb.mu.Unlock()
+	if f, ok := st.frame(snap[0].ID); ok {
+		rep.Frame = &f
+	}
+	if first >= len(snap) {
+		return rep, nil
+	}
+	rest := snap[first:]
+	rep.Runs, rep.Rest = snap[:first], new(api.Summarize(rest))
+	return rep, rest
+}
+
+// listing sends the runs the reply left out, in messages of api.ListingChunk, before
+// anything else the stream sends.
+func (st *streamState) listing(rest []runs.Info) bool {
+	for len(rest) > 0 {
+		n := min(len(rest), api.ListingChunk)
+		if !st.send(api.StreamMsg{Listing: &api.Listing{Runs: rest[:n], Last: n == len(rest)}}) {
+			return false
+		}
+		rest = rest[n:]
+	}
+	return true
 }
 
 // history is the recent events of the state dir's log, written before now (the

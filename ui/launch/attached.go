@@ -8,7 +8,9 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
@@ -57,15 +59,22 @@ type attachedEngine interface {
 
 // Open is what an attached UI runs on, for another client of the same target (corral
 // web): this machine's server alone as one Remote, else a client.Fleet over every
-// host; as attach.
+// host; as attach, with every run in its Initial (the web page's hub starts from all
+// of them).
 func Open(t Target) (attachedEngine, error) {
-	return attach(t)
+	return attach(t, 0)
 }
 
 // attach attaches to the target's server, or servers: a host that cannot be reached
 // does not keep the UI from opening over the others; with no server reached at all
-// (hosts over ssh only, none answering) it fails with why.
-func attach(t Target) (attachedEngine, error) {
+// (hosts over ssh only, none answering) it fails with why. With first > 0, this
+// machine's server alone sends the first first runs before the others
+// (client.AttachFirst): a UI's first frame needs only the rows it shows.
+func attach(t Target, first int) (attachedEngine, error) {
+	if len(t.Hosts) == 0 && first > 0 {
+		dir := t.Dir
+		return client.AttachFirst(dir, first, func() error { return server.StartSelf(dir) }, 10*time.Second)
+	}
 	if len(t.Hosts) == 0 {
 		return client.AttachTo(t.Dir, "", "", server.StartSelf)
 	}
@@ -135,26 +144,41 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 	// model made of it are most of what the client allocates before its first frame:
 	// the collector, at its default, ran several cycles over them, a sixth of the
 	// client's CPU to that frame at a thousand runs. It runs at its default again once
-	// the model is made.
+	// the model is made, or, when the server sent the first rows first, once the
+	// runs after them are listed: they are the rest of that snapshot (at a thousand
+	// runs, decoded at the default, ~10 ms more of the client's CPU, and the first
+	// frame's last reads drawn after them).
 	gc := debug.SetGCPercent(startGCPercent)
-	core, err := attach(t)
+	restore := sync.OnceFunc(func() { debug.SetGCPercent(gc) })
+	defer restore()
+	// The run list shows fewer rows than the terminal has: the first that many runs
+	// draw the first frame, the others come after it.
+	_, rows, _ := term.GetSize(int(os.Stdout.Fd()))
+	core, err := attach(t, rows)
 	if err != nil {
-		debug.SetGCPercent(gc)
 		return err
 	}
 	defer core.Close()
 	m, err := attachedModel(core, t, rs, always)
-	debug.SetGCPercent(gc)
 	if err != nil {
 		return usage(err)
 	}
+	if l, ok := core.(listing); !ok || l.Rest().Runs == 0 {
+		restore()
+	}
 	p := frame.NewProgram(m, tea.WithoutSignalHandler())
+	send := func(msg tea.Msg) {
+		if l, ok := msg.(ui.ListedMsg); !ok || l.Whole { // every run listed, or the listing cut short
+			restore()
+		}
+		p.Send(msg)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	gone := make(chan struct{})
 	go func() {
 		// Frame 0: the server paced the frames (package pacer); they are shown at once.
-		ui.Bridge(ctx, core.Events(), p.Send, 0)
+		ui.Bridge(ctx, core.Events(), send, 0)
 		close(gone) // the stream ended: the server stopped or died
 		p.Quit()
 	}()
@@ -188,23 +212,42 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 	if t.Dir != "" && len(t.Hosts) > 0 {
 		ctx = api.OnHost(ctx, config.LocalHost)
 	}
-	start := notRunning(rs.Start, engine.Initial())
-	var selectID string
-	for i, s := range append(start, always...) {
-		// A spawn error is a run ended with spawn-error, shown in the UI.
-		rep, _ := api.Spawn.Call(ctx, engine, api.Here(ui.SizedForTerminal(s, w, h, kept)))
-		if i >= len(start) {
-			selectID = rep.ID // corral -- CMD opens on the run it started
+	// start starts the configured runs that are not among every run (all), then
+	// always's, and returns the run to select: the last of always's.
+	start := func(all []runs.Info) (selectID string) {
+		begin := notRunning(rs.Start, all)
+		for i, s := range append(begin, always...) {
+			// A spawn error is a run ended with spawn-error, shown in the UI.
+			rep, _ := api.Spawn.Call(ctx, engine, api.Here(ui.SizedForTerminal(s, w, h, kept)))
+			if i >= len(begin) {
+				selectID = rep.ID // corral -- CMD opens on the run it started
+			}
 		}
+		return selectID
 	}
 	empty := "No runs in this server. Press n to start one, or corral spawn one from a script."
 	if t.several() {
 		empty = "No runs on these hosts. Press n to start one, or corral spawn --host NAME one from a script."
 	}
-	return ui.New(ui.Options{Engine: engine, Initial: engine.Initial(), History: engine.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal, Select: selectID,
+	o := ui.Options{Engine: engine, Initial: engine.Initial(), History: engine.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
-		Empty: empty})
+		Empty: empty}
+	if l, ok := engine.(listing); ok {
+		o.Unlisted = l.Rest()
+	}
+	if o.Unlisted.Runs > 0 && len(rs.Start) > 0 {
+		// Which configured runs the server runs already is known from every run
+		// only: started from the first rows, a run among the others would start twice.
+		o.WhenListed = start
+	} else {
+		o.Select = start(engine.Initial())
+	}
+	return ui.New(o)
 }
+
+// listing is an engine whose Initial may be the first runs only (client.Remote after
+// AttachFirst): Rest counts the others, which its events bring (api.EventListed).
+type listing interface{ Rest() api.RunSummary }
 
 // left says how the UI was left: every run ended (the shutdown key), the server gone
 // under it (serverGone, not by a signal: ErrServerEnded), or detached.

@@ -162,7 +162,8 @@ func (l *List) refilter() {
 // scrolls in the room the title has.
 func (l List) heading() (string, int) {
 	st := l.c.Styles
-	head := fmt.Sprintf("Runs %d", len(l.runs))
+	total := len(l.runs) + l.unlisted.Runs
+	head := fmt.Sprintf("Runs %d", total)
 	if !l.filtering && !l.Filtered() {
 		if l.link != "" {
 			return st.Title.Render(head) + st.Warn.Render(" · "+l.link), -1
@@ -170,7 +171,7 @@ func (l List) heading() (string, int) {
 		return st.Title.Render(head), -1
 	}
 	if l.Filtered() {
-		head = fmt.Sprintf("Runs %d of %d", l.matchingRuns(), len(l.runs))
+		head = fmt.Sprintf("Runs %d of %d", l.matchingRuns(), total)
 	}
 	head += " /"
 	text, col := l.filter.View(max(l.w-5-common.WidthOf(head), 1)) // its text holds no control characters

@@ -43,6 +43,7 @@ type List struct {
 	focused    bool
 	link       string          // the server lost: said in the title (SetLink)
 	hosts      []api.HostState // several hosts: the runs grouped by host (hosts.go)
+	unlisted   api.RunSummary  // runs not listed yet, counted in the titles (listed.go)
 
 	ver   uint64 // bumped by every change of what is shown
 	cache *common.ViewCache[listKey]
@@ -353,15 +354,15 @@ func (l *List) SetAttention(id string, on bool) {
 // Attention reports whether a run has the attention marker.
 func (l List) Attention(id string) bool { return l.attention[id] }
 
-// Counts returns how many runs are live (not exited) and how many have the attention
-// marker.
+// Counts returns how many runs are live (not exited), those not listed yet among
+// them, and how many have the attention marker.
 func (l List) Counts() (live, attention int) {
 	for _, i := range l.runs {
 		if !i.Ended() {
 			live++
 		}
 	}
-	return live, len(l.attention)
+	return live + l.unlisted.Live, len(l.attention)
 }
 
 // Visible are the runs on the rows the pane shows, then the selected run when it is

@@ -171,12 +171,20 @@ func (l List) agentCounts() string {
 	return s
 }
 
-// AgentCounts counts the live agent runs in each state.
+// AgentCounts counts the live agent runs in each state, those not listed yet among
+// them (api.RunSummary's states).
 func (l List) AgentCounts() map[agentstate.State]int {
 	n := map[agentstate.State]int{}
 	for _, i := range l.runs {
 		if i.Agent != "" && i.State == runs.Running {
 			n[i.AgentState]++
+		}
+	}
+	if u := l.unlisted; u.Runs > 0 {
+		for s, k := range [...]int{agentstate.Waiting: u.Waiting, agentstate.Working: u.Working, agentstate.Idle: u.Idle} {
+			if k > 0 {
+				n[agentstate.State(s)] += k
+			}
 		}
 	}
 	return n

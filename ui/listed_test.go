@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"corral/runs"
+	"corral/runs/agentstate"
+	"corral/runs/api"
+)
+
+// listRuns is n runs as a server would list them: live PTY runs, every third an
+// agent (waiting, working or idle in turn), every seventh ended.
+func listRuns(n int) []runs.Info {
+	var all []runs.Info
+	for k := range n {
+		id := fmt.Sprintf("r%04d", k)
+		i := liveRun(id, "run"+id, true)
+		if k%3 == 0 {
+			i.Agent, i.AgentState = "claude", []agentstate.State{agentstate.Waiting, agentstate.Working, agentstate.Idle}[k/3%3]
+		}
+		if k%7 == 6 {
+			i = endedRun(id, "run"+id)
+		}
+		all = append(all, i)
+	}
+	return all
+}
+
+// An attached UI that opens on the first rows of its list (the rest counted, then
+// listed at once) draws the frame it would draw over every run, titles and all; once
+// the rest came, it lists every run and draws that frame again. What a snapshot read
+// before the rest came said of a run not listed yet (newer than the listing's copy)
+// is what the run shows once listed.
+func TestFirstRowsDrawTheWholeListsFrame(t *testing.T) {
+	all := listRuns(300)
+	moved := all[250]
+	moved.Seq, moved.PID = moved.Seq+1, 5151 // changed since the subscription: the snapshots say so
+	full := harnessWith(t, fakeOver(all, moved), Options{Initial: all}, 160, 50)
+	engine := fakeOver(all, moved)
+	part := harnessWith(t, engine, Options{Initial: all[:50], Unlisted: api.Summarize(all[50:])}, 160, 50)
+	want := full.m.View()
+	got := part.m.View()
+	if got.Content != want.Content || got.WindowTitle != want.WindowTitle {
+		t.Errorf("the first rows' frame:\n%s\n%s\nwant the whole list's:\n%s\n%s", got.WindowTitle, got.Content, want.WindowTitle, want.Content)
+	}
+	if len(engine.called("Snapshot")) == 0 {
+		t.Error("no snapshot read at the start")
+	}
+	part.send(ListedMsg{Runs: all[50:200]})
+	part.send(ListedMsg{Runs: all[200:], Whole: true})
+	if n := part.m.list.Len(); n != len(all) {
+		t.Fatalf("%d runs listed once the rest came, want %d", n, len(all))
+	}
+	for k, i := range part.m.list.Runs() {
+		if i.ID != all[k].ID {
+			t.Fatalf("row %d is %s, want %s (the list's order)", k, i.ID, all[k].ID)
+		}
+	}
+	if u := part.m.list.Unlisted(); u != (api.RunSummary{}) {
+		t.Errorf("still counted as unlisted: %+v", u)
+	}
+	if got := part.m.View(); got.Content != want.Content || got.WindowTitle != want.WindowTitle {
+		t.Errorf("the whole list's frame:\n%s\nwant:\n%s", got.Content, want.Content)
+	}
+	for _, h := range []*harness{full, part} {
+		if i, _ := h.m.list.Run(moved.ID); i.PID != moved.PID {
+			t.Errorf("the run that moved since the subscription shows pid %d, want the snapshot's %d", i.PID, moved.PID)
+		}
+	}
+	if len(part.m.screens) != len(full.m.screens) {
+		t.Errorf("%d screens kept, want %d", len(part.m.screens), len(full.m.screens))
+	}
+}
+
+// What waits for every run (Options.WhenListed) is done once the last part of the
+// list came, with every run, and once only; the run it names is selected.
+func TestWhenListedWaitsForEveryRun(t *testing.T) {
+	all := listRuns(120)
+	var calls [][]runs.Info
+	engine := fakeOver(all)
+	o := Options{Initial: all[:30], Unlisted: api.Summarize(all[30:]), WhenListed: func(got []runs.Info) string {
+		calls = append(calls, got)
+		return all[100].ID
+	}}
+	h := harnessWith(t, engine, o, 160, 50)
+	h.send(ListedMsg{Runs: all[30:60]})
+	if len(calls) != 0 {
+		t.Fatalf("called with %d runs listed of %d", len(calls[0]), len(all))
+	}
+	h.send(ListedMsg{Runs: all[60:], Whole: true})
+	h.send(ListedMsg{Whole: true}) // a second word that the list is whole changes nothing
+	if len(calls) != 1 || len(calls[0]) != len(all) {
+		t.Fatalf("called %d times (want once, with %d runs)", len(calls), len(all))
+	}
+	if sel, _ := h.m.list.Selected(); sel.ID != all[100].ID {
+		t.Errorf("selected %s, want %s (the run it named)", sel.ID, all[100].ID)
+	}
+	// A list whole from the start: called at once.
+	calls = nil
+	whole := harnessWith(t, fakeOver(all), Options{Initial: all, WhenListed: o.WhenListed}, 160, 50)
+	whole.send(ListedMsg{Runs: all[:1], Whole: true}) // no news: nothing is added, nothing called again
+	if len(calls) != 1 || len(calls[0]) != len(all) || whole.m.list.Len() != len(all) {
+		t.Errorf("over a whole list: called %d times", len(calls))
+	}
+}
+
+// fakeOver is a fake engine whose snapshot is all with newer copies of some runs
+// (moved), each PTY run with a screen.
+func fakeOver(all []runs.Info, moved ...runs.Info) *fakeEngine {
+	snap := slices.Clone(all)
+	for _, m := range moved {
+		snap[slices.IndexFunc(snap, func(i runs.Info) bool { return i.ID == m.ID })] = m
+	}
+	engine := newFake(snap...)
+	for _, i := range all {
+		if i.Kind == runs.KindPTY {
+			engine.screens[i.ID] = screenWith(80, 24, "$ "+i.ID)
+		}
+	}
+	return engine
+}
+
+// The runs listed after an attached UI's first reply reach it as one message, however
+// many channel reads they took, and before the events behind them; the end of the
+// listing says the list is whole. A listing the stream cut short goes before the
+// event that says why.
+func TestBridgeListsTheRestInOneMessage(t *testing.T) {
+	c, msgs, done := startBridge(context.Background(), 0)
+	for k := range 700 {
+		c <- runs.Event{Type: api.EventListed, Run: runs.Info{ID: fmt.Sprintf("r%d", k)}}
+	}
+	c <- runs.Event{Type: api.EventListed}
+	c <- ev(runs.EventSpawn, "rnew")
+	c <- runs.Event{Type: api.EventListed, Run: runs.Info{ID: "cut"}}
+	c <- ev(api.EventServerLost, "")
+	close(c)
+	<-done
+	close(msgs)
+	var got []string
+	for m := range msgs {
+		switch m := m.(type) {
+		case ListedMsg:
+			got = append(got, fmt.Sprintf("listed %d %v", len(m.Runs), m.Whole))
+		case EventMsg:
+			got = append(got, string(m.Event.Type))
+		}
+	}
+	want := []string{"listed 700 true", "spawn", "listed 1 false", "server-lost"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the bridge sent %q, want %q", got, want)
+	}
+}
