@@ -48,7 +48,9 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 			t.Sweep = defaultSweep
 		}
 		t.OnStep = onceEach(t.OnStep)
-		batch = append(batch, newCgroupEscalation(ctx, t))
+		c := newCgroupEscalation(ctx, t)
+		c.lateArgv = true // the command lines of what outlives the grace only
+		batch = append(batch, c)
 		at = append(at, i)
 	}
 	// Every cgroup signalled, then one grace for all, then one kill and one sweep for

@@ -4,10 +4,14 @@ import (
 	"context"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"corral/demo/testkit/eventually"
 )
 
 // Many runs ended at once (a shutdown) share one wait: more cgroups than a user has
@@ -111,5 +115,62 @@ func TestTerminateManyWithoutInotify(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %v: the grace did not see the cgroups empty", took)
+	}
+}
+
+// Ended at once with others (a shutdown), a member of a run's session that ends on
+// its stop signal is named by its command name, its command line not read before the
+// signal; one that outlives the grace is named by its command line, read before it is
+// killed; a member outside the session (a daemon) by its command line as first seen.
+func TestTerminateManyNamesLate(t *testing.T) {
+	obeys, ignores := testCgroup(t), testCgroup(t)
+	a := startCmdIn(t, obeys, exec.Command("/bin/sh", "-c",
+		"setsid sleep 1002 & sleep 1001 & echo ready $!; wait"))
+	sleeper, _ := strconv.Atoi(strings.Fields(a.line("ready"))[1])
+	b := startCmdIn(t, ignores, exec.Command("/bin/sh", "-c", "trap '' TERM; sleep 1003 & echo ready $!; wait"))
+	stubborn, _ := strconv.Atoi(strings.Fields(b.line("ready"))[1])
+	var daemon int
+	eventually.True(t, 10*time.Second, "the sleeps exec'd, the setsid one in a session of its own", func() bool {
+		for _, pid := range []int{sleeper, stubborn} {
+			if p, err := ReadProc(pid); err != nil || p.Comm != "sleep" {
+				return false
+			}
+		}
+		pids, _ := obeys.Procs()
+		for _, pid := range pids {
+			if p, err := ReadProc(pid); err == nil && p.SID != a.pid() && p.Comm == "sleep" {
+				daemon = pid
+				return true
+			}
+		}
+		return false
+	})
+	targets := []Target{
+		{Cgroup: obeys, SID: a.pid(), Grace: 5 * time.Second},
+		{Cgroup: ignores, SID: b.pid(), Grace: 300 * time.Millisecond},
+	}
+	reps := TerminateMany(make([]context.Context, len(targets)), targets)
+	a.cmd.Wait()
+	b.cmd.Wait()
+	names := map[int][]string{}
+	for i, rep := range reps {
+		if !rep.VerifiedEmpty {
+			t.Fatalf("target %d: %+v", i, rep)
+		}
+		for _, n := range rep.Ended {
+			names[n.PID] = n.Argv
+		}
+	}
+	want := map[int][]string{
+		a.pid():  {"sh"},
+		sleeper:  {"sleep"},
+		daemon:   {"sleep", "1002"},
+		b.pid():  {"/bin/sh", "-c", "trap '' TERM; sleep 1003 & echo ready $!; wait"},
+		stubborn: {"sleep", "1003"},
+	}
+	for pid, argv := range want {
+		if !slices.Equal(names[pid], argv) {
+			t.Errorf("pid %d named %q, want %q", pid, names[pid], argv)
+		}
 	}
 }

@@ -193,11 +193,17 @@ type cgroupEscalation struct {
 	steps      []Step
 	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
 	names      map[int][]string // what the first MaxNamed members seen are
-	moved      map[int]uint64   // members seen that live on outside the subtree (movedOut)
-	pidfds     map[int]int      // a pidfd on each member signalled (pid → fd), until release
-	below      bool             // the subtree was seen with cgroups below the run's own
-	empty      bool
-	err        error
+	// lateArgv: a member of the root's session is named by its command name when first
+	// seen, and its command line is read only if it outlives the grace (TerminateMany:
+	// a read each, before the stop signal, delayed a thousand runs' signals); commOnly
+	// are those named so.
+	lateArgv bool
+	commOnly map[int]bool
+	moved    map[int]uint64 // members seen that live on outside the subtree (movedOut)
+	pidfds   map[int]int    // a pidfd on each member signalled (pid → fd), until release
+	below    bool           // the subtree was seen with cgroups below the run's own
+	empty    bool
+	err      error
 }
 
 func (c *cgroupEscalation) run() {
@@ -250,6 +256,7 @@ func (c *cgroupEscalation) graceOver(empty bool) bool {
 	for _, pid := range left {
 		c.hard[pid] = c.seen[pid]
 	}
+	c.argvOfLeft(left)
 	if err := c.cg.Kill(); err != nil {
 		c.err = err
 		return false
@@ -270,12 +277,46 @@ func (c *cgroupEscalation) members() ([]int, error) {
 			if p, err := ReadProc(pid); err == nil {
 				c.seen[pid] = p.StartTime
 				if len(c.names) < MaxNamed {
-					c.names[pid] = nameOf(p, c.t.SID, len(c.names))
+					c.name(p)
 				}
 			}
 		}
 	}
 	return pids, nil
+}
+
+// name names member p, first seen, for Report.Ended: as nameOf does, or, with
+// lateArgv, a member of the root's session by its command name from stat (read
+// already) until the grace ends (argvOfLeft).
+func (c *cgroupEscalation) name(p Proc) {
+	if !c.lateArgv || p.SID != c.t.SID || p.Comm == "" {
+		c.names[p.PID] = nameOf(p, c.t.SID, len(c.names))
+		return
+	}
+	c.names[p.PID] = []string{p.Comm}
+	if c.commOnly == nil {
+		c.commOnly = map[int]bool{}
+	}
+	c.commOnly[p.PID] = true
+}
+
+// argvOfLeft reads the command line of each member of left (as just read, alive when
+// the grace ended) named by its command name only (lateArgv): what did not end on the
+// stop signal is named in full, read before it is killed. A pid whose start time is
+// no longer the one seen is another process: its name stays.
+func (c *cgroupEscalation) argvOfLeft(left []int) {
+	for _, pid := range left {
+		if !c.commOnly[pid] {
+			continue
+		}
+		delete(c.commOnly, pid)
+		if p, err := ReadProc(pid); err != nil || p.StartTime != c.seen[pid] {
+			continue
+		}
+		if argv, _ := ReadCmdline(pid); len(argv) > 0 {
+			c.names[pid] = argv
+		}
+	}
 }
 
 // signalMembers sends sigs to every member of pids (as members just read them), each

@@ -47,11 +47,14 @@ const batchHeader = "corral-final-batch 1\n"
 // 2 MB): one larger is not read, and is set aside.
 const batchCap = 256 << 20
 
-// batchEntry is one record of a batch: its file name, its bytes and what they say.
+// batchEntry is one record of a batch: its file name, its bytes and what they say
+// (decoded: rec is read; this registry's own entries are decoded when first asked,
+// ownRecord).
 type batchEntry struct {
-	name string
-	b    []byte
-	rec  Record
+	name    string
+	b       []byte
+	rec     Record
+	decoded bool
 }
 
 // ownBatch is the batch this registry is appending to (under Registry.mu).
@@ -110,7 +113,7 @@ func parseBatch(b []byte) ([]batchEntry, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", errCorruptBatch, err)
 			}
-			seg = append(seg, batchEntry{name: name, b: body[:n:n], rec: rec})
+			seg = append(seg, batchEntry{name: name, b: body[:n:n], rec: rec, decoded: true})
 			rest = body[n+1:]
 			continue
 		}
@@ -183,12 +186,20 @@ func (r *Registry) batchFinal(on bool) { r.batching.Store(on) }
 
 // ownRecord is the record file name holds in this registry's own batch, if it does
 // (r.mu held).
-func (r *Registry) ownRecord(name string) (Record, bool) {
+func (r *Registry) ownRecord(name string) (Record, bool, error) {
 	if r.batch == nil {
-		return Record{}, false
+		return Record{}, false, nil
 	}
 	e, ok := r.batch.recs[name]
-	return e.rec, ok
+	if ok && !e.decoded {
+		rec, err := decodeRecord(name, e.b)
+		if err != nil {
+			return Record{}, true, err
+		}
+		e.rec, e.decoded = rec, true
+		r.batch.recs[name] = e
+	}
+	return e.rec, ok, nil
 }
 
 // foldBatch folds a batch left in runs/ into the record files, then removes it (the
@@ -238,7 +249,7 @@ func (r *Registry) foldBatch(keepOwn bool) error {
 			}
 			g.seq++
 			w := &deferredWrite{name: e.name, tmp: e.name + "." + r.instance + "." + strconv.Itoa(g.seq) + ".tmp",
-				b: e.b, rec: e.rec, section: &groupSection{}}
+				b: e.b, rec: e.rec, decoded: true, section: &groupSection{}}
 			g.writes = append(g.writes, w)
 			g.latest[e.name] = w
 		}
@@ -268,7 +279,7 @@ func (r *Registry) foldBatch(keepOwn bool) error {
 func (r *Registry) appendBatch(ws []*deferredWrite) error {
 	es := make([]batchEntry, len(ws))
 	for i, w := range ws {
-		es[i] = batchEntry{name: w.name, b: w.b, rec: w.rec}
+		es[i] = batchEntry{name: w.name, b: w.b, rec: w.rec, decoded: w.decoded}
 	}
 	seg := encodeSegment(es)
 	flag := os.O_WRONLY | os.O_APPEND
