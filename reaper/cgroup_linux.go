@@ -1,7 +1,6 @@
 package reaper
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -305,20 +304,22 @@ func (c *Cgroup) Gone() bool {
 	return IsGone(unix.Stat(c.Path, &st))
 }
 
-// events reads cgroup.events: populated (a live member) and frozen.
+// events reads cgroup.events: populated (a live member) and frozen. Read with
+// readSmall into a buffer on the stack: a shutdown's waits read a thousand cgroups'
+// events, each twice, and os.ReadFile's file, its stat and its buffer were most of it.
 func (c *Cgroup) events() (populated, frozen bool, err error) {
-	b, err := os.ReadFile(c.file("cgroup.events"))
+	var buf [64]byte // "populated 0\nfrozen 0\n"
+	b, err := readSmall(c.file("cgroup.events"), buf[:])
 	if err != nil {
 		return false, false, fmt.Errorf("cgroup %s: %w", c.Path, err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		k, v, _ := strings.Cut(sc.Text(), " ")
-		switch k {
+	for line := range bytes.Lines(b) {
+		k, v, _ := bytes.Cut(bytes.TrimRight(line, "\n"), []byte(" "))
+		switch string(k) {
 		case "populated":
-			populated = v == "1"
+			populated = string(v) == "1"
 		case "frozen":
-			frozen = v == "1"
+			frozen = string(v) == "1"
 		}
 	}
 	return populated, frozen, nil

@@ -31,6 +31,14 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	var batch []*cgroupEscalation
 	var at []int
 	shared := newSharedScan() // the session targets' scans of /proc
+	// Which targets are ended alone: a stat of each cgroup and a read of each root's
+	// cgroup, on a few goroutines (a thousand in a row held up every signal).
+	alone := make([]bool, len(targets))
+	each(len(targets), func(i int) {
+		if t := targets[i]; t.Cgroup != nil {
+			alone[i] = t.Cgroup.Gone() || needOutside(t)
+		}
+	})
 	for i, t := range targets {
 		ctx := ctxs[i]
 		if ctx == nil {
@@ -40,7 +48,7 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 			wg.Go(func() { reps[i] = terminateShared(ctx, t, shared) })
 			continue
 		}
-		if t.Cgroup.Gone() || needOutside(t) {
+		if alone[i] {
 			wg.Go(func() { reps[i] = Terminate(ctx, t) })
 			continue
 		}

@@ -95,6 +95,11 @@ func (c *cgroupEscalation) endMoved(rep *Report, moved []Fingerprint) {
 // the cgroup's subtree (moved out of it, or the cgroup removed from outside), and
 // keeps them out of what the cgroup's report counts as ended.
 func (c *cgroupEscalation) movedOut() []Fingerprint {
+	gone := c.exited() // those whose pidfd says exited: no read of /proc for them
+	if len(gone) == len(c.seen) && allIn(c.seen, gone) {
+		c.moved = map[int]uint64{}
+		return nil // every member seen has exited: none lives outside (nor inside)
+	}
 	pids, err := c.cg.Procs()
 	if err != nil && !IsGone(err) {
 		return nil
@@ -106,7 +111,6 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 	boot, _ := BootID()
 	var out []Fingerprint
 	c.moved = map[int]uint64{}
-	gone := c.exited() // those whose pidfd says exited: no read of /proc for them
 	for pid, start := range c.seen {
 		if in[pid] || gone[pid] || unix.Kill(pid, 0) == unix.ESRCH { // signal 0: no signal, only whether the pid is taken
 			continue
@@ -120,6 +124,16 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 		}
 	}
 	return out
+}
+
+// allIn reports whether every pid of seen is in gone.
+func allIn(seen map[int]uint64, gone map[int]bool) bool {
+	for pid := range seen {
+		if !gone[pid] {
+			return false
+		}
+	}
+	return true
 }
 
 // needOutside reports whether anything of the run may be outside its cgroup: an

@@ -148,16 +148,16 @@ func (d *escapeDetector) reapExited(gone []reaper.Fingerprint, root int) {
 }
 
 // reapAllExited is reapExited of many runs' cleanups (a shutdown's), under one hold of
-// spawnMu: a thousand finalizers each waiting for it took a second in a row.
+// spawnMu: a thousand finalizers each waiting for it took a second in a row. The runs
+// are reaped on a few goroutines under that hold (a read of each process's stat and a
+// wait each, a thousand in a row): each reaps only its own run's, by exact pid.
 func (d *escapeDetector) reapAllExited(reps []reaper.Report, roots []int) {
 	if d == nil {
 		return
 	}
 	d.spawnMu.Lock()
 	defer d.spawnMu.Unlock()
-	for i, rep := range reps {
-		d.reapExitedLocked(rep.Exited, roots[i])
-	}
+	eachOf(len(reps), func(i int) { d.reapExitedLocked(reps[i].Exited, roots[i]) })
 }
 
 func (d *escapeDetector) reapExitedLocked(gone []reaper.Fingerprint, root int) {

@@ -106,16 +106,29 @@ type childLook struct {
 	live []reaper.Proc
 }
 
-// childProcs reads Corral's children (liveChildren, with the zombies kept apart).
+// childProcs reads Corral's children (liveChildren, with the zombies kept apart): their
+// stats on a few goroutines, a thousand of them after a shutdown's cleanups.
 func childProcs() childLook {
 	pids := reaper.Children()
+	procs := make([]reaper.Proc, len(pids))
+	read := make([]bool, len(pids))
+	if len(pids) < 64 {
+		for i, pid := range pids {
+			p, err := reaper.ReadProc(pid)
+			procs[i], read[i] = p, err == nil
+		}
+	} else {
+		eachOf(len(pids), func(i int) {
+			p, err := reaper.ReadProc(pids[i])
+			procs[i], read[i] = p, err == nil
+		})
+	}
 	c := childLook{all: make(map[int]reaper.Proc, len(pids))}
-	for _, pid := range pids {
-		p, err := reaper.ReadProc(pid)
-		if err != nil {
+	for i, p := range procs {
+		if !read[i] {
 			continue
 		}
-		c.all[pid] = p
+		c.all[p.PID] = p
 		if p.State != 'Z' && p.State != 'X' {
 			c.live = append(c.live, p)
 		}
