@@ -169,7 +169,7 @@ func (c *Cgroup) procs() ([]int, int, error) {
 		if err == nil {
 			cgroups++
 			pids, buf, err = readProcs(dfd, buf, pids)
-			if err == nil {
+			if err == nil && !leaf(dfd) {
 				queue, err = subdirs(dfd, dir, dents, queue)
 			}
 			unix.Close(dfd)
@@ -223,6 +223,16 @@ func readProcs(dfd int, buf []byte, pids []int) ([]int, []byte, error) {
 		pids = append(pids, pid)
 	}
 	return pids, buf, nil
+}
+
+// leaf reports whether the cgroup directory open at dfd has no directory below it:
+// cgroupfs counts a directory's links as 2 and one for each directory in it, so a
+// link count of 2 says so with one fstat, not a read of its thirty-odd entries (a
+// shutdown reads a thousand cgroups' members four times). Any other count, or a
+// failed fstat, is read.
+func leaf(dfd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(dfd, &st) == nil && st.Nlink == 2
 }
 
 // subdirs appends to queue the child cgroups of the cgroup directory dfd (path dir):

@@ -31,14 +31,6 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	var batch []*cgroupEscalation
 	var at []int
 	shared := newSharedScan() // the session targets' scans of /proc
-	// Which targets are ended alone: a stat of each cgroup and a read of each root's
-	// cgroup, on a few goroutines (a thousand in a row held up every signal).
-	alone := make([]bool, len(targets))
-	each(len(targets), func(i int) {
-		if t := targets[i]; t.Cgroup != nil {
-			alone[i] = t.Cgroup.Gone() || needOutside(t)
-		}
-	})
 	for i, t := range targets {
 		ctx := ctxs[i]
 		if ctx == nil {
@@ -48,7 +40,10 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 			wg.Go(func() { reps[i] = terminateShared(ctx, t, shared) })
 			continue
 		}
-		if alone[i] {
+		// One with anything known outside its cgroup is ended alone. One whose cgroup
+		// is gone, or whose root is not a member, is found so by the first read of its
+		// members (signalOrLeave), not by a read of its own before any signal.
+		if knownOutside(t) {
 			wg.Go(func() { reps[i] = Terminate(ctx, t) })
 			continue
 		}
@@ -64,13 +59,22 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	// Every cgroup signalled, then one grace for all, then one kill and one sweep for
 	// those left.
 	wait := make([]*cgroupEscalation, 0, len(batch))
-	signalled := make([]bool, len(batch))
-	each(len(batch), func(k int) { signalled[k] = batch[k].signal() })
+	signalled, leave := make([]bool, len(batch)), make([]bool, len(batch))
+	each(len(batch), func(k int) { signalled[k], leave[k] = batch[k].signalOrLeave() })
+	kept, keptAt := batch[:0], at[:0]
 	for k, c := range batch {
+		if leave[k] { // ended alone, beside the rest
+			i := at[k]
+			ctx, t := c.ctx, targets[i]
+			wg.Go(func() { reps[i] = Terminate(ctx, t) })
+			continue
+		}
+		kept, keptAt = append(kept, c), append(keptAt, at[k])
 		if signalled[k] {
 			wait = append(wait, c)
 		}
 	}
+	batch, at = kept, keptAt
 	empty := awaitEmptyAll(wait, func(c *cgroupEscalation) (context.Context, time.Time) {
 		return c.ctx, time.Now().Add(c.t.Grace) // the grace from now: every signal has gone
 	})
@@ -153,6 +157,11 @@ func awaitEmptyAll(cs []*cgroupEscalation, until func(*cgroupEscalation) (contex
 	}
 	for k, c := range cs {
 		ctx, dl := until(c)
+		// One empty already (most, once every stop signal has gone) needs no watch.
+		if p, _, err := c.cg.events(); err != nil || !p { // unreadable: as await, the wait ends not empty
+			empty[k] = err == nil
+			continue
+		}
 		w := &waiter{k: k, ctx: ctx, deadline: dl}
 		if in >= 0 {
 			if wd, err := unix.InotifyAddWatch(in, c.cg.file("cgroup.events"), unix.IN_MODIFY); err == nil {
@@ -162,8 +171,9 @@ func awaitEmptyAll(cs []*cgroupEscalation, until func(*cgroupEscalation) (contex
 		}
 		pending[k] = w
 	}
-	// Each cgroup read once after its watch is set (no change is missed in between),
-	// then again only when its watch fires, or on every round while it has none.
+	// Each cgroup still populated read again once its watch is set (no change is
+	// missed in between), then only when its watch fires, or on every round while it
+	// has none.
 	check := make([]*waiter, 0, len(pending))
 	for _, w := range pending {
 		check = append(check, w)

@@ -140,7 +140,7 @@ func allIn(seen map[int]uint64, gone map[int]bool) bool {
 // escapee, the root when it is not a member, or (a reconcile's claim with Find)
 // processes carrying the run's secret.
 func needOutside(t Target) bool {
-	if len(t.Extra) > 0 || (t.Claim != nil && (t.Claim.Find || t.Claim.Root.PID != 0)) {
+	if knownOutside(t) {
 		return true
 	}
 	if t.Root.PID == 0 {
@@ -148,6 +148,11 @@ func needOutside(t Target) bool {
 	}
 	dir, err := CgroupOf(t.Root.PID)
 	return err != nil || !t.Cgroup.Contains(dir)
+}
+
+// knownOutside is needOutside without the root: what the target says is outside.
+func knownOutside(t Target) bool {
+	return len(t.Extra) > 0 || (t.Claim != nil && (t.Claim.Find || t.Claim.Root.PID != 0))
 }
 
 // onceEach reports each step to f once, whichever of the cgroup's escalation and the
@@ -235,6 +240,22 @@ func (c *cgroupEscalation) run() {
 // a grace to wait: false when the cgroup was empty or could not be ended.
 func (c *cgroupEscalation) signal() bool {
 	members, err := c.members()
+	return c.signalRead(members, err)
+}
+
+// signalOrLeave is signal for a cgroup ended with many others (TerminateMany), unless
+// the first read of its members says it is to be ended alone (leave, nothing
+// signalled): its cgroup is gone, or its root is not a member (needOutside).
+func (c *cgroupEscalation) signalOrLeave() (signalled, leave bool) {
+	members, err := c.members()
+	if IsGone(err) || err == nil && c.t.Root.PID != 0 && !slices.Contains(members, c.t.Root.PID) {
+		return false, true
+	}
+	return c.signalRead(members, err), false
+}
+
+// signalRead is signal with the members (or the error reading them) as just read.
+func (c *cgroupEscalation) signalRead(members []int, err error) bool {
 	if c.err = err; err != nil {
 		return false
 	}

@@ -225,3 +225,90 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 		t.Errorf("shut down in %v: the run ended before its exiting record would have been written, nothing tested (%s %+v)", took, i.Reason, i.Cleanup)
 	}
 }
+
+// A heartbeat during a shutdown writes no record: the runs are all ending, each to
+// write its last output with its exited record. (The beat's locked section folded the
+// shutdown's batch of final records into a file each: a thousand at once.)
+func TestShutdownBeatWritesNoRecord(t *testing.T) {
+	for _, backend := range []struct {
+		name string
+		opt  func() Option
+	}{
+		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }},
+		{"session", sessions},
+	} {
+		t.Run(backend.name, func(t *testing.T) {
+			dir := t.TempDir()
+			reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			var mu sync.Mutex
+			var armed bool
+			wrote := map[string][]State{}
+			reg.writeFault = func(rec Record) error {
+				mu.Lock()
+				if armed {
+					wrote[rec.ID] = append(wrote[rec.ID], rec.State)
+				}
+				mu.Unlock()
+				return nil
+			}
+			s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
+				WithEscapeDetection(), backend.opt())
+			if err != nil {
+				t.Fatal(err)
+			}
+			was := shutdownHold
+			shutdownHold = 20 * time.Second // no exiting record is written for the hold's end
+			defer func() { shutdownHold = was }()
+			var ids []string
+			for range 2 {
+				// It prints as it ends: output after its record was written, which a beat writes.
+				trap := "trap 'echo bye; sleep 3; exit 0' TERM; sleep 100000 & echo trapped; wait"
+				ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
+			}
+			for _, id := range ids {
+				waitOutput(t, s, id, "trapped")
+			}
+			eventually.True(t, 10*time.Second, "the running records written", func() bool {
+				recs, err := reg.List()
+				n := 0
+				for _, rec := range recs {
+					if rec.State == Running && rec.PID != 0 {
+						n++
+					}
+				}
+				return err == nil && n == len(ids)
+			})
+			mu.Lock()
+			armed = true
+			mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			shut := make(chan error, 1)
+			go func() { shut <- s.Shutdown(ctx) }()
+			for _, id := range ids {
+				waitOutput(t, s, id, "bye") // in its grace, having printed
+			}
+			s.beatMu.Lock()
+			s.leased = time.Time{} // the lease is due: the beat renews it
+			s.beatMu.Unlock()
+			s.heartbeat()
+			if err := <-shut; err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, id := range ids {
+				if got := wrote[id]; !slices.Equal(got, []State{Exited}) {
+					t.Errorf("run %s: records written at shutdown %v, want only the exited one", id, got)
+				}
+				if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty {
+					t.Errorf("run %s: %s, verified empty %v", id, i.State, i.Cleanup.VerifiedEmpty)
+				}
+			}
+		})
+	}
+}
