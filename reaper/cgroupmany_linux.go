@@ -78,9 +78,13 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	empty := awaitEmptyAll(wait, func(c *cgroupEscalation) (context.Context, time.Time) {
 		return c.ctx, time.Now().Add(c.t.Grace) // the grace from now: every signal has gone
 	})
+	// Each cgroup's kill on the workers too: the command lines read before it (of what
+	// outlived the grace, the likeliest to block a read) hold up no other cgroup's.
+	again := make([]bool, len(wait))
+	each(len(wait), func(k int) { again[k] = wait[k].graceOver(empty[k]) })
 	var swept []*cgroupEscalation
 	for k, c := range wait {
-		if c.graceOver(empty[k]) {
+		if again[k] {
 			swept = append(swept, c)
 		}
 	}

@@ -174,3 +174,46 @@ func TestTerminateManyNamesLate(t *testing.T) {
 		}
 	}
 }
+
+// Ended at once with others, a run whose members outnumber argvRead and ignore the
+// stop signal has its command lines read for the first argvRead of them only, as a
+// run ended alone does: the rest are named by their command names, no read of each
+// one's command line holding up the kill.
+func TestTerminateManyArgvCap(t *testing.T) {
+	const sleeps = argvRead + 8
+	cg := testCgroup(t)
+	c := startCmdIn(t, cg, exec.Command("/bin/sh", "-c",
+		"trap '' TERM; i=0; while [ $i -lt "+strconv.Itoa(sleeps)+" ]; do i=$((i+1)); sleep 100$i & done; echo ready; wait"))
+	c.line("ready")
+	eventually.True(t, 10*time.Second, "every sleep exec'd", func() bool {
+		pids, _ := cg.Procs()
+		n := 0
+		for _, pid := range pids {
+			if p, err := ReadProc(pid); err == nil && p.Comm == "sleep" {
+				n++
+			}
+		}
+		return n == sleeps
+	})
+	targets := []Target{{Cgroup: cg, SID: c.pid(), Grace: 300 * time.Millisecond}}
+	rep := TerminateMany(make([]context.Context, 1), targets)[0]
+	c.cmd.Wait()
+	if !rep.VerifiedEmpty || rep.Hard != sleeps+1 {
+		t.Fatalf("want the shell and its %d sleeps killed hard: %+v", sleeps, rep)
+	}
+	full, byComm := 0, 0
+	for _, n := range rep.Ended {
+		switch {
+		case len(n.Argv) > 1:
+			full++
+		case len(n.Argv) == 1 && (n.Argv[0] == "sleep" || n.Argv[0] == "sh"):
+			byComm++
+		default:
+			t.Errorf("pid %d named %q", n.PID, n.Argv)
+		}
+	}
+	if full > argvRead || full+byComm != sleeps+1 {
+		t.Errorf("%d named by command line, %d by command name, want at most %d of %d by command line",
+			full, byComm, argvRead, sleeps+1)
+	}
+}

@@ -322,13 +322,19 @@ func (c *cgroupEscalation) members() ([]int, error) {
 
 // name names member p, first seen, for Report.Ended: as nameOf does, or, with
 // lateArgv, a member of the root's session by its command name from stat (read
-// already) until the grace ends (argvOfLeft).
+// already) until the grace ends (argvOfLeft), its command line then read only if it
+// is among the first argvRead named, as nameOf reads it: every command line read
+// delays the cgroup's kill, and those left are the likeliest to block a read of it.
 func (c *cgroupEscalation) name(p Proc) {
 	if !c.lateArgv || p.SID != c.t.SID || p.Comm == "" {
 		c.names[p.PID] = nameOf(p, c.t.SID, len(c.names))
 		return
 	}
+	named := len(c.names)
 	c.names[p.PID] = []string{p.Comm}
+	if named >= argvRead {
+		return // past the first argvRead, by its command name only, as nameOf does
+	}
 	if c.commOnly == nil {
 		c.commOnly = map[int]bool{}
 	}
@@ -337,20 +343,23 @@ func (c *cgroupEscalation) name(p Proc) {
 
 // argvOfLeft reads the command line of each member of left (as just read, alive when
 // the grace ended) named by its command name only (lateArgv): what did not end on the
-// stop signal is named in full, read before it is killed. A pid whose start time is
-// no longer the one seen is another process: its name stays.
+// stop signal is named in full, read before it is killed. The start time is checked
+// after the command line is read: a pid whose start time is no longer the one seen was
+// another process by then, and its command line is not the member's: its name stays.
 func (c *cgroupEscalation) argvOfLeft(left []int) {
 	for _, pid := range left {
 		if !c.commOnly[pid] {
 			continue
 		}
 		delete(c.commOnly, pid)
+		argv, _ := ReadCmdline(pid)
+		if len(argv) == 0 {
+			continue
+		}
 		if p, err := ReadProc(pid); err != nil || p.StartTime != c.seen[pid] {
 			continue
 		}
-		if argv, _ := ReadCmdline(pid); len(argv) > 0 {
-			c.names[pid] = argv
-		}
+		c.names[pid] = argv
 	}
 }
 
