@@ -217,3 +217,139 @@ func TestTerminateManyArgvCap(t *testing.T) {
 			full, byComm, argvRead, sleeps+1)
 	}
 }
+
+// leaveRun starts a run in cg: a shell (the root, leading its session) and its sleep,
+// both learned so that the test's cleanup ends them; it returns the run's target for
+// TerminateMany and the sleep's pid, once the sleep has exec'd.
+func leaveRun(t *testing.T, cg *Cgroup, script string) (*child, Target, int) {
+	t.Helper()
+	c := startCmdIn(t, cg, exec.Command("/bin/sh", "-c", script))
+	sleeper := c.learnLine("ready")
+	eventually.True(t, 10*time.Second, "the sleep exec'd", func() bool {
+		p, err := ReadProc(sleeper)
+		return err == nil && p.Comm == "sleep"
+	})
+	root, err := Identify(c.pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, Target{Cgroup: cg, SID: c.pid(), Root: root, Grace: 2 * time.Second, Retries: 2}, sleeper
+}
+
+// requireEnded fails the test at once if the root pid lives (not even a zombie): its
+// wait would not return. The test's cleanup kills it.
+func requireEnded(t *testing.T, pid int) {
+	t.Helper()
+	if p, err := ReadProc(pid); err == nil && !dead(p.State) {
+		t.Fatalf("the root, %d, lives on (%c)", pid, p.State)
+	}
+}
+
+// namedIn is the name rep gives pid, nil if none.
+func namedIn(rep Report, pid int) []string {
+	for _, n := range rep.Ended {
+		if n.PID == pid {
+			return n.Argv
+		}
+	}
+	return nil
+}
+
+// A run whose root is no member of its cgroup when a shutdown begins (moved to a
+// sibling cgroup) is left out of the shared escalation, the first read of its members
+// telling so, and ended alone (its root by the session mechanics beside its cgroup):
+// none of it lives on, verified empty. A run beside it is still ended with the rest:
+// its root, ending on its stop signal, named by its command name only.
+func TestTerminateManyRootMovedLeaves(t *testing.T) {
+	cgA, sib, cgB := testCgroup(t), testCgroup(t), testCgroup(t)
+	const script = "sleep 1001 & echo ready $!; wait"
+	a, ta, sleepA := leaveRun(t, cgA, script)
+	if err := sib.Take(a.pid()); err != nil {
+		t.Fatal(err)
+	}
+	if dir, _ := CgroupOf(a.pid()); dir != sib.Path {
+		t.Fatalf("the root is in %s, not the sibling", dir)
+	}
+	b, tb, sleepB := leaveRun(t, cgB, script)
+	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
+	for i, rep := range reps {
+		if !rep.VerifiedEmpty || rep.Err != nil {
+			t.Errorf("target %d: %+v", i, rep)
+		}
+	}
+	requireEnded(t, a.pid())
+	a.wait()
+	b.wait()
+	a.requireGone()
+	b.requireGone()
+	if got := namedIn(reps[0], sleepA); !slices.Equal(got, []string{"sleep", "1001"}) {
+		t.Errorf("the run's sleep named %q, want its command line: ended alone", got)
+	}
+	if got := namedIn(reps[1], b.pid()); !slices.Equal(got, []string{"sh"}) {
+		t.Errorf("the run beside it: root named %q, want %q: ended with the rest", got, []string{"sh"})
+	}
+	if got := namedIn(reps[1], sleepB); got == nil {
+		t.Errorf("the run beside it: its sleep, %d, not in its report %+v", sleepB, reps[1].Ended)
+	}
+}
+
+// A run whose cgroup was removed before a shutdown (its members moved out first, as
+// rmdir needs) is left out of the shared escalation and ended alone by the session
+// mechanics: its root and its sleep end, with no error of the cgroup's.
+func TestTerminateManyCgroupGoneLeaves(t *testing.T) {
+	cgA, sib, cgB := testCgroup(t), testCgroup(t), testCgroup(t)
+	const script = "sleep 1001 & echo ready $!; wait"
+	a, ta, sleepA := leaveRun(t, cgA, script)
+	for _, pid := range []int{a.pid(), sleepA} {
+		if err := sib.Take(pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cgA.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	b, tb, _ := leaveRun(t, cgB, script)
+	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
+	for i, rep := range reps {
+		if !rep.VerifiedEmpty || rep.Err != nil {
+			t.Errorf("target %d: %+v", i, rep)
+		}
+	}
+	requireEnded(t, a.pid())
+	a.wait()
+	b.wait()
+	a.requireGone()
+	b.requireGone()
+	if namedIn(reps[0], sleepA) == nil {
+		t.Errorf("the run's sleep, %d, not in its report %+v", sleepA, reps[0].Ended)
+	}
+}
+
+// A run whose root has exited (a zombie not reaped yet: cgroup.procs lists it no
+// more) with its sleep still in its cgroup is ended alone too, and its sleep ends.
+func TestTerminateManyRootExitedLeaves(t *testing.T) {
+	cgA, cgB := testCgroup(t), testCgroup(t)
+	a, ta, sleepA := leaveRun(t, cgA, "sleep 1001 & echo ready $!")
+	eventually.True(t, 10*time.Second, "the root a zombie", func() bool {
+		p, err := ReadProc(a.pid())
+		return err == nil && p.State == 'Z'
+	})
+	b, tb, _ := leaveRun(t, cgB, "sleep 1001 & echo ready $!; wait")
+	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
+	for i, rep := range reps {
+		if !rep.VerifiedEmpty || rep.Err != nil {
+			t.Errorf("target %d: %+v", i, rep)
+		}
+	}
+	if namedIn(reps[0], sleepA) == nil {
+		t.Errorf("the run's sleep, %d, not in its report %+v", sleepA, reps[0].Ended)
+	}
+	if p, _ := cgA.Populated(); p {
+		t.Errorf("the run's cgroup still populated")
+	}
+	a.wait()
+	b.wait()
+	a.reapOrphans()
+	a.requireGone()
+	b.requireGone()
+}

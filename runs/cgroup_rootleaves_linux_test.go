@@ -43,9 +43,11 @@ func TestCgroupRootLeavesAtCleanup(t *testing.T) {
 	}
 }
 
-// The same at a shutdown: its one look at Corral's children after every cleanup (not
-// a read of each root) finds the root alive outside its emptied cgroup, and the
-// run's finalizer ends it before saying verified empty.
+// The same at a shutdown: the root is a member when the shared escalation first reads
+// the run's cgroup, is signalled with the rest, and leaves on its stop signal; the
+// cgroup's escalation finds it alive outside the emptied cgroup (movedOut) and ends it
+// beside it (endMoved) before saying verified empty. (A root no member already at the
+// first read is ended alone: the reaper's TestTerminateManyRootMovedLeaves.)
 func TestCgroupRootLeavesAtShutdown(t *testing.T) {
 	sib := sibling(t)
 	s := cgroupSup(t)
