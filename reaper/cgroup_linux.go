@@ -323,8 +323,10 @@ func (c *Cgroup) events() (populated, frozen bool, err error) {
 	if err != nil {
 		return false, false, fmt.Errorf("cgroup %s: %w", c.Path, err)
 	}
-	for line := range bytes.Lines(b) {
-		k, v, _ := bytes.Cut(bytes.TrimRight(line, "\n"), []byte(" "))
+	for len(b) > 0 { // not bytes.Lines: its iterator's closure moves buf to the heap
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte("\n"))
+		k, v, _ := bytes.Cut(line, []byte(" "))
 		switch string(k) {
 		case "populated":
 			populated = string(v) == "1"
