@@ -37,12 +37,13 @@ func ListAll() ([]Proc, error) {
 	s := getScanner()
 	defer putScanner(s)
 	if runtime.GOMAXPROCS(0) < 2 {
-		return s.listAll(nil)
+		return s.listAll(nil, true)
 	}
 	var pids []int
 	err := s.eachPIDListed(func(pid int) { pids = append(pids, pid) })
 	if len(pids) < listSplit {
-		all, _ := s.listAll(pids)
+		// Those listed only: a listing that failed or listed none is not scanned again.
+		all, _ := s.listAll(pids, false)
 		return all, err
 	}
 	parts := make([][]Proc, min(runtime.GOMAXPROCS(0), 4))
@@ -52,26 +53,29 @@ func ListAll() ([]Proc, error) {
 		wg.Go(func() {
 			s := getScanner()
 			defer putScanner(s)
-			parts[k], _ = s.listAll(pids[lo:hi])
+			parts[k], _ = s.listAll(pids[lo:hi], false)
 		})
 	}
 	wg.Wait()
 	return slices.Concat(parts...), err
 }
 
-// listSplit is how many processes ListAll reads on one goroutine at most.
-const listSplit = 1024
+// listSplit is how many processes ListAll reads on one goroutine at most (a variable:
+// a test lowers it to take the split path).
+var listSplit = 1024
 
-// listAll reads the stat of each of pids (every process, nil), skipping those gone.
-func (s *scanner) listAll(pids []int) ([]Proc, error) {
-	all := make([]Proc, 0, max(len(pids), 256))
-	if pids == nil {
+// listAll reads the stat of each of pids, or of every process (every: a full scan of
+// /proc, pids unused), skipping those gone.
+func (s *scanner) listAll(pids []int, every bool) ([]Proc, error) {
+	if every {
+		all := make([]Proc, 0, 256)
 		err := s.each(func(p *Proc, comm []byte) {
 			p.Comm = string(comm)
 			all = append(all, *p)
 		})
 		return all, err
 	}
+	all := make([]Proc, 0, len(pids))
 	var p Proc
 	for _, pid := range pids {
 		if comm, err := s.read(pid, &p); err == nil {
