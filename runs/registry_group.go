@@ -141,7 +141,7 @@ func (r *Registry) flushGroup(g *groupWrites) {
 	}
 	var batch []*deferredWrite
 	for _, w := range g.writes {
-		if g.latest[w.name] == w && w.update {
+		if g.latest[w.name] == w && batched(w) {
 			batch = append(batch, w)
 		}
 	}
@@ -167,13 +167,19 @@ func (r *Registry) flushGroup(g *groupWrites) {
 	}
 	rest := &groupWrites{latest: map[string]*deferredWrite{}}
 	for _, w := range g.writes {
-		if g.latest[w.name] == w && !w.update {
+		if g.latest[w.name] == w && !batched(w) {
 			rest.writes = append(rest.writes, w)
 			rest.latest[w.name] = w
 		}
 	}
 	r.flushFiles(rest)
 }
+
+// batched says whether w goes to a shutdown's batch: an update of a record in its
+// file, no larger than a record file may be. A larger one goes to its file, as without
+// a batch (where it alone is found corrupt and set aside): in the batch it would have
+// made the whole batch unreadable, every other run's final record with it.
+func batched(w *deferredWrite) bool { return w.update && len(w.b) <= recordCap }
 
 // flushFiles writes the newest write of each record to its temp file (a write
 // superseded in the group is never written) and makes them durable, many fsyncs at
