@@ -1,7 +1,6 @@
 package reaper
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -170,7 +169,7 @@ func (c *Cgroup) procs() ([]int, int, error) {
 		if err == nil {
 			cgroups++
 			pids, buf, err = readProcs(dfd, buf, pids)
-			if err == nil {
+			if err == nil && !leaf(dfd) {
 				queue, err = subdirs(dfd, dir, dents, queue)
 			}
 			unix.Close(dfd)
@@ -224,6 +223,16 @@ func readProcs(dfd int, buf []byte, pids []int) ([]int, []byte, error) {
 		pids = append(pids, pid)
 	}
 	return pids, buf, nil
+}
+
+// leaf reports whether the cgroup directory open at dfd has no directory below it:
+// cgroupfs counts a directory's links as 2 and one for each directory in it, so a
+// link count of 2 says so with one fstat, not a read of its thirty-odd entries (a
+// shutdown reads a thousand cgroups' members four times). Any other count, or a
+// failed fstat, is read.
+func leaf(dfd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(dfd, &st) == nil && st.Nlink == 2
 }
 
 // subdirs appends to queue the child cgroups of the cgroup directory dfd (path dir):
@@ -305,20 +314,24 @@ func (c *Cgroup) Gone() bool {
 	return IsGone(unix.Stat(c.Path, &st))
 }
 
-// events reads cgroup.events: populated (a live member) and frozen.
+// events reads cgroup.events: populated (a live member) and frozen. Read with
+// readSmall into a buffer on the stack: a shutdown's waits read a thousand cgroups'
+// events, each twice, and os.ReadFile's file, its stat and its buffer were most of it.
 func (c *Cgroup) events() (populated, frozen bool, err error) {
-	b, err := os.ReadFile(c.file("cgroup.events"))
+	var buf [64]byte // "populated 0\nfrozen 0\n"
+	b, err := readSmall(c.file("cgroup.events"), buf[:])
 	if err != nil {
 		return false, false, fmt.Errorf("cgroup %s: %w", c.Path, err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		k, v, _ := strings.Cut(sc.Text(), " ")
-		switch k {
+	for len(b) > 0 { // not bytes.Lines: its iterator's closure moves buf to the heap
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte("\n"))
+		k, v, _ := bytes.Cut(line, []byte(" "))
+		switch string(k) {
 		case "populated":
-			populated = v == "1"
+			populated = string(v) == "1"
 		case "frozen":
-			frozen = v == "1"
+			frozen = string(v) == "1"
 		}
 	}
 	return populated, frozen, nil

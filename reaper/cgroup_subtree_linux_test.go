@@ -2,12 +2,16 @@ package reaper
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"corral/demo/testkit/eventually"
+
+	"golang.org/x/sys/unix"
 )
 
 // A run's cgroup is its whole subtree: members of the cgroups it makes inside its
@@ -64,4 +68,37 @@ echo ready; wait`))
 	if err := cg.Remove(); err != nil {
 		t.Errorf("remove with the cgroups the run made: %v", err)
 	}
+}
+
+// A cgroup with no cgroup below it is told so by its directory's link count (no read
+// of its entries), and one with a cgroup below it is not: its members are read.
+func TestCgroupLeafByLinks(t *testing.T) {
+	cg := testCgroup(t)
+	isLeaf := func() bool {
+		dfd, err := unix.Open(cg.Path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unix.Close(dfd)
+		return leaf(dfd)
+	}
+	if !isLeaf() {
+		t.Fatalf("%s: no cgroup below it, not a leaf", cg.Path)
+	}
+	below := filepath.Join(cg.Path, "below")
+	if err := os.Mkdir(below, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(below)
+	if isLeaf() {
+		t.Fatalf("%s: a cgroup below it, said a leaf", cg.Path)
+	}
+	c := startCmdIn(t, &Cgroup{Path: below}, exec.Command("/bin/sh", "-c", "echo ready; exec sleep 1000"))
+	c.line("ready")
+	pids, err := cg.Procs()
+	if err != nil || !slices.Contains(pids, c.pid()) {
+		t.Errorf("members %v, %v: want the one below, %d", pids, err, c.pid())
+	}
+	(&Cgroup{Path: below}).Kill()
+	c.wait()
 }

@@ -40,7 +40,10 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 			wg.Go(func() { reps[i] = terminateShared(ctx, t, shared) })
 			continue
 		}
-		if t.Cgroup.Gone() || needOutside(t) {
+		// One with anything known outside its cgroup is ended alone. One whose cgroup
+		// is gone, or whose root is not a member, is found so by the first read of its
+		// members (signalOrLeave), not by a read of its own before any signal.
+		if knownOutside(t) {
 			wg.Go(func() { reps[i] = Terminate(ctx, t) })
 			continue
 		}
@@ -48,25 +51,40 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 			t.Sweep = defaultSweep
 		}
 		t.OnStep = onceEach(t.OnStep)
-		batch = append(batch, newCgroupEscalation(ctx, t))
+		c := newCgroupEscalation(ctx, t)
+		c.lateArgv = true // the command lines of what outlives the grace only
+		batch = append(batch, c)
 		at = append(at, i)
 	}
 	// Every cgroup signalled, then one grace for all, then one kill and one sweep for
 	// those left.
 	wait := make([]*cgroupEscalation, 0, len(batch))
-	signalled := make([]bool, len(batch))
-	each(len(batch), func(k int) { signalled[k] = batch[k].signal() })
+	signalled, leave := make([]bool, len(batch)), make([]bool, len(batch))
+	each(len(batch), func(k int) { signalled[k], leave[k] = batch[k].signalOrLeave() })
+	kept, keptAt := batch[:0], at[:0]
 	for k, c := range batch {
+		if leave[k] { // ended alone, beside the rest
+			i := at[k]
+			ctx, t := c.ctx, targets[i]
+			wg.Go(func() { reps[i] = Terminate(ctx, t) })
+			continue
+		}
+		kept, keptAt = append(kept, c), append(keptAt, at[k])
 		if signalled[k] {
 			wait = append(wait, c)
 		}
 	}
+	batch, at = kept, keptAt
 	empty := awaitEmptyAll(wait, func(c *cgroupEscalation) (context.Context, time.Time) {
 		return c.ctx, time.Now().Add(c.t.Grace) // the grace from now: every signal has gone
 	})
+	// Each cgroup's kill on the workers too: the command lines read before it (of what
+	// outlived the grace, the likeliest to block a read) hold up no other cgroup's.
+	again := make([]bool, len(wait))
+	each(len(wait), func(k int) { again[k] = wait[k].graceOver(empty[k]) })
 	var swept []*cgroupEscalation
 	for k, c := range wait {
-		if c.graceOver(empty[k]) {
+		if again[k] {
 			swept = append(swept, c)
 		}
 	}
@@ -143,6 +161,11 @@ func awaitEmptyAll(cs []*cgroupEscalation, until func(*cgroupEscalation) (contex
 	}
 	for k, c := range cs {
 		ctx, dl := until(c)
+		// One empty already (most, once every stop signal has gone) needs no watch.
+		if p, _, err := c.cg.events(); err != nil || !p { // unreadable: as await, the wait ends not empty
+			empty[k] = err == nil
+			continue
+		}
 		w := &waiter{k: k, ctx: ctx, deadline: dl}
 		if in >= 0 {
 			if wd, err := unix.InotifyAddWatch(in, c.cg.file("cgroup.events"), unix.IN_MODIFY); err == nil {
@@ -152,8 +175,9 @@ func awaitEmptyAll(cs []*cgroupEscalation, until func(*cgroupEscalation) (contex
 		}
 		pending[k] = w
 	}
-	// Each cgroup read once after its watch is set (no change is missed in between),
-	// then again only when its watch fires, or on every round while it has none.
+	// Each cgroup still populated read again once its watch is set (no change is
+	// missed in between), then only when its watch fires, or on every round while it
+	// has none.
 	check := make([]*waiter, 0, len(pending))
 	for _, w := range pending {
 		check = append(check, w)

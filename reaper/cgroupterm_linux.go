@@ -95,6 +95,11 @@ func (c *cgroupEscalation) endMoved(rep *Report, moved []Fingerprint) {
 // the cgroup's subtree (moved out of it, or the cgroup removed from outside), and
 // keeps them out of what the cgroup's report counts as ended.
 func (c *cgroupEscalation) movedOut() []Fingerprint {
+	gone := c.exited() // those whose pidfd says exited: no read of /proc for them
+	if len(gone) == len(c.seen) && allIn(c.seen, gone) {
+		c.moved = map[int]uint64{}
+		return nil // every member seen has exited: none lives outside (nor inside)
+	}
 	pids, err := c.cg.Procs()
 	if err != nil && !IsGone(err) {
 		return nil
@@ -106,7 +111,6 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 	boot, _ := BootID()
 	var out []Fingerprint
 	c.moved = map[int]uint64{}
-	gone := c.exited() // those whose pidfd says exited: no read of /proc for them
 	for pid, start := range c.seen {
 		if in[pid] || gone[pid] || unix.Kill(pid, 0) == unix.ESRCH { // signal 0: no signal, only whether the pid is taken
 			continue
@@ -122,11 +126,21 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 	return out
 }
 
+// allIn reports whether every pid of seen is in gone.
+func allIn(seen map[int]uint64, gone map[int]bool) bool {
+	for pid := range seen {
+		if !gone[pid] {
+			return false
+		}
+	}
+	return true
+}
+
 // needOutside reports whether anything of the run may be outside its cgroup: an
 // escapee, the root when it is not a member, or (a reconcile's claim with Find)
 // processes carrying the run's secret.
 func needOutside(t Target) bool {
-	if len(t.Extra) > 0 || (t.Claim != nil && (t.Claim.Find || t.Claim.Root.PID != 0)) {
+	if knownOutside(t) {
 		return true
 	}
 	if t.Root.PID == 0 {
@@ -134,6 +148,11 @@ func needOutside(t Target) bool {
 	}
 	dir, err := CgroupOf(t.Root.PID)
 	return err != nil || !t.Cgroup.Contains(dir)
+}
+
+// knownOutside is needOutside without the root: what the target says is outside.
+func knownOutside(t Target) bool {
+	return len(t.Extra) > 0 || (t.Claim != nil && (t.Claim.Find || t.Claim.Root.PID != 0))
 }
 
 // onceEach reports each step to f once, whichever of the cgroup's escalation and the
@@ -193,11 +212,17 @@ type cgroupEscalation struct {
 	steps      []Step
 	seen, hard map[int]uint64   // members seen alive; those alive when SIGKILL went (pid → start time)
 	names      map[int][]string // what the first MaxNamed members seen are
-	moved      map[int]uint64   // members seen that live on outside the subtree (movedOut)
-	pidfds     map[int]int      // a pidfd on each member signalled (pid → fd), until release
-	below      bool             // the subtree was seen with cgroups below the run's own
-	empty      bool
-	err        error
+	// lateArgv: a member of the root's session is named by its command name when first
+	// seen, and its command line is read only if it outlives the grace (TerminateMany:
+	// a read each, before the stop signal, delayed a thousand runs' signals); commOnly
+	// are those named so.
+	lateArgv bool
+	commOnly map[int]bool
+	moved    map[int]uint64 // members seen that live on outside the subtree (movedOut)
+	pidfds   map[int]int    // a pidfd on each member signalled (pid → fd), until release
+	below    bool           // the subtree was seen with cgroups below the run's own
+	empty    bool
+	err      error
 }
 
 func (c *cgroupEscalation) run() {
@@ -215,6 +240,22 @@ func (c *cgroupEscalation) run() {
 // a grace to wait: false when the cgroup was empty or could not be ended.
 func (c *cgroupEscalation) signal() bool {
 	members, err := c.members()
+	return c.signalRead(members, err)
+}
+
+// signalOrLeave is signal for a cgroup ended with many others (TerminateMany), unless
+// the first read of its members says it is to be ended alone (leave, nothing
+// signalled): its cgroup is gone, or its root is not a member (needOutside).
+func (c *cgroupEscalation) signalOrLeave() (signalled, leave bool) {
+	members, err := c.members()
+	if IsGone(err) || err == nil && c.t.Root.PID != 0 && !slices.Contains(members, c.t.Root.PID) {
+		return false, true
+	}
+	return c.signalRead(members, err), false
+}
+
+// signalRead is signal with the members (or the error reading them) as just read.
+func (c *cgroupEscalation) signalRead(members []int, err error) bool {
 	if c.err = err; err != nil {
 		return false
 	}
@@ -250,6 +291,7 @@ func (c *cgroupEscalation) graceOver(empty bool) bool {
 	for _, pid := range left {
 		c.hard[pid] = c.seen[pid]
 	}
+	c.argvOfLeft(left)
 	if err := c.cg.Kill(); err != nil {
 		c.err = err
 		return false
@@ -270,12 +312,55 @@ func (c *cgroupEscalation) members() ([]int, error) {
 			if p, err := ReadProc(pid); err == nil {
 				c.seen[pid] = p.StartTime
 				if len(c.names) < MaxNamed {
-					c.names[pid] = nameOf(p, c.t.SID, len(c.names))
+					c.name(p)
 				}
 			}
 		}
 	}
 	return pids, nil
+}
+
+// name names member p, first seen, for Report.Ended: as nameOf does, or, with
+// lateArgv, a member of the root's session by its command name from stat (read
+// already) until the grace ends (argvOfLeft), its command line then read only if it
+// is among the first argvRead named, as nameOf reads it: every command line read
+// delays the cgroup's kill, and those left are the likeliest to block a read of it.
+func (c *cgroupEscalation) name(p Proc) {
+	if !c.lateArgv || p.SID != c.t.SID || p.Comm == "" {
+		c.names[p.PID] = nameOf(p, c.t.SID, len(c.names))
+		return
+	}
+	named := len(c.names)
+	c.names[p.PID] = []string{p.Comm}
+	if named >= argvRead {
+		return // past the first argvRead, by its command name only, as nameOf does
+	}
+	if c.commOnly == nil {
+		c.commOnly = map[int]bool{}
+	}
+	c.commOnly[p.PID] = true
+}
+
+// argvOfLeft reads the command line of each member of left (as just read, alive when
+// the grace ended) named by its command name only (lateArgv): what did not end on the
+// stop signal is named in full, read before it is killed. The start time is checked
+// after the command line is read: a pid whose start time is no longer the one seen was
+// another process by then, and its command line is not the member's: its name stays.
+func (c *cgroupEscalation) argvOfLeft(left []int) {
+	for _, pid := range left {
+		if !c.commOnly[pid] {
+			continue
+		}
+		delete(c.commOnly, pid)
+		argv, _ := ReadCmdline(pid)
+		if len(argv) == 0 {
+			continue
+		}
+		if p, err := ReadProc(pid); err != nil || p.StartTime != c.seen[pid] {
+			continue
+		}
+		c.names[pid] = argv
+	}
 }
 
 // signalMembers sends sigs to every member of pids (as members just read them), each

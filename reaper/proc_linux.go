@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -27,15 +29,61 @@ func ReadProc(pid int) (Proc, error) {
 // ListAll returns every process whose /proc/<pid>/stat could be read. Processes that
 // vanish mid-scan are skipped silently: they are gone, which is what every caller
 // scanning for live processes wants to know anyway.
+//
+// Past listSplit processes, the stats are read on a few goroutines, each a part of
+// the pids listed, in their order: a shutdown's look at a thousand runs' two thousand
+// processes read them one after another.
 func ListAll() ([]Proc, error) {
 	s := getScanner()
 	defer putScanner(s)
-	all := make([]Proc, 0, 256)
-	err := s.each(func(p *Proc, comm []byte) {
-		p.Comm = string(comm)
-		all = append(all, *p)
-	})
-	return all, err
+	if runtime.GOMAXPROCS(0) < 2 {
+		return s.listAll(nil, true)
+	}
+	var pids []int
+	err := s.eachPIDListed(func(pid int) { pids = append(pids, pid) })
+	if len(pids) < listSplit {
+		// Those listed only: a listing that failed or listed none is not scanned again.
+		all, _ := s.listAll(pids, false)
+		return all, err
+	}
+	parts := make([][]Proc, min(runtime.GOMAXPROCS(0), 4))
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := k*len(pids)/len(parts), (k+1)*len(pids)/len(parts)
+		wg.Go(func() {
+			s := getScanner()
+			defer putScanner(s)
+			parts[k], _ = s.listAll(pids[lo:hi], false)
+		})
+	}
+	wg.Wait()
+	return slices.Concat(parts...), err
+}
+
+// listSplit is how many processes ListAll reads on one goroutine at most (a variable:
+// a test lowers it to take the split path).
+var listSplit = 1024
+
+// listAll reads the stat of each of pids, or of every process (every: a full scan of
+// /proc, pids unused), skipping those gone.
+func (s *scanner) listAll(pids []int, every bool) ([]Proc, error) {
+	if every {
+		all := make([]Proc, 0, 256)
+		err := s.each(func(p *Proc, comm []byte) {
+			p.Comm = string(comm)
+			all = append(all, *p)
+		})
+		return all, err
+	}
+	all := make([]Proc, 0, len(pids))
+	var p Proc
+	for _, pid := range pids {
+		if comm, err := s.read(pid, &p); err == nil {
+			p.Comm = string(comm)
+			all = append(all, p)
+		}
+	}
+	return all, nil
 }
 
 // Session returns the live members (not zombies, not dead) of session sid.
@@ -75,13 +123,23 @@ var clockTicks = sync.OnceValue(func() int64 {
 // skipped. Both the directory listing and every stat read go through the scanner's
 // buffers, so a full scan allocates nothing.
 func (s *scanner) each(fn func(p *Proc, comm []byte)) error {
+	var p Proc
+	return s.eachPIDListed(func(pid int) {
+		if comm, err := s.read(pid, &p); err == nil {
+			fn(&p, comm)
+		}
+	})
+}
+
+// eachPIDListed calls fn with every pid /proc lists, as it reads the listing: one full
+// scan (fullScans).
+func (s *scanner) eachPIDListed(fn func(pid int)) error {
 	fullScans.Add(1)
 	fd, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("open /proc: %w", err)
 	}
 	defer unix.Close(fd)
-	var p Proc
 	for {
 		n, err := unix.Getdents(fd, s.dir[:])
 		if err == unix.EINTR {
@@ -93,11 +151,7 @@ func (s *scanner) each(fn func(p *Proc, comm []byte)) error {
 		if n == 0 {
 			return nil
 		}
-		s.eachPID(s.dir[:n], func(pid int) {
-			if comm, err := s.read(pid, &p); err == nil {
-				fn(&p, comm)
-			}
-		})
+		s.eachPID(s.dir[:n], fn)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"syscall"
 	"testing"
@@ -159,5 +160,70 @@ func TestLastPID(t *testing.T) {
 		// A /proc/loadavg virtualised per container (lxcfs) need not follow forks; the
 		// escape scan then falls back to its every-tenth-tick scan (runs.scanPacer).
 		t.Skipf("LastPID stayed %d across a fork: this /proc/loadavg does not track forks", before)
+	}
+}
+
+// Past listSplit processes (lowered here: a CI machine may have fewer than 1024),
+// ListAll reads the listed pids in parts on a few goroutines: every process listed
+// once, in the listing's order, from one full scan of /proc; the tree started here
+// among them.
+func TestListAllSplit(t *testing.T) {
+	c := start(t, "tree", "2")
+	c.learnTree()
+	was, procs := listSplit, runtime.GOMAXPROCS(4)
+	listSplit = 8
+	defer func() { listSplit = was; runtime.GOMAXPROCS(procs) }()
+	var listed []int
+	s := getScanner()
+	s.eachPIDListed(func(pid int) { listed = append(listed, pid) })
+	putScanner(s)
+	if len(listed) < 4*listSplit {
+		t.Skipf("%d processes: too few to be split in four parts of more than one", len(listed))
+	}
+	before := fullScans.Load()
+	all, err := ListAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scans := fullScans.Load() - before; scans != 1 {
+		t.Errorf("%d full scans of /proc, want one", scans)
+	}
+	var got []int
+	for _, p := range all {
+		got = append(got, p.PID)
+	}
+	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+		t.Errorf("pids %v: not each once in the listing's order", got)
+	}
+	for _, fp := range append(c.known, Fingerprint{PID: os.Getpid()}) {
+		if !slices.Contains(got, fp.PID) {
+			t.Errorf("ListAll misses %d", fp.PID)
+		}
+	}
+	// Every listed process still alive now was read: none of a part left out.
+	for _, pid := range listed {
+		if !slices.Contains(got, pid) && unix.Kill(pid, 0) == nil {
+			if _, err := ReadProc(pid); err == nil {
+				t.Errorf("ListAll misses %d, listed and alive", pid)
+			}
+		}
+	}
+	Terminate(t.Context(), Target{SID: c.pid()})
+	c.wait()
+	c.requireGone()
+}
+
+// Those listed only: a listing that yielded no pid reads none, and takes no second
+// scan of /proc.
+func TestListAllListedOnly(t *testing.T) {
+	s := getScanner()
+	defer putScanner(s)
+	before := fullScans.Load()
+	all, err := s.listAll(nil, false)
+	if err != nil || len(all) != 0 {
+		t.Errorf("no pid listed: read %d processes, %v", len(all), err)
+	}
+	if scans := fullScans.Load() - before; scans != 0 {
+		t.Errorf("no pid listed: %d full scans of /proc, want none", scans)
 	}
 }

@@ -102,6 +102,9 @@ type Claim struct {
 // Named is a process an escalation ended: its identity and its command line read
 // when it was first seen (display only: a process can rewrite it at will) or, for a
 // member of the run's session beyond the first few of a big tree, its command name.
+// Where many runs are ended at once (TerminateMany, a shutdown), a member of a run's
+// session that ended on the stop signal is named by its command name; one that
+// outlived the grace, by its command line read before it was killed.
 type Named struct {
 	Fingerprint
 	Argv []string

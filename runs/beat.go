@@ -154,12 +154,17 @@ func (s *Supervisor) renew(runs []*run) {
 		noteNotRenewed(runs, "")
 	}
 	s.leased = until
+	// A shutdown's runs are all ending, each to write its last output with its exited
+	// record: a beat meanwhile writes no record. Its locked section would fold the
+	// shutdown's batch of final records into a file each (registry_batch.go), a
+	// thousand of them at once.
+	ending := s.shuttingDown.Load()
 	printed := map[string]heartbeatRun{}
 	for _, r := range runs {
 		r.mu.Lock()
 		if r.epoch > 0 {
 			r.info.LeaseExpiresAt = until // shown live; not an event of its own
-			if out := r.wd.State().LastOutput; out.After(r.outputSaved) {
+			if out := r.wd.State().LastOutput; !ending && out.After(r.outputSaved) {
 				printed[r.id] = heartbeatRun{epoch: r.epoch, lastOutput: out}
 			}
 		}

@@ -135,43 +135,81 @@ func (p *scanPacer) due(pid int, err error) bool {
 // reparented to Corral (the subreaper) and are its zombies now, instead of leaving
 // them to the next escape scan: the pacer may put that seconds away, and until then
 // every /proc scan reads them. A cancelled tree of a hundred left a hundred zombies
-// per cancel. The root is skipped (its exec.Cmd reaps it). Under spawnMu, so no new
-// run root can be given one of these pids meanwhile; the start time read before the
-// reap must still be the one the cleanup saw, and the process must be our zombie.
+// per cancel. Every run's root is skipped, not only this run's (its exec.Cmd reaps
+// it: a root moved into another run's cgroup is listed by that run's cleanup, and
+// reaped here it would take its exit status from its own run). Under spawnMu, so no
+// new run root can be given one of these pids meanwhile; the start time read before
+// the reap must still be the one the cleanup saw, and the process must be our zombie.
 func (d *escapeDetector) reapExited(gone []reaper.Fingerprint, root int) {
 	if d == nil || len(gone) == 0 {
 		return
 	}
 	d.spawnMu.Lock()
 	defer d.spawnMu.Unlock()
-	d.reapExitedLocked(gone, root)
+	roots := d.rootsLocked([]int{root})
+	for _, f := range gone {
+		d.reapOneLocked(f, roots)
+	}
 }
 
 // reapAllExited is reapExited of many runs' cleanups (a shutdown's), under one hold of
-// spawnMu: a thousand finalizers each waiting for it took a second in a row.
+// spawnMu: a thousand finalizers each waiting for it took a second in a row. The
+// processes are reaped on a few goroutines under that hold (a read of each process's
+// stat and a wait each, a thousand in a row), each once however many reports list it
+// (a process moved between runs' cgroups is in both), and no run's root.
 func (d *escapeDetector) reapAllExited(reps []reaper.Report, roots []int) {
 	if d == nil {
 		return
 	}
 	d.spawnMu.Lock()
 	defer d.spawnMu.Unlock()
-	for i, rep := range reps {
-		d.reapExitedLocked(rep.Exited, roots[i])
+	skip := d.rootsLocked(roots)
+	type key struct {
+		pid   int
+		start uint64
 	}
+	listed := map[key]bool{}
+	var gone []reaper.Fingerprint
+	for _, rep := range reps {
+		for _, f := range rep.Exited {
+			if k := (key{f.PID, f.StartTime}); !listed[k] && !skip[f.PID] {
+				listed[k] = true
+				gone = append(gone, f)
+			}
+		}
+	}
+	eachOf(len(gone), func(i int) { d.reapOneLocked(gone[i], skip) })
 }
 
-func (d *escapeDetector) reapExitedLocked(gone []reaper.Fingerprint, root int) {
-	self := os.Getpid()
-	for _, f := range gone {
-		if f.PID == root {
-			continue
+// rootsLocked is the set of every live run's root, and of roots (runs the caller
+// knows, live or not): processes their exec.Cmds reap. Under spawnMu.
+func (d *escapeDetector) rootsLocked(roots []int) map[int]bool {
+	set := map[int]bool{}
+	for _, pid := range roots {
+		if pid != 0 {
+			set[pid] = true
 		}
-		p, err := reaper.ReadProc(f.PID)
-		if err != nil || p.StartTime != f.StartTime || p.PPID != self || p.State != 'Z' {
-			continue
-		}
-		reaper.ReapIfZombie(f.PID)
 	}
+	if d.live != nil {
+		for _, r := range d.live() {
+			if pid := r.rootPID(); pid != 0 {
+				set[pid] = true
+			}
+		}
+	}
+	return set
+}
+
+// reapOneLocked reaps f if it is Corral's zombie still and no run's root.
+func (d *escapeDetector) reapOneLocked(f reaper.Fingerprint, roots map[int]bool) {
+	if roots[f.PID] {
+		return
+	}
+	p, err := reaper.ReadProc(f.PID)
+	if err != nil || p.StartTime != f.StartTime || p.PPID != os.Getpid() || p.State != 'Z' {
+		return
+	}
+	reaper.ReapIfZombie(f.PID)
 }
 
 // reapOrphans reaps, by exact pid, the zombies among Corral's children that are no

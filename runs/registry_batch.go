@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"strconv"
+	"strings"
 
 	"corral/runs/internal/statefile"
 )
@@ -32,7 +33,9 @@ import (
 // fold cut short is done again (the batch goes only after every record is in its
 // file). A batch that does not read (a segment before the last fails its checksum) is
 // set aside to runs/corrupt/, never fatal: its runs' files say what they said before
-// it, and a reconcile closes them.
+// it, and a reconcile closes them. An entry of a whole segment that is no record is
+// left out alone: the rest are folded, then the batch is set aside. A record larger
+// than a record file may be never goes to the batch (its own file, as without one).
 //
 // The file: a header line, then segments; a segment is its records, each
 // "r <file name> <length>\n" and the record's bytes as its file would hold them and
@@ -47,11 +50,14 @@ const batchHeader = "corral-final-batch 1\n"
 // 2 MB): one larger is not read, and is set aside.
 const batchCap = 256 << 20
 
-// batchEntry is one record of a batch: its file name, its bytes and what they say.
+// batchEntry is one record of a batch: its file name, its bytes and what they say
+// (decoded: rec is read; this registry's own entries are decoded when first asked,
+// ownRecord).
 type batchEntry struct {
-	name string
-	b    []byte
-	rec  Record
+	name    string
+	b       []byte
+	rec     Record
+	decoded bool
 }
 
 // ownBatch is the batch this registry is appending to (under Registry.mu).
@@ -76,13 +82,17 @@ func encodeSegment(ws []batchEntry) []byte {
 
 // parseBatch reads a batch: its entries, oldest first, from every whole segment. A
 // last segment that is not whole (torn by a crash while it was written, or being
-// written now) is ignored; anything else that does not read is errCorruptBatch.
-func parseBatch(b []byte) ([]batchEntry, error) {
+// written now) is ignored; anything else that does not read is errCorruptBatch. An
+// entry of a segment whose checksum is good that is no record (larger than a record
+// file may be, or not decoding) is left out alone, the rest kept, and named in
+// skipped: the batch is whole, that record was written so (a thousand runs' final
+// records were set aside for one record of 1.2 MB).
+func parseBatch(b []byte) (es []batchEntry, skipped []string, err error) {
 	if !bytes.HasPrefix(b, []byte(batchHeader)) {
 		if len(b) < len(batchHeader) && bytes.HasPrefix([]byte(batchHeader), b) {
-			return nil, nil // torn as it was made
+			return nil, nil, nil // torn as it was made
 		}
-		return nil, fmt.Errorf("%w: no header", errCorruptBatch)
+		return nil, nil, fmt.Errorf("%w: no header", errCorruptBatch)
 	}
 	var out, seg []batchEntry
 	rest := b[len(batchHeader):]
@@ -90,48 +100,56 @@ func parseBatch(b []byte) ([]batchEntry, error) {
 	for len(rest) > 0 {
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 {
-			return out, nil // a torn last line
+			return out, skipped, nil // a torn last line
 		}
 		line := string(rest[:nl])
 		var name string
 		var n int
 		if _, err := fmt.Sscanf(line, "r %s %d", &name, &n); err == nil {
 			body := rest[nl+1:]
-			if n < 0 || n > recordCap || len(body) < n+1 {
-				if len(body) < n+1 && n <= recordCap {
-					return out, nil // torn in a record
-				}
-				return nil, fmt.Errorf("%w: record %q of %d bytes", errCorruptBatch, name, n)
+			if n < 0 || n > batchCap {
+				return nil, nil, fmt.Errorf("%w: record %q of %d bytes", errCorruptBatch, name, n)
+			}
+			if len(body) < n+1 {
+				return out, skipped, nil // torn in a record
 			}
 			if body[n] != '\n' {
-				return nil, fmt.Errorf("%w: record %q not closed", errCorruptBatch, name)
+				return nil, nil, fmt.Errorf("%w: record %q not closed", errCorruptBatch, name)
 			}
-			rec, err := decodeRecord(name, body[:n])
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", errCorruptBatch, err)
-			}
-			seg = append(seg, batchEntry{name: name, b: body[:n:n], rec: rec})
+			seg = append(seg, batchEntry{name: name, b: body[:n:n]}) // decoded once its segment checks
 			rest = body[n+1:]
 			continue
 		}
 		var count int
 		var sum uint32
 		if _, err := fmt.Sscanf(line, "e %d %x", &count, &sum); err != nil {
-			return nil, fmt.Errorf("%w: line %q", errCorruptBatch, line)
+			return nil, nil, fmt.Errorf("%w: line %q", errCorruptBatch, line)
 		}
 		segBytes := start[:len(start)-len(rest)]
 		if count != len(seg) || crc32.ChecksumIEEE(segBytes) != sum {
 			if len(rest) == nl+1 {
-				return out, nil // the last segment does not check: torn, never acknowledged
+				return out, skipped, nil // the last segment does not check: torn, never acknowledged
 			}
-			return nil, fmt.Errorf("%w: a segment fails its checksum", errCorruptBatch)
+			return nil, nil, fmt.Errorf("%w: a segment fails its checksum", errCorruptBatch)
 		}
-		out = append(out, seg...)
+		for _, e := range seg {
+			if len(e.b) > recordCap {
+				skipped = append(skipped, fmt.Sprintf("record %q of %d bytes", e.name, len(e.b)))
+				continue
+			}
+			rec, err := decodeRecord(e.name, e.b)
+			if err != nil {
+				skipped = append(skipped, err.Error())
+				continue
+			}
+			e.rec, e.decoded = rec, true
+			out = append(out, e)
+		}
 		seg = nil
 		rest = rest[nl+1:]
 		start = rest
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // newestOf is the newest entry of each file name in es.
@@ -158,7 +176,7 @@ func readBatch(d *statefile.Dir) map[string]batchEntry {
 	if err != nil {
 		return nil
 	}
-	es, err := parseBatch(b)
+	es, _, err := parseBatch(b)
 	if err != nil {
 		return nil
 	}
@@ -183,12 +201,20 @@ func (r *Registry) batchFinal(on bool) { r.batching.Store(on) }
 
 // ownRecord is the record file name holds in this registry's own batch, if it does
 // (r.mu held).
-func (r *Registry) ownRecord(name string) (Record, bool) {
+func (r *Registry) ownRecord(name string) (Record, bool, error) {
 	if r.batch == nil {
-		return Record{}, false
+		return Record{}, false, nil
 	}
 	e, ok := r.batch.recs[name]
-	return e.rec, ok
+	if ok && !e.decoded {
+		rec, err := decodeRecord(name, e.b)
+		if err != nil {
+			return Record{}, true, err
+		}
+		e.rec, e.decoded = rec, true
+		r.batch.recs[name] = e
+	}
+	return e.rec, ok, nil
 }
 
 // foldBatch folds a batch left in runs/ into the record files, then removes it (the
@@ -212,8 +238,9 @@ func (r *Registry) foldBatch(keepOwn bool) error {
 		return fmt.Errorf("registry batch: %w", err)
 	}
 	var es []batchEntry
+	var skipped []string
 	if err == nil {
-		es, err = parseBatch(b)
+		es, skipped, err = parseBatch(b)
 	}
 	if err != nil {
 		r.setAside(batchName, err)
@@ -238,7 +265,7 @@ func (r *Registry) foldBatch(keepOwn bool) error {
 			}
 			g.seq++
 			w := &deferredWrite{name: e.name, tmp: e.name + "." + r.instance + "." + strconv.Itoa(g.seq) + ".tmp",
-				b: e.b, rec: e.rec, section: &groupSection{}}
+				b: e.b, rec: e.rec, decoded: true, section: &groupSection{}}
 			g.writes = append(g.writes, w)
 			g.latest[e.name] = w
 		}
@@ -255,6 +282,13 @@ func (r *Registry) foldBatch(keepOwn bool) error {
 			r.dirty = false
 		}
 	}
+	if len(skipped) > 0 {
+		// Its records folded but those that are none: the batch is set aside, not
+		// removed, with what they were.
+		r.setAside(batchName, fmt.Errorf("%w: %s left out", errCorruptBatch, strings.Join(skipped, "; ")))
+		r.dirty = true
+		return nil
+	}
 	if err := r.runs.Remove(batchName); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("registry batch: %w", err)
 	}
@@ -268,7 +302,7 @@ func (r *Registry) foldBatch(keepOwn bool) error {
 func (r *Registry) appendBatch(ws []*deferredWrite) error {
 	es := make([]batchEntry, len(ws))
 	for i, w := range ws {
-		es[i] = batchEntry{name: w.name, b: w.b, rec: w.rec}
+		es[i] = batchEntry{name: w.name, b: w.b, rec: w.rec, decoded: w.decoded}
 	}
 	seg := encodeSegment(es)
 	flag := os.O_WRONLY | os.O_APPEND

@@ -211,7 +211,7 @@ func TestBatchTornLastSegment(t *testing.T) {
 	b := mustIndent(t, rec)
 	seg := encodeSegment([]batchEntry{{name: rec.ID + ".json", b: b, rec: rec}})
 	for cut := 0; cut < len(seg); cut++ {
-		es, err := parseBatch(append(slices.Clone(whole), seg[:cut]...))
+		es, _, err := parseBatch(append(slices.Clone(whole), seg[:cut]...))
 		if err != nil {
 			t.Fatalf("cut at %d of %d: %v", cut, len(seg), err)
 		}
@@ -220,7 +220,7 @@ func TestBatchTornLastSegment(t *testing.T) {
 		}
 	}
 	for cut := 0; cut < len(whole); cut++ { // torn as the batch was made: nothing of it
-		if es, err := parseBatch(whole[:cut]); err != nil || len(es) != 0 {
+		if es, _, err := parseBatch(whole[:cut]); err != nil || len(es) != 0 {
 			t.Fatalf("the first segment cut at %d of %d: %d records, %v; want none, no error", cut, len(whole), len(es), err)
 		}
 	}
@@ -363,7 +363,7 @@ func TestBatchFoldCutShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	es, err := parseBatch(b)
+	es, _, err := parseBatch(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,5 +480,124 @@ func TestBatchFailedAppendNotOverNewer(t *testing.T) {
 		if rec.Name != "third" {
 			t.Errorf("after a third write: record %s named %q", rec.ID, rec.Name)
 		}
+	}
+}
+
+// A final record larger than a record file may be goes to its file, as without a
+// batch, not to the shutdown's batch: the batch reads, and after a fold every other
+// run's final record is in its file, exited. (In the batch it made the whole batch
+// unreadable: set aside, no run's final record kept.)
+func TestBatchOversizeRecordToItsFile(t *testing.T) {
+	f := newBatchFixture(t, 10)
+	big := f.ids[4]
+	f.reg.batchFinal(true)
+	err := f.reg.grouped(func() error {
+		for _, id := range f.ids {
+			code := f.code(id)
+			if err := f.reg.updateIn(true, id, 1, func(rec *Record) {
+				rec.State, rec.Reason, rec.ExitCode = Exited, SupervisorShutdown, &code
+				rec.Cleanup.VerifiedEmpty = true
+				if id == big {
+					rec.Spec.Env = []string{"BIG=" + strings.Repeat("x", recordCap+recordCap/5)}
+				}
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	f.reg.batchFinal(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(f.dir, "runs", batchName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, skipped, err := parseBatch(b)
+	if err != nil || len(es) != 9 || len(skipped) != 0 || slices.ContainsFunc(es, func(e batchEntry) bool { return e.name == big+".json" }) {
+		t.Errorf("the batch: %d entries, %v left out, %v: want the 9 others only", len(es), skipped, err)
+	}
+	if st, err := os.Stat(filepath.Join(f.dir, "runs", big+".json")); err != nil || st.Size() <= recordCap {
+		t.Errorf("the large record's file: %v: want the large record written there", err)
+	}
+	fold(t, f.reg)
+	for _, id := range f.ids {
+		if id == big {
+			continue
+		}
+		rec, err := readRecord(f.reg.runs, id+".json")
+		if err != nil || rec.State != Exited || rec.ExitCode == nil || *rec.ExitCode != f.code(id) {
+			t.Errorf("record %s: %s %v (%v), want exited with code %d", id, rec.State, rec.ExitCode, err, f.code(id))
+		}
+	}
+	if f.batchExists() {
+		t.Errorf("the batch is left after the fold")
+	}
+}
+
+// A batch whose segments all check but one of whose entries is no record (larger than
+// a record file may be, or not decoding) keeps every other entry: that one alone is
+// left out, and the batch, once folded, set aside with what it was.
+func TestBatchUndecodableEntryLeftOut(t *testing.T) {
+	for _, bad := range []string{"oversize", "undecodable"} {
+		t.Run(bad, func(t *testing.T) {
+			f := newBatchFixture(t, 10)
+			var es []batchEntry
+			for i, id := range f.ids {
+				rec, err := readRecord(f.reg.runs, id+".json")
+				if err != nil {
+					t.Fatal(err)
+				}
+				code := f.code(id)
+				rec.State, rec.Reason, rec.ExitCode = Exited, SupervisorShutdown, &code
+				rec.Cleanup.VerifiedEmpty = true
+				b := mustIndent(t, rec)
+				if i == 4 {
+					if bad == "oversize" {
+						rec.Spec.Env = []string{"BIG=" + strings.Repeat("x", recordCap)}
+						b = mustIndent(t, rec)
+					} else {
+						b = []byte("{not json")
+					}
+				}
+				es = append(es, batchEntry{name: id + ".json", b: b})
+			}
+			whole := append([]byte(batchHeader), encodeSegment(es)...)
+			got, skipped, err := parseBatch(whole)
+			if err != nil || len(got) != 9 || len(skipped) != 1 {
+				t.Fatalf("%d entries, %d left out (%v), %v: want 9, the bad one left out", len(got), len(skipped), skipped, err)
+			}
+			if err := os.WriteFile(filepath.Join(f.dir, "runs", batchName), whole, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			recs, err := f.reg.List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var exited []string
+			for _, id := range f.ids {
+				if id != f.ids[4] {
+					exited = append(exited, id)
+				}
+			}
+			f.checkExited(t, recs, exited) // overlaid
+			fold(t, f.reg)
+			states := f.fileStates(t)
+			for _, id := range exited {
+				if states[id] != Exited {
+					t.Errorf("record %s: %s in its file after the fold, want exited", id, states[id])
+				}
+			}
+			if states[f.ids[4]] != Running {
+				t.Errorf("the bad entry's record: %s, want running as its file said", states[f.ids[4]])
+			}
+			if f.batchExists() {
+				t.Errorf("the batch is left in runs/ after the fold")
+			}
+			if aside, _ := filepath.Glob(filepath.Join(f.dir, "runs", "corrupt", batchName+".*")); len(aside) != 1 {
+				t.Errorf("set aside: %v, want the batch", aside)
+			}
+		})
 	}
 }

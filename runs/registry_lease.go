@@ -33,8 +33,7 @@ func (r *Registry) updateStore(block, durable bool, id string, epoch uint64, fn 
 
 // updateIn is updateStore's locked section.
 func (r *Registry) updateIn(durable bool, id string, epoch uint64, fn func(*Record)) error {
-	rec, ok := r.groupRecord(id + ".json")
-	var err error
+	rec, ok, err := r.groupRecord(id + ".json")
 	if !ok { // as the file holds it now: the fence is never checked against a kept copy
 		rec, err = r.readFresh(id + ".json")
 	}

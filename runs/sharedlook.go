@@ -35,17 +35,7 @@ func newLooks() looks {
 }
 
 // liveChildren are Corral's children that have not exited (zombies left out).
-func liveChildren() []reaper.Proc {
-	var out []reaper.Proc
-	for _, pid := range reaper.Children() {
-		p, err := reaper.ReadProc(pid)
-		if err != nil || p.State == 'Z' || p.State == 'X' {
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
-}
+func liveChildren() []reaper.Proc { return childProcs().live }
 
 // otherRoots are the roots of the supervisor's live runs other than r, by pid and
 // start time (a pid reaped and used again is not one).

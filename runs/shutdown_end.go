@@ -78,14 +78,16 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 	s.escapes.reapAllExited(reps, roots) // what each cleanup ended, reaped: its finalizer does not
 	// What a member moved out of its cgroup and left behind as it died (strayIn), for
 	// every run from one look at Corral's children taken after every cleanup, not a
-	// look each; and whether the root lives on. A run with either is passed again by
-	// its finalizer. Asked on a few goroutines (a read of each root's stat, a thousand
-	// in a row before any finalizer went on); the finalizer of a run found with
-	// neither does not read its root again.
-	children := sync.OnceValue(liveChildren)
+	// look each; and whether the root lives on, from the same look (the root is one of
+	// Corral's children: a thousand reads of the roots' stat in a row were read again
+	// there), read on its own only for a root the look did not list. A run with either
+	// is passed again by its finalizer. Asked on a few goroutines; the finalizer of a
+	// run found with neither does not read its root again.
+	kids := sync.OnceValue(childProcs)
+	children := func() []reaper.Proc { return kids().live }
 	eachOf(len(ends), func(i int) {
 		if r, rep := ends[i], reps[i]; r.cgroup != nil && rep.VerifiedEmpty {
-			done[i].again = r.strayIn(children) > 0 || r.rootLives()
+			done[i].again = r.strayIn(children) > 0 || r.rootLivesIn(kids())
 		}
 	})
 	for i, r := range ends {
@@ -95,4 +97,58 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 		r.holdLocked() // and once more now its cleanup is done: its exited record is near
 		r.mu.Unlock()
 	}
+}
+
+// childLook is Corral's children as one look read them: every one with its stat
+// (zombies too), and the live ones.
+type childLook struct {
+	all  map[int]reaper.Proc // by pid
+	live []reaper.Proc
+}
+
+// childProcs reads Corral's children (liveChildren, with the zombies kept apart): their
+// stats on a few goroutines, a thousand of them after a shutdown's cleanups.
+func childProcs() childLook {
+	pids := reaper.Children()
+	procs := make([]reaper.Proc, len(pids))
+	read := make([]bool, len(pids))
+	if len(pids) < 64 {
+		for i, pid := range pids {
+			p, err := reaper.ReadProc(pid)
+			procs[i], read[i] = p, err == nil
+		}
+	} else {
+		eachOf(len(pids), func(i int) {
+			p, err := reaper.ReadProc(pids[i])
+			procs[i], read[i] = p, err == nil
+		})
+	}
+	c := childLook{all: make(map[int]reaper.Proc, len(pids))}
+	for i, p := range procs {
+		if !read[i] {
+			continue
+		}
+		c.all[p.PID] = p
+		if p.State != 'Z' && p.State != 'X' {
+			c.live = append(c.live, p)
+		}
+	}
+	return c
+}
+
+// rootLivesIn is rootLives from kids, a look at Corral's children taken after the
+// cleanup: a root it listed (by pid and start time) lives unless it is a zombie; one
+// it did not list (not Corral's child, or missed: the children files are no
+// snapshot of a changing list) is read on its own.
+func (r *run) rootLivesIn(kids childLook) bool {
+	r.mu.Lock()
+	f := r.info.Fingerprint
+	r.mu.Unlock()
+	if f.PID == 0 {
+		return false
+	}
+	if p, ok := kids.all[f.PID]; ok && p.StartTime == f.StartTime {
+		return p.State != 'Z' && p.State != 'X'
+	}
+	return r.rootLives()
 }

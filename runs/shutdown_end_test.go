@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -35,7 +36,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer reg.Close()
+			t.Cleanup(func() { reg.Close() }) // after the supervisor's shutdown (cleanups run last first)
 			var mu sync.Mutex
 			var armed bool
 			wrote := map[string][]State{}
@@ -52,6 +53,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			shutOnCleanup(t, s)
 			// Each run takes 0.8 of the hold to end on SIGTERM (on a pipe: no SIGHUP
 			// first), and its end begins half a hold after its stop: it ends 1.3 holds
 			// after it. A hold of 4 s: what the cleanup's end to the exited record takes
@@ -123,6 +125,7 @@ func TestShutdownDeadlineCutsTheGrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			shutOnCleanup(t, s)
 			var ids []string
 			for range 2 {
 				ids = append(ids, spawn(t, s, Spec{Shell: "trap '' TERM; sleep 100000 & echo started; wait", Grace: time.Minute}))
@@ -156,7 +159,7 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer reg.Close()
+	t.Cleanup(func() { reg.Close() }) // after the supervisor's shutdown (cleanups run last first)
 	var mu sync.Mutex
 	var armed bool
 	var wrote []State
@@ -173,6 +176,7 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	shutOnCleanup(t, s)
 	was := shutdownHold
 	shutdownHold = 4 * time.Second
 	defer func() { shutdownHold = was }()
@@ -224,4 +228,126 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 		i, _ := s.Info(id)
 		t.Errorf("shut down in %v: the run ended before its exiting record would have been written, nothing tested (%s %+v)", took, i.Reason, i.Cleanup)
 	}
+}
+
+// A heartbeat during a shutdown writes no record: the runs are all ending, each to
+// write its last output with its exited record. (The beat's locked section folded the
+// shutdown's batch of final records into a file each: a thousand at once.)
+func TestShutdownBeatWritesNoRecord(t *testing.T) {
+	for _, backend := range []struct {
+		name string
+		opt  func() Option
+	}{
+		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }},
+		{"session", sessions},
+	} {
+		t.Run(backend.name, func(t *testing.T) {
+			dir := t.TempDir()
+			reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { reg.Close() }) // after the supervisor's shutdown (cleanups run last first)
+			var mu sync.Mutex
+			var armed bool
+			wrote := map[string][]State{}
+			reg.writeFault = func(rec Record) error {
+				mu.Lock()
+				if armed {
+					wrote[rec.ID] = append(wrote[rec.ID], rec.State)
+				}
+				mu.Unlock()
+				return nil
+			}
+			s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
+				WithEscapeDetection(), backend.opt())
+			if err != nil {
+				t.Fatal(err)
+			}
+			shutOnCleanup(t, s)
+			was := shutdownHold
+			shutdownHold = 20 * time.Second // no exiting record is written for the hold's end
+			defer func() { shutdownHold = was }()
+			// Each run ends once the gate is made, after the beat: both are ending (not
+			// ended) when it comes, however slow the machine.
+			gate := filepath.Join(dir, "gate")
+			open := func() {
+				if f, err := os.Create(gate); err == nil {
+					f.Close()
+				}
+			}
+			t.Cleanup(open) // a test that failed early lets its runs end (before the shutdown: last first)
+			var ids []string
+			for range 2 {
+				// It prints as it ends: output after its record was written, which a beat writes.
+				trap := "trap 'echo bye; while [ ! -e " + gate + " ]; do sleep 0.05; done; exit 0' TERM; sleep 100000 & echo trapped; wait"
+				ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
+			}
+			for _, id := range ids {
+				waitOutput(t, s, id, "trapped")
+			}
+			eventually.True(t, 10*time.Second, "the running records written", func() bool {
+				recs, err := reg.List()
+				n := 0
+				for _, rec := range recs {
+					if rec.State == Running && rec.PID != 0 {
+						n++
+					}
+				}
+				return err == nil && n == len(ids)
+			})
+			mu.Lock()
+			armed = true
+			mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			shut := make(chan error, 1)
+			go func() { shut <- s.Shutdown(ctx) }()
+			for _, id := range ids {
+				waitOutput(t, s, id, "bye") // in its grace, having printed
+			}
+			s.beatMu.Lock()
+			s.leased = time.Time{} // the lease is due: the beat renews it
+			s.beatMu.Unlock()
+			live := func(when string) {
+				var got []string
+				for _, r := range s.liveRuns() {
+					got = append(got, r.id)
+				}
+				for _, id := range ids {
+					if !slices.Contains(got, id) {
+						t.Fatalf("run %s not live %s the beat (live: %v): the beat came after it ended, nothing tested", id, when, got)
+					}
+				}
+			}
+			live("before")
+			s.heartbeat()
+			live("after")
+			open()
+			if err := <-shut; err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, id := range ids {
+				if got := wrote[id]; !slices.Equal(got, []State{Exited}) {
+					t.Errorf("run %s: records written at shutdown %v, want only the exited one", id, got)
+				}
+				if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty {
+					t.Errorf("run %s: %s, verified empty %v", id, i.State, i.Cleanup.VerifiedEmpty)
+				}
+			}
+		})
+	}
+}
+
+// shutOnCleanup shuts s down when the test ends, should it end before its own
+// shutdown (a failure): no run of it is left behind. A second shutdown finds every run
+// ended.
+func shutOnCleanup(t *testing.T, s *Supervisor) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+	})
 }
