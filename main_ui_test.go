@@ -92,6 +92,12 @@ func TestUIMouseClickWheelCopy(t *testing.T) {
 	x.keys("Escape")
 	x.waitFor(`Runs 2`, 10*time.Second)
 	x.keys("q")
+	// hostile was never selected by the user: whether its end counts as looked at
+	// depends on what was selected when its end and its output were taken, so the quit
+	// may ask about it first.
+	if strings.Contains(x.waitFor(`CORRAL-EXIT=0|Quit\? y/Y`, 30*time.Second), "Quit? y/Y") {
+		x.keys("y")
+	}
 	x.waitFor(`CORRAL-EXIT=0`, 30*time.Second)
 	assertNothingLeft(t, state)
 }
