@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"corral/runs"
@@ -151,5 +152,56 @@ func TestBridgeListsTheRestInOneMessage(t *testing.T) {
 	want := []string{"listed 700 true", "spawn", "listed 1 false", "server-lost"}
 	if !slices.Equal(got, want) {
 		t.Errorf("the bridge sent %q, want %q", got, want)
+	}
+}
+
+// While the rest of the list is on its way, quitting counts the live runs not listed
+// yet: over first rows all ended and seen, the shutdown key asks before ending the
+// others, and the detach question counts them too.
+func TestQuitCountsTheRunsNotListedYet(t *testing.T) {
+	all := listRuns(40)
+	first := []runs.Info{endedRun("e1", "old1"), endedRun("e2", "old2")}
+	rest := all[:30]
+	u := api.Summarize(rest)
+	if u.Live == 0 {
+		t.Fatal("no live run among the rest")
+	}
+	open := func() *harness {
+		return harnessWith(t, fakeOver(append(slices.Clone(first), rest...)),
+			Options{Initial: first, Unlisted: u, Detachable: true}, 160, 50)
+	}
+	h := open()
+	h.key("Q")
+	if v := h.view(); h.m.mode != modeDialog || !strings.Contains(v, fmt.Sprintf("%d live run(s) will be ended", u.Live)) {
+		t.Fatalf("the shutdown key did not ask (shutdown calls %d):\n%s", len(h.engine.called("Shutdown")), v)
+	}
+	if n := len(h.engine.called("Shutdown")); n != 0 {
+		t.Errorf("shut down %d times before the answer", n)
+	}
+	h = open()
+	h.key("q")
+	if v := h.view(); h.m.mode != modeDialog || !strings.Contains(v, fmt.Sprintf("Detach? %d live run(s)", u.Live)) {
+		t.Fatalf("no detach question counting the runs not listed yet:\n%s", v)
+	}
+}
+
+// A run not listed yet that an event listed first (it ended, say) is counted once:
+// once its copy from the listing comes, it leaves the unlisted counts.
+func TestARunListedByAnEventLeavesTheUnlistedCounts(t *testing.T) {
+	all := listRuns(40)
+	h := harnessWith(t, fakeOver(all), Options{Initial: all[:10], Unlisted: api.Summarize(all[10:]), Detachable: true}, 160, 50)
+	k := slices.IndexFunc(all[10:], func(i runs.Info) bool { return !i.Ended() }) + 10
+	gone := all[k]
+	gone.State = runs.Exited
+	gone.Seq++
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: gone}})
+	h.send(ListedMsg{Runs: all[10:30]})
+	want := api.Summarize(all[30:])
+	if got := h.m.list.Unlisted(); got != want {
+		t.Errorf("unlisted %+v, want %+v", got, want)
+	}
+	live, _ := h.m.list.Counts()
+	if w := len(h.m.list.Live()) + want.Live; live != w {
+		t.Errorf("%d live counted, want %d", live, w)
 	}
 }
