@@ -19,7 +19,7 @@ import (
 func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 	if !shutdown && m.detachable {
 		n, _ := m.list.Counts() // with the live runs not listed yet
-		if m.link != "" { // the server is lost: there is nothing to ask it
+		if m.link != "" {       // the server is lost: there is nothing to ask it
 			n = 0
 		}
 		if n == 0 {
