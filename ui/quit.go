@@ -18,8 +18,9 @@ import (
 // unseen (quitQuestion).
 func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 	if !shutdown && m.detachable {
-		n, _ := m.list.Counts() // with the live runs not listed yet
-		if m.link != "" {       // the server is lost: there is nothing to ask it
+		// The live runs, with those not listed yet.
+		n, _ := m.list.Counts()
+		if m.link != "" { // the server is lost: there is nothing to ask it
 			n = 0
 		}
 		if n == 0 {
