@@ -76,8 +76,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Quit, km.Shutdown):
 		return m.quit(key.Matches(k, km.Shutdown))
 	case key.Matches(k, km.Detach):
-		m.detached = true
-		return m, tea.Quit
+		return m.detach()
 	case key.Matches(k, km.PairKeys, km.PairDiff):
 		m.flash = m.pair.key(key.Matches(k, km.PairDiff), m.term)
 	case key.Matches(k, km.Export):
@@ -196,8 +195,7 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case a.Op == dialog.Quit:
 			return m.startQuit()
 		case a.Op == dialog.Detach:
-			m.detached = true
-			return m, tea.Quit
+			return m.detach()
 		case a.Op == dialog.Finish:
 			return m.finishConfirmed(a.ID)
 		case a.Op == dialog.Restore:

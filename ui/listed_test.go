@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"corral/runs"
 	"corral/runs/agentstate"
 	"corral/runs/api"
@@ -203,5 +205,56 @@ func TestARunListedByAnEventLeavesTheUnlistedCounts(t *testing.T) {
 	live, _ := h.m.list.Counts()
 	if w := len(h.m.list.Live()) + want.Live; live != w {
 		t.Errorf("%d live counted, want %d", live, w)
+	}
+}
+
+// A detach before the rest of the list came waits for it and for the runs it was to
+// start then (the user asked for them: corral -- CMD, the config's), then leaves;
+// pressed again meanwhile, it leaves at once without them. A shutdown before the
+// list is whole starts none of them.
+func TestLeavingBeforeTheListIsWhole(t *testing.T) {
+	all := listRuns(60)
+	var calls int
+	open := func() *harness {
+		calls = 0
+		o := Options{Initial: all[:20], Unlisted: api.Summarize(all[20:]), Detachable: true,
+			WhenListed: func([]runs.Info) string { calls++; return "" }}
+		return harnessWith(t, fakeOver(all), o, 160, 50)
+	}
+	h := open()
+	if msgs := h.key("D"); hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Fatal("detached before the runs asked for started")
+	}
+	if !strings.Contains(h.view(), "detaching once the runs asked for have started") {
+		t.Errorf("no word of the detach waiting:\n%s", h.view())
+	}
+	msgs := h.send(ListedMsg{Runs: all[20:], Whole: true})
+	if calls != 1 || !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() {
+		t.Errorf("once listed: started %d times, quit %v, detached %v", calls, hasMsg[tea.QuitMsg](msgs), h.m.Detached())
+	}
+
+	h = open()
+	h.key("D")
+	if msgs := h.key("D"); !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() {
+		t.Error("the detach key again did not leave at once")
+	}
+
+	h = open()
+	h.key("q") // asks: live runs keep running
+	if msgs := h.key("y"); hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Fatal("the answered detach left before the runs asked for started")
+	}
+	if msgs := h.send(ListedMsg{Runs: all[20:], Whole: true}); calls != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("once listed: started %d times, quit %v", calls, hasMsg[tea.QuitMsg](msgs))
+	}
+
+	h = open()
+	h.key("Q", "y")
+	if !h.m.ShuttingDown() {
+		t.Fatal("Q y did not shut down")
+	}
+	h.send(ListedMsg{Runs: all[20:], Whole: true})
+	if calls != 0 {
+		t.Errorf("the runs asked for started %d times while every run was ending", calls)
 	}
 }

@@ -24,8 +24,7 @@ func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 			n = 0
 		}
 		if n == 0 {
-			m.detached = true
-			return m, tea.Quit
+			return m.detach()
 		}
 		where := "in the server"
 		if m.list.Grouped() {
