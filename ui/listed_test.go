@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -256,5 +257,49 @@ func TestLeavingBeforeTheListIsWhole(t *testing.T) {
 	h.send(ListedMsg{Runs: all[20:], Whole: true})
 	if calls != 0 {
 		t.Errorf("the runs asked for started %d times while every run was ending", calls)
+	}
+}
+
+// failingResync is a fake core whose next snapshots fail, fails of them.
+type failingResync struct {
+	*fakeEngine
+	fails int
+}
+
+func (f *failingResync) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	if op.Name() == api.Snapshot.Name() && f.fails > 0 {
+		f.fails--
+		return api.SnapshotReply{}, errors.New("connection reset")
+	}
+	return f.fakeEngine.Invoke(ctx, op, args)
+}
+
+// A server lost before the rest of the list came, whose first resync once back
+// fails: the resync is tried again, lists every run, and what waited for every run
+// is done.
+func TestAFailedResyncWhileListingIsTriedAgain(t *testing.T) {
+	all := listRuns(60)
+	var calls int
+	engine := &failingResync{fakeEngine: fakeOver(all)}
+	clk := &clock{t: t0}
+	m, err := newModel(Options{Engine: engine, Initial: all[:20], Unlisted: api.Summarize(all[20:]), Detachable: true,
+		WhenListed: func([]runs.Info) string { calls++; return "" }}, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h := &harness{t: t, m: m, engine: engine.fakeEngine, clk: clk}
+	h.run(m.Init())
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 50})
+	h.send(ListedMsg{Runs: all[20:30]}) // the stream cut short
+	h.send(EventMsg{Event: runs.Event{Type: api.EventServerLost, Time: t0, Run: runs.Info{PID: 41}, Detail: "EOF"}})
+	engine.fails = 1
+	h.send(EventMsg{Event: runs.Event{Type: api.EventServerBack, Time: t0, Run: runs.Info{PID: 42}}})
+	if engine.fails != 0 {
+		t.Fatal("no resync once back")
+	}
+	if calls != 1 || h.m.list.Len() != len(all) || h.m.list.Unlisted() != (api.RunSummary{}) {
+		t.Errorf("after a failed resync: %d runs listed of %d, unlisted %+v, the runs asked for started %d times",
+			h.m.list.Len(), len(all), h.m.list.Unlisted(), calls)
 	}
 }

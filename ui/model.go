@@ -231,6 +231,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.listed(msg)
 	case listedMsg:
 		return m.selectListed(msg)
+	case resyncAgainMsg:
+		return m.resyncAgain()
 	case OutputMsg:
 		return m.handleOutput(msg)
 	case tea.KeyPressMsg:

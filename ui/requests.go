@@ -47,6 +47,7 @@ type requests struct {
 	// starting: Options.WhenListed is starting its runs; leaving: a detach waits for
 	// the list and those runs (detach in listed.go).
 	starting, leaving bool
+	resyncTries       int // failed resyncs in a row while listing (link.go)
 }
 
 func newRequests() requests {
