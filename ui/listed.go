@@ -30,6 +30,7 @@ func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
 	if !m.req.listing {
 		return m, nil
 	}
+	before := m.list.SelectedKey()
 	added := m.list.AddListed(msg.Runs)
 	m.req.held = slices.DeleteFunc(m.req.held, func(i runs.Info) bool {
 		_, listed := m.list.Run(i.ID)
@@ -40,7 +41,15 @@ func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
 	})
 	m.events.SetEscaped(m.list.Runs())
 	m.relayout()
-	cmds := []tea.Cmd{screensCmd(m.engine, added), m.fitShown()}
+	// The selected run's parity partner may be among the runs listed now: it joins
+	// the pane (or, over no run listed before, the first is selected).
+	cmds := []tea.Cmd{screensCmd(m.engine, added)}
+	if m.list.SelectedKey() != before {
+		cmds = append(cmds, m.selectionMoved())
+	} else {
+		m.syncSelection()
+		cmds = append(cmds, m.req.logs(m.engine, m.pair.missingLogs(m.term)), m.req.watch(m.engine, m.pair.watched(m.term)), m.fitShown())
+	}
 	if msg.Whole {
 		cmds = append(cmds, m.everyRunListed())
 	}
@@ -90,7 +99,7 @@ func (m Model) selectListed(msg listedMsg) (tea.Model, tea.Cmd) {
 		m.detached = true
 		return m, tea.Quit
 	}
-	if msg.selectID == "" {
+	if msg.selectID == "" || m.req.selectNext != "" { // a run the user started meanwhile is selected when it comes
 		return m, nil
 	}
 	m.req.selectNext = msg.selectID

@@ -303,3 +303,36 @@ func TestAFailedResyncWhileListingIsTriedAgain(t *testing.T) {
 			h.m.list.Len(), len(all), h.m.list.Unlisted(), calls)
 	}
 }
+
+// A run the user started while the list was on its way is selected when it comes,
+// though the runs asked for name another once every run is listed.
+func TestListedKeepsTheUsersPendingSelection(t *testing.T) {
+	all := listRuns(60)
+	o := Options{Initial: all[:20], Unlisted: api.Summarize(all[20:]), Detachable: true,
+		WhenListed: func([]runs.Info) string { return all[50].ID }}
+	h := harnessWith(t, fakeOver(all), o, 160, 50)
+	h.key("j")                      // the user is at the keys: a spawn is not followed for being new
+	h.send(SpawnedMsg{ID: "rmine"}) // not listed yet: selected when its spawn event lists it
+	h.send(ListedMsg{Runs: all[20:], Whole: true})
+	mine := liveRun("rmine", "mine", false)
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: mine, Time: t0}})
+	if sel, _ := h.m.list.Selected(); sel.ID != "rmine" {
+		t.Errorf("selected %s, want rmine (the user's run)", sel.ID)
+	}
+}
+
+// A parity pair's run listed after its partner joins the pane beside it at once.
+func TestAPartnerListedLaterJoinsThePair(t *testing.T) {
+	a, b := liveRun("r1", "probe (pty)", true), liveRun("r2", "probe (pipe)", false)
+	a.Spec.Pair, b.Spec.Pair = "p1", "p1"
+	engine := newFake(a, b)
+	engine.screens["r1"] = screenWith(60, 20, "tty\r\n")
+	h := harnessWith(t, engine, Options{Initial: []runs.Info{a}, Unlisted: api.Summarize([]runs.Info{b}), Detachable: true}, 160, 40)
+	if line := lineWith(h.view(), "probe (pty)"); line != "" {
+		t.Fatalf("a pair before its partner is listed:\n%s", h.view())
+	}
+	h.send(ListedMsg{Runs: []runs.Info{b}, Whole: true})
+	if line := lineWith(h.view(), "probe (pty)"); !strings.Contains(line, "probe (pipe)") {
+		t.Errorf("the partner listed later is not beside it:\n%s", h.view())
+	}
+}
