@@ -272,6 +272,8 @@ func (m Model) jump(waiting bool) (tea.Model, tea.Cmd) {
 	case !ok && hidden > 0:
 		return m.note("no run the filter shows is %s; %d it hides (%s clears it)", what, hidden,
 			m.c.Keys.ClearFilter.Help().Key)
+	case !ok && waiting && m.list.Unlisted().Waiting > 0: // the titles count them already
+		return m.note("%d run(s) waiting for you are not listed yet: the list is still arriving", m.list.Unlisted().Waiting)
 	case !ok:
 		return m.note("no run is %s", what)
 	}

@@ -336,3 +336,19 @@ func TestAPartnerListedLaterJoinsThePair(t *testing.T) {
 		t.Errorf("the partner listed later is not beside it:\n%s", h.view())
 	}
 }
+
+// The next-waiting key over first rows with no run waiting, while runs among the rest
+// wait, says the list is still arriving rather than that no run waits.
+func TestNextWaitingWhileTheListArrives(t *testing.T) {
+	first := []runs.Info{endedRun("e1", "old1"), liveRun("l1", "plain", false)}
+	rest := listRuns(30)
+	u := api.Summarize(rest)
+	if u.Waiting == 0 {
+		t.Fatal("no waiting run among the rest")
+	}
+	h := harnessWith(t, fakeOver(append(slices.Clone(first), rest...)), Options{Initial: first, Unlisted: u, Detachable: true}, 160, 50)
+	h.key("w")
+	if v := h.view(); !strings.Contains(v, fmt.Sprintf("%d run(s) waiting for you are not listed yet", u.Waiting)) {
+		t.Errorf("no word of the waiting runs not listed yet:\n%s", v)
+	}
+}
