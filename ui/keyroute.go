@@ -76,8 +76,7 @@ func (m Model) browseKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Quit, km.Shutdown):
 		return m.quit(key.Matches(k, km.Shutdown))
 	case key.Matches(k, km.Detach):
-		m.detached = true
-		return m, tea.Quit
+		return m.detach()
 	case key.Matches(k, km.PairKeys, km.PairDiff):
 		m.flash = m.pair.key(key.Matches(k, km.PairDiff), m.term)
 	case key.Matches(k, km.Export):
@@ -196,8 +195,7 @@ func (m Model) answered(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case a.Op == dialog.Quit:
 			return m.startQuit()
 		case a.Op == dialog.Detach:
-			m.detached = true
-			return m, tea.Quit
+			return m.detach()
 		case a.Op == dialog.Finish:
 			return m.finishConfirmed(a.ID)
 		case a.Op == dialog.Restore:
@@ -274,6 +272,8 @@ func (m Model) jump(waiting bool) (tea.Model, tea.Cmd) {
 	case !ok && hidden > 0:
 		return m.note("no run the filter shows is %s; %d it hides (%s clears it)", what, hidden,
 			m.c.Keys.ClearFilter.Help().Key)
+	case !ok && waiting && m.list.Unlisted().Waiting > 0: // the titles count them already
+		return m.note("%d run(s) waiting for you are not listed yet: the list is still arriving", m.list.Unlisted().Waiting)
 	case !ok:
 		return m.note("no run is %s", what)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -74,8 +75,16 @@ func (m Model) linkEvent(ev runs.Event) (tea.Model, tea.Cmd) {
 func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 	if msg.Err != nil {
 		m.events.AddError(m.now, "reconnect", "", msg.Err)
+		if m.req.listing && msg.Host == "" && m.req.resyncTries < resyncTries {
+			// Lost before the rest of the first list came, that stream's listing is
+			// gone with it: only a resync lists every run now, and what waits for
+			// every run (the runs asked for) waits for it.
+			m.req.resyncTries++
+			return m, tea.Tick(resyncAgainAfter, func(time.Time) tea.Msg { return resyncAgainMsg{} })
+		}
 		return m, nil
 	}
+	m.req.resyncTries = 0
 	m.addHistory(msg.History)
 	known := map[string]bool{}
 	var cmds []tea.Cmd
@@ -111,6 +120,25 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.everyRunListed())
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// resyncAgainAfter is the wait before a failed resync is tried again while the list
+// is not whole, resyncTries the most tries in a row.
+const (
+	resyncAgainAfter = time.Second
+	resyncTries      = 10
+)
+
+// resyncAgainMsg tries a failed resync again (resynced).
+type resyncAgainMsg struct{}
+
+// resyncAgain resyncs again if the list is still not whole and the server is not lost
+// (once back, the core's event resyncs).
+func (m Model) resyncAgain() (tea.Model, tea.Cmd) {
+	if !m.req.listing || m.link != "" {
+		return m, nil
+	}
+	return m, resyncCmd(m.engine)
 }
 
 // addHistory adds the events of the log newer than the last the UI has, as history.

@@ -2,9 +2,13 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"corral/runs"
 	"corral/runs/agentstate"
@@ -151,5 +155,200 @@ func TestBridgeListsTheRestInOneMessage(t *testing.T) {
 	want := []string{"listed 700 true", "spawn", "listed 1 false", "server-lost"}
 	if !slices.Equal(got, want) {
 		t.Errorf("the bridge sent %q, want %q", got, want)
+	}
+}
+
+// While the rest of the list is on its way, quitting counts the live runs not listed
+// yet: over first rows all ended and seen, the shutdown key asks before ending the
+// others, and the detach question counts them too.
+func TestQuitCountsTheRunsNotListedYet(t *testing.T) {
+	all := listRuns(40)
+	first := []runs.Info{endedRun("e1", "old1"), endedRun("e2", "old2")}
+	rest := all[:30]
+	u := api.Summarize(rest)
+	if u.Live == 0 {
+		t.Fatal("no live run among the rest")
+	}
+	open := func() *harness {
+		return harnessWith(t, fakeOver(append(slices.Clone(first), rest...)),
+			Options{Initial: first, Unlisted: u, Detachable: true}, 160, 50)
+	}
+	h := open()
+	h.key("Q")
+	if v := h.view(); h.m.mode != modeDialog || !strings.Contains(v, fmt.Sprintf("%d live run(s) will be ended", u.Live)) {
+		t.Fatalf("the shutdown key did not ask (shutdown calls %d):\n%s", len(h.engine.called("Shutdown")), v)
+	}
+	if n := len(h.engine.called("Shutdown")); n != 0 {
+		t.Errorf("shut down %d times before the answer", n)
+	}
+	h = open()
+	h.key("q")
+	if v := h.view(); h.m.mode != modeDialog || !strings.Contains(v, fmt.Sprintf("Detach? %d live run(s)", u.Live)) {
+		t.Fatalf("no detach question counting the runs not listed yet:\n%s", v)
+	}
+}
+
+// A run not listed yet that an event listed first (it ended, say) is counted once:
+// once its copy from the listing comes, it leaves the unlisted counts.
+func TestARunListedByAnEventLeavesTheUnlistedCounts(t *testing.T) {
+	all := listRuns(40)
+	h := harnessWith(t, fakeOver(all), Options{Initial: all[:10], Unlisted: api.Summarize(all[10:]), Detachable: true}, 160, 50)
+	k := slices.IndexFunc(all[10:], func(i runs.Info) bool { return !i.Ended() }) + 10
+	gone := all[k]
+	gone.State = runs.Exited
+	gone.Seq++
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventExit, Run: gone}})
+	h.send(ListedMsg{Runs: all[10:30]})
+	want := api.Summarize(all[30:])
+	if got := h.m.list.Unlisted(); got != want {
+		t.Errorf("unlisted %+v, want %+v", got, want)
+	}
+	live, _ := h.m.list.Counts()
+	if w := len(h.m.list.Live()) + want.Live; live != w {
+		t.Errorf("%d live counted, want %d", live, w)
+	}
+}
+
+// A detach before the rest of the list came waits for it and for the runs it was to
+// start then (the user asked for them: corral -- CMD, the config's), then leaves;
+// pressed again meanwhile, it leaves at once without them. A shutdown before the
+// list is whole starts none of them.
+func TestLeavingBeforeTheListIsWhole(t *testing.T) {
+	all := listRuns(60)
+	var calls int
+	open := func() *harness {
+		calls = 0
+		o := Options{Initial: all[:20], Unlisted: api.Summarize(all[20:]), Detachable: true,
+			WhenListed: func([]runs.Info) string { calls++; return "" }}
+		return harnessWith(t, fakeOver(all), o, 160, 50)
+	}
+	h := open()
+	if msgs := h.key("D"); hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Fatal("detached before the runs asked for started")
+	}
+	if !strings.Contains(h.view(), "detaching once the runs asked for have started") {
+		t.Errorf("no word of the detach waiting:\n%s", h.view())
+	}
+	msgs := h.send(ListedMsg{Runs: all[20:], Whole: true})
+	if calls != 1 || !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() {
+		t.Errorf("once listed: started %d times, quit %v, detached %v", calls, hasMsg[tea.QuitMsg](msgs), h.m.Detached())
+	}
+
+	h = open()
+	h.key("D")
+	if msgs := h.key("D"); !hasMsg[tea.QuitMsg](msgs) || !h.m.Detached() {
+		t.Error("the detach key again did not leave at once")
+	}
+
+	h = open()
+	h.key("q") // asks: live runs keep running
+	if msgs := h.key("y"); hasMsg[tea.QuitMsg](msgs) || h.m.Detached() {
+		t.Fatal("the answered detach left before the runs asked for started")
+	}
+	if msgs := h.send(ListedMsg{Runs: all[20:], Whole: true}); calls != 1 || !hasMsg[tea.QuitMsg](msgs) {
+		t.Errorf("once listed: started %d times, quit %v", calls, hasMsg[tea.QuitMsg](msgs))
+	}
+
+	h = open()
+	h.key("Q", "y")
+	if !h.m.ShuttingDown() {
+		t.Fatal("Q y did not shut down")
+	}
+	h.send(ListedMsg{Runs: all[20:], Whole: true})
+	if calls != 0 {
+		t.Errorf("the runs asked for started %d times while every run was ending", calls)
+	}
+}
+
+// failingResync is a fake core whose next snapshots fail, fails of them.
+type failingResync struct {
+	*fakeEngine
+	fails int
+}
+
+func (f *failingResync) Invoke(ctx context.Context, op api.Operation, args any) (any, error) {
+	if op.Name() == api.Snapshot.Name() && f.fails > 0 {
+		f.fails--
+		return api.SnapshotReply{}, errors.New("connection reset")
+	}
+	return f.fakeEngine.Invoke(ctx, op, args)
+}
+
+// A server lost before the rest of the list came, whose first resync once back
+// fails: the resync is tried again, lists every run, and what waited for every run
+// is done.
+func TestAFailedResyncWhileListingIsTriedAgain(t *testing.T) {
+	all := listRuns(60)
+	var calls int
+	engine := &failingResync{fakeEngine: fakeOver(all)}
+	clk := &clock{t: t0}
+	m, err := newModel(Options{Engine: engine, Initial: all[:20], Unlisted: api.Summarize(all[20:]), Detachable: true,
+		WhenListed: func([]runs.Info) string { calls++; return "" }}, clk.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.tick = func(int) tea.Cmd { return nil }
+	h := &harness{t: t, m: m, engine: engine.fakeEngine, clk: clk}
+	h.run(m.Init())
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 50})
+	h.send(ListedMsg{Runs: all[20:30]}) // the stream cut short
+	h.send(EventMsg{Event: runs.Event{Type: api.EventServerLost, Time: t0, Run: runs.Info{PID: 41}, Detail: "EOF"}})
+	engine.fails = 1
+	h.send(EventMsg{Event: runs.Event{Type: api.EventServerBack, Time: t0, Run: runs.Info{PID: 42}}})
+	if engine.fails != 0 {
+		t.Fatal("no resync once back")
+	}
+	if calls != 1 || h.m.list.Len() != len(all) || h.m.list.Unlisted() != (api.RunSummary{}) {
+		t.Errorf("after a failed resync: %d runs listed of %d, unlisted %+v, the runs asked for started %d times",
+			h.m.list.Len(), len(all), h.m.list.Unlisted(), calls)
+	}
+}
+
+// A run the user started while the list was on its way is selected when it comes,
+// though the runs asked for name another once every run is listed.
+func TestListedKeepsTheUsersPendingSelection(t *testing.T) {
+	all := listRuns(60)
+	o := Options{Initial: all[:20], Unlisted: api.Summarize(all[20:]), Detachable: true,
+		WhenListed: func([]runs.Info) string { return all[50].ID }}
+	h := harnessWith(t, fakeOver(all), o, 160, 50)
+	h.key("j")                      // the user is at the keys: a spawn is not followed for being new
+	h.send(SpawnedMsg{ID: "rmine"}) // not listed yet: selected when its spawn event lists it
+	h.send(ListedMsg{Runs: all[20:], Whole: true})
+	mine := liveRun("rmine", "mine", false)
+	h.send(EventMsg{Event: runs.Event{Type: runs.EventSpawn, Run: mine, Time: t0}})
+	if sel, _ := h.m.list.Selected(); sel.ID != "rmine" {
+		t.Errorf("selected %s, want rmine (the user's run)", sel.ID)
+	}
+}
+
+// A parity pair's run listed after its partner joins the pane beside it at once.
+func TestAPartnerListedLaterJoinsThePair(t *testing.T) {
+	a, b := liveRun("r1", "probe (pty)", true), liveRun("r2", "probe (pipe)", false)
+	a.Spec.Pair, b.Spec.Pair = "p1", "p1"
+	engine := newFake(a, b)
+	engine.screens["r1"] = screenWith(60, 20, "tty\r\n")
+	h := harnessWith(t, engine, Options{Initial: []runs.Info{a}, Unlisted: api.Summarize([]runs.Info{b}), Detachable: true}, 160, 40)
+	if line := lineWith(h.view(), "probe (pty)"); line != "" {
+		t.Fatalf("a pair before its partner is listed:\n%s", h.view())
+	}
+	h.send(ListedMsg{Runs: []runs.Info{b}, Whole: true})
+	if line := lineWith(h.view(), "probe (pty)"); !strings.Contains(line, "probe (pipe)") {
+		t.Errorf("the partner listed later is not beside it:\n%s", h.view())
+	}
+}
+
+// The next-waiting key over first rows with no run waiting, while runs among the rest
+// wait, says the list is still arriving rather than that no run waits.
+func TestNextWaitingWhileTheListArrives(t *testing.T) {
+	first := []runs.Info{endedRun("e1", "old1"), liveRun("l1", "plain", false)}
+	rest := listRuns(30)
+	u := api.Summarize(rest)
+	if u.Waiting == 0 {
+		t.Fatal("no waiting run among the rest")
+	}
+	h := harnessWith(t, fakeOver(append(slices.Clone(first), rest...)), Options{Initial: first, Unlisted: u, Detachable: true}, 160, 50)
+	h.key("w")
+	if v := h.view(); !strings.Contains(v, fmt.Sprintf("%d run(s) waiting for you are not listed yet", u.Waiting)) {
+		t.Errorf("no word of the waiting runs not listed yet:\n%s", v)
 	}
 }

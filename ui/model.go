@@ -159,6 +159,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 		m.req.listing = true
 	}
 	m.whenListed = o.WhenListed
+	m.req.starting = o.WhenListed != nil && !m.req.listing // Init calls it
 	m.addHistory(o.History)
 	m.req.selectNext = o.Select // the run corral -- CMD started: selected when listed
 	if _, listed := m.list.Run(o.Select); listed && m.req.arrived(o.Select) {
@@ -230,6 +231,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.listed(msg)
 	case listedMsg:
 		return m.selectListed(msg)
+	case resyncAgainMsg:
+		return m.resyncAgain()
 	case OutputMsg:
 		return m.handleOutput(msg)
 	case tea.KeyPressMsg:

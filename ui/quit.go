@@ -18,13 +18,13 @@ import (
 // unseen (quitQuestion).
 func (m Model) quit(shutdown bool) (tea.Model, tea.Cmd) {
 	if !shutdown && m.detachable {
-		n := len(m.list.Live())
+		// The live runs, with those not listed yet.
+		n, _ := m.list.Counts()
 		if m.link != "" { // the server is lost: there is nothing to ask it
 			n = 0
 		}
 		if n == 0 {
-			m.detached = true
-			return m, tea.Quit
+			return m.detach()
 		}
 		where := "in the server"
 		if m.list.Grouped() {
@@ -55,9 +55,11 @@ func (m Model) startQuit() (tea.Model, tea.Cmd) {
 	return m, shutdownCmd(m.engine)
 }
 
-// quitQuestion is what quitting asks, or "" to quit at once.
+// quitQuestion is what quitting asks, or "" to quit at once. The live runs counted
+// include those not listed yet: while the rest of the list is on its way, the first
+// rows (the oldest runs) may all be ended and seen while many a later run is live.
 func quitQuestion(l runlist.List) string {
-	if n := len(l.Live()); n > 0 {
+	if n, _ := l.Counts(); n > 0 {
 		return fmt.Sprintf("%d live run(s) will be ended (supervisor-shutdown). Quit?", n)
 	}
 	if n := l.UnseenEnds(); n > 0 {

@@ -44,6 +44,10 @@ type requests struct {
 	// what a snapshot read meanwhile said of runs not listed yet, for when they are.
 	listing bool
 	held    []runs.Info
+	// starting: Options.WhenListed is starting its runs; leaving: a detach waits for
+	// the list and those runs (detach in listed.go).
+	starting, leaving bool
+	resyncTries       int // failed resyncs in a row while listing (link.go)
 }
 
 func newRequests() requests {

@@ -19,8 +19,9 @@ import (
 )
 
 // serveMany serves a supervisor with n runs: the first a PTY run that printed
-// "hello" and goes on, the others pipe runs of true, ended. It returns the state dir
-// and the runs' ids in the list's order.
+// "hello" and goes on, the others pipe runs of true, ended (each waited for, so no
+// exit of theirs comes after it returns). It returns the state dir and the runs' ids
+// in the list's order.
 func serveMany(t *testing.T, n int) (string, *runs.Supervisor, []string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -43,6 +44,15 @@ func serveMany(t *testing.T, n int) (string, *runs.Supervisor, []string) {
 	eventually.True(t, 10*time.Second, "the first run's hello on its screen", func() bool {
 		scr, err := sup.Screen(first)
 		return err == nil && strings.Contains(scr.Render(), "hello")
+	})
+	eventually.True(t, 30*time.Second, "every run of true ended", func() bool {
+		ended := 0
+		for _, i := range sup.Snapshot() {
+			if i.Ended() {
+				ended++
+			}
+		}
+		return ended == n-1
 	})
 	ln, err := server.Listen(dir)
 	if err != nil {
@@ -149,13 +159,16 @@ func TestAttachFirstBoundsTheReply(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(ids[40:], " ") {
 		t.Errorf("the Remote listed %d runs, want the %d after the first 40 in order", len(got), len(ids)-40)
 	}
-	if _, err := sup.Spawn(runs.Spec{Argv: []string{"true"}}); err != nil {
+	id, err := sup.Spawn(runs.Spec{Argv: []string{"true"}})
+	if err != nil {
 		t.Fatal(err)
 	}
 	for e := range rem.Events() {
-		if e.Type != api.EventRefresh { // a push at the server's heartbeat may come first
-			if e.Type != runs.EventSpawn {
-				t.Errorf("after the listing, %s", e.Type)
+		// A push at the server's heartbeat may come first, and so may a late word of
+		// an older run (its end's cleanup): the new run's first event is its spawn.
+		if e.Type != api.EventRefresh && (e.Run.ID == id || e.Type == api.EventListed) {
+			if e.Type != runs.EventSpawn || e.Run.ID != id {
+				t.Errorf("after the listing, %s of %s (want the spawn of %s)", e.Type, e.Run.ID, id)
 			}
 			break
 		}

@@ -24,8 +24,9 @@ func (l List) Unlisted() api.RunSummary { return l.unlisted }
 
 // AddListed lists runs not listed yet, after the others in the order given, as
 // Upsert would each, with one change of what is shown; it returns those it added (a
-// run listed already, by an event, is newer than the copy here and stays). Each
-// added run is taken out of the unlisted counts.
+// run listed already, by an event, is newer than the copy here and stays). Each run
+// given is taken out of the unlisted counts, as the copy given was counted: one an
+// event listed already is counted among the listed runs now.
 func (l *List) AddListed(infos []runs.Info) []runs.Info {
 	have := make(map[string]bool, len(l.runs)+len(infos))
 	for _, i := range l.runs {
@@ -34,14 +35,14 @@ func (l *List) AddListed(infos []runs.Info) []runs.Info {
 	added := make([]runs.Info, 0, len(infos))
 	l.runs = slices.Grow(l.runs, len(infos)) // a thousand runs of a kilobyte or more: grown once
 	for _, i := range infos {
+		if l.unlisted.Runs > 0 { // the listing gives each run once
+			l.unlisted.Add(i, -1)
+		}
 		if have[i.ID] {
 			continue
 		}
 		have[i.ID] = true
 		added = append(added, i)
-		if l.unlisted.Runs > 0 {
-			l.unlisted.Add(i, -1)
-		}
 		if len(l.slot) > 0 && l.takeSlot(i) {
 			continue
 		}
