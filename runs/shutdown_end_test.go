@@ -31,29 +31,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 		{"session", sessions, false},
 	} {
 		t.Run(backend.name, func(t *testing.T) {
-			dir := t.TempDir()
-			reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { reg.Close() }) // after the supervisor's shutdown (cleanups run last first)
-			var mu sync.Mutex
-			var armed bool
-			wrote := map[string][]State{}
-			reg.writeFault = func(rec Record) error {
-				mu.Lock()
-				if armed {
-					wrote[rec.ID] = append(wrote[rec.ID], rec.State)
-				}
-				mu.Unlock()
-				return nil
-			}
-			s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
-				WithEscapeDetection(), backend.opt())
-			if err != nil {
-				t.Fatal(err)
-			}
-			shutOnCleanup(t, s)
+			s, w := recordedSup(t, backend.opt())
 			// Each run takes 0.8 of the hold to end on SIGTERM (on a pipe: no SIGHUP
 			// first), and its end begins half a hold after its stop: it ends 1.3 holds
 			// after it. A hold of 4 s: what the cleanup's end to the exited record takes
@@ -70,7 +48,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 				waitOutput(t, s, id, "trapped") // stopped once its trap is set
 			}
 			eventually.True(t, 10*time.Second, "the running records written", func() bool {
-				recs, err := reg.List()
+				recs, err := s.reg.List()
 				n := 0
 				for _, rec := range recs {
 					if rec.State == Running && rec.PID != 0 {
@@ -79,9 +57,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 				}
 				return err == nil && n == len(ids)
 			})
-			mu.Lock()
-			armed = true
-			mu.Unlock()
+			w.arm()
 			s.finalizeHook = func(string) { time.Sleep(shutdownHold / 2) }
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -92,8 +68,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			if took := time.Since(start); took < shutdownHold {
 				t.Fatalf("shut down in %v: the runs ended before the hold would have passed, nothing tested", took)
 			}
-			mu.Lock()
-			defer mu.Unlock()
+			wrote := w.states()
 			for _, id := range ids {
 				got := wrote[id]
 				if len(got) == 0 || got[len(got)-1] != Exited {
@@ -186,7 +161,7 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 	id := spawn(t, s, Spec{Shell: "trap 'sleep 1; exit 0' TERM; sleep 100000 & echo trapped; wait", Grace: 30 * time.Second})
 	waitOutput(t, s, id, "trapped")
 	eventually.True(t, 10*time.Second, "the running record written", func() bool {
-		recs, err := reg.List()
+		recs, err := s.reg.List()
 		return err == nil && len(recs) == 1 && recs[0].State == Running && recs[0].PID != 0
 	})
 	r, err := s.get(id)
@@ -242,35 +217,13 @@ func TestShutdownBeatWritesNoRecord(t *testing.T) {
 		{"session", sessions},
 	} {
 		t.Run(backend.name, func(t *testing.T) {
-			dir := t.TempDir()
-			reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { reg.Close() }) // after the supervisor's shutdown (cleanups run last first)
-			var mu sync.Mutex
-			var armed bool
-			wrote := map[string][]State{}
-			reg.writeFault = func(rec Record) error {
-				mu.Lock()
-				if armed {
-					wrote[rec.ID] = append(wrote[rec.ID], rec.State)
-				}
-				mu.Unlock()
-				return nil
-			}
-			s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
-				WithEscapeDetection(), backend.opt())
-			if err != nil {
-				t.Fatal(err)
-			}
-			shutOnCleanup(t, s)
+			gate := filepath.Join(t.TempDir(), "gate") // removed after the shutdown (cleanups run last first)
+			s, w := recordedSup(t, backend.opt())
 			was := shutdownHold
 			shutdownHold = 20 * time.Second // no exiting record is written for the hold's end
 			defer func() { shutdownHold = was }()
 			// Each run ends once the gate is made, after the beat: both are ending (not
 			// ended) when it comes, however slow the machine.
-			gate := filepath.Join(dir, "gate")
 			open := func() {
 				if f, err := os.Create(gate); err == nil {
 					f.Close()
@@ -287,7 +240,7 @@ func TestShutdownBeatWritesNoRecord(t *testing.T) {
 				waitOutput(t, s, id, "trapped")
 			}
 			eventually.True(t, 10*time.Second, "the running records written", func() bool {
-				recs, err := reg.List()
+				recs, err := s.reg.List()
 				n := 0
 				for _, rec := range recs {
 					if rec.State == Running && rec.PID != 0 {
@@ -296,9 +249,7 @@ func TestShutdownBeatWritesNoRecord(t *testing.T) {
 				}
 				return err == nil && n == len(ids)
 			})
-			mu.Lock()
-			armed = true
-			mu.Unlock()
+			w.arm()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			shut := make(chan error, 1)
@@ -327,8 +278,7 @@ func TestShutdownBeatWritesNoRecord(t *testing.T) {
 			if err := <-shut; err != nil {
 				t.Fatal(err)
 			}
-			mu.Lock()
-			defer mu.Unlock()
+			wrote := w.states()
 			for _, id := range ids {
 				if got := wrote[id]; !slices.Equal(got, []State{Exited}) {
 					t.Errorf("run %s: records written at shutdown %v, want only the exited one", id, got)
@@ -350,4 +300,58 @@ func shutOnCleanup(t *testing.T, s *Supervisor) {
 		defer cancel()
 		s.Shutdown(ctx)
 	})
+}
+
+// recordWrites is the states of the records a registry writes for each run, from
+// arm on.
+type recordWrites struct {
+	mu    sync.Mutex
+	armed bool
+	wrote map[string][]State
+}
+
+func (w *recordWrites) arm() {
+	w.mu.Lock()
+	w.armed = true
+	w.mu.Unlock()
+}
+
+// states is a copy of what was written since arm.
+func (w *recordWrites) states() map[string][]State {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make(map[string][]State, len(w.wrote))
+	for id, st := range w.wrote {
+		out[id] = slices.Clone(st)
+	}
+	return out
+}
+
+// recordedSup is a supervisor with escape detection on backend, over a registry whose
+// record writes w notes once armed; shut down, then its registry closed, at the
+// test's end.
+func recordedSup(t *testing.T, backend Option) (*Supervisor, *recordWrites) {
+	t.Helper()
+	dir := t.TempDir()
+	reg, err := OpenRegistry(filepath.Join(dir, "state"), testDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reg.Close() }) // after the supervisor's shutdown (cleanups run last first)
+	w := &recordWrites{wrote: map[string][]State{}}
+	reg.writeFault = func(rec Record) error {
+		w.mu.Lock()
+		if w.armed {
+			w.wrote[rec.ID] = append(w.wrote[rec.ID], rec.State)
+		}
+		w.mu.Unlock()
+		return nil
+	}
+	s, err := New(WithDefaults(testDefaults()), WithRegistry(reg), WithLogDir(filepath.Join(dir, "logs")),
+		WithEscapeDetection(), backend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shutOnCleanup(t, s)
+	return s, w
 }
