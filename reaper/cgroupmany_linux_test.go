@@ -271,17 +271,7 @@ func TestTerminateManyRootMovedLeaves(t *testing.T) {
 		t.Fatalf("the root is in %s, not the sibling", dir)
 	}
 	b, tb, sleepB := leaveRun(t, cgB, script)
-	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
-	for i, rep := range reps {
-		if !rep.VerifiedEmpty || rep.Err != nil {
-			t.Errorf("target %d: %+v", i, rep)
-		}
-	}
-	requireEnded(t, a.pid())
-	a.wait()
-	b.wait()
-	a.requireGone()
-	b.requireGone()
+	reps := endBoth(t, a, b, ta, tb)
 	if got := namedIn(reps[0], sleepA); !slices.Equal(got, []string{"sleep", "1001"}) {
 		t.Errorf("the run's sleep named %q, want its command line: ended alone", got)
 	}
@@ -291,6 +281,30 @@ func TestTerminateManyRootMovedLeaves(t *testing.T) {
 	if got := namedIn(reps[1], sleepB); got == nil {
 		t.Errorf("the run beside it: its sleep, %d, not in its report %+v", sleepB, reps[1].Ended)
 	}
+}
+
+// terminateBoth ends the two targets together, each verified empty with no error.
+func terminateBoth(t *testing.T, ta, tb Target) []Report {
+	t.Helper()
+	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
+	for i, rep := range reps {
+		if !rep.VerifiedEmpty || rep.Err != nil {
+			t.Errorf("target %d: %+v", i, rep)
+		}
+	}
+	return reps
+}
+
+// endBoth is terminateBoth of runs a and b, then each run's processes gone.
+func endBoth(t *testing.T, a, b *child, ta, tb Target) []Report {
+	t.Helper()
+	reps := terminateBoth(t, ta, tb)
+	requireEnded(t, a.pid())
+	a.wait()
+	b.wait()
+	a.requireGone()
+	b.requireGone()
+	return reps
 }
 
 // A run whose cgroup was removed before a shutdown (its members moved out first, as
@@ -309,17 +323,7 @@ func TestTerminateManyCgroupGoneLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, tb, _ := leaveRun(t, cgB, script)
-	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
-	for i, rep := range reps {
-		if !rep.VerifiedEmpty || rep.Err != nil {
-			t.Errorf("target %d: %+v", i, rep)
-		}
-	}
-	requireEnded(t, a.pid())
-	a.wait()
-	b.wait()
-	a.requireGone()
-	b.requireGone()
+	reps := endBoth(t, a, b, ta, tb)
 	if namedIn(reps[0], sleepA) == nil {
 		t.Errorf("the run's sleep, %d, not in its report %+v", sleepA, reps[0].Ended)
 	}
@@ -335,12 +339,7 @@ func TestTerminateManyRootExitedLeaves(t *testing.T) {
 		return err == nil && p.State == 'Z'
 	})
 	b, tb, _ := leaveRun(t, cgB, "sleep 1001 & echo ready $!; wait")
-	reps := TerminateMany(make([]context.Context, 2), []Target{ta, tb})
-	for i, rep := range reps {
-		if !rep.VerifiedEmpty || rep.Err != nil {
-			t.Errorf("target %d: %+v", i, rep)
-		}
-	}
+	reps := terminateBoth(t, ta, tb)
 	if namedIn(reps[0], sleepA) == nil {
 		t.Errorf("the run's sleep, %d, not in its report %+v", sleepA, reps[0].Ended)
 	}
