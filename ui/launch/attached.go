@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -159,7 +160,7 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 		return err
 	}
 	defer core.Close()
-	m, err := attachedModel(core, t, rs, always)
+	m, later, err := attachedModel(core, t, rs, always)
 	if err != nil {
 		return usage(err)
 	}
@@ -196,6 +197,9 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 		return err
 	}
 	fm, _ := final.(ui.Model)
+	if isClosed(signalled) && !isClosed(gone) && !fm.ShuttingDown() {
+		later.finish(core)
+	}
 	return left(fm, isClosed(gone) && !isClosed(signalled), t)
 }
 
@@ -203,8 +207,10 @@ func Attached(t Target, rs Runs, always []runs.Spec) error {
 const startGCPercent = 400
 
 // attachedModel starts the runs the server does not run yet (sized for this
-// terminal; over several hosts, on this machine's) and builds the UI over core.
-func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec) (ui.Model, error) {
+// terminal; over several hosts, on this machine's) and builds the UI over core. Over
+// the first rows of a longer list they start once every run is listed, through the
+// returned startLater (nil when they started already).
+func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec) (ui.Model, *startLater, error) {
 	local := t.Dir // "" over ssh alone: the kept layout is in the state dir, which is on the host
 	kept, keptPath := prefs(local)
 	w, h, _ := term.GetSize(int(os.Stdout.Fd()))
@@ -235,14 +241,60 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 	if l, ok := engine.(listing); ok {
 		o.Unlisted = l.Rest()
 	}
+	var later *startLater
 	if o.Unlisted.Runs > 0 && len(rs.Start) > 0 {
 		// Which configured runs the server runs already is known from every run
 		// only: started from the first rows, a run among the others would start twice.
-		o.WhenListed = start
+		later = &startLater{start: start, done: make(chan struct{})}
+		o.WhenListed = later.run
 	} else {
 		o.Select = start(engine.Initial())
 	}
-	return ui.New(o)
+	m, err := ui.New(o)
+	return m, later, err
+}
+
+// startLater starts the runs asked for (the config's, corral -- CMD's) once every run
+// is listed, once: by the UI when its list is whole (Options.WhenListed), or, when a
+// signal ended the UI before that (the terminal closed in the first frames of an
+// attach to a thousand runs), by finish from a listing of every run. The user asked
+// for them and a closed terminal is a detach, which keeps what was asked; the detach
+// key pressed twice is the user leaving without them, and starts nothing.
+type startLater struct {
+	start func([]runs.Info) string
+	begun atomic.Bool
+	done  chan struct{}
+}
+
+// run starts the runs over every run (all), unless they are starting or started
+// already: then it waits for that and returns "" (no run to select).
+func (l *startLater) run(all []runs.Info) string {
+	if !l.begun.CompareAndSwap(false, true) {
+		<-l.done
+		return ""
+	}
+	defer close(l.done)
+	return l.start(all)
+}
+
+// finish starts the runs now, after the UI ended, from every run as the server lists
+// them, unless the UI started them (then it waits for that: the UI's command may still
+// be spawning them). A server that does not answer the listing starts nothing.
+func (l *startLater) finish(engine attachedEngine) {
+	if l == nil {
+		return
+	}
+	if l.begun.Load() {
+		<-l.done
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rep, err := api.List.Call(ctx, engine, struct{}{})
+	if err != nil {
+		return
+	}
+	l.run(rep.Runs)
 }
 
 // listing is an engine whose Initial may be the first runs only (client.Remote after

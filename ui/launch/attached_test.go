@@ -25,7 +25,30 @@ import (
 // the configured runs its server does not run once every run is listed, and each
 // once: a configured run that runs already, listed after the first rows, is not
 // started again, and one that does not run is started once.
-func TestConfiguredRunsStartOnceOverAListInTwoParts(t *testing.T) {
+// firstRows is a server of 31 runs, the last a configured run svc, and a client
+// attached with the first 10 of them (the others on their way); fresh is configured
+// and runs nowhere.
+type firstRows struct {
+	dir        string
+	sup        *runs.Supervisor
+	engine     *client.Remote
+	svc, fresh runs.Spec
+}
+
+// live counts the live runs named name.
+func (f firstRows) live(name string) int {
+	n := 0
+	for _, i := range f.sup.Snapshot() {
+		if i.Name == name && !i.Ended() {
+			n++
+		}
+	}
+	return n
+}
+
+// overFirstRows starts a firstRows, stopped and shut down at the test's end.
+func overFirstRows(t *testing.T) firstRows {
+	t.Helper()
 	dir := t.TempDir()
 	d := config.Default()
 	d.Grace = 200 * time.Millisecond
@@ -33,7 +56,7 @@ func TestConfiguredRunsStartOnceOverAListInTwoParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sup.Shutdown(context.Background())
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
 	argv, env := demo.Child("sleep")
 	svc := runs.Spec{Name: "svc", Argv: argv, Env: env}
 	fresh := runs.Spec{Name: "fresh", Argv: argv, Env: env}
@@ -52,19 +75,28 @@ func TestConfiguredRunsStartOnceOverAListInTwoParts(t *testing.T) {
 	srv := server.New(sup, server.Options{StateDir: dir})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	defer func() { srv.Stop(); <-served; ln.Close() }()
+	t.Cleanup(func() { srv.Stop(); <-served; ln.Close() })
 
 	engine, err := client.AttachFirst(dir, 10, func() error { return errors.New("no server") }, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer engine.Close()
+	t.Cleanup(func() { engine.Close() })
 	if len(engine.Initial()) != 10 || engine.Rest().Runs != 21 {
 		t.Fatalf("attached with %d runs, the rest %+v", len(engine.Initial()), engine.Rest())
 	}
-	m, err := attachedModel(engine, Target{Dir: dir}, Runs{Start: []runs.Spec{svc, fresh}, Configured: []runs.Spec{svc, fresh}}, nil)
+	return firstRows{dir: dir, sup: sup, engine: engine, svc: svc, fresh: fresh}
+}
+
+func TestConfiguredRunsStartOnceOverAListInTwoParts(t *testing.T) {
+	f := overFirstRows(t)
+	engine, svc, fresh, live := f.engine, f.svc, f.fresh, f.live
+	m, later, err := attachedModel(engine, Target{Dir: f.dir}, Runs{Start: []runs.Spec{svc, fresh}, Configured: []runs.Spec{svc, fresh}}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if later == nil {
+		t.Fatal("over the first rows of a longer list, the configured runs did not wait for the rest")
 	}
 	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	ran := make(chan struct{})
@@ -76,28 +108,46 @@ func TestConfiguredRunsStartOnceOverAListInTwoParts(t *testing.T) {
 	defer func() { cancel(); <-bridged }()
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 30})
 
-	live := func(name string) int {
-		n := 0
-		for _, i := range sup.Snapshot() {
-			if i.Name == name && !i.Ended() {
-				n++
-			}
-		}
-		return n
-	}
 	// fresh is started after svc would be (config order): once it runs, both were decided.
 	eventually.True(t, 20*time.Second, "the configured run that did not run started", func() bool { return live("fresh") > 0 })
 	if n, k := live("svc"), live("fresh"); n != 1 || k != 1 {
 		t.Errorf("%d runs of svc (it ran already: want 1) and %d of fresh (want 1)", n, k)
 	}
+	// A signal after the UI started them (its finish) starts nothing more.
+	later.finish(engine)
+	if n, k := live("svc"), live("fresh"); n != 1 || k != 1 {
+		t.Errorf("after the UI started them and a signal ended it: %d runs of svc and %d of fresh (want 1 each)", n, k)
+	}
 
 	// corral web's engine (Open) starts from every run: its hub lists them at once.
-	web, err := Open(Target{Dir: dir})
+	web, err := Open(Target{Dir: f.dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer web.Close()
-	if n, want := len(web.Initial()), len(sup.Snapshot()); n != want {
+	if n, want := len(web.Initial()), len(f.sup.Snapshot()); n != want {
 		t.Errorf("corral web's engine starts from %d runs of %d", n, want)
+	}
+}
+
+// A signal (the terminal closed) that ends the UI over the first rows, before every
+// run is listed, is a detach, which keeps what was asked: the configured runs the
+// server does not run are started then, from every run, each once.
+func TestASignalBeforeTheListIsWholeStartsTheRunsAskedFor(t *testing.T) {
+	f := overFirstRows(t)
+	_, later, err := attachedModel(f.engine, Target{Dir: f.dir}, Runs{Start: []runs.Spec{f.svc, f.fresh}, Configured: []runs.Spec{f.svc, f.fresh}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later.finish(f.engine) // the UI ended before its list was whole: it started nothing
+	if n, k := f.live("svc"), f.live("fresh"); n != 1 || k != 1 {
+		t.Errorf("%d runs of svc (it ran already: want 1) and %d of fresh (want 1)", n, k)
+	}
+	// The UI's own start, late (its command ran after the signal), starts nothing more.
+	if id := later.run(f.sup.Snapshot()); id != "" {
+		t.Errorf("a second start selected %q", id)
+	}
+	if n, k := f.live("svc"), f.live("fresh"); n != 1 || k != 1 {
+		t.Errorf("started twice: %d runs of svc and %d of fresh (want 1 each)", n, k)
 	}
 }
