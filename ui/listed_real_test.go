@@ -15,7 +15,7 @@ import (
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/client"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
 
 // A UI attached to a server of a thousand runs opens on its first rows (the
@@ -29,7 +29,7 @@ func TestAttachedUIListsEveryRunAfterItsFirstRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sup.Shutdown(context.Background())
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
 	for range 1000 {
 		if _, err := sup.Spawn(runs.Spec{Argv: []string{"true"}}); err != nil {
 			t.Fatal(err)
@@ -39,14 +39,7 @@ func TestAttachedUIListsEveryRunAfterItsFirstRows(t *testing.T) {
 	for _, i := range sup.Snapshot() {
 		want = append(want, i.ID)
 	}
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	defer func() { srv.Stop(); <-served; ln.Close() }()
+	servertest.Serve(t, sup, dir)
 	rem, err := client.AttachFirst(dir, benchWinH, func() error { return errors.New("no server") }, time.Second)
 	if err != nil {
 		t.Fatal(err)

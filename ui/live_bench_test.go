@@ -18,7 +18,7 @@ import (
 	"corral/config"
 	"corral/runs"
 	"corral/runs/client"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
 
 // The end-to-end benchmarks (flood, latency, streaming) run the real pipeline: a
@@ -215,13 +215,9 @@ func (c *liveEngine) attachVia(b testing.TB, onFrame func(Model, tea.View), remo
 
 // serve serves the supervisor on a socket in the bench dir and attaches to it.
 func (c *liveEngine) serve(b testing.TB) *client.Remote {
-	ln, err := server.Listen(c.dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := server.New(c.sup, server.Options{StateDir: c.dir})
-	go srv.Serve(ln)
+	stop := servertest.Serve(b, c.sup, c.dir)
 	var rem *client.Remote
+	var err error
 	if c.stream == nil {
 		rem, err = client.Attach(c.dir, func() error { return errors.New("no server") }, time.Second)
 	} else {
@@ -230,7 +226,7 @@ func (c *liveEngine) serve(b testing.TB) *client.Remote {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c.unserve = func() { rem.Close(); srv.Stop(); ln.Close() }
+	c.unserve = func() { rem.Close(); stop() }
 	return rem
 }
 

@@ -15,7 +15,7 @@ import (
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
 
 // serveMany serves a supervisor with n runs: the first a PTY run that printed
@@ -54,14 +54,7 @@ func serveMany(t *testing.T, n int) (string, *runs.Supervisor, []string) {
 		}
 		return ended == n-1
 	})
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Stop(); <-served; ln.Close() })
+	servertest.Serve(t, sup, dir)
 	var ids []string
 	for _, i := range sup.Snapshot() {
 		ids = append(ids, i.ID)

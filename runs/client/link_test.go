@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,26 +14,8 @@ import (
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
-
-// serveCrashable serves sup on dir's socket until crash, which ends the server the way
-// a killed one ends: every connection closed and the socket file left behind.
-func serveCrashable(t *testing.T, dir string, sup *runs.Supervisor) (crash func()) {
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Error(err)
-		return func() {}
-	}
-	ln.SetUnlinkOnClose(false) // a killed server removes nothing
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	var once sync.Once
-	crash = func() { once.Do(func() { srv.Stop(); <-served }) }
-	t.Cleanup(crash)
-	return crash
-}
 
 // next waits for the next event of type typ, passing others by.
 func next(t *testing.T, r *Remote, typ runs.EventType, ok func(runs.Event) bool) runs.Event {
@@ -63,7 +44,7 @@ func TestRemoteReconnects(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sup.Shutdown(context.Background()) })
-	crash := serveCrashable(t, dir, sup)
+	crash := servertest.Crashable(t, sup, dir)
 	var allow atomic.Bool
 	var starts atomic.Int32
 	start := func() error {
@@ -71,7 +52,7 @@ func TestRemoteReconnects(t *testing.T) {
 		if !allow.Load() {
 			return errors.New("not yet")
 		}
-		serveCrashable(t, dir, sup)
+		servertest.Crashable(t, sup, dir)
 		return nil
 	}
 	r, err := Attach(dir, start, time.Second)

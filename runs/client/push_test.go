@@ -3,14 +3,13 @@ package client
 import (
 	"context"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
 
 // serveLeased is serve with a registry whose lease is short (a beat every ~200 ms).
@@ -28,20 +27,8 @@ func serveLeased(t *testing.T) (dir string, sup *runs.Supervisor) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	var once sync.Once
-	t.Cleanup(func() {
-		once.Do(func() { srv.Stop(); <-served })
-		ln.Close()
-		sup.Shutdown(context.Background())
-		reg.Close()
-	})
+	t.Cleanup(func() { sup.Shutdown(context.Background()); reg.Close() })
+	servertest.Serve(t, sup, dir)
 	return dir, sup
 }
 

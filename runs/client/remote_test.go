@@ -9,14 +9,13 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
 
 // serve serves a real supervisor on a socket in a temp state dir until the test ends;
@@ -30,21 +29,8 @@ func serve(t testing.TB) (dir string, sup *runs.Supervisor, stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	var once sync.Once
-	stop = func() { once.Do(func() { srv.Stop(); <-served }) }
-	t.Cleanup(func() {
-		stop()
-		ln.Close()
-		sup.Shutdown(context.Background())
-	})
-	return dir, sup, stop
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	return dir, sup, servertest.Serve(t, sup, dir)
 }
 
 func attach(t testing.TB, dir string) *Remote {

@@ -17,7 +17,7 @@ import (
 	"corral/runs"
 	"corral/runs/api"
 	corral "corral/runs/client"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 )
 
 // serveDir serves a supervisor of its own in a state dir of its own: a host.
@@ -30,19 +30,8 @@ func serveDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		srv.Stop()
-		<-served
-		ln.Close()
-		sup.Shutdown(context.Background())
-	})
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	servertest.Serve(t, sup, dir)
 	return dir
 }
 

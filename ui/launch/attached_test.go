@@ -17,7 +17,7 @@ import (
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/client"
-	"corral/runs/server"
+	"corral/runs/server/servertest"
 	"corral/ui"
 )
 
@@ -68,14 +68,7 @@ func overFirstRows(t *testing.T) firstRows {
 	if _, err := sup.Spawn(svc); err != nil { // the 31st run: not among the first rows
 		t.Fatal(err)
 	}
-	ln, err := server.Listen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(sup, server.Options{StateDir: dir})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Stop(); <-served; ln.Close() })
+	servertest.Serve(t, sup, dir)
 
 	engine, err := client.AttachFirst(dir, 10, func() error { return errors.New("no server") }, time.Second)
 	if err != nil {
