@@ -3,6 +3,7 @@ package runs
 import (
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"corral/reaper"
@@ -49,12 +50,18 @@ func (e *eventLog) emit(msg string, attrs ...any) {
 	if e == nil {
 		return
 	}
-	if line, ok := e.line(time.Now(), msg, attrs); ok {
-		e.f.Write(line)
+	buf := linePool.Get().(*[]byte)
+	defer linePool.Put(buf)
+	if line, ok := e.appendLine((*buf)[:0], time.Now(), msg, attrs); ok {
+		e.f.Write(line) // copied or written: not kept
+		*buf = line[:0]
 		return
 	}
 	e.log.Info(msg, attrs...)
 }
+
+// linePool holds the buffers emit makes its lines in.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // line is the line slog's JSON handler writes for the event at t, made without slog,
 // for an event whose keys and strings need no escaping and whose values are strings,
@@ -62,10 +69,14 @@ func (e *eventLog) emit(msg string, attrs ...any) {
 // writes any other. Through slog, a shutdown's seven thousand events cost 40–50 ms of
 // CPU (a record, its attributes, the caller's pc, each value's kind looked at twice).
 func (e *eventLog) line(t time.Time, msg string, attrs []any) ([]byte, bool) {
+	return e.appendLine(nil, t, msg, attrs)
+}
+
+// appendLine is line appended to b.
+func (e *eventLog) appendLine(b []byte, t time.Time, msg string, attrs []any) ([]byte, bool) {
 	if len(attrs)%2 != 0 || !plainJSON(msg) || !plainJSON(e.instance) {
 		return nil, false
 	}
-	b := make([]byte, 0, 160+32*len(attrs))
 	b = append(b, `{"time":"`...)
 	b = t.Round(0).AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","level":"INFO","msg":"`...)

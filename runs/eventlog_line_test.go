@@ -74,3 +74,27 @@ func TestEventLineAsSlogWritesIt(t *testing.T) {
 		t.Error("an instance to escape: written without slog")
 	}
 }
+
+// BenchmarkEventLine is one exit event as emit writes it (eventLog.line) and, as
+// before, through slog's JSON handler: a shutdown writes about seven a run.
+func BenchmarkEventLine(b *testing.B) {
+	attrs := []any{"run_id", "r-12", "name", "sh", "state", "exited", "seq", 7, "pid", 4242, "reason", "supervisor-shutdown", "killed", 2, "exit_code", 0}
+	b.Run("line", func(b *testing.B) {
+		e := &eventLog{instance: "i-3f9a"}
+		buf := make([]byte, 0, 512)
+		for b.Loop() {
+			var ok bool
+			if buf, ok = e.appendLine(buf[:0], time.Now(), "exit", attrs); !ok {
+				b.Fatal("left to slog")
+			}
+		}
+	})
+	b.Run("slog", func(b *testing.B) {
+		var buf bytes.Buffer
+		log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: millisAttr})).With("instance_id", "i-3f9a")
+		for b.Loop() {
+			buf.Reset()
+			log.Info("exit", attrs...)
+		}
+	})
+}
