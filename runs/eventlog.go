@@ -2,6 +2,9 @@ package runs
 
 import (
 	"log/slog"
+	"strconv"
+	"sync"
+	"time"
 
 	"corral/reaper"
 	"corral/runs/internal/statefile"
@@ -14,8 +17,9 @@ import (
 // files' worth of history, not every output heartbeat since it was installed. A nil
 // *eventLog drops everything.
 type eventLog struct {
-	f   *statefile.Log
-	log *slog.Logger
+	f        *statefile.Log
+	log      *slog.Logger
+	instance string
 }
 
 // eventLogCap is the size events.jsonl grows to before it is rotated; a variable:
@@ -29,7 +33,7 @@ func openEventLog(root *statefile.Dir, instance string) (*eventLog, error) {
 		return nil, err
 	}
 	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug, ReplaceAttr: millisAttr})
-	return &eventLog{f: f, log: slog.New(h).With("instance_id", instance)}, nil
+	return &eventLog{f: f, log: slog.New(h).With("instance_id", instance), instance: instance}, nil
 }
 
 // millisAttr writes a duration the way every JSON of Corral's does (spec_json.go):
@@ -46,7 +50,86 @@ func (e *eventLog) emit(msg string, attrs ...any) {
 	if e == nil {
 		return
 	}
+	buf := linePool.Get().(*[]byte)
+	defer linePool.Put(buf)
+	if line, ok := e.appendLine((*buf)[:0], time.Now(), msg, attrs); ok {
+		e.f.Write(line) // copied or written: not kept
+		*buf = line[:0]
+		return
+	}
 	e.log.Info(msg, attrs...)
+}
+
+// linePool holds the buffers emit makes its lines in.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// line is the line slog's JSON handler writes for the event at t, made without slog,
+// for an event whose keys and strings need no escaping and whose values are strings,
+// integers, booleans or durations (every event of a run's life): ok false, and slog
+// writes any other. Through slog, a shutdown's seven thousand events cost 40–50 ms of
+// CPU (a record, its attributes, the caller's pc, each value's kind looked at twice).
+func (e *eventLog) line(t time.Time, msg string, attrs []any) ([]byte, bool) {
+	return e.appendLine(nil, t, msg, attrs)
+}
+
+// appendLine is line appended to b.
+func (e *eventLog) appendLine(b []byte, t time.Time, msg string, attrs []any) ([]byte, bool) {
+	if len(attrs)%2 != 0 || !plainJSON(msg) || !plainJSON(e.instance) {
+		return nil, false
+	}
+	b = append(b, `{"time":"`...)
+	b = t.Round(0).AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","level":"INFO","msg":"`...)
+	b = append(b, msg...)
+	b = append(b, `","instance_id":"`...)
+	b = append(b, e.instance...)
+	b = append(b, '"')
+	for i := 0; i < len(attrs); i += 2 {
+		key, ok := attrs[i].(string)
+		if !ok || !plainJSON(key) {
+			return nil, false
+		}
+		b = append(b, ',', '"')
+		b = append(b, key...)
+		switch v := attrs[i+1].(type) {
+		case string:
+			if !plainJSON(v) {
+				return nil, false
+			}
+			b = append(b, `":"`...)
+			b = append(b, v...)
+			b = append(b, '"')
+		case int:
+			b = append(b, '"', ':')
+			b = strconv.AppendInt(b, int64(v), 10)
+		case int64:
+			b = append(b, '"', ':')
+			b = strconv.AppendInt(b, v, 10)
+		case uint64:
+			b = append(b, '"', ':')
+			b = strconv.AppendUint(b, v, 10)
+		case bool:
+			b = append(b, '"', ':')
+			b = strconv.AppendBool(b, v)
+		case time.Duration: // as millisAttr writes it
+			b = append(b, `_ms":`...)
+			b = strconv.AppendInt(b, Millis(v), 10)
+		default:
+			return nil, false
+		}
+	}
+	return append(b, '}', '\n'), true
+}
+
+// plainJSON reports whether s is written as it is inside a JSON string: printable
+// ASCII but the quote and the backslash.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // hold gathers the events emitted from now on into a few writes (statefile.Log.Hold)

@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"syscall"
 	"testing"
@@ -61,11 +63,13 @@ func BenchmarkShutdownThousand(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(n), "spawn-ms/run")
+		stopProfile := profileShutdown(b)
 		start = time.Now()
 		cpu := processCPU()
 		if err := s.Shutdown(context.Background()); err != nil {
 			b.Fatal(err)
 		}
+		stopProfile()
 		b.ReportMetric(float64(time.Since(start).Milliseconds()), "shutdown-ms")
 		b.ReportMetric(float64((processCPU() - cpu).Milliseconds()), "shutdown-cpu-ms")
 		for _, i := range s.Snapshot() {
@@ -74,5 +78,37 @@ func BenchmarkShutdownThousand(b *testing.B) {
 			}
 		}
 		reg.Close()
+	}
+}
+
+// profileShutdown starts what CORRAL_BENCH_CPUPROFILE and CORRAL_BENCH_TRACE ask for
+// (a CPU profile, an execution trace, each to the file named), of the shutdown alone
+// (-test.cpuprofile would profile the thousand spawns too); the func returned stops them.
+func profileShutdown(b *testing.B) func() {
+	var stops []func()
+	if name := os.Getenv("CORRAL_BENCH_CPUPROFILE"); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+	}
+	if name := os.Getenv("CORRAL_BENCH_TRACE"); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := trace.Start(f); err != nil {
+			b.Fatal(err)
+		}
+		stops = append(stops, func() { trace.Stop(); f.Close() })
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
 	}
 }
