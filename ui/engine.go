@@ -91,6 +91,10 @@ type Options struct {
 	// one ListedMsg (Bridge), and meanwhile the titles count them. Zero: Initial is
 	// every run.
 	Unlisted api.RunSummary
+	// Widest is a few of the runs Unlisted counts, those with the widest cells
+	// (client.Remote.Widest): the list's columns are sized with them too until every
+	// run is listed, so the rest arriving does not widen them.
+	Widest []runs.Info
 	// WhenListed, when set, is called in a command once every run is listed, with
 	// them: what depends on every run (starting the config's runs the server does not
 	// run yet) waits for it. It returns a run to select when it is listed, as Select

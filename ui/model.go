@@ -156,6 +156,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.list.SetNotStarted(o.Pending)
 	if o.Unlisted.Runs > 0 { // the rest of the runs come as a ListedMsg (listed.go)
 		m.list.SetUnlisted(o.Unlisted)
+		m.list.SetWidest(o.Widest)
 		m.req.listing = true
 	}
 	m.whenListed = o.WhenListed

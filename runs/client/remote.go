@@ -28,6 +28,7 @@ type Remote struct {
 	main, input lane
 	initial     []runs.Info
 	rest        api.RunSummary // what the reply left out of initial: it follows as EventListed events
+	widest      []runs.Info    // the widest of those (api.Widest), for the list's columns
 	history     []runs.Event
 	events      chan runs.Event
 	link        link // reconnecting when the server is lost (link.go)
@@ -178,7 +179,7 @@ func attachWith(dial func() (*Client, error), re *relinker, first int) (*Remote,
 	}
 	r.initial, r.history = rep.Runs, rep.History
 	if rep.Rest != nil {
-		r.rest = *rep.Rest
+		r.rest, r.widest = *rep.Rest, rep.Widest
 	}
 	if rep.Frame != nil {
 		r.screenOf(rep.Frame.ID).update(*rep.Frame)
@@ -257,6 +258,10 @@ func (r *Remote) Initial() []runs.Info { return r.initial }
 // they come out of Events as api.EventListed events before any other. Zero: Initial
 // is every run.
 func (r *Remote) Rest() api.RunSummary { return r.rest }
+
+// Widest is a few of the runs Rest counts, those with the widest cells (api.Widest):
+// the first frame's columns are sized with them.
+func (r *Remote) Widest() []runs.Info { return r.widest }
 
 // History is the events of the state dir's log from before the UI attached, or
 // reattached after the server was lost (api.SubscribeReply.History).

@@ -150,7 +150,7 @@ func (st *streamState) reply(snap []runs.Info, first int) (api.SubscribeReply, [
 		return rep, nil
 	}
 	rest := snap[first:]
-	rep.Runs, rep.Rest = snap[:first], new(api.Summarize(rest))
+	rep.Runs, rep.Rest, rep.Widest = snap[:first], new(api.Summarize(rest)), api.Widest(snap[:first], rest)
 	return rep, rest
 }
 

@@ -235,6 +235,9 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 	if l, ok := engine.(listing); ok {
 		o.Unlisted = l.Rest()
 	}
+	if w, ok := engine.(widest); ok && o.Unlisted.Runs > 0 {
+		o.Widest = w.Widest()
+	}
 	if o.Unlisted.Runs > 0 && len(rs.Start) > 0 {
 		// Which configured runs the server runs already is known from every run
 		// only: started from the first rows, a run among the others would start twice.
@@ -248,6 +251,9 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 // listing is an engine whose Initial may be the first runs only (client.Remote after
 // AttachFirst): Rest counts the others, which its events bring (api.EventListed).
 type listing interface{ Rest() api.RunSummary }
+
+// widest is a listing engine that also names the widest of the runs Rest counts.
+type widest interface{ Widest() []runs.Info }
 
 // left says how the UI was left: every run ended (the shutdown key), the server gone
 // under it (serverGone, not by a signal: ErrServerEnded), or detached.
