@@ -12,6 +12,7 @@ import (
 
 	"corral/ptyhost/hoptrace"
 	"corral/ptyhost/screen"
+	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/cli/foreground/hostterm"
@@ -29,6 +30,9 @@ type Remote struct {
 	initial     []runs.Info
 	rest        api.RunSummary // what the reply left out of initial: it follows as EventListed events
 	widest      []runs.Info    // the widest of those (api.Widest), for the list's columns
+	metrics     *runs.Metrics  // the counters and the first run's tree, read with the reply (AttachFirst)
+	trees       map[string][]reaper.TreeProc
+	first       string // the run whose whole frame came with the reply
 	history     []runs.Event
 	events      chan runs.Event
 	link        link // reconnecting when the server is lost (link.go)
@@ -181,8 +185,10 @@ func attachWith(dial func() (*Client, error), re *relinker, first int) (*Remote,
 	if rep.Rest != nil {
 		r.rest, r.widest = *rep.Rest, rep.Widest
 	}
+	r.metrics, r.trees = rep.Metrics, rep.Trees
 	if rep.Frame != nil {
 		r.screenOf(rep.Frame.ID).update(*rep.Frame)
+		r.first = rep.Frame.ID
 	}
 	r.subscribed(stream, rep)
 	go r.receive()
@@ -258,6 +264,17 @@ func (r *Remote) Initial() []runs.Info { return r.initial }
 // they come out of Events as api.EventListed events before any other. Zero: Initial
 // is every run.
 func (r *Remote) Rest() api.RunSummary { return r.rest }
+
+// FirstReads are the counters, the first run's process tree and its screen as the
+// subscription's reply brought them (AttachFirst; nil from an older server, or
+// without First): the first frame shows them without reading them after it.
+func (r *Remote) FirstReads() (*runs.Metrics, map[string][]reaper.TreeProc, screen.View) {
+	var s screen.View
+	if r.first != "" {
+		s = r.screenOf(r.first)
+	}
+	return r.metrics, r.trees, s
+}
 
 // Widest is a few of the runs Rest counts, those with the widest cells (api.Widest):
 // the first frame's columns are sized with them.
