@@ -100,9 +100,10 @@ type Options struct {
 	// the first frame shows them, and they are not read again at once.
 	Metrics *runs.Metrics
 	Trees   map[string][]reaper.TreeProc
-	// Screen, when set, is the first selected run's screen, which the engine holds
-	// already (it came with Initial): the first frame draws it, where it drew a
-	// placeholder until Init's read of it came back.
+	// Screen, when set, is the first run's screen (Initial[0]'s, selected at start
+	// unless Select names another), which the engine holds already (it came with
+	// Initial): the first frame draws it, where it drew a placeholder until Init's
+	// read of it came back.
 	Screen screen.View
 	// WhenListed, when set, is called in a command once every run is listed, with
 	// them: what depends on every run (starting the config's runs the server does not

@@ -170,8 +170,8 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.list.SetFocused(true)
 	m.syncSelection()
 	m.firstReads(o.Metrics, o.Trees)
-	if sel, ok := m.list.Selected(); ok && o.Screen != nil && sel.Kind == runs.KindPTY {
-		m.takeScreen(ScreenMsg{ID: sel.ID, Screen: o.Screen})
+	if o.Screen != nil && len(o.Initial) > 0 && o.Initial[0].Kind == runs.KindPTY {
+		m.takeScreen(ScreenMsg{ID: o.Initial[0].ID, Screen: o.Screen})
 	}
 	return m, nil
 }
