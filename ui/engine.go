@@ -91,6 +91,20 @@ type Options struct {
 	// one ListedMsg (Bridge), and meanwhile the titles count them. Zero: Initial is
 	// every run.
 	Unlisted api.RunSummary
+	// Widest is a few of the runs Unlisted counts, those with the widest cells
+	// (client.Remote.Widest): the list's columns are sized with them too until every
+	// run is listed, so the rest arriving does not widen them.
+	Widest []runs.Info
+	// Metrics and Trees, when set, are the counters and the first selected run's
+	// process tree as the engine read them with Initial (client.Remote.FirstReads):
+	// the first frame shows them, and they are not read again at once.
+	Metrics *runs.Metrics
+	Trees   map[string][]reaper.TreeProc
+	// Screen, when set, is the first run's screen (Initial[0]'s, selected at start
+	// unless Select names another), which the engine holds already (it came with
+	// Initial): the first frame draws it, where it drew a placeholder until Init's
+	// read of it came back.
+	Screen screen.View
 	// WhenListed, when set, is called in a command once every run is listed, with
 	// them: what depends on every run (starting the config's runs the server does not
 	// run yet) waits for it. It returns a run to select when it is listed, as Select

@@ -43,7 +43,7 @@ func (m Model) handleEvent(msg EventMsg) (tea.Model, tea.Cmd) {
 	prev, known := m.list.Run(info.ID)
 	m.list.Upsert(info)
 	m.events, _ = m.events.Update(ev)
-	m.events.SetEscaped(m.list.Runs())
+	m.events.SetEscaped(m.list.Runs(), m.list.Unlisted().Escaped)
 	var cmds []tea.Cmd
 	if !known {
 		m.relayout()
@@ -107,7 +107,7 @@ func (m Model) refreshed(ev runs.Event) (tea.Model, tea.Cmd) {
 	m.still = reflect.DeepEqual(i, prev)
 	m.list.Upsert(i)
 	if !m.still {
-		m.events.SetEscaped(m.list.Runs())
+		m.events.SetEscaped(m.list.Runs(), m.list.Unlisted().Escaped)
 		m.syncSelection()
 	}
 	return m, m.usageMoved(prev, i)
@@ -190,7 +190,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		m.still = same // the looked-at run as it was: its usage and lease did not move
 		m.req.snapshotDone(false, changed)
-		m.events.SetEscaped(m.list.Runs())
+		m.events.SetEscaped(m.list.Runs(), m.list.Unlisted().Escaped)
 		m.syncSelection()
 		return m, tea.Batch(m.fitShown(), m.req.logs(m.engine, m.pair.missingLogs(m.term)), m.offerOnce(), tree), true
 	case ResyncMsg:

@@ -108,7 +108,7 @@ func (m Model) resynced(msg ResyncMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	m = model.(Model)
-	m.events.SetEscaped(m.list.Runs())
+	m.events.SetEscaped(m.list.Runs(), m.list.Unlisted().Escaped)
 	// The new server knows nothing of this UI's pane: its size for each run, the run it
 	// shows and the one the user looks at are said again, so the window-size policy
 	// counts this UI (else a UI attached after it sizes every run alone).

@@ -39,7 +39,7 @@ func (m Model) listed(msg ListedMsg) (tea.Model, tea.Cmd) {
 		}
 		return listed
 	})
-	m.events.SetEscaped(m.list.Runs())
+	m.events.SetEscaped(m.list.Runs(), m.list.Unlisted().Escaped)
 	m.relayout()
 	// The selected run's parity partner may be among the runs listed now: it joins
 	// the pane (or, over no run listed before, the first is selected).

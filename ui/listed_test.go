@@ -352,3 +352,26 @@ func TestNextWaitingWhileTheListArrives(t *testing.T) {
 		t.Errorf("no word of the waiting runs not listed yet:\n%s", v)
 	}
 }
+
+// Among the runs not listed yet, those with the widest cells (a longer name, a pid of
+// more digits, an ended run's longer status, escape markers: api.Widest, which the
+// server sends with the first rows) size the first frame's columns: it is the whole
+// list's frame, so the rest arriving draws no row again.
+func TestWidestUnlistedRunsSizeTheFirstFramesColumns(t *testing.T) {
+	all := listRuns(300)
+	all[210].PID = 4194304
+	all[230].Name = "a-much-longer-name-than-the-first-rows"
+	all[250] = endedRun(all[250].ID, all[250].Name)
+	all[250].Reason, all[250].ExitCode, all[250].Signal = runs.NoOutputTimeout, nil, 9
+	all[270].Escapees = 12
+	full := harnessWith(t, fakeOver(all), Options{Initial: all}, 160, 50)
+	part := harnessWith(t, fakeOver(all), Options{Initial: all[:40], Unlisted: api.Summarize(all[40:]), Widest: api.Widest(all[:40], all[40:])}, 160, 50)
+	want := full.m.View()
+	if got := part.m.View(); got.Content != want.Content {
+		t.Errorf("the first rows' frame:\n%s\nwant the whole list's:\n%s", got.Content, want.Content)
+	}
+	part.send(ListedMsg{Runs: all[40:], Whole: true})
+	if got := part.m.View(); got.Content != want.Content {
+		t.Errorf("the whole list's frame:\n%s\nwant:\n%s", got.Content, want.Content)
+	}
+}

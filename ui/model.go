@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"corral/ptyhost/screen"
+	"corral/reaper"
 	"corral/runs"
 	"corral/ui/details"
 	"corral/ui/dialog"
@@ -156,6 +157,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.list.SetNotStarted(o.Pending)
 	if o.Unlisted.Runs > 0 { // the rest of the runs come as a ListedMsg (listed.go)
 		m.list.SetUnlisted(o.Unlisted)
+		m.list.SetWidest(o.Widest)
 		m.req.listing = true
 	}
 	m.whenListed = o.WhenListed
@@ -167,7 +169,27 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	}
 	m.list.SetFocused(true)
 	m.syncSelection()
+	m.firstReads(o.Metrics, o.Trees)
+	if o.Screen != nil && len(o.Initial) > 0 && o.Initial[0].Kind == runs.KindPTY {
+		m.takeScreen(ScreenMsg{ID: o.Initial[0].ID, Screen: o.Screen})
+	}
 	return m, nil
+}
+
+// firstReads takes the counters and the selected run's process tree the engine read
+// with its first runs (Options.Metrics, Options.Trees): the first frame shows them,
+// and the reads Init makes leave them out (the counters until an event moves them,
+// the tree until its period is up), instead of a round trip and a redraw each just
+// after that frame.
+func (m *Model) firstReads(metrics *runs.Metrics, trees map[string][]reaper.TreeProc) {
+	if metrics != nil {
+		m.events.SetMetrics(*metrics)
+		m.req.metricsAt = m.now
+	}
+	if id := m.list.SelectedLive(); id != "" && trees[id] != nil {
+		m.details.SetTrees(trees, nil)
+		m.req.lastTrees, m.req.treeAt, m.req.treeEvery = trees, m.now, refreshEvery
+	}
 }
 
 // ShuttingDown reports whether the UI ended by ending every run (the quit of an
@@ -187,10 +209,12 @@ func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(m.req.tickGen), m.req.refresh(m.engine, m.list.SelectedLive(), m.now),
 		m.req.logs(m.engine, m.pair.shownLogs(m.term, m.term.ID(), m.pair.other.ID())), m.req.watch(m.engine, m.pair.watched(m.term)),
 		m.req.look(m.engine, m.list.SelectedLive())}
-	if sel, ok := m.list.Selected(); ok && sel.Kind == runs.KindPTY {
+	if sel, ok := m.list.Selected(); ok && sel.Kind == runs.KindPTY && m.screens[sel.ID] == nil {
 		cmds = append(cmds, screenCmd(m.engine, sel.ID)) // the first frame's
 	}
-	cmds = append(cmds, screensCmd(m.engine, m.list.Runs()))
+	cmds = append(cmds, screensCmd(m.engine, slices.DeleteFunc(slices.Clone(m.list.Runs()), func(i runs.Info) bool {
+		return m.screens[i.ID] != nil // the first one's, when it came with the first runs (Options.Screen)
+	})))
 	if !m.req.listing && m.whenListed != nil { // every run is listed already
 		f, all := m.whenListed, slices.Clone(m.list.Runs())
 		cmds = append(cmds, func() tea.Msg { return listedMsg{selectID: f(all)} })

@@ -1,6 +1,10 @@
 package api
 
 import (
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
 	"corral/runs"
 	"corral/runs/agentstate"
 )
@@ -13,13 +17,16 @@ import (
 // EventListed events.
 
 // RunSummary is what a run list's title and the window's title count of runs not
-// listed yet: how many, how many live, and the live agents in each state shown.
+// listed yet: how many, how many live, and the live agents in each state shown; and
+// the events pane's heading, their escaped processes.
 type RunSummary struct {
 	Runs    int `json:"runs"`
 	Live    int `json:"live,omitempty"`
 	Waiting int `json:"waiting,omitempty"`
 	Working int `json:"working,omitempty"`
 	Idle    int `json:"idle,omitempty"`
+	// Escaped is their escaped processes, which the events pane's heading counts.
+	Escaped int `json:"escaped,omitempty"`
 }
 
 // Summarize counts infos as the run list counts its rows: live is not ended, and an
@@ -35,6 +42,7 @@ func Summarize(infos []runs.Info) RunSummary {
 // Add counts run i n times (n −1 takes it out: it is listed now).
 func (s *RunSummary) Add(i runs.Info, n int) {
 	s.Runs += n
+	s.Escaped += n * i.Escapees
 	if !i.Ended() {
 		s.Live += n
 	}
@@ -59,3 +67,73 @@ const ListingChunk = 256
 // left out (Listing), in the list's order; the last of them names no run: every run
 // is listed. ui.Bridge gathers them into one message.
 const EventListed runs.EventType = "listed"
+
+// Widest picks, among runs not listed yet (rest), those whose cells are likely wider
+// than the listed runs' (listed) in a run list's columns: the longest name (in bytes
+// and in runes), pid, state, ended status (reason and exit), escape markers and
+// worktree diff, each the first run that measures most, where it measures more than
+// every listed run, and none twice. A UI sizes its first frame's
+// columns with them too (runlist.List.SetWidest), so the rest arriving does not widen
+// a column and draw every row again. The measures are the server's, not the UI's
+// widths: a run they miss only widens the columns once it is listed, as without them.
+func Widest(listed, rest []runs.Info) []runs.Info {
+	measures := []func(runs.Info) int{
+		func(i runs.Info) int { return len(i.Name) },
+		func(i runs.Info) int { return utf8.RuneCountInString(i.Name) },
+		func(i runs.Info) int { return digits(i.PID) },
+		func(i runs.Info) int {
+			n := len(i.State.String())
+			if i.State == runs.Running && i.Agent != "" {
+				n = max(n, len(i.AgentState.String())+2+len(i.AgentMode))
+			}
+			for _, d := range i.WaitingFor {
+				n += len(d.Name) + 2
+			}
+			return n
+		},
+		func(i runs.Info) int {
+			if !i.Ended() {
+				return 0
+			}
+			n := len(i.Reason.String()) + 1
+			switch {
+			case i.ExitCode != nil:
+				n += digits(*i.ExitCode)
+			case i.Signal != 0:
+				n += 3 + digits(i.Signal)
+			}
+			return n
+		},
+		func(i runs.Info) int {
+			if i.Escapees == 0 && !i.Adopted {
+				return 0
+			}
+			return digits(i.Escapees) + 2
+		},
+		func(i runs.Info) int {
+			if i.Worktree == nil || i.Diff == nil {
+				return 0
+			}
+			return digits(i.Diff.Added) + digits(i.Diff.Removed)
+		},
+	}
+	var out []runs.Info
+	for _, m := range measures {
+		best, at := 0, -1
+		for _, i := range listed {
+			best = max(best, m(i))
+		}
+		for k, i := range rest {
+			if v := m(i); v > best {
+				best, at = v, k
+			}
+		}
+		if at >= 0 && !slices.ContainsFunc(out, func(i runs.Info) bool { return i.ID == rest[at].ID }) {
+			out = append(out, rest[at])
+		}
+	}
+	return out
+}
+
+// digits is how many characters n is written in.
+func digits(n int) int { return len(strconv.Itoa(n)) }

@@ -237,6 +237,15 @@ type (
 		// on the stream (StreamMsg.Listing). Nil, as an older server never says: Runs
 		// is every run.
 		Rest *RunSummary `json:"rest,omitempty"`
+		// Widest (with Rest) is a few of the runs left out, those whose cells are the
+		// widest (Widest): the subscriber sizes its list's columns with them, so they
+		// do not widen when the rest arrives. They come again in the listing.
+		Widest RunList `json:"widest,omitempty"`
+		// Metrics and Trees (with First) are the counters and the first run's process
+		// tree (a live one's), which the UI's first frame shows: read here, they are
+		// not asked for, one round trip each, after it.
+		Metrics *runs.Metrics                `json:"metrics,omitempty"`
+		Trees   map[string][]reaper.TreeProc `json:"trees,omitempty"`
 		// Frame (with First) is the whole screen of the first run, which the
 		// subscriber is sent whole frames of from then on, as of a watched one: the UI
 		// selects that run as it starts, and its first frame shows its screen without

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"corral/config"
 	"corral/demo/testkit/eventually"
+	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/server/servertest"
@@ -238,5 +240,33 @@ func TestAttachFirstToAnOlderServer(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no event")
+	}
+}
+
+// With the first rows, the reply brings what the UI's first frame shows beside them:
+// the counters, the first run's process tree and that run as a snapshot read gives it
+// (its watchdog's last output); a Remote hands them on with the first run's screen
+// (FirstReads), so the UI reads none of them after its first frame.
+func TestAttachFirstBringsTheFirstFramesReads(t *testing.T) {
+	dir, _, ids := serveMany(t, 50)
+	line, _ := rawStream(t, dir, `{"push":true,"first":10}`)
+	rep := replyOf(t, line)
+	if rep.Metrics == nil || rep.Metrics.SpawnTotal < 50 {
+		t.Errorf("the reply's counters: %+v", rep.Metrics)
+	}
+	if tree := rep.Trees[ids[0]]; !slices.ContainsFunc(tree, func(p reaper.TreeProc) bool { return p.Comm == "sleep" }) {
+		t.Errorf("the reply's tree of the first run: %+v", rep.Trees)
+	}
+	if len(rep.Runs) == 0 || rep.Runs[0].Watchdog.LastOutput.IsZero() {
+		t.Errorf("the first run without its watchdog's last output: %+v", rep.Runs[0].Watchdog)
+	}
+	rem, err := AttachFirst(dir, 10, func() error { return errors.New("no server") }, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rem.Close()
+	m, trees, scr := rem.FirstReads()
+	if m == nil || trees[ids[0]] == nil || scr == nil || !strings.Contains(scr.Render(), "hello") {
+		t.Errorf("FirstReads: %+v, %+v, %v", m, trees, scr)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"corral/ptyhost/hoptrace"
 	"corral/ptyhost/screen"
+	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/cli/foreground/hostterm"
@@ -28,6 +29,10 @@ type Remote struct {
 	main, input lane
 	initial     []runs.Info
 	rest        api.RunSummary // what the reply left out of initial: it follows as EventListed events
+	widest      []runs.Info    // the widest of those (api.Widest), for the list's columns
+	metrics     *runs.Metrics  // the counters and the first run's tree, read with the reply (AttachFirst)
+	trees       map[string][]reaper.TreeProc
+	first       string // the run whose whole frame came with the reply
 	history     []runs.Event
 	events      chan runs.Event
 	link        link // reconnecting when the server is lost (link.go)
@@ -178,10 +183,12 @@ func attachWith(dial func() (*Client, error), re *relinker, first int) (*Remote,
 	}
 	r.initial, r.history = rep.Runs, rep.History
 	if rep.Rest != nil {
-		r.rest = *rep.Rest
+		r.rest, r.widest = *rep.Rest, rep.Widest
 	}
+	r.metrics, r.trees = rep.Metrics, rep.Trees
 	if rep.Frame != nil {
 		r.screenOf(rep.Frame.ID).update(*rep.Frame)
+		r.first = rep.Frame.ID
 	}
 	r.subscribed(stream, rep)
 	go r.receive()
@@ -257,6 +264,21 @@ func (r *Remote) Initial() []runs.Info { return r.initial }
 // they come out of Events as api.EventListed events before any other. Zero: Initial
 // is every run.
 func (r *Remote) Rest() api.RunSummary { return r.rest }
+
+// FirstReads are the counters, the first run's process tree and its screen as the
+// subscription's reply brought them (AttachFirst; nil from an older server, or
+// without First): the first frame shows them without reading them after it.
+func (r *Remote) FirstReads() (*runs.Metrics, map[string][]reaper.TreeProc, screen.View) {
+	var s screen.View
+	if r.first != "" {
+		s = r.screenOf(r.first)
+	}
+	return r.metrics, r.trees, s
+}
+
+// Widest is a few of the runs Rest counts, those with the widest cells (api.Widest):
+// the first frame's columns are sized with them.
+func (r *Remote) Widest() []runs.Info { return r.widest }
 
 // History is the events of the state dir's log from before the UI attached, or
 // reattached after the server was lost (api.SubscribeReply.History).

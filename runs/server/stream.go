@@ -146,11 +146,23 @@ func (st *streamState) reply(snap []runs.Info, first int) (api.SubscribeReply, [
 	if f, ok := st.frame(snap[0].ID); ok {
 		rep.Frame = &f
 	}
+	// The first run as a snapshot read gives it (its watchdog, and what its cgroup
+	// used): the details pane shows them in the first frame, not after the UI's first
+	// snapshot read. It is at least as new as the subscription's copy (Seq).
+	if i, err := st.s.core.Info(snap[0].ID); err == nil && i.Seq >= snap[0].Seq {
+		snap[0] = i
+	}
+	rep.Metrics = new(st.s.core.Metrics())
+	if !snap[0].Ended() {
+		if t, err := st.s.core.Trees(snap[0].ID); err == nil {
+			rep.Trees = t
+		}
+	}
 	if first >= len(snap) {
 		return rep, nil
 	}
 	rest := snap[first:]
-	rep.Runs, rep.Rest = snap[:first], new(api.Summarize(rest))
+	rep.Runs, rep.Rest, rep.Widest = snap[:first], new(api.Summarize(rest)), api.Widest(snap[:first], rest)
 	return rep, rest
 }
 

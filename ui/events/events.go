@@ -106,11 +106,12 @@ func (e *Events) SetMetrics(m runs.Metrics) {
 	e.setPairs()
 }
 
-// SetEscaped counts the escaped processes of the listed runs, so the title's count
+// SetEscaped counts the escaped processes of the listed runs and unlisted more (those
+// of runs not listed yet: runlist.List.Unlisted), so the title's count
 // agrees with the rows' ⚠N (the title said "escapes 0" beside ⚠5,
 // counting this Corral's escape events where the rows count processes).
-func (e *Events) SetEscaped(listed []runs.Info) {
-	n := 0
+func (e *Events) SetEscaped(listed []runs.Info, unlisted int) {
+	n := unlisted
 	for _, i := range listed {
 		n += i.Escapees
 	}

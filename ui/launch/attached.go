@@ -17,6 +17,8 @@ import (
 	"golang.org/x/term"
 
 	"corral/config"
+	"corral/ptyhost/screen"
+	"corral/reaper"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/client"
@@ -241,6 +243,12 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 	if l, ok := engine.(listing); ok {
 		o.Unlisted = l.Rest()
 	}
+	if w, ok := engine.(widest); ok && o.Unlisted.Runs > 0 {
+		o.Widest = w.Widest()
+	}
+	if f, ok := engine.(firstReads); ok {
+		o.Metrics, o.Trees, o.Screen = f.FirstReads()
+	}
 	var later *startLater
 	if o.Unlisted.Runs > 0 && len(rs.Start) > 0 {
 		// Which configured runs the server runs already is known from every run
@@ -300,6 +308,15 @@ func (l *startLater) finish(engine attachedEngine) {
 // listing is an engine whose Initial may be the first runs only (client.Remote after
 // AttachFirst): Rest counts the others, which its events bring (api.EventListed).
 type listing interface{ Rest() api.RunSummary }
+
+// widest is a listing engine that also names the widest of the runs Rest counts.
+type widest interface{ Widest() []runs.Info }
+
+// firstReads is an engine that read the counters and the first run's tree with its
+// first runs (client.Remote.FirstReads).
+type firstReads interface {
+	FirstReads() (*runs.Metrics, map[string][]reaper.TreeProc, screen.View)
+}
 
 // left says how the UI was left: every run ended (the shutdown key), the server gone
 // under it (serverGone, not by a signal: ErrServerEnded), or detached.

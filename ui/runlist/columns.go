@@ -2,6 +2,7 @@ package runlist
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"corral/runs"
@@ -38,7 +39,11 @@ const stateW = 8
 // need measures the rows: names, statuses (full and short), markers, pids.
 func (l List) need() listNeed {
 	n := listNeed{name: 4, state: stateW}
-	for _, i := range l.runs {
+	measure := l.runs
+	if l.unlisted.Runs > 0 && len(l.widest) > 0 {
+		measure = append(slices.Clip(l.runs), l.widest...)
+	}
+	for _, i := range measure {
 		full, short := l.statusTexts(i)
 		n.state = max(n.state, common.WidthOf(common.StateText(i)))
 		n.name = max(n.name, common.WidthOf(common.Clean(i.Name)))

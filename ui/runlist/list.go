@@ -44,6 +44,7 @@ type List struct {
 	link       string          // the server lost: said in the title (SetLink)
 	hosts      []api.HostState // several hosts: the runs grouped by host (hosts.go)
 	unlisted   api.RunSummary  // runs not listed yet, counted in the titles (listed.go)
+	widest     []runs.Info     // the widest of those, measured for the columns while any is unlisted
 
 	ver   uint64 // bumped by every change of what is shown
 	cache *common.ViewCache[listKey]

@@ -17,6 +17,17 @@ func (l *List) SetUnlisted(s api.RunSummary) {
 		l.unlisted = s
 		l.ver++
 	}
+	if s.Runs == 0 {
+		l.widest = nil
+	}
+}
+
+// SetWidest names a few runs not listed yet whose cells are the widest (api.Widest):
+// while runs are unlisted the columns are sized with them too, so the first frame's
+// columns are the whole list's and the rest arriving moves none of them.
+func (l *List) SetWidest(infos []runs.Info) {
+	l.widest = infos
+	l.ver++
 }
 
 // Unlisted counts the runs not listed yet (SetUnlisted), less those listed since.
