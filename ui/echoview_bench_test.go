@@ -17,7 +17,8 @@ import (
 // own process (--local), at 186×51 with the run focused: the Update of the echo's
 // OutputMsg, the View (the pane's screen rendered) and the frame drawn. The screen
 // holds a page of lines, as `cat` after a while of typing; each iteration's echo is
-// one character on the prompt line (written to the screen untimed: the reader's work).
+// one character on the prompt line, every fortieth a line's end that scrolls the
+// screen (written to the screen untimed: the reader's work).
 func BenchmarkEchoView(b *testing.B) {
 	clk := &clock{t: t0}
 	info := liveRun("r00", "cat", true)
@@ -43,7 +44,6 @@ func BenchmarkEchoView(b *testing.B) {
 	r.Start()
 	defer r.Stop()
 	r.Submit(m.View())
-	b.Logf("pane %dx%d", iw, ih)
 	n := 0
 	b.ReportAllocs()
 	for b.Loop() {
