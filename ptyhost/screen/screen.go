@@ -59,10 +59,11 @@ type Screen struct {
 	// pen DECSC saved; cells interns the runes that stand for extras and marks.
 	pen, saved vtExtra
 	cells      vtCells
-	focus      vtFocus // what the app was last told of its focus (screen_focus.go)
-	buf        []byte  // Render's and Text's output, reused
-	padded     []byte  // the feeder's text with the pads of wide characters (screen_wide.go)
-	scratch    []byte  // the feeder's own sequences (screen_erase.go)
+	focus      vtFocus  // what the app was last told of its focus (screen_focus.go)
+	buf        []byte   // Render's and Text's output, reused
+	drawn      rendered // where the last Render's lines are in buf (screen_render.go)
+	padded     []byte   // the feeder's text with the pads of wide characters (screen_wide.go)
+	scratch    []byte   // the feeder's own sequences (screen_erase.go)
 	// feedHook, set by tests only, runs before each feed to vt10x and may panic.
 	feedHook func([]byte)
 
@@ -276,7 +277,7 @@ func (s *Screen) resizeLocked(cols, rows int) {
 	if cols*rows < s.cols*s.rows {
 		// The emulator's cells are made anew at the new size; the buffers sized to
 		// the old one go with them.
-		for _, b := range []*[]byte{&s.buf, &s.padded, &s.scratch} {
+		for _, b := range []*[]byte{&s.buf, &s.drawn.next, &s.padded, &s.scratch} {
 			if cap(*b) > shrinkKeep {
 				*b = nil
 			}

@@ -18,13 +18,18 @@ type lazyTerm struct {
 	t          vt10x.Terminal // nil while nothing was written
 	cols, rows int
 	w          io.Writer
+	// The rows written since Render last drew them (screen_dirty.go): all of them, or
+	// those dirty marks; seq is where the writes left vt10x's parser.
+	all   bool
+	dirty []bool
+	seq   uint8
 }
 
 // blankTerm is a fresh vt10x, read only: what a blank lazyTerm answers with.
 var blankTerm = vt10x.New(vt10x.WithSize(1, 1))
 
 func newLazyTerm(cols, rows int, w io.Writer) *lazyTerm {
-	return &lazyTerm{cols: cols, rows: rows, w: w}
+	return &lazyTerm{cols: cols, rows: rows, w: w, all: true}
 }
 
 // live reports whether the emulator was brought up.
@@ -41,10 +46,15 @@ func (l *lazyTerm) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	return l.up().Write(p)
+	t := l.up()
+	l.noteWrite(p)
+	return t.Write(p)
 }
 
-func (l *lazyTerm) Parse(bf *bufio.Reader) error { return l.up().Parse(bf) }
+func (l *lazyTerm) Parse(bf *bufio.Reader) error {
+	l.all, l.seq = true, seqGround // not followed: what it read is unknown
+	return l.up().Parse(bf)
+}
 
 func (l *lazyTerm) Size() (cols, rows int) {
 	if l.t == nil {
@@ -54,6 +64,7 @@ func (l *lazyTerm) Size() (cols, rows int) {
 }
 
 func (l *lazyTerm) Resize(cols, rows int) {
+	l.all = true
 	if l.t == nil {
 		l.cols, l.rows = cols, rows
 		return

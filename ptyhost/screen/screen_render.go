@@ -27,7 +27,46 @@ const (
 // cells, reset at the end of a line that needs it. Bold does not brighten:
 // foreground palette 0–7 reaches vt10x as colour 256+n (screen_sgr.go) and is
 // drawn as n.
-func (s *Screen) Render() string { return s.joinRows(s.renderRow) }
+//
+// Only the rows written since the last Render are drawn again; the others are that
+// Render's lines (screen_dirty.go).
+func (s *Screen) Render() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.catchUp()
+	keep := s.drawn.ok && len(s.drawn.ends) == s.rows
+	prev, prevEnds := s.buf, s.drawn.ends
+	s.buf, s.drawn.ends = s.drawn.next[:0], s.drawn.spare[:0]
+	from := 0 // where row y begins in prev
+	for y := range s.rows {
+		if y > 0 {
+			s.buf = append(s.buf, '\n')
+		}
+		if keep && s.term.rowClean(y) {
+			s.buf = append(s.buf, prev[from:prevEnds[y]]...)
+		} else {
+			s.renderRow(y)
+		}
+		if keep {
+			from = prevEnds[y] + 1
+		}
+		s.drawn.ends = append(s.drawn.ends, len(s.buf))
+	}
+	s.term.clean()
+	// s.buf holds this Render's lines for the next one; the buffer before is the next
+	// one's to write into.
+	s.drawn.next, s.drawn.spare, s.drawn.ok = prev, prevEnds, true
+	return string(s.buf)
+}
+
+// rendered is where each of the last Render's lines ends in s.buf, for the next
+// Render to keep those no write changed.
+type rendered struct {
+	ok    bool  // s.buf holds the last Render's lines, the screen as when it was cleaned
+	ends  []int // where each row ends in s.buf
+	spare []int // the ends before, reused
+	next  []byte
+}
 
 // joinRows returns the screen's rows, each appended to s.buf by row, joined with
 // "\n", once the screen has caught up with what was written.
@@ -35,7 +74,7 @@ func (s *Screen) joinRows(row func(y int)) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.catchUp()
-	s.buf = s.buf[:0]
+	s.buf, s.drawn.ok = s.buf[:0], false
 	for y := range s.rows {
 		if y > 0 {
 			s.buf = append(s.buf, '\n')
@@ -229,6 +268,7 @@ func (s *Screen) Top(n int) []string {
 // rowsText returns rows [from, to) as text; the caller holds mu.
 func (s *Screen) rowsText(from, to int) []string {
 	out := make([]string, 0, max(0, to-from))
+	s.drawn.ok = false // s.buf is written over
 	for y := from; y < to; y++ {
 		s.buf = s.buf[:0]
 		s.textRow(y)

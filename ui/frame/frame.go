@@ -122,6 +122,8 @@ type Renderer struct {
 	// begin with no style or link open (see drawLines).
 	lines []string
 	clean []bool
+	// infos is what each of lines holds (lineInfo); infoSpare the slice before, reused.
+	infos, infoSpare []lineInfo
 	// drawn is which rows of r.cells the frame being drawn wrote (nil: all of them);
 	// onScreen is the set of r.lines, for movedLines.
 	drawn    []bool

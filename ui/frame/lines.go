@@ -20,13 +20,27 @@ import (
 func (r *Renderer) drawLines(content string, full bool) (moved bool) {
 	lines := strings.Split(content, "\n")
 	moved = r.movedLines(lines)
+	// What each line holds, read again only for a line not on its row before: a key's
+	// echo changes a line or two of a window's fifty, and reading them all (ten scans
+	// of the content for the pass-through sequences) cost more than drawing them.
+	infos, pass := r.infoSpare[:0], false
+	for y, l := range lines {
+		var in lineInfo
+		if y < len(r.lines) && l == r.lines[y] {
+			in = r.infos[y]
+		} else {
+			in = infoOf(l)
+		}
+		infos = append(infos, in)
+		pass = pass || in&linePass != 0
+	}
 	var clean []bool // nil: none is known to begin clean
-	if !hasPassThrough(content) {
+	if !pass {
 		clean = make([]bool, len(lines))
 		startClean := true
-		for y, l := range lines {
+		for y, in := range infos {
 			clean[y] = startClean
-			startClean = endsClean(l, startClean)
+			startClean = in.endsClean(startClean)
 		}
 	}
 	h, w := r.cells.Height(), r.cells.Width()
@@ -69,7 +83,40 @@ func (r *Renderer) drawLines(content string, full bool) (moved bool) {
 		}
 	}
 	r.lines, r.clean = lines, clean
+	r.infos, r.infoSpare = infos, r.infos
 	return moved
+}
+
+// lineInfo is what drawLines needs to know of a line: whether it holds a sequence
+// that stays open (hasPassThrough), and how it leaves the style (endsClean).
+type lineInfo uint8
+
+const (
+	linePass  lineInfo = 1 << iota // hasPassThrough
+	lineSGR                        // it has an SGR: endsClean is lineReset's
+	lineReset                      // its last SGR is a reset
+)
+
+func infoOf(line string) lineInfo {
+	var in lineInfo
+	if hasPassThrough(line) {
+		in |= linePass
+	}
+	if strings.Contains(line, "\x1b[") {
+		in |= lineSGR
+		if endsClean(line, false) {
+			in |= lineReset
+		}
+	}
+	return in
+}
+
+// endsClean is endsClean of the line in reports.
+func (in lineInfo) endsClean(startClean bool) bool {
+	if in&lineSGR == 0 {
+		return startClean
+	}
+	return in&lineReset != 0
 }
 
 // movedLines reports whether a line of lines that differs from the line on its row in

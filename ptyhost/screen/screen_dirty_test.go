@@ -1,0 +1,163 @@
+package screen
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hinshun/vt10x"
+)
+
+// fullRender is Render with every row drawn again, none kept from the last.
+func (s *Screen) fullRender() string {
+	s.mu.Lock()
+	s.drawn.ok = false
+	s.mu.Unlock()
+	return s.Render()
+}
+
+// A Render that keeps the rows no write changed equals one that draws every row, after
+// any write: the recorded streams of real programs (vim, htop, less, mc…) and typed
+// text among colours, erases, tabs, wide characters, marks and cursor moves, each cut
+// into random writes, with a Render between some of them.
+func TestRenderKeptRowsEqualFull(t *testing.T) {
+	raws, err := filepath.Glob(filepath.Join("testdata", "fidelity", "*.raw"))
+	if err != nil || len(raws) == 0 {
+		t.Fatalf("no streams: %v", err)
+	}
+	streams := map[string][]byte{}
+	for _, raw := range raws {
+		b, err := os.ReadFile(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams[filepath.Base(raw)] = b
+	}
+	rng := rand.New(rand.NewPCG(36, 51))
+	streams["typed"] = typedStream(rng, 4000, 1)
+	streams["typed, mostly text"] = typedStream(rng, 4000, 12)
+	for name, stream := range streams {
+		t.Run(name, func(t *testing.T) {
+			for _, size := range [][2]int{{80, 24}, {37, 9}} {
+				s := NewScreen(size[0], size[1])
+				for p, n := stream, 0; len(p) > 0; p = p[n:] {
+					n = min(len(p), 1+rng.IntN(24))
+					s.Write(p[:n])
+					if rng.IntN(2) > 0 {
+						continue
+					}
+					if got, want := s.Render(), s.fullRender(); got != want {
+						t.Fatalf("%dx%d, after %q (%d bytes in): the kept rows' render differs from the full one:\n%s",
+							size[0], size[1], p[:n], len(stream)-len(p)+n, renderDiff(got, want))
+					}
+				}
+			}
+		})
+	}
+}
+
+// typedStream is what a shell or an editor echoes as one types: text, a word
+// coloured, a line erased and typed again, backspaces, tabs, wide characters and
+// combining marks, a line feed now and then, the cursor moved and a scroll region.
+// One piece in every text+1 is not plain text.
+func typedStream(rng *rand.Rand, n, text int) []byte {
+	plain := []string{"k", "7", "q", "z", "abc ", "\b", "\b \b", "\r", "\x1b[31m", "\x1b[m", "\x1b[K"}
+	pieces := []string{"\r\n", "\n", "\t",
+		"\x1b[31m", "\x1b[1;38;5;208m", "\x1b[38:2::10:20:30m", "\x1b[m", "\x1b[0K", "\x1b[K", "\x1b[2K", "\x1b[1K",
+		"界", "👍🏽", "e\u0301", "\x1b[A", "\x1b[3;5H", "\x1b[2J", "\x1b[?1049h", "\x1b[?1049l", "\x1b[5;10r", "\x1b[r",
+		"\x1b]0;title\x07", "\x1b[4h", "\x1b[4l", "\x1b7", "\x1b8", "\x1bM", "\x1b(0qqq\x1b(B", "\x1b[3@", "\x1b[2P",
+		strings.Repeat("w", 30), "\x1b[?7l", "\x1b[?7h", "\x1b[7m", "\x1b[27m", "\u009b2J", "\u0085"}
+	var b []byte
+	for range n {
+		if rng.IntN(text+1) > 0 {
+			b = append(b, plain[rng.IntN(len(plain))]...)
+		} else {
+			b = append(b, pieces[rng.IntN(len(pieces))]...)
+		}
+	}
+	return b
+}
+
+// Every row whose cells a write to the emulator changed is noted as written: the
+// emulator fed straight (the stream cut anywhere, a sequence in two writes included),
+// its cells compared with those when the rows were last cleaned.
+func TestWrittenRowsCoverEveryChange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 36))
+	for _, text := range []int{1, 4, 16} {
+		stream := typedStream(rng, 3000, text)
+		l := newLazyTerm(30, 8, io.Discard)
+		l.Write([]byte("x"))
+		cells := func() [][]vt10x.Glyph {
+			g := make([][]vt10x.Glyph, 8)
+			for y := range g {
+				for x := range 30 {
+					g[y] = append(g[y], l.Cell(x, y))
+				}
+			}
+			return g
+		}
+		l.clean()
+		was := cells()
+		for p, n := stream, 0; len(p) > 0; p = p[n:] {
+			n = min(len(p), 1+rng.IntN(12))
+			l.Write(p[:n])
+			now := cells()
+			for y := range now {
+				if !slices.Equal(now[y], was[y]) && l.rowClean(y) {
+					t.Fatalf("text 1 in %d: row %d changed by %q (%d bytes in), but is not noted as written",
+						text+1, y, p[:n], len(stream)-len(p)+n)
+				}
+			}
+			if rng.IntN(2) == 0 {
+				l.clean()
+				was = now
+			}
+		}
+	}
+}
+
+// renderDiff is the rows two renders differ in.
+func renderDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var out strings.Builder
+	for y := range max(len(g), len(w)) {
+		var a, b string
+		if y < len(g) {
+			a = g[y]
+		}
+		if y < len(w) {
+			b = w[y]
+		}
+		if a != b {
+			fmt.Fprintf(&out, "row %d:\n kept %q\n full %q\n", y, a, b)
+		}
+	}
+	return out.String()
+}
+
+// A typed character's echo draws its row again and keeps the others from the Render
+// before: a row changed behind the screen's back (in the emulator itself) still shows
+// as it was, until a write that may change it.
+func TestRenderKeepsRowsNotWritten(t *testing.T) {
+	s := NewScreen(40, 6)
+	s.Write([]byte("first line\r\nsecond line\r\n$ "))
+	s.Render()
+	_, _ = s.term.t.Write([]byte("\x1b7\x1b[1;1HXXXX\x1b8")) // not through the Screen
+	s.Write([]byte("k"))
+	lines := strings.Split(s.Render(), "\n")
+	if !strings.HasPrefix(lines[0], "first line") {
+		t.Errorf("row 0 was drawn again for an echo on row 2: %q", lines[0])
+	}
+	if !strings.HasPrefix(lines[2], "$ k") {
+		t.Errorf("the echo's row is %q, want it to start with %q", lines[2], "$ k")
+	}
+	s.Write([]byte("\r\n"))
+	if lines := strings.Split(s.Render(), "\n"); !strings.HasPrefix(lines[0], "XXXX") {
+		t.Errorf("a line feed did not draw every row again: row 0 is %q", lines[0])
+	}
+}
