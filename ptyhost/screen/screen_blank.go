@@ -19,10 +19,11 @@ type lazyTerm struct {
 	cols, rows int
 	w          io.Writer
 	// The rows written since Render last drew them (screen_dirty.go): all of them, or
-	// those dirty marks; seq is where the writes left vt10x's parser.
+	// those dirty marks; open, that the writes may have left vt10x's parser inside a
+	// sequence.
 	all   bool
 	dirty []bool
-	seq   uint8
+	open  bool
 }
 
 // blankTerm is a fresh vt10x, read only: what a blank lazyTerm answers with.
@@ -52,7 +53,7 @@ func (l *lazyTerm) Write(p []byte) (int, error) {
 }
 
 func (l *lazyTerm) Parse(bf *bufio.Reader) error {
-	l.all, l.seq = true, seqGround // not followed: what it read is unknown
+	l.all, l.open = true, true // what it read is unknown
 	return l.up().Parse(bf)
 }
 

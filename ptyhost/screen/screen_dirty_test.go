@@ -24,7 +24,8 @@ func (s *Screen) fullRender() string {
 // A Render that keeps the rows no write changed equals one that draws every row, after
 // any write: the recorded streams of real programs (vim, htop, less, mc…) and typed
 // text among colours, erases, tabs, wide characters, marks and cursor moves, each cut
-// into random writes, with a Render between some of them.
+// into random writes, with a Render between some of them and, between others, a
+// resize or another reader of the screen (Text, Top, Bottom).
 func TestRenderKeptRowsEqualFull(t *testing.T) {
 	raws, err := filepath.Glob(filepath.Join("testdata", "fidelity", "*.raw"))
 	if err != nil || len(raws) == 0 {
@@ -43,18 +44,35 @@ func TestRenderKeptRowsEqualFull(t *testing.T) {
 	streams["typed, mostly text"] = typedStream(rng, 4000, 12)
 	for name, stream := range streams {
 		t.Run(name, func(t *testing.T) {
-			for _, size := range [][2]int{{80, 24}, {37, 9}} {
+			for _, size := range [][2]int{{80, 24}, {37, 9}, {7, 3}} {
 				s := NewScreen(size[0], size[1])
+				var did string // what was done since the last check, besides writing
 				for p, n := stream, 0; len(p) > 0; p = p[n:] {
 					n = min(len(p), 1+rng.IntN(24))
 					s.Write(p[:n])
+					switch rng.IntN(16) {
+					case 0:
+						s.Text()
+						did += ", Text"
+					case 1:
+						s.Top(2)
+						did += ", Top"
+					case 2:
+						s.Bottom(2)
+						did += ", Bottom"
+					case 3:
+						cols, rows := size[0]+rng.IntN(3)-1, size[1]+rng.IntN(3)-1
+						s.Resize(cols, rows)
+						did += fmt.Sprintf(", Resize(%d, %d)", cols, rows)
+					}
 					if rng.IntN(2) > 0 {
 						continue
 					}
 					if got, want := s.Render(), s.fullRender(); got != want {
-						t.Fatalf("%dx%d, after %q (%d bytes in): the kept rows' render differs from the full one:\n%s",
-							size[0], size[1], p[:n], len(stream)-len(p)+n, renderDiff(got, want))
+						t.Fatalf("%dx%d, after %q (%d bytes in)%s: the kept rows' render differs from the full one:\n%s",
+							size[0], size[1], p[:n], len(stream)-len(p)+n, did, renderDiff(got, want))
 					}
+					did = ""
 				}
 			}
 		})
@@ -71,7 +89,8 @@ func typedStream(rng *rand.Rand, n, text int) []byte {
 		"\x1b[31m", "\x1b[1;38;5;208m", "\x1b[38:2::10:20:30m", "\x1b[m", "\x1b[0K", "\x1b[K", "\x1b[2K", "\x1b[1K",
 		"界", "👍🏽", "e\u0301", "\x1b[A", "\x1b[3;5H", "\x1b[2J", "\x1b[?1049h", "\x1b[?1049l", "\x1b[5;10r", "\x1b[r",
 		"\x1b]0;title\x07", "\x1b[4h", "\x1b[4l", "\x1b7", "\x1b8", "\x1bM", "\x1b(0qqq\x1b(B", "\x1b[3@", "\x1b[2P",
-		strings.Repeat("w", 30), "\x1b[?7l", "\x1b[?7h", "\x1b[7m", "\x1b[27m", "\u009b2J", "\u0085"}
+		strings.Repeat("w", 30), "\x1b[?7l", "\x1b[?7h", "\x1b[7m", "\x1b[27m", "\u009b2J", "\u0085",
+		"\t\t\t\t\t\t\t\t\t\tab", "\t\t\tx", strings.Repeat("y", 40)}
 	var b []byte
 	for range n {
 		if rng.IntN(text+1) > 0 {
@@ -159,5 +178,58 @@ func TestRenderKeepsRowsNotWritten(t *testing.T) {
 	s.Write([]byte("\r\n"))
 	if lines := strings.Split(s.Render(), "\n"); !strings.HasPrefix(lines[0], "XXXX") {
 		t.Errorf("a line feed did not draw every row again: row 0 is %q", lines[0])
+	}
+}
+
+// A resize draws every row again, the emulator's cells unwritten or not: a screen
+// rendered before anything reached it keeps no line of the old width.
+func TestRenderAfterResizeDrawsEveryRow(t *testing.T) {
+	s := NewScreen(6, 2)
+	s.Render()
+	s.Resize(9, 2)
+	if got, want := s.Render(), strings.Repeat(" ", 9)+"\n"+strings.Repeat(" ", 9); got != want {
+		t.Errorf("blank screen resized from 6 to 9 columns: Render is %q, want %q", got, want)
+	}
+	s.Write([]byte("ab"))
+	s.Render()
+	s.Resize(4, 2)
+	if got, want := s.Render(), "ab  \n    "; got != want {
+		t.Errorf("screen resized from 9 to 4 columns: Render is %q, want %q", got, want)
+	}
+}
+
+// A Render that panics midway (here: a row the emulator does not have), recovered by
+// its caller, leaves the screen's renders right: the next ones draw what a full Render
+// draws, with rows kept from each other again.
+func TestRenderAfterPanicStaysRight(t *testing.T) {
+	s := NewScreen(20, 4)
+	s.Write([]byte("one\r\ntwo\r\nthree"))
+	s.Render()
+	s.Write([]byte("\r\n"))
+	s.Render() // both buffers in use
+	func() {
+		defer func() { _ = recover() }()
+		s.mu.Lock()
+		s.rows++ // the last row is past vt10x's: reading it panics
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			s.rows--
+			s.mu.Unlock()
+		}()
+		s.Render()
+		t.Fatal("Render of a row past the emulator's did not panic")
+	}()
+	// Writes to the first row, which make its line longer, the others kept.
+	writes := []string{"\x1b[H", "\x1b[31mk", "q\x1b[m", "\x1b[1m7", "\x1b[4mz"}
+	for i, p := range writes {
+		s.Write([]byte(p))
+		got := s.Render()
+		want := NewScreen(20, 4)
+		want.Write([]byte("one\r\ntwo\r\nthree\r\n"))
+		want.Write([]byte(strings.Join(writes[:i+1], "")))
+		if w := want.Render(); got != w {
+			t.Fatalf("after %q, the Render after a panicking one differs from a fresh screen's:\n%s", p, renderDiff(got, w))
+		}
 	}
 }

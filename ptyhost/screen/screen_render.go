@@ -36,7 +36,12 @@ func (s *Screen) Render() string {
 	s.catchUp()
 	keep := s.drawn.ok && len(s.drawn.ends) == s.rows
 	prev, prevEnds := s.buf, s.drawn.ends
+	// s.buf holds this Render's lines for the next one; the buffer before is the next
+	// one's to write into. Swapped before any row is drawn, so that a panic in one
+	// (recovered by a caller) leaves two buffers and lines not to keep, never s.buf
+	// and s.drawn.next on one array.
 	s.buf, s.drawn.ends = s.drawn.next[:0], s.drawn.spare[:0]
+	s.drawn.next, s.drawn.spare, s.drawn.ok = prev, prevEnds, false
 	from := 0 // where row y begins in prev
 	for y := range s.rows {
 		if y > 0 {
@@ -53,9 +58,7 @@ func (s *Screen) Render() string {
 		s.drawn.ends = append(s.drawn.ends, len(s.buf))
 	}
 	s.term.clean()
-	// s.buf holds this Render's lines for the next one; the buffer before is the next
-	// one's to write into.
-	s.drawn.next, s.drawn.spare, s.drawn.ok = prev, prevEnds, true
+	s.drawn.ok = true
 	return string(s.buf)
 }
 
