@@ -233,3 +233,40 @@ func TestRenderAfterPanicStaysRight(t *testing.T) {
 		}
 	}
 }
+
+// A write that may continue a sequence an earlier one left open counts as every row,
+// whatever it holds: vt10x runs a control met inside a sequence and stays in it, so
+// text after it may end the sequence (DECALN filling every row, IL pushing rows down).
+// Once a write's end shows the parser back in ground, one-row writes count as one row
+// again.
+func TestWriteAfterOpenSequenceIsEveryRow(t *testing.T) {
+	for _, w := range [][2]string{
+		{"\x1b#\r", "8"},
+		{"\x1b\b", "[L"},
+		{"\x1b[", "2J"},
+		{"\x1b[3\r", "L"},
+		{"\x1b]0;title", "\x07ab"},
+		{"\x1b(\n", "0q"},
+	} {
+		l := newLazyTerm(10, 4, io.Discard)
+		l.Write([]byte("one\r\ntwo\r\nthree"))
+		l.clean()
+		l.Write([]byte(w[0]))
+		l.clean()
+		l.Write([]byte(w[1]))
+		if l.rowClean(0) {
+			t.Errorf("%q then %q: the second write is not noted as every row", w[0], w[1])
+		}
+		l.clean()
+		l.Write([]byte("\x1b[m"))
+		l.clean()
+		y := l.Cursor().Y
+		l.Write([]byte("k"))
+		for r := range 4 {
+			if l.rowClean(r) != (r != y) {
+				t.Errorf("%q then %q, then back in ground: a typed key on row %d is not noted as its row alone (row %d)",
+					w[0], w[1], y, r)
+			}
+		}
+	}
+}
