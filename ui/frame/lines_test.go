@@ -3,6 +3,7 @@ package frame
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,10 +16,12 @@ import (
 // changed-lines path shows, after each, what one fed full redraws shows: the same
 // glyphs and colours in every cell, the cursor at the same place, shown or hidden,
 // in the shape asked for; with styles left open across lines, wide characters at the
-// lines' ends and past them, lines that shrink, resizes between frames, and with and
-// without synchronized output (its marks balanced).
+// lines' ends and past them, lines that shrink, a link (OSC 8, a sequence the whole
+// content is parsed for), resizes between frames, and with and without synchronized
+// output (its marks balanced).
 func TestChangedLinesShowWhatAFullRedrawShows(t *testing.T) {
-	changedLinesAsFull(t, []string{"ab", "\x1b[1;31mR\x1b[m", "\x1b[32mG", "\x1b[0mz", "中", "中文字中文字中", "abcdefghijkl", "abcdefghijk中", "\x1b[7mr\x1b[27m", "", "\x1b[44m  \x1b[0m"})
+	changedLinesAsFull(t, []string{"ab", "\x1b[1;31mR\x1b[m", "\x1b[32mG", "\x1b[0mz", "中", "中文字中文字中", "abcdefghijkl", "abcdefghijk中", "\x1b[7mr\x1b[27m", "", "\x1b[44m  \x1b[0m",
+		"\x1b]8;;http://x\x1b\\L\x1b]8;;\x1b\\"})
 }
 
 // TestChangedLinesKeepColourForms: as TestChangedLinesShowWhatAFullRedrawShows, with
@@ -70,6 +73,7 @@ func changedLinesAsFull(t *testing.T, pieces []string) {
 			r.mu.Lock()
 			r.want, r.have = v, true
 			r.draw()
+			linesKnownAsRead(t, r, content)
 			r.mu.Unlock()
 			out := f.output()[before:]
 			vt.Write([]byte(out))
@@ -203,4 +207,32 @@ func ansiStrip(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// linesKnownAsRead fails t unless what the renderer keeps of each line of the frame it
+// drew (kept from the frame before for a line unchanged on its row) is what reading
+// the line afresh gives, and the lines known to begin clean are those reading the whole
+// content gives: none if it holds a pass-through sequence. The terminals compared
+// cannot show every difference (vt10x ignores a link). The caller holds r.mu.
+func linesKnownAsRead(t *testing.T, r *Renderer, content string) {
+	t.Helper()
+	if len(r.infos) != len(r.lines) {
+		t.Fatalf("%d line infos for %d lines", len(r.infos), len(r.lines))
+	}
+	for y, l := range r.lines {
+		if r.infos[y] != infoOf(l) {
+			t.Fatalf("line %d %q: kept info %b, read afresh %b", y, l, r.infos[y], infoOf(l))
+		}
+	}
+	var want []bool
+	if !hasPassThrough(content) {
+		clean := true
+		for _, l := range r.lines {
+			want = append(want, clean)
+			clean = endsClean(l, clean)
+		}
+	}
+	if !slices.Equal(r.clean, want) || (r.clean == nil) != (want == nil) {
+		t.Fatalf("lines known to begin clean %v, want %v, for %q", r.clean, want, content)
+	}
 }
