@@ -24,10 +24,11 @@ import "bytes"
 //     cells of the cursor's row.
 //
 // Such a write ends in the ground state too. Screen's normaliser feeds vt10x whole
-// sequences, one write each or among text, so its echo writes are of this kind; any
-// other write (a line feed, a tab, a cursor move, a string, a sequence cut between two
-// writes, raw bytes written to the emulator) counts as every row, and leaves the
-// parser's state unknown (open) unless its end shows it back in ground (groundAfter).
+// sequences (never one cut between two writes, a control met inside one run before
+// it), so a typed key's echo is a write of this kind. Any other write (a line feed, a
+// tab, a cursor move, a string, a sequence cut between two writes, raw bytes written
+// to the emulator) counts as every row, and leaves the parser's state unknown (open)
+// unless its end shows it back in ground (groundAfter).
 
 // noteWrite notes the rows p changes when vt10x runs it.
 func (l *lazyTerm) noteWrite(p []byte) {
