@@ -37,7 +37,15 @@ func (s *Supervisor) Trees(ids ...string) (map[string][]reaper.TreeProc, error) 
 			wants[r.id] = w
 		}
 	}
-	if len(wants) == 0 {
+	// Every live run without a cgroup is a root of the scan (the cache then serves
+	// another selection too), but the scan is taken only for a run asked about: a run
+	// whose cgroup lists its members (the subscription's first reply asks for one) does
+	// not wait for a read of every process on the machine.
+	scan := false
+	for id := range wants {
+		scan = scan || asked(id)
+	}
+	if !scan {
 		return out, nil
 	}
 	roots := make([]int, 0, len(wants))

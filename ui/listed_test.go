@@ -375,3 +375,16 @@ func TestWidestUnlistedRunsSizeTheFirstFramesColumns(t *testing.T) {
 		t.Errorf("the whole list's frame:\n%s\nwant:\n%s", got.Content, want.Content)
 	}
 }
+
+// The adopted mark after an escape count (⚠1A) is a cell wider than the count alone
+// (⚠1): a run not listed yet with both sizes the first frame's markers column.
+func TestWidestUnlistedRunsCountTheAdoptedMark(t *testing.T) {
+	all := listRuns(300)
+	all[1].Escapees = 1                           // listed: ⚠1
+	all[250].Escapees, all[250].Adopted = 1, true // not listed yet: ⚠1A
+	full := harnessWith(t, fakeOver(all), Options{Initial: all}, 90, 50)
+	part := harnessWith(t, fakeOver(all), Options{Initial: all[:40], Unlisted: api.Summarize(all[40:]), Widest: api.Widest(all[:40], all[40:])}, 90, 50)
+	if got, want := part.m.View().Content, full.m.View().Content; got != want {
+		t.Errorf("the first rows' frame:\n%s\nwant the whole list's:\n%s", got, want)
+	}
+}

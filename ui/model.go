@@ -170,6 +170,7 @@ func newModel(o Options, now func() time.Time) (Model, error) {
 	m.list.SetFocused(true)
 	m.syncSelection()
 	m.firstReads(o.Metrics, o.Trees)
+	m.events.SetEscaped(m.list.Runs(), m.list.Unlisted().Escaped) // the first frame's heading counts them
 	if o.Screen != nil && len(o.Initial) > 0 && o.Initial[0].Kind == runs.KindPTY {
 		m.takeScreen(ScreenMsg{ID: o.Initial[0].ID, Screen: o.Screen})
 	}

@@ -105,10 +105,14 @@ func Widest(listed, rest []runs.Info) []runs.Info {
 			return n
 		},
 		func(i runs.Info) int {
-			if i.Escapees == 0 && !i.Adopted {
-				return 0
+			n := 0
+			if i.Escapees > 0 { // ⚠N
+				n = 1 + digits(i.Escapees)
 			}
-			return digits(i.Escapees) + 2
+			if i.Adopted { // A
+				n++
+			}
+			return n
 		},
 		func(i runs.Info) int {
 			if i.Worktree == nil || i.Diff == nil {

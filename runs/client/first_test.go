@@ -24,12 +24,12 @@ import (
 // "hello" and goes on, the others pipe runs of true, ended (each waited for, so no
 // exit of theirs comes after it returns). It returns the state dir and the runs' ids
 // in the list's order.
-func serveMany(t *testing.T, n int) (string, *runs.Supervisor, []string) {
+func serveMany(t *testing.T, n int, opts ...runs.Option) (string, *runs.Supervisor, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	d := config.Default()
 	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
+	sup, err := runs.New(append([]runs.Option{runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs"))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,27 +246,46 @@ func TestAttachFirstToAnOlderServer(t *testing.T) {
 // With the first rows, the reply brings what the UI's first frame shows beside them:
 // the counters, the first run's process tree and that run as a snapshot read gives it
 // (its watchdog's last output); a Remote hands them on with the first run's screen
-// (FirstReads), so the UI reads none of them after its first frame.
+// (FirstReads), so the UI reads none of them after its first frame. The tree only
+// when the run's cgroup lists its members: without one (its session's tree) it would
+// take a scan of every process on the machine before the reply, and the UI reads it
+// after its first frame instead.
 func TestAttachFirstBringsTheFirstFramesReads(t *testing.T) {
-	dir, _, ids := serveMany(t, 50)
-	line, _ := rawStream(t, dir, `{"push":true,"first":10}`)
-	rep := replyOf(t, line)
-	if rep.Metrics == nil || rep.Metrics.SpawnTotal < 50 {
-		t.Errorf("the reply's counters: %+v", rep.Metrics)
-	}
-	if tree := rep.Trees[ids[0]]; !slices.ContainsFunc(tree, func(p reaper.TreeProc) bool { return p.Comm == "sleep" }) {
-		t.Errorf("the reply's tree of the first run: %+v", rep.Trees)
-	}
-	if len(rep.Runs) == 0 || rep.Runs[0].Watchdog.LastOutput.IsZero() {
-		t.Errorf("the first run without its watchdog's last output: %+v", rep.Runs[0].Watchdog)
-	}
-	rem, err := AttachFirst(dir, 10, func() error { return errors.New("no server") }, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rem.Close()
-	m, trees, scr := rem.FirstReads()
-	if m == nil || trees[ids[0]] == nil || scr == nil || !strings.Contains(scr.Render(), "hello") {
-		t.Errorf("FirstReads: %+v, %+v, %v", m, trees, scr)
+	for _, tc := range []struct {
+		name   string
+		cgroup bool
+	}{{"cgroup", true}, {"session", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts []runs.Option
+			if tc.cgroup {
+				base := runs.FindCgroups("")
+				if base.Dir == "" {
+					t.Skip(base.Reason)
+				}
+				opts = append(opts, runs.WithCgroups(base))
+			}
+			dir, _, ids := serveMany(t, 50, opts...)
+			line, _ := rawStream(t, dir, `{"push":true,"first":10}`)
+			rep := replyOf(t, line)
+			if rep.Metrics == nil || rep.Metrics.SpawnTotal < 50 {
+				t.Errorf("the reply's counters: %+v", rep.Metrics)
+			}
+			hasTree := slices.ContainsFunc(rep.Trees[ids[0]], func(p reaper.TreeProc) bool { return p.Comm == "sleep" })
+			if hasTree != tc.cgroup || (!tc.cgroup && rep.Trees != nil) {
+				t.Errorf("the reply's tree of the first run (a tree wanted: %v): %+v", tc.cgroup, rep.Trees)
+			}
+			if len(rep.Runs) == 0 || rep.Runs[0].Watchdog.LastOutput.IsZero() {
+				t.Errorf("the first run without its watchdog's last output: %+v", rep.Runs[0].Watchdog)
+			}
+			rem, err := AttachFirst(dir, 10, func() error { return errors.New("no server") }, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rem.Close()
+			m, trees, scr := rem.FirstReads()
+			if m == nil || (trees[ids[0]] != nil) != tc.cgroup || scr == nil || !strings.Contains(scr.Render(), "hello") {
+				t.Errorf("FirstReads: %+v, %+v, %v", m, trees, scr)
+			}
+		})
 	}
 }

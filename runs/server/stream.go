@@ -146,14 +146,21 @@ func (st *streamState) reply(snap []runs.Info, first int) (api.SubscribeReply, [
 	if f, ok := st.frame(snap[0].ID); ok {
 		rep.Frame = &f
 	}
-	// The first run as a snapshot read gives it (its watchdog, and what its cgroup
-	// used): the details pane shows them in the first frame, not after the UI's first
-	// snapshot read. It is at least as new as the subscription's copy (Seq).
-	if i, err := st.s.core.Info(snap[0].ID); err == nil && i.Seq >= snap[0].Seq {
-		snap[0] = i
+	// The first run gets what a snapshot read gives and the subscription's copy lacks
+	// (its watchdog, its last output, what its cgroup used): the details pane shows
+	// them in the first frame, not after the UI's first snapshot read. Only those: the
+	// rest of a newer copy (its state, its Seq) would be newer than the events that
+	// follow the reply, and a change among them would then look like no change to the
+	// UI (an agent that came to wait would not be marked for attention).
+	if i, err := st.s.core.Info(snap[0].ID); err == nil {
+		snap[0].Watchdog, snap[0].Usage, snap[0].LastOutputAt = i.Watchdog, i.Usage, i.LastOutputAt
 	}
-	rep.Metrics = new(st.s.core.Metrics())
-	if !snap[0].Ended() {
+	m := st.s.core.Metrics()
+	rep.Metrics, st.counters, st.seeded = &m, m, true // the first push says whether they moved since
+	// Its process tree, when its cgroup lists its members. A run without one has its
+	// tree from a scan of every process on the machine: the reply does not wait for
+	// that, and the UI reads it after its first frame.
+	if !snap[0].Ended() && snap[0].Cgroup != "" {
 		if t, err := st.s.core.Trees(snap[0].ID); err == nil {
 			rep.Trees = t
 		}
@@ -203,10 +210,12 @@ type streamState struct {
 	echo bool   // an echo is among the changes pending (runs.DetailEcho): their frames say so
 
 	// What the pushes sent (push): nothing yet (hello false), the runs as last
-	// pushed, the counters as last seen.
+	// pushed, the counters as last seen (seeded: by the reply, which brought them,
+	// so the first push says whether they moved since).
 	hello    bool
 	pushed   map[string]runs.Info
 	counters runs.Metrics
+	seeded   bool
 }
 
 // beater is a core with a heartbeat (*runs.Supervisor): its Beat is closed at the
@@ -231,7 +240,7 @@ func (st *streamState) push(now time.Time) bool {
 		p.Runs = append(p.Runs, i)
 	}
 	m := st.s.core.Metrics()
-	if st.hello && !reflect.DeepEqual(m, st.counters) {
+	if (st.hello || st.seeded) && !reflect.DeepEqual(m, st.counters) {
 		p.Counters = true
 	}
 	st.counters = m

@@ -240,15 +240,7 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 	o := ui.Options{Engine: engine, Initial: engine.Initial(), History: engine.History(), Detachable: true, Keys: rs.Keys, Notify: rs.Notify.Terminal,
 		Pending: rs.Pending, Configured: rs.Configured, Mouse: rs.Mouse, InTmux: os.Getenv("TMUX") != "", Prefs: kept, PrefsPath: keptPath,
 		Empty: empty}
-	if l, ok := engine.(listing); ok {
-		o.Unlisted = l.Rest()
-	}
-	if w, ok := engine.(widest); ok && o.Unlisted.Runs > 0 {
-		o.Widest = w.Widest()
-	}
-	if f, ok := engine.(firstReads); ok {
-		o.Metrics, o.Trees, o.Screen = f.FirstReads()
-	}
+	withFirstReads(&o, engine)
 	var later *startLater
 	if o.Unlisted.Runs > 0 && len(rs.Start) > 0 {
 		// Which configured runs the server runs already is known from every run
@@ -260,6 +252,21 @@ func attachedModel(engine attachedEngine, t Target, rs Runs, always []runs.Spec)
 	}
 	m, err := ui.New(o)
 	return m, later, err
+}
+
+// withFirstReads gives o what an engine attached with its first runs read with them:
+// the count of the rest and its widest runs, the counters, the first run's tree and
+// screen, each when the engine has it, so the UI's first frame shows them.
+func withFirstReads(o *ui.Options, engine any) {
+	if l, ok := engine.(listing); ok {
+		o.Unlisted = l.Rest()
+	}
+	if w, ok := engine.(widest); ok && o.Unlisted.Runs > 0 {
+		o.Widest = w.Widest()
+	}
+	if f, ok := engine.(firstReads); ok {
+		o.Metrics, o.Trees, o.Screen = f.FirstReads()
+	}
 }
 
 // startLater starts the runs asked for (the config's, corral -- CMD's) once every run

@@ -7,15 +7,20 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"corral/config"
 	"corral/demo"
 	"corral/demo/testkit/eventually"
+	"corral/ptyhost/screen"
+	"corral/reaper"
 	"corral/runs"
+	"corral/runs/api"
 	"corral/runs/client"
 	"corral/runs/server/servertest"
 	"corral/ui"
@@ -142,5 +147,57 @@ func TestASignalBeforeTheListIsWholeStartsTheRunsAskedFor(t *testing.T) {
 	}
 	if n, k := f.live("svc"), f.live("fresh"); n != 1 || k != 1 {
 		t.Errorf("started twice: %d runs of svc and %d of fresh (want 1 each)", n, k)
+	}
+}
+
+// An attach with its first rows builds a UI whose first frame shows what came with
+// them: the counters of the reply (here 31 runs spawned), before any read of its own.
+func TestAttachedModelsFirstFrameHasTheReplysCounters(t *testing.T) {
+	f := overFirstRows(t)
+	m, _, err := attachedModel(f.engine, Target{Dir: f.dir}, Runs{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50}) // its commands not run: nothing read yet
+	if view := ansi.Strip(next.View().Content); !strings.Contains(view, "spawned 31") {
+		t.Errorf("the first frame lacks the reply's counters (spawned 31):\n%s", view)
+	}
+}
+
+// firstEngine is an engine attached with its first runs, as client.Remote.
+type firstEngine struct {
+	rest    api.RunSummary
+	widest  []runs.Info
+	metrics *runs.Metrics
+	trees   map[string][]reaper.TreeProc
+	screen  screen.View
+}
+
+func (e firstEngine) Rest() api.RunSummary { return e.rest }
+func (e firstEngine) Widest() []runs.Info  { return e.widest }
+func (e firstEngine) FirstReads() (*runs.Metrics, map[string][]reaper.TreeProc, screen.View) {
+	return e.metrics, e.trees, e.screen
+}
+
+// What an engine read with its first runs lands in the UI's options: the rest's
+// count and widest runs (those only with a rest), the counters, the tree, the screen.
+func TestWithFirstReads(t *testing.T) {
+	e := firstEngine{rest: api.RunSummary{Runs: 5}, widest: []runs.Info{{ID: "r5"}}, metrics: &runs.Metrics{SpawnTotal: 9},
+		trees: map[string][]reaper.TreeProc{"r0": nil}, screen: screen.NewScreen(80, 24)}
+	var o ui.Options
+	withFirstReads(&o, e)
+	if o.Unlisted.Runs != 5 || len(o.Widest) != 1 || o.Metrics != e.metrics || len(o.Trees) != 1 || o.Screen == nil {
+		t.Errorf("options: unlisted %+v, widest %v, metrics %v, trees %v, screen %v", o.Unlisted, o.Widest, o.Metrics, o.Trees, o.Screen)
+	}
+	e.rest = api.RunSummary{}
+	o = ui.Options{}
+	withFirstReads(&o, e)
+	if o.Widest != nil {
+		t.Errorf("widest runs with no rest: %v", o.Widest)
+	}
+	o = ui.Options{}
+	withFirstReads(&o, struct{}{}) // an engine with every run (the fleet's, a reattach's)
+	if o.Unlisted.Runs != 0 || o.Widest != nil || o.Metrics != nil || o.Trees != nil || o.Screen != nil {
+		t.Errorf("options from an engine with no first reads: %+v", o)
 	}
 }
