@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"corral/config"
+	"corral/demo/testkit/eventually"
+	"corral/reaper"
 	"corral/runs"
 	"corral/runs/cli/listing"
 )
@@ -161,7 +163,19 @@ func tmuxListing(b *testing.B, n int) (wall, cpu float64, attach [3]float64) {
 	if out, err := tm("new-session", "-d", "-s", "a", "-x", "120", "-y", "40", "sh -c 'sleep 100000'").CombinedOutput(); err != nil {
 		b.Fatalf("tmux: %v: %s", err, out)
 	}
-	defer tm("kill-server").Run()
+	var windows []reaper.Proc // the server and its windows' processes, once they are all there
+	defer func() {
+		tm("kill-server").Run()
+		// The tmux server ends its windows one at a time for seconds after kill-server
+		// answers (5.6-7.8 s for 1,000 at load 7-9), 2,000 processes exiting: what is
+		// timed next (corral shutdown) does not share the cores with that.
+		for _, w := range windows {
+			eventually.True(b, time.Minute, fmt.Sprintf("tmux's process %d to be gone", w.PID), func() bool {
+				p, err := reaper.ReadProc(w.PID)
+				return err != nil || p.State == 'Z' || p.StartTime != w.StartTime
+			})
+		}
+	}()
 	for range n - 1 {
 		if out, err := tm("new-window", "-d", "-t", "a", "sh -c 'sleep 100000'").CombinedOutput(); err != nil {
 			b.Fatalf("tmux new-window: %v: %s", err, out)
@@ -173,10 +187,33 @@ func tmuxListing(b *testing.B, n int) (wall, cpu float64, attach [3]float64) {
 		b.Fatalf("tmux display-message: %v", err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	windows = tmuxProcs(pid)
 	attach[0], attach[1], attach[2] = medianAttach(b, 5, pid, func() *exec.Cmd {
 		cmd := tm("attach", "-t", "a")
 		cmd.Env = termEnv(os.Environ())
 		return cmd
 	})
 	return wall, cpu, attach
+}
+
+// tmuxProcs is the tmux server pid and its children (its windows' processes), each
+// with its start time, so a number reused later is not waited for.
+func tmuxProcs(pid int) []reaper.Proc {
+	pids := []int{pid}
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, c)
+			}
+		}
+	}
+	var out []reaper.Proc
+	for _, p := range pids {
+		if pr, err := reaper.ReadProc(p); err == nil {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
