@@ -244,8 +244,8 @@ type (
 		// Metrics and Trees (with First) are the counters and the first run's process
 		// tree (a live one's), which the UI's first frame shows: read here, they are
 		// not asked for, one round trip each, after it.
-		Metrics *runs.Metrics                `json:"metrics,omitempty"`
-		Trees   map[string][]reaper.TreeProc `json:"trees,omitempty"`
+		Metrics *runs.Metrics `json:"metrics,omitempty"`
+		Trees   TreeMap       `json:"trees,omitempty"`
 		// Frame (with First) is the whole screen of the first run, which the
 		// subscriber is sent whole frames of from then on, as of a watched one: the UI
 		// selects that run as it starts, and its first frame shows its screen without
