@@ -5,13 +5,11 @@ package ui
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"corral/config"
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/client"
@@ -23,13 +21,7 @@ import (
 // server's order, with the rest of them brought by the stream.
 func TestAttachedUIListsEveryRunAfterItsFirstRows(t *testing.T) {
 	dir := t.TempDir()
-	d := config.Default()
-	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := servertest.Supervisor(t, dir)
 	for range 1000 {
 		if _, err := sup.Spawn(runs.Spec{Argv: []string{"true"}}); err != nil {
 			t.Fatal(err)

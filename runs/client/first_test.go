@@ -2,7 +2,6 @@ package client
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"net"
@@ -12,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"corral/config"
 	"corral/demo/testkit/eventually"
 	"corral/reaper"
 	"corral/runs"
@@ -27,13 +25,7 @@ import (
 func serveMany(t *testing.T, n int, opts ...runs.Option) (string, *runs.Supervisor, []string) {
 	t.Helper()
 	dir := t.TempDir()
-	d := config.Default()
-	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(append([]runs.Option{runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs"))}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := servertest.Supervisor(t, dir, opts...)
 	first, err := sup.Spawn(runs.Spec{Name: "first", PTY: true, Argv: []string{"sh", "-c", "printf hello; exec sleep 60"}})
 	if err != nil {
 		t.Fatal(err)

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"corral/config"
 	"corral/demo/testkit/eventually"
 	"corral/runs"
 	"corral/runs/api"
@@ -37,13 +35,7 @@ func next(t *testing.T, r *Remote, typ runs.EventType, ok func(runs.Event) bool)
 // events.
 func TestRemoteReconnects(t *testing.T) {
 	dir := t.TempDir()
-	d := config.Default()
-	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := servertest.Supervisor(t, dir)
 	crash := servertest.Crashable(t, sup, dir)
 	var allow atomic.Bool
 	var starts atomic.Int32

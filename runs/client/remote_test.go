@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"corral/config"
 	"corral/runs"
 	"corral/runs/api"
 	"corral/runs/server/servertest"
@@ -23,13 +21,7 @@ import (
 func serve(t testing.TB) (dir string, sup *runs.Supervisor, stop func()) {
 	t.Helper()
 	dir = t.TempDir()
-	d := config.Default()
-	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup = servertest.Supervisor(t, dir)
 	return dir, sup, servertest.Serve(t, sup, dir)
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,13 +23,7 @@ import (
 func serveDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	d := config.Default()
-	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := servertest.Supervisor(t, dir)
 	servertest.Serve(t, sup, dir)
 	return dir
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"corral/config"
 	"corral/demo"
 	"corral/demo/testkit/eventually"
 	"corral/ptyhost/screen"
@@ -55,13 +53,7 @@ func (f firstRows) live(name string) int {
 func overFirstRows(t *testing.T) firstRows {
 	t.Helper()
 	dir := t.TempDir()
-	d := config.Default()
-	d.Grace = 200 * time.Millisecond
-	sup, err := runs.New(runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := servertest.Supervisor(t, dir)
 	argv, env := demo.Child("sleep")
 	svc := runs.Spec{Name: "svc", Argv: argv, Env: env}
 	fresh := runs.Spec{Name: "fresh", Argv: argv, Env: env}

@@ -1,15 +1,35 @@
 // Package servertest serves a supervisor on a state dir's socket for a test, as
-// corral server does: the listen, the serve and the stop at the test's end that the
-// tests of the server's clients (runs/client, runs/web, the UI) share.
+// corral server does: the supervisor, the listen, the serve and the stop at the
+// test's end that the tests of the server's clients (runs/client, runs/web, the UI)
+// share.
 package servertest
 
 import (
+	"context"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
+	"corral/config"
 	"corral/runs"
 	"corral/runs/server"
 )
+
+// Supervisor is a supervisor for a server of state dir dir, as corral server makes
+// one (screens kept, logs in dir), with a short grace (a test's runs end quickly) and
+// opts; it is shut down at the test's end, after a server Serve started later.
+func Supervisor(tb testing.TB, dir string, opts ...runs.Option) *runs.Supervisor {
+	tb.Helper()
+	d := config.Default()
+	d.Grace = 200 * time.Millisecond
+	sup, err := runs.New(append([]runs.Option{runs.WithDefaults(d), runs.WithScreens(), runs.WithLogDir(filepath.Join(dir, "logs"))}, opts...)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { sup.Shutdown(context.Background()) })
+	return sup
+}
 
 // Serve serves sup on dir's socket until the returned stop or the test's end, when
 // the socket is closed and removed as well. stop ends the server (every connection
