@@ -35,25 +35,7 @@ func readNow(t *testing.T, f *os.File) []byte {
 // TestWriteBusyKeepsOrder: while the writer's goroutine holds what the kernel did
 // not take, later writes queue behind it, never written past it; nothing is lost.
 func TestWriteBusyKeepsOrder(t *testing.T) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	w := newWriter(pw, true, 4<<20)
-	got := make(chan []byte, 1)
-	go func() { // read slower than the writes come: the pipe fills, the writer queues
-		var b []byte
-		buf := make([]byte, 512)
-		for {
-			n, err := pr.Read(buf)
-			b = append(b, buf[:n]...)
-			if err != nil {
-				got <- b
-				return
-			}
-		}
-	}()
+	w, end := slowPipe(t, 4<<20, 512) // the pipe fills, the writer queues
 	chunk := strings.Repeat("0123456789abcdef", 4096/16)
 	var want bytes.Buffer
 	for i := range 100 { // 400 KiB: the pipe fills, the rest waits for the goroutine
@@ -64,20 +46,51 @@ func TestWriteBusyKeepsOrder(t *testing.T) {
 			}
 		}
 	}
-	if err := w.closeInput(); err != nil { // written out, then the pipe is closed
+	if b := end(); !bytes.Equal(b, want.Bytes()) {
+		i := 0
+		for i < min(len(b), want.Len()) && b[i] == want.Bytes()[i] {
+			i++
+		}
+		t.Fatalf("read %d bytes, want %d; first difference at %d", len(b), want.Len(), i)
+	}
+}
+
+// slowPipe is a writer of up to limit bytes queued into a pipe read buf bytes at a time,
+// slower than a test's writes come; end closes its input once written out and
+// returns everything read.
+func slowPipe(t *testing.T, limit, buf int) (w *writer, end func() []byte) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case b := <-got:
-		if !bytes.Equal(b, want.Bytes()) {
-			i := 0
-			for i < min(len(b), want.Len()) && b[i] == want.Bytes()[i] {
-				i++
+	t.Cleanup(func() { pr.Close() })
+	w = newWriter(pw, true, limit)
+	got := make(chan []byte, 1)
+	go func() {
+		var b []byte
+		p := make([]byte, buf)
+		for {
+			n, err := pr.Read(p)
+			b = append(b, p[:n]...)
+			if err != nil {
+				got <- b
+				return
 			}
-			t.Fatalf("read %d bytes, want %d; first difference at %d", len(b), want.Len(), i)
 		}
-	case <-time.After(waitLimit):
-		t.Fatal("the input never reached its end")
+	}()
+	return w, func() []byte {
+		t.Helper()
+		if err := w.closeInput(); err != nil { // written out, then the pipe is closed
+			t.Fatal(err)
+		}
+		select {
+		case b := <-got:
+			return b
+		case <-time.After(waitLimit):
+			t.Fatal("the input never reached its end")
+			return nil
+		}
 	}
 }
 
@@ -130,25 +143,7 @@ func (w *writer) busy() (running bool, queued int) {
 // the goroutine, some are split between the two): every write arrives whole, never
 // cut into by another, and each writer's in the order it wrote them.
 func TestWriteManyWritersKeepOrder(t *testing.T) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	w := newWriter(pw, true, 64<<20)
-	got := make(chan []byte, 1)
-	go func() {
-		var b []byte
-		buf := make([]byte, 300)
-		for {
-			n, err := pr.Read(buf)
-			b = append(b, buf[:n]...)
-			if err != nil {
-				got <- b
-				return
-			}
-		}
-	}()
+	w, end := slowPipe(t, 64<<20, 300)
 	const keyers, keys, pastes = 4, 3000, 60
 	var wg sync.WaitGroup
 	for k := range keyers {
@@ -170,15 +165,7 @@ func TestWriteManyWritersKeepOrder(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	if err := w.closeInput(); err != nil {
-		t.Fatal(err)
-	}
-	var b []byte
-	select {
-	case b = <-got:
-	case <-time.After(waitLimit):
-		t.Fatal("the input never reached its end")
-	}
+	b := end()
 	next := map[string]int{}
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	for n, line := range lines {
