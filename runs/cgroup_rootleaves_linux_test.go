@@ -16,10 +16,10 @@ const rootLeavesShell = `trap 'echo $$ > "$SIBLING/cgroup.procs"' TERM HUP
 echo ready
 while :; do sleep 0.05; done`
 
-// A root that leaves its cgroup during the cleanup is ended beside it, and the run is
-// not said verified empty while it lives. Before: the cgroup was empty, the cleanup
-// said "verified empty", and the run sat in exiting with its root alive.
-func TestCgroupRootLeavesAtCleanup(t *testing.T) {
+// rootLeaving is a supervisor on cgroups with a run of rootLeavesShell, ready: its
+// root moves itself into a sibling cgroup when signalled (killed at the test's end).
+func rootLeaving(t *testing.T) (*Supervisor, string, Info) {
+	t.Helper()
 	sib := sibling(t)
 	s := cgroupSup(t)
 	id := spawn(t, s, Spec{Shell: rootLeavesShell, Env: []string{"SIBLING=" + sib.Path}, NoOutputTimeout: -1,
@@ -27,6 +27,14 @@ func TestCgroupRootLeavesAtCleanup(t *testing.T) {
 	waitOutput(t, s, id, "ready")
 	info, _ := s.Info(id)
 	killReapLater(t, []int{info.PID})
+	return s, id, info
+}
+
+// A root that leaves its cgroup during the cleanup is ended beside it, and the run is
+// not said verified empty while it lives. Before: the cgroup was empty, the cleanup
+// said "verified empty", and the run sat in exiting with its root alive.
+func TestCgroupRootLeavesAtCleanup(t *testing.T) {
+	s, id, info := rootLeaving(t)
 	s.Cancel(id)
 	eventually.True(t, 20*time.Second, "the run to end", func() bool {
 		i, _ := s.Info(id)
@@ -49,13 +57,7 @@ func TestCgroupRootLeavesAtCleanup(t *testing.T) {
 // beside it (endMoved) before saying verified empty. (A root no member already at the
 // first read is ended alone: the reaper's TestTerminateManyRootMovedLeaves.)
 func TestCgroupRootLeavesAtShutdown(t *testing.T) {
-	sib := sibling(t)
-	s := cgroupSup(t)
-	id := spawn(t, s, Spec{Shell: rootLeavesShell, Env: []string{"SIBLING=" + sib.Path}, NoOutputTimeout: -1,
-		Grace: 300 * time.Millisecond})
-	waitOutput(t, s, id, "ready")
-	info, _ := s.Info(id)
-	killReapLater(t, []int{info.PID})
+	s, id, info := rootLeaving(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.Shutdown(ctx); err != nil {

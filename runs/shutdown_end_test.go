@@ -47,16 +47,7 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 			for _, id := range ids {
 				waitOutput(t, s, id, "trapped") // stopped once its trap is set
 			}
-			eventually.True(t, 10*time.Second, "the running records written", func() bool {
-				recs, err := s.reg.List()
-				n := 0
-				for _, rec := range recs {
-					if rec.State == Running && rec.PID != 0 {
-						n++
-					}
-				}
-				return err == nil && n == len(ids)
-			})
+			runningRecords(t, s, len(ids))
 			w.arm()
 			s.finalizeHook = func(string) { time.Sleep(shutdownHold / 2) }
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -239,16 +230,7 @@ func TestShutdownBeatWritesNoRecord(t *testing.T) {
 			for _, id := range ids {
 				waitOutput(t, s, id, "trapped")
 			}
-			eventually.True(t, 10*time.Second, "the running records written", func() bool {
-				recs, err := s.reg.List()
-				n := 0
-				for _, rec := range recs {
-					if rec.State == Running && rec.PID != 0 {
-						n++
-					}
-				}
-				return err == nil && n == len(ids)
-			})
+			runningRecords(t, s, len(ids))
 			w.arm()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -354,4 +336,20 @@ func recordedSup(t *testing.T, backend Option) (*Supervisor, *recordWrites) {
 	}
 	shutOnCleanup(t, s)
 	return s, w
+}
+
+// runningRecords waits for n records of running runs, each with its pid: the runs'
+// starts written behind, landed.
+func runningRecords(t *testing.T, s *Supervisor, n int) {
+	t.Helper()
+	eventually.True(t, 10*time.Second, "the running records written", func() bool {
+		recs, err := s.reg.List()
+		k := 0
+		for _, rec := range recs {
+			if rec.State == Running && rec.PID != 0 {
+				k++
+			}
+		}
+		return err == nil && k == n
+	})
 }
