@@ -52,6 +52,13 @@ func sessions() Option {
 	return WithCgroups(reaper.CgroupBase{Reason: "sessions: a test of the session backend"})
 }
 
+// bothBackends runs f as a subtest on each backend: cgroups found under root
+// (FindCgroups), and sessions.
+func bothBackends(t *testing.T, root string, f func(t *testing.T, backend Option)) {
+	t.Run("cgroup", func(t *testing.T) { f(t, WithCgroups(FindCgroups(root))) })
+	t.Run("session", func(t *testing.T) { f(t, sessions()) })
+}
+
 // childSpec runs a demo child behaviour of this test binary.
 func childSpec(pty bool, mode string, args ...string) Spec {
 	argv, env := demo.Child(mode, args...)

@@ -79,40 +79,32 @@ func TestShutdownWritesEachRecordOnce(t *testing.T) {
 // A shutdown's deadline cuts the grace of runs that ignore SIGTERM while they are
 // being ended all at once: they are killed, verified empty, long before their grace.
 func TestShutdownDeadlineCutsTheGrace(t *testing.T) {
-	for _, backend := range []struct {
-		name string
-		opt  func() Option
-	}{
-		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }},
-		{"session", sessions},
-	} {
-		t.Run(backend.name, func(t *testing.T) {
-			s, err := New(WithDefaults(testDefaults()), WithLogDir(t.TempDir()), WithEscapeDetection(), backend.opt())
-			if err != nil {
-				t.Fatal(err)
+	bothBackends(t, "", func(t *testing.T, backend Option) {
+		s, err := New(WithDefaults(testDefaults()), WithLogDir(t.TempDir()), WithEscapeDetection(), backend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shutOnCleanup(t, s)
+		var ids []string
+		for range 2 {
+			ids = append(ids, spawn(t, s, Spec{Shell: "trap '' TERM; sleep 100000 & echo started; wait", Grace: time.Minute}))
+		}
+		for _, id := range ids {
+			waitOutput(t, s, id, "started")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		s.Shutdown(ctx)
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("shut down in %v: the deadline did not cut the minute of grace", took)
+		}
+		for _, id := range ids {
+			if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty || i.Cleanup.Hard == 0 {
+				t.Errorf("run %s: %s, verified empty %v, killed hard %d", id, i.State, i.Cleanup.VerifiedEmpty, i.Cleanup.Hard)
 			}
-			shutOnCleanup(t, s)
-			var ids []string
-			for range 2 {
-				ids = append(ids, spawn(t, s, Spec{Shell: "trap '' TERM; sleep 100000 & echo started; wait", Grace: time.Minute}))
-			}
-			for _, id := range ids {
-				waitOutput(t, s, id, "started")
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-			defer cancel()
-			start := time.Now()
-			s.Shutdown(ctx)
-			if took := time.Since(start); took > 20*time.Second {
-				t.Errorf("shut down in %v: the deadline did not cut the minute of grace", took)
-			}
-			for _, id := range ids {
-				if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty || i.Cleanup.Hard == 0 {
-					t.Errorf("run %s: %s, verified empty %v, killed hard %d", id, i.State, i.Cleanup.VerifiedEmpty, i.Cleanup.Hard)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // A run whose record was being written behind when the shutdown came (another held
@@ -200,77 +192,69 @@ func TestShutdownHoldsARecordQueuedBehindAWrite(t *testing.T) {
 // write its last output with its exited record. (The beat's locked section folded the
 // shutdown's batch of final records into a file each: a thousand at once.)
 func TestShutdownBeatWritesNoRecord(t *testing.T) {
-	for _, backend := range []struct {
-		name string
-		opt  func() Option
-	}{
-		{"cgroup", func() Option { return WithCgroups(FindCgroups("")) }},
-		{"session", sessions},
-	} {
-		t.Run(backend.name, func(t *testing.T) {
-			gate := filepath.Join(t.TempDir(), "gate") // removed after the shutdown (cleanups run last first)
-			s, w := recordedSup(t, backend.opt())
-			was := shutdownHold
-			shutdownHold = 20 * time.Second // no exiting record is written for the hold's end
-			defer func() { shutdownHold = was }()
-			// Each run ends once the gate is made, after the beat: both are ending (not
-			// ended) when it comes, however slow the machine.
-			open := func() {
-				if f, err := os.Create(gate); err == nil {
-					f.Close()
-				}
+	bothBackends(t, "", func(t *testing.T, backend Option) {
+		gate := filepath.Join(t.TempDir(), "gate") // removed after the shutdown (cleanups run last first)
+		s, w := recordedSup(t, backend)
+		was := shutdownHold
+		shutdownHold = 20 * time.Second // no exiting record is written for the hold's end
+		defer func() { shutdownHold = was }()
+		// Each run ends once the gate is made, after the beat: both are ending (not
+		// ended) when it comes, however slow the machine.
+		open := func() {
+			if f, err := os.Create(gate); err == nil {
+				f.Close()
 			}
-			t.Cleanup(open) // a test that failed early lets its runs end (before the shutdown: last first)
-			var ids []string
-			for range 2 {
-				// It prints as it ends: output after its record was written, which a beat writes.
-				trap := "trap 'echo bye; while [ ! -e " + gate + " ]; do sleep 0.05; done; exit 0' TERM; sleep 100000 & echo trapped; wait"
-				ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
+		}
+		t.Cleanup(open) // a test that failed early lets its runs end (before the shutdown: last first)
+		var ids []string
+		for range 2 {
+			// It prints as it ends: output after its record was written, which a beat writes.
+			trap := "trap 'echo bye; while [ ! -e " + gate + " ]; do sleep 0.05; done; exit 0' TERM; sleep 100000 & echo trapped; wait"
+			ids = append(ids, spawn(t, s, Spec{Shell: trap, Grace: 30 * time.Second}))
+		}
+		for _, id := range ids {
+			waitOutput(t, s, id, "trapped")
+		}
+		runningRecords(t, s, len(ids))
+		w.arm()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		shut := make(chan error, 1)
+		go func() { shut <- s.Shutdown(ctx) }()
+		for _, id := range ids {
+			waitOutput(t, s, id, "bye") // in its grace, having printed
+		}
+		s.beatMu.Lock()
+		s.leased = time.Time{} // the lease is due: the beat renews it
+		s.beatMu.Unlock()
+		live := func(when string) {
+			var got []string
+			for _, r := range s.liveRuns() {
+				got = append(got, r.id)
 			}
 			for _, id := range ids {
-				waitOutput(t, s, id, "trapped")
-			}
-			runningRecords(t, s, len(ids))
-			w.arm()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			shut := make(chan error, 1)
-			go func() { shut <- s.Shutdown(ctx) }()
-			for _, id := range ids {
-				waitOutput(t, s, id, "bye") // in its grace, having printed
-			}
-			s.beatMu.Lock()
-			s.leased = time.Time{} // the lease is due: the beat renews it
-			s.beatMu.Unlock()
-			live := func(when string) {
-				var got []string
-				for _, r := range s.liveRuns() {
-					got = append(got, r.id)
-				}
-				for _, id := range ids {
-					if !slices.Contains(got, id) {
-						t.Fatalf("run %s not live %s the beat (live: %v): the beat came after it ended, nothing tested", id, when, got)
-					}
+				if !slices.Contains(got, id) {
+					t.Fatalf("run %s not live %s the beat (live: %v): the beat came after it ended, nothing tested", id, when, got)
 				}
 			}
-			live("before")
-			s.heartbeat()
-			live("after")
-			open()
-			if err := <-shut; err != nil {
-				t.Fatal(err)
+		}
+		live("before")
+		s.heartbeat()
+		live("after")
+		open()
+		if err := <-shut; err != nil {
+			t.Fatal(err)
+		}
+		wrote := w.states()
+		for _, id := range ids {
+			if got := wrote[id]; !slices.Equal(got, []State{Exited}) {
+				t.Errorf("run %s: records written at shutdown %v, want only the exited one", id, got)
 			}
-			wrote := w.states()
-			for _, id := range ids {
-				if got := wrote[id]; !slices.Equal(got, []State{Exited}) {
-					t.Errorf("run %s: records written at shutdown %v, want only the exited one", id, got)
-				}
-				if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty {
-					t.Errorf("run %s: %s, verified empty %v", id, i.State, i.Cleanup.VerifiedEmpty)
-				}
+			if i, _ := s.Info(id); i.State != Exited || !i.Cleanup.VerifiedEmpty {
+				t.Errorf("run %s: %s, verified empty %v", id, i.State, i.Cleanup.VerifiedEmpty)
 			}
-		})
-	}
+		}
+	})
 }
 
 // shutOnCleanup shuts s down when the test ends, should it end before its own

@@ -26,15 +26,7 @@ func TestShutdownThousandLeavesNothing(t *testing.T) {
 	if s := os.Getenv("CORRAL_BENCH_RUNS"); s != "" {
 		n = benchRuns()
 	}
-	for _, backend := range []struct {
-		name string
-		opt  func() Option
-	}{
-		{"cgroup", func() Option { return WithCgroups(FindCgroups(config.Default().CgroupRoot)) }},
-		{"session", sessions},
-	} {
-		t.Run(backend.name, func(t *testing.T) { shutdownLeavesNothing(t, n, backend.opt()) })
-	}
+	bothBackends(t, config.Default().CgroupRoot, func(t *testing.T, backend Option) { shutdownLeavesNothing(t, n, backend) })
 }
 
 func shutdownLeavesNothing(t *testing.T, n int, backend Option) {
