@@ -306,7 +306,14 @@ function notify(m) {
   if (m.id === st.view && document.hasFocus()) return;
   const title = (m.name || m.id) + ' needs you';
   const opts = { body: m.text || '', tag: 'corral-' + m.id, renotify: true, data: { id: m.id } };
-  if (st.sw) st.sw.showNotification(title, opts); else new Notification(title, opts);
+  if (st.sw) st.sw.showNotification(title, opts).catch(() => pageNotification(title, opts));
+  else pageNotification(title, opts);
+}
+
+// pageNotification is one the page itself shows, when no service worker can: it goes
+// with the page, and a browser that allows only a worker's (a phone's) refuses it.
+function pageNotification(title, opts) {
+  try { new Notification(title, opts); } catch (e) { /* nothing shows it */ }
 }
 
 function notifyButton() {
@@ -316,7 +323,11 @@ function notifyButton() {
 }
 
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((r) => { st.sw = r; }).catch(() => {});
+  // The worker that shows notifications is whichever is active for the page, not only
+  // the one this register installs: when this page's register fails (its script's fetch
+  // cut short), an earlier page's worker still serves it.
+  navigator.serviceWorker.ready.then((r) => { st.sw = r; });
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
   navigator.serviceWorker.addEventListener('message', (e) => { if (e.data && e.data.open) open(e.data.open); });
 }
 
