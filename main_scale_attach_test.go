@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,11 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"corral/ptyhost/screen"
+
 	"github.com/creack/pty"
 )
 
 // attachDrawn is how long cmd, started in a 120×40 PTY, takes to draw its screen: from
-// its start to the last byte it wrote before quiet (300 ms without output), in ms; and
+// its start to the last write, before quiet (300 ms without output), that changed the
+// screen as an emulator reads it other than a number moving (a run's age ticking each
+// second, tmux's clock), in ms; and
 // the CPU the client took and the server (pid server) took meanwhile, which the load
 // of a shared machine does not change as it does the wall time. It is then ended by
 // SIGTERM (an attached UI detaches; tmux's client too), and waited for.
@@ -29,30 +34,39 @@ func attachDrawn(b *testing.B, server int, cmd func() *exec.Cmd) (wall, clientCP
 		b.Fatalf("%v: %v", c.Args, err)
 	}
 	defer f.Close()
-	got := make(chan time.Time, 64)
+	type read struct {
+		at time.Time
+		p  []byte
+	}
+	got := make(chan read, 64)
 	go func() {
 		defer close(got)
 		buf := make([]byte, 64<<10)
 		for {
 			n, err := f.Read(buf)
 			if n > 0 {
-				got <- time.Now()
+				got <- read{time.Now(), slices.Clone(buf[:n])}
 			}
 			if err != nil {
 				return
 			}
 		}
 	}()
+	scr := screen.NewScreen(120, 40)
 	var last time.Time
+	var drawn string
 	quiet := time.NewTimer(10 * time.Second) // the first byte may take long on a loaded machine
 	for done := false; !done; {
 		select {
-		case at, ok := <-got:
+		case r, ok := <-got:
 			if !ok {
 				done = true
 				break
 			}
-			last = at
+			scr.Write(r.p)
+			if now := numbers.ReplaceAllString(scr.Text(), "#"); now != drawn {
+				drawn, last = now, r.at
+			}
 			quiet.Reset(300 * time.Millisecond)
 		case <-quiet.C:
 			done = true
@@ -78,6 +92,9 @@ func attachDrawn(b *testing.B, server int, cmd func() *exec.Cmd) (wall, clientCP
 	ru := c.ProcessState.SysUsage().(*syscall.Rusage)
 	return float64(last.Sub(t0).Microseconds()) / 1000, float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6, serverCPU
 }
+
+// numbers are what attachDrawn does not count as drawing when they alone move.
+var numbers = regexp.MustCompile(`[0-9]+`)
 
 // medianAttach is the medians of k attachDrawn: wall, the client's CPU, the server's.
 func medianAttach(b *testing.B, k int, server int, cmd func() *exec.Cmd) (wall, clientCPU, serverCPU float64) {
