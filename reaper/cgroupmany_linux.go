@@ -97,6 +97,7 @@ func TerminateMany(ctxs []context.Context, targets []Target) []Report {
 	each(len(batch), func(k int) {
 		c := batch[k]
 		moved := c.movedOut()
+		c.reapExited()
 		c.release()
 		rep := c.report()
 		c.endMoved(&rep, moved)

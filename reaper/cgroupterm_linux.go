@@ -96,6 +96,7 @@ func (c *cgroupEscalation) endMoved(rep *Report, moved []Fingerprint) {
 // keeps them out of what the cgroup's report counts as ended.
 func (c *cgroupEscalation) movedOut() []Fingerprint {
 	gone := c.exited() // those whose pidfd says exited: no read of /proc for them
+	c.gone = gone
 	if len(gone) == len(c.seen) && allIn(c.seen, gone) {
 		c.moved = map[int]uint64{}
 		return nil // every member seen has exited: none lives outside (nor inside)
@@ -124,6 +125,26 @@ func (c *cgroupEscalation) movedOut() []Fingerprint {
 		}
 	}
 	return out
+}
+
+// reapExited reaps, each through its pidfd, the members that exited (as movedOut
+// found them) that Target.Reap allows: waitid on a pidfd waits for that process
+// alone, and one that is not this process's child (reaped by its own parent, or by a
+// subreaper below) is left as it is.
+func (c *cgroupEscalation) reapExited() {
+	if c.t.Reap == nil {
+		return
+	}
+	for pid := range c.gone {
+		fd, ok := c.pidfds[pid]
+		if !ok || !c.t.Reap(pid) {
+			continue
+		}
+		var info unix.Siginfo
+		if err := unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG, nil); err == nil && info.Signo == int32(unix.SIGCHLD) {
+			c.reaped = append(c.reaped, pid)
+		}
+	}
 }
 
 // allIn reports whether every pid of seen is in gone.
@@ -219,6 +240,8 @@ type cgroupEscalation struct {
 	lateArgv bool
 	commOnly map[int]bool
 	moved    map[int]uint64 // members seen that live on outside the subtree (movedOut)
+	gone     map[int]bool   // members seen whose pidfd said exited (movedOut)
+	reaped   []int          // members reaped through their pidfds (reapExited)
 	pidfds   map[int]int    // a pidfd on each member signalled (pid → fd), until release
 	below    bool           // the subtree was seen with cgroups below the run's own
 	empty    bool
@@ -488,7 +511,7 @@ func (c *cgroupEscalation) stopSignal() syscall.Signal {
 }
 
 func (c *cgroupEscalation) report() Report {
-	rep := Report{Steps: c.steps, VerifiedEmpty: c.empty && c.err == nil, Elapsed: time.Since(c.start)}
+	rep := Report{Steps: c.steps, VerifiedEmpty: c.empty && c.err == nil, Elapsed: time.Since(c.start), Reaped: c.reaped}
 	left := maps.Clone(c.moved) // not ended: left the cgroup, ended beside it
 	if left == nil {
 		left = map[int]uint64{}
@@ -500,6 +523,11 @@ func (c *cgroupEscalation) report() Report {
 			left[pid] = c.seen[pid]
 		}
 		rep.Remaining = readAll(left)
+	}
+	for pid := range c.gone {
+		if _, ok := left[pid]; !ok {
+			rep.Dead = append(rep.Dead, pid)
+		}
 	}
 	rep.Killed = countGone(c.seen, left)
 	rep.Hard = countGone(c.hard, left)

@@ -30,6 +30,9 @@ func ReadProc(pid int) (Proc, error) { return Proc{}, ErrNotSupported }
 // ListAll is not supported here yet.
 func ListAll() ([]Proc, error) { return nil, ErrNotSupported }
 
+// ListAllBut is not supported here yet.
+func ListAllBut(skip func(pid int) bool) ([]Proc, error) { return nil, ErrNotSupported }
+
 // LastPID is not supported here yet.
 func LastPID() (int, error) { return 0, ErrNotSupported }
 

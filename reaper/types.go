@@ -68,6 +68,13 @@ type Target struct {
 	// stuck in uninterruptible sleep, a failed /proc read): each with no grace and
 	// twice the sweep of the one before, merged into one Report (see retry.go).
 	Retries int
+	// Reap, when set (TerminateMany, the cgroup backend), has each member of the
+	// cgroup that exited reaped through the pidfd it was signalled through, if it is
+	// this process's child (a zombie reparented to Corral, the subreaper) and Reap(pid)
+	// allows it (never a run's root: its exec.Cmd reaps it). The pidfd names that
+	// process alone, so no stat is read to tell it from another with its pid.
+	// Report.Reaped lists those reaped.
+	Reap func(pid int) bool
 }
 
 // Claim is what a run whose root Corral does not pin may claim as its own. A process
@@ -138,6 +145,13 @@ type Report struct {
 	// Those that were reparented to a subreaper Corral are its zombies now; the caller
 	// may reap them by exact pid (runs does, so /proc does not fill with them).
 	Exited []Fingerprint
+	// Reaped are the pids of Exited reaped already (Target.Reap): the caller does not
+	// reap them again.
+	Reaped []int
+	// Dead are the pids of Exited that the pidfd they were signalled through saw exit
+	// (the cgroup backend): dead for certain, where Exited may hold one whose /proc
+	// could not be read. Not to be read again.
+	Dead []int
 	// Ended names what the cleanup ended (at most MaxNamed of them; Killed counts them
 	// all): each process seen alive and gone at the end, with its command line as first
 	// seen, so a report can say what was killed, not only how many.

@@ -156,7 +156,8 @@ func (d *escapeDetector) reapExited(gone []reaper.Fingerprint, root int) {
 // spawnMu: a thousand finalizers each waiting for it took a second in a row. The
 // processes are reaped on a few goroutines under that hold (a read of each process's
 // stat and a wait each, a thousand in a row), each once however many reports list it
-// (a process moved between runs' cgroups is in both), and no run's root.
+// (a process moved between runs' cgroups is in both), and no run's root; those the
+// cleanups reaped through their pidfds already (Report.Reaped) are not read at all.
 func (d *escapeDetector) reapAllExited(reps []reaper.Report, roots []int) {
 	if d == nil {
 		return
@@ -169,16 +170,37 @@ func (d *escapeDetector) reapAllExited(reps []reaper.Report, roots []int) {
 		start uint64
 	}
 	listed := map[key]bool{}
+	reaped := map[int]bool{} // through their pidfds in the cleanup (reapable)
+	for _, rep := range reps {
+		for _, pid := range rep.Reaped {
+			reaped[pid] = true
+		}
+	}
 	var gone []reaper.Fingerprint
 	for _, rep := range reps {
 		for _, f := range rep.Exited {
-			if k := (key{f.PID, f.StartTime}); !listed[k] && !skip[f.PID] {
+			if k := (key{f.PID, f.StartTime}); !listed[k] && !skip[f.PID] && !reaped[f.PID] {
 				listed[k] = true
 				gone = append(gone, f)
 			}
 		}
 	}
 	eachOf(len(gone), func(i int) { d.reapOneLocked(gone[i], skip) })
+}
+
+// reapable is, for a shutdown's cleanups (reaper.Target.Reap), which members that
+// exited may be reaped through their pidfds: any but a run's root, of every live run
+// and of roots (the runs the caller ends), which their exec.Cmds reap. A root is
+// Corral's unreaped child, so its pid names it alone. Nil without escape detection:
+// Corral is no subreaper then, and reaps nothing of its runs'.
+func (d *escapeDetector) reapable(roots []int) func(pid int) bool {
+	if d == nil {
+		return nil
+	}
+	d.spawnMu.Lock()
+	skip := d.rootsLocked(roots)
+	d.spawnMu.Unlock()
+	return func(pid int) bool { return !skip[pid] }
 }
 
 // rootsLocked is the set of every live run's root, and of roots (runs the caller

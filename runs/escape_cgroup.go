@@ -212,8 +212,9 @@ func (r *run) outsideCgroupOf(cands, all []reaper.Proc, index map[int]int, keepe
 }
 
 // outsideCgroupIn is outsideCgroupOf with the cgroup's members (or the error reading
-// them) as read after the snapshot all was taken: a shutdown's look read every run's
-// members once for its candidates, and does not read them again for each run.
+// them) as already read: a shutdown's look read every run's members once, before its
+// snapshot all (which leaves them out), and does not read them again for each run. A
+// process forked into the subtree after they were read is told by its own cgroup.
 func (r *run) outsideCgroupIn(cands, all []reaper.Proc, index map[int]int, keeper int, owners map[int]*run, pids []int, err error) []reaper.Proc {
 	gone := reaper.IsGone(err)
 	if err != nil && !gone {

@@ -70,7 +70,12 @@ var errCorruptBatch = errors.New("corrupt batch of records")
 
 // encodeSegment is one segment holding ws.
 func encodeSegment(ws []batchEntry) []byte {
+	n := 64 // the closing line
+	for _, w := range ws {
+		n += len(w.name) + len(w.b) + 32
+	}
 	var buf bytes.Buffer
+	buf.Grow(n) // once: a thousand final records grew it a dozen times
 	for _, w := range ws {
 		fmt.Fprintf(&buf, "r %s %d\n", w.name, len(w.b))
 		buf.Write(w.b)

@@ -57,7 +57,10 @@ func (s *Supervisor) otherRoots(r *run) map[procKey]bool {
 // lookAll is the last look for escapees of every run of rs, which a shutdown is about
 // to end: one scan of the sessions and one /proc snapshot for every cgroup, where
 // each run's finalizer took its own (a thousand /proc scans of two thousand
-// processes). A run it looked at is marked so its finalizer does not look again.
+// processes). The members of the runs' cgroups are read first, and the snapshot
+// leaves them out (reaper.ListAllBut): none of them is an escapee, and their stats
+// were most of the snapshot's. A run it looked at is marked so its finalizer does not
+// look again.
 func (s *Supervisor) lookAll(rs []*run) {
 	var sessions, cgroups []*run
 	for _, r := range rs {
@@ -74,18 +77,27 @@ func (s *Supervisor) lookAll(rs []*run) {
 	if len(cgroups) == 0 {
 		return
 	}
-	snap := s.looks.procs.Get()
-	if snap.err != nil {
+	members := make([][]int, len(cgroups))
+	errs := make([]error, len(cgroups))
+	eachOf(len(cgroups), func(i int) { members[i], errs[i] = cgroups[i].cgroup.Procs() })
+	in := make(map[int]bool, 2*len(cgroups))
+	for _, pids := range members {
+		for _, pid := range pids {
+			in[pid] = true
+		}
+	}
+	all, err := reaper.ListAllBut(func(pid int) bool { return in[pid] })
+	if err != nil {
 		return // each finalizer looks itself
 	}
 	keeper := 0
 	if s.escapes != nil {
 		keeper = s.escapes.keeper
 	}
-	index, owners := indexOf(snap.all), runPIDs(s.liveRuns(), false)
-	cands, members, errs := candidates(cgroups, snap.all, index, keeper)
+	index, owners := indexOf(all), runPIDs(s.liveRuns(), false)
+	cands := candidates(cgroups, members, all, index, keeper)
 	for i, r := range cgroups {
-		if left := r.outsideCgroupIn(cands[r], snap.all, index, keeper, owners, members[i], errs[i]); len(left) > 0 {
+		if left := r.outsideCgroupIn(cands[r], all, index, keeper, owners, members[i], errs[i]); len(left) > 0 {
 			r.noteEscapees(left)
 		}
 	}
@@ -93,18 +105,15 @@ func (s *Supervisor) lookAll(rs []*run) {
 }
 
 // candidates are, for each run of rs, the processes of all that may be its own and
-// outside its cgroup: those with its root or a member of its cgroup among their
-// ancestors, and the orphans that Corral or its keeper took in (whose environment
-// tells whose they are). Each run's look then goes through its candidates, not
-// through every process on the machine: a thousand runs' looks at three thousand
-// processes each took seconds. It returns each run's members too, as read after the
-// snapshot all (or why they could not be read): each run's look goes on from them, not
-// from a second read.
-func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) (map[*run][]reaper.Proc, [][]int, []error) {
+// outside its cgroup: those with its root or a member of its cgroup (members, as read
+// before the snapshot all) among their ancestors, and the orphans that Corral or its
+// keeper took in (whose environment tells whose they are). Each run's look then goes
+// through its candidates, not through every process on the machine: a thousand runs'
+// looks at three thousand processes each took seconds. A process whose ancestors
+// reach a member of several runs' cgroups is the nearest one's: the snapshot holds no
+// member, so the walk up stops there.
+func candidates(rs []*run, members [][]int, all []reaper.Proc, index map[int]int, keeper int) map[*run][]reaper.Proc {
 	of := make(map[int]*run, 2*len(rs)) // roots and cgroup members, by pid
-	members := make([][]int, len(rs))
-	errs := make([]error, len(rs))
-	eachOf(len(rs), func(i int) { members[i], errs[i] = rs[i].cgroup.Procs() })
 	for i, r := range rs {
 		r.mu.Lock()
 		root := r.info.PID
@@ -146,7 +155,7 @@ func candidates(rs []*run, all []reaper.Proc, index map[int]int, keeper int) (ma
 			out[r] = append(out[r], orphans...)
 		}
 	}
-	return out, members, errs
+	return out
 }
 
 func markLooked(rs []*run) {

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"corral/reaper"
@@ -50,6 +51,11 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 	targets := make([]reaper.Target, len(ends))
 	ctxs := make([]context.Context, len(ends))
 	done := make([]*shutEnd, len(ends))
+	roots := make([]int, len(ends))
+	for i, r := range ends {
+		roots[i] = r.rootPID()
+	}
+	reap := s.escapes.reapable(roots) // the members that exited, reaped through their pidfds
 	for i, r := range ends {
 		// The grace of this cleanup is cut by a cancel from now on (a second kill).
 		hurry, cut := context.WithCancel(s.hurry)
@@ -59,6 +65,7 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 		r.cutGrace = cut
 		r.mu.Unlock()
 		targets[i] = r.target()
+		targets[i].Reap = reap
 		if step := targets[i].OnStep; step != nil {
 			targets[i].OnStep = func(st reaper.Step, n int) {
 				if st == reaper.StepTerm { // its exiting record is held from its grace on
@@ -71,10 +78,6 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 		}
 	}
 	reps := reaper.TerminateMany(ctxs, targets)
-	roots := make([]int, len(ends))
-	for i, r := range ends {
-		roots[i] = r.rootPID()
-	}
 	s.escapes.reapAllExited(reps, roots) // what each cleanup ended, reaped: its finalizer does not
 	// What a member moved out of its cgroup and left behind as it died (strayIn), for
 	// every run from one look at Corral's children taken after every cleanup, not a
@@ -83,11 +86,21 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 	// there), read on its own only for a root the look did not list. A run with either
 	// is passed again by its finalizer. Asked on a few goroutines; the finalizer of a
 	// run found with neither does not read its root again.
-	kids := sync.OnceValue(childProcs)
+	// A root the cleanup saw exit (its pidfd said so: Report.Dead) is dead for good, a
+	// zombie of Corral's that pins its pid: the look does not read it, nor is it read
+	// on its own.
+	dead := make([]bool, len(ends))
+	deadRoots := map[int]bool{}
+	for i := range ends {
+		if root := roots[i]; root != 0 && slices.Contains(reps[i].Dead, root) {
+			dead[i], deadRoots[root] = true, true
+		}
+	}
+	kids := sync.OnceValue(func() childLook { return childProcsBut(deadRoots) })
 	children := func() []reaper.Proc { return kids().live }
 	eachOf(len(ends), func(i int) {
 		if r, rep := ends[i], reps[i]; r.cgroup != nil && rep.VerifiedEmpty {
-			done[i].again = r.strayIn(children) > 0 || r.rootLivesIn(kids())
+			done[i].again = r.strayIn(children) > 0 || (!dead[i] && r.rootLivesIn(kids()))
 		}
 	})
 	for i, r := range ends {
@@ -108,8 +121,15 @@ type childLook struct {
 
 // childProcs reads Corral's children (liveChildren, with the zombies kept apart): their
 // stats on a few goroutines, a thousand of them after a shutdown's cleanups.
-func childProcs() childLook {
+func childProcs() childLook { return childProcsBut(nil) }
+
+// childProcsBut is childProcs without the children skip names, known dead (zombies
+// whose pid they pin): their stats are not read, and the look lists them nowhere.
+func childProcsBut(skip map[int]bool) childLook {
 	pids := reaper.Children()
+	if len(skip) > 0 {
+		pids = slices.DeleteFunc(pids, func(pid int) bool { return skip[pid] })
+	}
 	procs := make([]reaper.Proc, len(pids))
 	read := make([]bool, len(pids))
 	if len(pids) < 64 {

@@ -7,6 +7,7 @@
 package statefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -161,10 +162,14 @@ func (d *Dir) ReadStamped(name string, limit int64) ([]byte, Stamp, error) {
 	if err != nil {
 		return nil, Stamp{}, err
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Read into a buffer of the size the stamp says (and room to see it grew): a
+	// shutdown reads a thousand records, and io.ReadAll's doublings were most of
+	// what their reads allocated.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(st.Size, 0), limit)+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, Stamp{}, err
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > limit {
 		return nil, Stamp{}, fmt.Errorf("%w: %s is over %d bytes", ErrTooLarge, d.Join(name), limit)
 	}
