@@ -55,6 +55,23 @@ func fingerprints(es []Escapee) []reaper.Fingerprint {
 // escapeeFingerprints are the record's escapees, for a reconcile's claim.
 func (rec Record) escapeeFingerprints() []reaper.Fingerprint { return fingerprints(rec.Escapees) }
 
+// nameEscapeesLocked reads again the command line of each escapee noted without one
+// (seen as it exec'd: the kernel shows none until the new program's arguments are set
+// up) and not seen since: the run is about to end them, and its record and its
+// cleanup's report name what was ended. Under r.mu.
+func (r *run) nameEscapeesLocked() {
+	for i, e := range r.escapees {
+		if len(e.Argv) > 0 {
+			continue
+		}
+		if fp, err := reaper.Identify(e.PID); err == nil && fp == e.Fingerprint {
+			if argv, _ := reaper.ReadCmdline(e.PID); len(argv) > 0 {
+				r.escapees[i].Argv = capArgv(argv)
+			}
+		}
+	}
+}
+
 // noteEscapees records processes that left the run's session, each with its fingerprint
 // and, for display, its command line read now. They are the run's (policy own, the
 // default, and its alias warn: codex forks a managed daemon at start): persisted in its

@@ -335,6 +335,12 @@ func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
 	r.mu.Lock()
 	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}) // read mid-exec: no argv
 	r.mu.Unlock()
+	// Seen again once its exec is done (Start returns before it is: its argv may be
+	// its parent's, or none, for a while on a loaded machine).
+	eventually.True(t, 20*time.Second, "the escapee's exec of sleep", func() bool {
+		argv, _ := reaper.ReadCmdline(fp.PID)
+		return strings.Join(argv, " ") == "sleep 1000"
+	})
 	r.noteEscapees([]reaper.Proc{{PID: fp.PID, StartTime: fp.StartTime}})
 	got, _ := s.Escapees(id)
 	if len(got) != 1 || strings.Join(got[0].Argv, " ") != "sleep 1000" {
@@ -343,6 +349,47 @@ func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
 	r.mu.Lock()
 	r.escapees = nil // the test's own child, not the run's to end
 	r.mu.Unlock()
+	if err := s.Cancel(id); err != nil {
+		t.Fatal(err)
+	}
+	waitEnd(t, s, id)
+}
+
+// An escapee noted as it exec'd and not seen again has its argv read as the run's
+// end is set up (run.target): the record and the cleanup's report name what they end.
+func TestEscapeeArgvReadBeforeItsEnd(t *testing.T) {
+	s := newSup(t, sessions())
+	id := spawn(t, s, Spec{Argv: []string{"sleep", "1000"}, NoOutputTimeout: -1})
+	r, err := s.get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	esc := exec.Command("sleep", "1000")
+	if err := esc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killReapLater(t, []int{esc.Process.Pid})
+	fp, err := reaper.Identify(esc.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually.True(t, 20*time.Second, "the escapee's exec of sleep", func() bool {
+		argv, _ := reaper.ReadCmdline(fp.PID)
+		return strings.Join(argv, " ") == "sleep 1000"
+	})
+	r.mu.Lock()
+	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}) // read mid-exec: no argv
+	r.mu.Unlock()
+	if tg := r.target(); len(tg.Extra) != 1 || tg.Extra[0] != fp {
+		t.Fatalf("the end's extra processes %+v, want the escapee", tg.Extra)
+	}
+	got, _ := s.Escapees(id)
+	r.mu.Lock()
+	r.escapees = nil // the test's own child, not the run's to end
+	r.mu.Unlock()
+	if len(got) != 1 || strings.Join(got[0].Argv, " ") != "sleep 1000" {
+		t.Fatalf("escapees %+v, want the one sleep 1000 with its argv", got)
+	}
 	if err := s.Cancel(id); err != nil {
 		t.Fatal(err)
 	}

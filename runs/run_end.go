@@ -264,6 +264,7 @@ const endRetries = 2
 func (r *run) target() reaper.Target {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.nameEscapeesLocked()
 	cfg := r.sup.cfg
 	t := reaper.Target{SID: r.info.PID, PTY: r.spec.PTY, Stop: r.spec.StopSignal,
 		Paused: r.info.Paused, Grace: r.spec.Grace, Sweep: cfg.Sweep, Poll: cfg.Poll,
