@@ -55,15 +55,13 @@ func fingerprints(es []Escapee) []reaper.Fingerprint {
 // escapeeFingerprints are the record's escapees, for a reconcile's claim.
 func (rec Record) escapeeFingerprints() []reaper.Fingerprint { return fingerprints(rec.Escapees) }
 
-// nameEscapeesLocked reads again the command line of each escapee noted without one
-// (seen as it exec'd: the kernel shows none until the new program's arguments are set
-// up) and not seen since: the run is about to end them, and its record and its
-// cleanup's report name what was ended. Under r.mu.
+// nameEscapeesLocked reads again the command line of each live escapee: the run is
+// about to end them, and its record and its cleanup's report name what is ended, not
+// what was seen first (one noted as it exec'd has none: the kernel shows none until
+// the new program's arguments are set up; one noted before an exec has its old
+// program's). Under r.mu.
 func (r *run) nameEscapeesLocked() {
 	for i, e := range r.escapees {
-		if len(e.Argv) > 0 {
-			continue
-		}
 		if fp, err := reaper.Identify(e.PID); err == nil && fp == e.Fingerprint {
 			if argv, _ := reaper.ReadCmdline(e.PID); len(argv) > 0 {
 				r.escapees[i].Argv = capArgv(argv)

@@ -355,8 +355,9 @@ func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
 	waitEnd(t, s, id)
 }
 
-// An escapee noted as it exec'd and not seen again has its argv read as the run's
-// end is set up (run.target): the record and the cleanup's report name what they end.
+// An escapee noted as it exec'd (no argv) or before an exec (its old program's) and
+// not seen again has its argv read as the run's end is set up (run.target): the
+// record and the cleanup's report name what they end.
 func TestEscapeeArgvReadBeforeItsEnd(t *testing.T) {
 	s := newSup(t, sessions())
 	id := spawn(t, s, Spec{Argv: []string{"sleep", "1000"}, NoOutputTimeout: -1})
@@ -378,17 +379,20 @@ func TestEscapeeArgvReadBeforeItsEnd(t *testing.T) {
 		return strings.Join(argv, " ") == "sleep 1000"
 	})
 	r.mu.Lock()
-	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}) // read mid-exec: no argv
+	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}, // read mid-exec: no argv
+		Escapee{Fingerprint: fp, Argv: []string{"sh", "-c", "exec sleep 1000"}}) // before its exec
 	r.mu.Unlock()
-	if tg := r.target(); len(tg.Extra) != 1 || tg.Extra[0] != fp {
+	if tg := r.target(); len(tg.Extra) != 2 || tg.Extra[0] != fp {
 		t.Fatalf("the end's extra processes %+v, want the escapee", tg.Extra)
 	}
 	got, _ := s.Escapees(id)
 	r.mu.Lock()
 	r.escapees = nil // the test's own child, not the run's to end
 	r.mu.Unlock()
-	if len(got) != 1 || strings.Join(got[0].Argv, " ") != "sleep 1000" {
-		t.Fatalf("escapees %+v, want the one sleep 1000 with its argv", got)
+	for _, e := range got {
+		if strings.Join(e.Argv, " ") != "sleep 1000" {
+			t.Errorf("escapee %+v, want sleep 1000 with its argv", e)
+		}
 	}
 	if err := s.Cancel(id); err != nil {
 		t.Fatal(err)
