@@ -432,6 +432,29 @@ func (s *Supervisor) Snapshot() []Info {
 	return out
 }
 
+// WaitingRuns is Snapshot's runs that wait for dependencies, in its order: what
+// corral ls adds to the records (a run waiting may have none yet). Only those are
+// copied: a Snapshot of a thousand runs for the few that wait was a twentieth of a
+// listing's time.
+func (s *Supervisor) WaitingRuns() []Info {
+	s.mu.Lock()
+	rs := make([]*run, 0, len(s.order))
+	for _, id := range s.order {
+		rs = append(rs, s.runs[id])
+	}
+	s.mu.Unlock()
+	var out []Info
+	for _, r := range rs {
+		r.mu.Lock()
+		waiting := r.info.Waiting()
+		r.mu.Unlock()
+		if waiting {
+			out = append(out, r.snapshot())
+		}
+	}
+	return out
+}
+
 // Subscribe returns the current runs and a subscription to every later event, with no
 // gap between them: an event published while the snapshot is taken is delivered too
 // (Info.Seq tells a duplicate).
