@@ -35,7 +35,7 @@ type JSONCache struct {
 type recordJSON struct {
 	rec        runs.Record
 	head, tail []byte
-	split      bool // the lease is not in head and tail; else tail is empty
+	split      bool // the lease's value is left out, between head and tail; else tail is empty
 	gen        uint64
 }
 
