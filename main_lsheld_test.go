@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -48,23 +50,21 @@ func TestLsHeldEqualsFiles(t *testing.T) {
 		listing.WriteJSON(&b, rs, reg.Totals())
 		return b.String()
 	}
-	for _, all := range []bool{false, true} {
-		args := []string{"ls", "--json"}
-		if all {
-			args = append(args, "--all")
-		}
-		held := serverCorral(t, state, args...)
-		if held.code != 0 {
-			t.Fatalf("corral ls --json: exit %d: %s", held.code, held.stderr)
-		}
-		if want := files(all); runsOf(t, held.stdout) != runsOf(t, want) {
-			t.Fatalf("corral ls --json (all %v) from the server:\n%s\nfrom the files:\n%s", all, held.stdout, want)
-		}
-		var doc listing.Doc
-		if err := json.Unmarshal([]byte(held.stdout), &doc); err != nil || len(doc.Runs) != 3 {
-			t.Fatalf("corral ls --json: %d runs (%v):\n%s", len(doc.Runs), err, held.stdout)
+	equal := func(when string) {
+		t.Helper()
+		for _, all := range []bool{false, true} {
+			heldEqualsFiles(t, state, when, all, files)
 		}
 	}
+	equal("first")
+	// Once the runs directory has not changed for longer than a listing trusts its
+	// stamp (two seconds), the server lists its own records from memory (no stat):
+	// still the files' runs.
+	eventually.True(t, 30*time.Second, "the runs directory settled", func() bool {
+		fi, err := os.Stat(filepath.Join(state, "runs"))
+		return err == nil && time.Since(fi.ModTime()) > 3*time.Second
+	})
+	equal("settled")
 	table := serverCorral(t, state, "ls")
 	if table.code != 0 || !strings.HasPrefix(table.stdout, "ID ") || strings.Count(table.stdout, "\n") != 4 {
 		t.Fatalf("corral ls: exit %d:\n%s%s", table.code, table.stdout, table.stderr)
@@ -102,6 +102,27 @@ func TestLsHeldEqualsFiles(t *testing.T) {
 		if r.State != runs.Exited || r.OwnerAlive {
 			t.Errorf("run %s after shutdown: %s, owner alive %v", r.Name, r.State, r.OwnerAlive)
 		}
+	}
+}
+
+// heldEqualsFiles checks that corral ls --json (--all with all) from the server
+// lists the runs as files, the files' listing read after it, does.
+func heldEqualsFiles(t *testing.T, state, when string, all bool, files func(all bool) string) {
+	t.Helper()
+	args := []string{"ls", "--json"}
+	if all {
+		args = append(args, "--all")
+	}
+	held := serverCorral(t, state, args...)
+	if held.code != 0 {
+		t.Fatalf("corral ls --json: exit %d: %s", held.code, held.stderr)
+	}
+	if want := files(all); runsOf(t, held.stdout) != runsOf(t, want) {
+		t.Fatalf("corral ls --json (all %v, %s) from the server:\n%s\nfrom the files:\n%s", all, when, held.stdout, want)
+	}
+	var doc listing.Doc
+	if err := json.Unmarshal([]byte(held.stdout), &doc); err != nil || len(doc.Runs) != 3 {
+		t.Fatalf("corral ls --json: %d runs (%v):\n%s", len(doc.Runs), err, held.stdout)
 	}
 }
 

@@ -31,7 +31,8 @@ type Registry struct {
 	// handles, never by a path a planted link could redirect (statefile.Dir).
 	root, runs, instances, metrics *statefile.Dir
 
-	cache recordCache // the records as last written or read (registry_cache.go)
+	cache  recordCache // the records as last written or read (registry_cache.go)
+	listed listedDir   // the runs directory's names as last listed (registry_listed.go)
 
 	// Group commit of record writes (registry_group.go): the writers queued, and the
 	// group being run (under mu).

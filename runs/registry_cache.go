@@ -16,8 +16,9 @@ import (
 // flocks and 14,009 reads per call. Every record this registry wrote or read is kept
 // with its file's stamp, and is used again while the file has that stamp: a record is
 // replaced by a rename, so another version has another inode, size or time.
-// Each listing still reads the directory and stats each file, so a record another
-// process added, changed or removed is listed as the files list it.
+// A listing still reads the directory and stats each file, so a record another
+// process added, changed or removed is listed as the files list it, but for this
+// registry's own records while the directory is unchanged (listedDir).
 //
 // A stamp alone can match two versions: ext4 gives a rename's freed inode to the next
 // file made, and a kernel with coarse timestamps (one tick, 1-10 ms) gives two writes
@@ -88,6 +89,15 @@ func (c *recordCache) putIf(name string, rec Record, b []byte, st statefile.Stam
 	if c.gens[name] == gen {
 		c.putLocked(name, rec, b, st, seen)
 	}
+}
+
+// owned is name's record as kept if it is instance's: a record its registry wrote or
+// read last.
+func (c *recordCache) owned(name, instance string) (Record, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.kept[name]
+	return k.rec, ok && instance != "" && k.rec.OwnerInstanceID == instance
 }
 
 // forget drops what is kept of the file name (removed, set aside, or a write of it
@@ -202,7 +212,7 @@ func (r *Registry) readFresh(name string) (Record, error) {
 // only. (A record is kept as written only under the registry lock, which a writer of
 // another process needs too: its stamp is the file this registry wrote.)
 func (r *Registry) ListCached() ([]Record, error) {
-	return r.listWith(r.readKept, func(name string, _ error) {
+	return r.listCached(func(name string, _ error) {
 		r.withLock(func() error { r.setAsideIfCorrupt(name); return nil })
 	})
 }

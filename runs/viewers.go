@@ -74,12 +74,7 @@ func (a sentRun) same(b sentRun) bool {
 // rule move without an event), oldest first. all sends every run (a viewer that lost
 // a reply, or its first call). What it was sent is forgotten with it (Unfocus).
 func (s *Supervisor) SnapshotFor(viewer string, all bool) []Info {
-	s.mu.Lock()
-	rs := make([]*run, 0, len(s.order))
-	for _, id := range s.order {
-		rs = append(rs, s.runs[id])
-	}
-	s.mu.Unlock()
+	rs := s.ordered()
 	s.sent.mu.Lock()
 	defer s.sent.mu.Unlock()
 	if s.sent.viewer == nil {

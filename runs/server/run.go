@@ -103,7 +103,7 @@ func Run(stateDir string, daemon bool, windowSize string, warn func(string)) (er
 	srv := New(sup, Options{Instance: reg.Instance(), StateDir: reg.Dir(), Log: logger, Ownership: sup.Ownership().Reason,
 		Keeper: handover, List: func(all bool) (listing.Doc, error) {
 			rs, err := listing.HeldUsing(reg, sup.HeldRecords, sup.RecordUsage, all, config.Default().FinishedTTL)
-			rs = append(rs, listing.Waiting(sup.Snapshot(), rs)...) // one whose record is not written yet
+			rs = append(rs, listing.Waiting(sup.WaitingRuns(), rs)...) // one whose record is not written yet
 			return listing.Doc{Runs: rs, Metrics: reg.TotalsWith(sup.Metrics())}, err
 		}})
 	logger.Info("ownership", "backend", sup.Ownership().Reason)

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"time"
+	"unsafe"
 
 	"corral/runs"
 )
@@ -26,11 +28,15 @@ type JSONCache struct {
 }
 
 // recordJSON is a record and its entry's JSON, indented as in the document, without
-// the entry's closing "\n    }"; gen is the last listing that had it.
+// the entry's closing "\n    }"; gen is the last listing that had it. The entry's
+// lease_expires_at is written each time between head and tail (split): every record
+// of an owner takes the owner's lease, renewed every two seconds, and each renewal
+// made every entry new.
 type recordJSON struct {
-	rec  runs.Record
-	head []byte
-	gen  uint64
+	rec        runs.Record
+	head, tail []byte
+	split      bool // the lease's value is left out, between head and tail; else tail is empty
+	gen        uint64
 }
 
 // WriteJSON writes rs and the registry's counters as WriteJSON does.
@@ -58,15 +64,16 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 		c.by = map[string]*recordJSON{}
 	}
 	c.gen++
+	var lease time.Time // the last lease written, as leaseJSON: an owner's runs share one
+	var leaseJSON []byte
 	for k := range rs {
 		r := &rs[k] // not a copy: one compared by its address would be a run's copy to collect
 		e := c.by[r.ID]
-		if e == nil || !reflect.DeepEqual(&e.rec, &r.Record) { // pointers: two records boxed were 2 KB a run
-			head, err := recordHead(r.Record)
-			if err != nil {
+		if e == nil || !e.same(&r.Record) {
+			var err error
+			if e, err = newRecordJSON(r.Record); err != nil {
 				return nil, err
 			}
-			e = &recordJSON{rec: r.Record, head: head}
 			c.by[r.ID] = e
 		}
 		e.gen = c.gen
@@ -75,6 +82,17 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 		}
 		b.WriteString("\n    ")
 		b.Write(e.head)
+		if e.split {
+			if r.LeaseExpiresAt != lease || leaseJSON == nil { // the same bits: the same text
+				var err error
+				if leaseJSON, err = r.LeaseExpiresAt.MarshalJSON(); err != nil {
+					return nil, err
+				}
+				lease = r.LeaseExpiresAt
+			}
+			b.Write(leaseJSON)
+			b.Write(e.tail)
+		}
 		b.WriteString(",\n      \"owner_alive\": ")
 		b.WriteString(strconv.FormatBool(r.OwnerAlive))
 		if r.CPUMS != nil {
@@ -119,9 +137,9 @@ func (c *JSONCache) Document(rs []Run, totals runs.Metrics) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// recordHead is rec's entry in the runs array, indented, without its closing brace
-// and the line it is on.
-func recordHead(rec runs.Record) ([]byte, error) {
+// newRecordJSON is rec's entry in the runs array, indented, without its closing
+// brace and the line it is on, split around its lease's value.
+func newRecordJSON(rec runs.Record) (*recordJSON, error) {
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return nil, err
@@ -134,7 +152,46 @@ func recordHead(rec runs.Record) ([]byte, error) {
 	if !ok {
 		return nil, errNotObject
 	}
-	return head, nil
+	e := &recordJSON{rec: rec, head: head}
+	// The key at the record's own depth: a nested object's keys are indented deeper,
+	// and a string holds no raw newline. The value is a quoted time, without quotes
+	// inside.
+	if i := bytes.Index(head, leaseKey); i >= 0 {
+		v := i + len(leaseKey)
+		if n := bytes.IndexByte(head[v+1:], '"'); head[v] == '"' && n >= 0 {
+			e.head, e.tail, e.split = head[:v], head[v+n+2:], true
+		}
+	}
+	return e, nil
+}
+
+var leaseKey = []byte("\n      \"lease_expires_at\": ")
+
+// same says whether rec encodes as e's entry does, its lease aside when e writes it
+// each time. A record listed again unchanged is a copy of the one kept, bit for bit:
+// its strings and slices are the registry's, read only, so comparing its bytes
+// suffices and takes no reflection (reflect.DeepEqual of a thousand records was a
+// twelfth of a server's ls). Otherwise, as a record decoded anew, it is compared
+// field by field.
+func (e *recordJSON) same(rec *runs.Record) bool {
+	a, b := recordBytes(&e.rec), recordBytes(rec)
+	if e.split {
+		at, size := unsafe.Offsetof(rec.LeaseExpiresAt), unsafe.Sizeof(rec.LeaseExpiresAt)
+		if bytes.Equal(a[:at], b[:at]) && bytes.Equal(a[at+size:], b[at+size:]) {
+			return true
+		}
+		other := *rec
+		other.LeaseExpiresAt = e.rec.LeaseExpiresAt
+		return reflect.DeepEqual(&e.rec, &other)
+	}
+	return bytes.Equal(a, b) || reflect.DeepEqual(&e.rec, rec) // pointers: two records boxed were 2 KB a run
+}
+
+// recordBytes is the memory rec is made of: equal for two records whose fields hold
+// the same values and point to the same strings, slices and maps (padding aside,
+// which at worst makes two equal records compare unequal).
+func recordBytes(rec *runs.Record) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(rec)), unsafe.Sizeof(*rec))
 }
 
 var errNotObject = errors.New("a record did not encode as an object with fields")

