@@ -142,7 +142,7 @@ func (c *cgroupEscalation) reapExited() {
 		}
 		var info unix.Siginfo
 		if err := unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG, nil); err == nil && info.Signo == int32(unix.SIGCHLD) {
-			c.reaped = append(c.reaped, pid)
+			c.reaped = append(c.reaped, Fingerprint{PID: pid, StartTime: c.seen[pid]})
 		}
 	}
 }
@@ -241,7 +241,7 @@ type cgroupEscalation struct {
 	commOnly map[int]bool
 	moved    map[int]uint64 // members seen that live on outside the subtree (movedOut)
 	gone     map[int]bool   // members seen whose pidfd said exited (movedOut)
-	reaped   []int          // members reaped through their pidfds (reapExited)
+	reaped   []Fingerprint  // members reaped through their pidfds (reapExited): pid and start time
 	pidfds   map[int]int    // a pidfd on each member signalled (pid → fd), until release
 	below    bool           // the subtree was seen with cgroups below the run's own
 	empty    bool

@@ -145,9 +145,10 @@ type Report struct {
 	// Those that were reparented to a subreaper Corral are its zombies now; the caller
 	// may reap them by exact pid (runs does, so /proc does not fill with them).
 	Exited []Fingerprint
-	// Reaped are the pids of Exited reaped already (Target.Reap): the caller does not
-	// reap them again.
-	Reaped []int
+	// Reaped are those of Exited reaped already (Target.Reap), by pid and start time
+	// (a pid reused by another member that exits later is not one of them): the caller
+	// does not reap them again.
+	Reaped []Fingerprint
 	// Dead are the pids of Exited that the pidfd they were signalled through saw exit
 	// (the cgroup backend): dead for certain, where Exited may hold one whose /proc
 	// could not be read. Not to be read again.

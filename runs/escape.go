@@ -170,16 +170,16 @@ func (d *escapeDetector) reapAllExited(reps []reaper.Report, roots []int) {
 		start uint64
 	}
 	listed := map[key]bool{}
-	reaped := map[int]bool{} // through their pidfds in the cleanup (reapable)
+	reaped := map[key]bool{} // through their pidfds in the cleanup (reapable)
 	for _, rep := range reps {
-		for _, pid := range rep.Reaped {
-			reaped[pid] = true
+		for _, f := range rep.Reaped {
+			reaped[key{f.PID, f.StartTime}] = true
 		}
 	}
 	var gone []reaper.Fingerprint
 	for _, rep := range reps {
 		for _, f := range rep.Exited {
-			if k := (key{f.PID, f.StartTime}); !listed[k] && !skip[f.PID] && !reaped[f.PID] {
+			if k := (key{f.PID, f.StartTime}); !listed[k] && !skip[f.PID] && !reaped[k] {
 				listed[k] = true
 				gone = append(gone, f)
 			}
@@ -199,6 +199,9 @@ func (d *escapeDetector) reapable(roots []int) func(pid int) bool {
 	}
 	d.spawnMu.Lock()
 	skip := d.rootsLocked(roots)
+	for pid := range d.helpers { // Corral's own children that are no run's: their waiters reap them
+		skip[pid] = true
+	}
 	d.spawnMu.Unlock()
 	return func(pid int) bool { return !skip[pid] }
 }

@@ -23,13 +23,20 @@ import (
 //
 // As for a record (recordCache), a directory's stamp alone can match two versions
 // made within a tick of a coarse clock, so it is used only if it was read well after
-// the directory last changed (racyAge).
+// the directory last changed (racyAge), never on a file system whose stamps are whole
+// seconds (a clock stepped back, or a file server's behind ours, would defeat that),
+// and for listedFor at most: what no one has thought of is stale that long at worst.
 type listedDir struct {
 	mu    sync.Mutex
 	stamp statefile.Stamp // the directory's, read before its names
 	seen  int64           // when the stamp was read (UnixNano)
+	read  time.Time       // the same, on the monotonic clock
 	names []string        // nil: none kept
 }
+
+// listedFor is how long kept names are listed again at most before the directory is
+// read anew.
+const listedFor = 10 * time.Second
 
 // keep keeps the names read after the directory was at stamp st, read at seen; a
 // directory with a batch of final records is not kept (the batch is read each time).
@@ -39,14 +46,15 @@ func (l *listedDir) keep(st statefile.Stamp, seen time.Time, names []string) {
 	if slices.Contains(names, batchName) {
 		names = nil
 	}
-	l.stamp, l.seen, l.names = st, seen.UnixNano(), names
+	l.stamp, l.seen, l.read, l.names = st, seen.UnixNano(), seen, names
 }
 
 // unchanged is the names kept if the directory is still as they were read.
 func (l *listedDir) unchanged(now statefile.Stamp) ([]string, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ok := l.names != nil && l.stamp == now && l.seen-l.stamp.Changed() >= int64(racyAge)
+	ok := l.names != nil && l.stamp == now && l.seen-l.stamp.Changed() >= int64(racyAge) &&
+		l.stamp.Changed()%int64(time.Second) != 0 && time.Since(l.read) < listedFor
 	return l.names, ok
 }
 

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"corral/runs/internal/statefile"
 )
 
 // settle makes reg's last listing of the runs directory count as read long after the
@@ -121,5 +123,43 @@ func TestSortByCreationAsSortFunc(t *testing.T) {
 				t.Fatalf("%d records: at %d, record %d, SortFunc's is %d", n, i, recs[i].PID, want[i].PID)
 			}
 		}
+	}
+}
+
+// Kept names are listed again only while the directory keeps its stamp, that stamp
+// was read well after it changed, it is finer than whole seconds, and they were read
+// less than listedFor ago.
+func TestListedDirUnchangedOnlyWhileTrusted(t *testing.T) {
+	reg := openReg(t, t.TempDir())
+	st, err := reg.runs.Version()
+	if err != nil {
+		t.Skipf("no directory version here: %v", err)
+	}
+	if st.Changed()%int64(time.Second) == 0 {
+		t.Skip("this file system's stamps are whole seconds")
+	}
+	after := func(s statefile.Stamp, d time.Duration) time.Time { return time.Unix(0, s.Changed()).Add(d) }
+	var l listedDir
+	l.keep(st, after(st, racyAge+time.Second), []string{"r001"})
+	if _, ok := l.unchanged(st); !ok {
+		t.Fatal("names read well after the change, a moment ago: not listed again")
+	}
+	if _, ok := l.unchanged(statefile.Stamp{}); ok {
+		t.Error("listed again under another stamp")
+	}
+	l.read = time.Now().Add(-listedFor)
+	if _, ok := l.unchanged(st); ok {
+		t.Error("names read listedFor ago listed again")
+	}
+	l.keep(st, after(st, racyAge/2), []string{"r001"})
+	if _, ok := l.unchanged(st); ok {
+		t.Error("names read within racyAge of the change listed again")
+	}
+	whole := st
+	whole.Mtime -= whole.Mtime % int64(time.Second)
+	whole.Ctime -= whole.Ctime % int64(time.Second)
+	l.keep(whole, after(whole, racyAge+time.Second), []string{"r001"})
+	if _, ok := l.unchanged(whole); ok {
+		t.Error("a whole-second stamp trusted")
 	}
 }

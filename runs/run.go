@@ -375,3 +375,12 @@ func (r *run) rootPID() int {
 	defer r.mu.Unlock()
 	return r.info.PID
 }
+
+// rootIsChild reports whether the run's root is this process's child, reaped by its
+// exec.Cmd alone, so its pid is pinned until then (an adopted or resumed run's is its
+// keeper's).
+func (r *run) rootIsChild() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cmd != nil
+}

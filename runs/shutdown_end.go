@@ -88,11 +88,12 @@ func (s *Supervisor) endAll(ctx context.Context, rs []*run, ready []chan struct{
 	// run found with neither does not read its root again.
 	// A root the cleanup saw exit (its pidfd said so: Report.Dead) is dead for good, a
 	// zombie of Corral's that pins its pid: the look does not read it, nor is it read
-	// on its own.
+	// on its own. Not an adopted or resumed run's: its root is the keeper's child, whose
+	// pid is free once it is reaped there, and may be one of Corral's children's by then.
 	dead := make([]bool, len(ends))
 	deadRoots := map[int]bool{}
-	for i := range ends {
-		if root := roots[i]; root != 0 && slices.Contains(reps[i].Dead, root) {
+	for i, r := range ends {
+		if root := roots[i]; root != 0 && r.rootIsChild() && slices.Contains(reps[i].Dead, root) {
 			dead[i], deadRoots[root] = true, true
 		}
 	}
