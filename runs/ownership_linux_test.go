@@ -313,10 +313,11 @@ func TestInstanceLeaseHoldsUntilItExpires(t *testing.T) {
 	}
 }
 
-// An escapee first seen as it exec'd has no argv yet (the kernel shows none until the
-// new program's arguments are set up): seen again, its argv is read then, not left
-// empty for good.
-func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
+// escapeeBeside spawns a run of sleep and starts a sleep of the test's own to play
+// its escapee (ended with the test): the supervisor, the run's id, the run, and the
+// escapee's fingerprint.
+func escapeeBeside(t *testing.T) (*Supervisor, string, *run, reaper.Fingerprint) {
+	t.Helper()
 	s := newSup(t, sessions())
 	id := spawn(t, s, Spec{Argv: []string{"sleep", "1000"}, NoOutputTimeout: -1})
 	r, err := s.get(id)
@@ -332,15 +333,28 @@ func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, id, r, fp
+}
+
+// waitExec waits for pid's exec of sleep 1000 to be done: Start returns before it
+// is, and its argv may be its parent's, or none, for a while on a loaded machine.
+func waitExec(t *testing.T, pid int) {
+	t.Helper()
+	eventually.True(t, 20*time.Second, "the escapee's exec of sleep", func() bool {
+		argv, _ := reaper.ReadCmdline(pid)
+		return strings.Join(argv, " ") == "sleep 1000"
+	})
+}
+
+// An escapee first seen as it exec'd has no argv yet (the kernel shows none until the
+// new program's arguments are set up): seen again, its argv is read then, not left
+// empty for good.
+func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
+	s, id, r, fp := escapeeBeside(t)
 	r.mu.Lock()
 	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}) // read mid-exec: no argv
 	r.mu.Unlock()
-	// Seen again once its exec is done (Start returns before it is: its argv may be
-	// its parent's, or none, for a while on a loaded machine).
-	eventually.True(t, 20*time.Second, "the escapee's exec of sleep", func() bool {
-		argv, _ := reaper.ReadCmdline(fp.PID)
-		return strings.Join(argv, " ") == "sleep 1000"
-	})
+	waitExec(t, fp.PID) // seen again once its exec is done
 	r.noteEscapees([]reaper.Proc{{PID: fp.PID, StartTime: fp.StartTime}})
 	got, _ := s.Escapees(id)
 	if len(got) != 1 || strings.Join(got[0].Argv, " ") != "sleep 1000" {
@@ -359,25 +373,8 @@ func TestEscapeeArgvReadWhenSeenAgain(t *testing.T) {
 // not seen again has its argv read as the run's end is set up (run.target): the
 // record and the cleanup's report name what they end.
 func TestEscapeeArgvReadBeforeItsEnd(t *testing.T) {
-	s := newSup(t, sessions())
-	id := spawn(t, s, Spec{Argv: []string{"sleep", "1000"}, NoOutputTimeout: -1})
-	r, err := s.get(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	esc := exec.Command("sleep", "1000")
-	if err := esc.Start(); err != nil {
-		t.Fatal(err)
-	}
-	killReapLater(t, []int{esc.Process.Pid})
-	fp, err := reaper.Identify(esc.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eventually.True(t, 20*time.Second, "the escapee's exec of sleep", func() bool {
-		argv, _ := reaper.ReadCmdline(fp.PID)
-		return strings.Join(argv, " ") == "sleep 1000"
-	})
+	s, id, r, fp := escapeeBeside(t)
+	waitExec(t, fp.PID)
 	r.mu.Lock()
 	r.escapees = append(r.escapees, Escapee{Fingerprint: fp}, // read mid-exec: no argv
 		Escapee{Fingerprint: fp, Argv: []string{"sh", "-c", "exec sleep 1000"}}) // before its exec
