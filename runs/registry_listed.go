@@ -23,9 +23,10 @@ import (
 //
 // As for a record (recordCache), a directory's stamp alone can match two versions
 // made within a tick of a coarse clock, so it is used only if it was read well after
-// the directory last changed (racyAge), never on a file system whose stamps are whole
-// seconds (a clock stepped back, or a file server's behind ours, would defeat that),
-// and for listedFor at most: what no one has thought of is stale that long at worst.
+// the directory last changed (namesRacyAge), never on a file system whose stamps are
+// whole seconds (the margin would not cover their tick), and for listedFor at most:
+// a clock stepped back, a file server's behind ours or what no one has thought of
+// leaves a listing stale that long at worst.
 type listedDir struct {
 	mu    sync.Mutex
 	stamp statefile.Stamp // the directory's, read before its names
@@ -33,6 +34,14 @@ type listedDir struct {
 	read  time.Time       // the same, on the monotonic clock
 	names []string        // nil: none kept
 }
+
+// namesRacyAge is how long after the directory's last change its stamp must have
+// been read to be trusted: stamps finer than a second come from the kernel's coarse
+// clock, which moves every few milliseconds (10 at the slowest tick), so a change made
+// later than this has a stamp of its own. Shorter than a record's racyAge (made for
+// any file system, whole-second ones too): a server's ls right after runs were
+// spawned lists from memory too.
+const namesRacyAge = 100 * time.Millisecond
 
 // listedFor is how long kept names are listed again at most before the directory is
 // read anew.
@@ -53,7 +62,7 @@ func (l *listedDir) keep(st statefile.Stamp, seen time.Time, names []string) {
 func (l *listedDir) unchanged(now statefile.Stamp) ([]string, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ok := l.names != nil && l.stamp == now && l.seen-l.stamp.Changed() >= int64(racyAge) &&
+	ok := l.names != nil && l.stamp == now && l.seen-l.stamp.Changed() >= int64(namesRacyAge) &&
 		l.stamp.Changed()%int64(time.Second) != 0 && time.Since(l.read) < listedFor
 	return l.names, ok
 }

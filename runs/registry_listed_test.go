@@ -25,7 +25,7 @@ func settle(t *testing.T, reg *Registry) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.listed.keep(st, time.Now().Add(racyAge+time.Second), names)
+	reg.listed.keep(st, time.Now().Add(namesRacyAge+time.Second), names)
 }
 
 func namesOf(recs []Record) map[string]string {
@@ -140,7 +140,7 @@ func TestListedDirUnchangedOnlyWhileTrusted(t *testing.T) {
 	}
 	after := func(s statefile.Stamp, d time.Duration) time.Time { return time.Unix(0, s.Changed()).Add(d) }
 	var l listedDir
-	l.keep(st, after(st, racyAge+time.Second), []string{"r001"})
+	l.keep(st, after(st, namesRacyAge+time.Millisecond), []string{"r001"})
 	if _, ok := l.unchanged(st); !ok {
 		t.Fatal("names read well after the change, a moment ago: not listed again")
 	}
@@ -151,14 +151,14 @@ func TestListedDirUnchangedOnlyWhileTrusted(t *testing.T) {
 	if _, ok := l.unchanged(st); ok {
 		t.Error("names read listedFor ago listed again")
 	}
-	l.keep(st, after(st, racyAge/2), []string{"r001"})
+	l.keep(st, after(st, namesRacyAge/2), []string{"r001"})
 	if _, ok := l.unchanged(st); ok {
-		t.Error("names read within racyAge of the change listed again")
+		t.Error("names read within namesRacyAge of the change listed again")
 	}
 	whole := st
 	whole.Mtime -= whole.Mtime % int64(time.Second)
 	whole.Ctime -= whole.Ctime % int64(time.Second)
-	l.keep(whole, after(whole, racyAge+time.Second), []string{"r001"})
+	l.keep(whole, after(whole, namesRacyAge+time.Second), []string{"r001"})
 	if _, ok := l.unchanged(whole); ok {
 		t.Error("a whole-second stamp trusted")
 	}
