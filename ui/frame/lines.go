@@ -111,7 +111,7 @@ func infoOf(line string) lineInfo {
 	return in
 }
 
-// endsClean is endsClean of the line in reports.
+// endsClean is endsClean of the line in describes: its style after it, begun at startClean.
 func (in lineInfo) endsClean(startClean bool) bool {
 	if in&lineSGR == 0 {
 		return startClean

@@ -74,11 +74,11 @@ func StampOf(f *os.File) (Stamp, error) {
 // always a new file, written once).
 func (st Stamp) Changed() int64 { return st.Mtime }
 
-// stamp is the version of the file name in d: its size and modification time.
 // Version is not told on Windows (a directory's times say less there): every
 // caller reads the directory as if it had changed.
 func (d *Dir) Version() (Stamp, error) { return Stamp{}, errors.ErrUnsupported }
 
+// Stamp is the version of the file name in d: its size and modification time.
 func (d *Dir) Stamp(name string) (Stamp, error) {
 	fi, err := os.Lstat(d.Join(name))
 	if err != nil {
